@@ -1,0 +1,20 @@
+/**
+ * An expected failure (bad input, a platform that refused, a network that failed).
+ * Its message is exactly what the workflow author reads, so it must say what went
+ * wrong and what to do, and must never hold a secret. Anything else thrown is a bug.
+ */
+export class ActionError extends Error {
+  override name = 'ActionError'
+}
+
+/** A bad input, found before any request is sent. The message starts with the input's name. */
+export class InputError extends ActionError {
+  override name = 'InputError'
+
+  constructor(
+    readonly input: string,
+    problem: string,
+  ) {
+    super(`Input '${input}' ${problem}`)
+  }
+}

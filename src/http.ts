@@ -1,0 +1,128 @@
+// Default imports: the module objects, looked up at call time, so that test doubles
+// that patch `request` (nock) see our calls; a namespace import copies it at load.
+import http from 'node:http'
+import https from 'node:https'
+
+export interface HttpRequest {
+  method: 'GET' | 'POST'
+  url: string
+  headers: Record<string, string>
+  body?: string
+}
+
+export interface HttpResponse {
+  status: number
+  statusText: string
+  headers: http.IncomingHttpHeaders
+  body: string
+}
+
+/** A request that got no HTTP answer: refused, reset, unknown host, timed out, TLS failure. */
+export class TransportError extends Error {
+  override name = 'TransportError'
+
+  constructor(
+    message: string,
+    /** The Node error code (`ECONNRESET`, `ETIMEDOUT`, ...). */
+    readonly code: string,
+    /** True once the whole request was written: the server may have acted on it. */
+    readonly requestSent: boolean,
+  ) {
+    super(message)
+  }
+}
+
+// A list of 10,000 tokens is about 7 MB; anything far larger is not an answer to read.
+const MAX_BODY_BYTES = 64 * 1024 * 1024
+
+const DESCRIPTIONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection closed while sending',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ECONNABORTED: 'connection aborted',
+}
+
+/**
+ * Sends one request and reads the whole answer, all within `timeoutMs`: connecting,
+ * waiting for the status line and reading the body share one deadline, so a server
+ * that accepts the connection and never answers (or answers a byte at a time) is cut off.
+ */
+export function send(
+  request: HttpRequest,
+  agent: http.Agent,
+  timeoutMs: number,
+): Promise<HttpResponse> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(request.url)
+    const transport = url.protocol === 'https:' ? https : http
+    const headers = { ...request.headers }
+    if (request.body !== undefined)
+      headers['Content-Length'] = String(Buffer.byteLength(request.body))
+
+    let sent = false
+    let settled = false
+    const finish = (outcome: () => void): void => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      outcome()
+    }
+    const fail = (error: unknown): void => {
+      finish(() => {
+        reject(toTransportError(error, sent))
+      })
+    }
+
+    const req = transport.request(url, { method: request.method, headers, agent })
+    const timer = setTimeout(() => {
+      const seconds = timeoutMs / 1000
+      const error = new TransportError(`no answer within ${seconds} s (timeout)`, 'ETIMEDOUT', sent)
+      fail(error)
+      req.destroy(error)
+    }, timeoutMs)
+
+    req.on('error', fail)
+    req.on('finish', () => {
+      sent = true
+    })
+    req.on('response', (res) => {
+      const chunks: Buffer[] = []
+      let size = 0
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length
+        if (size > MAX_BODY_BYTES) {
+          const error = new TransportError('answer larger than 64 MiB', 'EMSGSIZE', true)
+          fail(error)
+          req.destroy(error)
+          return
+        }
+        chunks.push(chunk)
+      })
+      res.on('error', fail)
+      res.on('end', () => {
+        finish(() => {
+          resolve({
+            status: res.statusCode ?? 0,
+            statusText: res.statusMessage ?? '',
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          })
+        })
+      })
+    })
+    req.end(request.body)
+  })
+}
+
+function toTransportError(error: unknown, sent: boolean): TransportError {
+  if (error instanceof TransportError) return error
+  const code = (error as { code?: unknown }).code
+  const known = typeof code === 'string' ? code : 'EUNKNOWN'
+  const message = error instanceof Error ? error.message : String(error)
+  const description = DESCRIPTIONS[known] ?? message
+  return new TransportError(`${description} (${known})`, known, sent)
+}

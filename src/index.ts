@@ -1,0 +1,4 @@
+// The main step's entry point: it only starts the action (all logic is in main.ts).
+import { run } from './main.js'
+
+await run()

@@ -1,0 +1,7 @@
+/** Where modules write the step's log. `@actions/core` in the action, a recorder in tests. */
+export interface Logger {
+  debug(message: string): void
+  info(message: string): void
+  notice(message: string): void
+  warning(message: string): void
+}

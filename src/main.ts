@@ -1,0 +1,49 @@
+import * as core from '@actions/core'
+import { PlatformClient } from './client.js'
+import { ActionError, InputError } from './errors.js'
+import { readInputs } from './inputs.js'
+import { perform } from './operations/index.js'
+import { report } from './report.js'
+import { githubRunner, type Runner } from './runner.js'
+import { Secrets, type SecretMasker } from './secrets.js'
+
+/**
+ * The main step: read the inputs, run the operation, report the result. Every
+ * failure ends here, as one message without a stack trace or a secret.
+ */
+export async function run(runner: Runner = githubRunner): Promise<void> {
+  const secrets = new Secrets((value) => {
+    core.setSecret(value)
+  })
+  let operation: string | undefined
+  try {
+    const inputs = readInputs((name) => core.getInput(name), secrets)
+    operation = inputs.task.operation
+    for (const warning of inputs.warnings) runner.warning(warning)
+
+    const client = new PlatformClient({ ...inputs.connection, secrets, log: runner })
+    try {
+      const result = await perform(client, inputs.task)
+      await report(result, { summary: inputs.summary }, runner)
+    } finally {
+      client.close()
+    }
+  } catch (error) {
+    core.setFailed(failureMessage(error, operation, secrets, runner))
+  }
+}
+
+/** The one line a failed step shows. Only a bug (not an ActionError) gets its stack, in debug. */
+export function failureMessage(
+  error: unknown,
+  operation: string | undefined,
+  secrets: SecretMasker,
+  runner: Runner,
+): string {
+  if (error instanceof InputError) return secrets.scrub(error.message)
+  const prefix = operation ? `${operation} failed` : 'The action failed'
+  if (error instanceof ActionError) return secrets.scrub(`${prefix}: ${error.message}`)
+  if (error instanceof Error && error.stack) runner.debug(secrets.scrub(error.stack))
+  const message = error instanceof Error ? error.message : String(error)
+  return secrets.scrub(`${prefix} unexpectedly: ${message}`)
+}

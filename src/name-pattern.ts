@@ -1,0 +1,25 @@
+/**
+ * Matches token names against a filter: an exact name, or a pattern in which `*`
+ * stands for any run of characters (`ci-*`, `*-staging`, `ci-*-db`). Case-sensitive,
+ * and every other character is literal.
+ */
+export function nameMatcher(pattern: string): (name: string) => boolean {
+  if (!pattern.includes('*')) return (name) => name === pattern
+  const parts = pattern.split('*')
+  const first = parts[0] ?? ''
+  const last = parts[parts.length - 1] ?? ''
+  const middle = parts.slice(1, -1).filter((part) => part !== '')
+  return (name) => {
+    if (name.length < first.length + last.length) return false
+    if (!name.startsWith(first) || !name.endsWith(last)) return false
+    // Each middle part, leftmost first, in the span between the fixed ends.
+    let at = first.length
+    const end = name.length - last.length
+    for (const part of middle) {
+      const found = name.indexOf(part, at)
+      if (found === -1 || found + part.length > end) return false
+      at = found + part.length
+    }
+    return true
+  }
+}

@@ -1,0 +1,22 @@
+import type { TokenApi } from '../client.js'
+import type { ListTask } from '../inputs.js'
+import { nameMatcher } from '../name-pattern.js'
+import { newestFirst, type TokenRecord } from '../records.js'
+
+export interface ListResult {
+  operation: 'list'
+  /** The matching records, newest first. */
+  tokens: TokenRecord[]
+  /** How many records the project has in all, before filtering. */
+  total: number
+  task: ListTask
+}
+
+export async function list(client: TokenApi, task: ListTask): Promise<ListResult> {
+  const all = await client.listTokens()
+  const matchesName = task.name === undefined ? () => true : nameMatcher(task.name)
+  const tokens = all.filter(
+    (token) => matchesName(token.name) && (task.state === 'all' || token.state === task.state),
+  )
+  return { operation: 'list', tokens: newestFirst(tokens), total: all.length, task }
+}

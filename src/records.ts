@@ -1,0 +1,78 @@
+/** A gateway token record as the platform returns it (spec section 2.3). */
+export interface TokenRecord {
+  id: string
+  name: string
+  /** `active` or `revoked`; kept as given so that a new state is not mistaken for either. */
+  state: string
+  /** The secret: only in the create answer and on active records of a list. */
+  tokenValue?: string
+  mediatorId?: string
+  projectId?: string
+  createdBy?: string
+  createdByEmail?: string
+  createdAt?: string
+  revokedAt?: string
+  revokedBy?: string
+}
+
+/** A record without its secret: what outputs and summaries may carry. */
+export type PublicRecord = Omit<TokenRecord, 'tokenValue'>
+
+// Only these fields are read. Unknown fields are dropped rather than passed on,
+// so that a secret the platform may add one day cannot reach an output.
+const PUBLIC_FIELDS = [
+  'id',
+  'name',
+  'mediatorId',
+  'projectId',
+  'createdBy',
+  'createdByEmail',
+  'state',
+  'createdAt',
+  'revokedAt',
+  'revokedBy',
+] as const satisfies readonly (keyof PublicRecord)[]
+
+/**
+ * Checks that a parsed JSON value is a token record and copies its known fields.
+ * Returns a reason instead of a record when it is not one.
+ */
+export function toRecord(value: unknown): TokenRecord | string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object'
+  const fields = value as Record<string, unknown>
+  if (typeof fields.id !== 'string' || fields.id === '') return 'a record without an id'
+  if (typeof fields.state !== 'string' || fields.state === '') return 'a record without a state'
+  const record: TokenRecord = { id: fields.id, name: '', state: fields.state }
+  for (const field of PUBLIC_FIELDS) {
+    const v = fields[field]
+    if (typeof v === 'string') record[field] = v
+  }
+  if (typeof fields.tokenValue === 'string' && fields.tokenValue !== '') {
+    record.tokenValue = fields.tokenValue
+  }
+  return record
+}
+
+/** The record without `tokenValue`, fields in a fixed order. */
+export function withoutValue(record: TokenRecord): PublicRecord {
+  const copy: PublicRecord = { id: record.id, name: record.name, state: record.state }
+  for (const field of PUBLIC_FIELDS) {
+    const v = record[field]
+    if (v !== undefined) copy[field] = v
+  }
+  return copy
+}
+
+/** Milliseconds since the epoch, or undefined when `createdAt` is missing or unreadable. */
+export function createdTime(record: TokenRecord): number | undefined {
+  if (record.createdAt === undefined) return undefined
+  const time = Date.parse(record.createdAt)
+  return Number.isNaN(time) ? undefined : time
+}
+
+/** Newest first by `createdAt`; records whose date cannot be read go last, in their order. */
+export function newestFirst<T extends TokenRecord>(records: readonly T[]): T[] {
+  const keyed = records.map((record) => ({ record, time: createdTime(record) ?? -Infinity }))
+  keyed.sort((a, b) => (a.time === b.time ? 0 : b.time > a.time ? 1 : -1))
+  return keyed.map(({ record }) => record)
+}

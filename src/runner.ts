@@ -1,0 +1,39 @@
+import * as core from '@actions/core'
+import type { Logger } from './logger.js'
+
+/** What the action hands to the runner. `@actions/core` in the action, a recorder in tests. */
+export interface Runner extends Logger {
+  setOutput(name: string, value: string): void
+  exportVariable(name: string, value: string): void
+  writeSummary(markdown: string): Promise<void>
+}
+
+/** The GitHub runner, through `@actions/core`. */
+export const githubRunner: Runner = {
+  debug: (message) => {
+    core.debug(message)
+  },
+  info: (message) => {
+    core.info(message)
+  },
+  notice: (message) => {
+    core.notice(message)
+  },
+  warning: (message) => {
+    core.warning(message)
+  },
+  setOutput: (name, value) => {
+    core.setOutput(name, value)
+  },
+  exportVariable: (name, value) => {
+    core.exportVariable(name, value)
+  },
+  writeSummary: async (markdown) => {
+    // Outside a runner (a local run) there is no summary file; that is not a failure.
+    if (!process.env.GITHUB_STEP_SUMMARY) {
+      core.debug('GITHUB_STEP_SUMMARY is not set; no job summary written.')
+      return
+    }
+    await core.summary.addRaw(markdown, true).write()
+  },
+}

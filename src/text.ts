@@ -1,0 +1,11 @@
+// C0 and C1 control characters, DEL included, and any run of whitespace.
+// eslint-disable-next-line no-control-regex
+const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]+/g
+
+/**
+ * Text from the platform on one line. A line break in a name or an error detail
+ * could otherwise start a line with `::` and be read by the runner as a command.
+ */
+export function oneLine(value: string): string {
+  return value.replace(CONTROL_OR_SPACE, ' ').trim()
+}

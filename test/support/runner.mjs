@@ -1,0 +1,270 @@
+// @ts-check
+/**
+ * Runs the committed bundle the way the GitHub runner does (actions/runner):
+ * inputs as `INPUT_<NAME>` with action.yml's defaults filled in, a clean environment,
+ * `GITHUB_OUTPUT`, `GITHUB_ENV`, `GITHUB_STATE` and `GITHUB_STEP_SUMMARY` files read back
+ * with the runner's own rules, workflow commands parsed from stdout and the log masked
+ * from the moment a value is registered with `::add-mask::`.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parse } from 'yaml'
+import { node24 } from './node24.mjs'
+
+export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..')
+
+/**
+ * @typedef {object} ActionRun
+ * @property {number | null} exitCode
+ * @property {string} stdout the raw stdout, as the runner reads it
+ * @property {string} stderr
+ * @property {string} log what the workflow author sees: commands rendered, secrets masked
+ * @property {Record<string, string>} outputs from GITHUB_OUTPUT
+ * @property {Record<string, string>} env from GITHUB_ENV
+ * @property {Record<string, string>} state from GITHUB_STATE
+ * @property {string} summary the contents of GITHUB_STEP_SUMMARY
+ * @property {WorkflowCommand[]} commands
+ * @property {string[]} masked the values registered with add-mask, in order
+ * @property {string[]} errors messages of ::error:: commands
+ * @property {string[]} warnings messages of ::warning:: commands
+ * @property {string[]} notices messages of ::notice:: commands
+ */
+
+/**
+ * @typedef {object} WorkflowCommand
+ * @property {string} command
+ * @property {Record<string, string>} properties
+ * @property {string} message
+ * @property {number} line index of the stdout line
+ */
+
+/**
+ * @typedef {object} RunOptions
+ * @property {Record<string, string>} [inputs] as in a workflow's `with:`
+ * @property {Record<string, string>} [env] extra environment (RUNNER_DEBUG, proxies, ...)
+ * @property {Record<string, string>} [state] saved state, given to a post step as STATE_*
+ * @property {'main' | 'post'} [step] which of action.yml's entry points to run
+ * @property {number} [timeoutMs] kill the step after this long
+ */
+
+/** @returns {{ inputs: Record<string, { default?: string }>, runs: Record<string, string> }} */
+export function actionMetadata() {
+  return parse(readFileSync(join(ROOT, 'action.yml'), 'utf8'))
+}
+
+/**
+ * Runs one step of the action and collects everything the runner would.
+ * @param {RunOptions} [options]
+ * @returns {Promise<ActionRun>}
+ */
+export async function runAction(options = {}) {
+  const metadata = actionMetadata()
+  const step = options.step ?? 'main'
+  const entry = join(ROOT, metadata.runs[step] ?? '')
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-token-run-'))
+  try {
+    const files = {
+      GITHUB_OUTPUT: join(dir, 'output'),
+      GITHUB_ENV: join(dir, 'env'),
+      GITHUB_STATE: join(dir, 'state'),
+      GITHUB_STEP_SUMMARY: join(dir, 'summary'),
+    }
+    for (const file of Object.values(files)) writeFileSync(file, '')
+
+    /** @type {Record<string, string>} */
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      CI: 'true',
+      GITHUB_ACTIONS: 'true',
+      RUNNER_TEMP: dir,
+      GITHUB_WORKSPACE: dir,
+      ...files,
+      ...inputEnv(metadata.inputs, options.inputs ?? {}),
+      ...Object.fromEntries(Object.entries(options.state ?? {}).map(([k, v]) => [`STATE_${k}`, v])),
+      ...options.env,
+    }
+    const { exitCode, stdout, stderr } = await spawnNode(
+      entry,
+      env,
+      dir,
+      options.timeoutMs ?? 20_000,
+    )
+    const parsed = parseStdout(stdout, { debug: env.RUNNER_DEBUG === '1' })
+    return {
+      exitCode,
+      stdout,
+      stderr,
+      ...parsed,
+      outputs: parseCommandFile(readFileSync(files.GITHUB_OUTPUT, 'utf8')),
+      env: parseCommandFile(readFileSync(files.GITHUB_ENV, 'utf8')),
+      state: parseCommandFile(readFileSync(files.GITHUB_STATE, 'utf8')),
+      summary: readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8'),
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * The runner sets `INPUT_<NAME>` (upper case, spaces as `_`) for each input given in
+ * `with:`, and for each other input that has a default, to that default.
+ * @param {Record<string, { default?: string }>} declared
+ * @param {Record<string, string>} given
+ */
+export function inputEnv(declared, given) {
+  /** @type {Record<string, string>} */
+  const env = {}
+  for (const [name, spec] of Object.entries(declared)) {
+    if (spec.default !== undefined) env[inputVariable(name)] = String(spec.default)
+  }
+  for (const [name, value] of Object.entries(given)) env[inputVariable(name)] = value
+  return env
+}
+
+/** @param {string} name */
+function inputVariable(name) {
+  return `INPUT_${name.replace(/ /g, '_').toUpperCase()}`
+}
+
+/**
+ * @param {string} entry
+ * @param {Record<string, string>} env
+ * @param {string} cwd
+ * @param {number} timeoutMs
+ * @returns {Promise<{ exitCode: number | null, stdout: string, stderr: string }>}
+ */
+function spawnNode(entry, env, cwd, timeoutMs) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(node24(), [entry], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk))
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      if (signal === 'SIGKILL')
+        reject(new Error(`the step did not end within ${timeoutMs} ms\n${stdout}`))
+      else resolvePromise({ exitCode: code, stdout, stderr })
+    })
+  })
+}
+
+/**
+ * Reads a file command file (GITHUB_OUTPUT, GITHUB_ENV, GITHUB_STATE) with the runner's
+ * rules: `NAME=value` lines and `NAME<<DELIMITER` heredocs, whichever marker comes first.
+ * @param {string} content
+ * @returns {Record<string, string>}
+ */
+export function parseCommandFile(content) {
+  /** @type {Record<string, string>} */
+  const values = {}
+  const lines = content.split(/\r?\n/)
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? ''
+    if (line === '') continue
+    const equals = line.indexOf('=')
+    const heredoc = line.indexOf('<<')
+    if (equals >= 0 && (heredoc < 0 || equals < heredoc)) {
+      const name = line.slice(0, equals)
+      if (name === '') throw new Error(`invalid file command line: ${line}`)
+      values[name] = line.slice(equals + 1)
+    } else if (heredoc > 0) {
+      const name = line.slice(0, heredoc)
+      const delimiter = line.slice(heredoc + 2)
+      const end = lines.indexOf(delimiter, i + 1)
+      if (delimiter === '' || end < 0) throw new Error(`heredoc for ${name} has no end delimiter`)
+      values[name] = lines.slice(i + 1, end).join('\n')
+      i = end
+    } else {
+      throw new Error(`invalid file command line: ${line}`)
+    }
+  }
+  return values
+}
+
+/**
+ * Parses workflow commands (`::name key=value::message`) from stdout, and renders the
+ * log as the runner shows it: each secret masked from the line after its add-mask,
+ * debug lines only in debug mode.
+ * @param {string} stdout
+ * @param {{ debug?: boolean }} [options]
+ */
+export function parseStdout(stdout, { debug = false } = {}) {
+  /** @type {WorkflowCommand[]} */
+  const commands = []
+  /** @type {string[]} */
+  const masked = []
+  /** @type {string[]} */
+  const shown = []
+  const lines = stdout.split(/\r?\n/)
+  lines.forEach((line, index) => {
+    const match = /^::([a-zA-Z-]+)(?: ([^:]*))?::(.*)$/.exec(line)
+    if (match === null) {
+      shown.push(mask(line, masked))
+      return
+    }
+    const command = {
+      command: match[1] ?? '',
+      properties: parseProperties(match[2] ?? ''),
+      message: unescapeData(match[3] ?? ''),
+      line: index,
+    }
+    commands.push(command)
+    if (command.command === 'add-mask') masked.push(command.message)
+    else if (command.command === 'debug') {
+      if (debug) shown.push(mask(`##[debug]${command.message}`, masked))
+    } else if (['error', 'warning', 'notice'].includes(command.command)) {
+      const label = command.command[0]?.toUpperCase() + command.command.slice(1)
+      shown.push(mask(`${label}: ${command.message}`, masked))
+    }
+  })
+  const of = (/** @type {string} */ name) =>
+    commands.filter((c) => c.command === name).map((c) => c.message)
+  return {
+    commands,
+    masked,
+    log: shown.join('\n'),
+    errors: of('error'),
+    warnings: of('warning'),
+    notices: of('notice'),
+  }
+}
+
+/**
+ * @param {string} line
+ * @param {string[]} secrets
+ */
+function mask(line, secrets) {
+  let result = line
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    if (secret !== '') result = result.split(secret).join('***')
+  }
+  return result
+}
+
+/** @param {string} text */
+function parseProperties(text) {
+  /** @type {Record<string, string>} */
+  const properties = {}
+  for (const pair of text.split(',')) {
+    const equals = pair.indexOf('=')
+    if (equals > 0) properties[pair.slice(0, equals)] = unescapeProperty(pair.slice(equals + 1))
+  }
+  return properties
+}
+
+/** @param {string} text */
+function unescapeData(text) {
+  return text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%')
+}
+
+/** @param {string} text */
+function unescapeProperty(text) {
+  return unescapeData(text).replace(/%3A/g, ':').replace(/%2C/g, ',')
+}

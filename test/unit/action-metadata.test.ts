@@ -1,0 +1,63 @@
+import { describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import { INPUT_DEFAULTS } from '../../src/inputs.js'
+import { report } from '../../src/report.js'
+import { VERSION } from '../../src/version.js'
+import { recordingRunner } from '../fixtures/runner.js'
+import { token } from '../fixtures/token-api.js'
+import { actionMetadata, ROOT } from '../support/runner.mjs'
+
+const metadata = actionMetadata() as unknown as {
+  branding: { icon: string; color: string }
+  inputs: Record<string, { description?: string; required?: boolean; default?: string }>
+  outputs: Record<string, { description?: string }>
+  runs: { using: string; main: string }
+}
+const REQUIRED = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl']
+
+describe('action.yml', () => {
+  it('runs the bundle on node24, with branding', () => {
+    expect(metadata.runs).toMatchObject({ using: 'node24', main: 'dist/index.js' })
+    expect(metadata.branding.icon).toBeTruthy()
+    expect(metadata.branding.color).toBeTruthy()
+  })
+
+  it('describes every input and output', () => {
+    for (const [name, input] of Object.entries(metadata.inputs))
+      expect([name, input.description]).toEqual([name, expect.any(String)])
+    for (const [name, output] of Object.entries(metadata.outputs))
+      expect([name, output.description]).toEqual([name, expect.any(String)])
+  })
+
+  it('declares the required inputs without defaults, and the others with the defaults the code applies', () => {
+    const declared = Object.entries(metadata.inputs)
+    expect(declared.filter(([, input]) => input.required === true).map(([name]) => name)).toEqual(
+      REQUIRED,
+    )
+    for (const name of REQUIRED) expect(metadata.inputs[name]).not.toHaveProperty('default')
+    const defaults = Object.fromEntries(
+      declared
+        .filter(([name]) => !REQUIRED.includes(name))
+        .map(([name, input]) => [name, input.default]),
+    )
+    expect(defaults).toEqual(INPUT_DEFAULTS)
+  })
+
+  it('declares every output the action writes, and no other', async () => {
+    const runner = recordingRunner()
+    const task = { operation: 'list', name: undefined, state: 'all' } as const
+    await report(
+      { operation: 'create', token: token('a', 'x', 0), envName: undefined },
+      { summary: false },
+      runner,
+    )
+    await report({ operation: 'revoke', token: token('a', 'x', 0) }, { summary: false }, runner)
+    await report({ operation: 'list', tokens: [], total: 0, task }, { summary: false }, runner)
+    expect(Object.keys(runner.outputs).sort()).toEqual(Object.keys(metadata.outputs).sort())
+  })
+
+  it('has the version of package.json in the user agent', () => {
+    const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { version: string }
+    expect(VERSION).toBe(pkg.version)
+  })
+})

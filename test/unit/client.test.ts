@@ -1,0 +1,315 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
+import nock from 'nock'
+import { PlatformClient, RequestError } from '../../src/client.js'
+import { recordingRunner } from '../fixtures/runner.js'
+import { recordingSecrets } from '../fixtures/secrets.js'
+
+const API = 'https://api.example.com'
+const AUTH = 'https://auth.example.com'
+const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token'
+const CLIENT_SECRET = 'cs-very-secret'
+const ACCESS_TOKEN = 'eyJ.access.token'
+const REFRESH_TOKEN = 'refresh-token-value'
+const TOKEN_ID = '123e4567-e89b-42d3-a456-426614174000'
+
+function record(fields: Record<string, unknown> = {}) {
+  return {
+    id: TOKEN_ID,
+    name: 'ci-deploy',
+    tokenValue: 'eyJ.gateway.value',
+    mediatorId: 'm-1',
+    projectId: 'p-1',
+    createdBy: 'u-1',
+    createdByEmail: 'bot@example.com',
+    state: 'active',
+    createdAt: '2026-11-01T10:00:00.000Z',
+    ...fields,
+  }
+}
+
+function setup() {
+  const { secrets, masked } = recordingSecrets()
+  secrets.add(CLIENT_SECRET)
+  const log = recordingRunner()
+  const client = new PlatformClient({
+    baseUrl: `${API}/prefix`,
+    authEndpoint: AUTH + AUTH_PATH,
+    clientId: 'client-1',
+    clientSecret: CLIENT_SECRET,
+    timeoutMs: 5_000,
+    secrets,
+    log,
+  })
+  return { client, masked, log }
+}
+
+function authOk(
+  body: Record<string, unknown> = { access_token: ACCESS_TOKEN, refresh_token: REFRESH_TOKEN },
+) {
+  return nock(AUTH)
+    .post(AUTH_PATH, { clientId: 'client-1', secret: CLIENT_SECRET })
+    .matchHeader('content-type', 'application/json')
+    .reply(200, { expires_in: 86400, ...body })
+}
+
+async function rejection(promise: Promise<unknown>): Promise<RequestError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  if (error instanceof RequestError) return error
+  throw new Error(`expected a RequestError, got ${String(error)}`)
+}
+
+beforeAll(() => {
+  if (!nock.isActive()) nock.activate()
+  nock.disableNetConnect()
+})
+afterEach(() => {
+  nock.cleanAll()
+})
+afterAll(() => {
+  nock.enableNetConnect()
+  nock.restore()
+})
+
+describe('PlatformClient', () => {
+  it('creates a token with two requests, masking each secret as it arrives', async () => {
+    const { client, masked } = setup()
+    const auth = authOk()
+    const create = nock(API)
+      .post('/prefix/api/tokens', { name: 'ci-deploy' })
+      .matchHeader('authorization', `Bearer ${ACCESS_TOKEN}`)
+      .matchHeader('content-type', 'application/json')
+      .reply(201, record())
+
+    const token = await client.createToken('ci-deploy')
+
+    expect(token).toEqual(record())
+    expect(auth.isDone() && create.isDone()).toBe(true)
+    expect(masked).toEqual([CLIENT_SECRET, REFRESH_TOKEN, ACCESS_TOKEN, 'eyJ.gateway.value'])
+    client.close()
+  })
+
+  it('authenticates once for several calls', async () => {
+    const { client } = setup()
+    authOk()
+    nock(API).get('/prefix/api/tokens').times(2).reply(200, [])
+    await client.listTokens()
+    await client.listTokens()
+    expect(nock.isDone()).toBe(true)
+  })
+
+  it('accepts accessToken, the spelling of an older platform client', async () => {
+    const { client, masked } = setup()
+    authOk({ accessToken: ACCESS_TOKEN })
+    nock(API)
+      .get('/prefix/api/tokens')
+      .matchHeader('authorization', `Bearer ${ACCESS_TOKEN}`)
+      .reply(200, [])
+    await expect(client.listTokens()).resolves.toEqual([])
+    expect(masked).toContain(ACCESS_TOKEN)
+  })
+
+  it('lists records, masking the value of every active one and dropping unknown fields', async () => {
+    const { client, masked } = setup()
+    authOk()
+    const revoked = record({
+      id: 'r-1',
+      state: 'revoked',
+      tokenValue: undefined,
+      revokedAt: '2026-11-02T00:00:00Z',
+      revokedBy: 'u-2',
+    })
+    nock(API)
+      .get('/prefix/api/tokens')
+      .reply(200, [
+        record({ tokenValue: 'value-a', extra: { secretish: 'x' } }),
+        revoked,
+        record({ id: 'c', tokenValue: 'value-c' }),
+      ])
+
+    const tokens = await client.listTokens()
+
+    expect(tokens.map((t) => t.id)).toEqual([TOKEN_ID, 'r-1', 'c'])
+    expect(tokens[0]).not.toHaveProperty('extra')
+    expect(tokens[1]).toMatchObject({
+      state: 'revoked',
+      revokedAt: '2026-11-02T00:00:00Z',
+      revokedBy: 'u-2',
+    })
+    expect(masked.slice(-2)).toEqual(['value-a', 'value-c'])
+  })
+
+  it('revokes with the id in both the path and the query, and no body', async () => {
+    const { client } = setup()
+    authOk()
+    let body: unknown
+    nock(API)
+      .post(`/prefix/api/tokens/${TOKEN_ID}/revoke`, (b: unknown) => {
+        body = b
+        return true
+      })
+      .query({ tokenId: TOKEN_ID })
+      .matchHeader('authorization', `Bearer ${ACCESS_TOKEN}`)
+      .reply(200, record({ state: 'revoked', tokenValue: undefined }))
+
+    const token = await client.revokeToken(TOKEN_ID)
+
+    expect(token.state).toBe('revoked')
+    expect(body).toBe('')
+  })
+
+  describe('authentication', () => {
+    it('fails on a status other than 200, pointing at the credentials and forks', async () => {
+      const { client } = setup()
+      nock(AUTH).post(AUTH_PATH).reply(401, { error: 'Invalid client credentials' })
+      const error = await rejection(client.listTokens())
+      expect(error.message).toBe(
+        `authentication was refused: POST ${AUTH}${AUTH_PATH} answered 401 Unauthorized: Invalid client credentials. ` +
+          'Check the clientId and clientSecret inputs; note that secrets are not passed to workflows triggered from forks.',
+      )
+      expect(error.status).toBe(401)
+    })
+
+    it('fails on a 201, since only 200 is success', async () => {
+      const { client } = setup()
+      nock(AUTH).post(AUTH_PATH).reply(201, { access_token: ACCESS_TOKEN })
+      await expect(client.listTokens()).rejects.toThrow(/answered 201/)
+    })
+
+    it.each([
+      ['an empty access_token', { access_token: '' }],
+      ['no access_token', { token_type: 'Bearer' }],
+      ['a non-string access_token', { access_token: 42 }],
+    ])('fails on a 200 with %s', async (_, body) => {
+      const { client } = setup()
+      nock(AUTH).post(AUTH_PATH).reply(200, body)
+      const error = await rejection(client.listTokens())
+      expect(error.message).toBe(
+        `authentication failed: POST ${AUTH}${AUTH_PATH} answered 200 without an access_token.`,
+      )
+      expect(nock.pendingMocks()).toEqual([])
+    })
+
+    it('fails on a 200 whose body is not JSON', async () => {
+      const { client } = setup()
+      nock(AUTH).post(AUTH_PATH).reply(200, 'OK')
+      await expect(client.listTokens()).rejects.toThrow(
+        `POST ${AUTH}${AUTH_PATH} answered 200 but the body is not JSON.`,
+      )
+    })
+  })
+
+  describe('failures', () => {
+    it('names the request, the status and the server detail', async () => {
+      const { client } = setup()
+      authOk()
+      nock(API)
+        .post('/prefix/api/tokens')
+        .reply(403, { message: 'Role viewer may not create tokens' })
+      const error = await rejection(client.createToken('x'))
+      expect(error.message).toBe(
+        `POST ${API}/prefix/api/tokens answered 403 Forbidden: Role viewer may not create tokens.`,
+      )
+    })
+
+    it('joins an errors array', async () => {
+      const { client } = setup()
+      authOk()
+      nock(API)
+        .post('/prefix/api/tokens')
+        .reply(400, { errors: [{ message: 'name too long' }, 'bad name'] })
+      await expect(client.createToken('x')).rejects.toThrow(
+        /400 Bad Request: name too long; bad name\.$/,
+      )
+    })
+
+    it('scrubs a secret the server echoes back', async () => {
+      const { client } = setup()
+      nock(AUTH)
+        .post(AUTH_PATH)
+        .reply(400, { error: `bad secret ${CLIENT_SECRET}` })
+      const error = await rejection(client.listTokens())
+      expect(error.message).toContain('bad secret ***')
+      expect(error.message).not.toContain(CLIENT_SECRET)
+    })
+
+    it('does not paste an HTML error page', async () => {
+      const { client } = setup()
+      authOk()
+      nock(API)
+        .get('/prefix/api/tokens')
+        .reply(502, '<html><body><h1>502 Bad Gateway</h1><script>x</script></body></html>', {
+          'Content-Type': 'text/html',
+        })
+      const error = await rejection(client.listTokens())
+      expect(error.message).toBe(
+        `GET ${API}/prefix/api/tokens answered 502 Bad Gateway: the body was not JSON (an HTML page).`,
+      )
+    })
+
+    it('fails cleanly on a list that is not an array', async () => {
+      const { client } = setup()
+      authOk()
+      nock(API).get('/prefix/api/tokens').reply(200, { tokens: [] })
+      await expect(client.listTokens()).rejects.toThrow(
+        `answered 200 but the body is not a list of tokens.`,
+      )
+    })
+
+    it('fails cleanly on a record without an id or a state', async () => {
+      const { client } = setup()
+      authOk()
+      nock(API)
+        .get('/prefix/api/tokens')
+        .reply(200, [record(), record({ id: undefined })])
+      await expect(client.listTokens()).rejects.toThrow(
+        'but item 1 of the list is a record without an id.',
+      )
+      authOk()
+      nock(API)
+        .post(`/prefix/api/tokens/${TOKEN_ID}/revoke`)
+        .query(true)
+        .reply(200, record({ state: undefined }))
+      await expect(client.revokeToken(TOKEN_ID)).rejects.toThrow(
+        'but the body is a record without a state.',
+      )
+    })
+
+    it('fails on a created token without a value, naming its id', async () => {
+      const { client } = setup()
+      authOk()
+      nock(API)
+        .post('/prefix/api/tokens')
+        .reply(201, record({ tokenValue: undefined }))
+      await expect(client.createToken('x')).rejects.toThrow(
+        `the new token ${TOKEN_ID} has no tokenValue; revoke it and try again.`,
+      )
+    })
+
+    it('says when no answer came', async () => {
+      const { client } = setup()
+      // An Error object: nock 14 drops a plain object silently.
+      nock(AUTH)
+        .post(AUTH_PATH)
+        .replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))
+      const error = await rejection(client.listTokens())
+      expect(error.message).toBe(
+        `POST ${AUTH}${AUTH_PATH} got no answer: connection refused (ECONNREFUSED).`,
+      )
+      expect(error.status).toBeUndefined()
+    })
+  })
+
+  it('logs requests in debug without bodies, headers or secrets', async () => {
+    const { client, log, masked } = setup()
+    authOk()
+    nock(API).post('/prefix/api/tokens').reply(201, record())
+    await client.createToken('ci-deploy')
+    const debug = log.lines.join('\n')
+    expect(debug).toMatch(/POST https:\/\/api\.example\.com\/prefix\/api\/tokens -> 201 in \d+ ms/)
+    for (const secret of masked) expect(debug).not.toContain(secret)
+    expect(debug).not.toContain('ci-deploy')
+  })
+})

@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it } from '@jest/globals'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { send, TransportError } from '../../src/http.js'
+
+let server: http.Server | undefined
+const agent = new http.Agent({ keepAlive: true })
+
+/** A local server whose handler decides how (or whether) to answer. */
+async function serve(handler: http.RequestListener): Promise<string> {
+  server = http.createServer(handler)
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+afterEach(async () => {
+  agent.destroy()
+  server?.closeAllConnections()
+  await new Promise((resolve) => server?.close(resolve))
+  server = undefined
+})
+
+async function failure(promise: Promise<unknown>): Promise<TransportError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  if (error instanceof TransportError) return error
+  throw new Error(`expected a TransportError, got ${String(error)}`)
+}
+
+describe('send', () => {
+  it('sends the body with its length and reads the whole answer', async () => {
+    let received = ''
+    const url = await serve((req, res) => {
+      req.on('data', (chunk: Buffer) => (received += chunk.toString()))
+      req.on('end', () => {
+        res.writeHead(201, { 'Content-Type': 'application/json' })
+        res.end(JSON.stringify({ length: req.headers['content-length'] }))
+      })
+    })
+    const response = await send(
+      {
+        method: 'POST',
+        url: `${url}/x`,
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"name":"é"}',
+      },
+      agent,
+      5_000,
+    )
+    expect(received).toBe('{"name":"é"}')
+    expect(response).toMatchObject({ status: 201, statusText: 'Created', body: '{"length":"13"}' })
+  })
+
+  it('cuts off a server that accepts the connection and never answers', async () => {
+    const url = await serve(() => {
+      // Never answers.
+    })
+    const error = await failure(send({ method: 'GET', url, headers: {} }, agent, 200))
+    expect(error.message).toBe('no answer within 0.2 s (timeout)')
+    expect(error.code).toBe('ETIMEDOUT')
+    expect(error.requestSent).toBe(true)
+  })
+
+  it('bounds the whole answer, not each chunk: a body sent a byte at a time is cut off', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200)
+      const drip = setInterval(() => res.write('x'), 50)
+      res.on('close', () => {
+        clearInterval(drip)
+      })
+    })
+    const error = await failure(send({ method: 'GET', url, headers: {} }, agent, 300))
+    expect(error.code).toBe('ETIMEDOUT')
+  })
+
+  it('reports a refused connection as not sent', async () => {
+    const url = await serve(() => undefined)
+    const port = (server?.address() as AddressInfo).port
+    await new Promise((resolve) => server?.close(resolve))
+    const error = await failure(
+      send({ method: 'POST', url, headers: {}, body: '{}' }, agent, 5_000),
+    )
+    expect(error.message).toBe('connection refused (ECONNREFUSED)')
+    expect(error.requestSent).toBe(false)
+    expect(url).toContain(String(port))
+  })
+
+  it('reports a reset after the request was read as sent', async () => {
+    const url = await serve((req) => {
+      req.resume()
+      req.on('end', () => req.socket.resetAndDestroy())
+    })
+    const error = await failure(
+      send({ method: 'POST', url, headers: {}, body: '{}' }, agent, 5_000),
+    )
+    expect(error.code).toBe('ECONNRESET')
+    expect(error.message).toBe('connection reset (ECONNRESET)')
+    expect(error.requestSent).toBe(true)
+  })
+
+  it('reports a reset in the middle of the body', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Length': '100' })
+      res.write('[{"id":')
+      setTimeout(() => res.socket?.resetAndDestroy(), 20)
+    })
+    const error = await failure(send({ method: 'GET', url, headers: {} }, agent, 5_000))
+    expect(error.code).toBe('ECONNRESET')
+  })
+})

@@ -1,0 +1,307 @@
+import { describe, expect, it } from '@jest/globals'
+import { InputError } from '../../src/errors.js'
+import { INPUT_DEFAULTS, readInputs, type CreateTask, type ListTask } from '../../src/inputs.js'
+import { recordingSecrets } from '../fixtures/secrets.js'
+
+const CONNECTION = {
+  clientId: 'client-1',
+  clientSecret: 's3cr3t-value',
+  baseUrl: 'https://api.example.com',
+  authUrl: 'https://auth.example.com',
+}
+const TOKEN_ID = '123e4567-e89b-42d3-a456-426614174000'
+
+/** Reads inputs as the runner would give them: defaults filled in, then `given`. */
+function read(given: Record<string, string>, defaults: Record<string, string> = INPUT_DEFAULTS) {
+  const { secrets, masked } = recordingSecrets()
+  const values: Record<string, string> = { ...defaults, ...CONNECTION, ...given }
+  const inputs = readInputs((name) => values[name] ?? '', secrets)
+  return { inputs, masked }
+}
+
+function failure(given: Record<string, string>): InputError {
+  try {
+    read(given)
+  } catch (error) {
+    if (error instanceof InputError) return error
+    throw error
+  }
+  throw new Error('expected an InputError')
+}
+
+describe('readInputs', () => {
+  it('masks clientSecret before anything else, even when another input is bad', () => {
+    const { secrets, masked } = recordingSecrets()
+    const values: Record<string, string> = { clientSecret: 'early-secret', operation: 'bogus' }
+    expect(() => readInputs((name) => values[name] ?? '', secrets)).toThrow(InputError)
+    expect(masked).toEqual(['early-secret'])
+  })
+
+  it('reads a create with the defaults of action.yml', () => {
+    const { inputs } = read({ operation: 'create', name: 'ci-deploy' })
+    const expected: CreateTask = { operation: 'create', name: 'ci-deploy', envName: undefined }
+    expect(inputs.task).toEqual(expected)
+    expect(inputs.connection).toEqual({
+      clientId: 'client-1',
+      clientSecret: 's3cr3t-value',
+      baseUrl: 'https://api.example.com',
+      authEndpoint: 'https://auth.example.com/idp/identity/resources/auth/v2/api-token',
+      timeoutMs: 30_000,
+    })
+    expect(inputs.summary).toBe(true)
+    expect(inputs.warnings).toEqual([])
+  })
+
+  it('applies the defaults itself when the runner did not (a local run)', () => {
+    const { inputs } = read({ operation: 'list' }, {})
+    const expected: ListTask = { operation: 'list', name: undefined, state: 'all' }
+    expect(inputs.task).toEqual(expected)
+    expect(inputs.connection.timeoutMs).toBe(30_000)
+    expect(inputs.summary).toBe(true)
+  })
+
+  it('keeps a base URL path prefix and drops trailing slashes', () => {
+    const { inputs } = read({ operation: 'list', baseUrl: 'https://example.com/platform/v1//' })
+    expect(inputs.connection.baseUrl).toBe('https://example.com/platform/v1')
+  })
+
+  it('uses an authUrl that already ends in /api-token as the whole endpoint', () => {
+    const authUrl = 'https://example.com/frontegg/identity/resources/auth/v2/api-token'
+    const { inputs } = read({ operation: 'list', authUrl })
+    expect(inputs.connection.authEndpoint).toBe(authUrl)
+  })
+
+  it('appends the spec path to an authUrl with a prefix', () => {
+    const { inputs } = read({ operation: 'list', authUrl: 'https://example.com/auth/' })
+    expect(inputs.connection.authEndpoint).toBe(
+      'https://example.com/auth/idp/identity/resources/auth/v2/api-token',
+    )
+  })
+
+  it.each([
+    'http://localhost:8080',
+    'http://127.0.0.1:3000',
+    'http://127.5.6.7',
+    'http://[::1]:9000',
+  ])('allows http for the loopback address %s', (baseUrl) => {
+    expect(read({ operation: 'list', baseUrl }).inputs.connection.baseUrl).toBe(baseUrl)
+  })
+
+  it('reads list filters and revoke ids', () => {
+    expect(read({ operation: 'list', name: 'ci-*', state: 'active' }).inputs.task).toEqual({
+      operation: 'list',
+      name: 'ci-*',
+      state: 'active',
+    })
+    expect(read({ operation: 'revoke', tokenId: TOKEN_ID }).inputs.task).toEqual({
+      operation: 'revoke',
+      tokenId: TOKEN_ID,
+    })
+  })
+
+  it('accepts YAML booleans and whole seconds', () => {
+    const { inputs } = read({ operation: 'list', summary: 'False', timeout: '600' })
+    expect(inputs.summary).toBe(false)
+    expect(inputs.connection.timeoutMs).toBe(600_000)
+  })
+
+  it('warns about inputs the operation does not use, but not about defaults', () => {
+    const { inputs } = read({ operation: 'create', name: 'x', tokenId: TOKEN_ID, state: 'active' })
+    expect(inputs.warnings).toEqual([
+      "Input 'tokenId' is not used by operation create; it is ignored.",
+      "Input 'state' is not used by operation create; it is ignored.",
+    ])
+  })
+
+  it('accepts envName values of its own', () => {
+    const { inputs } = read({ operation: 'create', name: 'x', envName: 'MEDIATOR_GATEWAY_TOKEN' })
+    expect(inputs.task).toMatchObject({ envName: 'MEDIATOR_GATEWAY_TOKEN' })
+  })
+
+  describe('refuses, naming the input', () => {
+    it.each<[string, Record<string, string>, string, RegExp]>([
+      [
+        'a missing operation',
+        { operation: '' },
+        'operation',
+        /is required: one of create, list, revoke/,
+      ],
+      [
+        'an unknown operation',
+        { operation: 'delete' },
+        'operation',
+        /must be one of create, list, revoke; got "delete"/,
+      ],
+      ['a missing clientId', { operation: 'list', clientId: '' }, 'clientId', /required.*forks/],
+      [
+        'a missing clientSecret',
+        { operation: 'list', clientSecret: '' },
+        'clientSecret',
+        /required.*forks/,
+      ],
+      ['a missing baseUrl', { operation: 'list', baseUrl: '' }, 'baseUrl', /is required/],
+      [
+        'a relative baseUrl',
+        { operation: 'list', baseUrl: 'api.example.com' },
+        'baseUrl',
+        /absolute URL/,
+      ],
+      [
+        'plain http to a remote host',
+        { operation: 'list', baseUrl: 'http://api.example.com' },
+        'baseUrl',
+        /must use https/,
+      ],
+      [
+        'another scheme',
+        { operation: 'list', authUrl: 'ftp://auth.example.com' },
+        'authUrl',
+        /must use https/,
+      ],
+      [
+        'credentials in a URL',
+        { operation: 'list', authUrl: 'https://u:p@auth.example.com' },
+        'authUrl',
+        /user name or password/,
+      ],
+      [
+        'a query string',
+        { operation: 'list', baseUrl: 'https://api.example.com/?x=1' },
+        'baseUrl',
+        /query string/,
+      ],
+      [
+        'a create without a name',
+        { operation: 'create' },
+        'name',
+        /is required for this operation/,
+      ],
+      [
+        'a name with a line break',
+        { operation: 'create', name: 'a\nb' },
+        'name',
+        /control characters .*; got "a\\nb"/,
+      ],
+      [
+        'a list filter with a tab',
+        { operation: 'list', name: 'a\tb' },
+        'name',
+        /control characters/,
+      ],
+      [
+        'a revoke without tokenId',
+        { operation: 'revoke' },
+        'tokenId',
+        /is required for operation revoke/,
+      ],
+      [
+        'a tokenId that is not a UUID',
+        { operation: 'revoke', tokenId: '42' },
+        'tokenId',
+        /must be a UUID.*got "42"/,
+      ],
+      [
+        'a state outside the list',
+        { operation: 'list', state: 'expired' },
+        'state',
+        /active, revoked, all; got "expired"/,
+      ],
+      ['a timeout of 0', { operation: 'list', timeout: '0' }, 'timeout', /from 1 to 600; got "0"/],
+      ['a timeout over 600', { operation: 'list', timeout: '601' }, 'timeout', /from 1 to 600/],
+      ['a fractional timeout', { operation: 'list', timeout: '1.5' }, 'timeout', /whole number/],
+      [
+        'a summary that is not a boolean',
+        { operation: 'list', summary: 'yes' },
+        'summary',
+        /true or false; got "yes"/,
+      ],
+      [
+        'an envName with a dash',
+        { operation: 'create', name: 'x', envName: 'MY-TOKEN' },
+        'envName',
+        /environment variable name/,
+      ],
+      [
+        'an envName starting with a digit',
+        { operation: 'create', name: 'x', envName: '1TOKEN' },
+        'envName',
+        /environment variable name/,
+      ],
+      [
+        'envName PATH',
+        { operation: 'create', name: 'x', envName: 'PATH' },
+        'envName',
+        /must not be PATH: it would change how every later step runs/,
+      ],
+      [
+        'envName NODE_OPTIONS',
+        { operation: 'create', name: 'x', envName: 'NODE_OPTIONS' },
+        'envName',
+        /must not be NODE_OPTIONS/,
+      ],
+      [
+        'envName LD_PRELOAD',
+        { operation: 'create', name: 'x', envName: 'LD_PRELOAD' },
+        'envName',
+        /must not be LD_PRELOAD/,
+      ],
+      [
+        'envName BASH_ENV',
+        { operation: 'create', name: 'x', envName: 'BASH_ENV' },
+        'envName',
+        /must not be BASH_ENV/,
+      ],
+      [
+        'envName path in lower case',
+        { operation: 'create', name: 'x', envName: 'path' },
+        'envName',
+        /must not be path/,
+      ],
+      [
+        'a GITHUB_ envName',
+        { operation: 'create', name: 'x', envName: 'GITHUB_TOKEN' },
+        'envName',
+        /GITHUB_ belong to the runner/,
+      ],
+      [
+        'a RUNNER_ envName',
+        { operation: 'create', name: 'x', envName: 'RUNNER_DEBUG' },
+        'envName',
+        /RUNNER_ belong/,
+      ],
+      [
+        'an ACTIONS_ envName',
+        { operation: 'create', name: 'x', envName: 'ACTIONS_STEP_DEBUG' },
+        'envName',
+        /ACTIONS_ belong/,
+      ],
+      [
+        'an INPUT_ envName',
+        { operation: 'create', name: 'x', envName: 'INPUT_NAME' },
+        'envName',
+        /INPUT_ belong/,
+      ],
+      [
+        'a STATE_ envName',
+        { operation: 'create', name: 'x', envName: 'STATE_tokenId' },
+        'envName',
+        /STATE_ belong/,
+      ],
+    ])('%s', (_, given, input, message) => {
+      const error = failure(given)
+      expect(error.input).toBe(input)
+      expect(error.message).toMatch(new RegExp(`^Input '${input}' `))
+      expect(error.message).toMatch(message)
+    })
+
+    it('never quotes clientSecret back', () => {
+      const error = failure({ operation: 'list', clientId: '' })
+      expect(error.message).not.toContain('s3cr3t-value')
+    })
+
+    it('shortens a long value it quotes', () => {
+      const error = failure({ operation: 'revoke', tokenId: 'x'.repeat(500) })
+      expect(error.message.length).toBeLessThan(250)
+    })
+  })
+})

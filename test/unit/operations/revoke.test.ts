@@ -1,0 +1,13 @@
+import { describe, expect, it } from '@jest/globals'
+import { revoke } from '../../../src/operations/revoke.js'
+import { FakeTokenApi, token } from '../../fixtures/token-api.js'
+
+describe('revoke', () => {
+  it('revokes the token and returns the revoked record', async () => {
+    const api = new FakeTokenApi([token('a', 'ci', 1)])
+    const result = await revoke(api, { operation: 'revoke', tokenId: 'a' })
+    expect(api.calls).toEqual(['revoke a'])
+    expect(result.token).toMatchObject({ id: 'a', state: 'revoked' })
+    expect(result.token).not.toHaveProperty('tokenValue')
+  })
+})

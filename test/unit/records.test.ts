@@ -1,0 +1,78 @@
+import { describe, expect, it } from '@jest/globals'
+import {
+  createdTime,
+  newestFirst,
+  toRecord,
+  withoutValue,
+  type TokenRecord,
+} from '../../src/records.js'
+
+const token = (id: string, createdAt?: string): TokenRecord => ({
+  id,
+  name: 'n',
+  state: 'active',
+  ...(createdAt === undefined ? {} : { createdAt }),
+})
+
+describe('toRecord', () => {
+  it('copies the known fields and drops unknown ones', () => {
+    const record = toRecord({
+      id: 'a',
+      name: 'n',
+      state: 'active',
+      tokenValue: 'v',
+      createdAt: 't',
+      future: 'x',
+      mediatorId: 7,
+    })
+    expect(record).toEqual({ id: 'a', name: 'n', state: 'active', tokenValue: 'v', createdAt: 't' })
+  })
+
+  it.each<[unknown, string]>([
+    [null, 'not an object'],
+    [[], 'not an object'],
+    ['text', 'not an object'],
+    [{ state: 'active' }, 'a record without an id'],
+    [{ id: '', state: 'active' }, 'a record without an id'],
+    [{ id: 'a' }, 'a record without a state'],
+    [{ id: 'a', state: 3 }, 'a record without a state'],
+  ])('refuses %j: %s', (value, reason) => {
+    expect(toRecord(value)).toBe(reason)
+  })
+})
+
+describe('withoutValue', () => {
+  it('drops tokenValue and nothing else', () => {
+    const record: TokenRecord = {
+      ...token('a', '2026-01-01T00:00:00Z'),
+      tokenValue: 'secret',
+      revokedBy: 'u',
+    }
+    expect(withoutValue(record)).toEqual({
+      id: 'a',
+      name: 'n',
+      state: 'active',
+      createdAt: '2026-01-01T00:00:00Z',
+      revokedBy: 'u',
+    })
+    expect(JSON.stringify(withoutValue(record))).not.toContain('secret')
+  })
+})
+
+describe('newestFirst', () => {
+  it('orders by createdAt, newest first, unreadable dates last in their order', () => {
+    const records = [
+      token('old', '2026-01-01T00:00:00Z'),
+      token('bad-1', 'yesterday'),
+      token('new', '2026-03-01T00:00:00Z'),
+      token('none'),
+      token('mid', '2026-02-01T00:00:00+00:00'),
+    ]
+    expect(newestFirst(records).map((r) => r.id)).toEqual(['new', 'mid', 'old', 'bad-1', 'none'])
+  })
+
+  it('reads createdAt as a time, or undefined', () => {
+    expect(createdTime(token('a', '2026-01-01T00:00:00Z'))).toBe(Date.UTC(2026, 0, 1))
+    expect(createdTime(token('a', 'soon'))).toBeUndefined()
+  })
+})

@@ -1,0 +1,107 @@
+import { describe, expect, it } from '@jest/globals'
+import { report } from '../../src/report.js'
+import { recordingRunner } from '../fixtures/runner.js'
+import { token } from '../fixtures/token-api.js'
+
+describe('report', () => {
+  it('create: every output, the value only in tokenValue and the env var', async () => {
+    const runner = recordingRunner()
+    const created = token('id-1', 'ci-deploy', 0, {
+      mediatorId: 'm',
+      projectId: 'p',
+      createdBy: 'u',
+    })
+    await report(
+      { operation: 'create', token: created, envName: 'GW_TOKEN' },
+      { summary: true },
+      runner,
+    )
+
+    expect(runner.outputs).toEqual({
+      tokenId: 'id-1',
+      tokenValue: 'value-id-1',
+      name: 'ci-deploy',
+      mediatorId: 'm',
+      projectId: 'p',
+      state: 'active',
+      createdAt: '2026-11-22T00:00:00.000Z',
+      token: JSON.stringify({
+        id: 'id-1',
+        name: 'ci-deploy',
+        state: 'active',
+        mediatorId: 'm',
+        projectId: 'p',
+        createdBy: 'u',
+        createdAt: '2026-11-22T00:00:00.000Z',
+      }),
+    })
+    expect(runner.env).toEqual({ GW_TOKEN: 'value-id-1' })
+    expect(runner.summaries).toHaveLength(1)
+    expect(runner.lines.join('\n') + runner.summaries.join('')).not.toContain('value-id-1')
+  })
+
+  it('create: no env var without envName', async () => {
+    const runner = recordingRunner()
+    await report(
+      { operation: 'create', token: token('id-1', 'x', 0), envName: undefined },
+      { summary: true },
+      runner,
+    )
+    expect(runner.env).toEqual({})
+  })
+
+  it('revoke: the record outputs with revokedAt and revokedBy, no value', async () => {
+    const runner = recordingRunner()
+    const revoked = token('id-1', 'x', 2, {
+      state: 'revoked',
+      tokenValue: undefined,
+      revokedAt: 'T',
+      revokedBy: 'u-2',
+    })
+    await report({ operation: 'revoke', token: revoked }, { summary: true }, runner)
+    expect(runner.outputs).toMatchObject({
+      tokenId: 'id-1',
+      state: 'revoked',
+      revokedAt: 'T',
+      revokedBy: 'u-2',
+    })
+    expect(runner.outputs).not.toHaveProperty('tokenValue')
+    expect(runner.lines).toContain("info: Revoked gateway token 'x' (id-1).")
+  })
+
+  it('list: tokens without values, and count', async () => {
+    const runner = recordingRunner()
+    const tokens = [token('a', 'x', 1), token('b', 'y', 2)]
+    await report(
+      {
+        operation: 'list',
+        tokens,
+        total: 7,
+        task: { operation: 'list', name: undefined, state: 'all' },
+      },
+      { summary: false },
+      runner,
+    )
+    expect(JSON.parse(runner.outputs.tokens ?? '')).toEqual([
+      { id: 'a', name: 'x', state: 'active', createdAt: tokens[0]?.createdAt },
+      { id: 'b', name: 'y', state: 'active', createdAt: tokens[1]?.createdAt },
+    ])
+    expect(runner.outputs.count).toBe('2')
+    expect(runner.outputs.tokens).not.toContain('value-')
+    expect(runner.summaries).toEqual([])
+  })
+
+  it('keeps log lines on one line whatever the name holds', async () => {
+    const runner = recordingRunner()
+    const revoked = token('id-1', 'x\n::error::injected', 0, { state: 'revoked' })
+    await report({ operation: 'revoke', token: revoked }, { summary: false }, runner)
+    expect(runner.lines).toContain("info: Revoked gateway token 'x ::error::injected' (id-1).")
+  })
+
+  it('warns, and does not fail, when the summary cannot be written', async () => {
+    const runner = recordingRunner()
+    runner.writeSummary = () => Promise.reject(new Error('disk full'))
+    await report({ operation: 'revoke', token: token('id-1', 'x', 0) }, { summary: true }, runner)
+    expect(runner.lines).toContain('warning: Could not write the job summary: disk full')
+  })
+})
