@@ -1,0 +1,360 @@
+// @ts-check
+/**
+ * A fake of the platform as real HTTP servers on 127.0.0.1: the auth endpoint and the
+ * REST API on two ports, records in memory. It is as strict as the spec
+ * (../shared/spec/gateway-token-api.md): it checks Content-Type, the Bearer token, a
+ * JSON `name`, and that a revoke carries the token id in path and query alike.
+ *
+ * Used by the end-to-end tests and `npm run demo`; `node test/support/fake-platform.mjs`
+ * starts one by hand and prints its addresses.
+ */
+import { randomBytes, randomUUID } from 'node:crypto'
+import { createServer } from 'node:http'
+import { pathToFileURL } from 'node:url'
+
+export const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token'
+export const PROJECT_ID = '6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b'
+export const USER_ID = '0b8d9c7a-6e5f-4a3b-8c2d-1e0f9a8b7c6d'
+export const USER_EMAIL = 'deploy-bot@example.com'
+
+/**
+ * @typedef {object} TokenRecord
+ * @property {string} id
+ * @property {string} name
+ * @property {string} [tokenValue]
+ * @property {string} mediatorId
+ * @property {string} projectId
+ * @property {string} createdBy
+ * @property {string} createdByEmail
+ * @property {string} state
+ * @property {string} createdAt
+ * @property {string} [revokedAt]
+ * @property {string} [revokedBy]
+ */
+
+/**
+ * @typedef {object} RecordedRequest
+ * @property {'auth' | 'api'} server
+ * @property {string} method
+ * @property {string} path the path with its query string, as sent
+ * @property {import('node:http').IncomingHttpHeaders} headers
+ * @property {string} body
+ */
+
+/**
+ * @typedef {object} FakePlatformOptions
+ * @property {string} [clientId]
+ * @property {string} [clientSecret]
+ * @property {string} [apiPrefix] a path prefix in front of /api (baseUrl may carry one)
+ * @property {string} [authPath] where the token endpoint is served
+ * @property {number} [authPort] 0 (the default) picks a free port
+ * @property {number} [apiPort]
+ * @property {() => number} [now] the clock, in milliseconds, for createdAt, revokedAt and expiry
+ */
+
+export class FakePlatform {
+  /** @type {Map<string, TokenRecord>} in creation order */
+  tokens = new Map()
+  /** @type {RecordedRequest[]} every request, in arrival order */
+  requests = []
+  /** @type {Set<string>} access tokens issued, for leak checks */
+  issuedSecrets = new Set()
+  /** @type {Map<string, number>} access token -> expiry time */
+  #accessTokens = new Map()
+  #authServer = createServer((req, res) => void this.#receive('auth', req, res))
+  #apiServer = createServer((req, res) => void this.#receive('api', req, res))
+  /** @type {() => number} */
+  now
+
+  /** @param {FakePlatformOptions} [options] */
+  constructor(options = {}) {
+    this.clientId = options.clientId ?? 'ci-deployer'
+    this.clientSecret = options.clientSecret ?? `cs_${randomBytes(18).toString('base64url')}`
+    this.apiPrefix = options.apiPrefix ?? ''
+    this.authPath = options.authPath ?? AUTH_PATH
+    this.now = options.now ?? (() => Date.now())
+    /** Seconds an access token lives: 86400, as in every sample of the spec. */
+    this.accessTokenLifetime = 86400
+    /**
+     * `admin` may do anything; `viewer` is refused (403) every change, like a user
+     * with a restricted role.
+     * @type {'admin' | 'viewer'}
+     */
+    this.role = 'admin'
+    this.authUrl = ''
+    this.baseUrl = ''
+    this.#ports = { auth: options.authPort ?? 0, api: options.apiPort ?? 0 }
+  }
+
+  /** @type {{ auth: number, api: number }} */
+  #ports
+
+  async start() {
+    const auth = await listen(this.#authServer, this.#ports.auth)
+    const api = await listen(this.#apiServer, this.#ports.api)
+    this.authUrl = `http://127.0.0.1:${auth}`
+    this.baseUrl = `http://127.0.0.1:${api}${this.apiPrefix}`
+    return this
+  }
+
+  async close() {
+    for (const server of [this.#authServer, this.#apiServer]) server.closeAllConnections()
+    await Promise.all([close(this.#authServer), close(this.#apiServer)])
+  }
+
+  /** The action's inputs that point at this platform with valid credentials. */
+  connectionInputs() {
+    return {
+      clientId: this.clientId,
+      clientSecret: this.clientSecret,
+      baseUrl: this.baseUrl,
+      authUrl: this.authUrl,
+    }
+  }
+
+  /**
+   * Adds a token as if created earlier.
+   * @param {{ name: string, ageMs?: number, createdAt?: string, state?: 'active' | 'revoked' }} spec
+   */
+  seed(spec) {
+    const createdAt = spec.createdAt ?? new Date(this.now() - (spec.ageMs ?? 0)).toISOString()
+    const record = this.#newRecord(spec.name, createdAt)
+    if (spec.state === 'revoked') this.#revokeRecord(record)
+    return { ...record }
+  }
+
+  /** Every secret this platform handed out or holds: none may appear in clear anywhere. */
+  secrets() {
+    const values = [...this.tokens.values()].map((token) => token.tokenValue ?? '')
+    return [this.clientSecret, ...this.issuedSecrets, ...values].filter((value) => value !== '')
+  }
+
+  /** The requests of one server, or all, as `METHOD path` lines. */
+  requestLines(server = /** @type {'auth' | 'api' | undefined} */ (undefined)) {
+    return this.requests
+      .filter((request) => server === undefined || request.server === server)
+      .map((request) => `${request.method} ${request.path}`)
+  }
+
+  /**
+   * @param {'auth' | 'api'} server
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   */
+  async #receive(server, req, res) {
+    const body = await readBody(req)
+    const request = {
+      server,
+      method: req.method ?? '',
+      path: req.url ?? '',
+      headers: req.headers,
+      body,
+    }
+    this.requests.push(request)
+    const { status, payload } = server === 'auth' ? this.#authenticate(request) : this.#api(request)
+    sendJson(res, status, payload)
+  }
+
+  /** @param {RecordedRequest} request */
+  #authenticate(request) {
+    const url = new URL(request.path, 'http://fake')
+    if (url.pathname !== this.authPath) return error(404, `No route ${url.pathname}`)
+    if (request.method !== 'POST') return error(405, 'Method not allowed')
+    if (!isJson(request)) return error(415, 'Content-Type must be application/json')
+    const credentials = parseJson(request.body)
+    if (typeof credentials?.clientId !== 'string' || typeof credentials.secret !== 'string') {
+      return error(400, 'clientId and secret are required')
+    }
+    if (credentials.clientId !== this.clientId || credentials.secret !== this.clientSecret) {
+      return error(401, 'Invalid client credentials')
+    }
+    const accessToken = jwtLike({ sub: this.clientId, kind: 'access' })
+    const refreshToken = `rt_${randomBytes(24).toString('base64url')}`
+    const expires = this.now() + this.accessTokenLifetime * 1000
+    this.#accessTokens.set(accessToken, expires)
+    this.issuedSecrets.add(accessToken).add(refreshToken)
+    return {
+      status: 200,
+      payload: {
+        access_token: accessToken,
+        refresh_token: refreshToken,
+        expires_in: this.accessTokenLifetime,
+        expires: new Date(expires).toUTCString(),
+      },
+    }
+  }
+
+  /** @param {RecordedRequest} request */
+  #api(request) {
+    const url = new URL(request.path, 'http://fake')
+    const path = url.pathname.startsWith(this.apiPrefix)
+      ? url.pathname.slice(this.apiPrefix.length)
+      : ''
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1]
+    const expiry = bearer === undefined ? undefined : this.#accessTokens.get(bearer)
+    if (expiry === undefined || expiry <= this.now()) return error(401, 'Unauthorized')
+    if (this.role === 'viewer' && request.method !== 'GET') {
+      return error(403, 'Your role may not manage gateway tokens')
+    }
+
+    if (path === '/api/tokens' && request.method === 'POST') return this.#create(request)
+    if (path === '/api/tokens' && request.method === 'GET') {
+      if (request.body !== '') return error(400, 'GET takes no body')
+      return { status: 200, payload: [...this.tokens.values()].map((token) => ({ ...token })) }
+    }
+    const revoke = /^\/api\/tokens\/([^/]+)\/revoke$/.exec(path)
+    if (revoke && request.method === 'POST') {
+      return this.#revoke(decodeURIComponent(revoke[1] ?? ''), url.searchParams, request)
+    }
+    return error(404, `No route ${request.method} ${url.pathname}`)
+  }
+
+  /** @param {RecordedRequest} request */
+  #create(request) {
+    if (!isJson(request)) return error(415, 'Content-Type must be application/json')
+    const body = parseJson(request.body)
+    if (typeof body?.name !== 'string' || body.name.trim() === '')
+      return error(400, 'name is required')
+    const record = this.#newRecord(body.name, new Date(this.now()).toISOString())
+    return { status: 201, payload: { ...record } }
+  }
+
+  /**
+   * @param {string} id
+   * @param {URLSearchParams} query
+   * @param {RecordedRequest} request
+   */
+  #revoke(id, query, request) {
+    if (query.get('tokenId') !== id) {
+      return error(400, 'tokenId must be given in both the path and the query, with the same value')
+    }
+    if (request.body !== '') return error(400, 'revoke takes no body')
+    const record = this.tokens.get(id)
+    if (record === undefined) return error(404, 'Token not found')
+    if (record.state === 'revoked') return error(409, 'Token is already revoked')
+    this.#revokeRecord(record)
+    return { status: 200, payload: { ...record } }
+  }
+
+  /**
+   * @param {string} name
+   * @param {string} createdAt
+   */
+  #newRecord(name, createdAt) {
+    /** @type {TokenRecord} */
+    const record = {
+      id: randomUUID(),
+      name,
+      tokenValue: jwtLike({ sub: 'mediator', name }),
+      mediatorId: randomUUID(),
+      projectId: PROJECT_ID,
+      createdBy: USER_ID,
+      createdByEmail: USER_EMAIL,
+      state: 'active',
+      createdAt,
+    }
+    this.tokens.set(record.id, record)
+    return record
+  }
+
+  /** @param {TokenRecord} record */
+  #revokeRecord(record) {
+    delete record.tokenValue
+    record.state = 'revoked'
+    record.revokedAt = new Date(this.now()).toISOString()
+    record.revokedBy = USER_ID
+  }
+}
+
+/** @param {FakePlatformOptions} [options] */
+export async function startFakePlatform(options) {
+  return new FakePlatform(options).start()
+}
+
+/**
+ * @param {number} status
+ * @param {string} message
+ */
+function error(status, message) {
+  return { status, payload: { error: message } }
+}
+
+/** @param {RecordedRequest} request */
+function isJson(request) {
+  return /^application\/json\b/i.test(request.headers['content-type'] ?? '')
+}
+
+/**
+ * @param {string} text
+ * @returns {Record<string, unknown> | undefined}
+ */
+function parseJson(text) {
+  try {
+    const value = JSON.parse(text)
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** @param {Record<string, string>} claims */
+function jwtLike(claims) {
+  const part = (/** @type {object} */ value) =>
+    Buffer.from(JSON.stringify(value)).toString('base64url')
+  const payload = { ...claims, jti: randomUUID() }
+  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part(payload)}.${randomBytes(32).toString('base64url')}`
+}
+
+/** @param {import('node:http').IncomingMessage} req */
+async function readBody(req) {
+  const chunks = []
+  for await (const chunk of req) chunks.push(chunk)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+/**
+ * @param {import('node:http').ServerResponse} res
+ * @param {number} status
+ * @param {unknown} payload
+ */
+function sendJson(res, status, payload) {
+  const body = JSON.stringify(payload)
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  })
+  res.end(body)
+}
+
+/**
+ * @param {import('node:http').Server} server
+ * @param {number} port
+ * @returns {Promise<number>}
+ */
+function listen(server, port) {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', () => {
+      const address = server.address()
+      resolve(typeof address === 'object' && address !== null ? address.port : port)
+    })
+  })
+}
+
+/** @param {import('node:http').Server} server */
+function close(server) {
+  return new Promise((resolve) => server.close(() => resolve(undefined)))
+}
+
+// `node test/support/fake-platform.mjs [authPort apiPort]`: a platform to run the action against by hand.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const [authPort, apiPort] = process.argv.slice(2).map(Number)
+  const platform = await startFakePlatform({
+    authPort: authPort ?? 0,
+    apiPort: apiPort ?? 0,
+    clientSecret: process.env.FAKE_PLATFORM_CLIENT_SECRET ?? 'local-fake-secret',
+  })
+  console.log(JSON.stringify(platform.connectionInputs()))
+  const stop = () => void platform.close().then(() => process.exit(0))
+  process.on('SIGINT', stop).on('SIGTERM', stop)
+}
