@@ -28374,7 +28374,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9713);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5933);
 // The main step's entry point: it only starts the action (all logic is in main.ts).
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -28384,7 +28384,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9713:
+/***/ 5933:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31342,6 +31342,15 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: ./src/clock.ts
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => {
+        setTimeout(resolve, ms);
+    }),
+    random: () => Math.random(),
+};
+
 ;// CONCATENATED MODULE: ./src/errors.ts
 /**
  * An expected failure (bad input, a platform that refused, a network that failed).
@@ -31361,13 +31370,80 @@ class InputError extends ActionError {
     }
 }
 
+;// CONCATENATED MODULE: ./src/records.ts
+// Only these fields are read. Unknown fields are dropped rather than passed on,
+// so that a secret the platform may add one day cannot reach an output.
+const PUBLIC_FIELDS = [
+    'id',
+    'name',
+    'mediatorId',
+    'projectId',
+    'createdBy',
+    'createdByEmail',
+    'state',
+    'createdAt',
+    'revokedAt',
+    'revokedBy',
+];
+/**
+ * Checks that a parsed JSON value is a token record and copies its known fields.
+ * Returns a reason instead of a record when it is not one.
+ */
+function toRecord(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return 'not an object';
+    const fields = value;
+    if (typeof fields.id !== 'string' || fields.id === '')
+        return 'a record without an id';
+    if (typeof fields.state !== 'string' || fields.state === '')
+        return 'a record without a state';
+    const record = { id: fields.id, name: '', state: fields.state };
+    for (const field of PUBLIC_FIELDS) {
+        const v = fields[field];
+        if (typeof v === 'string')
+            record[field] = v;
+    }
+    if (typeof fields.tokenValue === 'string' && fields.tokenValue !== '') {
+        record.tokenValue = fields.tokenValue;
+    }
+    return record;
+}
+/** The record without `tokenValue`, fields in a fixed order. */
+function withoutValue(record) {
+    const copy = { id: record.id, name: record.name, state: record.state };
+    for (const field of PUBLIC_FIELDS) {
+        const v = record[field];
+        if (v !== undefined)
+            copy[field] = v;
+    }
+    return copy;
+}
+/** Milliseconds since the epoch, or undefined when `createdAt` is missing or unreadable. */
+function createdTime(record) {
+    if (record.createdAt === undefined)
+        return undefined;
+    const time = Date.parse(record.createdAt);
+    return Number.isNaN(time) ? undefined : time;
+}
+/** Newest first by `createdAt`; records whose date cannot be read go last, in their order. */
+function newestFirst(records) {
+    const keyed = records.map((record) => ({ record, time: createdTime(record) ?? -Infinity }));
+    keyed.sort((a, b) => (a.time === b.time ? 0 : b.time > a.time ? 1 : -1));
+    return keyed.map(({ record }) => record);
+}
+
+;// CONCATENATED MODULE: ./src/version.ts
+/** Kept equal to package.json's version by a test. */
+const VERSION = '0.1.0';
+const USER_AGENT = `gateway-token-action/${VERSION}`;
+
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
 var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_);
 ;// CONCATENATED MODULE: external "node:https"
 const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
 var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
-;// CONCATENATED MODULE: ./src/http.ts
+;// CONCATENATED MODULE: ./src/platform/http.ts
 // Default imports: the module objects, looked up at call time, so that test doubles
 // that patch `request` (nock) see our calls; a namespace import copies it at load.
 
@@ -31474,66 +31550,76 @@ function toTransportError(error, sent) {
     return new TransportError(`${description} (${known})`, known, sent);
 }
 
-;// CONCATENATED MODULE: ./src/records.ts
-// Only these fields are read. Unknown fields are dropped rather than passed on,
-// so that a secret the platform may add one day cannot reach an output.
-const PUBLIC_FIELDS = [
-    'id',
-    'name',
-    'mediatorId',
-    'projectId',
-    'createdBy',
-    'createdByEmail',
-    'state',
-    'createdAt',
-    'revokedAt',
-    'revokedBy',
-];
+;// CONCATENATED MODULE: ./src/platform/retry.ts
+
+const DEFAULT_BACKOFF = {
+    baseDelayMs: 500,
+    maxDelayMs: 8_000,
+    maxRetryAfterMs: 60_000,
+};
+/** Statuses that say "not now" rather than "no". */
+const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+/** Network failures worth another try: resets, refusals, DNS failures, timeouts. */
+const TRANSIENT_CODES = new Set([
+    'ECONNRESET',
+    'ECONNREFUSED',
+    'ECONNABORTED',
+    'EPIPE',
+    'ETIMEDOUT',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENETDOWN',
+]);
+function isTransient(outcome) {
+    return outcome instanceof TransportError
+        ? TRANSIENT_CODES.has(outcome.code)
+        : TRANSIENT_STATUSES.has(outcome.status);
+}
 /**
- * Checks that a parsed JSON value is a token record and copies its known fields.
- * Returns a reason instead of a record when it is not one.
+ * True when a failed request may have been carried out all the same: its answer
+ * was lost after the request was sent (a reset, a timeout), or the server failed
+ * in a way that does not say whether it acted (500, 502, 504). 408, 429 and 503
+ * say the request was not processed; a refused connection never sent it.
  */
-function toRecord(value) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-        return 'not an object';
-    const fields = value;
-    if (typeof fields.id !== 'string' || fields.id === '')
-        return 'a record without an id';
-    if (typeof fields.state !== 'string' || fields.state === '')
-        return 'a record without a state';
-    const record = { id: fields.id, name: '', state: fields.state };
-    for (const field of PUBLIC_FIELDS) {
-        const v = fields[field];
-        if (typeof v === 'string')
-            record[field] = v;
-    }
-    if (typeof fields.tokenValue === 'string' && fields.tokenValue !== '') {
-        record.tokenValue = fields.tokenValue;
-    }
-    return record;
+function mayHaveTakenEffect(outcome) {
+    if (outcome instanceof TransportError)
+        return outcome.requestSent;
+    return outcome.status === 500 || outcome.status === 502 || outcome.status === 504;
 }
-/** The record without `tokenValue`, fields in a fixed order. */
-function withoutValue(record) {
-    const copy = { id: record.id, name: record.name, state: record.state };
-    for (const field of PUBLIC_FIELDS) {
-        const v = record[field];
-        if (v !== undefined)
-            copy[field] = v;
-    }
-    return copy;
+/**
+ * The wait before retry number `retry` (1 for the first): exponential, with equal
+ * jitter so that many clients do not retry in step: between half and all of
+ * base × 2^(retry-1), capped.
+ */
+function backoffDelay(retry, random, backoff = DEFAULT_BACKOFF) {
+    const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
+    return Math.round(ceiling / 2 + (random * ceiling) / 2);
 }
-/** Milliseconds since the epoch, or undefined when `createdAt` is missing or unreadable. */
-function createdTime(record) {
-    if (record.createdAt === undefined)
+/**
+ * The wait a Retry-After header asks for, in milliseconds: delta-seconds, or an
+ * HTTP-date read against the answer's own Date header (so that a skewed runner
+ * clock does not matter) or else against `now`. Capped; undefined when absent or
+ * unreadable.
+ */
+function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
+    const value = headers['retry-after']?.trim();
+    if (!value)
         return undefined;
-    const time = Date.parse(record.createdAt);
-    return Number.isNaN(time) ? undefined : time;
-}
-/** Newest first by `createdAt`; records whose date cannot be read go last, in their order. */
-function newestFirst(records) {
-    const keyed = records.map((record) => ({ record, time: createdTime(record) ?? -Infinity }));
-    keyed.sort((a, b) => (a.time === b.time ? 0 : b.time > a.time ? 1 : -1));
-    return keyed.map(({ record }) => record);
+    let delay;
+    if (/^\d+$/.test(value)) {
+        delay = Number(value) * 1000;
+    }
+    else {
+        // An HTTP-date names its day and month ("Sun, 22 Nov 2026 09:00:05 GMT").
+        const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
+        if (Number.isNaN(at))
+            return undefined;
+        const serverNow = headers.date === undefined ? NaN : Date.parse(headers.date);
+        delay = Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow));
+    }
+    return Math.min(delay, backoff.maxRetryAfterMs);
 }
 
 ;// CONCATENATED MODULE: ./src/text.ts
@@ -31548,7 +31634,7 @@ function oneLine(value) {
     return value.replace(CONTROL_OR_SPACE, ' ').trim();
 }
 
-;// CONCATENATED MODULE: ./src/server-detail.ts
+;// CONCATENATED MODULE: ./src/platform/server-detail.ts
 
 /** The longest server detail quoted in a message. */
 const MAX_DETAIL = 300;
@@ -31597,24 +31683,67 @@ function shorten(text) {
     return line.length > MAX_DETAIL ? `${line.slice(0, MAX_DETAIL - 3)}...` : line;
 }
 
-;// CONCATENATED MODULE: ./src/version.ts
-/** Kept equal to package.json's version by a test. */
-const VERSION = '0.1.0';
-const USER_AGENT = `gateway-token-action/${VERSION}`;
+;// CONCATENATED MODULE: ./src/platform/session.ts
+/**
+ * The access token of one run: obtained on first use, shared by concurrent calls
+ * (one authentication for all), renewed shortly before it expires, and dropped
+ * when the API rejects it.
+ */
+class Session {
+    obtain;
+    now;
+    pending;
+    constructor(obtain, now) {
+        this.obtain = obtain;
+        this.now = now;
+    }
+    /** A usable access token, authenticating when there is none or it is about to expire. */
+    async token() {
+        const current = this.pending;
+        if (current !== undefined) {
+            const token = await current;
+            if (token.renewAt === undefined || this.now() < token.renewAt)
+                return token.value;
+            if (this.pending === current)
+                this.pending = undefined;
+        }
+        this.pending ??= this.start();
+        return (await this.pending).value;
+    }
+    /** Forgets a token the API rejected, unless a concurrent call has already replaced it. */
+    async reject(value) {
+        const current = this.pending;
+        const token = await current?.catch(() => undefined);
+        if (token?.value === value && this.pending === current)
+            this.pending = undefined;
+    }
+    start() {
+        const pending = this.obtain();
+        // A failed authentication is not kept: the next call tries again.
+        pending.catch(() => {
+            if (this.pending === pending)
+                this.pending = undefined;
+        });
+        return pending;
+    }
+}
 
-;// CONCATENATED MODULE: ./src/client.ts
+;// CONCATENATED MODULE: ./src/platform/client.ts
 
 
 
 
 
 
-/** A request the platform answered with an error, or answered with something unreadable. */
+
+
+
+/** A request that failed: refused, unanswered, or answered with something unreadable. */
 class RequestError extends ActionError {
     status;
     name = 'RequestError';
     constructor(message, 
-    /** The HTTP status, or undefined when no answer came. */
+    /** The HTTP status of the last answer, or undefined when none came. */
     status) {
         super(message);
         this.status = status;
@@ -31623,51 +31752,75 @@ class RequestError extends ActionError {
 const FORK_HINT = 'Check the clientId and clientSecret inputs; note that secrets are not passed to workflows triggered from forks.';
 /**
  * The platform's API: one method per call. It owns the URLs, headers, timeouts,
- * status and shape checks, and masks every secret the moment it arrives.
+ * retries, authentication, status and shape checks, and masks every secret the
+ * moment it arrives.
  */
 class PlatformClient {
     options;
-    accessToken;
+    clock;
+    backoff;
+    session;
     // One HttpClient per endpoint: it caches a single agent, whose protocol must match.
     // HttpClient supplies keep-alive agents that honour HTTPS_PROXY and NO_PROXY.
     authHttp = new lib_HttpClient(USER_AGENT, [], { keepAlive: true });
     apiHttp = new lib_HttpClient(USER_AGENT, [], { keepAlive: true });
+    /** Platform clock minus ours, from the Date header of the last answer; undefined until one came. */
+    platformOffset;
     constructor(options) {
         this.options = options;
+        this.clock = options.clock ?? systemClock;
+        this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+        this.session = new Session(() => this.authenticate(), () => this.clock.now());
     }
-    /** POST /api/tokens: creates a token; the answer holds its value. */
+    /**
+     * POST /api/tokens. Never creates two tokens for one call: when an attempt fails
+     * in a way that may have created the token (its answer lost), the list is checked
+     * for it before anything is sent again, and a token found there is the result.
+     */
     async createToken(name) {
         const request = this.apiRequest('POST', '/api/tokens', JSON.stringify({ name }));
-        const response = await this.call(request);
-        const record = this.readRecord(request, response);
-        if (record.tokenValue === undefined) {
-            throw new RequestError(`${describe(request)} answered ${response.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, response.status);
-        }
-        return record;
-    }
-    /** GET /api/tokens: every token of the project, active and revoked. */
-    async listTokens() {
-        const request = this.apiRequest('GET', '/api/tokens');
-        const response = await this.call(request);
-        const body = this.readJson(request, response);
-        if (!Array.isArray(body)) {
-            throw new RequestError(`${describe(request)} answered ${response.status} but the body is not a list of tokens.`, response.status);
-        }
-        this.maskTokenValues(body);
-        return body.map((item, index) => {
-            const record = toRecord(item);
-            if (typeof record === 'string') {
-                throw new RequestError(`${describe(request)} answered ${response.status} but item ${index} of the list is ${record}.`, response.status);
-            }
-            return record;
+        const startedAt = this.clock.now();
+        return this.call('api', request, {
+            read: (response) => {
+                const record = this.readRecord(request, response);
+                if (record.tokenValue === undefined) {
+                    throw new RequestError(`${describe(request)} answered ${response.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, response.status);
+                }
+                return record;
+            },
+            recover: (failure) => this.findCreated(name, startedAt, failure),
         });
     }
-    /** POST /api/tokens/{id}/revoke?tokenId={id}: the id goes in both places, as the spec says. */
+    /** GET /api/tokens: every token of the project, active and revoked. */
+    listTokens() {
+        const request = this.apiRequest('GET', '/api/tokens');
+        return this.call('api', request, { read: (response) => this.readList(request, response) });
+    }
+    /**
+     * POST /api/tokens/{id}/revoke?tokenId={id}: the id in both places, as the spec says.
+     * Idempotent: when the platform refuses (or answers unreadably), one look at the
+     * list tells a token revoked already (success) from one that does not exist.
+     */
     async revokeToken(tokenId) {
         const id = encodeURIComponent(tokenId);
         const request = this.apiRequest('POST', `/api/tokens/${id}/revoke?tokenId=${id}`);
-        const response = await this.call(request);
-        return this.readRecord(request, response);
+        try {
+            const token = await this.call('api', request, {
+                read: (response) => this.readRecord(request, response),
+            });
+            return { token, alreadyRevoked: false };
+        }
+        catch (error) {
+            if (!(error instanceof RequestError) || !worthLookingUp(error.status))
+                throw error;
+            const found = (await this.listTokens()).find((token) => token.id.toLowerCase() === tokenId.toLowerCase());
+            if (found === undefined) {
+                throw new RequestError(`no token with id ${tokenId} exists in the project: ${error.message}`, error.status);
+            }
+            if (found.state === 'revoked')
+                return { token: found, alreadyRevoked: true };
+            throw error;
+        }
     }
     /** Closes kept-alive connections so that the process can exit at once. */
     close() {
@@ -31677,59 +31830,148 @@ class PlatformClient {
     apiRequest(method, path, body) {
         return jsonRequest(method, this.options.baseUrl + path, body);
     }
-    /** Sends an API call with the access token, authenticating first when there is none. */
-    async call(request) {
-        const accessToken = this.accessToken ?? (await this.authenticate());
-        const response = await this.exchange(this.apiHttp, {
-            ...request,
-            headers: { ...request.headers, Authorization: `Bearer ${accessToken}` },
-        });
-        if (response.status < 200 || response.status > 299) {
-            throw this.statusError(request, response);
+    /**
+     * One logical call: attempts until success, a failure that is not transient, or
+     * `retries` retries, waiting with backoff (or as Retry-After asks) in between. A 401
+     * from the API renews the access token and repeats the call, once.
+     */
+    async call(target, request, options) {
+        const attempts = this.options.retries + 1;
+        let renewed = false;
+        for (let attempt = 1;; attempt++) {
+            const { outcome, token } = await this.attempt(target, request);
+            const response = outcome instanceof TransportError ? undefined : outcome;
+            if (response?.status === 401 && token !== undefined && !renewed) {
+                // The access token expired or was revoked: authenticate again and repeat, once.
+                renewed = true;
+                this.options.log.info(`${describe(request)} answered 401: authenticating again.`);
+                await this.session.reject(token);
+                attempt--;
+                continue;
+            }
+            if (response !== undefined && isSuccess(target, response.status)) {
+                try {
+                    return options.read(response);
+                }
+                catch (error) {
+                    const found = error instanceof RequestError ? await options.recover?.(error.message) : undefined;
+                    if (found !== undefined)
+                        return found;
+                    throw error;
+                }
+            }
+            const failure = this.describeFailure(request, outcome, {
+                renewed,
+                attempt: attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '',
+            });
+            if (options.recover !== undefined && mayHaveTakenEffect(outcome)) {
+                const found = await options.recover(failure);
+                if (found !== undefined)
+                    return found;
+            }
+            if (!isTransient(outcome) || attempt >= attempts) {
+                throw new RequestError(sentence(failure), response?.status);
+            }
+            const delay = (response && retryAfterDelay(response.headers, this.clock.now(), this.backoff)) ??
+                backoffDelay(attempt, this.clock.random(), this.backoff);
+            this.options.log.info(`${failure}; retrying in ${(delay / 1000).toFixed(1)} s.`);
+            await this.clock.sleep(delay);
         }
-        return response;
+    }
+    /** Sends one attempt, with the access token for the API. */
+    async attempt(target, request) {
+        let token;
+        let sent = request;
+        if (target === 'api') {
+            token = await this.session.token();
+            sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } };
+        }
+        const http = target === 'api' ? this.apiHttp : this.authHttp;
+        const started = this.clock.now();
+        let outcome;
+        try {
+            outcome = await send(sent, http.getAgent(request.url), this.options.timeoutMs);
+            this.notePlatformTime(outcome);
+        }
+        catch (error) {
+            if (!(error instanceof TransportError))
+                throw error;
+            outcome = error;
+        }
+        const result = outcome instanceof TransportError ? outcome.code : String(outcome.status);
+        this.options.log.debug(`${describe(request)} -> ${result} in ${this.clock.now() - started} ms`);
+        return token === undefined ? { outcome } : { outcome, token };
     }
     /**
      * Exchanges the client credentials for an access token (spec section 5): valid
      * only from a 200 answer whose access_token is a non-empty string.
      */
     async authenticate() {
-        const { clientId, clientSecret } = this.options;
-        const request = jsonRequest('POST', this.options.authEndpoint, JSON.stringify({ clientId, secret: clientSecret }));
-        const response = await this.exchange(this.authHttp, request);
-        if (response.status !== 200) {
-            const error = this.statusError(request, response);
-            throw new RequestError(`authentication was refused: ${error.message} ${FORK_HINT}`, response.status);
+        const { clientId, clientSecret, authEndpoint } = this.options;
+        const request = jsonRequest('POST', authEndpoint, JSON.stringify({ clientId, secret: clientSecret }));
+        try {
+            return await this.call('auth', request, {
+                read: (response) => this.readAccessToken(request, response),
+            });
         }
+        catch (error) {
+            if (!(error instanceof RequestError))
+                throw error;
+            if (isRefusal(error.status)) {
+                throw new RequestError(`authentication was refused: ${error.message} ${FORK_HINT}`, error.status);
+            }
+            throw new RequestError(`authentication failed: ${error.message}`, error.status);
+        }
+    }
+    readAccessToken(request, response) {
         const body = this.readJson(request, response);
         const fields = (typeof body === 'object' && body !== null ? body : {});
         // One older platform client spells it accessToken; accepting both costs nothing.
-        const token = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
+        const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
+        if (typeof value === 'string')
+            this.options.secrets.add(value);
         if (typeof fields.refresh_token === 'string')
             this.options.secrets.add(fields.refresh_token);
-        if (typeof token !== 'string' || token === '') {
-            throw new RequestError(`authentication failed: ${describe(request)} answered 200 without an access_token.`, response.status);
+        if (typeof value !== 'string' || value === '') {
+            throw new RequestError(`${describe(request)} answered 200 without an access_token.`, response.status);
         }
-        this.options.secrets.add(token);
-        this.accessToken = token;
-        return token;
+        // expires_in is in seconds in every sample; renew a little before the end.
+        const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
+        const renewAt = lifetime > 0 ? this.clock.now() + lifetime - Math.min(60_000, lifetime / 10) : undefined;
+        return { value, renewAt };
     }
-    /** One request and its whole answer, or a RequestError saying why there was none. */
-    async exchange(http, request) {
-        const { log, timeoutMs } = this.options;
-        const agent = http.getAgent(request.url);
-        const started = Date.now();
+    /**
+     * After a create whose answer was lost: lists the tokens and returns the newest
+     * active one with this name created since the call began, or undefined if none was.
+     */
+    async findCreated(name, startedAt, failure) {
+        const { log } = this.options;
+        log.info(`${failure}. The token may have been created all the same: checking the list.`);
+        let tokens;
         try {
-            const response = await send(request, agent, timeoutMs);
-            log.debug(`${describe(request)} -> ${response.status} in ${Date.now() - started} ms`);
-            return response;
+            tokens = await this.listTokens();
         }
         catch (error) {
-            if (!(error instanceof TransportError))
-                throw error;
-            log.debug(`${describe(request)} -> ${error.code} in ${Date.now() - started} ms`);
-            throw new RequestError(`${describe(request)} got no answer: ${this.options.secrets.scrub(error.message)}.`);
+            const why = error instanceof Error ? error.message : String(error);
+            throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${why} Look for it before running again.`);
         }
+        // Platform time at the start, less the Date header's one-second resolution and
+        // some latency; without a Date header, a wider margin for clock skew.
+        const since = this.platformOffset === undefined
+            ? startedAt - 5 * 60_000
+            : startedAt + this.platformOffset - 2_000;
+        const [created] = newestFirst(tokens.filter((token) => token.name === name &&
+            token.state === 'active' &&
+            (createdTime(token) ?? -Infinity) >= since));
+        if (created === undefined) {
+            log.info(`No token named '${name}' was created.`);
+            return undefined;
+        }
+        if (created.tokenValue === undefined) {
+            throw new RequestError(`${failure}; token ${created.id} was created, but the list does not show its value. Revoke it and run again.`);
+        }
+        log.info(`It was: token ${created.id}, created at ${created.createdAt ?? '?'}, is this step's token.`);
+        return created;
     }
     readJson(request, response) {
         try {
@@ -31748,6 +31990,20 @@ class PlatformClient {
         }
         return record;
     }
+    readList(request, response) {
+        const body = this.readJson(request, response);
+        if (!Array.isArray(body)) {
+            throw new RequestError(`${describe(request)} answered ${response.status} but the body is not a list of tokens.`, response.status);
+        }
+        this.maskTokenValues(body);
+        return body.map((item, index) => {
+            const record = toRecord(item);
+            if (typeof record === 'string') {
+                throw new RequestError(`${describe(request)} answered ${response.status} but item ${index} of the list is ${record}.`, response.status);
+            }
+            return record;
+        });
+    }
     /** Masks every token value in parsed records, before anything else reads them. */
     maskTokenValues(items) {
         for (const item of items) {
@@ -31758,11 +32014,40 @@ class PlatformClient {
             }
         }
     }
-    statusError(request, response) {
-        const detail = this.options.secrets.scrub(describeBody(response.body, response.headers['content-type']));
-        const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-        return new RequestError(sentence(`${describe(request)} answered ${status}${detail ? `: ${detail}` : ''}`), response.status);
+    /** What went wrong: the request, which attempt, and what came back (the server's detail). */
+    describeFailure(request, outcome, { renewed, attempt }) {
+        const { secrets } = this.options;
+        if (outcome instanceof TransportError) {
+            return `${describe(request)} got no answer${attempt}: ${secrets.scrub(outcome.message)}`;
+        }
+        const detail = secrets.scrub(describeBody(outcome.body, outcome.headers['content-type']));
+        const status = `${outcome.status}${outcome.statusText ? ` ${outcome.statusText}` : ''}`;
+        const answered = `${describe(request)} answered ${status}${attempt}${detail ? `: ${detail}` : ''}`;
+        if (renewed && outcome.status === 401) {
+            return `the access token was rejected: ${describe(request)} answered ${status} even after authenticating again${detail ? `: ${detail}` : ''}`;
+        }
+        return answered;
     }
+    notePlatformTime(response) {
+        const date = response.headers.date === undefined ? NaN : Date.parse(response.headers.date);
+        // The Date header is truncated to the second: the platform's time is half a second later on average.
+        if (!Number.isNaN(date))
+            this.platformOffset = date + 500 - this.clock.now();
+    }
+}
+/** The token endpoint answers exactly 200 on success (spec section 5); the API any 2xx. */
+function isSuccess(target, status) {
+    return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
+}
+/** A 4xx that says no, rather than "not now" (408, 429) or "who are you" (401). */
+function isRefusal(status) {
+    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
+}
+/** After a revoke ends this way, the list can tell what happened to the token. */
+function worthLookingUp(status) {
+    if (status === undefined)
+        return false;
+    return (status >= 200 && status <= 299) || (isRefusal(status) && status !== 401);
 }
 function jsonRequest(method, url, body) {
     const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
@@ -31792,6 +32077,7 @@ const INPUT_DEFAULTS = {
     envName: '',
     state: 'all',
     timeout: '30',
+    retries: '3',
     summary: 'true',
 };
 const OPERATIONS = ['create', 'list', 'revoke'];
@@ -31850,6 +32136,7 @@ function readInputs(read, secrets) {
         baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
         authEndpoint: authEndpoint(readUrl('authUrl', read('authUrl'), 'the auth service base URL')),
         timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
+        retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
     };
     const summary = readBoolean('summary', value('summary'));
     let task;
@@ -32031,8 +32318,8 @@ async function list(client, task) {
 
 ;// CONCATENATED MODULE: ./src/operations/revoke.ts
 async function revoke(client, task) {
-    const token = await client.revokeToken(task.tokenId);
-    return { operation: 'revoke', token };
+    const { token, alreadyRevoked } = await client.revokeToken(task.tokenId);
+    return { operation: 'revoke', token, alreadyRevoked };
 }
 
 ;// CONCATENATED MODULE: ./src/operations/index.ts
@@ -32067,9 +32354,12 @@ function createSummary(result) {
         `Its value is in ${where}, masked in the log.\n`);
 }
 function revokeSummary(result) {
-    const { token } = result;
+    const { token, alreadyRevoked } = result;
     const when = token.revokedAt ? ` at ${date(token.revokedAt)}` : '';
-    return `### Gateway token revoked\n\nRevoked ${describeToken(token)}${when}.\n`;
+    const what = alreadyRevoked
+        ? `The ${describeToken(token)} was already revoked${when}; nothing changed.`
+        : `Revoked ${describeToken(token)}${when}.`;
+    return `### Gateway token revoked\n\n${what}\n`;
 }
 function listSummary(result) {
     const { tokens, total, task } = result;
@@ -32158,8 +32448,15 @@ async function report(result, options, runner) {
             break;
         }
         case 'revoke': {
-            const { token } = result;
-            runner.info(`Revoked gateway token '${oneLine(token.name)}' (${oneLine(token.id)}).`);
+            const { token, alreadyRevoked } = result;
+            const which = `gateway token '${oneLine(token.name)}' (${oneLine(token.id)})`;
+            if (alreadyRevoked) {
+                const when = token.revokedAt ? ` at ${oneLine(token.revokedAt)}` : '';
+                runner.notice(`The ${which} was already revoked${when}; nothing to do.`);
+            }
+            else {
+                runner.info(`Revoked ${which}.`);
+            }
             recordOutputs(runner, token);
             runner.setOutput('revokedAt', token.revokedAt ?? '');
             runner.setOutput('revokedBy', token.revokedBy ?? '');

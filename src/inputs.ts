@@ -15,6 +15,7 @@ export const INPUT_DEFAULTS = {
   envName: '',
   state: 'all',
   timeout: '30',
+  retries: '3',
   summary: 'true',
 } as const satisfies Record<string, string>
 
@@ -35,6 +36,8 @@ export interface Connection {
   /** The full URL of the token endpoint. */
   authEndpoint: string
   timeoutMs: number
+  /** Retries of a transient failure, on top of the first attempt. */
+  retries: number
 }
 
 export interface CreateTask {
@@ -123,6 +126,7 @@ export function readInputs(read: InputSource, secrets: SecretMasker): Inputs {
     baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
     authEndpoint: authEndpoint(readUrl('authUrl', read('authUrl'), 'the auth service base URL')),
     timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
+    retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
   }
   const summary = readBoolean('summary', value('summary'))
 

@@ -1,5 +1,5 @@
 import * as core from '@actions/core'
-import { PlatformClient } from './client.js'
+import { PlatformClient } from './platform/client.js'
 import { ActionError, InputError } from './errors.js'
 import { readInputs } from './inputs.js'
 import { perform } from './operations/index.js'

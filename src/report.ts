@@ -41,8 +41,14 @@ export async function report(
       break
     }
     case 'revoke': {
-      const { token } = result
-      runner.info(`Revoked gateway token '${oneLine(token.name)}' (${oneLine(token.id)}).`)
+      const { token, alreadyRevoked } = result
+      const which = `gateway token '${oneLine(token.name)}' (${oneLine(token.id)})`
+      if (alreadyRevoked) {
+        const when = token.revokedAt ? ` at ${oneLine(token.revokedAt)}` : ''
+        runner.notice(`The ${which} was already revoked${when}; nothing to do.`)
+      } else {
+        runner.info(`Revoked ${which}.`)
+      }
       recordOutputs(runner, token)
       runner.setOutput('revokedAt', token.revokedAt ?? '')
       runner.setOutput('revokedBy', token.revokedBy ?? '')

@@ -28,9 +28,12 @@ export function createSummary(result: CreateResult): string {
 }
 
 export function revokeSummary(result: RevokeResult): string {
-  const { token } = result
+  const { token, alreadyRevoked } = result
   const when = token.revokedAt ? ` at ${date(token.revokedAt)}` : ''
-  return `### Gateway token revoked\n\nRevoked ${describeToken(token)}${when}.\n`
+  const what = alreadyRevoked
+    ? `The ${describeToken(token)} was already revoked${when}; nothing changed.`
+    : `Revoked ${describeToken(token)}${when}.`
+  return `### Gateway token revoked\n\n${what}\n`
 }
 
 export function listSummary(result: ListResult): string {

@@ -1,4 +1,4 @@
-import type { TokenApi } from '../client.js'
+import type { TokenApi } from '../platform/client.js'
 import type { CreateTask } from '../inputs.js'
 import type { TokenRecord } from '../records.js'
 

@@ -1,4 +1,4 @@
-import type { TokenApi } from '../client.js'
+import type { TokenApi } from '../platform/client.js'
 import type { Task } from '../inputs.js'
 import { create, type CreateResult } from './create.js'
 import { list, type ListResult } from './list.js'

@@ -1,4 +1,4 @@
-import type { TokenApi } from '../client.js'
+import type { TokenApi } from '../platform/client.js'
 import type { ListTask } from '../inputs.js'
 import { nameMatcher } from '../name-pattern.js'
 import { newestFirst, type TokenRecord } from '../records.js'

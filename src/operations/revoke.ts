@@ -1,13 +1,15 @@
-import type { TokenApi } from '../client.js'
+import type { TokenApi } from '../platform/client.js'
 import type { RevokeTask } from '../inputs.js'
 import type { TokenRecord } from '../records.js'
 
 export interface RevokeResult {
   operation: 'revoke'
   token: TokenRecord
+  /** The token was revoked before this step: the step changed nothing. */
+  alreadyRevoked: boolean
 }
 
 export async function revoke(client: TokenApi, task: RevokeTask): Promise<RevokeResult> {
-  const token = await client.revokeToken(task.tokenId)
-  return { operation: 'revoke', token }
+  const { token, alreadyRevoked } = await client.revokeToken(task.tokenId)
+  return { operation: 'revoke', token, alreadyRevoked }
 }

@@ -110,14 +110,15 @@ describe('failures (the committed bundle on Node 24)', () => {
     expect(run.summary).toBe('')
   })
 
-  it('says when the platform cannot be reached', async () => {
-    const baseUrl = platform().baseUrl
+  it('says when the platform cannot be reached, after its retries', async () => {
+    const authUrl = platform().authUrl
     await platform().close()
     const run = await runAction({
-      inputs: { ...platform().connectionInputs(), operation: 'list', baseUrl },
+      inputs: { ...platform().connectionInputs(), operation: 'list', authUrl, retries: '1' },
     })
-    expect(expectCleanFailure(run)).toMatch(
-      /^list failed: POST http:\/\/127\.0\.0\.1:\d+\/idp\/.* got no answer: connection refused \(ECONNREFUSED\)\.$/,
+    expect(expectCleanFailure(run)).toBe(
+      `list failed: authentication failed: POST ${authUrl}/idp/identity/resources/auth/v2/api-token ` +
+        'got no answer (attempt 2 of 2): connection refused (ECONNREFUSED).',
     )
   })
 

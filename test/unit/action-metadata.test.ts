@@ -51,7 +51,11 @@ describe('action.yml', () => {
       { summary: false },
       runner,
     )
-    await report({ operation: 'revoke', token: token('a', 'x', 0) }, { summary: false }, runner)
+    await report(
+      { operation: 'revoke', token: token('a', 'x', 0), alreadyRevoked: false },
+      { summary: false },
+      runner,
+    )
     await report({ operation: 'list', tokens: [], total: 0, task }, { summary: false }, runner)
     expect(Object.keys(runner.outputs).sort()).toEqual(Object.keys(metadata.outputs).sort())
   })

@@ -47,6 +47,7 @@ describe('readInputs', () => {
       baseUrl: 'https://api.example.com',
       authEndpoint: 'https://auth.example.com/idp/identity/resources/auth/v2/api-token',
       timeoutMs: 30_000,
+      retries: 3,
     })
     expect(inputs.summary).toBe(true)
     expect(inputs.warnings).toEqual([])
@@ -99,10 +100,12 @@ describe('readInputs', () => {
     })
   })
 
-  it('accepts YAML booleans and whole seconds', () => {
-    const { inputs } = read({ operation: 'list', summary: 'False', timeout: '600' })
+  it('accepts YAML booleans and whole numbers at the ends of their ranges', () => {
+    const { inputs } = read({ operation: 'list', summary: 'False', timeout: '600', retries: '0' })
     expect(inputs.summary).toBe(false)
     expect(inputs.connection.timeoutMs).toBe(600_000)
+    expect(inputs.connection.retries).toBe(0)
+    expect(read({ operation: 'list', retries: '10' }).inputs.connection.retries).toBe(10)
   })
 
   it('warns about inputs the operation does not use, but not about defaults', () => {
@@ -208,6 +211,13 @@ describe('readInputs', () => {
       ],
       ['a timeout of 0', { operation: 'list', timeout: '0' }, 'timeout', /from 1 to 600; got "0"/],
       ['a timeout over 600', { operation: 'list', timeout: '601' }, 'timeout', /from 1 to 600/],
+      [
+        'retries over 10',
+        { operation: 'list', retries: '11' },
+        'retries',
+        /whole number from 0 to 10; got "11"/,
+      ],
+      ['negative retries', { operation: 'list', retries: '-1' }, 'retries', /from 0 to 10/],
       ['a fractional timeout', { operation: 'list', timeout: '1.5' }, 'timeout', /whole number/],
       [
         'a summary that is not a boolean',

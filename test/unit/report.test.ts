@@ -58,7 +58,11 @@ describe('report', () => {
       revokedAt: 'T',
       revokedBy: 'u-2',
     })
-    await report({ operation: 'revoke', token: revoked }, { summary: true }, runner)
+    await report(
+      { operation: 'revoke', token: revoked, alreadyRevoked: false },
+      { summary: true },
+      runner,
+    )
     expect(runner.outputs).toMatchObject({
       tokenId: 'id-1',
       state: 'revoked',
@@ -94,14 +98,22 @@ describe('report', () => {
   it('keeps log lines on one line whatever the name holds', async () => {
     const runner = recordingRunner()
     const revoked = token('id-1', 'x\n::error::injected', 0, { state: 'revoked' })
-    await report({ operation: 'revoke', token: revoked }, { summary: false }, runner)
+    await report(
+      { operation: 'revoke', token: revoked, alreadyRevoked: false },
+      { summary: false },
+      runner,
+    )
     expect(runner.lines).toContain("info: Revoked gateway token 'x ::error::injected' (id-1).")
   })
 
   it('warns, and does not fail, when the summary cannot be written', async () => {
     const runner = recordingRunner()
     runner.writeSummary = () => Promise.reject(new Error('disk full'))
-    await report({ operation: 'revoke', token: token('id-1', 'x', 0) }, { summary: true }, runner)
+    await report(
+      { operation: 'revoke', token: token('id-1', 'x', 0), alreadyRevoked: false },
+      { summary: true },
+      runner,
+    )
     expect(runner.lines).toContain('warning: Could not write the job summary: disk full')
   })
 })

@@ -27,7 +27,7 @@ describe('summaries', () => {
       state: 'revoked',
       revokedAt: '2026-11-22T12:30:00Z',
     })
-    expect(revokeSummary({ operation: 'revoke', token: revoked })).toContain(
+    expect(revokeSummary({ operation: 'revoke', token: revoked, alreadyRevoked: false })).toContain(
       'Revoked gateway token <strong>ci-deploy</strong> (<code>id-1</code>) at 2026-11-22 12:30 UTC.',
     )
   })

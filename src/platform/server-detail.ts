@@ -1,4 +1,4 @@
-import { oneLine } from './text.js'
+import { oneLine } from '../text.js'
 
 /** The longest server detail quoted in a message. */
 const MAX_DETAIL = 300

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { send, TransportError } from '../../src/http.js'
+import { send, TransportError } from '../../../src/platform/http.js'
 
 let server: http.Server | undefined
 const agent = new http.Agent({ keepAlive: true })

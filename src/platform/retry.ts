@@ -1,0 +1,96 @@
+import type { IncomingHttpHeaders } from 'node:http'
+import type { HttpResponse } from './http.js'
+import { TransportError } from './http.js'
+
+/** How long to wait between attempts. */
+export interface Backoff {
+  /** The first retry waits between half of this and this. */
+  baseDelayMs: number
+  /** No backoff step waits longer than this. */
+  maxDelayMs: number
+  /** A Retry-After longer than this is cut to this. */
+  maxRetryAfterMs: number
+}
+
+export const DEFAULT_BACKOFF: Backoff = {
+  baseDelayMs: 500,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+}
+
+/** Statuses that say "not now" rather than "no". */
+const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504])
+
+/** Network failures worth another try: resets, refusals, DNS failures, timeouts. */
+const TRANSIENT_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+])
+
+/** What one attempt came to: an answer, or no answer. */
+export type Outcome = HttpResponse | TransportError
+
+export function isTransient(outcome: Outcome): boolean {
+  return outcome instanceof TransportError
+    ? TRANSIENT_CODES.has(outcome.code)
+    : TRANSIENT_STATUSES.has(outcome.status)
+}
+
+/**
+ * True when a failed request may have been carried out all the same: its answer
+ * was lost after the request was sent (a reset, a timeout), or the server failed
+ * in a way that does not say whether it acted (500, 502, 504). 408, 429 and 503
+ * say the request was not processed; a refused connection never sent it.
+ */
+export function mayHaveTakenEffect(outcome: Outcome): boolean {
+  if (outcome instanceof TransportError) return outcome.requestSent
+  return outcome.status === 500 || outcome.status === 502 || outcome.status === 504
+}
+
+/**
+ * The wait before retry number `retry` (1 for the first): exponential, with equal
+ * jitter so that many clients do not retry in step: between half and all of
+ * base × 2^(retry-1), capped.
+ */
+export function backoffDelay(
+  retry: number,
+  random: number,
+  backoff: Backoff = DEFAULT_BACKOFF,
+): number {
+  const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1))
+  return Math.round(ceiling / 2 + (random * ceiling) / 2)
+}
+
+/**
+ * The wait a Retry-After header asks for, in milliseconds: delta-seconds, or an
+ * HTTP-date read against the answer's own Date header (so that a skewed runner
+ * clock does not matter) or else against `now`. Capped; undefined when absent or
+ * unreadable.
+ */
+export function retryAfterDelay(
+  headers: IncomingHttpHeaders,
+  now: number,
+  backoff: Backoff = DEFAULT_BACKOFF,
+): number | undefined {
+  const value = headers['retry-after']?.trim()
+  if (!value) return undefined
+  let delay: number
+  if (/^\d+$/.test(value)) {
+    delay = Number(value) * 1000
+  } else {
+    // An HTTP-date names its day and month ("Sun, 22 Nov 2026 09:00:05 GMT").
+    const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN
+    if (Number.isNaN(at)) return undefined
+    const serverNow = headers.date === undefined ? NaN : Date.parse(headers.date)
+    delay = Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow))
+  }
+  return Math.min(delay, backoff.maxRetryAfterMs)
+}
