@@ -39,6 +39,25 @@ export const USER_EMAIL = 'deploy-bot@example.com'
  * @property {string} path the path with its query string, as sent
  * @property {import('node:http').IncomingHttpHeaders} headers
  * @property {string} body
+ * @property {number} at arrival time (Date.now(), not the fake clock)
+ */
+
+/**
+ * A fault the platform shows to matching requests, `times` times (default once).
+ * Without `commit` the request is not carried out; with it, the change is made and
+ * then the answer is lost or replaced, as when a proxy fails after the platform acted.
+ * @typedef {object} Fault
+ * @property {'auth' | 'api'} [server] which server (both when absent)
+ * @property {string} [method]
+ * @property {string | RegExp} [path] the path without its query (and without apiPrefix)
+ * @property {number} [times] how many requests it hits; Infinity for all
+ * @property {boolean} [commit] carry the request out first
+ * @property {number} [delayMs] answer this much later
+ * @property {'reset' | 'hang'} [drop] reset the connection, or never answer
+ * @property {number} [status] answer with this status instead
+ * @property {Record<string, string>} [headers] with these headers
+ * @property {string} [body] this raw body (default: a JSON error)
+ * @property {unknown} [json] or this JSON body
  */
 
 /**
@@ -61,6 +80,8 @@ export class FakePlatform {
   issuedSecrets = new Set()
   /** @type {Map<string, number>} access token -> expiry time */
   #accessTokens = new Map()
+  /** @type {(Fault & { times: number })[]} */
+  #faults = []
   #authServer = createServer((req, res) => void this.#receive('auth', req, res))
   #apiServer = createServer((req, res) => void this.#receive('api', req, res))
   /** @type {() => number} */
@@ -129,6 +150,20 @@ export class FakePlatform {
     return [this.clientSecret, ...this.issuedSecrets, ...values].filter((value) => value !== '')
   }
 
+  /**
+   * Adds a fault (see Fault). Faults are matched in the order they were added.
+   * @param {Fault} fault
+   */
+  fail(fault) {
+    this.#faults.push({ times: 1, ...fault })
+    return this
+  }
+
+  /** How many times the faults still have to hit, in all. */
+  faultsLeft() {
+    return this.#faults.reduce((sum, fault) => sum + fault.times, 0)
+  }
+
   /** The requests of one server, or all, as `METHOD path` lines. */
   requestLines(server = /** @type {'auth' | 'api' | undefined} */ (undefined)) {
     return this.requests
@@ -143,16 +178,51 @@ export class FakePlatform {
    */
   async #receive(server, req, res) {
     const body = await readBody(req)
+    /** @type {RecordedRequest} */
     const request = {
       server,
       method: req.method ?? '',
       path: req.url ?? '',
       headers: req.headers,
       body,
+      at: Date.now(),
     }
     this.requests.push(request)
-    const { status, payload } = server === 'auth' ? this.#authenticate(request) : this.#api(request)
-    sendJson(res, status, payload)
+    const fault = this.#takeFault(request)
+    if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
+    const carriedOut = fault === undefined || fault.commit ? this.#handle(request) : undefined
+    if (fault?.drop === 'reset') return void req.socket.resetAndDestroy()
+    if (fault?.drop === 'hang') return // The connection stays open, unanswered, until close().
+    if (fault?.status !== undefined) {
+      const payload = fault.json ?? fault.body ?? { error: `Injected ${fault.status}` }
+      return void send(res, fault.status, payload, fault.headers)
+    }
+    const { status, payload } = carriedOut ?? this.#handle(request)
+    send(res, status, payload)
+  }
+
+  /** @param {RecordedRequest} request */
+  #handle(request) {
+    return request.server === 'auth' ? this.#authenticate(request) : this.#api(request)
+  }
+
+  /**
+   * The first fault that matches the request, used up by one.
+   * @param {RecordedRequest} request
+   */
+  #takeFault(request) {
+    const pathname = new URL(request.path, 'http://fake').pathname
+    const path = request.server === 'api' ? pathname.slice(this.apiPrefix.length) : pathname
+    const fault = this.#faults.find(
+      (f) =>
+        f.times > 0 &&
+        (f.server === undefined || f.server === request.server) &&
+        (f.method === undefined || f.method === request.method) &&
+        (f.path === undefined ||
+          (typeof f.path === 'string' ? f.path === path : f.path.test(path))),
+    )
+    if (fault !== undefined) fault.times--
+    return fault
   }
 
   /** @param {RecordedRequest} request */
@@ -313,15 +383,20 @@ async function readBody(req) {
 }
 
 /**
+ * Answers with a JSON payload, or a raw string body as it is.
  * @param {import('node:http').ServerResponse} res
  * @param {number} status
  * @param {unknown} payload
+ * @param {Record<string, string>} [headers]
  */
-function sendJson(res, status, payload) {
-  const body = JSON.stringify(payload)
+function send(res, status, payload, headers = {}) {
+  const raw = typeof payload === 'string'
+  const body = raw ? payload : JSON.stringify(payload)
+  const type = raw ? 'text/plain; charset=utf-8' : 'application/json'
   res.writeHead(status, {
-    'Content-Type': 'application/json',
+    'Content-Type': type,
     'Content-Length': Buffer.byteLength(body),
+    ...headers,
   })
   res.end(body)
 }
