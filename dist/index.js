@@ -28374,7 +28374,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5933);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7007);
 // The main step's entry point: it only starts the action (all logic is in main.ts).
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -28384,7 +28384,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5933:
+/***/ 7007:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28404,7 +28404,7 @@ const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta
  * Sanitizes an input into a string so it can be passed into issueCommand safely
  * @param input input to sanitize into a string
  */
-function utils_toCommandValue(input) {
+function toCommandValue(input) {
     if (input === null || input === undefined) {
         return '';
     }
@@ -28511,13 +28511,13 @@ class Command {
     }
 }
 function escapeData(s) {
-    return utils_toCommandValue(s)
+    return toCommandValue(s)
         .replace(/%/g, '%25')
         .replace(/\r/g, '%0D')
         .replace(/\n/g, '%0A');
 }
 function escapeProperty(s) {
-    return utils_toCommandValue(s)
+    return toCommandValue(s)
         .replace(/%/g, '%25')
         .replace(/\r/g, '%0D')
         .replace(/\n/g, '%0A')
@@ -28545,13 +28545,13 @@ function file_command_issueFileCommand(command, message) {
     if (!external_fs_namespaceObject.existsSync(filePath)) {
         throw new Error(`Missing file at path: ${filePath}`);
     }
-    external_fs_namespaceObject.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
+    external_fs_namespaceObject.appendFileSync(filePath, `${toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
         encoding: 'utf8'
     });
 }
-function file_command_prepareKeyValueMessage(key, value) {
+function prepareKeyValueMessage(key, value) {
     const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
-    const convertedValue = utils_toCommandValue(value);
+    const convertedValue = toCommandValue(value);
     // These should realistically never happen, but just in case someone finds a
     // way to exploit uuid generation let's not allow keys or values that contain
     // the delimiter.
@@ -31064,11 +31064,11 @@ var ExitCode;
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function exportVariable(name, val) {
-    const convertedVal = utils_toCommandValue(val);
+    const convertedVal = toCommandValue(val);
     process.env[name] = convertedVal;
     const filePath = process.env['GITHUB_ENV'] || '';
     if (filePath) {
-        return file_command_issueFileCommand('ENV', file_command_prepareKeyValueMessage(name, val));
+        return file_command_issueFileCommand('ENV', prepareKeyValueMessage(name, val));
     }
     command_issueCommand('set-env', { name }, convertedVal);
 }
@@ -31185,10 +31185,10 @@ function getBooleanInput(name, options) {
 function setOutput(name, value) {
     const filePath = process.env['GITHUB_OUTPUT'] || '';
     if (filePath) {
-        return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
+        return file_command_issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
     }
     process.stdout.write(external_os_namespaceObject.EOL);
-    command_issueCommand('set-output', { name }, utils_toCommandValue(value));
+    command_issueCommand('set-output', { name }, toCommandValue(value));
 }
 /**
  * Enables or disables the echoing of commands into stdout for the rest of the step.
@@ -31307,9 +31307,9 @@ function group(name, fn) {
 function saveState(name, value) {
     const filePath = process.env['GITHUB_STATE'] || '';
     if (filePath) {
-        return issueFileCommand('STATE', prepareKeyValueMessage(name, value));
+        return file_command_issueFileCommand('STATE', prepareKeyValueMessage(name, value));
     }
-    issueCommand('save-state', { name }, toCommandValue(value));
+    command_issueCommand('save-state', { name }, toCommandValue(value));
 }
 /**
  * Gets the value of an state set by this action's main execution.
@@ -31370,6 +31370,361 @@ class InputError extends ActionError {
     }
 }
 
+;// CONCATENATED MODULE: ./src/inputs.ts
+
+/**
+ * The defaults of action.yml. The runner fills them in before the action starts;
+ * they are repeated here for runs that do not (local runs, tests). A test keeps
+ * the two in step.
+ */
+const INPUT_DEFAULTS = {
+    name: '',
+    tokenId: '',
+    envName: '',
+    ifExists: 'create',
+    revokeOnExit: 'false',
+    state: 'all',
+    olderThan: '',
+    keep: '0',
+    dryRun: 'false',
+    concurrency: '4',
+    timeout: '30',
+    retries: '3',
+    summary: 'true',
+};
+const OPERATIONS = ['create', 'list', 'revoke', 'cleanup'];
+const STATE_FILTERS = ['active', 'revoked', 'all'];
+const IF_EXISTS = ['create', 'reuse', 'fail'];
+const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
+/** The operation-specific inputs each operation reads; any other one set is reported as ignored. */
+const USED_BY = {
+    create: ['name', 'envName', 'ifExists', 'revokeOnExit'],
+    list: ['name', 'state'],
+    revoke: ['tokenId'],
+    cleanup: ['name', 'olderThan', 'keep', 'dryRun', 'concurrency'],
+};
+const OPERATION_SPECIFIC = [...new Set(Object.values(USED_BY).flat())];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// Variables that change how later steps, the shell, Node or the dynamic linker behave.
+const HIJACKING_ENV_NAMES = new Set([
+    'PATH',
+    'NODE_OPTIONS',
+    'NODE_PATH',
+    'LD_PRELOAD',
+    'LD_LIBRARY_PATH',
+    'LD_AUDIT',
+    'DYLD_INSERT_LIBRARIES',
+    'DYLD_LIBRARY_PATH',
+    'BASH_ENV',
+    'ENV',
+    'SHELLOPTS',
+    'PS4',
+    'PROMPT_COMMAND',
+    'HOME',
+]);
+const RESERVED_ENV_PREFIXES = ['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_'];
+// C0 and C1 control characters, DEL included.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+const DURATION = /^(\d+)([mhdw])$/;
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const FORK_HINT = 'If it comes from a secret, note that secrets are not passed to workflows triggered from forks.';
+/**
+ * Reads and checks every input, or throws an InputError naming the first bad one.
+ * Nothing is sent before this returns, so a bad input costs no request.
+ */
+function readInputs(read, secrets) {
+    // Masked before anything else runs, so that no later line can print it in clear.
+    secrets.add(read('clientSecret'));
+    const operation = readOperation(read('operation'));
+    const connection = inputs_readConnection(read, secrets);
+    const value = (input) => read(input) || INPUT_DEFAULTS[input];
+    const summary = readBoolean('summary', value('summary'));
+    let task;
+    switch (operation) {
+        case 'create':
+            task = {
+                operation,
+                name: readRequiredName(value('name'), "the new token's name"),
+                envName: readEnvName(value('envName')),
+                ifExists: readChoice('ifExists', value('ifExists'), IF_EXISTS),
+                revokeOnExit: readBoolean('revokeOnExit', value('revokeOnExit')),
+            };
+            break;
+        case 'list':
+            task = {
+                operation,
+                name: readNameFilter(value('name')),
+                state: readChoice('state', value('state'), STATE_FILTERS),
+            };
+            break;
+        case 'revoke':
+            task = { operation, tokenId: readTokenId(value('tokenId')) };
+            break;
+        case 'cleanup':
+            task = readCleanup(value);
+            break;
+    }
+    const warnings = OPERATION_SPECIFIC.filter((input) => !USED_BY[operation].includes(input) && value(input) !== INPUT_DEFAULTS[input]).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`);
+    return { connection, task, summary, warnings };
+}
+/**
+ * The inputs that reach the platform: credentials, URLs, timeout and retries. The
+ * post step reads them again on its own. Masks clientSecret before anything else.
+ */
+function inputs_readConnection(read, secrets) {
+    const clientSecret = read('clientSecret');
+    secrets.add(clientSecret);
+    const clientId = read('clientId');
+    if (!clientId)
+        throw new InputError('clientId', `is required: the API client id. ${FORK_HINT}`);
+    if (!clientSecret) {
+        throw new InputError('clientSecret', `is required: the API client secret. ${FORK_HINT}`);
+    }
+    const value = (input) => read(input) || INPUT_DEFAULTS[input];
+    return {
+        clientId,
+        clientSecret,
+        baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
+        authEndpoint: authEndpoint(readUrl('authUrl', read('authUrl'), 'the auth service base URL')),
+        timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
+        retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
+    };
+}
+function readCleanup(value) {
+    const name = readNameFilter(value('name'));
+    const olderThan = readDuration(value('olderThan'));
+    if (name === undefined && olderThan === undefined) {
+        // Without a selector, a cleanup would revoke every token of the project.
+        throw new InputError('name', "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.");
+    }
+    return {
+        operation: 'cleanup',
+        name,
+        olderThan,
+        keep: readInteger('keep', value('keep'), 0, 1000, 'a whole number'),
+        dryRun: readBoolean('dryRun', value('dryRun')),
+        concurrency: readInteger('concurrency', value('concurrency'), 1, 32, 'a whole number'),
+    };
+}
+/** `30d`, `12h`, `90m`, `2w`: a whole number, at least 1, and a unit. */
+function readDuration(raw) {
+    if (!raw)
+        return undefined;
+    const match = DURATION.exec(raw);
+    const count = Number(match?.[1]);
+    const unit = match?.[2];
+    if (unit === undefined || !(count >= 1)) {
+        throw new InputError('olderThan', `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`);
+    }
+    return { text: raw, ms: count * UNIT_MS[unit] };
+}
+function readOperation(raw) {
+    if (!raw)
+        throw new InputError('operation', `is required: one of ${OPERATIONS.join(', ')}.`);
+    return readChoice('operation', raw, OPERATIONS);
+}
+function readChoice(input, raw, choices) {
+    const choice = choices.find((c) => c === raw);
+    if (choice === undefined) {
+        throw new InputError(input, `must be one of ${choices.join(', ')}; got ${quote(raw)}.`);
+    }
+    return choice;
+}
+/** YAML 1.2 core-schema booleans, as `core.getBooleanInput` accepts them. */
+function readBoolean(input, raw) {
+    if (['true', 'True', 'TRUE'].includes(raw))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(raw))
+        return false;
+    throw new InputError(input, `must be true or false; got ${quote(raw)}.`);
+}
+function readInteger(input, raw, min, max, what) {
+    const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (!(number >= min && number <= max)) {
+        throw new InputError(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
+    }
+    return number;
+}
+function readRequiredName(raw, what) {
+    if (!raw)
+        throw new InputError('name', `is required for this operation: ${what}.`);
+    return checkName(raw);
+}
+function readNameFilter(raw) {
+    return raw ? checkName(raw) : undefined;
+}
+function checkName(raw) {
+    if (CONTROL_CHARACTERS.test(raw)) {
+        throw new InputError('name', `must not hold control characters (line breaks, tabs); got ${quote(raw)}.`);
+    }
+    return raw;
+}
+function readTokenId(raw) {
+    if (!raw) {
+        throw new InputError('tokenId', 'is required for operation revoke: the id (a UUID) of the token.');
+    }
+    if (!UUID.test(raw)) {
+        throw new InputError('tokenId', `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`);
+    }
+    return raw;
+}
+function readEnvName(raw) {
+    if (!raw)
+        return undefined;
+    if (!ENV_NAME.test(raw)) {
+        throw new InputError('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
+    }
+    // Compared case-insensitively: environment names are case-insensitive on Windows runners.
+    const upper = raw.toUpperCase();
+    const reserved = RESERVED_ENV_PREFIXES.find((prefix) => upper.startsWith(prefix));
+    if (HIJACKING_ENV_NAMES.has(upper) || reserved !== undefined) {
+        const why = reserved
+            ? `names starting with ${reserved} belong to the runner`
+            : 'it would change how every later step runs';
+        throw new InputError('envName', `must not be ${raw}: ${why}. Choose a name of your own, like MEDIATOR_GATEWAY_TOKEN.`);
+    }
+    return raw;
+}
+function readUrl(input, raw, what) {
+    if (!raw)
+        throw new InputError(input, `is required: ${what}, like https://api.example.com.`);
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        throw new InputError(input, `must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
+    }
+    // Credentials in a URL would be printed with every request line and error message.
+    if (url.username || url.password) {
+        throw new InputError(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
+    }
+    if (url.search || url.hash) {
+        throw new InputError(input, `must not have a query string or fragment; got ${quote(raw)}.`);
+    }
+    const loopback = isLoopback(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+        throw new InputError(input, `must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
+    }
+    return url;
+}
+function isLoopback(hostname) {
+    return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+function withoutTrailingSlash(url) {
+    return url.origin + url.pathname.replace(/\/+$/, '');
+}
+/** Deployments differ in the path prefix, so a URL that already names the endpoint is used as is. */
+function authEndpoint(url) {
+    const base = withoutTrailingSlash(url);
+    return base.endsWith('/api-token') ? base : base + AUTH_PATH;
+}
+/** Quotes a value for a message: escapes control characters, cuts long values. */
+function quote(raw) {
+    const cut = raw.length > 80 ? `${raw.slice(0, 77)}...` : raw;
+    return JSON.stringify(cut);
+}
+
+;// CONCATENATED MODULE: ./src/adaptive-pool.ts
+/** What a task returns to be queued again, behind the others (it was throttled). */
+const AGAIN = Symbol('again');
+/**
+ * Runs tasks at most `limit` at a time, and adapts that limit to a platform that
+ * rate-limits: a throttle halves it and pauses new starts for the wait the platform
+ * asked for; each run of `limit` successes raises it by one, back up to the maximum.
+ */
+class AdaptivePool {
+    max;
+    clock;
+    log;
+    limit;
+    pausedUntil = 0;
+    successes = 0;
+    constructor(max, clock, log) {
+        this.max = max;
+        this.clock = clock;
+        this.log = log;
+        this.limit = max;
+    }
+    /** How many tasks may be in flight now. */
+    get inFlightLimit() {
+        return this.limit;
+    }
+    /** The platform answered 429 and asked to wait `delayMs`. */
+    throttled(delayMs) {
+        const now = this.clock.now();
+        // Throttles that arrive during a pause come from requests sent before it: one event.
+        if (now >= this.pausedUntil && this.limit > 1) {
+            const before = this.limit;
+            this.limit = Math.max(1, Math.floor(this.limit / 2));
+            this.log.info(`The platform is rate-limiting: ${this.limit} requests in flight instead of ${before}.`);
+        }
+        this.pausedUntil = Math.max(this.pausedUntil, now + delayMs);
+        this.successes = 0;
+    }
+    /** A task went through without a throttle. */
+    succeeded() {
+        if (this.limit >= this.max)
+            return;
+        if (++this.successes >= this.limit) {
+            this.limit++;
+            this.successes = 0;
+        }
+    }
+    /**
+     * Runs `work` on every item and returns the results in item order. A task that
+     * returns AGAIN is queued again, behind the others; it must give up on its own.
+     */
+    async run(items, work) {
+        const queue = items.map((item, index) => ({ item, index }));
+        const results = new Array(items.length);
+        let inFlight = 0;
+        // Resolved, and replaced, each time a task ends: the moment to look again.
+        let wake = () => undefined;
+        let taskEnded = new Promise((resolve) => (wake = resolve));
+        const endTask = () => {
+            const wakeAll = wake;
+            taskEnded = new Promise((resolve) => (wake = resolve));
+            wakeAll();
+        };
+        const worker = async (slot) => {
+            for (;;) {
+                if (queue.length === 0 && inFlight === 0)
+                    return;
+                const pause = this.pausedUntil - this.clock.now();
+                if (pause > 0) {
+                    await this.clock.sleep(pause);
+                    continue;
+                }
+                // Above the limit, or nothing queued while a task in flight may be queued again.
+                if (slot >= this.limit || queue.length === 0) {
+                    await taskEnded;
+                    continue;
+                }
+                const next = queue.shift();
+                if (next === undefined)
+                    continue;
+                inFlight++;
+                try {
+                    const result = await work(next.item);
+                    if (result === AGAIN)
+                        queue.push(next);
+                    else
+                        results[next.index] = result;
+                }
+                finally {
+                    inFlight--;
+                    endTask();
+                }
+            }
+        };
+        await Promise.all(Array.from({ length: this.max }, (_, slot) => worker(slot)));
+        return results;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/records.ts
 // Only these fields are read. Unknown fields are dropped rather than passed on,
 // so that a secret the platform may add one day cannot reach an output.
@@ -31427,9 +31782,13 @@ function createdTime(record) {
 }
 /** Newest first by `createdAt`; records whose date cannot be read go last, in their order. */
 function newestFirst(records) {
-    const keyed = records.map((record) => ({ record, time: createdTime(record) ?? -Infinity }));
+    return newestFirstBy(records, (record) => record);
+}
+/** Items holding a record, newest record first (as newestFirst). */
+function newestFirstBy(items, recordOf) {
+    const keyed = items.map((item) => ({ item, time: createdTime(recordOf(item)) ?? -Infinity }));
     keyed.sort((a, b) => (a.time === b.time ? 0 : b.time > a.time ? 1 : -1));
-    return keyed.map(({ record }) => record);
+    return keyed.map(({ item }) => item);
 }
 
 ;// CONCATENATED MODULE: ./src/version.ts
@@ -31630,8 +31989,12 @@ const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]+/g;
  * Text from the platform on one line. A line break in a name or an error detail
  * could otherwise start a line with `::` and be read by the runner as a command.
  */
-function oneLine(value) {
+function text_oneLine(value) {
     return value.replace(CONTROL_OR_SPACE, ' ').trim();
+}
+/** `1 token`, `2 tokens`. */
+function text_tokens(count) {
+    return `${count} token${count === 1 ? '' : 's'}`;
 }
 
 ;// CONCATENATED MODULE: ./src/platform/server-detail.ts
@@ -31679,7 +32042,7 @@ function jsonDetail(value) {
 }
 /** One line, no control characters, at most MAX_DETAIL characters. */
 function shorten(text) {
-    const line = oneLine(text);
+    const line = text_oneLine(text);
     return line.length > MAX_DETAIL ? `${line.slice(0, MAX_DETAIL - 3)}...` : line;
 }
 
@@ -31749,13 +32112,13 @@ class RequestError extends ActionError {
         this.status = status;
     }
 }
-const FORK_HINT = 'Check the clientId and clientSecret inputs; note that secrets are not passed to workflows triggered from forks.';
+const client_FORK_HINT = 'Check the clientId and clientSecret inputs; note that secrets are not passed to workflows triggered from forks.';
 /**
  * The platform's API: one method per call. It owns the URLs, headers, timeouts,
  * retries, authentication, status and shape checks, and masks every secret the
  * moment it arrives.
  */
-class PlatformClient {
+class client_PlatformClient {
     options;
     clock;
     backoff;
@@ -31801,12 +32164,13 @@ class PlatformClient {
      * Idempotent: when the platform refuses (or answers unreadably), one look at the
      * list tells a token revoked already (success) from one that does not exist.
      */
-    async revokeToken(tokenId) {
+    async revokeToken(tokenId, options = {}) {
         const id = encodeURIComponent(tokenId);
         const request = this.apiRequest('POST', `/api/tokens/${id}/revoke?tokenId=${id}`);
         try {
             const token = await this.call('api', request, {
                 read: (response) => this.readRecord(request, response),
+                ...options,
             });
             return { token, alreadyRevoked: false };
         }
@@ -31874,6 +32238,8 @@ class PlatformClient {
             }
             const delay = (response && retryAfterDelay(response.headers, this.clock.now(), this.backoff)) ??
                 backoffDelay(attempt, this.clock.random(), this.backoff);
+            if (response?.status === 429)
+                options.onThrottle?.(delay);
             this.options.log.info(`${failure}; retrying in ${(delay / 1000).toFixed(1)} s.`);
             await this.clock.sleep(delay);
         }
@@ -31918,7 +32284,7 @@ class PlatformClient {
             if (!(error instanceof RequestError))
                 throw error;
             if (isRefusal(error.status)) {
-                throw new RequestError(`authentication was refused: ${error.message} ${FORK_HINT}`, error.status);
+                throw new RequestError(`authentication was refused: ${error.message} ${client_FORK_HINT}`, error.status);
             }
             throw new RequestError(`authentication failed: ${error.message}`, error.status);
         }
@@ -32064,217 +32430,6 @@ function describe(request) {
     return `${request.method} ${request.url}`;
 }
 
-;// CONCATENATED MODULE: ./src/inputs.ts
-
-/**
- * The defaults of action.yml. The runner fills them in before the action starts;
- * they are repeated here for runs that do not (local runs, tests). A test keeps
- * the two in step.
- */
-const INPUT_DEFAULTS = {
-    name: '',
-    tokenId: '',
-    envName: '',
-    state: 'all',
-    timeout: '30',
-    retries: '3',
-    summary: 'true',
-};
-const OPERATIONS = ['create', 'list', 'revoke'];
-const STATE_FILTERS = ['active', 'revoked', 'all'];
-const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
-/** The operation-specific inputs each operation reads; any other one set is reported as ignored. */
-const USED_BY = {
-    create: ['name', 'envName'],
-    list: ['name', 'state'],
-    revoke: ['tokenId'],
-};
-const OPERATION_SPECIFIC = ['name', 'tokenId', 'envName', 'state'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-// Variables that change how later steps, the shell, Node or the dynamic linker behave.
-const HIJACKING_ENV_NAMES = new Set([
-    'PATH',
-    'NODE_OPTIONS',
-    'NODE_PATH',
-    'LD_PRELOAD',
-    'LD_LIBRARY_PATH',
-    'LD_AUDIT',
-    'DYLD_INSERT_LIBRARIES',
-    'DYLD_LIBRARY_PATH',
-    'BASH_ENV',
-    'ENV',
-    'SHELLOPTS',
-    'PS4',
-    'PROMPT_COMMAND',
-    'HOME',
-]);
-const RESERVED_ENV_PREFIXES = ['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_'];
-// C0 and C1 control characters, DEL included.
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
-const inputs_FORK_HINT = 'If it comes from a secret, note that secrets are not passed to workflows triggered from forks.';
-/**
- * Reads and checks every input, or throws an InputError naming the first bad one.
- * Nothing is sent before this returns, so a bad input costs no request.
- */
-function readInputs(read, secrets) {
-    // Masked before anything else runs, so that no later line can print it in clear.
-    const clientSecret = read('clientSecret');
-    secrets.add(clientSecret);
-    const operation = readOperation(read('operation'));
-    const clientId = read('clientId');
-    if (!clientId)
-        throw new InputError('clientId', `is required: the API client id. ${inputs_FORK_HINT}`);
-    if (!clientSecret) {
-        throw new InputError('clientSecret', `is required: the API client secret. ${inputs_FORK_HINT}`);
-    }
-    const value = (input) => read(input) || INPUT_DEFAULTS[input];
-    const connection = {
-        clientId,
-        clientSecret,
-        baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
-        authEndpoint: authEndpoint(readUrl('authUrl', read('authUrl'), 'the auth service base URL')),
-        timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
-        retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
-    };
-    const summary = readBoolean('summary', value('summary'));
-    let task;
-    switch (operation) {
-        case 'create':
-            task = {
-                operation,
-                name: readRequiredName(value('name'), "the new token's name"),
-                envName: readEnvName(value('envName')),
-            };
-            break;
-        case 'list':
-            task = {
-                operation,
-                name: readNameFilter(value('name')),
-                state: readChoice('state', value('state'), STATE_FILTERS),
-            };
-            break;
-        case 'revoke':
-            task = { operation, tokenId: readTokenId(value('tokenId')) };
-            break;
-    }
-    const warnings = OPERATION_SPECIFIC.filter((input) => !USED_BY[operation].includes(input) && value(input) !== INPUT_DEFAULTS[input]).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`);
-    return { connection, task, summary, warnings };
-}
-function readOperation(raw) {
-    if (!raw)
-        throw new InputError('operation', `is required: one of ${OPERATIONS.join(', ')}.`);
-    return readChoice('operation', raw, OPERATIONS);
-}
-function readChoice(input, raw, choices) {
-    const choice = choices.find((c) => c === raw);
-    if (choice === undefined) {
-        throw new InputError(input, `must be one of ${choices.join(', ')}; got ${quote(raw)}.`);
-    }
-    return choice;
-}
-/** YAML 1.2 core-schema booleans, as `core.getBooleanInput` accepts them. */
-function readBoolean(input, raw) {
-    if (['true', 'True', 'TRUE'].includes(raw))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(raw))
-        return false;
-    throw new InputError(input, `must be true or false; got ${quote(raw)}.`);
-}
-function readInteger(input, raw, min, max, what) {
-    const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
-    if (!(number >= min && number <= max)) {
-        throw new InputError(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
-    }
-    return number;
-}
-function readRequiredName(raw, what) {
-    if (!raw)
-        throw new InputError('name', `is required for this operation: ${what}.`);
-    return checkName(raw);
-}
-function readNameFilter(raw) {
-    return raw ? checkName(raw) : undefined;
-}
-function checkName(raw) {
-    if (CONTROL_CHARACTERS.test(raw)) {
-        throw new InputError('name', `must not hold control characters (line breaks, tabs); got ${quote(raw)}.`);
-    }
-    return raw;
-}
-function readTokenId(raw) {
-    if (!raw) {
-        throw new InputError('tokenId', 'is required for operation revoke: the id (a UUID) of the token.');
-    }
-    if (!UUID.test(raw)) {
-        throw new InputError('tokenId', `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`);
-    }
-    return raw;
-}
-function readEnvName(raw) {
-    if (!raw)
-        return undefined;
-    if (!ENV_NAME.test(raw)) {
-        throw new InputError('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
-    }
-    // Compared case-insensitively: environment names are case-insensitive on Windows runners.
-    const upper = raw.toUpperCase();
-    const reserved = RESERVED_ENV_PREFIXES.find((prefix) => upper.startsWith(prefix));
-    if (HIJACKING_ENV_NAMES.has(upper) || reserved !== undefined) {
-        const why = reserved
-            ? `names starting with ${reserved} belong to the runner`
-            : 'it would change how every later step runs';
-        throw new InputError('envName', `must not be ${raw}: ${why}. Choose a name of your own, like MEDIATOR_GATEWAY_TOKEN.`);
-    }
-    return raw;
-}
-function readUrl(input, raw, what) {
-    if (!raw)
-        throw new InputError(input, `is required: ${what}, like https://api.example.com.`);
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        throw new InputError(input, `must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
-    }
-    // Credentials in a URL would be printed with every request line and error message.
-    if (url.username || url.password) {
-        throw new InputError(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
-    }
-    if (url.search || url.hash) {
-        throw new InputError(input, `must not have a query string or fragment; got ${quote(raw)}.`);
-    }
-    const loopback = isLoopback(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-        throw new InputError(input, `must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
-    }
-    return url;
-}
-function isLoopback(hostname) {
-    return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
-function withoutTrailingSlash(url) {
-    return url.origin + url.pathname.replace(/\/+$/, '');
-}
-/** Deployments differ in the path prefix, so a URL that already names the endpoint is used as is. */
-function authEndpoint(url) {
-    const base = withoutTrailingSlash(url);
-    return base.endsWith('/api-token') ? base : base + AUTH_PATH;
-}
-/** Quotes a value for a message: escapes control characters, cuts long values. */
-function quote(raw) {
-    const cut = raw.length > 80 ? `${raw.slice(0, 77)}...` : raw;
-    return JSON.stringify(cut);
-}
-
-;// CONCATENATED MODULE: ./src/operations/create.ts
-async function create(client, task) {
-    const token = await client.createToken(task.name);
-    return { operation: 'create', token, envName: task.envName };
-}
-
 ;// CONCATENATED MODULE: ./src/name-pattern.ts
 /**
  * Matches token names against a filter: an exact name, or a pattern in which `*`
@@ -32306,6 +32461,152 @@ function nameMatcher(pattern) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/operations/cleanup-plan.ts
+
+
+/**
+ * Chooses what a cleanup revokes: active tokens matching `name` (exact or `*`
+ * pattern), older than `olderThan`, except the `keep` newest of each name. A token
+ * whose createdAt cannot be read is never revoked when the choice depends on age
+ * (`olderThan`, or ranking for `keep`); with a name alone and no keep, it goes too.
+ */
+function planCleanup(tokens, task, now) {
+    const matches = task.name === undefined ? () => true : nameMatcher(task.name);
+    const byName = new Map();
+    for (const token of tokens) {
+        if (token.state !== 'active' || !matches(token.name))
+            continue;
+        const group = byName.get(token.name) ?? [];
+        group.push(token);
+        byName.set(token.name, group);
+    }
+    const ageMatters = task.olderThan !== undefined || task.keep > 0;
+    const revoke = [];
+    const kept = [];
+    for (const group of byName.values()) {
+        const readable = newestFirst(group.filter((token) => createdTime(token) !== undefined));
+        const unreadable = group.filter((token) => createdTime(token) === undefined);
+        if (ageMatters) {
+            kept.push(...unreadable.map((token) => ({ token, why: 'unreadable date' })));
+        }
+        else {
+            revoke.push(...unreadable);
+        }
+        kept.push(...readable.slice(0, task.keep).map((token) => ({ token, why: 'keep' })));
+        const older = task.olderThan?.ms;
+        revoke.push(...readable
+            .slice(task.keep)
+            .filter((token) => older === undefined || now - (createdTime(token) ?? now) > older));
+    }
+    return {
+        revoke: newestFirst(revoke),
+        kept: newestFirstBy(kept, ({ token }) => token),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/operations/cleanup.ts
+
+
+
+
+// A revoke throttled even after its own retries goes to the back of the queue this many times.
+const THROTTLED_ROUNDS = 10;
+// The pause after such a revoke, when the platform gave no Retry-After it could honour.
+const THROTTLE_PAUSE_MS = 1000;
+/**
+ * Revokes the tokens a selection chooses (see planCleanup), `concurrency` at a
+ * time, slowing down when the platform rate-limits. A token that cannot be revoked
+ * does not stop the others; it is reported in `notRevoked`.
+ */
+async function cleanup(client, task, { clock, log }) {
+    const now = clock.now();
+    const plan = planCleanup(await client.listTokens(), task, now);
+    for (const { token, why } of plan.kept) {
+        if (why === 'unreadable date') {
+            log.warning(`Token '${text_oneLine(token.name)}' (${token.id}) has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`);
+        }
+    }
+    const result = { operation: 'cleanup', task, kept: plan.kept, now };
+    if (task.dryRun)
+        return { ...result, revoked: plan.revoke, notRevoked: [] };
+    const pool = new AdaptivePool(task.concurrency, clock, log);
+    const rounds = new Map();
+    const outcomes = await pool.run(plan.revoke, async (token) => {
+        try {
+            const outcome = await client.revokeToken(token.id, {
+                onThrottle: (delayMs) => {
+                    pool.throttled(delayMs);
+                },
+            });
+            pool.succeeded();
+            return { revoked: outcome.token };
+        }
+        catch (error) {
+            if (!(error instanceof RequestError))
+                throw error;
+            const round = (rounds.get(token.id) ?? 0) + 1;
+            rounds.set(token.id, round);
+            if (error.status === 429 && round < THROTTLED_ROUNDS) {
+                pool.throttled(THROTTLE_PAUSE_MS);
+                return AGAIN;
+            }
+            return { failed: { token, reason: error.message } };
+        }
+    });
+    return {
+        ...result,
+        revoked: outcomes.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
+        notRevoked: outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])),
+    };
+}
+/** The step's failure when some tokens were not revoked: each named, with why. */
+function cleanupFailure(result) {
+    const { notRevoked, revoked } = result;
+    if (notRevoked.length === 0)
+        return undefined;
+    const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `'${text_oneLine(token.name)}' (${token.id}): ${reason}`);
+    const more = notRevoked.length > shown.length ? ` And ${notRevoked.length - shown.length} more, in the job summary.` : '';
+    const total = notRevoked.length + revoked.length;
+    const were = notRevoked.length === 1 ? 'was' : 'were';
+    return `${notRevoked.length} of ${text_tokens(total)} ${were} not revoked (the other ${revoked.length} were): ${shown.join(' ')}${more}`;
+}
+/** One sentence on what a cleanup did, for the log and the summary. */
+function cleanupOutcome({ task, revoked, notRevoked }) {
+    if (task.dryRun)
+        return `Dry run: ${text_tokens(revoked.length)} would be revoked; nothing was revoked.`;
+    const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : '';
+    return `Revoked ${text_tokens(revoked.length)}${failed}.`;
+}
+
+;// CONCATENATED MODULE: ./src/operations/create.ts
+
+
+/**
+ * Creates a token, or with ifExists `reuse` returns the newest active token with
+ * exactly this name, or with `fail` refuses when one exists. Only `create` skips
+ * the look at the list, so that the usual path stays at two requests.
+ */
+async function create(client, task, log) {
+    const { name, envName, ifExists, revokeOnExit } = task;
+    if (ifExists !== 'create') {
+        const tokens = await client.listTokens();
+        const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'));
+        if (existing !== undefined) {
+            const which = `an active token named '${name}' exists already: ${existing.id}, created ${existing.createdAt ?? 'at an unknown time'}`;
+            if (ifExists === 'fail')
+                throw new ActionError(`${which}, and ifExists is fail.`);
+            if (existing.tokenValue === undefined) {
+                throw new ActionError(`${which}, but the platform did not return its value, so it cannot be reused.`);
+            }
+            if (revokeOnExit)
+                log.info('revokeOnExit does not apply: the token was reused, not created by this step.');
+            return { operation: 'create', token: existing, reused: true, envName, revokeOnExit: false };
+        }
+    }
+    const token = await client.createToken(name);
+    return { operation: 'create', token, reused: false, envName, revokeOnExit };
+}
+
 ;// CONCATENATED MODULE: ./src/operations/list.ts
 
 
@@ -32326,173 +32627,29 @@ async function revoke(client, task) {
 
 
 
+
 /** Runs the operation the inputs asked for. */
-function perform(client, task) {
+function perform(client, task, context) {
     switch (task.operation) {
         case 'create':
-            return create(client, task);
+            return create(client, task, context.log);
         case 'list':
             return list(client, task);
         case 'revoke':
             return revoke(client, task);
+        case 'cleanup':
+            return cleanup(client, task, context);
     }
 }
-
-;// CONCATENATED MODULE: ./src/summary.ts
-
-/** The runner refuses a step summary of 128 KiB or more. */
-const SUMMARY_LIMIT_BYTES = 128 * 1024;
-// Tables stop here, leaving room for the lines around them.
-const TABLE_BUDGET_BYTES = SUMMARY_LIMIT_BYTES - 4 * 1024;
-function createSummary(result) {
-    const { token, envName } = result;
-    const where = envName
-        ? `the step output <code>tokenValue</code> and the environment variable <code>${summary_text(envName)}</code>`
-        : 'the step output <code>tokenValue</code>';
-    return (`### Gateway token created\n\n` +
-        `Created ${describeToken(token)}${token.mediatorId ? ` for mediator <code>${summary_text(token.mediatorId)}</code>` : ''}. ` +
-        `Its value is in ${where}, masked in the log.\n`);
-}
-function revokeSummary(result) {
-    const { token, alreadyRevoked } = result;
-    const when = token.revokedAt ? ` at ${date(token.revokedAt)}` : '';
-    const what = alreadyRevoked
-        ? `The ${describeToken(token)} was already revoked${when}; nothing changed.`
-        : `Revoked ${describeToken(token)}${when}.`;
-    return `### Gateway token revoked\n\n${what}\n`;
-}
-function listSummary(result) {
-    const { tokens, total, task } = result;
-    const filters = [
-        task.name === undefined ? undefined : `name <code>${summary_text(task.name)}</code>`,
-        task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
-    ].filter((filter) => filter !== undefined);
-    const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : '';
-    const heading = `### Gateway tokens\n\n${tokens.length} of ${total} tokens${matching}.\n\n`;
-    if (tokens.length === 0)
-        return heading;
-    return heading + tokenTable(tokens, 'the <code>tokens</code> output has all of them');
-}
-/**
- * A table of tokens, cut short before the summary limit. The last line says how
- * many rows were left out and where the complete list is.
- */
-function tokenTable(tokens, whereAll) {
-    const header = '| Name | Id | State | Created | Created by | Revoked |\n| --- | --- | --- | --- | --- | --- |\n';
-    let table = header;
-    let bytes = Buffer.byteLength(header);
-    let shown = 0;
-    for (const token of tokens) {
-        const row = `| ${summary_text(token.name)} | <code>${summary_text(token.id)}</code> | ${summary_text(token.state)} | ` +
-            `${date(token.createdAt)} | ${summary_text(token.createdByEmail ?? token.createdBy ?? '')} | ${date(token.revokedAt)} |\n`;
-        bytes += Buffer.byteLength(row);
-        if (bytes > TABLE_BUDGET_BYTES)
-            break;
-        table += row;
-        shown++;
-    }
-    const omitted = tokens.length - shown;
-    if (omitted > 0) {
-        table += `\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`;
-    }
-    return table;
-}
-function describeToken(token) {
-    return `gateway token <strong>${summary_text(token.name)}</strong> (<code>${summary_text(token.id)}</code>)`;
-}
-/** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown escaped as it is. */
-function date(iso) {
-    if (iso === undefined)
-        return '';
-    const time = Date.parse(iso);
-    if (Number.isNaN(time))
-        return summary_text(iso);
-    return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
-}
-/**
- * Escapes text from the platform for Markdown and HTML, so that a name holding `|`,
- * backticks, `*` or tags cannot break the table or inject markup.
- */
-function summary_text(value) {
-    return oneLine(value).replace(/[&<>"|`\\*[\]~]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-;// CONCATENATED MODULE: ./src/report.ts
-
-
-
-/**
- * The one place that writes a result to the runner: log lines, outputs, the
- * environment and the job summary. Token values were masked when they arrived.
- */
-async function report(result, options, runner) {
-    let summary;
-    switch (result.operation) {
-        case 'create': {
-            const { token, envName } = result;
-            runner.info(`Created gateway token '${oneLine(token.name)}' (${oneLine(token.id)}).`);
-            recordOutputs(runner, token);
-            runner.setOutput('tokenValue', token.tokenValue ?? '');
-            if (envName) {
-                runner.exportVariable(envName, token.tokenValue ?? '');
-                runner.info(`The token value is in the environment variable ${envName} for later steps (masked).`);
-            }
-            summary = createSummary(result);
-            break;
-        }
-        case 'list': {
-            const { tokens, total } = result;
-            runner.info(`${tokens.length} of ${total} gateway tokens match.`);
-            listOutputs(runner, tokens);
-            summary = listSummary(result);
-            break;
-        }
-        case 'revoke': {
-            const { token, alreadyRevoked } = result;
-            const which = `gateway token '${oneLine(token.name)}' (${oneLine(token.id)})`;
-            if (alreadyRevoked) {
-                const when = token.revokedAt ? ` at ${oneLine(token.revokedAt)}` : '';
-                runner.notice(`The ${which} was already revoked${when}; nothing to do.`);
-            }
-            else {
-                runner.info(`Revoked ${which}.`);
-            }
-            recordOutputs(runner, token);
-            runner.setOutput('revokedAt', token.revokedAt ?? '');
-            runner.setOutput('revokedBy', token.revokedBy ?? '');
-            summary = revokeSummary(result);
-            break;
-        }
-    }
-    if (!options.summary)
-        return;
-    try {
-        await runner.writeSummary(summary);
-    }
-    catch (error) {
-        // The operation is done and its outputs are set: a summary is not worth failing for.
-        runner.warning(`Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`);
-    }
-}
-/** The outputs of one record, shared by create and revoke. Never the value. */
-function recordOutputs(runner, token) {
-    runner.setOutput('tokenId', token.id);
-    runner.setOutput('name', token.name);
-    runner.setOutput('mediatorId', token.mediatorId ?? '');
-    runner.setOutput('projectId', token.projectId ?? '');
-    runner.setOutput('state', token.state);
-    runner.setOutput('createdAt', token.createdAt ?? '');
-    runner.setOutput('token', JSON.stringify(withoutValue(token)));
-}
-function listOutputs(runner, tokens) {
-    runner.setOutput('tokens', JSON.stringify(tokens.map(withoutValue)));
-    runner.setOutput('count', String(tokens.length));
+/** Why a result, written out in full, still fails the step (some tokens not revoked). */
+function unfinished(result) {
+    return result.operation === 'cleanup' ? cleanupFailure(result) : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/runner.ts
 
 /** The GitHub runner, through `@actions/core`. */
-const githubRunner = {
+const runner_githubRunner = {
     debug: (message) => {
         core_debug(message);
     },
@@ -32511,6 +32668,10 @@ const githubRunner = {
     exportVariable: (name, value) => {
         exportVariable(name, value);
     },
+    saveState: (name, value) => {
+        saveState(name, value);
+    },
+    getState: (name) => getState(name),
     writeSummary: async (markdown) => {
         // Outside a runner (a local run) there is no summary file; that is not a failure.
         if (!process.env.GITHUB_STEP_SUMMARY) {
@@ -32521,8 +32682,304 @@ const githubRunner = {
     },
 };
 
+;// CONCATENATED MODULE: ./src/revoke-on-exit.ts
+
+
+
+
+
+
+// What the main step leaves for the post step (GITHUB_STATE, read back as STATE_*).
+const TOKEN_ID = 'revokeOnExitTokenId';
+const TOKEN_NAME = 'revokeOnExitTokenName';
+/** Main step: marks a token this step created for revoking at the end of the job. */
+function revokeAtExit(runner, token) {
+    runner.saveState(TOKEN_ID, token.id);
+    runner.saveState(TOKEN_NAME, token.name);
+}
+/**
+ * The post step (action.yml `post`, `post-if: always()`): revokes the token the main
+ * step created with revokeOnExit, whether the job passed or failed. It authenticates
+ * anew, as the access token may have expired. A failure here is a warning naming the
+ * token, not a failed job. Without revokeOnExit it does nothing and says nothing.
+ */
+async function runPost(runner = githubRunner) {
+    const tokenId = runner.getState(TOKEN_ID);
+    if (!tokenId)
+        return;
+    const which = `gateway token '${oneLine(runner.getState(TOKEN_NAME))}' (${tokenId})`;
+    const secrets = new Secrets((value) => {
+        core.setSecret(value);
+    });
+    try {
+        const connection = readConnection((name) => core.getInput(name), secrets);
+        const client = new PlatformClient({ ...connection, secrets, log: runner });
+        try {
+            const { alreadyRevoked } = await client.revokeToken(tokenId);
+            runner.info(alreadyRevoked
+                ? `The ${which} was already revoked before the end of the job.`
+                : `Revoked ${which} at the end of the job (revokeOnExit).`);
+        }
+        finally {
+            client.close();
+        }
+    }
+    catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        runner.warning(secrets.scrub(`Could not revoke ${which} at the end of the job: ${message} It is still active: revoke it with operation: revoke and tokenId: ${tokenId}.`));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/summary.ts
+
+
+
+/** The runner refuses a step summary of 128 KiB or more. */
+const SUMMARY_LIMIT_BYTES = 128 * 1024;
+// Tables stop here, leaving room for the lines that follow them.
+const BUDGET_BYTES = SUMMARY_LIMIT_BYTES - 4 * 1024;
+/**
+ * A Markdown summary that stays under the runner's limit whatever it is given:
+ * a table that would pass the budget stops early and says how many rows it left out.
+ */
+class summary_Summary {
+    text = '';
+    bytes = 0;
+    constructor(heading) {
+        this.add(`### ${heading}\n\n`);
+    }
+    paragraph(markdown) {
+        this.add(`${markdown}\n\n`);
+        return this;
+    }
+    /** A table under a heading; `whereAll` says where the complete list is. */
+    table(heading, columns, rows, whereAll) {
+        if (rows.length === 0)
+            return this;
+        this.add(`#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`);
+        let shown = 0;
+        for (const row of rows) {
+            const line = `| ${row.join(' | ')} |\n`;
+            if (this.bytes + Buffer.byteLength(line) > BUDGET_BYTES)
+                break;
+            this.add(line);
+            shown++;
+        }
+        const omitted = rows.length - shown;
+        if (omitted > 0)
+            this.add(`\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`);
+        this.add('\n');
+        return this;
+    }
+    toString() {
+        return this.text;
+    }
+    add(text) {
+        this.text += text;
+        this.bytes += Buffer.byteLength(text);
+    }
+}
+function createSummary(result) {
+    const { token, envName, reused, revokeOnExit } = result;
+    const where = envName
+        ? `the step output <code>tokenValue</code> and the environment variable <code>${summary_text(envName)}</code>`
+        : 'the step output <code>tokenValue</code>';
+    const mediator = token.mediatorId ? ` for mediator <code>${summary_text(token.mediatorId)}</code>` : '';
+    const what = reused
+        ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
+        : `Created ${describeToken(token)}${mediator}.`;
+    const exit = revokeOnExit ? ' It will be revoked at the end of the job (revokeOnExit).' : '';
+    return new summary_Summary(reused ? 'Gateway token reused' : 'Gateway token created')
+        .paragraph(`${what} Its value is in ${where}, masked in the log.${exit}`)
+        .toString();
+}
+function revokeSummary(result) {
+    const { token, alreadyRevoked } = result;
+    const when = token.revokedAt ? ` at ${date(token.revokedAt)}` : '';
+    const what = alreadyRevoked
+        ? `The ${describeToken(token)} was already revoked${when}; nothing changed.`
+        : `Revoked ${describeToken(token)}${when}.`;
+    return new summary_Summary('Gateway token revoked').paragraph(what).toString();
+}
+function listSummary(result) {
+    const { tokens, total, task } = result;
+    const filters = [
+        task.name === undefined ? undefined : `name <code>${summary_text(task.name)}</code>`,
+        task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
+    ].filter((filter) => filter !== undefined);
+    const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : '';
+    return new summary_Summary('Gateway tokens')
+        .paragraph(`${tokens.length} of ${text_tokens(total)}${matching}.`)
+        .table('Tokens', ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'], tokens.map((t) => [summary_text(t.name), code(t.id), summary_text(t.state), date(t.createdAt), creator(t), date(t.revokedAt)]), 'the <code>tokens</code> output has all of them')
+        .toString();
+}
+function cleanupSummary(result) {
+    const { task, revoked, kept, notRevoked, now } = result;
+    const selection = [
+        task.name === undefined ? 'active tokens of any name' : `active tokens named <code>${summary_text(task.name)}</code>`,
+        task.olderThan === undefined ? undefined : `older than ${summary_text(task.olderThan.text)}`,
+        task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
+    ].filter((part) => part !== undefined);
+    const age = (token) => {
+        const created = createdTime(token);
+        return created === undefined ? 'unknown' : formatAge(now - created);
+    };
+    return new summary_Summary(task.dryRun ? 'Gateway token cleanup (dry run)' : 'Gateway token cleanup')
+        .paragraph(`Selected ${selection.join(', ')}. ${cleanupOutcome(result)}`)
+        .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked.map(({ token, reason }) => [summary_text(token.name), code(token.id), summary_text(summary_shorten(reason, 200))]), "the step's error message names them")
+        .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked.map((t) => [summary_text(t.name), code(t.id), age(t), creator(t)]), 'the <code>tokens</code> output has all of them')
+        .table('Kept', ['Name', 'Id', 'Age', 'Why'], kept.map(({ token, why }) => [
+        summary_text(token.name),
+        code(token.id),
+        age(token),
+        why === 'keep' ? `among the ${task.keep} newest` : 'its createdAt cannot be read',
+    ]), 'see the log')
+        .toString();
+}
+function describeToken(token) {
+    return `gateway token <strong>${summary_text(token.name)}</strong> (${code(token.id)})`;
+}
+function creator(token) {
+    return summary_text(token.createdByEmail ?? token.createdBy ?? '');
+}
+function code(value) {
+    return `<code>${summary_text(value)}</code>`;
+}
+/** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown escaped as it is. */
+function date(iso) {
+    if (iso === undefined)
+        return '';
+    const time = Date.parse(iso);
+    if (Number.isNaN(time))
+        return summary_text(iso);
+    return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+}
+/** `45d 3h`, `5h 12m`, `12m`: the two largest units. */
+function formatAge(ms) {
+    const minutes = Math.max(0, Math.floor(ms / 60_000));
+    const days = Math.floor(minutes / 1440);
+    const hours = Math.floor((minutes % 1440) / 60);
+    if (days > 0)
+        return hours > 0 ? `${days}d ${hours}h` : `${days}d`;
+    if (hours > 0)
+        return `${hours}h ${minutes % 60}m`;
+    return `${minutes}m`;
+}
+function summary_shorten(value, max) {
+    return value.length > max ? `${value.slice(0, max - 3)}...` : value;
+}
+/**
+ * Escapes text from the platform for Markdown and HTML, so that a name holding `|`,
+ * backticks, `*` or tags cannot break the table or inject markup.
+ */
+function summary_text(value) {
+    return text_oneLine(value).replace(/[&<>"|`\\*[\]~]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+;// CONCATENATED MODULE: ./src/report.ts
+
+
+
+
+
+/**
+ * The one place that writes a result to the runner: log lines, outputs, the
+ * environment, state for the post step and the job summary. Token values were
+ * masked when they arrived.
+ */
+async function report(result, options, runner) {
+    let summary;
+    switch (result.operation) {
+        case 'create':
+            reportCreate(result, runner);
+            summary = createSummary(result);
+            break;
+        case 'list': {
+            const { tokens, total } = result;
+            runner.info(`${tokens.length} of ${text_tokens(total)} match.`);
+            listOutputs(runner, tokens);
+            summary = listSummary(result);
+            break;
+        }
+        case 'revoke': {
+            const { token, alreadyRevoked } = result;
+            if (alreadyRevoked) {
+                const when = token.revokedAt ? ` at ${text_oneLine(token.revokedAt)}` : '';
+                runner.notice(`The ${report_describe(token)} was already revoked${when}; nothing to do.`);
+            }
+            else {
+                runner.info(`Revoked ${report_describe(token)}.`);
+            }
+            recordOutputs(runner, token);
+            runner.setOutput('revokedAt', token.revokedAt ?? '');
+            runner.setOutput('revokedBy', token.revokedBy ?? '');
+            summary = revokeSummary(result);
+            break;
+        }
+        case 'cleanup':
+            reportCleanup(result, runner);
+            summary = cleanupSummary(result);
+            break;
+    }
+    if (!options.summary)
+        return;
+    try {
+        await runner.writeSummary(summary);
+    }
+    catch (error) {
+        // The operation is done and its outputs are set: a summary is not worth failing for.
+        runner.warning(`Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`);
+    }
+}
+function reportCreate(result, runner) {
+    const { token, envName, reused } = result;
+    // First, so that nothing failing after this can leave the token behind.
+    if (result.revokeOnExit)
+        revokeAtExit(runner, token);
+    runner.info(reused
+        ? `Reused the ${report_describe(token)}, created ${text_oneLine(token.createdAt ?? 'at an unknown time')}.`
+        : `Created ${report_describe(token)}.`);
+    if (result.revokeOnExit)
+        runner.info('It will be revoked at the end of the job (revokeOnExit).');
+    recordOutputs(runner, token);
+    runner.setOutput('tokenValue', token.tokenValue ?? '');
+    runner.setOutput('reused', String(reused));
+    if (envName) {
+        runner.exportVariable(envName, token.tokenValue ?? '');
+        runner.info(`The token value is in the environment variable ${envName} for later steps (masked).`);
+    }
+}
+function reportCleanup(result, runner) {
+    const { revoked, kept, task, now } = result;
+    const verb = task.dryRun ? 'Would revoke' : 'Revoked';
+    for (const token of revoked) {
+        const created = createdTime(token);
+        const age = created === undefined ? '' : `, ${formatAge(now - created)} old`;
+        runner.info(`${verb} ${report_describe(token)}${age}.`);
+    }
+    runner.info(`${cleanupOutcome(result)} Kept ${kept.length}.`);
+    listOutputs(runner, revoked);
+}
+/** The outputs of one record, shared by create and revoke. Never the value. */
+function recordOutputs(runner, token) {
+    runner.setOutput('tokenId', token.id);
+    runner.setOutput('name', token.name);
+    runner.setOutput('mediatorId', token.mediatorId ?? '');
+    runner.setOutput('projectId', token.projectId ?? '');
+    runner.setOutput('state', token.state);
+    runner.setOutput('createdAt', token.createdAt ?? '');
+    runner.setOutput('token', JSON.stringify(withoutValue(token)));
+}
+function listOutputs(runner, tokens) {
+    runner.setOutput('tokens', JSON.stringify(tokens.map(withoutValue)));
+    runner.setOutput('count', String(tokens.length));
+}
+function report_describe(token) {
+    return `gateway token '${text_oneLine(token.name)}' (${text_oneLine(token.id)})`;
+}
+
 ;// CONCATENATED MODULE: ./src/secrets.ts
-class Secrets {
+class secrets_Secrets {
     mask;
     forms = new Set();
     values = new Set();
@@ -32562,12 +33019,13 @@ class Secrets {
 
 
 
+
 /**
  * The main step: read the inputs, run the operation, report the result. Every
  * failure ends here, as one message without a stack trace or a secret.
  */
-async function run(runner = githubRunner) {
-    const secrets = new Secrets((value) => {
+async function run(runner = runner_githubRunner) {
+    const secrets = new secrets_Secrets((value) => {
         core_setSecret(value);
     });
     let operation;
@@ -32576,10 +33034,14 @@ async function run(runner = githubRunner) {
         operation = inputs.task.operation;
         for (const warning of inputs.warnings)
             runner.warning(warning);
-        const client = new PlatformClient({ ...inputs.connection, secrets, log: runner });
+        const client = new client_PlatformClient({ ...inputs.connection, secrets, log: runner });
         try {
-            const result = await perform(client, inputs.task);
+            const result = await perform(client, inputs.task, { clock: systemClock, log: runner });
             await report(result, { summary: inputs.summary }, runner);
+            // Written out in full first: a cleanup that revoked some tokens lists them, then fails.
+            const problem = unfinished(result);
+            if (problem !== undefined)
+                throw new ActionError(problem);
         }
         finally {
             client.close();

@@ -13,17 +13,26 @@ export const INPUT_DEFAULTS = {
   name: '',
   tokenId: '',
   envName: '',
+  ifExists: 'create',
+  revokeOnExit: 'false',
   state: 'all',
+  olderThan: '',
+  keep: '0',
+  dryRun: 'false',
+  concurrency: '4',
   timeout: '30',
   retries: '3',
   summary: 'true',
 } as const satisfies Record<string, string>
 
-export const OPERATIONS = ['create', 'list', 'revoke'] as const
+export const OPERATIONS = ['create', 'list', 'revoke', 'cleanup'] as const
 export type Operation = (typeof OPERATIONS)[number]
 
 export const STATE_FILTERS = ['active', 'revoked', 'all'] as const
 export type StateFilter = (typeof STATE_FILTERS)[number]
+
+export const IF_EXISTS = ['create', 'reuse', 'fail'] as const
+export type IfExists = (typeof IF_EXISTS)[number]
 
 export const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token'
 
@@ -45,6 +54,10 @@ export interface CreateTask {
   name: string
   /** Also export the value into this environment variable. */
   envName: string | undefined
+  /** What to do when an active token with this exact name exists. */
+  ifExists: IfExists
+  /** Revoke the created token in the post step, at the end of the job. */
+  revokeOnExit: boolean
 }
 
 export interface ListTask {
@@ -59,7 +72,20 @@ export interface RevokeTask {
   tokenId: string
 }
 
-export type Task = CreateTask | ListTask | RevokeTask
+export interface CleanupTask {
+  operation: 'cleanup'
+  /** Exact name or a `*` pattern; undefined selects every name. */
+  name: string | undefined
+  /** Revoke only tokens older than this; undefined selects any age. */
+  olderThan: { text: string; ms: number } | undefined
+  /** Keep this many of the newest active tokens of each name, whatever their age. */
+  keep: number
+  dryRun: boolean
+  /** Revokes in flight at once. */
+  concurrency: number
+}
+
+export type Task = CreateTask | ListTask | RevokeTask | CleanupTask
 
 export interface Inputs {
   connection: Connection
@@ -71,11 +97,12 @@ export interface Inputs {
 
 /** The operation-specific inputs each operation reads; any other one set is reported as ignored. */
 const USED_BY: Record<Operation, readonly (keyof typeof INPUT_DEFAULTS)[]> = {
-  create: ['name', 'envName'],
+  create: ['name', 'envName', 'ifExists', 'revokeOnExit'],
   list: ['name', 'state'],
   revoke: ['tokenId'],
+  cleanup: ['name', 'olderThan', 'keep', 'dryRun', 'concurrency'],
 }
-const OPERATION_SPECIFIC = ['name', 'tokenId', 'envName', 'state'] as const
+const OPERATION_SPECIFIC = [...new Set(Object.values(USED_BY).flat())]
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
@@ -100,6 +127,8 @@ const RESERVED_ENV_PREFIXES = ['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STAT
 // C0 and C1 control characters, DEL included.
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/
+const DURATION = /^(\d+)([mhdw])$/
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const
 const FORK_HINT =
   'If it comes from a secret, note that secrets are not passed to workflows triggered from forks.'
 
@@ -109,25 +138,10 @@ const FORK_HINT =
  */
 export function readInputs(read: InputSource, secrets: SecretMasker): Inputs {
   // Masked before anything else runs, so that no later line can print it in clear.
-  const clientSecret = read('clientSecret')
-  secrets.add(clientSecret)
-
+  secrets.add(read('clientSecret'))
   const operation = readOperation(read('operation'))
-  const clientId = read('clientId')
-  if (!clientId) throw new InputError('clientId', `is required: the API client id. ${FORK_HINT}`)
-  if (!clientSecret) {
-    throw new InputError('clientSecret', `is required: the API client secret. ${FORK_HINT}`)
-  }
+  const connection = readConnection(read, secrets)
   const value = (input: keyof typeof INPUT_DEFAULTS): string => read(input) || INPUT_DEFAULTS[input]
-
-  const connection: Connection = {
-    clientId,
-    clientSecret,
-    baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
-    authEndpoint: authEndpoint(readUrl('authUrl', read('authUrl'), 'the auth service base URL')),
-    timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
-    retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
-  }
   const summary = readBoolean('summary', value('summary'))
 
   let task: Task
@@ -137,6 +151,8 @@ export function readInputs(read: InputSource, secrets: SecretMasker): Inputs {
         operation,
         name: readRequiredName(value('name'), "the new token's name"),
         envName: readEnvName(value('envName')),
+        ifExists: readChoice('ifExists', value('ifExists'), IF_EXISTS),
+        revokeOnExit: readBoolean('revokeOnExit', value('revokeOnExit')),
       }
       break
     case 'list':
@@ -149,6 +165,9 @@ export function readInputs(read: InputSource, secrets: SecretMasker): Inputs {
     case 'revoke':
       task = { operation, tokenId: readTokenId(value('tokenId')) }
       break
+    case 'cleanup':
+      task = readCleanup(value)
+      break
   }
 
   const warnings = OPERATION_SPECIFIC.filter(
@@ -156,6 +175,64 @@ export function readInputs(read: InputSource, secrets: SecretMasker): Inputs {
   ).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`)
 
   return { connection, task, summary, warnings }
+}
+
+/**
+ * The inputs that reach the platform: credentials, URLs, timeout and retries. The
+ * post step reads them again on its own. Masks clientSecret before anything else.
+ */
+export function readConnection(read: InputSource, secrets: SecretMasker): Connection {
+  const clientSecret = read('clientSecret')
+  secrets.add(clientSecret)
+  const clientId = read('clientId')
+  if (!clientId) throw new InputError('clientId', `is required: the API client id. ${FORK_HINT}`)
+  if (!clientSecret) {
+    throw new InputError('clientSecret', `is required: the API client secret. ${FORK_HINT}`)
+  }
+  const value = (input: 'timeout' | 'retries'): string => read(input) || INPUT_DEFAULTS[input]
+  return {
+    clientId,
+    clientSecret,
+    baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
+    authEndpoint: authEndpoint(readUrl('authUrl', read('authUrl'), 'the auth service base URL')),
+    timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
+    retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
+  }
+}
+
+function readCleanup(value: (input: keyof typeof INPUT_DEFAULTS) => string): CleanupTask {
+  const name = readNameFilter(value('name'))
+  const olderThan = readDuration(value('olderThan'))
+  if (name === undefined && olderThan === undefined) {
+    // Without a selector, a cleanup would revoke every token of the project.
+    throw new InputError(
+      'name',
+      "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.",
+    )
+  }
+  return {
+    operation: 'cleanup',
+    name,
+    olderThan,
+    keep: readInteger('keep', value('keep'), 0, 1000, 'a whole number'),
+    dryRun: readBoolean('dryRun', value('dryRun')),
+    concurrency: readInteger('concurrency', value('concurrency'), 1, 32, 'a whole number'),
+  }
+}
+
+/** `30d`, `12h`, `90m`, `2w`: a whole number, at least 1, and a unit. */
+function readDuration(raw: string): CleanupTask['olderThan'] {
+  if (!raw) return undefined
+  const match = DURATION.exec(raw)
+  const count = Number(match?.[1])
+  const unit = match?.[2] as keyof typeof UNIT_MS | undefined
+  if (unit === undefined || !(count >= 1)) {
+    throw new InputError(
+      'olderThan',
+      `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`,
+    )
+  }
+  return { text: raw, ms: count * UNIT_MS[unit] }
 }
 
 function readOperation(raw: string): Operation {

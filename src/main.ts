@@ -1,8 +1,9 @@
 import * as core from '@actions/core'
-import { PlatformClient } from './platform/client.js'
+import { systemClock } from './clock.js'
 import { ActionError, InputError } from './errors.js'
 import { readInputs } from './inputs.js'
-import { perform } from './operations/index.js'
+import { perform, unfinished } from './operations/index.js'
+import { PlatformClient } from './platform/client.js'
 import { report } from './report.js'
 import { githubRunner, type Runner } from './runner.js'
 import { Secrets, type SecretMasker } from './secrets.js'
@@ -23,8 +24,11 @@ export async function run(runner: Runner = githubRunner): Promise<void> {
 
     const client = new PlatformClient({ ...inputs.connection, secrets, log: runner })
     try {
-      const result = await perform(client, inputs.task)
+      const result = await perform(client, inputs.task, { clock: systemClock, log: runner })
       await report(result, { summary: inputs.summary }, runner)
+      // Written out in full first: a cleanup that revoked some tokens lists them, then fails.
+      const problem = unfinished(result)
+      if (problem !== undefined) throw new ActionError(problem)
     } finally {
       client.close()
     }

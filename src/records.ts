@@ -64,7 +64,7 @@ export function withoutValue(record: TokenRecord): PublicRecord {
 }
 
 /** Milliseconds since the epoch, or undefined when `createdAt` is missing or unreadable. */
-export function createdTime(record: TokenRecord): number | undefined {
+export function createdTime(record: Pick<TokenRecord, 'createdAt'>): number | undefined {
   if (record.createdAt === undefined) return undefined
   const time = Date.parse(record.createdAt)
   return Number.isNaN(time) ? undefined : time
@@ -72,7 +72,12 @@ export function createdTime(record: TokenRecord): number | undefined {
 
 /** Newest first by `createdAt`; records whose date cannot be read go last, in their order. */
 export function newestFirst<T extends TokenRecord>(records: readonly T[]): T[] {
-  const keyed = records.map((record) => ({ record, time: createdTime(record) ?? -Infinity }))
+  return newestFirstBy(records, (record) => record)
+}
+
+/** Items holding a record, newest record first (as newestFirst). */
+export function newestFirstBy<T>(items: readonly T[], recordOf: (item: T) => TokenRecord): T[] {
+  const keyed = items.map((item) => ({ item, time: createdTime(recordOf(item)) ?? -Infinity }))
   keyed.sort((a, b) => (a.time === b.time ? 0 : b.time > a.time ? 1 : -1))
-  return keyed.map(({ record }) => record)
+  return keyed.map(({ item }) => item)
 }

@@ -1,8 +1,11 @@
+import { cleanupOutcome, type CleanupResult } from './operations/cleanup.js'
+import type { CreateResult } from './operations/create.js'
 import type { Result } from './operations/index.js'
-import { withoutValue, type TokenRecord } from './records.js'
-import { oneLine } from './text.js'
+import { createdTime, withoutValue, type TokenRecord } from './records.js'
+import { revokeAtExit } from './revoke-on-exit.js'
 import type { Runner } from './runner.js'
-import { createSummary, listSummary, revokeSummary } from './summary.js'
+import { cleanupSummary, createSummary, formatAge, listSummary, revokeSummary } from './summary.js'
+import { oneLine, tokens as count } from './text.js'
 
 export interface ReportOptions {
   summary: boolean
@@ -10,44 +13,30 @@ export interface ReportOptions {
 
 /**
  * The one place that writes a result to the runner: log lines, outputs, the
- * environment and the job summary. Token values were masked when they arrived.
+ * environment, state for the post step and the job summary. Token values were
+ * masked when they arrived.
  */
-export async function report(
-  result: Result,
-  options: ReportOptions,
-  runner: Runner,
-): Promise<void> {
+export async function report(result: Result, options: ReportOptions, runner: Runner): Promise<void> {
   let summary: string
   switch (result.operation) {
-    case 'create': {
-      const { token, envName } = result
-      runner.info(`Created gateway token '${oneLine(token.name)}' (${oneLine(token.id)}).`)
-      recordOutputs(runner, token)
-      runner.setOutput('tokenValue', token.tokenValue ?? '')
-      if (envName) {
-        runner.exportVariable(envName, token.tokenValue ?? '')
-        runner.info(
-          `The token value is in the environment variable ${envName} for later steps (masked).`,
-        )
-      }
+    case 'create':
+      reportCreate(result, runner)
       summary = createSummary(result)
       break
-    }
     case 'list': {
       const { tokens, total } = result
-      runner.info(`${tokens.length} of ${total} gateway tokens match.`)
+      runner.info(`${tokens.length} of ${count(total)} match.`)
       listOutputs(runner, tokens)
       summary = listSummary(result)
       break
     }
     case 'revoke': {
       const { token, alreadyRevoked } = result
-      const which = `gateway token '${oneLine(token.name)}' (${oneLine(token.id)})`
       if (alreadyRevoked) {
         const when = token.revokedAt ? ` at ${oneLine(token.revokedAt)}` : ''
-        runner.notice(`The ${which} was already revoked${when}; nothing to do.`)
+        runner.notice(`The ${describe(token)} was already revoked${when}; nothing to do.`)
       } else {
-        runner.info(`Revoked ${which}.`)
+        runner.info(`Revoked ${describe(token)}.`)
       }
       recordOutputs(runner, token)
       runner.setOutput('revokedAt', token.revokedAt ?? '')
@@ -55,16 +44,49 @@ export async function report(
       summary = revokeSummary(result)
       break
     }
+    case 'cleanup':
+      reportCleanup(result, runner)
+      summary = cleanupSummary(result)
+      break
   }
   if (!options.summary) return
   try {
     await runner.writeSummary(summary)
   } catch (error) {
     // The operation is done and its outputs are set: a summary is not worth failing for.
-    runner.warning(
-      `Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`,
-    )
+    runner.warning(`Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`)
   }
+}
+
+function reportCreate(result: CreateResult, runner: Runner): void {
+  const { token, envName, reused } = result
+  // First, so that nothing failing after this can leave the token behind.
+  if (result.revokeOnExit) revokeAtExit(runner, token)
+  runner.info(
+    reused
+      ? `Reused the ${describe(token)}, created ${oneLine(token.createdAt ?? 'at an unknown time')}.`
+      : `Created ${describe(token)}.`,
+  )
+  if (result.revokeOnExit) runner.info('It will be revoked at the end of the job (revokeOnExit).')
+  recordOutputs(runner, token)
+  runner.setOutput('tokenValue', token.tokenValue ?? '')
+  runner.setOutput('reused', String(reused))
+  if (envName) {
+    runner.exportVariable(envName, token.tokenValue ?? '')
+    runner.info(`The token value is in the environment variable ${envName} for later steps (masked).`)
+  }
+}
+
+function reportCleanup(result: CleanupResult, runner: Runner): void {
+  const { revoked, kept, task, now } = result
+  const verb = task.dryRun ? 'Would revoke' : 'Revoked'
+  for (const token of revoked) {
+    const created = createdTime(token)
+    const age = created === undefined ? '' : `, ${formatAge(now - created)} old`
+    runner.info(`${verb} ${describe(token)}${age}.`)
+  }
+  runner.info(`${cleanupOutcome(result)} Kept ${kept.length}.`)
+  listOutputs(runner, revoked)
 }
 
 /** The outputs of one record, shared by create and revoke. Never the value. */
@@ -81,4 +103,8 @@ function recordOutputs(runner: Runner, token: TokenRecord): void {
 function listOutputs(runner: Runner, tokens: readonly TokenRecord[]): void {
   runner.setOutput('tokens', JSON.stringify(tokens.map(withoutValue)))
   runner.setOutput('count', String(tokens.length))
+}
+
+function describe(token: TokenRecord): string {
+  return `gateway token '${oneLine(token.name)}' (${oneLine(token.id)})`
 }

@@ -5,6 +5,9 @@ import type { Logger } from './logger.js'
 export interface Runner extends Logger {
   setOutput(name: string, value: string): void
   exportVariable(name: string, value: string): void
+  /** Saves a value for the post step, which reads it with getState. */
+  saveState(name: string, value: string): void
+  getState(name: string): string
   writeSummary(markdown: string): Promise<void>
 }
 
@@ -28,6 +31,10 @@ export const githubRunner: Runner = {
   exportVariable: (name, value) => {
     core.exportVariable(name, value)
   },
+  saveState: (name, value) => {
+    core.saveState(name, value)
+  },
+  getState: (name) => core.getState(name),
   writeSummary: async (markdown) => {
     // Outside a runner (a local run) there is no summary file; that is not a failure.
     if (!process.env.GITHUB_STEP_SUMMARY) {

@@ -1,30 +1,75 @@
+import { cleanupOutcome, type CleanupResult } from './operations/cleanup.js'
 import type { CreateResult } from './operations/create.js'
 import type { ListResult } from './operations/list.js'
 import type { RevokeResult } from './operations/revoke.js'
-import type { TokenRecord } from './records.js'
-import { oneLine } from './text.js'
+import { createdTime, type TokenRecord } from './records.js'
+import { oneLine, tokens as count } from './text.js'
 
 /** The runner refuses a step summary of 128 KiB or more. */
 export const SUMMARY_LIMIT_BYTES = 128 * 1024
-// Tables stop here, leaving room for the lines around them.
-const TABLE_BUDGET_BYTES = SUMMARY_LIMIT_BYTES - 4 * 1024
+// Tables stop here, leaving room for the lines that follow them.
+const BUDGET_BYTES = SUMMARY_LIMIT_BYTES - 4 * 1024
 
-// Summaries never hold a token value: they are built from these fields only.
-type Shown = Pick<
-  TokenRecord,
-  'id' | 'name' | 'state' | 'createdAt' | 'createdBy' | 'createdByEmail' | 'revokedAt'
->
+// Summaries never hold a token value: rows are built from these fields only.
+type Shown = Pick<TokenRecord, 'id' | 'name' | 'state' | 'createdAt' | 'createdBy' | 'createdByEmail' | 'revokedAt'>
+
+/**
+ * A Markdown summary that stays under the runner's limit whatever it is given:
+ * a table that would pass the budget stops early and says how many rows it left out.
+ */
+class Summary {
+  private text = ''
+  private bytes = 0
+
+  constructor(heading: string) {
+    this.add(`### ${heading}\n\n`)
+  }
+
+  paragraph(markdown: string): this {
+    this.add(`${markdown}\n\n`)
+    return this
+  }
+
+  /** A table under a heading; `whereAll` says where the complete list is. */
+  table(heading: string, columns: string[], rows: readonly string[][], whereAll: string): this {
+    if (rows.length === 0) return this
+    this.add(`#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`)
+    let shown = 0
+    for (const row of rows) {
+      const line = `| ${row.join(' | ')} |\n`
+      if (this.bytes + Buffer.byteLength(line) > BUDGET_BYTES) break
+      this.add(line)
+      shown++
+    }
+    const omitted = rows.length - shown
+    if (omitted > 0) this.add(`\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`)
+    this.add('\n')
+    return this
+  }
+
+  toString(): string {
+    return this.text
+  }
+
+  private add(text: string): void {
+    this.text += text
+    this.bytes += Buffer.byteLength(text)
+  }
+}
 
 export function createSummary(result: CreateResult): string {
-  const { token, envName } = result
+  const { token, envName, reused, revokeOnExit } = result
   const where = envName
     ? `the step output <code>tokenValue</code> and the environment variable <code>${text(envName)}</code>`
     : 'the step output <code>tokenValue</code>'
-  return (
-    `### Gateway token created\n\n` +
-    `Created ${describeToken(token)}${token.mediatorId ? ` for mediator <code>${text(token.mediatorId)}</code>` : ''}. ` +
-    `Its value is in ${where}, masked in the log.\n`
-  )
+  const mediator = token.mediatorId ? ` for mediator <code>${text(token.mediatorId)}</code>` : ''
+  const what = reused
+    ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
+    : `Created ${describeToken(token)}${mediator}.`
+  const exit = revokeOnExit ? ' It will be revoked at the end of the job (revokeOnExit).' : ''
+  return new Summary(reused ? 'Gateway token reused' : 'Gateway token created')
+    .paragraph(`${what} Its value is in ${where}, masked in the log.${exit}`)
+    .toString()
 }
 
 export function revokeSummary(result: RevokeResult): string {
@@ -33,7 +78,7 @@ export function revokeSummary(result: RevokeResult): string {
   const what = alreadyRevoked
     ? `The ${describeToken(token)} was already revoked${when}; nothing changed.`
     : `Revoked ${describeToken(token)}${when}.`
-  return `### Gateway token revoked\n\n${what}\n`
+  return new Summary('Gateway token revoked').paragraph(what).toString()
 }
 
 export function listSummary(result: ListResult): string {
@@ -43,39 +88,66 @@ export function listSummary(result: ListResult): string {
     task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
   ].filter((filter) => filter !== undefined)
   const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : ''
-  const heading = `### Gateway tokens\n\n${tokens.length} of ${total} tokens${matching}.\n\n`
-  if (tokens.length === 0) return heading
-  return heading + tokenTable(tokens, 'the <code>tokens</code> output has all of them')
+  return new Summary('Gateway tokens')
+    .paragraph(`${tokens.length} of ${count(total)}${matching}.`)
+    .table(
+      'Tokens',
+      ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'],
+      tokens.map((t) => [text(t.name), code(t.id), text(t.state), date(t.createdAt), creator(t), date(t.revokedAt)]),
+      'the <code>tokens</code> output has all of them',
+    )
+    .toString()
 }
 
-/**
- * A table of tokens, cut short before the summary limit. The last line says how
- * many rows were left out and where the complete list is.
- */
-function tokenTable(tokens: readonly Shown[], whereAll: string): string {
-  const header =
-    '| Name | Id | State | Created | Created by | Revoked |\n| --- | --- | --- | --- | --- | --- |\n'
-  let table = header
-  let bytes = Buffer.byteLength(header)
-  let shown = 0
-  for (const token of tokens) {
-    const row =
-      `| ${text(token.name)} | <code>${text(token.id)}</code> | ${text(token.state)} | ` +
-      `${date(token.createdAt)} | ${text(token.createdByEmail ?? token.createdBy ?? '')} | ${date(token.revokedAt)} |\n`
-    bytes += Buffer.byteLength(row)
-    if (bytes > TABLE_BUDGET_BYTES) break
-    table += row
-    shown++
+export function cleanupSummary(result: CleanupResult): string {
+  const { task, revoked, kept, notRevoked, now } = result
+  const selection = [
+    task.name === undefined ? 'active tokens of any name' : `active tokens named <code>${text(task.name)}</code>`,
+    task.olderThan === undefined ? undefined : `older than ${text(task.olderThan.text)}`,
+    task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
+  ].filter((part) => part !== undefined)
+  const age = (token: Shown) => {
+    const created = createdTime(token)
+    return created === undefined ? 'unknown' : formatAge(now - created)
   }
-  const omitted = tokens.length - shown
-  if (omitted > 0) {
-    table += `\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`
-  }
-  return table
+  return new Summary(task.dryRun ? 'Gateway token cleanup (dry run)' : 'Gateway token cleanup')
+    .paragraph(`Selected ${selection.join(', ')}. ${cleanupOutcome(result)}`)
+    .table(
+      'Not revoked',
+      ['Name', 'Id', 'Why'],
+      notRevoked.map(({ token, reason }) => [text(token.name), code(token.id), text(shorten(reason, 200))]),
+      "the step's error message names them",
+    )
+    .table(
+      task.dryRun ? 'Would revoke' : 'Revoked',
+      ['Name', 'Id', 'Age', 'Created by'],
+      revoked.map((t) => [text(t.name), code(t.id), age(t), creator(t)]),
+      'the <code>tokens</code> output has all of them',
+    )
+    .table(
+      'Kept',
+      ['Name', 'Id', 'Age', 'Why'],
+      kept.map(({ token, why }) => [
+        text(token.name),
+        code(token.id),
+        age(token),
+        why === 'keep' ? `among the ${task.keep} newest` : 'its createdAt cannot be read',
+      ]),
+      'see the log',
+    )
+    .toString()
 }
 
 function describeToken(token: Shown): string {
-  return `gateway token <strong>${text(token.name)}</strong> (<code>${text(token.id)}</code>)`
+  return `gateway token <strong>${text(token.name)}</strong> (${code(token.id)})`
+}
+
+function creator(token: Shown): string {
+  return text(token.createdByEmail ?? token.createdBy ?? '')
+}
+
+function code(value: string): string {
+  return `<code>${text(value)}</code>`
 }
 
 /** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown escaped as it is. */
@@ -84,6 +156,20 @@ function date(iso: string | undefined): string {
   const time = Date.parse(iso)
   if (Number.isNaN(time)) return text(iso)
   return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC'
+}
+
+/** `45d 3h`, `5h 12m`, `12m`: the two largest units. */
+export function formatAge(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000))
+  const days = Math.floor(minutes / 1440)
+  const hours = Math.floor((minutes % 1440) / 60)
+  if (days > 0) return hours > 0 ? `${days}d ${hours}h` : `${days}d`
+  if (hours > 0) return `${hours}h ${minutes % 60}m`
+  return `${minutes}m`
+}
+
+function shorten(value: string, max: number): string {
+  return value.length > max ? `${value.slice(0, max - 3)}...` : value
 }
 
 /**

@@ -9,3 +9,8 @@ const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]+/g
 export function oneLine(value: string): string {
   return value.replace(CONTROL_OR_SPACE, ' ').trim()
 }
+
+/** `1 token`, `2 tokens`. */
+export function tokens(count: number): string {
+  return `${count} token${count === 1 ? '' : 's'}`
+}

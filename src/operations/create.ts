@@ -1,15 +1,40 @@
-import type { TokenApi } from '../platform/client.js'
+import { ActionError } from '../errors.js'
 import type { CreateTask } from '../inputs.js'
-import type { TokenRecord } from '../records.js'
+import type { Logger } from '../logger.js'
+import type { TokenApi } from '../platform/client.js'
+import { newestFirst, type TokenRecord } from '../records.js'
 
 export interface CreateResult {
   operation: 'create'
   /** The token, value included (already masked). */
   token: TokenRecord
+  /** An existing token was returned (ifExists: reuse); nothing was created. */
+  reused: boolean
   envName: string | undefined
+  /** Revoke this token at the end of the job: asked for, and the token is this step's own. */
+  revokeOnExit: boolean
 }
 
-export async function create(client: TokenApi, task: CreateTask): Promise<CreateResult> {
-  const token = await client.createToken(task.name)
-  return { operation: 'create', token, envName: task.envName }
+/**
+ * Creates a token, or with ifExists `reuse` returns the newest active token with
+ * exactly this name, or with `fail` refuses when one exists. Only `create` skips
+ * the look at the list, so that the usual path stays at two requests.
+ */
+export async function create(client: TokenApi, task: CreateTask, log: Logger): Promise<CreateResult> {
+  const { name, envName, ifExists, revokeOnExit } = task
+  if (ifExists !== 'create') {
+    const tokens = await client.listTokens()
+    const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'))
+    if (existing !== undefined) {
+      const which = `an active token named '${name}' exists already: ${existing.id}, created ${existing.createdAt ?? 'at an unknown time'}`
+      if (ifExists === 'fail') throw new ActionError(`${which}, and ifExists is fail.`)
+      if (existing.tokenValue === undefined) {
+        throw new ActionError(`${which}, but the platform did not return its value, so it cannot be reused.`)
+      }
+      if (revokeOnExit) log.info('revokeOnExit does not apply: the token was reused, not created by this step.')
+      return { operation: 'create', token: existing, reused: true, envName, revokeOnExit: false }
+    }
+  }
+  const token = await client.createToken(name)
+  return { operation: 'create', token, reused: false, envName, revokeOnExit }
 }

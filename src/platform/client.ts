@@ -38,11 +38,16 @@ export interface RevokeOutcome {
   alreadyRevoked: boolean
 }
 
+export interface RevokeOptions {
+  /** Told of each 429 and the wait it brings, so that a batch can slow down. */
+  onThrottle?(delayMs: number): void
+}
+
 /** The calls the operations make; PlatformClient is the real one. */
 export interface TokenApi {
   createToken(name: string): Promise<TokenRecord>
   listTokens(): Promise<TokenRecord[]>
-  revokeToken(tokenId: string): Promise<RevokeOutcome>
+  revokeToken(tokenId: string, options?: RevokeOptions): Promise<RevokeOutcome>
 }
 
 /** A request that failed: refused, unanswered, or answered with something unreadable. */
@@ -71,6 +76,7 @@ interface CallOptions<T> {
    * have taken effect, finds out whether it did, and returns its result if so.
    */
   recover?(failure: string): Promise<T | undefined>
+  onThrottle?(delayMs: number): void
 }
 
 /**
@@ -132,12 +138,13 @@ export class PlatformClient implements TokenApi {
    * Idempotent: when the platform refuses (or answers unreadably), one look at the
    * list tells a token revoked already (success) from one that does not exist.
    */
-  async revokeToken(tokenId: string): Promise<RevokeOutcome> {
+  async revokeToken(tokenId: string, options: RevokeOptions = {}): Promise<RevokeOutcome> {
     const id = encodeURIComponent(tokenId)
     const request = this.apiRequest('POST', `/api/tokens/${id}/revoke?tokenId=${id}`)
     try {
       const token = await this.call('api', request, {
         read: (response) => this.readRecord(request, response),
+        ...options,
       })
       return { token, alreadyRevoked: false }
     } catch (error) {
@@ -210,6 +217,7 @@ export class PlatformClient implements TokenApi {
       const delay =
         (response && retryAfterDelay(response.headers, this.clock.now(), this.backoff)) ??
         backoffDelay(attempt, this.clock.random(), this.backoff)
+      if (response?.status === 429) options.onThrottle?.(delay)
       this.options.log.info(`${failure}; retrying in ${(delay / 1000).toFixed(1)} s.`)
       await this.clock.sleep(delay)
     }

@@ -15,6 +15,7 @@ describe('create (the committed bundle on Node 24)', () => {
     expect(run.outputs).toEqual({
       tokenId: created.id,
       tokenValue: created.tokenValue,
+      reused: 'false',
       name: 'ci-deploy',
       mediatorId: created.mediatorId,
       projectId: PROJECT_ID,

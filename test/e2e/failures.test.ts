@@ -8,7 +8,7 @@ describe('failures (the committed bundle on Node 24)', () => {
   it('with no inputs at all, fails on the missing operation', async () => {
     const run = await runAction()
     expect(expectCleanFailure(run)).toBe(
-      "Input 'operation' is required: one of create, list, revoke.",
+      "Input 'operation' is required: one of create, list, revoke, cleanup.",
     )
   })
 
@@ -16,7 +16,7 @@ describe('failures (the committed bundle on Node 24)', () => {
     [
       'unknown operation',
       { operation: 'rotate' },
-      /^Input 'operation' must be one of create, list, revoke; got "rotate"\.$/,
+      /^Input 'operation' must be one of create, list, revoke, cleanup; got "rotate"\.$/,
     ],
     ['empty clientId', { operation: 'list', clientId: '' }, /^Input 'clientId' is required/],
     [

@@ -17,7 +17,12 @@ const REQUIRED = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl']
 
 describe('action.yml', () => {
   it('runs the bundle on node24, with branding', () => {
-    expect(metadata.runs).toMatchObject({ using: 'node24', main: 'dist/index.js' })
+    expect(metadata.runs).toEqual({
+      using: 'node24',
+      main: 'dist/index.js',
+      post: 'dist/post/index.js',
+      'post-if': 'always()',
+    })
     expect(metadata.branding.icon).toBeTruthy()
     expect(metadata.branding.color).toBeTruthy()
   })
@@ -47,7 +52,13 @@ describe('action.yml', () => {
     const runner = recordingRunner()
     const task = { operation: 'list', name: undefined, state: 'all' } as const
     await report(
-      { operation: 'create', token: token('a', 'x', 0), envName: undefined },
+      {
+        operation: 'create',
+        token: token('a', 'x', 0),
+        envName: undefined,
+        reused: false,
+        revokeOnExit: false,
+      },
       { summary: false },
       runner,
     )

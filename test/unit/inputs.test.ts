@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals'
 import { InputError } from '../../src/errors.js'
-import { INPUT_DEFAULTS, readInputs, type CreateTask, type ListTask } from '../../src/inputs.js'
+import {
+  INPUT_DEFAULTS,
+  readInputs,
+  type CleanupTask,
+  type CreateTask,
+  type ListTask,
+} from '../../src/inputs.js'
 import { recordingSecrets } from '../fixtures/secrets.js'
 
 const CONNECTION = {
@@ -39,7 +45,13 @@ describe('readInputs', () => {
 
   it('reads a create with the defaults of action.yml', () => {
     const { inputs } = read({ operation: 'create', name: 'ci-deploy' })
-    const expected: CreateTask = { operation: 'create', name: 'ci-deploy', envName: undefined }
+    const expected: CreateTask = {
+      operation: 'create',
+      name: 'ci-deploy',
+      envName: undefined,
+      ifExists: 'create',
+      revokeOnExit: false,
+    }
     expect(inputs.task).toEqual(expected)
     expect(inputs.connection).toEqual({
       clientId: 'client-1',
@@ -111,9 +123,61 @@ describe('readInputs', () => {
   it('warns about inputs the operation does not use, but not about defaults', () => {
     const { inputs } = read({ operation: 'create', name: 'x', tokenId: TOKEN_ID, state: 'active' })
     expect(inputs.warnings).toEqual([
-      "Input 'tokenId' is not used by operation create; it is ignored.",
       "Input 'state' is not used by operation create; it is ignored.",
+      "Input 'tokenId' is not used by operation create; it is ignored.",
     ])
+  })
+
+  it('reads create options: ifExists and revokeOnExit', () => {
+    const { inputs } = read({
+      operation: 'create',
+      name: 'x',
+      ifExists: 'reuse',
+      revokeOnExit: 'true',
+    })
+    expect(inputs.task).toMatchObject({ ifExists: 'reuse', revokeOnExit: true })
+  })
+
+  it('reads a cleanup', () => {
+    const { inputs } = read({
+      operation: 'cleanup',
+      name: 'ci-*',
+      olderThan: '30d',
+      keep: '2',
+      dryRun: 'true',
+      concurrency: '8',
+    })
+    const expected: CleanupTask = {
+      operation: 'cleanup',
+      name: 'ci-*',
+      olderThan: { text: '30d', ms: 30 * 86_400_000 },
+      keep: 2,
+      dryRun: true,
+      concurrency: 8,
+    }
+    expect(inputs.task).toEqual(expected)
+  })
+
+  it.each([
+    ['90m', 90 * 60_000],
+    ['12h', 12 * 3_600_000],
+    ['30d', 30 * 86_400_000],
+    ['2w', 14 * 86_400_000],
+  ])('reads olderThan %s', (olderThan, ms) => {
+    expect(read({ operation: 'cleanup', olderThan }).inputs.task).toMatchObject({
+      name: undefined,
+      olderThan: { text: olderThan, ms },
+      keep: 0,
+      dryRun: false,
+      concurrency: 4,
+    })
+  })
+
+  it('accepts a cleanup by name alone', () => {
+    expect(read({ operation: 'cleanup', name: 'ci-deploy' }).inputs.task).toMatchObject({
+      name: 'ci-deploy',
+      olderThan: undefined,
+    })
   })
 
   it('accepts envName values of its own', () => {
@@ -127,13 +191,13 @@ describe('readInputs', () => {
         'a missing operation',
         { operation: '' },
         'operation',
-        /is required: one of create, list, revoke/,
+        /is required: one of create, list, revoke, cleanup/,
       ],
       [
         'an unknown operation',
         { operation: 'delete' },
         'operation',
-        /must be one of create, list, revoke; got "delete"/,
+        /must be one of create, list, revoke, cleanup; got "delete"/,
       ],
       ['a missing clientId', { operation: 'list', clientId: '' }, 'clientId', /required.*forks/],
       [
@@ -218,6 +282,51 @@ describe('readInputs', () => {
         /whole number from 0 to 10; got "11"/,
       ],
       ['negative retries', { operation: 'list', retries: '-1' }, 'retries', /from 0 to 10/],
+      [
+        'a cleanup without a selector',
+        { operation: 'cleanup' },
+        'name',
+        /^Input 'name' or 'olderThan' is required for operation cleanup: .* Nothing was revoked\.$/,
+      ],
+      [
+        'olderThan without a unit',
+        { operation: 'cleanup', olderThan: '30' },
+        'olderThan',
+        /m, h, d or w .*; got "30"/,
+      ],
+      ['olderThan in years', { operation: 'cleanup', olderThan: '1y' }, 'olderThan', /got "1y"/],
+      ['olderThan of zero', { operation: 'cleanup', olderThan: '0d' }, 'olderThan', /got "0d"/],
+      [
+        'a negative keep',
+        { operation: 'cleanup', name: 'x', keep: '-1' },
+        'keep',
+        /whole number from 0 to 1000/,
+      ],
+      [
+        'concurrency 0',
+        { operation: 'cleanup', name: 'x', concurrency: '0' },
+        'concurrency',
+        /from 1 to 32; got "0"/,
+      ],
+      [
+        'concurrency 33',
+        { operation: 'cleanup', name: 'x', concurrency: '33' },
+        'concurrency',
+        /from 1 to 32/,
+      ],
+      ['dryRun yes', { operation: 'cleanup', name: 'x', dryRun: 'yes' }, 'dryRun', /true or false/],
+      [
+        'an unknown ifExists',
+        { operation: 'create', name: 'x', ifExists: 'replace' },
+        'ifExists',
+        /create, reuse, fail; got "replace"/,
+      ],
+      [
+        'revokeOnExit 1',
+        { operation: 'create', name: 'x', revokeOnExit: '1' },
+        'revokeOnExit',
+        /true or false; got "1"/,
+      ],
       ['a fractional timeout', { operation: 'list', timeout: '1.5' }, 'timeout', /whole number/],
       [
         'a summary that is not a boolean',

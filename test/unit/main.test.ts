@@ -47,7 +47,7 @@ describe('run', () => {
       'read operation',
     ])
     expect(core.setFailed).toHaveBeenCalledWith(
-      "Input 'operation' is required: one of create, list, revoke.",
+      "Input 'operation' is required: one of create, list, revoke, cleanup.",
     )
   })
 

@@ -12,7 +12,13 @@ describe('report', () => {
       createdBy: 'u',
     })
     await report(
-      { operation: 'create', token: created, envName: 'GW_TOKEN' },
+      {
+        operation: 'create',
+        token: created,
+        envName: 'GW_TOKEN',
+        reused: false,
+        revokeOnExit: false,
+      },
       { summary: true },
       runner,
     )
@@ -20,6 +26,7 @@ describe('report', () => {
     expect(runner.outputs).toEqual({
       tokenId: 'id-1',
       tokenValue: 'value-id-1',
+      reused: 'false',
       name: 'ci-deploy',
       mediatorId: 'm',
       projectId: 'p',
@@ -43,7 +50,13 @@ describe('report', () => {
   it('create: no env var without envName', async () => {
     const runner = recordingRunner()
     await report(
-      { operation: 'create', token: token('id-1', 'x', 0), envName: undefined },
+      {
+        operation: 'create',
+        token: token('id-1', 'x', 0),
+        envName: undefined,
+        reused: false,
+        revokeOnExit: false,
+      },
       { summary: true },
       runner,
     )
@@ -115,5 +128,90 @@ describe('report', () => {
       runner,
     )
     expect(runner.lines).toContain('warning: Could not write the job summary: disk full')
+  })
+})
+
+describe('report: create options and cleanup', () => {
+  it('create with revokeOnExit: saves the token for the post step before anything else', async () => {
+    const runner = recordingRunner()
+    const order: string[] = []
+    runner.saveState = (name, value) => order.push(`state ${name}=${value}`)
+    runner.setOutput = (name) => order.push(`output ${name}`)
+    const created = token('id-1', 'ephemeral', 0)
+    await report(
+      {
+        operation: 'create',
+        token: created,
+        envName: undefined,
+        reused: false,
+        revokeOnExit: true,
+      },
+      { summary: false },
+      runner,
+    )
+    expect(order.slice(0, 3)).toEqual([
+      'state revokeOnExitTokenId=id-1',
+      'state revokeOnExitTokenName=ephemeral',
+      'output tokenId',
+    ])
+  })
+
+  it('create without revokeOnExit (or reused): saves no state, and sets reused', async () => {
+    const runner = recordingRunner()
+    await report(
+      {
+        operation: 'create',
+        token: token('id-1', 'x', 0),
+        envName: undefined,
+        reused: true,
+        revokeOnExit: false,
+      },
+      { summary: false },
+      runner,
+    )
+    expect(runner.state).toEqual({})
+    expect(runner.outputs.reused).toBe('true')
+    expect(runner.lines[0]).toBe(
+      "info: Reused the gateway token 'x' (id-1), created 2026-11-22T00:00:00.000Z.",
+    )
+  })
+
+  it('cleanup: the revoked records as tokens and count, a log line each', async () => {
+    const runner = recordingRunner()
+    const revoked = [
+      token('a', 'ci-a', 40, { state: 'revoked', tokenValue: undefined }),
+      token('b', 'ci-b', 35, { state: 'revoked', tokenValue: undefined }),
+    ]
+    const task = {
+      operation: 'cleanup',
+      name: undefined,
+      olderThan: { text: '30d', ms: 30 * 86_400_000 },
+      keep: 0,
+      dryRun: false,
+      concurrency: 4,
+    } as const
+    await report(
+      {
+        operation: 'cleanup',
+        task,
+        revoked,
+        kept: [],
+        notRevoked: [],
+        now: Date.UTC(2026, 10, 22),
+      },
+      { summary: true },
+      runner,
+    )
+    expect(runner.outputs.count).toBe('2')
+    expect((JSON.parse(runner.outputs.tokens ?? '') as { id: string }[]).map((t) => t.id)).toEqual([
+      'a',
+      'b',
+    ])
+    expect(runner.lines).toEqual([
+      "info: Revoked gateway token 'ci-a' (a), 40d old.",
+      "info: Revoked gateway token 'ci-b' (b), 35d old.",
+      'info: Revoked 2 tokens. Kept 0.',
+    ])
+    expect(runner.summaries[0]).toContain('### Gateway token cleanup')
   })
 })

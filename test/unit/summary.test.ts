@@ -1,7 +1,9 @@
 import { describe, expect, it } from '@jest/globals'
-import type { ListTask } from '../../src/inputs.js'
+import type { CleanupTask, ListTask } from '../../src/inputs.js'
 import {
+  cleanupSummary,
   createSummary,
+  formatAge,
   listSummary,
   revokeSummary,
   SUMMARY_LIMIT_BYTES,
@@ -14,7 +16,13 @@ const ALL: ListTask = { operation: 'list', name: undefined, state: 'all' }
 describe('summaries', () => {
   it('create: a line naming the token and where its value is, never the value', () => {
     const created = token('id-1', 'ci-deploy', 0, { mediatorId: 'm-1' })
-    const summary = createSummary({ operation: 'create', token: created, envName: 'GW_TOKEN' })
+    const summary = createSummary({
+      operation: 'create',
+      token: created,
+      envName: 'GW_TOKEN',
+      reused: false,
+      revokeOnExit: false,
+    })
     expect(summary).toContain(
       '<strong>ci-deploy</strong> (<code>id-1</code>) for mediator <code>m-1</code>',
     )
@@ -94,5 +102,107 @@ describe('summaries', () => {
     expect(row?.split('|')).toHaveLength(8)
     expect(row).not.toMatch(/[`*[\]]|<img|\n/)
     expect(text('a|b')).toBe('a&#124;b')
+  })
+})
+
+describe('create and cleanup summaries', () => {
+  it('create: says when a token was reused, and when it will be revoked at the end of the job', () => {
+    const reused = createSummary({
+      operation: 'create',
+      token: token('id-1', 'ci', 3),
+      envName: undefined,
+      reused: true,
+      revokeOnExit: false,
+    })
+    expect(reused).toMatch(
+      /^### Gateway token reused\n\nReused gateway token <strong>ci<\/strong> .* created 2026-11-19 00:00 UTC: no new token was created\./,
+    )
+    const ephemeral = createSummary({
+      operation: 'create',
+      token: token('id-1', 'ci', 0),
+      envName: undefined,
+      reused: false,
+      revokeOnExit: true,
+    })
+    expect(ephemeral).toContain('It will be revoked at the end of the job (revokeOnExit).')
+  })
+
+  const cleanupTask: CleanupTask = {
+    operation: 'cleanup',
+    name: 'ci-*',
+    olderThan: { text: '30d', ms: 30 * 86_400_000 },
+    keep: 1,
+    dryRun: false,
+    concurrency: 4,
+  }
+  const NOW = Date.UTC(2026, 10, 22)
+
+  it('cleanup: the selection, then tables of what was not revoked, revoked and kept', () => {
+    const summary = cleanupSummary({
+      operation: 'cleanup',
+      task: cleanupTask,
+      now: NOW,
+      revoked: [token('r1', 'ci-a', 45.5, { createdByEmail: 'bot@example.com', state: 'revoked' })],
+      notRevoked: [
+        { token: token('n1', 'ci-b', 60), reason: 'POST x answered 403 Forbidden: not yours.' },
+      ],
+      kept: [
+        { token: token('k1', 'ci-a', 1), why: 'keep' },
+        { token: token('k2', 'ci-c', 0, { createdAt: 'soon' }), why: 'unreadable date' },
+      ],
+    })
+    expect(summary).toBe(
+      '### Gateway token cleanup\n\n' +
+        'Selected active tokens named <code>ci-&#42;</code>, older than 30d, keeping the 1 newest of each name. Revoked 1 token; 1 could not be revoked.\n\n' +
+        '#### Not revoked\n\n| Name | Id | Why |\n| --- | --- | --- |\n| ci-b | <code>n1</code> | POST x answered 403 Forbidden: not yours. |\n\n' +
+        '#### Revoked\n\n| Name | Id | Age | Created by |\n| --- | --- | --- | --- |\n| ci-a | <code>r1</code> | 45d 12h | bot@example.com |\n\n' +
+        '#### Kept\n\n| Name | Id | Age | Why |\n| --- | --- | --- | --- |\n' +
+        '| ci-a | <code>k1</code> | 1d | among the 1 newest |\n| ci-c | <code>k2</code> | unknown | its createdAt cannot be read |\n\n',
+    )
+  })
+
+  it('cleanup: a dry run is marked as one', () => {
+    const summary = cleanupSummary({
+      operation: 'cleanup',
+      task: { ...cleanupTask, dryRun: true, name: undefined, keep: 0 },
+      now: NOW,
+      revoked: [token('r1', 'ci-a', 40)],
+      notRevoked: [],
+      kept: [],
+    })
+    expect(summary).toContain('### Gateway token cleanup (dry run)')
+    expect(summary).toContain(
+      'Selected active tokens of any name, older than 30d. Dry run: 1 token would be revoked; nothing was revoked.',
+    )
+    expect(summary).toContain('#### Would revoke')
+  })
+
+  it('cleanup: stays under 128 KiB with thousands of rows in several tables', () => {
+    const many = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        token(`${prefix}-${i}`.padEnd(36, '0'), `mediator-${i}`, 40),
+      )
+    const summary = cleanupSummary({
+      operation: 'cleanup',
+      task: cleanupTask,
+      now: NOW,
+      revoked: many('r', 3000),
+      notRevoked: many('n', 500).map((t) => ({ token: t, reason: 'x'.repeat(300) })),
+      kept: many('k', 3000).map((t) => ({ token: t, why: 'keep' as const })),
+    })
+    expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_LIMIT_BYTES)
+    expect(summary).toMatch(
+      /\d+ more not shown: a step summary must stay under 128 KiB; the <code>tokens<\/code> output has all of them\./,
+    )
+  })
+
+  it('formats ages with their two largest units', () => {
+    expect([0, 59_000, 90 * 60_000, 26 * 3_600_000, 45 * 86_400_000].map(formatAge)).toEqual([
+      '0m',
+      '0m',
+      '1h 30m',
+      '1d 2h',
+      '45d',
+    ])
   })
 })

@@ -1,20 +1,90 @@
 import { describe, expect, it } from '@jest/globals'
+import { ActionError } from '../../../src/errors.js'
+import type { CreateTask } from '../../../src/inputs.js'
 import { create } from '../../../src/operations/create.js'
-import { FakeTokenApi } from '../../fixtures/token-api.js'
+import { recordingRunner } from '../../fixtures/runner.js'
+import { FakeTokenApi, token } from '../../fixtures/token-api.js'
+
+const task = (fields: Partial<CreateTask> = {}): CreateTask => ({
+  operation: 'create',
+  name: 'ci-deploy',
+  envName: undefined,
+  ifExists: 'create',
+  revokeOnExit: false,
+  ...fields,
+})
+const existing = () => [
+  token('old', 'ci-deploy', 9),
+  token('newest', 'ci-deploy', 1),
+  token('revoked', 'ci-deploy', 0, { state: 'revoked', tokenValue: undefined }),
+  token('other', 'ci-deploy-2', 0),
+]
 
 describe('create', () => {
-  it('creates one token and returns it with its value and the env name', async () => {
-    const api = new FakeTokenApi()
-    const result = await create(api, {
-      operation: 'create',
-      name: 'ci-deploy',
-      envName: 'GW_TOKEN',
-    })
+  it('creates one token, with no look at the list, and returns it with its value', async () => {
+    const api = new FakeTokenApi(existing())
+    const result = await create(
+      api,
+      task({ envName: 'GW_TOKEN', revokeOnExit: true }),
+      recordingRunner(),
+    )
     expect(api.calls).toEqual(['create ci-deploy'])
     expect(result).toEqual({
       operation: 'create',
       token: expect.objectContaining({ name: 'ci-deploy', tokenValue: 'value-ci-deploy' }),
+      reused: false,
       envName: 'GW_TOKEN',
+      revokeOnExit: true,
     })
+  })
+
+  it('reuse: returns the newest active token with exactly this name, creating nothing', async () => {
+    const api = new FakeTokenApi(existing())
+    const log = recordingRunner()
+    const result = await create(api, task({ ifExists: 'reuse', revokeOnExit: true }), log)
+    expect(api.calls).toEqual(['list'])
+    expect(result).toMatchObject({
+      reused: true,
+      revokeOnExit: false,
+      token: { id: 'newest', tokenValue: 'value-newest' },
+    })
+    expect(log.lines).toContain(
+      'info: revokeOnExit does not apply: the token was reused, not created by this step.',
+    )
+  })
+
+  it('reuse: creates when no active token has exactly this name', async () => {
+    const api = new FakeTokenApi([
+      token('a', 'ci-deploy-2', 1),
+      token('b', 'ci-deploy', 1, { state: 'revoked' }),
+    ])
+    const result = await create(api, task({ ifExists: 'reuse' }), recordingRunner())
+    expect(api.calls).toEqual(['list', 'create ci-deploy'])
+    expect(result.reused).toBe(false)
+  })
+
+  it('reuse: refuses a token whose value the list does not show', async () => {
+    const api = new FakeTokenApi([token('a', 'ci-deploy', 1, { tokenValue: undefined })])
+    await expect(create(api, task({ ifExists: 'reuse' }), recordingRunner())).rejects.toThrow(
+      "an active token named 'ci-deploy' exists already: a, created 2026-11-21T00:00:00.000Z, but the platform did not return its value, so it cannot be reused.",
+    )
+  })
+
+  it('fail: fails naming the existing token, creating nothing', async () => {
+    const api = new FakeTokenApi(existing())
+    const error = await create(api, task({ ifExists: 'fail' }), recordingRunner()).catch(
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(ActionError)
+    expect((error as Error).message).toBe(
+      "an active token named 'ci-deploy' exists already: newest, created 2026-11-21T00:00:00.000Z, and ifExists is fail.",
+    )
+    expect(api.calls).toEqual(['list'])
+  })
+
+  it('fail: creates when none exists', async () => {
+    const api = new FakeTokenApi([token('r', 'ci-deploy', 1, { state: 'revoked' })])
+    await create(api, task({ ifExists: 'fail' }), recordingRunner())
+    expect(api.calls).toEqual(['list', 'create ci-deploy'])
   })
 })

@@ -1,0 +1,99 @@
+import type { Clock } from './clock.js'
+import type { Logger } from './logger.js'
+
+/** What a task returns to be queued again, behind the others (it was throttled). */
+export const AGAIN = Symbol('again')
+
+/**
+ * Runs tasks at most `limit` at a time, and adapts that limit to a platform that
+ * rate-limits: a throttle halves it and pauses new starts for the wait the platform
+ * asked for; each run of `limit` successes raises it by one, back up to the maximum.
+ */
+export class AdaptivePool {
+  private limit: number
+  private pausedUntil = 0
+  private successes = 0
+
+  constructor(
+    private readonly max: number,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {
+    this.limit = max
+  }
+
+  /** How many tasks may be in flight now. */
+  get inFlightLimit(): number {
+    return this.limit
+  }
+
+  /** The platform answered 429 and asked to wait `delayMs`. */
+  throttled(delayMs: number): void {
+    const now = this.clock.now()
+    // Throttles that arrive during a pause come from requests sent before it: one event.
+    if (now >= this.pausedUntil && this.limit > 1) {
+      const before = this.limit
+      this.limit = Math.max(1, Math.floor(this.limit / 2))
+      this.log.info(`The platform is rate-limiting: ${this.limit} requests in flight instead of ${before}.`)
+    }
+    this.pausedUntil = Math.max(this.pausedUntil, now + delayMs)
+    this.successes = 0
+  }
+
+  /** A task went through without a throttle. */
+  succeeded(): void {
+    if (this.limit >= this.max) return
+    if (++this.successes >= this.limit) {
+      this.limit++
+      this.successes = 0
+    }
+  }
+
+  /**
+   * Runs `work` on every item and returns the results in item order. A task that
+   * returns AGAIN is queued again, behind the others; it must give up on its own.
+   */
+  async run<T, R>(items: readonly T[], work: (item: T) => Promise<R | typeof AGAIN>): Promise<R[]> {
+    const queue = items.map((item, index) => ({ item, index }))
+    const results = new Array<R>(items.length)
+    let inFlight = 0
+    // Resolved, and replaced, each time a task ends: the moment to look again.
+    let wake = (): void => undefined
+    let taskEnded = new Promise<void>((resolve) => (wake = resolve))
+    const endTask = (): void => {
+      const wakeAll = wake
+      taskEnded = new Promise<void>((resolve) => (wake = resolve))
+      wakeAll()
+    }
+
+    const worker = async (slot: number): Promise<void> => {
+      for (;;) {
+        if (queue.length === 0 && inFlight === 0) return
+        const pause = this.pausedUntil - this.clock.now()
+        if (pause > 0) {
+          await this.clock.sleep(pause)
+          continue
+        }
+        // Above the limit, or nothing queued while a task in flight may be queued again.
+        if (slot >= this.limit || queue.length === 0) {
+          await taskEnded
+          continue
+        }
+        const next = queue.shift()
+        if (next === undefined) continue
+        inFlight++
+        try {
+          const result = await work(next.item)
+          if (result === AGAIN) queue.push(next)
+          else results[next.index] = result
+        } finally {
+          inFlight--
+          endTask()
+        }
+      }
+    }
+
+    await Promise.all(Array.from({ length: this.max }, (_, slot) => worker(slot)))
+    return results
+  }
+}

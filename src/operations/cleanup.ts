@@ -1,0 +1,99 @@
+import { AdaptivePool, AGAIN } from '../adaptive-pool.js'
+import type { Clock } from '../clock.js'
+import type { CleanupTask } from '../inputs.js'
+import type { Logger } from '../logger.js'
+import { RequestError, type TokenApi } from '../platform/client.js'
+import type { TokenRecord } from '../records.js'
+import { oneLine, tokens } from '../text.js'
+import { planCleanup, type KeptToken } from './cleanup-plan.js'
+
+export interface NotRevoked {
+  token: TokenRecord
+  /** Why the platform did not revoke it (no secret: server details are scrubbed). */
+  reason: string
+}
+
+export interface CleanupResult {
+  operation: 'cleanup'
+  task: CleanupTask
+  /** Revoked tokens (with dryRun, the ones that would be), newest first. */
+  revoked: TokenRecord[]
+  kept: KeptToken[]
+  notRevoked: NotRevoked[]
+  /** When the ages were measured. */
+  now: number
+}
+
+// A revoke throttled even after its own retries goes to the back of the queue this many times.
+const THROTTLED_ROUNDS = 10
+// The pause after such a revoke, when the platform gave no Retry-After it could honour.
+const THROTTLE_PAUSE_MS = 1000
+
+/**
+ * Revokes the tokens a selection chooses (see planCleanup), `concurrency` at a
+ * time, slowing down when the platform rate-limits. A token that cannot be revoked
+ * does not stop the others; it is reported in `notRevoked`.
+ */
+export async function cleanup(
+  client: TokenApi,
+  task: CleanupTask,
+  { clock, log }: { clock: Clock; log: Logger },
+): Promise<CleanupResult> {
+  const now = clock.now()
+  const plan = planCleanup(await client.listTokens(), task, now)
+  for (const { token, why } of plan.kept) {
+    if (why === 'unreadable date') {
+      log.warning(
+        `Token '${oneLine(token.name)}' (${token.id}) has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`,
+      )
+    }
+  }
+  const result = { operation: 'cleanup' as const, task, kept: plan.kept, now }
+  if (task.dryRun) return { ...result, revoked: plan.revoke, notRevoked: [] }
+
+  const pool = new AdaptivePool(task.concurrency, clock, log)
+  const rounds = new Map<string, number>()
+  const outcomes = await pool.run(plan.revoke, async (token) => {
+    try {
+      const outcome = await client.revokeToken(token.id, {
+        onThrottle: (delayMs) => {
+          pool.throttled(delayMs)
+        },
+      })
+      pool.succeeded()
+      return { revoked: outcome.token }
+    } catch (error) {
+      if (!(error instanceof RequestError)) throw error
+      const round = (rounds.get(token.id) ?? 0) + 1
+      rounds.set(token.id, round)
+      if (error.status === 429 && round < THROTTLED_ROUNDS) {
+        pool.throttled(THROTTLE_PAUSE_MS)
+        return AGAIN
+      }
+      return { failed: { token, reason: error.message } }
+    }
+  })
+  return {
+    ...result,
+    revoked: outcomes.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
+    notRevoked: outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])),
+  }
+}
+
+/** The step's failure when some tokens were not revoked: each named, with why. */
+export function cleanupFailure(result: CleanupResult): string | undefined {
+  const { notRevoked, revoked } = result
+  if (notRevoked.length === 0) return undefined
+  const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `'${oneLine(token.name)}' (${token.id}): ${reason}`)
+  const more = notRevoked.length > shown.length ? ` And ${notRevoked.length - shown.length} more, in the job summary.` : ''
+  const total = notRevoked.length + revoked.length
+  const were = notRevoked.length === 1 ? 'was' : 'were'
+  return `${notRevoked.length} of ${tokens(total)} ${were} not revoked (the other ${revoked.length} were): ${shown.join(' ')}${more}`
+}
+
+/** One sentence on what a cleanup did, for the log and the summary. */
+export function cleanupOutcome({ task, revoked, notRevoked }: CleanupResult): string {
+  if (task.dryRun) return `Dry run: ${tokens(revoked.length)} would be revoked; nothing was revoked.`
+  const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : ''
+  return `Revoked ${tokens(revoked.length)}${failed}.`
+}

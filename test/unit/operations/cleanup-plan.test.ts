@@ -1,0 +1,83 @@
+import { describe, expect, it } from '@jest/globals'
+import { planCleanup } from '../../../src/operations/cleanup-plan.js'
+import { token } from '../../fixtures/token-api.js'
+
+const NOW = Date.UTC(2026, 10, 22)
+const days = (n: number) => ({ text: `${n}d`, ms: n * 86_400_000 })
+const ids = (tokens: { id: string }[]) => tokens.map((t) => t.id)
+
+describe('planCleanup', () => {
+  const tokens = [
+    token('a-new', 'ci-a', 1),
+    token('a-mid', 'ci-a', 40),
+    token('a-old', 'ci-a', 90),
+    token('b-old', 'ci-b', 60),
+    token('b-revoked', 'ci-b', 100, { state: 'revoked', tokenValue: undefined }),
+    token('prod', 'prod', 365),
+  ]
+
+  it('revokes active tokens older than olderThan, whatever the name, newest first', () => {
+    const plan = planCleanup(tokens, { name: undefined, olderThan: days(30), keep: 0 }, NOW)
+    expect(ids(plan.revoke)).toEqual(['a-mid', 'b-old', 'a-old', 'prod'])
+    expect(plan.kept).toEqual([])
+  })
+
+  it('leaves revoked tokens and tokens exactly at the age alone', () => {
+    const plan = planCleanup(
+      [token('edge', 'x', 30), token('r', 'x', 99, { state: 'revoked' })],
+      { name: undefined, olderThan: days(30), keep: 0 },
+      NOW,
+    )
+    expect(plan.revoke).toEqual([])
+  })
+
+  it('selects by name pattern', () => {
+    const plan = planCleanup(tokens, { name: 'ci-*', olderThan: days(30), keep: 0 }, NOW)
+    expect(ids(plan.revoke)).toEqual(['a-mid', 'b-old', 'a-old'])
+  })
+
+  it('selects by exact name alone, of any age', () => {
+    const plan = planCleanup(tokens, { name: 'ci-a', olderThan: undefined, keep: 0 }, NOW)
+    expect(ids(plan.revoke)).toEqual(['a-new', 'a-mid', 'a-old'])
+  })
+
+  it('keeps the newest active tokens of each name, whatever their age', () => {
+    const plan = planCleanup(tokens, { name: 'ci-*', olderThan: undefined, keep: 1 }, NOW)
+    expect(ids(plan.revoke)).toEqual(['a-mid', 'a-old'])
+    expect(plan.kept).toEqual([
+      { token: expect.objectContaining({ id: 'a-new' }), why: 'keep' },
+      { token: expect.objectContaining({ id: 'b-old' }), why: 'keep' },
+    ])
+  })
+
+  it('combines keep and olderThan: kept ones are not counted as old', () => {
+    const plan = planCleanup(tokens, { name: undefined, olderThan: days(50), keep: 1 }, NOW)
+    expect(ids(plan.revoke)).toEqual(['a-old'])
+    expect(ids(plan.kept.map((k) => k.token))).toEqual(['a-new', 'b-old', 'prod'])
+  })
+
+  it('never revokes by age a token whose createdAt cannot be read, and reports it kept', () => {
+    const odd = [
+      token('bad', 'ci-a', 0, { createdAt: 'last tuesday' }),
+      token('none', 'ci-a', 0, { createdAt: undefined }),
+      token('old', 'ci-a', 90),
+    ]
+    const byAge = planCleanup(odd, { name: undefined, olderThan: days(30), keep: 0 }, NOW)
+    expect(ids(byAge.revoke)).toEqual(['old'])
+    expect(byAge.kept.map((k) => [k.token.id, k.why])).toEqual([
+      ['bad', 'unreadable date'],
+      ['none', 'unreadable date'],
+    ])
+    const byKeep = planCleanup(odd, { name: 'ci-a', olderThan: undefined, keep: 1 }, NOW)
+    expect(ids(byKeep.revoke)).toEqual([])
+  })
+
+  it('revokes an unreadable date with a name alone: no age is involved', () => {
+    const plan = planCleanup(
+      [token('bad', 'ci-a', 0, { createdAt: 'soon' })],
+      { name: 'ci-a', olderThan: undefined, keep: 0 },
+      NOW,
+    )
+    expect(ids(plan.revoke)).toEqual(['bad'])
+  })
+})

@@ -1,0 +1,91 @@
+import { beforeEach, describe, expect, it, jest } from '@jest/globals'
+import nock from 'nock'
+import * as core from '../fixtures/core.js'
+import {
+  API,
+  AUTH,
+  AUTH_PATH,
+  authOk,
+  CLIENT_SECRET,
+  record,
+  TOKEN_ID,
+  useNock,
+} from '../fixtures/nock-platform.js'
+import { recordingRunner } from '../fixtures/runner.js'
+
+jest.unstable_mockModule('@actions/core', () => core)
+const { revokeAtExit, runPost } = await import('../../src/revoke-on-exit.js')
+
+useNock()
+const REVOKE = `/prefix/api/tokens/${TOKEN_ID}/revoke`
+
+/** A runner whose state holds what the main step saved. */
+function postRunner() {
+  const runner = recordingRunner()
+  revokeAtExit(runner, { id: TOKEN_ID, name: 'ephemeral', state: 'active' })
+  runner.lines.length = 0
+  return runner
+}
+
+beforeEach(() => {
+  jest.clearAllMocks()
+  Object.assign(core.inputs, {
+    clientId: 'client-1',
+    clientSecret: CLIENT_SECRET,
+    baseUrl: `${API}/prefix`,
+    authUrl: AUTH,
+    retries: '0',
+  })
+})
+
+describe('runPost (revokeOnExit)', () => {
+  it('does nothing and says nothing without a token saved by the main step', async () => {
+    const runner = recordingRunner()
+    await runPost(runner)
+    expect(runner.lines).toEqual([])
+    expect(core.getInput).not.toHaveBeenCalled()
+  })
+
+  it('authenticates anew and revokes the token, masking the client secret first', async () => {
+    const runner = postRunner()
+    authOk()
+    nock(API)
+      .post(REVOKE)
+      .query({ tokenId: TOKEN_ID })
+      .reply(200, record({ state: 'revoked', tokenValue: undefined }))
+    await runPost(runner)
+    expect(nock.pendingMocks()).toEqual([])
+    expect(core.setSecret).toHaveBeenNthCalledWith(1, CLIENT_SECRET)
+    expect(runner.lines).toContain(
+      `info: Revoked gateway token 'ephemeral' (${TOKEN_ID}) at the end of the job (revokeOnExit).`,
+    )
+    expect(core.setFailed).not.toHaveBeenCalled()
+  })
+
+  it('says so when the token was revoked already', async () => {
+    const runner = postRunner()
+    authOk()
+    nock(API).post(REVOKE).query(true).reply(409, { error: 'already revoked' })
+    nock(API)
+      .get('/prefix/api/tokens')
+      .reply(200, [record({ state: 'revoked', tokenValue: undefined })])
+    await runPost(runner)
+    expect(runner.lines).toContain(
+      `info: The gateway token 'ephemeral' (${TOKEN_ID}) was already revoked before the end of the job.`,
+    )
+  })
+
+  it('only warns, naming the token, when it cannot revoke it', async () => {
+    const runner = postRunner()
+    nock(AUTH)
+      .post(AUTH_PATH)
+      .reply(503, { error: `down ${CLIENT_SECRET}` })
+    await runPost(runner)
+    expect(core.setFailed).not.toHaveBeenCalled()
+    expect(runner.lines.filter((line) => !line.startsWith('debug:'))).toEqual([
+      `warning: Could not revoke gateway token 'ephemeral' (${TOKEN_ID}) at the end of the job: ` +
+        `authentication failed: POST ${AUTH}${AUTH_PATH} answered 503 Service Unavailable: down ***. ` +
+        `It is still active: revoke it with operation: revoke and tokenId: ${TOKEN_ID}.`,
+    ])
+  })
+})
