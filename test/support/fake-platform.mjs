@@ -102,6 +102,15 @@ export class FakePlatform {
      * @type {'admin' | 'viewer'}
      */
     this.role = 'admin'
+    /**
+     * Rate limiting of the API, off when undefined: at most `requests` in each window
+     * of `windowMs`; the others get 429 with a Retry-After to the next window.
+     * @type {{ requests: number, windowMs: number } | undefined}
+     */
+    this.rateLimit = undefined
+    /** How many requests the rate limit turned away. */
+    this.throttled = 0
+    this.#window = { start: 0, count: 0 }
     this.authUrl = ''
     this.baseUrl = ''
     this.#ports = { auth: options.authPort ?? 0, api: options.apiPort ?? 0 }
@@ -109,6 +118,8 @@ export class FakePlatform {
 
   /** @type {{ auth: number, api: number }} */
   #ports
+  /** @type {{ start: number, count: number }} */
+  #window
 
   async start() {
     const auth = await listen(this.#authServer, this.#ports.auth)
@@ -197,13 +208,31 @@ export class FakePlatform {
       const payload = fault.json ?? fault.body ?? { error: `Injected ${fault.status}` }
       return void send(res, fault.status, payload, fault.headers)
     }
-    const { status, payload } = carriedOut ?? this.#handle(request)
-    send(res, status, payload)
+    const { status, payload, headers } = carriedOut ?? this.#handle(request)
+    send(res, status, payload, headers)
   }
 
-  /** @param {RecordedRequest} request */
+  /**
+   * @param {RecordedRequest} request
+   * @returns {{ status: number, payload: unknown, headers?: Record<string, string> }}
+   */
   #handle(request) {
-    return request.server === 'auth' ? this.#authenticate(request) : this.#api(request)
+    if (request.server === 'auth') return this.#authenticate(request)
+    const wait = this.#rateLimited()
+    if (wait !== undefined) {
+      this.throttled++
+      return { ...error(429, 'Too many requests'), headers: { 'Retry-After': String(wait) } }
+    }
+    return this.#api(request)
+  }
+
+  /** Seconds to the next window when this request is over the rate limit, else undefined. */
+  #rateLimited() {
+    if (this.rateLimit === undefined) return undefined
+    const now = Date.now()
+    if (now - this.#window.start >= this.rateLimit.windowMs) this.#window = { start: now, count: 0 }
+    if (++this.#window.count <= this.rateLimit.requests) return undefined
+    return Math.max(1, Math.ceil((this.#window.start + this.rateLimit.windowMs - now) / 1000))
   }
 
   /**

@@ -1,0 +1,181 @@
+import { describe, expect, it } from '@jest/globals'
+import { runAction } from '../support/runner.mjs'
+import { expectCleanFailure, expectNoLeaks, runAgainst, useFakePlatform } from './helpers.js'
+
+const platform = useFakePlatform()
+const AUTH = 'POST /idp/identity/resources/auth/v2/api-token'
+const LIST = 'GET /api/tokens'
+const CREATE = 'POST /api/tokens'
+
+describe('create with ifExists (the committed bundle on Node 24)', () => {
+  it('reuse: outputs the newest active token with exactly this name, creating nothing', async () => {
+    platform().seed({ name: 'ci-deploy', ageMs: 5 * 86_400_000 })
+    const newest = platform().seed({ name: 'ci-deploy', ageMs: 86_400_000 })
+    platform().seed({ name: 'ci-deploy-eu', ageMs: 0 })
+    const run = await runAgainst(platform(), {
+      operation: 'create',
+      name: 'ci-deploy',
+      ifExists: 'reuse',
+      envName: 'GW_TOKEN',
+    })
+
+    expect(run.exitCode).toBe(0)
+    expect(platform().requestLines()).toEqual([AUTH, LIST])
+    expect(run.outputs).toMatchObject({
+      tokenId: newest.id,
+      tokenValue: newest.tokenValue,
+      reused: 'true',
+    })
+    expect(run.env).toEqual({ GW_TOKEN: newest.tokenValue })
+    expect(run.masked).toContain(newest.tokenValue)
+    expect(run.summary).toContain('### Gateway token reused')
+    expectNoLeaks(run, platform().secrets(), {
+      allowedOutputs: ['tokenValue'],
+      allowedEnv: ['GW_TOKEN'],
+    })
+  })
+
+  it('reuse: creates a token when none with this name is active', async () => {
+    platform().seed({ name: 'ci-deploy', state: 'revoked' })
+    const run = await runAgainst(platform(), {
+      operation: 'create',
+      name: 'ci-deploy',
+      ifExists: 'reuse',
+    })
+    expect(run.exitCode).toBe(0)
+    expect(platform().requestLines()).toEqual([AUTH, LIST, CREATE])
+    expect(run.outputs.reused).toBe('false')
+    expect(platform().tokens.size).toBe(2)
+  })
+
+  it('fail: fails naming the existing token, creating nothing', async () => {
+    const existing = platform().seed({ name: 'ci-deploy' })
+    const run = await runAgainst(platform(), {
+      operation: 'create',
+      name: 'ci-deploy',
+      ifExists: 'fail',
+    })
+    expect(expectCleanFailure(run)).toBe(
+      `create failed: an active token named 'ci-deploy' exists already: ${existing.id}, created ${existing.createdAt}, and ifExists is fail.`,
+    )
+    expect(platform().requestLines()).toEqual([AUTH, LIST])
+  })
+
+  it('create (the default): always a new token, reused false, two requests', async () => {
+    platform().seed({ name: 'ci-deploy' })
+    const run = await runAgainst(platform(), { operation: 'create', name: 'ci-deploy' })
+    expect(platform().requestLines()).toEqual([AUTH, CREATE])
+    expect(run.outputs.reused).toBe('false')
+  })
+})
+
+describe('revokeOnExit: the post step, as the runner runs it', () => {
+  it('revokes the created token at the end of the job, authenticating again', async () => {
+    const inputs = {
+      ...platform().connectionInputs(),
+      operation: 'create',
+      name: 'pr-123',
+      revokeOnExit: 'true',
+    }
+    const main = await runAction({ inputs })
+    expect(main.exitCode).toBe(0)
+    expect(main.state).toEqual({
+      revokeOnExitTokenId: main.outputs.tokenId,
+      revokeOnExitTokenName: 'pr-123',
+    })
+    expect(main.log).toContain('It will be revoked at the end of the job (revokeOnExit).')
+    expect(platform().tokens.get(main.outputs.tokenId ?? '')?.state).toBe('active')
+
+    const post = await runAction({ step: 'post', inputs, state: main.state })
+    expect(post.exitCode).toBe(0)
+    expect(post.log).toContain(
+      `Revoked gateway token 'pr-123' (${main.outputs.tokenId}) at the end of the job (revokeOnExit).`,
+    )
+    expect(platform().tokens.get(main.outputs.tokenId ?? '')?.state).toBe('revoked')
+    const id = main.outputs.tokenId ?? ''
+    expect(platform().requestLines()).toEqual([
+      AUTH,
+      CREATE,
+      AUTH,
+      `POST /api/tokens/${id}/revoke?tokenId=${id}`,
+    ])
+    expect(post.stdout.split('\n')[0]).toBe(`::add-mask::${platform().clientSecret}`)
+    expectNoLeaks(post, platform().secrets())
+  })
+
+  it('revokes it even when the job failed later (post-if: always())', async () => {
+    const inputs = {
+      ...platform().connectionInputs(),
+      operation: 'create',
+      name: 'pr-9',
+      revokeOnExit: 'true',
+    }
+    const main = await runAction({ inputs })
+    // The runner runs the post step whatever became of the job's other steps.
+    const post = await runAction({
+      step: 'post',
+      inputs,
+      state: main.state,
+      env: { GITHUB_JOB_STATUS: 'failure' },
+    })
+    expect(post.exitCode).toBe(0)
+    expect(platform().tokens.get(main.outputs.tokenId ?? '')?.state).toBe('revoked')
+  })
+
+  it('never revokes a reused token', async () => {
+    const existing = platform().seed({ name: 'shared' })
+    const inputs = {
+      ...platform().connectionInputs(),
+      operation: 'create',
+      name: 'shared',
+      ifExists: 'reuse',
+      revokeOnExit: 'true',
+    }
+    const main = await runAction({ inputs })
+    expect(main.outputs.reused).toBe('true')
+    expect(main.state).toEqual({})
+    expect(main.log).toContain(
+      'revokeOnExit does not apply: the token was reused, not created by this step.',
+    )
+
+    const post = await runAction({ step: 'post', inputs, state: main.state })
+    expect(post.exitCode).toBe(0)
+    expect(post.stdout).toBe('')
+    expect(platform().tokens.get(existing.id)?.state).toBe('active')
+  })
+
+  it('does nothing and says nothing without revokeOnExit', async () => {
+    const inputs = { ...platform().connectionInputs(), operation: 'create', name: 'kept' }
+    const main = await runAction({ inputs })
+    expect(main.state).toEqual({})
+    const post = await runAction({ step: 'post', inputs, state: main.state })
+    expect(post.exitCode).toBe(0)
+    expect(post.stdout).toBe('')
+    expect(platform().requestLines()).toEqual([AUTH, CREATE])
+  })
+
+  it('only warns, with the token id, when it cannot revoke at the end', async () => {
+    const inputs = {
+      ...platform().connectionInputs(),
+      operation: 'create',
+      name: 'pr-7',
+      revokeOnExit: 'true',
+      retries: '0',
+    }
+    const main = await runAction({ inputs })
+    platform().fail({
+      server: 'api',
+      path: /\/revoke$/,
+      status: 503,
+      json: { error: 'maintenance' },
+    })
+    const post = await runAction({ step: 'post', inputs, state: main.state })
+    const id = main.outputs.tokenId ?? ''
+    expect(post.exitCode).toBe(0)
+    expect(post.errors).toEqual([])
+    expect(post.warnings).toEqual([
+      `Could not revoke gateway token 'pr-7' (${id}) at the end of the job: POST ${platform().baseUrl}/api/tokens/${id}/revoke?tokenId=${id} answered 503 Service Unavailable: maintenance. ` +
+        `It is still active: revoke it with operation: revoke and tokenId: ${id}.`,
+    ])
+  })
+})
