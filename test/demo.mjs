@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * `npm run demo`: runs the committed bundle against the repository's fake platform,
- * step by step as a workflow would (create, list, revoke), and prints what a workflow
+ * step by step as a workflow would (create, list, revoke, cleanup), and prints what a workflow
  * author sees: the log as the runner shows it (secrets masked), the step outputs and
  * the job summary. No account, no network, no arguments.
  */
@@ -27,6 +27,11 @@ try {
   await step('Revoke the token the first step created', {
     operation: 'revoke',
     tokenId: created.outputs.tokenId ?? '',
+  })
+  await step('Nightly cleanup, as a dry run: which tokens are older than 30 days', {
+    operation: 'cleanup',
+    olderThan: '30d',
+    dryRun: 'true',
   })
   await step('A mistake: a token id that is not a UUID', { operation: 'revoke', tokenId: 'latest' })
 
