@@ -32564,8 +32564,12 @@ function cleanupFailure(result) {
     const { notRevoked, revoked } = result;
     if (notRevoked.length === 0)
         return undefined;
-    const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `'${text_oneLine(token.name)}' (${token.id}): ${reason}`);
-    const more = notRevoked.length > shown.length ? ` And ${notRevoked.length - shown.length} more, in the job summary.` : '';
+    const shown = notRevoked
+        .slice(0, 5)
+        .map(({ token, reason }) => `'${text_oneLine(token.name)}' (${token.id}): ${reason}`);
+    const more = notRevoked.length > shown.length
+        ? ` And ${notRevoked.length - shown.length} more, in the job summary.`
+        : '';
     const total = notRevoked.length + revoked.length;
     const were = notRevoked.length === 1 ? 'was' : 'were';
     return `${notRevoked.length} of ${text_tokens(total)} ${were} not revoked (the other ${revoked.length} were): ${shown.join(' ')}${more}`;
@@ -32810,13 +32814,22 @@ function listSummary(result) {
     const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : '';
     return new summary_Summary('Gateway tokens')
         .paragraph(`${tokens.length} of ${text_tokens(total)}${matching}.`)
-        .table('Tokens', ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'], tokens.map((t) => [summary_text(t.name), code(t.id), summary_text(t.state), date(t.createdAt), creator(t), date(t.revokedAt)]), 'the <code>tokens</code> output has all of them')
+        .table('Tokens', ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'], tokens.map((t) => [
+        summary_text(t.name),
+        code(t.id),
+        summary_text(t.state),
+        date(t.createdAt),
+        creator(t),
+        date(t.revokedAt),
+    ]), 'the <code>tokens</code> output has all of them')
         .toString();
 }
 function cleanupSummary(result) {
     const { task, revoked, kept, notRevoked, now } = result;
     const selection = [
-        task.name === undefined ? 'active tokens of any name' : `active tokens named <code>${summary_text(task.name)}</code>`,
+        task.name === undefined
+            ? 'active tokens of any name'
+            : `active tokens named <code>${summary_text(task.name)}</code>`,
         task.olderThan === undefined ? undefined : `older than ${summary_text(task.olderThan.text)}`,
         task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
     ].filter((part) => part !== undefined);
@@ -32826,7 +32839,11 @@ function cleanupSummary(result) {
     };
     return new summary_Summary(task.dryRun ? 'Gateway token cleanup (dry run)' : 'Gateway token cleanup')
         .paragraph(`Selected ${selection.join(', ')}. ${cleanupOutcome(result)}`)
-        .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked.map(({ token, reason }) => [summary_text(token.name), code(token.id), summary_text(summary_shorten(reason, 200))]), "the step's error message names them")
+        .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked.map(({ token, reason }) => [
+        summary_text(token.name),
+        code(token.id),
+        summary_text(summary_shorten(reason, 200)),
+    ]), "the step's error message names them")
         .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked.map((t) => [summary_text(t.name), code(t.id), age(t), creator(t)]), 'the <code>tokens</code> output has all of them')
         .table('Kept', ['Name', 'Id', 'Age', 'Why'], kept.map(({ token, why }) => [
         summary_text(token.name),

@@ -34,7 +34,9 @@ export class AdaptivePool {
     if (now >= this.pausedUntil && this.limit > 1) {
       const before = this.limit
       this.limit = Math.max(1, Math.floor(this.limit / 2))
-      this.log.info(`The platform is rate-limiting: ${this.limit} requests in flight instead of ${before}.`)
+      this.log.info(
+        `The platform is rate-limiting: ${this.limit} requests in flight instead of ${before}.`,
+      )
     }
     this.pausedUntil = Math.max(this.pausedUntil, now + delayMs)
     this.successes = 0

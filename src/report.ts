@@ -16,7 +16,11 @@ export interface ReportOptions {
  * environment, state for the post step and the job summary. Token values were
  * masked when they arrived.
  */
-export async function report(result: Result, options: ReportOptions, runner: Runner): Promise<void> {
+export async function report(
+  result: Result,
+  options: ReportOptions,
+  runner: Runner,
+): Promise<void> {
   let summary: string
   switch (result.operation) {
     case 'create':
@@ -54,7 +58,9 @@ export async function report(result: Result, options: ReportOptions, runner: Run
     await runner.writeSummary(summary)
   } catch (error) {
     // The operation is done and its outputs are set: a summary is not worth failing for.
-    runner.warning(`Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`)
+    runner.warning(
+      `Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`,
+    )
   }
 }
 
@@ -73,7 +79,9 @@ function reportCreate(result: CreateResult, runner: Runner): void {
   runner.setOutput('reused', String(reused))
   if (envName) {
     runner.exportVariable(envName, token.tokenValue ?? '')
-    runner.info(`The token value is in the environment variable ${envName} for later steps (masked).`)
+    runner.info(
+      `The token value is in the environment variable ${envName} for later steps (masked).`,
+    )
   }
 }
 

@@ -11,7 +11,10 @@ export const SUMMARY_LIMIT_BYTES = 128 * 1024
 const BUDGET_BYTES = SUMMARY_LIMIT_BYTES - 4 * 1024
 
 // Summaries never hold a token value: rows are built from these fields only.
-type Shown = Pick<TokenRecord, 'id' | 'name' | 'state' | 'createdAt' | 'createdBy' | 'createdByEmail' | 'revokedAt'>
+type Shown = Pick<
+  TokenRecord,
+  'id' | 'name' | 'state' | 'createdAt' | 'createdBy' | 'createdByEmail' | 'revokedAt'
+>
 
 /**
  * A Markdown summary that stays under the runner's limit whatever it is given:
@@ -42,7 +45,10 @@ class Summary {
       shown++
     }
     const omitted = rows.length - shown
-    if (omitted > 0) this.add(`\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`)
+    if (omitted > 0)
+      this.add(
+        `\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`,
+      )
     this.add('\n')
     return this
   }
@@ -93,7 +99,14 @@ export function listSummary(result: ListResult): string {
     .table(
       'Tokens',
       ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'],
-      tokens.map((t) => [text(t.name), code(t.id), text(t.state), date(t.createdAt), creator(t), date(t.revokedAt)]),
+      tokens.map((t) => [
+        text(t.name),
+        code(t.id),
+        text(t.state),
+        date(t.createdAt),
+        creator(t),
+        date(t.revokedAt),
+      ]),
       'the <code>tokens</code> output has all of them',
     )
     .toString()
@@ -102,7 +115,9 @@ export function listSummary(result: ListResult): string {
 export function cleanupSummary(result: CleanupResult): string {
   const { task, revoked, kept, notRevoked, now } = result
   const selection = [
-    task.name === undefined ? 'active tokens of any name' : `active tokens named <code>${text(task.name)}</code>`,
+    task.name === undefined
+      ? 'active tokens of any name'
+      : `active tokens named <code>${text(task.name)}</code>`,
     task.olderThan === undefined ? undefined : `older than ${text(task.olderThan.text)}`,
     task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
   ].filter((part) => part !== undefined)
@@ -115,7 +130,11 @@ export function cleanupSummary(result: CleanupResult): string {
     .table(
       'Not revoked',
       ['Name', 'Id', 'Why'],
-      notRevoked.map(({ token, reason }) => [text(token.name), code(token.id), text(shorten(reason, 200))]),
+      notRevoked.map(({ token, reason }) => [
+        text(token.name),
+        code(token.id),
+        text(shorten(reason, 200)),
+      ]),
       "the step's error message names them",
     )
     .table(

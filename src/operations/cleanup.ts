@@ -84,8 +84,13 @@ export async function cleanup(
 export function cleanupFailure(result: CleanupResult): string | undefined {
   const { notRevoked, revoked } = result
   if (notRevoked.length === 0) return undefined
-  const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `'${oneLine(token.name)}' (${token.id}): ${reason}`)
-  const more = notRevoked.length > shown.length ? ` And ${notRevoked.length - shown.length} more, in the job summary.` : ''
+  const shown = notRevoked
+    .slice(0, 5)
+    .map(({ token, reason }) => `'${oneLine(token.name)}' (${token.id}): ${reason}`)
+  const more =
+    notRevoked.length > shown.length
+      ? ` And ${notRevoked.length - shown.length} more, in the job summary.`
+      : ''
   const total = notRevoked.length + revoked.length
   const were = notRevoked.length === 1 ? 'was' : 'were'
   return `${notRevoked.length} of ${tokens(total)} ${were} not revoked (the other ${revoked.length} were): ${shown.join(' ')}${more}`
@@ -93,7 +98,8 @@ export function cleanupFailure(result: CleanupResult): string | undefined {
 
 /** One sentence on what a cleanup did, for the log and the summary. */
 export function cleanupOutcome({ task, revoked, notRevoked }: CleanupResult): string {
-  if (task.dryRun) return `Dry run: ${tokens(revoked.length)} would be revoked; nothing was revoked.`
+  if (task.dryRun)
+    return `Dry run: ${tokens(revoked.length)} would be revoked; nothing was revoked.`
   const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : ''
   return `Revoked ${tokens(revoked.length)}${failed}.`
 }

@@ -20,7 +20,11 @@ export interface CreateResult {
  * exactly this name, or with `fail` refuses when one exists. Only `create` skips
  * the look at the list, so that the usual path stays at two requests.
  */
-export async function create(client: TokenApi, task: CreateTask, log: Logger): Promise<CreateResult> {
+export async function create(
+  client: TokenApi,
+  task: CreateTask,
+  log: Logger,
+): Promise<CreateResult> {
   const { name, envName, ifExists, revokeOnExit } = task
   if (ifExists !== 'create') {
     const tokens = await client.listTokens()
@@ -29,9 +33,12 @@ export async function create(client: TokenApi, task: CreateTask, log: Logger): P
       const which = `an active token named '${name}' exists already: ${existing.id}, created ${existing.createdAt ?? 'at an unknown time'}`
       if (ifExists === 'fail') throw new ActionError(`${which}, and ifExists is fail.`)
       if (existing.tokenValue === undefined) {
-        throw new ActionError(`${which}, but the platform did not return its value, so it cannot be reused.`)
+        throw new ActionError(
+          `${which}, but the platform did not return its value, so it cannot be reused.`,
+        )
       }
-      if (revokeOnExit) log.info('revokeOnExit does not apply: the token was reused, not created by this step.')
+      if (revokeOnExit)
+        log.info('revokeOnExit does not apply: the token was reused, not created by this step.')
       return { operation: 'create', token: existing, reused: true, envName, revokeOnExit: false }
     }
   }

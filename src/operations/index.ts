@@ -10,7 +10,11 @@ import { revoke, type RevokeResult } from './revoke.js'
 export type Result = CreateResult | ListResult | RevokeResult | CleanupResult
 
 /** Runs the operation the inputs asked for. */
-export function perform(client: TokenApi, task: Task, context: { clock: Clock; log: Logger }): Promise<Result> {
+export function perform(
+  client: TokenApi,
+  task: Task,
+  context: { clock: Clock; log: Logger },
+): Promise<Result> {
   switch (task.operation) {
     case 'create':
       return create(client, task, context.log)
