@@ -10,6 +10,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
+import { createServer as createTlsServer } from 'node:https'
 import { pathToFileURL } from 'node:url'
 
 export const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token'
@@ -68,6 +69,8 @@ export const USER_EMAIL = 'deploy-bot@example.com'
  * @property {string} [authPath] where the token endpoint is served
  * @property {number} [authPort] 0 (the default) picks a free port
  * @property {number} [apiPort]
+ * @property {{ key: string | Buffer, cert: string | Buffer }} [tls] serve HTTPS with this key and certificate
+ * @property {string} [host] the host name in authUrl and baseUrl (default 127.0.0.1); it must resolve to it
  * @property {() => number} [now] the clock, in milliseconds, for createdAt, revokedAt and expiry
  */
 
@@ -82,8 +85,10 @@ export class FakePlatform {
   #accessTokens = new Map()
   /** @type {(Fault & { times: number })[]} */
   #faults = []
-  #authServer = createServer((req, res) => void this.#receive('auth', req, res))
-  #apiServer = createServer((req, res) => void this.#receive('api', req, res))
+  /** @type {import('node:http').Server} */
+  #authServer
+  /** @type {import('node:http').Server} */
+  #apiServer
   /** @type {() => number} */
   now
 
@@ -114,18 +119,32 @@ export class FakePlatform {
     this.authUrl = ''
     this.baseUrl = ''
     this.#ports = { auth: options.authPort ?? 0, api: options.apiPort ?? 0 }
+    /** @param {'auth' | 'api'} server */
+    const handler =
+      (server) =>
+      (
+        /** @type {import('node:http').IncomingMessage} */ req,
+        /** @type {import('node:http').ServerResponse} */ res,
+      ) =>
+        void this.#receive(server, req, res)
+    const { tls } = options
+    this.#authServer = tls ? createTlsServer(tls, handler('auth')) : createServer(handler('auth'))
+    this.#apiServer = tls ? createTlsServer(tls, handler('api')) : createServer(handler('api'))
+    this.#origin = `${tls ? 'https' : 'http'}://${options.host ?? '127.0.0.1'}`
   }
 
   /** @type {{ auth: number, api: number }} */
   #ports
   /** @type {{ start: number, count: number }} */
   #window
+  /** @type {string} scheme and host of the URLs */
+  #origin
 
   async start() {
     const auth = await listen(this.#authServer, this.#ports.auth)
     const api = await listen(this.#apiServer, this.#ports.api)
-    this.authUrl = `http://127.0.0.1:${auth}`
-    this.baseUrl = `http://127.0.0.1:${api}${this.apiPrefix}`
+    this.authUrl = `${this.#origin}:${auth}`
+    this.baseUrl = `${this.#origin}:${api}${this.apiPrefix}`
     return this
   }
 
