@@ -42,7 +42,7 @@ export class AdaptivePool {
     this.successes = 0
   }
 
-  /** A task went through without a throttle. */
+  /** A task went through. */
   succeeded(): void {
     if (this.limit >= this.max) return
     if (++this.successes >= this.limit) {
@@ -59,6 +59,8 @@ export class AdaptivePool {
     const queue = items.map((item, index) => ({ item, index }))
     const results = new Array<R>(items.length)
     let inFlight = 0
+    // A task that throws is a bug: stop taking new items, so that nothing more is done unreported.
+    let failed = false
     // Resolved, and replaced, each time a task ends: the moment to look again.
     let wake = (): void => undefined
     let taskEnded = new Promise<void>((resolve) => (wake = resolve))
@@ -70,7 +72,7 @@ export class AdaptivePool {
 
     const worker = async (slot: number): Promise<void> => {
       for (;;) {
-        if (queue.length === 0 && inFlight === 0) return
+        if (failed || (queue.length === 0 && inFlight === 0)) return
         const pause = this.pausedUntil - this.clock.now()
         if (pause > 0) {
           await this.clock.sleep(pause)
@@ -88,6 +90,9 @@ export class AdaptivePool {
           const result = await work(next.item)
           if (result === AGAIN) queue.push(next)
           else results[next.index] = result
+        } catch (error) {
+          failed = true
+          throw error
         } finally {
           inFlight--
           endTask()

@@ -18,3 +18,6 @@ export class InputError extends ActionError {
     super(`Input '${input}' ${problem}`)
   }
 }
+
+/** For failures that may come from missing or wrong credentials. */
+export const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.'

@@ -1,4 +1,4 @@
-import { InputError } from './errors.js'
+import { FORK_HINT, InputError } from './errors.js'
 import type { SecretMasker } from './secrets.js'
 
 /** Reads one raw input by name (`core.getInput`: trimmed, `''` when unset). */
@@ -129,16 +129,13 @@ const RESERVED_ENV_PREFIXES = ['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STAT
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/
 const DURATION = /^(\d+)([mhdw])$/
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const
-const FORK_HINT =
-  'If it comes from a secret, note that secrets are not passed to workflows triggered from forks.'
 
 /**
  * Reads and checks every input, or throws an InputError naming the first bad one.
  * Nothing is sent before this returns, so a bad input costs no request.
  */
 export function readInputs(read: InputSource, secrets: SecretMasker): Inputs {
-  // Masked before anything else runs, so that no later line can print it in clear.
-  secrets.add(read('clientSecret'))
+  maskClientSecret(read, secrets)
   const operation = readOperation(read('operation'))
   const connection = readConnection(read, secrets)
   const value = (input: keyof typeof INPUT_DEFAULTS): string => read(input) || INPUT_DEFAULTS[input]
@@ -179,15 +176,18 @@ export function readInputs(read: InputSource, secrets: SecretMasker): Inputs {
 
 /**
  * The inputs that reach the platform: credentials, URLs, timeout and retries. The
- * post step reads them again on its own. Masks clientSecret before anything else.
+ * post step reads them on their own.
  */
 export function readConnection(read: InputSource, secrets: SecretMasker): Connection {
-  const clientSecret = read('clientSecret')
-  secrets.add(clientSecret)
+  const clientSecret = maskClientSecret(read, secrets)
   const clientId = read('clientId')
-  if (!clientId) throw new InputError('clientId', `is required: the API client id. ${FORK_HINT}`)
+  if (!clientId)
+    throw new InputError('clientId', `is required: the API client id, from a secret. ${FORK_HINT}`)
   if (!clientSecret) {
-    throw new InputError('clientSecret', `is required: the API client secret. ${FORK_HINT}`)
+    throw new InputError(
+      'clientSecret',
+      `is required: the API client secret, from a secret. ${FORK_HINT}`,
+    )
   }
   const value = (input: 'timeout' | 'retries'): string => read(input) || INPUT_DEFAULTS[input]
   return {
@@ -198,6 +198,17 @@ export function readConnection(read: InputSource, secrets: SecretMasker): Connec
     timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
     retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
   }
+}
+
+/**
+ * Every step calls this first: the runner hides a value only from the moment it is
+ * registered, so the secret is masked before any other input is read or checked.
+ * Registering it twice is harmless.
+ */
+function maskClientSecret(read: InputSource, secrets: SecretMasker): string {
+  const clientSecret = read('clientSecret')
+  secrets.add(clientSecret)
+  return clientSecret
 }
 
 function readCleanup(value: (input: keyof typeof INPUT_DEFAULTS) => string): CleanupTask {

@@ -38,9 +38,9 @@ export async function report(
       const { token, alreadyRevoked } = result
       if (alreadyRevoked) {
         const when = token.revokedAt ? ` at ${oneLine(token.revokedAt)}` : ''
-        runner.notice(`The ${describe(token)} was already revoked${when}; nothing to do.`)
+        runner.notice(`The ${tokenLabel(token)} was already revoked${when}; nothing to do.`)
       } else {
-        runner.info(`Revoked ${describe(token)}.`)
+        runner.info(`Revoked ${tokenLabel(token)}.`)
       }
       recordOutputs(runner, token)
       runner.setOutput('revokedAt', token.revokedAt ?? '')
@@ -70,8 +70,8 @@ function reportCreate(result: CreateResult, runner: Runner): void {
   if (result.revokeOnExit) revokeAtExit(runner, token)
   runner.info(
     reused
-      ? `Reused the ${describe(token)}, created ${oneLine(token.createdAt ?? 'at an unknown time')}.`
-      : `Created ${describe(token)}.`,
+      ? `Reused the ${tokenLabel(token)}, created ${oneLine(token.createdAt ?? 'at an unknown time')}.`
+      : `Created ${tokenLabel(token)}.`,
   )
   if (result.revokeOnExit) runner.info('It will be revoked at the end of the job (revokeOnExit).')
   recordOutputs(runner, token)
@@ -91,7 +91,7 @@ function reportCleanup(result: CleanupResult, runner: Runner): void {
   for (const token of revoked) {
     const created = createdTime(token)
     const age = created === undefined ? '' : `, ${formatAge(now - created)} old`
-    runner.info(`${verb} ${describe(token)}${age}.`)
+    runner.info(`${verb} ${tokenLabel(token)}${age}.`)
   }
   runner.info(`${cleanupOutcome(result)} Kept ${kept.length}.`)
   listOutputs(runner, revoked)
@@ -113,6 +113,6 @@ function listOutputs(runner: Runner, tokens: readonly TokenRecord[]): void {
   runner.setOutput('count', String(tokens.length))
 }
 
-function describe(token: TokenRecord): string {
+function tokenLabel(token: TokenRecord): string {
   return `gateway token '${oneLine(token.name)}' (${oneLine(token.id)})`
 }

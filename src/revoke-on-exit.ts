@@ -1,6 +1,6 @@
 import * as core from '@actions/core'
 import { readConnection } from './inputs.js'
-import { PlatformClient } from './platform/client.js'
+import { PlatformClient, UnknownTokenError } from './platform/client.js'
 import type { TokenRecord } from './records.js'
 import { githubRunner, type Runner } from './runner.js'
 import { Secrets } from './secrets.js'
@@ -44,10 +44,12 @@ export async function runPost(runner: Runner = githubRunner): Promise<void> {
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
+    const advice =
+      error instanceof UnknownTokenError
+        ? ''
+        : ` It may still be active: revoke it with operation: revoke and tokenId: ${tokenId}.`
     runner.warning(
-      secrets.scrub(
-        `Could not revoke ${which} at the end of the job: ${message} It is still active: revoke it with operation: revoke and tokenId: ${tokenId}.`,
-      ),
+      secrets.scrub(`Could not revoke ${which} at the end of the job: ${message}${advice}`),
     )
   }
 }

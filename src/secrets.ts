@@ -1,7 +1,22 @@
+// Fields that hold a secret wherever they turn up in the platform's answers, error
+// bodies included: tokens of the auth service, token values, an echoed client secret.
+const SECRET_FIELDS = new Set([
+  'access_token',
+  'accessToken',
+  'refresh_token',
+  'refreshToken',
+  'id_token',
+  'tokenValue',
+  'secret',
+  'clientSecret',
+])
+
 /** Masks secrets in the runner's log and scrubs them out of any text we build. */
 export interface SecretMasker {
   /** Registers a secret: masked in the log from now on, scrubbed from messages. */
   add(value: string | undefined): void
+  /** Registers every string held by a secret field anywhere in a parsed JSON answer. */
+  addFrom(json: unknown): void
   /** Replaces every known secret (and its JSON- or URL-encoded form) with `***`. */
   scrub(text: string): string
 }
@@ -22,6 +37,22 @@ export class Secrets implements SecretMasker {
     // A secret quoted inside a JSON body or a URL no longer looks like itself.
     this.forms.add(JSON.stringify(value).slice(1, -1))
     this.forms.add(encodeURIComponent(value))
+  }
+
+  addFrom(json: unknown): void {
+    // Breadth first, without recursion: a list of thousands of records is one level deep.
+    const pending = [json]
+    for (let i = 0; i < pending.length; i++) {
+      const value = pending[i]
+      if (typeof value !== 'object' || value === null) continue
+      for (const [key, field] of Object.entries(value)) {
+        if (typeof field === 'string') {
+          if (SECRET_FIELDS.has(key)) this.add(field)
+        } else if (typeof field === 'object' && field !== null) {
+          pending.push(field)
+        }
+      }
+    }
   }
 
   scrub(text: string): string {

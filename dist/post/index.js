@@ -31360,6 +31360,8 @@ class errors_InputError extends ActionError {
         this.input = input;
     }
 }
+/** For failures that may come from missing or wrong credentials. */
+const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
 
 ;// CONCATENATED MODULE: ./src/inputs.ts
 
@@ -31420,14 +31422,12 @@ const RESERVED_ENV_PREFIXES = (/* unused pure expression or super */ null && (['
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 const DURATION = /^(\d+)([mhdw])$/;
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-const FORK_HINT = 'If it comes from a secret, note that secrets are not passed to workflows triggered from forks.';
 /**
  * Reads and checks every input, or throws an InputError naming the first bad one.
  * Nothing is sent before this returns, so a bad input costs no request.
  */
 function readInputs(read, secrets) {
-    // Masked before anything else runs, so that no later line can print it in clear.
-    secrets.add(read('clientSecret'));
+    maskClientSecret(read, secrets);
     const operation = readOperation(read('operation'));
     const connection = readConnection(read, secrets);
     const value = (input) => read(input) || INPUT_DEFAULTS[input];
@@ -31462,16 +31462,15 @@ function readInputs(read, secrets) {
 }
 /**
  * The inputs that reach the platform: credentials, URLs, timeout and retries. The
- * post step reads them again on its own. Masks clientSecret before anything else.
+ * post step reads them on their own.
  */
 function readConnection(read, secrets) {
-    const clientSecret = read('clientSecret');
-    secrets.add(clientSecret);
+    const clientSecret = maskClientSecret(read, secrets);
     const clientId = read('clientId');
     if (!clientId)
-        throw new errors_InputError('clientId', `is required: the API client id. ${FORK_HINT}`);
+        throw new errors_InputError('clientId', `is required: the API client id, from a secret. ${FORK_HINT}`);
     if (!clientSecret) {
-        throw new errors_InputError('clientSecret', `is required: the API client secret. ${FORK_HINT}`);
+        throw new errors_InputError('clientSecret', `is required: the API client secret, from a secret. ${FORK_HINT}`);
     }
     const value = (input) => read(input) || INPUT_DEFAULTS[input];
     return {
@@ -31482,6 +31481,16 @@ function readConnection(read, secrets) {
         timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
         retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
     };
+}
+/**
+ * Every step calls this first: the runner hides a value only from the moment it is
+ * registered, so the secret is masked before any other input is read or checked.
+ * Registering it twice is harmless.
+ */
+function maskClientSecret(read, secrets) {
+    const clientSecret = read('clientSecret');
+    secrets.add(clientSecret);
+    return clientSecret;
 }
 function readCleanup(value) {
     const name = readNameFilter(value('name'));
@@ -31905,24 +31914,35 @@ function tokens(count) {
 const MAX_DETAIL = 300;
 /**
  * Turns an error body into one short line for a failure message: the JSON `error`,
- * `message` or `errors` field, else the text. An HTML page (a proxy's error page) is
- * not quoted; the message says what it was instead.
+ * `message`, `errors`, `error_description` or `detail` field, else plain text as it
+ * is. Secrets are scrubbed from the whole body first, so that shortening cannot cut
+ * one into a piece that no longer matches. Neither an HTML page (a proxy's error
+ * page) nor a JSON body without one of those fields is quoted: the message says what
+ * it was instead, since such a body may hold anything.
  */
-function describeBody(body, contentType) {
-    const text = body.trim();
+function describeBody(body, contentType, scrub) {
+    const text = scrub(body).trim();
     if (text === '')
         return '';
     if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
         return 'the body was not JSON (an HTML page)';
     }
-    let detail = text;
+    let json;
     try {
-        detail = jsonDetail(JSON.parse(text)) ?? text;
+        json = JSON.parse(text);
     }
     catch {
-        // Plain text: quoted as it is.
+        return shorten(text);
     }
-    return shorten(detail);
+    const detail = jsonDetail(json);
+    if (detail !== undefined)
+        return shorten(detail);
+    const fields = typeof json === 'object' && json !== null && !Array.isArray(json)
+        ? Object.keys(json).slice(0, 8)
+        : [];
+    return fields.length > 0
+        ? shorten(`a JSON body without an error message (fields: ${fields.join(', ')})`)
+        : 'a JSON body without an error message';
 }
 function jsonDetail(value) {
     if (typeof value === 'string')
@@ -32014,7 +32034,15 @@ class RequestError extends ActionError {
         this.status = status;
     }
 }
-const client_FORK_HINT = 'Check the clientId and clientSecret inputs; note that secrets are not passed to workflows triggered from forks.';
+/** The access token could not be obtained: no API call was made. */
+class AuthenticationError extends RequestError {
+    name = 'AuthenticationError';
+}
+/** A revoke of a token id the project does not have. */
+class UnknownTokenError extends RequestError {
+    name = 'UnknownTokenError';
+}
+const NOT_JSON = Symbol('not JSON');
 /**
  * The platform's API: one method per call. It owns the URLs, headers, timeouts,
  * retries, authentication, status and shape checks, and masks every secret the
@@ -32038,53 +32066,67 @@ class PlatformClient {
         this.session = new Session(() => this.authenticate(), () => this.clock.now());
     }
     /**
-     * POST /api/tokens. Never creates two tokens for one call: when an attempt fails
-     * in a way that may have created the token (its answer lost), the list is checked
-     * for it before anything is sent again, and a token found there is the result.
+     * POST /api/tokens. A create is not simply sent again: when an attempt fails in a
+     * way that may have created the token (its answer lost), the list is checked first,
+     * after the backoff wait, and the one token found there is the result.
      */
     async createToken(name) {
         const request = this.apiRequest('POST', '/api/tokens', JSON.stringify({ name }));
         const startedAt = this.clock.now();
         return this.call('api', request, {
-            read: (response) => {
-                const record = this.readRecord(request, response);
+            read: (answer) => {
+                const record = this.readRecord(request, answer);
                 if (record.tokenValue === undefined) {
-                    throw new RequestError(`${describe(request)} answered ${response.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, response.status);
+                    throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
                 }
                 return record;
             },
-            recover: (failure) => this.findCreated(name, startedAt, failure),
+            onUncertain: (failure) => this.findCreated(name, startedAt, failure),
         });
     }
     /** GET /api/tokens: every token of the project, active and revoked. */
     listTokens() {
         const request = this.apiRequest('GET', '/api/tokens');
-        return this.call('api', request, { read: (response) => this.readList(request, response) });
+        return this.call('api', request, { read: (answer) => this.readList(request, answer) });
     }
     /**
      * POST /api/tokens/{id}/revoke?tokenId={id}: the id in both places, as the spec says.
      * Idempotent: when the platform refuses (or answers unreadably), one look at the
-     * list tells a token revoked already (success) from one that does not exist.
+     * token's record tells a token revoked already (success) from one that does not exist.
      */
     async revokeToken(tokenId, options = {}) {
         const id = encodeURIComponent(tokenId);
         const request = this.apiRequest('POST', `/api/tokens/${id}/revoke?tokenId=${id}`);
+        // Set when an attempt may have revoked it: then a revoked record is this call's doing.
+        let mayHaveRevoked = false;
         try {
             const token = await this.call('api', request, {
-                read: (response) => this.readRecord(request, response),
-                ...options,
+                read: (answer) => this.readRecord(request, answer),
+                onUncertain: () => {
+                    mayHaveRevoked = true;
+                    return Promise.resolve(undefined);
+                },
+                ...(options.onThrottle && { onThrottle: options.onThrottle }),
             });
             return { token, alreadyRevoked: false };
         }
         catch (error) {
-            if (!(error instanceof RequestError) || !worthLookingUp(error.status))
+            if (!(error instanceof RequestError) || !worthLookingUp(error))
                 throw error;
-            const found = (await this.listTokens()).find((token) => token.id.toLowerCase() === tokenId.toLowerCase());
+            const lookup = options.lookup ?? ((wanted) => this.findToken(wanted));
+            let found;
+            try {
+                found = await lookup(tokenId);
+            }
+            catch {
+                // The lookup is for a better answer; if it fails too, the refusal stands.
+                throw error;
+            }
             if (found === undefined) {
-                throw new RequestError(`no token with id ${tokenId} exists in the project: ${error.message}`, error.status);
+                throw new UnknownTokenError(`no token with id ${tokenId} exists in the project: ${error.message}`, error.status);
             }
             if (found.state === 'revoked')
-                return { token: found, alreadyRevoked: true };
+                return { token: found, alreadyRevoked: !mayHaveRevoked };
             throw error;
         }
     }
@@ -32092,6 +32134,10 @@ class PlatformClient {
     close() {
         this.authHttp.dispose();
         this.apiHttp.dispose();
+    }
+    /** The current record of one token, from a fresh list. */
+    async findToken(tokenId) {
+        return (await this.listTokens()).find((token) => token.id.toLowerCase() === tokenId.toLowerCase());
     }
     apiRequest(method, path, body) {
         return jsonRequest(method, this.options.baseUrl + path, body);
@@ -32106,21 +32152,22 @@ class PlatformClient {
         let renewed = false;
         for (let attempt = 1;; attempt++) {
             const { outcome, token } = await this.attempt(target, request);
-            const response = outcome instanceof TransportError ? undefined : outcome;
-            if (response?.status === 401 && token !== undefined && !renewed) {
+            const answer = outcome instanceof TransportError ? undefined : outcome;
+            if (answer?.status === 401 && token !== undefined && !renewed) {
                 // The access token expired or was revoked: authenticate again and repeat, once.
                 renewed = true;
-                this.options.log.info(`${describe(request)} answered 401: authenticating again.`);
+                this.options.log.info(`${requestLine(request)} answered 401: authenticating again.`);
                 await this.session.reject(token);
                 attempt--;
                 continue;
             }
-            if (response !== undefined && isSuccess(target, response.status)) {
+            if (answer !== undefined && isSuccess(target, answer.status)) {
                 try {
-                    return options.read(response);
+                    return options.read(answer);
                 }
                 catch (error) {
-                    const found = error instanceof RequestError ? await options.recover?.(error.message) : undefined;
+                    // A success that cannot be read was still a success: find out what it did.
+                    const found = error instanceof RequestError ? await options.onUncertain?.(error.message) : undefined;
                     if (found !== undefined)
                         return found;
                     throw error;
@@ -32130,23 +32177,33 @@ class PlatformClient {
                 renewed,
                 attempt: attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '',
             });
-            if (options.recover !== undefined && mayHaveTakenEffect(outcome)) {
-                const found = await options.recover(failure);
+            const retrying = isTransient(outcome) && attempt < attempts;
+            const delay = retrying
+                ? ((answer && retryAfterDelay(answer.headers, this.clock.now(), this.backoff)) ??
+                    backoffDelay(attempt, this.clock.random(), this.backoff))
+                : 0;
+            if (answer?.status === 429 && retrying)
+                options.onThrottle?.(delay);
+            if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
+                // Wait first: a platform that failed mid-way may still be finishing the change.
+                if (retrying)
+                    await this.wait(failure, delay);
+                const found = await options.onUncertain(failure);
                 if (found !== undefined)
                     return found;
+                if (retrying)
+                    continue;
             }
-            if (!isTransient(outcome) || attempt >= attempts) {
-                throw new RequestError(sentence(failure), response?.status);
-            }
-            const delay = (response && retryAfterDelay(response.headers, this.clock.now(), this.backoff)) ??
-                backoffDelay(attempt, this.clock.random(), this.backoff);
-            if (response?.status === 429)
-                options.onThrottle?.(delay);
-            this.options.log.info(`${failure}; retrying in ${(delay / 1000).toFixed(1)} s.`);
-            await this.clock.sleep(delay);
+            if (!retrying)
+                throw new RequestError(sentence(failure), answer?.status);
+            await this.wait(failure, delay);
         }
     }
-    /** Sends one attempt, with the access token for the API. */
+    async wait(failure, delay) {
+        this.options.log.info(`${failure}; retrying in ${(delay / 1000).toFixed(1)} s.`);
+        await this.clock.sleep(delay);
+    }
+    /** Sends one attempt, with the access token for the API, and masks what comes back. */
     async attempt(target, request) {
         let token;
         let sent = request;
@@ -32158,7 +32215,10 @@ class PlatformClient {
         const started = this.clock.now();
         let outcome;
         try {
-            outcome = await send(sent, http.getAgent(request.url), this.options.timeoutMs);
+            const response = await send(sent, http.getAgent(request.url), this.options.timeoutMs);
+            outcome = { ...response, json: parseJson(response.body) };
+            // Masked on receipt, whatever the status: an error body can hold a token too.
+            this.options.secrets.addFrom(outcome.json);
             this.notePlatformTime(outcome);
         }
         catch (error) {
@@ -32167,7 +32227,7 @@ class PlatformClient {
             outcome = error;
         }
         const result = outcome instanceof TransportError ? outcome.code : String(outcome.status);
-        this.options.log.debug(`${describe(request)} -> ${result} in ${this.clock.now() - started} ms`);
+        this.options.log.debug(`${requestLine(request)} -> ${result} in ${this.clock.now() - started} ms`);
         return token === undefined ? { outcome } : { outcome, token };
     }
     /**
@@ -32179,29 +32239,25 @@ class PlatformClient {
         const request = jsonRequest('POST', authEndpoint, JSON.stringify({ clientId, secret: clientSecret }));
         try {
             return await this.call('auth', request, {
-                read: (response) => this.readAccessToken(request, response),
+                read: (answer) => this.readAccessToken(request, answer),
             });
         }
         catch (error) {
             if (!(error instanceof RequestError))
                 throw error;
             if (isRefusal(error.status)) {
-                throw new RequestError(`authentication was refused: ${error.message} ${client_FORK_HINT}`, error.status);
+                throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${FORK_HINT}`, error.status);
             }
-            throw new RequestError(`authentication failed: ${error.message}`, error.status);
+            throw new AuthenticationError(`authentication failed: ${error.message}`, error.status);
         }
     }
-    readAccessToken(request, response) {
-        const body = this.readJson(request, response);
+    readAccessToken(request, answer) {
+        const body = this.readJson(request, answer);
         const fields = (typeof body === 'object' && body !== null ? body : {});
         // One older platform client spells it accessToken; accepting both costs nothing.
         const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
-        if (typeof value === 'string')
-            this.options.secrets.add(value);
-        if (typeof fields.refresh_token === 'string')
-            this.options.secrets.add(fields.refresh_token);
         if (typeof value !== 'string' || value === '') {
-            throw new RequestError(`${describe(request)} answered 200 without an access_token.`, response.status);
+            throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
         }
         // expires_in is in seconds in every sample; renew a little before the end.
         const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
@@ -32209,8 +32265,9 @@ class PlatformClient {
         return { value, renewAt };
     }
     /**
-     * After a create whose answer was lost: lists the tokens and returns the newest
-     * active one with this name created since the call began, or undefined if none was.
+     * After a create whose answer was lost: lists the tokens and returns the active one
+     * with this name created since the call began, or undefined if there is none. With
+     * several, which one is this step's cannot be told: that fails rather than guess.
      */
     async findCreated(name, startedAt, failure) {
         const { log } = this.options;
@@ -32224,98 +32281,100 @@ class PlatformClient {
             throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${why} Look for it before running again.`);
         }
         // Platform time at the start, less the Date header's one-second resolution and
-        // some latency; without a Date header, a wider margin for clock skew.
+        // some latency; without a Date header, a margin for clock skew.
         const since = this.platformOffset === undefined
-            ? startedAt - 5 * 60_000
+            ? startedAt - 60_000
             : startedAt + this.platformOffset - 2_000;
-        const [created] = newestFirst(tokens.filter((token) => token.name === name &&
+        const created = newestFirst(tokens.filter((token) => token.name === name &&
             token.state === 'active' &&
             (createdTime(token) ?? -Infinity) >= since));
-        if (created === undefined) {
+        const [only] = created;
+        if (only === undefined) {
             log.info(`No token named '${name}' was created.`);
             return undefined;
         }
-        if (created.tokenValue === undefined) {
-            throw new RequestError(`${failure}; token ${created.id} was created, but the list does not show its value. Revoke it and run again.`);
+        if (created.length > 1) {
+            throw new RequestError(`${failure}; ${created.length} active tokens named '${name}' were created since this step began (${created.map((t) => t.id).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
         }
-        log.info(`It was: token ${created.id}, created at ${created.createdAt ?? '?'}, is this step's token.`);
-        return created;
+        if (only.tokenValue === undefined) {
+            throw new RequestError(`${failure}; token ${only.id} was created, but the list does not show its value. Revoke it and run again.`);
+        }
+        log.info(`It was: token ${only.id}, created at ${only.createdAt ?? '?'}, is this step's token.`);
+        return only;
     }
-    readJson(request, response) {
-        try {
-            return JSON.parse(response.body);
+    readJson(request, answer) {
+        if (answer.json === NOT_JSON) {
+            throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not JSON.`, answer.status);
         }
-        catch {
-            throw new RequestError(`${describe(request)} answered ${response.status} but the body is not JSON.`, response.status);
-        }
+        return answer.json;
     }
-    readRecord(request, response) {
-        const body = this.readJson(request, response);
-        this.maskTokenValues([body]);
-        const record = toRecord(body);
+    readRecord(request, answer) {
+        const record = toRecord(this.readJson(request, answer));
         if (typeof record === 'string') {
-            throw new RequestError(`${describe(request)} answered ${response.status} but the body is ${record}.`, response.status);
+            throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
         }
         return record;
     }
-    readList(request, response) {
-        const body = this.readJson(request, response);
+    readList(request, answer) {
+        const body = this.readJson(request, answer);
         if (!Array.isArray(body)) {
-            throw new RequestError(`${describe(request)} answered ${response.status} but the body is not a list of tokens.`, response.status);
+            throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
         }
-        this.maskTokenValues(body);
         return body.map((item, index) => {
             const record = toRecord(item);
             if (typeof record === 'string') {
-                throw new RequestError(`${describe(request)} answered ${response.status} but item ${index} of the list is ${record}.`, response.status);
+                throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
             }
             return record;
         });
     }
-    /** Masks every token value in parsed records, before anything else reads them. */
-    maskTokenValues(items) {
-        for (const item of items) {
-            if (typeof item === 'object' && item !== null && 'tokenValue' in item) {
-                const value = item.tokenValue;
-                if (typeof value === 'string')
-                    this.options.secrets.add(value);
-            }
-        }
-    }
     /** What went wrong: the request, which attempt, and what came back (the server's detail). */
     describeFailure(request, outcome, { renewed, attempt }) {
-        const { secrets } = this.options;
+        const scrub = (text) => this.options.secrets.scrub(text);
         if (outcome instanceof TransportError) {
-            return `${describe(request)} got no answer${attempt}: ${secrets.scrub(outcome.message)}`;
+            return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
         }
-        const detail = secrets.scrub(describeBody(outcome.body, outcome.headers['content-type']));
+        const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
         const status = `${outcome.status}${outcome.statusText ? ` ${outcome.statusText}` : ''}`;
-        const answered = `${describe(request)} answered ${status}${attempt}${detail ? `: ${detail}` : ''}`;
+        const what = detail ? `: ${detail}` : '';
         if (renewed && outcome.status === 401) {
-            return `the access token was rejected: ${describe(request)} answered ${status} even after authenticating again${detail ? `: ${detail}` : ''}`;
+            return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
         }
-        return answered;
+        return `${requestLine(request)} answered ${status}${attempt}${what}`;
     }
-    notePlatformTime(response) {
-        const date = response.headers.date === undefined ? NaN : Date.parse(response.headers.date);
+    notePlatformTime(answer) {
+        const date = answer.headers.date === undefined ? NaN : Date.parse(answer.headers.date);
         // The Date header is truncated to the second: the platform's time is half a second later on average.
         if (!Number.isNaN(date))
             this.platformOffset = date + 500 - this.clock.now();
+    }
+}
+function parseJson(body) {
+    try {
+        return JSON.parse(body);
+    }
+    catch {
+        return NOT_JSON;
     }
 }
 /** The token endpoint answers exactly 200 on success (spec section 5); the API any 2xx. */
 function isSuccess(target, status) {
     return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
 }
-/** A 4xx that says no, rather than "not now" (408, 429) or "who are you" (401). */
+/** A 4xx that says no, rather than "not now" (408, 429). */
 function isRefusal(status) {
     return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
 }
-/** After a revoke ends this way, the list can tell what happened to the token. */
-function worthLookingUp(status) {
-    if (status === undefined)
+/**
+ * After a revoke ends this way, the token's record can tell what happened: a refusal
+ * (other than 401) or an unreadable success. Not after a failed authentication, which
+ * sent no revoke at all.
+ */
+function worthLookingUp(error) {
+    const { status } = error;
+    if (error instanceof AuthenticationError || status === undefined || status === 401)
         return false;
-    return (status >= 200 && status <= 299) || (isRefusal(status) && status !== 401);
+    return (status >= 200 && status <= 299) || isRefusal(status);
 }
 function jsonRequest(method, url, body) {
     const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
@@ -32328,7 +32387,7 @@ function sentence(text) {
     return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 /** `METHOD url`, for messages and debug lines. URLs carry no credentials (inputs refuse them). */
-function describe(request) {
+function requestLine(request) {
     return `${request.method} ${request.url}`;
 }
 
@@ -32369,6 +32428,18 @@ const githubRunner = {
 };
 
 ;// CONCATENATED MODULE: ./src/secrets.ts
+// Fields that hold a secret wherever they turn up in the platform's answers, error
+// bodies included: tokens of the auth service, token values, an echoed client secret.
+const SECRET_FIELDS = new Set([
+    'access_token',
+    'accessToken',
+    'refresh_token',
+    'refreshToken',
+    'id_token',
+    'tokenValue',
+    'secret',
+    'clientSecret',
+]);
 class Secrets {
     mask;
     forms = new Set();
@@ -32387,6 +32458,24 @@ class Secrets {
         // A secret quoted inside a JSON body or a URL no longer looks like itself.
         this.forms.add(JSON.stringify(value).slice(1, -1));
         this.forms.add(encodeURIComponent(value));
+    }
+    addFrom(json) {
+        // Breadth first, without recursion: a list of thousands of records is one level deep.
+        const pending = [json];
+        for (let i = 0; i < pending.length; i++) {
+            const value = pending[i];
+            if (typeof value !== 'object' || value === null)
+                continue;
+            for (const [key, field] of Object.entries(value)) {
+                if (typeof field === 'string') {
+                    if (SECRET_FIELDS.has(key))
+                        this.add(field);
+                }
+                else if (typeof field === 'object' && field !== null) {
+                    pending.push(field);
+                }
+            }
+        }
     }
     scrub(text) {
         if (this.forms.size === 0)
@@ -32444,7 +32533,10 @@ async function runPost(runner = githubRunner) {
     }
     catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        runner.warning(secrets.scrub(`Could not revoke ${which} at the end of the job: ${message} It is still active: revoke it with operation: revoke and tokenId: ${tokenId}.`));
+        const advice = error instanceof UnknownTokenError
+            ? ''
+            : ` It may still be active: revoke it with operation: revoke and tokenId: ${tokenId}.`;
+        runner.warning(secrets.scrub(`Could not revoke ${which} at the end of the job: ${message}${advice}`));
     }
 }
 

@@ -26,7 +26,7 @@ export interface CleanupResult {
 
 // A revoke throttled even after its own retries goes to the back of the queue this many times.
 const THROTTLED_ROUNDS = 10
-// The pause after such a revoke, when the platform gave no Retry-After it could honour.
+// The pause for the whole batch after such a revoke (its last 429 was not waited for).
 const THROTTLE_PAUSE_MS = 1000
 
 /**
@@ -53,12 +53,20 @@ export async function cleanup(
 
   const pool = new AdaptivePool(task.concurrency, clock, log)
   const rounds = new Map<string, number>()
+  // A refused revoke is looked up in one fresh list shared by the whole batch, not
+  // one list per refusal: a restricted role can be refused hundreds of tokens.
+  let fresh: Promise<TokenRecord[]> | undefined
+  const lookup = async (tokenId: string) => {
+    fresh ??= client.listTokens()
+    return (await fresh).find((token) => token.id === tokenId)
+  }
   const outcomes = await pool.run(plan.revoke, async (token) => {
     try {
       const outcome = await client.revokeToken(token.id, {
         onThrottle: (delayMs) => {
           pool.throttled(delayMs)
         },
+        lookup,
       })
       pool.succeeded()
       return { revoked: outcome.token }
@@ -92,8 +100,8 @@ export function cleanupFailure(result: CleanupResult): string | undefined {
       ? ` And ${notRevoked.length - shown.length} more, in the job summary.`
       : ''
   const total = notRevoked.length + revoked.length
-  const were = notRevoked.length === 1 ? 'was' : 'were'
-  return `${notRevoked.length} of ${tokens(total)} ${were} not revoked (the other ${revoked.length} were): ${shown.join(' ')}${more}`
+  const were = (n: number) => (n === 1 ? 'was' : 'were')
+  return `${notRevoked.length} of ${tokens(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`
 }
 
 /** One sentence on what a cleanup did, for the log and the summary. */

@@ -1,6 +1,6 @@
 import { HttpClient } from '@actions/http-client'
 import { systemClock, type Clock } from '../clock.js'
-import { ActionError } from '../errors.js'
+import { ActionError, FORK_HINT } from '../errors.js'
 import type { Logger } from '../logger.js'
 import { createdTime, newestFirst, toRecord, type TokenRecord } from '../records.js'
 import type { SecretMasker } from '../secrets.js'
@@ -13,7 +13,6 @@ import {
   mayHaveTakenEffect,
   retryAfterDelay,
   type Backoff,
-  type Outcome,
 } from './retry.js'
 import { describeBody } from './server-detail.js'
 import { Session, type AccessToken } from './session.js'
@@ -35,12 +34,18 @@ export interface ClientOptions {
 /** A revoke that succeeded, or found the token revoked already. */
 export interface RevokeOutcome {
   token: TokenRecord
+  /** Revoked before this call: this call changed nothing. */
   alreadyRevoked: boolean
 }
 
 export interface RevokeOptions {
   /** Told of each 429 and the wait it brings, so that a batch can slow down. */
-  onThrottle?(delayMs: number): void
+  onThrottle?: (delayMs: number) => void
+  /**
+   * Finds a token's current record after the platform refused to revoke it. By
+   * default one fresh list per refusal; a batch can share one list for all.
+   */
+  lookup?: (tokenId: string) => Promise<TokenRecord | undefined>
 }
 
 /** The calls the operations make; PlatformClient is the real one. */
@@ -63,19 +68,32 @@ export class RequestError extends ActionError {
   }
 }
 
-const FORK_HINT =
-  'Check the clientId and clientSecret inputs; note that secrets are not passed to workflows triggered from forks.'
+/** The access token could not be obtained: no API call was made. */
+export class AuthenticationError extends RequestError {
+  override name = 'AuthenticationError'
+}
+
+/** A revoke of a token id the project does not have. */
+export class UnknownTokenError extends RequestError {
+  override name = 'UnknownTokenError'
+}
 
 type Target = 'auth' | 'api'
 
+/** An answer, its body parsed once (NOT_JSON when it is not JSON). */
+interface Answer extends HttpResponse {
+  json: unknown
+}
+const NOT_JSON = Symbol('not JSON')
+
 interface CallOptions<T> {
   /** Reads a successful answer; throws a RequestError when it is unreadable. */
-  read(response: HttpResponse): T
+  read(answer: Answer): T
   /**
-   * For a call that must not simply be repeated (create): after a failure that may
-   * have taken effect, finds out whether it did, and returns its result if so.
+   * After a failure that may have taken effect all the same (its answer lost, or
+   * unreadable), finds out whether it did; a result returned ends the call.
    */
-  recover?(failure: string): Promise<T | undefined>
+  onUncertain?(failure: string): Promise<T | undefined>
   onThrottle?(delayMs: number): void
 }
 
@@ -105,60 +123,71 @@ export class PlatformClient implements TokenApi {
   }
 
   /**
-   * POST /api/tokens. Never creates two tokens for one call: when an attempt fails
-   * in a way that may have created the token (its answer lost), the list is checked
-   * for it before anything is sent again, and a token found there is the result.
+   * POST /api/tokens. A create is not simply sent again: when an attempt fails in a
+   * way that may have created the token (its answer lost), the list is checked first,
+   * after the backoff wait, and the one token found there is the result.
    */
   async createToken(name: string): Promise<TokenRecord> {
     const request = this.apiRequest('POST', '/api/tokens', JSON.stringify({ name }))
     const startedAt = this.clock.now()
     return this.call('api', request, {
-      read: (response) => {
-        const record = this.readRecord(request, response)
+      read: (answer) => {
+        const record = this.readRecord(request, answer)
         if (record.tokenValue === undefined) {
           throw new RequestError(
-            `${describe(request)} answered ${response.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`,
-            response.status,
+            `${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`,
+            answer.status,
           )
         }
         return record
       },
-      recover: (failure) => this.findCreated(name, startedAt, failure),
+      onUncertain: (failure) => this.findCreated(name, startedAt, failure),
     })
   }
 
   /** GET /api/tokens: every token of the project, active and revoked. */
   listTokens(): Promise<TokenRecord[]> {
     const request = this.apiRequest('GET', '/api/tokens')
-    return this.call('api', request, { read: (response) => this.readList(request, response) })
+    return this.call('api', request, { read: (answer) => this.readList(request, answer) })
   }
 
   /**
    * POST /api/tokens/{id}/revoke?tokenId={id}: the id in both places, as the spec says.
    * Idempotent: when the platform refuses (or answers unreadably), one look at the
-   * list tells a token revoked already (success) from one that does not exist.
+   * token's record tells a token revoked already (success) from one that does not exist.
    */
   async revokeToken(tokenId: string, options: RevokeOptions = {}): Promise<RevokeOutcome> {
     const id = encodeURIComponent(tokenId)
     const request = this.apiRequest('POST', `/api/tokens/${id}/revoke?tokenId=${id}`)
+    // Set when an attempt may have revoked it: then a revoked record is this call's doing.
+    let mayHaveRevoked = false
     try {
       const token = await this.call('api', request, {
-        read: (response) => this.readRecord(request, response),
-        ...options,
+        read: (answer) => this.readRecord(request, answer),
+        onUncertain: () => {
+          mayHaveRevoked = true
+          return Promise.resolve(undefined)
+        },
+        ...(options.onThrottle && { onThrottle: options.onThrottle }),
       })
       return { token, alreadyRevoked: false }
     } catch (error) {
-      if (!(error instanceof RequestError) || !worthLookingUp(error.status)) throw error
-      const found = (await this.listTokens()).find(
-        (token) => token.id.toLowerCase() === tokenId.toLowerCase(),
-      )
+      if (!(error instanceof RequestError) || !worthLookingUp(error)) throw error
+      const lookup = options.lookup ?? ((wanted: string) => this.findToken(wanted))
+      let found: TokenRecord | undefined
+      try {
+        found = await lookup(tokenId)
+      } catch {
+        // The lookup is for a better answer; if it fails too, the refusal stands.
+        throw error
+      }
       if (found === undefined) {
-        throw new RequestError(
+        throw new UnknownTokenError(
           `no token with id ${tokenId} exists in the project: ${error.message}`,
           error.status,
         )
       }
-      if (found.state === 'revoked') return { token: found, alreadyRevoked: true }
+      if (found.state === 'revoked') return { token: found, alreadyRevoked: !mayHaveRevoked }
       throw error
     }
   }
@@ -167,6 +196,13 @@ export class PlatformClient implements TokenApi {
   close(): void {
     this.authHttp.dispose()
     this.apiHttp.dispose()
+  }
+
+  /** The current record of one token, from a fresh list. */
+  private async findToken(tokenId: string): Promise<TokenRecord | undefined> {
+    return (await this.listTokens()).find(
+      (token) => token.id.toLowerCase() === tokenId.toLowerCase(),
+    )
   }
 
   private apiRequest(method: HttpRequest['method'], path: string, body?: string): HttpRequest {
@@ -183,21 +219,22 @@ export class PlatformClient implements TokenApi {
     let renewed = false
     for (let attempt = 1; ; attempt++) {
       const { outcome, token } = await this.attempt(target, request)
-      const response = outcome instanceof TransportError ? undefined : outcome
-      if (response?.status === 401 && token !== undefined && !renewed) {
+      const answer = outcome instanceof TransportError ? undefined : outcome
+      if (answer?.status === 401 && token !== undefined && !renewed) {
         // The access token expired or was revoked: authenticate again and repeat, once.
         renewed = true
-        this.options.log.info(`${describe(request)} answered 401: authenticating again.`)
+        this.options.log.info(`${requestLine(request)} answered 401: authenticating again.`)
         await this.session.reject(token)
         attempt--
         continue
       }
-      if (response !== undefined && isSuccess(target, response.status)) {
+      if (answer !== undefined && isSuccess(target, answer.status)) {
         try {
-          return options.read(response)
+          return options.read(answer)
         } catch (error) {
+          // A success that cannot be read was still a success: find out what it did.
           const found =
-            error instanceof RequestError ? await options.recover?.(error.message) : undefined
+            error instanceof RequestError ? await options.onUncertain?.(error.message) : undefined
           if (found !== undefined) return found
           throw error
         }
@@ -207,27 +244,34 @@ export class PlatformClient implements TokenApi {
         renewed,
         attempt: attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '',
       })
-      if (options.recover !== undefined && mayHaveTakenEffect(outcome)) {
-        const found = await options.recover(failure)
+      const retrying = isTransient(outcome) && attempt < attempts
+      const delay = retrying
+        ? ((answer && retryAfterDelay(answer.headers, this.clock.now(), this.backoff)) ??
+          backoffDelay(attempt, this.clock.random(), this.backoff))
+        : 0
+      if (answer?.status === 429 && retrying) options.onThrottle?.(delay)
+      if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
+        // Wait first: a platform that failed mid-way may still be finishing the change.
+        if (retrying) await this.wait(failure, delay)
+        const found = await options.onUncertain(failure)
         if (found !== undefined) return found
+        if (retrying) continue
       }
-      if (!isTransient(outcome) || attempt >= attempts) {
-        throw new RequestError(sentence(failure), response?.status)
-      }
-      const delay =
-        (response && retryAfterDelay(response.headers, this.clock.now(), this.backoff)) ??
-        backoffDelay(attempt, this.clock.random(), this.backoff)
-      if (response?.status === 429) options.onThrottle?.(delay)
-      this.options.log.info(`${failure}; retrying in ${(delay / 1000).toFixed(1)} s.`)
-      await this.clock.sleep(delay)
+      if (!retrying) throw new RequestError(sentence(failure), answer?.status)
+      await this.wait(failure, delay)
     }
   }
 
-  /** Sends one attempt, with the access token for the API. */
+  private async wait(failure: string, delay: number): Promise<void> {
+    this.options.log.info(`${failure}; retrying in ${(delay / 1000).toFixed(1)} s.`)
+    await this.clock.sleep(delay)
+  }
+
+  /** Sends one attempt, with the access token for the API, and masks what comes back. */
   private async attempt(
     target: Target,
     request: HttpRequest,
-  ): Promise<{ outcome: Outcome; token?: string }> {
+  ): Promise<{ outcome: Answer | TransportError; token?: string }> {
     let token: string | undefined
     let sent = request
     if (target === 'api') {
@@ -236,16 +280,21 @@ export class PlatformClient implements TokenApi {
     }
     const http = target === 'api' ? this.apiHttp : this.authHttp
     const started = this.clock.now()
-    let outcome: Outcome
+    let outcome: Answer | TransportError
     try {
-      outcome = await send(sent, http.getAgent(request.url), this.options.timeoutMs)
+      const response = await send(sent, http.getAgent(request.url), this.options.timeoutMs)
+      outcome = { ...response, json: parseJson(response.body) }
+      // Masked on receipt, whatever the status: an error body can hold a token too.
+      this.options.secrets.addFrom(outcome.json)
       this.notePlatformTime(outcome)
     } catch (error) {
       if (!(error instanceof TransportError)) throw error
       outcome = error
     }
     const result = outcome instanceof TransportError ? outcome.code : String(outcome.status)
-    this.options.log.debug(`${describe(request)} -> ${result} in ${this.clock.now() - started} ms`)
+    this.options.log.debug(
+      `${requestLine(request)} -> ${result} in ${this.clock.now() - started} ms`,
+    )
     return token === undefined ? { outcome } : { outcome, token }
   }
 
@@ -262,34 +311,32 @@ export class PlatformClient implements TokenApi {
     )
     try {
       return await this.call('auth', request, {
-        read: (response) => this.readAccessToken(request, response),
+        read: (answer) => this.readAccessToken(request, answer),
       })
     } catch (error) {
       if (!(error instanceof RequestError)) throw error
       if (isRefusal(error.status)) {
-        throw new RequestError(
-          `authentication was refused: ${error.message} ${FORK_HINT}`,
+        throw new AuthenticationError(
+          `authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${FORK_HINT}`,
           error.status,
         )
       }
-      throw new RequestError(`authentication failed: ${error.message}`, error.status)
+      throw new AuthenticationError(`authentication failed: ${error.message}`, error.status)
     }
   }
 
-  private readAccessToken(request: HttpRequest, response: HttpResponse): AccessToken {
-    const body = this.readJson(request, response)
+  private readAccessToken(request: HttpRequest, answer: Answer): AccessToken {
+    const body = this.readJson(request, answer)
     const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<
       string,
       unknown
     >
     // One older platform client spells it accessToken; accepting both costs nothing.
     const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken
-    if (typeof value === 'string') this.options.secrets.add(value)
-    if (typeof fields.refresh_token === 'string') this.options.secrets.add(fields.refresh_token)
     if (typeof value !== 'string' || value === '') {
       throw new RequestError(
-        `${describe(request)} answered 200 without an access_token.`,
-        response.status,
+        `${requestLine(request)} answered 200 without an access_token.`,
+        answer.status,
       )
     }
     // expires_in is in seconds in every sample; renew a little before the end.
@@ -301,8 +348,9 @@ export class PlatformClient implements TokenApi {
   }
 
   /**
-   * After a create whose answer was lost: lists the tokens and returns the newest
-   * active one with this name created since the call began, or undefined if none was.
+   * After a create whose answer was lost: lists the tokens and returns the active one
+   * with this name created since the call began, or undefined if there is none. With
+   * several, which one is this step's cannot be told: that fails rather than guess.
    */
   private async findCreated(
     name: string,
@@ -321,12 +369,12 @@ export class PlatformClient implements TokenApi {
       )
     }
     // Platform time at the start, less the Date header's one-second resolution and
-    // some latency; without a Date header, a wider margin for clock skew.
+    // some latency; without a Date header, a margin for clock skew.
     const since =
       this.platformOffset === undefined
-        ? startedAt - 5 * 60_000
+        ? startedAt - 60_000
         : startedAt + this.platformOffset - 2_000
-    const [created] = newestFirst(
+    const created = newestFirst(
       tokens.filter(
         (token) =>
           token.name === name &&
@@ -334,99 +382,97 @@ export class PlatformClient implements TokenApi {
           (createdTime(token) ?? -Infinity) >= since,
       ),
     )
-    if (created === undefined) {
+    const [only] = created
+    if (only === undefined) {
       log.info(`No token named '${name}' was created.`)
       return undefined
     }
-    if (created.tokenValue === undefined) {
+    if (created.length > 1) {
       throw new RequestError(
-        `${failure}; token ${created.id} was created, but the list does not show its value. Revoke it and run again.`,
+        `${failure}; ${created.length} active tokens named '${name}' were created since this step began (${created.map((t) => t.id).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`,
       )
     }
-    log.info(
-      `It was: token ${created.id}, created at ${created.createdAt ?? '?'}, is this step's token.`,
-    )
-    return created
-  }
-
-  private readJson(request: HttpRequest, response: HttpResponse): unknown {
-    try {
-      return JSON.parse(response.body) as unknown
-    } catch {
+    if (only.tokenValue === undefined) {
       throw new RequestError(
-        `${describe(request)} answered ${response.status} but the body is not JSON.`,
-        response.status,
+        `${failure}; token ${only.id} was created, but the list does not show its value. Revoke it and run again.`,
       )
     }
+    log.info(`It was: token ${only.id}, created at ${only.createdAt ?? '?'}, is this step's token.`)
+    return only
   }
 
-  private readRecord(request: HttpRequest, response: HttpResponse): TokenRecord {
-    const body = this.readJson(request, response)
-    this.maskTokenValues([body])
-    const record = toRecord(body)
+  private readJson(request: HttpRequest, answer: Answer): unknown {
+    if (answer.json === NOT_JSON) {
+      throw new RequestError(
+        `${requestLine(request)} answered ${answer.status} but the body is not JSON.`,
+        answer.status,
+      )
+    }
+    return answer.json
+  }
+
+  private readRecord(request: HttpRequest, answer: Answer): TokenRecord {
+    const record = toRecord(this.readJson(request, answer))
     if (typeof record === 'string') {
       throw new RequestError(
-        `${describe(request)} answered ${response.status} but the body is ${record}.`,
-        response.status,
+        `${requestLine(request)} answered ${answer.status} but the body is ${record}.`,
+        answer.status,
       )
     }
     return record
   }
 
-  private readList(request: HttpRequest, response: HttpResponse): TokenRecord[] {
-    const body = this.readJson(request, response)
+  private readList(request: HttpRequest, answer: Answer): TokenRecord[] {
+    const body = this.readJson(request, answer)
     if (!Array.isArray(body)) {
       throw new RequestError(
-        `${describe(request)} answered ${response.status} but the body is not a list of tokens.`,
-        response.status,
+        `${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`,
+        answer.status,
       )
     }
-    this.maskTokenValues(body)
     return body.map((item, index) => {
       const record = toRecord(item)
       if (typeof record === 'string') {
         throw new RequestError(
-          `${describe(request)} answered ${response.status} but item ${index} of the list is ${record}.`,
-          response.status,
+          `${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`,
+          answer.status,
         )
       }
       return record
     })
   }
 
-  /** Masks every token value in parsed records, before anything else reads them. */
-  private maskTokenValues(items: readonly unknown[]): void {
-    for (const item of items) {
-      if (typeof item === 'object' && item !== null && 'tokenValue' in item) {
-        const value = item.tokenValue
-        if (typeof value === 'string') this.options.secrets.add(value)
-      }
-    }
-  }
-
   /** What went wrong: the request, which attempt, and what came back (the server's detail). */
   private describeFailure(
     request: HttpRequest,
-    outcome: Outcome,
+    outcome: Answer | TransportError,
     { renewed, attempt }: { renewed: boolean; attempt: string },
   ): string {
-    const { secrets } = this.options
+    const scrub = (text: string) => this.options.secrets.scrub(text)
     if (outcome instanceof TransportError) {
-      return `${describe(request)} got no answer${attempt}: ${secrets.scrub(outcome.message)}`
+      return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`
     }
-    const detail = secrets.scrub(describeBody(outcome.body, outcome.headers['content-type']))
+    const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub)
     const status = `${outcome.status}${outcome.statusText ? ` ${outcome.statusText}` : ''}`
-    const answered = `${describe(request)} answered ${status}${attempt}${detail ? `: ${detail}` : ''}`
+    const what = detail ? `: ${detail}` : ''
     if (renewed && outcome.status === 401) {
-      return `the access token was rejected: ${describe(request)} answered ${status} even after authenticating again${detail ? `: ${detail}` : ''}`
+      return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`
     }
-    return answered
+    return `${requestLine(request)} answered ${status}${attempt}${what}`
   }
 
-  private notePlatformTime(response: HttpResponse): void {
-    const date = response.headers.date === undefined ? NaN : Date.parse(response.headers.date)
+  private notePlatformTime(answer: Answer): void {
+    const date = answer.headers.date === undefined ? NaN : Date.parse(answer.headers.date)
     // The Date header is truncated to the second: the platform's time is half a second later on average.
     if (!Number.isNaN(date)) this.platformOffset = date + 500 - this.clock.now()
+  }
+}
+
+function parseJson(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown
+  } catch {
+    return NOT_JSON
   }
 }
 
@@ -435,15 +481,20 @@ function isSuccess(target: Target, status: number): boolean {
   return target === 'auth' ? status === 200 : status >= 200 && status <= 299
 }
 
-/** A 4xx that says no, rather than "not now" (408, 429) or "who are you" (401). */
+/** A 4xx that says no, rather than "not now" (408, 429). */
 function isRefusal(status: number | undefined): boolean {
   return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429
 }
 
-/** After a revoke ends this way, the list can tell what happened to the token. */
-function worthLookingUp(status: number | undefined): boolean {
-  if (status === undefined) return false
-  return (status >= 200 && status <= 299) || (isRefusal(status) && status !== 401)
+/**
+ * After a revoke ends this way, the token's record can tell what happened: a refusal
+ * (other than 401) or an unreadable success. Not after a failed authentication, which
+ * sent no revoke at all.
+ */
+function worthLookingUp(error: RequestError): boolean {
+  const { status } = error
+  if (error instanceof AuthenticationError || status === undefined || status === 401) return false
+  return (status >= 200 && status <= 299) || isRefusal(status)
 }
 
 function jsonRequest(method: HttpRequest['method'], url: string, body?: string): HttpRequest {
@@ -458,6 +509,6 @@ function sentence(text: string): string {
 }
 
 /** `METHOD url`, for messages and debug lines. URLs carry no credentials (inputs refuse them). */
-function describe(request: HttpRequest): string {
+function requestLine(request: HttpRequest): string {
   return `${request.method} ${request.url}`
 }

@@ -5,22 +5,37 @@ const MAX_DETAIL = 300
 
 /**
  * Turns an error body into one short line for a failure message: the JSON `error`,
- * `message` or `errors` field, else the text. An HTML page (a proxy's error page) is
- * not quoted; the message says what it was instead.
+ * `message`, `errors`, `error_description` or `detail` field, else plain text as it
+ * is. Secrets are scrubbed from the whole body first, so that shortening cannot cut
+ * one into a piece that no longer matches. Neither an HTML page (a proxy's error
+ * page) nor a JSON body without one of those fields is quoted: the message says what
+ * it was instead, since such a body may hold anything.
  */
-export function describeBody(body: string, contentType: string | undefined): string {
-  const text = body.trim()
+export function describeBody(
+  body: string,
+  contentType: string | undefined,
+  scrub: (text: string) => string,
+): string {
+  const text = scrub(body).trim()
   if (text === '') return ''
   if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
     return 'the body was not JSON (an HTML page)'
   }
-  let detail = text
+  let json: unknown
   try {
-    detail = jsonDetail(JSON.parse(text)) ?? text
+    json = JSON.parse(text)
   } catch {
-    // Plain text: quoted as it is.
+    return shorten(text)
   }
-  return shorten(detail)
+  const detail = jsonDetail(json)
+  if (detail !== undefined) return shorten(detail)
+  const fields =
+    typeof json === 'object' && json !== null && !Array.isArray(json)
+      ? Object.keys(json).slice(0, 8)
+      : []
+  return fields.length > 0
+    ? shorten(`a JSON body without an error message (fields: ${fields.join(', ')})`)
+    : 'a JSON body without an error message'
 }
 
 function jsonDetail(value: unknown): string | undefined {

@@ -123,6 +123,19 @@ describe('cleanup (the committed bundle on Node 24)', () => {
     expect(run.summary).toContain('#### Not revoked')
   })
 
+  it('under a restricted role, reports every refusal after one shared look at the list', async () => {
+    for (let i = 0; i < 10; i++) platform().seed({ name: `ci-${i}`, ageMs: 40 * DAY })
+    platform().role = 'viewer'
+    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d' })
+    expect(expectCleanFailure(run)).toMatch(
+      /^cleanup failed: 10 of 10 tokens were not revoked \(the other 0 were\): /,
+    )
+    const lines = platform().requestLines()
+    expect(lines.filter((line) => line === LIST)).toHaveLength(2)
+    expect(lines).toHaveLength(1 + 1 + 10 + 1)
+    expect(run.outputs.count).toBe('0')
+  })
+
   it('keeps going under a persistent 500 on one token, with its retries', async () => {
     const [bad, good] = [
       platform().seed({ name: 'a', ageMs: 40 * DAY }),

@@ -92,7 +92,7 @@ describe('failures (the committed bundle on Node 24)', () => {
     const authUrl = `${platform().authUrl}/idp/identity/resources/auth/v2/api-token`
     expect(expectCleanFailure(run)).toBe(
       `create failed: authentication was refused: POST ${authUrl} answered 401 Unauthorized: Invalid client credentials. ` +
-        'Check the clientId and clientSecret inputs; note that secrets are not passed to workflows triggered from forks.',
+        'Check the clientId and clientSecret inputs. Secrets are not passed to workflows triggered from forks.',
     )
     expect(platform().requestLines()).toEqual(['POST /idp/identity/resources/auth/v2/api-token'])
     expect(run.masked[0]).toBe('wrong-secret')
@@ -120,6 +120,20 @@ describe('failures (the committed bundle on Node 24)', () => {
       `list failed: authentication failed: POST ${authUrl}/idp/identity/resources/auth/v2/api-token ` +
         'got no answer (attempt 2 of 2): connection refused (ECONNREFUSED).',
     )
+  })
+
+  it('masks tokens in an error body and does not quote it', async () => {
+    const leaky = {
+      access_token: 'eyJleaky.access.token-0123456789abcdef',
+      refresh_token: 'rt-leaky-0123456789abcdef',
+    }
+    platform().fail({ server: 'auth', status: 201, json: leaky })
+    const run = await runAgainst(platform(), { operation: 'list', retries: '0' })
+    expect(expectCleanFailure(run)).toMatch(
+      /answered 201 Created: a JSON body without an error message \(fields: access_token, refresh_token\)\.$/,
+    )
+    expect(run.masked).toEqual(expect.arrayContaining(Object.values(leaky)))
+    expectNoLeaks(run, Object.values(leaky))
   })
 
   describe('in debug mode (RUNNER_DEBUG=1)', () => {

@@ -72,4 +72,18 @@ describe('AdaptivePool', () => {
     expect(order).toEqual(['a', 'b', 'a'])
     expect(results).toEqual(['A', 'B'])
   })
+
+  it('stops taking new items once a task throws (a bug), so that nothing more is done unreported', async () => {
+    const pool = new AdaptivePool(2, new FakeClock(), recordingRunner())
+    const started: number[] = []
+    const run = pool.run([1, 2, 3, 4, 5, 6], async (n) => {
+      started.push(n)
+      await tick()
+      if (n === 1) throw new Error('bug')
+      return n
+    })
+    await expect(run).rejects.toThrow('bug')
+    for (let i = 0; i < 10; i++) await tick()
+    expect(started.length).toBeLessThanOrEqual(3)
+  })
 })

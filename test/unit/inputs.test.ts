@@ -413,11 +413,6 @@ describe('readInputs', () => {
       expect(error.message).toMatch(message)
     })
 
-    it('never quotes clientSecret back', () => {
-      const error = failure({ operation: 'list', clientId: '' })
-      expect(error.message).not.toContain('s3cr3t-value')
-    })
-
     it('shortens a long value it quotes', () => {
       const error = failure({ operation: 'revoke', tokenId: 'x'.repeat(500) })
       expect(error.message.length).toBeLessThan(250)

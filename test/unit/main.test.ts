@@ -60,6 +60,14 @@ describe('run', () => {
     expect(nock.pendingMocks()).toEqual([])
   })
 
+  it('scrubs the client secret from an input error that quotes it (pasted into the wrong input)', async () => {
+    given({ operation: 'revoke', tokenId: 'the-client-secret' })
+    await run()
+    expect(core.setFailed).toHaveBeenCalledWith(
+      'Input \'tokenId\' must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got "***".',
+    )
+  })
+
   it('prefixes a platform failure with the operation, and scrubs secrets', async () => {
     given({ operation: 'list' })
     nock(AUTH).post(AUTH_PATH).reply(401, { error: 'bad secret the-client-secret' })

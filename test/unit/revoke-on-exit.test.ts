@@ -85,7 +85,18 @@ describe('runPost (revokeOnExit)', () => {
     expect(runner.lines.filter((line) => !line.startsWith('debug:'))).toEqual([
       `warning: Could not revoke gateway token 'ephemeral' (${TOKEN_ID}) at the end of the job: ` +
         `authentication failed: POST ${AUTH}${AUTH_PATH} answered 503 Service Unavailable: down ***. ` +
-        `It is still active: revoke it with operation: revoke and tokenId: ${TOKEN_ID}.`,
+        `It may still be active: revoke it with operation: revoke and tokenId: ${TOKEN_ID}.`,
     ])
+  })
+
+  it('does not call a token that does not exist "still active"', async () => {
+    const runner = postRunner()
+    authOk()
+    nock(API).post(REVOKE).query(true).reply(404, { error: 'Token not found' })
+    nock(API).get('/prefix/api/tokens').reply(200, [])
+    await runPost(runner)
+    const warning = runner.lines.find((line) => line.startsWith('warning:'))
+    expect(warning).toContain(`no token with id ${TOKEN_ID} exists in the project`)
+    expect(warning).not.toContain('still active')
   })
 })

@@ -3,6 +3,16 @@ import { revoke } from '../../../src/operations/revoke.js'
 import { FakeTokenApi, token } from '../../fixtures/token-api.js'
 
 describe('revoke', () => {
+  it('passes on that the token was revoked already', async () => {
+    const api = new FakeTokenApi([token('a', 'ci', 1, { state: 'revoked', tokenValue: undefined })])
+    const result = await revoke(api, { operation: 'revoke', tokenId: 'a' })
+    expect(result).toEqual({
+      operation: 'revoke',
+      token: expect.objectContaining({ id: 'a' }),
+      alreadyRevoked: true,
+    })
+  })
+
   it('revokes the token and returns the revoked record', async () => {
     const api = new FakeTokenApi([token('a', 'ci', 1)])
     const result = await revoke(api, { operation: 'revoke', tokenId: 'a' })

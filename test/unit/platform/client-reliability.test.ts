@@ -184,6 +184,37 @@ describe('PlatformClient under faults', () => {
       expect(nock.pendingMocks()).toEqual([])
     })
 
+    it('waits the backoff before checking, so that a platform finishing late is seen', async () => {
+      const { client, clock, log } = setup()
+      authOk()
+      createFails((i) => i.reply(502, 'Bad Gateway'))
+      nock(API)
+        .get(LIST)
+        .reply(200, [record({ id: 'new-id', createdAt: at(100) })])
+      await client.createToken('ci-deploy')
+      expect(clock.sleeps).toEqual([500])
+      const retryLine = log.lines.findIndex((line) => line.includes('retrying in 0.5 s'))
+      const checkLine = log.lines.findIndex((line) => line.includes('checking the list'))
+      expect(retryLine).toBeGreaterThanOrEqual(0)
+      expect(retryLine).toBeLessThan(checkLine)
+    })
+
+    it('refuses to guess when several tokens with the name were created meanwhile', async () => {
+      const { client } = setup()
+      authOk()
+      createFails((i) => i.reply(504, ''))
+      nock(API)
+        .get(LIST)
+        .reply(200, [
+          record({ id: 'mine-or-theirs-1', createdAt: at(100) }),
+          record({ id: 'mine-or-theirs-2', createdAt: at(200) }),
+        ])
+      await expect(client.createToken('ci-deploy')).rejects.toThrow(
+        "2 active tokens named 'ci-deploy' were created since this step began (mine-or-theirs-2, mine-or-theirs-1)",
+      )
+      expect(nock.pendingMocks()).toEqual([])
+    })
+
     it('creates again when the list shows it was not created', async () => {
       const { client, clock } = setup()
       authOk()

@@ -112,7 +112,7 @@ describe('PlatformClient', () => {
       const error = await rejection(client.listTokens())
       expect(error.message).toBe(
         `authentication was refused: POST ${AUTH}${AUTH_PATH} answered 401 Unauthorized: Invalid client credentials. ` +
-          'Check the clientId and clientSecret inputs; note that secrets are not passed to workflows triggered from forks.',
+          'Check the clientId and clientSecret inputs. Secrets are not passed to workflows triggered from forks.',
       )
       expect(error.status).toBe(401)
     })
@@ -120,8 +120,9 @@ describe('PlatformClient', () => {
     it('fails on a 201, since only 200 is success', async () => {
       const { client } = setup()
       nock(AUTH).post(AUTH_PATH).reply(201, { access_token: ACCESS_TOKEN })
-      await expect(client.listTokens()).rejects.toThrow(
-        `authentication failed: POST ${AUTH}${AUTH_PATH} answered 201 Created: `,
+      const error = await rejection(client.listTokens())
+      expect(error.message).toBe(
+        `authentication failed: POST ${AUTH}${AUTH_PATH} answered 201 Created: a JSON body without an error message (fields: access_token).`,
       )
     })
 
@@ -145,6 +146,40 @@ describe('PlatformClient', () => {
       await expect(client.listTokens()).rejects.toThrow(
         `POST ${AUTH}${AUTH_PATH} answered 200 but the body is not JSON.`,
       )
+    })
+  })
+
+  describe('secrets in error bodies', () => {
+    it('masks tokens in any answer, whatever its status, and never quotes a body without an error field', async () => {
+      const { client, masked } = setup({ retries: 0 })
+      nock(AUTH)
+        .post(AUTH_PATH)
+        .reply(201, { access_token: ACCESS_TOKEN, refresh_token: REFRESH_TOKEN })
+      const error = await rejection(client.listTokens())
+      expect(masked).toEqual(expect.arrayContaining([ACCESS_TOKEN, REFRESH_TOKEN]))
+      expect(error.message).not.toContain(ACCESS_TOKEN)
+      expect(error.message).not.toContain(REFRESH_TOKEN)
+    })
+
+    it('masks a token value in a failed create’s body and keeps it out of every line', async () => {
+      const { client, masked, log } = setup({ retries: 0 })
+      authOk()
+      nock(API)
+        .post('/prefix/api/tokens')
+        .reply(502, { data: { token: { id: 'x', tokenValue: 'GW-SECRET-VALUE' } } })
+      nock(API).get('/prefix/api/tokens').reply(200, [])
+      const error = await rejection(client.createToken('ci-deploy'))
+      expect(masked).toContain('GW-SECRET-VALUE')
+      expect(error.message + log.lines.join('\n')).not.toContain('GW-SECRET-VALUE')
+    })
+
+    it('scrubs a secret echoed at the end of a long detail, before shortening it', async () => {
+      const { client } = setup({ retries: 0 })
+      nock(AUTH)
+        .post(AUTH_PATH)
+        .reply(400, { error: `${'x'.repeat(290)} ${CLIENT_SECRET}` })
+      const error = await rejection(client.listTokens())
+      expect(error.message).not.toContain(CLIENT_SECRET.slice(0, 6))
     })
   })
 

@@ -8,7 +8,12 @@ describe('describeBody', () => {
     ['{"error":{"code":"E1","message":"nested"}}', 'nested', undefined],
     ['{"errors":["a",{"message":"b"},{"detail":"c"}]}', 'a; b; c', undefined],
     ['{"error":"x","message":"x"}', 'x', undefined],
-    ['{"code":42}', '{"code":42}', undefined],
+    [
+      '{"code":42,"access_token":"eyJ.x"}',
+      'a JSON body without an error message (fields: code, access_token)',
+      undefined,
+    ],
+    ['[1,2]', 'a JSON body without an error message', undefined],
     ['"just a string"', 'just a string', undefined],
     ['Service Unavailable', 'Service Unavailable', 'text/plain'],
     ['line one\n::error::injected', 'line one ::error::injected', 'text/plain'],
@@ -20,12 +25,26 @@ describe('describeBody', () => {
     ],
     ['<!DOCTYPE html><p>x</p>', 'the body was not JSON (an HTML page)', undefined],
   ])('%j gives %j', (body, expected, contentType) => {
-    expect(describeBody(body, contentType)).toBe(expected)
+    expect(describeBody(body, contentType, (text) => text)).toBe(expected)
   })
 
   it('shortens a long detail to a few hundred characters', () => {
-    const detail = describeBody(JSON.stringify({ error: 'e'.repeat(5000) }), 'application/json')
+    const detail = describeBody(
+      JSON.stringify({ error: 'e'.repeat(5000) }),
+      'application/json',
+      (text) => text,
+    )
     expect(detail).toHaveLength(300)
     expect(detail.endsWith('...')).toBe(true)
+  })
+})
+
+describe('describeBody and secrets', () => {
+  it('scrubs the whole body before shortening, so that no piece of a secret survives the cut', () => {
+    const secret = 'cs-0123456789abcdefghijklmnopqrstuvwxyz'
+    const body = JSON.stringify({ error: `${'x'.repeat(290)} ${secret}` })
+    const detail = describeBody(body, 'application/json', (text) => text.split(secret).join('***'))
+    expect(detail).not.toContain(secret.slice(0, 6))
+    expect(detail.length).toBeLessThanOrEqual(300)
   })
 })
