@@ -1,0 +1,17 @@
+/**
+ * Stands in for `undici` in the bundle (tsconfig.json `paths`; ncc follows them).
+ *
+ * @actions/http-client imports undici only for HttpClient.getAgentDispatcher(), the
+ * proxy dispatcher for fetch(). This action never calls it: it sends requests with
+ * node:http through HttpClient.getAgent(), whose proxy tunnels come from `tunnel`.
+ * Bundled, undici was 900 KB of the 1.1 MB entry file and 45 ms of module evaluation
+ * at every start, before the first line of the action ran. If a later version of
+ * http-client ever needed it on the path the action uses, the end-to-end tests (which
+ * run the bundle, through a proxy too) would fail here, loudly.
+ */
+// eslint-disable-next-line @typescript-eslint/no-extraneous-class -- http-client calls `new ProxyAgent()`.
+export class ProxyAgent {
+  constructor() {
+    throw new Error('undici is not bundled with this action (see src/bundle/undici.ts).')
+  }
+}
