@@ -15,23 +15,22 @@ export interface TokenRecord {
   revokedBy?: string
 }
 
-/** A record without its secret: what outputs and summaries may carry. */
-export type PublicRecord = Omit<TokenRecord, 'tokenValue'>
-
-// Only these fields are read. Unknown fields are dropped rather than passed on,
-// so that a secret the platform may add one day cannot reach an output.
+// Only these fields are read, and written to outputs in this order. Unknown fields are
+// dropped rather than passed on, so that a secret the platform may add one day cannot
+// reach an output.
 const PUBLIC_FIELDS = [
   'id',
   'name',
+  'state',
   'mediatorId',
   'projectId',
   'createdBy',
   'createdByEmail',
-  'state',
   'createdAt',
   'revokedAt',
   'revokedBy',
-] as const satisfies readonly (keyof PublicRecord)[]
+] as const satisfies readonly Exclude<keyof TokenRecord, 'tokenValue'>[]
+const OUTPUT_FIELDS: string[] = [...PUBLIC_FIELDS]
 
 /**
  * Checks that a parsed JSON value is a token record and copies its known fields.
@@ -53,14 +52,13 @@ export function toRecord(value: unknown): TokenRecord | string {
   return record
 }
 
-/** The record without `tokenValue`, fields in a fixed order. */
-export function withoutValue(record: TokenRecord): PublicRecord {
-  const copy: PublicRecord = { id: record.id, name: record.name, state: record.state }
-  for (const field of PUBLIC_FIELDS) {
-    const v = record[field]
-    if (v !== undefined) copy[field] = v
-  }
-  return copy
+/**
+ * A record, or a list of them, as JSON without `tokenValue`: the public fields only, in
+ * a fixed order. Written straight from the records, with no copies: a list can hold
+ * thousands.
+ */
+export function publicJson(records: TokenRecord | readonly TokenRecord[]): string {
+  return JSON.stringify(records, OUTPUT_FIELDS)
 }
 
 /** Milliseconds since the epoch, or undefined when `createdAt` is missing or unreadable. */

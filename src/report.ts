@@ -1,7 +1,7 @@
 import { cleanupOutcome, type CleanupResult } from './operations/cleanup.js'
 import type { CreateResult } from './operations/create.js'
 import type { Result } from './operations/index.js'
-import { createdTime, withoutValue, type TokenRecord } from './records.js'
+import { createdTime, publicJson, type TokenRecord } from './records.js'
 import { revokeAtExit } from './revoke-on-exit.js'
 import type { Runner } from './runner.js'
 import { cleanupSummary, createSummary, formatAge, listSummary, revokeSummary } from './summary.js'
@@ -105,11 +105,11 @@ function recordOutputs(runner: Runner, token: TokenRecord): void {
   runner.setOutput('projectId', token.projectId ?? '')
   runner.setOutput('state', token.state)
   runner.setOutput('createdAt', token.createdAt ?? '')
-  runner.setOutput('token', JSON.stringify(withoutValue(token)))
+  runner.setOutput('token', publicJson(token))
 }
 
 function listOutputs(runner: Runner, tokens: readonly TokenRecord[]): void {
-  runner.setOutput('tokens', JSON.stringify(tokens.map(withoutValue)))
+  runner.setOutput('tokens', publicJson(tokens))
   runner.setOutput('count', String(tokens.length))
 }
 

@@ -22,7 +22,6 @@ export interface SecretMasker {
 }
 
 export class Secrets implements SecretMasker {
-  private readonly forms = new Set<string>()
   private readonly values = new Set<string>()
 
   /** @param mask tells the runner to mask a value (`core.setSecret`). */
@@ -33,10 +32,6 @@ export class Secrets implements SecretMasker {
     // Mask first: the runner hides a value only from the moment it reads `::add-mask::`.
     this.mask(value)
     this.values.add(value)
-    this.forms.add(value)
-    // A secret quoted inside a JSON body or a URL no longer looks like itself.
-    this.forms.add(JSON.stringify(value).slice(1, -1))
-    this.forms.add(encodeURIComponent(value))
   }
 
   addFrom(json: unknown): void {
@@ -45,7 +40,10 @@ export class Secrets implements SecretMasker {
     for (let i = 0; i < pending.length; i++) {
       const value = pending[i]
       if (typeof value !== 'object' || value === null) continue
-      for (const [key, field] of Object.entries(value)) {
+      // for...in, not Object.entries: no array per record of a list of thousands.
+      const fields = value as Record<string, unknown>
+      for (const key in fields) {
+        const field = fields[key]
         if (typeof field === 'string') {
           if (SECRET_FIELDS.has(key)) this.add(field)
         } else if (typeof field === 'object' && field !== null) {
@@ -56,11 +54,18 @@ export class Secrets implements SecretMasker {
   }
 
   scrub(text: string): string {
-    if (this.forms.size === 0) return text
+    if (this.values.size === 0) return text
+    // A secret quoted inside a JSON body or a URL no longer looks like itself. The forms
+    // are made here rather than on arrival: a list brings thousands, scrubbing is rare.
+    const forms = new Set<string>()
+    for (const value of this.values) {
+      forms.add(value).add(JSON.stringify(value).slice(1, -1)).add(encodeURIComponent(value))
+    }
     // Longest first, so a secret that contains another is replaced whole.
-    const forms = [...this.forms].sort((a, b) => b.length - a.length)
     let result = text
-    for (const form of forms) result = result.split(form).join('***')
+    for (const form of [...forms].sort((a, b) => b.length - a.length)) {
+      result = result.split(form).join('***')
+    }
     return result
   }
 }

@@ -283,9 +283,13 @@ export class PlatformClient implements TokenApi {
     let outcome: Answer | TransportError
     try {
       const response = await send(sent, http.getAgent(request.url), this.options.timeoutMs)
-      outcome = { ...response, json: parseJson(response.body) }
+      const json = parseJson(response.body)
       // Masked on receipt, whatever the status: an error body can hold a token too.
-      this.options.secrets.addFrom(outcome.json)
+      this.options.secrets.addFrom(json)
+      // Only a failure's text is read again, for its detail: a successful list of
+      // thousands of tokens is then not held both as text and as records.
+      const read = json !== NOT_JSON && isSuccess(target, response.status)
+      outcome = { ...response, body: read ? '' : response.body, json }
       this.notePlatformTime(outcome)
     } catch (error) {
       if (!(error instanceof TransportError)) throw error
@@ -430,7 +434,8 @@ export class PlatformClient implements TokenApi {
         answer.status,
       )
     }
-    return body.map((item, index) => {
+    const items: unknown[] = body
+    return items.map((item, index) => {
       const record = toRecord(item)
       if (typeof record === 'string') {
         throw new RequestError(
@@ -438,6 +443,8 @@ export class PlatformClient implements TokenApi {
           answer.status,
         )
       }
+      // Each parsed item is let go of once copied: a long list is not held twice.
+      items[index] = undefined
       return record
     })
   }

@@ -72,6 +72,7 @@ export const USER_EMAIL = 'deploy-bot@example.com'
  * @property {{ key: string | Buffer, cert: string | Buffer }} [tls] serve HTTPS with this key and certificate
  * @property {string} [host] the host name in authUrl and baseUrl (default 127.0.0.1); it must resolve to it
  * @property {() => number} [now] the clock, in milliseconds, for createdAt, revokedAt and expiry
+ * @property {number} [latencyMs] delay every answer by this much, like a platform across a network
  */
 
 export class FakePlatform {
@@ -99,6 +100,8 @@ export class FakePlatform {
     this.apiPrefix = options.apiPrefix ?? ''
     this.authPath = options.authPath ?? AUTH_PATH
     this.now = options.now ?? (() => Date.now())
+    /** Every answer is delayed by this much (the benchmark's network latency). */
+    this.latencyMs = options.latencyMs ?? 0
     /** Seconds an access token lives: 86400, as in every sample of the spec. */
     this.accessTokenLifetime = 86400
     /**
@@ -218,6 +221,7 @@ export class FakePlatform {
       at: Date.now(),
     }
     this.requests.push(request)
+    if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs))
     const fault = this.#takeFault(request)
     if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
     const carriedOut = fault === undefined || fault.commit ? this.#handle(request) : undefined

@@ -3,7 +3,7 @@ import {
   createdTime,
   newestFirst,
   toRecord,
-  withoutValue,
+  publicJson,
   type TokenRecord,
 } from '../../src/records.js'
 
@@ -41,21 +41,24 @@ describe('toRecord', () => {
   })
 })
 
-describe('withoutValue', () => {
-  it('drops tokenValue and nothing else', () => {
+describe('publicJson', () => {
+  it('writes a record without tokenValue, the public fields in a fixed order', () => {
     const record: TokenRecord = {
-      ...token('a', '2026-01-01T00:00:00Z'),
+      revokedBy: 'u',
       tokenValue: 'secret',
-      revokedBy: 'u',
+      ...token('a', '2026-01-01T00:00:00Z'),
     }
-    expect(withoutValue(record)).toEqual({
-      id: 'a',
-      name: 'n',
-      state: 'active',
-      createdAt: '2026-01-01T00:00:00Z',
-      revokedBy: 'u',
-    })
-    expect(JSON.stringify(withoutValue(record))).not.toContain('secret')
+    expect(publicJson(record)).toBe(
+      '{"id":"a","name":"n","state":"active","createdAt":"2026-01-01T00:00:00Z","revokedBy":"u"}',
+    )
+  })
+
+  it('writes a list the same way, dropping any field it does not know', () => {
+    const odd = { ...token('b'), future: 'x' } as TokenRecord
+    expect(JSON.parse(publicJson([token('a'), odd]))).toEqual([
+      { id: 'a', name: 'n', state: 'active' },
+      { id: 'b', name: 'n', state: 'active' },
+    ])
   })
 })
 
