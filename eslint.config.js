@@ -19,7 +19,7 @@ export default tseslint.config(
   },
   {
     // Scripts and test support run as plain Node programs: printing is their job.
-    files: ['test/**', '*.js'],
+    files: ['test/**', 'bench/**', '*.js'],
     rules: { 'no-console': 'off' },
   },
   {
