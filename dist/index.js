@@ -585,8 +585,10 @@ var tunnel = __nccwpck_require__(770);
  * node:http through HttpClient.getAgent(), whose proxy tunnels come from `tunnel`.
  * Bundled, undici was 900 KB of the 1.1 MB entry file and 45 ms of module evaluation
  * at every start, before the first line of the action ran. If a later version of
- * http-client ever needed it on the path the action uses, the end-to-end tests (which
- * run the bundle, through a proxy too) would fail here, loudly.
+ * http-client needed `new ProxyAgent()` on the path the action uses, the end-to-end
+ * tests (which run the bundle, through a proxy too) would fail here, loudly. If it
+ * imported another name from undici, that name would be undefined in the bundle (ncc
+ * only warns): read the build output when upgrading http-client.
  */
 // eslint-disable-next-line @typescript-eslint/no-extraneous-class -- http-client calls `new ProxyAgent()`.
 class ProxyAgent {
@@ -3830,7 +3832,7 @@ function send(request, agent, timeoutMs) {
             res.on('error', fail);
             res.on('end', () => {
                 const body = Buffer.concat(chunks, size).toString('utf8');
-                // Let go of the bytes now: a long list is then held as text only, not three times.
+                // Let go of the bytes now, not when the answer is: a long list then goes on as text only.
                 chunks = [];
                 finish(() => {
                     resolve({
@@ -3950,8 +3952,8 @@ const MAX_DETAIL = 300;
 /**
  * Turns an error body into one short line for a failure message: the JSON `error`,
  * `message`, `errors`, `error_description` or `detail` field, else plain text as it
- * is. Secrets are scrubbed from the whole body first, so that shortening cannot cut
- * one into a piece that no longer matches. Neither an HTML page (a proxy's error
+ * is. Secrets are scrubbed from the whole body first, and from the detail once decoded,
+ * always before shortening, which could cut one into a piece that no longer matches. Neither an HTML page (a proxy's error
  * page) nor a JSON body without one of those fields is quoted: the message says what
  * it was instead, since such a body may hold anything.
  */
@@ -3969,9 +3971,11 @@ function describeBody(body, contentType, scrub) {
     catch {
         return shorten(text);
     }
+    // Scrubbed again once decoded: a server may escape a secret (`\u002B`, `\/`) so that
+    // the raw body did not show it.
     const detail = jsonDetail(json);
     if (detail !== undefined)
-        return shorten(detail);
+        return shorten(scrub(detail));
     const fields = typeof json === 'object' && json !== null && !Array.isArray(json)
         ? Object.keys(json).slice(0, 8)
         : [];
@@ -4133,12 +4137,12 @@ class client_PlatformClient {
         const id = encodeURIComponent(tokenId);
         const request = this.apiRequest('POST', `/api/tokens/${id}/revoke?tokenId=${id}`);
         // Set when an attempt may have revoked it: then a revoked record is this call's doing.
-        let mayHaveRevoked = false;
+        const uncertain = { mayHaveRevoked: false };
         try {
             const token = await this.call('api', request, {
                 read: (answer) => this.readRecord(request, answer),
                 onUncertain: () => {
-                    mayHaveRevoked = true;
+                    uncertain.mayHaveRevoked = true;
                     return Promise.resolve(undefined);
                 },
                 ...(options.onThrottle && { onThrottle: options.onThrottle }),
@@ -4148,7 +4152,10 @@ class client_PlatformClient {
         catch (error) {
             if (!(error instanceof RequestError) || !worthLookingUp(error))
                 throw error;
-            const lookup = options.lookup ?? ((wanted) => this.findToken(wanted));
+            // A shared lookup may predate this revoke: trust it only for a plain refusal, and
+            // read a fresh list when this call itself may have revoked the token.
+            const fresh = (wanted) => this.findToken(wanted);
+            const lookup = uncertain.mayHaveRevoked ? fresh : (options.lookup ?? fresh);
             let found;
             try {
                 found = await lookup(tokenId);
@@ -4161,7 +4168,7 @@ class client_PlatformClient {
                 throw new client_UnknownTokenError(`no token with id ${tokenId} exists in the project: ${error.message}`, error.status);
             }
             if (found.state === 'revoked')
-                return { token: found, alreadyRevoked: !mayHaveRevoked };
+                return { token: found, alreadyRevoked: !uncertain.mayHaveRevoked };
             throw error;
         }
     }
@@ -4539,7 +4546,7 @@ async function cleanup(client, task, { clock, log }) {
     let fresh;
     const lookup = async (tokenId) => {
         fresh ??= client.listTokens();
-        return (await fresh).find((token) => token.id === tokenId);
+        return (await fresh).find((token) => token.id.toLowerCase() === tokenId.toLowerCase());
     };
     const outcomes = await pool.run(plan.revoke, async (token) => {
         try {
@@ -4713,6 +4720,7 @@ const SECRET_FIELDS = new Set([
 class secrets_Secrets {
     mask;
     values = new Set();
+    cachedForms;
     /** @param mask tells the runner to mask a value (`core.setSecret`). */
     constructor(mask) {
         this.mask = mask;
@@ -4723,6 +4731,7 @@ class secrets_Secrets {
         // Mask first: the runner hides a value only from the moment it reads `::add-mask::`.
         this.mask(value);
         this.values.add(value);
+        this.cachedForms = undefined;
     }
     addFrom(json) {
         // Breadth first, without recursion: a list of thousands of records is one level deep.
@@ -4748,18 +4757,26 @@ class secrets_Secrets {
     scrub(text) {
         if (this.values.size === 0)
             return text;
-        // A secret quoted inside a JSON body or a URL no longer looks like itself. The forms
-        // are made here rather than on arrival: a list brings thousands, scrubbing is rare.
-        const forms = new Set();
-        for (const value of this.values) {
-            forms.add(value).add(JSON.stringify(value).slice(1, -1)).add(encodeURIComponent(value));
-        }
-        // Longest first, so a secret that contains another is replaced whole.
         let result = text;
-        for (const form of [...forms].sort((a, b) => b.length - a.length)) {
+        for (const form of this.forms())
             result = result.split(form).join('***');
-        }
         return result;
+    }
+    /**
+     * Every secret as it is, JSON-escaped and URL-encoded (a secret quoted in a JSON body
+     * or a URL no longer looks like itself), longest first so that a secret containing
+     * another is replaced whole. Made when first needed after a secret was added: a list
+     * brings thousands, and a rate-limited cleanup scrubs every 429.
+     */
+    forms() {
+        if (this.cachedForms === undefined) {
+            const forms = new Set();
+            for (const value of this.values) {
+                forms.add(value).add(JSON.stringify(value).slice(1, -1)).add(encodeURIComponent(value));
+            }
+            this.cachedForms = [...forms].sort((a, b) => b.length - a.length);
+        }
+        return this.cachedForms;
     }
 }
 

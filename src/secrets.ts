@@ -23,6 +23,7 @@ export interface SecretMasker {
 
 export class Secrets implements SecretMasker {
   private readonly values = new Set<string>()
+  private cachedForms: string[] | undefined
 
   /** @param mask tells the runner to mask a value (`core.setSecret`). */
   constructor(private readonly mask: (value: string) => void) {}
@@ -32,6 +33,7 @@ export class Secrets implements SecretMasker {
     // Mask first: the runner hides a value only from the moment it reads `::add-mask::`.
     this.mask(value)
     this.values.add(value)
+    this.cachedForms = undefined
   }
 
   addFrom(json: unknown): void {
@@ -55,17 +57,25 @@ export class Secrets implements SecretMasker {
 
   scrub(text: string): string {
     if (this.values.size === 0) return text
-    // A secret quoted inside a JSON body or a URL no longer looks like itself. The forms
-    // are made here rather than on arrival: a list brings thousands, scrubbing is rare.
-    const forms = new Set<string>()
-    for (const value of this.values) {
-      forms.add(value).add(JSON.stringify(value).slice(1, -1)).add(encodeURIComponent(value))
-    }
-    // Longest first, so a secret that contains another is replaced whole.
     let result = text
-    for (const form of [...forms].sort((a, b) => b.length - a.length)) {
-      result = result.split(form).join('***')
-    }
+    for (const form of this.forms()) result = result.split(form).join('***')
     return result
+  }
+
+  /**
+   * Every secret as it is, JSON-escaped and URL-encoded (a secret quoted in a JSON body
+   * or a URL no longer looks like itself), longest first so that a secret containing
+   * another is replaced whole. Made when first needed after a secret was added: a list
+   * brings thousands, and a rate-limited cleanup scrubs every 429.
+   */
+  private forms(): string[] {
+    if (this.cachedForms === undefined) {
+      const forms = new Set<string>()
+      for (const value of this.values) {
+        forms.add(value).add(JSON.stringify(value).slice(1, -1)).add(encodeURIComponent(value))
+      }
+      this.cachedForms = [...forms].sort((a, b) => b.length - a.length)
+    }
+    return this.cachedForms
   }
 }

@@ -58,7 +58,7 @@ export async function cleanup(
   let fresh: Promise<TokenRecord[]> | undefined
   const lookup = async (tokenId: string) => {
     fresh ??= client.listTokens()
-    return (await fresh).find((token) => token.id === tokenId)
+    return (await fresh).find((token) => token.id.toLowerCase() === tokenId.toLowerCase())
   }
   const outcomes = await pool.run(plan.revoke, async (token) => {
     try {

@@ -160,12 +160,12 @@ export class PlatformClient implements TokenApi {
     const id = encodeURIComponent(tokenId)
     const request = this.apiRequest('POST', `/api/tokens/${id}/revoke?tokenId=${id}`)
     // Set when an attempt may have revoked it: then a revoked record is this call's doing.
-    let mayHaveRevoked = false
+    const uncertain = { mayHaveRevoked: false }
     try {
       const token = await this.call('api', request, {
         read: (answer) => this.readRecord(request, answer),
         onUncertain: () => {
-          mayHaveRevoked = true
+          uncertain.mayHaveRevoked = true
           return Promise.resolve(undefined)
         },
         ...(options.onThrottle && { onThrottle: options.onThrottle }),
@@ -173,7 +173,10 @@ export class PlatformClient implements TokenApi {
       return { token, alreadyRevoked: false }
     } catch (error) {
       if (!(error instanceof RequestError) || !worthLookingUp(error)) throw error
-      const lookup = options.lookup ?? ((wanted: string) => this.findToken(wanted))
+      // A shared lookup may predate this revoke: trust it only for a plain refusal, and
+      // read a fresh list when this call itself may have revoked the token.
+      const fresh = (wanted: string) => this.findToken(wanted)
+      const lookup = uncertain.mayHaveRevoked ? fresh : (options.lookup ?? fresh)
       let found: TokenRecord | undefined
       try {
         found = await lookup(tokenId)
@@ -187,7 +190,8 @@ export class PlatformClient implements TokenApi {
           error.status,
         )
       }
-      if (found.state === 'revoked') return { token: found, alreadyRevoked: !mayHaveRevoked }
+      if (found.state === 'revoked')
+        return { token: found, alreadyRevoked: !uncertain.mayHaveRevoked }
       throw error
     }
   }

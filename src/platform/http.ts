@@ -105,7 +105,7 @@ export function send(
       res.on('error', fail)
       res.on('end', () => {
         const body = Buffer.concat(chunks, size).toString('utf8')
-        // Let go of the bytes now: a long list is then held as text only, not three times.
+        // Let go of the bytes now, not when the answer is: a long list then goes on as text only.
         chunks = []
         finish(() => {
           resolve({

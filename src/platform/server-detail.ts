@@ -6,8 +6,8 @@ const MAX_DETAIL = 300
 /**
  * Turns an error body into one short line for a failure message: the JSON `error`,
  * `message`, `errors`, `error_description` or `detail` field, else plain text as it
- * is. Secrets are scrubbed from the whole body first, so that shortening cannot cut
- * one into a piece that no longer matches. Neither an HTML page (a proxy's error
+ * is. Secrets are scrubbed from the whole body first, and from the detail once decoded,
+ * always before shortening, which could cut one into a piece that no longer matches. Neither an HTML page (a proxy's error
  * page) nor a JSON body without one of those fields is quoted: the message says what
  * it was instead, since such a body may hold anything.
  */
@@ -27,8 +27,10 @@ export function describeBody(
   } catch {
     return shorten(text)
   }
+  // Scrubbed again once decoded: a server may escape a secret (`\u002B`, `\/`) so that
+  // the raw body did not show it.
   const detail = jsonDetail(json)
-  if (detail !== undefined) return shorten(detail)
+  if (detail !== undefined) return shorten(scrub(detail))
   const fields =
     typeof json === 'object' && json !== null && !Array.isArray(json)
       ? Object.keys(json).slice(0, 8)

@@ -136,6 +136,28 @@ describe('cleanup (the committed bundle on Node 24)', () => {
     expect(run.outputs.count).toBe('0')
   })
 
+  it('counts a revoke whose answer was garbled as revoked, though a refusal shared a list before it', async () => {
+    const refused = platform().seed({ name: 'theirs', ageMs: 40 * DAY })
+    const garbled = platform().seed({ name: 'mine', ageMs: 41 * DAY })
+    platform().fail({ path: `/api/tokens/${refused.id}/revoke`, status: 403, times: Infinity })
+    platform().fail({
+      path: `/api/tokens/${garbled.id}/revoke`,
+      commit: true,
+      status: 200,
+      body: 'garbled',
+    })
+    // One at a time, the refusal first: its look at the list comes before the garbled revoke.
+    const run = await runAgainst(platform(), {
+      operation: 'cleanup',
+      olderThan: '30d',
+      concurrency: '1',
+    })
+    expect(expectCleanFailure(run)).toMatch(
+      /^cleanup failed: 1 of 2 tokens was not revoked \(the other 1 was\): 'theirs'/,
+    )
+    expect(ids(run.outputs.tokens)).toEqual([garbled.id])
+  })
+
   it('keeps going under a persistent 500 on one token, with its retries', async () => {
     const [bad, good] = [
       platform().seed({ name: 'a', ageMs: 40 * DAY }),

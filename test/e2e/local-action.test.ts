@@ -1,12 +1,10 @@
 import { describe, expect, it } from '@jest/globals'
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { actionMetadata, ROOT } from '../support/runner.mjs'
-import { useFakePlatform } from './helpers.js'
 
-const platform = useFakePlatform()
 const example = readFileSync(join(ROOT, '.env.example'), 'utf8')
 
 /** .env.example's variables, in order. */
@@ -26,23 +24,32 @@ describe('npm run local-action (the source, run by @github/local-action)', () =>
     expect(set.filter((name) => name.startsWith('INPUT_')).sort()).toEqual(declared.sort())
   })
 
-  it('runs the action from source with .env.example against the fake platform', async () => {
-    const p = platform()
-    const env = Object.fromEntries(variables(example))
-    Object.assign(env, {
-      INPUT_BASEURL: p.baseUrl,
-      INPUT_AUTHURL: p.authUrl,
-      INPUT_CLIENTSECRET: p.clientSecret,
-    })
-    const dir = mkdtempSync(join(tmpdir(), 'local-action-'))
-    const envFile = join(dir, '.env')
-    writeFileSync(
-      envFile,
-      Object.entries(env)
-        .map(([k, v]) => `${k}=${v}`)
-        .join('\n'),
+  it('runs the action from source, as the README says: the fake platform on 8801 and 8802, .env.example as .env', async () => {
+    // `npm run fake-platform -- 8801 8802`, with the secret .env.example holds.
+    const platform = spawn(
+      process.execPath,
+      [join(ROOT, 'test/support/fake-platform.mjs'), '8801', '8802'],
+      {
+        env: { PATH: process.env.PATH ?? '', FAKE_PLATFORM_CLIENT_SECRET: 'local-fake-secret' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
     )
+    const dir = mkdtempSync(join(tmpdir(), 'local-action-'))
     try {
+      const started = await new Promise<string>((resolve, reject) => {
+        platform.stdout.setEncoding('utf8').once('data', resolve)
+        platform.once('exit', (code) => {
+          reject(new Error(`the fake platform exited (${code}): are ports 8801 and 8802 free?`))
+        })
+      })
+      expect(JSON.parse(started)).toEqual({
+        clientId: 'ci-deployer',
+        clientSecret: 'local-fake-secret',
+        baseUrl: 'http://127.0.0.1:8802',
+        authUrl: 'http://127.0.0.1:8801',
+      })
+      const envFile = join(dir, '.env')
+      writeFileSync(envFile, example)
       const { code, output } = await new Promise<{ code: number | null; output: string }>(
         (resolve) => {
           execFile(
@@ -66,10 +73,10 @@ describe('npm run local-action (the source, run by @github/local-action)', () =>
         },
       )
       expect(code).toBe(0)
-      expect(output).toContain("Created gateway token 'local-run'")
-      expect([...p.tokens.values()].map((t) => t.name)).toEqual(['local-run'])
-      expect(output).not.toContain(p.clientSecret)
+      expect(output).toMatch(/Created gateway token 'local-run' \([0-9a-f-]{36}\)/)
+      expect(output).not.toContain('local-fake-secret')
     } finally {
+      platform.kill()
       rmSync(dir, { recursive: true, force: true })
     }
   }, 60_000)

@@ -24,4 +24,12 @@ describe('Secrets', () => {
     const { secrets } = recordingSecrets()
     expect(secrets.scrub('nothing here')).toBe('nothing here')
   })
+
+  it('scrubs a secret added after an earlier scrub', () => {
+    const { secrets } = recordingSecrets()
+    secrets.add('first-secret')
+    expect(secrets.scrub('first-secret second-secret')).toBe('*** second-secret')
+    secrets.add('second-secret')
+    expect(secrets.scrub('first-secret second-secret')).toBe('*** ***')
+  })
 })

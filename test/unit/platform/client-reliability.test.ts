@@ -339,6 +339,69 @@ describe('PlatformClient under faults', () => {
       await expect(client.revokeToken(TOKEN_ID)).resolves.toMatchObject({ alreadyRevoked: true })
     })
 
+    it('after a lost answer, a repeat that finds it revoked reports this call’s revoke, not an old one', async () => {
+      const { client } = setup()
+      authOk()
+      nock(API).post(REVOKE).query(true).reply(502, 'Bad Gateway')
+      nock(API).post(REVOKE).query(true).reply(409, { error: 'Token is already revoked' })
+      nock(API)
+        .get(LIST)
+        .reply(200, [record({ state: 'revoked', tokenValue: undefined })])
+      await expect(client.revokeToken(TOKEN_ID)).resolves.toMatchObject({
+        alreadyRevoked: false,
+        token: { state: 'revoked' },
+      })
+    })
+
+    it('does not look anything up when authentication fails', async () => {
+      const { client } = setup({ retries: 0 })
+      nock(AUTH).post(AUTH_PATH).reply(403, { error: 'client disabled' })
+      await expect(client.revokeToken(TOKEN_ID)).rejects.toThrow(/^authentication was refused: /)
+      expect(nock.pendingMocks()).toEqual([])
+    })
+
+    it('uses the lookup it is given instead of a list of its own', async () => {
+      const { client } = setup()
+      authOk()
+      nock(API).post(REVOKE).query(true).reply(404, { error: 'Token not found' })
+      const asked: string[] = []
+      const lookup = (id: string) => {
+        asked.push(id)
+        return Promise.resolve(undefined)
+      }
+      await expect(client.revokeToken(TOKEN_ID, { lookup })).rejects.toThrow(
+        `no token with id ${TOKEN_ID} exists`,
+      )
+      expect(asked).toEqual([TOKEN_ID])
+      expect(nock.pendingMocks()).toEqual([])
+    })
+
+    it('keeps the refusal when the lookup fails too', async () => {
+      const { client } = setup()
+      authOk()
+      nock(API).post(REVOKE).query(true).reply(403, { error: 'not yours' })
+      const lookup = () => Promise.reject(new Error('list down'))
+      await expect(client.revokeToken(TOKEN_ID, { lookup })).rejects.toThrow(
+        'answered 403 Forbidden: not yours.',
+      )
+    })
+
+    it('reads a fresh list, not a shared one, when this call may have revoked the token', async () => {
+      const { client } = setup()
+      authOk()
+      // Revoked on the platform, but the answer is unreadable.
+      nock(API).post(REVOKE).query(true).reply(200, 'garbled')
+      nock(API)
+        .get(LIST)
+        .reply(200, [record({ state: 'revoked', tokenValue: undefined })])
+      const stale = () => Promise.resolve(record())
+      await expect(client.revokeToken(TOKEN_ID, { lookup: stale })).resolves.toMatchObject({
+        alreadyRevoked: false,
+        token: { state: 'revoked' },
+      })
+      expect(nock.pendingMocks()).toEqual([])
+    })
+
     it('does not look anything up after a persistent server error', async () => {
       const { client } = setup({ retries: 1 })
       authOk()

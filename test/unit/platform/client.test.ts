@@ -166,10 +166,14 @@ describe('PlatformClient', () => {
       authOk()
       nock(API)
         .post('/prefix/api/tokens')
-        .reply(502, { data: { token: { id: 'x', tokenValue: 'GW-SECRET-VALUE' } } })
+        .reply(502, {
+          error: 'could not answer token GW-SECRET-VALUE',
+          data: { token: { id: 'x', tokenValue: 'GW-SECRET-VALUE' } },
+        })
       nock(API).get('/prefix/api/tokens').reply(200, [])
       const error = await rejection(client.createToken('ci-deploy'))
       expect(masked).toContain('GW-SECRET-VALUE')
+      expect(error.message).toContain('could not answer token ***')
       expect(error.message + log.lines.join('\n')).not.toContain('GW-SECRET-VALUE')
     })
 

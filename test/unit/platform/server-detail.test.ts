@@ -47,4 +47,12 @@ describe('describeBody and secrets', () => {
     expect(detail).not.toContain(secret.slice(0, 6))
     expect(detail.length).toBeLessThanOrEqual(300)
   })
+
+  it('scrubs a secret that the server escaped, once decoded', () => {
+    const secret = 'ab+cd/ef=='
+    const body = '{"error":"bad secret ab\\u002Bcd\\/ef=="}'
+    expect(JSON.parse(body)).toEqual({ error: `bad secret ${secret}` })
+    const detail = describeBody(body, 'application/json', (text) => text.split(secret).join('***'))
+    expect(detail).toBe('bad secret ***')
+  })
 })
