@@ -2,12 +2,15 @@
 // The least any Node.js program can do for the list figure: fetch the list with
 // node:http, parse it, mask each token value on stdout, write the tokens (without
 // values) to GITHUB_OUTPUT. No inputs, checks, sorting, summary or library. The
-// benchmark measures its peak memory beside the action's.
+// benchmark measures its peak memory beside the action's, with and without TLS loaded.
 import { appendFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 
-const http = createRequire(import.meta.url)('node:http')
+const require = createRequire(import.meta.url)
+const http = require('node:http')
 const { env } = process
+// With LOAD_TLS, also what the action's libraries load whatever the URL: https and tls.
+if (env.LOAD_TLS) require('node:https')
 
 /**
  * @param {string} method
