@@ -4586,7 +4586,7 @@ function cleanupFailure(result) {
         .slice(0, 5)
         .map(({ token, reason }) => `'${text_oneLine(token.name)}' (${token.id}): ${reason}`);
     const more = notRevoked.length > shown.length
-        ? ` And ${notRevoked.length - shown.length} more, in the job summary.`
+        ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
         : '';
     const total = notRevoked.length + revoked.length;
     const were = (n) => (n === 1 ? 'was' : 'were');
@@ -5064,13 +5064,16 @@ function reportCreate(result, runner) {
     }
 }
 function reportCleanup(result, runner) {
-    const { revoked, kept, task, now } = result;
+    const { revoked, kept, notRevoked, task, now } = result;
     const verb = task.dryRun ? 'Would revoke' : 'Revoked';
     for (const token of revoked) {
         const created = createdTime(token);
         const age = created === undefined ? '' : `, ${formatAge(now - created)} old`;
         runner.info(`${verb} ${tokenLabel(token)}${age}.`);
     }
+    // Each one named, with why: the step's failure message names only the first few.
+    for (const { token, reason } of notRevoked)
+        runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`);
     runner.info(`${cleanupOutcome(result)} Kept ${kept.length}.`);
     listOutputs(runner, revoked);
 }

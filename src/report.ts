@@ -86,13 +86,16 @@ function reportCreate(result: CreateResult, runner: Runner): void {
 }
 
 function reportCleanup(result: CleanupResult, runner: Runner): void {
-  const { revoked, kept, task, now } = result
+  const { revoked, kept, notRevoked, task, now } = result
   const verb = task.dryRun ? 'Would revoke' : 'Revoked'
   for (const token of revoked) {
     const created = createdTime(token)
     const age = created === undefined ? '' : `, ${formatAge(now - created)} old`
     runner.info(`${verb} ${tokenLabel(token)}${age}.`)
   }
+  // Each one named, with why: the step's failure message names only the first few.
+  for (const { token, reason } of notRevoked)
+    runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`)
   runner.info(`${cleanupOutcome(result)} Kept ${kept.length}.`)
   listOutputs(runner, revoked)
 }

@@ -97,7 +97,7 @@ export function cleanupFailure(result: CleanupResult): string | undefined {
     .map(({ token, reason }) => `'${oneLine(token.name)}' (${token.id}): ${reason}`)
   const more =
     notRevoked.length > shown.length
-      ? ` And ${notRevoked.length - shown.length} more, in the job summary.`
+      ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
       : ''
   const total = notRevoked.length + revoked.length
   const were = (n: number) => (n === 1 ? 'was' : 'were')

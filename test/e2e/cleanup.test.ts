@@ -134,6 +134,10 @@ describe('cleanup (the committed bundle on Node 24)', () => {
     expect(lines.filter((line) => line === LIST)).toHaveLength(2)
     expect(lines).toHaveLength(1 + 1 + 10 + 1)
     expect(run.outputs.count).toBe('0')
+    expect(run.warnings).toHaveLength(10)
+    expect(run.warnings[0]).toMatch(
+      /^Could not revoke gateway token 'ci-\d' \([0-9a-f-]{36}\): POST .* answered 403 Forbidden: /,
+    )
   })
 
   it('counts a revoke whose answer was garbled as revoked, though a refusal shared a list before it', async () => {

@@ -214,4 +214,39 @@ describe('report: create options and cleanup', () => {
     ])
     expect(runner.summaries[0]).toContain('### Gateway token cleanup')
   })
+
+  it('cleanup: a warning for each token it could not revoke, naming it and why', async () => {
+    const runner = recordingRunner()
+    const task = {
+      operation: 'cleanup',
+      name: undefined,
+      olderThan: { text: '30d', ms: 30 * 86_400_000 },
+      keep: 0,
+      dryRun: false,
+      concurrency: 4,
+    } as const
+    const notRevoked = [
+      { token: token('a', 'ci-a', 40), reason: 'POST x answered 403 Forbidden: not yours.' },
+      {
+        token: token('b', 'ci-b', 41),
+        reason: 'POST y answered 500 Internal Server Error (attempt 4 of 4).',
+      },
+    ]
+    await report(
+      {
+        operation: 'cleanup',
+        task,
+        revoked: [],
+        kept: [],
+        notRevoked,
+        now: Date.UTC(2026, 10, 22),
+      },
+      { summary: false },
+      runner,
+    )
+    expect(runner.lines.filter((line) => line.startsWith('warning:'))).toEqual([
+      "warning: Could not revoke gateway token 'ci-a' (a): POST x answered 403 Forbidden: not yours.",
+      "warning: Could not revoke gateway token 'ci-b' (b): POST y answered 500 Internal Server Error (attempt 4 of 4).",
+    ])
+  })
 })

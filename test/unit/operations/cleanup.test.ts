@@ -83,7 +83,7 @@ describe('cleanup', () => {
     for (let i = 0; i < 8; i++) api.refusals.set(`t${i}`, new RequestError('denied.', 403))
     const result = await cleanup(api, task(), context())
     expect(cleanupFailure(result)).toMatch(
-      /^8 of 8 tokens were not revoked \(the other 0 were\): .* And 3 more, in the job summary\.$/,
+      /^8 of 8 tokens were not revoked \(the other 0 were\): .* And 3 more: each has a warning above, and the job summary lists them\.$/,
     )
   })
 
