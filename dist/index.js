@@ -4670,13 +4670,17 @@ function unfinished(result) {
 
 ;// CONCATENATED MODULE: ./src/runner.ts
 
+
 /** The GitHub runner, through `@actions/core`. */
 const runner_githubRunner = {
     debug: (message) => {
         core_debug(message);
     },
+    // core.info writes its text as it is, where a line starting with `::` is a command to
+    // the runner: platform text (an id, a name) must not be able to start one. The other
+    // log calls are workflow commands, which core escapes.
     info: (message) => {
-        info(message);
+        info(text_oneLine(message));
     },
     notice: (message) => {
         notice(message);

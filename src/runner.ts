@@ -1,5 +1,6 @@
 import * as core from '@actions/core'
 import type { Logger } from './logger.js'
+import { oneLine } from './text.js'
 
 /** What the action hands to the runner. `@actions/core` in the action, a recorder in tests. */
 export interface Runner extends Logger {
@@ -16,8 +17,11 @@ export const githubRunner: Runner = {
   debug: (message) => {
     core.debug(message)
   },
+  // core.info writes its text as it is, where a line starting with `::` is a command to
+  // the runner: platform text (an id, a name) must not be able to start one. The other
+  // log calls are workflow commands, which core escapes.
   info: (message) => {
-    core.info(message)
+    core.info(oneLine(message))
   },
   notice: (message) => {
     core.notice(message)
