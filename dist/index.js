@@ -3302,7 +3302,28 @@ class InputError extends ActionError {
 /** For failures that may come from missing or wrong credentials. */
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
 
+;// CONCATENATED MODULE: ./src/text.ts
+// C0 and C1 control characters, DEL included, and any run of whitespace.
+// eslint-disable-next-line no-control-regex
+const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]+/g;
+/**
+ * Text from the platform on one line. A line break in a name or an error detail
+ * could otherwise start a line with `::` and be read by the runner as a command.
+ */
+function oneLine(value) {
+    return value.replace(CONTROL_OR_SPACE, ' ').trim();
+}
+/** At most `max` characters: a longer text is cut and ends with `...`. */
+function truncate(value, max) {
+    return value.length > max ? `${value.slice(0, max - 3)}...` : value;
+}
+/** `1 token`, `2 tokens`. */
+function text_tokens(count) {
+    return `${count} token${count === 1 ? '' : 's'}`;
+}
+
 ;// CONCATENATED MODULE: ./src/inputs.ts
+
 
 /**
  * The defaults of action.yml. The runner fills them in before the action starts;
@@ -3562,8 +3583,7 @@ function authEndpoint(url) {
 }
 /** Quotes a value for a message: escapes control characters, cuts long values. */
 function quote(raw) {
-    const cut = raw.length > 80 ? `${raw.slice(0, 77)}...` : raw;
-    return JSON.stringify(cut);
+    return JSON.stringify(truncate(raw, 80));
 }
 
 ;// CONCATENATED MODULE: ./src/adaptive-pool.ts
@@ -3671,6 +3691,7 @@ class AdaptivePool {
 }
 
 ;// CONCATENATED MODULE: ./src/records.ts
+
 // Only these fields are read, and written to outputs in this order. Unknown fields are
 // dropped rather than passed on, so that a secret the platform may add one day cannot
 // reach an output.
@@ -3717,6 +3738,15 @@ function toRecord(value) {
  */
 function publicJson(records) {
     return JSON.stringify(records, OUTPUT_FIELDS);
+}
+/** `gateway token 'name' (id)`, for log lines: on one line whatever the platform sent. */
+function records_tokenLabel(token) {
+    return `gateway token '${oneLine(token.name)}' (${oneLine(token.id)})`;
+}
+/** The record with this id (ids compared without regard to case), or undefined. */
+function findById(tokens, tokenId) {
+    const wanted = tokenId.toLowerCase();
+    return tokens.find((token) => token.id.toLowerCase() === wanted);
 }
 /** Milliseconds since the epoch, or undefined when `createdAt` is missing or unreadable. */
 function createdTime(record) {
@@ -3929,22 +3959,6 @@ function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
     return Math.min(delay, backoff.maxRetryAfterMs);
 }
 
-;// CONCATENATED MODULE: ./src/text.ts
-// C0 and C1 control characters, DEL included, and any run of whitespace.
-// eslint-disable-next-line no-control-regex
-const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]+/g;
-/**
- * Text from the platform on one line. A line break in a name or an error detail
- * could otherwise start a line with `::` and be read by the runner as a command.
- */
-function text_oneLine(value) {
-    return value.replace(CONTROL_OR_SPACE, ' ').trim();
-}
-/** `1 token`, `2 tokens`. */
-function text_tokens(count) {
-    return `${count} token${count === 1 ? '' : 's'}`;
-}
-
 ;// CONCATENATED MODULE: ./src/platform/server-detail.ts
 
 /** The longest server detail quoted in a message. */
@@ -4003,8 +4017,7 @@ function jsonDetail(value) {
 }
 /** One line, no control characters, at most MAX_DETAIL characters. */
 function shorten(text) {
-    const line = text_oneLine(text);
-    return line.length > MAX_DETAIL ? `${line.slice(0, MAX_DETAIL - 3)}...` : line;
+    return truncate(oneLine(text), MAX_DETAIL);
 }
 
 ;// CONCATENATED MODULE: ./src/platform/session.ts
@@ -4179,7 +4192,7 @@ class client_PlatformClient {
     }
     /** The current record of one token, from a fresh list. */
     async findToken(tokenId) {
-        return (await this.listTokens()).find((token) => token.id.toLowerCase() === tokenId.toLowerCase());
+        return findById(await this.listTokens(), tokenId);
     }
     apiRequest(method, path, body) {
         return jsonRequest(method, this.options.baseUrl + path, body);
@@ -4519,6 +4532,7 @@ function planCleanup(tokens, task, now) {
 
 
 
+
 // A revoke throttled even after its own retries goes to the back of the queue this many times.
 const THROTTLED_ROUNDS = 10;
 // The pause for the whole batch after such a revoke (its last 429 was not waited for).
@@ -4533,7 +4547,7 @@ async function cleanup(client, task, { clock, log }) {
     const plan = planCleanup(await client.listTokens(), task, now);
     for (const { token, why } of plan.kept) {
         if (why === 'unreadable date') {
-            log.warning(`Token '${text_oneLine(token.name)}' (${token.id}) has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`);
+            log.warning(`Token '${oneLine(token.name)}' (${token.id}) has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`);
         }
     }
     const result = { operation: 'cleanup', task, kept: plan.kept, now };
@@ -4546,7 +4560,7 @@ async function cleanup(client, task, { clock, log }) {
     let fresh;
     const lookup = async (tokenId) => {
         fresh ??= client.listTokens();
-        return (await fresh).find((token) => token.id.toLowerCase() === tokenId.toLowerCase());
+        return findById(await fresh, tokenId);
     };
     const outcomes = await pool.run(plan.revoke, async (token) => {
         try {
@@ -4584,7 +4598,7 @@ function cleanupFailure(result) {
         return undefined;
     const shown = notRevoked
         .slice(0, 5)
-        .map(({ token, reason }) => `'${text_oneLine(token.name)}' (${token.id}): ${reason}`);
+        .map(({ token, reason }) => `'${oneLine(token.name)}' (${token.id}): ${reason}`);
     const more = notRevoked.length > shown.length
         ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
         : '';
@@ -4680,7 +4694,7 @@ const runner_githubRunner = {
     // the runner: platform text (an id, a name) must not be able to start one. The other
     // log calls are workflow commands, which core escapes.
     info: (message) => {
-        info(text_oneLine(message));
+        info(oneLine(message));
     },
     notice: (message) => {
         notice(message);
@@ -4809,7 +4823,7 @@ async function runPost(runner = githubRunner) {
     const tokenId = runner.getState(TOKEN_ID);
     if (!tokenId)
         return;
-    const which = `gateway token '${oneLine(runner.getState(TOKEN_NAME))}' (${tokenId})`;
+    const which = tokenLabel({ id: tokenId, name: runner.getState(TOKEN_NAME) });
     const secrets = new Secrets((value) => {
         core.setSecret(value);
     });
@@ -4943,7 +4957,7 @@ function cleanupSummary(result) {
         .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked.map(({ token, reason }) => [
         summary_text(token.name),
         code(token.id),
-        summary_text(summary_shorten(reason, 200)),
+        summary_text(truncate(reason, 200)),
     ]), "the step's error message names them")
         .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked.map((t) => [summary_text(t.name), code(t.id), age(t), creator(t)]), 'the <code>tokens</code> output has all of them')
         .table('Kept', ['Name', 'Id', 'Age', 'Why'], kept.map(({ token, why }) => [
@@ -4983,15 +4997,12 @@ function formatAge(ms) {
         return `${hours}h ${minutes % 60}m`;
     return `${minutes}m`;
 }
-function summary_shorten(value, max) {
-    return value.length > max ? `${value.slice(0, max - 3)}...` : value;
-}
 /**
  * Escapes text from the platform for Markdown and HTML, so that a name holding `|`,
  * backticks, `*` or tags cannot break the table or inject markup.
  */
 function summary_text(value) {
-    return text_oneLine(value).replace(/[&<>"|`\\*[\]~]/g, (c) => `&#${c.charCodeAt(0)};`);
+    return oneLine(value).replace(/[&<>"|`\\*[\]~]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 ;// CONCATENATED MODULE: ./src/report.ts
@@ -5022,11 +5033,11 @@ async function report(result, options, runner) {
         case 'revoke': {
             const { token, alreadyRevoked } = result;
             if (alreadyRevoked) {
-                const when = token.revokedAt ? ` at ${text_oneLine(token.revokedAt)}` : '';
-                runner.notice(`The ${tokenLabel(token)} was already revoked${when}; nothing to do.`);
+                const when = token.revokedAt ? ` at ${oneLine(token.revokedAt)}` : '';
+                runner.notice(`The ${records_tokenLabel(token)} was already revoked${when}; nothing to do.`);
             }
             else {
-                runner.info(`Revoked ${tokenLabel(token)}.`);
+                runner.info(`Revoked ${records_tokenLabel(token)}.`);
             }
             recordOutputs(runner, token);
             runner.setOutput('revokedAt', token.revokedAt ?? '');
@@ -5055,8 +5066,8 @@ function reportCreate(result, runner) {
     if (result.revokeOnExit)
         revokeAtExit(runner, token);
     runner.info(reused
-        ? `Reused the ${tokenLabel(token)}, created ${text_oneLine(token.createdAt ?? 'at an unknown time')}.`
-        : `Created ${tokenLabel(token)}.`);
+        ? `Reused the ${records_tokenLabel(token)}, created ${oneLine(token.createdAt ?? 'at an unknown time')}.`
+        : `Created ${records_tokenLabel(token)}.`);
     if (result.revokeOnExit)
         runner.info('It will be revoked at the end of the job (revokeOnExit).');
     recordOutputs(runner, token);
@@ -5073,11 +5084,11 @@ function reportCleanup(result, runner) {
     for (const token of revoked) {
         const created = createdTime(token);
         const age = created === undefined ? '' : `, ${formatAge(now - created)} old`;
-        runner.info(`${verb} ${tokenLabel(token)}${age}.`);
+        runner.info(`${verb} ${records_tokenLabel(token)}${age}.`);
     }
     // Each one named, with why: the step's failure message names only the first few.
     for (const { token, reason } of notRevoked)
-        runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`);
+        runner.warning(`Could not revoke ${records_tokenLabel(token)}: ${reason}`);
     runner.info(`${cleanupOutcome(result)} Kept ${kept.length}.`);
     listOutputs(runner, revoked);
 }
@@ -5094,9 +5105,6 @@ function recordOutputs(runner, token) {
 function listOutputs(runner, tokens) {
     runner.setOutput('tokens', publicJson(tokens));
     runner.setOutput('count', String(tokens.length));
-}
-function tokenLabel(token) {
-    return `gateway token '${text_oneLine(token.name)}' (${text_oneLine(token.id)})`;
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts

@@ -1,5 +1,6 @@
 import { FORK_HINT, InputError } from './errors.js'
 import type { SecretMasker } from './secrets.js'
+import { truncate } from './text.js'
 
 /** Reads one raw input by name (`core.getInput`: trimmed, `''` when unset). */
 export type InputSource = (name: string) => string
@@ -379,6 +380,5 @@ function authEndpoint(url: URL): string {
 
 /** Quotes a value for a message: escapes control characters, cuts long values. */
 function quote(raw: string): string {
-  const cut = raw.length > 80 ? `${raw.slice(0, 77)}...` : raw
-  return JSON.stringify(cut)
+  return JSON.stringify(truncate(raw, 80))
 }

@@ -1,3 +1,5 @@
+import { oneLine } from './text.js'
+
 /** A gateway token record as the platform returns it (spec section 2.3). */
 export interface TokenRecord {
   id: string
@@ -59,6 +61,17 @@ export function toRecord(value: unknown): TokenRecord | string {
  */
 export function publicJson(records: TokenRecord | readonly TokenRecord[]): string {
   return JSON.stringify(records, OUTPUT_FIELDS)
+}
+
+/** `gateway token 'name' (id)`, for log lines: on one line whatever the platform sent. */
+export function tokenLabel(token: Pick<TokenRecord, 'name' | 'id'>): string {
+  return `gateway token '${oneLine(token.name)}' (${oneLine(token.id)})`
+}
+
+/** The record with this id (ids compared without regard to case), or undefined. */
+export function findById(tokens: readonly TokenRecord[], tokenId: string): TokenRecord | undefined {
+  const wanted = tokenId.toLowerCase()
+  return tokens.find((token) => token.id.toLowerCase() === wanted)
 }
 
 /** Milliseconds since the epoch, or undefined when `createdAt` is missing or unreadable. */

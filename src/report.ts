@@ -1,7 +1,7 @@
 import { cleanupOutcome, type CleanupResult } from './operations/cleanup.js'
 import type { CreateResult } from './operations/create.js'
 import type { Result } from './operations/index.js'
-import { createdTime, publicJson, type TokenRecord } from './records.js'
+import { createdTime, publicJson, tokenLabel, type TokenRecord } from './records.js'
 import { revokeAtExit } from './revoke-on-exit.js'
 import type { Runner } from './runner.js'
 import { cleanupSummary, createSummary, formatAge, listSummary, revokeSummary } from './summary.js'
@@ -114,8 +114,4 @@ function recordOutputs(runner: Runner, token: TokenRecord): void {
 function listOutputs(runner: Runner, tokens: readonly TokenRecord[]): void {
   runner.setOutput('tokens', publicJson(tokens))
   runner.setOutput('count', String(tokens.length))
-}
-
-function tokenLabel(token: TokenRecord): string {
-  return `gateway token '${oneLine(token.name)}' (${oneLine(token.id)})`
 }

@@ -1,10 +1,9 @@
 import * as core from '@actions/core'
 import { readConnection } from './inputs.js'
 import { PlatformClient, UnknownTokenError } from './platform/client.js'
-import type { TokenRecord } from './records.js'
+import { tokenLabel, type TokenRecord } from './records.js'
 import { githubRunner, type Runner } from './runner.js'
 import { Secrets } from './secrets.js'
-import { oneLine } from './text.js'
 
 // What the main step leaves for the post step (GITHUB_STATE, read back as STATE_*).
 const TOKEN_ID = 'revokeOnExitTokenId'
@@ -25,7 +24,7 @@ export function revokeAtExit(runner: Runner, token: TokenRecord): void {
 export async function runPost(runner: Runner = githubRunner): Promise<void> {
   const tokenId = runner.getState(TOKEN_ID)
   if (!tokenId) return
-  const which = `gateway token '${oneLine(runner.getState(TOKEN_NAME))}' (${tokenId})`
+  const which = tokenLabel({ id: tokenId, name: runner.getState(TOKEN_NAME) })
   const secrets = new Secrets((value) => {
     core.setSecret(value)
   })

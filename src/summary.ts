@@ -3,7 +3,7 @@ import type { CreateResult } from './operations/create.js'
 import type { ListResult } from './operations/list.js'
 import type { RevokeResult } from './operations/revoke.js'
 import { createdTime, type TokenRecord } from './records.js'
-import { oneLine, tokens as count } from './text.js'
+import { oneLine, tokens as count, truncate } from './text.js'
 
 /** The runner refuses a step summary of 128 KiB or more. */
 export const SUMMARY_LIMIT_BYTES = 128 * 1024
@@ -133,7 +133,7 @@ export function cleanupSummary(result: CleanupResult): string {
       notRevoked.map(({ token, reason }) => [
         text(token.name),
         code(token.id),
-        text(shorten(reason, 200)),
+        text(truncate(reason, 200)),
       ]),
       "the step's error message names them",
     )
@@ -185,10 +185,6 @@ export function formatAge(ms: number): string {
   if (days > 0) return hours > 0 ? `${days}d ${hours}h` : `${days}d`
   if (hours > 0) return `${hours}h ${minutes % 60}m`
   return `${minutes}m`
-}
-
-function shorten(value: string, max: number): string {
-  return value.length > max ? `${value.slice(0, max - 3)}...` : value
 }
 
 /**

@@ -10,6 +10,11 @@ export function oneLine(value: string): string {
   return value.replace(CONTROL_OR_SPACE, ' ').trim()
 }
 
+/** At most `max` characters: a longer text is cut and ends with `...`. */
+export function truncate(value: string, max: number): string {
+  return value.length > max ? `${value.slice(0, max - 3)}...` : value
+}
+
 /** `1 token`, `2 tokens`. */
 export function tokens(count: number): string {
   return `${count} token${count === 1 ? '' : 's'}`

@@ -3293,7 +3293,28 @@ class errors_InputError extends ActionError {
 /** For failures that may come from missing or wrong credentials. */
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
 
+;// CONCATENATED MODULE: ./src/text.ts
+// C0 and C1 control characters, DEL included, and any run of whitespace.
+// eslint-disable-next-line no-control-regex
+const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]+/g;
+/**
+ * Text from the platform on one line. A line break in a name or an error detail
+ * could otherwise start a line with `::` and be read by the runner as a command.
+ */
+function oneLine(value) {
+    return value.replace(CONTROL_OR_SPACE, ' ').trim();
+}
+/** At most `max` characters: a longer text is cut and ends with `...`. */
+function truncate(value, max) {
+    return value.length > max ? `${value.slice(0, max - 3)}...` : value;
+}
+/** `1 token`, `2 tokens`. */
+function tokens(count) {
+    return `${count} token${count === 1 ? '' : 's'}`;
+}
+
 ;// CONCATENATED MODULE: ./src/inputs.ts
+
 
 /**
  * The defaults of action.yml. The runner fills them in before the action starts;
@@ -3553,8 +3574,7 @@ function authEndpoint(url) {
 }
 /** Quotes a value for a message: escapes control characters, cuts long values. */
 function quote(raw) {
-    const cut = raw.length > 80 ? `${raw.slice(0, 77)}...` : raw;
-    return JSON.stringify(cut);
+    return JSON.stringify(truncate(raw, 80));
 }
 
 ;// CONCATENATED MODULE: ./src/clock.ts
@@ -3567,6 +3587,7 @@ const systemClock = {
 };
 
 ;// CONCATENATED MODULE: ./src/records.ts
+
 // Only these fields are read, and written to outputs in this order. Unknown fields are
 // dropped rather than passed on, so that a secret the platform may add one day cannot
 // reach an output.
@@ -3613,6 +3634,15 @@ function toRecord(value) {
  */
 function publicJson(records) {
     return JSON.stringify(records, OUTPUT_FIELDS);
+}
+/** `gateway token 'name' (id)`, for log lines: on one line whatever the platform sent. */
+function tokenLabel(token) {
+    return `gateway token '${oneLine(token.name)}' (${oneLine(token.id)})`;
+}
+/** The record with this id (ids compared without regard to case), or undefined. */
+function findById(tokens, tokenId) {
+    const wanted = tokenId.toLowerCase();
+    return tokens.find((token) => token.id.toLowerCase() === wanted);
 }
 /** Milliseconds since the epoch, or undefined when `createdAt` is missing or unreadable. */
 function createdTime(record) {
@@ -3825,22 +3855,6 @@ function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
     return Math.min(delay, backoff.maxRetryAfterMs);
 }
 
-;// CONCATENATED MODULE: ./src/text.ts
-// C0 and C1 control characters, DEL included, and any run of whitespace.
-// eslint-disable-next-line no-control-regex
-const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]+/g;
-/**
- * Text from the platform on one line. A line break in a name or an error detail
- * could otherwise start a line with `::` and be read by the runner as a command.
- */
-function oneLine(value) {
-    return value.replace(CONTROL_OR_SPACE, ' ').trim();
-}
-/** `1 token`, `2 tokens`. */
-function tokens(count) {
-    return `${count} token${count === 1 ? '' : 's'}`;
-}
-
 ;// CONCATENATED MODULE: ./src/platform/server-detail.ts
 
 /** The longest server detail quoted in a message. */
@@ -3899,8 +3913,7 @@ function jsonDetail(value) {
 }
 /** One line, no control characters, at most MAX_DETAIL characters. */
 function shorten(text) {
-    const line = oneLine(text);
-    return line.length > MAX_DETAIL ? `${line.slice(0, MAX_DETAIL - 3)}...` : line;
+    return truncate(oneLine(text), MAX_DETAIL);
 }
 
 ;// CONCATENATED MODULE: ./src/platform/session.ts
@@ -4075,7 +4088,7 @@ class PlatformClient {
     }
     /** The current record of one token, from a fresh list. */
     async findToken(tokenId) {
-        return (await this.listTokens()).find((token) => token.id.toLowerCase() === tokenId.toLowerCase());
+        return findById(await this.listTokens(), tokenId);
     }
     apiRequest(method, path, body) {
         return jsonRequest(method, this.options.baseUrl + path, body);
@@ -4477,7 +4490,7 @@ async function runPost(runner = githubRunner) {
     const tokenId = runner.getState(TOKEN_ID);
     if (!tokenId)
         return;
-    const which = `gateway token '${oneLine(runner.getState(TOKEN_NAME))}' (${tokenId})`;
+    const which = tokenLabel({ id: tokenId, name: runner.getState(TOKEN_NAME) });
     const secrets = new Secrets((value) => {
         core_setSecret(value);
     });

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js'
 import type { CleanupTask } from '../inputs.js'
 import type { Logger } from '../logger.js'
 import { RequestError, type TokenApi } from '../platform/client.js'
-import type { TokenRecord } from '../records.js'
+import { findById, type TokenRecord } from '../records.js'
 import { oneLine, tokens } from '../text.js'
 import { planCleanup, type KeptToken } from './cleanup-plan.js'
 
@@ -58,7 +58,7 @@ export async function cleanup(
   let fresh: Promise<TokenRecord[]> | undefined
   const lookup = async (tokenId: string) => {
     fresh ??= client.listTokens()
-    return (await fresh).find((token) => token.id.toLowerCase() === tokenId.toLowerCase())
+    return findById(await fresh, tokenId)
   }
   const outcomes = await pool.run(plan.revoke, async (token) => {
     try {

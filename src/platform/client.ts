@@ -2,7 +2,7 @@ import { HttpClient } from '@actions/http-client'
 import { systemClock, type Clock } from '../clock.js'
 import { ActionError, FORK_HINT } from '../errors.js'
 import type { Logger } from '../logger.js'
-import { createdTime, newestFirst, toRecord, type TokenRecord } from '../records.js'
+import { createdTime, findById, newestFirst, toRecord, type TokenRecord } from '../records.js'
 import type { SecretMasker } from '../secrets.js'
 import { USER_AGENT } from '../version.js'
 import { send, TransportError, type HttpRequest, type HttpResponse } from './http.js'
@@ -204,9 +204,7 @@ export class PlatformClient implements TokenApi {
 
   /** The current record of one token, from a fresh list. */
   private async findToken(tokenId: string): Promise<TokenRecord | undefined> {
-    return (await this.listTokens()).find(
-      (token) => token.id.toLowerCase() === tokenId.toLowerCase(),
-    )
+    return findById(await this.listTokens(), tokenId)
   }
 
   private apiRequest(method: HttpRequest['method'], path: string, body?: string): HttpRequest {

@@ -1,4 +1,4 @@
-import { oneLine } from '../text.js'
+import { oneLine, truncate } from '../text.js'
 
 /** The longest server detail quoted in a message. */
 const MAX_DETAIL = 300
@@ -59,6 +59,5 @@ function jsonDetail(value: unknown): string | undefined {
 
 /** One line, no control characters, at most MAX_DETAIL characters. */
 function shorten(text: string): string {
-  const line = oneLine(text)
-  return line.length > MAX_DETAIL ? `${line.slice(0, MAX_DETAIL - 3)}...` : line
+  return truncate(oneLine(text), MAX_DETAIL)
 }

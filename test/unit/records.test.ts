@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals'
 import {
   createdTime,
+  findById,
   newestFirst,
   toRecord,
   publicJson,
+  tokenLabel,
   type TokenRecord,
 } from '../../src/records.js'
 
@@ -77,5 +79,18 @@ describe('newestFirst', () => {
   it('reads createdAt as a time, or undefined', () => {
     expect(createdTime(token('a', '2026-01-01T00:00:00Z'))).toBe(Date.UTC(2026, 0, 1))
     expect(createdTime(token('a', 'soon'))).toBeUndefined()
+  })
+})
+
+describe('tokenLabel and findById', () => {
+  it('names a token on one line', () => {
+    expect(tokenLabel({ id: 'a\nb', name: 'x\r\n::y' })).toBe("gateway token 'x ::y' (a b)")
+  })
+
+  it('finds a record by id whatever the case', () => {
+    const records = [token('ABC-1'), token('def-2')]
+    expect(findById(records, 'abc-1')?.id).toBe('ABC-1')
+    expect(findById(records, 'DEF-2')?.id).toBe('def-2')
+    expect(findById(records, 'ghi-3')).toBeUndefined()
   })
 })

@@ -1,0 +1,17 @@
+import { describe, expect, it } from '@jest/globals'
+import { oneLine, tokens, truncate } from '../../src/text.js'
+
+describe('text', () => {
+  it('cuts a long text to its limit, marked with ...', () => {
+    expect(truncate('abcdefghij', 10)).toBe('abcdefghij')
+    expect(truncate('abcdefghijk', 10)).toBe('abcdefg...')
+  })
+
+  it('puts text on one line', () => {
+    expect(oneLine(' a\r\n\tb\u0085c ')).toBe('a b c')
+  })
+
+  it('counts tokens', () => {
+    expect([0, 1, 2].map(tokens)).toEqual(['0 tokens', '1 token', '2 tokens'])
+  })
+})
