@@ -4275,14 +4275,11 @@ class PlatformClient {
         if (!Array.isArray(body)) {
             throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
         }
-        const items = body;
-        return items.map((item, index) => {
+        return body.map((item, index) => {
             const record = toRecord(item);
             if (typeof record === 'string') {
                 throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
             }
-            // Each parsed item is let go of once copied: a long list is not held twice.
-            items[index] = undefined;
             return record;
         });
     }

@@ -436,8 +436,7 @@ export class PlatformClient implements TokenApi {
         answer.status,
       )
     }
-    const items: unknown[] = body
-    return items.map((item, index) => {
+    return body.map((item: unknown, index) => {
       const record = toRecord(item)
       if (typeof record === 'string') {
         throw new RequestError(
@@ -445,8 +444,6 @@ export class PlatformClient implements TokenApi {
           answer.status,
         )
       }
-      // Each parsed item is let go of once copied: a long list is not held twice.
-      items[index] = undefined
       return record
     })
   }
