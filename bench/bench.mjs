@@ -15,12 +15,12 @@
  *   5. list of 10,000 tokens: the step's peak memory (RSS)
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startFakePlatform } from '../test/support/fake-platform.mjs'
 import { node24 } from '../test/support/node24.mjs'
-import { actionMetadata, inputEnv, ROOT } from '../test/support/runner.mjs'
+import { prepareStep, ROOT } from '../test/support/runner.mjs'
 
 const QUICK = process.argv.includes('--quick')
 /** @param {string} name @param {number} fallback */
@@ -82,36 +82,13 @@ async function succeeded(run, what) {
 }
 
 /**
- * The environment the runner gives a step: action.yml's defaults and the inputs as
- * INPUT_*, and fresh GITHUB_OUTPUT, GITHUB_ENV, GITHUB_STATE and GITHUB_STEP_SUMMARY files.
- * @param {Record<string, string>} inputs
- */
-function runnerEnv(inputs) {
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-token-bench-'))
-  /** @type {Record<string, string>} */
-  const files = {}
-  for (const name of ['GITHUB_OUTPUT', 'GITHUB_ENV', 'GITHUB_STATE', 'GITHUB_STEP_SUMMARY']) {
-    files[name] = join(dir, name)
-    writeFileSync(files[name], '')
-  }
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: dir,
-    RUNNER_TEMP: dir,
-    ...files,
-    ...inputEnv(actionMetadata().inputs, inputs),
-  }
-  return { env, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
-}
-
-/**
  * Runs the action once as a step.
  * @param {Record<string, string>} inputs
  * @param {string[]} [nodeArgs]
  * @param {Record<string, string>} [extraEnv]
  */
 async function runStep(inputs, nodeArgs = [], extraEnv = {}) {
-  const { env, cleanup } = runnerEnv(inputs)
+  const { env, cleanup } = prepareStep({ inputs })
   try {
     return await timed(NODE, [...nodeArgs, ENTRY], { ...env, ...extraEnv })
   } finally {
@@ -304,7 +281,7 @@ async function listMemory() {
       peaks.push(rss())
       times.push(step.ms)
       for (const { into, extra } of variants) {
-        const { env, cleanup } = runnerEnv({})
+        const { env, cleanup } = prepareStep({})
         const floorEnv = { ...env, ...recipeEnv(platform, { RSS_REPORT: report, ...extra }) }
         fresh()
         const program = join(ROOT, 'bench/node-list-floor.mjs')

@@ -56,43 +56,47 @@ export function actionMetadata() {
 }
 
 /**
+ * What the runner prepares for a step: a temporary directory with empty GITHUB_OUTPUT,
+ * GITHUB_ENV, GITHUB_STATE and GITHUB_STEP_SUMMARY files, and a clean environment with
+ * the inputs as INPUT_* (action.yml's defaults filled in) and saved state as STATE_*.
+ * @param {Pick<RunOptions, 'inputs' | 'state' | 'env'>} [options]
+ */
+export function prepareStep(options = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-token-run-'))
+  const files = {
+    GITHUB_OUTPUT: join(dir, 'output'),
+    GITHUB_ENV: join(dir, 'env'),
+    GITHUB_STATE: join(dir, 'state'),
+    GITHUB_STEP_SUMMARY: join(dir, 'summary'),
+  }
+  for (const file of Object.values(files)) writeFileSync(file, '')
+  /** @type {Record<string, string>} */
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    CI: 'true',
+    GITHUB_ACTIONS: 'true',
+    RUNNER_TEMP: dir,
+    GITHUB_WORKSPACE: dir,
+    ...files,
+    ...inputEnv(actionMetadata().inputs, options.inputs ?? {}),
+    ...Object.fromEntries(Object.entries(options.state ?? {}).map(([k, v]) => [`STATE_${k}`, v])),
+    ...options.env,
+  }
+  return { dir, files, env, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/**
  * Runs one step of the action and collects everything the runner would.
  * @param {RunOptions} [options]
  * @returns {Promise<ActionRun>}
  */
 export async function runAction(options = {}) {
-  const metadata = actionMetadata()
-  const step = options.step ?? 'main'
-  const entry = join(ROOT, metadata.runs[step] ?? '')
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-token-run-'))
+  const entry = join(ROOT, actionMetadata().runs[options.step ?? 'main'] ?? '')
+  const { dir, files, env, cleanup } = prepareStep(options)
   try {
-    const files = {
-      GITHUB_OUTPUT: join(dir, 'output'),
-      GITHUB_ENV: join(dir, 'env'),
-      GITHUB_STATE: join(dir, 'state'),
-      GITHUB_STEP_SUMMARY: join(dir, 'summary'),
-    }
-    for (const file of Object.values(files)) writeFileSync(file, '')
-
-    /** @type {Record<string, string>} */
-    const env = {
-      PATH: process.env.PATH ?? '',
-      HOME: dir,
-      CI: 'true',
-      GITHUB_ACTIONS: 'true',
-      RUNNER_TEMP: dir,
-      GITHUB_WORKSPACE: dir,
-      ...files,
-      ...inputEnv(metadata.inputs, options.inputs ?? {}),
-      ...Object.fromEntries(Object.entries(options.state ?? {}).map(([k, v]) => [`STATE_${k}`, v])),
-      ...options.env,
-    }
-    const { exitCode, stdout, stderr } = await spawnNode(
-      entry,
-      env,
-      dir,
-      options.timeoutMs ?? 20_000,
-    )
+    const timeoutMs = options.timeoutMs ?? 20_000
+    const { exitCode, stdout, stderr } = await spawnNode(entry, env, dir, timeoutMs)
     const parsed = parseStdout(stdout, { debug: env.RUNNER_DEBUG === '1' })
     return {
       exitCode,
@@ -105,7 +109,7 @@ export async function runAction(options = {}) {
       summary: readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8'),
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    cleanup()
   }
 }
 
