@@ -281,30 +281,14 @@ __webpack_unused_export__ = debug; // for test
 
 /***/ }),
 
-/***/ 407:
-/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
-
-__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(481);
-// The main step's entry point: it only starts the action (all logic is in main.ts).
-
-await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
-
-__webpack_async_result__();
-} catch(e) { __webpack_async_result__(e); } }, 1);
-
-/***/ }),
-
-/***/ 481:
+/***/ 510:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  e: () => (/* binding */ run)
+  O: () => (/* binding */ githubRunner)
 });
-
-// UNUSED EXPORTS: failureMessage
 
 ;// CONCATENATED MODULE: external "os"
 const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
@@ -477,825 +461,10 @@ function prepareKeyValueMessage(key, value) {
 //# sourceMappingURL=file-command.js.map
 ;// CONCATENATED MODULE: external "path"
 const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-// EXTERNAL MODULE: external "http"
-var external_http_ = __nccwpck_require__(611);
-var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
-// EXTERNAL MODULE: external "https"
-var external_https_ = __nccwpck_require__(692);
-var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
-function getProxyUrl(reqUrl) {
-    const usingSsl = reqUrl.protocol === 'https:';
-    if (checkBypass(reqUrl)) {
-        return undefined;
-    }
-    const proxyVar = (() => {
-        if (usingSsl) {
-            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
-        }
-        else {
-            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
-        }
-    })();
-    if (proxyVar) {
-        try {
-            return new DecodedURL(proxyVar);
-        }
-        catch (_a) {
-            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
-                return new DecodedURL(`http://${proxyVar}`);
-        }
-    }
-    else {
-        return undefined;
-    }
-}
-function checkBypass(reqUrl) {
-    if (!reqUrl.hostname) {
-        return false;
-    }
-    const reqHost = reqUrl.hostname;
-    if (isLoopbackAddress(reqHost)) {
-        return true;
-    }
-    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
-    if (!noProxy) {
-        return false;
-    }
-    // Determine the request port
-    let reqPort;
-    if (reqUrl.port) {
-        reqPort = Number(reqUrl.port);
-    }
-    else if (reqUrl.protocol === 'http:') {
-        reqPort = 80;
-    }
-    else if (reqUrl.protocol === 'https:') {
-        reqPort = 443;
-    }
-    // Format the request hostname and hostname with port
-    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
-    if (typeof reqPort === 'number') {
-        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
-    }
-    // Compare request host against noproxy
-    for (const upperNoProxyItem of noProxy
-        .split(',')
-        .map(x => x.trim().toUpperCase())
-        .filter(x => x)) {
-        if (upperNoProxyItem === '*' ||
-            upperReqHosts.some(x => x === upperNoProxyItem ||
-                x.endsWith(`.${upperNoProxyItem}`) ||
-                (upperNoProxyItem.startsWith('.') &&
-                    x.endsWith(`${upperNoProxyItem}`)))) {
-            return true;
-        }
-    }
-    return false;
-}
-function isLoopbackAddress(host) {
-    const hostLower = host.toLowerCase();
-    return (hostLower === 'localhost' ||
-        hostLower.startsWith('127.') ||
-        hostLower.startsWith('[::1]') ||
-        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
-}
-class DecodedURL extends URL {
-    constructor(url, base) {
-        super(url, base);
-        this._decodedUsername = decodeURIComponent(super.username);
-        this._decodedPassword = decodeURIComponent(super.password);
-    }
-    get username() {
-        return this._decodedUsername;
-    }
-    get password() {
-        return this._decodedPassword;
-    }
-}
-//# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var tunnel = __nccwpck_require__(770);
-;// CONCATENATED MODULE: ./src/bundle/undici.ts
-/**
- * Stands in for `undici` in the bundle (tsconfig.json `paths`; ncc follows them).
- *
- * @actions/http-client imports undici only for HttpClient.getAgentDispatcher(), the
- * proxy dispatcher for fetch(). This action never calls it: it sends requests with
- * node:http through HttpClient.getAgent(), whose proxy tunnels come from `tunnel`.
- * Bundled, undici was 900 KB of the 1.1 MB entry file and 45 ms of module evaluation
- * at every start, before the first line of the action ran. If a later version of
- * http-client needed `new ProxyAgent()` on the path the action uses, the end-to-end
- * tests (which run the bundle, through a proxy too) would fail here, loudly. If it
- * imported another name from undici, that name would be undefined in the bundle (ncc
- * only warns): read the build output when upgrading http-client.
- */
-// eslint-disable-next-line @typescript-eslint/no-extraneous-class -- http-client calls `new ProxyAgent()`.
-class ProxyAgent {
-    constructor() {
-        throw new Error('undici is not bundled with this action (see src/bundle/undici.ts).');
-    }
-}
-
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
-/* eslint-disable @typescript-eslint/no-explicit-any */
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-var HttpCodes;
-(function (HttpCodes) {
-    HttpCodes[HttpCodes["OK"] = 200] = "OK";
-    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
-    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
-    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
-    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
-    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
-    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
-    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
-    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
-    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
-    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
-    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
-    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
-    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
-    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
-    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
-    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
-    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
-    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
-    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
-    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
-    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
-    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
-    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
-    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
-    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
-    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
-})(HttpCodes || (HttpCodes = {}));
-var Headers;
-(function (Headers) {
-    Headers["Accept"] = "accept";
-    Headers["ContentType"] = "content-type";
-})(Headers || (Headers = {}));
-var MediaTypes;
-(function (MediaTypes) {
-    MediaTypes["ApplicationJson"] = "application/json";
-})(MediaTypes || (MediaTypes = {}));
-/**
- * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
- * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
- */
-function lib_getProxyUrl(serverUrl) {
-    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
-    return proxyUrl ? proxyUrl.href : '';
-}
-const HttpRedirectCodes = [
-    HttpCodes.MovedPermanently,
-    HttpCodes.ResourceMoved,
-    HttpCodes.SeeOther,
-    HttpCodes.TemporaryRedirect,
-    HttpCodes.PermanentRedirect
-];
-const HttpResponseRetryCodes = [
-    HttpCodes.BadGateway,
-    HttpCodes.ServiceUnavailable,
-    HttpCodes.GatewayTimeout
-];
-const RetryableHttpVerbs = ['OPTIONS', 'GET', 'DELETE', 'HEAD'];
-const ExponentialBackoffCeiling = 10;
-const ExponentialBackoffTimeSlice = 5;
-class HttpClientError extends Error {
-    constructor(message, statusCode) {
-        super(message);
-        this.name = 'HttpClientError';
-        this.statusCode = statusCode;
-        Object.setPrototypeOf(this, HttpClientError.prototype);
-    }
-}
-class HttpClientResponse {
-    constructor(message) {
-        this.message = message;
-    }
-    readBody() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                let output = Buffer.alloc(0);
-                this.message.on('data', (chunk) => {
-                    output = Buffer.concat([output, chunk]);
-                });
-                this.message.on('end', () => {
-                    resolve(output.toString());
-                });
-            }));
-        });
-    }
-    readBodyBuffer() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                const chunks = [];
-                this.message.on('data', (chunk) => {
-                    chunks.push(chunk);
-                });
-                this.message.on('end', () => {
-                    resolve(Buffer.concat(chunks));
-                });
-            }));
-        });
-    }
-}
-function isHttps(requestUrl) {
-    const parsedUrl = new URL(requestUrl);
-    return parsedUrl.protocol === 'https:';
-}
-class lib_HttpClient {
-    constructor(userAgent, handlers, requestOptions) {
-        this._ignoreSslError = false;
-        this._allowRedirects = true;
-        this._allowRedirectDowngrade = false;
-        this._maxRedirects = 50;
-        this._allowRetries = false;
-        this._maxRetries = 1;
-        this._keepAlive = false;
-        this._disposed = false;
-        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
-        this.handlers = handlers || [];
-        this.requestOptions = requestOptions;
-        if (requestOptions) {
-            if (requestOptions.ignoreSslError != null) {
-                this._ignoreSslError = requestOptions.ignoreSslError;
-            }
-            this._socketTimeout = requestOptions.socketTimeout;
-            if (requestOptions.allowRedirects != null) {
-                this._allowRedirects = requestOptions.allowRedirects;
-            }
-            if (requestOptions.allowRedirectDowngrade != null) {
-                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
-            }
-            if (requestOptions.maxRedirects != null) {
-                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
-            }
-            if (requestOptions.keepAlive != null) {
-                this._keepAlive = requestOptions.keepAlive;
-            }
-            if (requestOptions.allowRetries != null) {
-                this._allowRetries = requestOptions.allowRetries;
-            }
-            if (requestOptions.maxRetries != null) {
-                this._maxRetries = requestOptions.maxRetries;
-            }
-        }
-    }
-    options(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    get(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('GET', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    del(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    post(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('POST', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    patch(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    put(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PUT', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    head(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    sendStream(verb, requestUrl, stream, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request(verb, requestUrl, stream, additionalHeaders);
-        });
-    }
-    /**
-     * Gets a typed object from an endpoint
-     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
-     */
-    getJson(requestUrl_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            const res = yield this.get(requestUrl, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    postJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.post(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    putJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.put(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    patchJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.patch(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    /**
-     * Makes a raw http request.
-     * All other methods such as get, post, patch, and request ultimately call this.
-     * Prefer get, del, post and patch
-     */
-    request(verb, requestUrl, data, headers) {
-        return __awaiter(this, void 0, void 0, function* () {
-            if (this._disposed) {
-                throw new Error('Client has already been disposed.');
-            }
-            const parsedUrl = new URL(requestUrl);
-            let info = this._prepareRequest(verb, parsedUrl, headers);
-            // Only perform retries on reads since writes may not be idempotent.
-            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
-                ? this._maxRetries + 1
-                : 1;
-            let numTries = 0;
-            let response;
-            do {
-                response = yield this.requestRaw(info, data);
-                // Check if it's an authentication challenge
-                if (response &&
-                    response.message &&
-                    response.message.statusCode === HttpCodes.Unauthorized) {
-                    let authenticationHandler;
-                    for (const handler of this.handlers) {
-                        if (handler.canHandleAuthentication(response)) {
-                            authenticationHandler = handler;
-                            break;
-                        }
-                    }
-                    if (authenticationHandler) {
-                        return authenticationHandler.handleAuthentication(this, info, data);
-                    }
-                    else {
-                        // We have received an unauthorized response but have no handlers to handle it.
-                        // Let the response return to the caller.
-                        return response;
-                    }
-                }
-                let redirectsRemaining = this._maxRedirects;
-                while (response.message.statusCode &&
-                    HttpRedirectCodes.includes(response.message.statusCode) &&
-                    this._allowRedirects &&
-                    redirectsRemaining > 0) {
-                    const redirectUrl = response.message.headers['location'];
-                    if (!redirectUrl) {
-                        // if there's no location to redirect to, we won't
-                        break;
-                    }
-                    const parsedRedirectUrl = new URL(redirectUrl);
-                    if (parsedUrl.protocol === 'https:' &&
-                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
-                        !this._allowRedirectDowngrade) {
-                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
-                    }
-                    // we need to finish reading the response before reassigning response
-                    // which will leak the open socket.
-                    yield response.readBody();
-                    // strip authorization header if redirected to a different hostname
-                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
-                        for (const header in headers) {
-                            // header names are case insensitive
-                            if (header.toLowerCase() === 'authorization') {
-                                delete headers[header];
-                            }
-                        }
-                    }
-                    // let's make the request with the new redirectUrl
-                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
-                    response = yield this.requestRaw(info, data);
-                    redirectsRemaining--;
-                }
-                if (!response.message.statusCode ||
-                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
-                    // If not a retry code, return immediately instead of retrying
-                    return response;
-                }
-                numTries += 1;
-                if (numTries < maxTries) {
-                    yield response.readBody();
-                    yield this._performExponentialBackoff(numTries);
-                }
-            } while (numTries < maxTries);
-            return response;
-        });
-    }
-    /**
-     * Needs to be called if keepAlive is set to true in request options.
-     */
-    dispose() {
-        if (this._agent) {
-            this._agent.destroy();
-        }
-        this._disposed = true;
-    }
-    /**
-     * Raw request.
-     * @param info
-     * @param data
-     */
-    requestRaw(info, data) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => {
-                function callbackForResult(err, res) {
-                    if (err) {
-                        reject(err);
-                    }
-                    else if (!res) {
-                        // If `err` is not passed, then `res` must be passed.
-                        reject(new Error('Unknown error'));
-                    }
-                    else {
-                        resolve(res);
-                    }
-                }
-                this.requestRawWithCallback(info, data, callbackForResult);
-            });
-        });
-    }
-    /**
-     * Raw request with callback.
-     * @param info
-     * @param data
-     * @param onResult
-     */
-    requestRawWithCallback(info, data, onResult) {
-        if (typeof data === 'string') {
-            if (!info.options.headers) {
-                info.options.headers = {};
-            }
-            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
-        }
-        let callbackCalled = false;
-        function handleResult(err, res) {
-            if (!callbackCalled) {
-                callbackCalled = true;
-                onResult(err, res);
-            }
-        }
-        const req = info.httpModule.request(info.options, (msg) => {
-            const res = new HttpClientResponse(msg);
-            handleResult(undefined, res);
-        });
-        let socket;
-        req.on('socket', sock => {
-            socket = sock;
-        });
-        // If we ever get disconnected, we want the socket to timeout eventually
-        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
-            if (socket) {
-                socket.end();
-            }
-            handleResult(new Error(`Request timeout: ${info.options.path}`));
-        });
-        req.on('error', function (err) {
-            // err has statusCode property
-            // res should have headers
-            handleResult(err);
-        });
-        if (data && typeof data === 'string') {
-            req.write(data, 'utf8');
-        }
-        if (data && typeof data !== 'string') {
-            data.on('close', function () {
-                req.end();
-            });
-            data.pipe(req);
-        }
-        else {
-            req.end();
-        }
-    }
-    /**
-     * Gets an http agent. This function is useful when you need an http agent that handles
-     * routing through a proxy server - depending upon the url and proxy environment variables.
-     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
-     */
-    getAgent(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        return this._getAgent(parsedUrl);
-    }
-    getAgentDispatcher(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        const proxyUrl = getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (!useProxy) {
-            return;
-        }
-        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
-    }
-    _prepareRequest(method, requestUrl, headers) {
-        const info = {};
-        info.parsedUrl = requestUrl;
-        const usingSsl = info.parsedUrl.protocol === 'https:';
-        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
-        const defaultPort = usingSsl ? 443 : 80;
-        info.options = {};
-        info.options.host = info.parsedUrl.hostname;
-        info.options.port = info.parsedUrl.port
-            ? parseInt(info.parsedUrl.port)
-            : defaultPort;
-        info.options.path =
-            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
-        info.options.method = method;
-        info.options.headers = this._mergeHeaders(headers);
-        if (this.userAgent != null) {
-            info.options.headers['user-agent'] = this.userAgent;
-        }
-        info.options.agent = this._getAgent(info.parsedUrl);
-        // gives handlers an opportunity to participate
-        if (this.handlers) {
-            for (const handler of this.handlers) {
-                handler.prepareRequest(info.options);
-            }
-        }
-        return info;
-    }
-    _mergeHeaders(headers) {
-        if (this.requestOptions && this.requestOptions.headers) {
-            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
-        }
-        return lowercaseKeys(headers || {});
-    }
-    /**
-     * Gets an existing header value or returns a default.
-     * Handles converting number header values to strings since HTTP headers must be strings.
-     * Note: This returns string | string[] since some headers can have multiple values.
-     * For headers that must always be a single string (like Content-Type), use the
-     * specialized _getExistingOrDefaultContentTypeHeader method instead.
-     */
-    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
-            if (headerValue) {
-                clientHeader =
-                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
-            }
-        }
-        const additionalValue = additionalHeaders[header];
-        if (additionalValue !== undefined) {
-            return typeof additionalValue === 'number'
-                ? additionalValue.toString()
-                : additionalValue;
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    /**
-     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
-     * Always returns a single string (not an array) since Content-Type should be a single value.
-     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
-     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
-     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
-     */
-    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
-            if (headerValue) {
-                if (typeof headerValue === 'number') {
-                    clientHeader = String(headerValue);
-                }
-                else if (Array.isArray(headerValue)) {
-                    clientHeader = headerValue.join(', ');
-                }
-                else {
-                    clientHeader = headerValue;
-                }
-            }
-        }
-        const additionalValue = additionalHeaders[Headers.ContentType];
-        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
-        if (additionalValue !== undefined) {
-            if (typeof additionalValue === 'number') {
-                return String(additionalValue);
-            }
-            else if (Array.isArray(additionalValue)) {
-                return additionalValue.join(', ');
-            }
-            else {
-                return additionalValue;
-            }
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    _getAgent(parsedUrl) {
-        let agent;
-        const proxyUrl = getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (this._keepAlive && useProxy) {
-            agent = this._proxyAgent;
-        }
-        if (!useProxy) {
-            agent = this._agent;
-        }
-        // if agent is already assigned use that agent.
-        if (agent) {
-            return agent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        let maxSockets = 100;
-        if (this.requestOptions) {
-            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
-        }
-        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
-        if (proxyUrl && proxyUrl.hostname) {
-            const agentOptions = {
-                maxSockets,
-                keepAlive: this._keepAlive,
-                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
-                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
-                })), { host: proxyUrl.hostname, port: proxyUrl.port })
-            };
-            let tunnelAgent;
-            const overHttps = proxyUrl.protocol === 'https:';
-            if (usingSsl) {
-                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
-            }
-            else {
-                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
-            }
-            agent = tunnelAgent(agentOptions);
-            this._proxyAgent = agent;
-        }
-        // if tunneling agent isn't assigned create a new agent
-        if (!agent) {
-            const options = { keepAlive: this._keepAlive, maxSockets };
-            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
-            this._agent = agent;
-        }
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            agent.options = Object.assign(agent.options || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return agent;
-    }
-    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
-        let proxyAgent;
-        if (this._keepAlive) {
-            proxyAgent = this._proxyAgentDispatcher;
-        }
-        // if agent is already assigned use that agent.
-        if (proxyAgent) {
-            return proxyAgent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        proxyAgent = new ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
-            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
-        })));
-        this._proxyAgentDispatcher = proxyAgent;
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return proxyAgent;
-    }
-    _getUserAgentWithOrchestrationId(userAgent) {
-        const baseUserAgent = userAgent || 'actions/http-client';
-        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
-        if (orchId) {
-            // Sanitize the orchestration ID to ensure it contains only valid characters
-            // Valid characters: 0-9, a-z, _, -, .
-            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
-            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
-        }
-        return baseUserAgent;
-    }
-    _performExponentialBackoff(retryNumber) {
-        return __awaiter(this, void 0, void 0, function* () {
-            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
-            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-            return new Promise(resolve => setTimeout(() => resolve(), ms));
-        });
-    }
-    _processResponse(res, options) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
-                const statusCode = res.message.statusCode || 0;
-                const response = {
-                    statusCode,
-                    result: null,
-                    headers: {}
-                };
-                // not found leads to null obj returned
-                if (statusCode === HttpCodes.NotFound) {
-                    resolve(response);
-                }
-                // get the result from the body
-                function dateTimeDeserializer(key, value) {
-                    if (typeof value === 'string') {
-                        const a = new Date(value);
-                        if (!isNaN(a.valueOf())) {
-                            return a;
-                        }
-                    }
-                    return value;
-                }
-                let obj;
-                let contents;
-                try {
-                    contents = yield res.readBody();
-                    if (contents && contents.length > 0) {
-                        if (options && options.deserializeDates) {
-                            obj = JSON.parse(contents, dateTimeDeserializer);
-                        }
-                        else {
-                            obj = JSON.parse(contents);
-                        }
-                        response.result = obj;
-                    }
-                    response.headers = res.message.headers;
-                }
-                catch (err) {
-                    // Invalid resource (contents not json);  leaving result obj null
-                }
-                // note that 3xx redirects are handled by the http layer.
-                if (statusCode > 299) {
-                    let msg;
-                    // if exception/error in body, attempt to get better error
-                    if (obj && obj.message) {
-                        msg = obj.message;
-                    }
-                    else if (contents && contents.length > 0) {
-                        // it may be the case that the exception is in the body message as string
-                        msg = contents;
-                    }
-                    else {
-                        msg = `Failed request: (${statusCode})`;
-                    }
-                    const err = new HttpClientError(msg, statusCode);
-                    err.result = response.result;
-                    reject(err);
-                }
-                else {
-                    resolve(response);
-                }
-            }));
-        });
-    }
-}
-const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
-//# sourceMappingURL=index.js.map
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
+var lib = __nccwpck_require__(511);
 ;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
-var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
         function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
@@ -1320,7 +489,7 @@ class BasicCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
+        return __awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -1342,7 +511,7 @@ class auth_BearerCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
+        return __awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -1364,7 +533,7 @@ class PersonalAccessTokenCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
+        return __awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -3272,16 +2441,98 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+// EXTERNAL MODULE: ./src/text.ts
+var src_text = __nccwpck_require__(992);
+;// CONCATENATED MODULE: ./src/github-runner.ts
+// The only module that talks to @actions/core: the Runner of a real step.
+
+
+/** The GitHub runner, through `@actions/core`. */
+const githubRunner = {
+    getInput: (name) => getInput(name),
+    setSecret: (value) => {
+        core_setSecret(value);
+    },
+    setFailed: (message) => {
+        setFailed(message);
+    },
+    debug: (message) => {
+        core_debug(message);
+    },
+    // core.info writes its text as it is, where a line starting with `::` is a command to
+    // the runner: platform text (an id, a name) must not be able to start one. The other
+    // log calls are workflow commands, which core escapes.
+    info: (message) => {
+        info((0,src_text/* oneLine */.TN)(message));
+    },
+    notice: (message) => {
+        notice(message);
+    },
+    warning: (message) => {
+        warning(message);
+    },
+    setOutput: (name, value) => {
+        setOutput(name, value);
+    },
+    exportVariable: (name, value) => {
+        exportVariable(name, value);
+    },
+    saveState: (name, value) => {
+        saveState(name, value);
+    },
+    getState: (name) => getState(name),
+    writeSummary: async (markdown) => {
+        // Outside a runner (a local run) there is no summary file; that is not a failure.
+        if (!process.env.GITHUB_STEP_SUMMARY) {
+            core_debug('GITHUB_STEP_SUMMARY is not set; no job summary written.');
+            return;
+        }
+        await summary.addRaw(markdown, true).write();
+    },
+};
+
+
+/***/ }),
+
+/***/ 407:
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(510);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(362);
+// The main step's entry point: it only starts the action (all logic is in main.ts).
+
+
+await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 362:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  e: () => (/* binding */ run)
+});
+
+// UNUSED EXPORTS: failureMessage
+
 ;// CONCATENATED MODULE: ./src/clock.ts
+// The clock: time, waits and jitter, injectable so that tests never wait.
 const systemClock = {
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => {
         setTimeout(resolve, ms);
     }),
-    random: () => Math.random(),
+    jitter: () => Math.random(),
 };
 
 ;// CONCATENATED MODULE: ./src/errors.ts
+// The action's expected failures: their messages are what the workflow author reads.
 /**
  * An expected failure (bad input, a platform that refused, a network that failed).
  * Its message is exactly what the workflow author reads, so it must say what went
@@ -3302,27 +2553,193 @@ class InputError extends ActionError {
 /** For failures that may come from missing or wrong credentials. */
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
 
-;// CONCATENATED MODULE: ./src/text.ts
-// C0 and C1 control characters, DEL included, and any run of whitespace.
-// eslint-disable-next-line no-control-regex
-const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]+/g;
-/**
- * Text from the platform on one line. A line break in a name or an error detail
- * could otherwise start a line with `::` and be read by the runner as a command.
- */
-function oneLine(value) {
-    return value.replace(CONTROL_OR_SPACE, ' ').trim();
+// EXTERNAL MODULE: ./src/github-runner.ts + 20 modules
+var github_runner = __nccwpck_require__(510);
+// EXTERNAL MODULE: ./src/text.ts
+var src_text = __nccwpck_require__(992);
+;// CONCATENATED MODULE: ./src/input-parsers.ts
+// Parsers of single input values: each returns the typed value or throws an InputError naming the input.
+
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// Variables that change how later steps, the shell, Node or the dynamic linker behave.
+const HIJACKING_ENV_NAMES = new Set([
+    'PATH',
+    'NODE_OPTIONS',
+    'NODE_PATH',
+    'LD_PRELOAD',
+    'LD_LIBRARY_PATH',
+    'LD_AUDIT',
+    'DYLD_INSERT_LIBRARIES',
+    'DYLD_LIBRARY_PATH',
+    'BASH_ENV',
+    'ENV',
+    'SHELLOPTS',
+    'PS4',
+    'PROMPT_COMMAND',
+    'HOME',
+]);
+const RESERVED_ENV_PREFIXES = ['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_'];
+const DURATION = /^(\d+)([mhdw])$/;
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+function readChoice(input, raw, choices) {
+    const choice = choices.find((c) => c === raw);
+    if (choice === undefined) {
+        throw new InputError(input, `must be one of ${choices.join(', ')}; got ${quote(raw)}.`);
+    }
+    return choice;
 }
-/** At most `max` characters: a longer text is cut and ends with `...`. */
-function truncate(value, max) {
-    return value.length > max ? `${value.slice(0, max - 3)}...` : value;
+/** YAML 1.2 core-schema booleans, as `core.getBooleanInput` accepts them. */
+function readBoolean(input, raw) {
+    if (['true', 'True', 'TRUE'].includes(raw))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(raw))
+        return false;
+    throw new InputError(input, `must be true or false; got ${quote(raw)}.`);
 }
-/** `1 token`, `2 tokens`. */
-function text_tokens(count) {
-    return `${count} token${count === 1 ? '' : 's'}`;
+function readInteger(input, raw, min, max, what) {
+    const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (!(number >= min && number <= max)) {
+        throw new InputError(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
+    }
+    return number;
+}
+/** `30d`, `12h`, `90m`, `2w`: a whole number, at least 1, and a unit. */
+function readDuration(raw) {
+    if (!raw)
+        return undefined;
+    const match = DURATION.exec(raw);
+    const count = Number(match?.[1]);
+    const unit = match?.[2];
+    if (unit === undefined || !(count >= 1)) {
+        throw new InputError('olderThan', `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`);
+    }
+    return { text: raw, ms: count * UNIT_MS[unit] };
+}
+function readRequiredName(raw, what) {
+    if (!raw)
+        throw new InputError('name', `is required for this operation: ${what}.`);
+    return checkName(raw);
+}
+function readNameFilter(raw) {
+    return raw ? checkName(raw) : undefined;
+}
+function checkName(raw) {
+    if (src_text/* CONTROL_CHARACTER */.gW.test(raw)) {
+        throw new InputError('name', `must not hold control characters (line breaks, tabs); got ${quote(raw)}.`);
+    }
+    return raw;
+}
+function readTokenId(raw) {
+    if (!raw) {
+        throw new InputError('tokenId', 'is required for operation revoke: the id (a UUID) of the token.');
+    }
+    if (!UUID.test(raw)) {
+        throw new InputError('tokenId', `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`);
+    }
+    return raw;
+}
+function readEnvName(raw) {
+    if (!raw)
+        return undefined;
+    if (!ENV_NAME.test(raw)) {
+        throw new InputError('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
+    }
+    // Compared case-insensitively: environment names are case-insensitive on Windows runners.
+    const upper = raw.toUpperCase();
+    const reserved = RESERVED_ENV_PREFIXES.find((prefix) => upper.startsWith(prefix));
+    if (HIJACKING_ENV_NAMES.has(upper) || reserved !== undefined) {
+        const why = reserved
+            ? `names starting with ${reserved} belong to the runner`
+            : 'it would change how every later step runs';
+        throw new InputError('envName', `must not be ${raw}: ${why}. Choose a name of your own, like MEDIATOR_GATEWAY_TOKEN.`);
+    }
+    return raw;
+}
+/** An absolute https URL (http for loopback only), without credentials, query or fragment. */
+function readUrl(input, raw, what) {
+    if (!raw)
+        throw new InputError(input, `is required: ${what}, like https://api.example.com.`);
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        throw new InputError(input, `must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
+    }
+    // Credentials in a URL would be printed with every request line and error message.
+    if (url.username || url.password) {
+        throw new InputError(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
+    }
+    if (url.search || url.hash) {
+        throw new InputError(input, `must not have a query string or fragment; got ${quote(raw)}.`);
+    }
+    const loopback = isLoopback(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+        throw new InputError(input, `must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
+    }
+    return url;
+}
+function isLoopback(hostname) {
+    return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+/** The URL's origin and path, without a trailing `/`. */
+function withoutTrailingSlash(url) {
+    return url.origin + url.pathname.replace(/\/+$/, '');
+}
+/** Quotes a value for a message: escapes control characters, cuts long values. */
+function quote(raw) {
+    return JSON.stringify((0,src_text/* truncate */.xv)(raw, 80));
 }
 
+;// CONCATENATED MODULE: ./src/version.ts
+// The action's version and the User-Agent it sends.
+/** Kept equal to package.json's version by a test. */
+const VERSION = '0.1.0';
+const USER_AGENT = `gateway-token-action/${VERSION}`;
+
+;// CONCATENATED MODULE: ./src/platform/endpoints.ts
+
+/** The token endpoint under the auth service's base URL (section 4.1). */
+const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
+/**
+ * The full URL of the token endpoint. Deployments differ in the path prefix, so a URL
+ * that already names the endpoint (ends in `/api-token`) is used as it is.
+ */
+function authEndpoint(authUrl) {
+    const base = authUrl.replace(/\/+$/, '');
+    return base.endsWith('/api-token') ? base : base + AUTH_PATH;
+}
+/** Create (POST) and list (GET): section 4.2 and 4.3. */
+const TOKENS_PATH = '/api/tokens';
+/** Revoke: the id as a path segment and as the query parameter tokenId, both sent (section 4.4). */
+function revokePath(tokenId) {
+    const id = encodeURIComponent(tokenId);
+    return `/api/tokens/${id}/revoke?tokenId=${id}`;
+}
+/** A request with the JSON headers every call sends. */
+function jsonRequest(method, url, body) {
+    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
+    if (body === undefined)
+        return { method, url, headers };
+    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
+}
+/** `METHOD url`, for messages and debug lines. URLs carry no credentials (inputs refuse them). */
+function requestLine(request) {
+    return `${request.method} ${request.url}`;
+}
+
+;// CONCATENATED MODULE: ./src/task.ts
+// What a step is asked to do: the operation and its settings, as the input reader hands them on.
+const OPERATIONS = ['create', 'list', 'revoke', 'cleanup'];
+const STATE_FILTERS = ['active', 'revoked', 'all'];
+const IF_EXISTS = ['create', 'reuse', 'fail'];
+
 ;// CONCATENATED MODULE: ./src/inputs.ts
+// The one place that reads the step's inputs: every INPUT_* turned into one checked, typed object.
+
+
 
 
 /**
@@ -3345,10 +2762,6 @@ const INPUT_DEFAULTS = {
     retries: '3',
     summary: 'true',
 };
-const OPERATIONS = ['create', 'list', 'revoke', 'cleanup'];
-const STATE_FILTERS = ['active', 'revoked', 'all'];
-const IF_EXISTS = ['create', 'reuse', 'fail'];
-const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
 /** The operation-specific inputs each operation reads; any other one set is reported as ignored. */
 const USED_BY = {
     create: ['name', 'envName', 'ifExists', 'revokeOnExit'],
@@ -3357,31 +2770,6 @@ const USED_BY = {
     cleanup: ['name', 'olderThan', 'keep', 'dryRun', 'concurrency'],
 };
 const OPERATION_SPECIFIC = [...new Set(Object.values(USED_BY).flat())];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-// Variables that change how later steps, the shell, Node or the dynamic linker behave.
-const HIJACKING_ENV_NAMES = new Set([
-    'PATH',
-    'NODE_OPTIONS',
-    'NODE_PATH',
-    'LD_PRELOAD',
-    'LD_LIBRARY_PATH',
-    'LD_AUDIT',
-    'DYLD_INSERT_LIBRARIES',
-    'DYLD_LIBRARY_PATH',
-    'BASH_ENV',
-    'ENV',
-    'SHELLOPTS',
-    'PS4',
-    'PROMPT_COMMAND',
-    'HOME',
-]);
-const RESERVED_ENV_PREFIXES = ['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_'];
-// C0 and C1 control characters, DEL included.
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
-const DURATION = /^(\d+)([mhdw])$/;
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 /**
  * Reads and checks every input, or throws an InputError naming the first bad one.
  * Nothing is sent before this returns, so a bad input costs no request.
@@ -3389,8 +2777,8 @@ const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 function readInputs(read, secrets) {
     maskClientSecret(read, secrets);
     const operation = readOperation(read('operation'));
-    const connection = inputs_readConnection(read, secrets);
-    const value = (input) => read(input) || INPUT_DEFAULTS[input];
+    const connection = readConnection(read, secrets);
+    const value = withDefaults(read);
     const summary = readBoolean('summary', value('summary'));
     let task;
     switch (operation) {
@@ -3424,7 +2812,7 @@ function readInputs(read, secrets) {
  * The inputs that reach the platform: credentials, URLs, timeout and retries. The
  * post step reads them on their own.
  */
-function inputs_readConnection(read, secrets) {
+function readConnection(read, secrets) {
     const clientSecret = maskClientSecret(read, secrets);
     const clientId = read('clientId');
     if (!clientId)
@@ -3432,15 +2820,19 @@ function inputs_readConnection(read, secrets) {
     if (!clientSecret) {
         throw new InputError('clientSecret', `is required: the API client secret, from a secret. ${FORK_HINT}`);
     }
-    const value = (input) => read(input) || INPUT_DEFAULTS[input];
+    const value = withDefaults(read);
+    const authUrl = readUrl('authUrl', read('authUrl'), 'the auth service base URL');
     return {
         clientId,
         clientSecret,
         baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
-        authEndpoint: authEndpoint(readUrl('authUrl', read('authUrl'), 'the auth service base URL')),
+        authEndpoint: authEndpoint(withoutTrailingSlash(authUrl)),
         timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
         retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
     };
+}
+function withDefaults(read) {
+    return (input) => read(input) || INPUT_DEFAULTS[input];
 }
 /**
  * Every step calls this first: the runner hides a value only from the moment it is
@@ -3451,6 +2843,11 @@ function maskClientSecret(read, secrets) {
     const clientSecret = read('clientSecret');
     secrets.add(clientSecret);
     return clientSecret;
+}
+function readOperation(raw) {
+    if (!raw)
+        throw new InputError('operation', `is required: one of ${OPERATIONS.join(', ')}.`);
+    return readChoice('operation', raw, OPERATIONS);
 }
 function readCleanup(value) {
     const name = readNameFilter(value('name'));
@@ -3467,123 +2864,6 @@ function readCleanup(value) {
         dryRun: readBoolean('dryRun', value('dryRun')),
         concurrency: readInteger('concurrency', value('concurrency'), 1, 32, 'a whole number'),
     };
-}
-/** `30d`, `12h`, `90m`, `2w`: a whole number, at least 1, and a unit. */
-function readDuration(raw) {
-    if (!raw)
-        return undefined;
-    const match = DURATION.exec(raw);
-    const count = Number(match?.[1]);
-    const unit = match?.[2];
-    if (unit === undefined || !(count >= 1)) {
-        throw new InputError('olderThan', `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`);
-    }
-    return { text: raw, ms: count * UNIT_MS[unit] };
-}
-function readOperation(raw) {
-    if (!raw)
-        throw new InputError('operation', `is required: one of ${OPERATIONS.join(', ')}.`);
-    return readChoice('operation', raw, OPERATIONS);
-}
-function readChoice(input, raw, choices) {
-    const choice = choices.find((c) => c === raw);
-    if (choice === undefined) {
-        throw new InputError(input, `must be one of ${choices.join(', ')}; got ${quote(raw)}.`);
-    }
-    return choice;
-}
-/** YAML 1.2 core-schema booleans, as `core.getBooleanInput` accepts them. */
-function readBoolean(input, raw) {
-    if (['true', 'True', 'TRUE'].includes(raw))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(raw))
-        return false;
-    throw new InputError(input, `must be true or false; got ${quote(raw)}.`);
-}
-function readInteger(input, raw, min, max, what) {
-    const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
-    if (!(number >= min && number <= max)) {
-        throw new InputError(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
-    }
-    return number;
-}
-function readRequiredName(raw, what) {
-    if (!raw)
-        throw new InputError('name', `is required for this operation: ${what}.`);
-    return checkName(raw);
-}
-function readNameFilter(raw) {
-    return raw ? checkName(raw) : undefined;
-}
-function checkName(raw) {
-    if (CONTROL_CHARACTERS.test(raw)) {
-        throw new InputError('name', `must not hold control characters (line breaks, tabs); got ${quote(raw)}.`);
-    }
-    return raw;
-}
-function readTokenId(raw) {
-    if (!raw) {
-        throw new InputError('tokenId', 'is required for operation revoke: the id (a UUID) of the token.');
-    }
-    if (!UUID.test(raw)) {
-        throw new InputError('tokenId', `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`);
-    }
-    return raw;
-}
-function readEnvName(raw) {
-    if (!raw)
-        return undefined;
-    if (!ENV_NAME.test(raw)) {
-        throw new InputError('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
-    }
-    // Compared case-insensitively: environment names are case-insensitive on Windows runners.
-    const upper = raw.toUpperCase();
-    const reserved = RESERVED_ENV_PREFIXES.find((prefix) => upper.startsWith(prefix));
-    if (HIJACKING_ENV_NAMES.has(upper) || reserved !== undefined) {
-        const why = reserved
-            ? `names starting with ${reserved} belong to the runner`
-            : 'it would change how every later step runs';
-        throw new InputError('envName', `must not be ${raw}: ${why}. Choose a name of your own, like MEDIATOR_GATEWAY_TOKEN.`);
-    }
-    return raw;
-}
-function readUrl(input, raw, what) {
-    if (!raw)
-        throw new InputError(input, `is required: ${what}, like https://api.example.com.`);
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        throw new InputError(input, `must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
-    }
-    // Credentials in a URL would be printed with every request line and error message.
-    if (url.username || url.password) {
-        throw new InputError(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
-    }
-    if (url.search || url.hash) {
-        throw new InputError(input, `must not have a query string or fragment; got ${quote(raw)}.`);
-    }
-    const loopback = isLoopback(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-        throw new InputError(input, `must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
-    }
-    return url;
-}
-function isLoopback(hostname) {
-    return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
-function withoutTrailingSlash(url) {
-    return url.origin + url.pathname.replace(/\/+$/, '');
-}
-/** Deployments differ in the path prefix, so a URL that already names the endpoint is used as is. */
-function authEndpoint(url) {
-    const base = withoutTrailingSlash(url);
-    return base.endsWith('/api-token') ? base : base + AUTH_PATH;
-}
-/** Quotes a value for a message: escapes control characters, cuts long values. */
-function quote(raw) {
-    return JSON.stringify(truncate(raw, 80));
 }
 
 ;// CONCATENATED MODULE: ./src/adaptive-pool.ts
@@ -3690,7 +2970,35 @@ class AdaptivePool {
     }
 }
 
+;// CONCATENATED MODULE: ./src/platform/errors.ts
+// The failures of the platform client: a request that failed, and its two special cases.
+
+/** A request that failed: refused, unanswered, or answered with something unreadable. */
+class RequestError extends ActionError {
+    status;
+    name = 'RequestError';
+    constructor(message, 
+    /** The HTTP status of the last answer, or undefined when none came. */
+    status) {
+        super(message);
+        this.status = status;
+    }
+}
+/** The access token could not be obtained: no API call was made. */
+class AuthenticationError extends RequestError {
+    name = 'AuthenticationError';
+}
+/** A revoke of a token id the project does not have. */
+class UnknownTokenError extends RequestError {
+    name = 'UnknownTokenError';
+}
+/** A 4xx that says no, rather than "not now" (408, 429). */
+function isRefusal(status) {
+    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
+}
+
 ;// CONCATENATED MODULE: ./src/records.ts
+// Gateway token records: checked copies of what the platform sent, and how to name, find and order them.
 
 // Only these fields are read, and written to outputs in this order. Unknown fields are
 // dropped rather than passed on, so that a secret the platform may add one day cannot
@@ -3739,9 +3047,13 @@ function toRecord(value) {
 function publicJson(records) {
     return JSON.stringify(records, OUTPUT_FIELDS);
 }
-/** `gateway token 'name' (id)`, for log lines: on one line whatever the platform sent. */
-function records_tokenLabel(token) {
-    return `gateway token '${oneLine(token.name)}' (${oneLine(token.id)})`;
+/** `'name' (id)`, for messages: on one line whatever the platform sent. */
+function nameAndId(token) {
+    return `'${(0,src_text/* oneLine */.TN)(token.name)}' (${(0,src_text/* oneLine */.TN)(token.id)})`;
+}
+/** `gateway token 'name' (id)`, for log lines. */
+function tokenLabel(token) {
+    return `gateway token ${nameAndId(token)}`;
 }
 /** The record with this id (ids compared without regard to case), or undefined. */
 function findById(tokens, tokenId) {
@@ -3766,10 +3078,340 @@ function newestFirstBy(items, recordOf) {
     return keyed.map(({ item }) => item);
 }
 
-;// CONCATENATED MODULE: ./src/version.ts
-/** Kept equal to package.json's version by a test. */
-const VERSION = '0.1.0';
-const USER_AGENT = `gateway-token-action/${VERSION}`;
+;// CONCATENATED MODULE: ./src/name-pattern.ts
+// Token name filters: an exact name, or a pattern with `*` wildcards.
+/**
+ * Matches token names against a filter: an exact name, or a pattern in which `*`
+ * stands for any run of characters (`ci-*`, `*-staging`, `ci-*-db`). Case-sensitive,
+ * and every other character is literal.
+ */
+function nameMatcher(pattern) {
+    if (!pattern.includes('*'))
+        return (name) => name === pattern;
+    const parts = pattern.split('*');
+    const first = parts[0] ?? '';
+    const last = parts[parts.length - 1] ?? '';
+    const middle = parts.slice(1, -1).filter((part) => part !== '');
+    return (name) => {
+        if (name.length < first.length + last.length)
+            return false;
+        if (!name.startsWith(first) || !name.endsWith(last))
+            return false;
+        // Each middle part, leftmost first, in the span between the fixed ends.
+        let at = first.length;
+        const end = name.length - last.length;
+        for (const part of middle) {
+            const found = name.indexOf(part, at);
+            if (found === -1 || found + part.length > end)
+                return false;
+            at = found + part.length;
+        }
+        return true;
+    };
+}
+
+;// CONCATENATED MODULE: ./src/operations/cleanup-plan.ts
+
+
+/**
+ * Chooses what a cleanup revokes: active tokens matching `name` (exact or `*`
+ * pattern), older than `olderThan`, except the `keep` newest of each name. A token
+ * whose createdAt cannot be read is never revoked when the choice depends on age
+ * (`olderThan`, or ranking for `keep`); with a name alone and no keep, it goes too.
+ */
+function planCleanup(tokens, task, now) {
+    const matches = task.name === undefined ? () => true : nameMatcher(task.name);
+    const byName = new Map();
+    for (const token of tokens) {
+        if (token.state !== 'active' || !matches(token.name))
+            continue;
+        const group = byName.get(token.name) ?? [];
+        group.push(token);
+        byName.set(token.name, group);
+    }
+    const ageMatters = task.olderThan !== undefined || task.keep > 0;
+    const revoke = [];
+    const kept = [];
+    for (const group of byName.values()) {
+        const readable = newestFirst(group.filter((token) => createdTime(token) !== undefined));
+        const unreadable = group.filter((token) => createdTime(token) === undefined);
+        if (ageMatters) {
+            kept.push(...unreadable.map((token) => ({ token, why: 'unreadable date' })));
+        }
+        else {
+            revoke.push(...unreadable);
+        }
+        kept.push(...readable.slice(0, task.keep).map((token) => ({ token, why: 'keep' })));
+        const older = task.olderThan?.ms;
+        revoke.push(...readable
+            .slice(task.keep)
+            .filter((token) => older === undefined || now - (createdTime(token) ?? now) > older));
+    }
+    return {
+        revoke: newestFirst(revoke),
+        kept: newestFirstBy(kept, ({ token }) => token),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/operations/cleanup.ts
+// The cleanup operation: revoke what the plan selects, a few at a time, slowing down when throttled.
+
+
+
+
+// A revoke throttled even after its own retries goes to the back of the queue this many times.
+const THROTTLED_ROUNDS = 10;
+// The pause for the whole batch after such a revoke (its last 429 was not waited for).
+const THROTTLE_PAUSE_MS = 1000;
+/**
+ * Revokes the tokens a selection chooses (see planCleanup), `concurrency` at a
+ * time, slowing down when the platform rate-limits. A token that cannot be revoked
+ * does not stop the others; it is reported in `notRevoked`.
+ */
+async function cleanup(client, task, { clock, log }) {
+    const now = clock.now();
+    const plan = planCleanup(await client.listTokens(), task, now);
+    for (const { token, why } of plan.kept) {
+        if (why === 'unreadable date') {
+            log.warning(`Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`);
+        }
+    }
+    const result = { operation: 'cleanup', task, kept: plan.kept, now };
+    if (task.dryRun)
+        return { ...result, revoked: plan.revoke, notRevoked: [] };
+    const pool = new AdaptivePool(task.concurrency, clock, log);
+    const rounds = new Map();
+    // A refused revoke is looked up in one fresh list shared by the whole batch, not
+    // one list per refusal: a restricted role can be refused hundreds of tokens.
+    let fresh;
+    const lookup = async (tokenId) => {
+        fresh ??= client.listTokens();
+        return findById(await fresh, tokenId);
+    };
+    const outcomes = await pool.run(plan.revoke, async (token) => {
+        try {
+            const outcome = await client.revokeToken(token.id, {
+                onThrottle: (delayMs) => {
+                    pool.throttled(delayMs);
+                },
+                lookup,
+            });
+            pool.succeeded();
+            return { revoked: outcome.token };
+        }
+        catch (error) {
+            if (!(error instanceof RequestError))
+                throw error;
+            const round = (rounds.get(token.id) ?? 0) + 1;
+            rounds.set(token.id, round);
+            if (error.status === 429 && round < THROTTLED_ROUNDS) {
+                pool.throttled(THROTTLE_PAUSE_MS);
+                return AGAIN;
+            }
+            return { failed: { token, reason: error.message } };
+        }
+    });
+    return {
+        ...result,
+        revoked: outcomes.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
+        notRevoked: outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/operations/create.ts
+// The create operation: a new token, or with ifExists an existing one reused or refused.
+
+
+/**
+ * Creates a token, or with ifExists `reuse` returns the newest active token with
+ * exactly this name, or with `fail` refuses when one exists. Only `create` skips
+ * the look at the list, so that the usual path stays at two requests.
+ */
+async function create(client, task, log) {
+    const { name, envName, ifExists, revokeOnExit } = task;
+    if (ifExists !== 'create') {
+        const tokens = await client.listTokens();
+        const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'));
+        if (existing !== undefined) {
+            const which = `an active token named '${name}' exists already: ${existing.id}, created ${existing.createdAt ?? 'at an unknown time'}`;
+            if (ifExists === 'fail')
+                throw new ActionError(`${which}, and ifExists is fail.`);
+            if (existing.tokenValue === undefined) {
+                throw new ActionError(`${which}, but the platform did not return its value, so it cannot be reused.`);
+            }
+            if (revokeOnExit)
+                log.info('revokeOnExit does not apply: the token was reused, not created by this step.');
+            return { operation: 'create', token: existing, reused: true, envName, revokeOnExit: false };
+        }
+    }
+    const token = await client.createToken(name);
+    return { operation: 'create', token, reused: false, envName, revokeOnExit };
+}
+
+;// CONCATENATED MODULE: ./src/operations/list.ts
+
+
+async function list(client, task) {
+    const all = await client.listTokens();
+    const matchesName = task.name === undefined ? () => true : nameMatcher(task.name);
+    const tokens = all.filter((token) => matchesName(token.name) && (task.state === 'all' || token.state === task.state));
+    return { operation: 'list', tokens: newestFirst(tokens), total: all.length, task };
+}
+
+;// CONCATENATED MODULE: ./src/operations/revoke.ts
+async function revoke(client, task) {
+    const { token, alreadyRevoked } = await client.revokeToken(task.tokenId);
+    return { operation: 'revoke', token, alreadyRevoked };
+}
+
+;// CONCATENATED MODULE: ./src/operations/index.ts
+
+
+
+
+/** Runs the operation the inputs asked for. */
+function perform(client, task, context) {
+    switch (task.operation) {
+        case 'create':
+            return create(client, task, context.log);
+        case 'list':
+            return list(client, task);
+        case 'revoke':
+            return revoke(client, task);
+        case 'cleanup':
+            return cleanup(client, task, context);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/platform/decode.ts
+// Decoding answers: a body parsed once, then checked and read into records or an access token.
+
+
+
+const NOT_JSON = Symbol('not JSON');
+function parseJson(body) {
+    try {
+        return JSON.parse(body);
+    }
+    catch {
+        return NOT_JSON;
+    }
+}
+/** One gateway token record (the create and revoke answers). */
+function readRecord(request, answer) {
+    const record = toRecord(readJson(request, answer));
+    if (typeof record === 'string') {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
+    }
+    return record;
+}
+/** The list answer: an array of records. */
+function readList(request, answer) {
+    const body = readJson(request, answer);
+    if (!Array.isArray(body)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
+    }
+    return body.map((item, index) => {
+        const record = toRecord(item);
+        if (typeof record === 'string') {
+            throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
+        }
+        return record;
+    });
+}
+/**
+ * The token endpoint's answer (section 5): valid only from a 200 answer whose
+ * access_token is a non-empty string.
+ */
+function readAccessToken(request, answer, now) {
+    const body = readJson(request, answer);
+    const fields = (typeof body === 'object' && body !== null ? body : {});
+    // One older platform client spells it accessToken; accepting both costs nothing.
+    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
+    if (typeof value !== 'string' || value === '') {
+        throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
+    }
+    // expires_in is in seconds in every sample; renew a little before the end.
+    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
+    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
+    return { value, renewAt };
+}
+function readJson(request, answer) {
+    if (answer.json === NOT_JSON) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not JSON.`, answer.status);
+    }
+    return answer.json;
+}
+
+;// CONCATENATED MODULE: ./src/platform/auth.ts
+// Authentication and the session: client credentials exchanged once for an access token, shared and renewed.
+
+
+
+
+/**
+ * The access token of one run: obtained on first use, shared by concurrent calls
+ * (one authentication for all: the auth service keeps at most 100 refresh tokens
+ * per client), renewed shortly before it expires, and dropped when the API rejects it.
+ */
+class Session {
+    obtain;
+    now;
+    pending;
+    constructor(obtain, now) {
+        this.obtain = obtain;
+        this.now = now;
+    }
+    /** A usable access token, authenticating when there is none or it is about to expire. */
+    async token() {
+        const current = this.pending;
+        if (current !== undefined) {
+            const token = await current;
+            if (token.renewAt === undefined || this.now() < token.renewAt)
+                return token.value;
+            if (this.pending === current)
+                this.pending = undefined;
+        }
+        this.pending ??= this.start();
+        return (await this.pending).value;
+    }
+    /** Forgets a token the API rejected, unless a concurrent call has already replaced it. */
+    async reject(value) {
+        const current = this.pending;
+        const token = await current?.catch(() => undefined);
+        if (token?.value === value && this.pending === current)
+            this.pending = undefined;
+    }
+    start() {
+        const pending = this.obtain();
+        // A failed authentication is not kept: the next call tries again.
+        pending.catch(() => {
+            if (this.pending === pending)
+                this.pending = undefined;
+        });
+        return pending;
+    }
+}
+/**
+ * Exchanges the client credentials for an access token (docs/PLATFORM-API.md section 5).
+ * A refusal points at the credentials; any other failure says what happened.
+ */
+async function authenticate(loop, { clientId, clientSecret, authEndpoint }, now) {
+    const request = jsonRequest('POST', authEndpoint, JSON.stringify({ clientId, secret: clientSecret }));
+    try {
+        return await loop.call('auth', request, {
+            read: (answer) => readAccessToken(request, answer, now()),
+        });
+    }
+    catch (error) {
+        if (!(error instanceof RequestError))
+            throw error;
+        if (isRefusal(error.status)) {
+            throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${FORK_HINT}`, error.status);
+        }
+        throw new AuthenticationError(`authentication failed: ${error.message}`, error.status);
+    }
+}
 
 ;// CONCATENATED MODULE: external "node:http"
 const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
@@ -3777,9 +3419,14 @@ var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_nod
 ;// CONCATENATED MODULE: external "node:https"
 const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
 var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
+var lib = __nccwpck_require__(511);
 ;// CONCATENATED MODULE: ./src/platform/http.ts
+// One HTTP exchange on node:http with a deadline covering connect to last byte, and the transport on top.
 // Default imports: the module objects, looked up at call time, so that test doubles
 // that patch `request` (nock) see our calls; a namespace import copies it at load.
+
+
 
 
 /** A request that got no HTTP answer: refused, reset, unknown host, timed out, TLS failure. */
@@ -3795,6 +3442,28 @@ class TransportError extends Error {
         super(message);
         this.code = code;
         this.requestSent = requestSent;
+    }
+}
+/**
+ * The real transport: keep-alive agents from @actions/http-client, which honour
+ * HTTPS_PROXY and NO_PROXY, one per service (an HttpClient caches a single agent,
+ * whose protocol must match).
+ */
+class HttpTransport {
+    timeoutMs;
+    clients = {
+        auth: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
+        api: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
+    };
+    constructor(timeoutMs) {
+        this.timeoutMs = timeoutMs;
+    }
+    send(target, request) {
+        return send(request, this.clients[target].getAgent(request.url), this.timeoutMs);
+    }
+    close() {
+        this.clients.auth.dispose();
+        this.clients.api.dispose();
     }
 }
 // A list of 10,000 tokens is about 7 MB; anything far larger is not an answer to read.
@@ -3930,9 +3599,9 @@ function mayHaveTakenEffect(outcome) {
  * jitter so that many clients do not retry in step: between half and all of
  * base × 2^(retry-1), capped.
  */
-function backoffDelay(retry, random, backoff = DEFAULT_BACKOFF) {
+function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
     const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
-    return Math.round(ceiling / 2 + (random * ceiling) / 2);
+    return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
 }
 /**
  * The wait a Retry-After header asks for, in milliseconds: delta-seconds, or an
@@ -3960,6 +3629,7 @@ function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
 }
 
 ;// CONCATENATED MODULE: ./src/platform/server-detail.ts
+// A server's error body turned into one short, scrubbed line for a failure message.
 
 /** The longest server detail quoted in a message. */
 const MAX_DETAIL = 300;
@@ -4017,192 +3687,39 @@ function jsonDetail(value) {
 }
 /** One line, no control characters, at most MAX_DETAIL characters. */
 function shorten(text) {
-    return truncate(oneLine(text), MAX_DETAIL);
+    return (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(text), MAX_DETAIL);
 }
 
-;// CONCATENATED MODULE: ./src/platform/session.ts
-/**
- * The access token of one run: obtained on first use, shared by concurrent calls
- * (one authentication for all), renewed shortly before it expires, and dropped
- * when the API rejects it.
- */
-class Session {
-    obtain;
-    now;
-    pending;
-    constructor(obtain, now) {
-        this.obtain = obtain;
-        this.now = now;
-    }
-    /** A usable access token, authenticating when there is none or it is about to expire. */
-    async token() {
-        const current = this.pending;
-        if (current !== undefined) {
-            const token = await current;
-            if (token.renewAt === undefined || this.now() < token.renewAt)
-                return token.value;
-            if (this.pending === current)
-                this.pending = undefined;
-        }
-        this.pending ??= this.start();
-        return (await this.pending).value;
-    }
-    /** Forgets a token the API rejected, unless a concurrent call has already replaced it. */
-    async reject(value) {
-        const current = this.pending;
-        const token = await current?.catch(() => undefined);
-        if (token?.value === value && this.pending === current)
-            this.pending = undefined;
-    }
-    start() {
-        const pending = this.obtain();
-        // A failed authentication is not kept: the next call tries again.
-        pending.catch(() => {
-            if (this.pending === pending)
-                this.pending = undefined;
-        });
-        return pending;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/platform/client.ts
+;// CONCATENATED MODULE: ./src/platform/call-loop.ts
 
 
 
 
 
 
-
-
-
-/** A request that failed: refused, unanswered, or answered with something unreadable. */
-class RequestError extends ActionError {
-    status;
-    name = 'RequestError';
-    constructor(message, 
-    /** The HTTP status of the last answer, or undefined when none came. */
-    status) {
-        super(message);
-        this.status = status;
-    }
-}
-/** The access token could not be obtained: no API call was made. */
-class AuthenticationError extends RequestError {
-    name = 'AuthenticationError';
-}
-/** A revoke of a token id the project does not have. */
-class client_UnknownTokenError extends RequestError {
-    name = 'UnknownTokenError';
-}
-const NOT_JSON = Symbol('not JSON');
-/**
- * The platform's API: one method per call. It owns the URLs, headers, timeouts,
- * retries, authentication, status and shape checks, and masks every secret the
- * moment it arrives.
- */
-class client_PlatformClient {
+class CallLoop {
     options;
-    clock;
-    backoff;
-    session;
-    // One HttpClient per endpoint: it caches a single agent, whose protocol must match.
-    // HttpClient supplies keep-alive agents that honour HTTPS_PROXY and NO_PROXY.
-    authHttp = new lib_HttpClient(USER_AGENT, [], { keepAlive: true });
-    apiHttp = new lib_HttpClient(USER_AGENT, [], { keepAlive: true });
     /** Platform clock minus ours, from the Date header of the last answer; undefined until one came. */
     platformOffset;
+    accessTokens;
     constructor(options) {
         this.options = options;
-        this.clock = options.clock ?? systemClock;
-        this.backoff = options.backoff ?? DEFAULT_BACKOFF;
-        this.session = new Session(() => this.authenticate(), () => this.clock.now());
+    }
+    /** Gives API calls their access tokens (set once, after the authenticator is made). */
+    useAccessTokens(tokens) {
+        this.accessTokens = tokens;
+    }
+    /** The platform's time now, by its Date headers; undefined until one came. */
+    platformTime(at) {
+        return this.platformOffset === undefined ? undefined : at + this.platformOffset;
     }
     /**
-     * POST /api/tokens. A create is not simply sent again: when an attempt fails in a
-     * way that may have created the token (its answer lost), the list is checked first,
-     * after the backoff wait, and the one token found there is the result.
-     */
-    async createToken(name) {
-        const request = this.apiRequest('POST', '/api/tokens', JSON.stringify({ name }));
-        const startedAt = this.clock.now();
-        return this.call('api', request, {
-            read: (answer) => {
-                const record = this.readRecord(request, answer);
-                if (record.tokenValue === undefined) {
-                    throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
-                }
-                return record;
-            },
-            onUncertain: (failure) => this.findCreated(name, startedAt, failure),
-        });
-    }
-    /** GET /api/tokens: every token of the project, active and revoked. */
-    listTokens() {
-        const request = this.apiRequest('GET', '/api/tokens');
-        return this.call('api', request, { read: (answer) => this.readList(request, answer) });
-    }
-    /**
-     * POST /api/tokens/{id}/revoke?tokenId={id}: the id in both places, as the spec says.
-     * Idempotent: when the platform refuses (or answers unreadably), one look at the
-     * token's record tells a token revoked already (success) from one that does not exist.
-     */
-    async revokeToken(tokenId, options = {}) {
-        const id = encodeURIComponent(tokenId);
-        const request = this.apiRequest('POST', `/api/tokens/${id}/revoke?tokenId=${id}`);
-        // Set when an attempt may have revoked it: then a revoked record is this call's doing.
-        const uncertain = { mayHaveRevoked: false };
-        try {
-            const token = await this.call('api', request, {
-                read: (answer) => this.readRecord(request, answer),
-                onUncertain: () => {
-                    uncertain.mayHaveRevoked = true;
-                    return Promise.resolve(undefined);
-                },
-                ...(options.onThrottle && { onThrottle: options.onThrottle }),
-            });
-            return { token, alreadyRevoked: false };
-        }
-        catch (error) {
-            if (!(error instanceof RequestError) || !worthLookingUp(error))
-                throw error;
-            // A shared lookup may predate this revoke: trust it only for a plain refusal, and
-            // read a fresh list when this call itself may have revoked the token.
-            const fresh = (wanted) => this.findToken(wanted);
-            const lookup = uncertain.mayHaveRevoked ? fresh : (options.lookup ?? fresh);
-            let found;
-            try {
-                found = await lookup(tokenId);
-            }
-            catch {
-                // The lookup is for a better answer; if it fails too, the refusal stands.
-                throw error;
-            }
-            if (found === undefined) {
-                throw new client_UnknownTokenError(`no token with id ${tokenId} exists in the project: ${error.message}`, error.status);
-            }
-            if (found.state === 'revoked')
-                return { token: found, alreadyRevoked: !uncertain.mayHaveRevoked };
-            throw error;
-        }
-    }
-    /** Closes kept-alive connections so that the process can exit at once. */
-    close() {
-        this.authHttp.dispose();
-        this.apiHttp.dispose();
-    }
-    /** The current record of one token, from a fresh list. */
-    async findToken(tokenId) {
-        return findById(await this.listTokens(), tokenId);
-    }
-    apiRequest(method, path, body) {
-        return jsonRequest(method, this.options.baseUrl + path, body);
-    }
-    /**
-     * One logical call: attempts until success, a failure that is not transient, or
-     * `retries` retries, waiting with backoff (or as Retry-After asks) in between. A 401
-     * from the API renews the access token and repeats the call, once.
+     * Attempts until success, a failure that is not transient, or `retries` retries,
+     * waiting with backoff (or as Retry-After asks) in between. A 401 from the API
+     * renews the access token and repeats the call, once.
      */
     async call(target, request, options) {
+        const { clock, backoff, log } = this.options;
         const attempts = this.options.retries + 1;
         let renewed = false;
         for (let attempt = 1;; attempt++) {
@@ -4211,8 +3728,8 @@ class client_PlatformClient {
             if (answer?.status === 401 && token !== undefined && !renewed) {
                 // The access token expired or was revoked: authenticate again and repeat, once.
                 renewed = true;
-                this.options.log.info(`${requestLine(request)} answered 401: authenticating again.`);
-                await this.session.reject(token);
+                log.info(`${requestLine(request)} answered 401: authenticating again.`);
+                await this.accessTokens?.reject(token);
                 attempt--;
                 continue;
             }
@@ -4234,8 +3751,8 @@ class client_PlatformClient {
             });
             const retrying = isTransient(outcome) && attempt < attempts;
             const delay = retrying
-                ? ((answer && retryAfterDelay(answer.headers, this.clock.now(), this.backoff)) ??
-                    backoffDelay(attempt, this.clock.random(), this.backoff))
+                ? ((answer && retryAfterDelay(answer.headers, clock.now(), backoff)) ??
+                    backoffDelay(attempt, clock.jitter(), backoff))
                 : 0;
             if (answer?.status === 429 && retrying)
                 options.onThrottle?.(delay);
@@ -4256,24 +3773,24 @@ class client_PlatformClient {
     }
     async wait(failure, delay) {
         this.options.log.info(`${failure}; retrying in ${(delay / 1000).toFixed(1)} s.`);
-        await this.clock.sleep(delay);
+        await this.options.clock.sleep(delay);
     }
     /** Sends one attempt, with the access token for the API, and masks what comes back. */
     async attempt(target, request) {
+        const { clock, secrets, transport, log } = this.options;
         let token;
         let sent = request;
-        if (target === 'api') {
-            token = await this.session.token();
+        if (target === 'api' && this.accessTokens !== undefined) {
+            token = await this.accessTokens.token();
             sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } };
         }
-        const http = target === 'api' ? this.apiHttp : this.authHttp;
-        const started = this.clock.now();
+        const started = clock.now();
         let outcome;
         try {
-            const response = await send(sent, http.getAgent(request.url), this.options.timeoutMs);
+            const response = await transport.send(target, sent);
             const json = parseJson(response.body);
             // Masked on receipt, whatever the status: an error body can hold a token too.
-            this.options.secrets.addFrom(json);
+            secrets.addFrom(json);
             // Only a failure's text is read again, for its detail: a successful list of
             // thousands of tokens is then not held both as text and as records.
             const read = json !== NOT_JSON && isSuccess(target, response.status);
@@ -4286,106 +3803,8 @@ class client_PlatformClient {
             outcome = error;
         }
         const result = outcome instanceof TransportError ? outcome.code : String(outcome.status);
-        this.options.log.debug(`${requestLine(request)} -> ${result} in ${this.clock.now() - started} ms`);
+        log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
         return token === undefined ? { outcome } : { outcome, token };
-    }
-    /**
-     * Exchanges the client credentials for an access token (spec section 5): valid
-     * only from a 200 answer whose access_token is a non-empty string.
-     */
-    async authenticate() {
-        const { clientId, clientSecret, authEndpoint } = this.options;
-        const request = jsonRequest('POST', authEndpoint, JSON.stringify({ clientId, secret: clientSecret }));
-        try {
-            return await this.call('auth', request, {
-                read: (answer) => this.readAccessToken(request, answer),
-            });
-        }
-        catch (error) {
-            if (!(error instanceof RequestError))
-                throw error;
-            if (isRefusal(error.status)) {
-                throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${FORK_HINT}`, error.status);
-            }
-            throw new AuthenticationError(`authentication failed: ${error.message}`, error.status);
-        }
-    }
-    readAccessToken(request, answer) {
-        const body = this.readJson(request, answer);
-        const fields = (typeof body === 'object' && body !== null ? body : {});
-        // One older platform client spells it accessToken; accepting both costs nothing.
-        const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
-        if (typeof value !== 'string' || value === '') {
-            throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
-        }
-        // expires_in is in seconds in every sample; renew a little before the end.
-        const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
-        const renewAt = lifetime > 0 ? this.clock.now() + lifetime - Math.min(60_000, lifetime / 10) : undefined;
-        return { value, renewAt };
-    }
-    /**
-     * After a create whose answer was lost: lists the tokens and returns the active one
-     * with this name created since the call began, or undefined if there is none. With
-     * several, which one is this step's cannot be told: that fails rather than guess.
-     */
-    async findCreated(name, startedAt, failure) {
-        const { log } = this.options;
-        log.info(`${failure}. The token may have been created all the same: checking the list.`);
-        let tokens;
-        try {
-            tokens = await this.listTokens();
-        }
-        catch (error) {
-            const why = error instanceof Error ? error.message : String(error);
-            throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${why} Look for it before running again.`);
-        }
-        // Platform time at the start, less the Date header's one-second resolution and
-        // some latency; without a Date header, a margin for clock skew.
-        const since = this.platformOffset === undefined
-            ? startedAt - 60_000
-            : startedAt + this.platformOffset - 2_000;
-        const created = newestFirst(tokens.filter((token) => token.name === name &&
-            token.state === 'active' &&
-            (createdTime(token) ?? -Infinity) >= since));
-        const [only] = created;
-        if (only === undefined) {
-            log.info(`No token named '${name}' was created.`);
-            return undefined;
-        }
-        if (created.length > 1) {
-            throw new RequestError(`${failure}; ${created.length} active tokens named '${name}' were created since this step began (${created.map((t) => t.id).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
-        }
-        if (only.tokenValue === undefined) {
-            throw new RequestError(`${failure}; token ${only.id} was created, but the list does not show its value. Revoke it and run again.`);
-        }
-        log.info(`It was: token ${only.id}, created at ${only.createdAt ?? '?'}, is this step's token.`);
-        return only;
-    }
-    readJson(request, answer) {
-        if (answer.json === NOT_JSON) {
-            throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not JSON.`, answer.status);
-        }
-        return answer.json;
-    }
-    readRecord(request, answer) {
-        const record = toRecord(this.readJson(request, answer));
-        if (typeof record === 'string') {
-            throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
-        }
-        return record;
-    }
-    readList(request, answer) {
-        const body = this.readJson(request, answer);
-        if (!Array.isArray(body)) {
-            throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
-        }
-        return body.map((item, index) => {
-            const record = toRecord(item);
-            if (typeof record === 'string') {
-                throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
-            }
-            return record;
-        });
     }
     /** What went wrong: the request, which attempt, and what came back (the server's detail). */
     describeFailure(request, outcome, { renewed, attempt }) {
@@ -4405,24 +3824,164 @@ class client_PlatformClient {
         const date = answer.headers.date === undefined ? NaN : Date.parse(answer.headers.date);
         // The Date header is truncated to the second: the platform's time is half a second later on average.
         if (!Number.isNaN(date))
-            this.platformOffset = date + 500 - this.clock.now();
+            this.platformOffset = date + 500 - this.options.clock.now();
     }
 }
-function parseJson(body) {
-    try {
-        return JSON.parse(body);
-    }
-    catch {
-        return NOT_JSON;
-    }
-}
-/** The token endpoint answers exactly 200 on success (spec section 5); the API any 2xx. */
+/** The token endpoint answers exactly 200 on success (section 5); the API any 2xx. */
 function isSuccess(target, status) {
     return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
 }
-/** A 4xx that says no, rather than "not now" (408, 429). */
-function isRefusal(status) {
-    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
+/** Ends a message with a full stop unless the server's detail already did. */
+function sentence(text) {
+    return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+;// CONCATENATED MODULE: ./src/platform/client.ts
+// The platform client: create, list and revoke, with recovery after a lost create and idempotent revokes.
+
+
+
+
+
+
+
+
+
+/**
+ * The platform's API: one method per call. Behind it, the call loop owns timeouts,
+ * retries and failure messages, the session owns the access token, and decode.ts
+ * checks every answer; every secret is masked the moment it arrives.
+ */
+class PlatformClient {
+    options;
+    clock;
+    transport;
+    loop;
+    constructor(options) {
+        this.options = options;
+        this.clock = options.clock ?? systemClock;
+        this.transport = options.transport ?? new HttpTransport(options.timeoutMs);
+        this.loop = new CallLoop({
+            transport: this.transport,
+            retries: options.retries,
+            secrets: options.secrets,
+            log: options.log,
+            clock: this.clock,
+            backoff: options.backoff ?? DEFAULT_BACKOFF,
+        });
+        const now = () => this.clock.now();
+        this.loop.useAccessTokens(new Session(() => authenticate(this.loop, options, now), now));
+    }
+    /**
+     * POST /api/tokens. A create is not simply sent again: when an attempt fails in a
+     * way that may have created the token (its answer lost), the list is checked first,
+     * after the backoff wait, and the one token found there is the result.
+     */
+    async createToken(name) {
+        const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
+        const startedAt = this.clock.now();
+        return this.loop.call('api', request, {
+            read: (answer) => {
+                const record = readRecord(request, answer);
+                if (record.tokenValue === undefined) {
+                    throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
+                }
+                return record;
+            },
+            onUncertain: (failure) => this.findCreated(name, startedAt, failure),
+        });
+    }
+    /** GET /api/tokens: every token of the project, active and revoked. */
+    listTokens() {
+        const request = this.apiRequest('GET', TOKENS_PATH);
+        return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
+    }
+    /**
+     * POST /api/tokens/{id}/revoke?tokenId={id}. Idempotent: when the platform refuses
+     * (or answers unreadably), one look at the token's record tells a token revoked
+     * already (success) from one that does not exist.
+     */
+    async revokeToken(tokenId, options = {}) {
+        const request = this.apiRequest('POST', revokePath(tokenId));
+        // Set when an attempt may have revoked it: then a revoked record is this call's doing.
+        const uncertain = { mayHaveRevoked: false };
+        try {
+            const token = await this.loop.call('api', request, {
+                read: (answer) => readRecord(request, answer),
+                onUncertain: () => {
+                    uncertain.mayHaveRevoked = true;
+                    return Promise.resolve(undefined);
+                },
+                ...(options.onThrottle && { onThrottle: options.onThrottle }),
+            });
+            return { token, alreadyRevoked: false };
+        }
+        catch (error) {
+            if (!(error instanceof RequestError) || !worthLookingUp(error))
+                throw error;
+            // A shared lookup may predate this revoke: trust it only for a plain refusal, and
+            // read a fresh list when this call itself may have revoked the token.
+            const fresh = async (wanted) => findById(await this.listTokens(), wanted);
+            const lookup = uncertain.mayHaveRevoked ? fresh : (options.lookup ?? fresh);
+            let found;
+            try {
+                found = await lookup(tokenId);
+            }
+            catch {
+                // The lookup is for a better answer; if it fails too, the refusal stands.
+                throw error;
+            }
+            if (found === undefined) {
+                throw new UnknownTokenError(`no token with id ${tokenId} exists in the project: ${error.message}`, error.status);
+            }
+            if (found.state === 'revoked')
+                return { token: found, alreadyRevoked: !uncertain.mayHaveRevoked };
+            throw error;
+        }
+    }
+    /** Closes kept-alive connections so that the process can exit at once. */
+    close() {
+        this.transport.close();
+    }
+    apiRequest(method, path, body) {
+        return jsonRequest(method, this.options.baseUrl + path, body);
+    }
+    /**
+     * After a create whose answer was lost: lists the tokens and returns the active one
+     * with this name created since the call began, or undefined if there is none. With
+     * several, which one is this step's cannot be told: that fails rather than guess.
+     */
+    async findCreated(name, startedAt, failure) {
+        const { log } = this.options;
+        log.info(`${failure}. The token may have been created all the same: checking the list.`);
+        let tokens;
+        try {
+            tokens = await this.listTokens();
+        }
+        catch (error) {
+            const why = error instanceof Error ? error.message : String(error);
+            throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${why} Look for it before running again.`);
+        }
+        // Platform time at the start, less the Date header's one-second resolution and
+        // some latency; without a Date header, a margin for clock skew.
+        const since = this.loop.platformTime(startedAt - 2_000) ?? startedAt - 60_000;
+        const created = newestFirst(tokens.filter((token) => token.name === name &&
+            token.state === 'active' &&
+            (createdTime(token) ?? -Infinity) >= since));
+        const [only] = created;
+        if (only === undefined) {
+            log.info(`No token named '${name}' was created.`);
+            return undefined;
+        }
+        if (created.length > 1) {
+            throw new RequestError(`${failure}; ${created.length} active tokens named '${name}' were created since this step began (${created.map((t) => t.id).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
+        }
+        if (only.tokenValue === undefined) {
+            throw new RequestError(`${failure}; token ${only.id} was created, but the list does not show its value. Revoke it and run again.`);
+        }
+        log.info(`It was: token ${only.id}, created at ${only.createdAt ?? '?'}, is this step's token.`);
+        return only;
+    }
 }
 /**
  * After a revoke ends this way, the token's record can tell what happened: a refusal
@@ -4435,289 +3994,308 @@ function worthLookingUp(error) {
         return false;
     return (status >= 200 && status <= 299) || isRefusal(status);
 }
-function jsonRequest(method, url, body) {
-    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
-    if (body === undefined)
-        return { method, url, headers };
-    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
-}
-/** Ends a message with a full stop unless the server's detail already did. */
-function sentence(text) {
-    return /[.!?]$/.test(text) ? text : `${text}.`;
-}
-/** `METHOD url`, for messages and debug lines. URLs carry no credentials (inputs refuse them). */
-function requestLine(request) {
-    return `${request.method} ${request.url}`;
-}
 
-;// CONCATENATED MODULE: ./src/name-pattern.ts
-/**
- * Matches token names against a filter: an exact name, or a pattern in which `*`
- * stands for any run of characters (`ci-*`, `*-staging`, `ci-*-db`). Case-sensitive,
- * and every other character is literal.
- */
-function nameMatcher(pattern) {
-    if (!pattern.includes('*'))
-        return (name) => name === pattern;
-    const parts = pattern.split('*');
-    const first = parts[0] ?? '';
-    const last = parts[parts.length - 1] ?? '';
-    const middle = parts.slice(1, -1).filter((part) => part !== '');
-    return (name) => {
-        if (name.length < first.length + last.length)
-            return false;
-        if (!name.startsWith(first) || !name.endsWith(last))
-            return false;
-        // Each middle part, leftmost first, in the span between the fixed ends.
-        let at = first.length;
-        const end = name.length - last.length;
-        for (const part of middle) {
-            const found = name.indexOf(part, at);
-            if (found === -1 || found + part.length > end)
-                return false;
-            at = found + part.length;
-        }
-        return true;
-    };
+;// CONCATENATED MODULE: ./src/post-state.ts
+const TOKEN_ID = 'revokeOnExitTokenId';
+const TOKEN_NAME = 'revokeOnExitTokenName';
+/** Main step: marks a token this step created for revoking at the end of the job. */
+function saveTokenToRevoke(runner, token) {
+    runner.saveState(TOKEN_ID, token.id);
+    runner.saveState(TOKEN_NAME, token.name);
+}
+/** Post step: the token to revoke, or undefined when the main step marked none. */
+function tokenToRevoke(runner) {
+    const id = runner.getState(TOKEN_ID);
+    return id ? { id, name: runner.getState(TOKEN_NAME) } : undefined;
 }
 
-;// CONCATENATED MODULE: ./src/operations/cleanup-plan.ts
+;// CONCATENATED MODULE: ./src/wording.ts
 
 
-/**
- * Chooses what a cleanup revokes: active tokens matching `name` (exact or `*`
- * pattern), older than `olderThan`, except the `keep` newest of each name. A token
- * whose createdAt cannot be read is never revoked when the choice depends on age
- * (`olderThan`, or ranking for `keep`); with a name alone and no keep, it goes too.
- */
-function planCleanup(tokens, task, now) {
-    const matches = task.name === undefined ? () => true : nameMatcher(task.name);
-    const byName = new Map();
-    for (const token of tokens) {
-        if (token.state !== 'active' || !matches(token.name))
-            continue;
-        const group = byName.get(token.name) ?? [];
-        group.push(token);
-        byName.set(token.name, group);
-    }
-    const ageMatters = task.olderThan !== undefined || task.keep > 0;
-    const revoke = [];
-    const kept = [];
-    for (const group of byName.values()) {
-        const readable = newestFirst(group.filter((token) => createdTime(token) !== undefined));
-        const unreadable = group.filter((token) => createdTime(token) === undefined);
-        if (ageMatters) {
-            kept.push(...unreadable.map((token) => ({ token, why: 'unreadable date' })));
-        }
-        else {
-            revoke.push(...unreadable);
-        }
-        kept.push(...readable.slice(0, task.keep).map((token) => ({ token, why: 'keep' })));
-        const older = task.olderThan?.ms;
-        revoke.push(...readable
-            .slice(task.keep)
-            .filter((token) => older === undefined || now - (createdTime(token) ?? now) > older));
-    }
-    return {
-        revoke: newestFirst(revoke),
-        kept: newestFirstBy(kept, ({ token }) => token),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/operations/cleanup.ts
-
-
-
-
-
-// A revoke throttled even after its own retries goes to the back of the queue this many times.
-const THROTTLED_ROUNDS = 10;
-// The pause for the whole batch after such a revoke (its last 429 was not waited for).
-const THROTTLE_PAUSE_MS = 1000;
-/**
- * Revokes the tokens a selection chooses (see planCleanup), `concurrency` at a
- * time, slowing down when the platform rate-limits. A token that cannot be revoked
- * does not stop the others; it is reported in `notRevoked`.
- */
-async function cleanup(client, task, { clock, log }) {
-    const now = clock.now();
-    const plan = planCleanup(await client.listTokens(), task, now);
-    for (const { token, why } of plan.kept) {
-        if (why === 'unreadable date') {
-            log.warning(`Token '${oneLine(token.name)}' (${token.id}) has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`);
-        }
-    }
-    const result = { operation: 'cleanup', task, kept: plan.kept, now };
-    if (task.dryRun)
-        return { ...result, revoked: plan.revoke, notRevoked: [] };
-    const pool = new AdaptivePool(task.concurrency, clock, log);
-    const rounds = new Map();
-    // A refused revoke is looked up in one fresh list shared by the whole batch, not
-    // one list per refusal: a restricted role can be refused hundreds of tokens.
-    let fresh;
-    const lookup = async (tokenId) => {
-        fresh ??= client.listTokens();
-        return findById(await fresh, tokenId);
-    };
-    const outcomes = await pool.run(plan.revoke, async (token) => {
-        try {
-            const outcome = await client.revokeToken(token.id, {
-                onThrottle: (delayMs) => {
-                    pool.throttled(delayMs);
-                },
-                lookup,
-            });
-            pool.succeeded();
-            return { revoked: outcome.token };
-        }
-        catch (error) {
-            if (!(error instanceof RequestError))
-                throw error;
-            const round = (rounds.get(token.id) ?? 0) + 1;
-            rounds.set(token.id, round);
-            if (error.status === 429 && round < THROTTLED_ROUNDS) {
-                pool.throttled(THROTTLE_PAUSE_MS);
-                return AGAIN;
-            }
-            return { failed: { token, reason: error.message } };
-        }
-    });
-    return {
-        ...result,
-        revoked: outcomes.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
-        notRevoked: outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])),
-    };
+/** Why a result, written out in full, still fails the step (some tokens not revoked). */
+function stepFailure(result) {
+    return result.operation === 'cleanup' ? cleanupFailure(result) : undefined;
 }
 /** The step's failure when some tokens were not revoked: each named, with why. */
 function cleanupFailure(result) {
     const { notRevoked, revoked } = result;
     if (notRevoked.length === 0)
         return undefined;
-    const shown = notRevoked
-        .slice(0, 5)
-        .map(({ token, reason }) => `'${oneLine(token.name)}' (${token.id}): ${reason}`);
+    const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`);
     const more = notRevoked.length > shown.length
         ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
         : '';
     const total = notRevoked.length + revoked.length;
     const were = (n) => (n === 1 ? 'was' : 'were');
-    return `${notRevoked.length} of ${text_tokens(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
+    return `${notRevoked.length} of ${(0,src_text/* countTokens */.ih)(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
 }
 /** One sentence on what a cleanup did, for the log and the summary. */
 function cleanupOutcome({ task, revoked, notRevoked }) {
     if (task.dryRun)
-        return `Dry run: ${text_tokens(revoked.length)} would be revoked; nothing was revoked.`;
+        return `Dry run: ${(0,src_text/* countTokens */.ih)(revoked.length)} would be revoked; nothing was revoked.`;
     const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : '';
-    return `Revoked ${text_tokens(revoked.length)}${failed}.`;
+    return `Revoked ${(0,src_text/* countTokens */.ih)(revoked.length)}${failed}.`;
 }
 
-;// CONCATENATED MODULE: ./src/operations/create.ts
+;// CONCATENATED MODULE: ./src/summary.ts
+
+
+
+/** The runner refuses a step summary of 128 KiB or more. */
+const SUMMARY_LIMIT_BYTES = 128 * 1024;
+// Tables stop here, leaving room for the lines that follow them.
+const BUDGET_BYTES = SUMMARY_LIMIT_BYTES - 4 * 1024;
+/**
+ * A Markdown summary that stays under the runner's limit whatever it is given:
+ * a table that would pass the budget stops early and says how many rows it left out.
+ */
+class Summary {
+    text = '';
+    bytes = 0;
+    constructor(heading) {
+        this.add(`### ${heading}\n\n`);
+    }
+    paragraph(markdown) {
+        this.add(`${markdown}\n\n`);
+        return this;
+    }
+    /** A table under a heading; `whereAll` says where the complete list is. */
+    table(heading, columns, rows, whereAll) {
+        if (rows.length === 0)
+            return this;
+        this.add(`#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`);
+        let shown = 0;
+        for (const row of rows) {
+            const line = `| ${row.join(' | ')} |\n`;
+            if (this.bytes + Buffer.byteLength(line) > BUDGET_BYTES)
+                break;
+            this.add(line);
+            shown++;
+        }
+        const omitted = rows.length - shown;
+        if (omitted > 0)
+            this.add(`\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`);
+        this.add('\n');
+        return this;
+    }
+    toString() {
+        return this.text;
+    }
+    add(text) {
+        this.text += text;
+        this.bytes += Buffer.byteLength(text);
+    }
+}
+function createSummary(result) {
+    const { token, envName, reused, revokeOnExit } = result;
+    const where = envName
+        ? `the step output <code>tokenValue</code> and the environment variable <code>${escapeMarkdown(envName)}</code>`
+        : 'the step output <code>tokenValue</code>';
+    const mediator = token.mediatorId
+        ? ` for mediator <code>${escapeMarkdown(token.mediatorId)}</code>`
+        : '';
+    const what = reused
+        ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
+        : `Created ${describeToken(token)}${mediator}.`;
+    const exit = revokeOnExit ? ' It will be revoked at the end of the job (revokeOnExit).' : '';
+    return new Summary(reused ? 'Gateway token reused' : 'Gateway token created')
+        .paragraph(`${what} Its value is in ${where}, masked in the log.${exit}`)
+        .toString();
+}
+function revokeSummary(result) {
+    const { token, alreadyRevoked } = result;
+    const when = token.revokedAt ? ` at ${date(token.revokedAt)}` : '';
+    const what = alreadyRevoked
+        ? `The ${describeToken(token)} was already revoked${when}; nothing changed.`
+        : `Revoked ${describeToken(token)}${when}.`;
+    return new Summary('Gateway token revoked').paragraph(what).toString();
+}
+function listSummary(result) {
+    const { tokens, total, task } = result;
+    const filters = [
+        task.name === undefined ? undefined : `name <code>${escapeMarkdown(task.name)}</code>`,
+        task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
+    ].filter((filter) => filter !== undefined);
+    const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : '';
+    return new Summary('Gateway tokens')
+        .paragraph(`${tokens.length} of ${(0,src_text/* countTokens */.ih)(total)}${matching}.`)
+        .table('Tokens', ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'], tokens.map((t) => [
+        escapeMarkdown(t.name),
+        code(t.id),
+        escapeMarkdown(t.state),
+        date(t.createdAt),
+        creator(t),
+        date(t.revokedAt),
+    ]), 'the <code>tokens</code> output has all of them')
+        .toString();
+}
+function cleanupSummary(result) {
+    const { task, revoked, kept, notRevoked, now } = result;
+    const selection = [
+        task.name === undefined
+            ? 'active tokens of any name'
+            : `active tokens named <code>${escapeMarkdown(task.name)}</code>`,
+        task.olderThan === undefined ? undefined : `older than ${escapeMarkdown(task.olderThan.text)}`,
+        task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
+    ].filter((part) => part !== undefined);
+    const age = (token) => {
+        const created = createdTime(token);
+        return created === undefined ? 'unknown' : formatAge(now - created);
+    };
+    return new Summary(task.dryRun ? 'Gateway token cleanup (dry run)' : 'Gateway token cleanup')
+        .paragraph(`Selected ${selection.join(', ')}. ${cleanupOutcome(result)}`)
+        .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked.map(({ token, reason }) => [
+        escapeMarkdown(token.name),
+        code(token.id),
+        escapeMarkdown((0,src_text/* truncate */.xv)(reason, 200)),
+    ]), "the step's error message names them")
+        .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked.map((t) => [escapeMarkdown(t.name), code(t.id), age(t), creator(t)]), 'the <code>tokens</code> output has all of them')
+        .table('Kept', ['Name', 'Id', 'Age', 'Why'], kept.map(({ token, why }) => [
+        escapeMarkdown(token.name),
+        code(token.id),
+        age(token),
+        why === 'keep' ? `among the ${task.keep} newest` : 'its createdAt cannot be read',
+    ]), 'see the log')
+        .toString();
+}
+function describeToken(token) {
+    return `gateway token <strong>${escapeMarkdown(token.name)}</strong> (${code(token.id)})`;
+}
+function creator(token) {
+    return escapeMarkdown(token.createdByEmail ?? token.createdBy ?? '');
+}
+function code(value) {
+    return `<code>${escapeMarkdown(value)}</code>`;
+}
+/** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown escaped as it is. */
+function date(iso) {
+    if (iso === undefined)
+        return '';
+    const time = Date.parse(iso);
+    if (Number.isNaN(time))
+        return escapeMarkdown(iso);
+    return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+}
+/** `45d 3h`, `5h 12m`, `12m`: the two largest units. */
+function formatAge(ms) {
+    const minutes = Math.max(0, Math.floor(ms / 60_000));
+    const days = Math.floor(minutes / 1440);
+    const hours = Math.floor((minutes % 1440) / 60);
+    if (days > 0)
+        return hours > 0 ? `${days}d ${hours}h` : `${days}d`;
+    if (hours > 0)
+        return `${hours}h ${minutes % 60}m`;
+    return `${minutes}m`;
+}
+/**
+ * Escapes text from the platform for Markdown and HTML, so that a name holding `|`,
+ * backticks, `*` or tags cannot break the table or inject markup.
+ */
+function escapeMarkdown(value) {
+    return (0,src_text/* oneLine */.TN)(value).replace(/[&<>"|`\\*[\]~]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+;// CONCATENATED MODULE: ./src/report.ts
+
+
+
 
 
 /**
- * Creates a token, or with ifExists `reuse` returns the newest active token with
- * exactly this name, or with `fail` refuses when one exists. Only `create` skips
- * the look at the list, so that the usual path stays at two requests.
+ * The one place that writes a result to the runner: log lines, outputs, the
+ * environment, state for the post step and the job summary. Token values were
+ * masked when they arrived.
  */
-async function create(client, task, log) {
-    const { name, envName, ifExists, revokeOnExit } = task;
-    if (ifExists !== 'create') {
-        const tokens = await client.listTokens();
-        const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'));
-        if (existing !== undefined) {
-            const which = `an active token named '${name}' exists already: ${existing.id}, created ${existing.createdAt ?? 'at an unknown time'}`;
-            if (ifExists === 'fail')
-                throw new ActionError(`${which}, and ifExists is fail.`);
-            if (existing.tokenValue === undefined) {
-                throw new ActionError(`${which}, but the platform did not return its value, so it cannot be reused.`);
-            }
-            if (revokeOnExit)
-                log.info('revokeOnExit does not apply: the token was reused, not created by this step.');
-            return { operation: 'create', token: existing, reused: true, envName, revokeOnExit: false };
-        }
-    }
-    const token = await client.createToken(name);
-    return { operation: 'create', token, reused: false, envName, revokeOnExit };
-}
-
-;// CONCATENATED MODULE: ./src/operations/list.ts
-
-
-async function list(client, task) {
-    const all = await client.listTokens();
-    const matchesName = task.name === undefined ? () => true : nameMatcher(task.name);
-    const tokens = all.filter((token) => matchesName(token.name) && (task.state === 'all' || token.state === task.state));
-    return { operation: 'list', tokens: newestFirst(tokens), total: all.length, task };
-}
-
-;// CONCATENATED MODULE: ./src/operations/revoke.ts
-async function revoke(client, task) {
-    const { token, alreadyRevoked } = await client.revokeToken(task.tokenId);
-    return { operation: 'revoke', token, alreadyRevoked };
-}
-
-;// CONCATENATED MODULE: ./src/operations/index.ts
-
-
-
-
-/** Runs the operation the inputs asked for. */
-function perform(client, task, context) {
-    switch (task.operation) {
+async function report(result, options, runner) {
+    let summary;
+    switch (result.operation) {
         case 'create':
-            return create(client, task, context.log);
-        case 'list':
-            return list(client, task);
-        case 'revoke':
-            return revoke(client, task);
+            reportCreate(result, runner);
+            summary = createSummary(result);
+            break;
+        case 'list': {
+            const { tokens, total } = result;
+            runner.info(`${tokens.length} of ${(0,src_text/* countTokens */.ih)(total)} match.`);
+            listOutputs(runner, tokens);
+            summary = listSummary(result);
+            break;
+        }
+        case 'revoke': {
+            const { token, alreadyRevoked } = result;
+            if (alreadyRevoked) {
+                const when = token.revokedAt ? ` at ${(0,src_text/* oneLine */.TN)(token.revokedAt)}` : '';
+                runner.notice(`The ${tokenLabel(token)} was already revoked${when}; nothing to do.`);
+            }
+            else {
+                runner.info(`Revoked ${tokenLabel(token)}.`);
+            }
+            recordOutputs(runner, token);
+            runner.setOutput('revokedAt', token.revokedAt ?? '');
+            runner.setOutput('revokedBy', token.revokedBy ?? '');
+            summary = revokeSummary(result);
+            break;
+        }
         case 'cleanup':
-            return cleanup(client, task, context);
+            reportCleanup(result, runner);
+            summary = cleanupSummary(result);
+            break;
+    }
+    if (!options.summary)
+        return;
+    try {
+        await runner.writeSummary(summary);
+    }
+    catch (error) {
+        // The operation is done and its outputs are set: a summary is not worth failing for.
+        runner.warning(`Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`);
     }
 }
-/** Why a result, written out in full, still fails the step (some tokens not revoked). */
-function unfinished(result) {
-    return result.operation === 'cleanup' ? cleanupFailure(result) : undefined;
+function reportCreate(result, runner) {
+    const { token, envName, reused } = result;
+    // First, so that nothing failing after this can leave the token behind.
+    if (result.revokeOnExit)
+        saveTokenToRevoke(runner, token);
+    runner.info(reused
+        ? `Reused the ${tokenLabel(token)}, created ${(0,src_text/* oneLine */.TN)(token.createdAt ?? 'at an unknown time')}.`
+        : `Created ${tokenLabel(token)}.`);
+    if (result.revokeOnExit)
+        runner.info('It will be revoked at the end of the job (revokeOnExit).');
+    recordOutputs(runner, token);
+    runner.setOutput('tokenValue', token.tokenValue ?? '');
+    runner.setOutput('reused', String(reused));
+    if (envName) {
+        runner.exportVariable(envName, token.tokenValue ?? '');
+        runner.info(`The token value is in the environment variable ${envName} for later steps (masked).`);
+    }
 }
-
-;// CONCATENATED MODULE: ./src/runner.ts
-
-
-/** The GitHub runner, through `@actions/core`. */
-const runner_githubRunner = {
-    debug: (message) => {
-        core_debug(message);
-    },
-    // core.info writes its text as it is, where a line starting with `::` is a command to
-    // the runner: platform text (an id, a name) must not be able to start one. The other
-    // log calls are workflow commands, which core escapes.
-    info: (message) => {
-        info(oneLine(message));
-    },
-    notice: (message) => {
-        notice(message);
-    },
-    warning: (message) => {
-        warning(message);
-    },
-    setOutput: (name, value) => {
-        setOutput(name, value);
-    },
-    exportVariable: (name, value) => {
-        exportVariable(name, value);
-    },
-    saveState: (name, value) => {
-        saveState(name, value);
-    },
-    getState: (name) => getState(name),
-    writeSummary: async (markdown) => {
-        // Outside a runner (a local run) there is no summary file; that is not a failure.
-        if (!process.env.GITHUB_STEP_SUMMARY) {
-            core_debug('GITHUB_STEP_SUMMARY is not set; no job summary written.');
-            return;
-        }
-        await summary.addRaw(markdown, true).write();
-    },
-};
+function reportCleanup(result, runner) {
+    const { revoked, kept, notRevoked, task, now } = result;
+    const verb = task.dryRun ? 'Would revoke' : 'Revoked';
+    for (const token of revoked) {
+        const created = createdTime(token);
+        const age = created === undefined ? '' : `, ${formatAge(now - created)} old`;
+        runner.info(`${verb} ${tokenLabel(token)}${age}.`);
+    }
+    // Each one named, with why: the step's failure message names only the first few.
+    for (const { token, reason } of notRevoked)
+        runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`);
+    runner.info(`${cleanupOutcome(result)} Kept ${kept.length}.`);
+    listOutputs(runner, revoked);
+}
+/** The outputs of one record, shared by create and revoke. Never the value. */
+function recordOutputs(runner, token) {
+    runner.setOutput('tokenId', token.id);
+    runner.setOutput('name', token.name);
+    runner.setOutput('mediatorId', token.mediatorId ?? '');
+    runner.setOutput('projectId', token.projectId ?? '');
+    runner.setOutput('state', token.state);
+    runner.setOutput('createdAt', token.createdAt ?? '');
+    runner.setOutput('token', publicJson(token));
+}
+function listOutputs(runner, tokens) {
+    runner.setOutput('tokens', publicJson(tokens));
+    runner.setOutput('count', String(tokens.length));
+}
 
 ;// CONCATENATED MODULE: ./src/secrets.ts
 // Fields that hold a secret wherever they turn up in the platform's answers, error
@@ -4732,7 +4310,7 @@ const SECRET_FIELDS = new Set([
     'secret',
     'clientSecret',
 ]);
-class secrets_Secrets {
+class Secrets {
     mask;
     values = new Set();
     cachedForms;
@@ -4795,316 +4373,8 @@ class secrets_Secrets {
     }
 }
 
-;// CONCATENATED MODULE: ./src/revoke-on-exit.ts
-
-
-
-
-
-
-// What the main step leaves for the post step (GITHUB_STATE, read back as STATE_*).
-const TOKEN_ID = 'revokeOnExitTokenId';
-const TOKEN_NAME = 'revokeOnExitTokenName';
-/** Main step: marks a token this step created for revoking at the end of the job. */
-function revokeAtExit(runner, token) {
-    runner.saveState(TOKEN_ID, token.id);
-    runner.saveState(TOKEN_NAME, token.name);
-}
-/**
- * The post step (action.yml `post`, `post-if: always()`): revokes the token the main
- * step created with revokeOnExit, whether the job passed or failed. It authenticates
- * anew, as the access token may have expired. A failure here is a warning naming the
- * token, not a failed job. Without revokeOnExit it does nothing and says nothing.
- */
-async function runPost(runner = githubRunner) {
-    const tokenId = runner.getState(TOKEN_ID);
-    if (!tokenId)
-        return;
-    const which = tokenLabel({ id: tokenId, name: runner.getState(TOKEN_NAME) });
-    const secrets = new Secrets((value) => {
-        core.setSecret(value);
-    });
-    try {
-        const connection = readConnection((name) => core.getInput(name), secrets);
-        const client = new PlatformClient({ ...connection, secrets, log: runner });
-        try {
-            const { alreadyRevoked } = await client.revokeToken(tokenId);
-            runner.info(alreadyRevoked
-                ? `The ${which} was already revoked before the end of the job.`
-                : `Revoked ${which} at the end of the job (revokeOnExit).`);
-        }
-        finally {
-            client.close();
-        }
-    }
-    catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        const advice = error instanceof UnknownTokenError
-            ? ''
-            : ` It may still be active: revoke it with operation: revoke and tokenId: ${tokenId}.`;
-        runner.warning(secrets.scrub(`Could not revoke ${which} at the end of the job: ${message}${advice}`));
-    }
-}
-
-;// CONCATENATED MODULE: ./src/summary.ts
-
-
-
-/** The runner refuses a step summary of 128 KiB or more. */
-const SUMMARY_LIMIT_BYTES = 128 * 1024;
-// Tables stop here, leaving room for the lines that follow them.
-const BUDGET_BYTES = SUMMARY_LIMIT_BYTES - 4 * 1024;
-/**
- * A Markdown summary that stays under the runner's limit whatever it is given:
- * a table that would pass the budget stops early and says how many rows it left out.
- */
-class summary_Summary {
-    text = '';
-    bytes = 0;
-    constructor(heading) {
-        this.add(`### ${heading}\n\n`);
-    }
-    paragraph(markdown) {
-        this.add(`${markdown}\n\n`);
-        return this;
-    }
-    /** A table under a heading; `whereAll` says where the complete list is. */
-    table(heading, columns, rows, whereAll) {
-        if (rows.length === 0)
-            return this;
-        this.add(`#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`);
-        let shown = 0;
-        for (const row of rows) {
-            const line = `| ${row.join(' | ')} |\n`;
-            if (this.bytes + Buffer.byteLength(line) > BUDGET_BYTES)
-                break;
-            this.add(line);
-            shown++;
-        }
-        const omitted = rows.length - shown;
-        if (omitted > 0)
-            this.add(`\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`);
-        this.add('\n');
-        return this;
-    }
-    toString() {
-        return this.text;
-    }
-    add(text) {
-        this.text += text;
-        this.bytes += Buffer.byteLength(text);
-    }
-}
-function createSummary(result) {
-    const { token, envName, reused, revokeOnExit } = result;
-    const where = envName
-        ? `the step output <code>tokenValue</code> and the environment variable <code>${summary_text(envName)}</code>`
-        : 'the step output <code>tokenValue</code>';
-    const mediator = token.mediatorId ? ` for mediator <code>${summary_text(token.mediatorId)}</code>` : '';
-    const what = reused
-        ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
-        : `Created ${describeToken(token)}${mediator}.`;
-    const exit = revokeOnExit ? ' It will be revoked at the end of the job (revokeOnExit).' : '';
-    return new summary_Summary(reused ? 'Gateway token reused' : 'Gateway token created')
-        .paragraph(`${what} Its value is in ${where}, masked in the log.${exit}`)
-        .toString();
-}
-function revokeSummary(result) {
-    const { token, alreadyRevoked } = result;
-    const when = token.revokedAt ? ` at ${date(token.revokedAt)}` : '';
-    const what = alreadyRevoked
-        ? `The ${describeToken(token)} was already revoked${when}; nothing changed.`
-        : `Revoked ${describeToken(token)}${when}.`;
-    return new summary_Summary('Gateway token revoked').paragraph(what).toString();
-}
-function listSummary(result) {
-    const { tokens, total, task } = result;
-    const filters = [
-        task.name === undefined ? undefined : `name <code>${summary_text(task.name)}</code>`,
-        task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
-    ].filter((filter) => filter !== undefined);
-    const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : '';
-    return new summary_Summary('Gateway tokens')
-        .paragraph(`${tokens.length} of ${text_tokens(total)}${matching}.`)
-        .table('Tokens', ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'], tokens.map((t) => [
-        summary_text(t.name),
-        code(t.id),
-        summary_text(t.state),
-        date(t.createdAt),
-        creator(t),
-        date(t.revokedAt),
-    ]), 'the <code>tokens</code> output has all of them')
-        .toString();
-}
-function cleanupSummary(result) {
-    const { task, revoked, kept, notRevoked, now } = result;
-    const selection = [
-        task.name === undefined
-            ? 'active tokens of any name'
-            : `active tokens named <code>${summary_text(task.name)}</code>`,
-        task.olderThan === undefined ? undefined : `older than ${summary_text(task.olderThan.text)}`,
-        task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
-    ].filter((part) => part !== undefined);
-    const age = (token) => {
-        const created = createdTime(token);
-        return created === undefined ? 'unknown' : formatAge(now - created);
-    };
-    return new summary_Summary(task.dryRun ? 'Gateway token cleanup (dry run)' : 'Gateway token cleanup')
-        .paragraph(`Selected ${selection.join(', ')}. ${cleanupOutcome(result)}`)
-        .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked.map(({ token, reason }) => [
-        summary_text(token.name),
-        code(token.id),
-        summary_text(truncate(reason, 200)),
-    ]), "the step's error message names them")
-        .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked.map((t) => [summary_text(t.name), code(t.id), age(t), creator(t)]), 'the <code>tokens</code> output has all of them')
-        .table('Kept', ['Name', 'Id', 'Age', 'Why'], kept.map(({ token, why }) => [
-        summary_text(token.name),
-        code(token.id),
-        age(token),
-        why === 'keep' ? `among the ${task.keep} newest` : 'its createdAt cannot be read',
-    ]), 'see the log')
-        .toString();
-}
-function describeToken(token) {
-    return `gateway token <strong>${summary_text(token.name)}</strong> (${code(token.id)})`;
-}
-function creator(token) {
-    return summary_text(token.createdByEmail ?? token.createdBy ?? '');
-}
-function code(value) {
-    return `<code>${summary_text(value)}</code>`;
-}
-/** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown escaped as it is. */
-function date(iso) {
-    if (iso === undefined)
-        return '';
-    const time = Date.parse(iso);
-    if (Number.isNaN(time))
-        return summary_text(iso);
-    return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
-}
-/** `45d 3h`, `5h 12m`, `12m`: the two largest units. */
-function formatAge(ms) {
-    const minutes = Math.max(0, Math.floor(ms / 60_000));
-    const days = Math.floor(minutes / 1440);
-    const hours = Math.floor((minutes % 1440) / 60);
-    if (days > 0)
-        return hours > 0 ? `${days}d ${hours}h` : `${days}d`;
-    if (hours > 0)
-        return `${hours}h ${minutes % 60}m`;
-    return `${minutes}m`;
-}
-/**
- * Escapes text from the platform for Markdown and HTML, so that a name holding `|`,
- * backticks, `*` or tags cannot break the table or inject markup.
- */
-function summary_text(value) {
-    return oneLine(value).replace(/[&<>"|`\\*[\]~]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-;// CONCATENATED MODULE: ./src/report.ts
-
-
-
-
-
-/**
- * The one place that writes a result to the runner: log lines, outputs, the
- * environment, state for the post step and the job summary. Token values were
- * masked when they arrived.
- */
-async function report(result, options, runner) {
-    let summary;
-    switch (result.operation) {
-        case 'create':
-            reportCreate(result, runner);
-            summary = createSummary(result);
-            break;
-        case 'list': {
-            const { tokens, total } = result;
-            runner.info(`${tokens.length} of ${text_tokens(total)} match.`);
-            listOutputs(runner, tokens);
-            summary = listSummary(result);
-            break;
-        }
-        case 'revoke': {
-            const { token, alreadyRevoked } = result;
-            if (alreadyRevoked) {
-                const when = token.revokedAt ? ` at ${oneLine(token.revokedAt)}` : '';
-                runner.notice(`The ${records_tokenLabel(token)} was already revoked${when}; nothing to do.`);
-            }
-            else {
-                runner.info(`Revoked ${records_tokenLabel(token)}.`);
-            }
-            recordOutputs(runner, token);
-            runner.setOutput('revokedAt', token.revokedAt ?? '');
-            runner.setOutput('revokedBy', token.revokedBy ?? '');
-            summary = revokeSummary(result);
-            break;
-        }
-        case 'cleanup':
-            reportCleanup(result, runner);
-            summary = cleanupSummary(result);
-            break;
-    }
-    if (!options.summary)
-        return;
-    try {
-        await runner.writeSummary(summary);
-    }
-    catch (error) {
-        // The operation is done and its outputs are set: a summary is not worth failing for.
-        runner.warning(`Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`);
-    }
-}
-function reportCreate(result, runner) {
-    const { token, envName, reused } = result;
-    // First, so that nothing failing after this can leave the token behind.
-    if (result.revokeOnExit)
-        revokeAtExit(runner, token);
-    runner.info(reused
-        ? `Reused the ${records_tokenLabel(token)}, created ${oneLine(token.createdAt ?? 'at an unknown time')}.`
-        : `Created ${records_tokenLabel(token)}.`);
-    if (result.revokeOnExit)
-        runner.info('It will be revoked at the end of the job (revokeOnExit).');
-    recordOutputs(runner, token);
-    runner.setOutput('tokenValue', token.tokenValue ?? '');
-    runner.setOutput('reused', String(reused));
-    if (envName) {
-        runner.exportVariable(envName, token.tokenValue ?? '');
-        runner.info(`The token value is in the environment variable ${envName} for later steps (masked).`);
-    }
-}
-function reportCleanup(result, runner) {
-    const { revoked, kept, notRevoked, task, now } = result;
-    const verb = task.dryRun ? 'Would revoke' : 'Revoked';
-    for (const token of revoked) {
-        const created = createdTime(token);
-        const age = created === undefined ? '' : `, ${formatAge(now - created)} old`;
-        runner.info(`${verb} ${records_tokenLabel(token)}${age}.`);
-    }
-    // Each one named, with why: the step's failure message names only the first few.
-    for (const { token, reason } of notRevoked)
-        runner.warning(`Could not revoke ${records_tokenLabel(token)}: ${reason}`);
-    runner.info(`${cleanupOutcome(result)} Kept ${kept.length}.`);
-    listOutputs(runner, revoked);
-}
-/** The outputs of one record, shared by create and revoke. Never the value. */
-function recordOutputs(runner, token) {
-    runner.setOutput('tokenId', token.id);
-    runner.setOutput('name', token.name);
-    runner.setOutput('mediatorId', token.mediatorId ?? '');
-    runner.setOutput('projectId', token.projectId ?? '');
-    runner.setOutput('state', token.state);
-    runner.setOutput('createdAt', token.createdAt ?? '');
-    runner.setOutput('token', publicJson(token));
-}
-function listOutputs(runner, tokens) {
-    runner.setOutput('tokens', publicJson(tokens));
-    runner.setOutput('count', String(tokens.length));
-}
-
 ;// CONCATENATED MODULE: ./src/main.ts
+// The main step: read the inputs, run the operation, report the result, fail with one clean message.
 
 
 
@@ -5115,25 +4385,25 @@ function listOutputs(runner, tokens) {
 
 
 /**
- * The main step: read the inputs, run the operation, report the result. Every
- * failure ends here, as one message without a stack trace or a secret.
+ * Every failure ends here, as one message without a stack trace or a secret. The
+ * runner defaults to the real one for `npm run local-action`, which calls `run()`.
  */
-async function run(runner = runner_githubRunner) {
-    const secrets = new secrets_Secrets((value) => {
-        core_setSecret(value);
+async function run(runner = github_runner/* githubRunner */.O) {
+    const secrets = new Secrets((value) => {
+        runner.setSecret(value);
     });
     let operation;
     try {
-        const inputs = readInputs((name) => getInput(name), secrets);
+        const inputs = readInputs((name) => runner.getInput(name), secrets);
         operation = inputs.task.operation;
         for (const warning of inputs.warnings)
             runner.warning(warning);
-        const client = new client_PlatformClient({ ...inputs.connection, secrets, log: runner });
+        const client = new PlatformClient({ ...inputs.connection, secrets, log: runner });
         try {
             const result = await perform(client, inputs.task, { clock: systemClock, log: runner });
             await report(result, { summary: inputs.summary }, runner);
             // Written out in full first: a cleanup that revoked some tokens lists them, then fails.
-            const problem = unfinished(result);
+            const problem = stepFailure(result);
             if (problem !== undefined)
                 throw new ActionError(problem);
         }
@@ -5142,7 +4412,7 @@ async function run(runner = runner_githubRunner) {
         }
     }
     catch (error) {
-        setFailed(failureMessage(error, operation, secrets, runner));
+        runner.setFailed(failureMessage(error, operation, secrets, runner));
     }
 }
 /** The one line a failed step shows. Only a bug (not an ActionError) gets its stack, in debug. */
@@ -5156,6 +4426,39 @@ function failureMessage(error, operation, secrets, runner) {
         runner.debug(secrets.scrub(error.stack));
     const message = error instanceof Error ? error.message : String(error);
     return secrets.scrub(`${prefix} unexpectedly: ${message}`);
+}
+
+
+/***/ }),
+
+/***/ 992:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   TN: () => (/* binding */ oneLine),
+/* harmony export */   gW: () => (/* binding */ CONTROL_CHARACTER),
+/* harmony export */   ih: () => (/* binding */ countTokens),
+/* harmony export */   xv: () => (/* binding */ truncate)
+/* harmony export */ });
+// Small text helpers for messages: one line, cut to a length, counted tokens.
+// C0 and C1 control characters, DEL included.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL_OR_SPACE = new RegExp(`(?:${CONTROL_CHARACTER.source}|\\s)+`, 'g');
+/**
+ * Text from the platform on one line. A line break in a name or an error detail
+ * could otherwise start a line with `::` and be read by the runner as a command.
+ */
+function oneLine(value) {
+    return value.replace(CONTROL_OR_SPACE, ' ').trim();
+}
+/** At most `max` characters: a longer text is cut and ends with `...`. */
+function truncate(value, max) {
+    return value.length > max ? `${value.slice(0, max - 3)}...` : value;
+}
+/** `1 token`, `2 tokens`. */
+function countTokens(count) {
+    return `${count} token${count === 1 ? '' : 's'}`;
 }
 
 
@@ -5207,6 +4510,838 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ }),
+
+/***/ 511:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Qq: () => (/* binding */ HttpClient)
+});
+
+// UNUSED EXPORTS: Headers, HttpClientError, HttpClientResponse, HttpCodes, MediaTypes, getProxyUrl, isHttps
+
+// EXTERNAL MODULE: external "http"
+var external_http_ = __nccwpck_require__(611);
+var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
+// EXTERNAL MODULE: external "https"
+var external_https_ = __nccwpck_require__(692);
+var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+function getProxyUrl(reqUrl) {
+    const usingSsl = reqUrl.protocol === 'https:';
+    if (checkBypass(reqUrl)) {
+        return undefined;
+    }
+    const proxyVar = (() => {
+        if (usingSsl) {
+            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
+        }
+        else {
+            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
+        }
+    })();
+    if (proxyVar) {
+        try {
+            return new DecodedURL(proxyVar);
+        }
+        catch (_a) {
+            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
+                return new DecodedURL(`http://${proxyVar}`);
+        }
+    }
+    else {
+        return undefined;
+    }
+}
+function checkBypass(reqUrl) {
+    if (!reqUrl.hostname) {
+        return false;
+    }
+    const reqHost = reqUrl.hostname;
+    if (isLoopbackAddress(reqHost)) {
+        return true;
+    }
+    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
+    if (!noProxy) {
+        return false;
+    }
+    // Determine the request port
+    let reqPort;
+    if (reqUrl.port) {
+        reqPort = Number(reqUrl.port);
+    }
+    else if (reqUrl.protocol === 'http:') {
+        reqPort = 80;
+    }
+    else if (reqUrl.protocol === 'https:') {
+        reqPort = 443;
+    }
+    // Format the request hostname and hostname with port
+    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
+    if (typeof reqPort === 'number') {
+        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
+    }
+    // Compare request host against noproxy
+    for (const upperNoProxyItem of noProxy
+        .split(',')
+        .map(x => x.trim().toUpperCase())
+        .filter(x => x)) {
+        if (upperNoProxyItem === '*' ||
+            upperReqHosts.some(x => x === upperNoProxyItem ||
+                x.endsWith(`.${upperNoProxyItem}`) ||
+                (upperNoProxyItem.startsWith('.') &&
+                    x.endsWith(`${upperNoProxyItem}`)))) {
+            return true;
+        }
+    }
+    return false;
+}
+function isLoopbackAddress(host) {
+    const hostLower = host.toLowerCase();
+    return (hostLower === 'localhost' ||
+        hostLower.startsWith('127.') ||
+        hostLower.startsWith('[::1]') ||
+        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
+}
+class DecodedURL extends URL {
+    constructor(url, base) {
+        super(url, base);
+        this._decodedUsername = decodeURIComponent(super.username);
+        this._decodedPassword = decodeURIComponent(super.password);
+    }
+    get username() {
+        return this._decodedUsername;
+    }
+    get password() {
+        return this._decodedPassword;
+    }
+}
+//# sourceMappingURL=proxy.js.map
+// EXTERNAL MODULE: ./node_modules/tunnel/index.js
+var tunnel = __nccwpck_require__(770);
+;// CONCATENATED MODULE: ./src/bundle/undici.ts
+// A stand-in for undici in the bundle: the action never uses it.
+/**
+ * Stands in for `undici` in the bundle (tsconfig.json `paths`; ncc follows them).
+ *
+ * @actions/http-client imports undici only for HttpClient.getAgentDispatcher(), the
+ * proxy dispatcher for fetch(). This action never calls it: it sends requests with
+ * node:http through HttpClient.getAgent(), whose proxy tunnels come from `tunnel`.
+ * Bundled, undici was 900 KB of the 1.1 MB entry file and 45 ms of module evaluation
+ * at every start, before the first line of the action ran. If a later version of
+ * http-client needed `new ProxyAgent()` on the path the action uses, the end-to-end
+ * tests (which run the bundle, through a proxy too) would fail here, loudly. If it
+ * imported another name from undici, that name would be undefined in the bundle (ncc
+ * only warns): read the build output when upgrading http-client.
+ */
+// eslint-disable-next-line @typescript-eslint/no-extraneous-class -- http-client calls `new ProxyAgent()`.
+class ProxyAgent {
+    constructor() {
+        throw new Error('undici is not bundled with this action (see src/bundle/undici.ts).');
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
+/* eslint-disable @typescript-eslint/no-explicit-any */
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+var HttpCodes;
+(function (HttpCodes) {
+    HttpCodes[HttpCodes["OK"] = 200] = "OK";
+    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
+    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
+    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
+    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
+    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
+    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
+    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
+    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
+    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
+    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
+    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
+    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
+    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
+    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
+    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
+    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
+    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
+    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
+    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
+    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
+    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
+    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
+    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
+    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
+    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
+    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
+})(HttpCodes || (HttpCodes = {}));
+var Headers;
+(function (Headers) {
+    Headers["Accept"] = "accept";
+    Headers["ContentType"] = "content-type";
+})(Headers || (Headers = {}));
+var MediaTypes;
+(function (MediaTypes) {
+    MediaTypes["ApplicationJson"] = "application/json";
+})(MediaTypes || (MediaTypes = {}));
+/**
+ * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
+ * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+ */
+function lib_getProxyUrl(serverUrl) {
+    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
+    return proxyUrl ? proxyUrl.href : '';
+}
+const HttpRedirectCodes = [
+    HttpCodes.MovedPermanently,
+    HttpCodes.ResourceMoved,
+    HttpCodes.SeeOther,
+    HttpCodes.TemporaryRedirect,
+    HttpCodes.PermanentRedirect
+];
+const HttpResponseRetryCodes = [
+    HttpCodes.BadGateway,
+    HttpCodes.ServiceUnavailable,
+    HttpCodes.GatewayTimeout
+];
+const RetryableHttpVerbs = ['OPTIONS', 'GET', 'DELETE', 'HEAD'];
+const ExponentialBackoffCeiling = 10;
+const ExponentialBackoffTimeSlice = 5;
+class HttpClientError extends Error {
+    constructor(message, statusCode) {
+        super(message);
+        this.name = 'HttpClientError';
+        this.statusCode = statusCode;
+        Object.setPrototypeOf(this, HttpClientError.prototype);
+    }
+}
+class HttpClientResponse {
+    constructor(message) {
+        this.message = message;
+    }
+    readBody() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                let output = Buffer.alloc(0);
+                this.message.on('data', (chunk) => {
+                    output = Buffer.concat([output, chunk]);
+                });
+                this.message.on('end', () => {
+                    resolve(output.toString());
+                });
+            }));
+        });
+    }
+    readBodyBuffer() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                const chunks = [];
+                this.message.on('data', (chunk) => {
+                    chunks.push(chunk);
+                });
+                this.message.on('end', () => {
+                    resolve(Buffer.concat(chunks));
+                });
+            }));
+        });
+    }
+}
+function isHttps(requestUrl) {
+    const parsedUrl = new URL(requestUrl);
+    return parsedUrl.protocol === 'https:';
+}
+class HttpClient {
+    constructor(userAgent, handlers, requestOptions) {
+        this._ignoreSslError = false;
+        this._allowRedirects = true;
+        this._allowRedirectDowngrade = false;
+        this._maxRedirects = 50;
+        this._allowRetries = false;
+        this._maxRetries = 1;
+        this._keepAlive = false;
+        this._disposed = false;
+        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
+        this.handlers = handlers || [];
+        this.requestOptions = requestOptions;
+        if (requestOptions) {
+            if (requestOptions.ignoreSslError != null) {
+                this._ignoreSslError = requestOptions.ignoreSslError;
+            }
+            this._socketTimeout = requestOptions.socketTimeout;
+            if (requestOptions.allowRedirects != null) {
+                this._allowRedirects = requestOptions.allowRedirects;
+            }
+            if (requestOptions.allowRedirectDowngrade != null) {
+                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
+            }
+            if (requestOptions.maxRedirects != null) {
+                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
+            }
+            if (requestOptions.keepAlive != null) {
+                this._keepAlive = requestOptions.keepAlive;
+            }
+            if (requestOptions.allowRetries != null) {
+                this._allowRetries = requestOptions.allowRetries;
+            }
+            if (requestOptions.maxRetries != null) {
+                this._maxRetries = requestOptions.maxRetries;
+            }
+        }
+    }
+    options(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    get(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('GET', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    del(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    post(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('POST', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    patch(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    put(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PUT', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    head(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    sendStream(verb, requestUrl, stream, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request(verb, requestUrl, stream, additionalHeaders);
+        });
+    }
+    /**
+     * Gets a typed object from an endpoint
+     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
+     */
+    getJson(requestUrl_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            const res = yield this.get(requestUrl, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    postJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.post(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    putJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.put(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    patchJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.patch(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    /**
+     * Makes a raw http request.
+     * All other methods such as get, post, patch, and request ultimately call this.
+     * Prefer get, del, post and patch
+     */
+    request(verb, requestUrl, data, headers) {
+        return __awaiter(this, void 0, void 0, function* () {
+            if (this._disposed) {
+                throw new Error('Client has already been disposed.');
+            }
+            const parsedUrl = new URL(requestUrl);
+            let info = this._prepareRequest(verb, parsedUrl, headers);
+            // Only perform retries on reads since writes may not be idempotent.
+            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
+                ? this._maxRetries + 1
+                : 1;
+            let numTries = 0;
+            let response;
+            do {
+                response = yield this.requestRaw(info, data);
+                // Check if it's an authentication challenge
+                if (response &&
+                    response.message &&
+                    response.message.statusCode === HttpCodes.Unauthorized) {
+                    let authenticationHandler;
+                    for (const handler of this.handlers) {
+                        if (handler.canHandleAuthentication(response)) {
+                            authenticationHandler = handler;
+                            break;
+                        }
+                    }
+                    if (authenticationHandler) {
+                        return authenticationHandler.handleAuthentication(this, info, data);
+                    }
+                    else {
+                        // We have received an unauthorized response but have no handlers to handle it.
+                        // Let the response return to the caller.
+                        return response;
+                    }
+                }
+                let redirectsRemaining = this._maxRedirects;
+                while (response.message.statusCode &&
+                    HttpRedirectCodes.includes(response.message.statusCode) &&
+                    this._allowRedirects &&
+                    redirectsRemaining > 0) {
+                    const redirectUrl = response.message.headers['location'];
+                    if (!redirectUrl) {
+                        // if there's no location to redirect to, we won't
+                        break;
+                    }
+                    const parsedRedirectUrl = new URL(redirectUrl);
+                    if (parsedUrl.protocol === 'https:' &&
+                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
+                        !this._allowRedirectDowngrade) {
+                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
+                    }
+                    // we need to finish reading the response before reassigning response
+                    // which will leak the open socket.
+                    yield response.readBody();
+                    // strip authorization header if redirected to a different hostname
+                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
+                        for (const header in headers) {
+                            // header names are case insensitive
+                            if (header.toLowerCase() === 'authorization') {
+                                delete headers[header];
+                            }
+                        }
+                    }
+                    // let's make the request with the new redirectUrl
+                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
+                    response = yield this.requestRaw(info, data);
+                    redirectsRemaining--;
+                }
+                if (!response.message.statusCode ||
+                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
+                    // If not a retry code, return immediately instead of retrying
+                    return response;
+                }
+                numTries += 1;
+                if (numTries < maxTries) {
+                    yield response.readBody();
+                    yield this._performExponentialBackoff(numTries);
+                }
+            } while (numTries < maxTries);
+            return response;
+        });
+    }
+    /**
+     * Needs to be called if keepAlive is set to true in request options.
+     */
+    dispose() {
+        if (this._agent) {
+            this._agent.destroy();
+        }
+        this._disposed = true;
+    }
+    /**
+     * Raw request.
+     * @param info
+     * @param data
+     */
+    requestRaw(info, data) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => {
+                function callbackForResult(err, res) {
+                    if (err) {
+                        reject(err);
+                    }
+                    else if (!res) {
+                        // If `err` is not passed, then `res` must be passed.
+                        reject(new Error('Unknown error'));
+                    }
+                    else {
+                        resolve(res);
+                    }
+                }
+                this.requestRawWithCallback(info, data, callbackForResult);
+            });
+        });
+    }
+    /**
+     * Raw request with callback.
+     * @param info
+     * @param data
+     * @param onResult
+     */
+    requestRawWithCallback(info, data, onResult) {
+        if (typeof data === 'string') {
+            if (!info.options.headers) {
+                info.options.headers = {};
+            }
+            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
+        }
+        let callbackCalled = false;
+        function handleResult(err, res) {
+            if (!callbackCalled) {
+                callbackCalled = true;
+                onResult(err, res);
+            }
+        }
+        const req = info.httpModule.request(info.options, (msg) => {
+            const res = new HttpClientResponse(msg);
+            handleResult(undefined, res);
+        });
+        let socket;
+        req.on('socket', sock => {
+            socket = sock;
+        });
+        // If we ever get disconnected, we want the socket to timeout eventually
+        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
+            if (socket) {
+                socket.end();
+            }
+            handleResult(new Error(`Request timeout: ${info.options.path}`));
+        });
+        req.on('error', function (err) {
+            // err has statusCode property
+            // res should have headers
+            handleResult(err);
+        });
+        if (data && typeof data === 'string') {
+            req.write(data, 'utf8');
+        }
+        if (data && typeof data !== 'string') {
+            data.on('close', function () {
+                req.end();
+            });
+            data.pipe(req);
+        }
+        else {
+            req.end();
+        }
+    }
+    /**
+     * Gets an http agent. This function is useful when you need an http agent that handles
+     * routing through a proxy server - depending upon the url and proxy environment variables.
+     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+     */
+    getAgent(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        return this._getAgent(parsedUrl);
+    }
+    getAgentDispatcher(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        const proxyUrl = getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (!useProxy) {
+            return;
+        }
+        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
+    }
+    _prepareRequest(method, requestUrl, headers) {
+        const info = {};
+        info.parsedUrl = requestUrl;
+        const usingSsl = info.parsedUrl.protocol === 'https:';
+        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
+        const defaultPort = usingSsl ? 443 : 80;
+        info.options = {};
+        info.options.host = info.parsedUrl.hostname;
+        info.options.port = info.parsedUrl.port
+            ? parseInt(info.parsedUrl.port)
+            : defaultPort;
+        info.options.path =
+            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
+        info.options.method = method;
+        info.options.headers = this._mergeHeaders(headers);
+        if (this.userAgent != null) {
+            info.options.headers['user-agent'] = this.userAgent;
+        }
+        info.options.agent = this._getAgent(info.parsedUrl);
+        // gives handlers an opportunity to participate
+        if (this.handlers) {
+            for (const handler of this.handlers) {
+                handler.prepareRequest(info.options);
+            }
+        }
+        return info;
+    }
+    _mergeHeaders(headers) {
+        if (this.requestOptions && this.requestOptions.headers) {
+            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
+        }
+        return lowercaseKeys(headers || {});
+    }
+    /**
+     * Gets an existing header value or returns a default.
+     * Handles converting number header values to strings since HTTP headers must be strings.
+     * Note: This returns string | string[] since some headers can have multiple values.
+     * For headers that must always be a single string (like Content-Type), use the
+     * specialized _getExistingOrDefaultContentTypeHeader method instead.
+     */
+    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
+            if (headerValue) {
+                clientHeader =
+                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
+            }
+        }
+        const additionalValue = additionalHeaders[header];
+        if (additionalValue !== undefined) {
+            return typeof additionalValue === 'number'
+                ? additionalValue.toString()
+                : additionalValue;
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    /**
+     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
+     * Always returns a single string (not an array) since Content-Type should be a single value.
+     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
+     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
+     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
+     */
+    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
+            if (headerValue) {
+                if (typeof headerValue === 'number') {
+                    clientHeader = String(headerValue);
+                }
+                else if (Array.isArray(headerValue)) {
+                    clientHeader = headerValue.join(', ');
+                }
+                else {
+                    clientHeader = headerValue;
+                }
+            }
+        }
+        const additionalValue = additionalHeaders[Headers.ContentType];
+        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
+        if (additionalValue !== undefined) {
+            if (typeof additionalValue === 'number') {
+                return String(additionalValue);
+            }
+            else if (Array.isArray(additionalValue)) {
+                return additionalValue.join(', ');
+            }
+            else {
+                return additionalValue;
+            }
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    _getAgent(parsedUrl) {
+        let agent;
+        const proxyUrl = getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (this._keepAlive && useProxy) {
+            agent = this._proxyAgent;
+        }
+        if (!useProxy) {
+            agent = this._agent;
+        }
+        // if agent is already assigned use that agent.
+        if (agent) {
+            return agent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        let maxSockets = 100;
+        if (this.requestOptions) {
+            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
+        }
+        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
+        if (proxyUrl && proxyUrl.hostname) {
+            const agentOptions = {
+                maxSockets,
+                keepAlive: this._keepAlive,
+                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
+                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
+                })), { host: proxyUrl.hostname, port: proxyUrl.port })
+            };
+            let tunnelAgent;
+            const overHttps = proxyUrl.protocol === 'https:';
+            if (usingSsl) {
+                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
+            }
+            else {
+                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
+            }
+            agent = tunnelAgent(agentOptions);
+            this._proxyAgent = agent;
+        }
+        // if tunneling agent isn't assigned create a new agent
+        if (!agent) {
+            const options = { keepAlive: this._keepAlive, maxSockets };
+            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
+            this._agent = agent;
+        }
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            agent.options = Object.assign(agent.options || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return agent;
+    }
+    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
+        let proxyAgent;
+        if (this._keepAlive) {
+            proxyAgent = this._proxyAgentDispatcher;
+        }
+        // if agent is already assigned use that agent.
+        if (proxyAgent) {
+            return proxyAgent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        proxyAgent = new ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
+            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
+        })));
+        this._proxyAgentDispatcher = proxyAgent;
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return proxyAgent;
+    }
+    _getUserAgentWithOrchestrationId(userAgent) {
+        const baseUserAgent = userAgent || 'actions/http-client';
+        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
+        if (orchId) {
+            // Sanitize the orchestration ID to ensure it contains only valid characters
+            // Valid characters: 0-9, a-z, _, -, .
+            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
+            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
+        }
+        return baseUserAgent;
+    }
+    _performExponentialBackoff(retryNumber) {
+        return __awaiter(this, void 0, void 0, function* () {
+            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
+            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
+            return new Promise(resolve => setTimeout(() => resolve(), ms));
+        });
+    }
+    _processResponse(res, options) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
+                const statusCode = res.message.statusCode || 0;
+                const response = {
+                    statusCode,
+                    result: null,
+                    headers: {}
+                };
+                // not found leads to null obj returned
+                if (statusCode === HttpCodes.NotFound) {
+                    resolve(response);
+                }
+                // get the result from the body
+                function dateTimeDeserializer(key, value) {
+                    if (typeof value === 'string') {
+                        const a = new Date(value);
+                        if (!isNaN(a.valueOf())) {
+                            return a;
+                        }
+                    }
+                    return value;
+                }
+                let obj;
+                let contents;
+                try {
+                    contents = yield res.readBody();
+                    if (contents && contents.length > 0) {
+                        if (options && options.deserializeDates) {
+                            obj = JSON.parse(contents, dateTimeDeserializer);
+                        }
+                        else {
+                            obj = JSON.parse(contents);
+                        }
+                        response.result = obj;
+                    }
+                    response.headers = res.message.headers;
+                }
+                catch (err) {
+                    // Invalid resource (contents not json);  leaving result obj null
+                }
+                // note that 3xx redirects are handled by the http layer.
+                if (statusCode > 299) {
+                    let msg;
+                    // if exception/error in body, attempt to get better error
+                    if (obj && obj.message) {
+                        msg = obj.message;
+                    }
+                    else if (contents && contents.length > 0) {
+                        // it may be the case that the exception is in the body message as string
+                        msg = contents;
+                    }
+                    else {
+                        msg = `Failed request: (${statusCode})`;
+                    }
+                    const err = new HttpClientError(msg, statusCode);
+                    err.result = response.result;
+                    reject(err);
+                }
+                else {
+                    resolve(response);
+                }
+            }));
+        });
+    }
+}
+const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
+//# sourceMappingURL=index.js.map
 
 /***/ })
 

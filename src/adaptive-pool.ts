@@ -1,3 +1,4 @@
+// A pool that runs tasks a few at a time and slows down while the platform rate-limits.
 import type { Clock } from './clock.js'
 import type { Logger } from './logger.js'
 

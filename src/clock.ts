@@ -1,10 +1,12 @@
+// The clock: time, waits and jitter, injectable so that tests never wait.
+
 /** Time, as the action sees it: injectable so that retry and age tests run instantly. */
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number
   sleep(ms: number): Promise<void>
-  /** A number in [0, 1), for jitter. */
-  random(): number
+  /** A random fraction in [0, 1) that spreads retries apart (backoff jitter). */
+  jitter(): number
 }
 
 export const systemClock: Clock = {
@@ -13,5 +15,5 @@ export const systemClock: Clock = {
     new Promise((resolve) => {
       setTimeout(resolve, ms)
     }),
-  random: () => Math.random(),
+  jitter: () => Math.random(),
 }

@@ -1,3 +1,4 @@
+// The action's expected failures: their messages are what the workflow author reads.
 /**
  * An expected failure (bad input, a platform that refused, a network that failed).
  * Its message is exactly what the workflow author reads, so it must say what went

@@ -1,4 +1,4 @@
-/** Where modules write the step's log. `@actions/core` in the action, a recorder in tests. */
+// Where modules write the step's log: the Runner in the action, a recorder in tests.
 export interface Logger {
   debug(message: string): void
   info(message: string): void

@@ -1,24 +1,26 @@
-import * as core from '@actions/core'
+// The main step: read the inputs, run the operation, report the result, fail with one clean message.
 import { systemClock } from './clock.js'
 import { ActionError, InputError } from './errors.js'
+import { githubRunner } from './github-runner.js'
 import { readInputs } from './inputs.js'
-import { perform, unfinished } from './operations/index.js'
+import { perform } from './operations/index.js'
 import { PlatformClient } from './platform/client.js'
 import { report } from './report.js'
-import { githubRunner, type Runner } from './runner.js'
+import type { Runner } from './runner.js'
 import { Secrets, type SecretMasker } from './secrets.js'
+import { stepFailure } from './wording.js'
 
 /**
- * The main step: read the inputs, run the operation, report the result. Every
- * failure ends here, as one message without a stack trace or a secret.
+ * Every failure ends here, as one message without a stack trace or a secret. The
+ * runner defaults to the real one for `npm run local-action`, which calls `run()`.
  */
 export async function run(runner: Runner = githubRunner): Promise<void> {
   const secrets = new Secrets((value) => {
-    core.setSecret(value)
+    runner.setSecret(value)
   })
   let operation: string | undefined
   try {
-    const inputs = readInputs((name) => core.getInput(name), secrets)
+    const inputs = readInputs((name) => runner.getInput(name), secrets)
     operation = inputs.task.operation
     for (const warning of inputs.warnings) runner.warning(warning)
 
@@ -27,13 +29,13 @@ export async function run(runner: Runner = githubRunner): Promise<void> {
       const result = await perform(client, inputs.task, { clock: systemClock, log: runner })
       await report(result, { summary: inputs.summary }, runner)
       // Written out in full first: a cleanup that revoked some tokens lists them, then fails.
-      const problem = unfinished(result)
+      const problem = stepFailure(result)
       if (problem !== undefined) throw new ActionError(problem)
     } finally {
       client.close()
     }
   } catch (error) {
-    core.setFailed(failureMessage(error, operation, secrets, runner))
+    runner.setFailed(failureMessage(error, operation, secrets, runner))
   }
 }
 

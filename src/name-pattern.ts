@@ -1,3 +1,4 @@
+// Token name filters: an exact name, or a pattern with `*` wildcards.
 /**
  * Matches token names against a filter: an exact name, or a pattern in which `*`
  * stands for any run of characters (`ci-*`, `*-staging`, `ci-*-db`). Case-sensitive,

@@ -1,4 +1,5 @@
 // The post step's entry point (revokeOnExit): it only starts it.
-import { runPost } from './revoke-on-exit.js'
+import { githubRunner } from './github-runner.js'
+import { runPost } from './post-step.js'
 
-await runPost()
+await runPost(githubRunner)

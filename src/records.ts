@@ -1,6 +1,7 @@
+// Gateway token records: checked copies of what the platform sent, and how to name, find and order them.
 import { oneLine } from './text.js'
 
-/** A gateway token record as the platform returns it (spec section 2.3). */
+/** A gateway token record as the platform returns it (docs/PLATFORM-API.md section 2.3). */
 export interface TokenRecord {
   id: string
   name: string
@@ -63,9 +64,14 @@ export function publicJson(records: TokenRecord | readonly TokenRecord[]): strin
   return JSON.stringify(records, OUTPUT_FIELDS)
 }
 
-/** `gateway token 'name' (id)`, for log lines: on one line whatever the platform sent. */
+/** `'name' (id)`, for messages: on one line whatever the platform sent. */
+export function nameAndId(token: Pick<TokenRecord, 'name' | 'id'>): string {
+  return `'${oneLine(token.name)}' (${oneLine(token.id)})`
+}
+
+/** `gateway token 'name' (id)`, for log lines. */
 export function tokenLabel(token: Pick<TokenRecord, 'name' | 'id'>): string {
-  return `gateway token '${oneLine(token.name)}' (${oneLine(token.id)})`
+  return `gateway token ${nameAndId(token)}`
 }
 
 /** The record with this id (ids compared without regard to case), or undefined. */

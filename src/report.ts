@@ -1,11 +1,13 @@
-import { cleanupOutcome, type CleanupResult } from './operations/cleanup.js'
+// The one place that writes a result to the runner: log lines, outputs, env, post-step state, summary.
+import type { CleanupResult } from './operations/cleanup.js'
 import type { CreateResult } from './operations/create.js'
 import type { Result } from './operations/index.js'
+import { saveTokenToRevoke } from './post-state.js'
 import { createdTime, publicJson, tokenLabel, type TokenRecord } from './records.js'
-import { revokeAtExit } from './revoke-on-exit.js'
 import type { Runner } from './runner.js'
 import { cleanupSummary, createSummary, formatAge, listSummary, revokeSummary } from './summary.js'
-import { oneLine, tokens as count } from './text.js'
+import { countTokens, oneLine } from './text.js'
+import { cleanupOutcome } from './wording.js'
 
 export interface ReportOptions {
   summary: boolean
@@ -29,7 +31,7 @@ export async function report(
       break
     case 'list': {
       const { tokens, total } = result
-      runner.info(`${tokens.length} of ${count(total)} match.`)
+      runner.info(`${tokens.length} of ${countTokens(total)} match.`)
       listOutputs(runner, tokens)
       summary = listSummary(result)
       break
@@ -67,7 +69,7 @@ export async function report(
 function reportCreate(result: CreateResult, runner: Runner): void {
   const { token, envName, reused } = result
   // First, so that nothing failing after this can leave the token behind.
-  if (result.revokeOnExit) revokeAtExit(runner, token)
+  if (result.revokeOnExit) saveTokenToRevoke(runner, token)
   runner.info(
     reused
       ? `Reused the ${tokenLabel(token)}, created ${oneLine(token.createdAt ?? 'at an unknown time')}.`

@@ -1,9 +1,11 @@
-import { cleanupOutcome, type CleanupResult } from './operations/cleanup.js'
+// The job summary: escaped Markdown for each operation, always under the runner's size limit.
+import type { CleanupResult } from './operations/cleanup.js'
 import type { CreateResult } from './operations/create.js'
 import type { ListResult } from './operations/list.js'
 import type { RevokeResult } from './operations/revoke.js'
 import { createdTime, type TokenRecord } from './records.js'
-import { oneLine, tokens as count, truncate } from './text.js'
+import { countTokens, oneLine, truncate } from './text.js'
+import { cleanupOutcome } from './wording.js'
 
 /** The runner refuses a step summary of 128 KiB or more. */
 export const SUMMARY_LIMIT_BYTES = 128 * 1024
@@ -66,9 +68,11 @@ class Summary {
 export function createSummary(result: CreateResult): string {
   const { token, envName, reused, revokeOnExit } = result
   const where = envName
-    ? `the step output <code>tokenValue</code> and the environment variable <code>${text(envName)}</code>`
+    ? `the step output <code>tokenValue</code> and the environment variable <code>${escapeMarkdown(envName)}</code>`
     : 'the step output <code>tokenValue</code>'
-  const mediator = token.mediatorId ? ` for mediator <code>${text(token.mediatorId)}</code>` : ''
+  const mediator = token.mediatorId
+    ? ` for mediator <code>${escapeMarkdown(token.mediatorId)}</code>`
+    : ''
   const what = reused
     ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
     : `Created ${describeToken(token)}${mediator}.`
@@ -90,19 +94,19 @@ export function revokeSummary(result: RevokeResult): string {
 export function listSummary(result: ListResult): string {
   const { tokens, total, task } = result
   const filters = [
-    task.name === undefined ? undefined : `name <code>${text(task.name)}</code>`,
+    task.name === undefined ? undefined : `name <code>${escapeMarkdown(task.name)}</code>`,
     task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
   ].filter((filter) => filter !== undefined)
   const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : ''
   return new Summary('Gateway tokens')
-    .paragraph(`${tokens.length} of ${count(total)}${matching}.`)
+    .paragraph(`${tokens.length} of ${countTokens(total)}${matching}.`)
     .table(
       'Tokens',
       ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'],
       tokens.map((t) => [
-        text(t.name),
+        escapeMarkdown(t.name),
         code(t.id),
-        text(t.state),
+        escapeMarkdown(t.state),
         date(t.createdAt),
         creator(t),
         date(t.revokedAt),
@@ -117,8 +121,8 @@ export function cleanupSummary(result: CleanupResult): string {
   const selection = [
     task.name === undefined
       ? 'active tokens of any name'
-      : `active tokens named <code>${text(task.name)}</code>`,
-    task.olderThan === undefined ? undefined : `older than ${text(task.olderThan.text)}`,
+      : `active tokens named <code>${escapeMarkdown(task.name)}</code>`,
+    task.olderThan === undefined ? undefined : `older than ${escapeMarkdown(task.olderThan.text)}`,
     task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
   ].filter((part) => part !== undefined)
   const age = (token: Shown) => {
@@ -131,23 +135,23 @@ export function cleanupSummary(result: CleanupResult): string {
       'Not revoked',
       ['Name', 'Id', 'Why'],
       notRevoked.map(({ token, reason }) => [
-        text(token.name),
+        escapeMarkdown(token.name),
         code(token.id),
-        text(truncate(reason, 200)),
+        escapeMarkdown(truncate(reason, 200)),
       ]),
       "the step's error message names them",
     )
     .table(
       task.dryRun ? 'Would revoke' : 'Revoked',
       ['Name', 'Id', 'Age', 'Created by'],
-      revoked.map((t) => [text(t.name), code(t.id), age(t), creator(t)]),
+      revoked.map((t) => [escapeMarkdown(t.name), code(t.id), age(t), creator(t)]),
       'the <code>tokens</code> output has all of them',
     )
     .table(
       'Kept',
       ['Name', 'Id', 'Age', 'Why'],
       kept.map(({ token, why }) => [
-        text(token.name),
+        escapeMarkdown(token.name),
         code(token.id),
         age(token),
         why === 'keep' ? `among the ${task.keep} newest` : 'its createdAt cannot be read',
@@ -158,22 +162,22 @@ export function cleanupSummary(result: CleanupResult): string {
 }
 
 function describeToken(token: Shown): string {
-  return `gateway token <strong>${text(token.name)}</strong> (${code(token.id)})`
+  return `gateway token <strong>${escapeMarkdown(token.name)}</strong> (${code(token.id)})`
 }
 
 function creator(token: Shown): string {
-  return text(token.createdByEmail ?? token.createdBy ?? '')
+  return escapeMarkdown(token.createdByEmail ?? token.createdBy ?? '')
 }
 
 function code(value: string): string {
-  return `<code>${text(value)}</code>`
+  return `<code>${escapeMarkdown(value)}</code>`
 }
 
 /** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown escaped as it is. */
 function date(iso: string | undefined): string {
   if (iso === undefined) return ''
   const time = Date.parse(iso)
-  if (Number.isNaN(time)) return text(iso)
+  if (Number.isNaN(time)) return escapeMarkdown(iso)
   return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC'
 }
 
@@ -191,6 +195,6 @@ export function formatAge(ms: number): string {
  * Escapes text from the platform for Markdown and HTML, so that a name holding `|`,
  * backticks, `*` or tags cannot break the table or inject markup.
  */
-export function text(value: string): string {
+export function escapeMarkdown(value: string): string {
   return oneLine(value).replace(/[&<>"|`\\*[\]~]/g, (c) => `&#${c.charCodeAt(0)};`)
 }

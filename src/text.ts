@@ -1,6 +1,9 @@
-// C0 and C1 control characters, DEL included, and any run of whitespace.
+// Small text helpers for messages: one line, cut to a length, counted tokens.
+
+// C0 and C1 control characters, DEL included.
 // eslint-disable-next-line no-control-regex
-const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]+/g
+export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/
+const CONTROL_OR_SPACE = new RegExp(`(?:${CONTROL_CHARACTER.source}|\\s)+`, 'g')
 
 /**
  * Text from the platform on one line. A line break in a name or an error detail
@@ -16,6 +19,6 @@ export function truncate(value: string, max: number): string {
 }
 
 /** `1 token`, `2 tokens`. */
-export function tokens(count: number): string {
+export function countTokens(count: number): string {
   return `${count} token${count === 1 ? '' : 's'}`
 }

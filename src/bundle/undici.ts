@@ -1,3 +1,4 @@
+// A stand-in for undici in the bundle: the action never uses it.
 /**
  * Stands in for `undici` in the bundle (tsconfig.json `paths`; ncc follows them).
  *

@@ -1,4 +1,5 @@
-import type { CleanupTask } from '../inputs.js'
+// What a cleanup revokes and what it keeps, decided from the list alone.
+import type { CleanupTask } from '../task.js'
 import { nameMatcher } from '../name-pattern.js'
 import { createdTime, newestFirst, newestFirstBy, type TokenRecord } from '../records.js'
 

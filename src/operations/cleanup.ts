@@ -1,10 +1,11 @@
+// The cleanup operation: revoke what the plan selects, a few at a time, slowing down when throttled.
 import { AdaptivePool, AGAIN } from '../adaptive-pool.js'
 import type { Clock } from '../clock.js'
-import type { CleanupTask } from '../inputs.js'
+import type { CleanupTask } from '../task.js'
 import type { Logger } from '../logger.js'
-import { RequestError, type TokenApi } from '../platform/client.js'
-import { findById, type TokenRecord } from '../records.js'
-import { oneLine, tokens } from '../text.js'
+import { RequestError } from '../platform/errors.js'
+import type { TokenApi } from '../platform/token-api.js'
+import { findById, nameAndId, type TokenRecord } from '../records.js'
 import { planCleanup, type KeptToken } from './cleanup-plan.js'
 
 export interface NotRevoked {
@@ -44,7 +45,7 @@ export async function cleanup(
   for (const { token, why } of plan.kept) {
     if (why === 'unreadable date') {
       log.warning(
-        `Token '${oneLine(token.name)}' (${token.id}) has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`,
+        `Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`,
       )
     }
   }
@@ -86,28 +87,4 @@ export async function cleanup(
     revoked: outcomes.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
     notRevoked: outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])),
   }
-}
-
-/** The step's failure when some tokens were not revoked: each named, with why. */
-export function cleanupFailure(result: CleanupResult): string | undefined {
-  const { notRevoked, revoked } = result
-  if (notRevoked.length === 0) return undefined
-  const shown = notRevoked
-    .slice(0, 5)
-    .map(({ token, reason }) => `'${oneLine(token.name)}' (${token.id}): ${reason}`)
-  const more =
-    notRevoked.length > shown.length
-      ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
-      : ''
-  const total = notRevoked.length + revoked.length
-  const were = (n: number) => (n === 1 ? 'was' : 'were')
-  return `${notRevoked.length} of ${tokens(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`
-}
-
-/** One sentence on what a cleanup did, for the log and the summary. */
-export function cleanupOutcome({ task, revoked, notRevoked }: CleanupResult): string {
-  if (task.dryRun)
-    return `Dry run: ${tokens(revoked.length)} would be revoked; nothing was revoked.`
-  const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : ''
-  return `Revoked ${tokens(revoked.length)}${failed}.`
 }

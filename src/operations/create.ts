@@ -1,7 +1,8 @@
+// The create operation: a new token, or with ifExists an existing one reused or refused.
 import { ActionError } from '../errors.js'
-import type { CreateTask } from '../inputs.js'
+import type { CreateTask } from '../task.js'
 import type { Logger } from '../logger.js'
-import type { TokenApi } from '../platform/client.js'
+import type { TokenApi } from '../platform/token-api.js'
 import { newestFirst, type TokenRecord } from '../records.js'
 
 export interface CreateResult {

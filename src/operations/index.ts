@@ -1,8 +1,9 @@
+// Maps the operation asked for to the module that performs it.
 import type { Clock } from '../clock.js'
-import type { Task } from '../inputs.js'
+import type { Task } from '../task.js'
 import type { Logger } from '../logger.js'
-import type { TokenApi } from '../platform/client.js'
-import { cleanup, cleanupFailure, type CleanupResult } from './cleanup.js'
+import type { TokenApi } from '../platform/token-api.js'
+import { cleanup, type CleanupResult } from './cleanup.js'
 import { create, type CreateResult } from './create.js'
 import { list, type ListResult } from './list.js'
 import { revoke, type RevokeResult } from './revoke.js'
@@ -25,9 +26,4 @@ export function perform(
     case 'cleanup':
       return cleanup(client, task, context)
   }
-}
-
-/** Why a result, written out in full, still fails the step (some tokens not revoked). */
-export function unfinished(result: Result): string | undefined {
-  return result.operation === 'cleanup' ? cleanupFailure(result) : undefined
 }

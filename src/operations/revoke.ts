@@ -1,5 +1,6 @@
-import type { TokenApi } from '../platform/client.js'
-import type { RevokeTask } from '../inputs.js'
+// The revoke operation: one token by id, idempotently.
+import type { TokenApi } from '../platform/token-api.js'
+import type { RevokeTask } from '../task.js'
 import type { TokenRecord } from '../records.js'
 
 export interface RevokeResult {

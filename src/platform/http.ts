@@ -1,7 +1,10 @@
+// One HTTP exchange on node:http with a deadline covering connect to last byte, and the transport on top.
 // Default imports: the module objects, looked up at call time, so that test doubles
 // that patch `request` (nock) see our calls; a namespace import copies it at load.
 import http from 'node:http'
 import https from 'node:https'
+import { HttpClient } from '@actions/http-client'
+import { USER_AGENT } from '../version.js'
 
 export interface HttpRequest {
   method: 'GET' | 'POST'
@@ -29,6 +32,42 @@ export class TransportError extends Error {
     readonly requestSent: boolean,
   ) {
     super(message)
+  }
+}
+
+/** What one attempt came to: an answer, or no answer. */
+export type Outcome<A extends HttpResponse = HttpResponse> = A | TransportError
+
+/** Which of the platform's two services a request goes to. */
+export type Target = 'auth' | 'api'
+
+/** Sends one attempt; throws a TransportError when no answer came. A fake in tests. */
+export interface Transport {
+  send(target: Target, request: HttpRequest): Promise<HttpResponse>
+  /** Closes kept-alive connections so that the process can exit at once. */
+  close(): void
+}
+
+/**
+ * The real transport: keep-alive agents from @actions/http-client, which honour
+ * HTTPS_PROXY and NO_PROXY, one per service (an HttpClient caches a single agent,
+ * whose protocol must match).
+ */
+export class HttpTransport implements Transport {
+  private readonly clients = {
+    auth: new HttpClient(USER_AGENT, [], { keepAlive: true }),
+    api: new HttpClient(USER_AGENT, [], { keepAlive: true }),
+  }
+
+  constructor(private readonly timeoutMs: number) {}
+
+  send(target: Target, request: HttpRequest): Promise<HttpResponse> {
+    return send(request, this.clients[target].getAgent(request.url), this.timeoutMs)
+  }
+
+  close(): void {
+    this.clients.auth.dispose()
+    this.clients.api.dispose()
   }
 }
 

@@ -1,6 +1,6 @@
+// When to try again and how long to wait: transient failures, backoff with jitter, Retry-After.
 import type { IncomingHttpHeaders } from 'node:http'
-import type { HttpResponse } from './http.js'
-import { TransportError } from './http.js'
+import { TransportError, type Outcome } from './http.js'
 
 /** How long to wait between attempts. */
 export interface Backoff {
@@ -35,9 +35,6 @@ const TRANSIENT_CODES = new Set([
   'ENETDOWN',
 ])
 
-/** What one attempt came to: an answer, or no answer. */
-export type Outcome = HttpResponse | TransportError
-
 export function isTransient(outcome: Outcome): boolean {
   return outcome instanceof TransportError
     ? TRANSIENT_CODES.has(outcome.code)
@@ -62,11 +59,11 @@ export function mayHaveTakenEffect(outcome: Outcome): boolean {
  */
 export function backoffDelay(
   retry: number,
-  random: number,
+  jitter: number,
   backoff: Backoff = DEFAULT_BACKOFF,
 ): number {
   const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1))
-  return Math.round(ceiling / 2 + (random * ceiling) / 2)
+  return Math.round(ceiling / 2 + (jitter * ceiling) / 2)
 }
 
 /**

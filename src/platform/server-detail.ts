@@ -1,3 +1,4 @@
+// A server's error body turned into one short, scrubbed line for a failure message.
 import { oneLine, truncate } from '../text.js'
 
 /** The longest server detail quoted in a message. */

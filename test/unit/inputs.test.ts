@@ -1,12 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { InputError } from '../../src/errors.js'
-import {
-  INPUT_DEFAULTS,
-  readInputs,
-  type CleanupTask,
-  type CreateTask,
-  type ListTask,
-} from '../../src/inputs.js'
+import { INPUT_DEFAULTS, readInputs } from '../../src/inputs.js'
+import type { CleanupTask, CreateTask, ListTask } from '../../src/task.js'
 import { recordingSecrets } from '../fixtures/secrets.js'
 
 const CONNECTION = {

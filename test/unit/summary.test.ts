@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import type { CleanupTask, ListTask } from '../../src/inputs.js'
+import type { CleanupTask, ListTask } from '../../src/task.js'
 import {
   cleanupSummary,
   createSummary,
@@ -7,7 +7,7 @@ import {
   listSummary,
   revokeSummary,
   SUMMARY_LIMIT_BYTES,
-  text,
+  escapeMarkdown,
 } from '../../src/summary.js'
 import { token } from '../fixtures/token-api.js'
 
@@ -101,7 +101,7 @@ describe('summaries', () => {
       .find((line) => line.includes('<code>x</code>'))
     expect(row?.split('|')).toHaveLength(8)
     expect(row).not.toMatch(/[`*[\]]|<img|\n/)
-    expect(text('a|b')).toBe('a&#124;b')
+    expect(escapeMarkdown('a|b')).toBe('a&#124;b')
   })
 })
 

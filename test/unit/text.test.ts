@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { oneLine, tokens, truncate } from '../../src/text.js'
+import { countTokens, oneLine, truncate } from '../../src/text.js'
 
 describe('text', () => {
   it('cuts a long text to its limit, marked with ...', () => {
@@ -12,6 +12,6 @@ describe('text', () => {
   })
 
   it('counts tokens', () => {
-    expect([0, 1, 2].map(tokens)).toEqual(['0 tokens', '1 token', '2 tokens'])
+    expect([0, 1, 2].map(countTokens)).toEqual(['0 tokens', '1 token', '2 tokens'])
   })
 })

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
-import type { CleanupTask } from '../../../src/inputs.js'
-import { cleanup, cleanupFailure } from '../../../src/operations/cleanup.js'
-import { RequestError } from '../../../src/platform/client.js'
+import type { CleanupTask } from '../../../src/task.js'
+import { cleanup } from '../../../src/operations/cleanup.js'
+import { cleanupFailure } from '../../../src/wording.js'
+import { RequestError } from '../../../src/platform/errors.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { recordingRunner } from '../../fixtures/runner.js'
 import { FakeTokenApi, token } from '../../fixtures/token-api.js'
@@ -43,6 +44,33 @@ describe('cleanup', () => {
     expect(result.revoked).toEqual([])
     expect(ctx.log.lines).toEqual([
       `warning: Token 'ci' (odd) has a createdAt that cannot be read ("yesterday"): its age is unknown, so it is not revoked.`,
+    ])
+  })
+
+  it('looks refused revokes up in one list shared by the batch', async () => {
+    const api = new FakeTokenApi(many(4))
+    // Revoked by someone else after the cleanup listed them: the platform refuses (409).
+    api.afterNextList = () => {
+      for (const t of api.tokens) if (t.id === 't1' || t.id === 't2') t.state = 'revoked'
+    }
+    const result = await cleanup(api, task(), context())
+    expect(result.revoked.map((t) => [t.id, t.state])).toEqual(
+      ['t0', 't1', 't2', 't3'].map((id) => [id, 'revoked']),
+    )
+    expect(result.notRevoked).toEqual([])
+    // The first list plans; one more, shared, answers both refusals.
+    expect(api.calls.filter((call) => call === 'list')).toHaveLength(2)
+  })
+
+  it('reports a refused token that the shared list no longer holds as unknown', async () => {
+    const api = new FakeTokenApi(many(2))
+    api.afterNextList = () => {
+      api.tokens = api.tokens.filter((t) => t.id !== 't1')
+    }
+    const result = await cleanup(api, task(), context())
+    expect(result.revoked.map((t) => t.id)).toEqual(['t0'])
+    expect(result.notRevoked.map((n) => [n.token.id, n.reason])).toEqual([
+      ['t1', 'no token with id t1 exists in the project'],
     ])
   })
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { ActionError } from '../../../src/errors.js'
-import type { CreateTask } from '../../../src/inputs.js'
+import type { CreateTask } from '../../../src/task.js'
 import { create } from '../../../src/operations/create.js'
 import { recordingRunner } from '../../fixtures/runner.js'
 import { FakeTokenApi, token } from '../../fixtures/token-api.js'

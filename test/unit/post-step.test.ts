@@ -1,6 +1,7 @@
-import { beforeEach, describe, expect, it, jest } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import nock from 'nock'
-import * as core from '../fixtures/core.js'
+import { saveTokenToRevoke } from '../../src/post-state.js'
+import { runPost } from '../../src/post-step.js'
 import {
   API,
   AUTH,
@@ -13,37 +14,30 @@ import {
 } from '../fixtures/nock-platform.js'
 import { recordingRunner } from '../fixtures/runner.js'
 
-jest.unstable_mockModule('@actions/core', () => core)
-const { revokeAtExit, runPost } = await import('../../src/revoke-on-exit.js')
-
 useNock()
 const REVOKE = `/prefix/api/tokens/${TOKEN_ID}/revoke`
 
 /** A runner whose state holds what the main step saved. */
 function postRunner() {
-  const runner = recordingRunner()
-  revokeAtExit(runner, { id: TOKEN_ID, name: 'ephemeral', state: 'active' })
-  runner.lines.length = 0
+  const runner = recordingRunner(INPUTS)
+  saveTokenToRevoke(runner, { id: TOKEN_ID, name: 'ephemeral' })
   return runner
 }
-
-beforeEach(() => {
-  jest.clearAllMocks()
-  Object.assign(core.inputs, {
-    clientId: 'client-1',
-    clientSecret: CLIENT_SECRET,
-    baseUrl: `${API}/prefix`,
-    authUrl: AUTH,
-    retries: '0',
-  })
-})
+const INPUTS = {
+  clientId: 'client-1',
+  clientSecret: CLIENT_SECRET,
+  baseUrl: `${API}/prefix`,
+  authUrl: AUTH,
+  retries: '0',
+}
 
 describe('runPost (revokeOnExit)', () => {
   it('does nothing and says nothing without a token saved by the main step', async () => {
-    const runner = recordingRunner()
+    const runner = recordingRunner(INPUTS)
     await runPost(runner)
     expect(runner.lines).toEqual([])
-    expect(core.getInput).not.toHaveBeenCalled()
+    expect(runner.events).toEqual([])
+    expect(runner.failures).toEqual([])
   })
 
   it('authenticates anew and revokes the token, masking the client secret first', async () => {
@@ -55,11 +49,12 @@ describe('runPost (revokeOnExit)', () => {
       .reply(200, record({ state: 'revoked', tokenValue: undefined }))
     await runPost(runner)
     expect(nock.pendingMocks()).toEqual([])
-    expect(core.setSecret).toHaveBeenNthCalledWith(1, CLIENT_SECRET)
+    expect(runner.events[1]).toBe(`mask ${CLIENT_SECRET}`)
+    expect(runner.events[0]).toBe('read clientSecret')
     expect(runner.lines).toContain(
       `info: Revoked gateway token 'ephemeral' (${TOKEN_ID}) at the end of the job (revokeOnExit).`,
     )
-    expect(core.setFailed).not.toHaveBeenCalled()
+    expect(runner.failures).toEqual([])
   })
 
   it('says so when the token was revoked already', async () => {
@@ -81,7 +76,7 @@ describe('runPost (revokeOnExit)', () => {
       .post(AUTH_PATH)
       .reply(503, { error: `down ${CLIENT_SECRET}` })
     await runPost(runner)
-    expect(core.setFailed).not.toHaveBeenCalled()
+    expect(runner.failures).toEqual([])
     expect(runner.lines.filter((line) => !line.startsWith('debug:'))).toEqual([
       `warning: Could not revoke gateway token 'ephemeral' (${TOKEN_ID}) at the end of the job: ` +
         `authentication failed: POST ${AUTH}${AUTH_PATH} answered 503 Service Unavailable: down ***. ` +

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import { Session, type AccessToken } from '../../../src/platform/session.js'
+import { Session } from '../../../src/platform/auth.js'
+import type { AccessToken } from '../../../src/platform/decode.js'
 
 function counting(tokens: AccessToken[]) {
   let calls = 0

@@ -1,0 +1,174 @@
+// Parsers of single input values: each returns the typed value or throws an InputError naming the input.
+import { InputError } from './errors.js'
+import { CONTROL_CHARACTER, truncate } from './text.js'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+// Variables that change how later steps, the shell, Node or the dynamic linker behave.
+const HIJACKING_ENV_NAMES = new Set([
+  'PATH',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'LD_PRELOAD',
+  'LD_LIBRARY_PATH',
+  'LD_AUDIT',
+  'DYLD_INSERT_LIBRARIES',
+  'DYLD_LIBRARY_PATH',
+  'BASH_ENV',
+  'ENV',
+  'SHELLOPTS',
+  'PS4',
+  'PROMPT_COMMAND',
+  'HOME',
+])
+const RESERVED_ENV_PREFIXES = ['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_']
+const DURATION = /^(\d+)([mhdw])$/
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const
+
+export function readChoice<T extends string>(input: string, raw: string, choices: readonly T[]): T {
+  const choice = choices.find((c) => c === raw)
+  if (choice === undefined) {
+    throw new InputError(input, `must be one of ${choices.join(', ')}; got ${quote(raw)}.`)
+  }
+  return choice
+}
+
+/** YAML 1.2 core-schema booleans, as `core.getBooleanInput` accepts them. */
+export function readBoolean(input: string, raw: string): boolean {
+  if (['true', 'True', 'TRUE'].includes(raw)) return true
+  if (['false', 'False', 'FALSE'].includes(raw)) return false
+  throw new InputError(input, `must be true or false; got ${quote(raw)}.`)
+}
+
+export function readInteger(
+  input: string,
+  raw: string,
+  min: number,
+  max: number,
+  what: string,
+): number {
+  const number = /^\d+$/.test(raw) ? Number(raw) : NaN
+  if (!(number >= min && number <= max)) {
+    throw new InputError(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`)
+  }
+  return number
+}
+
+/** `30d`, `12h`, `90m`, `2w`: a whole number, at least 1, and a unit. */
+export function readDuration(raw: string): { text: string; ms: number } | undefined {
+  if (!raw) return undefined
+  const match = DURATION.exec(raw)
+  const count = Number(match?.[1])
+  const unit = match?.[2] as keyof typeof UNIT_MS | undefined
+  if (unit === undefined || !(count >= 1)) {
+    throw new InputError(
+      'olderThan',
+      `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`,
+    )
+  }
+  return { text: raw, ms: count * UNIT_MS[unit] }
+}
+
+export function readRequiredName(raw: string, what: string): string {
+  if (!raw) throw new InputError('name', `is required for this operation: ${what}.`)
+  return checkName(raw)
+}
+
+export function readNameFilter(raw: string): string | undefined {
+  return raw ? checkName(raw) : undefined
+}
+
+function checkName(raw: string): string {
+  if (CONTROL_CHARACTER.test(raw)) {
+    throw new InputError(
+      'name',
+      `must not hold control characters (line breaks, tabs); got ${quote(raw)}.`,
+    )
+  }
+  return raw
+}
+
+export function readTokenId(raw: string): string {
+  if (!raw) {
+    throw new InputError(
+      'tokenId',
+      'is required for operation revoke: the id (a UUID) of the token.',
+    )
+  }
+  if (!UUID.test(raw)) {
+    throw new InputError(
+      'tokenId',
+      `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`,
+    )
+  }
+  return raw
+}
+
+export function readEnvName(raw: string): string | undefined {
+  if (!raw) return undefined
+  if (!ENV_NAME.test(raw)) {
+    throw new InputError(
+      'envName',
+      `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`,
+    )
+  }
+  // Compared case-insensitively: environment names are case-insensitive on Windows runners.
+  const upper = raw.toUpperCase()
+  const reserved = RESERVED_ENV_PREFIXES.find((prefix) => upper.startsWith(prefix))
+  if (HIJACKING_ENV_NAMES.has(upper) || reserved !== undefined) {
+    const why = reserved
+      ? `names starting with ${reserved} belong to the runner`
+      : 'it would change how every later step runs'
+    throw new InputError(
+      'envName',
+      `must not be ${raw}: ${why}. Choose a name of your own, like MEDIATOR_GATEWAY_TOKEN.`,
+    )
+  }
+  return raw
+}
+
+/** An absolute https URL (http for loopback only), without credentials, query or fragment. */
+export function readUrl(input: string, raw: string, what: string): URL {
+  if (!raw) throw new InputError(input, `is required: ${what}, like https://api.example.com.`)
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new InputError(
+      input,
+      `must be an absolute URL like https://api.example.com; got ${quote(raw)}.`,
+    )
+  }
+  // Credentials in a URL would be printed with every request line and error message.
+  if (url.username || url.password) {
+    throw new InputError(
+      input,
+      'must not contain a user name or password: the action authenticates with clientId and clientSecret.',
+    )
+  }
+  if (url.search || url.hash) {
+    throw new InputError(input, `must not have a query string or fragment; got ${quote(raw)}.`)
+  }
+  const loopback = isLoopback(url.hostname)
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new InputError(
+      input,
+      `must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`,
+    )
+  }
+  return url
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname)
+}
+
+/** The URL's origin and path, without a trailing `/`. */
+export function withoutTrailingSlash(url: URL): string {
+  return url.origin + url.pathname.replace(/\/+$/, '')
+}
+
+/** Quotes a value for a message: escapes control characters, cuts long values. */
+function quote(raw: string): string {
+  return JSON.stringify(truncate(raw, 80))
+}

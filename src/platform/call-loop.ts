@@ -1,0 +1,196 @@
+// The call loop: one logical request sent until it succeeds, fails for good, or runs out of attempts.
+import type { Clock } from '../clock.js'
+import type { Logger } from '../logger.js'
+import type { SecretMasker } from '../secrets.js'
+import { NOT_JSON, parseJson, type Answer } from './decode.js'
+import { requestLine } from './endpoints.js'
+import { RequestError } from './errors.js'
+import {
+  TransportError,
+  type HttpRequest,
+  type Outcome,
+  type Target,
+  type Transport,
+} from './http.js'
+import {
+  backoffDelay,
+  isTransient,
+  mayHaveTakenEffect,
+  retryAfterDelay,
+  type Backoff,
+} from './retry.js'
+import { describeBody } from './server-detail.js'
+
+/** Where API calls get their access token: see auth.ts. */
+export interface AccessTokens {
+  /** A usable access token, authenticating when needed. */
+  token(): Promise<string>
+  /** Forgets a token the API rejected (401), so that the next call authenticates again. */
+  reject(value: string): Promise<void>
+}
+
+export interface CallLoopOptions {
+  transport: Transport
+  /** Retries of a transient failure, on top of the first attempt. */
+  retries: number
+  secrets: SecretMasker
+  log: Logger
+  clock: Clock
+  backoff: Backoff
+}
+
+export interface CallOptions<T> {
+  /** Reads a successful answer; throws a RequestError when it is unreadable. */
+  read(answer: Answer): T
+  /**
+   * After a failure that may have taken effect all the same (its answer lost, or
+   * unreadable), finds out whether it did; a result returned ends the call.
+   */
+  onUncertain?(failure: string): Promise<T | undefined>
+  onThrottle?(delayMs: number): void
+}
+
+export class CallLoop {
+  /** Platform clock minus ours, from the Date header of the last answer; undefined until one came. */
+  private platformOffset: number | undefined
+  private accessTokens: AccessTokens | undefined
+
+  constructor(private readonly options: CallLoopOptions) {}
+
+  /** Gives API calls their access tokens (set once, after the authenticator is made). */
+  useAccessTokens(tokens: AccessTokens): void {
+    this.accessTokens = tokens
+  }
+
+  /** The platform's time now, by its Date headers; undefined until one came. */
+  platformTime(at: number): number | undefined {
+    return this.platformOffset === undefined ? undefined : at + this.platformOffset
+  }
+
+  /**
+   * Attempts until success, a failure that is not transient, or `retries` retries,
+   * waiting with backoff (or as Retry-After asks) in between. A 401 from the API
+   * renews the access token and repeats the call, once.
+   */
+  async call<T>(target: Target, request: HttpRequest, options: CallOptions<T>): Promise<T> {
+    const { clock, backoff, log } = this.options
+    const attempts = this.options.retries + 1
+    let renewed = false
+    for (let attempt = 1; ; attempt++) {
+      const { outcome, token } = await this.attempt(target, request)
+      const answer = outcome instanceof TransportError ? undefined : outcome
+      if (answer?.status === 401 && token !== undefined && !renewed) {
+        // The access token expired or was revoked: authenticate again and repeat, once.
+        renewed = true
+        log.info(`${requestLine(request)} answered 401: authenticating again.`)
+        await this.accessTokens?.reject(token)
+        attempt--
+        continue
+      }
+      if (answer !== undefined && isSuccess(target, answer.status)) {
+        try {
+          return options.read(answer)
+        } catch (error) {
+          // A success that cannot be read was still a success: find out what it did.
+          const found =
+            error instanceof RequestError ? await options.onUncertain?.(error.message) : undefined
+          if (found !== undefined) return found
+          throw error
+        }
+      }
+
+      const failure = this.describeFailure(request, outcome, {
+        renewed,
+        attempt: attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '',
+      })
+      const retrying = isTransient(outcome) && attempt < attempts
+      const delay = retrying
+        ? ((answer && retryAfterDelay(answer.headers, clock.now(), backoff)) ??
+          backoffDelay(attempt, clock.jitter(), backoff))
+        : 0
+      if (answer?.status === 429 && retrying) options.onThrottle?.(delay)
+      if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
+        // Wait first: a platform that failed mid-way may still be finishing the change.
+        if (retrying) await this.wait(failure, delay)
+        const found = await options.onUncertain(failure)
+        if (found !== undefined) return found
+        if (retrying) continue
+      }
+      if (!retrying) throw new RequestError(sentence(failure), answer?.status)
+      await this.wait(failure, delay)
+    }
+  }
+
+  private async wait(failure: string, delay: number): Promise<void> {
+    this.options.log.info(`${failure}; retrying in ${(delay / 1000).toFixed(1)} s.`)
+    await this.options.clock.sleep(delay)
+  }
+
+  /** Sends one attempt, with the access token for the API, and masks what comes back. */
+  private async attempt(
+    target: Target,
+    request: HttpRequest,
+  ): Promise<{ outcome: Outcome<Answer>; token?: string }> {
+    const { clock, secrets, transport, log } = this.options
+    let token: string | undefined
+    let sent = request
+    if (target === 'api' && this.accessTokens !== undefined) {
+      token = await this.accessTokens.token()
+      sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } }
+    }
+    const started = clock.now()
+    let outcome: Outcome<Answer>
+    try {
+      const response = await transport.send(target, sent)
+      const json = parseJson(response.body)
+      // Masked on receipt, whatever the status: an error body can hold a token too.
+      secrets.addFrom(json)
+      // Only a failure's text is read again, for its detail: a successful list of
+      // thousands of tokens is then not held both as text and as records.
+      const read = json !== NOT_JSON && isSuccess(target, response.status)
+      outcome = { ...response, body: read ? '' : response.body, json }
+      this.notePlatformTime(outcome)
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error
+      outcome = error
+    }
+    const result = outcome instanceof TransportError ? outcome.code : String(outcome.status)
+    log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`)
+    return token === undefined ? { outcome } : { outcome, token }
+  }
+
+  /** What went wrong: the request, which attempt, and what came back (the server's detail). */
+  private describeFailure(
+    request: HttpRequest,
+    outcome: Outcome<Answer>,
+    { renewed, attempt }: { renewed: boolean; attempt: string },
+  ): string {
+    const scrub = (text: string) => this.options.secrets.scrub(text)
+    if (outcome instanceof TransportError) {
+      return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`
+    }
+    const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub)
+    const status = `${outcome.status}${outcome.statusText ? ` ${outcome.statusText}` : ''}`
+    const what = detail ? `: ${detail}` : ''
+    if (renewed && outcome.status === 401) {
+      return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`
+    }
+    return `${requestLine(request)} answered ${status}${attempt}${what}`
+  }
+
+  private notePlatformTime(answer: Answer): void {
+    const date = answer.headers.date === undefined ? NaN : Date.parse(answer.headers.date)
+    // The Date header is truncated to the second: the platform's time is half a second later on average.
+    if (!Number.isNaN(date)) this.platformOffset = date + 500 - this.options.clock.now()
+  }
+}
+
+/** The token endpoint answers exactly 200 on success (section 5); the API any 2xx. */
+function isSuccess(target: Target, status: number): boolean {
+  return target === 'auth' ? status === 200 : status >= 200 && status <= 299
+}
+
+/** Ends a message with a full stop unless the server's detail already did. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`
+}

@@ -1,0 +1,91 @@
+// Decoding answers: a body parsed once, then checked and read into records or an access token.
+import { toRecord, type TokenRecord } from '../records.js'
+import { requestLine } from './endpoints.js'
+import { RequestError } from './errors.js'
+import type { HttpRequest, HttpResponse } from './http.js'
+
+/** An answer, its body parsed once (NOT_JSON when it is not JSON). */
+export interface Answer extends HttpResponse {
+  json: unknown
+}
+export const NOT_JSON = Symbol('not JSON')
+
+/** An access token and when to stop using it. */
+export interface AccessToken {
+  value: string
+  /** Renew before this time (ms since the epoch); undefined when the lifetime is unknown. */
+  renewAt: number | undefined
+}
+
+export function parseJson(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown
+  } catch {
+    return NOT_JSON
+  }
+}
+
+/** One gateway token record (the create and revoke answers). */
+export function readRecord(request: HttpRequest, answer: Answer): TokenRecord {
+  const record = toRecord(readJson(request, answer))
+  if (typeof record === 'string') {
+    throw new RequestError(
+      `${requestLine(request)} answered ${answer.status} but the body is ${record}.`,
+      answer.status,
+    )
+  }
+  return record
+}
+
+/** The list answer: an array of records. */
+export function readList(request: HttpRequest, answer: Answer): TokenRecord[] {
+  const body = readJson(request, answer)
+  if (!Array.isArray(body)) {
+    throw new RequestError(
+      `${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`,
+      answer.status,
+    )
+  }
+  return body.map((item: unknown, index) => {
+    const record = toRecord(item)
+    if (typeof record === 'string') {
+      throw new RequestError(
+        `${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`,
+        answer.status,
+      )
+    }
+    return record
+  })
+}
+
+/**
+ * The token endpoint's answer (section 5): valid only from a 200 answer whose
+ * access_token is a non-empty string.
+ */
+export function readAccessToken(request: HttpRequest, answer: Answer, now: number): AccessToken {
+  const body = readJson(request, answer)
+  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>
+  // One older platform client spells it accessToken; accepting both costs nothing.
+  const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken
+  if (typeof value !== 'string' || value === '') {
+    throw new RequestError(
+      `${requestLine(request)} answered 200 without an access_token.`,
+      answer.status,
+    )
+  }
+  // expires_in is in seconds in every sample; renew a little before the end.
+  const lifetime =
+    typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0
+  const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined
+  return { value, renewAt }
+}
+
+function readJson(request: HttpRequest, answer: Answer): unknown {
+  if (answer.json === NOT_JSON) {
+    throw new RequestError(
+      `${requestLine(request)} answered ${answer.status} but the body is not JSON.`,
+      answer.status,
+    )
+  }
+  return answer.json
+}

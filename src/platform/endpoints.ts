@@ -1,0 +1,40 @@
+// The platform's addresses: the token endpoint and the REST paths (docs/PLATFORM-API.md section 4).
+import type { HttpRequest } from './http.js'
+import { USER_AGENT } from '../version.js'
+
+/** The token endpoint under the auth service's base URL (section 4.1). */
+export const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token'
+
+/**
+ * The full URL of the token endpoint. Deployments differ in the path prefix, so a URL
+ * that already names the endpoint (ends in `/api-token`) is used as it is.
+ */
+export function authEndpoint(authUrl: string): string {
+  const base = authUrl.replace(/\/+$/, '')
+  return base.endsWith('/api-token') ? base : base + AUTH_PATH
+}
+
+/** Create (POST) and list (GET): section 4.2 and 4.3. */
+export const TOKENS_PATH = '/api/tokens'
+
+/** Revoke: the id as a path segment and as the query parameter tokenId, both sent (section 4.4). */
+export function revokePath(tokenId: string): string {
+  const id = encodeURIComponent(tokenId)
+  return `/api/tokens/${id}/revoke?tokenId=${id}`
+}
+
+/** A request with the JSON headers every call sends. */
+export function jsonRequest(
+  method: HttpRequest['method'],
+  url: string,
+  body?: string,
+): HttpRequest {
+  const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': USER_AGENT }
+  if (body === undefined) return { method, url, headers }
+  return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body }
+}
+
+/** `METHOD url`, for messages and debug lines. URLs carry no credentials (inputs refuse them). */
+export function requestLine(request: Pick<HttpRequest, 'method' | 'url'>): string {
+  return `${request.method} ${request.url}`
+}

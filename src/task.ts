@@ -1,0 +1,69 @@
+// What a step is asked to do: the operation and its settings, as the input reader hands them on.
+
+export const OPERATIONS = ['create', 'list', 'revoke', 'cleanup'] as const
+export type Operation = (typeof OPERATIONS)[number]
+
+export const STATE_FILTERS = ['active', 'revoked', 'all'] as const
+export type StateFilter = (typeof STATE_FILTERS)[number]
+
+export const IF_EXISTS = ['create', 'reuse', 'fail'] as const
+export type IfExists = (typeof IF_EXISTS)[number]
+
+/** Where and how to reach the platform. */
+export interface Connection {
+  clientId: string
+  clientSecret: string
+  /** REST API base, without a trailing `/`. */
+  baseUrl: string
+  /** The full URL of the token endpoint. */
+  authEndpoint: string
+  timeoutMs: number
+  /** Retries of a transient failure, on top of the first attempt. */
+  retries: number
+}
+
+export interface CreateTask {
+  operation: 'create'
+  name: string
+  /** Also export the value into this environment variable. */
+  envName: string | undefined
+  /** What to do when an active token with this exact name exists. */
+  ifExists: IfExists
+  /** Revoke the created token in the post step, at the end of the job. */
+  revokeOnExit: boolean
+}
+
+export interface ListTask {
+  operation: 'list'
+  /** Exact name or a `*` pattern; undefined lists every name. */
+  name: string | undefined
+  state: StateFilter
+}
+
+export interface RevokeTask {
+  operation: 'revoke'
+  tokenId: string
+}
+
+export interface CleanupTask {
+  operation: 'cleanup'
+  /** Exact name or a `*` pattern; undefined selects every name. */
+  name: string | undefined
+  /** Revoke only tokens older than this; undefined selects any age. */
+  olderThan: { text: string; ms: number } | undefined
+  /** Keep this many of the newest active tokens of each name, whatever their age. */
+  keep: number
+  dryRun: boolean
+  /** Revokes in flight at once. */
+  concurrency: number
+}
+
+export type Task = CreateTask | ListTask | RevokeTask | CleanupTask
+
+export interface Inputs {
+  connection: Connection
+  task: Task
+  summary: boolean
+  /** Inputs that were set but that this operation does not use. */
+  warnings: string[]
+}

@@ -1,0 +1,32 @@
+// How results are put into words, shared by the log lines (report.ts) and the job summary (summary.ts).
+import type { CleanupResult } from './operations/cleanup.js'
+import type { Result } from './operations/index.js'
+import { nameAndId } from './records.js'
+import { countTokens } from './text.js'
+
+/** Why a result, written out in full, still fails the step (some tokens not revoked). */
+export function stepFailure(result: Result): string | undefined {
+  return result.operation === 'cleanup' ? cleanupFailure(result) : undefined
+}
+
+/** The step's failure when some tokens were not revoked: each named, with why. */
+export function cleanupFailure(result: CleanupResult): string | undefined {
+  const { notRevoked, revoked } = result
+  if (notRevoked.length === 0) return undefined
+  const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`)
+  const more =
+    notRevoked.length > shown.length
+      ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
+      : ''
+  const total = notRevoked.length + revoked.length
+  const were = (n: number) => (n === 1 ? 'was' : 'were')
+  return `${notRevoked.length} of ${countTokens(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`
+}
+
+/** One sentence on what a cleanup did, for the log and the summary. */
+export function cleanupOutcome({ task, revoked, notRevoked }: CleanupResult): string {
+  if (task.dryRun)
+    return `Dry run: ${countTokens(revoked.length)} would be revoked; nothing was revoked.`
+  const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : ''
+  return `Revoked ${countTokens(revoked.length)}${failed}.`
+}

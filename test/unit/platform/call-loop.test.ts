@@ -1,0 +1,158 @@
+import { describe, expect, it } from '@jest/globals'
+import { CallLoop, type AccessTokens } from '../../../src/platform/call-loop.js'
+import { RequestError } from '../../../src/platform/errors.js'
+import { DEFAULT_BACKOFF } from '../../../src/platform/retry.js'
+import { FakeClock } from '../../fixtures/clock.js'
+import { recordingRunner } from '../../fixtures/runner.js'
+import { recordingSecrets } from '../../fixtures/secrets.js'
+import { FakeTransport, reset, type Scripted } from '../../fixtures/transport.js'
+
+const REQUEST = { method: 'GET' as const, url: 'https://api.example.com/api/tokens', headers: {} }
+
+function loop(script: Scripted[], { retries = 3, tokens = ['access-1', 'access-2'] } = {}) {
+  const transport = new FakeTransport(script)
+  const clock = new FakeClock()
+  const log = recordingRunner()
+  const { secrets, masked } = recordingSecrets()
+  const callLoop = new CallLoop({
+    transport,
+    retries,
+    secrets,
+    log,
+    clock,
+    backoff: DEFAULT_BACKOFF,
+  })
+  const rejected: string[] = []
+  const accessTokens: AccessTokens = {
+    token: () => Promise.resolve(tokens[rejected.length] ?? 'none'),
+    reject: (value) => {
+      rejected.push(value)
+      return Promise.resolve()
+    },
+  }
+  callLoop.useAccessTokens(accessTokens)
+  return { callLoop, transport, clock, log, masked, rejected }
+}
+
+const readStatus = { read: (answer: { status: number }) => answer.status }
+
+describe('CallLoop', () => {
+  it('sends once on success, with the access token of the API', async () => {
+    const { callLoop, transport, clock } = loop([{ status: 200, json: [] }])
+    await expect(callLoop.call('api', REQUEST, readStatus)).resolves.toBe(200)
+    expect(transport.sent).toHaveLength(1)
+    expect(transport.sent[0]?.request.headers.Authorization).toBe('Bearer access-1')
+    expect(clock.sleeps).toEqual([])
+  })
+
+  it('sends no access token to the auth service', async () => {
+    const { callLoop, transport } = loop([{ status: 200, json: {} }])
+    await callLoop.call('auth', REQUEST, readStatus)
+    expect(transport.sent[0]?.request.headers).not.toHaveProperty('Authorization')
+    expect(transport.sent[0]?.target).toBe('auth')
+  })
+
+  it('retries a transient failure after a backoff wait, saying so', async () => {
+    const { callLoop, transport, clock, log } = loop([{ status: 503 }, reset(), { status: 200 }])
+    await expect(callLoop.call('api', REQUEST, readStatus)).resolves.toBe(200)
+    expect(transport.sent).toHaveLength(3)
+    expect(clock.sleeps).toEqual([500, 1000])
+    expect(log.lines).toContain(
+      `info: GET ${REQUEST.url} answered 503 (attempt 1 of 4); retrying in 0.5 s.`,
+    )
+  })
+
+  it('waits as Retry-After asks', async () => {
+    const { callLoop, clock } = loop([
+      { status: 429, headers: { 'Retry-After': '7' } },
+      { status: 200 },
+    ])
+    await callLoop.call('api', REQUEST, readStatus)
+    expect(clock.sleeps).toEqual([7000])
+  })
+
+  it('sends a request at most retries + 1 times, then fails naming the last attempt', async () => {
+    const { callLoop, transport } = loop(
+      Array.from({ length: 5 }, () => ({ status: 502 })),
+      {
+        retries: 2,
+      },
+    )
+    const error = await callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
+    expect(transport.sent).toHaveLength(3)
+    expect(error).toBeInstanceOf(RequestError)
+    expect((error as RequestError).message).toBe(
+      `GET ${REQUEST.url} answered 502 (attempt 3 of 3).`,
+    )
+    expect((error as RequestError).status).toBe(502)
+  })
+
+  it('fails at once on a refusal, quoting the server detail', async () => {
+    const { callLoop, transport } = loop([
+      { status: 400, statusText: 'Bad Request', json: { error: 'bad name' } },
+    ])
+    await expect(callLoop.call('api', REQUEST, readStatus)).rejects.toThrow(
+      `GET ${REQUEST.url} answered 400 Bad Request: bad name.`,
+    )
+    expect(transport.sent).toHaveLength(1)
+  })
+
+  it('renews a rejected access token once, then gives up', async () => {
+    const ok = loop([{ status: 401 }, { status: 200 }])
+    await expect(ok.callLoop.call('api', REQUEST, readStatus)).resolves.toBe(200)
+    expect(ok.rejected).toEqual(['access-1'])
+    expect(ok.transport.sent[1]?.request.headers.Authorization).toBe('Bearer access-2')
+
+    const refused = loop([{ status: 401 }, { status: 401 }, { status: 200 }])
+    await expect(refused.callLoop.call('api', REQUEST, readStatus)).rejects.toThrow(
+      /^the access token was rejected: GET .* answered 401 even after authenticating again\.$/,
+    )
+    expect(refused.transport.sent).toHaveLength(2)
+  })
+
+  it('asks whether a failure that may have taken effect did, before sending again', async () => {
+    const { callLoop, transport } = loop([{ status: 502 }, { status: 200 }])
+    const asked: string[] = []
+    const found = await callLoop.call('api', REQUEST, {
+      read: () => 'sent again',
+      onUncertain: (failure) => {
+        asked.push(failure)
+        return Promise.resolve('found it')
+      },
+    })
+    expect(found).toBe('found it')
+    expect(asked).toEqual([`GET ${REQUEST.url} answered 502 (attempt 1 of 4)`])
+    expect(transport.sent).toHaveLength(1)
+  })
+
+  it('does not ask after a failure that says nothing was done (503)', async () => {
+    const { callLoop } = loop([{ status: 503 }, { status: 200 }])
+    const asked: string[] = []
+    await callLoop.call('api', REQUEST, {
+      ...readStatus,
+      onUncertain: (failure) => {
+        asked.push(failure)
+        return Promise.resolve(undefined)
+      },
+    })
+    expect(asked).toEqual([])
+  })
+
+  it('masks secrets in any answer, a failure included, and scrubs them from the message', async () => {
+    const { callLoop, masked } = loop([
+      { status: 400, json: { error: 'no: tok-1', tokenValue: 'tok-1' } },
+    ])
+    await expect(callLoop.call('api', REQUEST, readStatus)).rejects.toThrow(': no: ***.')
+    expect(masked).toEqual(['tok-1'])
+  })
+
+  it('reads the platform clock from the Date header', async () => {
+    const { callLoop, clock } = loop([
+      { status: 200, headers: { Date: 'Sun, 22 Nov 2026 12:00:10 GMT' } },
+    ])
+    expect(callLoop.platformTime(clock.now())).toBeUndefined()
+    await callLoop.call('api', REQUEST, readStatus)
+    // Ours is 12:00:00; the platform's 12:00:10 and half a second (the header's resolution).
+    expect(callLoop.platformTime(clock.now())).toBe(clock.now() + 10_500)
+  })
+})
