@@ -2640,6 +2640,15 @@ function readTokenId(raw) {
     }
     return raw;
 }
+/** expectedProjectId: empty, or a UUID. */
+function readProjectId(raw) {
+    if (!raw)
+        return undefined;
+    if (!UUID.test(raw)) {
+        throw new InputError('expectedProjectId', `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
+    }
+    return raw;
+}
 function readEnvName(raw) {
     if (!raw)
         return undefined;
@@ -2761,10 +2770,13 @@ const INPUT_DEFAULTS = {
     timeout: '30',
     retries: '3',
     summary: 'true',
+    writeTokenFile: 'false',
+    expectedProjectId: '',
+    totalTimeout: '900',
 };
 /** The operation-specific inputs each operation reads; any other one set is reported as ignored. */
 const USED_BY = {
-    create: ['name', 'envName', 'ifExists', 'revokeOnExit'],
+    create: ['name', 'envName', 'ifExists', 'revokeOnExit', 'writeTokenFile'],
     list: ['name', 'state'],
     revoke: ['tokenId'],
     cleanup: ['name', 'olderThan', 'keep', 'dryRun', 'concurrency'],
@@ -2789,6 +2801,7 @@ function readInputs(read, secrets) {
                 envName: readEnvName(value('envName')),
                 ifExists: readChoice('ifExists', value('ifExists'), IF_EXISTS),
                 revokeOnExit: readBoolean('revokeOnExit', value('revokeOnExit')),
+                writeTokenFile: readBoolean('writeTokenFile', value('writeTokenFile')),
             };
             break;
         case 'list':
@@ -2806,7 +2819,13 @@ function readInputs(read, secrets) {
             break;
     }
     const warnings = OPERATION_SPECIFIC.filter((input) => !USED_BY[operation].includes(input) && value(input) !== INPUT_DEFAULTS[input]).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`);
-    return { connection, task, summary, warnings };
+    return {
+        connection,
+        task,
+        summary,
+        expectedProjectId: readProjectId(value('expectedProjectId')),
+        warnings,
+    };
 }
 /**
  * The inputs that reach the platform: credentials, URLs, timeout and retries. The
@@ -2829,6 +2848,8 @@ function readConnection(read, secrets) {
         authEndpoint: authEndpoint(withoutTrailingSlash(authUrl)),
         timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
         retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
+        totalTimeoutMs: readInteger('totalTimeout', value('totalTimeout'), 0, 21_600, 'a whole number of seconds') *
+            1000,
     };
 }
 function withDefaults(read) {

@@ -104,6 +104,18 @@ export function readTokenId(raw: string): string {
   return raw
 }
 
+/** expectedProjectId: empty, or a UUID. */
+export function readProjectId(raw: string): string | undefined {
+  if (!raw) return undefined
+  if (!UUID.test(raw)) {
+    throw new InputError(
+      'expectedProjectId',
+      `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`,
+    )
+  }
+  return raw
+}
+
 export function readEnvName(raw: string): string | undefined {
   if (!raw) return undefined
   if (!ENV_NAME.test(raw)) {

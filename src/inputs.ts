@@ -7,6 +7,7 @@ import {
   readEnvName,
   readInteger,
   readNameFilter,
+  readProjectId,
   readRequiredName,
   readTokenId,
   readUrl,
@@ -46,6 +47,9 @@ export const INPUT_DEFAULTS = {
   timeout: '30',
   retries: '3',
   summary: 'true',
+  writeTokenFile: 'false',
+  expectedProjectId: '',
+  totalTimeout: '900',
 } as const satisfies Record<string, string>
 
 type Optional = keyof typeof INPUT_DEFAULTS
@@ -56,13 +60,15 @@ export interface Inputs {
   connection: Connection
   task: Task
   summary: boolean
+  /** Refuse to act on tokens of any other project (a UUID); undefined checks nothing. */
+  expectedProjectId: string | undefined
   /** Inputs that were set but that this operation does not use. */
   warnings: string[]
 }
 
 /** The operation-specific inputs each operation reads; any other one set is reported as ignored. */
 const USED_BY: Record<Operation, readonly Optional[]> = {
-  create: ['name', 'envName', 'ifExists', 'revokeOnExit'],
+  create: ['name', 'envName', 'ifExists', 'revokeOnExit', 'writeTokenFile'],
   list: ['name', 'state'],
   revoke: ['tokenId'],
   cleanup: ['name', 'olderThan', 'keep', 'dryRun', 'concurrency'],
@@ -89,6 +95,7 @@ export function readInputs(read: InputSource, secrets: SecretMasker): Inputs {
         envName: readEnvName(value('envName')),
         ifExists: readChoice('ifExists', value('ifExists'), IF_EXISTS),
         revokeOnExit: readBoolean('revokeOnExit', value('revokeOnExit')),
+        writeTokenFile: readBoolean('writeTokenFile', value('writeTokenFile')),
       }
       break
     case 'list':
@@ -110,7 +117,13 @@ export function readInputs(read: InputSource, secrets: SecretMasker): Inputs {
     (input) => !USED_BY[operation].includes(input) && value(input) !== INPUT_DEFAULTS[input],
   ).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`)
 
-  return { connection, task, summary, warnings }
+  return {
+    connection,
+    task,
+    summary,
+    expectedProjectId: readProjectId(value('expectedProjectId')),
+    warnings,
+  }
 }
 
 /**
@@ -137,6 +150,9 @@ export function readConnection(read: InputSource, secrets: SecretMasker): Connec
     authEndpoint: authEndpoint(withoutTrailingSlash(authUrl)),
     timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
     retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
+    totalTimeoutMs:
+      readInteger('totalTimeout', value('totalTimeout'), 0, 21_600, 'a whole number of seconds') *
+      1000,
   }
 }
 

@@ -20,6 +20,8 @@ export interface Connection {
   timeoutMs: number
   /** Retries of a transient failure, on top of the first attempt. */
   retries: number
+  /** The whole step's time budget, retries and waits included; 0 for no limit. */
+  totalTimeoutMs: number
 }
 
 export interface CreateTask {
@@ -31,6 +33,8 @@ export interface CreateTask {
   ifExists: IfExists
   /** Revoke the created token in the post step, at the end of the job. */
   revokeOnExit: boolean
+  /** Also write the value to a new 0600 file under RUNNER_TEMP (output tokenFile). */
+  writeTokenFile: boolean
 }
 
 export interface ListTask {

@@ -46,6 +46,7 @@ describe('readInputs', () => {
       envName: undefined,
       ifExists: 'create',
       revokeOnExit: false,
+      writeTokenFile: false,
     }
     expect(inputs.task).toEqual(expected)
     expect(inputs.connection).toEqual({
@@ -55,7 +56,9 @@ describe('readInputs', () => {
       authEndpoint: 'https://auth.example.com/idp/identity/resources/auth/v2/api-token',
       timeoutMs: 30_000,
       retries: 3,
+      totalTimeoutMs: 900_000,
     })
+    expect(inputs.expectedProjectId).toBeUndefined()
     expect(inputs.summary).toBe(true)
     expect(inputs.warnings).toEqual([])
   })

@@ -11,6 +11,7 @@ const task = (fields: Partial<CreateTask> = {}): CreateTask => ({
   envName: undefined,
   ifExists: 'create',
   revokeOnExit: false,
+  writeTokenFile: false,
   ...fields,
 })
 const existing = () => [
