@@ -1,5 +1,6 @@
 // Gateway token records: checked copies of what the platform sent, and how to name, find and order them.
 import { oneLine } from './text.js'
+import { readTimestamp } from './timestamp.js'
 
 /** A gateway token record as the platform returns it (docs/PLATFORM-API.md section 2.3). */
 export interface TokenRecord {
@@ -74,27 +75,52 @@ export function tokenLabel(token: Pick<TokenRecord, 'name' | 'id'>): string {
   return `gateway token ${nameAndId(token)}`
 }
 
+/**
+ * One record per id (compared without regard to case), the first one listed: a list that
+ * holds a record twice must not make a cleanup revoke it twice or count it twice.
+ */
+export function uniqueById<T extends Pick<TokenRecord, 'id'>>(records: T[]): T[] {
+  const seen = new Set<string>()
+  const unique = records.filter((record) => {
+    const id = record.id.toLowerCase()
+    if (seen.has(id)) return false
+    seen.add(id)
+    return true
+  })
+  return unique.length === records.length ? records : unique
+}
+
 /** The record with this id (ids compared without regard to case), or undefined. */
 export function findById(tokens: readonly TokenRecord[], tokenId: string): TokenRecord | undefined {
   const wanted = tokenId.toLowerCase()
   return tokens.find((token) => token.id.toLowerCase() === wanted)
 }
 
-/** Milliseconds since the epoch, or undefined when `createdAt` is missing or unreadable. */
+/**
+ * Milliseconds since the epoch, or undefined when `createdAt` is missing or not a strict
+ * ISO 8601 timestamp (a token whose age cannot be read is never revoked by age).
+ */
 export function createdTime(record: Pick<TokenRecord, 'createdAt'>): number | undefined {
-  if (record.createdAt === undefined) return undefined
-  const time = Date.parse(record.createdAt)
-  return Number.isNaN(time) ? undefined : time
+  return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt)
 }
 
-/** Newest first by `createdAt`; records whose date cannot be read go last, in their order. */
+/**
+ * Newest first by `createdAt`. Timestamps have whole seconds, so tokens tie: a tie is
+ * ordered by id, so that the result never depends on the order the platform listed
+ * them in. Records whose date cannot be read go last, also by id.
+ */
 export function newestFirst<T extends TokenRecord>(records: readonly T[]): T[] {
   return newestFirstBy(records, (record) => record)
 }
 
 /** Items holding a record, newest record first (as newestFirst). */
 export function newestFirstBy<T>(items: readonly T[], recordOf: (item: T) => TokenRecord): T[] {
-  const keyed = items.map((item) => ({ item, time: createdTime(recordOf(item)) ?? -Infinity }))
-  keyed.sort((a, b) => (a.time === b.time ? 0 : b.time > a.time ? 1 : -1))
+  const keyed = items.map((item) => {
+    const record = recordOf(item)
+    return { item, time: createdTime(record) ?? -Infinity, id: record.id }
+  })
+  keyed.sort((a, b) =>
+    a.time !== b.time ? (b.time > a.time ? 1 : -1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+  )
   return keyed.map(({ item }) => item)
 }

@@ -1,35 +1,51 @@
+// Secrets: masked in the log the moment they are known, and scrubbed from every text the action builds.
+
 // Fields that hold a secret wherever they turn up in the platform's answers, error
-// bodies included: tokens of the auth service, token values, an echoed client secret.
-const SECRET_FIELDS = new Set([
+// bodies included. Those the action sends (or could: the refresh token) may be echoed
+// back in any form, so any long piece of them is scrubbed too; token values only in full.
+const SENT_FIELDS = new Set([
   'access_token',
   'accessToken',
   'refresh_token',
   'refreshToken',
   'id_token',
-  'tokenValue',
   'secret',
   'clientSecret',
 ])
+const RECEIVED_FIELDS = new Set(['tokenValue'])
+
+/** The shortest piece of a sent secret that is scrubbed wherever it appears. */
+export const PIECE_LENGTH = 8
 
 /** Masks secrets in the runner's log and scrubs them out of any text we build. */
 export interface SecretMasker {
-  /** Registers a secret: masked in the log from now on, scrubbed from messages. */
-  add(value: string | undefined): void
+  /**
+   * Registers a secret: masked in the log from now on, scrubbed from messages. A
+   * secret the action sends (the default) is also scrubbed piecewise.
+   */
+  add(value: string | undefined, kind?: 'sent' | 'received'): void
   /** Registers every string held by a secret field anywhere in a parsed JSON answer. */
   addFrom(json: unknown): void
-  /** Replaces every known secret (and its JSON- or URL-encoded form) with `***`. */
+  /** Replaces every known secret, in any of its encoded forms, with `***`. */
   scrub(text: string): string
 }
 
 export class Secrets implements SecretMasker {
   private readonly values = new Set<string>()
+  private readonly sent = new Set<string>()
   private cachedForms: string[] | undefined
+  private cachedPieces: Set<string> | undefined
 
   /** @param mask tells the runner to mask a value (`core.setSecret`). */
   constructor(private readonly mask: (value: string) => void) {}
 
-  add(value: string | undefined): void {
-    if (!value || this.values.has(value)) return
+  add(value: string | undefined, kind: 'sent' | 'received' = 'sent'): void {
+    if (!value) return
+    if (kind === 'sent' && !this.sent.has(value)) {
+      this.sent.add(value)
+      this.cachedPieces = undefined
+    }
+    if (this.values.has(value)) return
     // Mask first: the runner hides a value only from the moment it reads `::add-mask::`.
     this.mask(value)
     this.values.add(value)
@@ -37,7 +53,8 @@ export class Secrets implements SecretMasker {
   }
 
   addFrom(json: unknown): void {
-    // Breadth first, without recursion: a list of thousands of records is one level deep.
+    // Breadth first, without recursion: a list of thousands of records is one level deep,
+    // and a body nested thousands of levels deep must not overflow the stack.
     const pending = [json]
     for (let i = 0; i < pending.length; i++) {
       const value = pending[i]
@@ -47,7 +64,8 @@ export class Secrets implements SecretMasker {
       for (const key in fields) {
         const field = fields[key]
         if (typeof field === 'string') {
-          if (SECRET_FIELDS.has(key)) this.add(field)
+          if (SENT_FIELDS.has(key)) this.add(field, 'sent')
+          else if (RECEIVED_FIELDS.has(key)) this.add(field, 'received')
         } else if (typeof field === 'object' && field !== null) {
           pending.push(field)
         }
@@ -55,27 +73,128 @@ export class Secrets implements SecretMasker {
     }
   }
 
+  /**
+   * Scrubs the text as it is, and, when the text holds HTML character references or
+   * %-escapes, its decoded form too: a server may echo a secret as `&#97;&#98;...` or
+   * with some characters escaped. Then any run of PIECE_LENGTH or more characters of a
+   * sent secret is removed, also across line breaks and spaces.
+   */
   scrub(text: string): string {
     if (this.values.size === 0) return text
+    let result = this.replaceForms(text)
+    const decoded = decodeReferences(result)
+    if (decoded !== result) {
+      const scrubbed = this.replaceForms(decoded)
+      const pieces = this.removePieces(scrubbed)
+      // The decoded text is shown only when it held a secret: otherwise the text stays as sent.
+      if (pieces !== decoded) return pieces
+    }
+    result = this.removePieces(result)
+    return result
+  }
+
+  private replaceForms(text: string): string {
     let result = text
-    for (const form of this.forms()) result = result.split(form).join('***')
+    for (const form of this.forms()) {
+      if (result.includes(form)) result = result.split(form).join('***')
+    }
     return result
   }
 
   /**
-   * Every secret as it is, JSON-escaped and URL-encoded (a secret quoted in a JSON body
-   * or a URL no longer looks like itself), longest first so that a secret containing
-   * another is replaced whole. Made when first needed after a secret was added: a list
-   * brings thousands, and a rate-limited cleanup scrubs every 429.
+   * Every secret as it is, JSON-escaped (with and without `\\/`) and URL-encoded (upper- and lower-case hex, and
+   * `+` for a space), longest first so that a secret containing another is replaced
+   * whole. Made when first needed after a secret was added: a list brings thousands.
    */
   private forms(): string[] {
     if (this.cachedForms === undefined) {
       const forms = new Set<string>()
       for (const value of this.values) {
-        forms.add(value).add(JSON.stringify(value).slice(1, -1)).add(encodeURIComponent(value))
+        const url = encodeURIComponent(value)
+        const lower = url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())
+        const json = JSON.stringify(value).slice(1, -1)
+        forms.add(value).add(json).add(json.replace(/\//g, '\\/')).add(url).add(lower)
+        forms.add(url.replace(/%20/g, '+')).add(lower.replace(/%20/g, '+'))
       }
       this.cachedForms = [...forms].sort((a, b) => b.length - a.length)
     }
     return this.cachedForms
   }
+
+  /**
+   * Removes every run of PIECE_LENGTH or more characters of a sent secret. Spaces, line
+   * breaks and `+` are skipped on both sides, so a secret split over two lines, or with
+   * `+` for its spaces, is still found.
+   */
+  private removePieces(text: string): string {
+    const pieces = this.pieces()
+    if (pieces.size === 0 || text.length < PIECE_LENGTH) return text
+    // The text without what is skipped, and where each of its characters came from.
+    const kept: string[] = []
+    const from: number[] = []
+    for (let i = 0; i < text.length; i++) {
+      const char = text[i] ?? ''
+      if (SKIPPED.test(char)) continue
+      kept.push(char)
+      from.push(i)
+    }
+    const compact = kept.join('')
+    const hidden = new Uint8Array(text.length)
+    let found = false
+    for (let i = 0; i + PIECE_LENGTH <= compact.length; i++) {
+      if (!pieces.has(compact.slice(i, i + PIECE_LENGTH))) continue
+      found = true
+      const start = from[i] ?? 0
+      const end = from[i + PIECE_LENGTH - 1] ?? start
+      hidden.fill(1, start, end + 1)
+    }
+    if (!found) return text
+    let result = ''
+    for (let i = 0; i < text.length; i++) {
+      if (hidden[i] === 0) result += text.charAt(i)
+      else if (i === 0 || hidden[i - 1] === 0) result += '***'
+    }
+    return result
+  }
+
+  /** Every PIECE_LENGTH-character piece of the sent secrets, skipped characters left out. */
+  private pieces(): Set<string> {
+    if (this.cachedPieces === undefined) {
+      const pieces = new Set<string>()
+      for (const value of this.sent) {
+        const compact = value.replace(SKIPPED_ALL, '')
+        for (let i = 0; i + PIECE_LENGTH <= compact.length; i++)
+          pieces.add(compact.slice(i, i + PIECE_LENGTH))
+      }
+      this.cachedPieces = pieces
+    }
+    return this.cachedPieces
+  }
+}
+
+// What a secret's echo may gain or lose between its characters: whitespace and `+`.
+const SKIPPED = /[\s+]/
+const SKIPPED_ALL = /[\s+]/g
+
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
+
+/** Decodes HTML character references (`&#97;`, `&#x61;`, `&amp;`) and %-escapes. */
+function decodeReferences(text: string): string {
+  if (!text.includes('&') && !text.includes('%')) return text
+  return text
+    .replace(
+      /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi,
+      (match, dec, hex, name) => {
+        if (typeof name === 'string') return NAMED[name.toLowerCase()] ?? match
+        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16)
+        return code <= 0x10ffff ? String.fromCodePoint(code) : match
+      },
+    )
+    .replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+      try {
+        return decodeURIComponent(escapes)
+      } catch {
+        return escapes
+      }
+    })
 }

@@ -21,6 +21,7 @@ export interface CleanupPlan {
  * pattern), older than `olderThan`, except the `keep` newest of each name. A token
  * whose createdAt cannot be read is never revoked when the choice depends on age
  * (`olderThan`, or ranking for `keep`); with a name alone and no keep, it goes too.
+ * At the `keep` boundary, tokens that tie (same second) are all kept.
  */
 export function planCleanup(
   tokens: readonly TokenRecord[],
@@ -47,11 +48,17 @@ export function planCleanup(
     } else {
       revoke.push(...unreadable)
     }
-    kept.push(...readable.slice(0, task.keep).map((token) => ({ token, why: 'keep' as const })))
+    // Timestamps have whole seconds: a token created in the same second as the last one
+    // kept ties with it, and which of the two is newer cannot be told. Both are kept.
+    const lastKept = task.keep > 0 ? readable[Math.min(task.keep, readable.length) - 1] : undefined
+    const boundary = lastKept === undefined ? undefined : createdTime(lastKept)
+    const keeps = (token: TokenRecord) =>
+      boundary !== undefined && (createdTime(token) ?? -Infinity) >= boundary
+    kept.push(...readable.filter(keeps).map((token) => ({ token, why: 'keep' as const })))
     const older = task.olderThan?.ms
     revoke.push(
       ...readable
-        .slice(task.keep)
+        .filter((token) => !keeps(token))
         .filter((token) => older === undefined || now - (createdTime(token) ?? now) > older),
     )
   }

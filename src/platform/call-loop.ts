@@ -20,6 +20,10 @@ import {
   type Backoff,
 } from './retry.js'
 import { describeBody } from './server-detail.js'
+import { oneLine, truncate } from '../text.js'
+
+/** The longest reason phrase quoted (a normal one is a few words). */
+const MAX_REASON = 60
 
 /** Where API calls get their access token: see auth.ts. */
 export interface AccessTokens {
@@ -170,7 +174,9 @@ export class CallLoop {
       return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`
     }
     const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub)
-    const status = `${outcome.status}${outcome.statusText ? ` ${outcome.statusText}` : ''}`
+    // The reason phrase is server text like the body: scrubbed, on one line, short.
+    const reason = truncate(oneLine(scrub(outcome.statusText)), MAX_REASON)
+    const status = `${outcome.status}${reason ? ` ${reason}` : ''}`
     const what = detail ? `: ${detail}` : ''
     if (renewed && outcome.status === 401) {
       return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`

@@ -3,10 +3,12 @@ import { systemClock, type Clock } from '../clock.js'
 import type { Logger } from '../logger.js'
 import { createdTime, findById, newestFirst, type TokenRecord } from '../records.js'
 import type { SecretMasker } from '../secrets.js'
+import { truncate } from '../text.js'
+import { isUuid } from '../uuid.js'
 import { authenticate, Session } from './auth.js'
 import { CallLoop } from './call-loop.js'
-import { readList, readRecord } from './decode.js'
-import { jsonRequest, requestLine, revokePath, TOKENS_PATH } from './endpoints.js'
+import { readCreated, readList, readRecord } from './decode.js'
+import { jsonRequest, revokePath, TOKENS_PATH } from './endpoints.js'
 import { AuthenticationError, isRefusal, RequestError, UnknownTokenError } from './errors.js'
 import { HttpTransport, type HttpRequest, type Transport } from './http.js'
 import { DEFAULT_BACKOFF, type Backoff } from './retry.js'
@@ -62,16 +64,7 @@ export class PlatformClient implements TokenApi {
     const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }))
     const startedAt = this.clock.now()
     return this.loop.call('api', request, {
-      read: (answer) => {
-        const record = readRecord(request, answer)
-        if (record.tokenValue === undefined) {
-          throw new RequestError(
-            `${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`,
-            answer.status,
-          )
-        }
-        return record
-      },
+      read: (answer) => readCreated(request, answer),
       onUncertain: (failure) => this.findCreated(name, startedAt, failure),
     })
   }
@@ -175,6 +168,11 @@ export class PlatformClient implements TokenApi {
     if (created.length > 1) {
       throw new RequestError(
         `${failure}; ${created.length} active tokens named '${name}' were created since this step began (${created.map((t) => t.id).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`,
+      )
+    }
+    if (!isUuid(only.id)) {
+      throw new RequestError(
+        `${failure}; a token named '${name}' was created, but its id ${JSON.stringify(truncate(only.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`,
       )
     }
     if (only.tokenValue === undefined) {

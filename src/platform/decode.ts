@@ -1,7 +1,9 @@
 // Decoding answers: a body parsed once, then checked and read into records or an access token.
-import { toRecord, type TokenRecord } from '../records.js'
+import { toRecord, uniqueById, type TokenRecord } from '../records.js'
+import { isUuid } from '../uuid.js'
 import { requestLine } from './endpoints.js'
 import { RequestError } from './errors.js'
+import { truncate } from '../text.js'
 import type { HttpRequest, HttpResponse } from './http.js'
 
 /** An answer, its body parsed once (NOT_JSON when it is not JSON). */
@@ -9,6 +11,9 @@ export interface Answer extends HttpResponse {
   json: unknown
 }
 export const NOT_JSON = Symbol('not JSON')
+
+/** Visible ASCII, no spaces: what a Bearer token may hold (RFC 6750 b64token, loosely). */
+const HEADER_SAFE = /^[\x21-\x7e]+$/
 
 /** An access token and when to stop using it. */
 export interface AccessToken {
@@ -37,7 +42,25 @@ export function readRecord(request: HttpRequest, answer: Answer): TokenRecord {
   return record
 }
 
-/** The list answer: an array of records. */
+/** The create answer: a record whose id can go into a URL (the post step revokes by it). */
+export function readCreated(request: HttpRequest, answer: Answer): TokenRecord {
+  const record = readRecord(request, answer)
+  if (!isUuid(record.id)) {
+    throw new RequestError(
+      `${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify(truncate(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`,
+      answer.status,
+    )
+  }
+  if (record.tokenValue === undefined) {
+    throw new RequestError(
+      `${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`,
+      answer.status,
+    )
+  }
+  return record
+}
+
+/** The list answer: an array of records, one per id. */
 export function readList(request: HttpRequest, answer: Answer): TokenRecord[] {
   const body = readJson(request, answer)
   if (!Array.isArray(body)) {
@@ -46,7 +69,7 @@ export function readList(request: HttpRequest, answer: Answer): TokenRecord[] {
       answer.status,
     )
   }
-  return body.map((item: unknown, index) => {
+  const records = body.map((item: unknown, index) => {
     const record = toRecord(item)
     if (typeof record === 'string') {
       throw new RequestError(
@@ -56,6 +79,7 @@ export function readList(request: HttpRequest, answer: Answer): TokenRecord[] {
     }
     return record
   })
+  return uniqueById(records)
 }
 
 /**
@@ -70,6 +94,14 @@ export function readAccessToken(request: HttpRequest, answer: Answer, now: numbe
   if (typeof value !== 'string' || value === '') {
     throw new RequestError(
       `${requestLine(request)} answered 200 without an access_token.`,
+      answer.status,
+    )
+  }
+  // Sent as `Authorization: Bearer <token>`: a line break, NUL or non-ASCII character
+  // there would make every API call fail (or split the header), so it fails here.
+  if (!HEADER_SAFE.test(value)) {
+    throw new RequestError(
+      `${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`,
       answer.status,
     )
   }

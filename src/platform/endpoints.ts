@@ -1,6 +1,9 @@
 // The platform's addresses: the token endpoint and the REST paths (docs/PLATFORM-API.md section 4).
-import type { HttpRequest } from './http.js'
+import { truncate } from '../text.js'
+import { isUuid } from '../uuid.js'
 import { USER_AGENT } from '../version.js'
+import { RequestError } from './errors.js'
+import type { HttpRequest } from './http.js'
 
 /** The token endpoint under the auth service's base URL (section 4.1). */
 export const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token'
@@ -17,8 +20,17 @@ export function authEndpoint(authUrl: string): string {
 /** Create (POST) and list (GET): section 4.2 and 4.3. */
 export const TOKENS_PATH = '/api/tokens'
 
-/** Revoke: the id as a path segment and as the query parameter tokenId, both sent (section 4.4). */
+/**
+ * Revoke: the id as a path segment and as the query parameter tokenId, both sent
+ * (section 4.4). Only a UUID goes into the URL: an id from the platform such as `..`
+ * or `a/b` would send the request somewhere else.
+ */
 export function revokePath(tokenId: string): string {
+  if (!isUuid(tokenId)) {
+    throw new RequestError(
+      `the token id ${JSON.stringify(truncate(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`,
+    )
+  }
   const id = encodeURIComponent(tokenId)
   return `/api/tokens/${id}/revoke?tokenId=${id}`
 }

@@ -3,6 +3,11 @@ import { oneLine, truncate } from '../text.js'
 
 /** The longest server detail quoted in a message. */
 const MAX_DETAIL = 300
+/** The most of an error body that is read for its detail. */
+const MAX_BODY = 64 * 1024
+// How deep, and how wide, a JSON error body is searched for its message.
+const MAX_DEPTH = 4
+const MAX_PARTS = 16
 
 /**
  * Turns an error body into one short line for a failure message: the JSON `error`,
@@ -17,7 +22,8 @@ export function describeBody(
   contentType: string | undefined,
   scrub: (text: string) => string,
 ): string {
-  const text = scrub(body).trim()
+  // The detail is a few hundred characters at most: a huge error body is read from its start.
+  const text = scrub(body.length > MAX_BODY ? body.slice(0, MAX_BODY) : body).trim()
   if (text === '') return ''
   if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
     return 'the body was not JSON (an HTML page)'
@@ -41,9 +47,13 @@ export function describeBody(
     : 'a JSON body without an error message'
 }
 
-function jsonDetail(value: unknown): string | undefined {
+/**
+ * The message fields of a JSON error body, looked for a few levels deep only: a body
+ * that nests thousands of levels is an odd answer, not a reason to overflow the stack.
+ */
+function jsonDetail(value: unknown, depth = 0): string | undefined {
   if (typeof value === 'string') return value
-  if (typeof value !== 'object' || value === null) return undefined
+  if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH) return undefined
   const fields = value as Record<string, unknown>
   const parts = [
     fields.error,
@@ -53,7 +63,10 @@ function jsonDetail(value: unknown): string | undefined {
     fields.detail,
   ]
     .flatMap((field): unknown[] => (Array.isArray(field) ? (field as unknown[]) : [field]))
-    .map((field) => (typeof field === 'object' && field !== null ? jsonDetail(field) : field))
+    .slice(0, MAX_PARTS)
+    .map((field) =>
+      typeof field === 'object' && field !== null ? jsonDetail(field, depth + 1) : field,
+    )
     .filter((field): field is string => typeof field === 'string' && field.trim() !== '')
   return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined
 }

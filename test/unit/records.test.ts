@@ -6,6 +6,7 @@ import {
   toRecord,
   publicJson,
   tokenLabel,
+  uniqueById,
   type TokenRecord,
 } from '../../src/records.js'
 
@@ -92,5 +93,26 @@ describe('tokenLabel and findById', () => {
     expect(findById(records, 'abc-1')?.id).toBe('ABC-1')
     expect(findById(records, 'DEF-2')?.id).toBe('def-2')
     expect(findById(records, 'ghi-3')).toBeUndefined()
+  })
+})
+
+describe('uniqueById', () => {
+  it('keeps one record per id, the first listed, ids compared without regard to case', () => {
+    const records = [token('A-1'), token('b'), token('a-1'), token('b'), token('c')]
+    expect(uniqueById(records).map((t) => t.id)).toEqual(['A-1', 'b', 'c'])
+  })
+
+  it('returns a list without duplicates as it is', () => {
+    const records = [token('a'), token('b')]
+    expect(uniqueById(records)).toBe(records)
+  })
+})
+
+describe('newestFirst with ties', () => {
+  it('orders tokens created in the same second by id, whatever the order given', () => {
+    const tied = [token('c', '2026-11-20T10:00:01Z'), token('a', '2026-11-20T10:00:01Z')]
+    const newer = token('z', '2026-11-20T10:00:02Z')
+    expect(newestFirst([...tied, newer]).map((t) => t.id)).toEqual(['z', 'a', 'c'])
+    expect(newestFirst([newer, ...tied].reverse()).map((t) => t.id)).toEqual(['z', 'a', 'c'])
   })
 })

@@ -80,4 +80,38 @@ describe('planCleanup', () => {
     )
     expect(ids(plan.revoke)).toEqual(['bad'])
   })
+
+  describe('ties (whole-second timestamps)', () => {
+    const at = (id: string, name: string, createdAt: string) => token(id, name, 0, { createdAt })
+    const tied = [
+      at('t-newest', 'ci', '2026-11-20T10:00:02Z'),
+      at('t-b', 'ci', '2026-11-20T10:00:01Z'),
+      at('t-a', 'ci', '2026-11-20T10:00:01Z'),
+      at('t-old', 'ci', '2026-11-20T10:00:00Z'),
+    ]
+    const plan = (tokens: typeof tied, keep: number) =>
+      planCleanup(tokens, { name: 'ci', olderThan: undefined, keep }, NOW)
+
+    it('keeps every token that ties with the last one kept, rather than revoke one of them', () => {
+      const result = plan(tied, 2)
+      expect(ids(result.kept.map(({ token }) => token))).toEqual(['t-newest', 't-a', 't-b'])
+      expect(ids(result.revoke)).toEqual(['t-old'])
+    })
+
+    it('revokes what is strictly older than the boundary', () => {
+      const result = plan(tied, 1)
+      expect(ids(result.kept.map(({ token }) => token))).toEqual(['t-newest'])
+      expect(ids(result.revoke)).toEqual(['t-a', 't-b', 't-old'])
+    })
+
+    it('decides the same whatever order the platform listed the tokens in', () => {
+      const reversed = plan([...tied].reverse(), 2)
+      expect(reversed).toEqual(plan(tied, 2))
+    })
+
+    it('keeps all when there are fewer than keep', () => {
+      expect(plan(tied, 10).revoke).toEqual([])
+      expect(plan(tied, 10).kept).toHaveLength(4)
+    })
+  })
 })

@@ -155,17 +155,24 @@ describe('PlatformClient under faults', () => {
       const { client, log } = setup()
       authOk()
       createFails((i) => i.reply(502, 'Bad Gateway'))
-      const created = record({ id: 'new-id', createdAt: at(100), tokenValue: 'the-new-value' })
+      const created = record({
+        id: '00000000-0000-4000-8000-00000000000a',
+        createdAt: at(100),
+        tokenValue: 'the-new-value',
+      })
       nock(API)
         .get(LIST)
         .reply(200, [record({ id: 'old', createdAt: at(-3_600_000) }), created])
 
       const token = await client.createToken('ci-deploy')
 
-      expect(token).toMatchObject({ id: 'new-id', tokenValue: 'the-new-value' })
+      expect(token).toMatchObject({
+        id: '00000000-0000-4000-8000-00000000000a',
+        tokenValue: 'the-new-value',
+      })
       expect(nock.pendingMocks()).toEqual([])
       expect(log.lines).toContain(
-        "info: It was: token new-id, created at 2026-11-22T12:00:00.100Z, is this step's token.",
+        "info: It was: token 00000000-0000-4000-8000-00000000000a, created at 2026-11-22T12:00:00.100Z, is this step's token.",
       )
     })
 
@@ -179,8 +186,10 @@ describe('PlatformClient under faults', () => {
       )
       nock(API)
         .post(LIST)
-        .reply(201, record({ id: 'new-id' }))
-      await expect(client.createToken('ci-deploy')).resolves.toMatchObject({ id: 'new-id' })
+        .reply(201, record({ id: '00000000-0000-4000-8000-00000000000a' }))
+      await expect(client.createToken('ci-deploy')).resolves.toMatchObject({
+        id: '00000000-0000-4000-8000-00000000000a',
+      })
       expect(nock.pendingMocks()).toEqual([])
     })
 
@@ -190,7 +199,7 @@ describe('PlatformClient under faults', () => {
       createFails((i) => i.reply(502, 'Bad Gateway'))
       nock(API)
         .get(LIST)
-        .reply(200, [record({ id: 'new-id', createdAt: at(100) })])
+        .reply(200, [record({ id: '00000000-0000-4000-8000-00000000000a', createdAt: at(100) })])
       await client.createToken('ci-deploy')
       expect(clock.sleeps).toEqual([500])
       const retryLine = log.lines.findIndex((line) => line.includes('retrying in 0.5 s'))
@@ -225,8 +234,10 @@ describe('PlatformClient under faults', () => {
         .reply(200, [record({ id: 'old', createdAt: at(-3_600_000) })])
       nock(API)
         .post(LIST)
-        .reply(201, record({ id: 'second', createdAt: at(600) }))
-      await expect(client.createToken('ci-deploy')).resolves.toMatchObject({ id: 'second' })
+        .reply(201, record({ id: '00000000-0000-4000-8000-00000000000b', createdAt: at(600) }))
+      await expect(client.createToken('ci-deploy')).resolves.toMatchObject({
+        id: '00000000-0000-4000-8000-00000000000b',
+      })
       expect(clock.sleeps).toHaveLength(1)
       expect(nock.pendingMocks()).toEqual([])
     })
@@ -240,10 +251,15 @@ describe('PlatformClient under faults', () => {
       nock(API)
         .get(LIST)
         .reply(200, [
-          record({ id: 'earlier', createdAt: at(-3_600_000 - 60_000) }),
-          record({ id: 'mine', createdAt: at(-3_600_000 + 200) }),
+          record({
+            id: '00000000-0000-4000-8000-00000000000d',
+            createdAt: at(-3_600_000 - 60_000),
+          }),
+          record({ id: '00000000-0000-4000-8000-00000000000c', createdAt: at(-3_600_000 + 200) }),
         ])
-      await expect(client.createToken('ci-deploy')).resolves.toMatchObject({ id: 'mine' })
+      await expect(client.createToken('ci-deploy')).resolves.toMatchObject({
+        id: '00000000-0000-4000-8000-00000000000c',
+      })
     })
 
     it('sends a 503 again at once: it says nothing was done', async () => {
@@ -261,8 +277,10 @@ describe('PlatformClient under faults', () => {
       createFails((i) => i.reply(201, '<html>oops</html>'))
       nock(API)
         .get(LIST)
-        .reply(200, [record({ id: 'new-id', createdAt: at(5) })])
-      await expect(client.createToken('ci-deploy')).resolves.toMatchObject({ id: 'new-id' })
+        .reply(200, [record({ id: '00000000-0000-4000-8000-00000000000a', createdAt: at(5) })])
+      await expect(client.createToken('ci-deploy')).resolves.toMatchObject({
+        id: '00000000-0000-4000-8000-00000000000a',
+      })
     })
 
     it('says the outcome is unknown when the check fails too', async () => {

@@ -1,0 +1,94 @@
+import { describe, expect, it } from '@jest/globals'
+import {
+  parseJson,
+  readAccessToken,
+  readCreated,
+  readList,
+  type Answer,
+} from '../../../src/platform/decode.js'
+import { RequestError } from '../../../src/platform/errors.js'
+
+const REQUEST = { method: 'POST' as const, url: 'https://api.example.com/api/tokens', headers: {} }
+const ID = '123e4567-e89b-42d3-a456-426614174000'
+const answer = (status: number, json: unknown): Answer => ({
+  status,
+  statusText: '',
+  headers: {},
+  body: '',
+  json,
+})
+const record = (fields: Record<string, unknown> = {}) => ({
+  id: ID,
+  name: 'ci',
+  state: 'active',
+  tokenValue: 'v',
+  ...fields,
+})
+
+describe('readCreated', () => {
+  it('reads a new token whose id is a UUID', () => {
+    expect(readCreated(REQUEST, answer(201, record()))).toMatchObject({ id: ID, tokenValue: 'v' })
+  })
+
+  it.each(['..', '.', 'a/b', `${ID}/..`, ''])(
+    'refuses the id %j, which could not go into a URL',
+    (id) => {
+      expect(() => readCreated(REQUEST, answer(201, record({ id })))).toThrow(RequestError)
+    },
+  )
+
+  it('says why, without the value', () => {
+    expect(() => readCreated(REQUEST, answer(201, record({ id: '..' })))).toThrow(
+      `POST ${REQUEST.url} answered 201 but the new token's id ".." is not a UUID, so the action cannot use it; look for the token with operation: list.`,
+    )
+  })
+
+  it('refuses a new token without its value', () => {
+    expect(() => readCreated(REQUEST, answer(201, record({ tokenValue: undefined })))).toThrow(
+      /has no tokenValue/,
+    )
+  })
+})
+
+describe('readList', () => {
+  it('keeps one record per id', () => {
+    const other = record({ id: ID.replace('1', '9') })
+    const list = readList(REQUEST, answer(200, [record(), other, record(), other]))
+    expect(list.map((t) => t.id)).toEqual([ID, other.id])
+  })
+
+  it('keeps records of any id (it only lists them), and every distinct one', () => {
+    const list = readList(REQUEST, answer(200, [record({ id: '..' }), record()]))
+    expect(list.map((t) => t.id)).toEqual(['..', ID])
+  })
+})
+
+describe('readAccessToken', () => {
+  const now = Date.UTC(2026, 10, 22)
+
+  it('reads a token that can be sent as a header value', () => {
+    const token = readAccessToken(
+      REQUEST,
+      answer(200, { access_token: 'eyJ.a-b_c~d+/=', expires_in: 600 }),
+      now,
+    )
+    expect(token).toEqual({ value: 'eyJ.a-b_c~d+/=', renewAt: now + 600_000 - 60_000 })
+  })
+
+  it.each(['eyJ\r\nX-Evil: 1', 'eyJ€', 'eyJ\u0000', 'eyJ abc', 'eyJ\tabc'])(
+    'refuses %j, which cannot be sent as a header value',
+    (value) => {
+      expect(() => readAccessToken(REQUEST, answer(200, { access_token: value }), now)).toThrow(
+        `POST ${REQUEST.url} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`,
+      )
+    },
+  )
+})
+
+describe('parseJson', () => {
+  it('parses a body nested 30,000 levels deep without overflowing', () => {
+    const depth = 30_000
+    const body = '{"error":'.repeat(depth) + '"x"' + '}'.repeat(depth)
+    expect(typeof parseJson(body)).toBe('object')
+  })
+})
