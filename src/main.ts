@@ -1,5 +1,6 @@
 // The main step: read the inputs, run the operation, report the result, fail with one clean message.
 import { systemClock } from './clock.js'
+import { Deadline } from './deadline.js'
 import { ActionError, InputError } from './errors.js'
 import { githubRunner } from './github-runner.js'
 import { readInputs } from './inputs.js'
@@ -24,9 +25,15 @@ export async function run(runner: Runner = githubRunner): Promise<void> {
     operation = inputs.task.operation
     for (const warning of inputs.warnings) runner.warning(warning)
 
-    const client = new PlatformClient({ ...inputs.connection, secrets, log: runner })
+    // The step's budget starts now: reading the inputs took no time worth counting.
+    const deadline = new Deadline(systemClock, inputs.connection.totalTimeoutMs)
+    const client = new PlatformClient({ ...inputs.connection, secrets, log: runner, deadline })
     try {
-      const result = await perform(client, inputs.task, { clock: systemClock, log: runner })
+      const result = await perform(client, inputs.task, {
+        clock: systemClock,
+        log: runner,
+        deadline,
+      })
       await report(result, { summary: inputs.summary }, runner)
       // Written out in full first: a cleanup that revoked some tokens lists them, then fails.
       const problem = stepFailure(result)

@@ -6,7 +6,17 @@ import { countTokens } from './text.js'
 
 /** Why a result, written out in full, still fails the step (some tokens not revoked). */
 export function stepFailure(result: Result): string | undefined {
-  return result.operation === 'cleanup' ? cleanupFailure(result) : undefined
+  if (result.operation !== 'cleanup') return undefined
+  const failures = [timeoutFailure(result), cleanupFailure(result)]
+  const text = failures.filter((failure) => failure !== undefined).join(' ')
+  return text === '' ? undefined : text
+}
+
+/** When totalTimeout cut a cleanup short: how far it got, and that a rerun finishes it. */
+export function timeoutFailure(result: CleanupResult): string | undefined {
+  const { left, revoked, totalTimeoutMs } = result
+  if (left.length === 0) return undefined
+  return `totalTimeout (${Math.round(totalTimeoutMs / 1000)} s) ran out: ${countTokens(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`
 }
 
 /** The step's failure when some tokens were not revoked: each named, with why. */
@@ -24,9 +34,10 @@ export function cleanupFailure(result: CleanupResult): string | undefined {
 }
 
 /** One sentence on what a cleanup did, for the log and the summary. */
-export function cleanupOutcome({ task, revoked, notRevoked }: CleanupResult): string {
+export function cleanupOutcome({ task, revoked, notRevoked, left }: CleanupResult): string {
   if (task.dryRun)
     return `Dry run: ${countTokens(revoked.length)} would be revoked; nothing was revoked.`
   const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : ''
-  return `Revoked ${countTokens(revoked.length)}${failed}.`
+  const late = left.length > 0 ? `; ${left.length} left when totalTimeout ran out` : ''
+  return `Revoked ${countTokens(revoked.length)}${failed}${late}.`
 }

@@ -1,12 +1,11 @@
 // The cleanup operation: revoke what the plan selects, a few at a time, slowing down when throttled.
-import { AdaptivePool, AGAIN } from '../adaptive-pool.js'
-import type { Clock } from '../clock.js'
+import { AdaptivePool } from '../adaptive-pool.js'
 import type { CleanupTask } from '../task.js'
-import type { Logger } from '../logger.js'
-import { RequestError } from '../platform/errors.js'
+import { DeadlineError, RequestError } from '../platform/errors.js'
 import type { TokenApi } from '../platform/token-api.js'
 import { findById, nameAndId, type TokenRecord } from '../records.js'
 import { planCleanup, type KeptToken } from './cleanup-plan.js'
+import type { OperationContext } from './index.js'
 
 export interface NotRevoked {
   token: TokenRecord
@@ -21,24 +20,29 @@ export interface CleanupResult {
   revoked: TokenRecord[]
   kept: KeptToken[]
   notRevoked: NotRevoked[]
+  /** Tokens not revoked because totalTimeout ran out first, newest first. */
+  left: TokenRecord[]
+  /** The step's budget, for the message when it ran out. */
+  totalTimeoutMs: number
   /** When the ages were measured. */
   now: number
 }
 
-// A revoke throttled even after its own retries goes to the back of the queue this many times.
-const THROTTLED_ROUNDS = 10
-// The pause for the whole batch after such a revoke (its last 429 was not waited for).
+// The pause for the whole batch after a revoke that stayed throttled through all its
+// attempts (its last 429 was not waited for). It is not sent again: one request is sent
+// at most retries + 1 times, in a cleanup too.
 const THROTTLE_PAUSE_MS = 1000
 
 /**
  * Revokes the tokens a selection chooses (see planCleanup), `concurrency` at a
  * time, slowing down when the platform rate-limits. A token that cannot be revoked
- * does not stop the others; it is reported in `notRevoked`.
+ * does not stop the others; it is reported in `notRevoked`. When totalTimeout runs
+ * out, no more revokes start: the rest are reported in `left`.
  */
 export async function cleanup(
   client: TokenApi,
   task: CleanupTask,
-  { clock, log }: { clock: Clock; log: Logger },
+  { clock, log, deadline }: OperationContext,
 ): Promise<CleanupResult> {
   const now = clock.now()
   const plan = planCleanup(await client.listTokens(), task, now)
@@ -49,11 +53,16 @@ export async function cleanup(
       )
     }
   }
-  const result = { operation: 'cleanup' as const, task, kept: plan.kept, now }
-  if (task.dryRun) return { ...result, revoked: plan.revoke, notRevoked: [] }
+  const result = {
+    operation: 'cleanup' as const,
+    task,
+    kept: plan.kept,
+    now,
+    totalTimeoutMs: deadline.totalMs,
+  }
+  if (task.dryRun) return { ...result, revoked: plan.revoke, notRevoked: [], left: [] }
 
   const pool = new AdaptivePool(task.concurrency, clock, log)
-  const rounds = new Map<string, number>()
   // A refused revoke is looked up in one fresh list shared by the whole batch, not
   // one list per refusal: a restricted role can be refused hundreds of tokens.
   let fresh: Promise<TokenRecord[]> | undefined
@@ -61,7 +70,9 @@ export async function cleanup(
     fresh ??= client.listTokens()
     return findById(await fresh, tokenId)
   }
-  const outcomes = await pool.run(plan.revoke, async (token) => {
+  const outcomes = await pool.run(plan.revoke, async (token): Promise<Outcome> => {
+    // Out of time: start nothing more; those in flight finish, and all are reported.
+    if (deadline.expired()) return { left: token }
     try {
       const outcome = await client.revokeToken(token.id, {
         onThrottle: (delayMs) => {
@@ -73,12 +84,8 @@ export async function cleanup(
       return { revoked: outcome.token }
     } catch (error) {
       if (!(error instanceof RequestError)) throw error
-      const round = (rounds.get(token.id) ?? 0) + 1
-      rounds.set(token.id, round)
-      if (error.status === 429 && round < THROTTLED_ROUNDS) {
-        pool.throttled(THROTTLE_PAUSE_MS)
-        return AGAIN
-      }
+      if (error instanceof DeadlineError) return { left: token }
+      if (error.status === 429) pool.throttled(THROTTLE_PAUSE_MS)
       return { failed: { token, reason: error.message } }
     }
   })
@@ -86,5 +93,8 @@ export async function cleanup(
     ...result,
     revoked: outcomes.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
     notRevoked: outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])),
+    left: outcomes.flatMap((o) => ('left' in o ? [o.left] : [])),
   }
 }
+
+type Outcome = { revoked: TokenRecord } | { failed: NotRevoked } | { left: TokenRecord }

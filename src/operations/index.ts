@@ -1,5 +1,6 @@
 // Maps the operation asked for to the module that performs it.
 import type { Clock } from '../clock.js'
+import type { Deadline } from '../deadline.js'
 import type { Task } from '../task.js'
 import type { Logger } from '../logger.js'
 import type { TokenApi } from '../platform/token-api.js'
@@ -10,12 +11,15 @@ import { revoke, type RevokeResult } from './revoke.js'
 
 export type Result = CreateResult | ListResult | RevokeResult | CleanupResult
 
+/** What operations get besides the client: time, the log and the step's budget. */
+export interface OperationContext {
+  clock: Clock
+  log: Logger
+  deadline: Deadline
+}
+
 /** Runs the operation the inputs asked for. */
-export function perform(
-  client: TokenApi,
-  task: Task,
-  context: { clock: Clock; log: Logger },
-): Promise<Result> {
+export function perform(client: TokenApi, task: Task, context: OperationContext): Promise<Result> {
   switch (task.operation) {
     case 'create':
       return create(client, task, context.log)

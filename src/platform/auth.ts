@@ -4,6 +4,7 @@ import type { AccessTokens, CallLoop } from './call-loop.js'
 import { readAccessToken, type AccessToken } from './decode.js'
 import { jsonRequest } from './endpoints.js'
 import { AuthenticationError, isRefusal, RequestError } from './errors.js'
+import { authPathHint } from './hints.js'
 
 export interface Credentials {
   clientId: string
@@ -74,6 +75,12 @@ export async function authenticate(
     })
   } catch (error) {
     if (!(error instanceof RequestError)) throw error
+    if (error.status === 404 || error.status === 405) {
+      throw new AuthenticationError(
+        `authentication failed: ${error.message} ${authPathHint(authEndpoint)}`,
+        error.status,
+      )
+    }
     if (isRefusal(error.status)) {
       throw new AuthenticationError(
         `authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${FORK_HINT}`,

@@ -1,10 +1,12 @@
 // The call loop: one logical request sent until it succeeds, fails for good, or runs out of attempts.
 import type { Clock } from '../clock.js'
+import type { Deadline } from '../deadline.js'
 import type { Logger } from '../logger.js'
 import type { SecretMasker } from '../secrets.js'
 import { NOT_JSON, parseJson, type Answer } from './decode.js'
 import { requestLine } from './endpoints.js'
-import { RequestError } from './errors.js'
+import { DeadlineError, RequestError } from './errors.js'
+import { transportHint } from './hints.js'
 import {
   TransportError,
   type HttpRequest,
@@ -35,6 +37,10 @@ export interface AccessTokens {
 
 export interface CallLoopOptions {
   transport: Transport
+  /** The most one attempt may take. */
+  timeoutMs: number
+  /** The whole step's budget: no attempt starts, and no wait begins, past it. */
+  deadline: Deadline
   /** Retries of a transient failure, on top of the first attempt. */
   retries: number
   secrets: SecretMasker
@@ -77,11 +83,25 @@ export class CallLoop {
    * renews the access token and repeats the call, once.
    */
   async call<T>(target: Target, request: HttpRequest, options: CallOptions<T>): Promise<T> {
-    const { clock, backoff, log } = this.options
+    const { clock, backoff, log, deadline, timeoutMs } = this.options
     const attempts = this.options.retries + 1
     let renewed = false
     for (let attempt = 1; ; attempt++) {
-      const { outcome, token } = await this.attempt(target, request)
+      if (deadline.expired()) {
+        throw new DeadlineError(
+          `${deadline.describe()} ran out before ${requestLine(request)} was sent.`,
+        )
+      }
+      const { outcome, token } = await this.attempt(
+        target,
+        request,
+        Math.min(timeoutMs, deadline.remaining()),
+      )
+      if (outcome instanceof TransportError && outcome.code === 'ETIMEDOUT' && deadline.expired()) {
+        throw new DeadlineError(
+          `${deadline.describe()} ran out while ${requestLine(request)} waited for an answer.`,
+        )
+      }
       const answer = outcome instanceof TransportError ? undefined : outcome
       if (answer?.status === 401 && token !== undefined && !renewed) {
         // The access token expired or was revoked: authenticate again and repeat, once.
@@ -112,6 +132,12 @@ export class CallLoop {
         ? ((answer && retryAfterDelay(answer.headers, clock.now(), backoff)) ??
           backoffDelay(attempt, clock.jitter(), backoff))
         : 0
+      if (retrying && delay >= deadline.remaining()) {
+        throw new DeadlineError(
+          `${failure}; ${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again.`,
+          answer?.status,
+        )
+      }
       if (answer?.status === 429 && retrying) options.onThrottle?.(delay)
       if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
         // Wait first: a platform that failed mid-way may still be finishing the change.
@@ -120,13 +146,19 @@ export class CallLoop {
         if (found !== undefined) return found
         if (retrying) continue
       }
-      if (!retrying) throw new RequestError(sentence(failure), answer?.status)
+      if (!retrying) {
+        const hint =
+          outcome instanceof TransportError
+            ? transportHint(outcome, target, request.url, timeoutMs)
+            : ''
+        throw new RequestError(sentence(failure) + hint, answer?.status)
+      }
       await this.wait(failure, delay)
     }
   }
 
   private async wait(failure: string, delay: number): Promise<void> {
-    this.options.log.info(`${failure}; retrying in ${(delay / 1000).toFixed(1)} s.`)
+    this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`)
     await this.options.clock.sleep(delay)
   }
 
@@ -134,6 +166,7 @@ export class CallLoop {
   private async attempt(
     target: Target,
     request: HttpRequest,
+    timeoutMs: number,
   ): Promise<{ outcome: Outcome<Answer>; token?: string }> {
     const { clock, secrets, transport, log } = this.options
     let token: string | undefined
@@ -145,7 +178,7 @@ export class CallLoop {
     const started = clock.now()
     let outcome: Outcome<Answer>
     try {
-      const response = await transport.send(target, sent)
+      const response = await transport.send(target, sent, timeoutMs)
       const json = parseJson(response.body)
       // Masked on receipt, whatever the status: an error body can hold a token too.
       secrets.addFrom(json)
@@ -194,6 +227,11 @@ export class CallLoop {
 /** The token endpoint answers exactly 200 on success (section 5); the API any 2xx. */
 function isSuccess(target: Target, status: number): boolean {
   return target === 'auth' ? status === 200 : status >= 200 && status <= 299
+}
+
+/** `2.5 s`, for messages. */
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`
 }
 
 /** Ends a message with a full stop unless the server's detail already did. */

@@ -1,5 +1,6 @@
 // The platform client: create, list and revoke, with recovery after a lost create and idempotent revokes.
 import { systemClock, type Clock } from '../clock.js'
+import { Deadline } from '../deadline.js'
 import type { Logger } from '../logger.js'
 import { createdTime, findById, newestFirst, type TokenRecord } from '../records.js'
 import type { SecretMasker } from '../secrets.js'
@@ -28,6 +29,8 @@ export interface ClientOptions {
   backoff?: Backoff
   /** How attempts are sent; node:http by default. */
   transport?: Transport
+  /** The step's budget (totalTimeout); none by default. */
+  deadline?: Deadline
 }
 
 /**
@@ -42,9 +45,11 @@ export class PlatformClient implements TokenApi {
 
   constructor(private readonly options: ClientOptions) {
     this.clock = options.clock ?? systemClock
-    this.transport = options.transport ?? new HttpTransport(options.timeoutMs)
+    this.transport = options.transport ?? new HttpTransport()
     this.loop = new CallLoop({
       transport: this.transport,
+      timeoutMs: options.timeoutMs,
+      deadline: options.deadline ?? new Deadline(this.clock, 0),
       retries: options.retries,
       secrets: options.secrets,
       log: options.log,

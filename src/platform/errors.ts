@@ -19,6 +19,11 @@ export class AuthenticationError extends RequestError {
   override name = 'AuthenticationError'
 }
 
+/** The step's totalTimeout ran out: the request was not sent, or not sent again. */
+export class DeadlineError extends RequestError {
+  override name = 'DeadlineError'
+}
+
 /** A revoke of a token id the project does not have. */
 export class UnknownTokenError extends RequestError {
   override name = 'UnknownTokenError'

@@ -43,7 +43,8 @@ export type Target = 'auth' | 'api'
 
 /** Sends one attempt; throws a TransportError when no answer came. A fake in tests. */
 export interface Transport {
-  send(target: Target, request: HttpRequest): Promise<HttpResponse>
+  /** Sends within `timeoutMs`, connect to last byte. */
+  send(target: Target, request: HttpRequest, timeoutMs: number): Promise<HttpResponse>
   /** Closes kept-alive connections so that the process can exit at once. */
   close(): void
 }
@@ -59,10 +60,8 @@ export class HttpTransport implements Transport {
     api: new HttpClient(USER_AGENT, [], { keepAlive: true }),
   }
 
-  constructor(private readonly timeoutMs: number) {}
-
-  send(target: Target, request: HttpRequest): Promise<HttpResponse> {
-    return send(request, this.clients[target].getAgent(request.url), this.timeoutMs)
+  send(target: Target, request: HttpRequest, timeoutMs: number): Promise<HttpResponse> {
+    return send(request, this.clients[target].getAgent(request.url), timeoutMs)
   }
 
   close(): void {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals'
 import type { CleanupTask } from '../../../src/task.js'
 import { cleanup } from '../../../src/operations/cleanup.js'
-import { cleanupFailure } from '../../../src/wording.js'
-import { RequestError } from '../../../src/platform/errors.js'
+import { cleanupFailure, stepFailure } from '../../../src/wording.js'
+import { DeadlineError, RequestError } from '../../../src/platform/errors.js'
+import { Deadline } from '../../../src/deadline.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { recordingRunner } from '../../fixtures/runner.js'
 import { FakeTokenApi, token } from '../../fixtures/token-api.js'
@@ -16,7 +17,10 @@ const task = (fields: Partial<CleanupTask> = {}): CleanupTask => ({
   concurrency: 4,
   ...fields,
 })
-const context = () => ({ clock: new FakeClock(Date.UTC(2026, 10, 22)), log: recordingRunner() })
+const context = (totalMs = 0) => {
+  const clock = new FakeClock(Date.UTC(2026, 10, 22))
+  return { clock, log: recordingRunner(), deadline: new Deadline(clock, totalMs) }
+}
 const many = (n: number, daysAgo = 60) =>
   Array.from({ length: n }, (_, i) => token(`t${i}`, `ci-${i}`, daysAgo + i))
 
@@ -117,7 +121,7 @@ describe('cleanup', () => {
 
   it('slows down under rate-limiting and still revokes every token', async () => {
     const api = new FakeTokenApi(many(40))
-    api.throttles = 12
+    api.slowdowns = 12
     const ctx = context()
     const result = await cleanup(api, task({ concurrency: 8 }), ctx)
     expect(result.revoked).toHaveLength(40)
@@ -127,11 +131,61 @@ describe('cleanup', () => {
     )
   })
 
-  it('gives up on a token throttled round after round, without losing the others', async () => {
-    const api = new FakeTokenApi(many(2))
-    api.throttles = 1000
+  it('sends a revoke still throttled after its own retries no more, without losing the others', async () => {
+    const api = new FakeTokenApi(many(3))
+    api.throttles = 2
     const result = await cleanup(api, task({ concurrency: 1 }), context())
-    expect(result.revoked).toEqual([])
-    expect(result.notRevoked.map((n) => n.token.id).sort()).toEqual(['t0', 't1'])
+    // Each token once: the client's retries are the whole attempt budget of a request.
+    expect(api.calls.filter((call) => call.startsWith('revoke')).sort()).toEqual([
+      'revoke t0',
+      'revoke t1',
+      'revoke t2',
+    ])
+    expect(result.revoked.map((t) => t.id)).toEqual(['t2'])
+    expect(result.notRevoked.map((n) => [n.token.id, n.reason])).toEqual([
+      ['t0', 'POST /revoke answered 429 Too Many Requests.'],
+      ['t1', 'POST /revoke answered 429 Too Many Requests.'],
+    ])
+  })
+
+  describe('when totalTimeout runs out', () => {
+    it('starts no more revokes, finishes those in flight, and reports what is left', async () => {
+      const api = new FakeTokenApi(many(10))
+      const ctx = context(3_500)
+      api.clock = ctx.clock
+      api.revokeMs = 1_000
+      const result = await cleanup(api, task({ concurrency: 2 }), ctx)
+      const sent = api.calls.filter((call) => call.startsWith('revoke'))
+      expect(sent.length).toBeGreaterThan(0)
+      expect(sent.length).toBeLessThan(10)
+      expect(result.revoked).toHaveLength(sent.length)
+      expect(result.left).toHaveLength(10 - sent.length)
+      expect(result.notRevoked).toEqual([])
+      expect(stepFailure(result)).toBe(
+        `totalTimeout (4 s) ran out: ${sent.length} tokens revoked, ${10 - sent.length} left active; run the cleanup again to revoke them.`,
+      )
+    })
+
+    it('does not cut a cleanup with time to spare', async () => {
+      const api = new FakeTokenApi(many(10))
+      const ctx = context(60_000)
+      api.clock = ctx.clock
+      api.revokeMs = 1_000
+      const result = await cleanup(api, task({ concurrency: 2 }), ctx)
+      expect(result.revoked).toHaveLength(10)
+      expect(result.left).toEqual([])
+      expect(stepFailure(result)).toBeUndefined()
+    })
+
+    it('counts a revoke cut short by the deadline as left, not as refused', async () => {
+      const api = new FakeTokenApi(many(2))
+      api.refusals.set(
+        't0',
+        new DeadlineError('totalTimeout (1 s) ran out before POST x was sent.'),
+      )
+      const result = await cleanup(api, task(), context())
+      expect(result.left.map((t) => t.id)).toEqual(['t0'])
+      expect(result.revoked.map((t) => t.id)).toEqual(['t1'])
+    })
   })
 })

@@ -283,9 +283,32 @@ describe('PlatformClient', () => {
         .replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))
       const error = await rejection(client.listTokens())
       expect(error.message).toBe(
-        `authentication failed: POST ${AUTH}${AUTH_PATH} got no answer: connection refused (ECONNREFUSED).`,
+        `authentication failed: POST ${AUTH}${AUTH_PATH} got no answer: connection refused (ECONNREFUSED). Check the authUrl input (${AUTH}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`,
       )
       expect(error.status).toBeUndefined()
+    })
+
+    it.each([404, 405])(
+      'points a %s from the auth endpoint at authUrl and the URL called, not the credentials',
+      async (status) => {
+        const { client } = setup({ retries: 0 })
+        nock(AUTH).post(AUTH_PATH).reply(status, { error: 'No route' })
+        const error = await rejection(client.listTokens())
+        expect(error.message).toBe(
+          `authentication failed: POST ${AUTH}${AUTH_PATH} answered ${status} ${status === 404 ? 'Not Found' : 'Method Not Allowed'}: No route. Check the authUrl input: nothing takes credentials at ${AUTH}${AUTH_PATH}. Deployments differ in the path before /resources/auth/v2/api-token (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`,
+        )
+        expect(error.message).not.toContain('clientSecret')
+      },
+    )
+
+    it('still points a 401 or 403 from the auth endpoint at the credentials', async () => {
+      for (const status of [401, 403]) {
+        const { client } = setup({ retries: 0 })
+        nock(AUTH).post(AUTH_PATH).reply(status, { error: 'denied' })
+        const error = await rejection(client.listTokens())
+        expect(error.message).toMatch(/Check the clientId and clientSecret inputs\./)
+        expect(error.message).not.toContain('authUrl')
+      }
     })
   })
 
