@@ -78,8 +78,8 @@ export function checkStamp(root) {
   const current = sourceHash(root)
   if (stamp === current) return undefined
   return (
-    `dist/ was built from other sources than src/: ${STAMP} holds ${stamp.slice(0, 12)}..., ` +
-    `the current sources hash to ${current.slice(0, 12)}.... ${fix}`
+    `dist/ was built from other sources than src/ (${STAMP} holds ${stamp.slice(0, 12)}, ` +
+    `the current sources hash to ${current.slice(0, 12)}). ${fix}`
   )
 }
 
