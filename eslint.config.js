@@ -19,7 +19,7 @@ export default tseslint.config(
   },
   {
     // Scripts and test support run as plain Node programs: printing is their job.
-    files: ['test/**', 'bench/**', '*.js'],
+    files: ['test/**', 'bench/**', 'scripts/**', '*.js'],
     rules: { 'no-console': 'off' },
   },
   {

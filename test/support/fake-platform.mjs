@@ -5,11 +5,24 @@
  * (../shared/spec/gateway-token-api.md): it checks Content-Type, the Bearer token, a
  * JSON `name`, and that a revoke carries the token id in path and query alike.
  *
+ * It can also be hostile on request, so that the end-to-end tests can show what the
+ * action does with a platform that answers strangely:
+ * - `rewriteRecord` rewrites each record in the answers that carry them (create, list,
+ *   revoke), `duplicateRecords` sends the list twice over, `seed` stores any id,
+ *   project id, state or date as given;
+ * - `rewriteAuth` rewrites the answers of the auth endpoint (an access token holding
+ *   CR/LF, NUL or `€`);
+ * - faults (`fail`) add a reason phrase (`statusText`), any header values (`headers`),
+ *   a deeply nested JSON body (`nest`) or an error body that echoes the request (`echo`);
+ * - `sendDate = false` leaves out the Date header.
+ * A reason phrase, header or status that Node refuses to send is written to the socket
+ * by hand, as a hostile server would.
+ *
  * Used by the end-to-end tests and `npm run demo`; `node test/support/fake-platform.mjs`
  * starts one by hand and prints its addresses.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
-import { createServer } from 'node:http'
+import { createServer, STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http'
 import { createServer as createTlsServer } from 'node:https'
 import { pathToFileURL } from 'node:url'
 
@@ -37,28 +50,77 @@ export const USER_EMAIL = 'deploy-bot@example.com'
  * @typedef {object} RecordedRequest
  * @property {'auth' | 'api'} server
  * @property {string} method
- * @property {string} path the path with its query string, as sent
+ * @property {string} path the path with its query string, exactly as sent (not normalised)
  * @property {import('node:http').IncomingHttpHeaders} headers
  * @property {string} body
  * @property {number} at arrival time (Date.now(), not the fake clock)
  */
 
 /**
+ * Header values of an answer: any text, also what Node refuses to send (line breaks,
+ * NUL, characters above U+00FF), which then goes out raw, UTF-8 encoded.
+ * @typedef {Record<string, string | string[]>} AnswerHeaders
+ */
+
+/**
+ * What the request is echoed with: `'body'` the raw request body (the auth service then
+ * echoes the client secret), `'path'` the path and query as sent, `'headers'` the request
+ * headers as JSON (Authorization included). These come back inside a JSON error
+ * (`{"error": "Cannot process this request: ..."}`). A function computes the raw body
+ * itself, sent as text.
+ * @typedef {'body' | 'path' | 'headers' | ((request: RecordedRequest) => string)} Echo
+ */
+
+/**
  * A fault the platform shows to matching requests, `times` times (default once).
- * Without `commit` the request is not carried out; with it, the change is made and
- * then the answer is lost or replaced, as when a proxy fails after the platform acted.
+ * With `status` (or `drop`) and without `commit` the request is not carried out; with
+ * `commit`, the change is made and then the answer is lost or replaced, as when a proxy
+ * fails after the platform acted. Without `status` the request is carried out and its
+ * answer keeps its status; `statusText`, `headers` and a body (`echo`, `nest`, `json`,
+ * `body`, in this order of precedence) then change that answer.
  * @typedef {object} Fault
  * @property {'auth' | 'api'} [server] which server (both when absent)
  * @property {string} [method]
- * @property {string | RegExp} [path] the path without its query (and without apiPrefix)
+ * @property {string | RegExp} [path] the path as sent, without its query (and without apiPrefix)
  * @property {number} [times] how many requests it hits; Infinity for all
  * @property {boolean} [commit] carry the request out first
  * @property {number} [delayMs] answer this much later
  * @property {'reset' | 'hang'} [drop] reset the connection, or never answer
- * @property {number} [status] answer with this status instead
- * @property {Record<string, string>} [headers] with these headers
- * @property {string} [body] this raw body (default: a JSON error)
+ * @property {number} [status] answer with this status instead (default body: a JSON error)
+ * @property {string} [statusText] with this reason phrase (any text, e.g. a secret or `##[error]x`)
+ * @property {AnswerHeaders} [headers] with these headers, over the answer's own
+ * @property {string} [body] this raw body, as text/plain unless `headers` say otherwise
  * @property {unknown} [json] or this JSON body
+ * @property {number} [nest] or a JSON body of this many nested objects: `{"a":{"a":...{}}}`
+ * @property {Echo} [echo] or an error body that echoes the request
+ */
+
+/**
+ * An answer before it is sent: a JSON payload, or a raw `body`.
+ * @typedef {object} Answer
+ * @property {number} status
+ * @property {unknown} [json] the JSON payload (undefined: an empty body)
+ * @property {string} [body] a raw body instead, of type `type`
+ * @property {string} [type] the Content-Type of a raw body (default text/plain)
+ * @property {string} [statusText]
+ * @property {AnswerHeaders} [headers]
+ */
+
+/** @typedef {'create' | 'list' | 'revoke'} RecordAnswer which answer carries a record */
+
+/**
+ * A token seeded as if created earlier. Every field but `name` is optional and stored
+ * as given, however hostile: an `id` of `..` or `.`, another project's id, a date that
+ * is not one.
+ * @typedef {object} SeedSpec
+ * @property {string} name
+ * @property {number} [ageMs] created this long before now() (whole seconds, as the platform writes)
+ * @property {string} [createdAt] or exactly this createdAt, kept as given
+ * @property {string} [state] `active` (the default); `revoked`: revoked now, with revokedAt
+ *   and revokedBy and without tokenValue; any other text is stored as it is
+ * @property {string} [id] a random UUID by default
+ * @property {string} [projectId] PROJECT_ID by default
+ * @property {string} [mediatorId] a random UUID by default
  */
 
 /**
@@ -76,12 +138,17 @@ export const USER_EMAIL = 'deploy-bot@example.com'
  */
 
 export class FakePlatform {
-  /** @type {Map<string, TokenRecord>} in creation order */
+  /** @type {Map<string, TokenRecord>} the stored records by id, in creation order */
   tokens = new Map()
   /** @type {RecordedRequest[]} every request, in arrival order */
   requests = []
-  /** @type {Set<string>} access tokens issued, for leak checks */
+  /**
+   * @type {Set<string>} secrets handed out, for leak checks: access and refresh tokens,
+   * and any tokenValue or access token that a rewrite put in an answer
+   */
   issuedSecrets = new Set()
+  /** @type {unknown[]} errors thrown while answering (a rewrite that threw): answered 500 */
+  handlerErrors = []
   /** @type {Map<string, number>} access token -> expiry time */
   #accessTokens = new Map()
   /** @type {(Fault & { times: number })[]} */
@@ -118,6 +185,30 @@ export class FakePlatform {
     this.rateLimit = undefined
     /** How many requests the rate limit turned away. */
     this.throttled = 0
+    /**
+     * Rewrites each record in the answers that carry records (create, list, revoke). It
+     * gets a copy of the stored record and which answer it is for, and returns what is
+     * sent in its place: the copy changed (any field: name, id, createdAt, projectId,
+     * state...), another object, or anything else (`null`, a string, a number...). The
+     * stored records stay as they are, so a revoke by the real id still works; change
+     * `tokens` to change them. A tokenValue it sends joins `issuedSecrets`.
+     * @type {((record: TokenRecord, answer: RecordAnswer) => unknown) | undefined}
+     */
+    this.rewriteRecord = undefined
+    /** The list answer holds every record twice: the whole list, then again. */
+    this.duplicateRecords = false
+    /**
+     * Rewrites every answer of the auth endpoint that the platform computes (not
+     * injected faults): it gets the JSON payload (on success `access_token`,
+     * `refresh_token`, `expires_in`, `expires`; else `{ error }`), the status and the
+     * request, and returns the payload to send. A new `access_token` (or `accessToken`)
+     * of a 200 answer is then valid on the API, and it and any `refresh_token` join
+     * `issuedSecrets`.
+     * @type {((payload: unknown, context: { status: number, request: RecordedRequest }) => unknown) | undefined}
+     */
+    this.rewriteAuth = undefined
+    /** `false` leaves the Date header out of every answer (Node adds one by default). */
+    this.sendDate = true
     this.#window = { start: 0, count: 0 }
     this.authUrl = ''
     this.baseUrl = ''
@@ -129,7 +220,15 @@ export class FakePlatform {
         /** @type {import('node:http').IncomingMessage} */ req,
         /** @type {import('node:http').ServerResponse} */ res,
       ) =>
-        void this.#receive(server, req, res)
+        void this.#receive(server, req, res).catch((/** @type {unknown} */ error) => {
+          this.handlerErrors.push(error)
+          if (!res.headersSent && !res.destroyed) {
+            this.#send(req, res, {
+              status: 500,
+              json: { error: `fake platform: ${String(error)}` },
+            })
+          }
+        })
     const { tls } = options
     this.#authServer = tls ? createTlsServer(tls, handler('auth')) : createServer(handler('auth'))
     this.#apiServer = tls ? createTlsServer(tls, handler('api')) : createServer(handler('api'))
@@ -167,13 +266,14 @@ export class FakePlatform {
   }
 
   /**
-   * Adds a token as if created earlier.
-   * @param {{ name: string, ageMs?: number, createdAt?: string, state?: 'active' | 'revoked' }} spec
+   * Adds a token as if created earlier (see SeedSpec), and returns a copy of it.
+   * @param {SeedSpec} spec
    */
   seed(spec) {
-    const createdAt = spec.createdAt ?? new Date(this.now() - (spec.ageMs ?? 0)).toISOString()
-    const record = this.#newRecord(spec.name, createdAt)
+    const createdAt = spec.createdAt ?? timestamp(this.now() - (spec.ageMs ?? 0))
+    const record = this.#newRecord(spec.name, createdAt, spec)
     if (spec.state === 'revoked') this.#revokeRecord(record)
+    else if (spec.state !== undefined) record.state = spec.state
     return { ...record }
   }
 
@@ -197,7 +297,7 @@ export class FakePlatform {
     return this.#faults.reduce((sum, fault) => sum + fault.times, 0)
   }
 
-  /** The requests of one server, or all, as `METHOD path` lines. */
+  /** The requests of one server, or all, as `METHOD path` lines, the paths raw as sent. */
   requestLines(server = /** @type {'auth' | 'api' | undefined} */ (undefined)) {
     return this.requests
       .filter((request) => server === undefined || request.server === server)
@@ -227,17 +327,17 @@ export class FakePlatform {
     const carriedOut = fault === undefined || fault.commit ? this.#handle(request) : undefined
     if (fault?.drop === 'reset') return void req.socket.resetAndDestroy()
     if (fault?.drop === 'hang') return // The connection stays open, unanswered, until close().
-    if (fault?.status !== undefined) {
-      const payload = fault.json ?? fault.body ?? { error: `Injected ${fault.status}` }
-      return void send(res, fault.status, payload, fault.headers)
-    }
-    const { status, payload, headers } = carriedOut ?? this.#handle(request)
-    send(res, status, payload, headers)
+    /** @type {Answer} */
+    const answer =
+      fault?.status !== undefined
+        ? { status: fault.status, json: { error: `Injected ${fault.status}` } }
+        : (carriedOut ?? this.#handle(request))
+    this.#send(req, res, fault === undefined ? answer : applyFault(answer, fault, request))
   }
 
   /**
    * @param {RecordedRequest} request
-   * @returns {{ status: number, payload: unknown, headers?: Record<string, string> }}
+   * @returns {Answer}
    */
   #handle(request) {
     if (request.server === 'auth') return this.#authenticate(request)
@@ -263,7 +363,7 @@ export class FakePlatform {
    * @param {RecordedRequest} request
    */
   #takeFault(request) {
-    const pathname = new URL(request.path, 'http://fake').pathname
+    const pathname = rawPathname(request.path)
     const path = request.server === 'api' ? pathname.slice(this.apiPrefix.length) : pathname
     const fault = this.#faults.find(
       (f) =>
@@ -277,10 +377,33 @@ export class FakePlatform {
     return fault
   }
 
-  /** @param {RecordedRequest} request */
+  /**
+   * @param {RecordedRequest} request
+   * @returns {Answer}
+   */
   #authenticate(request) {
-    const url = new URL(request.path, 'http://fake')
-    if (url.pathname !== this.authPath) return error(404, `No route ${url.pathname}`)
+    const answer = this.#authAnswer(request)
+    if (this.rewriteAuth === undefined) return answer
+    const json = this.rewriteAuth(answer.json, { status: answer.status, request })
+    if (answer.status === 200 && isObject(json)) {
+      const expires = this.now() + this.accessTokenLifetime * 1000
+      for (const field of ['access_token', 'accessToken', 'refresh_token']) {
+        const value = json[field]
+        if (typeof value !== 'string' || value === '') continue
+        this.issuedSecrets.add(value)
+        if (field !== 'refresh_token') this.#accessTokens.set(value, expires)
+      }
+    }
+    return { ...answer, json }
+  }
+
+  /**
+   * @param {RecordedRequest} request
+   * @returns {Answer}
+   */
+  #authAnswer(request) {
+    const pathname = rawPathname(request.path)
+    if (pathname !== this.authPath) return error(404, `No route ${pathname}`)
     if (request.method !== 'POST') return error(405, 'Method not allowed')
     if (!isJson(request)) return error(415, 'Content-Type must be application/json')
     const credentials = parseJson(request.body)
@@ -297,7 +420,7 @@ export class FakePlatform {
     this.issuedSecrets.add(accessToken).add(refreshToken)
     return {
       status: 200,
-      payload: {
+      json: {
         access_token: accessToken,
         refresh_token: refreshToken,
         expires_in: this.accessTokenLifetime,
@@ -306,12 +429,16 @@ export class FakePlatform {
     }
   }
 
-  /** @param {RecordedRequest} request */
+  /**
+   * Routes on the path as sent, not normalised: `/api/tokens/%2E%2E/revoke` revokes
+   * the token whose id is `..`, as a router that decodes its parameters would.
+   * @param {RecordedRequest} request
+   * @returns {Answer}
+   */
   #api(request) {
-    const url = new URL(request.path, 'http://fake')
-    const path = url.pathname.startsWith(this.apiPrefix)
-      ? url.pathname.slice(this.apiPrefix.length)
-      : ''
+    const pathname = rawPathname(request.path)
+    const query = new URLSearchParams(request.path.slice(pathname.length + 1))
+    const path = pathname.startsWith(this.apiPrefix) ? pathname.slice(this.apiPrefix.length) : ''
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1]
     const expiry = bearer === undefined ? undefined : this.#accessTokens.get(bearer)
     if (expiry === undefined || expiry <= this.now()) return error(401, 'Unauthorized')
@@ -322,29 +449,36 @@ export class FakePlatform {
     if (path === '/api/tokens' && request.method === 'POST') return this.#create(request)
     if (path === '/api/tokens' && request.method === 'GET') {
       if (request.body !== '') return error(400, 'GET takes no body')
-      return { status: 200, payload: [...this.tokens.values()].map((token) => ({ ...token })) }
+      const records = [...this.tokens.values()].map((token) => this.#present(token, 'list'))
+      return { status: 200, json: this.duplicateRecords ? [...records, ...records] : records }
     }
     const revoke = /^\/api\/tokens\/([^/]+)\/revoke$/.exec(path)
     if (revoke && request.method === 'POST') {
-      return this.#revoke(decodeURIComponent(revoke[1] ?? ''), url.searchParams, request)
+      const id = decodeSegment(revoke[1] ?? '')
+      if (id === undefined) return error(400, 'The token id is not valid percent-encoding')
+      return this.#revoke(id, query, request)
     }
-    return error(404, `No route ${request.method} ${url.pathname}`)
+    return error(404, `No route ${request.method} ${pathname}`)
   }
 
-  /** @param {RecordedRequest} request */
+  /**
+   * @param {RecordedRequest} request
+   * @returns {Answer}
+   */
   #create(request) {
     if (!isJson(request)) return error(415, 'Content-Type must be application/json')
     const body = parseJson(request.body)
     if (typeof body?.name !== 'string' || body.name.trim() === '')
       return error(400, 'name is required')
-    const record = this.#newRecord(body.name, new Date(this.now()).toISOString())
-    return { status: 201, payload: { ...record } }
+    const record = this.#newRecord(body.name, timestamp(this.now()))
+    return { status: 201, json: this.#present(record, 'create') }
   }
 
   /**
    * @param {string} id
    * @param {URLSearchParams} query
    * @param {RecordedRequest} request
+   * @returns {Answer}
    */
   #revoke(id, query, request) {
     if (query.get('tokenId') !== id) {
@@ -355,21 +489,37 @@ export class FakePlatform {
     if (record === undefined) return error(404, 'Token not found')
     if (record.state === 'revoked') return error(409, 'Token is already revoked')
     this.#revokeRecord(record)
-    return { status: 200, payload: { ...record } }
+    return { status: 200, json: this.#present(record, 'revoke') }
+  }
+
+  /**
+   * What an answer carries for a stored record: a copy, rewritten by rewriteRecord.
+   * @param {TokenRecord} record
+   * @param {RecordAnswer} answer
+   */
+  #present(record, answer) {
+    const copy = { ...record }
+    if (this.rewriteRecord === undefined) return copy
+    const sent = this.rewriteRecord(copy, answer)
+    if (isObject(sent) && typeof sent.tokenValue === 'string' && sent.tokenValue !== '') {
+      this.issuedSecrets.add(sent.tokenValue)
+    }
+    return sent
   }
 
   /**
    * @param {string} name
    * @param {string} createdAt
+   * @param {Omit<SeedSpec, 'name' | 'state' | 'ageMs' | 'createdAt'>} [fields]
    */
-  #newRecord(name, createdAt) {
+  #newRecord(name, createdAt, fields = {}) {
     /** @type {TokenRecord} */
     const record = {
-      id: randomUUID(),
+      id: fields.id ?? randomUUID(),
       name,
       tokenValue: jwtLike({ sub: 'mediator', name }),
-      mediatorId: randomUUID(),
-      projectId: PROJECT_ID,
+      mediatorId: fields.mediatorId ?? randomUUID(),
+      projectId: fields.projectId ?? PROJECT_ID,
       createdBy: USER_ID,
       createdByEmail: USER_EMAIL,
       state: 'active',
@@ -383,8 +533,35 @@ export class FakePlatform {
   #revokeRecord(record) {
     delete record.tokenValue
     record.state = 'revoked'
-    record.revokedAt = new Date(this.now()).toISOString()
+    record.revokedAt = timestamp(this.now())
     record.revokedBy = USER_ID
+  }
+
+  /**
+   * Sends an answer through Node, or raw on the socket when Node refuses its status,
+   * reason phrase or a header (a control character, a character above U+00FF).
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   * @param {Answer} answer
+   */
+  #send(req, res, answer) {
+    const body =
+      answer.body ?? (answer.json === undefined ? '' : (JSON.stringify(answer.json) ?? ''))
+    const type = answer.body === undefined ? 'application/json' : (answer.type ?? TEXT)
+    /** @type {AnswerHeaders} */
+    const headers = {
+      'Content-Type': type,
+      'Content-Length': String(Buffer.byteLength(body)),
+      ...answer.headers,
+    }
+    const statusText = answer.statusText ?? STATUS_CODES[answer.status] ?? ''
+    if (!sendable(answer.status, statusText, headers)) {
+      writeRaw(req.socket, answer.status, statusText, headers, body, this.sendDate)
+      return
+    }
+    res.sendDate = this.sendDate
+    res.writeHead(answer.status, statusText, headers)
+    res.end(body)
   }
 }
 
@@ -393,12 +570,98 @@ export async function startFakePlatform(options) {
   return new FakePlatform(options).start()
 }
 
+const TEXT = 'text/plain; charset=utf-8'
+
+/**
+ * An ISO 8601 UTC timestamp with whole seconds, as in the platform's public samples
+ * (`2026-05-26T19:16:45Z`): two tokens made in the same second tie.
+ * @param {number} ms
+ */
+export function timestamp(ms) {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.000Z$/, 'Z')
+}
+
+/**
+ * A JSON text of `depth` nested objects, `{"a":{"a":{}}}` for 3, built without
+ * recursion so that any depth can be sent.
+ * @param {number} depth at least 1
+ */
+export function nestedJson(depth) {
+  if (!Number.isInteger(depth) || depth < 1) throw new RangeError(`nest must be 1 or more`)
+  return `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`
+}
+
+/**
+ * The answer a fault makes of the answer the platform would give (or the injected one).
+ * @param {Answer} answer
+ * @param {Fault} fault
+ * @param {RecordedRequest} request
+ * @returns {Answer}
+ */
+function applyFault(answer, fault, request) {
+  /** @type {Answer} */
+  let changed = answer
+  if (fault.echo !== undefined) changed = { status: answer.status, ...echo(fault.echo, request) }
+  else if (fault.nest !== undefined) {
+    changed = { status: answer.status, body: nestedJson(fault.nest), type: 'application/json' }
+  } else if (fault.json !== undefined) changed = { status: answer.status, json: fault.json }
+  else if (fault.body !== undefined) changed = { status: answer.status, body: fault.body }
+  else if (fault.status === undefined) changed = { ...answer }
+  if (answer.headers !== undefined || fault.headers !== undefined) {
+    changed.headers = { ...answer.headers, ...fault.headers }
+  }
+  if (fault.statusText !== undefined) changed.statusText = fault.statusText
+  return changed
+}
+
+/**
+ * @param {Echo} how
+ * @param {RecordedRequest} request
+ * @returns {Omit<Answer, 'status'>}
+ */
+function echo(how, request) {
+  if (typeof how === 'function') return { body: how(request) }
+  const text =
+    how === 'body' ? request.body : how === 'path' ? request.path : JSON.stringify(request.headers)
+  return { json: { error: `Cannot process this request: ${text}` } }
+}
+
 /**
  * @param {number} status
  * @param {string} message
+ * @returns {Answer}
  */
 function error(status, message) {
-  return { status, payload: { error: message } }
+  return { status, json: { error: message } }
+}
+
+/**
+ * @param {unknown} value
+ * @returns {value is Record<string, unknown>}
+ */
+function isObject(value) {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * The path of a request target as sent, without its query.
+ * @param {string} target
+ */
+function rawPathname(target) {
+  const query = target.indexOf('?')
+  return query < 0 ? target : target.slice(0, query)
+}
+
+/**
+ * @param {string} segment
+ * @returns {string | undefined}
+ */
+function decodeSegment(segment) {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
 }
 
 /** @param {RecordedRequest} request */
@@ -412,8 +675,8 @@ function isJson(request) {
  */
 function parseJson(text) {
   try {
-    const value = JSON.parse(text)
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined
+    const value = /** @type {unknown} */ (JSON.parse(text))
+    return isObject(value) ? value : undefined
   } catch {
     return undefined
   }
@@ -435,22 +698,42 @@ async function readBody(req) {
 }
 
 /**
- * Answers with a JSON payload, or a raw string body as it is.
- * @param {import('node:http').ServerResponse} res
+ * Whether Node will send this status line and these headers as they are.
  * @param {number} status
- * @param {unknown} payload
- * @param {Record<string, string>} [headers]
+ * @param {string} statusText
+ * @param {AnswerHeaders} headers
  */
-function send(res, status, payload, headers = {}) {
-  const raw = typeof payload === 'string'
-  const body = raw ? payload : JSON.stringify(payload)
-  const type = raw ? 'text/plain; charset=utf-8' : 'application/json'
-  res.writeHead(status, {
-    'Content-Type': type,
-    'Content-Length': Buffer.byteLength(body),
-    ...headers,
-  })
-  res.end(body)
+function sendable(status, statusText, headers) {
+  if (!Number.isInteger(status) || status < 100 || status > 999) return false
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(statusText)) return false
+  try {
+    for (const [name, value] of Object.entries(headers)) {
+      validateHeaderName(name)
+      for (const one of [value].flat()) validateHeaderValue(name, one)
+    }
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Writes an HTTP/1.1 answer on the socket by hand, UTF-8 encoded, and closes it.
+ * @param {import('node:net').Socket} socket
+ * @param {number} status
+ * @param {string} statusText
+ * @param {AnswerHeaders} headers
+ * @param {string} body
+ * @param {boolean} sendDate
+ */
+function writeRaw(socket, status, statusText, headers, body, sendDate) {
+  const lines = [`HTTP/1.1 ${status} ${statusText}`]
+  if (sendDate) lines.push(`Date: ${new Date().toUTCString()}`)
+  for (const [name, value] of Object.entries(headers)) {
+    for (const one of [value].flat()) lines.push(`${name}: ${one}`)
+  }
+  lines.push('Connection: close', '', '')
+  socket.end(Buffer.from(lines.join('\r\n') + body, 'utf8'))
 }
 
 /**
