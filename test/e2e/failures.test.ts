@@ -118,7 +118,8 @@ describe('failures (the committed bundle on Node 24)', () => {
     })
     expect(expectCleanFailure(run)).toBe(
       `list failed: authentication failed: POST ${authUrl}/idp/identity/resources/auth/v2/api-token ` +
-        'got no answer (attempt 2 of 2): connection refused (ECONNREFUSED).',
+        `got no answer (attempt 2 of 2): connection refused (ECONNREFUSED). Check the authUrl input (${authUrl}) ` +
+        'and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).',
     )
   })
 

@@ -53,7 +53,7 @@ describe('proxies (the committed bundle on Node 24)', () => {
   it('goes direct for a host in NO_PROXY (which, here, cannot be reached without the proxy)', async () => {
     const result = await run({ HTTPS_PROXY: proxy.url, NO_PROXY: 'platform.test' })
     expect(expectCleanFailure(result)).toMatch(
-      /got no answer: host (not found \(ENOTFOUND\)|name lookup failed \(EAI_AGAIN\))\.$/,
+      /got no answer: host (not found \(ENOTFOUND\)|name lookup failed \(EAI_AGAIN\))\. Check the authUrl input \(https:\/\/platform\.test:\d+\) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy \(HTTPS_PROXY, NO_PROXY\)\.$/,
     )
     expect(proxy.tunnels).toEqual([])
   })
