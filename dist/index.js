@@ -2499,7 +2499,7 @@ const githubRunner = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(510);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(230);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(477);
 // The main step's entry point: it only starts the action (all logic is in main.ts).
 
 
@@ -2510,7 +2510,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 230:
+/***/ 477:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4216,6 +4216,66 @@ function worthLookingUp(error) {
     return (status >= 200 && status <= 299) || isRefusal(status);
 }
 
+;// CONCATENATED MODULE: ./src/project-guard.ts
+// expectedProjectId: a TokenApi that refuses to act on any project but the expected one.
+
+
+
+/**
+ * Staging and production use different API clients: with their secrets mixed up, a
+ * nightly cleanup would revoke the other project's tokens and cut its mediators off.
+ * Every list is checked before anything else happens with it; a token created in
+ * another project is revoked at once and never handed on; a revoke checks the
+ * token's project first (from a list, unless one was already checked).
+ */
+class ProjectGuard {
+    api;
+    expected;
+    /** Ids of tokens seen in a checked list: their revoke needs no other look. */
+    checked = new Set();
+    constructor(api, expected) {
+        this.api = api;
+        this.expected = expected;
+    }
+    async listTokens() {
+        const tokens = await this.api.listTokens();
+        const other = tokens.find((token) => !this.isExpected(token));
+        if (other !== undefined) {
+            throw new ActionError(`the platform listed ${nameAndId(other)} of project ${projectOf(other)}, but expectedProjectId is ${this.expected}: these credentials reach another project. Nothing was revoked or created; check clientId, clientSecret and baseUrl.`);
+        }
+        for (const token of tokens)
+            this.checked.add(token.id.toLowerCase());
+        return tokens;
+    }
+    async createToken(name) {
+        const token = await this.api.createToken(name);
+        if (this.isExpected(token))
+            return token;
+        let outcome;
+        try {
+            await this.api.revokeToken(token.id);
+            outcome = 'it was revoked at once';
+        }
+        catch (error) {
+            const why = error instanceof Error ? error.message : String(error);
+            outcome = `revoking it failed too (${why}): revoke it by hand`;
+        }
+        throw new ActionError(`the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}; ${outcome}, and its value was not handed on. Check clientId, clientSecret and baseUrl.`);
+    }
+    async revokeToken(tokenId, options) {
+        // The list check fails on any record of another project, this token's included.
+        if (!this.checked.has(tokenId.toLowerCase()))
+            await this.listTokens();
+        return this.api.revokeToken(tokenId, options);
+    }
+    isExpected(token) {
+        return token.projectId?.toLowerCase() === this.expected.toLowerCase();
+    }
+}
+function projectOf(token) {
+    return token.projectId === undefined ? '(none given)' : (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.projectId), 80);
+}
+
 ;// CONCATENATED MODULE: ./src/post-state.ts
 const TOKEN_ID = 'revokeOnExitTokenId';
 const TOKEN_NAME = 'revokeOnExitTokenName';
@@ -4735,6 +4795,7 @@ function decodeReferences(text) {
 
 
 
+
 /**
  * Every failure ends here, as one message without a stack trace or a secret. The
  * runner defaults to the real one for `npm run local-action`, which calls `run()`.
@@ -4753,7 +4814,9 @@ async function run(runner = github_runner/* githubRunner */.O) {
         const deadline = new Deadline(systemClock, inputs.connection.totalTimeoutMs);
         const client = new PlatformClient({ ...inputs.connection, secrets, log: runner, deadline });
         try {
-            const result = await perform(client, inputs.task, {
+            const { expectedProjectId } = inputs;
+            const api = expectedProjectId ? new ProjectGuard(client, expectedProjectId) : client;
+            const result = await perform(api, inputs.task, {
                 clock: systemClock,
                 log: runner,
                 deadline,

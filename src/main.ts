@@ -6,6 +6,7 @@ import { githubRunner } from './github-runner.js'
 import { readInputs } from './inputs.js'
 import { perform } from './operations/index.js'
 import { PlatformClient } from './platform/client.js'
+import { ProjectGuard } from './project-guard.js'
 import { report } from './report.js'
 import type { Runner } from './runner.js'
 import { Secrets, type SecretMasker } from './secrets.js'
@@ -29,7 +30,9 @@ export async function run(runner: Runner = githubRunner): Promise<void> {
     const deadline = new Deadline(systemClock, inputs.connection.totalTimeoutMs)
     const client = new PlatformClient({ ...inputs.connection, secrets, log: runner, deadline })
     try {
-      const result = await perform(client, inputs.task, {
+      const { expectedProjectId } = inputs
+      const api = expectedProjectId ? new ProjectGuard(client, expectedProjectId) : client
+      const result = await perform(api, inputs.task, {
         clock: systemClock,
         log: runner,
         deadline,

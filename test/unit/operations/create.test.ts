@@ -88,4 +88,20 @@ describe('create', () => {
     await create(api, task({ ifExists: 'fail' }), recordingRunner())
     expect(api.calls).toEqual(['list', 'create ci-deploy'])
   })
+
+  it('reuses the same token of two created in the same second, whatever the list order', async () => {
+    const at = '2026-11-20T10:00:01Z'
+    const tied = [
+      token('b-id', 'ci-deploy', 0, { createdAt: at }),
+      token('a-id', 'ci-deploy', 0, { createdAt: at }),
+    ]
+    for (const tokens of [tied, [...tied].reverse()]) {
+      const result = await create(
+        new FakeTokenApi(tokens),
+        task({ ifExists: 'reuse' }),
+        recordingRunner(),
+      )
+      expect(result).toMatchObject({ reused: true, token: { id: 'a-id' } })
+    }
+  })
 })
