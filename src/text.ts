@@ -13,9 +13,19 @@ export function oneLine(value: string): string {
   return value.replace(CONTROL_OR_SPACE, ' ').trim()
 }
 
-/** At most `max` characters: a longer text is cut and ends with `...`. */
+/**
+ * At most `max` characters: a longer text is cut and ends with `...`. The cut never
+ * splits a surrogate pair, which would leave half a character (shown as U+FFFD).
+ */
 export function truncate(value: string, max: number): string {
-  return value.length > max ? `${value.slice(0, max - 3)}...` : value
+  if (value.length <= max) return value
+  let end = Math.max(0, max - 3)
+  if (end > 0 && isHighSurrogate(value.charCodeAt(end - 1))) end--
+  return `${value.slice(0, end)}...`
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff
 }
 
 /** `1 token`, `2 tokens`. */

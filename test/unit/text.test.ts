@@ -7,6 +7,12 @@ describe('text', () => {
     expect(truncate('abcdefghijk', 10)).toBe('abcdefg...')
   })
 
+  it('never cuts a character made of two UTF-16 units in half', () => {
+    expect(truncate('ab😀cdef', 5)).toBe('ab...')
+    expect(truncate('a😀bcdef', 5)).toBe('a...')
+    expect(truncate('😀'.repeat(10), 8)).toBe('😀😀...')
+  })
+
   it('puts text on one line', () => {
     expect(oneLine(' a\r\n\tb\u0085c ')).toBe('a b c')
   })
