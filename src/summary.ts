@@ -9,8 +9,9 @@ import { cleanupOutcome } from './wording.js'
 
 /** The runner refuses a step summary of 128 KiB or more. */
 export const SUMMARY_LIMIT_BYTES = 128 * 1024
-// Tables stop here, leaving room for the lines that follow them.
-const BUDGET_BYTES = SUMMARY_LIMIT_BYTES - 4 * 1024
+// Table rows stop this far short of the limit, leaving room for the headings and notes
+// that follow them (a few hundred bytes each, three tables at most).
+const RESERVE_BYTES = 4 * 1024
 
 // Summaries never hold a token value: rows are built from these fields only.
 type Shown = Pick<
@@ -19,33 +20,37 @@ type Shown = Pick<
 >
 
 /**
- * A Markdown summary that stays under the runner's limit whatever it is given:
- * a table that would pass the budget stops early and says how many rows it left out.
+ * A Markdown summary that stays under the runner's limit in bytes whatever it is given:
+ * everything is counted as it is added. A table that would pass the budget stops early
+ * and says how many rows it left out; a heading or paragraph that would pass the limit
+ * is cut where no tag, escape or character is split.
  */
 class Summary {
   private text = ''
   private bytes = 0
 
   constructor(heading: string) {
-    this.add(`### ${heading}\n\n`)
+    this.block(`### ${heading}`)
   }
 
   paragraph(markdown: string): this {
-    this.add(`${markdown}\n\n`)
+    this.block(markdown)
     return this
   }
 
   /** A table under a heading; `whereAll` says where the complete list is. */
   table(heading: string, columns: string[], rows: readonly string[][], whereAll: string): this {
     if (rows.length === 0) return this
-    this.add(`#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`)
     let shown = 0
-    for (const row of rows) {
-      const line = `| ${row.join(' | ')} |\n`
-      if (this.bytes + Buffer.byteLength(line) > BUDGET_BYTES) break
-      this.add(line)
-      shown++
-    }
+    if (
+      this.add(
+        `#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`,
+      )
+    )
+      for (const row of rows) {
+        if (!this.add(`| ${row.join(' | ')} |\n`, RESERVE_BYTES)) break
+        shown++
+      }
     const omitted = rows.length - shown
     if (omitted > 0)
       this.add(
@@ -59,10 +64,49 @@ class Summary {
     return this.text
   }
 
-  private add(text: string): void {
-    this.text += text
-    this.bytes += Buffer.byteLength(text)
+  /** Prose and the blank line after it, cut to what is left when it does not fit whole. */
+  private block(markdown: string): void {
+    if (this.add(`${markdown}\n\n`)) return
+    const cut = cutMarkdown(markdown, SUMMARY_LIMIT_BYTES - 1 - this.bytes - 2)
+    if (cut !== undefined) this.add(`${cut}\n\n`)
   }
+
+  /** Adds text if it fits with `reserve` bytes to spare; says whether it did. */
+  private add(text: string, reserve = 0): boolean {
+    const bytes = Buffer.byteLength(text)
+    if (this.bytes + bytes + reserve >= SUMMARY_LIMIT_BYTES) return false
+    this.text += text
+    this.bytes += bytes
+    return true
+  }
+}
+
+// What must stay whole when Markdown is cut: an HTML tag, an escape, one character.
+const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu
+
+/**
+ * The start of `markdown` that fits in `maxBytes` with `...` and the closing tags of the
+ * tags it leaves open; undefined when not even that fits.
+ */
+function cutMarkdown(markdown: string, maxBytes: number): string | undefined {
+  const closers = (open: readonly string[]) =>
+    open
+      .map((tag) => `</${tag}>`)
+      .reverse()
+      .join('')
+  let open: readonly string[] = []
+  let kept = ''
+  let bytes = 0
+  for (const [piece, slash, tag] of markdown.matchAll(PIECE)) {
+    const next = tag === undefined ? open : slash ? open.slice(0, -1) : [...open, tag]
+    const size = Buffer.byteLength(piece)
+    if (bytes + size + Buffer.byteLength(`...${closers(next)}`) > maxBytes) break
+    kept += piece
+    bytes += size
+    open = next
+  }
+  const cut = `${kept}...${closers(open)}`
+  return Buffer.byteLength(cut) <= maxBytes ? cut : undefined
 }
 
 export function createSummary(result: CreateResult): string {

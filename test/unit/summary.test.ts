@@ -206,3 +206,72 @@ describe('create and cleanup summaries', () => {
     ])
   })
 })
+
+describe('the 128 KiB bound, in bytes', () => {
+  const bytes = (text: string) => Buffer.byteLength(text)
+  // Every & starts a whole escape, and every tag opened is closed: nothing was cut in half.
+  const expectWhole = (summary: string) => {
+    expect(summary).not.toMatch(/&(?!#\d+;)/)
+    for (const tag of ['code', 'strong'])
+      expect(summary.split(`<${tag}>`).length).toBe(summary.split(`</${tag}>`).length)
+    expect(summary).not.toMatch(
+      /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/,
+    )
+  }
+  const ASCII = 'ci-deploy-' + 'x'.repeat(140_000)
+  const EURO = '€'.repeat(70_000)
+  const PIPES = '|'.repeat(140_000)
+
+  it.each([
+    ['a 140 KB name', ASCII, 'ci-deploy-xxxxxxxxxx'],
+    ['a name of 70,000 €', EURO, '€'.repeat(20)],
+    ['a name of 140,000 |', PIPES, '&#124;'.repeat(20)],
+  ])('create and revoke stay under the limit with %s, showing its start', (_, name, start) => {
+    const summaries = [
+      createSummary({
+        operation: 'create',
+        token: token('id-1', name, 0, { mediatorId: name }),
+        envName: 'GW_TOKEN',
+        reused: true,
+        revokeOnExit: true,
+      }),
+      revokeSummary({
+        operation: 'revoke',
+        token: token(name, name, 3, { state: 'revoked', revokedAt: name }),
+        alreadyRevoked: true,
+      }),
+    ]
+    for (const summary of summaries) {
+      expect(bytes(summary)).toBeLessThan(SUMMARY_LIMIT_BYTES)
+      expect(summary).toContain(`<strong>${start}`)
+      expectWhole(summary)
+    }
+  })
+
+  it('cuts a table on bytes, not characters: rows of non-ASCII names', () => {
+    const tokens = Array.from({ length: 3000 }, (_, i) =>
+      token(`${i}`.padStart(36, '0'), `${'€'.repeat(100)}-${i}`, 1),
+    )
+    const summary = listSummary({ operation: 'list', tokens, total: 3000, task: ALL })
+    expect(bytes(summary)).toBeLessThan(SUMMARY_LIMIT_BYTES)
+    expect(bytes(summary)).toBeGreaterThan(SUMMARY_LIMIT_BYTES - 8 * 1024)
+    // Counted in characters, rows would have gone on until the text reached the limit,
+    // about twice as many bytes as it may hold.
+    expect(summary.length).toBeLessThan(SUMMARY_LIMIT_BYTES * 0.6)
+    const shown = summary.split('\n').filter((line) => line.startsWith('| €')).length
+    expect(summary).toContain(
+      `${3000 - shown} more not shown: a step summary must stay under 128 KiB;`,
+    )
+  })
+
+  it('does not cut a small summary at all', () => {
+    const revoked = token('5f0c4a2e-0000-4000-8000-000000000001', 'ci|deploy', 3, {
+      state: 'revoked',
+      revokedAt: '2026-11-22T12:30:00Z',
+    })
+    expect(revokeSummary({ operation: 'revoke', token: revoked, alreadyRevoked: false })).toBe(
+      '### Gateway token revoked\n\n' +
+        'Revoked gateway token <strong>ci&#124;deploy</strong> (<code>5f0c4a2e-0000-4000-8000-000000000001</code>) at 2026-11-22 12:30 UTC.\n\n',
+    )
+  })
+})
