@@ -12,6 +12,10 @@ export const SUMMARY_LIMIT_BYTES = 128 * 1024
 // Table rows stop this far short of the limit, leaving room for the headings and notes
 // that follow them (a few hundred bytes each, three tables at most).
 const RESERVE_BYTES = 4 * 1024
+// Any one field from outside (a name, an id, a reason) is cut to this many characters
+// before it is escaped, so that no escape is cut in half; at most 1,200 bytes once
+// escaped (`&#124;` for each `|`), so that a table shows many rows whatever the names.
+const FIELD_CHARACTERS = 200
 
 // Summaries never hold a token value: rows are built from these fields only.
 type Shown = Pick<
@@ -25,7 +29,7 @@ type Shown = Pick<
  * and says how many rows it left out; a heading or paragraph that would pass the limit
  * is cut where no tag, escape or character is split.
  */
-class Summary {
+export class Summary {
   private text = ''
   private bytes = 0
 
@@ -41,12 +45,9 @@ class Summary {
   /** A table under a heading; `whereAll` says where the complete list is. */
   table(heading: string, columns: string[], rows: readonly string[][], whereAll: string): this {
     if (rows.length === 0) return this
+    const head = `#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`
     let shown = 0
-    if (
-      this.add(
-        `#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`,
-      )
-    )
+    if (this.add(head))
       for (const row of rows) {
         if (!this.add(`| ${row.join(' | ')} |\n`, RESERVE_BYTES)) break
         shown++
@@ -67,7 +68,8 @@ class Summary {
   /** Prose and the blank line after it, cut to what is left when it does not fit whole. */
   private block(markdown: string): void {
     if (this.add(`${markdown}\n\n`)) return
-    const cut = cutMarkdown(markdown, SUMMARY_LIMIT_BYTES - 1 - this.bytes - 2)
+    // Cut to leave the reserve, so that a table after it can still say what it left out.
+    const cut = cutMarkdown(markdown, SUMMARY_LIMIT_BYTES - 1 - RESERVE_BYTES - this.bytes - 2)
     if (cut !== undefined) this.add(`${cut}\n\n`)
   }
 
@@ -85,10 +87,11 @@ class Summary {
 const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu
 
 /**
- * The start of `markdown` that fits in `maxBytes` with `...` and the closing tags of the
- * tags it leaves open; undefined when not even that fits.
+ * `markdown` if it fits in `maxBytes`, else its start with `...` and the closing tags of
+ * the tags it leaves open; undefined when not even that fits.
  */
-function cutMarkdown(markdown: string, maxBytes: number): string | undefined {
+export function cutMarkdown(markdown: string, maxBytes: number): string | undefined {
+  if (Buffer.byteLength(markdown) <= maxBytes) return markdown
   const closers = (open: readonly string[]) =>
     open
       .map((tag) => `</${tag}>`)
@@ -112,11 +115,9 @@ function cutMarkdown(markdown: string, maxBytes: number): string | undefined {
 export function createSummary(result: CreateResult): string {
   const { token, envName, reused, revokeOnExit } = result
   const where = envName
-    ? `the step output <code>tokenValue</code> and the environment variable <code>${escapeMarkdown(envName)}</code>`
+    ? `the step output <code>tokenValue</code> and the environment variable <code>${field(envName)}</code>`
     : 'the step output <code>tokenValue</code>'
-  const mediator = token.mediatorId
-    ? ` for mediator <code>${escapeMarkdown(token.mediatorId)}</code>`
-    : ''
+  const mediator = token.mediatorId ? ` for mediator <code>${field(token.mediatorId)}</code>` : ''
   const what = reused
     ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
     : `Created ${describeToken(token)}${mediator}.`
@@ -138,7 +139,7 @@ export function revokeSummary(result: RevokeResult): string {
 export function listSummary(result: ListResult): string {
   const { tokens, total, task } = result
   const filters = [
-    task.name === undefined ? undefined : `name <code>${escapeMarkdown(task.name)}</code>`,
+    task.name === undefined ? undefined : `name <code>${field(task.name)}</code>`,
     task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
   ].filter((filter) => filter !== undefined)
   const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : ''
@@ -148,9 +149,9 @@ export function listSummary(result: ListResult): string {
       'Tokens',
       ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'],
       tokens.map((t) => [
-        escapeMarkdown(t.name),
+        field(t.name),
         code(t.id),
-        escapeMarkdown(t.state),
+        field(t.state),
         date(t.createdAt),
         creator(t),
         date(t.revokedAt),
@@ -165,8 +166,8 @@ export function cleanupSummary(result: CleanupResult): string {
   const selection = [
     task.name === undefined
       ? 'active tokens of any name'
-      : `active tokens named <code>${escapeMarkdown(task.name)}</code>`,
-    task.olderThan === undefined ? undefined : `older than ${escapeMarkdown(task.olderThan.text)}`,
+      : `active tokens named <code>${field(task.name)}</code>`,
+    task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
     task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
   ].filter((part) => part !== undefined)
   const age = (token: Shown) => {
@@ -178,24 +179,20 @@ export function cleanupSummary(result: CleanupResult): string {
     .table(
       'Not revoked',
       ['Name', 'Id', 'Why'],
-      notRevoked.map(({ token, reason }) => [
-        escapeMarkdown(token.name),
-        code(token.id),
-        escapeMarkdown(truncate(reason, 200)),
-      ]),
+      notRevoked.map(({ token, reason }) => [field(token.name), code(token.id), field(reason)]),
       "the step's error message names them",
     )
     .table(
       task.dryRun ? 'Would revoke' : 'Revoked',
       ['Name', 'Id', 'Age', 'Created by'],
-      revoked.map((t) => [escapeMarkdown(t.name), code(t.id), age(t), creator(t)]),
+      revoked.map((t) => [field(t.name), code(t.id), age(t), creator(t)]),
       'the <code>tokens</code> output has all of them',
     )
     .table(
       'Kept',
       ['Name', 'Id', 'Age', 'Why'],
       kept.map(({ token, why }) => [
-        escapeMarkdown(token.name),
+        field(token.name),
         code(token.id),
         age(token),
         why === 'keep' ? `among the ${task.keep} newest` : 'its createdAt cannot be read',
@@ -206,23 +203,28 @@ export function cleanupSummary(result: CleanupResult): string {
 }
 
 function describeToken(token: Shown): string {
-  return `gateway token <strong>${escapeMarkdown(token.name)}</strong> (${code(token.id)})`
+  return `gateway token <strong>${field(token.name)}</strong> (${code(token.id)})`
 }
 
 function creator(token: Shown): string {
-  return escapeMarkdown(token.createdByEmail ?? token.createdBy ?? '')
+  return field(token.createdByEmail ?? token.createdBy ?? '')
 }
 
 function code(value: string): string {
-  return `<code>${escapeMarkdown(value)}</code>`
+  return `<code>${field(value)}</code>`
 }
 
-/** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown escaped as it is. */
+/** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown as a field. */
 function date(iso: string | undefined): string {
   if (iso === undefined) return ''
   const time = Date.parse(iso)
-  if (Number.isNaN(time)) return escapeMarkdown(iso)
+  if (Number.isNaN(time)) return field(iso)
   return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC'
+}
+
+/** A field from outside on one line, cut to FIELD_CHARACTERS, escaped. */
+function field(value: string): string {
+  return escapeMarkdown(truncate(oneLine(value), FIELD_CHARACTERS))
 }
 
 /** `45d 3h`, `5h 12m`, `12m`: the two largest units. */
