@@ -237,10 +237,14 @@ export function formatAge(ms: number): string {
   return `${minutes}m`
 }
 
+const MARKDOWN_SPECIAL = /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu
+
 /**
  * Escapes text from the platform for Markdown and HTML, so that a name holding `|`,
- * backticks, `*` or tags cannot break the table or inject markup.
+ * backticks, `*`, `~`, `$` (math), brackets or tags cannot break the table, inject markup
+ * or show as something else. `_` only where it could start or end emphasis: between two
+ * letters or digits it cannot, and names like `GW_TOKEN` stay as they are.
  */
 export function escapeMarkdown(value: string): string {
-  return oneLine(value).replace(/[&<>"|`\\*[\]~]/g, (c) => `&#${c.charCodeAt(0)};`)
+  return oneLine(value).replace(MARKDOWN_SPECIAL, (c) => `&#${c.charCodeAt(0)};`)
 }

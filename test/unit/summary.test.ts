@@ -104,6 +104,9 @@ describe('summaries', () => {
     expect(row?.split('|')).toHaveLength(8)
     expect(row).not.toMatch(/[`*[\]]|<img|\n/)
     expect(escapeMarkdown('a|b')).toBe('a&#124;b')
+    for (const c of '&<>"`\\*[]~$') expect(escapeMarkdown(c)).toBe(`&#${c.charCodeAt(0)};`)
+    // `_` only where it could start or end emphasis.
+    expect(escapeMarkdown('GW_TOKEN a_b _x_ __y')).toBe('GW_TOKEN a_b &#95;x&#95; &#95;&#95;y')
   })
 })
 
@@ -210,7 +213,6 @@ describe('create and cleanup summaries', () => {
 })
 
 describe('the 128 KiB bound, in bytes', () => {
-  const bytes = (text: string) => Buffer.byteLength(text)
   // Every & starts a whole escape, every tag opened is closed, no character is halved.
   const expectWhole = (summary: string) => {
     expect(summary).not.toMatch(/&(?!#\d+;)|[\ud800-\udbff](?![\udc00-\udfff])/)
@@ -248,21 +250,18 @@ describe('the 128 KiB bound, in bytes', () => {
       }),
     ]
     for (const [i, summary] of summaries.entries()) {
-      expect(bytes(summary)).toBeLessThan(SUMMARY_LIMIT_BYTES)
+      expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_LIMIT_BYTES)
       expect(summary).toContain(i < 2 ? `<strong>${shown}</strong>` : `| ${shown} | <code>`)
       expectWhole(summary)
     }
   })
 
   it('cuts a table on bytes, not characters: rows of non-ASCII names', () => {
-    const tokens = Array.from({ length: 3000 }, (_, i) =>
-      token(`${i}`.padStart(36, '0'), `${'€'.repeat(100)}-${i}`, 1),
-    )
+    const tokens = Array.from({ length: 3000 }, (_, i) => token(`${i}`, `${'€'.repeat(99)}${i}`, 1))
     const summary = listSummary({ operation: 'list', tokens, total: 3000, task: ALL })
-    expect(bytes(summary)).toBeLessThan(SUMMARY_LIMIT_BYTES)
-    expect(bytes(summary)).toBeGreaterThan(SUMMARY_LIMIT_BYTES - 8 * 1024)
-    // Counted in characters, rows would have gone on until the text reached the limit,
-    // about twice as many bytes as it may hold.
+    expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_LIMIT_BYTES)
+    expect(Buffer.byteLength(summary)).toBeGreaterThan(SUMMARY_LIMIT_BYTES - 8 * 1024)
+    // Counted in characters, rows would have gone on to about twice the limit in bytes.
     expect(summary.length).toBeLessThan(SUMMARY_LIMIT_BYTES * 0.6)
     const shown = summary.split('\n').filter((line) => line.startsWith('| €')).length
     expect(summary).toContain(`${3000 - shown} more not shown: a step summary must stay under`)
@@ -281,7 +280,7 @@ describe('the 128 KiB bound, in bytes', () => {
       .paragraph(`Named <code>${'&#124;€'.repeat(30_000)}</code> <strong>x</strong>.`)
       .table('Rows', ['A'], [['a'], ['b']], 'see the log')
       .toString()
-    expect(bytes(summary)).toBeLessThan(SUMMARY_LIMIT_BYTES)
+    expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_LIMIT_BYTES)
     expect(summary).toMatch(
       /^### Heading\n\nNamed <code>&#124;€&#124;€.*€\.\.\.<\/code>\n\n#### Rows\n\n\| A \|\n\| --- \|\n\n2 more not shown: a step summary must stay under 128 KiB; see the log\.\n\n$/,
     )
