@@ -1,32 +1,38 @@
 // The only module that talks to @actions/core: the Runner of a real step.
 import * as core from '@actions/core'
 import type { Runner } from './runner.js'
-import { oneLine } from './text.js'
+import { neutralizeCommands, neutralizeLegacyCommands, oneLine } from './text.js'
 
 /** The GitHub runner, through `@actions/core`. */
 export const githubRunner: Runner = {
   getInput: (name) => core.getInput(name),
+  // Registered exactly as given: a changed value would not be the one masked.
   setSecret: (value) => {
     core.setSecret(value)
   },
+  // Every message below holds platform text (names, ids, server details), and every log
+  // line leaves the action here: this is where none of it may become a runner command.
+  // setFailed, debug, notice and warning are `::` commands whose data core escapes, and
+  // the runner tries that syntax first; `##[` is still taken out of them, as it costs
+  // nothing and does not rest on the runner's order of parsing.
   setFailed: (message) => {
-    core.setFailed(message)
+    core.setFailed(neutralizeLegacyCommands(message))
   },
   debug: (message) => {
-    core.debug(message)
+    core.debug(neutralizeLegacyCommands(message))
   },
-  // core.info writes its text as it is, where a line starting with `::` is a command to
-  // the runner: platform text (an id, a name) must not be able to start one. The other
-  // log calls are workflow commands, which core escapes.
+  // core.info writes its text as it is: a line starting with `::`, or holding `##[`
+  // anywhere, is a command to the runner. One line, then neither.
   info: (message) => {
-    core.info(oneLine(message))
+    core.info(neutralizeCommands(oneLine(message)))
   },
   notice: (message) => {
-    core.notice(message)
+    core.notice(neutralizeLegacyCommands(message))
   },
   warning: (message) => {
-    core.warning(message)
+    core.warning(neutralizeLegacyCommands(message))
   },
+  // Outputs, the environment and state go to files, not to the log: left as they are.
   setOutput: (name, value) => {
     core.setOutput(name, value)
   },

@@ -9,8 +9,13 @@ import { cleanupOutcome } from './wording.js'
 
 /** The runner refuses a step summary of 128 KiB or more. */
 export const SUMMARY_LIMIT_BYTES = 128 * 1024
-// Tables stop here, leaving room for the lines that follow them.
-const BUDGET_BYTES = SUMMARY_LIMIT_BYTES - 4 * 1024
+// Table rows stop this far short of the limit, leaving room for the headings and notes
+// that follow them (a few hundred bytes each, three tables at most).
+const RESERVE_BYTES = 4 * 1024
+// Any one field from outside (a name, an id, a reason) is cut to this many characters
+// before it is escaped, so that no escape is cut in half; at most 1,200 bytes once
+// escaped (`&#124;` for each `|`), so that a table shows many rows whatever the names.
+const FIELD_CHARACTERS = 200
 
 // Summaries never hold a token value: rows are built from these fields only.
 type Shown = Pick<
@@ -19,33 +24,34 @@ type Shown = Pick<
 >
 
 /**
- * A Markdown summary that stays under the runner's limit whatever it is given:
- * a table that would pass the budget stops early and says how many rows it left out.
+ * A Markdown summary that stays under the runner's limit in bytes whatever it is given:
+ * everything is counted as it is added. A table that would pass the budget stops early
+ * and says how many rows it left out; a heading or paragraph that would pass the limit
+ * is cut where no tag, escape or character is split.
  */
-class Summary {
+export class Summary {
   private text = ''
   private bytes = 0
 
   constructor(heading: string) {
-    this.add(`### ${heading}\n\n`)
+    this.block(`### ${heading}`)
   }
 
   paragraph(markdown: string): this {
-    this.add(`${markdown}\n\n`)
+    this.block(markdown)
     return this
   }
 
   /** A table under a heading; `whereAll` says where the complete list is. */
   table(heading: string, columns: string[], rows: readonly string[][], whereAll: string): this {
     if (rows.length === 0) return this
-    this.add(`#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`)
+    const head = `#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`
     let shown = 0
-    for (const row of rows) {
-      const line = `| ${row.join(' | ')} |\n`
-      if (this.bytes + Buffer.byteLength(line) > BUDGET_BYTES) break
-      this.add(line)
-      shown++
-    }
+    if (this.add(head))
+      for (const row of rows) {
+        if (!this.add(`| ${row.join(' | ')} |\n`, RESERVE_BYTES)) break
+        shown++
+      }
     const omitted = rows.length - shown
     if (omitted > 0)
       this.add(
@@ -59,20 +65,59 @@ class Summary {
     return this.text
   }
 
-  private add(text: string): void {
-    this.text += text
-    this.bytes += Buffer.byteLength(text)
+  /** Prose and the blank line after it, cut to what is left when it does not fit whole. */
+  private block(markdown: string): void {
+    if (this.add(`${markdown}\n\n`)) return
+    // Cut to leave the reserve, so that a table after it can still say what it left out.
+    const cut = cutMarkdown(markdown, SUMMARY_LIMIT_BYTES - 1 - RESERVE_BYTES - this.bytes - 2)
+    if (cut !== undefined) this.add(`${cut}\n\n`)
   }
+
+  /** Adds text if it fits with `reserve` bytes to spare; says whether it did. */
+  private add(text: string, reserve = 0): boolean {
+    const bytes = Buffer.byteLength(text)
+    if (this.bytes + bytes + reserve >= SUMMARY_LIMIT_BYTES) return false
+    this.text += text
+    this.bytes += bytes
+    return true
+  }
+}
+
+// What must stay whole when Markdown is cut: an HTML tag, an escape, one character.
+const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu
+
+/**
+ * `markdown` if it fits in `maxBytes`, else its start with `...` and the closing tags of
+ * the tags it leaves open; undefined when not even that fits.
+ */
+export function cutMarkdown(markdown: string, maxBytes: number): string | undefined {
+  if (Buffer.byteLength(markdown) <= maxBytes) return markdown
+  const closers = (open: readonly string[]) =>
+    open
+      .map((tag) => `</${tag}>`)
+      .reverse()
+      .join('')
+  let open: readonly string[] = []
+  let kept = ''
+  let bytes = 0
+  for (const [piece, slash, tag] of markdown.matchAll(PIECE)) {
+    const next = tag === undefined ? open : slash ? open.slice(0, -1) : [...open, tag]
+    const size = Buffer.byteLength(piece)
+    if (bytes + size + Buffer.byteLength(`...${closers(next)}`) > maxBytes) break
+    kept += piece
+    bytes += size
+    open = next
+  }
+  const cut = `${kept}...${closers(open)}`
+  return Buffer.byteLength(cut) <= maxBytes ? cut : undefined
 }
 
 export function createSummary(result: CreateResult): string {
   const { token, envName, reused, revokeOnExit } = result
   const where = envName
-    ? `the step output <code>tokenValue</code> and the environment variable <code>${escapeMarkdown(envName)}</code>`
+    ? `the step output <code>tokenValue</code> and the environment variable <code>${field(envName)}</code>`
     : 'the step output <code>tokenValue</code>'
-  const mediator = token.mediatorId
-    ? ` for mediator <code>${escapeMarkdown(token.mediatorId)}</code>`
-    : ''
+  const mediator = token.mediatorId ? ` for mediator <code>${field(token.mediatorId)}</code>` : ''
   const what = reused
     ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
     : `Created ${describeToken(token)}${mediator}.`
@@ -94,7 +139,7 @@ export function revokeSummary(result: RevokeResult): string {
 export function listSummary(result: ListResult): string {
   const { tokens, total, task } = result
   const filters = [
-    task.name === undefined ? undefined : `name <code>${escapeMarkdown(task.name)}</code>`,
+    task.name === undefined ? undefined : `name <code>${field(task.name)}</code>`,
     task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
   ].filter((filter) => filter !== undefined)
   const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : ''
@@ -104,9 +149,9 @@ export function listSummary(result: ListResult): string {
       'Tokens',
       ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'],
       tokens.map((t) => [
-        escapeMarkdown(t.name),
+        field(t.name),
         code(t.id),
-        escapeMarkdown(t.state),
+        field(t.state),
         date(t.createdAt),
         creator(t),
         date(t.revokedAt),
@@ -121,8 +166,8 @@ export function cleanupSummary(result: CleanupResult): string {
   const selection = [
     task.name === undefined
       ? 'active tokens of any name'
-      : `active tokens named <code>${escapeMarkdown(task.name)}</code>`,
-    task.olderThan === undefined ? undefined : `older than ${escapeMarkdown(task.olderThan.text)}`,
+      : `active tokens named <code>${field(task.name)}</code>`,
+    task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
     task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
   ].filter((part) => part !== undefined)
   const age = (token: Shown) => {
@@ -134,24 +179,20 @@ export function cleanupSummary(result: CleanupResult): string {
     .table(
       'Not revoked',
       ['Name', 'Id', 'Why'],
-      notRevoked.map(({ token, reason }) => [
-        escapeMarkdown(token.name),
-        code(token.id),
-        escapeMarkdown(truncate(reason, 200)),
-      ]),
+      notRevoked.map(({ token, reason }) => [field(token.name), code(token.id), field(reason)]),
       "the step's error message names them",
     )
     .table(
       task.dryRun ? 'Would revoke' : 'Revoked',
       ['Name', 'Id', 'Age', 'Created by'],
-      revoked.map((t) => [escapeMarkdown(t.name), code(t.id), age(t), creator(t)]),
+      revoked.map((t) => [field(t.name), code(t.id), age(t), creator(t)]),
       'the <code>tokens</code> output has all of them',
     )
     .table(
       'Kept',
       ['Name', 'Id', 'Age', 'Why'],
       kept.map(({ token, why }) => [
-        escapeMarkdown(token.name),
+        field(token.name),
         code(token.id),
         age(token),
         why === 'keep' ? `among the ${task.keep} newest` : 'its createdAt cannot be read',
@@ -162,23 +203,28 @@ export function cleanupSummary(result: CleanupResult): string {
 }
 
 function describeToken(token: Shown): string {
-  return `gateway token <strong>${escapeMarkdown(token.name)}</strong> (${code(token.id)})`
+  return `gateway token <strong>${field(token.name)}</strong> (${code(token.id)})`
 }
 
 function creator(token: Shown): string {
-  return escapeMarkdown(token.createdByEmail ?? token.createdBy ?? '')
+  return field(token.createdByEmail ?? token.createdBy ?? '')
 }
 
 function code(value: string): string {
-  return `<code>${escapeMarkdown(value)}</code>`
+  return `<code>${field(value)}</code>`
 }
 
-/** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown escaped as it is. */
+/** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown as a field. */
 function date(iso: string | undefined): string {
   if (iso === undefined) return ''
   const time = Date.parse(iso)
-  if (Number.isNaN(time)) return escapeMarkdown(iso)
+  if (Number.isNaN(time)) return field(iso)
   return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC'
+}
+
+/** A field from outside on one line, cut to FIELD_CHARACTERS, escaped. */
+function field(value: string): string {
+  return escapeMarkdown(truncate(oneLine(value), FIELD_CHARACTERS))
 }
 
 /** `45d 3h`, `5h 12m`, `12m`: the two largest units. */
@@ -191,10 +237,14 @@ export function formatAge(ms: number): string {
   return `${minutes}m`
 }
 
+const MARKDOWN_SPECIAL = /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu
+
 /**
  * Escapes text from the platform for Markdown and HTML, so that a name holding `|`,
- * backticks, `*` or tags cannot break the table or inject markup.
+ * backticks, `*`, `~`, `$` (math), brackets or tags cannot break the table, inject markup
+ * or show as something else. `_` only where it could start or end emphasis: between two
+ * letters or digits it cannot, and names like `GW_TOKEN` stay as they are.
  */
 export function escapeMarkdown(value: string): string {
-  return oneLine(value).replace(/[&<>"|`\\*[\]~]/g, (c) => `&#${c.charCodeAt(0)};`)
+  return oneLine(value).replace(MARKDOWN_SPECIAL, (c) => `&#${c.charCodeAt(0)};`)
 }

@@ -1,4 +1,4 @@
-// Small text helpers for messages: one line, cut to a length, counted tokens.
+// Small text helpers for messages: one line, cut to a length, counted tokens, no runner commands.
 
 // C0 and C1 control characters, DEL included.
 // eslint-disable-next-line no-control-regex
@@ -13,12 +13,57 @@ export function oneLine(value: string): string {
   return value.replace(CONTROL_OR_SPACE, ' ').trim()
 }
 
-/** At most `max` characters: a longer text is cut and ends with `...`. */
+/**
+ * At most `max` characters: a longer text is cut and ends with `...`. The cut never
+ * splits a surrogate pair, which would leave half a character (shown as U+FFFD).
+ */
 export function truncate(value: string, max: number): string {
-  return value.length > max ? `${value.slice(0, max - 3)}...` : value
+  if (value.length <= max) return value
+  let end = Math.max(0, max - 3)
+  if (end > 0 && isHighSurrogate(value.charCodeAt(end - 1))) end--
+  return `${value.slice(0, end)}...`
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff
 }
 
 /** `1 token`, `2 tokens`. */
 export function countTokens(count: number): string {
   return `${count} token${count === 1 ? '' : 's'}`
+}
+
+// The runner's parsers compare with .NET's culture-aware IndexOf and StartsWith, which on
+// ICU skip characters that weigh nothing: `#\u200B#[` is found as `##[`. These are all of
+// them (checked against ICU's root collation, every code point), and then some: controls,
+// format characters, marks, default-ignorables and five more that ICU passes over.
+const SKIPPED =
+  '\\p{Cc}\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u0640\\u07fa\\u180a\\u1cd3\\ufe73'
+// The `##` of a legacy command, its `[` next (lookahead, so that `##[##[` is two matches).
+const LEGACY_PREFIX = new RegExp(`#[${SKIPPED}]*#[${SKIPPED}]*(?=\\[)`, 'gu')
+// A first `:` that another follows, at the start once whitespace (as .NET's TrimStart
+// removes it) and skipped characters are passed.
+const COMMAND_START = new RegExp(`^[\\s\\p{Z}${SKIPPED}]*:(?=[${SKIPPED}]*:)`, 'u')
+// Where the runner splits what a step prints into lines; kept by split() as a capture.
+const LINE_BREAK = /(\r\n|\r|\n)/
+
+/**
+ * Text that cannot act as a legacy workflow command (`##[name]data`), which the runner
+ * finds anywhere in a line: a space goes between `##` and `[`. A space, not a zero-width
+ * character: the runner's search skips those, but not a space. Other text is unchanged.
+ */
+export function neutralizeLegacyCommands(text: string): string {
+  return text.replace(LEGACY_PREFIX, '$& ')
+}
+
+/**
+ * Log text that the runner cannot read as a workflow command in either syntax: no `##[`
+ * anywhere (see neutralizeLegacyCommands), and no line that starts with `::`, where a
+ * space goes between the two colons. Ordinary text (`C#`, `a::b`, `[x]`) is unchanged.
+ */
+export function neutralizeCommands(text: string): string {
+  return neutralizeLegacyCommands(text)
+    .split(LINE_BREAK)
+    .map((line) => line.replace(COMMAND_START, '$& '))
+    .join('')
 }

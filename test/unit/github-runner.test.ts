@@ -1,4 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { EOL, tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { githubRunner } from '../../src/github-runner.js'
 
 // @actions/core writes to stdout; what it wrote is what the runner reads.
@@ -31,5 +34,65 @@ describe('githubRunner', () => {
   it('registers a secret with add-mask', () => {
     githubRunner.setSecret('s3cr3t')
     expect(written.join('')).toMatch(/^::add-mask::s3cr3t\r?\n$/)
+  })
+
+  it('registers a secret exactly as given, ##[ and all, or it would not be masked', () => {
+    githubRunner.setSecret('s##[x]')
+    expect(written.join('')).toBe(`::add-mask::s##[x]${EOL}`)
+  })
+
+  it('writes an output as it is: it goes to a file, not to the log', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'github-runner-'))
+    const saved = process.env.GITHUB_OUTPUT
+    process.env.GITHUB_OUTPUT = join(dir, 'output')
+    try {
+      writeFileSync(process.env.GITHUB_OUTPUT, '')
+      githubRunner.setOutput('name', 'x ##[stop-commands]y')
+      expect(readFileSync(process.env.GITHUB_OUTPUT, 'utf8')).toContain(
+        `${EOL}x ##[stop-commands]y${EOL}`,
+      )
+      expect(written).toEqual([])
+    } finally {
+      if (saved === undefined) delete process.env.GITHUB_OUTPUT
+      else process.env.GITHUB_OUTPUT = saved
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('writes an info line holding a legacy command in its middle without ##[', () => {
+    githubRunner.info("Revoked gateway token 'x ##[stop-commands]y' (id-1).")
+    expect(written.join('')).toBe(`Revoked gateway token 'x ## [stop-commands]y' (id-1).${EOL}`)
+    expect(written.join('')).not.toContain('##[')
+  })
+
+  it('writes a hostile info line so that neither command syntax can read it', () => {
+    githubRunner.info('  ::add-mask::x\n##[stop-commands]y ###[warning]w ##[##[abc123]')
+    expect(written.join('')).toBe(
+      `: :add-mask::x ## [stop-commands]y ### [warning]w ## [## [abc123]${EOL}`,
+    )
+  })
+
+  it('takes ##[ out of warnings, notices and debug lines, which core escapes', () => {
+    githubRunner.warning('a ##[error]b\n##[stop-commands]c 100%')
+    githubRunner.notice('##[add-mask]n')
+    githubRunner.debug('d ##[set-output name=x]v')
+    expect(written.join('')).toBe(
+      `::warning::a ## [error]b%0A## [stop-commands]c 100%25${EOL}` +
+        `::notice::## [add-mask]n${EOL}` +
+        `::debug::d ## [set-output name=x]v${EOL}`,
+    )
+  })
+
+  it('takes ##[ out of the failure message', () => {
+    const exitCode = process.exitCode
+    try {
+      githubRunner.setFailed('Could not revoke x ##[add-mask]y\r\n::error::z')
+      expect(written.join('')).toBe(
+        `::error::Could not revoke x ## [add-mask]y%0D%0A::error::z${EOL}`,
+      )
+    } finally {
+      // core.setFailed marks the process as failed: not this test run.
+      process.exitCode = exitCode
+    }
   })
 })

@@ -3,11 +3,13 @@ import type { CleanupTask, ListTask } from '../../src/task.js'
 import {
   cleanupSummary,
   createSummary,
+  cutMarkdown,
   formatAge,
   listSummary,
   revokeSummary,
   SUMMARY_LIMIT_BYTES,
   escapeMarkdown,
+  Summary,
 } from '../../src/summary.js'
 import { token } from '../fixtures/token-api.js'
 
@@ -102,6 +104,9 @@ describe('summaries', () => {
     expect(row?.split('|')).toHaveLength(8)
     expect(row).not.toMatch(/[`*[\]]|<img|\n/)
     expect(escapeMarkdown('a|b')).toBe('a&#124;b')
+    for (const c of '&<>"`\\*[]~$') expect(escapeMarkdown(c)).toBe(`&#${c.charCodeAt(0)};`)
+    // `_` only where it could start or end emphasis.
+    expect(escapeMarkdown('GW_TOKEN a_b _x_ __y')).toBe('GW_TOKEN a_b &#95;x&#95; &#95;&#95;y')
   })
 })
 
@@ -210,5 +215,90 @@ describe('create and cleanup summaries', () => {
       '1d 2h',
       '45d',
     ])
+  })
+})
+
+describe('the 128 KiB bound, in bytes', () => {
+  // Every & starts a whole escape, every tag opened is closed, no character is halved.
+  const expectWhole = (summary: string) => {
+    expect(summary).not.toMatch(/&(?!#\d+;)|[\ud800-\udbff](?![\udc00-\udfff])/)
+    for (const tag of ['code', 'strong'])
+      expect(summary.split(`<${tag}>`).length).toBe(summary.split(`</${tag}>`).length)
+  }
+
+  // Each field is cut to 200 characters before it is escaped.
+  it.each([
+    ['a 140 KB name', `ci-deploy-${'x'.repeat(140_000)}`, `ci-deploy-${'x'.repeat(187)}...`],
+    ['a name of 70,000 €', '€'.repeat(70_000), `${'€'.repeat(197)}...`],
+    ['a name of 140,000 |', '|'.repeat(140_000), `${'&#124;'.repeat(197)}...`],
+  ])('every summary stays under the limit with %s, showing its start', (_, name, shown) => {
+    const many = Array.from({ length: 50 }, (_, i) => token(`${name}-${i}`, name, 40))
+    const cleanup = { operation: 'cleanup', keep: 1, dryRun: false, concurrency: 4 } as const
+    const summaries = [
+      createSummary({
+        operation: 'create',
+        token: token('id-1', name, 0, { mediatorId: name }),
+        ...{ envName: 'GW_TOKEN', reused: true, revokeOnExit: true },
+      }),
+      revokeSummary({
+        operation: 'revoke',
+        token: token(name, name, 3, { state: 'revoked', revokedAt: name }),
+        alreadyRevoked: true,
+      }),
+      listSummary({ operation: 'list', tokens: many, total: 50, task: { ...ALL, name } }),
+      cleanupSummary({
+        operation: 'cleanup',
+        task: { ...cleanup, name, olderThan: { text: name, ms: 1 } },
+        now: Date.UTC(2026, 10, 22),
+        revoked: many,
+        notRevoked: many.map((t) => ({ token: t, reason: name })),
+        kept: many.map((t) => ({ token: t, why: 'keep' as const })),
+      }),
+    ]
+    for (const [i, summary] of summaries.entries()) {
+      expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_LIMIT_BYTES)
+      expect(summary).toContain(i < 2 ? `<strong>${shown}</strong>` : `| ${shown} | <code>`)
+      expectWhole(summary)
+    }
+  })
+
+  it('cuts a table on bytes, not characters: rows of non-ASCII names', () => {
+    const tokens = Array.from({ length: 3000 }, (_, i) => token(`${i}`, `${'€'.repeat(99)}${i}`, 1))
+    const summary = listSummary({ operation: 'list', tokens, total: 3000, task: ALL })
+    expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_LIMIT_BYTES)
+    expect(Buffer.byteLength(summary)).toBeGreaterThan(SUMMARY_LIMIT_BYTES - 8 * 1024)
+    // Counted in characters, rows would have gone on to about twice the limit in bytes.
+    expect(summary.length).toBeLessThan(SUMMARY_LIMIT_BYTES * 0.6)
+    const shown = summary.split('\n').filter((line) => line.startsWith('| €')).length
+    expect(summary).toContain(`${3000 - shown} more not shown: a step summary must stay under`)
+  })
+
+  it('does not cut a small summary at all', () => {
+    const revoked = token('id-9', 'ci|deploy', 3, { revokedAt: '2026-11-22T12:30:00Z' })
+    expect(revokeSummary({ operation: 'revoke', token: revoked, alreadyRevoked: false })).toBe(
+      '### Gateway token revoked\n\nRevoked gateway token <strong>ci&#124;deploy</strong> (<code>id-9</code>) at 2026-11-22 12:30 UTC.\n\n',
+    )
+  })
+
+  // Every field is cut to 200 characters, so only the builder itself can be given more.
+  it('the builder cuts a paragraph that would pass the limit, and a table after it says so', () => {
+    const summary = new Summary('Heading')
+      .paragraph(`Named <code>${'&#124;€'.repeat(30_000)}</code> <strong>x</strong>.`)
+      .table('Rows', ['A'], [['a'], ['b']], 'see the log')
+      .toString()
+    expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_LIMIT_BYTES)
+    expect(summary).toMatch(
+      /^### Heading\n\nNamed <code>&#124;€&#124;€.*€\.\.\.<\/code>\n\n#### Rows\n\n\| A \|\n\| --- \|\n\n2 more not shown: a step summary must stay under 128 KiB; see the log\.\n\n$/,
+    )
+    expectWhole(summary)
+  })
+
+  it('cuts Markdown between characters, escapes and tags, closing the tags left open', () => {
+    expect(cutMarkdown('ab<code>cd&#124;ef</code>gh', 20)).toBe('ab<code>cd...</code>')
+    expect(cutMarkdown('ab<code>cd&#124;ef</code>gh', 26)).toBe('ab<code>cd&#124;...</code>')
+    expect(cutMarkdown('ab<code>c</code>d', 19)).toBe('ab<code>c</code>d')
+    expect(cutMarkdown('€€€€', 8)).toBe('€...')
+    expect(cutMarkdown('😀😀', 6)).toBe('...')
+    expect(cutMarkdown('abc', 2)).toBeUndefined()
   })
 })
