@@ -2450,27 +2450,33 @@ var src_text = __nccwpck_require__(992);
 /** The GitHub runner, through `@actions/core`. */
 const githubRunner = {
     getInput: (name) => getInput(name),
+    // Registered exactly as given: a changed value would not be the one masked.
     setSecret: (value) => {
         core_setSecret(value);
     },
+    // Every message below holds platform text (names, ids, server details), and every log
+    // line leaves the action here: this is where none of it may become a runner command.
+    // setFailed, debug, notice and warning are `::` commands whose data core escapes, and
+    // the runner tries that syntax first; `##[` is still taken out of them, as it costs
+    // nothing and does not rest on the runner's order of parsing.
     setFailed: (message) => {
-        setFailed(message);
+        setFailed((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
     debug: (message) => {
-        core_debug(message);
+        core_debug((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
-    // core.info writes its text as it is, where a line starting with `::` is a command to
-    // the runner: platform text (an id, a name) must not be able to start one. The other
-    // log calls are workflow commands, which core escapes.
+    // core.info writes its text as it is: a line starting with `::`, or holding `##[`
+    // anywhere, is a command to the runner. One line, then neither.
     info: (message) => {
-        info((0,src_text/* oneLine */.TN)(message));
+        info((0,src_text/* neutralizeCommands */.Kw)((0,src_text/* oneLine */.TN)(message)));
     },
     notice: (message) => {
-        notice(message);
+        notice((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
     warning: (message) => {
-        warning(message);
+        warning((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
+    // Outputs, the environment and state go to files, not to the log: left as they are.
     setOutput: (name, value) => {
         setOutput(name, value);
     },
@@ -4334,37 +4340,44 @@ function cleanupOutcome({ task, revoked, notRevoked, left }) {
 
 
 
+
 /** The runner refuses a step summary of 128 KiB or more. */
 const SUMMARY_LIMIT_BYTES = 128 * 1024;
-// Tables stop here, leaving room for the lines that follow them.
-const BUDGET_BYTES = SUMMARY_LIMIT_BYTES - 4 * 1024;
+// Table rows stop this far short of the limit, leaving room for the headings and notes
+// that follow them (a few hundred bytes each, three tables at most).
+const RESERVE_BYTES = 4 * 1024;
+// Any one field from outside (a name, an id, a reason) is cut to this many characters
+// before it is escaped, so that no escape is cut in half; at most 1,200 bytes once
+// escaped (`&#124;` for each `|`), so that a table shows many rows whatever the names.
+const FIELD_CHARACTERS = 200;
 /**
- * A Markdown summary that stays under the runner's limit whatever it is given:
- * a table that would pass the budget stops early and says how many rows it left out.
+ * A Markdown summary that stays under the runner's limit in bytes whatever it is given:
+ * everything is counted as it is added. A table that would pass the budget stops early
+ * and says how many rows it left out; a heading or paragraph that would pass the limit
+ * is cut where no tag, escape or character is split.
  */
 class Summary {
     text = '';
     bytes = 0;
     constructor(heading) {
-        this.add(`### ${heading}\n\n`);
+        this.block(`### ${heading}`);
     }
     paragraph(markdown) {
-        this.add(`${markdown}\n\n`);
+        this.block(markdown);
         return this;
     }
     /** A table under a heading; `whereAll` says where the complete list is. */
     table(heading, columns, rows, whereAll) {
         if (rows.length === 0)
             return this;
-        this.add(`#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`);
+        const head = `#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`;
         let shown = 0;
-        for (const row of rows) {
-            const line = `| ${row.join(' | ')} |\n`;
-            if (this.bytes + Buffer.byteLength(line) > BUDGET_BYTES)
-                break;
-            this.add(line);
-            shown++;
-        }
+        if (this.add(head))
+            for (const row of rows) {
+                if (!this.add(`| ${row.join(' | ')} |\n`, RESERVE_BYTES))
+                    break;
+                shown++;
+            }
         const omitted = rows.length - shown;
         if (omitted > 0)
             this.add(`\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`);
@@ -4374,19 +4387,59 @@ class Summary {
     toString() {
         return this.text;
     }
-    add(text) {
-        this.text += text;
-        this.bytes += Buffer.byteLength(text);
+    /** Prose and the blank line after it, cut to what is left when it does not fit whole. */
+    block(markdown) {
+        if (this.add(`${markdown}\n\n`))
+            return;
+        // Cut to leave the reserve, so that a table after it can still say what it left out.
+        const cut = cutMarkdown(markdown, SUMMARY_LIMIT_BYTES - 1 - RESERVE_BYTES - this.bytes - 2);
+        if (cut !== undefined)
+            this.add(`${cut}\n\n`);
     }
+    /** Adds text if it fits with `reserve` bytes to spare; says whether it did. */
+    add(text, reserve = 0) {
+        const bytes = Buffer.byteLength(text);
+        if (this.bytes + bytes + reserve >= SUMMARY_LIMIT_BYTES)
+            return false;
+        this.text += text;
+        this.bytes += bytes;
+        return true;
+    }
+}
+// What must stay whole when Markdown is cut: an HTML tag, an escape, one character.
+const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu;
+/**
+ * `markdown` if it fits in `maxBytes`, else its start with `...` and the closing tags of
+ * the tags it leaves open; undefined when not even that fits.
+ */
+function cutMarkdown(markdown, maxBytes) {
+    if (Buffer.byteLength(markdown) <= maxBytes)
+        return markdown;
+    const closers = (open) => open
+        .map((tag) => `</${tag}>`)
+        .reverse()
+        .join('');
+    let open = [];
+    let kept = '';
+    let bytes = 0;
+    for (const [piece, slash, tag] of markdown.matchAll(PIECE)) {
+        const next = tag === undefined ? open : slash ? open.slice(0, -1) : [...open, tag];
+        const size = Buffer.byteLength(piece);
+        if (bytes + size + Buffer.byteLength(`...${closers(next)}`) > maxBytes)
+            break;
+        kept += piece;
+        bytes += size;
+        open = next;
+    }
+    const cut = `${kept}...${closers(open)}`;
+    return Buffer.byteLength(cut) <= maxBytes ? cut : undefined;
 }
 function createSummary(result) {
     const { token, envName, reused, revokeOnExit } = result;
     const where = envName
-        ? `the step output <code>tokenValue</code> and the environment variable <code>${escapeMarkdown(envName)}</code>`
+        ? `the step output <code>tokenValue</code> and the environment variable <code>${field(envName)}</code>`
         : 'the step output <code>tokenValue</code>';
-    const mediator = token.mediatorId
-        ? ` for mediator <code>${escapeMarkdown(token.mediatorId)}</code>`
-        : '';
+    const mediator = token.mediatorId ? ` for mediator <code>${field(token.mediatorId)}</code>` : '';
     const what = reused
         ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
         : `Created ${describeToken(token)}${mediator}.`;
@@ -4406,16 +4459,16 @@ function revokeSummary(result) {
 function listSummary(result) {
     const { tokens, total, task } = result;
     const filters = [
-        task.name === undefined ? undefined : `name <code>${escapeMarkdown(task.name)}</code>`,
+        task.name === undefined ? undefined : `name <code>${field(task.name)}</code>`,
         task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
     ].filter((filter) => filter !== undefined);
     const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : '';
     return new Summary('Gateway tokens')
         .paragraph(`${tokens.length} of ${(0,src_text/* countTokens */.ih)(total)}${matching}.`)
         .table('Tokens', ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'], tokens.map((t) => [
-        escapeMarkdown(t.name),
+        field(t.name),
         code(t.id),
-        escapeMarkdown(t.state),
+        field(t.state),
         date(t.createdAt),
         creator(t),
         date(t.revokedAt),
@@ -4423,12 +4476,12 @@ function listSummary(result) {
         .toString();
 }
 function cleanupSummary(result) {
-    const { task, revoked, kept, notRevoked, now } = result;
+    const { task, revoked, kept, notRevoked, left, now } = result;
     const selection = [
         task.name === undefined
             ? 'active tokens of any name'
-            : `active tokens named <code>${escapeMarkdown(task.name)}</code>`,
-        task.olderThan === undefined ? undefined : `older than ${escapeMarkdown(task.olderThan.text)}`,
+            : `active tokens named <code>${field(task.name)}</code>`,
+        task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
         task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
     ].filter((part) => part !== undefined);
     const age = (token) => {
@@ -4437,14 +4490,11 @@ function cleanupSummary(result) {
     };
     return new Summary(task.dryRun ? 'Gateway token cleanup (dry run)' : 'Gateway token cleanup')
         .paragraph(`Selected ${selection.join(', ')}. ${cleanupOutcome(result)}`)
-        .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked.map(({ token, reason }) => [
-        escapeMarkdown(token.name),
-        code(token.id),
-        escapeMarkdown((0,src_text/* truncate */.xv)(reason, 200)),
-    ]), "the step's error message names them")
-        .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked.map((t) => [escapeMarkdown(t.name), code(t.id), age(t), creator(t)]), 'the <code>tokens</code> output has all of them')
+        .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked.map(({ token, reason }) => [field(token.name), code(token.id), field(reason)]), "the step's error message names them")
+        .table('Left active: totalTimeout ran out', ['Name', 'Id', 'Age'], left.map((t) => [field(t.name), code(t.id), age(t)]), 'run the cleanup again to revoke them')
+        .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked.map((t) => [field(t.name), code(t.id), age(t), creator(t)]), 'the <code>tokens</code> output has all of them')
         .table('Kept', ['Name', 'Id', 'Age', 'Why'], kept.map(({ token, why }) => [
-        escapeMarkdown(token.name),
+        field(token.name),
         code(token.id),
         age(token),
         why === 'keep' ? `among the ${task.keep} newest` : 'its createdAt cannot be read',
@@ -4452,22 +4502,26 @@ function cleanupSummary(result) {
         .toString();
 }
 function describeToken(token) {
-    return `gateway token <strong>${escapeMarkdown(token.name)}</strong> (${code(token.id)})`;
+    return `gateway token <strong>${field(token.name)}</strong> (${code(token.id)})`;
 }
 function creator(token) {
-    return escapeMarkdown(token.createdByEmail ?? token.createdBy ?? '');
+    return field(token.createdByEmail ?? token.createdBy ?? '');
 }
 function code(value) {
-    return `<code>${escapeMarkdown(value)}</code>`;
+    return `<code>${field(value)}</code>`;
 }
-/** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown escaped as it is. */
+/** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown as a field. */
 function date(iso) {
     if (iso === undefined)
         return '';
-    const time = Date.parse(iso);
-    if (Number.isNaN(time))
-        return escapeMarkdown(iso);
+    const time = readTimestamp(iso);
+    if (time === undefined)
+        return field(iso);
     return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+}
+/** A field from outside on one line, cut to FIELD_CHARACTERS, escaped. */
+function field(value) {
+    return escapeMarkdown((0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(value), FIELD_CHARACTERS));
 }
 /** `45d 3h`, `5h 12m`, `12m`: the two largest units. */
 function formatAge(ms) {
@@ -4480,12 +4534,15 @@ function formatAge(ms) {
         return `${hours}h ${minutes % 60}m`;
     return `${minutes}m`;
 }
+const MARKDOWN_SPECIAL = /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
 /**
  * Escapes text from the platform for Markdown and HTML, so that a name holding `|`,
- * backticks, `*` or tags cannot break the table or inject markup.
+ * backticks, `*`, `~`, `$` (math), brackets or tags cannot break the table, inject markup
+ * or show as something else. `_` only where it could start or end emphasis: between two
+ * letters or digits it cannot, and names like `GW_TOKEN` stay as they are.
  */
 function escapeMarkdown(value) {
-    return (0,src_text/* oneLine */.TN)(value).replace(/[&<>"|`\\*[\]~]/g, (c) => `&#${c.charCodeAt(0)};`);
+    return (0,src_text/* oneLine */.TN)(value).replace(MARKDOWN_SPECIAL, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 ;// CONCATENATED MODULE: ./src/report.ts
@@ -4855,12 +4912,14 @@ function failureMessage(error, operation, secrets, runner) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Kw: () => (/* binding */ neutralizeCommands),
+/* harmony export */   N9: () => (/* binding */ neutralizeLegacyCommands),
 /* harmony export */   TN: () => (/* binding */ oneLine),
 /* harmony export */   gW: () => (/* binding */ CONTROL_CHARACTER),
 /* harmony export */   ih: () => (/* binding */ countTokens),
 /* harmony export */   xv: () => (/* binding */ truncate)
 /* harmony export */ });
-// Small text helpers for messages: one line, cut to a length, counted tokens.
+// Small text helpers for messages: one line, cut to a length, counted tokens, no runner commands.
 // C0 and C1 control characters, DEL included.
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
@@ -4872,13 +4931,55 @@ const CONTROL_OR_SPACE = new RegExp(`(?:${CONTROL_CHARACTER.source}|\\s)+`, 'g')
 function oneLine(value) {
     return value.replace(CONTROL_OR_SPACE, ' ').trim();
 }
-/** At most `max` characters: a longer text is cut and ends with `...`. */
+/**
+ * At most `max` characters: a longer text is cut and ends with `...`. The cut never
+ * splits a surrogate pair, which would leave half a character (shown as U+FFFD).
+ */
 function truncate(value, max) {
-    return value.length > max ? `${value.slice(0, max - 3)}...` : value;
+    if (value.length <= max)
+        return value;
+    let end = Math.max(0, max - 3);
+    if (end > 0 && isHighSurrogate(value.charCodeAt(end - 1)))
+        end--;
+    return `${value.slice(0, end)}...`;
+}
+function isHighSurrogate(code) {
+    return code >= 0xd800 && code <= 0xdbff;
 }
 /** `1 token`, `2 tokens`. */
 function countTokens(count) {
     return `${count} token${count === 1 ? '' : 's'}`;
+}
+// The runner's parsers compare with .NET's culture-aware IndexOf and StartsWith, which on
+// ICU skip characters that weigh nothing: `#\u200B#[` is found as `##[`. These are all of
+// them (checked against ICU's root collation, every code point), and then some: controls,
+// format characters, marks, default-ignorables and five more that ICU passes over.
+const SKIPPED = '\\p{Cc}\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u0640\\u07fa\\u180a\\u1cd3\\ufe73';
+// The `##` of a legacy command, its `[` next (lookahead, so that `##[##[` is two matches).
+const LEGACY_PREFIX = new RegExp(`#[${SKIPPED}]*#[${SKIPPED}]*(?=\\[)`, 'gu');
+// A first `:` that another follows, at the start once whitespace (as .NET's TrimStart
+// removes it) and skipped characters are passed.
+const COMMAND_START = new RegExp(`^[\\s\\p{Z}${SKIPPED}]*:(?=[${SKIPPED}]*:)`, 'u');
+// Where the runner splits what a step prints into lines; kept by split() as a capture.
+const LINE_BREAK = /(\r\n|\r|\n)/;
+/**
+ * Text that cannot act as a legacy workflow command (`##[name]data`), which the runner
+ * finds anywhere in a line: a space goes between `##` and `[`. A space, not a zero-width
+ * character: the runner's search skips those, but not a space. Other text is unchanged.
+ */
+function neutralizeLegacyCommands(text) {
+    return text.replace(LEGACY_PREFIX, '$& ');
+}
+/**
+ * Log text that the runner cannot read as a workflow command in either syntax: no `##[`
+ * anywhere (see neutralizeLegacyCommands), and no line that starts with `::`, where a
+ * space goes between the two colons. Ordinary text (`C#`, `a::b`, `[x]`) is unchanged.
+ */
+function neutralizeCommands(text) {
+    return neutralizeLegacyCommands(text)
+        .split(LINE_BREAK)
+        .map((line) => line.replace(COMMAND_START, '$& '))
+        .join('');
 }
 
 

@@ -4,6 +4,7 @@ import type { CreateResult } from './operations/create.js'
 import type { ListResult } from './operations/list.js'
 import type { RevokeResult } from './operations/revoke.js'
 import { createdTime, type TokenRecord } from './records.js'
+import { readTimestamp } from './timestamp.js'
 import { countTokens, oneLine, truncate } from './text.js'
 import { cleanupOutcome } from './wording.js'
 
@@ -162,7 +163,7 @@ export function listSummary(result: ListResult): string {
 }
 
 export function cleanupSummary(result: CleanupResult): string {
-  const { task, revoked, kept, notRevoked, now } = result
+  const { task, revoked, kept, notRevoked, left, now } = result
   const selection = [
     task.name === undefined
       ? 'active tokens of any name'
@@ -181,6 +182,12 @@ export function cleanupSummary(result: CleanupResult): string {
       ['Name', 'Id', 'Why'],
       notRevoked.map(({ token, reason }) => [field(token.name), code(token.id), field(reason)]),
       "the step's error message names them",
+    )
+    .table(
+      'Left active: totalTimeout ran out',
+      ['Name', 'Id', 'Age'],
+      left.map((t) => [field(t.name), code(t.id), age(t)]),
+      'run the cleanup again to revoke them',
     )
     .table(
       task.dryRun ? 'Would revoke' : 'Revoked',
@@ -217,8 +224,8 @@ function code(value: string): string {
 /** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown as a field. */
 function date(iso: string | undefined): string {
   if (iso === undefined) return ''
-  const time = Date.parse(iso)
-  if (Number.isNaN(time)) return field(iso)
+  const time = readTimestamp(iso)
+  if (time === undefined) return field(iso)
   return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC'
 }
 

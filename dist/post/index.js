@@ -2450,27 +2450,33 @@ var src_text = __nccwpck_require__(992);
 /** The GitHub runner, through `@actions/core`. */
 const githubRunner = {
     getInput: (name) => getInput(name),
+    // Registered exactly as given: a changed value would not be the one masked.
     setSecret: (value) => {
         core_setSecret(value);
     },
+    // Every message below holds platform text (names, ids, server details), and every log
+    // line leaves the action here: this is where none of it may become a runner command.
+    // setFailed, debug, notice and warning are `::` commands whose data core escapes, and
+    // the runner tries that syntax first; `##[` is still taken out of them, as it costs
+    // nothing and does not rest on the runner's order of parsing.
     setFailed: (message) => {
-        setFailed(message);
+        setFailed((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
     debug: (message) => {
-        core_debug(message);
+        core_debug((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
-    // core.info writes its text as it is, where a line starting with `::` is a command to
-    // the runner: platform text (an id, a name) must not be able to start one. The other
-    // log calls are workflow commands, which core escapes.
+    // core.info writes its text as it is: a line starting with `::`, or holding `##[`
+    // anywhere, is a command to the runner. One line, then neither.
     info: (message) => {
-        info((0,src_text/* oneLine */.TN)(message));
+        info((0,src_text/* neutralizeCommands */.Kw)((0,src_text/* oneLine */.TN)(message)));
     },
     notice: (message) => {
-        notice(message);
+        notice((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
     warning: (message) => {
-        warning(message);
+        warning((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
+    // Outputs, the environment and state go to files, not to the log: left as they are.
     setOutput: (name, value) => {
         setOutput(name, value);
     },
@@ -4141,11 +4147,13 @@ __webpack_async_result__();
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Kw: () => (/* binding */ neutralizeCommands),
+/* harmony export */   N9: () => (/* binding */ neutralizeLegacyCommands),
 /* harmony export */   TN: () => (/* binding */ oneLine),
 /* harmony export */   xv: () => (/* binding */ truncate)
 /* harmony export */ });
 /* unused harmony exports CONTROL_CHARACTER, countTokens */
-// Small text helpers for messages: one line, cut to a length, counted tokens.
+// Small text helpers for messages: one line, cut to a length, counted tokens, no runner commands.
 // C0 and C1 control characters, DEL included.
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
@@ -4157,13 +4165,55 @@ const CONTROL_OR_SPACE = new RegExp(`(?:${CONTROL_CHARACTER.source}|\\s)+`, 'g')
 function oneLine(value) {
     return value.replace(CONTROL_OR_SPACE, ' ').trim();
 }
-/** At most `max` characters: a longer text is cut and ends with `...`. */
+/**
+ * At most `max` characters: a longer text is cut and ends with `...`. The cut never
+ * splits a surrogate pair, which would leave half a character (shown as U+FFFD).
+ */
 function truncate(value, max) {
-    return value.length > max ? `${value.slice(0, max - 3)}...` : value;
+    if (value.length <= max)
+        return value;
+    let end = Math.max(0, max - 3);
+    if (end > 0 && isHighSurrogate(value.charCodeAt(end - 1)))
+        end--;
+    return `${value.slice(0, end)}...`;
+}
+function isHighSurrogate(code) {
+    return code >= 0xd800 && code <= 0xdbff;
 }
 /** `1 token`, `2 tokens`. */
 function countTokens(count) {
     return `${count} token${count === 1 ? '' : 's'}`;
+}
+// The runner's parsers compare with .NET's culture-aware IndexOf and StartsWith, which on
+// ICU skip characters that weigh nothing: `#\u200B#[` is found as `##[`. These are all of
+// them (checked against ICU's root collation, every code point), and then some: controls,
+// format characters, marks, default-ignorables and five more that ICU passes over.
+const SKIPPED = '\\p{Cc}\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u0640\\u07fa\\u180a\\u1cd3\\ufe73';
+// The `##` of a legacy command, its `[` next (lookahead, so that `##[##[` is two matches).
+const LEGACY_PREFIX = new RegExp(`#[${SKIPPED}]*#[${SKIPPED}]*(?=\\[)`, 'gu');
+// A first `:` that another follows, at the start once whitespace (as .NET's TrimStart
+// removes it) and skipped characters are passed.
+const COMMAND_START = new RegExp(`^[\\s\\p{Z}${SKIPPED}]*:(?=[${SKIPPED}]*:)`, 'u');
+// Where the runner splits what a step prints into lines; kept by split() as a capture.
+const LINE_BREAK = /(\r\n|\r|\n)/;
+/**
+ * Text that cannot act as a legacy workflow command (`##[name]data`), which the runner
+ * finds anywhere in a line: a space goes between `##` and `[`. A space, not a zero-width
+ * character: the runner's search skips those, but not a space. Other text is unchanged.
+ */
+function neutralizeLegacyCommands(text) {
+    return text.replace(LEGACY_PREFIX, '$& ');
+}
+/**
+ * Log text that the runner cannot read as a workflow command in either syntax: no `##[`
+ * anywhere (see neutralizeLegacyCommands), and no line that starts with `::`, where a
+ * space goes between the two colons. Ordinary text (`C#`, `a::b`, `[x]`) is unchanged.
+ */
+function neutralizeCommands(text) {
+    return neutralizeLegacyCommands(text)
+        .split(LINE_BREAK)
+        .map((line) => line.replace(COMMAND_START, '$& '))
+        .join('');
 }
 
 

@@ -207,6 +207,25 @@ describe('create and cleanup summaries', () => {
     )
   })
 
+  it('cleanup cut short by totalTimeout: lists what was left, and says how to finish', () => {
+    const base = {
+      operation: 'cleanup' as const,
+      task: cleanupTask,
+      now: NOW,
+      totalTimeoutMs: 60_000,
+      revoked: [token('r-1', 'ci-r', 40)],
+      notRevoked: [],
+      kept: [],
+    }
+    const summary = cleanupSummary({ ...base, left: [token('l-1', 'ci-left', 50)] })
+    expect(summary).toContain('Revoked 1 token; 1 left when totalTimeout ran out.')
+    expect(summary).toContain(
+      '#### Left active: totalTimeout ran out\n\n| Name | Id | Age |\n| --- | --- | --- |\n| ci-left | <code>l-1</code> | 50d |',
+    )
+    const whole = cleanupSummary({ ...base, left: [] })
+    expect(whole).not.toContain('totalTimeout')
+  })
+
   it('formats ages with their two largest units', () => {
     expect([0, 59_000, 90 * 60_000, 26 * 3_600_000, 45 * 86_400_000].map(formatAge)).toEqual([
       '0m',
@@ -250,6 +269,8 @@ describe('the 128 KiB bound, in bytes', () => {
         operation: 'cleanup',
         task: { ...cleanup, name, olderThan: { text: name, ms: 1 } },
         now: Date.UTC(2026, 10, 22),
+        totalTimeoutMs: 900_000,
+        left: many,
         revoked: many,
         notRevoked: many.map((t) => ({ token: t, reason: name })),
         kept: many.map((t) => ({ token: t, why: 'keep' as const })),
