@@ -184,7 +184,11 @@ export function readUrl(input: string, raw: string, what: string): URL {
     )
   }
   if (url.search || url.hash) {
-    throw new InputError(input, `must not have a query string or fragment; got ${quote(raw)}.`)
+    // Not quoted whole: a query may carry a key, and the message goes to the log.
+    throw new InputError(
+      input,
+      `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`,
+    )
   }
   const loopback = isLoopback(url.hostname)
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
@@ -207,5 +211,9 @@ export function withoutTrailingSlash(url: URL): string {
 
 /** Quotes a value for a message: escapes control characters, cuts long values. */
 function quote(raw: string): string {
-  return JSON.stringify(truncate(raw, 80))
+  // JSON escapes only C0 controls; DEL and the C1 ones (U+0085 is a line break to some readers) too.
+  return JSON.stringify(truncate(raw, 80)).replace(
+    /[\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 }

@@ -1,7 +1,17 @@
 // Each input parser on both sides of its rule: what it refuses, with the exact message, and what it accepts.
 import { describe, expect, it } from '@jest/globals'
 import { InputError } from '../../src/errors.js'
-import { readEnvName } from '../../src/input-parsers.js'
+import {
+  readDuration,
+  readEnvName,
+  readInteger,
+  readNameFilter,
+  readProjectId,
+  readRequiredName,
+  readTokenId,
+  readUrl,
+  withoutTrailingSlash,
+} from '../../src/input-parsers.js'
 
 /** The InputError that `parse` throws. */
 function refusal(parse: () => unknown): InputError {
@@ -113,4 +123,172 @@ describe('readEnvName', () => {
       )
     },
   )
+})
+
+describe('readUrl', () => {
+  const baseUrl = (raw: string) => withoutTrailingSlash(readUrl('baseUrl', raw, 'the base URL'))
+  const HTTPS =
+    "Input 'baseUrl' must use https (http only for localhost, 127.0.0.0/8 and [::1]); got"
+
+  it.each<[string, string]>([
+    ['http://localhost', 'http://localhost'],
+    ['http://LOCALHOST:8080/', 'http://localhost:8080'],
+    ['http://127.0.0.1:8080', 'http://127.0.0.1:8080'],
+    ['http://127.255.0.1/api/', 'http://127.255.0.1/api'],
+    ['http://127.1', 'http://127.0.0.1'], // WHATWG URL reads 127.1 as 127.0.0.1: loopback
+    ['http://2130706433', 'http://127.0.0.1'],
+    ['http://[::1]:9000', 'http://[::1]:9000'],
+    ['http://[0:0:0:0:0:0:0:1]', 'http://[::1]'],
+    ['https://127.0.0.1.nip.io', 'https://127.0.0.1.nip.io'], // look-alikes are fine over https
+    ['https://localhost.example.com/v1', 'https://localhost.example.com/v1'],
+    ['https://0.0.0.0', 'https://0.0.0.0'],
+    ['HTTPS://API.EXAMPLE.COM/Platform//', 'https://api.example.com/Platform'],
+  ])('accepts %s, read as %s', (raw, expected) => {
+    expect(baseUrl(raw)).toBe(expected)
+  })
+
+  it.each([
+    'http://127.0.0.1.nip.io',
+    'http://127.0.0.1.example.com',
+    'http://localhost.example.com',
+    'http://mylocalhost',
+    'http://0.0.0.0',
+    'http://10.0.0.1',
+    'http://128.0.0.1',
+    'http://126.255.255.255',
+    'http://[::2]',
+    'http://[::ffff:127.0.0.1]',
+    'http://api.example.com',
+    'ws://localhost',
+    'ftp://127.0.0.1',
+    'file:///etc/passwd',
+  ])('refuses %s: not https, and not http to a loopback host', (raw) => {
+    expect(refusal(() => baseUrl(raw)).message).toBe(`${HTTPS} ${JSON.stringify(raw)}.`)
+  })
+
+  it.each<[string, string]>([
+    ['', "Input 'baseUrl' is required: the base URL, like https://api.example.com."],
+    ...['api.example.com', '/v1', '//api.example.com', 'https://', 'https://exa mple.com'].map(
+      (raw): [string, string] => [
+        raw,
+        `Input 'baseUrl' must be an absolute URL like https://api.example.com; got ${JSON.stringify(raw)}.`,
+      ],
+    ),
+    ...[
+      'https://u:p@api.example.com',
+      'https://u@api.example.com',
+      'https://:p@api.example.com',
+    ].map((raw): [string, string] => [
+      raw,
+      "Input 'baseUrl' must not contain a user name or password: the action authenticates with clientId and clientSecret.",
+    ]),
+    ...['https://api.example.com/v1?key=k3y', 'https://api.example.com/v1#k3y'].map(
+      (raw): [string, string] => [
+        raw,
+        'Input \'baseUrl\' must not have a query string or fragment (not shown here); got one after "https://api.example.com/v1".',
+      ],
+    ),
+  ])('refuses %j', (raw, message) => {
+    expect(refusal(() => baseUrl(raw)).message).toBe(message)
+  })
+})
+
+describe('readInteger', () => {
+  it.each(['0', '7', '10', '007'])('accepts %j', (raw) => {
+    expect(readInteger('retries', raw, 0, 10, 'a whole number')).toBe(Number(raw))
+  })
+
+  it.each(['', '-1', '11', '3.5', ' 3', '3 ', '+3', '1e1', '0x1', '٣', 'three'])(
+    'refuses %j',
+    (raw) => {
+      expect(refusal(() => readInteger('retries', raw, 0, 10, 'a whole number')).message).toBe(
+        `Input 'retries' must be a whole number from 0 to 10; got ${JSON.stringify(raw)}.`,
+      )
+    },
+  )
+})
+
+describe('readDuration', () => {
+  it.each<[string, number]>([
+    ['1m', 60_000],
+    ['90m', 90 * 60_000],
+    ['12h', 12 * 3_600_000],
+    ['30d', 30 * 86_400_000],
+    ['2w', 14 * 86_400_000],
+  ])('reads %s as %d ms', (raw, ms) => {
+    expect(readDuration(raw)).toEqual({ text: raw, ms })
+  })
+
+  it.each(['0d', '30', '30s', '1.5h', '1y', '30D', '-1d', ' 30d', '30d ', 'd', '00m'])(
+    'refuses %j',
+    (raw) => {
+      expect(refusal(() => readDuration(raw)).message).toBe(
+        `Input 'olderThan' must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${JSON.stringify(raw)}.`,
+      )
+    },
+  )
+})
+
+describe('names and ids', () => {
+  const CONTROL = "Input 'name' must not hold control characters (line breaks, tabs); got"
+
+  it.each([
+    ['"a\\nb"', 'a\nb'],
+    ['"a\\rb"', 'a\rb'],
+    ['"a\\tb"', 'a\tb'],
+    ['"a\\u0000b"', 'a\u0000b'],
+    ['"a\\u007fb"', 'a\u007fb'],
+    ['"a\\u0085b"', 'a\u0085b'],
+    ['"a\\u009fb"', 'a\u009fb'],
+  ])('refuses the name %s', (quoted, name) => {
+    expect(refusal(() => readRequiredName(name, 'x')).message).toBe(`${CONTROL} ${quoted}.`)
+    expect(refusal(() => readNameFilter(name)).message).toBe(`${CONTROL} ${quoted}.`)
+  })
+
+  it.each(['ci-deploy', 'ci deploy', ' padded ', 'déploiement ✓', '日本語', '🚀', 'a\u00a0b'])(
+    'accepts the name %j',
+    (name) => {
+      expect(readRequiredName(name, 'x')).toBe(name)
+      expect(readNameFilter(name)).toBe(name)
+    },
+  )
+
+  it('reads an empty filter as none, and a long bad value cut short in the message', () => {
+    expect(readNameFilter('')).toBeUndefined()
+    expect(readProjectId('')).toBeUndefined()
+    expect(refusal(() => readTokenId('x'.repeat(500))).message).toBe(
+      `Input 'tokenId' must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got "${'x'.repeat(77)}...".`,
+    )
+  })
+
+  const UUID = '123e4567-e89b-42d3-a456-426614174000'
+  it.each([UUID, UUID.toUpperCase(), '00000000-0000-0000-0000-000000000000'])(
+    'accepts the id %s',
+    (id) => {
+      expect(readTokenId(id)).toBe(id)
+      expect(readProjectId(id)).toBe(id)
+    },
+  )
+
+  it.each([
+    '42',
+    '.',
+    '..',
+    `${UUID}x`,
+    `${UUID}/..`,
+    `${UUID}\n`,
+    `x${UUID}`,
+    UUID.slice(1),
+    `{${UUID}}`,
+    UUID.replaceAll('-', ''),
+    UUID.replace('e', 'g'),
+  ])('refuses the id %j', (id) => {
+    const got = `got ${JSON.stringify(id)}.`
+    expect(refusal(() => readTokenId(id)).message).toBe(
+      `Input 'tokenId' must be a UUID like 123e4567-e89b-42d3-a456-426614174000; ${got}`,
+    )
+    expect(refusal(() => readProjectId(id)).message).toBe(
+      `Input 'expectedProjectId' must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; ${got}`,
+    )
+  })
 })
