@@ -71,7 +71,10 @@ export class AdaptivePool {
       wakeAll()
     }
 
-    const worker = async (slot: number): Promise<void> => {
+    // One worker per possible task in flight; each starts a task only while fewer than
+    // the current limit are in flight, so a halved limit holds at once, whichever
+    // workers happen to be busy.
+    const worker = async (): Promise<void> => {
       for (;;) {
         if (failed || (queue.length === 0 && inFlight === 0)) return
         const pause = this.pausedUntil - this.clock.now()
@@ -79,8 +82,8 @@ export class AdaptivePool {
           await this.clock.sleep(pause)
           continue
         }
-        // Above the limit, or nothing queued while a task in flight may be queued again.
-        if (slot >= this.limit || queue.length === 0) {
+        // At the limit, or nothing queued while a task in flight may be queued again.
+        if (inFlight >= this.limit || queue.length === 0) {
           await taskEnded
           continue
         }
@@ -101,7 +104,7 @@ export class AdaptivePool {
       }
     }
 
-    await Promise.all(Array.from({ length: this.max }, (_, slot) => worker(slot)))
+    await Promise.all(Array.from({ length: this.max }, () => worker()))
     return results
   }
 }

@@ -4,24 +4,53 @@ import { CONTROL_CHARACTER, truncate } from './text.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
-// Variables that change how later steps, the shell, Node or the dynamic linker behave.
-const HIJACKING_ENV_NAMES = new Set([
+// Names that change how later steps, the shell, Node or the dynamic linker behave, or that
+// belong to the runner. Compared in upper case: names are case-insensitive on Windows runners.
+interface EnvNameRule {
+  refuses: (upper: string) => boolean
+  why: string
+}
+const startingWith = (prefix: string, why: string): EnvNameRule => ({
+  refuses: (upper) => upper.startsWith(prefix),
+  why: `names starting with ${prefix} ${why}`,
+})
+const SHELL_AND_SYSTEM_NAMES = new Set([
   'PATH',
-  'NODE_OPTIONS',
-  'NODE_PATH',
-  'LD_PRELOAD',
-  'LD_LIBRARY_PATH',
-  'LD_AUDIT',
-  'DYLD_INSERT_LIBRARIES',
-  'DYLD_LIBRARY_PATH',
   'BASH_ENV',
   'ENV',
   'SHELLOPTS',
   'PS4',
   'PROMPT_COMMAND',
   'HOME',
+  'SHELL',
+  'IFS',
+  'CDPATH',
+  'GCONV_PATH',
 ])
-const RESERVED_ENV_PREFIXES = ['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_']
+const ENV_NAME_RULES: readonly EnvNameRule[] = [
+  ...['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_'].map((prefix) =>
+    startingWith(prefix, 'belong to the runner'),
+  ),
+  {
+    refuses: (upper) => SHELL_AND_SYSTEM_NAMES.has(upper),
+    why: 'it would change how every later step runs',
+  },
+  startingWith('LD_', 'change how the dynamic linker loads every program in later steps'),
+  startingWith('DYLD_', 'change how the macOS dynamic linker loads every program in later steps'),
+  startingWith('GIT_', 'change how git runs in later steps'),
+  startingWith('NODE_', 'change how Node.js runs in later steps'),
+  startingWith('PYTHON', 'change how Python runs in later steps'),
+  startingWith('PERL', 'change how Perl runs in later steps'),
+  startingWith('RUBY', 'change how Ruby runs in later steps'),
+  startingWith('JAVA_', 'change how Java runs in later steps'),
+  startingWith('_JAVA_', 'change how Java runs in later steps'),
+  startingWith('DOTNET_', 'change how .NET runs in later steps'),
+  startingWith('SSL_', 'change which certificates later steps trust'),
+  {
+    refuses: (upper) => upper.endsWith('_PROXY'),
+    why: 'names ending in _PROXY change where later steps send their network traffic',
+  },
+]
 const DURATION = /^(\d+)([mhdw])$/
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const
 
@@ -124,16 +153,12 @@ export function readEnvName(raw: string): string | undefined {
       `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`,
     )
   }
-  // Compared case-insensitively: environment names are case-insensitive on Windows runners.
   const upper = raw.toUpperCase()
-  const reserved = RESERVED_ENV_PREFIXES.find((prefix) => upper.startsWith(prefix))
-  if (HIJACKING_ENV_NAMES.has(upper) || reserved !== undefined) {
-    const why = reserved
-      ? `names starting with ${reserved} belong to the runner`
-      : 'it would change how every later step runs'
+  const rule = ENV_NAME_RULES.find((r) => r.refuses(upper))
+  if (rule !== undefined) {
     throw new InputError(
       'envName',
-      `must not be ${raw}: ${why}. Choose a name of your own, like MEDIATOR_GATEWAY_TOKEN.`,
+      `must not be ${raw}: ${rule.why}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`,
     )
   }
   return raw
@@ -159,7 +184,11 @@ export function readUrl(input: string, raw: string, what: string): URL {
     )
   }
   if (url.search || url.hash) {
-    throw new InputError(input, `must not have a query string or fragment; got ${quote(raw)}.`)
+    // Not quoted whole: a query may carry a key, and the message goes to the log.
+    throw new InputError(
+      input,
+      `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`,
+    )
   }
   const loopback = isLoopback(url.hostname)
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
@@ -182,5 +211,9 @@ export function withoutTrailingSlash(url: URL): string {
 
 /** Quotes a value for a message: escapes control characters, cuts long values. */
 function quote(raw: string): string {
-  return JSON.stringify(truncate(raw, 80))
+  // JSON escapes only C0 controls; DEL and the C1 ones (U+0085 is a line break to some readers) too.
+  return JSON.stringify(truncate(raw, 80)).replace(
+    /[\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 }

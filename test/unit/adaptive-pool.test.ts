@@ -1,3 +1,4 @@
+// AdaptivePool: the in-flight limit, its halving and growth, requeues, order and stopping.
 import { describe, expect, it } from '@jest/globals'
 import { AdaptivePool, AGAIN } from '../../src/adaptive-pool.js'
 import { FakeClock } from '../fixtures/clock.js'
@@ -5,6 +6,40 @@ import { recordingRunner } from '../fixtures/runner.js'
 
 /** Yields to other tasks, as a request on a network would. */
 const tick = () => new Promise((resolve) => setImmediate(resolve))
+
+/**
+ * Runs `items` on a pool of `max`, as a cleanup does: a task takes `ticks(item)` turns,
+ * then succeeds, or throttles once (the first time `isThrottled(item)`) and asks AGAIN.
+ * Records, at every task start and every throttle, how many were in flight then and
+ * the pool's limit.
+ */
+async function observe(
+  max: number,
+  items: number[],
+  ticks: (item: number) => number,
+  isThrottled: (item: number) => boolean = () => false,
+) {
+  const clock = new FakeClock()
+  const pool = new AdaptivePool(max, clock, recordingRunner())
+  const starts: { item: number; inFlight: number; limit: number }[] = []
+  const throttles: { inFlight: number; limit: number; startsBefore: number }[] = []
+  const throttled = new Set<number>()
+  let inFlight = 0
+  const results = await pool.run(items, async (item) => {
+    starts.push({ item, inFlight: ++inFlight, limit: pool.inFlightLimit })
+    for (let i = 0; i < ticks(item); i++) await tick()
+    inFlight--
+    if (isThrottled(item) && !throttled.has(item)) {
+      throttled.add(item)
+      pool.throttled(1000)
+      throttles.push({ inFlight, limit: pool.inFlightLimit, startsBefore: starts.length })
+      return AGAIN
+    }
+    pool.succeeded()
+    return item
+  })
+  return { results, starts, throttles, limit: pool.inFlightLimit }
+}
 
 describe('AdaptivePool', () => {
   it('runs every item, at most the limit at a time, results in item order', async () => {
@@ -85,5 +120,48 @@ describe('AdaptivePool', () => {
     await expect(run).rejects.toThrow('bug')
     for (let i = 0; i < 10; i++) await tick()
     expect(started.length).toBeLessThanOrEqual(3)
+  })
+  it('never has more tasks in flight than its limit, also right after a throttle halves it', async () => {
+    // Item 1 is throttled while items 2, 3 and 4 are still in flight: the limit drops
+    // from 4 to 2 with 3 in flight, and nothing may start until fewer than the limit are.
+    const items = Array.from({ length: 16 }, (_, i) => i + 1)
+    const { results, starts, throttles } = await observe(
+      4,
+      items,
+      (item) => (item === 1 ? 1 : 5 * (item % 3) + 5),
+      (item) => item === 1,
+    )
+    expect(throttles).toEqual([{ inFlight: 3, limit: 2, startsBefore: 4 }])
+    for (const start of starts) expect(start.inFlight).toBeLessThanOrEqual(start.limit)
+    expect(results).toEqual(items)
+    // Item 1 was queued again, behind the others: every item ran, item 1 twice.
+    expect(starts.map((s) => s.item).sort((a, b) => a - b)).toEqual([1, ...items])
+  })
+
+  it('uses its whole limit: the maximum when nothing throttles, and again once grown back', async () => {
+    const calm = await observe(
+      5,
+      Array.from({ length: 20 }, (_, i) => i),
+      (item) => 1 + (item % 3),
+    )
+    expect(Math.max(...calm.starts.map((s) => s.inFlight))).toBe(5)
+    expect(calm.starts.every((s) => s.limit === 5)).toBe(true)
+
+    const items = Array.from({ length: 40 }, (_, i) => i)
+    const stormy = await observe(
+      4,
+      items,
+      (item) => 1 + (item % 2),
+      (item) => item === 0,
+    )
+    expect(stormy.results).toEqual(items)
+    expect(stormy.throttles).toHaveLength(1)
+    const [throttle] = stormy.throttles
+    expect(throttle?.limit).toBe(2)
+    // Back up by one per `limit` successes, to 4 again, and 4 in flight once more.
+    const after = stormy.starts.slice(throttle?.startsBefore)
+    expect(after.some((s) => s.limit === 4 && s.inFlight === 4)).toBe(true)
+    expect(stormy.limit).toBe(4)
+    for (const start of stormy.starts) expect(start.inFlight).toBeLessThanOrEqual(start.limit)
   })
 })

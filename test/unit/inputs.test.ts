@@ -1,7 +1,8 @@
+// readInputs: each input read by the right parser, with its range, on both sides of every rule.
 import { describe, expect, it } from '@jest/globals'
 import { InputError } from '../../src/errors.js'
-import { INPUT_DEFAULTS, readInputs } from '../../src/inputs.js'
-import type { CleanupTask, CreateTask, ListTask } from '../../src/task.js'
+import { INPUT_DEFAULTS, readInputs, type Inputs } from '../../src/inputs.js'
+import type { CreateTask, ListTask } from '../../src/task.js'
 import { recordingSecrets } from '../fixtures/secrets.js'
 
 const CONNECTION = {
@@ -11,6 +12,8 @@ const CONNECTION = {
   authUrl: 'https://auth.example.com',
 }
 const TOKEN_ID = '123e4567-e89b-42d3-a456-426614174000'
+const PROJECT_ID = '6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b'
+const FORKS = 'Secrets are not passed to workflows triggered from forks.'
 
 /** Reads inputs as the runner would give them: defaults filled in, then `given`. */
 function read(given: Record<string, string>, defaults: Record<string, string> = INPUT_DEFAULTS) {
@@ -29,6 +32,41 @@ function failure(given: Record<string, string>): InputError {
   }
   throw new Error('expected an InputError')
 }
+
+/** Each operation with the inputs it requires. */
+const OPERATION: Record<string, Record<string, string>> = {
+  create: { operation: 'create', name: 'x' },
+  list: { operation: 'list' },
+  revoke: { operation: 'revoke', tokenId: TOKEN_ID },
+  cleanup: { operation: 'cleanup', name: 'x' },
+}
+/** The operation each input is tried with, one that uses it; list when not named here. */
+const USED_BY: Record<string, string> = {
+  ...{ envName: 'create', ifExists: 'create', revokeOnExit: 'create', writeTokenFile: 'create' },
+  ...{ olderThan: 'cleanup', keep: 'cleanup', dryRun: 'cleanup', concurrency: 'cleanup' },
+  tokenId: 'revoke',
+}
+function given(input: string, raw: string): Record<string, string> {
+  return { ...OPERATION[USED_BY[input] ?? 'list'], [input]: raw }
+}
+/** The value readInputs made of `input`. */
+function parsed(input: string, inputs: Inputs): unknown {
+  const { connection } = inputs
+  const elsewhere: Record<string, unknown> = {
+    timeout: connection.timeoutMs,
+    retries: connection.retries,
+    totalTimeout: connection.totalTimeoutMs,
+    summary: inputs.summary,
+    expectedProjectId: inputs.expectedProjectId,
+  }
+  if (input in elsewhere) return elsewhere[input]
+  expect(inputs.task).toHaveProperty(input)
+  return (inputs.task as unknown as Record<string, unknown>)[input]
+}
+
+const BOOLEANS = ['summary', 'dryRun', 'revokeOnExit', 'writeTokenFile']
+const CONTROL = 'must not hold control characters (line breaks, tabs); got'
+const HTTPS = 'must use https (http only for localhost, 127.0.0.0/8 and [::1]); got'
 
 describe('readInputs', () => {
   it('masks clientSecret before anything else, even when another input is bad', () => {
@@ -71,349 +109,180 @@ describe('readInputs', () => {
     expect(inputs.summary).toBe(true)
   })
 
-  it('keeps a base URL path prefix and drops trailing slashes', () => {
-    const { inputs } = read({ operation: 'list', baseUrl: 'https://example.com/platform/v1//' })
-    expect(inputs.connection.baseUrl).toBe('https://example.com/platform/v1')
-  })
-
-  it('uses an authUrl that already ends in /api-token as the whole endpoint', () => {
-    const authUrl = 'https://example.com/frontegg/identity/resources/auth/v2/api-token'
-    const { inputs } = read({ operation: 'list', authUrl })
-    expect(inputs.connection.authEndpoint).toBe(authUrl)
-  })
-
-  it('appends the spec path to an authUrl with a prefix', () => {
-    const { inputs } = read({ operation: 'list', authUrl: 'https://example.com/auth/' })
-    expect(inputs.connection.authEndpoint).toBe(
+  it.each<[string, string, string]>([
+    ['baseUrl', 'https://example.com/platform/v1//', 'https://example.com/platform/v1'],
+    ['baseUrl', 'http://127.1:8080/', 'http://127.0.0.1:8080'],
+    [
+      'authUrl',
+      'https://example.com/frontegg/identity/resources/auth/v2/api-token',
+      'https://example.com/frontegg/identity/resources/auth/v2/api-token',
+    ],
+    [
+      'authUrl',
+      'https://example.com/auth/',
       'https://example.com/auth/idp/identity/resources/auth/v2/api-token',
-    )
+    ],
+  ])('reads %s %s as %s', (input, raw, expected) => {
+    const { connection } = read({ operation: 'list', [input]: raw }).inputs
+    expect(input === 'baseUrl' ? connection.baseUrl : connection.authEndpoint).toBe(expected)
   })
 
-  it.each([
-    'http://localhost:8080',
-    'http://127.0.0.1:3000',
-    'http://127.5.6.7',
-    'http://[::1]:9000',
-  ])('allows http for the loopback address %s', (baseUrl) => {
-    expect(read({ operation: 'list', baseUrl }).inputs.connection.baseUrl).toBe(baseUrl)
+  // Inputs every operation uses, and a cleanup input given its default: none is warned about.
+  const COMMON = {
+    ...{ timeout: '5', retries: '1', summary: 'false', totalTimeout: '60', keep: '0' },
+    expectedProjectId: PROJECT_ID,
+  }
+  it.each<[string, Record<string, string>]>([
+    [
+      'create',
+      { envName: 'X_TOKEN', ifExists: 'reuse', revokeOnExit: 'true', writeTokenFile: 'true' },
+    ],
+    ['list', { name: 'x', state: 'active' }],
+    ['revoke', { tokenId: TOKEN_ID }],
+    ['cleanup', { name: 'x', olderThan: '1d', keep: '2', dryRun: 'true', concurrency: '8' }],
+  ])('reads operation %s without warning about the inputs it uses: %j', (operation, used) => {
+    const { inputs } = read({ ...COMMON, ...OPERATION[operation], ...used })
+    expect(inputs.task.operation).toBe(operation)
+    expect(inputs.warnings).toEqual([])
   })
 
-  it('reads list filters and revoke ids', () => {
-    expect(read({ operation: 'list', name: 'ci-*', state: 'active' }).inputs.task).toEqual({
-      operation: 'list',
-      name: 'ci-*',
-      state: 'active',
-    })
-    expect(read({ operation: 'revoke', tokenId: TOKEN_ID }).inputs.task).toEqual({
-      operation: 'revoke',
-      tokenId: TOKEN_ID,
-    })
-  })
-
-  it('accepts YAML booleans and whole numbers at the ends of their ranges', () => {
-    const { inputs } = read({ operation: 'list', summary: 'False', timeout: '600', retries: '0' })
-    expect(inputs.summary).toBe(false)
-    expect(inputs.connection.timeoutMs).toBe(600_000)
-    expect(inputs.connection.retries).toBe(0)
-    expect(read({ operation: 'list', retries: '10' }).inputs.connection.retries).toBe(10)
-  })
-
-  it('warns about inputs the operation does not use, but not about defaults', () => {
-    const { inputs } = read({ operation: 'create', name: 'x', tokenId: TOKEN_ID, state: 'active' })
+  it.each<[string, string, string]>([
+    ['create', 'state', 'active'],
+    ['create', 'tokenId', TOKEN_ID],
+    ['create', 'olderThan', '1d'],
+    ['create', 'dryRun', 'true'],
+    ['create', 'concurrency', '8'],
+    ['list', 'envName', 'X_TOKEN'],
+    ['list', 'ifExists', 'reuse'],
+    ['list', 'revokeOnExit', 'true'],
+    ['list', 'writeTokenFile', 'true'],
+    ['list', 'keep', '2'],
+    ['revoke', 'name', 'x'],
+    ['cleanup', 'state', 'revoked'],
+  ])('warns that operation %s ignores %s', (operation, input, raw) => {
+    const { inputs } = read({ ...OPERATION[operation], [input]: raw })
     expect(inputs.warnings).toEqual([
-      "Input 'state' is not used by operation create; it is ignored.",
-      "Input 'tokenId' is not used by operation create; it is ignored.",
+      `Input '${input}' is not used by operation ${operation}; it is ignored.`,
     ])
   })
 
-  it('reads create options: ifExists and revokeOnExit', () => {
-    const { inputs } = read({
-      operation: 'create',
-      name: 'x',
-      ifExists: 'reuse',
-      revokeOnExit: 'true',
-    })
-    expect(inputs.task).toMatchObject({ ifExists: 'reuse', revokeOnExit: true })
+  it.each<[string, string, unknown]>([
+    ['timeout', '1', 1000],
+    ['timeout', '600', 600_000],
+    ['retries', '0', 0],
+    ['retries', '10', 10],
+    ['totalTimeout', '0', 0],
+    ['totalTimeout', '21600', 21_600_000],
+    ['concurrency', '1', 1],
+    ['concurrency', '32', 32],
+    ['keep', '0', 0],
+    ['keep', '1000', 1000],
+    ['olderThan', '90m', { text: '90m', ms: 90 * 60_000 }],
+    ['state', 'active', 'active'],
+    ['state', 'revoked', 'revoked'],
+    ['state', 'all', 'all'],
+    ['ifExists', 'create', 'create'],
+    ['ifExists', 'reuse', 'reuse'],
+    ['ifExists', 'fail', 'fail'],
+    ['expectedProjectId', PROJECT_ID, PROJECT_ID],
+    ['envName', 'ACME_GATEWAY_TOKEN', 'ACME_GATEWAY_TOKEN'],
+    ['name', 'ci deploy ✓', 'ci deploy ✓'],
+    ['tokenId', TOKEN_ID, TOKEN_ID],
+    ...BOOLEANS.flatMap((input) => [
+      ...['true', 'True', 'TRUE'].map((raw): [string, string, boolean] => [input, raw, true]),
+      ...['false', 'False', 'FALSE'].map((raw): [string, string, boolean] => [input, raw, false]),
+    ]),
+  ])('accepts %s %j, read as %j', (input, raw, expected) => {
+    const { inputs } = read(given(input, raw))
+    expect(parsed(input, inputs)).toEqual(expected)
+    expect(inputs.warnings).toEqual([])
   })
 
-  it('reads a cleanup', () => {
-    const { inputs } = read({
-      operation: 'cleanup',
+  it.each<[string, string, string]>([
+    ['operation', '', 'is required: one of create, list, revoke, cleanup.'],
+    ['operation', 'delete', 'must be one of create, list, revoke, cleanup; got "delete".'],
+    ['operation', 'Create', 'must be one of create, list, revoke, cleanup; got "Create".'],
+    ['clientId', '', `is required: the API client id, from a secret. ${FORKS}`],
+    ['clientSecret', '', `is required: the API client secret, from a secret. ${FORKS}`],
+    ['baseUrl', '', 'is required: the REST API base URL, like https://api.example.com.'],
+    ['authUrl', '', 'is required: the auth service base URL, like https://api.example.com.'],
+    ['baseUrl', 'http://127.0.0.1.nip.io', `${HTTPS} "http://127.0.0.1.nip.io".`],
+    ['authUrl', 'http://localhost.example.com', `${HTTPS} "http://localhost.example.com".`],
+    ['tokenId', '', 'is required for operation revoke: the id (a UUID) of the token.'],
+    ['timeout', '0', 'must be a whole number of seconds from 1 to 600; got "0".'],
+    ['timeout', '601', 'must be a whole number of seconds from 1 to 600; got "601".'],
+    ['timeout', '1.5', 'must be a whole number of seconds from 1 to 600; got "1.5".'],
+    ['retries', '-1', 'must be a whole number from 0 to 10; got "-1".'],
+    ['retries', '11', 'must be a whole number from 0 to 10; got "11".'],
+    ['retries', '3.5', 'must be a whole number from 0 to 10; got "3.5".'],
+    ['retries', ' 3', 'must be a whole number from 0 to 10; got " 3".'],
+    ['totalTimeout', '21601', 'must be a whole number of seconds from 0 to 21600; got "21601".'],
+    ['totalTimeout', '-1', 'must be a whole number of seconds from 0 to 21600; got "-1".'],
+    ['concurrency', '0', 'must be a whole number from 1 to 32; got "0".'],
+    ['concurrency', '33', 'must be a whole number from 1 to 32; got "33".'],
+    ['keep', '1001', 'must be a whole number from 0 to 1000; got "1001".'],
+    ['keep', '-1', 'must be a whole number from 0 to 1000; got "-1".'],
+    [
+      'olderThan',
+      '0d',
+      'must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got "0d".',
+    ],
+    ['state', 'expired', 'must be one of active, revoked, all; got "expired".'],
+    ['state', 'Active', 'must be one of active, revoked, all; got "Active".'],
+    ['ifExists', 'replace', 'must be one of create, reuse, fail; got "replace".'],
+    ['ifExists', 'REUSE', 'must be one of create, reuse, fail; got "REUSE".'],
+    [
+      'expectedProjectId',
+      'prod',
+      'must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got "prod".',
+    ],
+    [
+      'envName',
+      'JAVA_TOOL_OPTIONS',
+      'must not be JAVA_TOOL_OPTIONS: names starting with JAVA_ change how Java runs in later steps. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.',
+    ],
+    ['name', 'a\tb', `${CONTROL} "a\\tb".`],
+    ['tokenId', '..', 'must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got "..".'],
+    ...BOOLEANS.flatMap((input) =>
+      ['yes', '1', 'on', 'tRUE'].map((raw): [string, string, string] => [
+        input,
+        raw,
+        `must be true or false; got "${raw}".`,
+      ]),
+    ),
+  ])('refuses %s %j', (input, raw, problem) => {
+    const error = failure(given(input, raw))
+    expect(error.input).toBe(input)
+    expect(error.message).toBe(`Input '${input}' ${problem}`)
+  })
+
+  it.each<[string, Record<string, string>, string]>([
+    ['name', { operation: 'create' }, "is required for this operation: the new token's name."],
+    ['name', { operation: 'create', name: 'a\nb' }, `${CONTROL} "a\\nb".`],
+    ['name', { operation: 'cleanup', name: 'a\rb' }, `${CONTROL} "a\\rb".`],
+    [
+      'name',
+      { operation: 'cleanup' },
+      "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.",
+    ],
+  ])('refuses %s when %j', (input, values, problem) => {
+    const error = failure(values)
+    expect(error.input).toBe(input)
+    expect(error.message).toBe(`Input '${input}' ${problem}`)
+  })
+
+  it('reads the credentials and a cleanup selected by name alone or by age alone', () => {
+    expect(read({ operation: 'list' }).inputs.connection).toMatchObject({
+      clientId: 'client-1',
+      clientSecret: 's3cr3t-value',
+    })
+    expect(read({ operation: 'cleanup', name: 'ci-*' }).inputs.task).toMatchObject({
       name: 'ci-*',
-      olderThan: '30d',
-      keep: '2',
-      dryRun: 'true',
-      concurrency: '8',
-    })
-    const expected: CleanupTask = {
-      operation: 'cleanup',
-      name: 'ci-*',
-      olderThan: { text: '30d', ms: 30 * 86_400_000 },
-      keep: 2,
-      dryRun: true,
-      concurrency: 8,
-    }
-    expect(inputs.task).toEqual(expected)
-  })
-
-  it.each([
-    ['90m', 90 * 60_000],
-    ['12h', 12 * 3_600_000],
-    ['30d', 30 * 86_400_000],
-    ['2w', 14 * 86_400_000],
-  ])('reads olderThan %s', (olderThan, ms) => {
-    expect(read({ operation: 'cleanup', olderThan }).inputs.task).toMatchObject({
-      name: undefined,
-      olderThan: { text: olderThan, ms },
-      keep: 0,
-      dryRun: false,
-      concurrency: 4,
-    })
-  })
-
-  it('accepts a cleanup by name alone', () => {
-    expect(read({ operation: 'cleanup', name: 'ci-deploy' }).inputs.task).toMatchObject({
-      name: 'ci-deploy',
       olderThan: undefined,
     })
-  })
-
-  it('accepts envName values of its own', () => {
-    const { inputs } = read({ operation: 'create', name: 'x', envName: 'MEDIATOR_GATEWAY_TOKEN' })
-    expect(inputs.task).toMatchObject({ envName: 'MEDIATOR_GATEWAY_TOKEN' })
-  })
-
-  describe('refuses, naming the input', () => {
-    it.each<[string, Record<string, string>, string, RegExp]>([
-      [
-        'a missing operation',
-        { operation: '' },
-        'operation',
-        /is required: one of create, list, revoke, cleanup/,
-      ],
-      [
-        'an unknown operation',
-        { operation: 'delete' },
-        'operation',
-        /must be one of create, list, revoke, cleanup; got "delete"/,
-      ],
-      ['a missing clientId', { operation: 'list', clientId: '' }, 'clientId', /required.*forks/],
-      [
-        'a missing clientSecret',
-        { operation: 'list', clientSecret: '' },
-        'clientSecret',
-        /required.*forks/,
-      ],
-      ['a missing baseUrl', { operation: 'list', baseUrl: '' }, 'baseUrl', /is required/],
-      [
-        'a relative baseUrl',
-        { operation: 'list', baseUrl: 'api.example.com' },
-        'baseUrl',
-        /absolute URL/,
-      ],
-      [
-        'plain http to a remote host',
-        { operation: 'list', baseUrl: 'http://api.example.com' },
-        'baseUrl',
-        /must use https/,
-      ],
-      [
-        'another scheme',
-        { operation: 'list', authUrl: 'ftp://auth.example.com' },
-        'authUrl',
-        /must use https/,
-      ],
-      [
-        'credentials in a URL',
-        { operation: 'list', authUrl: 'https://u:p@auth.example.com' },
-        'authUrl',
-        /user name or password/,
-      ],
-      [
-        'a query string',
-        { operation: 'list', baseUrl: 'https://api.example.com/?x=1' },
-        'baseUrl',
-        /query string/,
-      ],
-      [
-        'a create without a name',
-        { operation: 'create' },
-        'name',
-        /is required for this operation/,
-      ],
-      [
-        'a name with a line break',
-        { operation: 'create', name: 'a\nb' },
-        'name',
-        /control characters .*; got "a\\nb"/,
-      ],
-      [
-        'a list filter with a tab',
-        { operation: 'list', name: 'a\tb' },
-        'name',
-        /control characters/,
-      ],
-      [
-        'a revoke without tokenId',
-        { operation: 'revoke' },
-        'tokenId',
-        /is required for operation revoke/,
-      ],
-      [
-        'a tokenId that is not a UUID',
-        { operation: 'revoke', tokenId: '42' },
-        'tokenId',
-        /must be a UUID.*got "42"/,
-      ],
-      [
-        'a state outside the list',
-        { operation: 'list', state: 'expired' },
-        'state',
-        /active, revoked, all; got "expired"/,
-      ],
-      ['a timeout of 0', { operation: 'list', timeout: '0' }, 'timeout', /from 1 to 600; got "0"/],
-      ['a timeout over 600', { operation: 'list', timeout: '601' }, 'timeout', /from 1 to 600/],
-      [
-        'retries over 10',
-        { operation: 'list', retries: '11' },
-        'retries',
-        /whole number from 0 to 10; got "11"/,
-      ],
-      ['negative retries', { operation: 'list', retries: '-1' }, 'retries', /from 0 to 10/],
-      [
-        'a cleanup without a selector',
-        { operation: 'cleanup' },
-        'name',
-        /^Input 'name' or 'olderThan' is required for operation cleanup: .* Nothing was revoked\.$/,
-      ],
-      [
-        'olderThan without a unit',
-        { operation: 'cleanup', olderThan: '30' },
-        'olderThan',
-        /m, h, d or w .*; got "30"/,
-      ],
-      ['olderThan in years', { operation: 'cleanup', olderThan: '1y' }, 'olderThan', /got "1y"/],
-      ['olderThan of zero', { operation: 'cleanup', olderThan: '0d' }, 'olderThan', /got "0d"/],
-      [
-        'a negative keep',
-        { operation: 'cleanup', name: 'x', keep: '-1' },
-        'keep',
-        /whole number from 0 to 1000/,
-      ],
-      [
-        'concurrency 0',
-        { operation: 'cleanup', name: 'x', concurrency: '0' },
-        'concurrency',
-        /from 1 to 32; got "0"/,
-      ],
-      [
-        'concurrency 33',
-        { operation: 'cleanup', name: 'x', concurrency: '33' },
-        'concurrency',
-        /from 1 to 32/,
-      ],
-      ['dryRun yes', { operation: 'cleanup', name: 'x', dryRun: 'yes' }, 'dryRun', /true or false/],
-      [
-        'an unknown ifExists',
-        { operation: 'create', name: 'x', ifExists: 'replace' },
-        'ifExists',
-        /create, reuse, fail; got "replace"/,
-      ],
-      [
-        'revokeOnExit 1',
-        { operation: 'create', name: 'x', revokeOnExit: '1' },
-        'revokeOnExit',
-        /true or false; got "1"/,
-      ],
-      ['a fractional timeout', { operation: 'list', timeout: '1.5' }, 'timeout', /whole number/],
-      [
-        'a summary that is not a boolean',
-        { operation: 'list', summary: 'yes' },
-        'summary',
-        /true or false; got "yes"/,
-      ],
-      [
-        'an envName with a dash',
-        { operation: 'create', name: 'x', envName: 'MY-TOKEN' },
-        'envName',
-        /environment variable name/,
-      ],
-      [
-        'an envName starting with a digit',
-        { operation: 'create', name: 'x', envName: '1TOKEN' },
-        'envName',
-        /environment variable name/,
-      ],
-      [
-        'envName PATH',
-        { operation: 'create', name: 'x', envName: 'PATH' },
-        'envName',
-        /must not be PATH: it would change how every later step runs/,
-      ],
-      [
-        'envName NODE_OPTIONS',
-        { operation: 'create', name: 'x', envName: 'NODE_OPTIONS' },
-        'envName',
-        /must not be NODE_OPTIONS/,
-      ],
-      [
-        'envName LD_PRELOAD',
-        { operation: 'create', name: 'x', envName: 'LD_PRELOAD' },
-        'envName',
-        /must not be LD_PRELOAD/,
-      ],
-      [
-        'envName BASH_ENV',
-        { operation: 'create', name: 'x', envName: 'BASH_ENV' },
-        'envName',
-        /must not be BASH_ENV/,
-      ],
-      [
-        'envName path in lower case',
-        { operation: 'create', name: 'x', envName: 'path' },
-        'envName',
-        /must not be path/,
-      ],
-      [
-        'a GITHUB_ envName',
-        { operation: 'create', name: 'x', envName: 'GITHUB_TOKEN' },
-        'envName',
-        /GITHUB_ belong to the runner/,
-      ],
-      [
-        'a RUNNER_ envName',
-        { operation: 'create', name: 'x', envName: 'RUNNER_DEBUG' },
-        'envName',
-        /RUNNER_ belong/,
-      ],
-      [
-        'an ACTIONS_ envName',
-        { operation: 'create', name: 'x', envName: 'ACTIONS_STEP_DEBUG' },
-        'envName',
-        /ACTIONS_ belong/,
-      ],
-      [
-        'an INPUT_ envName',
-        { operation: 'create', name: 'x', envName: 'INPUT_NAME' },
-        'envName',
-        /INPUT_ belong/,
-      ],
-      [
-        'a STATE_ envName',
-        { operation: 'create', name: 'x', envName: 'STATE_tokenId' },
-        'envName',
-        /STATE_ belong/,
-      ],
-    ])('%s', (_, given, input, message) => {
-      const error = failure(given)
-      expect(error.input).toBe(input)
-      expect(error.message).toMatch(new RegExp(`^Input '${input}' `))
-      expect(error.message).toMatch(message)
-    })
-
-    it('shortens a long value it quotes', () => {
-      const error = failure({ operation: 'revoke', tokenId: 'x'.repeat(500) })
-      expect(error.message.length).toBeLessThan(250)
+    expect(read({ operation: 'cleanup', olderThan: '30d' }).inputs.task).toMatchObject({
+      name: undefined,
+      olderThan: { text: '30d', ms: 30 * 86_400_000 },
     })
   })
 })
