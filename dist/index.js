@@ -2585,32 +2585,60 @@ const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
 
 // EXTERNAL MODULE: ./src/github-runner.ts + 20 modules
 var github_runner = __nccwpck_require__(510);
+;// CONCATENATED MODULE: ./src/uuid.ts
+// UUIDs: the only ids the action puts into a URL or accepts as an input.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function isUuid(value) {
+    return UUID.test(value);
+}
+
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(992);
 ;// CONCATENATED MODULE: ./src/input-parsers.ts
 // Parsers of single input values: each returns the typed value or throws an InputError naming the input.
 
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-// Variables that change how later steps, the shell, Node or the dynamic linker behave.
-const HIJACKING_ENV_NAMES = new Set([
+const startingWith = (prefix, why) => ({
+    refuses: (upper) => upper.startsWith(prefix),
+    why: `names starting with ${prefix} ${why}`,
+});
+const SHELL_AND_SYSTEM_NAMES = new Set([
     'PATH',
-    'NODE_OPTIONS',
-    'NODE_PATH',
-    'LD_PRELOAD',
-    'LD_LIBRARY_PATH',
-    'LD_AUDIT',
-    'DYLD_INSERT_LIBRARIES',
-    'DYLD_LIBRARY_PATH',
     'BASH_ENV',
     'ENV',
     'SHELLOPTS',
     'PS4',
     'PROMPT_COMMAND',
     'HOME',
+    'SHELL',
+    'IFS',
+    'CDPATH',
+    'GCONV_PATH',
 ]);
-const RESERVED_ENV_PREFIXES = ['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_'];
+const ENV_NAME_RULES = [
+    ...['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_'].map((prefix) => startingWith(prefix, 'belong to the runner')),
+    {
+        refuses: (upper) => SHELL_AND_SYSTEM_NAMES.has(upper),
+        why: 'it would change how every later step runs',
+    },
+    startingWith('LD_', 'change how the dynamic linker loads every program in later steps'),
+    startingWith('DYLD_', 'change how the macOS dynamic linker loads every program in later steps'),
+    startingWith('GIT_', 'change how git runs in later steps'),
+    startingWith('NODE_', 'change how Node.js runs in later steps'),
+    startingWith('PYTHON', 'change how Python runs in later steps'),
+    startingWith('PERL', 'change how Perl runs in later steps'),
+    startingWith('RUBY', 'change how Ruby runs in later steps'),
+    startingWith('JAVA_', 'change how Java runs in later steps'),
+    startingWith('_JAVA_', 'change how Java runs in later steps'),
+    startingWith('DOTNET_', 'change how .NET runs in later steps'),
+    startingWith('SSL_', 'change which certificates later steps trust'),
+    {
+        refuses: (upper) => upper.endsWith('_PROXY'),
+        why: 'names ending in _PROXY change where later steps send their network traffic',
+    },
+];
 const DURATION = /^(\d+)([mhdw])$/;
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 function readChoice(input, raw, choices) {
@@ -2665,7 +2693,7 @@ function readTokenId(raw) {
     if (!raw) {
         throw new InputError('tokenId', 'is required for operation revoke: the id (a UUID) of the token.');
     }
-    if (!UUID.test(raw)) {
+    if (!isUuid(raw)) {
         throw new InputError('tokenId', `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`);
     }
     return raw;
@@ -2674,7 +2702,7 @@ function readTokenId(raw) {
 function readProjectId(raw) {
     if (!raw)
         return undefined;
-    if (!UUID.test(raw)) {
+    if (!isUuid(raw)) {
         throw new InputError('expectedProjectId', `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
     }
     return raw;
@@ -2685,14 +2713,10 @@ function readEnvName(raw) {
     if (!ENV_NAME.test(raw)) {
         throw new InputError('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
     }
-    // Compared case-insensitively: environment names are case-insensitive on Windows runners.
     const upper = raw.toUpperCase();
-    const reserved = RESERVED_ENV_PREFIXES.find((prefix) => upper.startsWith(prefix));
-    if (HIJACKING_ENV_NAMES.has(upper) || reserved !== undefined) {
-        const why = reserved
-            ? `names starting with ${reserved} belong to the runner`
-            : 'it would change how every later step runs';
-        throw new InputError('envName', `must not be ${raw}: ${why}. Choose a name of your own, like MEDIATOR_GATEWAY_TOKEN.`);
+    const rule = ENV_NAME_RULES.find((r) => r.refuses(upper));
+    if (rule !== undefined) {
+        throw new InputError('envName', `must not be ${raw}: ${rule.why}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
     }
     return raw;
 }
@@ -2712,7 +2736,8 @@ function readUrl(input, raw, what) {
         throw new InputError(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
     }
     if (url.search || url.hash) {
-        throw new InputError(input, `must not have a query string or fragment; got ${quote(raw)}.`);
+        // Not quoted whole: a query may carry a key, and the message goes to the log.
+        throw new InputError(input, `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
     }
     const loopback = isLoopback(url.hostname);
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
@@ -2729,14 +2754,8 @@ function withoutTrailingSlash(url) {
 }
 /** Quotes a value for a message: escapes control characters, cuts long values. */
 function quote(raw) {
-    return JSON.stringify((0,src_text/* truncate */.xv)(raw, 80));
-}
-
-;// CONCATENATED MODULE: ./src/uuid.ts
-// UUIDs: the only ids the action puts into a URL or accepts as an input.
-const uuid_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function isUuid(value) {
-    return uuid_UUID.test(value);
+    // JSON escapes only C0 controls; DEL and the C1 ones (U+0085 is a line break to some readers) too.
+    return JSON.stringify((0,src_text/* truncate */.xv)(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 ;// CONCATENATED MODULE: ./src/version.ts
@@ -2967,8 +2986,6 @@ function readCleanup(value) {
 }
 
 ;// CONCATENATED MODULE: ./src/adaptive-pool.ts
-/** What a task returns to be queued again, behind the others (it was throttled). */
-const AGAIN = Symbol('again');
 /**
  * Runs tasks at most `limit` at a time, and adapts that limit to a platform that
  * rate-limits: a throttle halves it and pauses new starts for the wait the platform
@@ -3012,10 +3029,7 @@ class AdaptivePool {
             this.successes = 0;
         }
     }
-    /**
-     * Runs `work` on every item and returns the results in item order. A task that
-     * returns AGAIN is queued again, behind the others; it must give up on its own.
-     */
+    /** Runs `work` on every item and returns the results in item order. */
     async run(items, work) {
         const queue = items.map((item, index) => ({ item, index }));
         const results = new Array(items.length);
@@ -3030,7 +3044,10 @@ class AdaptivePool {
             taskEnded = new Promise((resolve) => (wake = resolve));
             wakeAll();
         };
-        const worker = async (slot) => {
+        // One worker per possible task in flight; each starts a task only while fewer than
+        // the current limit are in flight, so a halved limit holds at once, whichever
+        // workers happen to be busy.
+        const worker = async () => {
             for (;;) {
                 if (failed || (queue.length === 0 && inFlight === 0))
                     return;
@@ -3039,8 +3056,8 @@ class AdaptivePool {
                     await this.clock.sleep(pause);
                     continue;
                 }
-                // Above the limit, or nothing queued while a task in flight may be queued again.
-                if (slot >= this.limit || queue.length === 0) {
+                // At the limit, or nothing queued: wait for a task to end (and the limit to change).
+                if (inFlight >= this.limit || queue.length === 0) {
                     await taskEnded;
                     continue;
                 }
@@ -3049,11 +3066,7 @@ class AdaptivePool {
                     continue;
                 inFlight++;
                 try {
-                    const result = await work(next.item);
-                    if (result === AGAIN)
-                        queue.push(next);
-                    else
-                        results[next.index] = result;
+                    results[next.index] = await work(next.item);
                 }
                 catch (error) {
                     failed = true;
@@ -3065,7 +3078,7 @@ class AdaptivePool {
                 }
             }
         };
-        await Promise.all(Array.from({ length: this.max }, (_, slot) => worker(slot)));
+        await Promise.all(Array.from({ length: this.max }, () => worker()));
         return results;
     }
 }

@@ -2,9 +2,6 @@
 import type { Clock } from './clock.js'
 import type { Logger } from './logger.js'
 
-/** What a task returns to be queued again, behind the others (it was throttled). */
-export const AGAIN = Symbol('again')
-
 /**
  * Runs tasks at most `limit` at a time, and adapts that limit to a platform that
  * rate-limits: a throttle halves it and pauses new starts for the wait the platform
@@ -52,11 +49,8 @@ export class AdaptivePool {
     }
   }
 
-  /**
-   * Runs `work` on every item and returns the results in item order. A task that
-   * returns AGAIN is queued again, behind the others; it must give up on its own.
-   */
-  async run<T, R>(items: readonly T[], work: (item: T) => Promise<R | typeof AGAIN>): Promise<R[]> {
+  /** Runs `work` on every item and returns the results in item order. */
+  async run<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
     const queue = items.map((item, index) => ({ item, index }))
     const results = new Array<R>(items.length)
     let inFlight = 0
@@ -82,7 +76,7 @@ export class AdaptivePool {
           await this.clock.sleep(pause)
           continue
         }
-        // At the limit, or nothing queued while a task in flight may be queued again.
+        // At the limit, or nothing queued: wait for a task to end (and the limit to change).
         if (inFlight >= this.limit || queue.length === 0) {
           await taskEnded
           continue
@@ -91,9 +85,7 @@ export class AdaptivePool {
         if (next === undefined) continue
         inFlight++
         try {
-          const result = await work(next.item)
-          if (result === AGAIN) queue.push(next)
-          else results[next.index] = result
+          results[next.index] = await work(next.item)
         } catch (error) {
           failed = true
           throw error

@@ -1,8 +1,8 @@
 // Parsers of single input values: each returns the typed value or throws an InputError naming the input.
 import { InputError } from './errors.js'
+import { isUuid } from './uuid.js'
 import { CONTROL_CHARACTER, truncate } from './text.js'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 // Names that change how later steps, the shell, Node or the dynamic linker behave, or that
 // belong to the runner. Compared in upper case: names are case-insensitive on Windows runners.
@@ -124,7 +124,7 @@ export function readTokenId(raw: string): string {
       'is required for operation revoke: the id (a UUID) of the token.',
     )
   }
-  if (!UUID.test(raw)) {
+  if (!isUuid(raw)) {
     throw new InputError(
       'tokenId',
       `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`,
@@ -136,7 +136,7 @@ export function readTokenId(raw: string): string {
 /** expectedProjectId: empty, or a UUID. */
 export function readProjectId(raw: string): string | undefined {
   if (!raw) return undefined
-  if (!UUID.test(raw)) {
+  if (!isUuid(raw)) {
     throw new InputError(
       'expectedProjectId',
       `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`,

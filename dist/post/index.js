@@ -2537,26 +2537,47 @@ var src_text = __nccwpck_require__(992);
 // Parsers of single input values: each returns the typed value or throws an InputError naming the input.
 
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-// Variables that change how later steps, the shell, Node or the dynamic linker behave.
-const HIJACKING_ENV_NAMES = new Set([
+const startingWith = (prefix, why) => ({
+    refuses: (upper) => upper.startsWith(prefix),
+    why: `names starting with ${prefix} ${why}`,
+});
+const SHELL_AND_SYSTEM_NAMES = new Set([
     'PATH',
-    'NODE_OPTIONS',
-    'NODE_PATH',
-    'LD_PRELOAD',
-    'LD_LIBRARY_PATH',
-    'LD_AUDIT',
-    'DYLD_INSERT_LIBRARIES',
-    'DYLD_LIBRARY_PATH',
     'BASH_ENV',
     'ENV',
     'SHELLOPTS',
     'PS4',
     'PROMPT_COMMAND',
     'HOME',
+    'SHELL',
+    'IFS',
+    'CDPATH',
+    'GCONV_PATH',
 ]);
-const RESERVED_ENV_PREFIXES = (/* unused pure expression or super */ null && (['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_']));
+const ENV_NAME_RULES = [
+    ...['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_'].map((prefix) => startingWith(prefix, 'belong to the runner')),
+    {
+        refuses: (upper) => SHELL_AND_SYSTEM_NAMES.has(upper),
+        why: 'it would change how every later step runs',
+    },
+    startingWith('LD_', 'change how the dynamic linker loads every program in later steps'),
+    startingWith('DYLD_', 'change how the macOS dynamic linker loads every program in later steps'),
+    startingWith('GIT_', 'change how git runs in later steps'),
+    startingWith('NODE_', 'change how Node.js runs in later steps'),
+    startingWith('PYTHON', 'change how Python runs in later steps'),
+    startingWith('PERL', 'change how Perl runs in later steps'),
+    startingWith('RUBY', 'change how Ruby runs in later steps'),
+    startingWith('JAVA_', 'change how Java runs in later steps'),
+    startingWith('_JAVA_', 'change how Java runs in later steps'),
+    startingWith('DOTNET_', 'change how .NET runs in later steps'),
+    startingWith('SSL_', 'change which certificates later steps trust'),
+    {
+        refuses: (upper) => upper.endsWith('_PROXY'),
+        why: 'names ending in _PROXY change where later steps send their network traffic',
+    },
+];
 const DURATION = /^(\d+)([mhdw])$/;
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 function input_parsers_readChoice(input, raw, choices) {
@@ -2611,7 +2632,7 @@ function input_parsers_readTokenId(raw) {
     if (!raw) {
         throw new InputError('tokenId', 'is required for operation revoke: the id (a UUID) of the token.');
     }
-    if (!UUID.test(raw)) {
+    if (!isUuid(raw)) {
         throw new InputError('tokenId', `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`);
     }
     return raw;
@@ -2620,7 +2641,7 @@ function input_parsers_readTokenId(raw) {
 function input_parsers_readProjectId(raw) {
     if (!raw)
         return undefined;
-    if (!UUID.test(raw)) {
+    if (!isUuid(raw)) {
         throw new InputError('expectedProjectId', `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
     }
     return raw;
@@ -2631,14 +2652,10 @@ function input_parsers_readEnvName(raw) {
     if (!ENV_NAME.test(raw)) {
         throw new InputError('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
     }
-    // Compared case-insensitively: environment names are case-insensitive on Windows runners.
     const upper = raw.toUpperCase();
-    const reserved = RESERVED_ENV_PREFIXES.find((prefix) => upper.startsWith(prefix));
-    if (HIJACKING_ENV_NAMES.has(upper) || reserved !== undefined) {
-        const why = reserved
-            ? `names starting with ${reserved} belong to the runner`
-            : 'it would change how every later step runs';
-        throw new InputError('envName', `must not be ${raw}: ${why}. Choose a name of your own, like MEDIATOR_GATEWAY_TOKEN.`);
+    const rule = ENV_NAME_RULES.find((r) => r.refuses(upper));
+    if (rule !== undefined) {
+        throw new InputError('envName', `must not be ${raw}: ${rule.why}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
     }
     return raw;
 }
@@ -2658,7 +2675,8 @@ function readUrl(input, raw, what) {
         throw new errors_InputError(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
     }
     if (url.search || url.hash) {
-        throw new errors_InputError(input, `must not have a query string or fragment; got ${quote(raw)}.`);
+        // Not quoted whole: a query may carry a key, and the message goes to the log.
+        throw new errors_InputError(input, `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
     }
     const loopback = isLoopback(url.hostname);
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
@@ -2675,14 +2693,15 @@ function withoutTrailingSlash(url) {
 }
 /** Quotes a value for a message: escapes control characters, cuts long values. */
 function quote(raw) {
-    return JSON.stringify((0,src_text/* truncate */.xv)(raw, 80));
+    // JSON escapes only C0 controls; DEL and the C1 ones (U+0085 is a line break to some readers) too.
+    return JSON.stringify((0,src_text/* truncate */.xv)(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 ;// CONCATENATED MODULE: ./src/uuid.ts
 // UUIDs: the only ids the action puts into a URL or accepts as an input.
-const uuid_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function isUuid(value) {
-    return uuid_UUID.test(value);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function uuid_isUuid(value) {
+    return UUID.test(value);
 }
 
 ;// CONCATENATED MODULE: ./src/version.ts
@@ -2746,7 +2765,7 @@ const TOKENS_PATH = '/api/tokens';
  * or `a/b` would send the request somewhere else.
  */
 function revokePath(tokenId) {
-    if (!isUuid(tokenId)) {
+    if (!uuid_isUuid(tokenId)) {
         throw new RequestError(`the token id ${JSON.stringify((0,src_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
     }
     const id = encodeURIComponent(tokenId);
@@ -3100,7 +3119,7 @@ function readRecord(request, answer) {
 /** The create answer: a record whose id can go into a URL (the post step revokes by it). */
 function readCreated(request, answer) {
     const record = readRecord(request, answer);
-    if (!isUuid(record.id)) {
+    if (!uuid_isUuid(record.id)) {
         throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,src_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
     }
     if (record.tokenValue === undefined) {
@@ -3851,7 +3870,7 @@ class PlatformClient {
         if (created.length > 1) {
             throw new RequestError(`${failure}; ${created.length} active tokens named '${name}' were created since this step began (${created.map((t) => t.id).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
         }
-        if (!isUuid(only.id)) {
+        if (!uuid_isUuid(only.id)) {
             throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,src_text/* truncate */.xv)(only.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
         }
         if (only.tokenValue === undefined) {

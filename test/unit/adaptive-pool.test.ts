@@ -1,6 +1,6 @@
-// AdaptivePool: the in-flight limit, its halving and growth, requeues, order and stopping.
+// AdaptivePool: the in-flight limit, its halving and growth, order and stopping.
 import { describe, expect, it } from '@jest/globals'
-import { AdaptivePool, AGAIN } from '../../src/adaptive-pool.js'
+import { AdaptivePool } from '../../src/adaptive-pool.js'
 import { FakeClock } from '../fixtures/clock.js'
 import { recordingRunner } from '../fixtures/runner.js'
 
@@ -9,7 +9,7 @@ const tick = () => new Promise((resolve) => setImmediate(resolve))
 
 /**
  * Runs `items` on a pool of `max`, as a cleanup does: a task takes `ticks(item)` turns,
- * then succeeds, or throttles once (the first time `isThrottled(item)`) and asks AGAIN.
+ * then succeeds, or tells the pool it was throttled (when `isThrottled(item)`) and ends.
  * Records, at every task start and every throttle, how many were in flight then and
  * the pool's limit.
  */
@@ -33,7 +33,7 @@ async function observe(
       throttled.add(item)
       pool.throttled(1000)
       throttles.push({ inFlight, limit: pool.inFlightLimit, startsBefore: starts.length })
-      return AGAIN
+      return item
     }
     pool.succeeded()
     return item
@@ -92,22 +92,6 @@ describe('AdaptivePool', () => {
     expect(pool.inFlightLimit).toBe(1)
   })
 
-  it('queues an item again, behind the others, when its task says AGAIN', async () => {
-    const pool = new AdaptivePool(1, new FakeClock(), recordingRunner())
-    const order: string[] = []
-    let first = true
-    const results = await pool.run(['a', 'b'], (item) => {
-      order.push(item)
-      if (item === 'a' && first) {
-        first = false
-        return Promise.resolve(AGAIN)
-      }
-      return Promise.resolve(item.toUpperCase())
-    })
-    expect(order).toEqual(['a', 'b', 'a'])
-    expect(results).toEqual(['A', 'B'])
-  })
-
   it('stops taking new items once a task throws (a bug), so that nothing more is done unreported', async () => {
     const pool = new AdaptivePool(2, new FakeClock(), recordingRunner())
     const started: number[] = []
@@ -134,8 +118,8 @@ describe('AdaptivePool', () => {
     expect(throttles).toEqual([{ inFlight: 3, limit: 2, startsBefore: 4 }])
     for (const start of starts) expect(start.inFlight).toBeLessThanOrEqual(start.limit)
     expect(results).toEqual(items)
-    // Item 1 was queued again, behind the others: every item ran, item 1 twice.
-    expect(starts.map((s) => s.item).sort((a, b) => a - b)).toEqual([1, ...items])
+    // Every item ran once.
+    expect(starts.map((s) => s.item).sort((a, b) => a - b)).toEqual(items)
   })
 
   it('uses its whole limit: the maximum when nothing throttles, and again once grown back', async () => {
