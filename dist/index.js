@@ -281,7 +281,7 @@ __webpack_unused_export__ = debug; // for test
 
 /***/ }),
 
-/***/ 510:
+/***/ 699:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2441,10 +2441,13 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(992);
 ;// CONCATENATED MODULE: ./src/github-runner.ts
 // The only module that talks to @actions/core: the Runner of a real step.
+
 
 
 /** The GitHub runner, through `@actions/core`. */
@@ -2489,6 +2492,8 @@ const githubRunner = {
         }
         await summary.addRaw(markdown, true).write();
     },
+    // The runner empties RUNNER_TEMP at the end of each job; a local run has none.
+    tempDir: () => process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(),
 };
 
 
@@ -2498,8 +2503,8 @@ const githubRunner = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(510);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(362);
+/* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(699);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73);
 // The main step's entry point: it only starts the action (all logic is in main.ts).
 
 
@@ -2510,7 +2515,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 362:
+/***/ 73:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2553,8 +2558,8 @@ class InputError extends ActionError {
 /** For failures that may come from missing or wrong credentials. */
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
 
-// EXTERNAL MODULE: ./src/github-runner.ts + 20 modules
-var github_runner = __nccwpck_require__(510);
+// EXTERNAL MODULE: ./src/github-runner.ts + 21 modules
+var github_runner = __nccwpck_require__(699);
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(992);
 ;// CONCATENATED MODULE: ./src/input-parsers.ts
@@ -4019,6 +4024,7 @@ function worthLookingUp(error) {
 ;// CONCATENATED MODULE: ./src/post-state.ts
 const TOKEN_ID = 'revokeOnExitTokenId';
 const TOKEN_NAME = 'revokeOnExitTokenName';
+const TOKEN_FILE = 'tokenFile';
 /** Main step: marks a token this step created for revoking at the end of the job. */
 function saveTokenToRevoke(runner, token) {
     runner.saveState(TOKEN_ID, token.id);
@@ -4028,6 +4034,14 @@ function saveTokenToRevoke(runner, token) {
 function tokenToRevoke(runner) {
     const id = runner.getState(TOKEN_ID);
     return id ? { id, name: runner.getState(TOKEN_NAME) } : undefined;
+}
+/** Main step, before the file is written: the post step deletes it whatever happens next. */
+function saveTokenFile(runner, path) {
+    runner.saveState(TOKEN_FILE, path);
+}
+/** Post step: the token file the main step was about to write, or undefined. */
+function savedTokenFile(runner) {
+    return runner.getState(TOKEN_FILE) || undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/wording.ts
@@ -4216,7 +4230,72 @@ function escapeMarkdown(value) {
     return (0,src_text/* oneLine */.TN)(value).replace(/[&<>"|`\\*[\]~]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/token-files.ts
+// The token file the action leaves under RUNNER_TEMP (writeTokenFile), and how the post step deletes it.
+
+
+
+// 128 random bits: another process cannot guess the name to plant a file or a link there
+// first (and `wx` refuses to write through one if it does).
+const TOKEN_FILE_NAME = /^gateway-token-[0-9a-f]{32}$/;
+const randomName = (prefix, suffix = '') => `${prefix}${(0,external_node_crypto_namespaceObject.randomBytes)(16).toString('hex')}${suffix}`;
+/** A new path for the token value: in `dir`, with a name no one can guess. Nothing is written. */
+function newTokenFilePath(dir) {
+    return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-token-'));
+}
+/**
+ * Writes the token value to `path`, which must not exist yet: exactly the value, no
+ * newline, readable by the runner's user alone. The mode given to open is cut by the
+ * umask, which can only take bits away; fchmod then makes it exactly 0600.
+ */
+function writeTokenFile(path, value) {
+    writeNewFile(path, value, 0o600);
+}
+function writeNewFile(path, content, mode) {
+    // `wx`: never through a file or a link that is already there.
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'wx', mode);
+    try {
+        (0,external_node_fs_namespaceObject.fchmodSync)(fd, mode);
+        (0,external_node_fs_namespaceObject.writeFileSync)(fd, content);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/**
+ * Deletes the token file the main step wrote, and nothing else: the path must be one
+ * newTokenFilePath could have made in `dir`, and still a plain file (not a link or a
+ * folder put there since). Returns false when it is gone already; throws, saying why,
+ * when it is not ours to delete.
+ */
+function removeTokenFile(path, dir) {
+    if (resolve(path) !== path ||
+        dirname(path) !== resolve(dir) ||
+        !TOKEN_FILE_NAME.test(basename(path))) {
+        throw new Error(`it is not a token file of this action in ${resolve(dir)}.`);
+    }
+    try {
+        if (!lstatSync(path).isFile())
+            throw new Error('it is no longer a plain file.');
+        unlinkSync(path);
+        return true;
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return false;
+        throw error;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/report.ts
+
+
 
 
 
@@ -4231,7 +4310,7 @@ async function report(result, options, runner) {
     let summary;
     switch (result.operation) {
         case 'create':
-            reportCreate(result, runner);
+            reportCreate(result, options.writeTokenFile === true, runner);
             summary = createSummary(result);
             break;
         case 'list': {
@@ -4271,7 +4350,7 @@ async function report(result, options, runner) {
         runner.warning(`Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`);
     }
 }
-function reportCreate(result, runner) {
+function reportCreate(result, writeFile, runner) {
     const { token, envName, reused } = result;
     // First, so that nothing failing after this can leave the token behind.
     if (result.revokeOnExit)
@@ -4284,6 +4363,7 @@ function reportCreate(result, runner) {
     recordOutputs(runner, token);
     runner.setOutput('tokenValue', token.tokenValue ?? '');
     runner.setOutput('reused', String(reused));
+    runner.setOutput('tokenFile', writeFile ? tokenFile(runner, token) : '');
     if (envName) {
         runner.exportVariable(envName, token.tokenValue ?? '');
         runner.info(`The token value is in the environment variable ${envName} for later steps (masked).`);
@@ -4313,9 +4393,33 @@ function recordOutputs(runner, token) {
     runner.setOutput('createdAt', token.createdAt ?? '');
     runner.setOutput('token', publicJson(token));
 }
+/**
+ * Writes the token value to a new 0600 file under the temp dir (writeTokenFile) and
+ * returns its path. The path is saved for the post step before the file is made, so
+ * that the post step deletes it whatever happens from here on. The path is not
+ * secret; the content is, and is never logged.
+ */
+function tokenFile(runner, token) {
+    const path = newTokenFilePath(runner.tempDir());
+    saveTokenFile(runner, path);
+    try {
+        writeTokenFile(path, token.tokenValue ?? '');
+    }
+    catch (error) {
+        throw new ActionError(`could not write the token value to ${path} (writeTokenFile): ${messageOf(error)} The ${tokenLabel(token)} is active all the same.`);
+    }
+    return path;
+}
 function listOutputs(runner, tokens) {
     runner.setOutput('tokens', publicJson(tokens));
     runner.setOutput('count', String(tokens.length));
+}
+/** An error's message as a sentence (fs errors may come from another realm: no instanceof). */
+function messageOf(error) {
+    const { message } = (error ?? {});
+    if (typeof message !== 'string')
+        return String(error);
+    return /[.!?]$/.test(message) ? message : `${message}.`;
 }
 
 ;// CONCATENATED MODULE: ./src/secrets.ts
@@ -4419,10 +4523,12 @@ async function run(runner = github_runner/* githubRunner */.O) {
         operation = inputs.task.operation;
         for (const warning of inputs.warnings)
             runner.warning(warning);
+        const { task } = inputs;
         const client = new PlatformClient({ ...inputs.connection, secrets, log: runner });
         try {
-            const result = await perform(client, inputs.task, { clock: systemClock, log: runner });
-            await report(result, { summary: inputs.summary }, runner);
+            const result = await perform(client, task, { clock: systemClock, log: runner });
+            const writeTokenFile = task.operation === 'create' && task.writeTokenFile;
+            await report(result, { summary: inputs.summary, writeTokenFile }, runner);
             // Written out in full first: a cleanup that revoked some tokens lists them, then fails.
             const problem = stepFailure(result);
             if (problem !== undefined)

@@ -24,10 +24,12 @@ export async function run(runner: Runner = githubRunner): Promise<void> {
     operation = inputs.task.operation
     for (const warning of inputs.warnings) runner.warning(warning)
 
+    const { task } = inputs
     const client = new PlatformClient({ ...inputs.connection, secrets, log: runner })
     try {
-      const result = await perform(client, inputs.task, { clock: systemClock, log: runner })
-      await report(result, { summary: inputs.summary }, runner)
+      const result = await perform(client, task, { clock: systemClock, log: runner })
+      const writeTokenFile = task.operation === 'create' && task.writeTokenFile
+      await report(result, { summary: inputs.summary, writeTokenFile }, runner)
       // Written out in full first: a cleanup that revoked some tokens lists them, then fails.
       const problem = stepFailure(result)
       if (problem !== undefined) throw new ActionError(problem)

@@ -281,7 +281,7 @@ __webpack_unused_export__ = debug; // for test
 
 /***/ }),
 
-/***/ 510:
+/***/ 699:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2441,10 +2441,13 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(992);
 ;// CONCATENATED MODULE: ./src/github-runner.ts
 // The only module that talks to @actions/core: the Runner of a real step.
+
 
 
 /** The GitHub runner, through `@actions/core`. */
@@ -2489,12 +2492,14 @@ const githubRunner = {
         }
         await summary.addRaw(markdown, true).write();
     },
+    // The runner empties RUNNER_TEMP at the end of each job; a local run has none.
+    tempDir: () => process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(),
 };
 
 
 /***/ }),
 
-/***/ 6:
+/***/ 107:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3684,6 +3689,7 @@ function worthLookingUp(error) {
 ;// CONCATENATED MODULE: ./src/post-state.ts
 const TOKEN_ID = 'revokeOnExitTokenId';
 const TOKEN_NAME = 'revokeOnExitTokenName';
+const TOKEN_FILE = 'tokenFile';
 /** Main step: marks a token this step created for revoking at the end of the job. */
 function saveTokenToRevoke(runner, token) {
     runner.saveState(TOKEN_ID, token.id);
@@ -3693,6 +3699,14 @@ function saveTokenToRevoke(runner, token) {
 function tokenToRevoke(runner) {
     const id = runner.getState(TOKEN_ID);
     return id ? { id, name: runner.getState(TOKEN_NAME) } : undefined;
+}
+/** Main step, before the file is written: the post step deletes it whatever happens next. */
+function saveTokenFile(runner, path) {
+    runner.saveState(TOKEN_FILE, path);
+}
+/** Post step: the token file the main step was about to write, or undefined. */
+function savedTokenFile(runner) {
+    return runner.getState(TOKEN_FILE) || undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/secrets.ts
@@ -3771,8 +3785,72 @@ class Secrets {
     }
 }
 
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/token-files.ts
+// The token file the action leaves under RUNNER_TEMP (writeTokenFile), and how the post step deletes it.
+
+
+
+// 128 random bits: another process cannot guess the name to plant a file or a link there
+// first (and `wx` refuses to write through one if it does).
+const TOKEN_FILE_NAME = /^gateway-token-[0-9a-f]{32}$/;
+const randomName = (prefix, suffix = '') => `${prefix}${randomBytes(16).toString('hex')}${suffix}`;
+/** A new path for the token value: in `dir`, with a name no one can guess. Nothing is written. */
+function newTokenFilePath(dir) {
+    return join(resolve(dir), randomName('gateway-token-'));
+}
+/**
+ * Writes the token value to `path`, which must not exist yet: exactly the value, no
+ * newline, readable by the runner's user alone. The mode given to open is cut by the
+ * umask, which can only take bits away; fchmod then makes it exactly 0600.
+ */
+function writeTokenFile(path, value) {
+    writeNewFile(path, value, 0o600);
+}
+function writeNewFile(path, content, mode) {
+    // `wx`: never through a file or a link that is already there.
+    const fd = openSync(path, 'wx', mode);
+    try {
+        fchmodSync(fd, mode);
+        writeFileSync(fd, content);
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+/**
+ * Deletes the token file the main step wrote, and nothing else: the path must be one
+ * newTokenFilePath could have made in `dir`, and still a plain file (not a link or a
+ * folder put there since). Returns false when it is gone already; throws, saying why,
+ * when it is not ours to delete.
+ */
+function removeTokenFile(path, dir) {
+    if ((0,external_node_path_namespaceObject.resolve)(path) !== path ||
+        (0,external_node_path_namespaceObject.dirname)(path) !== (0,external_node_path_namespaceObject.resolve)(dir) ||
+        !TOKEN_FILE_NAME.test((0,external_node_path_namespaceObject.basename)(path))) {
+        throw new Error(`it is not a token file of this action in ${(0,external_node_path_namespaceObject.resolve)(dir)}.`);
+    }
+    try {
+        if (!(0,external_node_fs_namespaceObject.lstatSync)(path).isFile())
+            throw new Error('it is no longer a plain file.');
+        (0,external_node_fs_namespaceObject.unlinkSync)(path);
+        return true;
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return false;
+        throw error;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/post-step.ts
-// The post step (revokeOnExit): revokes, at the end of the job, the token the main step created.
+// The post step: deletes the token file, and revokes the token the main step created (revokeOnExit).
+
 
 
 
@@ -3781,11 +3859,13 @@ class Secrets {
 
 /**
  * Runs as action.yml's `post`, with `post-if: always()`: whether the job passed or
- * failed. It authenticates anew, as the access token may have expired. A failure here
- * is a warning naming the token, not a failed job. Without revokeOnExit it does
- * nothing and says nothing.
+ * failed. First it deletes the token file (writeTokenFile), which needs no request.
+ * Then, with revokeOnExit, it authenticates anew, as the access token may have
+ * expired, and revokes the token. A failure here is a warning naming the token, not a
+ * failed job. With neither, it does nothing and says nothing.
  */
 async function runPost(runner) {
+    deleteTokenFile(runner);
     const token = tokenToRevoke(runner);
     if (token === undefined)
         return;
@@ -3814,6 +3894,23 @@ async function runPost(runner) {
         runner.warning(secrets.scrub(`Could not revoke ${which} at the end of the job: ${message}${advice}`));
     }
 }
+/** Deletes the file the main step saved (or was about to write): never any other. */
+function deleteTokenFile(runner) {
+    const path = savedTokenFile(runner);
+    if (path === undefined)
+        return;
+    try {
+        if (removeTokenFile(path, runner.tempDir()))
+            runner.info(`Deleted the token file ${path}.`);
+        else
+            runner.debug(`The token file ${path} was gone already.`);
+    }
+    catch (error) {
+        // An fs error may come from another realm (a test's): read its message, not its class.
+        const why = String(error.message ?? error).replace(/[^.]$/, '$&.');
+        runner.warning(`Did not delete the token file ${path}: ${why}`);
+    }
+}
 
 
 /***/ }),
@@ -3822,8 +3919,8 @@ async function runPost(runner) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(510);
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6);
+/* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(699);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(107);
 // The post step's entry point (revokeOnExit): it only starts it.
 
 

@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
+import { readFileSync } from 'node:fs'
 import { run } from '../../src/main.js'
+import { record } from '../fixtures/nock-platform.js'
 import { recordingRunner, type RecordingRunner } from '../fixtures/runner.js'
 
 const API = 'https://api.example.com'
@@ -24,6 +26,10 @@ beforeAll(() => {
 })
 beforeEach(() => {
   nock.cleanAll()
+})
+afterEach(() => {
+  // The files a step wrote (tokensFile, tokenFile).
+  runner.removeTempDir()
 })
 afterAll(() => {
   nock.enableNetConnect()
@@ -95,5 +101,22 @@ describe('run', () => {
     )
     expect(runner.outputs.count).toBe('0')
     expect(runner.failures).toEqual([])
+  })
+})
+
+describe('run: what create leaves for the post step', () => {
+  const authOk = () => nock(AUTH).post(AUTH_PATH).reply(200, { access_token: 'access-token-1' })
+
+  it('writeTokenFile: the value in the file tokenFile names, which the post step will delete', async () => {
+    given({ operation: 'create', name: 'pr-1', writeTokenFile: 'true' })
+    authOk()
+    nock(API)
+      .post('/api/tokens')
+      .reply(201, record({ name: 'pr-1', tokenValue: 'eyJ.the.value' }))
+    await run(runner)
+    expect(runner.failures).toEqual([])
+    const path = runner.outputs.tokenFile ?? ''
+    expect(readFileSync(path, 'utf8')).toBe('eyJ.the.value')
+    expect(runner.state).toEqual({ tokenFile: path })
   })
 })

@@ -1,6 +1,8 @@
-import { describe, expect, it } from '@jest/globals'
+import { afterEach, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
-import { saveTokenToRevoke } from '../../src/post-state.js'
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { saveTokenFile, saveTokenToRevoke } from '../../src/post-state.js'
 import { runPost } from '../../src/post-step.js'
 import {
   API,
@@ -12,9 +14,20 @@ import {
   TOKEN_ID,
   useNock,
 } from '../fixtures/nock-platform.js'
-import { recordingRunner } from '../fixtures/runner.js'
+import { recordingRunner as newRunner, type RecordingRunner } from '../fixtures/runner.js'
 
 useNock()
+
+// Every runner of this file, so that the temp dirs of the token file tests are removed.
+const runners: RecordingRunner[] = []
+function recordingRunner(inputs: Record<string, string> = {}): RecordingRunner {
+  const runner = newRunner(inputs)
+  runners.push(runner)
+  return runner
+}
+afterEach(() => {
+  for (const runner of runners.splice(0)) runner.removeTempDir()
+})
 const REVOKE = `/prefix/api/tokens/${TOKEN_ID}/revoke`
 
 /** A runner whose state holds what the main step saved. */
@@ -93,5 +106,74 @@ describe('runPost (revokeOnExit)', () => {
     const warning = runner.lines.find((line) => line.startsWith('warning:'))
     expect(warning).toContain(`no token with id ${TOKEN_ID} exists in the project`)
     expect(warning).not.toContain('still active')
+  })
+})
+
+describe('runPost: the token file (writeTokenFile)', () => {
+  /** A runner whose state names a token file written in its temp dir. */
+  function withTokenFile(inputs: Record<string, string> = {}) {
+    const runner = recordingRunner(inputs)
+    const path = join(runner.tempDir(), 'gateway-token-0123456789abcdef0123456789abcdef')
+    saveTokenFile(runner, path)
+    writeFileSync(path, 'eyJ.gateway.value', { mode: 0o600 })
+    return { runner, path }
+  }
+
+  it('deletes it and says so, with no token to revoke and no request', async () => {
+    const { runner, path } = withTokenFile()
+    await runPost(runner)
+    expect(existsSync(path)).toBe(false)
+    expect(runner.lines).toEqual([`info: Deleted the token file ${path}.`])
+    expect(runner.events).toEqual([])
+  })
+
+  it('says nothing when the file is gone already', async () => {
+    const { runner, path } = withTokenFile()
+    await runPost(runner)
+    runner.lines = []
+    await runPost(runner)
+    expect(runner.lines).toEqual([`debug: The token file ${path} was gone already.`])
+    expect(runner.failures).toEqual([])
+  })
+
+  it('deletes it first, then revokes the token', async () => {
+    const { runner, path } = withTokenFile(INPUTS)
+    saveTokenToRevoke(runner, { id: TOKEN_ID, name: 'ephemeral' })
+    authOk()
+    nock(API)
+      .post(REVOKE)
+      .query({ tokenId: TOKEN_ID })
+      .reply(200, record({ state: 'revoked', tokenValue: undefined }))
+    await runPost(runner)
+    expect(runner.lines.filter((line) => line.startsWith('info:'))).toEqual([
+      `info: Deleted the token file ${path}.`,
+      `info: Revoked gateway token 'ephemeral' (${TOKEN_ID}) at the end of the job (revokeOnExit).`,
+    ])
+  })
+
+  it('deletes nothing it did not make: another name, another folder, a link, a folder', async () => {
+    const runner = recordingRunner()
+    const dir = runner.tempDir()
+    const other = join(dir, 'keep-me')
+    writeFileSync(other, 'x')
+    mkdirSync(join(dir, 'sub'))
+    const elsewhere = join(dir, 'sub', 'gateway-token-0123456789abcdef0123456789abcdef')
+    writeFileSync(elsewhere, 'x')
+    const link = join(dir, 'gateway-token-11111111111111111111111111111111')
+    symlinkSync(other, link)
+    const folder = join(dir, 'gateway-token-22222222222222222222222222222222')
+    mkdirSync(folder)
+    const relative = 'gateway-token-0123456789abcdef0123456789abcdef'
+    for (const path of [other, elsewhere, `${dir}/sub/../keep-me`, relative, link, folder]) {
+      runner.lines = []
+      saveTokenFile(runner, path)
+      await runPost(runner)
+      expect(runner.lines).toEqual([
+        expect.stringMatching(
+          /^warning: Did not delete the token file .*: it is (not a token file of this action in .*|no longer a plain file)\.$/,
+        ),
+      ])
+    }
+    for (const path of [other, elsewhere, link, folder]) expect(existsSync(path)).toBe(true)
   })
 })

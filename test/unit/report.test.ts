@@ -1,7 +1,21 @@
-import { describe, expect, it } from '@jest/globals'
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { ActionError } from '../../src/errors.js'
 import { report } from '../../src/report.js'
-import { recordingRunner } from '../fixtures/runner.js'
+import { recordingRunner as newRunner, type RecordingRunner } from '../fixtures/runner.js'
 import { token } from '../fixtures/token-api.js'
+
+// Every runner of this file, so that the files a report writes are removed after each test.
+const runners: RecordingRunner[] = []
+function recordingRunner(): RecordingRunner {
+  const runner = newRunner()
+  runners.push(runner)
+  return runner
+}
+afterEach(() => {
+  for (const runner of runners.splice(0)) runner.removeTempDir()
+})
 
 describe('report', () => {
   it('create: every output, the value only in tokenValue and the env var', async () => {
@@ -27,6 +41,7 @@ describe('report', () => {
       tokenId: 'id-1',
       tokenValue: 'value-id-1',
       reused: 'false',
+      tokenFile: '',
       name: 'ci-deploy',
       mediatorId: 'm',
       projectId: 'p',
@@ -248,5 +263,75 @@ describe('report: create options and cleanup', () => {
       "warning: Could not revoke gateway token 'ci-a' (a): POST x answered 403 Forbidden: not yours.",
       "warning: Could not revoke gateway token 'ci-b' (b): POST y answered 500 Internal Server Error (attempt 4 of 4).",
     ])
+  })
+})
+
+describe('report: writeTokenFile (output tokenFile)', () => {
+  const created = token('id-1', 'ci-deploy', 0)
+  const result = {
+    operation: 'create',
+    token: created,
+    envName: undefined,
+    reused: false,
+    revokeOnExit: false,
+  } as const
+
+  it('writes exactly the value to a new 0600 file under the temp dir, and outputs its path', async () => {
+    const runner = recordingRunner()
+    await report(result, { summary: true, writeTokenFile: true }, runner)
+    const path = runner.outputs.tokenFile ?? ''
+    expect(dirname(path)).toBe(runner.tempDir())
+    expect(basename(path)).toMatch(/^gateway-token-[0-9a-f]{32}$/)
+    expect(readFileSync(path, 'utf8')).toBe('value-id-1')
+    if (process.platform !== 'win32') expect(statSync(path).mode & 0o777).toBe(0o600)
+    expect(runner.state).toEqual({ tokenFile: path })
+    expect(runner.lines.join('\n') + runner.summaries.join('')).not.toContain('value-id-1')
+  })
+
+  it('saves the path for the post step before the file exists', async () => {
+    const runner = recordingRunner()
+    const existed: boolean[] = []
+    runner.saveState = (name, value) => {
+      runner.state[name] = value
+      existed.push(existsSync(value))
+    }
+    await report(result, { summary: false, writeTokenFile: true }, runner)
+    expect(existed).toEqual([false])
+    expect(existsSync(runner.state.tokenFile ?? '')).toBe(true)
+  })
+
+  it('gives each step a file of its own', async () => {
+    const runner = recordingRunner()
+    await report(result, { summary: false, writeTokenFile: true }, runner)
+    const first = runner.outputs.tokenFile
+    await report(result, { summary: false, writeTokenFile: true }, runner)
+    expect(runner.outputs.tokenFile).not.toBe(first)
+  })
+
+  it('writes no file, and sets tokenFile empty, without writeTokenFile', async () => {
+    const runner = recordingRunner()
+    await report(result, { summary: false }, runner)
+    expect(runner.outputs.tokenFile).toBe('')
+    expect(runner.state).toEqual({})
+    expect(runner.temp).toBeUndefined()
+  })
+
+  it('fails naming the path when the file cannot be written, the path saved all the same', async () => {
+    const runner = recordingRunner()
+    const missing = join(runner.tempDir(), 'no-such-dir')
+    runner.tempDir = () => missing
+    const failure = await report(result, { summary: false, writeTokenFile: true }, runner).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(failure).toBeInstanceOf(ActionError)
+    const path = runner.state.tokenFile ?? ''
+    expect(dirname(path)).toBe(missing)
+    expect((failure as Error).message).toMatch(
+      new RegExp(
+        `^could not write the token value to ${path} \\(writeTokenFile\\): ENOENT: .*The gateway token 'ci-deploy' \\(id-1\\) is active all the same\\.$`,
+      ),
+    )
+    expect(runner.outputs).not.toHaveProperty('tokenFile')
   })
 })
