@@ -4237,7 +4237,7 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./src/token-files.ts
-// The token file the action leaves under RUNNER_TEMP (writeTokenFile), and how the post step deletes it.
+// The files the action leaves under RUNNER_TEMP: the token value (tokenFile) and a list's records (tokensFile).
 
 
 
@@ -4256,6 +4256,15 @@ function newTokenFilePath(dir) {
  */
 function writeTokenFile(path, value) {
     writeNewFile(path, value, 0o600);
+}
+/**
+ * Writes a list's JSON to a new file in `dir` and returns its path. The records are not
+ * secret (no tokenValue), but they name people (createdByEmail): 0600 too.
+ */
+function writeTokensFile(dir, json) {
+    const path = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-tokens-', '.json'));
+    writeNewFile(path, json, 0o600);
+    return path;
 }
 function writeNewFile(path, content, mode) {
     // `wx`: never through a file or a link that is already there.
@@ -4301,6 +4310,8 @@ function removeTokenFile(path, dir) {
 
 
 
+/** The runner's limit for one output (1 MiB): a larger one breaks the expressions that read it. */
+const MAX_OUTPUT_BYTES = 1_048_576;
 /**
  * The one place that writes a result to the runner: log lines, outputs, the
  * environment, state for the post step and the job summary. Token values were
@@ -4410,9 +4421,30 @@ function tokenFile(runner, token) {
     }
     return path;
 }
+/**
+ * tokens, count and tokensFile. The JSON is made once, as one string, for both the
+ * file and the output: a list can hold thousands of records. When it is over the
+ * runner's limit for one output, tokens is `[]` and the file is the only full copy.
+ */
 function listOutputs(runner, tokens) {
-    runner.setOutput('tokens', publicJson(tokens));
+    const json = publicJson(tokens);
+    const bytes = Buffer.byteLength(json);
     runner.setOutput('count', String(tokens.length));
+    // Set before the file is written, so that a cleanup's outputs stand if writing fails.
+    if (bytes <= MAX_OUTPUT_BYTES)
+        runner.setOutput('tokens', json);
+    let path;
+    try {
+        path = writeTokensFile(runner.tempDir(), json);
+    }
+    catch (error) {
+        throw new ActionError(`could not write the records to a file in ${runner.tempDir()} (tokensFile): ${messageOf(error)}`);
+    }
+    runner.setOutput('tokensFile', path);
+    if (bytes > MAX_OUTPUT_BYTES) {
+        runner.warning(`The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`);
+        runner.setOutput('tokens', '[]');
+    }
 }
 /** An error's message as a sentence (fs errors may come from another realm: no instanceof). */
 function messageOf(error) {

@@ -8,7 +8,7 @@ import { createdTime, publicJson, tokenLabel, type TokenRecord } from './records
 import type { Runner } from './runner.js'
 import { cleanupSummary, createSummary, formatAge, listSummary, revokeSummary } from './summary.js'
 import { countTokens, oneLine } from './text.js'
-import { newTokenFilePath, writeTokenFile } from './token-files.js'
+import { newTokenFilePath, writeTokenFile, writeTokensFile } from './token-files.js'
 import { cleanupOutcome } from './wording.js'
 
 export interface ReportOptions {
@@ -16,6 +16,9 @@ export interface ReportOptions {
   /** create: also write the token value to a new file (output tokenFile). */
   writeTokenFile?: boolean
 }
+
+/** The runner's limit for one output (1 MiB): a larger one breaks the expressions that read it. */
+export const MAX_OUTPUT_BYTES = 1_048_576
 
 /**
  * The one place that writes a result to the runner: log lines, outputs, the
@@ -137,9 +140,32 @@ function tokenFile(runner: Runner, token: TokenRecord): string {
   return path
 }
 
+/**
+ * tokens, count and tokensFile. The JSON is made once, as one string, for both the
+ * file and the output: a list can hold thousands of records. When it is over the
+ * runner's limit for one output, tokens is `[]` and the file is the only full copy.
+ */
 function listOutputs(runner: Runner, tokens: readonly TokenRecord[]): void {
-  runner.setOutput('tokens', publicJson(tokens))
+  const json = publicJson(tokens)
+  const bytes = Buffer.byteLength(json)
   runner.setOutput('count', String(tokens.length))
+  // Set before the file is written, so that a cleanup's outputs stand if writing fails.
+  if (bytes <= MAX_OUTPUT_BYTES) runner.setOutput('tokens', json)
+  let path: string
+  try {
+    path = writeTokensFile(runner.tempDir(), json)
+  } catch (error) {
+    throw new ActionError(
+      `could not write the records to a file in ${runner.tempDir()} (tokensFile): ${messageOf(error)}`,
+    )
+  }
+  runner.setOutput('tokensFile', path)
+  if (bytes > MAX_OUTPUT_BYTES) {
+    runner.warning(
+      `The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`,
+    )
+    runner.setOutput('tokens', '[]')
+  }
 }
 
 /** An error's message as a sentence (fs errors may come from another realm: no instanceof). */

@@ -1,4 +1,4 @@
-// The token file the action leaves under RUNNER_TEMP (writeTokenFile), and how the post step deletes it.
+// The files the action leaves under RUNNER_TEMP: the token value (tokenFile) and a list's records (tokensFile).
 import { randomBytes } from 'node:crypto'
 import { closeSync, fchmodSync, lstatSync, openSync, unlinkSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
@@ -21,6 +21,16 @@ export function newTokenFilePath(dir: string): string {
  */
 export function writeTokenFile(path: string, value: string): void {
   writeNewFile(path, value, 0o600)
+}
+
+/**
+ * Writes a list's JSON to a new file in `dir` and returns its path. The records are not
+ * secret (no tokenValue), but they name people (createdByEmail): 0600 too.
+ */
+export function writeTokensFile(dir: string, json: string): string {
+  const path = join(resolve(dir), randomName('gateway-tokens-', '.json'))
+  writeNewFile(path, json, 0o600)
+  return path
 }
 
 function writeNewFile(path: string, content: string, mode: number): void {

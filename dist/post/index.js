@@ -3792,7 +3792,7 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./src/token-files.ts
-// The token file the action leaves under RUNNER_TEMP (writeTokenFile), and how the post step deletes it.
+// The files the action leaves under RUNNER_TEMP: the token value (tokenFile) and a list's records (tokensFile).
 
 
 
@@ -3811,6 +3811,15 @@ function newTokenFilePath(dir) {
  */
 function writeTokenFile(path, value) {
     writeNewFile(path, value, 0o600);
+}
+/**
+ * Writes a list's JSON to a new file in `dir` and returns its path. The records are not
+ * secret (no tokenValue), but they name people (createdByEmail): 0600 too.
+ */
+function writeTokensFile(dir, json) {
+    const path = join(resolve(dir), randomName('gateway-tokens-', '.json'));
+    writeNewFile(path, json, 0o600);
+    return path;
 }
 function writeNewFile(path, content, mode) {
     // `wx`: never through a file or a link that is already there.

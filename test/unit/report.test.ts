@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from '@jest/globals'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { ActionError } from '../../src/errors.js'
-import { report } from '../../src/report.js'
+import { MAX_OUTPUT_BYTES, report } from '../../src/report.js'
+import type { TokenRecord } from '../../src/records.js'
 import { recordingRunner as newRunner, type RecordingRunner } from '../fixtures/runner.js'
 import { token } from '../fixtures/token-api.js'
 
@@ -333,5 +334,96 @@ describe('report: writeTokenFile (output tokenFile)', () => {
       ),
     )
     expect(runner.outputs).not.toHaveProperty('tokenFile')
+  })
+})
+
+describe('report: tokensFile, and tokens over 1 MiB', () => {
+  const list = (tokens: TokenRecord[]) =>
+    ({
+      operation: 'list',
+      tokens,
+      total: tokens.length,
+      task: { operation: 'list', name: undefined, state: 'all' },
+    }) as const
+
+  it('writes the same JSON as tokens to a file under the temp dir', async () => {
+    const runner = recordingRunner()
+    await report(list([token('a', 'x', 1), token('b', 'y', 2)]), { summary: false }, runner)
+    const path = runner.outputs.tokensFile ?? ''
+    expect(dirname(path)).toBe(runner.tempDir())
+    expect(basename(path)).toMatch(/^gateway-tokens-[0-9a-f]{32}\.json$/)
+    expect(readFileSync(path, 'utf8')).toBe(runner.outputs.tokens)
+    expect(runner.outputs.count).toBe('2')
+    expect(runner.lines.filter((line) => line.startsWith('warning:'))).toEqual([])
+  })
+
+  it('leaves tokens as [] with a warning when its JSON is over 1 MiB; the file has it all', async () => {
+    const runner = recordingRunner()
+    const tokens = Array.from({ length: 12_000 }, (_, i) =>
+      token(`id-${i}`, `mediator-gateway-eu-${i}`, i / 1000),
+    )
+    await report(list(tokens), { summary: false }, runner)
+    const path = runner.outputs.tokensFile ?? ''
+    const file = readFileSync(path, 'utf8')
+    const bytes = Buffer.byteLength(file)
+    expect(bytes).toBeGreaterThan(MAX_OUTPUT_BYTES)
+    expect(runner.outputs.tokens).toBe('[]')
+    expect(runner.outputs.count).toBe('12000')
+    expect(runner.lines.filter((line) => line.startsWith('warning:'))).toEqual([
+      `warning: The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`,
+    ])
+    const records = JSON.parse(file) as { id: string }[]
+    expect(records.map((record) => record.id)).toEqual(tokens.map((t) => t.id))
+    expect(file).not.toContain('tokenValue')
+  })
+
+  it('keeps tokens when its JSON is exactly 1 MiB', async () => {
+    const runner = recordingRunner()
+    const bare = (name: string): TokenRecord => ({ id: 'i', name, state: 'active' })
+    const overhead = Buffer.byteLength(JSON.stringify([bare('')]))
+    await report(list([bare('n'.repeat(MAX_OUTPUT_BYTES - overhead))]), { summary: false }, runner)
+    expect(Buffer.byteLength(runner.outputs.tokens ?? '')).toBe(MAX_OUTPUT_BYTES)
+  })
+
+  it('builds the JSON once, for both the file and the output', async () => {
+    const runner = recordingRunner()
+    // JSON.stringify looks up toJSON on each record it writes, and nothing else does.
+    let serialized = 0
+    const tokens = [token('a', 'x', 1), token('b', 'y', 2)].map((record) =>
+      Object.defineProperty({ ...record }, 'toJSON', {
+        get: () => {
+          serialized++
+          return undefined
+        },
+      }),
+    )
+    await report(list(tokens), { summary: true }, runner)
+    expect(serialized).toBe(tokens.length)
+    expect(readFileSync(runner.outputs.tokensFile ?? '', 'utf8')).toBe(runner.outputs.tokens)
+  })
+
+  it('cleanup: writes the revoked records to tokensFile', async () => {
+    const runner = recordingRunner()
+    const revoked = [token('a', 'ci-a', 40, { state: 'revoked', tokenValue: undefined })]
+    await report(
+      {
+        operation: 'cleanup',
+        task: {
+          operation: 'cleanup',
+          name: undefined,
+          olderThan: undefined,
+          keep: 0,
+          dryRun: false,
+          concurrency: 4,
+        },
+        revoked,
+        kept: [],
+        notRevoked: [],
+        now: Date.UTC(2026, 10, 22),
+      },
+      { summary: false },
+      runner,
+    )
+    expect(readFileSync(runner.outputs.tokensFile ?? '', 'utf8')).toBe(runner.outputs.tokens)
   })
 })
