@@ -4024,16 +4024,33 @@ function worthLookingUp(error) {
 ;// CONCATENATED MODULE: ./src/post-state.ts
 const TOKEN_ID = 'revokeOnExitTokenId';
 const TOKEN_NAME = 'revokeOnExitTokenName';
+const CREATE_SENT_AT = 'revokeOnExitSince';
 const TOKEN_FILE = 'tokenFile';
+/**
+ * Main step, just before a create with revokeOnExit is sent: if its answer is lost
+ * (or the step is killed), the post step still knows to look for the token.
+ */
+function saveCreateSent(runner, create) {
+    runner.saveState(TOKEN_NAME, create.name);
+    runner.saveState(CREATE_SENT_AT, String(create.sentAt));
+}
 /** Main step: marks a token this step created for revoking at the end of the job. */
 function saveTokenToRevoke(runner, token) {
     runner.saveState(TOKEN_ID, token.id);
     runner.saveState(TOKEN_NAME, token.name);
 }
-/** Post step: the token to revoke, or undefined when the main step marked none. */
-function tokenToRevoke(runner) {
+/**
+ * Post step: what is left to revoke. The token, when the main step learnt its id;
+ * else the create sent, when one was; else undefined (no revokeOnExit, a reused
+ * token: nothing is ever created then, so nothing is saved).
+ */
+function leftToRevoke(runner) {
     const id = runner.getState(TOKEN_ID);
-    return id ? { id, name: runner.getState(TOKEN_NAME) } : undefined;
+    const name = runner.getState(TOKEN_NAME);
+    if (id)
+        return { token: { id, name } };
+    const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
+    return name && Number.isSafeInteger(sentAt) ? { create: { name, sentAt } } : undefined;
 }
 /** Main step, before the file is written: the post step deletes it whatever happens next. */
 function saveTokenFile(runner, path) {
@@ -4541,6 +4558,7 @@ class Secrets {
 
 
 
+
 /**
  * Every failure ends here, as one message without a stack trace or a secret. The
  * runner defaults to the real one for `npm run local-action`, which calls `run()`.
@@ -4558,7 +4576,9 @@ async function run(runner = github_runner/* githubRunner */.O) {
         const { task } = inputs;
         const client = new PlatformClient({ ...inputs.connection, secrets, log: runner });
         try {
-            const result = await perform(client, task, { clock: systemClock, log: runner });
+            const revokeOnExit = task.operation === 'create' && task.revokeOnExit;
+            const api = revokeOnExit ? notingCreates(client, runner) : client;
+            const result = await perform(api, task, { clock: systemClock, log: runner });
             const writeTokenFile = task.operation === 'create' && task.writeTokenFile;
             await report(result, { summary: inputs.summary, writeTokenFile }, runner);
             // Written out in full first: a cleanup that revoked some tokens lists them, then fails.
@@ -4573,6 +4593,22 @@ async function run(runner = github_runner/* githubRunner */.O) {
     catch (error) {
         runner.setFailed(failureMessage(error, operation, secrets, runner));
     }
+}
+/**
+ * The client, with each create noted for the post step just before it is sent
+ * (revokeOnExit). If its answer is lost and the step cannot tell which token it made,
+ * or the step is killed, the post step still looks for the token. Only a create is
+ * noted: a reused token was never this step's, and no create is sent for it.
+ */
+function notingCreates(client, runner) {
+    return {
+        createToken: (name) => {
+            saveCreateSent(runner, { name, sentAt: systemClock.now() });
+            return client.createToken(name);
+        },
+        listTokens: () => client.listTokens(),
+        revokeToken: (tokenId, options) => client.revokeToken(tokenId, options),
+    };
 }
 /** The one line a failed step shows. Only a bug (not an ActionError) gets its stack, in debug. */
 function failureMessage(error, operation, secrets, runner) {

@@ -5,6 +5,8 @@ import { githubRunner } from './github-runner.js'
 import { readInputs } from './inputs.js'
 import { perform } from './operations/index.js'
 import { PlatformClient } from './platform/client.js'
+import type { TokenApi } from './platform/token-api.js'
+import { saveCreateSent } from './post-state.js'
 import { report } from './report.js'
 import type { Runner } from './runner.js'
 import { Secrets, type SecretMasker } from './secrets.js'
@@ -27,7 +29,9 @@ export async function run(runner: Runner = githubRunner): Promise<void> {
     const { task } = inputs
     const client = new PlatformClient({ ...inputs.connection, secrets, log: runner })
     try {
-      const result = await perform(client, task, { clock: systemClock, log: runner })
+      const revokeOnExit = task.operation === 'create' && task.revokeOnExit
+      const api = revokeOnExit ? notingCreates(client, runner) : client
+      const result = await perform(api, task, { clock: systemClock, log: runner })
       const writeTokenFile = task.operation === 'create' && task.writeTokenFile
       await report(result, { summary: inputs.summary, writeTokenFile }, runner)
       // Written out in full first: a cleanup that revoked some tokens lists them, then fails.
@@ -38,6 +42,23 @@ export async function run(runner: Runner = githubRunner): Promise<void> {
     }
   } catch (error) {
     runner.setFailed(failureMessage(error, operation, secrets, runner))
+  }
+}
+
+/**
+ * The client, with each create noted for the post step just before it is sent
+ * (revokeOnExit). If its answer is lost and the step cannot tell which token it made,
+ * or the step is killed, the post step still looks for the token. Only a create is
+ * noted: a reused token was never this step's, and no create is sent for it.
+ */
+function notingCreates(client: TokenApi, runner: Runner): TokenApi {
+  return {
+    createToken: (name) => {
+      saveCreateSent(runner, { name, sentAt: systemClock.now() })
+      return client.createToken(name)
+    },
+    listTokens: () => client.listTokens(),
+    revokeToken: (tokenId, options) => client.revokeToken(tokenId, options),
   }
 }
 

@@ -3689,16 +3689,33 @@ function worthLookingUp(error) {
 ;// CONCATENATED MODULE: ./src/post-state.ts
 const TOKEN_ID = 'revokeOnExitTokenId';
 const TOKEN_NAME = 'revokeOnExitTokenName';
+const CREATE_SENT_AT = 'revokeOnExitSince';
 const TOKEN_FILE = 'tokenFile';
+/**
+ * Main step, just before a create with revokeOnExit is sent: if its answer is lost
+ * (or the step is killed), the post step still knows to look for the token.
+ */
+function saveCreateSent(runner, create) {
+    runner.saveState(TOKEN_NAME, create.name);
+    runner.saveState(CREATE_SENT_AT, String(create.sentAt));
+}
 /** Main step: marks a token this step created for revoking at the end of the job. */
 function saveTokenToRevoke(runner, token) {
     runner.saveState(TOKEN_ID, token.id);
     runner.saveState(TOKEN_NAME, token.name);
 }
-/** Post step: the token to revoke, or undefined when the main step marked none. */
-function tokenToRevoke(runner) {
+/**
+ * Post step: what is left to revoke. The token, when the main step learnt its id;
+ * else the create sent, when one was; else undefined (no revokeOnExit, a reused
+ * token: nothing is ever created then, so nothing is saved).
+ */
+function leftToRevoke(runner) {
     const id = runner.getState(TOKEN_ID);
-    return id ? { id, name: runner.getState(TOKEN_NAME) } : undefined;
+    const name = runner.getState(TOKEN_NAME);
+    if (id)
+        return { token: { id, name } };
+    const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
+    return name && Number.isSafeInteger(sentAt) ? { create: { name, sentAt } } : undefined;
 }
 /** Main step, before the file is written: the post step deletes it whatever happens next. */
 function saveTokenFile(runner, path) {
@@ -3866,19 +3883,24 @@ function removeTokenFile(path, dir) {
 
 
 
+
+// createdAt comes from the platform's clock, the time a create was sent from the
+// runner's: a minute covers their usual skew (the client allows as much when it has no
+// Date header). A wider margin would take in tokens of that name made just before.
+const CLOCK_MARGIN_MS = 60_000;
 /**
  * Runs as action.yml's `post`, with `post-if: always()`: whether the job passed or
  * failed. First it deletes the token file (writeTokenFile), which needs no request.
  * Then, with revokeOnExit, it authenticates anew, as the access token may have
- * expired, and revokes the token. A failure here is a warning naming the token, not a
- * failed job. With neither, it does nothing and says nothing.
+ * expired, and revokes the token. A failure here is a warning, not a failed job.
+ * With neither, it does nothing and says nothing.
  */
 async function runPost(runner) {
     deleteTokenFile(runner);
-    const token = tokenToRevoke(runner);
-    if (token === undefined)
+    const left = leftToRevoke(runner);
+    if (left === undefined)
         return;
-    const which = tokenLabel(token);
+    const revoking = 'token' in left ? savedToken(left.token) : lostCreate(left.create);
     const secrets = new Secrets((value) => {
         runner.setSecret(value);
     });
@@ -3886,10 +3908,7 @@ async function runPost(runner) {
         const connection = readConnection((name) => runner.getInput(name), secrets);
         const client = new PlatformClient({ ...connection, secrets, log: runner });
         try {
-            const { alreadyRevoked } = await client.revokeToken(token.id);
-            runner.info(alreadyRevoked
-                ? `The ${which} was already revoked before the end of the job.`
-                : `Revoked ${which} at the end of the job (revokeOnExit).`);
+            await revoking.run(client, runner);
         }
         finally {
             client.close();
@@ -3897,10 +3916,7 @@ async function runPost(runner) {
     }
     catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        const advice = error instanceof UnknownTokenError
-            ? ''
-            : ` It may still be active: revoke it with operation: revoke and tokenId: ${token.id}.`;
-        runner.warning(secrets.scrub(`Could not revoke ${which} at the end of the job: ${message}${advice}`));
+        runner.warning(secrets.scrub(revoking.failed(message, error)));
     }
 }
 /** Deletes the file the main step saved (or was about to write): never any other. */
@@ -3919,6 +3935,62 @@ function deleteTokenFile(runner) {
         const why = String(error.message ?? error).replace(/[^.]$/, '$&.');
         runner.warning(`Did not delete the token file ${path}: ${why}`);
     }
+}
+/** The token the main step created and named: revoked by its id. */
+function savedToken(token) {
+    return {
+        run: async (client, runner) => {
+            await revokeOne(client, runner, token);
+        },
+        failed: (message, error) => revokeFailed(token, message, error),
+    };
+}
+/**
+ * A create that was sent but whose token id the main step never learnt: its answer
+ * was lost, or the step could not tell which token was its own, or it was killed.
+ * The token it made, if any, is the active one with this name created since then:
+ * revoked when there is exactly one; with several, which is this step's cannot be
+ * told, so none is revoked and a warning names them all.
+ */
+function lostCreate({ name, sentAt }) {
+    const since = sentAt - CLOCK_MARGIN_MS;
+    const sinceText = new Date(since).toISOString();
+    let candidate;
+    return {
+        run: async (client, runner) => {
+            runner.info(`No token id was saved for this step's create of a token named '${name}': looking for the token it may have made (revokeOnExit).`);
+            const created = newestFirst((await client.listTokens()).filter((token) => token.name === name &&
+                token.state === 'active' &&
+                (createdTime(token) ?? -Infinity) >= since));
+            if (created.length > 1) {
+                const ids = created.map((token) => (0,src_text/* oneLine */.TN)(token.id)).join(', ');
+                runner.warning(`Did not revoke a token named '${name}' at the end of the job: ${created.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${ids}; revoke the one you do not need.`);
+                return;
+            }
+            candidate = created[0];
+            if (candidate === undefined) {
+                runner.info(`No active token named '${name}' was created since the step began: nothing to revoke.`);
+                return;
+            }
+            await revokeOne(client, runner, candidate);
+        },
+        failed: (message, error) => candidate === undefined
+            ? `Could not look for the token named '${name}' that this step may have created: ${message} It may still be active: look for an active token named '${name}' created since ${sinceText}, and revoke it.`
+            : revokeFailed(candidate, message, error),
+    };
+}
+async function revokeOne(client, runner, token) {
+    const which = tokenLabel(token);
+    const { alreadyRevoked } = await client.revokeToken(token.id);
+    runner.info(alreadyRevoked
+        ? `The ${which} was already revoked before the end of the job.`
+        : `Revoked ${which} at the end of the job (revokeOnExit).`);
+}
+function revokeFailed(token, message, error) {
+    const advice = error instanceof UnknownTokenError
+        ? ''
+        : ` It may still be active: revoke it with operation: revoke and tokenId: ${token.id}.`;
+    return `Could not revoke ${tokenLabel(token)} at the end of the job: ${message}${advice}`;
 }
 
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { saveTokenFile, saveTokenToRevoke } from '../../src/post-state.js'
+import { saveCreateSent, saveTokenFile, saveTokenToRevoke } from '../../src/post-state.js'
 import { runPost } from '../../src/post-step.js'
 import {
   API,
@@ -175,5 +175,130 @@ describe('runPost: the token file (writeTokenFile)', () => {
       ])
     }
     for (const path of [other, elsewhere, link, folder]) expect(existsSync(path)).toBe(true)
+  })
+})
+
+describe('runPost: a create whose token id was never saved (revokeOnExit)', () => {
+  const SENT_AT = Date.parse('2026-11-01T10:00:00.000Z')
+  const at = (offsetMs: number) => new Date(SENT_AT + offsetMs).toISOString()
+  const ID = (n: number) => `123e4567-e89b-42d3-a456-42661417400${n}`
+  const revokePath = (id: string) => `/prefix/api/tokens/${id}/revoke`
+  /** A runner whose state says a create of 'pr-7' was sent at SENT_AT, and no more. */
+  function sentRunner() {
+    const runner = recordingRunner(INPUTS)
+    saveCreateSent(runner, { name: 'pr-7', sentAt: SENT_AT })
+    return runner
+  }
+  const infoAndWarnings = (runner: RecordingRunner) =>
+    runner.lines.filter((line) => !line.startsWith('debug:'))
+  const LOOKING =
+    "info: No token id was saved for this step's create of a token named 'pr-7': looking for the token it may have made (revokeOnExit)."
+
+  it('revokes the one active token of that name created since the create was sent', async () => {
+    const runner = sentRunner()
+    authOk()
+    nock(API)
+      .get('/prefix/api/tokens')
+      .reply(200, [
+        record({ id: ID(1), name: 'pr-7', createdAt: at(-10 * 60_000) }), // before the step
+        record({
+          id: ID(2),
+          name: 'pr-7',
+          state: 'revoked',
+          tokenValue: undefined,
+          createdAt: at(5_000),
+        }),
+        record({ id: ID(3), name: 'pr-70', createdAt: at(5_000) }),
+        record({ id: ID(4), name: 'pr-7', createdAt: at(-30_000) }), // the platform's clock is behind
+      ])
+    nock(API)
+      .post(revokePath(ID(4)))
+      .query({ tokenId: ID(4) })
+      .reply(200, record({ id: ID(4), name: 'pr-7', state: 'revoked', tokenValue: undefined }))
+    await runPost(runner)
+    expect(nock.pendingMocks()).toEqual([])
+    expect(infoAndWarnings(runner)).toEqual([
+      LOOKING,
+      `info: Revoked gateway token 'pr-7' (${ID(4)}) at the end of the job (revokeOnExit).`,
+    ])
+    expect(runner.failures).toEqual([])
+  })
+
+  it('revokes nothing with two candidates, and warns naming both', async () => {
+    const runner = sentRunner()
+    authOk()
+    nock(API)
+      .get('/prefix/api/tokens')
+      .reply(200, [
+        record({ id: ID(1), name: 'pr-7', createdAt: at(1_000) }),
+        record({ id: ID(2), name: 'pr-7', createdAt: at(2_000) }),
+      ])
+    await runPost(runner)
+    expect(nock.pendingMocks()).toEqual([])
+    expect(infoAndWarnings(runner)).toEqual([
+      LOOKING,
+      `warning: Did not revoke a token named 'pr-7' at the end of the job: 2 active tokens of that name were created since the step began, and it could not tell which one this step created: ${ID(2)}, ${ID(1)}; revoke the one you do not need.`,
+    ])
+  })
+
+  it('revokes nothing when only an older token has that name, and says so', async () => {
+    const runner = sentRunner()
+    authOk()
+    nock(API)
+      .get('/prefix/api/tokens')
+      .reply(200, [
+        record({ id: ID(1), name: 'pr-7', createdAt: at(-61_000) }),
+        record({ id: ID(2), name: 'pr-7', createdAt: 'yesterday' }),
+      ])
+    await runPost(runner)
+    expect(infoAndWarnings(runner)).toEqual([
+      LOOKING,
+      "info: No active token named 'pr-7' was created since the step began: nothing to revoke.",
+    ])
+  })
+
+  it('warns naming the name and the time when the list fails', async () => {
+    const runner = sentRunner()
+    authOk()
+    nock(API).get('/prefix/api/tokens').reply(503, { error: 'maintenance' })
+    await runPost(runner)
+    expect(runner.failures).toEqual([])
+    expect(infoAndWarnings(runner)).toEqual([
+      LOOKING,
+      `warning: Could not look for the token named 'pr-7' that this step may have created: GET ${API}/prefix/api/tokens answered 503 Service Unavailable: maintenance. ` +
+        `It may still be active: look for an active token named 'pr-7' created since ${at(-60_000)}, and revoke it.`,
+    ])
+  })
+
+  it('warns naming the token when its revoke fails', async () => {
+    const runner = sentRunner()
+    authOk()
+    nock(API)
+      .get('/prefix/api/tokens')
+      .reply(200, [record({ id: ID(1), name: 'pr-7', createdAt: at(1_000) })])
+    nock(API)
+      .post(revokePath(ID(1)))
+      .query(true)
+      .reply(503, { error: 'maintenance' })
+    await runPost(runner)
+    expect(infoAndWarnings(runner).at(-1)).toBe(
+      `warning: Could not revoke gateway token 'pr-7' (${ID(1)}) at the end of the job: POST ${API}${revokePath(ID(1))}?tokenId=${ID(1)} answered 503 Service Unavailable: maintenance. ` +
+        `It may still be active: revoke it with operation: revoke and tokenId: ${ID(1)}.`,
+    )
+  })
+
+  it('revokes by the saved id alone once the create answered, listing nothing', async () => {
+    const runner = sentRunner()
+    saveTokenToRevoke(runner, { id: TOKEN_ID, name: 'pr-7' })
+    authOk()
+    nock(API)
+      .post(REVOKE)
+      .query({ tokenId: TOKEN_ID })
+      .reply(200, record({ state: 'revoked', tokenValue: undefined }))
+    await runPost(runner)
+    expect(nock.pendingMocks()).toEqual([])
+    expect(infoAndWarnings(runner)).toEqual([
+      `info: Revoked gateway token 'pr-7' (${TOKEN_ID}) at the end of the job (revokeOnExit).`,
+    ])
   })
 })
