@@ -127,7 +127,7 @@ describe('runPost: the token file (writeTokenFile)', () => {
     expect(runner.events).toEqual([])
   })
 
-  it('says nothing when the file is gone already', async () => {
+  it('only notes it in debug when the file is gone already', async () => {
     const { runner, path } = withTokenFile()
     await runPost(runner)
     runner.lines = []
@@ -183,6 +183,9 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
   const at = (offsetMs: number) => new Date(SENT_AT + offsetMs).toISOString()
   const ID = (n: number) => `123e4567-e89b-42d3-a456-42661417400${n}`
   const revokePath = (id: string) => `/prefix/api/tokens/${id}/revoke`
+  const pr7 = (n: number, offsetMs: number, fields: Record<string, unknown> = {}) =>
+    record({ id: ID(n), name: 'pr-7', createdAt: at(offsetMs), ...fields })
+  const listed = (...records: unknown[]) => nock(API).get('/prefix/api/tokens').reply(200, records)
   /** A runner whose state says a create of 'pr-7' was sent at SENT_AT, and no more. */
   function sentRunner() {
     const runner = recordingRunner(INPUTS)
@@ -197,20 +200,12 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
   it('revokes the one active token of that name created since the create was sent', async () => {
     const runner = sentRunner()
     authOk()
-    nock(API)
-      .get('/prefix/api/tokens')
-      .reply(200, [
-        record({ id: ID(1), name: 'pr-7', createdAt: at(-10 * 60_000) }), // before the step
-        record({
-          id: ID(2),
-          name: 'pr-7',
-          state: 'revoked',
-          tokenValue: undefined,
-          createdAt: at(5_000),
-        }),
-        record({ id: ID(3), name: 'pr-70', createdAt: at(5_000) }),
-        record({ id: ID(4), name: 'pr-7', createdAt: at(-30_000) }), // the platform's clock is behind
-      ])
+    listed(
+      pr7(1, -10 * 60_000), // before the step
+      pr7(2, 5_000, { state: 'revoked', tokenValue: undefined }),
+      pr7(3, 5_000, { name: 'pr-70' }),
+      pr7(4, -30_000), // the platform's clock is behind the runner's
+    )
     nock(API)
       .post(revokePath(ID(4)))
       .query({ tokenId: ID(4) })
@@ -227,12 +222,7 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
   it('revokes nothing with two candidates, and warns naming both', async () => {
     const runner = sentRunner()
     authOk()
-    nock(API)
-      .get('/prefix/api/tokens')
-      .reply(200, [
-        record({ id: ID(1), name: 'pr-7', createdAt: at(1_000) }),
-        record({ id: ID(2), name: 'pr-7', createdAt: at(2_000) }),
-      ])
+    listed(pr7(1, 1_000), pr7(2, 2_000))
     await runPost(runner)
     expect(nock.pendingMocks()).toEqual([])
     expect(infoAndWarnings(runner)).toEqual([
@@ -244,12 +234,7 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
   it('revokes nothing when only an older token has that name, and says so', async () => {
     const runner = sentRunner()
     authOk()
-    nock(API)
-      .get('/prefix/api/tokens')
-      .reply(200, [
-        record({ id: ID(1), name: 'pr-7', createdAt: at(-61_000) }),
-        record({ id: ID(2), name: 'pr-7', createdAt: 'yesterday' }),
-      ])
+    listed(pr7(1, -61_000), pr7(2, 0, { createdAt: 'yesterday' }))
     await runPost(runner)
     expect(infoAndWarnings(runner)).toEqual([
       LOOKING,
@@ -273,9 +258,7 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
   it('warns naming the token when its revoke fails', async () => {
     const runner = sentRunner()
     authOk()
-    nock(API)
-      .get('/prefix/api/tokens')
-      .reply(200, [record({ id: ID(1), name: 'pr-7', createdAt: at(1_000) })])
+    listed(pr7(1, 1_000))
     nock(API)
       .post(revokePath(ID(1)))
       .query(true)
