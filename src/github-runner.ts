@@ -1,5 +1,6 @@
 // The only module that talks to @actions/core: the Runner of a real step.
 import * as core from '@actions/core'
+import { tmpdir } from 'node:os'
 import type { Runner } from './runner.js'
 import { neutralizeCommands, neutralizeLegacyCommands, oneLine } from './text.js'
 
@@ -51,4 +52,6 @@ export const githubRunner: Runner = {
     }
     await core.summary.addRaw(markdown, true).write()
   },
+  // The runner empties RUNNER_TEMP at the end of each job; a local run has none.
+  tempDir: () => process.env.RUNNER_TEMP || tmpdir(),
 }

@@ -6,6 +6,8 @@ import { githubRunner } from './github-runner.js'
 import { readInputs } from './inputs.js'
 import { perform } from './operations/index.js'
 import { PlatformClient } from './platform/client.js'
+import type { TokenApi } from './platform/token-api.js'
+import { saveCreateSent } from './post-state.js'
 import { ProjectGuard } from './project-guard.js'
 import { report } from './report.js'
 import type { Runner } from './runner.js'
@@ -26,18 +28,17 @@ export async function run(runner: Runner = githubRunner): Promise<void> {
     operation = inputs.task.operation
     for (const warning of inputs.warnings) runner.warning(warning)
 
+    const { task, expectedProjectId } = inputs
     // The step's budget starts now: reading the inputs took no time worth counting.
     const deadline = new Deadline(systemClock, inputs.connection.totalTimeoutMs)
     const client = new PlatformClient({ ...inputs.connection, secrets, log: runner, deadline })
     try {
-      const { expectedProjectId } = inputs
-      const api = expectedProjectId ? new ProjectGuard(client, expectedProjectId) : client
-      const result = await perform(api, inputs.task, {
-        clock: systemClock,
-        log: runner,
-        deadline,
-      })
-      await report(result, { summary: inputs.summary }, runner)
+      const revokeOnExit = task.operation === 'create' && task.revokeOnExit
+      const noted = revokeOnExit ? notingCreates(client, runner) : client
+      const api = expectedProjectId ? new ProjectGuard(noted, expectedProjectId) : noted
+      const result = await perform(api, task, { clock: systemClock, log: runner, deadline })
+      const writeTokenFile = task.operation === 'create' && task.writeTokenFile
+      await report(result, { summary: inputs.summary, writeTokenFile }, runner)
       // Written out in full first: a cleanup that revoked some tokens lists them, then fails.
       const problem = stepFailure(result)
       if (problem !== undefined) throw new ActionError(problem)
@@ -46,6 +47,23 @@ export async function run(runner: Runner = githubRunner): Promise<void> {
     }
   } catch (error) {
     runner.setFailed(failureMessage(error, operation, secrets, runner))
+  }
+}
+
+/**
+ * The client, with each create noted for the post step just before it is sent
+ * (revokeOnExit). If its answer is lost and the step cannot tell which token it made,
+ * or the step is killed, the post step still looks for the token. Only a create is
+ * noted: a reused token was never this step's, and no create is sent for it.
+ */
+function notingCreates(client: TokenApi, runner: Runner): TokenApi {
+  return {
+    createToken: (name) => {
+      saveCreateSent(runner, { name, sentAt: systemClock.now() })
+      return client.createToken(name)
+    },
+    listTokens: () => client.listTokens(),
+    revokeToken: (tokenId, options) => client.revokeToken(tokenId, options),
   }
 }
 

@@ -1,46 +1,144 @@
-// The post step (revokeOnExit): revokes, at the end of the job, the token the main step created.
+// The post step: deletes the token file, and revokes the token the main step created (revokeOnExit).
+import { systemClock } from './clock.js'
+import { Deadline } from './deadline.js'
 import { readConnection } from './inputs.js'
 import { PlatformClient } from './platform/client.js'
 import { UnknownTokenError } from './platform/errors.js'
-import { tokenToRevoke } from './post-state.js'
-import { tokenLabel } from './records.js'
+import type { TokenApi } from './platform/token-api.js'
+import { leftToRevoke, savedTokenFile, type CreateSent, type TokenToRevoke } from './post-state.js'
+import { createdTime, newestFirst, tokenLabel, type TokenRecord } from './records.js'
 import type { Runner } from './runner.js'
 import { Secrets } from './secrets.js'
+import { oneLine } from './text.js'
+import { removeTokenFile } from './token-files.js'
+
+// createdAt comes from the platform's clock, the time a create was sent from the
+// runner's: a minute covers their usual skew (the client allows as much when it has no
+// Date header). A wider margin would take in tokens of that name made just before.
+const CLOCK_MARGIN_MS = 60_000
+
+/** What is left to revoke, and how to say that it could not be. */
+interface Revoking {
+  run(client: TokenApi, runner: Runner): Promise<void>
+  failed(message: string, error: unknown): string
+}
 
 /**
  * Runs as action.yml's `post`, with `post-if: always()`: whether the job passed or
- * failed. It authenticates anew, as the access token may have expired. A failure here
- * is a warning naming the token, not a failed job. Without revokeOnExit it does
- * nothing and says nothing.
+ * failed. First it deletes the token file (writeTokenFile), which needs no request.
+ * Then, with revokeOnExit, it authenticates anew, as the access token may have
+ * expired, and revokes the token. A failure here is a warning, not a failed job.
+ * With neither, it does nothing and says nothing.
  */
 export async function runPost(runner: Runner): Promise<void> {
-  const token = tokenToRevoke(runner)
-  if (token === undefined) return
-  const which = tokenLabel(token)
+  deleteTokenFile(runner)
+  const left = leftToRevoke(runner)
+  if (left === undefined) return
+  const revoking = 'token' in left ? savedToken(left.token) : lostCreate(left.create)
   const secrets = new Secrets((value) => {
     runner.setSecret(value)
   })
   try {
     const connection = readConnection((name) => runner.getInput(name), secrets)
-    const client = new PlatformClient({ ...connection, secrets, log: runner })
+    // totalTimeout bounds the post step too: it must not hold the job's end for long.
+    const deadline = new Deadline(systemClock, connection.totalTimeoutMs)
+    const client = new PlatformClient({ ...connection, secrets, log: runner, deadline })
     try {
-      const { alreadyRevoked } = await client.revokeToken(token.id)
-      runner.info(
-        alreadyRevoked
-          ? `The ${which} was already revoked before the end of the job.`
-          : `Revoked ${which} at the end of the job (revokeOnExit).`,
-      )
+      await revoking.run(client, runner)
     } finally {
       client.close()
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
-    const advice =
-      error instanceof UnknownTokenError
-        ? ''
-        : ` It may still be active: revoke it with operation: revoke and tokenId: ${token.id}.`
-    runner.warning(
-      secrets.scrub(`Could not revoke ${which} at the end of the job: ${message}${advice}`),
-    )
+    runner.warning(secrets.scrub(revoking.failed(message, error)))
   }
+}
+
+/** Deletes the file the main step saved (or was about to write): never any other. */
+function deleteTokenFile(runner: Runner): void {
+  const path = savedTokenFile(runner)
+  if (path === undefined) return
+  try {
+    if (removeTokenFile(path, runner.tempDir())) runner.info(`Deleted the token file ${path}.`)
+    else runner.debug(`The token file ${path} was gone already.`)
+  } catch (error) {
+    // An fs error may come from another realm (a test's): read its message, not its class.
+    const why = String((error as { message?: unknown }).message ?? error).replace(/[^.]$/, '$&.')
+    runner.warning(`Did not delete the token file ${path}: ${why}`)
+  }
+}
+
+/** The token the main step created and named: revoked by its id. */
+function savedToken(token: TokenToRevoke): Revoking {
+  return {
+    run: async (client, runner) => {
+      await revokeOne(client, runner, token)
+    },
+    failed: (message, error) => revokeFailed(token, message, error),
+  }
+}
+
+/**
+ * A create that was sent but whose token id the main step never learnt: its answer
+ * was lost, or the step could not tell which token was its own, or it was killed.
+ * The token it made, if any, is the active one with this name created since then:
+ * revoked when there is exactly one; with several, which is this step's cannot be
+ * told, so none is revoked and a warning names them all.
+ */
+function lostCreate({ name, sentAt }: CreateSent): Revoking {
+  const since = sentAt - CLOCK_MARGIN_MS
+  const sinceText = new Date(since).toISOString()
+  let candidate: TokenRecord | undefined
+  return {
+    run: async (client, runner) => {
+      runner.info(
+        `No token id was saved for this step's create of a token named '${name}': looking for the token it may have made (revokeOnExit).`,
+      )
+      const created = newestFirst(
+        (await client.listTokens()).filter(
+          (token) =>
+            token.name === name &&
+            token.state === 'active' &&
+            (createdTime(token) ?? -Infinity) >= since,
+        ),
+      )
+      if (created.length > 1) {
+        const ids = created.map((token) => oneLine(token.id)).join(', ')
+        runner.warning(
+          `Did not revoke a token named '${name}' at the end of the job: ${created.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${ids}; revoke the one you do not need.`,
+        )
+        return
+      }
+      candidate = created[0]
+      if (candidate === undefined) {
+        runner.info(
+          `No active token named '${name}' was created since the step began: nothing to revoke.`,
+        )
+        return
+      }
+      await revokeOne(client, runner, candidate)
+    },
+    failed: (message, error) =>
+      candidate === undefined
+        ? `Could not look for the token named '${name}' that this step may have created: ${message} It may still be active: look for an active token named '${name}' created since ${sinceText}, and revoke it.`
+        : revokeFailed(candidate, message, error),
+  }
+}
+
+async function revokeOne(client: TokenApi, runner: Runner, token: TokenToRevoke): Promise<void> {
+  const which = tokenLabel(token)
+  const { alreadyRevoked } = await client.revokeToken(token.id)
+  runner.info(
+    alreadyRevoked
+      ? `The ${which} was already revoked before the end of the job.`
+      : `Revoked ${which} at the end of the job (revokeOnExit).`,
+  )
+}
+
+function revokeFailed(token: TokenToRevoke, message: string, error: unknown): string {
+  const advice =
+    error instanceof UnknownTokenError
+      ? ''
+      : ` It may still be active: revoke it with operation: revoke and tokenId: ${token.id}.`
+  return `Could not revoke ${tokenLabel(token)} at the end of the job: ${message}${advice}`
 }

@@ -2,16 +2,23 @@
 import type { CleanupResult } from './operations/cleanup.js'
 import type { CreateResult } from './operations/create.js'
 import type { Result } from './operations/index.js'
-import { saveTokenToRevoke } from './post-state.js'
+import { ActionError } from './errors.js'
+import { saveTokenFile, saveTokenToRevoke } from './post-state.js'
 import { createdTime, publicJson, tokenLabel, type TokenRecord } from './records.js'
 import type { Runner } from './runner.js'
 import { cleanupSummary, createSummary, formatAge, listSummary, revokeSummary } from './summary.js'
 import { countTokens, oneLine } from './text.js'
+import { newTokenFilePath, writeTokenFile, writeTokensFile } from './token-files.js'
 import { cleanupOutcome } from './wording.js'
 
 export interface ReportOptions {
   summary: boolean
+  /** create: also write the token value to a new file (output tokenFile). */
+  writeTokenFile?: boolean
 }
+
+/** The runner's limit for one output (1 MiB): a larger one breaks the expressions that read it. */
+export const MAX_OUTPUT_BYTES = 1_048_576
 
 /**
  * The one place that writes a result to the runner: log lines, outputs, the
@@ -26,7 +33,7 @@ export async function report(
   let summary: string
   switch (result.operation) {
     case 'create':
-      reportCreate(result, runner)
+      reportCreate(result, options.writeTokenFile === true, runner)
       summary = createSummary(result)
       break
     case 'list': {
@@ -66,7 +73,7 @@ export async function report(
   }
 }
 
-function reportCreate(result: CreateResult, runner: Runner): void {
+function reportCreate(result: CreateResult, writeFile: boolean, runner: Runner): void {
   const { token, envName, reused } = result
   // First, so that nothing failing after this can leave the token behind.
   if (result.revokeOnExit) saveTokenToRevoke(runner, token)
@@ -79,6 +86,7 @@ function reportCreate(result: CreateResult, runner: Runner): void {
   recordOutputs(runner, token)
   runner.setOutput('tokenValue', token.tokenValue ?? '')
   runner.setOutput('reused', String(reused))
+  runner.setOutput('tokenFile', writeFile ? tokenFile(runner, token) : '')
   if (envName) {
     runner.exportVariable(envName, token.tokenValue ?? '')
     runner.info(
@@ -113,7 +121,56 @@ function recordOutputs(runner: Runner, token: TokenRecord): void {
   runner.setOutput('token', publicJson(token))
 }
 
+/**
+ * Writes the token value to a new 0600 file under the temp dir (writeTokenFile) and
+ * returns its path. The path is saved for the post step before the file is made, so
+ * that the post step deletes it whatever happens from here on. The path is not
+ * secret; the content is, and is never logged.
+ */
+function tokenFile(runner: Runner, token: TokenRecord): string {
+  const path = newTokenFilePath(runner.tempDir())
+  saveTokenFile(runner, path)
+  try {
+    writeTokenFile(path, token.tokenValue ?? '')
+  } catch (error) {
+    throw new ActionError(
+      `could not write the token value to ${path} (writeTokenFile): ${messageOf(error)} The ${tokenLabel(token)} is active all the same.`,
+    )
+  }
+  return path
+}
+
+/**
+ * tokens, count and tokensFile. The JSON is made once, as one string, for both the
+ * file and the output: a list can hold thousands of records. When it is over the
+ * runner's limit for one output, tokens is `[]` and the file is the only full copy.
+ */
 function listOutputs(runner: Runner, tokens: readonly TokenRecord[]): void {
-  runner.setOutput('tokens', publicJson(tokens))
+  const json = publicJson(tokens)
+  const bytes = Buffer.byteLength(json)
   runner.setOutput('count', String(tokens.length))
+  // Set before the file is written, so that a cleanup's outputs stand if writing fails.
+  if (bytes <= MAX_OUTPUT_BYTES) runner.setOutput('tokens', json)
+  let path: string
+  try {
+    path = writeTokensFile(runner.tempDir(), json)
+  } catch (error) {
+    throw new ActionError(
+      `could not write the records to a file in ${runner.tempDir()} (tokensFile): ${messageOf(error)}`,
+    )
+  }
+  runner.setOutput('tokensFile', path)
+  if (bytes > MAX_OUTPUT_BYTES) {
+    runner.warning(
+      `The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`,
+    )
+    runner.setOutput('tokens', '[]')
+  }
+}
+
+/** An error's message as a sentence (fs errors may come from another realm: no instanceof). */
+function messageOf(error: unknown): string {
+  const { message } = (error ?? {}) as { message?: unknown }
+  if (typeof message !== 'string') return String(error)
+  return /[.!?]$/.test(message) ? message : `${message}.`
 }

@@ -15,4 +15,6 @@ export interface Runner extends Logger {
   saveState(name: string, value: string): void
   getState(name: string): string
   writeSummary(markdown: string): Promise<void>
+  /** The directory for the job's temporary files: RUNNER_TEMP, else the system's temp dir. */
+  tempDir(): string
 }

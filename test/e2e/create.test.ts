@@ -16,6 +16,7 @@ describe('create (the committed bundle on Node 24)', () => {
       tokenId: created.id,
       tokenValue: created.tokenValue,
       reused: 'false',
+      tokenFile: '',
       name: 'ci-deploy',
       mediatorId: created.mediatorId,
       projectId: PROJECT_ID,

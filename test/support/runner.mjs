@@ -48,6 +48,10 @@ export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..')
  * @property {Record<string, string>} [state] saved state, given to a post step as STATE_*
  * @property {'main' | 'post'} [step] which of action.yml's entry points to run
  * @property {number} [timeoutMs] kill the step after this long
+ * @property {string} [dir] the job's directory (RUNNER_TEMP, HOME, the workspace), kept after
+ *   the step: a test reads the files a step left there, or runs the post step where the
+ *   main step ran, as the runner does, and removes it itself. By default a new directory,
+ *   removed after the step.
  */
 
 /** @returns {{ inputs: Record<string, { default?: string }>, runs: Record<string, string> }} */
@@ -59,10 +63,10 @@ export function actionMetadata() {
  * What the runner prepares for a step: a temporary directory with empty GITHUB_OUTPUT,
  * GITHUB_ENV, GITHUB_STATE and GITHUB_STEP_SUMMARY files, and a clean environment with
  * the inputs as INPUT_* (action.yml's defaults filled in) and saved state as STATE_*.
- * @param {Pick<RunOptions, 'inputs' | 'state' | 'env'>} [options]
+ * @param {Pick<RunOptions, 'inputs' | 'state' | 'env' | 'dir'>} [options]
  */
 export function prepareStep(options = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-token-run-'))
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'gateway-token-run-'))
   const files = {
     GITHUB_OUTPUT: join(dir, 'output'),
     GITHUB_ENV: join(dir, 'env'),
@@ -83,7 +87,10 @@ export function prepareStep(options = {}) {
     ...Object.fromEntries(Object.entries(options.state ?? {}).map(([k, v]) => [`STATE_${k}`, v])),
     ...options.env,
   }
-  return { dir, files, env, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+  const cleanup = () => {
+    if (options.dir === undefined) rmSync(dir, { recursive: true, force: true })
+  }
+  return { dir, files, env, cleanup }
 }
 
 /**

@@ -68,6 +68,7 @@ describe('action.yml', () => {
       runner,
     )
     await report({ operation: 'list', tokens: [], total: 0, task }, { summary: false }, runner)
+    runner.removeTempDir()
     expect(Object.keys(runner.outputs).sort()).toEqual(Object.keys(metadata.outputs).sort())
   })
 

@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
+import { readFileSync } from 'node:fs'
 import { run } from '../../src/main.js'
+import { record, TOKEN_ID } from '../fixtures/nock-platform.js'
 import { recordingRunner, type RecordingRunner } from '../fixtures/runner.js'
 
 const API = 'https://api.example.com'
@@ -24,6 +26,10 @@ beforeAll(() => {
 })
 beforeEach(() => {
   nock.cleanAll()
+})
+afterEach(() => {
+  // The files a step wrote (tokensFile, tokenFile).
+  runner.removeTempDir()
 })
 afterAll(() => {
   nock.enableNetConnect()
@@ -95,5 +101,81 @@ describe('run', () => {
     )
     expect(runner.outputs.count).toBe('0')
     expect(runner.failures).toEqual([])
+  })
+})
+
+describe('run: what create leaves for the post step', () => {
+  const authOk = () => nock(AUTH).post(AUTH_PATH).reply(200, { access_token: 'access-token-1' })
+
+  it('revokeOnExit: notes the create before it is sent, then the token id', async () => {
+    given({ operation: 'create', name: 'pr-1', revokeOnExit: 'true' })
+    authOk()
+    let stateWhenSent: Record<string, string> = {}
+    const before = Date.now()
+    nock(API)
+      .post('/api/tokens')
+      .reply(() => {
+        stateWhenSent = { ...runner.state }
+        return [201, record({ name: 'pr-1' })]
+      })
+    await run(runner)
+    expect(runner.failures).toEqual([])
+    expect(stateWhenSent).toEqual({
+      revokeOnExitTokenName: 'pr-1',
+      revokeOnExitSince: expect.stringMatching(/^\d+$/),
+    })
+    const since = Number(stateWhenSent.revokeOnExitSince)
+    expect(since).toBeGreaterThanOrEqual(before)
+    expect(since).toBeLessThanOrEqual(Date.now())
+    expect(runner.state).toEqual({ ...stateWhenSent, revokeOnExitTokenId: TOKEN_ID })
+  })
+
+  it('revokeOnExit: a create that got no answer leaves its name and time, and no id', async () => {
+    given({ operation: 'create', name: 'pr-1', revokeOnExit: 'true', retries: '0' })
+    authOk()
+    nock(API)
+      .post('/api/tokens')
+      .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))
+    await run(runner)
+    expect(runner.failures).toEqual([
+      `create failed: POST ${API}/api/tokens got no answer: connection reset (ECONNRESET).`,
+    ])
+    expect(Object.keys(runner.state).sort()).toEqual(['revokeOnExitSince', 'revokeOnExitTokenName'])
+  })
+
+  it('revokeOnExit with a reused token: notes nothing, as nothing is created', async () => {
+    given({ operation: 'create', name: 'pr-1', revokeOnExit: 'true', ifExists: 'reuse' })
+    authOk()
+    nock(API)
+      .get('/api/tokens')
+      .reply(200, [record({ name: 'pr-1' })])
+    await run(runner)
+    expect(runner.failures).toEqual([])
+    expect(runner.outputs.reused).toBe('true')
+    expect(runner.state).toEqual({})
+  })
+
+  it('without revokeOnExit: notes nothing', async () => {
+    given({ operation: 'create', name: 'pr-1' })
+    authOk()
+    nock(API)
+      .post('/api/tokens')
+      .reply(201, record({ name: 'pr-1' }))
+    await run(runner)
+    expect(runner.failures).toEqual([])
+    expect(runner.state).toEqual({})
+  })
+
+  it('writeTokenFile: the value in the file tokenFile names, which the post step will delete', async () => {
+    given({ operation: 'create', name: 'pr-1', writeTokenFile: 'true' })
+    authOk()
+    nock(API)
+      .post('/api/tokens')
+      .reply(201, record({ name: 'pr-1', tokenValue: 'eyJ.the.value' }))
+    await run(runner)
+    expect(runner.failures).toEqual([])
+    const path = runner.outputs.tokenFile ?? ''
+    expect(readFileSync(path, 'utf8')).toBe('eyJ.the.value')
+    expect(runner.state).toEqual({ tokenFile: path })
   })
 })

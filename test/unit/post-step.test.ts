@@ -1,6 +1,8 @@
-import { describe, expect, it } from '@jest/globals'
+import { afterEach, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
-import { saveTokenToRevoke } from '../../src/post-state.js'
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { saveCreateSent, saveTokenFile, saveTokenToRevoke } from '../../src/post-state.js'
 import { runPost } from '../../src/post-step.js'
 import {
   API,
@@ -12,9 +14,20 @@ import {
   TOKEN_ID,
   useNock,
 } from '../fixtures/nock-platform.js'
-import { recordingRunner } from '../fixtures/runner.js'
+import { recordingRunner as newRunner, type RecordingRunner } from '../fixtures/runner.js'
 
 useNock()
+
+// Every runner of this file, so that the temp dirs of the token file tests are removed.
+const runners: RecordingRunner[] = []
+function recordingRunner(inputs: Record<string, string> = {}): RecordingRunner {
+  const runner = newRunner(inputs)
+  runners.push(runner)
+  return runner
+}
+afterEach(() => {
+  for (const runner of runners.splice(0)) runner.removeTempDir()
+})
 const REVOKE = `/prefix/api/tokens/${TOKEN_ID}/revoke`
 
 /** A runner whose state holds what the main step saved. */
@@ -93,5 +106,182 @@ describe('runPost (revokeOnExit)', () => {
     const warning = runner.lines.find((line) => line.startsWith('warning:'))
     expect(warning).toContain(`no token with id ${TOKEN_ID} exists in the project`)
     expect(warning).not.toContain('still active')
+  })
+})
+
+describe('runPost: the token file (writeTokenFile)', () => {
+  /** A runner whose state names a token file written in its temp dir. */
+  function withTokenFile(inputs: Record<string, string> = {}) {
+    const runner = recordingRunner(inputs)
+    const path = join(runner.tempDir(), 'gateway-token-0123456789abcdef0123456789abcdef')
+    saveTokenFile(runner, path)
+    writeFileSync(path, 'eyJ.gateway.value', { mode: 0o600 })
+    return { runner, path }
+  }
+
+  it('deletes it and says so, with no token to revoke and no request', async () => {
+    const { runner, path } = withTokenFile()
+    await runPost(runner)
+    expect(existsSync(path)).toBe(false)
+    expect(runner.lines).toEqual([`info: Deleted the token file ${path}.`])
+    expect(runner.events).toEqual([])
+  })
+
+  it('only notes it in debug when the file is gone already', async () => {
+    const { runner, path } = withTokenFile()
+    await runPost(runner)
+    runner.lines = []
+    await runPost(runner)
+    expect(runner.lines).toEqual([`debug: The token file ${path} was gone already.`])
+    expect(runner.failures).toEqual([])
+  })
+
+  it('deletes it first, then revokes the token', async () => {
+    const { runner, path } = withTokenFile(INPUTS)
+    saveTokenToRevoke(runner, { id: TOKEN_ID, name: 'ephemeral' })
+    authOk()
+    nock(API)
+      .post(REVOKE)
+      .query({ tokenId: TOKEN_ID })
+      .reply(200, record({ state: 'revoked', tokenValue: undefined }))
+    await runPost(runner)
+    expect(runner.lines.filter((line) => line.startsWith('info:'))).toEqual([
+      `info: Deleted the token file ${path}.`,
+      `info: Revoked gateway token 'ephemeral' (${TOKEN_ID}) at the end of the job (revokeOnExit).`,
+    ])
+  })
+
+  it('deletes nothing it did not make: another name, another folder, a link, a folder', async () => {
+    const runner = recordingRunner()
+    const dir = runner.tempDir()
+    const other = join(dir, 'keep-me')
+    writeFileSync(other, 'x')
+    mkdirSync(join(dir, 'sub'))
+    const elsewhere = join(dir, 'sub', 'gateway-token-0123456789abcdef0123456789abcdef')
+    writeFileSync(elsewhere, 'x')
+    const link = join(dir, 'gateway-token-11111111111111111111111111111111')
+    symlinkSync(other, link)
+    const folder = join(dir, 'gateway-token-22222222222222222222222222222222')
+    mkdirSync(folder)
+    const relative = 'gateway-token-0123456789abcdef0123456789abcdef'
+    for (const path of [other, elsewhere, `${dir}/sub/../keep-me`, relative, link, folder]) {
+      runner.lines = []
+      saveTokenFile(runner, path)
+      await runPost(runner)
+      expect(runner.lines).toEqual([
+        expect.stringMatching(
+          /^warning: Did not delete the token file .*: it is (not a token file of this action in .*|no longer a plain file)\.$/,
+        ),
+      ])
+    }
+    for (const path of [other, elsewhere, link, folder]) expect(existsSync(path)).toBe(true)
+  })
+})
+
+describe('runPost: a create whose token id was never saved (revokeOnExit)', () => {
+  const SENT_AT = Date.parse('2026-11-01T10:00:00.000Z')
+  const at = (offsetMs: number) => new Date(SENT_AT + offsetMs).toISOString()
+  const ID = (n: number) => `123e4567-e89b-42d3-a456-42661417400${n}`
+  const revokePath = (id: string) => `/prefix/api/tokens/${id}/revoke`
+  const pr7 = (n: number, offsetMs: number, fields: Record<string, unknown> = {}) =>
+    record({ id: ID(n), name: 'pr-7', createdAt: at(offsetMs), ...fields })
+  const listed = (...records: unknown[]) => nock(API).get('/prefix/api/tokens').reply(200, records)
+  /** A runner whose state says a create of 'pr-7' was sent at SENT_AT, and no more. */
+  function sentRunner() {
+    const runner = recordingRunner(INPUTS)
+    saveCreateSent(runner, { name: 'pr-7', sentAt: SENT_AT })
+    return runner
+  }
+  const infoAndWarnings = (runner: RecordingRunner) =>
+    runner.lines.filter((line) => !line.startsWith('debug:'))
+  const LOOKING =
+    "info: No token id was saved for this step's create of a token named 'pr-7': looking for the token it may have made (revokeOnExit)."
+
+  it('revokes the one active token of that name created since the create was sent', async () => {
+    const runner = sentRunner()
+    authOk()
+    listed(
+      pr7(1, -10 * 60_000), // before the step
+      pr7(2, 5_000, { state: 'revoked', tokenValue: undefined }),
+      pr7(3, 5_000, { name: 'pr-70' }),
+      pr7(4, -30_000), // the platform's clock is behind the runner's
+    )
+    nock(API)
+      .post(revokePath(ID(4)))
+      .query({ tokenId: ID(4) })
+      .reply(200, record({ id: ID(4), name: 'pr-7', state: 'revoked', tokenValue: undefined }))
+    await runPost(runner)
+    expect(nock.pendingMocks()).toEqual([])
+    expect(infoAndWarnings(runner)).toEqual([
+      LOOKING,
+      `info: Revoked gateway token 'pr-7' (${ID(4)}) at the end of the job (revokeOnExit).`,
+    ])
+    expect(runner.failures).toEqual([])
+  })
+
+  it('revokes nothing with two candidates, and warns naming both', async () => {
+    const runner = sentRunner()
+    authOk()
+    listed(pr7(1, 1_000), pr7(2, 2_000))
+    await runPost(runner)
+    expect(nock.pendingMocks()).toEqual([])
+    expect(infoAndWarnings(runner)).toEqual([
+      LOOKING,
+      `warning: Did not revoke a token named 'pr-7' at the end of the job: 2 active tokens of that name were created since the step began, and it could not tell which one this step created: ${ID(2)}, ${ID(1)}; revoke the one you do not need.`,
+    ])
+  })
+
+  it('revokes nothing when only an older token has that name, and says so', async () => {
+    const runner = sentRunner()
+    authOk()
+    listed(pr7(1, -61_000), pr7(2, 0, { createdAt: 'yesterday' }))
+    await runPost(runner)
+    expect(infoAndWarnings(runner)).toEqual([
+      LOOKING,
+      "info: No active token named 'pr-7' was created since the step began: nothing to revoke.",
+    ])
+  })
+
+  it('warns naming the name and the time when the list fails', async () => {
+    const runner = sentRunner()
+    authOk()
+    nock(API).get('/prefix/api/tokens').reply(503, { error: 'maintenance' })
+    await runPost(runner)
+    expect(runner.failures).toEqual([])
+    expect(infoAndWarnings(runner)).toEqual([
+      LOOKING,
+      `warning: Could not look for the token named 'pr-7' that this step may have created: GET ${API}/prefix/api/tokens answered 503 Service Unavailable: maintenance. ` +
+        `It may still be active: look for an active token named 'pr-7' created since ${at(-60_000)}, and revoke it.`,
+    ])
+  })
+
+  it('warns naming the token when its revoke fails', async () => {
+    const runner = sentRunner()
+    authOk()
+    listed(pr7(1, 1_000))
+    nock(API)
+      .post(revokePath(ID(1)))
+      .query(true)
+      .reply(503, { error: 'maintenance' })
+    await runPost(runner)
+    expect(infoAndWarnings(runner).at(-1)).toBe(
+      `warning: Could not revoke gateway token 'pr-7' (${ID(1)}) at the end of the job: POST ${API}${revokePath(ID(1))}?tokenId=${ID(1)} answered 503 Service Unavailable: maintenance. ` +
+        `It may still be active: revoke it with operation: revoke and tokenId: ${ID(1)}.`,
+    )
+  })
+
+  it('revokes by the saved id alone once the create answered, listing nothing', async () => {
+    const runner = sentRunner()
+    saveTokenToRevoke(runner, { id: TOKEN_ID, name: 'pr-7' })
+    authOk()
+    nock(API)
+      .post(REVOKE)
+      .query({ tokenId: TOKEN_ID })
+      .reply(200, record({ state: 'revoked', tokenValue: undefined }))
+    await runPost(runner)
+    expect(nock.pendingMocks()).toEqual([])
+    expect(infoAndWarnings(runner)).toEqual([
+      `info: Revoked gateway token 'pr-7' (${TOKEN_ID}) at the end of the job (revokeOnExit).`,
+    ])
   })
 })

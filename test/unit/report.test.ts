@@ -1,7 +1,18 @@
-import { describe, expect, it } from '@jest/globals'
+import { afterEach, describe, expect, it } from '@jest/globals'
 import { report } from '../../src/report.js'
-import { recordingRunner } from '../fixtures/runner.js'
+import { recordingRunner as newRunner, type RecordingRunner } from '../fixtures/runner.js'
 import { token } from '../fixtures/token-api.js'
+
+// Every runner of this file, so that the files a report writes are removed after each test.
+const runners: RecordingRunner[] = []
+function recordingRunner(): RecordingRunner {
+  const runner = newRunner()
+  runners.push(runner)
+  return runner
+}
+afterEach(() => {
+  for (const runner of runners.splice(0)) runner.removeTempDir()
+})
 
 describe('report', () => {
   it('create: every output, the value only in tokenValue and the env var', async () => {
@@ -27,6 +38,7 @@ describe('report', () => {
       tokenId: 'id-1',
       tokenValue: 'value-id-1',
       reused: 'false',
+      tokenFile: '',
       name: 'ci-deploy',
       mediatorId: 'm',
       projectId: 'p',

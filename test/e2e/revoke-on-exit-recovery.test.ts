@@ -1,0 +1,110 @@
+import { describe, expect, it } from '@jest/globals'
+import { runAction } from '../support/runner.mjs'
+import { expectCleanFailure, expectNoLeaks, useFakePlatform } from './helpers.js'
+
+const platform = useFakePlatform()
+const AUTH = 'POST /idp/identity/resources/auth/v2/api-token'
+const LIST = 'GET /api/tokens'
+const CREATE = 'POST /api/tokens'
+
+describe('revokeOnExit leaves nothing behind when the create lost its answer (the committed bundle)', () => {
+  /**
+   * The platform creates the token but the connection resets before the answer, and
+   * the list that would find it answers 503 on every attempt of the main step.
+   */
+  async function lostCreate(inputs: Record<string, string>) {
+    platform().fail({
+      server: 'api',
+      method: 'POST',
+      path: '/api/tokens',
+      commit: true,
+      drop: 'reset',
+    })
+    // One list per attempt of the main step (retries: 1): the post step then finds the platform well.
+    platform().fail({ server: 'api', method: 'GET', path: '/api/tokens', status: 503, times: 2 })
+    const main = await runAction({ inputs })
+    expect(expectCleanFailure(main)).toMatch(
+      /^create failed: .*whether token 'pr-9' was created is unknown, as listing the tokens failed too: /,
+    )
+    expect(platform().faultsLeft()).toBe(0)
+    return main
+  }
+
+  it('the post step finds the one token of that name created since the step began, and revokes it', async () => {
+    const older = platform().seed({ name: 'pr-9', ageMs: 10 * 60_000 })
+    const inputs = {
+      ...platform().connectionInputs(),
+      operation: 'create',
+      name: 'pr-9',
+      revokeOnExit: 'true',
+      retries: '1',
+    }
+    const main = await lostCreate(inputs)
+    const created = [...platform().tokens.values()].filter((t) => t.id !== older.id)
+    expect(created).toHaveLength(1)
+    const id = created[0]?.id ?? ''
+    expect(platform().tokens.get(id)?.state).toBe('active')
+    expect(main.state).toEqual({
+      revokeOnExitTokenName: 'pr-9',
+      revokeOnExitSince: expect.stringMatching(/^\d+$/),
+    })
+
+    const post = await runAction({ step: 'post', inputs, state: main.state })
+    expect(post.exitCode).toBe(0)
+    expect(post.warnings).toEqual([])
+    expect(post.log).toContain(
+      `Revoked gateway token 'pr-9' (${id}) at the end of the job (revokeOnExit).`,
+    )
+    expect(platform().tokens.get(id)?.state).toBe('revoked')
+    // The older token of the same name was made before the step: not this step's.
+    expect(platform().tokens.get(older.id)?.state).toBe('active')
+    expect(platform().requestLines().slice(-3)).toEqual([
+      AUTH,
+      LIST,
+      `POST /api/tokens/${id}/revoke?tokenId=${id}`,
+    ])
+    expectNoLeaks(post, platform().secrets())
+  })
+
+  it('with two tokens of that name created since, it revokes neither and warns naming both', async () => {
+    const inputs = {
+      ...platform().connectionInputs(),
+      operation: 'create',
+      name: 'pr-9',
+      revokeOnExit: 'true',
+      retries: '1',
+    }
+    const main = await lostCreate(inputs)
+    // Another job made one of the same name meanwhile.
+    platform().seed({ name: 'pr-9' })
+    const ids = [...platform().tokens.keys()]
+    const post = await runAction({ step: 'post', inputs, state: main.state })
+    expect(post.exitCode).toBe(0)
+    expect(post.warnings).toHaveLength(1)
+    expect(post.warnings[0]).toMatch(/could not tell which one this step created: /)
+    for (const id of ids) {
+      expect(post.warnings[0]).toContain(id)
+      expect(platform().tokens.get(id)?.state).toBe('active')
+    }
+    expect(platform().requestLines().at(-1)).toBe(LIST)
+  })
+
+  it('creating with no fault, the post step revokes by id and lists nothing', async () => {
+    const inputs = {
+      ...platform().connectionInputs(),
+      operation: 'create',
+      name: 'pr-9',
+      revokeOnExit: 'true',
+    }
+    const main = await runAction({ inputs })
+    expect(main.exitCode).toBe(0)
+    const id = main.outputs.tokenId ?? ''
+    await runAction({ step: 'post', inputs, state: main.state })
+    expect(platform().requestLines()).toEqual([
+      AUTH,
+      CREATE,
+      AUTH,
+      `POST /api/tokens/${id}/revoke?tokenId=${id}`,
+    ])
+  })
+})
