@@ -1,17 +1,43 @@
 import { describe, expect, it } from '@jest/globals'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { parse } from 'yaml'
 import { actionMetadata, ROOT } from '../support/runner.mjs'
 
 const readme = readFileSync(`${ROOT}/README.md`, 'utf8')
 
-/** README code blocks introduced by `<!-- examples/<file> -->`, with the file each copies. */
-function exampleBlocks(): { file: string; block: string }[] {
-  return [...readme.matchAll(/<!-- (examples\/[\w.-]+) -->\n\n```yaml\n([\s\S]*?)```/g)].map(
-    (match) => ({
-      file: match[1] ?? '',
-      block: match[2] ?? '',
-    }),
-  )
+/** The README is for workflow authors: short enough to read in minutes. */
+const README_MAX_BYTES = 20_000
+
+/** This action, pinned by a full commit SHA with its version in a comment. */
+const PINNED_PLACEHOLDER =
+  /^your-org\/gateway-token-action(\/\.github\/workflows\/[\w.-]+)?@[0-9a-f]{40} # v\d+\.\d+\.\d+$/
+
+/** Every file under examples/, as `examples/<path>`. */
+const EXAMPLES = (readdirSync(`${ROOT}/examples`, { recursive: true }) as string[])
+  .map((file) => `examples/${file.split('\\').join('/')}`)
+  .filter((file) => /\.\w+$/.test(file))
+  .sort()
+
+/** Targets of the README's Markdown links, `[text](target)`. */
+const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] ?? '')
+
+/** The anchors GitHub makes of the README's headings. */
+const anchors = [...readme.matchAll(/^#+ (.+)$/gm)].map((m) =>
+  (m[1] ?? '')
+    .toLowerCase()
+    .replace(/[^\w\s-]/g, '')
+    .replace(/\s/g, '-'),
+)
+
+/** The README's ```yaml blocks. */
+const yamlBlocks = [...readme.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '')
+
+/** The text of a `## heading` section, up to the next `## `. */
+function sectionOf(heading: string): string {
+  const start = readme.indexOf(`\n## ${heading}\n`)
+  if (start === -1) return ''
+  const end = readme.indexOf('\n## ', start + 1)
+  return readme.slice(start, end === -1 ? undefined : end)
 }
 
 /** The rows of the first table after a `## heading`, as arrays of trimmed cells. */
@@ -68,23 +94,63 @@ describe('README tables match action.yml', () => {
 })
 
 describe('README', () => {
-  it('shows the four complete workflows: Helm, Docker, nightly cleanup, ephemeral environment', () => {
-    expect(exampleBlocks().map(({ file }) => file)).toEqual([
-      'examples/deploy-helm.yml',
-      'examples/deploy-docker.yml',
-      'examples/nightly-cleanup.yml',
-      'examples/ephemeral-environment.yml',
-    ])
+  it('is at most 20 KB, to be read in minutes', () => {
+    expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(README_MAX_BYTES)
   })
 
-  it.each(exampleBlocks())('shows $file exactly as the file in examples/', ({ file, block }) => {
-    expect(existsSync(`${ROOT}/${file}`)).toBe(true)
-    expect(block).toBe(readFileSync(`${ROOT}/${file}`, 'utf8'))
+  it('keeps the two set-up commands in its "Try it locally" section', () => {
+    const section = sectionOf('Try it locally')
+    expect(section).toContain('npm ci && npm run demo')
+    expect(section).toContain('npm ci && npm test')
   })
 
-  it('starts with the two quickstart commands', () => {
-    const quickstart = readme.slice(0, readme.indexOf('## Usage'))
-    expect(quickstart).toContain('npm ci && npm run demo')
-    expect(quickstart).toContain('npm ci && npm test')
+  it('links only to files that exist, and to headings it has', () => {
+    expect(links.length).toBeGreaterThan(0)
+    for (const link of links.filter((l) => !/^[a-z]+:/.test(l))) {
+      const [path = '', anchor] = link.split('#')
+      if (path === '') expect([link, anchors]).toEqual([link, expect.arrayContaining([anchor])])
+      else expect([link, existsSync(`${ROOT}/${path}`)]).toEqual([link, true])
+    }
   })
+
+  it('links to every file in examples/', () => {
+    expect(EXAMPLES.length).toBeGreaterThan(0)
+    const linked = new Set(links.map((link) => link.split('#')[0]))
+    expect(EXAMPLES.filter((file) => !linked.has(file))).toEqual([])
+  })
+
+  it('has YAML snippets that parse, one per scenario at least', () => {
+    expect(yamlBlocks.length).toBeGreaterThanOrEqual(6)
+    for (const block of yamlBlocks) expect(() => parse(block) as unknown).not.toThrow()
+  })
+
+  it('refers to this action by a full commit SHA, and says that it is a placeholder', () => {
+    const uses = [...readme.matchAll(/uses: (your-org\/gateway-token-action\S*.*)$/gm)].map(
+      (m) => m[1],
+    )
+    expect(uses.length).toBeGreaterThan(0)
+    for (const line of uses) expect(line).toMatch(PINNED_PLACEHOLDER)
+    expect(readme).toMatch(/\*\*placeholder\*\*/i)
+  })
+})
+
+describe('examples', () => {
+  const workflows = EXAMPLES.filter((file) => /\.ya?ml$/.test(file))
+
+  it('exist', () => {
+    expect(workflows.length).toBeGreaterThan(0)
+  })
+
+  it.each(workflows)(
+    '%s pins this action by SHA and flags it as a placeholder to replace',
+    (file) => {
+      const text = readFileSync(`${ROOT}/${file}`, 'utf8')
+      const uses = [...text.matchAll(/uses: (your-org\/gateway-token-action\S*.*)$/gm)].map(
+        (m) => m[1],
+      )
+      expect(uses.length).toBeGreaterThan(0)
+      for (const line of uses) expect(line).toMatch(PINNED_PLACEHOLDER)
+      expect(text).toMatch(/^# Placeholder: replace your-org\/gateway-token-action/m)
+    },
+  )
 })

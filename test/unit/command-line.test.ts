@@ -1,0 +1,213 @@
+import { describe, expect, it } from '@jest/globals'
+import { readdirSync, readFileSync } from 'node:fs'
+import { parse } from 'yaml'
+import { ROOT } from '../support/runner.mjs'
+
+/**
+ * A token value on a command line is visible to every user of the machine (`ps`,
+ * /proc/<pid>/cmdline), and Helm keeps `--set` values in its release (`helm get
+ * values`). The examples and the README's snippets must hand the value over in a file
+ * (`writeTokenFile`, `--set-file`, `--from-file`) or the environment (`envName` with
+ * `docker run --env NAME`), never as an argument.
+ */
+
+/** Workflows that workflow authors copy: the examples and the reusable workflow. */
+const WORKFLOWS = [
+  ...readdirSync(`${ROOT}/examples`, { recursive: true })
+    .map((file) => `examples/${String(file).split('\\').join('/')}`)
+    .filter((file) => /\.ya?ml$/.test(file)),
+  '.github/workflows/cleanup.yml',
+].sort()
+
+const readme = readFileSync(`${ROOT}/README.md`, 'utf8')
+const README_SNIPPETS = [...readme.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '')
+
+/** What a `run:` script may not do with a token value: each rule and what it finds. */
+const HELM_SET_TOKEN = /--set(?:-string|-json|-literal)?(?:=|\s+)\S*gateway\.token=/
+
+/** Every mapping in a parsed YAML document, depth first. */
+function* mappings(node: unknown): Generator<Record<string, unknown>> {
+  if (Array.isArray(node)) {
+    for (const item of node) yield* mappings(item)
+  } else if (typeof node === 'object' && node !== null) {
+    const mapping = node as Record<string, unknown>
+    yield mapping
+    for (const value of Object.values(mapping)) yield* mappings(value)
+  }
+}
+
+/**
+ * Names of the environment variables that hold a token value anywhere in the document:
+ * an `env:` entry set from `tokenValue`, or the `envName` of a step of this action.
+ */
+function tokenVariables(document: unknown): Set<string> {
+  const names = new Set<string>()
+  for (const mapping of mappings(document)) {
+    const env = mapping.env
+    if (typeof env === 'object' && env !== null && !Array.isArray(env)) {
+      for (const [name, value] of Object.entries(env as Record<string, unknown>)) {
+        if (/tokenValue/.test(String(value))) names.add(name)
+      }
+    }
+    const uses = mapping.uses
+    const inputs = mapping.with as Record<string, unknown> | undefined
+    if (
+      typeof uses === 'string' &&
+      (uses.startsWith('your-org/gateway-token-action@') || uses.startsWith('./')) &&
+      typeof inputs?.envName === 'string'
+    ) {
+      names.add(inputs.envName)
+    }
+  }
+  return names
+}
+
+/** Each line of a `run:` script that puts a token value on a command line, with why. */
+function commandLineLeaks(yamlText: string): string[] {
+  const document: unknown = parse(yamlText)
+  const variables = [...tokenVariables(document)]
+  const leaks: string[] = []
+  for (const mapping of mappings(document)) {
+    if (typeof mapping.run !== 'string') continue
+    for (const raw of mapping.run.split('\n')) {
+      const line = raw.trim()
+      if (line === '' || line.startsWith('#')) continue
+      if (/tokenValue/.test(line)) leaks.push(`${line}  <- expands tokenValue`)
+      for (const name of variables) {
+        if (new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`).test(line)) {
+          leaks.push(`${line}  <- expands $${name}, which holds the token`)
+        }
+      }
+      if (HELM_SET_TOKEN.test(line)) leaks.push(`${line}  <- --set of gateway.token`)
+    }
+  }
+  return leaks
+}
+
+describe('the rule: no token value on a command line', () => {
+  it.each([
+    [
+      'helm --set-string from an env var set from tokenValue',
+      `
+- id: token
+  uses: your-org/gateway-token-action@0000000000000000000000000000000000000000 # v1.0.0
+  with: { operation: create, name: m }
+- env:
+    GATEWAY_TOKEN: \${{ steps.token.outputs.tokenValue }}
+  run: |
+    helm upgrade --install mediator platform/mediator \\
+      --set-string mediator.gateway.token="$GATEWAY_TOKEN"
+`,
+    ],
+    [
+      'a literal helm --set of gateway.token',
+      `
+- run: helm upgrade --install mediator platform/mediator --set mediator.gateway.token=abc
+`,
+    ],
+    [
+      'helm --set=... of gateway.token',
+      `
+- run: helm upgrade mediator chart --set=mediator.gateway.token=abc
+`,
+    ],
+    [
+      'docker run --env NAME=value from the envName variable',
+      `
+- uses: your-org/gateway-token-action@0000000000000000000000000000000000000000 # v1.0.0
+  with: { operation: create, name: m, envName: YOURSERVICE_GATEWAY_TOKEN }
+- run: docker run --env YOURSERVICE_GATEWAY_TOKEN="$YOURSERVICE_GATEWAY_TOKEN" platform/mediator
+`,
+    ],
+    [
+      'the envName variable in braces',
+      `
+- uses: ./
+  with: { operation: create, name: m, envName: MY_TOKEN }
+- run: curl --oauth2-bearer "\${MY_TOKEN}" https://mediator.example.com
+`,
+    ],
+    [
+      'a tokenValue expression in the script',
+      `
+- run: echo \${{ steps.token.outputs.tokenValue }}
+`,
+    ],
+    [
+      'printf of the value into a pipe (the old Kubernetes Secret recipe)',
+      `
+jobs:
+  deploy:
+    runs-on: ubuntu-latest
+    steps:
+      - env:
+          GATEWAY_TOKEN: \${{ steps.token.outputs.tokenValue }}
+        run: |
+          printf '%s' "$GATEWAY_TOKEN" | kubectl create secret generic t --from-file=token=/dev/stdin
+`,
+    ],
+    [
+      'a job-level env var set from tokenValue',
+      `
+jobs:
+  deploy:
+    runs-on: ubuntu-latest
+    env:
+      TOKEN: \${{ needs.token.outputs.tokenValue }}
+    steps:
+      - run: nomad var put nomad/jobs/mediator gateway_token=$TOKEN
+`,
+    ],
+  ])('catches %s', (_, snippet) => {
+    expect(commandLineLeaks(snippet)).not.toEqual([])
+  })
+
+  it.each([
+    [
+      'docker run --env NAME without a value',
+      `
+- uses: your-org/gateway-token-action@0000000000000000000000000000000000000000 # v1.0.0
+  with: { operation: create, name: m, envName: YOURSERVICE_GATEWAY_TOKEN }
+- run: docker run --detach --env YOURSERVICE_GATEWAY_TOKEN platform/mediator
+`,
+    ],
+    [
+      'helm --set-file and kubectl --from-file with the token file',
+      `
+- id: token
+  uses: your-org/gateway-token-action@0000000000000000000000000000000000000000 # v1.0.0
+  with: { operation: create, name: m, writeTokenFile: true }
+- env:
+    TOKEN_FILE: \${{ steps.token.outputs.tokenFile }}
+  run: |
+    # Never: --set mediator.gateway.token="$GATEWAY_TOKEN"
+    kubectl create secret generic t --from-file=token="$TOKEN_FILE"
+    helm upgrade mediator chart --set-file mediator.gateway.token="$TOKEN_FILE"
+    helm upgrade mediator chart --set mediator.secretName=t
+`,
+    ],
+  ])('lets %s pass', (_, snippet) => {
+    expect(commandLineLeaks(snippet)).toEqual([])
+  })
+})
+
+describe('no token value on a command line', () => {
+  it('finds the workflows and the README snippets to check', () => {
+    expect(WORKFLOWS.filter((file) => file.startsWith('examples/')).length).toBeGreaterThan(0)
+    expect(README_SNIPPETS.length).toBeGreaterThan(0)
+    expect(
+      README_SNIPPETS.filter((snippet) => /^\s*(- )?run:/m.test(snippet)).length,
+    ).toBeGreaterThan(0)
+  })
+
+  it.each(WORKFLOWS)('in %s', (file) => {
+    expect(commandLineLeaks(readFileSync(`${ROOT}/${file}`, 'utf8'))).toEqual([])
+  })
+
+  it.each(README_SNIPPETS.map((snippet, i): [number, string] => [i + 1, snippet]))(
+    'in README snippet %i',
+    (_, snippet) => {
+      expect(commandLineLeaks(snippet)).toEqual([])
+    },
+  )
+})
