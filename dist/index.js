@@ -2453,27 +2453,33 @@ var src_text = __nccwpck_require__(992);
 /** The GitHub runner, through `@actions/core`. */
 const githubRunner = {
     getInput: (name) => getInput(name),
+    // Registered exactly as given: a changed value would not be the one masked.
     setSecret: (value) => {
         core_setSecret(value);
     },
+    // Every message below holds platform text (names, ids, server details), and every log
+    // line leaves the action here: this is where none of it may become a runner command.
+    // setFailed, debug, notice and warning are `::` commands whose data core escapes, and
+    // the runner tries that syntax first; `##[` is still taken out of them, as it costs
+    // nothing and does not rest on the runner's order of parsing.
     setFailed: (message) => {
-        setFailed(message);
+        setFailed((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
     debug: (message) => {
-        core_debug(message);
+        core_debug((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
-    // core.info writes its text as it is, where a line starting with `::` is a command to
-    // the runner: platform text (an id, a name) must not be able to start one. The other
-    // log calls are workflow commands, which core escapes.
+    // core.info writes its text as it is: a line starting with `::`, or holding `##[`
+    // anywhere, is a command to the runner. One line, then neither.
     info: (message) => {
-        info((0,src_text/* oneLine */.TN)(message));
+        info((0,src_text/* neutralizeCommands */.Kw)((0,src_text/* oneLine */.TN)(message)));
     },
     notice: (message) => {
-        notice(message);
+        notice((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
     warning: (message) => {
-        warning(message);
+        warning((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
+    // Outputs, the environment and state go to files, not to the log: left as they are.
     setOutput: (name, value) => {
         setOutput(name, value);
     },
@@ -2504,7 +2510,7 @@ const githubRunner = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(699);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(223);
 // The main step's entry point: it only starts the action (all logic is in main.ts).
 
 
@@ -2515,7 +2521,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 73:
+/***/ 223:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2535,6 +2541,30 @@ const systemClock = {
     }),
     jitter: () => Math.random(),
 };
+
+;// CONCATENATED MODULE: ./src/deadline.ts
+class Deadline {
+    clock;
+    totalMs;
+    endsAt;
+    /** @param totalMs the whole budget; 0 means no limit. */
+    constructor(clock, totalMs) {
+        this.clock = clock;
+        this.totalMs = totalMs;
+        this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
+    }
+    /** Milliseconds left; Infinity without a limit. */
+    remaining() {
+        return Math.max(0, this.endsAt - this.clock.now());
+    }
+    expired() {
+        return this.remaining() === 0;
+    }
+    /** `totalTimeout (900 s)`, for messages. */
+    describe() {
+        return `totalTimeout (${Math.round(this.totalMs / 1000)} s)`;
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/errors.ts
 // The action's expected failures: their messages are what the workflow author reads.
@@ -2560,32 +2590,60 @@ const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
 
 // EXTERNAL MODULE: ./src/github-runner.ts + 21 modules
 var github_runner = __nccwpck_require__(699);
+;// CONCATENATED MODULE: ./src/uuid.ts
+// UUIDs: the only ids the action puts into a URL or accepts as an input.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function isUuid(value) {
+    return UUID.test(value);
+}
+
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(992);
 ;// CONCATENATED MODULE: ./src/input-parsers.ts
 // Parsers of single input values: each returns the typed value or throws an InputError naming the input.
 
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-// Variables that change how later steps, the shell, Node or the dynamic linker behave.
-const HIJACKING_ENV_NAMES = new Set([
+const startingWith = (prefix, why) => ({
+    refuses: (upper) => upper.startsWith(prefix),
+    why: `names starting with ${prefix} ${why}`,
+});
+const SHELL_AND_SYSTEM_NAMES = new Set([
     'PATH',
-    'NODE_OPTIONS',
-    'NODE_PATH',
-    'LD_PRELOAD',
-    'LD_LIBRARY_PATH',
-    'LD_AUDIT',
-    'DYLD_INSERT_LIBRARIES',
-    'DYLD_LIBRARY_PATH',
     'BASH_ENV',
     'ENV',
     'SHELLOPTS',
     'PS4',
     'PROMPT_COMMAND',
     'HOME',
+    'SHELL',
+    'IFS',
+    'CDPATH',
+    'GCONV_PATH',
 ]);
-const RESERVED_ENV_PREFIXES = ['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_'];
+const ENV_NAME_RULES = [
+    ...['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_'].map((prefix) => startingWith(prefix, 'belong to the runner')),
+    {
+        refuses: (upper) => SHELL_AND_SYSTEM_NAMES.has(upper),
+        why: 'it would change how every later step runs',
+    },
+    startingWith('LD_', 'change how the dynamic linker loads every program in later steps'),
+    startingWith('DYLD_', 'change how the macOS dynamic linker loads every program in later steps'),
+    startingWith('GIT_', 'change how git runs in later steps'),
+    startingWith('NODE_', 'change how Node.js runs in later steps'),
+    startingWith('PYTHON', 'change how Python runs in later steps'),
+    startingWith('PERL', 'change how Perl runs in later steps'),
+    startingWith('RUBY', 'change how Ruby runs in later steps'),
+    startingWith('JAVA_', 'change how Java runs in later steps'),
+    startingWith('_JAVA_', 'change how Java runs in later steps'),
+    startingWith('DOTNET_', 'change how .NET runs in later steps'),
+    startingWith('SSL_', 'change which certificates later steps trust'),
+    {
+        refuses: (upper) => upper.endsWith('_PROXY'),
+        why: 'names ending in _PROXY change where later steps send their network traffic',
+    },
+];
 const DURATION = /^(\d+)([mhdw])$/;
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 function readChoice(input, raw, choices) {
@@ -2640,7 +2698,7 @@ function readTokenId(raw) {
     if (!raw) {
         throw new InputError('tokenId', 'is required for operation revoke: the id (a UUID) of the token.');
     }
-    if (!UUID.test(raw)) {
+    if (!isUuid(raw)) {
         throw new InputError('tokenId', `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`);
     }
     return raw;
@@ -2649,7 +2707,7 @@ function readTokenId(raw) {
 function readProjectId(raw) {
     if (!raw)
         return undefined;
-    if (!UUID.test(raw)) {
+    if (!isUuid(raw)) {
         throw new InputError('expectedProjectId', `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
     }
     return raw;
@@ -2660,14 +2718,10 @@ function readEnvName(raw) {
     if (!ENV_NAME.test(raw)) {
         throw new InputError('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
     }
-    // Compared case-insensitively: environment names are case-insensitive on Windows runners.
     const upper = raw.toUpperCase();
-    const reserved = RESERVED_ENV_PREFIXES.find((prefix) => upper.startsWith(prefix));
-    if (HIJACKING_ENV_NAMES.has(upper) || reserved !== undefined) {
-        const why = reserved
-            ? `names starting with ${reserved} belong to the runner`
-            : 'it would change how every later step runs';
-        throw new InputError('envName', `must not be ${raw}: ${why}. Choose a name of your own, like MEDIATOR_GATEWAY_TOKEN.`);
+    const rule = ENV_NAME_RULES.find((r) => r.refuses(upper));
+    if (rule !== undefined) {
+        throw new InputError('envName', `must not be ${raw}: ${rule.why}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
     }
     return raw;
 }
@@ -2687,7 +2741,8 @@ function readUrl(input, raw, what) {
         throw new InputError(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
     }
     if (url.search || url.hash) {
-        throw new InputError(input, `must not have a query string or fragment; got ${quote(raw)}.`);
+        // Not quoted whole: a query may carry a key, and the message goes to the log.
+        throw new InputError(input, `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
     }
     const loopback = isLoopback(url.hostname);
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
@@ -2704,7 +2759,8 @@ function withoutTrailingSlash(url) {
 }
 /** Quotes a value for a message: escapes control characters, cuts long values. */
 function quote(raw) {
-    return JSON.stringify((0,src_text/* truncate */.xv)(raw, 80));
+    // JSON escapes only C0 controls; DEL and the C1 ones (U+0085 is a line break to some readers) too.
+    return JSON.stringify((0,src_text/* truncate */.xv)(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 ;// CONCATENATED MODULE: ./src/version.ts
@@ -2713,7 +2769,42 @@ function quote(raw) {
 const VERSION = '0.1.0';
 const USER_AGENT = `gateway-token-action/${VERSION}`;
 
+;// CONCATENATED MODULE: ./src/platform/errors.ts
+// The failures of the platform client: a request that failed, and its two special cases.
+
+/** A request that failed: refused, unanswered, or answered with something unreadable. */
+class RequestError extends ActionError {
+    status;
+    name = 'RequestError';
+    constructor(message, 
+    /** The HTTP status of the last answer, or undefined when none came. */
+    status) {
+        super(message);
+        this.status = status;
+    }
+}
+/** The access token could not be obtained: no API call was made. */
+class AuthenticationError extends RequestError {
+    name = 'AuthenticationError';
+}
+/** The step's totalTimeout ran out: the request was not sent, or not sent again. */
+class DeadlineError extends RequestError {
+    name = 'DeadlineError';
+}
+/** A revoke of a token id the project does not have. */
+class UnknownTokenError extends RequestError {
+    name = 'UnknownTokenError';
+}
+/** A 4xx that says no, rather than "not now" (408, 429). */
+function isRefusal(status) {
+    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
+}
+
 ;// CONCATENATED MODULE: ./src/platform/endpoints.ts
+// The platform's addresses: the token endpoint and the REST paths (docs/PLATFORM-API.md section 4).
+
+
+
 
 /** The token endpoint under the auth service's base URL (section 4.1). */
 const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
@@ -2727,8 +2818,15 @@ function authEndpoint(authUrl) {
 }
 /** Create (POST) and list (GET): section 4.2 and 4.3. */
 const TOKENS_PATH = '/api/tokens';
-/** Revoke: the id as a path segment and as the query parameter tokenId, both sent (section 4.4). */
+/**
+ * Revoke: the id as a path segment and as the query parameter tokenId, both sent
+ * (section 4.4). Only a UUID goes into the URL: an id from the platform such as `..`
+ * or `a/b` would send the request somewhere else.
+ */
 function revokePath(tokenId) {
+    if (!isUuid(tokenId)) {
+        throw new RequestError(`the token id ${JSON.stringify((0,src_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+    }
     const id = encodeURIComponent(tokenId);
     return `/api/tokens/${id}/revoke?tokenId=${id}`;
 }
@@ -2893,8 +2991,6 @@ function readCleanup(value) {
 }
 
 ;// CONCATENATED MODULE: ./src/adaptive-pool.ts
-/** What a task returns to be queued again, behind the others (it was throttled). */
-const AGAIN = Symbol('again');
 /**
  * Runs tasks at most `limit` at a time, and adapts that limit to a platform that
  * rate-limits: a throttle halves it and pauses new starts for the wait the platform
@@ -2938,10 +3034,7 @@ class AdaptivePool {
             this.successes = 0;
         }
     }
-    /**
-     * Runs `work` on every item and returns the results in item order. A task that
-     * returns AGAIN is queued again, behind the others; it must give up on its own.
-     */
+    /** Runs `work` on every item and returns the results in item order. */
     async run(items, work) {
         const queue = items.map((item, index) => ({ item, index }));
         const results = new Array(items.length);
@@ -2956,7 +3049,10 @@ class AdaptivePool {
             taskEnded = new Promise((resolve) => (wake = resolve));
             wakeAll();
         };
-        const worker = async (slot) => {
+        // One worker per possible task in flight; each starts a task only while fewer than
+        // the current limit are in flight, so a halved limit holds at once, whichever
+        // workers happen to be busy.
+        const worker = async () => {
             for (;;) {
                 if (failed || (queue.length === 0 && inFlight === 0))
                     return;
@@ -2965,8 +3061,8 @@ class AdaptivePool {
                     await this.clock.sleep(pause);
                     continue;
                 }
-                // Above the limit, or nothing queued while a task in flight may be queued again.
-                if (slot >= this.limit || queue.length === 0) {
+                // At the limit, or nothing queued: wait for a task to end (and the limit to change).
+                if (inFlight >= this.limit || queue.length === 0) {
                     await taskEnded;
                     continue;
                 }
@@ -2975,11 +3071,7 @@ class AdaptivePool {
                     continue;
                 inFlight++;
                 try {
-                    const result = await work(next.item);
-                    if (result === AGAIN)
-                        queue.push(next);
-                    else
-                        results[next.index] = result;
+                    results[next.index] = await work(next.item);
                 }
                 catch (error) {
                     failed = true;
@@ -2991,40 +3083,41 @@ class AdaptivePool {
                 }
             }
         };
-        await Promise.all(Array.from({ length: this.max }, (_, slot) => worker(slot)));
+        await Promise.all(Array.from({ length: this.max }, () => worker()));
         return results;
     }
 }
 
-;// CONCATENATED MODULE: ./src/platform/errors.ts
-// The failures of the platform client: a request that failed, and its two special cases.
-
-/** A request that failed: refused, unanswered, or answered with something unreadable. */
-class RequestError extends ActionError {
-    status;
-    name = 'RequestError';
-    constructor(message, 
-    /** The HTTP status of the last answer, or undefined when none came. */
-    status) {
-        super(message);
-        this.status = status;
-    }
-}
-/** The access token could not be obtained: no API call was made. */
-class AuthenticationError extends RequestError {
-    name = 'AuthenticationError';
-}
-/** A revoke of a token id the project does not have. */
-class UnknownTokenError extends RequestError {
-    name = 'UnknownTokenError';
-}
-/** A 4xx that says no, rather than "not now" (408, 429). */
-function isRefusal(status) {
-    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
+;// CONCATENATED MODULE: ./src/timestamp.ts
+// Strict ISO 8601 timestamps from the platform: date, time and zone, or nothing.
+// 2026-05-26T19:16:45Z, 2026-05-26T19:16:45.123Z, 2026-05-26T21:16:45+02:00. Nothing
+// looser: Date.parse reads "0", "12" or "unknown 2019" as dates, and a token whose age is
+// misread must never be revoked for it.
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?(\d{2}))$/;
+/** Milliseconds since the epoch, or undefined unless `text` is a strict ISO 8601 timestamp. */
+function readTimestamp(text) {
+    const match = ISO_8601.exec(text);
+    if (match === null)
+        return undefined;
+    const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+    const fraction = Number(`0.${match[7] ?? '0'}`);
+    const sign = match[9] === '-' ? -1 : 1;
+    const offsetMinutes = match[8] ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));
+    if (hour > 23 || minute > 59 || second > 59 || Math.abs(offsetMinutes) > 18 * 60)
+        return undefined;
+    const utc = Date.UTC(year, month - 1, day, hour, minute, second);
+    // Date.UTC rolls 31 February over into March: a date that does not exist is refused.
+    const date = new Date(utc);
+    if (date.getUTCFullYear() !== year ||
+        date.getUTCMonth() !== month - 1 ||
+        date.getUTCDate() !== day)
+        return undefined;
+    return utc + Math.floor(fraction * 1000) - offsetMinutes * 60_000;
 }
 
 ;// CONCATENATED MODULE: ./src/records.ts
 // Gateway token records: checked copies of what the platform sent, and how to name, find and order them.
+
 
 // Only these fields are read, and written to outputs in this order. Unknown fields are
 // dropped rather than passed on, so that a secret the platform may add one day cannot
@@ -3081,26 +3174,48 @@ function nameAndId(token) {
 function tokenLabel(token) {
     return `gateway token ${nameAndId(token)}`;
 }
+/**
+ * One record per id (compared without regard to case), the first one listed: a list that
+ * holds a record twice must not make a cleanup revoke it twice or count it twice.
+ */
+function uniqueById(records) {
+    const seen = new Set();
+    const unique = records.filter((record) => {
+        const id = record.id.toLowerCase();
+        if (seen.has(id))
+            return false;
+        seen.add(id);
+        return true;
+    });
+    return unique.length === records.length ? records : unique;
+}
 /** The record with this id (ids compared without regard to case), or undefined. */
 function findById(tokens, tokenId) {
     const wanted = tokenId.toLowerCase();
     return tokens.find((token) => token.id.toLowerCase() === wanted);
 }
-/** Milliseconds since the epoch, or undefined when `createdAt` is missing or unreadable. */
+/**
+ * Milliseconds since the epoch, or undefined when `createdAt` is missing or not a strict
+ * ISO 8601 timestamp (a token whose age cannot be read is never revoked by age).
+ */
 function createdTime(record) {
-    if (record.createdAt === undefined)
-        return undefined;
-    const time = Date.parse(record.createdAt);
-    return Number.isNaN(time) ? undefined : time;
+    return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
 }
-/** Newest first by `createdAt`; records whose date cannot be read go last, in their order. */
+/**
+ * Newest first by `createdAt`. Timestamps have whole seconds, so tokens tie: a tie is
+ * ordered by id, so that the result never depends on the order the platform listed
+ * them in. Records whose date cannot be read go last, also by id.
+ */
 function newestFirst(records) {
     return newestFirstBy(records, (record) => record);
 }
 /** Items holding a record, newest record first (as newestFirst). */
 function newestFirstBy(items, recordOf) {
-    const keyed = items.map((item) => ({ item, time: createdTime(recordOf(item)) ?? -Infinity }));
-    keyed.sort((a, b) => (a.time === b.time ? 0 : b.time > a.time ? 1 : -1));
+    const keyed = items.map((item) => {
+        const record = recordOf(item);
+        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
+    });
+    keyed.sort((a, b) => a.time !== b.time ? (b.time > a.time ? 1 : -1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
     return keyed.map(({ item }) => item);
 }
 
@@ -3144,6 +3259,7 @@ function nameMatcher(pattern) {
  * pattern), older than `olderThan`, except the `keep` newest of each name. A token
  * whose createdAt cannot be read is never revoked when the choice depends on age
  * (`olderThan`, or ranking for `keep`); with a name alone and no keep, it goes too.
+ * At the `keep` boundary, tokens that tie (same second) are all kept.
  */
 function planCleanup(tokens, task, now) {
     const matches = task.name === undefined ? () => true : nameMatcher(task.name);
@@ -3167,10 +3283,15 @@ function planCleanup(tokens, task, now) {
         else {
             revoke.push(...unreadable);
         }
-        kept.push(...readable.slice(0, task.keep).map((token) => ({ token, why: 'keep' })));
+        // Timestamps have whole seconds: a token created in the same second as the last one
+        // kept ties with it, and which of the two is newer cannot be told. Both are kept.
+        const lastKept = task.keep > 0 ? readable[Math.min(task.keep, readable.length) - 1] : undefined;
+        const boundary = lastKept === undefined ? undefined : createdTime(lastKept);
+        const keeps = (token) => boundary !== undefined && (createdTime(token) ?? -Infinity) >= boundary;
+        kept.push(...readable.filter(keeps).map((token) => ({ token, why: 'keep' })));
         const older = task.olderThan?.ms;
         revoke.push(...readable
-            .slice(task.keep)
+            .filter((token) => !keeps(token))
             .filter((token) => older === undefined || now - (createdTime(token) ?? now) > older));
     }
     return {
@@ -3185,16 +3306,17 @@ function planCleanup(tokens, task, now) {
 
 
 
-// A revoke throttled even after its own retries goes to the back of the queue this many times.
-const THROTTLED_ROUNDS = 10;
-// The pause for the whole batch after such a revoke (its last 429 was not waited for).
+// The pause for the whole batch after a revoke that stayed throttled through all its
+// attempts (its last 429 was not waited for). It is not sent again: one request is sent
+// at most retries + 1 times, in a cleanup too.
 const THROTTLE_PAUSE_MS = 1000;
 /**
  * Revokes the tokens a selection chooses (see planCleanup), `concurrency` at a
  * time, slowing down when the platform rate-limits. A token that cannot be revoked
- * does not stop the others; it is reported in `notRevoked`.
+ * does not stop the others; it is reported in `notRevoked`. When totalTimeout runs
+ * out, no more revokes start: the rest are reported in `left`.
  */
-async function cleanup(client, task, { clock, log }) {
+async function cleanup(client, task, { clock, log, deadline }) {
     const now = clock.now();
     const plan = planCleanup(await client.listTokens(), task, now);
     for (const { token, why } of plan.kept) {
@@ -3202,11 +3324,16 @@ async function cleanup(client, task, { clock, log }) {
             log.warning(`Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`);
         }
     }
-    const result = { operation: 'cleanup', task, kept: plan.kept, now };
+    const result = {
+        operation: 'cleanup',
+        task,
+        kept: plan.kept,
+        now,
+        totalTimeoutMs: deadline.totalMs,
+    };
     if (task.dryRun)
-        return { ...result, revoked: plan.revoke, notRevoked: [] };
+        return { ...result, revoked: plan.revoke, notRevoked: [], left: [] };
     const pool = new AdaptivePool(task.concurrency, clock, log);
-    const rounds = new Map();
     // A refused revoke is looked up in one fresh list shared by the whole batch, not
     // one list per refusal: a restricted role can be refused hundreds of tokens.
     let fresh;
@@ -3215,6 +3342,9 @@ async function cleanup(client, task, { clock, log }) {
         return findById(await fresh, tokenId);
     };
     const outcomes = await pool.run(plan.revoke, async (token) => {
+        // Out of time: start nothing more; those in flight finish, and all are reported.
+        if (deadline.expired())
+            return { left: token };
         try {
             const outcome = await client.revokeToken(token.id, {
                 onThrottle: (delayMs) => {
@@ -3228,12 +3358,10 @@ async function cleanup(client, task, { clock, log }) {
         catch (error) {
             if (!(error instanceof RequestError))
                 throw error;
-            const round = (rounds.get(token.id) ?? 0) + 1;
-            rounds.set(token.id, round);
-            if (error.status === 429 && round < THROTTLED_ROUNDS) {
+            if (error instanceof DeadlineError)
+                return { left: token };
+            if (error.status === 429)
                 pool.throttled(THROTTLE_PAUSE_MS);
-                return AGAIN;
-            }
             return { failed: { token, reason: error.message } };
         }
     });
@@ -3241,6 +3369,7 @@ async function cleanup(client, task, { clock, log }) {
         ...result,
         revoked: outcomes.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
         notRevoked: outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])),
+        left: outcomes.flatMap((o) => ('left' in o ? [o.left] : [])),
     };
 }
 
@@ -3314,7 +3443,11 @@ function perform(client, task, context) {
 
 
 
+
+
 const NOT_JSON = Symbol('not JSON');
+/** Visible ASCII, no spaces: what a Bearer token may hold (RFC 6750 b64token, loosely). */
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
 function parseJson(body) {
     try {
         return JSON.parse(body);
@@ -3331,19 +3464,31 @@ function readRecord(request, answer) {
     }
     return record;
 }
-/** The list answer: an array of records. */
+/** The create answer: a record whose id can go into a URL (the post step revokes by it). */
+function readCreated(request, answer) {
+    const record = readRecord(request, answer);
+    if (!isUuid(record.id)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,src_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
+    }
+    if (record.tokenValue === undefined) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
+    }
+    return record;
+}
+/** The list answer: an array of records, one per id. */
 function readList(request, answer) {
     const body = readJson(request, answer);
     if (!Array.isArray(body)) {
         throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
     }
-    return body.map((item, index) => {
+    const records = body.map((item, index) => {
         const record = toRecord(item);
         if (typeof record === 'string') {
             throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
         }
         return record;
     });
+    return uniqueById(records);
 }
 /**
  * The token endpoint's answer (section 5): valid only from a 200 answer whose
@@ -3357,6 +3502,11 @@ function readAccessToken(request, answer, now) {
     if (typeof value !== 'string' || value === '') {
         throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
     }
+    // Sent as `Authorization: Bearer <token>`: a line break, NUL or non-ASCII character
+    // there would make every API call fail (or split the header), so it fails here.
+    if (!HEADER_SAFE.test(value)) {
+        throw new RequestError(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
+    }
     // expires_in is in seconds in every sample; renew a little before the end.
     const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
     const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
@@ -3367,76 +3517,6 @@ function readJson(request, answer) {
         throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not JSON.`, answer.status);
     }
     return answer.json;
-}
-
-;// CONCATENATED MODULE: ./src/platform/auth.ts
-// Authentication and the session: client credentials exchanged once for an access token, shared and renewed.
-
-
-
-
-/**
- * The access token of one run: obtained on first use, shared by concurrent calls
- * (one authentication for all: the auth service keeps at most 100 refresh tokens
- * per client), renewed shortly before it expires, and dropped when the API rejects it.
- */
-class Session {
-    obtain;
-    now;
-    pending;
-    constructor(obtain, now) {
-        this.obtain = obtain;
-        this.now = now;
-    }
-    /** A usable access token, authenticating when there is none or it is about to expire. */
-    async token() {
-        const current = this.pending;
-        if (current !== undefined) {
-            const token = await current;
-            if (token.renewAt === undefined || this.now() < token.renewAt)
-                return token.value;
-            if (this.pending === current)
-                this.pending = undefined;
-        }
-        this.pending ??= this.start();
-        return (await this.pending).value;
-    }
-    /** Forgets a token the API rejected, unless a concurrent call has already replaced it. */
-    async reject(value) {
-        const current = this.pending;
-        const token = await current?.catch(() => undefined);
-        if (token?.value === value && this.pending === current)
-            this.pending = undefined;
-    }
-    start() {
-        const pending = this.obtain();
-        // A failed authentication is not kept: the next call tries again.
-        pending.catch(() => {
-            if (this.pending === pending)
-                this.pending = undefined;
-        });
-        return pending;
-    }
-}
-/**
- * Exchanges the client credentials for an access token (docs/PLATFORM-API.md section 5).
- * A refusal points at the credentials; any other failure says what happened.
- */
-async function authenticate(loop, { clientId, clientSecret, authEndpoint }, now) {
-    const request = jsonRequest('POST', authEndpoint, JSON.stringify({ clientId, secret: clientSecret }));
-    try {
-        return await loop.call('auth', request, {
-            read: (answer) => readAccessToken(request, answer, now()),
-        });
-    }
-    catch (error) {
-        if (!(error instanceof RequestError))
-            throw error;
-        if (isRefusal(error.status)) {
-            throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${FORK_HINT}`, error.status);
-        }
-        throw new AuthenticationError(`authentication failed: ${error.message}`, error.status);
-    }
 }
 
 ;// CONCATENATED MODULE: external "node:http"
@@ -3476,16 +3556,12 @@ class TransportError extends Error {
  * whose protocol must match).
  */
 class HttpTransport {
-    timeoutMs;
     clients = {
         auth: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
         api: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
     };
-    constructor(timeoutMs) {
-        this.timeoutMs = timeoutMs;
-    }
-    send(target, request) {
-        return send(request, this.clients[target].getAgent(request.url), this.timeoutMs);
+    send(target, request, timeoutMs) {
+        return send(request, this.clients[target].getAgent(request.url), timeoutMs);
     }
     close() {
         this.clients.auth.dispose();
@@ -3582,6 +3658,113 @@ function toTransportError(error, sent) {
     return new TransportError(`${description} (${known})`, known, sent);
 }
 
+;// CONCATENATED MODULE: ./src/platform/hints.ts
+// What to check after a failure: the input most likely to need a look, so the user checks the right thing.
+
+
+// The host could not be reached at all: a wrong URL, or a network in the way.
+const UNREACHABLE = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENETDOWN',
+]);
+/** A sentence to add to a final failure that got no answer, or '' when there is nothing to say. */
+function transportHint(error, target, url, timeoutMs) {
+    if (error.code === 'ETIMEDOUT') {
+        return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
+    }
+    if (UNREACHABLE.has(error.code)) {
+        const input = target === 'auth' ? 'authUrl' : 'baseUrl';
+        return ` Check the ${input} input (${new URL(url).origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`;
+    }
+    return '';
+}
+/**
+ * After the token endpoint answered 404 or 405, the path is wrong, not the credentials:
+ * deployments differ in the prefix before /resources/auth/v2/api-token.
+ */
+function authPathHint(endpoint) {
+    const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'));
+    return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
+}
+
+;// CONCATENATED MODULE: ./src/platform/auth.ts
+// Authentication and the session: client credentials exchanged once for an access token, shared and renewed.
+
+
+
+
+
+/**
+ * The access token of one run: obtained on first use, shared by concurrent calls
+ * (one authentication for all: the auth service keeps at most 100 refresh tokens
+ * per client), renewed shortly before it expires, and dropped when the API rejects it.
+ */
+class Session {
+    obtain;
+    now;
+    pending;
+    constructor(obtain, now) {
+        this.obtain = obtain;
+        this.now = now;
+    }
+    /** A usable access token, authenticating when there is none or it is about to expire. */
+    async token() {
+        const current = this.pending;
+        if (current !== undefined) {
+            const token = await current;
+            if (token.renewAt === undefined || this.now() < token.renewAt)
+                return token.value;
+            if (this.pending === current)
+                this.pending = undefined;
+        }
+        this.pending ??= this.start();
+        return (await this.pending).value;
+    }
+    /** Forgets a token the API rejected, unless a concurrent call has already replaced it. */
+    async reject(value) {
+        const current = this.pending;
+        const token = await current?.catch(() => undefined);
+        if (token?.value === value && this.pending === current)
+            this.pending = undefined;
+    }
+    start() {
+        const pending = this.obtain();
+        // A failed authentication is not kept: the next call tries again.
+        pending.catch(() => {
+            if (this.pending === pending)
+                this.pending = undefined;
+        });
+        return pending;
+    }
+}
+/**
+ * Exchanges the client credentials for an access token (docs/PLATFORM-API.md section 5).
+ * A refusal points at the credentials; any other failure says what happened.
+ */
+async function authenticate(loop, { clientId, clientSecret, authEndpoint }, now) {
+    const request = jsonRequest('POST', authEndpoint, JSON.stringify({ clientId, secret: clientSecret }));
+    try {
+        return await loop.call('auth', request, {
+            read: (answer) => readAccessToken(request, answer, now()),
+        });
+    }
+    catch (error) {
+        if (!(error instanceof RequestError))
+            throw error;
+        if (error.status === 404 || error.status === 405) {
+            throw new AuthenticationError(`authentication failed: ${error.message} ${authPathHint(authEndpoint)}`, error.status);
+        }
+        if (isRefusal(error.status)) {
+            throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${FORK_HINT}`, error.status);
+        }
+        throw new AuthenticationError(`authentication failed: ${error.message}`, error.status);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/platform/retry.ts
 
 const DEFAULT_BACKOFF = {
@@ -3659,6 +3842,11 @@ function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
 
 /** The longest server detail quoted in a message. */
 const MAX_DETAIL = 300;
+/** The most of an error body that is read for its detail. */
+const MAX_BODY = 64 * 1024;
+// How deep, and how wide, a JSON error body is searched for its message.
+const MAX_DEPTH = 4;
+const MAX_PARTS = 16;
 /**
  * Turns an error body into one short line for a failure message: the JSON `error`,
  * `message`, `errors`, `error_description` or `detail` field, else plain text as it
@@ -3668,7 +3856,8 @@ const MAX_DETAIL = 300;
  * it was instead, since such a body may hold anything.
  */
 function describeBody(body, contentType, scrub) {
-    const text = scrub(body).trim();
+    // The detail is a few hundred characters at most: a huge error body is read from its start.
+    const text = scrub(body.length > MAX_BODY ? body.slice(0, MAX_BODY) : body).trim();
     if (text === '')
         return '';
     if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
@@ -3693,10 +3882,14 @@ function describeBody(body, contentType, scrub) {
         ? shorten(`a JSON body without an error message (fields: ${fields.join(', ')})`)
         : 'a JSON body without an error message';
 }
-function jsonDetail(value) {
+/**
+ * The message fields of a JSON error body, looked for a few levels deep only: a body
+ * that nests thousands of levels is an odd answer, not a reason to overflow the stack.
+ */
+function jsonDetail(value, depth = 0) {
     if (typeof value === 'string')
         return value;
-    if (typeof value !== 'object' || value === null)
+    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH)
         return undefined;
     const fields = value;
     const parts = [
@@ -3707,7 +3900,8 @@ function jsonDetail(value) {
         fields.detail,
     ]
         .flatMap((field) => (Array.isArray(field) ? field : [field]))
-        .map((field) => (typeof field === 'object' && field !== null ? jsonDetail(field) : field))
+        .slice(0, MAX_PARTS)
+        .map((field) => typeof field === 'object' && field !== null ? jsonDetail(field, depth + 1) : field)
         .filter((field) => typeof field === 'string' && field.trim() !== '');
     return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
 }
@@ -3723,6 +3917,10 @@ function shorten(text) {
 
 
 
+
+
+/** The longest reason phrase quoted (a normal one is a few words). */
+const MAX_REASON = 60;
 class CallLoop {
     options;
     /** Platform clock minus ours, from the Date header of the last answer; undefined until one came. */
@@ -3745,11 +3943,17 @@ class CallLoop {
      * renews the access token and repeats the call, once.
      */
     async call(target, request, options) {
-        const { clock, backoff, log } = this.options;
+        const { clock, backoff, log, deadline, timeoutMs } = this.options;
         const attempts = this.options.retries + 1;
         let renewed = false;
         for (let attempt = 1;; attempt++) {
-            const { outcome, token } = await this.attempt(target, request);
+            if (deadline.expired()) {
+                throw new DeadlineError(`${deadline.describe()} ran out before ${requestLine(request)} was sent.`);
+            }
+            const { outcome, token } = await this.attempt(target, request, Math.min(timeoutMs, deadline.remaining()));
+            if (outcome instanceof TransportError && outcome.code === 'ETIMEDOUT' && deadline.expired()) {
+                throw new DeadlineError(`${deadline.describe()} ran out while ${requestLine(request)} waited for an answer.`);
+            }
             const answer = outcome instanceof TransportError ? undefined : outcome;
             if (answer?.status === 401 && token !== undefined && !renewed) {
                 // The access token expired or was revoked: authenticate again and repeat, once.
@@ -3780,6 +3984,9 @@ class CallLoop {
                 ? ((answer && retryAfterDelay(answer.headers, clock.now(), backoff)) ??
                     backoffDelay(attempt, clock.jitter(), backoff))
                 : 0;
+            if (retrying && delay >= deadline.remaining()) {
+                throw new DeadlineError(`${failure}; ${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again.`, answer?.status);
+            }
             if (answer?.status === 429 && retrying)
                 options.onThrottle?.(delay);
             if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
@@ -3792,17 +3999,21 @@ class CallLoop {
                 if (retrying)
                     continue;
             }
-            if (!retrying)
-                throw new RequestError(sentence(failure), answer?.status);
+            if (!retrying) {
+                const hint = outcome instanceof TransportError
+                    ? transportHint(outcome, target, request.url, timeoutMs)
+                    : '';
+                throw new RequestError(sentence(failure) + hint, answer?.status);
+            }
             await this.wait(failure, delay);
         }
     }
     async wait(failure, delay) {
-        this.options.log.info(`${failure}; retrying in ${(delay / 1000).toFixed(1)} s.`);
+        this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
         await this.options.clock.sleep(delay);
     }
     /** Sends one attempt, with the access token for the API, and masks what comes back. */
-    async attempt(target, request) {
+    async attempt(target, request, timeoutMs) {
         const { clock, secrets, transport, log } = this.options;
         let token;
         let sent = request;
@@ -3813,7 +4024,7 @@ class CallLoop {
         const started = clock.now();
         let outcome;
         try {
-            const response = await transport.send(target, sent);
+            const response = await transport.send(target, sent, timeoutMs);
             const json = parseJson(response.body);
             // Masked on receipt, whatever the status: an error body can hold a token too.
             secrets.addFrom(json);
@@ -3839,7 +4050,9 @@ class CallLoop {
             return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
         }
         const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
-        const status = `${outcome.status}${outcome.statusText ? ` ${outcome.statusText}` : ''}`;
+        // The reason phrase is server text like the body: scrubbed, on one line, short.
+        const reason = (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
+        const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
         const what = detail ? `: ${detail}` : '';
         if (renewed && outcome.status === 401) {
             return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
@@ -3857,6 +4070,10 @@ class CallLoop {
 function isSuccess(target, status) {
     return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
 }
+/** `2.5 s`, for messages. */
+function seconds(ms) {
+    return `${(ms / 1000).toFixed(1)} s`;
+}
 /** Ends a message with a full stop unless the server's detail already did. */
 function sentence(text) {
     return /[.!?]$/.test(text) ? text : `${text}.`;
@@ -3864,6 +4081,9 @@ function sentence(text) {
 
 ;// CONCATENATED MODULE: ./src/platform/client.ts
 // The platform client: create, list and revoke, with recovery after a lost create and idempotent revokes.
+
+
+
 
 
 
@@ -3886,9 +4106,11 @@ class PlatformClient {
     constructor(options) {
         this.options = options;
         this.clock = options.clock ?? systemClock;
-        this.transport = options.transport ?? new HttpTransport(options.timeoutMs);
+        this.transport = options.transport ?? new HttpTransport();
         this.loop = new CallLoop({
             transport: this.transport,
+            timeoutMs: options.timeoutMs,
+            deadline: options.deadline ?? new Deadline(this.clock, 0),
             retries: options.retries,
             secrets: options.secrets,
             log: options.log,
@@ -3907,13 +4129,7 @@ class PlatformClient {
         const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
         const startedAt = this.clock.now();
         return this.loop.call('api', request, {
-            read: (answer) => {
-                const record = readRecord(request, answer);
-                if (record.tokenValue === undefined) {
-                    throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
-                }
-                return record;
-            },
+            read: (answer) => readCreated(request, answer),
             onUncertain: (failure) => this.findCreated(name, startedAt, failure),
         });
     }
@@ -4002,6 +4218,9 @@ class PlatformClient {
         if (created.length > 1) {
             throw new RequestError(`${failure}; ${created.length} active tokens named '${name}' were created since this step began (${created.map((t) => t.id).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
         }
+        if (!isUuid(only.id)) {
+            throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,src_text/* truncate */.xv)(only.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
+        }
         if (only.tokenValue === undefined) {
             throw new RequestError(`${failure}; token ${only.id} was created, but the list does not show its value. Revoke it and run again.`);
         }
@@ -4061,12 +4280,83 @@ function savedTokenFile(runner) {
     return runner.getState(TOKEN_FILE) || undefined;
 }
 
+;// CONCATENATED MODULE: ./src/project-guard.ts
+// expectedProjectId: a TokenApi that refuses to act on any project but the expected one.
+
+
+
+/**
+ * Staging and production use different API clients: with their secrets mixed up, a
+ * nightly cleanup would revoke the other project's tokens and cut its mediators off.
+ * Every list is checked before anything else happens with it; a token created in
+ * another project is revoked at once and never handed on; a revoke checks the
+ * token's project first (from a list, unless one was already checked).
+ */
+class ProjectGuard {
+    api;
+    expected;
+    /** Ids of tokens seen in a checked list: their revoke needs no other look. */
+    checked = new Set();
+    constructor(api, expected) {
+        this.api = api;
+        this.expected = expected;
+    }
+    async listTokens() {
+        const tokens = await this.api.listTokens();
+        const other = tokens.find((token) => !this.isExpected(token));
+        if (other !== undefined) {
+            throw new ActionError(`the platform listed ${nameAndId(other)} of project ${projectOf(other)}, but expectedProjectId is ${this.expected}: these credentials reach another project. Nothing was revoked or created; check clientId, clientSecret and baseUrl.`);
+        }
+        for (const token of tokens)
+            this.checked.add(token.id.toLowerCase());
+        return tokens;
+    }
+    async createToken(name) {
+        const token = await this.api.createToken(name);
+        if (this.isExpected(token))
+            return token;
+        let outcome;
+        try {
+            await this.api.revokeToken(token.id);
+            outcome = 'it was revoked at once';
+        }
+        catch (error) {
+            const why = error instanceof Error ? error.message : String(error);
+            outcome = `revoking it failed too (${why}): revoke it by hand`;
+        }
+        throw new ActionError(`the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}; ${outcome}, and its value was not handed on. Check clientId, clientSecret and baseUrl.`);
+    }
+    async revokeToken(tokenId, options) {
+        // The list check fails on any record of another project, this token's included.
+        if (!this.checked.has(tokenId.toLowerCase()))
+            await this.listTokens();
+        return this.api.revokeToken(tokenId, options);
+    }
+    isExpected(token) {
+        return token.projectId?.toLowerCase() === this.expected.toLowerCase();
+    }
+}
+function projectOf(token) {
+    return token.projectId === undefined ? '(none given)' : (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.projectId), 80);
+}
+
 ;// CONCATENATED MODULE: ./src/wording.ts
 
 
 /** Why a result, written out in full, still fails the step (some tokens not revoked). */
 function stepFailure(result) {
-    return result.operation === 'cleanup' ? cleanupFailure(result) : undefined;
+    if (result.operation !== 'cleanup')
+        return undefined;
+    const failures = [timeoutFailure(result), cleanupFailure(result)];
+    const text = failures.filter((failure) => failure !== undefined).join(' ');
+    return text === '' ? undefined : text;
+}
+/** When totalTimeout cut a cleanup short: how far it got, and that a rerun finishes it. */
+function timeoutFailure(result) {
+    const { left, revoked, totalTimeoutMs } = result;
+    if (left.length === 0)
+        return undefined;
+    return `totalTimeout (${Math.round(totalTimeoutMs / 1000)} s) ran out: ${(0,src_text/* countTokens */.ih)(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`;
 }
 /** The step's failure when some tokens were not revoked: each named, with why. */
 function cleanupFailure(result) {
@@ -4082,48 +4372,56 @@ function cleanupFailure(result) {
     return `${notRevoked.length} of ${(0,src_text/* countTokens */.ih)(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
 }
 /** One sentence on what a cleanup did, for the log and the summary. */
-function cleanupOutcome({ task, revoked, notRevoked }) {
+function cleanupOutcome({ task, revoked, notRevoked, left }) {
     if (task.dryRun)
         return `Dry run: ${(0,src_text/* countTokens */.ih)(revoked.length)} would be revoked; nothing was revoked.`;
     const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : '';
-    return `Revoked ${(0,src_text/* countTokens */.ih)(revoked.length)}${failed}.`;
+    const late = left.length > 0 ? `; ${left.length} left when totalTimeout ran out` : '';
+    return `Revoked ${(0,src_text/* countTokens */.ih)(revoked.length)}${failed}${late}.`;
 }
 
 ;// CONCATENATED MODULE: ./src/summary.ts
 
 
 
+
 /** The runner refuses a step summary of 128 KiB or more. */
 const SUMMARY_LIMIT_BYTES = 128 * 1024;
-// Tables stop here, leaving room for the lines that follow them.
-const BUDGET_BYTES = SUMMARY_LIMIT_BYTES - 4 * 1024;
+// Table rows stop this far short of the limit, leaving room for the headings and notes
+// that follow them (a few hundred bytes each, three tables at most).
+const RESERVE_BYTES = 4 * 1024;
+// Any one field from outside (a name, an id, a reason) is cut to this many characters
+// before it is escaped, so that no escape is cut in half; at most 1,200 bytes once
+// escaped (`&#124;` for each `|`), so that a table shows many rows whatever the names.
+const FIELD_CHARACTERS = 200;
 /**
- * A Markdown summary that stays under the runner's limit whatever it is given:
- * a table that would pass the budget stops early and says how many rows it left out.
+ * A Markdown summary that stays under the runner's limit in bytes whatever it is given:
+ * everything is counted as it is added. A table that would pass the budget stops early
+ * and says how many rows it left out; a heading or paragraph that would pass the limit
+ * is cut where no tag, escape or character is split.
  */
 class Summary {
     text = '';
     bytes = 0;
     constructor(heading) {
-        this.add(`### ${heading}\n\n`);
+        this.block(`### ${heading}`);
     }
     paragraph(markdown) {
-        this.add(`${markdown}\n\n`);
+        this.block(markdown);
         return this;
     }
     /** A table under a heading; `whereAll` says where the complete list is. */
     table(heading, columns, rows, whereAll) {
         if (rows.length === 0)
             return this;
-        this.add(`#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`);
+        const head = `#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`;
         let shown = 0;
-        for (const row of rows) {
-            const line = `| ${row.join(' | ')} |\n`;
-            if (this.bytes + Buffer.byteLength(line) > BUDGET_BYTES)
-                break;
-            this.add(line);
-            shown++;
-        }
+        if (this.add(head))
+            for (const row of rows) {
+                if (!this.add(`| ${row.join(' | ')} |\n`, RESERVE_BYTES))
+                    break;
+                shown++;
+            }
         const omitted = rows.length - shown;
         if (omitted > 0)
             this.add(`\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`);
@@ -4133,19 +4431,59 @@ class Summary {
     toString() {
         return this.text;
     }
-    add(text) {
-        this.text += text;
-        this.bytes += Buffer.byteLength(text);
+    /** Prose and the blank line after it, cut to what is left when it does not fit whole. */
+    block(markdown) {
+        if (this.add(`${markdown}\n\n`))
+            return;
+        // Cut to leave the reserve, so that a table after it can still say what it left out.
+        const cut = cutMarkdown(markdown, SUMMARY_LIMIT_BYTES - 1 - RESERVE_BYTES - this.bytes - 2);
+        if (cut !== undefined)
+            this.add(`${cut}\n\n`);
     }
+    /** Adds text if it fits with `reserve` bytes to spare; says whether it did. */
+    add(text, reserve = 0) {
+        const bytes = Buffer.byteLength(text);
+        if (this.bytes + bytes + reserve >= SUMMARY_LIMIT_BYTES)
+            return false;
+        this.text += text;
+        this.bytes += bytes;
+        return true;
+    }
+}
+// What must stay whole when Markdown is cut: an HTML tag, an escape, one character.
+const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu;
+/**
+ * `markdown` if it fits in `maxBytes`, else its start with `...` and the closing tags of
+ * the tags it leaves open; undefined when not even that fits.
+ */
+function cutMarkdown(markdown, maxBytes) {
+    if (Buffer.byteLength(markdown) <= maxBytes)
+        return markdown;
+    const closers = (open) => open
+        .map((tag) => `</${tag}>`)
+        .reverse()
+        .join('');
+    let open = [];
+    let kept = '';
+    let bytes = 0;
+    for (const [piece, slash, tag] of markdown.matchAll(PIECE)) {
+        const next = tag === undefined ? open : slash ? open.slice(0, -1) : [...open, tag];
+        const size = Buffer.byteLength(piece);
+        if (bytes + size + Buffer.byteLength(`...${closers(next)}`) > maxBytes)
+            break;
+        kept += piece;
+        bytes += size;
+        open = next;
+    }
+    const cut = `${kept}...${closers(open)}`;
+    return Buffer.byteLength(cut) <= maxBytes ? cut : undefined;
 }
 function createSummary(result) {
     const { token, envName, reused, revokeOnExit } = result;
     const where = envName
-        ? `the step output <code>tokenValue</code> and the environment variable <code>${escapeMarkdown(envName)}</code>`
+        ? `the step output <code>tokenValue</code> and the environment variable <code>${field(envName)}</code>`
         : 'the step output <code>tokenValue</code>';
-    const mediator = token.mediatorId
-        ? ` for mediator <code>${escapeMarkdown(token.mediatorId)}</code>`
-        : '';
+    const mediator = token.mediatorId ? ` for mediator <code>${field(token.mediatorId)}</code>` : '';
     const what = reused
         ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
         : `Created ${describeToken(token)}${mediator}.`;
@@ -4165,16 +4503,16 @@ function revokeSummary(result) {
 function listSummary(result) {
     const { tokens, total, task } = result;
     const filters = [
-        task.name === undefined ? undefined : `name <code>${escapeMarkdown(task.name)}</code>`,
+        task.name === undefined ? undefined : `name <code>${field(task.name)}</code>`,
         task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
     ].filter((filter) => filter !== undefined);
     const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : '';
     return new Summary('Gateway tokens')
         .paragraph(`${tokens.length} of ${(0,src_text/* countTokens */.ih)(total)}${matching}.`)
         .table('Tokens', ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'], tokens.map((t) => [
-        escapeMarkdown(t.name),
+        field(t.name),
         code(t.id),
-        escapeMarkdown(t.state),
+        field(t.state),
         date(t.createdAt),
         creator(t),
         date(t.revokedAt),
@@ -4182,12 +4520,12 @@ function listSummary(result) {
         .toString();
 }
 function cleanupSummary(result) {
-    const { task, revoked, kept, notRevoked, now } = result;
+    const { task, revoked, kept, notRevoked, left, now } = result;
     const selection = [
         task.name === undefined
             ? 'active tokens of any name'
-            : `active tokens named <code>${escapeMarkdown(task.name)}</code>`,
-        task.olderThan === undefined ? undefined : `older than ${escapeMarkdown(task.olderThan.text)}`,
+            : `active tokens named <code>${field(task.name)}</code>`,
+        task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
         task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
     ].filter((part) => part !== undefined);
     const age = (token) => {
@@ -4196,14 +4534,11 @@ function cleanupSummary(result) {
     };
     return new Summary(task.dryRun ? 'Gateway token cleanup (dry run)' : 'Gateway token cleanup')
         .paragraph(`Selected ${selection.join(', ')}. ${cleanupOutcome(result)}`)
-        .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked.map(({ token, reason }) => [
-        escapeMarkdown(token.name),
-        code(token.id),
-        escapeMarkdown((0,src_text/* truncate */.xv)(reason, 200)),
-    ]), "the step's error message names them")
-        .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked.map((t) => [escapeMarkdown(t.name), code(t.id), age(t), creator(t)]), 'the <code>tokens</code> output has all of them')
+        .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked.map(({ token, reason }) => [field(token.name), code(token.id), field(reason)]), "the step's error message names them")
+        .table('Left active: totalTimeout ran out', ['Name', 'Id', 'Age'], left.map((t) => [field(t.name), code(t.id), age(t)]), 'run the cleanup again to revoke them')
+        .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked.map((t) => [field(t.name), code(t.id), age(t), creator(t)]), 'the <code>tokens</code> output has all of them')
         .table('Kept', ['Name', 'Id', 'Age', 'Why'], kept.map(({ token, why }) => [
-        escapeMarkdown(token.name),
+        field(token.name),
         code(token.id),
         age(token),
         why === 'keep' ? `among the ${task.keep} newest` : 'its createdAt cannot be read',
@@ -4211,22 +4546,26 @@ function cleanupSummary(result) {
         .toString();
 }
 function describeToken(token) {
-    return `gateway token <strong>${escapeMarkdown(token.name)}</strong> (${code(token.id)})`;
+    return `gateway token <strong>${field(token.name)}</strong> (${code(token.id)})`;
 }
 function creator(token) {
-    return escapeMarkdown(token.createdByEmail ?? token.createdBy ?? '');
+    return field(token.createdByEmail ?? token.createdBy ?? '');
 }
 function code(value) {
-    return `<code>${escapeMarkdown(value)}</code>`;
+    return `<code>${field(value)}</code>`;
 }
-/** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown escaped as it is. */
+/** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown as a field. */
 function date(iso) {
     if (iso === undefined)
         return '';
-    const time = Date.parse(iso);
-    if (Number.isNaN(time))
-        return escapeMarkdown(iso);
+    const time = readTimestamp(iso);
+    if (time === undefined)
+        return field(iso);
     return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+}
+/** A field from outside on one line, cut to FIELD_CHARACTERS, escaped. */
+function field(value) {
+    return escapeMarkdown((0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(value), FIELD_CHARACTERS));
 }
 /** `45d 3h`, `5h 12m`, `12m`: the two largest units. */
 function formatAge(ms) {
@@ -4239,12 +4578,15 @@ function formatAge(ms) {
         return `${hours}h ${minutes % 60}m`;
     return `${minutes}m`;
 }
+const MARKDOWN_SPECIAL = /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
 /**
  * Escapes text from the platform for Markdown and HTML, so that a name holding `|`,
- * backticks, `*` or tags cannot break the table or inject markup.
+ * backticks, `*`, `~`, `$` (math), brackets or tags cannot break the table, inject markup
+ * or show as something else. `_` only where it could start or end emphasis: between two
+ * letters or digits it cannot, and names like `GW_TOKEN` stay as they are.
  */
 function escapeMarkdown(value) {
-    return (0,src_text/* oneLine */.TN)(value).replace(/[&<>"|`\\*[\]~]/g, (c) => `&#${c.charCodeAt(0)};`);
+    return (0,src_text/* oneLine */.TN)(value).replace(MARKDOWN_SPECIAL, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 ;// CONCATENATED MODULE: external "node:crypto"
@@ -4472,28 +4814,40 @@ function messageOf(error) {
 }
 
 ;// CONCATENATED MODULE: ./src/secrets.ts
+// Secrets: masked in the log the moment they are known, and scrubbed from every text the action builds.
 // Fields that hold a secret wherever they turn up in the platform's answers, error
-// bodies included: tokens of the auth service, token values, an echoed client secret.
-const SECRET_FIELDS = new Set([
+// bodies included. Those the action sends (or could: the refresh token) may be echoed
+// back in any form, so any long piece of them is scrubbed too; token values only in full.
+const SENT_FIELDS = new Set([
     'access_token',
     'accessToken',
     'refresh_token',
     'refreshToken',
     'id_token',
-    'tokenValue',
     'secret',
     'clientSecret',
 ]);
+const RECEIVED_FIELDS = new Set(['tokenValue']);
+/** The shortest piece of a sent secret that is scrubbed wherever it appears. */
+const PIECE_LENGTH = 8;
 class Secrets {
     mask;
     values = new Set();
+    sent = new Set();
     cachedForms;
+    cachedPieces;
     /** @param mask tells the runner to mask a value (`core.setSecret`). */
     constructor(mask) {
         this.mask = mask;
     }
-    add(value) {
-        if (!value || this.values.has(value))
+    add(value, kind = 'sent') {
+        if (!value)
+            return;
+        if (kind === 'sent' && !this.sent.has(value)) {
+            this.sent.add(value);
+            this.cachedPieces = undefined;
+        }
+        if (this.values.has(value))
             return;
         // Mask first: the runner hides a value only from the moment it reads `::add-mask::`.
         this.mask(value);
@@ -4501,7 +4855,8 @@ class Secrets {
         this.cachedForms = undefined;
     }
     addFrom(json) {
-        // Breadth first, without recursion: a list of thousands of records is one level deep.
+        // Breadth first, without recursion: a list of thousands of records is one level deep,
+        // and a body nested thousands of levels deep must not overflow the stack.
         const pending = [json];
         for (let i = 0; i < pending.length; i++) {
             const value = pending[i];
@@ -4512,8 +4867,10 @@ class Secrets {
             for (const key in fields) {
                 const field = fields[key];
                 if (typeof field === 'string') {
-                    if (SECRET_FIELDS.has(key))
-                        this.add(field);
+                    if (SENT_FIELDS.has(key))
+                        this.add(field, 'sent');
+                    else if (RECEIVED_FIELDS.has(key))
+                        this.add(field, 'received');
                 }
                 else if (typeof field === 'object' && field !== null) {
                     pending.push(field);
@@ -4521,34 +4878,138 @@ class Secrets {
             }
         }
     }
+    /**
+     * Scrubs the text as it is, and, when the text holds HTML character references or
+     * %-escapes, its decoded form too: a server may echo a secret as `&#97;&#98;...` or
+     * with some characters escaped. Then any run of PIECE_LENGTH or more characters of a
+     * sent secret is removed, also across line breaks and spaces.
+     */
     scrub(text) {
         if (this.values.size === 0)
             return text;
+        let result = this.replaceForms(text);
+        const decoded = decodeReferences(result);
+        if (decoded !== result) {
+            const scrubbed = this.replaceForms(decoded);
+            const pieces = this.removePieces(scrubbed);
+            // The decoded text is shown only when it held a secret: otherwise the text stays as sent.
+            if (pieces !== decoded)
+                return pieces;
+        }
+        result = this.removePieces(result);
+        return result;
+    }
+    replaceForms(text) {
         let result = text;
-        for (const form of this.forms())
-            result = result.split(form).join('***');
+        for (const form of this.forms()) {
+            if (result.includes(form))
+                result = result.split(form).join('***');
+        }
         return result;
     }
     /**
-     * Every secret as it is, JSON-escaped and URL-encoded (a secret quoted in a JSON body
-     * or a URL no longer looks like itself), longest first so that a secret containing
-     * another is replaced whole. Made when first needed after a secret was added: a list
-     * brings thousands, and a rate-limited cleanup scrubs every 429.
+     * Every secret as it is, JSON-escaped (with and without `\\/`) and URL-encoded (upper- and lower-case hex, and
+     * `+` for a space), longest first so that a secret containing another is replaced
+     * whole. Made when first needed after a secret was added: a list brings thousands.
      */
     forms() {
         if (this.cachedForms === undefined) {
             const forms = new Set();
             for (const value of this.values) {
-                forms.add(value).add(JSON.stringify(value).slice(1, -1)).add(encodeURIComponent(value));
+                const url = encodeURIComponent(value);
+                const lower = url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+                const json = JSON.stringify(value).slice(1, -1);
+                forms.add(value).add(json).add(json.replace(/\//g, '\\/')).add(url).add(lower);
+                forms.add(url.replace(/%20/g, '+')).add(lower.replace(/%20/g, '+'));
             }
             this.cachedForms = [...forms].sort((a, b) => b.length - a.length);
         }
         return this.cachedForms;
     }
+    /**
+     * Removes every run of PIECE_LENGTH or more characters of a sent secret. Spaces, line
+     * breaks and `+` are skipped on both sides, so a secret split over two lines, or with
+     * `+` for its spaces, is still found.
+     */
+    removePieces(text) {
+        const pieces = this.pieces();
+        if (pieces.size === 0 || text.length < PIECE_LENGTH)
+            return text;
+        // The text without what is skipped, and where each of its characters came from.
+        const kept = [];
+        const from = [];
+        for (let i = 0; i < text.length; i++) {
+            const char = text[i] ?? '';
+            if (SKIPPED.test(char))
+                continue;
+            kept.push(char);
+            from.push(i);
+        }
+        const compact = kept.join('');
+        const hidden = new Uint8Array(text.length);
+        let found = false;
+        for (let i = 0; i + PIECE_LENGTH <= compact.length; i++) {
+            if (!pieces.has(compact.slice(i, i + PIECE_LENGTH)))
+                continue;
+            found = true;
+            const start = from[i] ?? 0;
+            const end = from[i + PIECE_LENGTH - 1] ?? start;
+            hidden.fill(1, start, end + 1);
+        }
+        if (!found)
+            return text;
+        let result = '';
+        for (let i = 0; i < text.length; i++) {
+            if (hidden[i] === 0)
+                result += text.charAt(i);
+            else if (i === 0 || hidden[i - 1] === 0)
+                result += '***';
+        }
+        return result;
+    }
+    /** Every PIECE_LENGTH-character piece of the sent secrets, skipped characters left out. */
+    pieces() {
+        if (this.cachedPieces === undefined) {
+            const pieces = new Set();
+            for (const value of this.sent) {
+                const compact = value.replace(SKIPPED_ALL, '');
+                for (let i = 0; i + PIECE_LENGTH <= compact.length; i++)
+                    pieces.add(compact.slice(i, i + PIECE_LENGTH));
+            }
+            this.cachedPieces = pieces;
+        }
+        return this.cachedPieces;
+    }
+}
+// What a secret's echo may gain or lose between its characters: whitespace and `+`.
+const SKIPPED = /[\s+]/;
+const SKIPPED_ALL = /[\s+]/g;
+const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** Decodes HTML character references (`&#97;`, `&#x61;`, `&amp;`) and %-escapes. */
+function decodeReferences(text) {
+    if (!text.includes('&') && !text.includes('%'))
+        return text;
+    return text
+        .replace(/&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi, (match, dec, hex, name) => {
+        if (typeof name === 'string')
+            return NAMED[name.toLowerCase()] ?? match;
+        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : match;
+    })
+        .replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+        try {
+            return decodeURIComponent(escapes);
+        }
+        catch {
+            return escapes;
+        }
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
 // The main step: read the inputs, run the operation, report the result, fail with one clean message.
+
+
 
 
 
@@ -4573,12 +5034,15 @@ async function run(runner = github_runner/* githubRunner */.O) {
         operation = inputs.task.operation;
         for (const warning of inputs.warnings)
             runner.warning(warning);
-        const { task } = inputs;
-        const client = new PlatformClient({ ...inputs.connection, secrets, log: runner });
+        const { task, expectedProjectId } = inputs;
+        // The step's budget starts now: reading the inputs took no time worth counting.
+        const deadline = new Deadline(systemClock, inputs.connection.totalTimeoutMs);
+        const client = new PlatformClient({ ...inputs.connection, secrets, log: runner, deadline });
         try {
             const revokeOnExit = task.operation === 'create' && task.revokeOnExit;
-            const api = revokeOnExit ? notingCreates(client, runner) : client;
-            const result = await perform(api, task, { clock: systemClock, log: runner });
+            const noted = revokeOnExit ? notingCreates(client, runner) : client;
+            const api = expectedProjectId ? new ProjectGuard(noted, expectedProjectId) : noted;
+            const result = await perform(api, task, { clock: systemClock, log: runner, deadline });
             const writeTokenFile = task.operation === 'create' && task.writeTokenFile;
             await report(result, { summary: inputs.summary, writeTokenFile }, runner);
             // Written out in full first: a cleanup that revoked some tokens lists them, then fails.
@@ -4630,12 +5094,14 @@ function failureMessage(error, operation, secrets, runner) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Kw: () => (/* binding */ neutralizeCommands),
+/* harmony export */   N9: () => (/* binding */ neutralizeLegacyCommands),
 /* harmony export */   TN: () => (/* binding */ oneLine),
 /* harmony export */   gW: () => (/* binding */ CONTROL_CHARACTER),
 /* harmony export */   ih: () => (/* binding */ countTokens),
 /* harmony export */   xv: () => (/* binding */ truncate)
 /* harmony export */ });
-// Small text helpers for messages: one line, cut to a length, counted tokens.
+// Small text helpers for messages: one line, cut to a length, counted tokens, no runner commands.
 // C0 and C1 control characters, DEL included.
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
@@ -4647,13 +5113,55 @@ const CONTROL_OR_SPACE = new RegExp(`(?:${CONTROL_CHARACTER.source}|\\s)+`, 'g')
 function oneLine(value) {
     return value.replace(CONTROL_OR_SPACE, ' ').trim();
 }
-/** At most `max` characters: a longer text is cut and ends with `...`. */
+/**
+ * At most `max` characters: a longer text is cut and ends with `...`. The cut never
+ * splits a surrogate pair, which would leave half a character (shown as U+FFFD).
+ */
 function truncate(value, max) {
-    return value.length > max ? `${value.slice(0, max - 3)}...` : value;
+    if (value.length <= max)
+        return value;
+    let end = Math.max(0, max - 3);
+    if (end > 0 && isHighSurrogate(value.charCodeAt(end - 1)))
+        end--;
+    return `${value.slice(0, end)}...`;
+}
+function isHighSurrogate(code) {
+    return code >= 0xd800 && code <= 0xdbff;
 }
 /** `1 token`, `2 tokens`. */
 function countTokens(count) {
     return `${count} token${count === 1 ? '' : 's'}`;
+}
+// The runner's parsers compare with .NET's culture-aware IndexOf and StartsWith, which on
+// ICU skip characters that weigh nothing: `#\u200B#[` is found as `##[`. These are all of
+// them (checked against ICU's root collation, every code point), and then some: controls,
+// format characters, marks, default-ignorables and five more that ICU passes over.
+const SKIPPED = '\\p{Cc}\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u0640\\u07fa\\u180a\\u1cd3\\ufe73';
+// The `##` of a legacy command, its `[` next (lookahead, so that `##[##[` is two matches).
+const LEGACY_PREFIX = new RegExp(`#[${SKIPPED}]*#[${SKIPPED}]*(?=\\[)`, 'gu');
+// A first `:` that another follows, at the start once whitespace (as .NET's TrimStart
+// removes it) and skipped characters are passed.
+const COMMAND_START = new RegExp(`^[\\s\\p{Z}${SKIPPED}]*:(?=[${SKIPPED}]*:)`, 'u');
+// Where the runner splits what a step prints into lines; kept by split() as a capture.
+const LINE_BREAK = /(\r\n|\r|\n)/;
+/**
+ * Text that cannot act as a legacy workflow command (`##[name]data`), which the runner
+ * finds anywhere in a line: a space goes between `##` and `[`. A space, not a zero-width
+ * character: the runner's search skips those, but not a space. Other text is unchanged.
+ */
+function neutralizeLegacyCommands(text) {
+    return text.replace(LEGACY_PREFIX, '$& ');
+}
+/**
+ * Log text that the runner cannot read as a workflow command in either syntax: no `##[`
+ * anywhere (see neutralizeLegacyCommands), and no line that starts with `::`, where a
+ * space goes between the two colons. Ordinary text (`C#`, `a::b`, `[x]`) is unchanged.
+ */
+function neutralizeCommands(text) {
+    return neutralizeLegacyCommands(text)
+        .split(LINE_BREAK)
+        .map((line) => line.replace(COMMAND_START, '$& '))
+        .join('');
 }
 
 

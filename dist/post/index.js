@@ -2453,27 +2453,33 @@ var src_text = __nccwpck_require__(992);
 /** The GitHub runner, through `@actions/core`. */
 const githubRunner = {
     getInput: (name) => getInput(name),
+    // Registered exactly as given: a changed value would not be the one masked.
     setSecret: (value) => {
         core_setSecret(value);
     },
+    // Every message below holds platform text (names, ids, server details), and every log
+    // line leaves the action here: this is where none of it may become a runner command.
+    // setFailed, debug, notice and warning are `::` commands whose data core escapes, and
+    // the runner tries that syntax first; `##[` is still taken out of them, as it costs
+    // nothing and does not rest on the runner's order of parsing.
     setFailed: (message) => {
-        setFailed(message);
+        setFailed((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
     debug: (message) => {
-        core_debug(message);
+        core_debug((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
-    // core.info writes its text as it is, where a line starting with `::` is a command to
-    // the runner: platform text (an id, a name) must not be able to start one. The other
-    // log calls are workflow commands, which core escapes.
+    // core.info writes its text as it is: a line starting with `::`, or holding `##[`
+    // anywhere, is a command to the runner. One line, then neither.
     info: (message) => {
-        info((0,src_text/* oneLine */.TN)(message));
+        info((0,src_text/* neutralizeCommands */.Kw)((0,src_text/* oneLine */.TN)(message)));
     },
     notice: (message) => {
-        notice(message);
+        notice((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
     warning: (message) => {
-        warning(message);
+        warning((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
+    // Outputs, the environment and state go to files, not to the log: left as they are.
     setOutput: (name, value) => {
         setOutput(name, value);
     },
@@ -2499,7 +2505,7 @@ const githubRunner = {
 
 /***/ }),
 
-/***/ 107:
+/***/ 499:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2507,6 +2513,40 @@ const githubRunner = {
 __nccwpck_require__.d(__webpack_exports__, {
   a: () => (/* binding */ runPost)
 });
+
+;// CONCATENATED MODULE: ./src/clock.ts
+// The clock: time, waits and jitter, injectable so that tests never wait.
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => {
+        setTimeout(resolve, ms);
+    }),
+    jitter: () => Math.random(),
+};
+
+;// CONCATENATED MODULE: ./src/deadline.ts
+class Deadline {
+    clock;
+    totalMs;
+    endsAt;
+    /** @param totalMs the whole budget; 0 means no limit. */
+    constructor(clock, totalMs) {
+        this.clock = clock;
+        this.totalMs = totalMs;
+        this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
+    }
+    /** Milliseconds left; Infinity without a limit. */
+    remaining() {
+        return Math.max(0, this.endsAt - this.clock.now());
+    }
+    expired() {
+        return this.remaining() === 0;
+    }
+    /** `totalTimeout (900 s)`, for messages. */
+    describe() {
+        return `totalTimeout (${Math.round(this.totalMs / 1000)} s)`;
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/errors.ts
 // The action's expected failures: their messages are what the workflow author reads.
@@ -2536,26 +2576,47 @@ var src_text = __nccwpck_require__(992);
 // Parsers of single input values: each returns the typed value or throws an InputError naming the input.
 
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-// Variables that change how later steps, the shell, Node or the dynamic linker behave.
-const HIJACKING_ENV_NAMES = new Set([
+const startingWith = (prefix, why) => ({
+    refuses: (upper) => upper.startsWith(prefix),
+    why: `names starting with ${prefix} ${why}`,
+});
+const SHELL_AND_SYSTEM_NAMES = new Set([
     'PATH',
-    'NODE_OPTIONS',
-    'NODE_PATH',
-    'LD_PRELOAD',
-    'LD_LIBRARY_PATH',
-    'LD_AUDIT',
-    'DYLD_INSERT_LIBRARIES',
-    'DYLD_LIBRARY_PATH',
     'BASH_ENV',
     'ENV',
     'SHELLOPTS',
     'PS4',
     'PROMPT_COMMAND',
     'HOME',
+    'SHELL',
+    'IFS',
+    'CDPATH',
+    'GCONV_PATH',
 ]);
-const RESERVED_ENV_PREFIXES = (/* unused pure expression or super */ null && (['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_']));
+const ENV_NAME_RULES = [
+    ...['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_'].map((prefix) => startingWith(prefix, 'belong to the runner')),
+    {
+        refuses: (upper) => SHELL_AND_SYSTEM_NAMES.has(upper),
+        why: 'it would change how every later step runs',
+    },
+    startingWith('LD_', 'change how the dynamic linker loads every program in later steps'),
+    startingWith('DYLD_', 'change how the macOS dynamic linker loads every program in later steps'),
+    startingWith('GIT_', 'change how git runs in later steps'),
+    startingWith('NODE_', 'change how Node.js runs in later steps'),
+    startingWith('PYTHON', 'change how Python runs in later steps'),
+    startingWith('PERL', 'change how Perl runs in later steps'),
+    startingWith('RUBY', 'change how Ruby runs in later steps'),
+    startingWith('JAVA_', 'change how Java runs in later steps'),
+    startingWith('_JAVA_', 'change how Java runs in later steps'),
+    startingWith('DOTNET_', 'change how .NET runs in later steps'),
+    startingWith('SSL_', 'change which certificates later steps trust'),
+    {
+        refuses: (upper) => upper.endsWith('_PROXY'),
+        why: 'names ending in _PROXY change where later steps send their network traffic',
+    },
+];
 const DURATION = /^(\d+)([mhdw])$/;
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 function input_parsers_readChoice(input, raw, choices) {
@@ -2610,7 +2671,7 @@ function input_parsers_readTokenId(raw) {
     if (!raw) {
         throw new InputError('tokenId', 'is required for operation revoke: the id (a UUID) of the token.');
     }
-    if (!UUID.test(raw)) {
+    if (!isUuid(raw)) {
         throw new InputError('tokenId', `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`);
     }
     return raw;
@@ -2619,7 +2680,7 @@ function input_parsers_readTokenId(raw) {
 function input_parsers_readProjectId(raw) {
     if (!raw)
         return undefined;
-    if (!UUID.test(raw)) {
+    if (!isUuid(raw)) {
         throw new InputError('expectedProjectId', `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
     }
     return raw;
@@ -2630,14 +2691,10 @@ function input_parsers_readEnvName(raw) {
     if (!ENV_NAME.test(raw)) {
         throw new InputError('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
     }
-    // Compared case-insensitively: environment names are case-insensitive on Windows runners.
     const upper = raw.toUpperCase();
-    const reserved = RESERVED_ENV_PREFIXES.find((prefix) => upper.startsWith(prefix));
-    if (HIJACKING_ENV_NAMES.has(upper) || reserved !== undefined) {
-        const why = reserved
-            ? `names starting with ${reserved} belong to the runner`
-            : 'it would change how every later step runs';
-        throw new InputError('envName', `must not be ${raw}: ${why}. Choose a name of your own, like MEDIATOR_GATEWAY_TOKEN.`);
+    const rule = ENV_NAME_RULES.find((r) => r.refuses(upper));
+    if (rule !== undefined) {
+        throw new InputError('envName', `must not be ${raw}: ${rule.why}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
     }
     return raw;
 }
@@ -2657,7 +2714,8 @@ function readUrl(input, raw, what) {
         throw new errors_InputError(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
     }
     if (url.search || url.hash) {
-        throw new errors_InputError(input, `must not have a query string or fragment; got ${quote(raw)}.`);
+        // Not quoted whole: a query may carry a key, and the message goes to the log.
+        throw new errors_InputError(input, `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
     }
     const loopback = isLoopback(url.hostname);
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
@@ -2674,7 +2732,15 @@ function withoutTrailingSlash(url) {
 }
 /** Quotes a value for a message: escapes control characters, cuts long values. */
 function quote(raw) {
-    return JSON.stringify((0,src_text/* truncate */.xv)(raw, 80));
+    // JSON escapes only C0 controls; DEL and the C1 ones (U+0085 is a line break to some readers) too.
+    return JSON.stringify((0,src_text/* truncate */.xv)(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+;// CONCATENATED MODULE: ./src/uuid.ts
+// UUIDs: the only ids the action puts into a URL or accepts as an input.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function uuid_isUuid(value) {
+    return UUID.test(value);
 }
 
 ;// CONCATENATED MODULE: ./src/version.ts
@@ -2683,7 +2749,42 @@ function quote(raw) {
 const VERSION = '0.1.0';
 const USER_AGENT = `gateway-token-action/${VERSION}`;
 
+;// CONCATENATED MODULE: ./src/platform/errors.ts
+// The failures of the platform client: a request that failed, and its two special cases.
+
+/** A request that failed: refused, unanswered, or answered with something unreadable. */
+class RequestError extends ActionError {
+    status;
+    name = 'RequestError';
+    constructor(message, 
+    /** The HTTP status of the last answer, or undefined when none came. */
+    status) {
+        super(message);
+        this.status = status;
+    }
+}
+/** The access token could not be obtained: no API call was made. */
+class AuthenticationError extends RequestError {
+    name = 'AuthenticationError';
+}
+/** The step's totalTimeout ran out: the request was not sent, or not sent again. */
+class DeadlineError extends RequestError {
+    name = 'DeadlineError';
+}
+/** A revoke of a token id the project does not have. */
+class UnknownTokenError extends RequestError {
+    name = 'UnknownTokenError';
+}
+/** A 4xx that says no, rather than "not now" (408, 429). */
+function isRefusal(status) {
+    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
+}
+
 ;// CONCATENATED MODULE: ./src/platform/endpoints.ts
+// The platform's addresses: the token endpoint and the REST paths (docs/PLATFORM-API.md section 4).
+
+
+
 
 /** The token endpoint under the auth service's base URL (section 4.1). */
 const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
@@ -2697,8 +2798,15 @@ function authEndpoint(authUrl) {
 }
 /** Create (POST) and list (GET): section 4.2 and 4.3. */
 const TOKENS_PATH = '/api/tokens';
-/** Revoke: the id as a path segment and as the query parameter tokenId, both sent (section 4.4). */
+/**
+ * Revoke: the id as a path segment and as the query parameter tokenId, both sent
+ * (section 4.4). Only a UUID goes into the URL: an id from the platform such as `..`
+ * or `a/b` would send the request somewhere else.
+ */
 function revokePath(tokenId) {
+    if (!uuid_isUuid(tokenId)) {
+        throw new RequestError(`the token id ${JSON.stringify((0,src_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+    }
     const id = encodeURIComponent(tokenId);
     return `/api/tokens/${id}/revoke?tokenId=${id}`;
 }
@@ -2856,18 +2964,36 @@ function readCleanup(value) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/clock.ts
-// The clock: time, waits and jitter, injectable so that tests never wait.
-const systemClock = {
-    now: () => Date.now(),
-    sleep: (ms) => new Promise((resolve) => {
-        setTimeout(resolve, ms);
-    }),
-    jitter: () => Math.random(),
-};
+;// CONCATENATED MODULE: ./src/timestamp.ts
+// Strict ISO 8601 timestamps from the platform: date, time and zone, or nothing.
+// 2026-05-26T19:16:45Z, 2026-05-26T19:16:45.123Z, 2026-05-26T21:16:45+02:00. Nothing
+// looser: Date.parse reads "0", "12" or "unknown 2019" as dates, and a token whose age is
+// misread must never be revoked for it.
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?(\d{2}))$/;
+/** Milliseconds since the epoch, or undefined unless `text` is a strict ISO 8601 timestamp. */
+function readTimestamp(text) {
+    const match = ISO_8601.exec(text);
+    if (match === null)
+        return undefined;
+    const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+    const fraction = Number(`0.${match[7] ?? '0'}`);
+    const sign = match[9] === '-' ? -1 : 1;
+    const offsetMinutes = match[8] ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));
+    if (hour > 23 || minute > 59 || second > 59 || Math.abs(offsetMinutes) > 18 * 60)
+        return undefined;
+    const utc = Date.UTC(year, month - 1, day, hour, minute, second);
+    // Date.UTC rolls 31 February over into March: a date that does not exist is refused.
+    const date = new Date(utc);
+    if (date.getUTCFullYear() !== year ||
+        date.getUTCMonth() !== month - 1 ||
+        date.getUTCDate() !== day)
+        return undefined;
+    return utc + Math.floor(fraction * 1000) - offsetMinutes * 60_000;
+}
 
 ;// CONCATENATED MODULE: ./src/records.ts
 // Gateway token records: checked copies of what the platform sent, and how to name, find and order them.
+
 
 // Only these fields are read, and written to outputs in this order. Unknown fields are
 // dropped rather than passed on, so that a secret the platform may add one day cannot
@@ -2924,54 +3050,49 @@ function nameAndId(token) {
 function tokenLabel(token) {
     return `gateway token ${nameAndId(token)}`;
 }
+/**
+ * One record per id (compared without regard to case), the first one listed: a list that
+ * holds a record twice must not make a cleanup revoke it twice or count it twice.
+ */
+function uniqueById(records) {
+    const seen = new Set();
+    const unique = records.filter((record) => {
+        const id = record.id.toLowerCase();
+        if (seen.has(id))
+            return false;
+        seen.add(id);
+        return true;
+    });
+    return unique.length === records.length ? records : unique;
+}
 /** The record with this id (ids compared without regard to case), or undefined. */
 function findById(tokens, tokenId) {
     const wanted = tokenId.toLowerCase();
     return tokens.find((token) => token.id.toLowerCase() === wanted);
 }
-/** Milliseconds since the epoch, or undefined when `createdAt` is missing or unreadable. */
+/**
+ * Milliseconds since the epoch, or undefined when `createdAt` is missing or not a strict
+ * ISO 8601 timestamp (a token whose age cannot be read is never revoked by age).
+ */
 function createdTime(record) {
-    if (record.createdAt === undefined)
-        return undefined;
-    const time = Date.parse(record.createdAt);
-    return Number.isNaN(time) ? undefined : time;
+    return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
 }
-/** Newest first by `createdAt`; records whose date cannot be read go last, in their order. */
+/**
+ * Newest first by `createdAt`. Timestamps have whole seconds, so tokens tie: a tie is
+ * ordered by id, so that the result never depends on the order the platform listed
+ * them in. Records whose date cannot be read go last, also by id.
+ */
 function newestFirst(records) {
     return newestFirstBy(records, (record) => record);
 }
 /** Items holding a record, newest record first (as newestFirst). */
 function newestFirstBy(items, recordOf) {
-    const keyed = items.map((item) => ({ item, time: createdTime(recordOf(item)) ?? -Infinity }));
-    keyed.sort((a, b) => (a.time === b.time ? 0 : b.time > a.time ? 1 : -1));
+    const keyed = items.map((item) => {
+        const record = recordOf(item);
+        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
+    });
+    keyed.sort((a, b) => a.time !== b.time ? (b.time > a.time ? 1 : -1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
     return keyed.map(({ item }) => item);
-}
-
-;// CONCATENATED MODULE: ./src/platform/errors.ts
-// The failures of the platform client: a request that failed, and its two special cases.
-
-/** A request that failed: refused, unanswered, or answered with something unreadable. */
-class RequestError extends ActionError {
-    status;
-    name = 'RequestError';
-    constructor(message, 
-    /** The HTTP status of the last answer, or undefined when none came. */
-    status) {
-        super(message);
-        this.status = status;
-    }
-}
-/** The access token could not be obtained: no API call was made. */
-class AuthenticationError extends RequestError {
-    name = 'AuthenticationError';
-}
-/** A revoke of a token id the project does not have. */
-class UnknownTokenError extends RequestError {
-    name = 'UnknownTokenError';
-}
-/** A 4xx that says no, rather than "not now" (408, 429). */
-function isRefusal(status) {
-    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
 }
 
 ;// CONCATENATED MODULE: ./src/platform/decode.ts
@@ -2979,7 +3100,11 @@ function isRefusal(status) {
 
 
 
+
+
 const NOT_JSON = Symbol('not JSON');
+/** Visible ASCII, no spaces: what a Bearer token may hold (RFC 6750 b64token, loosely). */
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
 function parseJson(body) {
     try {
         return JSON.parse(body);
@@ -2996,19 +3121,31 @@ function readRecord(request, answer) {
     }
     return record;
 }
-/** The list answer: an array of records. */
+/** The create answer: a record whose id can go into a URL (the post step revokes by it). */
+function readCreated(request, answer) {
+    const record = readRecord(request, answer);
+    if (!uuid_isUuid(record.id)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,src_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
+    }
+    if (record.tokenValue === undefined) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
+    }
+    return record;
+}
+/** The list answer: an array of records, one per id. */
 function readList(request, answer) {
     const body = readJson(request, answer);
     if (!Array.isArray(body)) {
         throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
     }
-    return body.map((item, index) => {
+    const records = body.map((item, index) => {
         const record = toRecord(item);
         if (typeof record === 'string') {
             throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
         }
         return record;
     });
+    return uniqueById(records);
 }
 /**
  * The token endpoint's answer (section 5): valid only from a 200 answer whose
@@ -3022,6 +3159,11 @@ function readAccessToken(request, answer, now) {
     if (typeof value !== 'string' || value === '') {
         throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
     }
+    // Sent as `Authorization: Bearer <token>`: a line break, NUL or non-ASCII character
+    // there would make every API call fail (or split the header), so it fails here.
+    if (!HEADER_SAFE.test(value)) {
+        throw new RequestError(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
+    }
     // expires_in is in seconds in every sample; renew a little before the end.
     const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
     const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
@@ -3032,76 +3174,6 @@ function readJson(request, answer) {
         throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not JSON.`, answer.status);
     }
     return answer.json;
-}
-
-;// CONCATENATED MODULE: ./src/platform/auth.ts
-// Authentication and the session: client credentials exchanged once for an access token, shared and renewed.
-
-
-
-
-/**
- * The access token of one run: obtained on first use, shared by concurrent calls
- * (one authentication for all: the auth service keeps at most 100 refresh tokens
- * per client), renewed shortly before it expires, and dropped when the API rejects it.
- */
-class Session {
-    obtain;
-    now;
-    pending;
-    constructor(obtain, now) {
-        this.obtain = obtain;
-        this.now = now;
-    }
-    /** A usable access token, authenticating when there is none or it is about to expire. */
-    async token() {
-        const current = this.pending;
-        if (current !== undefined) {
-            const token = await current;
-            if (token.renewAt === undefined || this.now() < token.renewAt)
-                return token.value;
-            if (this.pending === current)
-                this.pending = undefined;
-        }
-        this.pending ??= this.start();
-        return (await this.pending).value;
-    }
-    /** Forgets a token the API rejected, unless a concurrent call has already replaced it. */
-    async reject(value) {
-        const current = this.pending;
-        const token = await current?.catch(() => undefined);
-        if (token?.value === value && this.pending === current)
-            this.pending = undefined;
-    }
-    start() {
-        const pending = this.obtain();
-        // A failed authentication is not kept: the next call tries again.
-        pending.catch(() => {
-            if (this.pending === pending)
-                this.pending = undefined;
-        });
-        return pending;
-    }
-}
-/**
- * Exchanges the client credentials for an access token (docs/PLATFORM-API.md section 5).
- * A refusal points at the credentials; any other failure says what happened.
- */
-async function authenticate(loop, { clientId, clientSecret, authEndpoint }, now) {
-    const request = jsonRequest('POST', authEndpoint, JSON.stringify({ clientId, secret: clientSecret }));
-    try {
-        return await loop.call('auth', request, {
-            read: (answer) => readAccessToken(request, answer, now()),
-        });
-    }
-    catch (error) {
-        if (!(error instanceof RequestError))
-            throw error;
-        if (isRefusal(error.status)) {
-            throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${FORK_HINT}`, error.status);
-        }
-        throw new AuthenticationError(`authentication failed: ${error.message}`, error.status);
-    }
 }
 
 ;// CONCATENATED MODULE: external "node:http"
@@ -3141,16 +3213,12 @@ class TransportError extends Error {
  * whose protocol must match).
  */
 class HttpTransport {
-    timeoutMs;
     clients = {
         auth: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
         api: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
     };
-    constructor(timeoutMs) {
-        this.timeoutMs = timeoutMs;
-    }
-    send(target, request) {
-        return send(request, this.clients[target].getAgent(request.url), this.timeoutMs);
+    send(target, request, timeoutMs) {
+        return send(request, this.clients[target].getAgent(request.url), timeoutMs);
     }
     close() {
         this.clients.auth.dispose();
@@ -3247,6 +3315,113 @@ function toTransportError(error, sent) {
     return new TransportError(`${description} (${known})`, known, sent);
 }
 
+;// CONCATENATED MODULE: ./src/platform/hints.ts
+// What to check after a failure: the input most likely to need a look, so the user checks the right thing.
+
+
+// The host could not be reached at all: a wrong URL, or a network in the way.
+const UNREACHABLE = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENETDOWN',
+]);
+/** A sentence to add to a final failure that got no answer, or '' when there is nothing to say. */
+function transportHint(error, target, url, timeoutMs) {
+    if (error.code === 'ETIMEDOUT') {
+        return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
+    }
+    if (UNREACHABLE.has(error.code)) {
+        const input = target === 'auth' ? 'authUrl' : 'baseUrl';
+        return ` Check the ${input} input (${new URL(url).origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`;
+    }
+    return '';
+}
+/**
+ * After the token endpoint answered 404 or 405, the path is wrong, not the credentials:
+ * deployments differ in the prefix before /resources/auth/v2/api-token.
+ */
+function authPathHint(endpoint) {
+    const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'));
+    return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
+}
+
+;// CONCATENATED MODULE: ./src/platform/auth.ts
+// Authentication and the session: client credentials exchanged once for an access token, shared and renewed.
+
+
+
+
+
+/**
+ * The access token of one run: obtained on first use, shared by concurrent calls
+ * (one authentication for all: the auth service keeps at most 100 refresh tokens
+ * per client), renewed shortly before it expires, and dropped when the API rejects it.
+ */
+class Session {
+    obtain;
+    now;
+    pending;
+    constructor(obtain, now) {
+        this.obtain = obtain;
+        this.now = now;
+    }
+    /** A usable access token, authenticating when there is none or it is about to expire. */
+    async token() {
+        const current = this.pending;
+        if (current !== undefined) {
+            const token = await current;
+            if (token.renewAt === undefined || this.now() < token.renewAt)
+                return token.value;
+            if (this.pending === current)
+                this.pending = undefined;
+        }
+        this.pending ??= this.start();
+        return (await this.pending).value;
+    }
+    /** Forgets a token the API rejected, unless a concurrent call has already replaced it. */
+    async reject(value) {
+        const current = this.pending;
+        const token = await current?.catch(() => undefined);
+        if (token?.value === value && this.pending === current)
+            this.pending = undefined;
+    }
+    start() {
+        const pending = this.obtain();
+        // A failed authentication is not kept: the next call tries again.
+        pending.catch(() => {
+            if (this.pending === pending)
+                this.pending = undefined;
+        });
+        return pending;
+    }
+}
+/**
+ * Exchanges the client credentials for an access token (docs/PLATFORM-API.md section 5).
+ * A refusal points at the credentials; any other failure says what happened.
+ */
+async function authenticate(loop, { clientId, clientSecret, authEndpoint }, now) {
+    const request = jsonRequest('POST', authEndpoint, JSON.stringify({ clientId, secret: clientSecret }));
+    try {
+        return await loop.call('auth', request, {
+            read: (answer) => readAccessToken(request, answer, now()),
+        });
+    }
+    catch (error) {
+        if (!(error instanceof RequestError))
+            throw error;
+        if (error.status === 404 || error.status === 405) {
+            throw new AuthenticationError(`authentication failed: ${error.message} ${authPathHint(authEndpoint)}`, error.status);
+        }
+        if (isRefusal(error.status)) {
+            throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${FORK_HINT}`, error.status);
+        }
+        throw new AuthenticationError(`authentication failed: ${error.message}`, error.status);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/platform/retry.ts
 
 const DEFAULT_BACKOFF = {
@@ -3324,6 +3499,11 @@ function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
 
 /** The longest server detail quoted in a message. */
 const MAX_DETAIL = 300;
+/** The most of an error body that is read for its detail. */
+const MAX_BODY = 64 * 1024;
+// How deep, and how wide, a JSON error body is searched for its message.
+const MAX_DEPTH = 4;
+const MAX_PARTS = 16;
 /**
  * Turns an error body into one short line for a failure message: the JSON `error`,
  * `message`, `errors`, `error_description` or `detail` field, else plain text as it
@@ -3333,7 +3513,8 @@ const MAX_DETAIL = 300;
  * it was instead, since such a body may hold anything.
  */
 function describeBody(body, contentType, scrub) {
-    const text = scrub(body).trim();
+    // The detail is a few hundred characters at most: a huge error body is read from its start.
+    const text = scrub(body.length > MAX_BODY ? body.slice(0, MAX_BODY) : body).trim();
     if (text === '')
         return '';
     if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
@@ -3358,10 +3539,14 @@ function describeBody(body, contentType, scrub) {
         ? shorten(`a JSON body without an error message (fields: ${fields.join(', ')})`)
         : 'a JSON body without an error message';
 }
-function jsonDetail(value) {
+/**
+ * The message fields of a JSON error body, looked for a few levels deep only: a body
+ * that nests thousands of levels is an odd answer, not a reason to overflow the stack.
+ */
+function jsonDetail(value, depth = 0) {
     if (typeof value === 'string')
         return value;
-    if (typeof value !== 'object' || value === null)
+    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH)
         return undefined;
     const fields = value;
     const parts = [
@@ -3372,7 +3557,8 @@ function jsonDetail(value) {
         fields.detail,
     ]
         .flatMap((field) => (Array.isArray(field) ? field : [field]))
-        .map((field) => (typeof field === 'object' && field !== null ? jsonDetail(field) : field))
+        .slice(0, MAX_PARTS)
+        .map((field) => typeof field === 'object' && field !== null ? jsonDetail(field, depth + 1) : field)
         .filter((field) => typeof field === 'string' && field.trim() !== '');
     return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
 }
@@ -3388,6 +3574,10 @@ function shorten(text) {
 
 
 
+
+
+/** The longest reason phrase quoted (a normal one is a few words). */
+const MAX_REASON = 60;
 class CallLoop {
     options;
     /** Platform clock minus ours, from the Date header of the last answer; undefined until one came. */
@@ -3410,11 +3600,17 @@ class CallLoop {
      * renews the access token and repeats the call, once.
      */
     async call(target, request, options) {
-        const { clock, backoff, log } = this.options;
+        const { clock, backoff, log, deadline, timeoutMs } = this.options;
         const attempts = this.options.retries + 1;
         let renewed = false;
         for (let attempt = 1;; attempt++) {
-            const { outcome, token } = await this.attempt(target, request);
+            if (deadline.expired()) {
+                throw new DeadlineError(`${deadline.describe()} ran out before ${requestLine(request)} was sent.`);
+            }
+            const { outcome, token } = await this.attempt(target, request, Math.min(timeoutMs, deadline.remaining()));
+            if (outcome instanceof TransportError && outcome.code === 'ETIMEDOUT' && deadline.expired()) {
+                throw new DeadlineError(`${deadline.describe()} ran out while ${requestLine(request)} waited for an answer.`);
+            }
             const answer = outcome instanceof TransportError ? undefined : outcome;
             if (answer?.status === 401 && token !== undefined && !renewed) {
                 // The access token expired or was revoked: authenticate again and repeat, once.
@@ -3445,6 +3641,9 @@ class CallLoop {
                 ? ((answer && retryAfterDelay(answer.headers, clock.now(), backoff)) ??
                     backoffDelay(attempt, clock.jitter(), backoff))
                 : 0;
+            if (retrying && delay >= deadline.remaining()) {
+                throw new DeadlineError(`${failure}; ${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again.`, answer?.status);
+            }
             if (answer?.status === 429 && retrying)
                 options.onThrottle?.(delay);
             if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
@@ -3457,17 +3656,21 @@ class CallLoop {
                 if (retrying)
                     continue;
             }
-            if (!retrying)
-                throw new RequestError(sentence(failure), answer?.status);
+            if (!retrying) {
+                const hint = outcome instanceof TransportError
+                    ? transportHint(outcome, target, request.url, timeoutMs)
+                    : '';
+                throw new RequestError(sentence(failure) + hint, answer?.status);
+            }
             await this.wait(failure, delay);
         }
     }
     async wait(failure, delay) {
-        this.options.log.info(`${failure}; retrying in ${(delay / 1000).toFixed(1)} s.`);
+        this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
         await this.options.clock.sleep(delay);
     }
     /** Sends one attempt, with the access token for the API, and masks what comes back. */
-    async attempt(target, request) {
+    async attempt(target, request, timeoutMs) {
         const { clock, secrets, transport, log } = this.options;
         let token;
         let sent = request;
@@ -3478,7 +3681,7 @@ class CallLoop {
         const started = clock.now();
         let outcome;
         try {
-            const response = await transport.send(target, sent);
+            const response = await transport.send(target, sent, timeoutMs);
             const json = parseJson(response.body);
             // Masked on receipt, whatever the status: an error body can hold a token too.
             secrets.addFrom(json);
@@ -3504,7 +3707,9 @@ class CallLoop {
             return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
         }
         const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
-        const status = `${outcome.status}${outcome.statusText ? ` ${outcome.statusText}` : ''}`;
+        // The reason phrase is server text like the body: scrubbed, on one line, short.
+        const reason = (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
+        const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
         const what = detail ? `: ${detail}` : '';
         if (renewed && outcome.status === 401) {
             return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
@@ -3522,6 +3727,10 @@ class CallLoop {
 function isSuccess(target, status) {
     return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
 }
+/** `2.5 s`, for messages. */
+function seconds(ms) {
+    return `${(ms / 1000).toFixed(1)} s`;
+}
 /** Ends a message with a full stop unless the server's detail already did. */
 function sentence(text) {
     return /[.!?]$/.test(text) ? text : `${text}.`;
@@ -3529,6 +3738,9 @@ function sentence(text) {
 
 ;// CONCATENATED MODULE: ./src/platform/client.ts
 // The platform client: create, list and revoke, with recovery after a lost create and idempotent revokes.
+
+
+
 
 
 
@@ -3551,9 +3763,11 @@ class PlatformClient {
     constructor(options) {
         this.options = options;
         this.clock = options.clock ?? systemClock;
-        this.transport = options.transport ?? new HttpTransport(options.timeoutMs);
+        this.transport = options.transport ?? new HttpTransport();
         this.loop = new CallLoop({
             transport: this.transport,
+            timeoutMs: options.timeoutMs,
+            deadline: options.deadline ?? new Deadline(this.clock, 0),
             retries: options.retries,
             secrets: options.secrets,
             log: options.log,
@@ -3572,13 +3786,7 @@ class PlatformClient {
         const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
         const startedAt = this.clock.now();
         return this.loop.call('api', request, {
-            read: (answer) => {
-                const record = readRecord(request, answer);
-                if (record.tokenValue === undefined) {
-                    throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
-                }
-                return record;
-            },
+            read: (answer) => readCreated(request, answer),
             onUncertain: (failure) => this.findCreated(name, startedAt, failure),
         });
     }
@@ -3667,6 +3875,9 @@ class PlatformClient {
         if (created.length > 1) {
             throw new RequestError(`${failure}; ${created.length} active tokens named '${name}' were created since this step began (${created.map((t) => t.id).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
         }
+        if (!uuid_isUuid(only.id)) {
+            throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,src_text/* truncate */.xv)(only.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
+        }
         if (only.tokenValue === undefined) {
             throw new RequestError(`${failure}; token ${only.id} was created, but the list does not show its value. Revoke it and run again.`);
         }
@@ -3727,28 +3938,40 @@ function savedTokenFile(runner) {
 }
 
 ;// CONCATENATED MODULE: ./src/secrets.ts
+// Secrets: masked in the log the moment they are known, and scrubbed from every text the action builds.
 // Fields that hold a secret wherever they turn up in the platform's answers, error
-// bodies included: tokens of the auth service, token values, an echoed client secret.
-const SECRET_FIELDS = new Set([
+// bodies included. Those the action sends (or could: the refresh token) may be echoed
+// back in any form, so any long piece of them is scrubbed too; token values only in full.
+const SENT_FIELDS = new Set([
     'access_token',
     'accessToken',
     'refresh_token',
     'refreshToken',
     'id_token',
-    'tokenValue',
     'secret',
     'clientSecret',
 ]);
+const RECEIVED_FIELDS = new Set(['tokenValue']);
+/** The shortest piece of a sent secret that is scrubbed wherever it appears. */
+const PIECE_LENGTH = 8;
 class Secrets {
     mask;
     values = new Set();
+    sent = new Set();
     cachedForms;
+    cachedPieces;
     /** @param mask tells the runner to mask a value (`core.setSecret`). */
     constructor(mask) {
         this.mask = mask;
     }
-    add(value) {
-        if (!value || this.values.has(value))
+    add(value, kind = 'sent') {
+        if (!value)
+            return;
+        if (kind === 'sent' && !this.sent.has(value)) {
+            this.sent.add(value);
+            this.cachedPieces = undefined;
+        }
+        if (this.values.has(value))
             return;
         // Mask first: the runner hides a value only from the moment it reads `::add-mask::`.
         this.mask(value);
@@ -3756,7 +3979,8 @@ class Secrets {
         this.cachedForms = undefined;
     }
     addFrom(json) {
-        // Breadth first, without recursion: a list of thousands of records is one level deep.
+        // Breadth first, without recursion: a list of thousands of records is one level deep,
+        // and a body nested thousands of levels deep must not overflow the stack.
         const pending = [json];
         for (let i = 0; i < pending.length; i++) {
             const value = pending[i];
@@ -3767,8 +3991,10 @@ class Secrets {
             for (const key in fields) {
                 const field = fields[key];
                 if (typeof field === 'string') {
-                    if (SECRET_FIELDS.has(key))
-                        this.add(field);
+                    if (SENT_FIELDS.has(key))
+                        this.add(field, 'sent');
+                    else if (RECEIVED_FIELDS.has(key))
+                        this.add(field, 'received');
                 }
                 else if (typeof field === 'object' && field !== null) {
                     pending.push(field);
@@ -3776,30 +4002,132 @@ class Secrets {
             }
         }
     }
+    /**
+     * Scrubs the text as it is, and, when the text holds HTML character references or
+     * %-escapes, its decoded form too: a server may echo a secret as `&#97;&#98;...` or
+     * with some characters escaped. Then any run of PIECE_LENGTH or more characters of a
+     * sent secret is removed, also across line breaks and spaces.
+     */
     scrub(text) {
         if (this.values.size === 0)
             return text;
+        let result = this.replaceForms(text);
+        const decoded = decodeReferences(result);
+        if (decoded !== result) {
+            const scrubbed = this.replaceForms(decoded);
+            const pieces = this.removePieces(scrubbed);
+            // The decoded text is shown only when it held a secret: otherwise the text stays as sent.
+            if (pieces !== decoded)
+                return pieces;
+        }
+        result = this.removePieces(result);
+        return result;
+    }
+    replaceForms(text) {
         let result = text;
-        for (const form of this.forms())
-            result = result.split(form).join('***');
+        for (const form of this.forms()) {
+            if (result.includes(form))
+                result = result.split(form).join('***');
+        }
         return result;
     }
     /**
-     * Every secret as it is, JSON-escaped and URL-encoded (a secret quoted in a JSON body
-     * or a URL no longer looks like itself), longest first so that a secret containing
-     * another is replaced whole. Made when first needed after a secret was added: a list
-     * brings thousands, and a rate-limited cleanup scrubs every 429.
+     * Every secret as it is, JSON-escaped (with and without `\\/`) and URL-encoded (upper- and lower-case hex, and
+     * `+` for a space), longest first so that a secret containing another is replaced
+     * whole. Made when first needed after a secret was added: a list brings thousands.
      */
     forms() {
         if (this.cachedForms === undefined) {
             const forms = new Set();
             for (const value of this.values) {
-                forms.add(value).add(JSON.stringify(value).slice(1, -1)).add(encodeURIComponent(value));
+                const url = encodeURIComponent(value);
+                const lower = url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+                const json = JSON.stringify(value).slice(1, -1);
+                forms.add(value).add(json).add(json.replace(/\//g, '\\/')).add(url).add(lower);
+                forms.add(url.replace(/%20/g, '+')).add(lower.replace(/%20/g, '+'));
             }
             this.cachedForms = [...forms].sort((a, b) => b.length - a.length);
         }
         return this.cachedForms;
     }
+    /**
+     * Removes every run of PIECE_LENGTH or more characters of a sent secret. Spaces, line
+     * breaks and `+` are skipped on both sides, so a secret split over two lines, or with
+     * `+` for its spaces, is still found.
+     */
+    removePieces(text) {
+        const pieces = this.pieces();
+        if (pieces.size === 0 || text.length < PIECE_LENGTH)
+            return text;
+        // The text without what is skipped, and where each of its characters came from.
+        const kept = [];
+        const from = [];
+        for (let i = 0; i < text.length; i++) {
+            const char = text[i] ?? '';
+            if (SKIPPED.test(char))
+                continue;
+            kept.push(char);
+            from.push(i);
+        }
+        const compact = kept.join('');
+        const hidden = new Uint8Array(text.length);
+        let found = false;
+        for (let i = 0; i + PIECE_LENGTH <= compact.length; i++) {
+            if (!pieces.has(compact.slice(i, i + PIECE_LENGTH)))
+                continue;
+            found = true;
+            const start = from[i] ?? 0;
+            const end = from[i + PIECE_LENGTH - 1] ?? start;
+            hidden.fill(1, start, end + 1);
+        }
+        if (!found)
+            return text;
+        let result = '';
+        for (let i = 0; i < text.length; i++) {
+            if (hidden[i] === 0)
+                result += text.charAt(i);
+            else if (i === 0 || hidden[i - 1] === 0)
+                result += '***';
+        }
+        return result;
+    }
+    /** Every PIECE_LENGTH-character piece of the sent secrets, skipped characters left out. */
+    pieces() {
+        if (this.cachedPieces === undefined) {
+            const pieces = new Set();
+            for (const value of this.sent) {
+                const compact = value.replace(SKIPPED_ALL, '');
+                for (let i = 0; i + PIECE_LENGTH <= compact.length; i++)
+                    pieces.add(compact.slice(i, i + PIECE_LENGTH));
+            }
+            this.cachedPieces = pieces;
+        }
+        return this.cachedPieces;
+    }
+}
+// What a secret's echo may gain or lose between its characters: whitespace and `+`.
+const SKIPPED = /[\s+]/;
+const SKIPPED_ALL = /[\s+]/g;
+const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** Decodes HTML character references (`&#97;`, `&#x61;`, `&amp;`) and %-escapes. */
+function decodeReferences(text) {
+    if (!text.includes('&') && !text.includes('%'))
+        return text;
+    return text
+        .replace(/&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi, (match, dec, hex, name) => {
+        if (typeof name === 'string')
+            return NAMED[name.toLowerCase()] ?? match;
+        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : match;
+    })
+        .replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+        try {
+            return decodeURIComponent(escapes);
+        }
+        catch {
+            return escapes;
+        }
+    });
 }
 
 ;// CONCATENATED MODULE: external "node:crypto"
@@ -3884,6 +4212,8 @@ function removeTokenFile(path, dir) {
 
 
 
+
+
 // createdAt comes from the platform's clock, the time a create was sent from the
 // runner's: a minute covers their usual skew (the client allows as much when it has no
 // Date header). A wider margin would take in tokens of that name made just before.
@@ -3906,7 +4236,9 @@ async function runPost(runner) {
     });
     try {
         const connection = readConnection((name) => runner.getInput(name), secrets);
-        const client = new PlatformClient({ ...connection, secrets, log: runner });
+        // totalTimeout bounds the post step too: it must not hold the job's end for long.
+        const deadline = new Deadline(systemClock, connection.totalTimeoutMs);
+        const client = new PlatformClient({ ...connection, secrets, log: runner, deadline });
         try {
             await revoking.run(client, runner);
         }
@@ -4001,7 +4333,7 @@ function revokeFailed(token, message, error) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(699);
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(107);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(499);
 // The post step's entry point (revokeOnExit): it only starts it.
 
 
@@ -4016,11 +4348,13 @@ __webpack_async_result__();
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Kw: () => (/* binding */ neutralizeCommands),
+/* harmony export */   N9: () => (/* binding */ neutralizeLegacyCommands),
 /* harmony export */   TN: () => (/* binding */ oneLine),
 /* harmony export */   xv: () => (/* binding */ truncate)
 /* harmony export */ });
 /* unused harmony exports CONTROL_CHARACTER, countTokens */
-// Small text helpers for messages: one line, cut to a length, counted tokens.
+// Small text helpers for messages: one line, cut to a length, counted tokens, no runner commands.
 // C0 and C1 control characters, DEL included.
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
@@ -4032,13 +4366,55 @@ const CONTROL_OR_SPACE = new RegExp(`(?:${CONTROL_CHARACTER.source}|\\s)+`, 'g')
 function oneLine(value) {
     return value.replace(CONTROL_OR_SPACE, ' ').trim();
 }
-/** At most `max` characters: a longer text is cut and ends with `...`. */
+/**
+ * At most `max` characters: a longer text is cut and ends with `...`. The cut never
+ * splits a surrogate pair, which would leave half a character (shown as U+FFFD).
+ */
 function truncate(value, max) {
-    return value.length > max ? `${value.slice(0, max - 3)}...` : value;
+    if (value.length <= max)
+        return value;
+    let end = Math.max(0, max - 3);
+    if (end > 0 && isHighSurrogate(value.charCodeAt(end - 1)))
+        end--;
+    return `${value.slice(0, end)}...`;
+}
+function isHighSurrogate(code) {
+    return code >= 0xd800 && code <= 0xdbff;
 }
 /** `1 token`, `2 tokens`. */
 function countTokens(count) {
     return `${count} token${count === 1 ? '' : 's'}`;
+}
+// The runner's parsers compare with .NET's culture-aware IndexOf and StartsWith, which on
+// ICU skip characters that weigh nothing: `#\u200B#[` is found as `##[`. These are all of
+// them (checked against ICU's root collation, every code point), and then some: controls,
+// format characters, marks, default-ignorables and five more that ICU passes over.
+const SKIPPED = '\\p{Cc}\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u0640\\u07fa\\u180a\\u1cd3\\ufe73';
+// The `##` of a legacy command, its `[` next (lookahead, so that `##[##[` is two matches).
+const LEGACY_PREFIX = new RegExp(`#[${SKIPPED}]*#[${SKIPPED}]*(?=\\[)`, 'gu');
+// A first `:` that another follows, at the start once whitespace (as .NET's TrimStart
+// removes it) and skipped characters are passed.
+const COMMAND_START = new RegExp(`^[\\s\\p{Z}${SKIPPED}]*:(?=[${SKIPPED}]*:)`, 'u');
+// Where the runner splits what a step prints into lines; kept by split() as a capture.
+const LINE_BREAK = /(\r\n|\r|\n)/;
+/**
+ * Text that cannot act as a legacy workflow command (`##[name]data`), which the runner
+ * finds anywhere in a line: a space goes between `##` and `[`. A space, not a zero-width
+ * character: the runner's search skips those, but not a space. Other text is unchanged.
+ */
+function neutralizeLegacyCommands(text) {
+    return text.replace(LEGACY_PREFIX, '$& ');
+}
+/**
+ * Log text that the runner cannot read as a workflow command in either syntax: no `##[`
+ * anywhere (see neutralizeLegacyCommands), and no line that starts with `::`, where a
+ * space goes between the two colons. Ordinary text (`C#`, `a::b`, `[x]`) is unchanged.
+ */
+function neutralizeCommands(text) {
+    return neutralizeLegacyCommands(text)
+        .split(LINE_BREAK)
+        .map((line) => line.replace(COMMAND_START, '$& '))
+        .join('');
 }
 
 
