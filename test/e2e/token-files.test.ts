@@ -10,6 +10,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
+import { timestamp } from '../support/fake-platform.mjs'
 import { runAction } from '../support/runner.mjs'
 import { expectCleanFailure, expectNoLeaks, runAgainst, useFakePlatform } from './helpers.js'
 
@@ -114,11 +115,14 @@ describe('writeTokenFile: the token value in a file (the committed bundle on Nod
 
 describe('tokensFile: the records in a file, and tokens within 1 MiB', () => {
   it('a list of 6,000: tokens is [], with a warning; tokensFile has them all; count is 6000', async () => {
+    // One clock reading for all: seeding takes a while, and a second that ticks over
+    // half-way would give two records the same whole-second createdAt.
+    const now = Math.floor(Date.now() / 1_000) * 1_000
     const seeded = Array.from({ length: 6_000 }, (_, i) =>
       // A few active ones, so that values are there to leak; revoked ones have none.
       platform().seed({
         name: `mediator-gateway-eu-west-${String(i).padStart(4, '0')}`,
-        ageMs: (i + 1) * 1_000,
+        createdAt: timestamp(now - (i + 1) * 1_000),
         state: i % 1_000 === 0 ? 'active' : 'revoked',
       }),
     )
