@@ -2510,7 +2510,7 @@ const githubRunner = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(699);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(223);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(935);
 // The main step's entry point: it only starts the action (all logic is in main.ts).
 
 
@@ -2521,7 +2521,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 223:
+/***/ 935:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4079,8 +4079,47 @@ function sentence(text) {
     return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
+;// CONCATENATED MODULE: ./src/platform/lost-create.ts
+// After a create whose answer was lost: which token, if any, it made, told from the list and the two clocks.
+
+// With a Date header: its whole seconds and an answer's time on the way.
+const KNOWN_CLOCK_MARGIN_MS = 2_000;
+// Without one: how far apart the two clocks may be. Tokens created this long before the
+// create, by the runner's clock, may still be its own if the platform's clock is behind.
+const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
+/**
+ * Finds the token a create sent at `sentAt` (the runner's clock) made: the active
+ * tokens with exactly this name created since then, by the platform's clock. Without
+ * that clock, tokens up to a minute older are looked at too, and one that is older than
+ * the create by the runner's clock is never taken for the create's own.
+ */
+function findCreated(tokens, name, sentAt, platformTime) {
+    const platformSentAt = platformTime(sentAt);
+    const since = platformSentAt === undefined
+        ? sentAt - UNKNOWN_CLOCK_MARGIN_MS
+        : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
+    const created = newestFirst(tokens.filter((token) => token.name === name &&
+        token.state === 'active' &&
+        (createdTime(token) ?? -Infinity) >= since));
+    const [only] = created;
+    if (only === undefined)
+        return { found: 'none' };
+    if (created.length > 1)
+        return { found: 'several', tokens: created };
+    const beforeSent = (createdTime(only) ?? -Infinity) < sentAt - KNOWN_CLOCK_MARGIN_MS;
+    if (platformSentAt === undefined && beforeSent)
+        return { found: 'unsure', token: only };
+    return { found: 'one', token: only };
+}
+/** Why an `unsure` token was not taken for the create's own, for messages. */
+function unsureReason(token, sentAt) {
+    const seconds = Math.round((sentAt - (createdTime(token) ?? sentAt)) / 1000);
+    return `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
+}
+
 ;// CONCATENATED MODULE: ./src/platform/client.ts
 // The platform client: create, list and revoke, with recovery after a lost create and idempotent revokes.
+
 
 
 
@@ -4185,13 +4224,17 @@ class PlatformClient {
     close() {
         this.transport.close();
     }
+    /** The platform's time at a time of ours, by the Date headers of its answers so far. */
+    platformTime(at) {
+        return this.loop.platformTime(at);
+    }
     apiRequest(method, path, body) {
         return jsonRequest(method, this.options.baseUrl + path, body);
     }
     /**
-     * After a create whose answer was lost: lists the tokens and returns the active one
-     * with this name created since the call began, or undefined if there is none. With
-     * several, which one is this step's cannot be told: that fails rather than guess.
+     * After a create whose answer was lost: lists the tokens and returns the one this
+     * create made (see lost-create.ts), or undefined when it made none. When the list
+     * cannot tell which token is this step's, that fails rather than guess.
      */
     async findCreated(name, startedAt, failure) {
         const { log } = this.options;
@@ -4204,28 +4247,29 @@ class PlatformClient {
             const why = error instanceof Error ? error.message : String(error);
             throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${why} Look for it before running again.`);
         }
-        // Platform time at the start, less the Date header's one-second resolution and
-        // some latency; without a Date header, a margin for clock skew.
-        const since = this.loop.platformTime(startedAt - 2_000) ?? startedAt - 60_000;
-        const created = newestFirst(tokens.filter((token) => token.name === name &&
-            token.state === 'active' &&
-            (createdTime(token) ?? -Infinity) >= since));
-        const [only] = created;
-        if (only === undefined) {
-            log.info(`No token named '${name}' was created.`);
-            return undefined;
+        const created = findCreated(tokens, name, startedAt, (at) => this.platformTime(at));
+        switch (created.found) {
+            case 'none':
+                log.info(`No token named '${name}' was created.`);
+                return undefined;
+            case 'several':
+                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map((t) => t.id).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
+            case 'unsure':
+                throw new RequestError(`${failure}; the list shows one active token named '${name}', ${created.token.id}, but ${unsureReason(created.token, startedAt)}. It was not taken for this step's: look for this step's token before running again.`);
+            case 'one':
+                return this.adopted(created.token, name, failure);
         }
-        if (created.length > 1) {
-            throw new RequestError(`${failure}; ${created.length} active tokens named '${name}' were created since this step began (${created.map((t) => t.id).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
+    }
+    /** The token a lost create made, once it is sure to be usable as this step's. */
+    adopted(token, name, failure) {
+        if (!isUuid(token.id)) {
+            throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,src_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
         }
-        if (!isUuid(only.id)) {
-            throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,src_text/* truncate */.xv)(only.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
+        if (token.tokenValue === undefined) {
+            throw new RequestError(`${failure}; token ${token.id} was created, but the list does not show its value. Revoke it and run again.`);
         }
-        if (only.tokenValue === undefined) {
-            throw new RequestError(`${failure}; token ${only.id} was created, but the list does not show its value. Revoke it and run again.`);
-        }
-        log.info(`It was: token ${only.id}, created at ${only.createdAt ?? '?'}, is this step's token.`);
-        return only;
+        this.options.log.info(`It was: token ${token.id}, created at ${token.createdAt ?? '?'}, is this step's token.`);
+        return token;
     }
 }
 /**

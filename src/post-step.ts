@@ -4,22 +4,18 @@ import { Deadline } from './deadline.js'
 import { readConnection } from './inputs.js'
 import { PlatformClient } from './platform/client.js'
 import { UnknownTokenError } from './platform/errors.js'
+import { findCreated, unsureReason } from './platform/lost-create.js'
 import type { TokenApi } from './platform/token-api.js'
 import { leftToRevoke, savedTokenFile, type CreateSent, type TokenToRevoke } from './post-state.js'
-import { createdTime, newestFirst, tokenLabel, type TokenRecord } from './records.js'
+import { tokenLabel, type TokenRecord } from './records.js'
 import type { Runner } from './runner.js'
 import { Secrets } from './secrets.js'
 import { oneLine } from './text.js'
 import { removeTokenFile } from './token-files.js'
 
-// createdAt comes from the platform's clock, the time a create was sent from the
-// runner's: a minute covers their usual skew (the client allows as much when it has no
-// Date header). A wider margin would take in tokens of that name made just before.
-const CLOCK_MARGIN_MS = 60_000
-
 /** What is left to revoke, and how to say that it could not be. */
 interface Revoking {
-  run(client: TokenApi, runner: Runner): Promise<void>
+  run(client: PlatformClient, runner: Runner): Promise<void>
   failed(message: string, error: unknown): string
 }
 
@@ -81,46 +77,46 @@ function savedToken(token: TokenToRevoke): Revoking {
 /**
  * A create that was sent but whose token id the main step never learnt: its answer
  * was lost, or the step could not tell which token was its own, or it was killed.
- * The token it made, if any, is the active one with this name created since then:
- * revoked when there is exactly one; with several, which is this step's cannot be
- * told, so none is revoked and a warning names them all.
+ * The token it made, if any, is the active one with this name created since then
+ * (lost-create.ts): revoked when that can be told; otherwise none is revoked, and a
+ * warning names the candidates.
  */
 function lostCreate({ name, sentAt }: CreateSent): Revoking {
-  const since = sentAt - CLOCK_MARGIN_MS
-  const sinceText = new Date(since).toISOString()
   let candidate: TokenRecord | undefined
   return {
     run: async (client, runner) => {
       runner.info(
         `No token id was saved for this step's create of a token named '${name}': looking for the token it may have made (revokeOnExit).`,
       )
-      const created = newestFirst(
-        (await client.listTokens()).filter(
-          (token) =>
-            token.name === name &&
-            token.state === 'active' &&
-            (createdTime(token) ?? -Infinity) >= since,
-        ),
-      )
-      if (created.length > 1) {
-        const ids = created.map((token) => oneLine(token.id)).join(', ')
-        runner.warning(
-          `Did not revoke a token named '${name}' at the end of the job: ${created.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${ids}; revoke the one you do not need.`,
-        )
-        return
+      const tokens = await client.listTokens()
+      const created = findCreated(tokens, name, sentAt, (at) => client.platformTime(at))
+      const notRevoked = `Did not revoke a token named '${name}' at the end of the job`
+      switch (created.found) {
+        case 'none':
+          runner.info(
+            `No active token named '${name}' was created since the step began: nothing to revoke.`,
+          )
+          return
+        case 'several': {
+          const ids = created.tokens.map((token) => oneLine(token.id)).join(', ')
+          runner.warning(
+            `${notRevoked}: ${created.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${ids}; revoke the one you do not need.`,
+          )
+          return
+        }
+        case 'unsure':
+          runner.warning(
+            `${notRevoked}: the only candidate, ${oneLine(created.token.id)}, was not revoked because ${unsureReason(created.token, sentAt)}. Revoke it if it is this step's.`,
+          )
+          return
+        case 'one':
+          candidate = created.token
+          await revokeOne(client, runner, candidate)
       }
-      candidate = created[0]
-      if (candidate === undefined) {
-        runner.info(
-          `No active token named '${name}' was created since the step began: nothing to revoke.`,
-        )
-        return
-      }
-      await revokeOne(client, runner, candidate)
     },
     failed: (message, error) =>
       candidate === undefined
-        ? `Could not look for the token named '${name}' that this step may have created: ${message} It may still be active: look for an active token named '${name}' created since ${sinceText}, and revoke it.`
+        ? `Could not look for the token named '${name}' that this step may have created: ${message} It may still be active: look for an active token named '${name}' created since ${new Date(sentAt - 60_000).toISOString()}, and revoke it.`
         : revokeFailed(candidate, message, error),
   }
 }

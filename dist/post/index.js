@@ -2505,7 +2505,7 @@ const githubRunner = {
 
 /***/ }),
 
-/***/ 499:
+/***/ 957:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3736,8 +3736,47 @@ function sentence(text) {
     return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
+;// CONCATENATED MODULE: ./src/platform/lost-create.ts
+// After a create whose answer was lost: which token, if any, it made, told from the list and the two clocks.
+
+// With a Date header: its whole seconds and an answer's time on the way.
+const KNOWN_CLOCK_MARGIN_MS = 2_000;
+// Without one: how far apart the two clocks may be. Tokens created this long before the
+// create, by the runner's clock, may still be its own if the platform's clock is behind.
+const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
+/**
+ * Finds the token a create sent at `sentAt` (the runner's clock) made: the active
+ * tokens with exactly this name created since then, by the platform's clock. Without
+ * that clock, tokens up to a minute older are looked at too, and one that is older than
+ * the create by the runner's clock is never taken for the create's own.
+ */
+function findCreated(tokens, name, sentAt, platformTime) {
+    const platformSentAt = platformTime(sentAt);
+    const since = platformSentAt === undefined
+        ? sentAt - UNKNOWN_CLOCK_MARGIN_MS
+        : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
+    const created = newestFirst(tokens.filter((token) => token.name === name &&
+        token.state === 'active' &&
+        (createdTime(token) ?? -Infinity) >= since));
+    const [only] = created;
+    if (only === undefined)
+        return { found: 'none' };
+    if (created.length > 1)
+        return { found: 'several', tokens: created };
+    const beforeSent = (createdTime(only) ?? -Infinity) < sentAt - KNOWN_CLOCK_MARGIN_MS;
+    if (platformSentAt === undefined && beforeSent)
+        return { found: 'unsure', token: only };
+    return { found: 'one', token: only };
+}
+/** Why an `unsure` token was not taken for the create's own, for messages. */
+function unsureReason(token, sentAt) {
+    const seconds = Math.round((sentAt - (createdTime(token) ?? sentAt)) / 1000);
+    return `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
+}
+
 ;// CONCATENATED MODULE: ./src/platform/client.ts
 // The platform client: create, list and revoke, with recovery after a lost create and idempotent revokes.
+
 
 
 
@@ -3842,13 +3881,17 @@ class PlatformClient {
     close() {
         this.transport.close();
     }
+    /** The platform's time at a time of ours, by the Date headers of its answers so far. */
+    platformTime(at) {
+        return this.loop.platformTime(at);
+    }
     apiRequest(method, path, body) {
         return jsonRequest(method, this.options.baseUrl + path, body);
     }
     /**
-     * After a create whose answer was lost: lists the tokens and returns the active one
-     * with this name created since the call began, or undefined if there is none. With
-     * several, which one is this step's cannot be told: that fails rather than guess.
+     * After a create whose answer was lost: lists the tokens and returns the one this
+     * create made (see lost-create.ts), or undefined when it made none. When the list
+     * cannot tell which token is this step's, that fails rather than guess.
      */
     async findCreated(name, startedAt, failure) {
         const { log } = this.options;
@@ -3861,28 +3904,29 @@ class PlatformClient {
             const why = error instanceof Error ? error.message : String(error);
             throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${why} Look for it before running again.`);
         }
-        // Platform time at the start, less the Date header's one-second resolution and
-        // some latency; without a Date header, a margin for clock skew.
-        const since = this.loop.platformTime(startedAt - 2_000) ?? startedAt - 60_000;
-        const created = newestFirst(tokens.filter((token) => token.name === name &&
-            token.state === 'active' &&
-            (createdTime(token) ?? -Infinity) >= since));
-        const [only] = created;
-        if (only === undefined) {
-            log.info(`No token named '${name}' was created.`);
-            return undefined;
+        const created = findCreated(tokens, name, startedAt, (at) => this.platformTime(at));
+        switch (created.found) {
+            case 'none':
+                log.info(`No token named '${name}' was created.`);
+                return undefined;
+            case 'several':
+                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map((t) => t.id).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
+            case 'unsure':
+                throw new RequestError(`${failure}; the list shows one active token named '${name}', ${created.token.id}, but ${unsureReason(created.token, startedAt)}. It was not taken for this step's: look for this step's token before running again.`);
+            case 'one':
+                return this.adopted(created.token, name, failure);
         }
-        if (created.length > 1) {
-            throw new RequestError(`${failure}; ${created.length} active tokens named '${name}' were created since this step began (${created.map((t) => t.id).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
+    }
+    /** The token a lost create made, once it is sure to be usable as this step's. */
+    adopted(token, name, failure) {
+        if (!uuid_isUuid(token.id)) {
+            throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,src_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
         }
-        if (!uuid_isUuid(only.id)) {
-            throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,src_text/* truncate */.xv)(only.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
+        if (token.tokenValue === undefined) {
+            throw new RequestError(`${failure}; token ${token.id} was created, but the list does not show its value. Revoke it and run again.`);
         }
-        if (only.tokenValue === undefined) {
-            throw new RequestError(`${failure}; token ${only.id} was created, but the list does not show its value. Revoke it and run again.`);
-        }
-        log.info(`It was: token ${only.id}, created at ${only.createdAt ?? '?'}, is this step's token.`);
-        return only;
+        this.options.log.info(`It was: token ${token.id}, created at ${token.createdAt ?? '?'}, is this step's token.`);
+        return token;
     }
 }
 /**
@@ -4214,10 +4258,7 @@ function removeTokenFile(path, dir) {
 
 
 
-// createdAt comes from the platform's clock, the time a create was sent from the
-// runner's: a minute covers their usual skew (the client allows as much when it has no
-// Date header). A wider margin would take in tokens of that name made just before.
-const CLOCK_MARGIN_MS = 60_000;
+
 /**
  * Runs as action.yml's `post`, with `post-if: always()`: whether the job passed or
  * failed. First it deletes the token file (writeTokenFile), which needs no request.
@@ -4280,34 +4321,37 @@ function savedToken(token) {
 /**
  * A create that was sent but whose token id the main step never learnt: its answer
  * was lost, or the step could not tell which token was its own, or it was killed.
- * The token it made, if any, is the active one with this name created since then:
- * revoked when there is exactly one; with several, which is this step's cannot be
- * told, so none is revoked and a warning names them all.
+ * The token it made, if any, is the active one with this name created since then
+ * (lost-create.ts): revoked when that can be told; otherwise none is revoked, and a
+ * warning names the candidates.
  */
 function lostCreate({ name, sentAt }) {
-    const since = sentAt - CLOCK_MARGIN_MS;
-    const sinceText = new Date(since).toISOString();
     let candidate;
     return {
         run: async (client, runner) => {
             runner.info(`No token id was saved for this step's create of a token named '${name}': looking for the token it may have made (revokeOnExit).`);
-            const created = newestFirst((await client.listTokens()).filter((token) => token.name === name &&
-                token.state === 'active' &&
-                (createdTime(token) ?? -Infinity) >= since));
-            if (created.length > 1) {
-                const ids = created.map((token) => (0,src_text/* oneLine */.TN)(token.id)).join(', ');
-                runner.warning(`Did not revoke a token named '${name}' at the end of the job: ${created.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${ids}; revoke the one you do not need.`);
-                return;
+            const tokens = await client.listTokens();
+            const created = findCreated(tokens, name, sentAt, (at) => client.platformTime(at));
+            const notRevoked = `Did not revoke a token named '${name}' at the end of the job`;
+            switch (created.found) {
+                case 'none':
+                    runner.info(`No active token named '${name}' was created since the step began: nothing to revoke.`);
+                    return;
+                case 'several': {
+                    const ids = created.tokens.map((token) => (0,src_text/* oneLine */.TN)(token.id)).join(', ');
+                    runner.warning(`${notRevoked}: ${created.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${ids}; revoke the one you do not need.`);
+                    return;
+                }
+                case 'unsure':
+                    runner.warning(`${notRevoked}: the only candidate, ${(0,src_text/* oneLine */.TN)(created.token.id)}, was not revoked because ${unsureReason(created.token, sentAt)}. Revoke it if it is this step's.`);
+                    return;
+                case 'one':
+                    candidate = created.token;
+                    await revokeOne(client, runner, candidate);
             }
-            candidate = created[0];
-            if (candidate === undefined) {
-                runner.info(`No active token named '${name}' was created since the step began: nothing to revoke.`);
-                return;
-            }
-            await revokeOne(client, runner, candidate);
         },
         failed: (message, error) => candidate === undefined
-            ? `Could not look for the token named '${name}' that this step may have created: ${message} It may still be active: look for an active token named '${name}' created since ${sinceText}, and revoke it.`
+            ? `Could not look for the token named '${name}' that this step may have created: ${message} It may still be active: look for an active token named '${name}' created since ${new Date(sentAt - 60_000).toISOString()}, and revoke it.`
             : revokeFailed(candidate, message, error),
     };
 }
@@ -4333,7 +4377,7 @@ function revokeFailed(token, message, error) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(699);
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(499);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(957);
 // The post step's entry point (revokeOnExit): it only starts it.
 
 

@@ -2,7 +2,7 @@
 import { systemClock, type Clock } from '../clock.js'
 import { Deadline } from '../deadline.js'
 import type { Logger } from '../logger.js'
-import { createdTime, findById, newestFirst, type TokenRecord } from '../records.js'
+import { findById, type TokenRecord } from '../records.js'
 import type { SecretMasker } from '../secrets.js'
 import { truncate } from '../text.js'
 import { isUuid } from '../uuid.js'
@@ -12,6 +12,7 @@ import { readCreated, readList, readRecord } from './decode.js'
 import { jsonRequest, revokePath, TOKENS_PATH } from './endpoints.js'
 import { AuthenticationError, isRefusal, RequestError, UnknownTokenError } from './errors.js'
 import { HttpTransport, type HttpRequest, type Transport } from './http.js'
+import { findCreated, unsureReason } from './lost-create.js'
 import { DEFAULT_BACKOFF, type Backoff } from './retry.js'
 import type { RevokeOptions, RevokeOutcome, TokenApi } from './token-api.js'
 
@@ -129,14 +130,19 @@ export class PlatformClient implements TokenApi {
     this.transport.close()
   }
 
+  /** The platform's time at a time of ours, by the Date headers of its answers so far. */
+  platformTime(at: number): number | undefined {
+    return this.loop.platformTime(at)
+  }
+
   private apiRequest(method: HttpRequest['method'], path: string, body?: string): HttpRequest {
     return jsonRequest(method, this.options.baseUrl + path, body)
   }
 
   /**
-   * After a create whose answer was lost: lists the tokens and returns the active one
-   * with this name created since the call began, or undefined if there is none. With
-   * several, which one is this step's cannot be told: that fails rather than guess.
+   * After a create whose answer was lost: lists the tokens and returns the one this
+   * create made (see lost-create.ts), or undefined when it made none. When the list
+   * cannot tell which token is this step's, that fails rather than guess.
    */
   private async findCreated(
     name: string,
@@ -154,39 +160,40 @@ export class PlatformClient implements TokenApi {
         `${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${why} Look for it before running again.`,
       )
     }
-    // Platform time at the start, less the Date header's one-second resolution and
-    // some latency; without a Date header, a margin for clock skew.
-    const since = this.loop.platformTime(startedAt - 2_000) ?? startedAt - 60_000
-    const created = newestFirst(
-      tokens.filter(
-        (token) =>
-          token.name === name &&
-          token.state === 'active' &&
-          (createdTime(token) ?? -Infinity) >= since,
-      ),
+    const created = findCreated(tokens, name, startedAt, (at) => this.platformTime(at))
+    switch (created.found) {
+      case 'none':
+        log.info(`No token named '${name}' was created.`)
+        return undefined
+      case 'several':
+        throw new RequestError(
+          `${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map((t) => t.id).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`,
+        )
+      case 'unsure':
+        throw new RequestError(
+          `${failure}; the list shows one active token named '${name}', ${created.token.id}, but ${unsureReason(created.token, startedAt)}. It was not taken for this step's: look for this step's token before running again.`,
+        )
+      case 'one':
+        return this.adopted(created.token, name, failure)
+    }
+  }
+
+  /** The token a lost create made, once it is sure to be usable as this step's. */
+  private adopted(token: TokenRecord, name: string, failure: string): TokenRecord {
+    if (!isUuid(token.id)) {
+      throw new RequestError(
+        `${failure}; a token named '${name}' was created, but its id ${JSON.stringify(truncate(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`,
+      )
+    }
+    if (token.tokenValue === undefined) {
+      throw new RequestError(
+        `${failure}; token ${token.id} was created, but the list does not show its value. Revoke it and run again.`,
+      )
+    }
+    this.options.log.info(
+      `It was: token ${token.id}, created at ${token.createdAt ?? '?'}, is this step's token.`,
     )
-    const [only] = created
-    if (only === undefined) {
-      log.info(`No token named '${name}' was created.`)
-      return undefined
-    }
-    if (created.length > 1) {
-      throw new RequestError(
-        `${failure}; ${created.length} active tokens named '${name}' were created since this step began (${created.map((t) => t.id).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`,
-      )
-    }
-    if (!isUuid(only.id)) {
-      throw new RequestError(
-        `${failure}; a token named '${name}' was created, but its id ${JSON.stringify(truncate(only.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`,
-      )
-    }
-    if (only.tokenValue === undefined) {
-      throw new RequestError(
-        `${failure}; token ${only.id} was created, but the list does not show its value. Revoke it and run again.`,
-      )
-    }
-    log.info(`It was: token ${only.id}, created at ${only.createdAt ?? '?'}, is this step's token.`)
-    return only
+    return token
   }
 }
 

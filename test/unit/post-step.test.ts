@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { saveCreateSent, saveTokenFile, saveTokenToRevoke } from '../../src/post-state.js'
 import { runPost } from '../../src/post-step.js'
 import {
+  ACCESS_TOKEN,
   API,
   AUTH,
   AUTH_PATH,
@@ -199,13 +200,21 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
 
   it('revokes the one active token of that name created since the create was sent', async () => {
     const runner = sentRunner()
-    authOk()
-    listed(
-      pr7(1, -10 * 60_000), // before the step
-      pr7(2, 5_000, { state: 'revoked', tokenValue: undefined }),
-      pr7(3, 5_000, { name: 'pr-70' }),
-      pr7(4, -30_000), // the platform's clock is behind the runner's
-    )
+    // The platform's clock is 30 s behind the runner's, and its Date header says so.
+    const date = { Date: new Date(Date.now() - 30_000).toUTCString() }
+    nock(AUTH).post(AUTH_PATH).reply(200, { access_token: ACCESS_TOKEN, expires_in: 86400 }, date)
+    nock(API)
+      .get('/prefix/api/tokens')
+      .reply(
+        200,
+        [
+          pr7(1, -10 * 60_000), // before the step
+          pr7(2, 5_000, { state: 'revoked', tokenValue: undefined }),
+          pr7(3, 5_000, { name: 'pr-70' }),
+          pr7(4, -30_000), // after the create, by the platform's clock
+        ],
+        date,
+      )
     nock(API)
       .post(revokePath(ID(4)))
       .query({ tokenId: ID(4) })
@@ -215,6 +224,35 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
     expect(infoAndWarnings(runner)).toEqual([
       LOOKING,
       `info: Revoked gateway token 'pr-7' (${ID(4)}) at the end of the job (revokeOnExit).`,
+    ])
+    expect(runner.failures).toEqual([])
+  })
+
+  it('without a Date header, revokes a token created after the create by the runner’s clock', async () => {
+    const runner = sentRunner()
+    authOk()
+    listed(pr7(1, -10 * 60_000), pr7(2, 1_000))
+    nock(API)
+      .post(revokePath(ID(2)))
+      .query({ tokenId: ID(2) })
+      .reply(200, record({ id: ID(2), name: 'pr-7', state: 'revoked', tokenValue: undefined }))
+    await runPost(runner)
+    expect(nock.pendingMocks()).toEqual([])
+    expect(infoAndWarnings(runner).at(-1)).toBe(
+      `info: Revoked gateway token 'pr-7' (${ID(2)}) at the end of the job (revokeOnExit).`,
+    )
+  })
+
+  it('without a Date header, does not revoke a token made 30 s before the create: it may be another’s', async () => {
+    const runner = sentRunner()
+    authOk()
+    listed(pr7(1, -30_000))
+    await runPost(runner)
+    // No revoke was asked for: nock would have refused it as unexpected.
+    expect(nock.pendingMocks()).toEqual([])
+    expect(infoAndWarnings(runner)).toEqual([
+      LOOKING,
+      `warning: Did not revoke a token named 'pr-7' at the end of the job: the only candidate, ${ID(1)}, was not revoked because it was created 30 s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's. Revoke it if it is this step's.`,
     ])
     expect(runner.failures).toEqual([])
   })

@@ -262,6 +262,22 @@ describe('PlatformClient under faults', () => {
       })
     })
 
+    it('without a Date header, does not adopt a token of that name made 30 s before the step', async () => {
+      const { client } = setup()
+      authOk()
+      createFails((i) => i.reply(502, ''))
+      const theirs = '00000000-0000-4000-8000-00000000000e'
+      nock(API)
+        .get(LIST)
+        .reply(200, [record({ id: theirs, createdAt: at(-30_000) })])
+      const error = await rejection(client.createToken('ci-deploy'))
+      expect(error.message).toBe(
+        `POST ${API}${LIST} answered 502 Bad Gateway (attempt 1 of 4); the list shows one active token named 'ci-deploy', ${theirs}, but it was created 30 s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's. It was not taken for this step's: look for this step's token before running again.`,
+      )
+      // Neither adopted nor created again: one create, one list.
+      expect(nock.pendingMocks()).toEqual([])
+    })
+
     it('sends a 503 again at once: it says nothing was done', async () => {
       const { client } = setup()
       authOk()
