@@ -55,8 +55,10 @@ export function expectNoLeaks(
     ...env.map(([, value]) => value),
   ].join('\n')
   for (const secret of secrets) {
-    for (const line of lines.filter((l) => l.includes(secret)))
-      expect(line).toBe(`::add-mask::${secret}`)
+    const mentions = lines.filter((l) => l.includes(secret))
+    for (const line of mentions) expect(line).toBe(`::add-mask::${secret}`)
+    // And that add-mask was carried out: not ignored after a stop-commands, say.
+    if (mentions.length > 0) expect(run.masked).toContain(secret)
     expect(unmasked).not.toContain(secret)
     // A piece of a secret (cut short in a message) is not masked by the runner either.
     for (const piece of pieces(secret)) expect(unmasked).not.toContain(piece)
@@ -69,6 +71,26 @@ function pieces(secret: string): string[] {
   const found: string[] = []
   for (let at = 0; at + 12 <= tail.length; at += 6) found.push(tail.slice(at, at + 12))
   return found
+}
+
+/** The only commands this action ever gives the runner, all in the `::` syntax. */
+const OWN_COMMANDS = ['add-mask', 'debug', 'notice', 'warning', 'error']
+
+/**
+ * Checks that every workflow command the runner would carry out is one the action meant
+ * to give: no command in the legacy `##[` syntax, none other than OWN_COMMANDS, none with
+ * properties (a file or a line that text from outside could set), and nothing masked but
+ * these secrets. Text from outside that reached the log as a command fails this.
+ */
+export function expectOwnCommandsOnly(run: ActionRun, secrets: readonly string[]): void {
+  expect(run.commands.length).toBeGreaterThan(0)
+  expect(run.commands.filter((command) => command.syntax === 'legacy')).toEqual([])
+  const strange = run.commands.filter(
+    ({ command, properties }) =>
+      !OWN_COMMANDS.includes(command) || Object.keys(properties).length > 0,
+  )
+  expect(strange).toEqual([])
+  for (const value of run.masked) expect(secrets).toContain(value)
 }
 
 /** A failed step shows one error line and no stack trace. */

@@ -3,8 +3,9 @@
  * Runs the committed bundle the way the GitHub runner does (actions/runner):
  * inputs as `INPUT_<NAME>` with action.yml's defaults filled in, a clean environment,
  * `GITHUB_OUTPUT`, `GITHUB_ENV`, `GITHUB_STATE` and `GITHUB_STEP_SUMMARY` files read back
- * with the runner's own rules, workflow commands parsed from stdout and the log masked
- * from the moment a value is registered with `::add-mask::`.
+ * with the runner's own rules, workflow commands read from stdout and stderr in both of
+ * the runner's syntaxes (workflow-commands.mjs), and the log masked from the moment a
+ * value is registered with `::add-mask::`.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -13,6 +14,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
 import { node24 } from './node24.mjs'
+import { readWorkflowCommands } from './workflow-commands.mjs'
 
 export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..')
 
@@ -26,19 +28,12 @@ export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..')
  * @property {Record<string, string>} env from GITHUB_ENV
  * @property {Record<string, string>} state from GITHUB_STATE
  * @property {string} summary the contents of GITHUB_STEP_SUMMARY
- * @property {WorkflowCommand[]} commands
- * @property {string[]} masked the values registered with add-mask, in order
+ * @property {import('./workflow-commands.mjs').WorkflowCommand[]} commands every command the
+ *   runner would carry out, from stdout and stderr, in either syntax
+ * @property {string[]} masked the values registered by an add-mask the runner carried out, in order
  * @property {string[]} errors messages of ::error:: commands
  * @property {string[]} warnings messages of ::warning:: commands
  * @property {string[]} notices messages of ::notice:: commands
- */
-
-/**
- * @typedef {object} WorkflowCommand
- * @property {string} command
- * @property {Record<string, string>} properties
- * @property {string} message
- * @property {number} line index of the stdout line
  */
 
 /**
@@ -104,7 +99,7 @@ export async function runAction(options = {}) {
   try {
     const timeoutMs = options.timeoutMs ?? 20_000
     const { exitCode, stdout, stderr } = await spawnNode(entry, env, dir, timeoutMs)
-    const parsed = parseStdout(stdout, { debug: env.RUNNER_DEBUG === '1' })
+    const parsed = readWorkflowCommands({ stdout, stderr }, { debug: env.RUNNER_DEBUG === '1' })
     return {
       exitCode,
       stdout,
@@ -197,85 +192,4 @@ export function parseCommandFile(content) {
     }
   }
   return values
-}
-
-/**
- * Parses workflow commands (`::name key=value::message`) from stdout, and renders the
- * log as the runner shows it: each secret masked from the line after its add-mask,
- * debug lines only in debug mode.
- * @param {string} stdout
- * @param {{ debug?: boolean }} [options]
- */
-export function parseStdout(stdout, { debug = false } = {}) {
-  /** @type {WorkflowCommand[]} */
-  const commands = []
-  /** @type {string[]} */
-  const masked = []
-  /** @type {string[]} */
-  const shown = []
-  const lines = stdout.split(/\r?\n/)
-  lines.forEach((line, index) => {
-    const match = /^::([a-zA-Z-]+)(?: ([^:]*))?::(.*)$/.exec(line)
-    if (match === null) {
-      shown.push(mask(line, masked))
-      return
-    }
-    const command = {
-      command: match[1] ?? '',
-      properties: parseProperties(match[2] ?? ''),
-      message: unescapeData(match[3] ?? ''),
-      line: index,
-    }
-    commands.push(command)
-    if (command.command === 'add-mask') masked.push(command.message)
-    else if (command.command === 'debug') {
-      if (debug) shown.push(mask(`##[debug]${command.message}`, masked))
-    } else if (['error', 'warning', 'notice'].includes(command.command)) {
-      const label = command.command[0]?.toUpperCase() + command.command.slice(1)
-      shown.push(mask(`${label}: ${command.message}`, masked))
-    }
-  })
-  const of = (/** @type {string} */ name) =>
-    commands.filter((c) => c.command === name).map((c) => c.message)
-  return {
-    commands,
-    masked,
-    log: shown.join('\n'),
-    errors: of('error'),
-    warnings: of('warning'),
-    notices: of('notice'),
-  }
-}
-
-/**
- * @param {string} line
- * @param {string[]} secrets
- */
-function mask(line, secrets) {
-  let result = line
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (secret !== '') result = result.split(secret).join('***')
-  }
-  return result
-}
-
-/** @param {string} text */
-function parseProperties(text) {
-  /** @type {Record<string, string>} */
-  const properties = {}
-  for (const pair of text.split(',')) {
-    const equals = pair.indexOf('=')
-    if (equals > 0) properties[pair.slice(0, equals)] = unescapeProperty(pair.slice(equals + 1))
-  }
-  return properties
-}
-
-/** @param {string} text */
-function unescapeData(text) {
-  return text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%')
-}
-
-/** @param {string} text */
-function unescapeProperty(text) {
-  return unescapeData(text).replace(/%3A/g, ':').replace(/%2C/g, ',')
 }
