@@ -3857,7 +3857,8 @@ const MAX_PARTS = 16;
  */
 function describeBody(body, contentType, scrub) {
     // The detail is a few hundred characters at most: a huge error body is read from its start.
-    const text = scrub(body.length > MAX_BODY ? body.slice(0, MAX_BODY) : body).trim();
+    const cut = body.length > MAX_BODY;
+    const text = scrub(cut ? body.slice(0, MAX_BODY) : body).trim();
     if (text === '')
         return '';
     if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
@@ -3868,6 +3869,10 @@ function describeBody(body, contentType, scrub) {
         json = JSON.parse(text);
     }
     catch {
+        // Its start is not a message: `{"a":{"a":...` says nothing and would fill the line.
+        if (cut && /^[[{]/.test(text)) {
+            return `a JSON body of ${body.length} characters, too long to read for its message`;
+        }
         return shorten(text);
     }
     // Scrubbed again once decoded: a server may escape a secret (`\u002B`, `\/`) so that
@@ -3969,7 +3974,9 @@ class CallLoop {
                 }
                 catch (error) {
                     // A success that cannot be read was still a success: find out what it did.
-                    const found = error instanceof RequestError ? await options.onUncertain?.(error.message) : undefined;
+                    const found = error instanceof RequestError
+                        ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
+                        : undefined;
                     if (found !== undefined)
                         return found;
                     throw error;

@@ -12,6 +12,7 @@ import type { Runner } from './runner.js'
 import { Secrets } from './secrets.js'
 import { oneLine } from './text.js'
 import { removeTokenFile } from './token-files.js'
+import { isUuid } from './uuid.js'
 
 /** What is left to revoke, and how to say that it could not be. */
 interface Revoking {
@@ -132,9 +133,13 @@ async function revokeOne(client: TokenApi, runner: Runner, token: TokenToRevoke)
 }
 
 function revokeFailed(token: TokenToRevoke, message: string, error: unknown): string {
+  // An id that is not a UUID is not one the action (or its tokenId input) can revoke by.
   const advice =
     error instanceof UnknownTokenError
       ? ''
-      : ` It may still be active: revoke it with operation: revoke and tokenId: ${token.id}.`
+      : isUuid(token.id)
+        ? ` It may still be active: revoke it with operation: revoke and tokenId: ${token.id}.`
+        : ' It may still be active: look for it with operation: list, and revoke it on the platform.'
+
   return `Could not revoke ${tokenLabel(token)} at the end of the job: ${message}${advice}`
 }

@@ -3514,7 +3514,8 @@ const MAX_PARTS = 16;
  */
 function describeBody(body, contentType, scrub) {
     // The detail is a few hundred characters at most: a huge error body is read from its start.
-    const text = scrub(body.length > MAX_BODY ? body.slice(0, MAX_BODY) : body).trim();
+    const cut = body.length > MAX_BODY;
+    const text = scrub(cut ? body.slice(0, MAX_BODY) : body).trim();
     if (text === '')
         return '';
     if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
@@ -3525,6 +3526,10 @@ function describeBody(body, contentType, scrub) {
         json = JSON.parse(text);
     }
     catch {
+        // Its start is not a message: `{"a":{"a":...` says nothing and would fill the line.
+        if (cut && /^[[{]/.test(text)) {
+            return `a JSON body of ${body.length} characters, too long to read for its message`;
+        }
         return shorten(text);
     }
     // Scrubbed again once decoded: a server may escape a secret (`\u002B`, `\/`) so that
@@ -3626,7 +3631,9 @@ class CallLoop {
                 }
                 catch (error) {
                     // A success that cannot be read was still a success: find out what it did.
-                    const found = error instanceof RequestError ? await options.onUncertain?.(error.message) : undefined;
+                    const found = error instanceof RequestError
+                        ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
+                        : undefined;
                     if (found !== undefined)
                         return found;
                     throw error;
@@ -4259,6 +4266,7 @@ function removeTokenFile(path, dir) {
 
 
 
+
 /**
  * Runs as action.yml's `post`, with `post-if: always()`: whether the job passed or
  * failed. First it deletes the token file (writeTokenFile), which needs no request.
@@ -4363,9 +4371,12 @@ async function revokeOne(client, runner, token) {
         : `Revoked ${which} at the end of the job (revokeOnExit).`);
 }
 function revokeFailed(token, message, error) {
+    // An id that is not a UUID is not one the action (or its tokenId input) can revoke by.
     const advice = error instanceof UnknownTokenError
         ? ''
-        : ` It may still be active: revoke it with operation: revoke and tokenId: ${token.id}.`;
+        : uuid_isUuid(token.id)
+            ? ` It may still be active: revoke it with operation: revoke and tokenId: ${token.id}.`
+            : ' It may still be active: look for it with operation: list, and revoke it on the platform.';
     return `Could not revoke ${tokenLabel(token)} at the end of the job: ${message}${advice}`;
 }
 

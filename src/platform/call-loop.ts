@@ -117,7 +117,9 @@ export class CallLoop {
         } catch (error) {
           // A success that cannot be read was still a success: find out what it did.
           const found =
-            error instanceof RequestError ? await options.onUncertain?.(error.message) : undefined
+            error instanceof RequestError
+              ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
+              : undefined
           if (found !== undefined) return found
           throw error
         }

@@ -23,7 +23,8 @@ export function describeBody(
   scrub: (text: string) => string,
 ): string {
   // The detail is a few hundred characters at most: a huge error body is read from its start.
-  const text = scrub(body.length > MAX_BODY ? body.slice(0, MAX_BODY) : body).trim()
+  const cut = body.length > MAX_BODY
+  const text = scrub(cut ? body.slice(0, MAX_BODY) : body).trim()
   if (text === '') return ''
   if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
     return 'the body was not JSON (an HTML page)'
@@ -32,6 +33,10 @@ export function describeBody(
   try {
     json = JSON.parse(text)
   } catch {
+    // Its start is not a message: `{"a":{"a":...` says nothing and would fill the line.
+    if (cut && /^[[{]/.test(text)) {
+      return `a JSON body of ${body.length} characters, too long to read for its message`
+    }
     return shorten(text)
   }
   // Scrubbed again once decoded: a server may escape a secret (`\u002B`, `\/`) so that

@@ -271,7 +271,7 @@ describe('PlatformClient', () => {
         .post('/prefix/api/tokens')
         .reply(201, record({ tokenValue: undefined }))
       await expect(client.createToken('x')).rejects.toThrow(
-        `the new token ${TOKEN_ID} has no tokenValue; revoke it and try again.`,
+        `the new token ${TOKEN_ID} has no tokenValue; revoke it and try again;`,
       )
     })
 

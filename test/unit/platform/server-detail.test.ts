@@ -37,6 +37,26 @@ describe('describeBody', () => {
     expect(detail).toHaveLength(300)
     expect(detail.endsWith('...')).toBe(true)
   })
+
+  it('reads a JSON body nested 30,000 deep without overflowing the stack', () => {
+    const nested = `${'{"a":'.repeat(9_999)}{"error":"deep"}${'}'.repeat(9_999)}`
+    expect(describeBody(nested, 'application/json', (text) => text)).toBe(
+      'a JSON body without an error message (fields: a)',
+    )
+  })
+
+  it('does not quote the start of a JSON body too long to read whole', () => {
+    const body = `${'{"a":'.repeat(30_000)}{}${'}'.repeat(30_000)}`
+    expect(describeBody(body, 'application/json', (text) => text)).toBe(
+      `a JSON body of ${body.length} characters, too long to read for its message`,
+    )
+  })
+
+  it('quotes the start of a long text body that is not JSON', () => {
+    const detail = describeBody(`Overloaded ${'x'.repeat(70_000)}`, 'text/plain', (t) => t)
+    expect(detail.startsWith('Overloaded xxx')).toBe(true)
+    expect(detail).toHaveLength(300)
+  })
 })
 
 describe('describeBody and secrets', () => {
