@@ -1,0 +1,228 @@
+// Issue 9, cases 2, 3, 5, 6, 9 and 12: what the platform sends is checked before it is used.
+import { describe, expect, it } from '@jest/globals'
+import { runAction } from '../support/runner.mjs'
+import {
+  expectCleanFailure,
+  expectNoLeaks,
+  expectOwnCommandsOnly,
+  runAgainst,
+  useFakePlatform,
+} from './helpers.js'
+
+const platform = useFakePlatform()
+const DAY = 86_400_000
+const AUTH = 'POST /idp/identity/resources/auth/v2/api-token'
+const LIST = 'GET /api/tokens'
+const CREATE = 'POST /api/tokens'
+const revokeLine = (id: string) => `POST /api/tokens/${id}/revoke?tokenId=${id}`
+
+describe('ids go into a URL only as UUIDs (case 2)', () => {
+  it('a create answered with id "..": no request with it, in the main step or the post step', async () => {
+    platform().rewriteRecord = (record) => ({ ...record, id: '..' })
+    const inputs = {
+      ...platform().connectionInputs(),
+      operation: 'create',
+      name: 'pr-2',
+      revokeOnExit: 'true',
+    }
+    const main = await runAction({ inputs })
+    expect(expectCleanFailure(main)).toMatch(
+      /^create failed: POST .*\/api\/tokens answered 201 but the new token's id "\.\." is not a UUID, so the action cannot use it; look for the token with operation: list; a token named 'pr-2' was created, but its id "\.\." is not a UUID, so the action cannot use it\. Revoke it and run again\.$/,
+    )
+    expect(main.outputs.tokenValue).toBeUndefined()
+
+    const post = await runAction({ step: 'post', inputs, state: main.state })
+    expect(post.exitCode).toBe(0)
+    expect(post.warnings).toEqual([
+      'Could not revoke gateway token \'pr-2\' (..) at the end of the job: the token id ".." is not a UUID, so it was not sent in a URL; nothing was revoked. It may still be active: look for it with operation: list, and revoke it on the platform.',
+    ])
+    expect(platform().requestLines()).toEqual([AUTH, CREATE, LIST, AUTH, LIST])
+    const [token] = [...platform().tokens.values()]
+    expect(token?.state).toBe('active')
+    expectNoLeaks(post, platform().secrets())
+  })
+
+  it('a list holding ids "." and "..": a cleanup revokes the others and sends neither', async () => {
+    const dot = platform().seed({ name: 'ci', ageMs: 40 * DAY, id: '.' })
+    const dots = platform().seed({ name: 'ci', ageMs: 41 * DAY, id: '..' })
+    const good = platform().seed({ name: 'ci', ageMs: 42 * DAY })
+    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d' })
+
+    expect(expectCleanFailure(run)).toMatch(
+      /^cleanup failed: 2 of 3 tokens were not revoked \(the other 1 was\): 'ci' \(\.\): the token id "\." is not a UUID/,
+    )
+    expect(platform().requestLines()).toEqual([AUTH, LIST, revokeLine(good.id)])
+    expect(platform().tokens.get(dot.id)?.state).toBe('active')
+    expect(platform().tokens.get(dots.id)?.state).toBe('active')
+    expect(run.outputs.count).toBe('1')
+  })
+})
+
+describe('dates are strict ISO 8601 (case 3)', () => {
+  it('a cleanup by age revokes no token whose createdAt only Date.parse could read', async () => {
+    const lenient = ['0', '12', 'n/a 1', 'unknown 2019', '2019', '2019-01-01'].map((createdAt) =>
+      platform().seed({ name: 'ci', createdAt }),
+    )
+    const old = platform().seed({ name: 'ci', createdAt: '2019-01-01T00:00:00Z' })
+    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d' })
+
+    expect(run.exitCode).toBe(0)
+    expect(platform().requestLines()).toEqual([AUTH, LIST, revokeLine(old.id)])
+    for (const token of lenient) expect(platform().tokens.get(token.id)?.state).toBe('active')
+    expect(run.warnings).toHaveLength(lenient.length)
+    expect(run.warnings).toContain(
+      `Token 'ci' (${lenient[3]?.id}) has a createdAt that cannot be read ("unknown 2019"): its age is unknown, so it is not revoked.`,
+    )
+  })
+})
+
+describe('odd answers are ordinary failures (case 5)', () => {
+  it('a 503 whose JSON nests 30,000 objects is retried like any 503', async () => {
+    platform().fail({ server: 'api', path: '/api/tokens', status: 503, nest: 30_000 })
+    const run = await runAgainst(platform(), { operation: 'list' })
+
+    expect(run.exitCode).toBe(0)
+    expect(run.log).toContain(
+      `answered 503 Service Unavailable (attempt 1 of 4): a JSON body of ${30_000 * 6 - 4} characters, too long to read for its message; retrying in`,
+    )
+    expect(platform().requestLines()).toEqual([AUTH, LIST, LIST])
+  })
+
+  it('the same at the auth endpoint fails naming the request and the status', async () => {
+    platform().fail({ server: 'auth', status: 503, nest: 30_000 })
+    const run = await runAgainst(platform(), { operation: 'list', retries: '0' })
+
+    expect(expectCleanFailure(run)).toBe(
+      `list failed: authentication failed: POST ${platform().authUrl}/idp/identity/resources/auth/v2/api-token answered 503 Service Unavailable: a JSON body of ${30_000 * 6 - 4} characters, too long to read for its message.`,
+    )
+  })
+
+  it.each([
+    ['CR/LF', 'eyJ.a\r\nX-Injected: 1'],
+    ['NUL', 'eyJ.a\u0000b'],
+    ['€', 'eyJ.a€b'],
+    ['a space', 'eyJ.a b'],
+  ])(
+    'an access_token holding %s fails as authentication, before any API call',
+    async (_, accessToken) => {
+      platform().rewriteAuth = (payload) => ({ ...(payload as object), access_token: accessToken })
+      const run = await runAgainst(platform(), { operation: 'list' })
+
+      expect(expectCleanFailure(run)).toBe(
+        `list failed: authentication failed: POST ${platform().authUrl}/idp/identity/resources/auth/v2/api-token answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`,
+      )
+      expect(platform().requestLines()).toEqual([AUTH])
+      expect(run.masked).toContain(accessToken)
+      expectNoLeaks(run, platform().secrets())
+    },
+  )
+
+  it('the other side: a JWT-like access token of visible ASCII is used', async () => {
+    platform().rewriteAuth = (payload) => ({
+      ...(payload as object),
+      access_token: 'eyJ.a-b_c~+/=',
+    })
+    const run = await runAgainst(platform(), { operation: 'list' })
+    expect(run.exitCode).toBe(0)
+    expect(platform().requests.at(-1)?.headers.authorization).toBe('Bearer eyJ.a-b_c~+/=')
+  })
+})
+
+describe('one record per id (case 6)', () => {
+  it('a list that holds every record twice: a cleanup sends one revoke per token, count 3', async () => {
+    const tokens = [1, 2, 3].map((i) => platform().seed({ name: 'ci', ageMs: (40 + i) * DAY }))
+    platform().duplicateRecords = true
+    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d' })
+
+    expect(run.exitCode).toBe(0)
+    expect(run.outputs.count).toBe('3')
+    const revokes = platform().requestLines().slice(2)
+    expect(revokes.sort()).toEqual(tokens.map((token) => revokeLine(token.id)).sort())
+  })
+
+  it('and a list of it counts each once', async () => {
+    for (const i of [1, 2, 3]) platform().seed({ name: `ci-${i}` })
+    platform().duplicateRecords = true
+    const run = await runAgainst(platform(), { operation: 'list' })
+    expect(run.outputs.count).toBe('3')
+    expect(run.log).toContain('3 of 3 tokens match.')
+  })
+})
+
+describe('the summary stays under 128 KiB (case 9)', () => {
+  const LIMIT = 128 * 1024
+  const longName = 'ü'.repeat(70_000) // 140,000 bytes
+
+  it('revoking a token whose name is 140 KB', async () => {
+    const token = platform().seed({ name: longName })
+    const run = await runAgainst(platform(), { operation: 'revoke', tokenId: token.id })
+
+    expect(run.exitCode).toBe(0)
+    expect(Buffer.byteLength(run.summary)).toBeLessThan(LIMIT)
+    expect(run.summary).toContain('### Gateway token revoked')
+    expect(run.outputs.name).toBe(longName)
+    expectOwnCommandsOnly(run, platform().secrets())
+  })
+
+  it('listing ten of them', async () => {
+    for (let i = 0; i < 10; i++) platform().seed({ name: `${longName}${i}` })
+    const run = await runAgainst(platform(), { operation: 'list' })
+
+    expect(run.exitCode).toBe(0)
+    expect(run.outputs.count).toBe('10')
+    expect(Buffer.byteLength(run.summary)).toBeLessThan(LIMIT)
+    expect(Buffer.byteLength(run.summary)).toBeGreaterThan(1_000)
+  })
+})
+
+describe('after a lost create without a Date header, no token that may be another’s is adopted (case 12)', () => {
+  it('a same-name token made 30 s before the step is neither adopted nor revoked at the end', async () => {
+    platform().sendDate = false
+    const theirs = platform().seed({ name: 'pr-12', ageMs: 30_000 })
+    platform().fail({ server: 'api', method: 'POST', path: '/api/tokens', status: 502 })
+    const inputs = {
+      ...platform().connectionInputs(),
+      operation: 'create',
+      name: 'pr-12',
+      revokeOnExit: 'true',
+    }
+    const main = await runAction({ inputs })
+
+    expect(expectCleanFailure(main)).toMatch(
+      new RegExp(
+        `the list shows one active token named 'pr-12', ${theirs.id}, but it was created 3\\d s before the create was sent by the runner's clock, and the platform's answers carry no Date header`,
+      ),
+    )
+    expect(main.outputs.tokenValue).toBeUndefined()
+    expect(platform().requestLines()).toEqual([AUTH, CREATE, LIST])
+
+    const post = await runAction({ step: 'post', inputs, state: main.state })
+    expect(post.warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^Did not revoke a token named 'pr-12' at the end of the job: the only candidate, ${theirs.id}, was not revoked because it was created 3\\d s before`,
+        ),
+      ),
+    ])
+    expect(platform().tokens.get(theirs.id)?.state).toBe('active')
+    expect(platform().requestLines().slice(3)).toEqual([AUTH, LIST])
+  })
+
+  it('the other side: the token the lost create made is adopted, Date header or not', async () => {
+    platform().sendDate = false
+    platform().seed({ name: 'pr-12', ageMs: 10 * 60_000 })
+    platform().fail({
+      server: 'api',
+      method: 'POST',
+      path: '/api/tokens',
+      status: 502,
+      commit: true,
+    })
+    const run = await runAgainst(platform(), { operation: 'create', name: 'pr-12' })
+
+    expect(run.exitCode).toBe(0)
+    const created = [...platform().tokens.values()].at(-1)
+    expect(run.outputs.tokenId).toBe(created?.id)
+    expect(platform().requestLines()).toEqual([AUTH, CREATE, LIST])
+  })
+})
