@@ -109,6 +109,34 @@ describe('planCleanup', () => {
       expect(reversed).toEqual(plan(tied, 2))
     })
 
+    it('keep 1 after a rotation: keeps both tokens that tie as newest, in either order; a second older goes', () => {
+      const rotated = [
+        at('t-new', 'ci', '2026-11-20T10:00:01Z'),
+        at('t-same-second', 'ci', '2026-11-20T10:00:01Z'),
+        at('t-second-older', 'ci', '2026-11-20T10:00:00Z'),
+      ]
+      for (const tokens of [rotated, [...rotated].reverse()]) {
+        const result = plan(tokens, 1)
+        expect(ids(result.kept.map(({ token }) => token))).toEqual(['t-new', 't-same-second'])
+        expect(ids(result.revoke)).toEqual(['t-second-older'])
+      }
+    })
+
+    it('keeps a tie at the boundary even when olderThan would take it; a second older goes', () => {
+      // All four are about 2 days old: olderThan 1d alone revokes every one.
+      const byAgeAlone = planCleanup(tied, { name: 'ci', olderThan: days(1), keep: 0 }, NOW)
+      expect(ids(byAgeAlone.revoke)).toEqual(['t-newest', 't-a', 't-b', 't-old'])
+      for (const tokens of [tied, [...tied].reverse()]) {
+        const result = planCleanup(tokens, { name: 'ci', olderThan: days(1), keep: 2 }, NOW)
+        expect(result.kept).toEqual([
+          { token: expect.objectContaining({ id: 't-newest' }), why: 'keep' },
+          { token: expect.objectContaining({ id: 't-a' }), why: 'keep' },
+          { token: expect.objectContaining({ id: 't-b' }), why: 'keep' },
+        ])
+        expect(ids(result.revoke)).toEqual(['t-old'])
+      }
+    })
+
     it('keeps all when there are fewer than keep', () => {
       expect(plan(tied, 10).revoke).toEqual([])
       expect(plan(tied, 10).kept).toHaveLength(4)

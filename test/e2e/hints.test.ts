@@ -1,0 +1,176 @@
+import { describe, expect, it } from '@jest/globals'
+import { AUTH_PATH, startFakePlatform } from '../support/fake-platform.mjs'
+import { expectCleanFailure, expectNoLeaks, runAgainst, useFakePlatform } from './helpers.js'
+
+// What a failure tells the workflow author to check (CONTRACT.md, Rules: a failure message).
+// The ECONNREFUSED hint for authUrl is in failures.test.ts, an unresolvable authUrl behind
+// NO_PROXY in proxy.test.ts.
+
+const platform = useFakePlatform()
+const AUTH = `POST ${AUTH_PATH}`
+const LIST = 'GET /api/tokens'
+const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.'
+const CREDENTIALS_HINT = `Check the clientId and clientSecret inputs. ${FORK_HINT}`
+
+/** The hint after the token endpoint answered 404 or 405: the path is wrong. */
+const authPathHint = (endpoint: string) =>
+  `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the ` +
+  'path before /resources/auth/v2/api-token (/idp/identity, /frontegg/identity, /identity): ' +
+  'set authUrl to the full endpoint URL, ending in /api-token.'
+
+/** The hint after a host could not be reached. */
+const reachHint = (input: string, origin: string) =>
+  `Check the ${input} input (${origin}) and that the runner can reach that host: a self-hosted ` +
+  'runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).'
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+
+describe('hints: what a failure says to check (the committed bundle on Node 24)', () => {
+  describe('the auth endpoint answered 404 or 405: authUrl, not the credentials', () => {
+    it('a 404 from a wrong path prefix in a full endpoint URL points at authUrl and shows the URL called', async () => {
+      // The older client's prefix, on a platform that serves /idp/identity/...
+      const endpoint = `${platform().authUrl}/identity/resources/auth/v2/api-token`
+      const run = await runAgainst(platform(), { operation: 'list', authUrl: endpoint })
+
+      const message = expectCleanFailure(run)
+      expect(message).toBe(
+        `list failed: authentication failed: POST ${endpoint} answered 404 Not Found: ` +
+          `No route /identity/resources/auth/v2/api-token. ${authPathHint(endpoint)}`,
+      )
+      expect(message).not.toMatch(/clientId|clientSecret|forks/)
+      // Not transient: sent once, though retries is 3 by default.
+      expect(platform().requestLines()).toEqual(['POST /identity/resources/auth/v2/api-token'])
+      expectNoLeaks(run, platform().secrets())
+    })
+
+    it('a 405 from the token endpoint points at authUrl and shows the URL called', async () => {
+      platform().fail({ server: 'auth', status: 405, times: Infinity })
+      const endpoint = `${platform().authUrl}${AUTH_PATH}`
+      const run = await runAgainst(platform(), { operation: 'list' })
+
+      const message = expectCleanFailure(run)
+      expect(message).toBe(
+        `list failed: authentication failed: POST ${endpoint} answered 405 Method Not Allowed: ` +
+          `Injected 405. ${authPathHint(endpoint)}`,
+      )
+      expect(message).not.toMatch(/clientId|clientSecret|forks/)
+      expect(platform().requestLines()).toEqual([AUTH])
+    })
+
+    it.each([
+      ['401 (a wrong secret)', 401, 'Unauthorized', 'Invalid client credentials'],
+      ['403', 403, 'Forbidden', 'Injected 403'],
+    ])(
+      'a %s still points at clientId/clientSecret and forks, not at authUrl',
+      async (_, status, reason, detail) => {
+        const inputs: Record<string, string> = { operation: 'list' }
+        if (status === 401) inputs.clientSecret = 'wrong-secret'
+        else platform().fail({ server: 'auth', status })
+        const run = await runAgainst(platform(), inputs)
+
+        const message = expectCleanFailure(run)
+        expect(message).toBe(
+          `list failed: authentication was refused: POST ${platform().authUrl}${AUTH_PATH} ` +
+            `answered ${status} ${reason}: ${detail}. ${CREDENTIALS_HINT}`,
+        )
+        expect(message).not.toContain('authUrl')
+        expect(platform().requestLines()).toEqual([AUTH])
+      },
+    )
+
+    it.each([
+      ['404 (a wrong path prefix in baseUrl)', 404],
+      ['405', 405],
+    ])('a %s from the API does not point at authUrl', async (_, status) => {
+      const inputs: Record<string, string> = { operation: 'list' }
+      if (status === 404) inputs.baseUrl = `${platform().baseUrl}/wrong`
+      else platform().fail({ server: 'api', status })
+      const run = await runAgainst(platform(), inputs)
+
+      const base = platform().baseUrl
+      expect(expectCleanFailure(run)).toBe(
+        status === 404
+          ? `list failed: GET ${base}/wrong/api/tokens answered 404 Not Found: No route GET /wrong/api/tokens.`
+          : `list failed: GET ${base}/api/tokens answered 405 Method Not Allowed: Injected 405.`,
+      )
+      expect(platform().requestLines()).toEqual([
+        AUTH,
+        status === 404 ? 'GET /wrong/api/tokens' : LIST,
+      ])
+    })
+  })
+
+  describe('no answer within timeout seconds: the timeout input and its value', () => {
+    it('a token endpoint that never answers names the timeout input and its value', async () => {
+      platform().fail({ server: 'auth', drop: 'hang' })
+      const run = await runAgainst(platform(), { operation: 'list', timeout: '1', retries: '0' })
+
+      expect(expectCleanFailure(run)).toBe(
+        `list failed: authentication failed: POST ${platform().authUrl}${AUTH_PATH} got no answer: ` +
+          'no answer within 1 s (timeout). The timeout input allows 1 s per request: raise it if ' +
+          'the platform is this slow.',
+      )
+      expect(platform().requestLines()).toEqual([AUTH])
+    })
+
+    it('an API that never answers names the timeout input and its value, not a URL input', async () => {
+      platform().fail({ server: 'api', method: 'GET', path: '/api/tokens', drop: 'hang' })
+      const run = await runAgainst(platform(), { operation: 'list', timeout: '2', retries: '0' })
+
+      const message = expectCleanFailure(run)
+      expect(message).toBe(
+        `list failed: GET ${platform().baseUrl}/api/tokens got no answer: no answer within 2 s ` +
+          '(timeout). The timeout input allows 2 s per request: raise it if the platform is this slow.',
+      )
+      expect(message).not.toMatch(/baseUrl|authUrl|clientId/)
+      expect(platform().requestLines()).toEqual([AUTH, LIST])
+    })
+  })
+
+  describe('a host that cannot be reached: the URL input, and whether the runner can reach it', () => {
+    it('a refused baseUrl names baseUrl (not authUrl) and its origin', async () => {
+      // A port that was just in use and is closed now: connecting to it is refused.
+      const gone = await startFakePlatform()
+      const baseUrl = gone.baseUrl
+      await gone.close()
+      const run = await runAgainst(platform(), { operation: 'list', baseUrl, retries: '0' })
+
+      expect(expectCleanFailure(run)).toBe(
+        `list failed: GET ${baseUrl}/api/tokens got no answer: connection refused (ECONNREFUSED). ` +
+          reachHint('baseUrl', baseUrl),
+      )
+      // Authentication went through: only the API was out of reach.
+      expect(platform().requestLines()).toEqual([AUTH])
+    })
+
+    it.each([
+      [
+        'authUrl',
+        'https://auth.gateway.invalid/prefix',
+        `POST https://auth.gateway.invalid/prefix${AUTH_PATH}`,
+      ],
+      [
+        'baseUrl',
+        'https://api.gateway.invalid/prefix',
+        'GET https://api.gateway.invalid/prefix/api/tokens',
+      ],
+    ])(
+      'an unresolvable host in %s names that input and its origin',
+      async (input, url, request) => {
+        const run = await runAgainst(platform(), { operation: 'list', [input]: url, retries: '0' })
+
+        // Without a network the lookup may fail as EAI_AGAIN rather than ENOTFOUND: both are
+        // "cannot be reached", with the same hint.
+        const failed = input === 'authUrl' ? 'authentication failed: ' : ''
+        expect(expectCleanFailure(run)).toMatch(
+          new RegExp(
+            `^list failed: ${failed}${escape(request)} got no answer: ` +
+              '(host not found \\(ENOTFOUND\\)|host name lookup failed \\(EAI_AGAIN\\))\\. ' +
+              `${escape(reachHint(input, new URL(url).origin))}$`,
+          ),
+        )
+        expect(platform().requestLines()).toEqual(input === 'authUrl' ? [] : [AUTH])
+      },
+    )
+  })
+})
