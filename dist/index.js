@@ -4366,16 +4366,16 @@ class ProjectGuard {
         const token = await this.api.createToken(name);
         if (this.isExpected(token))
             return token;
-        let outcome;
+        let revoked;
         try {
             await this.api.revokeToken(token.id);
-            outcome = 'it was revoked at once';
+            revoked = 'It was revoked at once.';
         }
         catch (error) {
             const why = error instanceof Error ? error.message : String(error);
-            outcome = `revoking it failed too (${why}): revoke it by hand`;
+            revoked = `Revoking it at once failed too, so revoke it by hand: ${why}`;
         }
-        throw new ActionError(`the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}; ${outcome}, and its value was not handed on. Check clientId, clientSecret and baseUrl.`);
+        throw new ActionError(`the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`);
     }
     async revokeToken(tokenId, options) {
         // The list check fails on any record of another project, this token's included.

@@ -35,16 +35,16 @@ export class ProjectGuard implements TokenApi {
   async createToken(name: string): Promise<TokenRecord> {
     const token = await this.api.createToken(name)
     if (this.isExpected(token)) return token
-    let outcome: string
+    let revoked: string
     try {
       await this.api.revokeToken(token.id)
-      outcome = 'it was revoked at once'
+      revoked = 'It was revoked at once.'
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error)
-      outcome = `revoking it failed too (${why}): revoke it by hand`
+      revoked = `Revoking it at once failed too, so revoke it by hand: ${why}`
     }
     throw new ActionError(
-      `the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}; ${outcome}, and its value was not handed on. Check clientId, clientSecret and baseUrl.`,
+      `the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`,
     )
   }
 

@@ -124,8 +124,8 @@ describe('expectedProjectId (the committed bundle on Node 24)', () => {
       const id = token?.id ?? ''
       expect(expectCleanFailure(run)).toBe(
         `create failed: the new token 'ci-deploy' (${id}) belongs to project ${OTHER_PROJECT}, ` +
-          `but expectedProjectId is ${PROJECT_ID}; it was revoked at once, and its value was not ` +
-          'handed on. Check clientId, clientSecret and baseUrl.',
+          `but expectedProjectId is ${PROJECT_ID}: its value was not handed on. It was revoked ` +
+          'at once. Check clientId, clientSecret and baseUrl.',
       )
       expect(platform().requestLines()).toEqual([AUTH, CREATE, revokeLine(id)])
       expect(states()).toEqual({ [id]: 'revoked' })
@@ -161,9 +161,9 @@ describe('expectedProjectId (the committed bundle on Node 24)', () => {
       const id = token?.id ?? ''
       expect(expectCleanFailure(run)).toBe(
         `create failed: the new token 'ci-deploy' (${id}) belongs to project ${OTHER_PROJECT}, ` +
-          `but expectedProjectId is ${PROJECT_ID}; revoking it failed too (POST ${platform().baseUrl}${revokeLine(id).slice('POST '.length)} ` +
-          'answered 403 Forbidden: Your role may not revoke this token.): revoke it by hand, and its value ' +
-          'was not handed on. Check clientId, clientSecret and baseUrl.',
+          `but expectedProjectId is ${PROJECT_ID}: its value was not handed on. Revoking it at once ` +
+          `failed too, so revoke it by hand: POST ${platform().baseUrl}${revokeLine(id).slice('POST '.length)} ` +
+          'answered 403 Forbidden: Your role may not revoke this token. Check clientId, clientSecret and baseUrl.',
       )
       // After a refused revoke the client looks at the list, to tell revoked-already from unknown.
       expect(platform().requestLines()).toEqual([AUTH, CREATE, revokeLine(id), LIST])

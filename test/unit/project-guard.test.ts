@@ -38,7 +38,7 @@ describe('ProjectGuard', () => {
     const error = await new ProjectGuard(api, OURS).createToken('ci').catch((e: unknown) => e)
     expect((error as Error).message).toMatch(
       new RegExp(
-        `^the new token 'ci' \\(id-1\\) belongs to project ${THEIRS}, but expectedProjectId is ${OURS}; it was revoked at once, and its value was not handed on\\.`,
+        `^the new token 'ci' \\(id-1\\) belongs to project ${THEIRS}, but expectedProjectId is ${OURS}: its value was not handed on\\. It was revoked at once\\.`,
       ),
     )
     expect((error as Error).message).not.toContain('value-ci')
