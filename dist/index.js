@@ -3319,11 +3319,6 @@ const THROTTLE_PAUSE_MS = 1000;
 async function cleanup(client, task, { clock, log, deadline }) {
     const now = clock.now();
     const plan = planCleanup(await client.listTokens(), task, now);
-    for (const { token, why } of plan.kept) {
-        if (why === 'unreadable date') {
-            log.warning(`Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`);
-        }
-    }
     const result = {
         operation: 'cleanup',
         task,
@@ -3382,7 +3377,7 @@ async function cleanup(client, task, { clock, log, deadline }) {
  * exactly this name, or with `fail` refuses when one exists. Only `create` skips
  * the look at the list, so that the usual path stays at two requests.
  */
-async function create(client, task, log) {
+async function create(client, task) {
     const { name, envName, ifExists, revokeOnExit } = task;
     if (ifExists !== 'create') {
         const tokens = await client.listTokens();
@@ -3394,13 +3389,25 @@ async function create(client, task, log) {
             if (existing.tokenValue === undefined) {
                 throw new ActionError(`${which}, but the platform did not return its value, so it cannot be reused.`);
             }
-            if (revokeOnExit)
-                log.info('revokeOnExit does not apply: the token was reused, not created by this step.');
-            return { operation: 'create', token: existing, reused: true, envName, revokeOnExit: false };
+            return {
+                operation: 'create',
+                token: existing,
+                reused: true,
+                envName,
+                revokeOnExit: false,
+                revokeOnExitSkipped: revokeOnExit,
+            };
         }
     }
     const token = await client.createToken(name);
-    return { operation: 'create', token, reused: false, envName, revokeOnExit };
+    return {
+        operation: 'create',
+        token,
+        reused: false,
+        envName,
+        revokeOnExit,
+        revokeOnExitSkipped: false,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/operations/list.ts
@@ -3428,7 +3435,7 @@ async function revoke(client, task) {
 function perform(client, task, context) {
     switch (task.operation) {
         case 'create':
-            return create(client, task, context.log);
+            return create(client, task);
         case 'list':
             return list(client, task);
         case 'revoke':
@@ -4781,6 +4788,8 @@ function reportCreate(result, writeFile, runner) {
         : `Created ${tokenLabel(token)}.`);
     if (result.revokeOnExit)
         runner.info('It will be revoked at the end of the job (revokeOnExit).');
+    if (result.revokeOnExitSkipped)
+        runner.info('revokeOnExit does not apply: the token was reused, not created by this step.');
     recordOutputs(runner, token);
     runner.setOutput('tokenValue', token.tokenValue ?? '');
     runner.setOutput('reused', String(reused));
@@ -4792,6 +4801,11 @@ function reportCreate(result, writeFile, runner) {
 }
 function reportCleanup(result, runner) {
     const { revoked, kept, notRevoked, task, now } = result;
+    for (const { token, why } of kept) {
+        if (why !== 'unreadable date')
+            continue;
+        runner.warning(`Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`);
+    }
     const verb = task.dryRun ? 'Would revoke' : 'Revoked';
     for (const token of revoked) {
         const created = createdTime(token);

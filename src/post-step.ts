@@ -4,7 +4,7 @@ import { Deadline } from './deadline.js'
 import { readConnection } from './inputs.js'
 import { PlatformClient } from './platform/client.js'
 import { UnknownTokenError } from './platform/errors.js'
-import { findCreated, unsureReason } from './platform/lost-create.js'
+import { findCreated, UNKNOWN_CLOCK_MARGIN_MS, unsureReason } from './platform/lost-create.js'
 import type { TokenApi } from './platform/token-api.js'
 import { leftToRevoke, savedTokenFile, type CreateSent, type TokenToRevoke } from './post-state.js'
 import { tokenLabel, type TokenRecord } from './records.js'
@@ -117,7 +117,7 @@ function lostCreate({ name, sentAt }: CreateSent): Revoking {
     },
     failed: (message, error) =>
       candidate === undefined
-        ? `Could not look for the token named '${name}' that this step may have created: ${message} It may still be active: look for an active token named '${name}' created since ${new Date(sentAt - 60_000).toISOString()}, and revoke it.`
+        ? `Could not look for the token named '${name}' that this step may have created: ${message} It may still be active: look for an active token named '${name}' created since ${new Date(sentAt - UNKNOWN_CLOCK_MARGIN_MS).toISOString()}, and revoke it.`
         : revokeFailed(candidate, message, error),
   }
 }

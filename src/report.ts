@@ -4,7 +4,7 @@ import type { CreateResult } from './operations/create.js'
 import type { Result } from './operations/index.js'
 import { ActionError } from './errors.js'
 import { saveTokenFile, saveTokenToRevoke } from './post-state.js'
-import { createdTime, publicJson, tokenLabel, type TokenRecord } from './records.js'
+import { createdTime, nameAndId, publicJson, tokenLabel, type TokenRecord } from './records.js'
 import type { Runner } from './runner.js'
 import { cleanupSummary, createSummary, formatAge, listSummary, revokeSummary } from './summary.js'
 import { countTokens, oneLine } from './text.js'
@@ -83,6 +83,8 @@ function reportCreate(result: CreateResult, writeFile: boolean, runner: Runner):
       : `Created ${tokenLabel(token)}.`,
   )
   if (result.revokeOnExit) runner.info('It will be revoked at the end of the job (revokeOnExit).')
+  if (result.revokeOnExitSkipped)
+    runner.info('revokeOnExit does not apply: the token was reused, not created by this step.')
   recordOutputs(runner, token)
   runner.setOutput('tokenValue', token.tokenValue ?? '')
   runner.setOutput('reused', String(reused))
@@ -97,6 +99,12 @@ function reportCreate(result: CreateResult, writeFile: boolean, runner: Runner):
 
 function reportCleanup(result: CleanupResult, runner: Runner): void {
   const { revoked, kept, notRevoked, task, now } = result
+  for (const { token, why } of kept) {
+    if (why !== 'unreadable date') continue
+    runner.warning(
+      `Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`,
+    )
+  }
   const verb = task.dryRun ? 'Would revoke' : 'Revoked'
   for (const token of revoked) {
     const created = createdTime(token)

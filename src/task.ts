@@ -63,11 +63,3 @@ export interface CleanupTask {
 }
 
 export type Task = CreateTask | ListTask | RevokeTask | CleanupTask
-
-export interface Inputs {
-  connection: Connection
-  task: Task
-  summary: boolean
-  /** Inputs that were set but that this operation does not use. */
-  warnings: string[]
-}

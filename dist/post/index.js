@@ -4359,7 +4359,7 @@ function lostCreate({ name, sentAt }) {
             }
         },
         failed: (message, error) => candidate === undefined
-            ? `Could not look for the token named '${name}' that this step may have created: ${message} It may still be active: look for an active token named '${name}' created since ${new Date(sentAt - 60_000).toISOString()}, and revoke it.`
+            ? `Could not look for the token named '${name}' that this step may have created: ${message} It may still be active: look for an active token named '${name}' created since ${new Date(sentAt - UNKNOWN_CLOCK_MARGIN_MS).toISOString()}, and revoke it.`
             : revokeFailed(candidate, message, error),
     };
 }

@@ -3,7 +3,7 @@ import { AdaptivePool } from '../adaptive-pool.js'
 import type { CleanupTask } from '../task.js'
 import { DeadlineError, RequestError } from '../platform/errors.js'
 import type { TokenApi } from '../platform/token-api.js'
-import { findById, nameAndId, type TokenRecord } from '../records.js'
+import { findById, type TokenRecord } from '../records.js'
 import { planCleanup, type KeptToken } from './cleanup-plan.js'
 import type { OperationContext } from './index.js'
 
@@ -46,13 +46,6 @@ export async function cleanup(
 ): Promise<CleanupResult> {
   const now = clock.now()
   const plan = planCleanup(await client.listTokens(), task, now)
-  for (const { token, why } of plan.kept) {
-    if (why === 'unreadable date') {
-      log.warning(
-        `Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`,
-      )
-    }
-  }
   const result = {
     operation: 'cleanup' as const,
     task,

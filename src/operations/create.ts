@@ -1,7 +1,6 @@
 // The create operation: a new token, or with ifExists an existing one reused or refused.
 import { ActionError } from '../errors.js'
 import type { CreateTask } from '../task.js'
-import type { Logger } from '../logger.js'
 import type { TokenApi } from '../platform/token-api.js'
 import { newestFirst, type TokenRecord } from '../records.js'
 
@@ -14,6 +13,8 @@ export interface CreateResult {
   envName: string | undefined
   /** Revoke this token at the end of the job: asked for, and the token is this step's own. */
   revokeOnExit: boolean
+  /** revokeOnExit was asked for, but the token was reused: it is not this step's to revoke. */
+  revokeOnExitSkipped: boolean
 }
 
 /**
@@ -21,11 +22,7 @@ export interface CreateResult {
  * exactly this name, or with `fail` refuses when one exists. Only `create` skips
  * the look at the list, so that the usual path stays at two requests.
  */
-export async function create(
-  client: TokenApi,
-  task: CreateTask,
-  log: Logger,
-): Promise<CreateResult> {
+export async function create(client: TokenApi, task: CreateTask): Promise<CreateResult> {
   const { name, envName, ifExists, revokeOnExit } = task
   if (ifExists !== 'create') {
     const tokens = await client.listTokens()
@@ -38,11 +35,23 @@ export async function create(
           `${which}, but the platform did not return its value, so it cannot be reused.`,
         )
       }
-      if (revokeOnExit)
-        log.info('revokeOnExit does not apply: the token was reused, not created by this step.')
-      return { operation: 'create', token: existing, reused: true, envName, revokeOnExit: false }
+      return {
+        operation: 'create',
+        token: existing,
+        reused: true,
+        envName,
+        revokeOnExit: false,
+        revokeOnExitSkipped: revokeOnExit,
+      }
     }
   }
   const token = await client.createToken(name)
-  return { operation: 'create', token, reused: false, envName, revokeOnExit }
+  return {
+    operation: 'create',
+    token,
+    reused: false,
+    envName,
+    revokeOnExit,
+    revokeOnExitSkipped: false,
+  }
 }

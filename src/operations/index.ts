@@ -22,7 +22,7 @@ export interface OperationContext {
 export function perform(client: TokenApi, task: Task, context: OperationContext): Promise<Result> {
   switch (task.operation) {
     case 'create':
-      return create(client, task, context.log)
+      return create(client, task)
     case 'list':
       return list(client, task)
     case 'revoke':

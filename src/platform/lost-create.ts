@@ -11,7 +11,7 @@ export type PlatformTime = (runnerTime: number) => number | undefined
 const KNOWN_CLOCK_MARGIN_MS = 2_000
 // Without one: how far apart the two clocks may be. Tokens created this long before the
 // create, by the runner's clock, may still be its own if the platform's clock is behind.
-const UNKNOWN_CLOCK_MARGIN_MS = 60_000
+export const UNKNOWN_CLOCK_MARGIN_MS = 60_000
 
 /** What the list says about a create whose answer was lost. */
 export type CreatedToken =

@@ -54,6 +54,7 @@ export function expectNoLeaks(
     ...outputs.map(([, value]) => value),
     ...env.map(([, value]) => value),
   ].join('\n')
+  expect(secrets.length).toBeGreaterThan(0)
   for (const secret of secrets) {
     const mentions = lines.filter((l) => l.includes(secret))
     for (const line of mentions) expect(line).toBe(`::add-mask::${secret}`)
@@ -90,6 +91,8 @@ export function expectOwnCommandsOnly(run: ActionRun, secrets: readonly string[]
       !OWN_COMMANDS.includes(command) || Object.keys(properties).length > 0,
   )
   expect(strange).toEqual([])
+  // The client secret at least is always masked.
+  expect(run.masked.length).toBeGreaterThan(0)
   for (const value of run.masked) expect(secrets).toContain(value)
 }
 

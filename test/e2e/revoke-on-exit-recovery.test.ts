@@ -78,6 +78,7 @@ describe('revokeOnExit leaves nothing behind when the create lost its answer (th
     // Another job made one of the same name meanwhile.
     platform().seed({ name: 'pr-9' })
     const ids = [...platform().tokens.keys()]
+    expect(ids).toHaveLength(2)
     const post = await runAction({ step: 'post', inputs, state: main.state })
     expect(post.exitCode).toBe(0)
     expect(post.warnings).toHaveLength(1)

@@ -2,7 +2,7 @@
 /**
  * A fake of the platform as real HTTP servers on 127.0.0.1: the auth endpoint and the
  * REST API on two ports, records in memory. It is as strict as the spec
- * (../shared/spec/gateway-token-api.md): it checks Content-Type, the Bearer token, a
+ * (docs/PLATFORM-API.md): it checks Content-Type, the Bearer token, a
  * JSON `name`, and that a revoke carries the token id in path and query alike.
  *
  * It can also be hostile on request, so that the end-to-end tests can show what the

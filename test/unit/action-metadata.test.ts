@@ -58,6 +58,7 @@ describe('action.yml', () => {
         envName: undefined,
         reused: false,
         revokeOnExit: false,
+        revokeOnExitSkipped: false,
       },
       { summary: false },
       runner,

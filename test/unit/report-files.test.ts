@@ -27,6 +27,7 @@ describe('report: writeTokenFile (output tokenFile)', () => {
     envName: undefined,
     reused: false,
     revokeOnExit: false,
+    revokeOnExitSkipped: false,
   } as const
 
   it('writes exactly the value to a new 0600 file under the temp dir, and outputs its path', async () => {

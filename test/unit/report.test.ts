@@ -29,6 +29,7 @@ describe('report', () => {
         envName: 'GW_TOKEN',
         reused: false,
         revokeOnExit: false,
+        revokeOnExitSkipped: false,
       },
       { summary: true },
       runner,
@@ -68,6 +69,7 @@ describe('report', () => {
         envName: undefined,
         reused: false,
         revokeOnExit: false,
+        revokeOnExitSkipped: false,
       },
       { summary: true },
       runner,
@@ -143,6 +145,15 @@ describe('report', () => {
   })
 })
 
+const CLEANUP_TASK = {
+  operation: 'cleanup',
+  name: undefined,
+  olderThan: { text: '30d', ms: 30 * 86_400_000 },
+  keep: 0,
+  dryRun: false,
+  concurrency: 4,
+} as const
+
 describe('report: create options and cleanup', () => {
   it('create with revokeOnExit: saves the token for the post step before anything else', async () => {
     const runner = recordingRunner()
@@ -157,6 +168,7 @@ describe('report: create options and cleanup', () => {
         envName: undefined,
         reused: false,
         revokeOnExit: true,
+        revokeOnExitSkipped: false,
       },
       { summary: false },
       runner,
@@ -177,6 +189,7 @@ describe('report: create options and cleanup', () => {
         envName: undefined,
         reused: true,
         revokeOnExit: false,
+        revokeOnExitSkipped: false,
       },
       { summary: false },
       runner,
@@ -194,14 +207,7 @@ describe('report: create options and cleanup', () => {
       token('a', 'ci-a', 40, { state: 'revoked', tokenValue: undefined }),
       token('b', 'ci-b', 35, { state: 'revoked', tokenValue: undefined }),
     ]
-    const task = {
-      operation: 'cleanup',
-      name: undefined,
-      olderThan: { text: '30d', ms: 30 * 86_400_000 },
-      keep: 0,
-      dryRun: false,
-      concurrency: 4,
-    } as const
+    const task = CLEANUP_TASK
     await report(
       {
         operation: 'cleanup',
@@ -229,16 +235,54 @@ describe('report: create options and cleanup', () => {
     expect(runner.summaries[0]).toContain('### Gateway token cleanup')
   })
 
+  it('create reused with revokeOnExit asked for: says it does not apply, and saves no state', async () => {
+    const runner = recordingRunner()
+    await report(
+      {
+        operation: 'create',
+        token: token('id-1', 'x', 0),
+        envName: undefined,
+        reused: true,
+        revokeOnExit: false,
+        revokeOnExitSkipped: true,
+      },
+      { summary: false },
+      runner,
+    )
+    expect(runner.state).toEqual({})
+    expect(runner.lines).toContain(
+      'info: revokeOnExit does not apply: the token was reused, not created by this step.',
+    )
+  })
+
+  it('cleanup: a warning for each token kept because its createdAt cannot be read, none for keep', async () => {
+    const runner = recordingRunner()
+    await report(
+      {
+        operation: 'cleanup',
+        task: { ...CLEANUP_TASK, keep: 1 },
+        revoked: [],
+        kept: [
+          { token: token('odd', 'ci', 0, { createdAt: 'yesterday' }), why: 'unreadable date' },
+          { token: token('new', 'ci', 1), why: 'keep' },
+        ],
+        notRevoked: [],
+        now: Date.UTC(2026, 10, 22),
+        left: [],
+        totalTimeoutMs: 900_000,
+      },
+      { summary: false },
+      runner,
+    )
+    expect(runner.lines.filter((line) => line.startsWith('warning:'))).toEqual([
+      `warning: Token 'ci' (odd) has a createdAt that cannot be read ("yesterday"): its age is unknown, so it is not revoked.`,
+    ])
+    expect(runner.lines.at(-1)).toBe('info: Revoked 0 tokens. Kept 2.')
+  })
+
   it('cleanup: a warning for each token it could not revoke, naming it and why', async () => {
     const runner = recordingRunner()
-    const task = {
-      operation: 'cleanup',
-      name: undefined,
-      olderThan: { text: '30d', ms: 30 * 86_400_000 },
-      keep: 0,
-      dryRun: false,
-      concurrency: 4,
-    } as const
+    const task = CLEANUP_TASK
     const notRevoked = [
       { token: token('a', 'ci-a', 40), reason: 'POST x answered 403 Forbidden: not yours.' },
       {

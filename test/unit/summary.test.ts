@@ -24,6 +24,7 @@ describe('summaries', () => {
       envName: 'GW_TOKEN',
       reused: false,
       revokeOnExit: false,
+      revokeOnExitSkipped: false,
     })
     expect(summary).toContain(
       '<strong>ci-deploy</strong> (<code>id-1</code>) for mediator <code>m-1</code>',
@@ -118,6 +119,7 @@ describe('create and cleanup summaries', () => {
       envName: undefined,
       reused: true,
       revokeOnExit: false,
+      revokeOnExitSkipped: false,
     })
     expect(reused).toMatch(
       /^### Gateway token reused\n\nReused gateway token <strong>ci<\/strong> .* created 2026-11-19 00:00 UTC: no new token was created\./,
@@ -128,6 +130,7 @@ describe('create and cleanup summaries', () => {
       envName: undefined,
       reused: false,
       revokeOnExit: true,
+      revokeOnExitSkipped: false,
     })
     expect(ephemeral).toContain('It will be revoked at the end of the job (revokeOnExit).')
   })
@@ -223,6 +226,7 @@ describe('create and cleanup summaries', () => {
       '#### Left active: totalTimeout ran out\n\n| Name | Id | Age |\n| --- | --- | --- |\n| ci-left | <code>l-1</code> | 50d |',
     )
     const whole = cleanupSummary({ ...base, left: [] })
+    expect(whole).toContain('Revoked 1 token.')
     expect(whole).not.toContain('totalTimeout')
   })
 
@@ -257,7 +261,7 @@ describe('the 128 KiB bound, in bytes', () => {
       createSummary({
         operation: 'create',
         token: token('id-1', name, 0, { mediatorId: name }),
-        ...{ envName: 'GW_TOKEN', reused: true, revokeOnExit: true },
+        ...{ envName: 'GW_TOKEN', reused: true, revokeOnExit: true, revokeOnExitSkipped: false },
       }),
       revokeSummary({
         operation: 'revoke',

@@ -41,14 +41,16 @@ describe('cleanup', () => {
     expect(result.revoked.map((t) => [t.id, t.state])).toEqual([['old', 'active']])
   })
 
-  it('warns about a token whose createdAt cannot be read', async () => {
+  it('keeps a token whose createdAt cannot be read, saying why', async () => {
     const api = new FakeTokenApi([token('odd', 'ci', 0, { createdAt: 'yesterday' })])
     const ctx = context()
     const result = await cleanup(api, task(), ctx)
     expect(result.revoked).toEqual([])
-    expect(ctx.log.lines).toEqual([
-      `warning: Token 'ci' (odd) has a createdAt that cannot be read ("yesterday"): its age is unknown, so it is not revoked.`,
+    expect(result.kept).toEqual([
+      { token: expect.objectContaining({ id: 'odd' }), why: 'unreadable date' },
     ])
+    // The operation returns data; report.ts puts it into words.
+    expect(ctx.log.lines).toEqual([])
   })
 
   it('looks refused revokes up in one list shared by the batch', async () => {
@@ -76,6 +78,21 @@ describe('cleanup', () => {
     expect(result.notRevoked.map((n) => [n.token.id, n.reason])).toEqual([
       ['t1', 'no token with id t1 exists in the project'],
     ])
+  })
+
+  it('keeps a refusal as the reason when the shared lookup fails too', async () => {
+    const api = new FakeTokenApi(many(2))
+    api.refusals.set('t1', new RequestError('POST y answered 403 Forbidden.', 403))
+    const listTokens = api.listTokens.bind(api)
+    let lists = 0
+    api.listTokens = () =>
+      ++lists === 1 ? listTokens() : Promise.reject(new RequestError('GET answered 503.', 503))
+    const result = await cleanup(api, task(), context())
+    expect(result.revoked.map((t) => t.id)).toEqual(['t0'])
+    expect(result.notRevoked.map((n) => [n.token.id, n.reason])).toEqual([
+      ['t1', 'POST y answered 403 Forbidden.'],
+    ])
+    expect(lists).toBe(2)
   })
 
   it('revokes concurrency tokens at a time', async () => {

@@ -2,7 +2,6 @@ import { describe, expect, it } from '@jest/globals'
 import { ActionError } from '../../../src/errors.js'
 import type { CreateTask } from '../../../src/task.js'
 import { create } from '../../../src/operations/create.js'
-import { recordingRunner } from '../../fixtures/runner.js'
 import { FakeTokenApi, token } from '../../fixtures/token-api.js'
 
 const task = (fields: Partial<CreateTask> = {}): CreateTask => ({
@@ -24,11 +23,7 @@ const existing = () => [
 describe('create', () => {
   it('creates one token, with no look at the list, and returns it with its value', async () => {
     const api = new FakeTokenApi(existing())
-    const result = await create(
-      api,
-      task({ envName: 'GW_TOKEN', revokeOnExit: true }),
-      recordingRunner(),
-    )
+    const result = await create(api, task({ envName: 'GW_TOKEN', revokeOnExit: true }))
     expect(api.calls).toEqual(['create ci-deploy'])
     expect(result).toEqual({
       operation: 'create',
@@ -36,22 +31,20 @@ describe('create', () => {
       reused: false,
       envName: 'GW_TOKEN',
       revokeOnExit: true,
+      revokeOnExitSkipped: false,
     })
   })
 
   it('reuse: returns the newest active token with exactly this name, creating nothing', async () => {
     const api = new FakeTokenApi(existing())
-    const log = recordingRunner()
-    const result = await create(api, task({ ifExists: 'reuse', revokeOnExit: true }), log)
+    const result = await create(api, task({ ifExists: 'reuse', revokeOnExit: true }))
     expect(api.calls).toEqual(['list'])
     expect(result).toMatchObject({
       reused: true,
       revokeOnExit: false,
+      revokeOnExitSkipped: true,
       token: { id: 'newest', tokenValue: 'value-newest' },
     })
-    expect(log.lines).toContain(
-      'info: revokeOnExit does not apply: the token was reused, not created by this step.',
-    )
   })
 
   it('reuse: creates when no active token has exactly this name', async () => {
@@ -59,23 +52,21 @@ describe('create', () => {
       token('a', 'ci-deploy-2', 1),
       token('b', 'ci-deploy', 1, { state: 'revoked' }),
     ])
-    const result = await create(api, task({ ifExists: 'reuse' }), recordingRunner())
+    const result = await create(api, task({ ifExists: 'reuse' }))
     expect(api.calls).toEqual(['list', 'create ci-deploy'])
     expect(result.reused).toBe(false)
   })
 
   it('reuse: refuses a token whose value the list does not show', async () => {
     const api = new FakeTokenApi([token('a', 'ci-deploy', 1, { tokenValue: undefined })])
-    await expect(create(api, task({ ifExists: 'reuse' }), recordingRunner())).rejects.toThrow(
+    await expect(create(api, task({ ifExists: 'reuse' }))).rejects.toThrow(
       "an active token named 'ci-deploy' exists already: a, created 2026-11-21T00:00:00.000Z, but the platform did not return its value, so it cannot be reused.",
     )
   })
 
   it('fail: fails naming the existing token, creating nothing', async () => {
     const api = new FakeTokenApi(existing())
-    const error = await create(api, task({ ifExists: 'fail' }), recordingRunner()).catch(
-      (e: unknown) => e,
-    )
+    const error = await create(api, task({ ifExists: 'fail' })).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ActionError)
     expect((error as Error).message).toBe(
       "an active token named 'ci-deploy' exists already: newest, created 2026-11-21T00:00:00.000Z, and ifExists is fail.",
@@ -85,7 +76,7 @@ describe('create', () => {
 
   it('fail: creates when none exists', async () => {
     const api = new FakeTokenApi([token('r', 'ci-deploy', 1, { state: 'revoked' })])
-    await create(api, task({ ifExists: 'fail' }), recordingRunner())
+    await create(api, task({ ifExists: 'fail' }))
     expect(api.calls).toEqual(['list', 'create ci-deploy'])
   })
 
@@ -96,11 +87,7 @@ describe('create', () => {
       token('a-id', 'ci-deploy', 0, { createdAt: at }),
     ]
     for (const tokens of [tied, [...tied].reverse()]) {
-      const result = await create(
-        new FakeTokenApi(tokens),
-        task({ ifExists: 'reuse' }),
-        recordingRunner(),
-      )
+      const result = await create(new FakeTokenApi(tokens), task({ ifExists: 'reuse' }))
       expect(result).toMatchObject({ reused: true, token: { id: 'a-id' } })
     }
   })

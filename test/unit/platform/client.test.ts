@@ -157,6 +157,7 @@ describe('PlatformClient', () => {
         .reply(201, { access_token: ACCESS_TOKEN, refresh_token: REFRESH_TOKEN })
       const error = await rejection(client.listTokens())
       expect(masked).toEqual(expect.arrayContaining([ACCESS_TOKEN, REFRESH_TOKEN]))
+      expect(error.message).toContain('answered 201 Created: a JSON body without an error message')
       expect(error.message).not.toContain(ACCESS_TOKEN)
       expect(error.message).not.toContain(REFRESH_TOKEN)
     })
@@ -183,6 +184,7 @@ describe('PlatformClient', () => {
         .post(AUTH_PATH)
         .reply(400, { error: `${'x'.repeat(290)} ${CLIENT_SECRET}` })
       const error = await rejection(client.listTokens())
+      expect(error.message).toContain(`answered 400 Bad Request: ${'x'.repeat(20)}`)
       expect(error.message).not.toContain(CLIENT_SECRET.slice(0, 6))
     })
   })
@@ -319,6 +321,9 @@ describe('PlatformClient', () => {
     await client.createToken('ci-deploy')
     const debug = log.lines.join('\n')
     expect(debug).toMatch(/POST https:\/\/api\.example\.com\/prefix\/api\/tokens -> 201 in \d+ ms/)
+    expect(masked).toEqual(
+      expect.arrayContaining([CLIENT_SECRET, ACCESS_TOKEN, 'eyJ.gateway.value']),
+    )
     for (const secret of masked) expect(debug).not.toContain(secret)
     expect(debug).not.toContain('ci-deploy')
   })

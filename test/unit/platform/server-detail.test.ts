@@ -64,6 +64,7 @@ describe('describeBody and secrets', () => {
     const secret = 'cs-0123456789abcdefghijklmnopqrstuvwxyz'
     const body = JSON.stringify({ error: `${'x'.repeat(290)} ${secret}` })
     const detail = describeBody(body, 'application/json', (text) => text.split(secret).join('***'))
+    expect(detail).toMatch(/^x{290} \*\*\*$/)
     expect(detail).not.toContain(secret.slice(0, 6))
     expect(detail.length).toBeLessThanOrEqual(300)
   })
