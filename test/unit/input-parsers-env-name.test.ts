@@ -91,6 +91,102 @@ describe('readEnvName', () => {
     expect(readEnvName(name)).toBe(name)
   })
 
+  // CONTRACT.md: every family is refused "in any casing" (Windows runners ignore case).
+  const family = (prefix: string, why: string) => `names starting with ${prefix} ${why}`
+  const LANGUAGE = (language: string) => `change how ${language} runs in later steps`
+  it.each<[string, string]>([
+    ['Path', EVERY_STEP],
+    ['home', EVERY_STEP],
+    ['Shell', EVERY_STEP],
+    ['env', EVERY_STEP],
+    ['CdPath', EVERY_STEP],
+    ['bash_env', EVERY_STEP],
+    ['gconv_path', EVERY_STEP],
+    ['Ld_Preload', family('LD_', LINKER)],
+    ['dyld_insert_libraries', family('DYLD_', MAC_LINKER)],
+    ['Git_Ssh_Command', family('GIT_', 'change how git runs in later steps')],
+    ['node_options', family('NODE_', LANGUAGE('Node.js'))],
+    ['PythonHome', family('PYTHON', LANGUAGE('Python'))],
+    ['perl5lib', family('PERL', LANGUAGE('Perl'))],
+    ['rubylib', family('RUBY', LANGUAGE('Ruby'))],
+    ['java_home', family('JAVA_', LANGUAGE('Java'))],
+    ['_java_options', family('_JAVA_', LANGUAGE('Java'))],
+    ['Dotnet_Root', family('DOTNET_', LANGUAGE('.NET'))],
+    ['Ssl_Cert_File', family('SSL_', 'change which certificates later steps trust')],
+    ['no_proxy', PROXY],
+    ['Github_Env', family('GITHUB_', RUNNER)],
+    ['runner_temp', family('RUNNER_', RUNNER)],
+    ['actions_runtime_token', family('ACTIONS_', RUNNER)],
+    ['Input_TokenId', family('INPUT_', RUNNER)],
+    ['state_token', family('STATE_', RUNNER)],
+  ])('refuses %s: the same family in another casing', (name, why) => {
+    expect(refusal(() => readEnvName(name)).message).toBe(
+      `Input 'envName' must not be ${name}: ${why}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`,
+    )
+  })
+
+  // A family's prefix alone is in the family: PYTHON* has no underscore, NODE_* has one.
+  it.each<[string, string]>([
+    ['LD_', family('LD_', LINKER)],
+    ['DYLD_', family('DYLD_', MAC_LINKER)],
+    ['GIT_', family('GIT_', 'change how git runs in later steps')],
+    ['NODE_', family('NODE_', LANGUAGE('Node.js'))],
+    ['PYTHON', family('PYTHON', LANGUAGE('Python'))],
+    ['PYTHONX', family('PYTHON', LANGUAGE('Python'))],
+    ['PERL', family('PERL', LANGUAGE('Perl'))],
+    ['RUBY', family('RUBY', LANGUAGE('Ruby'))],
+    ['JAVA_', family('JAVA_', LANGUAGE('Java'))],
+    ['_JAVA_', family('_JAVA_', LANGUAGE('Java'))],
+    ['DOTNET_', family('DOTNET_', LANGUAGE('.NET'))],
+    ['SSL_', family('SSL_', 'change which certificates later steps trust')],
+    ['_PROXY', PROXY],
+    ['GITHUB_', family('GITHUB_', RUNNER)],
+  ])('refuses the bare prefix %s', (name, why) => {
+    expect(refusal(() => readEnvName(name)).message).toBe(
+      `Input 'envName' must not be ${name}: ${why}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`,
+    )
+  })
+
+  // The other side of each family: a prefix without its underscore, the family's name in
+  // the middle of a name, and longer names that only start like an exact one.
+  it.each([
+    'MY_GATEWAY_TOKEN',
+    'NODEX',
+    'NODEJS_TOKEN',
+    'MY_NODE_OPTIONS',
+    'PYTHO',
+    'PY_TOKEN',
+    'MY_PYTHONPATH',
+    'PER_TOKEN',
+    'RUB_TOKEN',
+    'JAVA',
+    '_JAVATOKEN',
+    'MY_JAVA_HOME',
+    'DOTNET',
+    'DOTNETTOKEN',
+    'DYLD',
+    'OLD_TOKEN',
+    'X_LD_PRELOAD',
+    'SSL',
+    'MY_SSL_CERT',
+    'NOPROXY',
+    'PROXY_',
+    'GITHUBTOKEN',
+    'X_GITHUB_TOKEN',
+    'RUNNER',
+    'ACTIONS',
+    'INPUTS_TOKEN',
+    'STATEFUL_TOKEN',
+    'PATH_TOKEN',
+    'MY_ENV',
+    'IFS_TOKEN',
+    'CDPATH_TOKEN',
+    'GCONV_PATH_TOKEN',
+    'HOMEDIR_TOKEN',
+  ])('accepts %s, which only looks like a refused name', (name) => {
+    expect(readEnvName(name)).toBe(name)
+  })
+
   it('reads an empty envName as none', () => {
     expect(readEnvName('')).toBeUndefined()
   })
