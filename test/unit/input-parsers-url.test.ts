@@ -14,6 +14,12 @@ describe('readUrl', () => {
     ['http://LOCALHOST:8080/', 'http://localhost:8080'],
     ['http://127.0.0.1:8080', 'http://127.0.0.1:8080'],
     ['http://127.255.0.1/api/', 'http://127.255.0.1/api'],
+    ['http://127.0.0.0', 'http://127.0.0.0'], // both ends of 127.0.0.0/8
+    ['http://127.255.255.255', 'http://127.255.255.255'],
+    ['http://0x7f.1', 'http://127.0.0.1'], // WHATWG reads hex and octal parts too
+    ['http://0177.0.0.1', 'http://127.0.0.1'],
+    ['http://127.0.0.1.', 'http://127.0.0.1'], // a trailing dot is still the address
+    ['http://LocalHost', 'http://localhost'],
     ['http://127.1', 'http://127.0.0.1'], // WHATWG URL reads 127.1 as 127.0.0.1: loopback
     ['http://2130706433', 'http://127.0.0.1'],
     ['http://[::1]:9000', 'http://[::1]:9000'],
@@ -37,6 +43,11 @@ describe('readUrl', () => {
     'http://126.255.255.255',
     'http://[::2]',
     'http://[::ffff:127.0.0.1]',
+    'http://[::ffff:7f00:1]',
+    'http://[::]',
+    'http://0', // read as 0.0.0.0
+    'http://localhost%2eexample.com', // read as localhost.example.com
+    'http://127.0.0.1%2eexample.com',
     'http://api.example.com',
     'ws://localhost',
     'ftp://127.0.0.1',
@@ -57,16 +68,19 @@ describe('readUrl', () => {
       'https://u:p@api.example.com',
       'https://u@api.example.com',
       'https://:p@api.example.com',
+      'http://127.0.0.1:80@api.example.com', // a loopback-looking user name, not the host
     ].map((raw): [string, string] => [
       raw,
       "Input 'baseUrl' must not contain a user name or password: the action authenticates with clientId and clientSecret.",
     ]),
-    ...['https://api.example.com/v1?key=k3y', 'https://api.example.com/v1#k3y'].map(
-      (raw): [string, string] => [
-        raw,
-        'Input \'baseUrl\' must not have a query string or fragment (not shown here); got one after "https://api.example.com/v1".',
-      ],
-    ),
+    ...[
+      'https://api.example.com/v1?key=k3y',
+      'https://api.example.com/v1#k3y',
+      'https://api.example.com/v1#@127.0.0.1',
+    ].map((raw): [string, string] => [
+      raw,
+      'Input \'baseUrl\' must not have a query string or fragment (not shown here); got one after "https://api.example.com/v1".',
+    ]),
   ])('refuses %j', (raw, message) => {
     expect(refusal(() => baseUrl(raw)).message).toBe(message)
   })
