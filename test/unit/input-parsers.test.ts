@@ -2,6 +2,8 @@
 // what it accepts. envName and URLs have files of their own (input-parsers-env-name, -url).
 import { describe, expect, it } from '@jest/globals'
 import {
+  readBoolean,
+  readChoice,
   readDuration,
   readInteger,
   readNameFilter,
@@ -11,19 +13,55 @@ import {
 } from '../../src/input-parsers.js'
 import { refusal } from '../fixtures/input-error.js'
 
+describe('readChoice', () => {
+  const STATES = ['active', 'revoked', 'all'] as const
+
+  it.each(STATES)('accepts the choice %s exactly as written', (raw) => {
+    expect(readChoice('state', raw, STATES)).toBe(raw)
+  })
+
+  it.each(['', 'Active', 'ALL', 'active ', 'revoke', 'any'])(
+    'refuses %j, naming every choice',
+    (raw) => {
+      expect(refusal(() => readChoice('state', raw, STATES)).message).toBe(
+        `Input 'state' must be one of active, revoked, all; got ${JSON.stringify(raw)}.`,
+      )
+    },
+  )
+})
+
+describe('readBoolean', () => {
+  it.each(['true', 'True', 'TRUE'])('reads %s as true', (raw) => {
+    expect(readBoolean('dryRun', raw)).toBe(true)
+  })
+
+  it.each(['false', 'False', 'FALSE'])('reads %s as false', (raw) => {
+    expect(readBoolean('dryRun', raw)).toBe(false)
+  })
+
+  it.each(['', 'tRUE', 'fAlse', 'yes', 'no', 'on', 'off', '1', '0', 'y', 'true '])(
+    'refuses %j, which is not a YAML 1.2 boolean',
+    (raw) => {
+      expect(refusal(() => readBoolean('dryRun', raw)).message).toBe(
+        `Input 'dryRun' must be true or false; got ${JSON.stringify(raw)}.`,
+      )
+    },
+  )
+})
+
 describe('readInteger', () => {
   it.each(['0', '7', '10', '007'])('accepts %j', (raw) => {
     expect(readInteger('retries', raw, 0, 10, 'a whole number')).toBe(Number(raw))
   })
 
-  it.each(['', '-1', '11', '3.5', ' 3', '3 ', '+3', '1e1', '0x1', '٣', 'three'])(
-    'refuses %j',
-    (raw) => {
-      expect(refusal(() => readInteger('retries', raw, 0, 10, 'a whole number')).message).toBe(
-        `Input 'retries' must be a whole number from 0 to 10; got ${JSON.stringify(raw)}.`,
-      )
-    },
-  )
+  it.each([
+    ...['', '-1', '11', '3.5', ' 3', '3 ', '+3', '1e1', '0x1', '٣', 'three'],
+    '99999999999999999999', // past Number.MAX_SAFE_INTEGER: still out of range, not rounded in
+  ])('refuses %j', (raw) => {
+    expect(refusal(() => readInteger('retries', raw, 0, 10, 'a whole number')).message).toBe(
+      `Input 'retries' must be a whole number from 0 to 10; got ${JSON.stringify(raw)}.`,
+    )
+  })
 })
 
 describe('readDuration', () => {
@@ -35,6 +73,10 @@ describe('readDuration', () => {
     ['2w', 14 * 86_400_000],
   ])('reads %s as %d ms', (raw, ms) => {
     expect(readDuration(raw)).toEqual({ text: raw, ms })
+  })
+
+  it('reads an empty olderThan as no age limit', () => {
+    expect(readDuration('')).toBeUndefined()
   })
 
   it.each(['0d', '30', '30s', '1.5h', '1y', '30D', '-1d', ' 30d', '30d ', 'd', '00m'])(
@@ -58,18 +100,32 @@ describe('names and ids', () => {
     ['"a\\u007fb"', 'a\u007fb'],
     ['"a\\u0085b"', 'a\u0085b'],
     ['"a\\u009fb"', 'a\u009fb'],
+    // The ends of both ranges: the last C0 control, the first C1 control.
+    ['"a\\u001fb"', 'a\u001fb'],
+    ['"a\\u0080b"', 'a\u0080b'],
+    ['"\\u0001"', '\u0001'],
   ])('refuses the name %s', (quoted, name) => {
     expect(refusal(() => readRequiredName(name, 'x')).message).toBe(`${CONTROL} ${quoted}.`)
     expect(refusal(() => readNameFilter(name)).message).toBe(`${CONTROL} ${quoted}.`)
   })
 
-  it.each(['ci-deploy', 'ci deploy', ' padded ', 'déploiement ✓', '日本語', '🚀', 'a\u00a0b'])(
-    'accepts the name %j',
-    (name) => {
-      expect(readRequiredName(name, 'x')).toBe(name)
-      expect(readNameFilter(name)).toBe(name)
-    },
-  )
+  it.each([
+    ...['ci-deploy', 'ci deploy', ' padded ', 'déploiement ✓', '日本語', '🚀'],
+    // Next to the control ranges: space after C0, ~ before DEL, no-break space after C1.
+    ...['a b', 'a~b', 'a\u00a0b'],
+  ])('accepts the name %j', (name) => {
+    expect(readRequiredName(name, 'x')).toBe(name)
+    expect(readNameFilter(name)).toBe(name)
+  })
+
+  it('refuses an empty name where one is required, and an empty tokenId', () => {
+    expect(refusal(() => readRequiredName('', "the new token's name")).message).toBe(
+      "Input 'name' is required for this operation: the new token's name.",
+    )
+    expect(refusal(() => readTokenId('')).message).toBe(
+      "Input 'tokenId' is required for operation revoke: the id (a UUID) of the token.",
+    )
+  })
 
   it('reads an empty filter as none, and a long bad value cut short in the message', () => {
     expect(readNameFilter('')).toBeUndefined()
