@@ -1,13 +1,25 @@
 // readInputs: each input read by the right parser, with its range, on both sides of every rule.
 import { describe, expect, it } from '@jest/globals'
 import { InputError } from '../../src/errors.js'
-import { readInputs, type Inputs } from '../../src/inputs.js'
+import { readConnection, readInputs, type Inputs } from '../../src/inputs.js'
+import { Secrets } from '../../src/secrets.js'
 import type { CreateTask, ListTask } from '../../src/task.js'
 import { refusal } from '../fixtures/input-error.js'
-import { OPERATION, PROJECT_ID, read, TOKEN_ID } from '../fixtures/inputs.js'
+import { CONNECTION, OPERATION, PROJECT_ID, read, TOKEN_ID } from '../fixtures/inputs.js'
 import { recordingSecrets } from '../fixtures/secrets.js'
 
 const FORKS = 'Secrets are not passed to workflows triggered from forks.'
+
+/** An input source and a secret masker that record, in one list, each read and each mask. */
+function recorded(values: Record<string, string>) {
+  const events: string[] = []
+  const secrets = new Secrets((value) => events.push(`mask ${value}`))
+  const source = (name: string) => {
+    events.push(`read ${name}`)
+    return values[name] ?? ''
+  }
+  return { events, source, secrets }
+}
 
 /** The InputError that reading `given` throws. */
 const failure = (given: Record<string, string>) => refusal(() => read(given))
@@ -46,6 +58,24 @@ describe('readInputs', () => {
     const values: Record<string, string> = { clientSecret: 'early-secret', operation: 'bogus' }
     expect(() => readInputs((name) => values[name] ?? '', secrets)).toThrow(InputError)
     expect(masked).toEqual(['early-secret'])
+  })
+
+  it('reads clientSecret first and masks it before reading any other input', () => {
+    const { events, source, secrets } = recorded({ ...CONNECTION, operation: 'list' })
+    readInputs(source, secrets)
+    expect(events.slice(0, 3)).toEqual(['read clientSecret', 'mask s3cr3t-value', 'read operation'])
+  })
+
+  it('readConnection alone (the post step) also masks clientSecret before any other read', () => {
+    const { events, source, secrets } = recorded({ ...CONNECTION })
+    readConnection(source, secrets)
+    expect(events.slice(0, 3)).toEqual(['read clientSecret', 'mask s3cr3t-value', 'read clientId'])
+  })
+
+  it('masks nothing when clientSecret is empty, and fails naming it', () => {
+    const { events, source, secrets } = recorded({ ...CONNECTION, clientSecret: '' })
+    expect(refusal(() => readConnection(source, secrets)).input).toBe('clientSecret')
+    expect(events.filter((event) => event.startsWith('mask'))).toEqual([])
   })
 
   it('reads a create with the defaults of action.yml', () => {
@@ -93,6 +123,23 @@ describe('readInputs', () => {
       'authUrl',
       'https://example.com/auth/',
       'https://example.com/auth/idp/identity/resources/auth/v2/api-token',
+    ],
+    // Ends in /api-token once the trailing / is gone: the full endpoint.
+    [
+      'authUrl',
+      'https://example.com/identity/api-token/',
+      'https://example.com/identity/api-token',
+    ],
+    // Not a path segment of its own, or a longer one: a base URL.
+    [
+      'authUrl',
+      'https://example.com/my-api-token',
+      'https://example.com/my-api-token/idp/identity/resources/auth/v2/api-token',
+    ],
+    [
+      'authUrl',
+      'https://example.com/api-tokens',
+      'https://example.com/api-tokens/idp/identity/resources/auth/v2/api-token',
     ],
   ])('reads %s %s as %s', (input, raw, expected) => {
     const { connection } = read({ operation: 'list', [input]: raw }).inputs
