@@ -41,4 +41,20 @@ describe('readInputs: inputs not used by the operation', () => {
       `Input '${input}' is not used by operation ${operation}; it is ignored.`,
     ])
   })
+
+  // The runner fills every default in before the step starts: those are not warned about.
+  it('does not warn about an unused input left at its default, written out', () => {
+    const defaults = { state: 'all', ifExists: 'create', keep: '0', dryRun: 'false' }
+    const { inputs } = read({ ...OPERATION.revoke, ...defaults, concurrency: '4' })
+    expect(inputs.warnings).toEqual([])
+  })
+
+  it('warns about each unused input, one line each', () => {
+    const { inputs } = read({ ...OPERATION.revoke, name: 'x', dryRun: 'true', envName: 'X_TOKEN' })
+    expect(inputs.warnings).toEqual([
+      "Input 'name' is not used by operation revoke; it is ignored.",
+      "Input 'envName' is not used by operation revoke; it is ignored.",
+      "Input 'dryRun' is not used by operation revoke; it is ignored.",
+    ])
+  })
 })
