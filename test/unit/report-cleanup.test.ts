@@ -94,4 +94,39 @@ describe('report: cleanup', () => {
       "warning: Could not revoke gateway token 'ci-b' (b): POST y answered 500 Internal Server Error (attempt 4 of 4).",
     ])
   })
+
+  it('cut short by totalTimeout: outputs what it revoked, and says how many were left', async () => {
+    const runner = recordingRunner()
+    const revoked = [token('a', 'ci-a', 40, { state: 'revoked', tokenValue: undefined })]
+    await report(
+      {
+        operation: 'cleanup',
+        task: {
+          operation: 'cleanup',
+          name: 'ci-*',
+          olderThan: undefined,
+          keep: 0,
+          dryRun: false,
+          concurrency: 4,
+        },
+        revoked,
+        kept: [],
+        notRevoked: [],
+        now: Date.UTC(2026, 10, 22),
+        left: [token('b', 'ci-b', 41), token('c', 'ci-c', 42)],
+        totalTimeoutMs: 60_000,
+      },
+      { summary: true },
+      runner,
+    )
+    expect(runner.outputs.count).toBe('1')
+    expect(runner.outputs.tokens).toBe(
+      '[{"id":"a","name":"ci-a","state":"revoked","createdAt":"2026-10-13T00:00:00.000Z"}]',
+    )
+    expect(runner.lines).toEqual([
+      "info: Revoked gateway token 'ci-a' (a), 40d old.",
+      'info: Revoked 1 token; 2 left when totalTimeout ran out. Kept 0.',
+    ])
+    expect(runner.summaries[0]).toContain('#### Left active: totalTimeout ran out')
+  })
 })
