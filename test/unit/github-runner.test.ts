@@ -95,4 +95,19 @@ describe('githubRunner', () => {
       process.exitCode = exitCode
     }
   })
+
+  // CONTRACT.md: name must not be blank. The runner passes inputs as they were written;
+  // core.getInput trims them, so a blank name arrives empty and is refused as missing.
+  it('reads an input trimmed, so that a blank one is empty', () => {
+    const saved = process.env.INPUT_NAME
+    try {
+      process.env.INPUT_NAME = ' \t\u00a0 '
+      expect(githubRunner.getInput('name')).toBe('')
+      process.env.INPUT_NAME = '  ci-deploy \n'
+      expect(githubRunner.getInput('name')).toBe('ci-deploy')
+    } finally {
+      if (saved === undefined) delete process.env.INPUT_NAME
+      else process.env.INPUT_NAME = saved
+    }
+  })
 })

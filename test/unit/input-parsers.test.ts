@@ -1,196 +1,52 @@
-// Each input parser on both sides of its rule: what it refuses, with the exact message, and what it accepts.
+// Each input parser on both sides of its rule: what it refuses, with the exact message, and
+// what it accepts. envName and URLs have files of their own (input-parsers-env-name, -url).
 import { describe, expect, it } from '@jest/globals'
-import { InputError } from '../../src/errors.js'
 import {
+  readBoolean,
+  readChoice,
   readDuration,
-  readEnvName,
   readInteger,
   readNameFilter,
   readProjectId,
   readRequiredName,
   readTokenId,
-  readUrl,
-  withoutTrailingSlash,
 } from '../../src/input-parsers.js'
+import { refusal } from '../fixtures/input-error.js'
 
-/** The InputError that `parse` throws. */
-function refusal(parse: () => unknown): InputError {
-  try {
-    parse()
-  } catch (error) {
-    if (error instanceof InputError) return error
-    throw error
-  }
-  throw new Error('expected an InputError')
-}
+describe('readChoice', () => {
+  const STATES = ['active', 'revoked', 'all'] as const
 
-describe('readEnvName', () => {
-  const EVERY_STEP = 'it would change how every later step runs'
-  const LINKER = 'change how the dynamic linker loads every program in later steps'
-  const MAC_LINKER = 'change how the macOS dynamic linker loads every program in later steps'
-  const PROXY = 'names ending in _PROXY change where later steps send their network traffic'
-  const RUNNER = 'belong to the runner'
-
-  it.each<[string, string]>([
-    ['PATH', EVERY_STEP],
-    ['path', EVERY_STEP],
-    ['Path', EVERY_STEP],
-    ['HOME', EVERY_STEP],
-    ['SHELL', EVERY_STEP],
-    ['ENV', EVERY_STEP],
-    ['IFS', EVERY_STEP],
-    ['ifs', EVERY_STEP],
-    ['CDPATH', EVERY_STEP],
-    ['BASH_ENV', EVERY_STEP],
-    ['SHELLOPTS', EVERY_STEP],
-    ['PS4', EVERY_STEP],
-    ['PROMPT_COMMAND', EVERY_STEP],
-    ['GCONV_PATH', EVERY_STEP],
-    ['LD_PRELOAD', `names starting with LD_ ${LINKER}`],
-    ['ld_library_path', `names starting with LD_ ${LINKER}`],
-    ['LD_AUDIT', `names starting with LD_ ${LINKER}`],
-    ['DYLD_INSERT_LIBRARIES', `names starting with DYLD_ ${MAC_LINKER}`],
-    ['GIT_SSH_COMMAND', 'names starting with GIT_ change how git runs in later steps'],
-    ['git_dir', 'names starting with GIT_ change how git runs in later steps'],
-    ['NODE_OPTIONS', 'names starting with NODE_ change how Node.js runs in later steps'],
-    [
-      'NODE_TLS_REJECT_UNAUTHORIZED',
-      'names starting with NODE_ change how Node.js runs in later steps',
-    ],
-    ['Node_Path', 'names starting with NODE_ change how Node.js runs in later steps'],
-    ['PYTHONPATH', 'names starting with PYTHON change how Python runs in later steps'],
-    ['pythonstartup', 'names starting with PYTHON change how Python runs in later steps'],
-    ['PERL5OPT', 'names starting with PERL change how Perl runs in later steps'],
-    ['PERLLIB', 'names starting with PERL change how Perl runs in later steps'],
-    ['RUBYOPT', 'names starting with RUBY change how Ruby runs in later steps'],
-    ['JAVA_TOOL_OPTIONS', 'names starting with JAVA_ change how Java runs in later steps'],
-    ['_JAVA_OPTIONS', 'names starting with _JAVA_ change how Java runs in later steps'],
-    ['DOTNET_STARTUP_HOOKS', 'names starting with DOTNET_ change how .NET runs in later steps'],
-    ['SSL_CERT_FILE', 'names starting with SSL_ change which certificates later steps trust'],
-    ['ssl_cert_dir', 'names starting with SSL_ change which certificates later steps trust'],
-    ['HTTPS_PROXY', PROXY],
-    ['http_proxy', PROXY],
-    ['NO_PROXY', PROXY],
-    ['ALL_PROXY', PROXY],
-    ['Ftp_Proxy', PROXY],
-    ['GITHUB_TOKEN', `names starting with GITHUB_ ${RUNNER}`],
-    ['github_path', `names starting with GITHUB_ ${RUNNER}`],
-    ['RUNNER_DEBUG', `names starting with RUNNER_ ${RUNNER}`],
-    ['ACTIONS_STEP_DEBUG', `names starting with ACTIONS_ ${RUNNER}`],
-    ['INPUT_NAME', `names starting with INPUT_ ${RUNNER}`],
-    ['STATE_tokenId', `names starting with STATE_ ${RUNNER}`],
-  ])('refuses %s: %s', (name, why) => {
-    expect(refusal(() => readEnvName(name)).message).toBe(
-      `Input 'envName' must not be ${name}: ${why}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`,
-    )
+  it.each(STATES)('accepts the choice %s exactly as written', (raw) => {
+    expect(readChoice('state', raw, STATES)).toBe(raw)
   })
 
-  it.each([
-    'MEDIATOR_GATEWAY_TOKEN',
-    'ACME_GATEWAY_TOKEN',
-    'GATEWAY_TOKEN',
-    'NOMAD_VAR_gateway_token',
-    'MY_NODE', // NODE_ only as a prefix
-    'NODE', // NODE_ with its underscore
-    'PROXY_NAME', // _PROXY only as a suffix
-    'MY_PROXY_URL',
-    'PROXY',
-    'GITLAB_TOKEN', // GIT_ with its underscore
-    'GIT',
-    'LDAP_TOKEN', // LD_ with its underscore
-    'JAVASCRIPT_TOKEN', // JAVA_ with its underscore
-    'SSLTOKEN',
-    'MY_PATH',
-    'SHELL_TOKEN',
-    'HOME_TOKEN',
-    'ENVIRONMENT',
-    'RUNNERS_TOKEN',
-    '_TOKEN',
-    'token',
-  ])('accepts %s', (name) => {
-    expect(readEnvName(name)).toBe(name)
-  })
-
-  it('reads an empty envName as none', () => {
-    expect(readEnvName('')).toBeUndefined()
-  })
-
-  it.each(['MY-TOKEN', '1TOKEN', 'MY TOKEN', 'TOKEN=1', 'TOKEN\n', 'ÄTOKEN', '$TOKEN'])(
-    'refuses %j, not a variable name',
-    (name) => {
-      expect(refusal(() => readEnvName(name)).message).toBe(
-        `Input 'envName' must be an environment variable name (letters, digits and _, not starting with a digit); got ${JSON.stringify(name)}.`,
+  it.each(['', 'Active', 'ALL', 'active ', 'revoke', 'any'])(
+    'refuses %j, naming every choice',
+    (raw) => {
+      expect(refusal(() => readChoice('state', raw, STATES)).message).toBe(
+        `Input 'state' must be one of active, revoked, all; got ${JSON.stringify(raw)}.`,
       )
     },
   )
 })
 
-describe('readUrl', () => {
-  const baseUrl = (raw: string) => withoutTrailingSlash(readUrl('baseUrl', raw, 'the base URL'))
-  const HTTPS =
-    "Input 'baseUrl' must use https (http only for localhost, 127.0.0.0/8 and [::1]); got"
-
-  it.each<[string, string]>([
-    ['http://localhost', 'http://localhost'],
-    ['http://LOCALHOST:8080/', 'http://localhost:8080'],
-    ['http://127.0.0.1:8080', 'http://127.0.0.1:8080'],
-    ['http://127.255.0.1/api/', 'http://127.255.0.1/api'],
-    ['http://127.1', 'http://127.0.0.1'], // WHATWG URL reads 127.1 as 127.0.0.1: loopback
-    ['http://2130706433', 'http://127.0.0.1'],
-    ['http://[::1]:9000', 'http://[::1]:9000'],
-    ['http://[0:0:0:0:0:0:0:1]', 'http://[::1]'],
-    ['https://127.0.0.1.nip.io', 'https://127.0.0.1.nip.io'], // look-alikes are fine over https
-    ['https://localhost.example.com/v1', 'https://localhost.example.com/v1'],
-    ['https://0.0.0.0', 'https://0.0.0.0'],
-    ['HTTPS://API.EXAMPLE.COM/Platform//', 'https://api.example.com/Platform'],
-  ])('accepts %s, read as %s', (raw, expected) => {
-    expect(baseUrl(raw)).toBe(expected)
+describe('readBoolean', () => {
+  it.each(['true', 'True', 'TRUE'])('reads %s as true', (raw) => {
+    expect(readBoolean('dryRun', raw)).toBe(true)
   })
 
-  it.each([
-    'http://127.0.0.1.nip.io',
-    'http://127.0.0.1.example.com',
-    'http://localhost.example.com',
-    'http://mylocalhost',
-    'http://0.0.0.0',
-    'http://10.0.0.1',
-    'http://128.0.0.1',
-    'http://126.255.255.255',
-    'http://[::2]',
-    'http://[::ffff:127.0.0.1]',
-    'http://api.example.com',
-    'ws://localhost',
-    'ftp://127.0.0.1',
-    'file:///etc/passwd',
-  ])('refuses %s: not https, and not http to a loopback host', (raw) => {
-    expect(refusal(() => baseUrl(raw)).message).toBe(`${HTTPS} ${JSON.stringify(raw)}.`)
+  it.each(['false', 'False', 'FALSE'])('reads %s as false', (raw) => {
+    expect(readBoolean('dryRun', raw)).toBe(false)
   })
 
-  it.each<[string, string]>([
-    ['', "Input 'baseUrl' is required: the base URL, like https://api.example.com."],
-    ...['api.example.com', '/v1', '//api.example.com', 'https://', 'https://exa mple.com'].map(
-      (raw): [string, string] => [
-        raw,
-        `Input 'baseUrl' must be an absolute URL like https://api.example.com; got ${JSON.stringify(raw)}.`,
-      ],
-    ),
-    ...[
-      'https://u:p@api.example.com',
-      'https://u@api.example.com',
-      'https://:p@api.example.com',
-    ].map((raw): [string, string] => [
-      raw,
-      "Input 'baseUrl' must not contain a user name or password: the action authenticates with clientId and clientSecret.",
-    ]),
-    ...['https://api.example.com/v1?key=k3y', 'https://api.example.com/v1#k3y'].map(
-      (raw): [string, string] => [
-        raw,
-        'Input \'baseUrl\' must not have a query string or fragment (not shown here); got one after "https://api.example.com/v1".',
-      ],
-    ),
-  ])('refuses %j', (raw, message) => {
-    expect(refusal(() => baseUrl(raw)).message).toBe(message)
-  })
+  it.each(['', 'tRUE', 'fAlse', 'yes', 'no', 'on', 'off', '1', '0', 'y', 'true '])(
+    'refuses %j, which is not a YAML 1.2 boolean',
+    (raw) => {
+      expect(refusal(() => readBoolean('dryRun', raw)).message).toBe(
+        `Input 'dryRun' must be true or false; got ${JSON.stringify(raw)}.`,
+      )
+    },
+  )
 })
 
 describe('readInteger', () => {
@@ -198,14 +54,14 @@ describe('readInteger', () => {
     expect(readInteger('retries', raw, 0, 10, 'a whole number')).toBe(Number(raw))
   })
 
-  it.each(['', '-1', '11', '3.5', ' 3', '3 ', '+3', '1e1', '0x1', '٣', 'three'])(
-    'refuses %j',
-    (raw) => {
-      expect(refusal(() => readInteger('retries', raw, 0, 10, 'a whole number')).message).toBe(
-        `Input 'retries' must be a whole number from 0 to 10; got ${JSON.stringify(raw)}.`,
-      )
-    },
-  )
+  it.each([
+    ...['', '-1', '11', '3.5', ' 3', '3 ', '+3', '1e1', '0x1', '٣', 'three'],
+    '99999999999999999999', // past Number.MAX_SAFE_INTEGER: still out of range, not rounded in
+  ])('refuses %j', (raw) => {
+    expect(refusal(() => readInteger('retries', raw, 0, 10, 'a whole number')).message).toBe(
+      `Input 'retries' must be a whole number from 0 to 10; got ${JSON.stringify(raw)}.`,
+    )
+  })
 })
 
 describe('readDuration', () => {
@@ -217,6 +73,10 @@ describe('readDuration', () => {
     ['2w', 14 * 86_400_000],
   ])('reads %s as %d ms', (raw, ms) => {
     expect(readDuration(raw)).toEqual({ text: raw, ms })
+  })
+
+  it('reads an empty olderThan as no age limit', () => {
+    expect(readDuration('')).toBeUndefined()
   })
 
   it.each(['0d', '30', '30s', '1.5h', '1y', '30D', '-1d', ' 30d', '30d ', 'd', '00m'])(
@@ -240,18 +100,32 @@ describe('names and ids', () => {
     ['"a\\u007fb"', 'a\u007fb'],
     ['"a\\u0085b"', 'a\u0085b'],
     ['"a\\u009fb"', 'a\u009fb'],
+    // The ends of both ranges: the last C0 control, the first C1 control.
+    ['"a\\u001fb"', 'a\u001fb'],
+    ['"a\\u0080b"', 'a\u0080b'],
+    ['"\\u0001"', '\u0001'],
   ])('refuses the name %s', (quoted, name) => {
     expect(refusal(() => readRequiredName(name, 'x')).message).toBe(`${CONTROL} ${quoted}.`)
     expect(refusal(() => readNameFilter(name)).message).toBe(`${CONTROL} ${quoted}.`)
   })
 
-  it.each(['ci-deploy', 'ci deploy', ' padded ', 'déploiement ✓', '日本語', '🚀', 'a\u00a0b'])(
-    'accepts the name %j',
-    (name) => {
-      expect(readRequiredName(name, 'x')).toBe(name)
-      expect(readNameFilter(name)).toBe(name)
-    },
-  )
+  it.each([
+    ...['ci-deploy', 'ci deploy', ' padded ', 'déploiement ✓', '日本語', '🚀'],
+    // Next to the control ranges: space after C0, ~ before DEL, no-break space after C1.
+    ...['a b', 'a~b', 'a\u00a0b'],
+  ])('accepts the name %j', (name) => {
+    expect(readRequiredName(name, 'x')).toBe(name)
+    expect(readNameFilter(name)).toBe(name)
+  })
+
+  it('refuses an empty name where one is required, and an empty tokenId', () => {
+    expect(refusal(() => readRequiredName('', "the new token's name")).message).toBe(
+      "Input 'name' is required for this operation: the new token's name.",
+    )
+    expect(refusal(() => readTokenId('')).message).toBe(
+      "Input 'tokenId' is required for operation revoke: the id (a UUID) of the token.",
+    )
+  })
 
   it('reads an empty filter as none, and a long bad value cut short in the message', () => {
     expect(readNameFilter('')).toBeUndefined()

@@ -1,45 +1,29 @@
 // readInputs: each input read by the right parser, with its range, on both sides of every rule.
 import { describe, expect, it } from '@jest/globals'
 import { InputError } from '../../src/errors.js'
-import { INPUT_DEFAULTS, readInputs, type Inputs } from '../../src/inputs.js'
+import { readConnection, readInputs, type Inputs } from '../../src/inputs.js'
+import { Secrets } from '../../src/secrets.js'
 import type { CreateTask, ListTask } from '../../src/task.js'
+import { refusal } from '../fixtures/input-error.js'
+import { CONNECTION, OPERATION, PROJECT_ID, read, TOKEN_ID } from '../fixtures/inputs.js'
 import { recordingSecrets } from '../fixtures/secrets.js'
 
-const CONNECTION = {
-  clientId: 'client-1',
-  clientSecret: 's3cr3t-value',
-  baseUrl: 'https://api.example.com',
-  authUrl: 'https://auth.example.com',
-}
-const TOKEN_ID = '123e4567-e89b-42d3-a456-426614174000'
-const PROJECT_ID = '6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b'
 const FORKS = 'Secrets are not passed to workflows triggered from forks.'
 
-/** Reads inputs as the runner would give them: defaults filled in, then `given`. */
-function read(given: Record<string, string>, defaults: Record<string, string> = INPUT_DEFAULTS) {
-  const { secrets, masked } = recordingSecrets()
-  const values: Record<string, string> = { ...defaults, ...CONNECTION, ...given }
-  const inputs = readInputs((name) => values[name] ?? '', secrets)
-  return { inputs, masked }
-}
-
-function failure(given: Record<string, string>): InputError {
-  try {
-    read(given)
-  } catch (error) {
-    if (error instanceof InputError) return error
-    throw error
+/** An input source and a secret masker that record, in one list, each read and each mask. */
+function recorded(values: Record<string, string>) {
+  const events: string[] = []
+  const secrets = new Secrets((value) => events.push(`mask ${value}`))
+  const source = (name: string) => {
+    events.push(`read ${name}`)
+    return values[name] ?? ''
   }
-  throw new Error('expected an InputError')
+  return { events, source, secrets }
 }
 
-/** Each operation with the inputs it requires. */
-const OPERATION: Record<string, Record<string, string>> = {
-  create: { operation: 'create', name: 'x' },
-  list: { operation: 'list' },
-  revoke: { operation: 'revoke', tokenId: TOKEN_ID },
-  cleanup: { operation: 'cleanup', name: 'x' },
-}
+/** The InputError that reading `given` throws. */
+const failure = (given: Record<string, string>) => refusal(() => read(given))
+
 /** The operation each input is tried with, one that uses it; list when not named here. */
 const USED_BY: Record<string, string> = {
   ...{ envName: 'create', ifExists: 'create', revokeOnExit: 'create', writeTokenFile: 'create' },
@@ -74,6 +58,24 @@ describe('readInputs', () => {
     const values: Record<string, string> = { clientSecret: 'early-secret', operation: 'bogus' }
     expect(() => readInputs((name) => values[name] ?? '', secrets)).toThrow(InputError)
     expect(masked).toEqual(['early-secret'])
+  })
+
+  it('reads clientSecret first and masks it before reading any other input', () => {
+    const { events, source, secrets } = recorded({ ...CONNECTION, operation: 'list' })
+    readInputs(source, secrets)
+    expect(events.slice(0, 3)).toEqual(['read clientSecret', 'mask s3cr3t-value', 'read operation'])
+  })
+
+  it('readConnection alone (the post step) also masks clientSecret before any other read', () => {
+    const { events, source, secrets } = recorded({ ...CONNECTION })
+    readConnection(source, secrets)
+    expect(events.slice(0, 3)).toEqual(['read clientSecret', 'mask s3cr3t-value', 'read clientId'])
+  })
+
+  it('masks nothing when clientSecret is empty, and fails naming it', () => {
+    const { events, source, secrets } = recorded({ ...CONNECTION, clientSecret: '' })
+    expect(refusal(() => readConnection(source, secrets)).input).toBe('clientSecret')
+    expect(events.filter((event) => event.startsWith('mask'))).toEqual([])
   })
 
   it('reads a create with the defaults of action.yml', () => {
@@ -122,48 +124,26 @@ describe('readInputs', () => {
       'https://example.com/auth/',
       'https://example.com/auth/idp/identity/resources/auth/v2/api-token',
     ],
+    // Ends in /api-token once the trailing / is gone: the full endpoint.
+    [
+      'authUrl',
+      'https://example.com/identity/api-token/',
+      'https://example.com/identity/api-token',
+    ],
+    // Not a path segment of its own, or a longer one: a base URL.
+    [
+      'authUrl',
+      'https://example.com/my-api-token',
+      'https://example.com/my-api-token/idp/identity/resources/auth/v2/api-token',
+    ],
+    [
+      'authUrl',
+      'https://example.com/api-tokens',
+      'https://example.com/api-tokens/idp/identity/resources/auth/v2/api-token',
+    ],
   ])('reads %s %s as %s', (input, raw, expected) => {
     const { connection } = read({ operation: 'list', [input]: raw }).inputs
     expect(input === 'baseUrl' ? connection.baseUrl : connection.authEndpoint).toBe(expected)
-  })
-
-  // Inputs every operation uses, and a cleanup input given its default: none is warned about.
-  const COMMON = {
-    ...{ timeout: '5', retries: '1', summary: 'false', totalTimeout: '60', keep: '0' },
-    expectedProjectId: PROJECT_ID,
-  }
-  it.each<[string, Record<string, string>]>([
-    [
-      'create',
-      { envName: 'X_TOKEN', ifExists: 'reuse', revokeOnExit: 'true', writeTokenFile: 'true' },
-    ],
-    ['list', { name: 'x', state: 'active' }],
-    ['revoke', { tokenId: TOKEN_ID }],
-    ['cleanup', { name: 'x', olderThan: '1d', keep: '2', dryRun: 'true', concurrency: '8' }],
-  ])('reads operation %s without warning about the inputs it uses: %j', (operation, used) => {
-    const { inputs } = read({ ...COMMON, ...OPERATION[operation], ...used })
-    expect(inputs.task.operation).toBe(operation)
-    expect(inputs.warnings).toEqual([])
-  })
-
-  it.each<[string, string, string]>([
-    ['create', 'state', 'active'],
-    ['create', 'tokenId', TOKEN_ID],
-    ['create', 'olderThan', '1d'],
-    ['create', 'dryRun', 'true'],
-    ['create', 'concurrency', '8'],
-    ['list', 'envName', 'X_TOKEN'],
-    ['list', 'ifExists', 'reuse'],
-    ['list', 'revokeOnExit', 'true'],
-    ['list', 'writeTokenFile', 'true'],
-    ['list', 'keep', '2'],
-    ['revoke', 'name', 'x'],
-    ['cleanup', 'state', 'revoked'],
-  ])('warns that operation %s ignores %s', (operation, input, raw) => {
-    const { inputs } = read({ ...OPERATION[operation], [input]: raw })
-    expect(inputs.warnings).toEqual([
-      `Input '${input}' is not used by operation ${operation}; it is ignored.`,
-    ])
   })
 
   it.each<[string, string, unknown]>([

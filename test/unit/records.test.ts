@@ -102,6 +102,18 @@ describe('uniqueById', () => {
     expect(uniqueById(records).map((t) => t.id)).toEqual(['A-1', 'b', 'c'])
   })
 
+  it('takes a UUID in upper and in lower case for one id', () => {
+    const id = '123e4567-e89b-42d3-a456-426614174000'
+    const records = [token(id.toUpperCase()), token(id)]
+    expect(uniqueById(records).map((t) => t.id)).toEqual([id.toUpperCase()])
+  })
+
+  it('keeps ids that differ in anything but case, one digit or a space included', () => {
+    const id = '123e4567-e89b-42d3-a456-426614174000'
+    const records = [token(id), token(id.replace(/0$/, '1')), token(`${id} `)]
+    expect(uniqueById(records)).toBe(records)
+  })
+
   it('returns a list without duplicates as it is', () => {
     const records = [token('a'), token('b')]
     expect(uniqueById(records)).toBe(records)

@@ -145,16 +145,7 @@ describe('report', () => {
   })
 })
 
-const CLEANUP_TASK = {
-  operation: 'cleanup',
-  name: undefined,
-  olderThan: { text: '30d', ms: 30 * 86_400_000 },
-  keep: 0,
-  dryRun: false,
-  concurrency: 4,
-} as const
-
-describe('report: create options and cleanup', () => {
+describe('report: create options', () => {
   it('create with revokeOnExit: saves the token for the post step before anything else', async () => {
     const runner = recordingRunner()
     const order: string[] = []
@@ -201,40 +192,6 @@ describe('report: create options and cleanup', () => {
     )
   })
 
-  it('cleanup: the revoked records as tokens and count, a log line each', async () => {
-    const runner = recordingRunner()
-    const revoked = [
-      token('a', 'ci-a', 40, { state: 'revoked', tokenValue: undefined }),
-      token('b', 'ci-b', 35, { state: 'revoked', tokenValue: undefined }),
-    ]
-    const task = CLEANUP_TASK
-    await report(
-      {
-        operation: 'cleanup',
-        task,
-        revoked,
-        kept: [],
-        notRevoked: [],
-        now: Date.UTC(2026, 10, 22),
-        left: [],
-        totalTimeoutMs: 900_000,
-      },
-      { summary: true },
-      runner,
-    )
-    expect(runner.outputs.count).toBe('2')
-    expect((JSON.parse(runner.outputs.tokens ?? '') as { id: string }[]).map((t) => t.id)).toEqual([
-      'a',
-      'b',
-    ])
-    expect(runner.lines).toEqual([
-      "info: Revoked gateway token 'ci-a' (a), 40d old.",
-      "info: Revoked gateway token 'ci-b' (b), 35d old.",
-      'info: Revoked 2 tokens. Kept 0.',
-    ])
-    expect(runner.summaries[0]).toContain('### Gateway token cleanup')
-  })
-
   it('create reused with revokeOnExit asked for: says it does not apply, and saves no state', async () => {
     const runner = recordingRunner()
     await report(
@@ -253,60 +210,5 @@ describe('report: create options and cleanup', () => {
     expect(runner.lines).toContain(
       'info: revokeOnExit does not apply: the token was reused, not created by this step.',
     )
-  })
-
-  it('cleanup: a warning for each token kept because its createdAt cannot be read, none for keep', async () => {
-    const runner = recordingRunner()
-    await report(
-      {
-        operation: 'cleanup',
-        task: { ...CLEANUP_TASK, keep: 1 },
-        revoked: [],
-        kept: [
-          { token: token('odd', 'ci', 0, { createdAt: 'yesterday' }), why: 'unreadable date' },
-          { token: token('new', 'ci', 1), why: 'keep' },
-        ],
-        notRevoked: [],
-        now: Date.UTC(2026, 10, 22),
-        left: [],
-        totalTimeoutMs: 900_000,
-      },
-      { summary: false },
-      runner,
-    )
-    expect(runner.lines.filter((line) => line.startsWith('warning:'))).toEqual([
-      `warning: Token 'ci' (odd) has a createdAt that cannot be read ("yesterday"): its age is unknown, so it is not revoked.`,
-    ])
-    expect(runner.lines.at(-1)).toBe('info: Revoked 0 tokens. Kept 2.')
-  })
-
-  it('cleanup: a warning for each token it could not revoke, naming it and why', async () => {
-    const runner = recordingRunner()
-    const task = CLEANUP_TASK
-    const notRevoked = [
-      { token: token('a', 'ci-a', 40), reason: 'POST x answered 403 Forbidden: not yours.' },
-      {
-        token: token('b', 'ci-b', 41),
-        reason: 'POST y answered 500 Internal Server Error (attempt 4 of 4).',
-      },
-    ]
-    await report(
-      {
-        operation: 'cleanup',
-        task,
-        revoked: [],
-        kept: [],
-        notRevoked,
-        now: Date.UTC(2026, 10, 22),
-        left: [],
-        totalTimeoutMs: 900_000,
-      },
-      { summary: false },
-      runner,
-    )
-    expect(runner.lines.filter((line) => line.startsWith('warning:'))).toEqual([
-      "warning: Could not revoke gateway token 'ci-a' (a): POST x answered 403 Forbidden: not yours.",
-      "warning: Could not revoke gateway token 'ci-b' (b): POST y answered 500 Internal Server Error (attempt 4 of 4).",
-    ])
   })
 })

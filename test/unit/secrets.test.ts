@@ -92,4 +92,40 @@ describe('Secrets: echoed forms', () => {
     expect(secrets.scrub('x token-abcdefgh y')).toBe('x *** y')
     expect(secrets.scrub('x value-12345678 y')).toBe('x value-12345678 y')
   })
+
+  it('removes a run of exactly 8 characters of a sent secret, and leaves a run of 7 alone', () => {
+    const { secrets } = recordingSecrets()
+    secrets.add('abcdefghijklmnop')
+    expect(secrets.scrub('x bcdefgh y')).toBe('x bcdefgh y')
+    expect(secrets.scrub('x bcdefghi y')).toBe('x *** y')
+  })
+
+  it('scrubs a refresh token piecewise too: the action may send it', () => {
+    const { secrets } = recordingSecrets()
+    secrets.addFrom({ refresh_token: 'refresh-token-abcdefgh' })
+    expect(secrets.scrub('echo: token-abcdefgh.')).toBe('echo: ***.')
+  })
+
+  it('scrubs a received token value in its JSON-escaped and URL-encoded forms', () => {
+    const { secrets } = recordingSecrets()
+    const value = 'eyJ/ab+cd"ef g=='
+    secrets.add(value, 'received')
+    const url = encodeURIComponent(value)
+    const forms = [
+      value,
+      JSON.stringify(value).slice(1, -1),
+      JSON.stringify(value).slice(1, -1).replace('/', '\\/'),
+      url,
+      url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+      url.replace('%20', '+'),
+    ]
+    expect(forms.map((form) => secrets.scrub(`<${form}>`))).toEqual(forms.map(() => '<***>'))
+  })
+
+  it('leaves a received token value split over two lines, or a piece of it, as it is', () => {
+    const { secrets } = recordingSecrets()
+    secrets.add('gw-value-abcdefghijkl', 'received')
+    expect(secrets.scrub('a gw-value-abc\ndefghijkl b')).toBe('a gw-value-abc\ndefghijkl b')
+    expect(secrets.scrub('a value-abcdefghijkl b')).toBe('a value-abcdefghijkl b')
+  })
 })

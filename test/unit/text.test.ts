@@ -125,11 +125,24 @@ describe('neutralizeCommands', () => {
       ':one colon',
       'naïve ☃ 𝄞 日本語 € ci-dеploy',
       'emoji 👩‍💻 👍🏽 🇪🇺',
+      '[x]',
+      '# #[x]', // the runner does not skip a space between the two #
+      ': :x::y',
       '',
     ]
     for (const text of ordinary) {
       expect(neutralizeCommands(text)).toBe(text)
       expect(neutralizeLegacyCommands(text)).toBe(text)
+    }
+  })
+})
+
+describe('neutralizeCommands on its own output', () => {
+  it('changes nothing the second time: what it wrote is ordinary text', () => {
+    expect(HOSTILE.length).toBeGreaterThan(100)
+    for (const line of HOSTILE) {
+      const once = neutralizeCommands(line)
+      expect([line, neutralizeCommands(once)]).toEqual([line, once])
     }
   })
 })

@@ -204,5 +204,61 @@ describe('cleanup', () => {
       expect(result.left.map((t) => t.id)).toEqual(['t0'])
       expect(result.revoked.map((t) => t.id)).toEqual(['t1'])
     })
+
+    it('starts revokes while time is left and none at or after the end, in plan order', async () => {
+      const api = new FakeTokenApi(many(5))
+      const ctx = context(3_000)
+      api.clock = ctx.clock
+      api.revokeMs = 1_000
+      const result = await cleanup(api, task({ concurrency: 1 }), ctx)
+      // t0 starts at 0 s, t1 at 1 s, t2 at 2 s; at 3 s the budget is spent.
+      expect(api.calls).toEqual(['list', 'revoke t0', 'revoke t1', 'revoke t2'])
+      expect(result.revoked.map((t) => t.id)).toEqual(['t0', 't1', 't2'])
+      expect(result.left.map((t) => t.id)).toEqual(['t3', 't4'])
+      expect(stepFailure(result)).toBe(
+        'totalTimeout (3 s) ran out: 3 tokens revoked, 2 left active; run the cleanup again to revoke them.',
+      )
+    })
+
+    it('lets the revokes in flight when the budget runs out finish, and counts them revoked', async () => {
+      const api = new FakeTokenApi(many(5))
+      const ctx = context(10_000)
+      const release: (() => void)[] = []
+      api.hold = () => new Promise((resolve) => release.push(resolve))
+      const running = cleanup(api, task({ concurrency: 2 }), ctx)
+      await until(() => release.length === 2)
+      ctx.clock.advance(10_000) // t0 and t1 are still in flight
+      for (const go of release.splice(0)) go()
+      const result = await running
+      expect(api.calls).toEqual(['list', 'revoke t0', 'revoke t1'])
+      expect(result.revoked.map((t) => [t.id, t.state])).toEqual([
+        ['t0', 'revoked'],
+        ['t1', 'revoked'],
+      ])
+      expect(result.left.map((t) => t.id)).toEqual(['t2', 't3', 't4'])
+      expect(result.notRevoked).toEqual([])
+      expect(stepFailure(result)).toBe(
+        'totalTimeout (10 s) ran out: 2 tokens revoked, 3 left active; run the cleanup again to revoke them.',
+      )
+    })
+
+    it('with totalTimeout 0 revokes every token, however long it takes', async () => {
+      const api = new FakeTokenApi(many(10))
+      const ctx = context(0)
+      api.clock = ctx.clock
+      api.revokeMs = 3_600_000 // an hour each: 10 hours in all, past the largest totalTimeout
+      const result = await cleanup(api, task({ concurrency: 2 }), ctx)
+      expect(result.revoked).toHaveLength(10)
+      expect(result.left).toEqual([])
+      expect(result.totalTimeoutMs).toBe(0)
+      expect(stepFailure(result)).toBeUndefined()
+    })
   })
 })
+
+/** Lets pending work run until `condition` holds (at most 100 turns), then checks it does. */
+async function until(condition: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 100 && !condition(); turn++)
+    await new Promise((resolve) => setImmediate(resolve))
+  expect(condition()).toBe(true)
+}

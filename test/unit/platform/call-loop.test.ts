@@ -1,48 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
-import { Deadline } from '../../../src/deadline.js'
-import { CallLoop, type AccessTokens } from '../../../src/platform/call-loop.js'
-import { DeadlineError, RequestError } from '../../../src/platform/errors.js'
+import { RequestError } from '../../../src/platform/errors.js'
 import { TransportError } from '../../../src/platform/http.js'
-import { DEFAULT_BACKOFF } from '../../../src/platform/retry.js'
-import { FakeClock } from '../../fixtures/clock.js'
-import { recordingRunner } from '../../fixtures/runner.js'
-import { recordingSecrets } from '../../fixtures/secrets.js'
-import { FakeTransport, reset, type Scripted } from '../../fixtures/transport.js'
-
-const REQUEST = { method: 'GET' as const, url: 'https://api.example.com/api/tokens', headers: {} }
-
-function loop(
-  script: Scripted[],
-  { retries = 3, tokens = ['access-1', 'access-2'], totalMs = 0 } = {},
-) {
-  const transport = new FakeTransport(script)
-  const clock = new FakeClock()
-  const deadline = new Deadline(clock, totalMs)
-  const log = recordingRunner()
-  const { secrets, masked } = recordingSecrets()
-  const callLoop = new CallLoop({
-    transport,
-    timeoutMs: 5_000,
-    deadline,
-    retries,
-    secrets,
-    log,
-    clock,
-    backoff: DEFAULT_BACKOFF,
-  })
-  const rejected: string[] = []
-  const accessTokens: AccessTokens = {
-    token: () => Promise.resolve(tokens[rejected.length] ?? 'none'),
-    reject: (value) => {
-      rejected.push(value)
-      return Promise.resolve()
-    },
-  }
-  callLoop.useAccessTokens(accessTokens)
-  return { callLoop, transport, clock, log, masked, rejected, secrets }
-}
-
-const readStatus = { read: (answer: { status: number }) => answer.status }
+import { loop, readStatus, REQUEST } from '../../fixtures/call-loop.js'
+import { reset } from '../../fixtures/transport.js'
 
 describe('CallLoop', () => {
   it('sends once on success, with the access token of the API', async () => {
@@ -162,53 +122,6 @@ describe('CallLoop', () => {
     await callLoop.call('api', REQUEST, readStatus)
     // Ours is 12:00:00; the platform's 12:00:10 and half a second (the header's resolution).
     expect(callLoop.platformTime(clock.now())).toBe(clock.now() + 10_500)
-  })
-
-  describe('totalTimeout', () => {
-    it('gives each attempt no more than the time left', async () => {
-      const { callLoop, transport } = loop([{ status: 200 }], { totalMs: 2_000 })
-      await callLoop.call('api', REQUEST, readStatus)
-      expect(transport.sent[0]?.timeoutMs).toBe(2_000)
-      const free = loop([{ status: 200 }])
-      await free.callLoop.call('api', REQUEST, readStatus)
-      expect(free.transport.sent[0]?.timeoutMs).toBe(5_000)
-    })
-
-    it('begins no wait that would pass it, and says so', async () => {
-      const { callLoop, transport, clock } = loop(
-        [{ status: 429, headers: { 'Retry-After': '30' } }, { status: 200 }],
-        { totalMs: 10_000 },
-      )
-      const error = await callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
-      expect(error).toBeInstanceOf(DeadlineError)
-      expect((error as Error).message).toBe(
-        `GET ${REQUEST.url} answered 429 (attempt 1 of 4); totalTimeout (10 s) leaves no time to wait 30.0 s and try again.`,
-      )
-      expect(transport.sent).toHaveLength(1)
-      expect(clock.sleeps).toEqual([])
-    })
-
-    it('waits and tries again while there is time, then stops', async () => {
-      const { callLoop, transport, clock } = loop(
-        [{ status: 503 }, { status: 503 }, { status: 200 }],
-        {
-          totalMs: 1_000,
-        },
-      )
-      await expect(callLoop.call('api', REQUEST, readStatus)).rejects.toThrow(DeadlineError)
-      // 500 ms waited; the next wait (1 s) would pass the deadline.
-      expect(clock.sleeps).toEqual([500])
-      expect(transport.sent).toHaveLength(2)
-    })
-
-    it('sends nothing once it has run out', async () => {
-      const { callLoop, transport, clock } = loop([{ status: 200 }], { totalMs: 1_000 })
-      clock.advance(1_000)
-      await expect(callLoop.call('api', REQUEST, readStatus)).rejects.toThrow(
-        `totalTimeout (1 s) ran out before GET ${REQUEST.url} was sent.`,
-      )
-      expect(transport.sent).toHaveLength(0)
-    })
   })
 
   describe('hints', () => {

@@ -75,14 +75,33 @@ describe('readAccessToken', () => {
     expect(token).toEqual({ value: 'eyJ.a-b_c~d+/=', renewAt: now + 600_000 - 60_000 })
   })
 
-  it.each(['eyJ\r\nX-Evil: 1', 'eyJ€', 'eyJ\u0000', 'eyJ abc', 'eyJ\tabc'])(
-    'refuses %j, which cannot be sent as a header value',
-    (value) => {
-      expect(() => readAccessToken(REQUEST, answer(200, { access_token: value }), now)).toThrow(
-        `POST ${REQUEST.url} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`,
+  it('reads a real JWT, and the spelling accessToken of an older client', () => {
+    const jwt =
+      'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c'
+    expect(readAccessToken(REQUEST, answer(200, { access_token: jwt }), now)).toEqual({
+      value: jwt,
+      renewAt: undefined,
+    })
+    expect(readAccessToken(REQUEST, answer(200, { accessToken: jwt }), now).value).toBe(jwt)
+  })
+
+  it.each([{}, { access_token: '' }, { access_token: 42 }, { access_token: null }, []])(
+    'refuses %j: no non-empty access_token',
+    (json) => {
+      expect(() => readAccessToken(REQUEST, answer(200, json), now)).toThrow(
+        `POST ${REQUEST.url} answered 200 without an access_token.`,
       )
     },
   )
+
+  it.each([
+    ...['eyJ\r\nX-Evil: 1', 'eyJ\r', 'eyJ\nabc', 'eyJ€', 'eyJ\u0000', 'eyJ abc', 'eyJ\tabc'],
+    ...['eyJ\u007f', 'eyJé', ' eyJ'],
+  ])('refuses %j, which cannot be sent as a header value', (value) => {
+    expect(() => readAccessToken(REQUEST, answer(200, { access_token: value }), now)).toThrow(
+      `POST ${REQUEST.url} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`,
+    )
+  })
 })
 
 describe('parseJson', () => {

@@ -16,6 +16,17 @@ describe('revokePath', () => {
       expect(() => revokePath(id)).toThrow(/is not a UUID, so it was not sent in a URL/)
     },
   )
+
+  it('puts an upper-case UUID in the URL as well', () => {
+    const upper = ID.toUpperCase()
+    expect(revokePath(upper)).toBe(`/api/tokens/${upper}/revoke?tokenId=${upper}`)
+  })
+
+  it('says which id it refused, and that nothing was revoked', () => {
+    expect(() => revokePath('..')).toThrow(
+      'the token id ".." is not a UUID, so it was not sent in a URL; nothing was revoked.',
+    )
+  })
 })
 
 describe('authEndpoint', () => {
@@ -28,4 +39,17 @@ describe('authEndpoint', () => {
     const full = 'https://auth.example.com/frontegg/identity/resources/auth/v2/api-token'
     expect(authEndpoint(full)).toBe(full)
   })
+
+  it('uses an endpoint URL with trailing slashes as it is, without them', () => {
+    expect(authEndpoint('https://auth.example.com/identity/api-token//')).toBe(
+      'https://auth.example.com/identity/api-token',
+    )
+  })
+
+  it.each(['https://auth.example.com/my-api-token', 'https://auth.example.com/api-tokens'])(
+    'treats %s as a base URL: /api-token is not its last path segment',
+    (base) => {
+      expect(authEndpoint(base)).toBe(`${base}${AUTH_PATH}`)
+    },
+  )
 })

@@ -1,0 +1,47 @@
+// Deadline: the step's budget (totalTimeout) on an injected clock; 0 means no limit.
+import { describe, expect, it } from '@jest/globals'
+import { Deadline } from '../../src/deadline.js'
+import { FakeClock } from '../fixtures/clock.js'
+
+describe('Deadline', () => {
+  it('counts the time left down from the budget, from when it was made', () => {
+    const clock = new FakeClock()
+    clock.advance(5_000) // before the deadline is made: not counted
+    const deadline = new Deadline(clock, 900_000)
+    expect(deadline.remaining()).toBe(900_000)
+    clock.advance(300_000)
+    expect(deadline.remaining()).toBe(600_000)
+  })
+
+  it('is not expired 1 ms before the end', () => {
+    const clock = new FakeClock()
+    const deadline = new Deadline(clock, 60_000)
+    clock.advance(59_999)
+    expect(deadline.remaining()).toBe(1)
+    expect(deadline.expired()).toBe(false)
+  })
+
+  it('is expired at the end and after it, with nothing left (never less than 0)', () => {
+    const clock = new FakeClock()
+    const deadline = new Deadline(clock, 60_000)
+    clock.advance(60_000)
+    expect(deadline.expired()).toBe(true)
+    expect(deadline.remaining()).toBe(0)
+    clock.advance(1_000)
+    expect(deadline.remaining()).toBe(0)
+  })
+
+  it('with a budget of 0 has no limit: Infinity left, never expired, past the largest budget too', () => {
+    const clock = new FakeClock()
+    const deadline = new Deadline(clock, 0)
+    clock.advance(21_600_000 + 1)
+    expect(deadline.remaining()).toBe(Infinity)
+    expect(deadline.expired()).toBe(false)
+  })
+
+  it('names totalTimeout and the budget in seconds, for messages', () => {
+    expect(new Deadline(new FakeClock(), 900_000).describe()).toBe('totalTimeout (900 s)')
+    expect(new Deadline(new FakeClock(), 1_000).describe()).toBe('totalTimeout (1 s)')
+    expect(new Deadline(new FakeClock(), 900_000).totalMs).toBe(900_000)
+  })
+})

@@ -1,0 +1,130 @@
+// CallLoop under totalTimeout: no attempt starts past it, no wait begins that would end past
+// it, and an attempt gets at most the time left. Time is a FakeClock.
+import { describe, expect, it } from '@jest/globals'
+import { DeadlineError } from '../../../src/platform/errors.js'
+import { TransportError } from '../../../src/platform/http.js'
+import { loop, readStatus, REQUEST } from '../../fixtures/call-loop.js'
+
+describe('CallLoop under totalTimeout', () => {
+  it('gives each attempt no more than the time left', async () => {
+    const { callLoop, transport } = loop([{ status: 200 }], { totalMs: 2_000 })
+    await callLoop.call('api', REQUEST, readStatus)
+    expect(transport.sent[0]?.timeoutMs).toBe(2_000)
+    const free = loop([{ status: 200 }])
+    await free.callLoop.call('api', REQUEST, readStatus)
+    expect(free.transport.sent[0]?.timeoutMs).toBe(5_000)
+  })
+
+  it('begins no wait that would pass it, and says so', async () => {
+    const { callLoop, transport, clock } = loop(
+      [{ status: 429, headers: { 'Retry-After': '30' } }, { status: 200 }],
+      { totalMs: 10_000 },
+    )
+    const error = await callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(DeadlineError)
+    expect((error as Error).message).toBe(
+      `GET ${REQUEST.url} answered 429 (attempt 1 of 4); totalTimeout (10 s) leaves no time to wait 30.0 s and try again.`,
+    )
+    expect(transport.sent).toHaveLength(1)
+    expect(clock.sleeps).toEqual([])
+  })
+
+  it('waits and tries again while there is time, then stops', async () => {
+    const { callLoop, transport, clock } = loop(
+      [{ status: 503 }, { status: 503 }, { status: 200 }],
+      {
+        totalMs: 1_000,
+      },
+    )
+    await expect(callLoop.call('api', REQUEST, readStatus)).rejects.toThrow(DeadlineError)
+    // 500 ms waited; the next wait (1 s) would pass the deadline.
+    expect(clock.sleeps).toEqual([500])
+    expect(transport.sent).toHaveLength(2)
+  })
+
+  it('sends nothing once it has run out', async () => {
+    const { callLoop, transport, clock } = loop([{ status: 200 }], { totalMs: 1_000 })
+    clock.advance(1_000)
+    await expect(callLoop.call('api', REQUEST, readStatus)).rejects.toThrow(
+      `totalTimeout (1 s) ran out before GET ${REQUEST.url} was sent.`,
+    )
+    expect(transport.sent).toHaveLength(0)
+  })
+
+  it('sends an attempt 1 ms before the end, with that 1 ms to answer', async () => {
+    const { callLoop, transport, clock } = loop([{ status: 200 }], { totalMs: 1_000 })
+    clock.advance(999)
+    await expect(callLoop.call('api', REQUEST, readStatus)).resolves.toBe(200)
+    expect(transport.sent.map((s) => s.timeoutMs)).toEqual([1])
+  })
+
+  it('gives a later attempt only what earlier attempts and waits left', async () => {
+    const { callLoop, transport, clock } = loop(
+      [{ status: 503, takesMs: 1_000 }, { status: 200 }],
+      { totalMs: 6_000 },
+    )
+    transport.clock = clock
+    await expect(callLoop.call('api', REQUEST, readStatus)).resolves.toBe(200)
+    // 6 s: the first attempt took 1 s, the wait 0.5 s; 4.5 s left, under the 5 s timeout.
+    expect(clock.sleeps).toEqual([500])
+    expect(transport.sent.map((s) => s.timeoutMs)).toEqual([5_000, 4_500])
+  })
+
+  it('begins a wait that ends 1 ms before the end, and gives the next attempt that 1 ms', async () => {
+    const { callLoop, transport, clock } = loop([{ status: 503 }, { status: 200 }], {
+      totalMs: 501,
+    })
+    await expect(callLoop.call('api', REQUEST, readStatus)).resolves.toBe(200)
+    expect(clock.sleeps).toEqual([500])
+    expect(transport.sent.map((s) => s.timeoutMs)).toEqual([501, 1])
+  })
+
+  it('begins no wait that would end exactly at the end: no time would be left to try', async () => {
+    const { callLoop, transport, clock } = loop([{ status: 503 }, { status: 200 }], {
+      totalMs: 500,
+    })
+    const error = await callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(DeadlineError)
+    expect((error as DeadlineError).message).toBe(
+      `GET ${REQUEST.url} answered 503 (attempt 1 of 4); totalTimeout (1 s) leaves no time to wait 0.5 s and try again.`,
+    )
+    expect((error as DeadlineError).status).toBe(503)
+    expect(clock.sleeps).toEqual([])
+    expect(transport.sent).toHaveLength(1)
+  })
+
+  it('fails naming totalTimeout when an attempt times out because the budget ran out', async () => {
+    const { callLoop, transport, clock } = loop([timeout(), { status: 200 }], { totalMs: 2_000 })
+    transport.clock = clock
+    const error = await callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(DeadlineError)
+    expect((error as DeadlineError).message).toBe(
+      `totalTimeout (2 s) ran out while GET ${REQUEST.url} waited for an answer.`,
+    )
+    expect(transport.sent.map((s) => s.timeoutMs)).toEqual([2_000])
+  })
+
+  it('retries an attempt that timed out with budget to spare, as any timeout', async () => {
+    const { callLoop, transport, clock } = loop([timeout(), { status: 200 }], { totalMs: 20_000 })
+    transport.clock = clock
+    await expect(callLoop.call('api', REQUEST, readStatus)).resolves.toBe(200)
+    // 5 s timed out, 0.5 s waited: 14.5 s left, so the second attempt has its full 5 s.
+    expect(transport.sent.map((s) => s.timeoutMs)).toEqual([5_000, 5_000])
+    expect(clock.sleeps).toEqual([500])
+  })
+
+  it('with totalTimeout 0 has no limit: hours later it still sends, and waits as long as asked', async () => {
+    const { callLoop, transport, clock } = loop(
+      [{ status: 429, headers: { 'Retry-After': '60' } }, { status: 200 }],
+      { totalMs: 0 },
+    )
+    clock.advance(7 * 3_600_000) // past the largest totalTimeout, 21600 s
+    await expect(callLoop.call('api', REQUEST, readStatus)).resolves.toBe(200)
+    expect(clock.sleeps).toEqual([60_000])
+    expect(transport.sent.map((s) => s.timeoutMs)).toEqual([5_000, 5_000])
+  })
+})
+
+function timeout(): TransportError {
+  return new TransportError('no answer within 5 s (timeout)', 'ETIMEDOUT', true)
+}

@@ -1,0 +1,166 @@
+// report for a cleanup: the revoked records as outputs, a log line each, a warning for each
+// token not revoked.
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { report } from '../../src/report.js'
+import { recordingRunner as newRunner, type RecordingRunner } from '../fixtures/runner.js'
+import { token } from '../fixtures/token-api.js'
+
+// Every runner of this file, so that the files a report writes are removed after each test.
+const runners: RecordingRunner[] = []
+function recordingRunner(): RecordingRunner {
+  const runner = newRunner()
+  runners.push(runner)
+  return runner
+}
+afterEach(() => {
+  for (const runner of runners.splice(0)) runner.removeTempDir()
+})
+
+const CLEANUP_TASK = {
+  operation: 'cleanup',
+  name: undefined,
+  olderThan: { text: '30d', ms: 30 * 86_400_000 },
+  keep: 0,
+  dryRun: false,
+  concurrency: 4,
+} as const
+
+describe('report: cleanup', () => {
+  it('cleanup: a warning for each token kept because its createdAt cannot be read, none for keep', async () => {
+    const runner = recordingRunner()
+    await report(
+      {
+        operation: 'cleanup',
+        task: { ...CLEANUP_TASK, keep: 1 },
+        revoked: [],
+        kept: [
+          { token: token('odd', 'ci', 0, { createdAt: 'yesterday' }), why: 'unreadable date' },
+          { token: token('new', 'ci', 1), why: 'keep' },
+        ],
+        notRevoked: [],
+        now: Date.UTC(2026, 10, 22),
+        left: [],
+        totalTimeoutMs: 900_000,
+      },
+      { summary: false },
+      runner,
+    )
+    expect(runner.lines.filter((line) => line.startsWith('warning:'))).toEqual([
+      `warning: Token 'ci' (odd) has a createdAt that cannot be read ("yesterday"): its age is unknown, so it is not revoked.`,
+    ])
+    expect(runner.lines.at(-1)).toBe('info: Revoked 0 tokens. Kept 2.')
+  })
+
+  it('cleanup: the revoked records as tokens and count, a log line each', async () => {
+    const runner = recordingRunner()
+    const revoked = [
+      token('a', 'ci-a', 40, { state: 'revoked', tokenValue: undefined }),
+      token('b', 'ci-b', 35, { state: 'revoked', tokenValue: undefined }),
+    ]
+    const task = {
+      operation: 'cleanup',
+      name: undefined,
+      olderThan: { text: '30d', ms: 30 * 86_400_000 },
+      keep: 0,
+      dryRun: false,
+      concurrency: 4,
+    } as const
+    await report(
+      {
+        operation: 'cleanup',
+        task,
+        revoked,
+        kept: [],
+        notRevoked: [],
+        now: Date.UTC(2026, 10, 22),
+        left: [],
+        totalTimeoutMs: 900_000,
+      },
+      { summary: true },
+      runner,
+    )
+    expect(runner.outputs.count).toBe('2')
+    expect((JSON.parse(runner.outputs.tokens ?? '') as { id: string }[]).map((t) => t.id)).toEqual([
+      'a',
+      'b',
+    ])
+    expect(runner.lines).toEqual([
+      "info: Revoked gateway token 'ci-a' (a), 40d old.",
+      "info: Revoked gateway token 'ci-b' (b), 35d old.",
+      'info: Revoked 2 tokens. Kept 0.',
+    ])
+    expect(runner.summaries[0]).toContain('### Gateway token cleanup')
+  })
+
+  it('cleanup: a warning for each token it could not revoke, naming it and why', async () => {
+    const runner = recordingRunner()
+    const task = {
+      operation: 'cleanup',
+      name: undefined,
+      olderThan: { text: '30d', ms: 30 * 86_400_000 },
+      keep: 0,
+      dryRun: false,
+      concurrency: 4,
+    } as const
+    const notRevoked = [
+      { token: token('a', 'ci-a', 40), reason: 'POST x answered 403 Forbidden: not yours.' },
+      {
+        token: token('b', 'ci-b', 41),
+        reason: 'POST y answered 500 Internal Server Error (attempt 4 of 4).',
+      },
+    ]
+    await report(
+      {
+        operation: 'cleanup',
+        task,
+        revoked: [],
+        kept: [],
+        notRevoked,
+        now: Date.UTC(2026, 10, 22),
+        left: [],
+        totalTimeoutMs: 900_000,
+      },
+      { summary: false },
+      runner,
+    )
+    expect(runner.lines.filter((line) => line.startsWith('warning:'))).toEqual([
+      "warning: Could not revoke gateway token 'ci-a' (a): POST x answered 403 Forbidden: not yours.",
+      "warning: Could not revoke gateway token 'ci-b' (b): POST y answered 500 Internal Server Error (attempt 4 of 4).",
+    ])
+  })
+
+  it('cut short by totalTimeout: outputs what it revoked, and says how many were left', async () => {
+    const runner = recordingRunner()
+    const revoked = [token('a', 'ci-a', 40, { state: 'revoked', tokenValue: undefined })]
+    await report(
+      {
+        operation: 'cleanup',
+        task: {
+          operation: 'cleanup',
+          name: 'ci-*',
+          olderThan: undefined,
+          keep: 0,
+          dryRun: false,
+          concurrency: 4,
+        },
+        revoked,
+        kept: [],
+        notRevoked: [],
+        now: Date.UTC(2026, 10, 22),
+        left: [token('b', 'ci-b', 41), token('c', 'ci-c', 42)],
+        totalTimeoutMs: 60_000,
+      },
+      { summary: true },
+      runner,
+    )
+    expect(runner.outputs.count).toBe('1')
+    expect(runner.outputs.tokens).toBe(
+      '[{"id":"a","name":"ci-a","state":"revoked","createdAt":"2026-10-13T00:00:00.000Z"}]',
+    )
+    expect(runner.lines).toEqual([
+      "info: Revoked gateway token 'ci-a' (a), 40d old.",
+      'info: Revoked 1 token; 2 left when totalTimeout ran out. Kept 0.',
+    ])
+    expect(runner.summaries[0]).toContain('#### Left active: totalTimeout ran out')
+  })
+})

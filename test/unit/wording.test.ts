@@ -1,0 +1,93 @@
+// wording: why a cleanup fails the step (totalTimeout ran out, tokens not revoked) and the
+// one sentence that says what it did.
+import { describe, expect, it } from '@jest/globals'
+import type { CleanupResult } from '../../src/operations/cleanup.js'
+import type { CleanupTask } from '../../src/task.js'
+import { cleanupOutcome, stepFailure, timeoutFailure } from '../../src/wording.js'
+import { token } from '../fixtures/token-api.js'
+
+const TASK: CleanupTask = {
+  operation: 'cleanup',
+  name: 'ci-*',
+  olderThan: undefined,
+  keep: 0,
+  dryRun: false,
+  concurrency: 4,
+}
+const tokens = (prefix: string, n: number) =>
+  Array.from({ length: n }, (_, i) => token(`${prefix}${i}`, `ci-${prefix}${i}`, 40))
+function result(fields: Partial<CleanupResult> = {}): CleanupResult {
+  return {
+    operation: 'cleanup',
+    task: TASK,
+    revoked: [],
+    kept: [],
+    notRevoked: [],
+    left: [],
+    totalTimeoutMs: 900_000,
+    now: Date.UTC(2026, 10, 22),
+    ...fields,
+  }
+}
+
+describe('timeoutFailure', () => {
+  it('names totalTimeout, its value, how many were revoked and how many were left', () => {
+    const cut = result({ revoked: tokens('r', 3), left: tokens('l', 7), totalTimeoutMs: 60_000 })
+    expect(timeoutFailure(cut)).toBe(
+      'totalTimeout (60 s) ran out: 3 tokens revoked, 7 left active; run the cleanup again to revoke them.',
+    )
+  })
+
+  it('counts one token as one, and none revoked as 0 tokens', () => {
+    expect(timeoutFailure(result({ revoked: tokens('r', 1), left: tokens('l', 1) }))).toBe(
+      'totalTimeout (900 s) ran out: 1 token revoked, 1 left active; run the cleanup again to revoke them.',
+    )
+    expect(timeoutFailure(result({ left: tokens('l', 2) }))).toBe(
+      'totalTimeout (900 s) ran out: 0 tokens revoked, 2 left active; run the cleanup again to revoke them.',
+    )
+  })
+
+  it('says nothing when no token was left, however many were revoked', () => {
+    expect(timeoutFailure(result({ revoked: tokens('r', 5) }))).toBeUndefined()
+  })
+})
+
+describe('stepFailure', () => {
+  it('fails a cleanup cut short, naming totalTimeout first, then the tokens not revoked', () => {
+    const cut = result({
+      revoked: tokens('r', 1),
+      notRevoked: [{ token: token('n0', 'ci-n0', 40), reason: 'denied.' }],
+      left: tokens('l', 2),
+    })
+    expect(stepFailure(cut)).toBe(
+      'totalTimeout (900 s) ran out: 1 token revoked, 2 left active; run the cleanup again to revoke them. ' +
+        "1 of 2 tokens was not revoked (the other 1 was): 'ci-n0' (n0): denied.",
+    )
+  })
+
+  it('does not fail a cleanup that revoked everything it chose', () => {
+    expect(stepFailure(result({ revoked: tokens('r', 2) }))).toBeUndefined()
+  })
+
+  it('never fails another operation on its result', () => {
+    const task = { operation: 'list', name: undefined, state: 'all' } as const
+    expect(stepFailure({ operation: 'list', tokens: [], total: 0, task })).toBeUndefined()
+  })
+})
+
+describe('cleanupOutcome', () => {
+  it('says how many were left when totalTimeout ran out', () => {
+    const cut = result({
+      revoked: tokens('r', 2),
+      notRevoked: [{ token: token('n0', 'ci-n0', 40), reason: 'denied.' }],
+      left: tokens('l', 3),
+    })
+    expect(cleanupOutcome(cut)).toBe(
+      'Revoked 2 tokens; 1 could not be revoked; 3 left when totalTimeout ran out.',
+    )
+  })
+
+  it('does not mention totalTimeout when nothing was left', () => {
+    expect(cleanupOutcome(result({ revoked: tokens('r', 1) }))).toBe('Revoked 1 token.')
+  })
+})
