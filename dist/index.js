@@ -2787,9 +2787,20 @@ class RequestError extends ActionError {
 class AuthenticationError extends RequestError {
     name = 'AuthenticationError';
 }
-/** The step's totalTimeout ran out: the request was not sent, or not sent again. */
+/**
+ * The step's totalTimeout ran out: the request was not sent, or not sent again, or
+ * (`answerLost`) it was sent and its answer did not come in the time left, so whether
+ * it took effect is unknown.
+ */
 class DeadlineError extends RequestError {
+    answerLost;
     name = 'DeadlineError';
+    constructor(message, status, 
+    /** The request was sent, and its answer was cut off when the time ran out. */
+    answerLost = false) {
+        super(message, status);
+        this.answerLost = answerLost;
+    }
 }
 /** A revoke of a token id the project does not have. */
 class UnknownTokenError extends RequestError {
@@ -3353,11 +3364,14 @@ async function cleanup(client, task, { clock, log, deadline }) {
         catch (error) {
             if (!(error instanceof RequestError))
                 throw error;
-            if (error instanceof DeadlineError)
+            if (error instanceof DeadlineError && !error.answerLost)
                 return { left: token };
+            // No pause may outlast the step's budget: the tokens after it would be left all the same.
             if (error.status === 429)
-                pool.throttled(THROTTLE_PAUSE_MS);
-            return { failed: { token, reason: error.message } };
+                pool.throttled(Math.min(THROTTLE_PAUSE_MS, deadline.remaining()));
+            // Cut off waiting for its answer: the platform may have revoked it, or not.
+            const unknown = error instanceof DeadlineError ? ' It may have been revoked all the same.' : '';
+            return { failed: { token, reason: error.message + unknown } };
         }
     });
     return {
@@ -3962,9 +3976,9 @@ class CallLoop {
             if (deadline.expired()) {
                 throw new DeadlineError(`${deadline.describe()} ran out before ${requestLine(request)} was sent.`);
             }
-            const { outcome, token } = await this.attempt(target, request, Math.min(timeoutMs, deadline.remaining()));
+            const { outcome, token } = await this.attempt(target, request);
             if (outcome instanceof TransportError && outcome.code === 'ETIMEDOUT' && deadline.expired()) {
-                throw new DeadlineError(`${deadline.describe()} ran out while ${requestLine(request)} waited for an answer.`);
+                throw new DeadlineError(`${deadline.describe()} ran out while ${requestLine(request)} waited for an answer.`, undefined, true);
             }
             const answer = outcome instanceof TransportError ? undefined : outcome;
             if (answer?.status === 401 && token !== undefined && !renewed) {
@@ -4026,15 +4040,23 @@ class CallLoop {
         this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
         await this.options.clock.sleep(delay);
     }
-    /** Sends one attempt, with the access token for the API, and masks what comes back. */
-    async attempt(target, request, timeoutMs) {
-        const { clock, secrets, transport, log } = this.options;
+    /**
+     * Sends one attempt, with the access token for the API, within the time left, and
+     * masks what comes back.
+     */
+    async attempt(target, request) {
+        const { clock, secrets, transport, log, deadline } = this.options;
         let token;
         let sent = request;
         if (target === 'api' && this.accessTokens !== undefined) {
             token = await this.accessTokens.token();
             sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } };
         }
+        // Measured after authenticating, which may have taken time of its own.
+        if (deadline.expired()) {
+            throw new DeadlineError(`${deadline.describe()} ran out before ${requestLine(request)} was sent.`);
+        }
+        const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining());
         const started = clock.now();
         let outcome;
         try {

@@ -92,14 +92,12 @@ export class CallLoop {
           `${deadline.describe()} ran out before ${requestLine(request)} was sent.`,
         )
       }
-      const { outcome, token } = await this.attempt(
-        target,
-        request,
-        Math.min(timeoutMs, deadline.remaining()),
-      )
+      const { outcome, token } = await this.attempt(target, request)
       if (outcome instanceof TransportError && outcome.code === 'ETIMEDOUT' && deadline.expired()) {
         throw new DeadlineError(
           `${deadline.describe()} ran out while ${requestLine(request)} waited for an answer.`,
+          undefined,
+          true,
         )
       }
       const answer = outcome instanceof TransportError ? undefined : outcome
@@ -164,19 +162,28 @@ export class CallLoop {
     await this.options.clock.sleep(delay)
   }
 
-  /** Sends one attempt, with the access token for the API, and masks what comes back. */
+  /**
+   * Sends one attempt, with the access token for the API, within the time left, and
+   * masks what comes back.
+   */
   private async attempt(
     target: Target,
     request: HttpRequest,
-    timeoutMs: number,
   ): Promise<{ outcome: Outcome<Answer>; token?: string }> {
-    const { clock, secrets, transport, log } = this.options
+    const { clock, secrets, transport, log, deadline } = this.options
     let token: string | undefined
     let sent = request
     if (target === 'api' && this.accessTokens !== undefined) {
       token = await this.accessTokens.token()
       sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } }
     }
+    // Measured after authenticating, which may have taken time of its own.
+    if (deadline.expired()) {
+      throw new DeadlineError(
+        `${deadline.describe()} ran out before ${requestLine(request)} was sent.`,
+      )
+    }
+    const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining())
     const started = clock.now()
     let outcome: Outcome<Answer>
     try {

@@ -19,9 +19,22 @@ export class AuthenticationError extends RequestError {
   override name = 'AuthenticationError'
 }
 
-/** The step's totalTimeout ran out: the request was not sent, or not sent again. */
+/**
+ * The step's totalTimeout ran out: the request was not sent, or not sent again, or
+ * (`answerLost`) it was sent and its answer did not come in the time left, so whether
+ * it took effect is unknown.
+ */
 export class DeadlineError extends RequestError {
   override name = 'DeadlineError'
+
+  constructor(
+    message: string,
+    status?: number,
+    /** The request was sent, and its answer was cut off when the time ran out. */
+    readonly answerLost = false,
+  ) {
+    super(message, status)
+  }
 }
 
 /** A revoke of a token id the project does not have. */

@@ -205,6 +205,41 @@ describe('cleanup', () => {
       expect(result.revoked.map((t) => t.id)).toEqual(['t1'])
     })
 
+    it('counts a revoke whose answer the deadline cut off as not revoked, saying it may have been', async () => {
+      const api = new FakeTokenApi(many(2))
+      const cutOff = 'totalTimeout (1 s) ran out while POST x waited for an answer.'
+      api.refusals.set('t0', new DeadlineError(cutOff, undefined, true))
+      const result = await cleanup(api, task(), context())
+      expect(result.notRevoked.map((n) => [n.token.id, n.reason])).toEqual([
+        ['t0', `${cutOff} It may have been revoked all the same.`],
+      ])
+      expect(result.left).toEqual([])
+      expect(result.revoked.map((t) => t.id)).toEqual(['t1'])
+    })
+
+    it('pauses after a final 429 for no longer than the time left', async () => {
+      const api = new FakeTokenApi(many(2))
+      const ctx = context(1_000)
+      api.clock = ctx.clock
+      api.revokeMs = 800
+      api.refusals.set('t0', new RequestError('POST x answered 429 Too Many Requests.', 429))
+      const result = await cleanup(api, task({ concurrency: 1 }), ctx)
+      // The batch pauses 1 s after a throttled revoke, but only 200 ms were left.
+      expect(ctx.clock.sleeps).toEqual([200])
+      expect(ctx.clock.now() - Date.UTC(2026, 10, 22)).toBe(1_000)
+      expect(result.notRevoked.map((n) => n.token.id)).toEqual(['t0'])
+      expect(result.left.map((t) => t.id)).toEqual(['t1'])
+    })
+
+    it('pauses the whole second after a final 429 when there is time', async () => {
+      const api = new FakeTokenApi(many(2))
+      const ctx = context(60_000)
+      api.refusals.set('t0', new RequestError('POST x answered 429 Too Many Requests.', 429))
+      const result = await cleanup(api, task({ concurrency: 1 }), ctx)
+      expect(ctx.clock.sleeps).toEqual([1_000])
+      expect(result.revoked.map((t) => t.id)).toEqual(['t1'])
+    })
+
     it('starts revokes while time is left and none at or after the end, in plan order', async () => {
       const api = new FakeTokenApi(many(5))
       const ctx = context(3_000)

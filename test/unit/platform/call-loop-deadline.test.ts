@@ -1,6 +1,7 @@
 // CallLoop under totalTimeout: no attempt starts past it, no wait begins that would end past
 // it, and an attempt gets at most the time left. Time is a FakeClock.
 import { describe, expect, it } from '@jest/globals'
+import type { AccessTokens } from '../../../src/platform/call-loop.js'
 import { DeadlineError } from '../../../src/platform/errors.js'
 import { TransportError } from '../../../src/platform/http.js'
 import { loop, readStatus, REQUEST } from '../../fixtures/call-loop.js'
@@ -40,6 +41,25 @@ describe('CallLoop under totalTimeout', () => {
     // 500 ms waited; the next wait (1 s) would pass the deadline.
     expect(clock.sleeps).toEqual([500])
     expect(transport.sent).toHaveLength(2)
+  })
+
+  it('counts the time authentication took: the attempt gets only what is left after it', async () => {
+    const { callLoop, transport, clock } = loop([{ status: 200 }], { totalMs: 1_000 })
+    callLoop.useAccessTokens(slowTokens(() => clock.advance(600)))
+    await expect(callLoop.call('api', REQUEST, readStatus)).resolves.toBe(200)
+    expect(transport.sent.map((s) => s.timeoutMs)).toEqual([400])
+  })
+
+  it('sends no API request when authentication used up the budget', async () => {
+    const { callLoop, transport, clock } = loop([{ status: 200 }], { totalMs: 1_000 })
+    callLoop.useAccessTokens(slowTokens(() => clock.advance(1_000)))
+    const error = await callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(DeadlineError)
+    expect((error as Error).message).toBe(
+      `totalTimeout (1 s) ran out before GET ${REQUEST.url} was sent.`,
+    )
+    expect(transport.sent).toEqual([])
+    expect((error as DeadlineError).answerLost).toBe(false)
   })
 
   it('sends nothing once it has run out', async () => {
@@ -101,6 +121,8 @@ describe('CallLoop under totalTimeout', () => {
     expect((error as DeadlineError).message).toBe(
       `totalTimeout (2 s) ran out while GET ${REQUEST.url} waited for an answer.`,
     )
+    // Sent, and its answer lost: whether it took effect is unknown.
+    expect((error as DeadlineError).answerLost).toBe(true)
     expect(transport.sent.map((s) => s.timeoutMs)).toEqual([2_000])
   })
 
@@ -127,4 +149,15 @@ describe('CallLoop under totalTimeout', () => {
 
 function timeout(): TransportError {
   return new TransportError('no answer within 5 s (timeout)', 'ETIMEDOUT', true)
+}
+
+/** Access tokens whose every handing out first runs `takeTime` (an authentication). */
+function slowTokens(takeTime: () => void): AccessTokens {
+  return {
+    token: () => {
+      takeTime()
+      return Promise.resolve('access-1')
+    },
+    reject: () => Promise.resolve(),
+  }
 }
