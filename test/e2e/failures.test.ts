@@ -56,6 +56,17 @@ describe('failures (the committed bundle on Node 24)', () => {
       { operation: 'create', name: 'x', envName: 'GITHUB_TOKEN' },
       /^Input 'envName' must not be GITHUB_TOKEN/,
     ],
+    ...[
+      'JAVA_TOOL_OPTIONS',
+      'https_proxy',
+      'GIT_SSH_COMMAND',
+      'NODE_TLS_REJECT_UNAUTHORIZED',
+      'Ld_Preload',
+    ].map((envName): [string, Record<string, string>, RegExp] => [
+      `envName ${envName} (it changes how later programs run)`,
+      { operation: 'create', name: 'x', envName },
+      new RegExp(`^Input 'envName' must not be ${envName}: `),
+    ]),
     [
       'envName with a space',
       { operation: 'create', name: 'x', envName: 'MY TOKEN' },
