@@ -72,10 +72,17 @@ describe('scrubbing of what a server echoes (case 7)', () => {
       ['URL-encoded with lower-case hex', lowerHex(SECRET)],
       ['form-encoded, + for spaces', encodeURIComponent(SECRET).replace(/%20/g, '+')],
       ['URL-encoded with / left as it is', encodeURIComponent(SECRET).replace(/%2F/g, '/')],
-      ['as HTML decimal references', [...SECRET].map((c) => `&#${c.codePointAt(0)};`).join('')],
+      [
+        'as HTML decimal references',
+        Array.from(SECRET)
+          .map((c) => `&#${c.codePointAt(0)};`)
+          .join(''),
+      ],
       [
         'as HTML hex references',
-        [...SECRET].map((c) => `&#x${c.codePointAt(0)?.toString(16)};`).join(''),
+        Array.from(SECRET)
+          .map((c) => `&#x${c.codePointAt(0)?.toString(16)};`)
+          .join(''),
       ],
       ['split over two lines', `${SECRET.slice(0, 20)}\n${SECRET.slice(20)}`],
       ['a long piece of it', SECRET.slice(3, 20)],
