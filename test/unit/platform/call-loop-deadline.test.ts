@@ -45,14 +45,22 @@ describe('CallLoop under totalTimeout', () => {
 
   it('counts the time authentication took: the attempt gets only what is left after it', async () => {
     const { callLoop, transport, clock } = loop([{ status: 200 }], { totalMs: 1_000 })
-    callLoop.useAccessTokens(slowTokens(() => clock.advance(600)))
+    callLoop.useAccessTokens(
+      slowTokens(() => {
+        clock.advance(600)
+      }),
+    )
     await expect(callLoop.call('api', REQUEST, readStatus)).resolves.toBe(200)
     expect(transport.sent.map((s) => s.timeoutMs)).toEqual([400])
   })
 
   it('sends no API request when authentication used up the budget', async () => {
     const { callLoop, transport, clock } = loop([{ status: 200 }], { totalMs: 1_000 })
-    callLoop.useAccessTokens(slowTokens(() => clock.advance(1_000)))
+    callLoop.useAccessTokens(
+      slowTokens(() => {
+        clock.advance(1_000)
+      }),
+    )
     const error = await callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(DeadlineError)
     expect((error as Error).message).toBe(
