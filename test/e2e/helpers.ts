@@ -1,4 +1,7 @@
 import { afterEach, beforeEach, expect } from '@jest/globals'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { FakePlatform, startFakePlatform } from '../support/fake-platform.mjs'
 import { runAction, type ActionRun, type RunOptions } from '../support/runner.mjs'
 
@@ -18,6 +21,25 @@ export function useFakePlatform(): () => FakePlatform {
   return () => {
     if (platform === undefined) throw new Error('no fake platform outside a test')
     return platform
+  }
+}
+
+/**
+ * New job directories (RUNNER_TEMP, shared by the main and the post step as on a runner),
+ * removed after each test of the calling file, so that a test can see the files a step
+ * left there.
+ * @returns a function that makes one
+ */
+export function useJobDirs(): () => string {
+  let dirs: string[] = []
+  afterEach(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+    dirs = []
+  })
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gateway-token-job-'))
+    dirs.push(dir)
+    return dir
   }
 }
 

@@ -1,9 +1,13 @@
-import { afterEach, describe, expect, it } from '@jest/globals'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { describe, expect, it } from '@jest/globals'
+import { readdirSync } from 'node:fs'
 import { PROJECT_ID, type TokenRecord } from '../support/fake-platform.mjs'
-import { expectCleanFailure, expectNoLeaks, runAgainst, useFakePlatform } from './helpers.js'
+import {
+  expectCleanFailure,
+  expectNoLeaks,
+  runAgainst,
+  useFakePlatform,
+  useJobDirs,
+} from './helpers.js'
 
 const platform = useFakePlatform()
 const DAY = 86_400_000
@@ -25,17 +29,7 @@ function states(): Record<string, string> {
   return Object.fromEntries([...platform().tokens.values()].map((t) => [t.id, t.state]))
 }
 
-// The job's directory (RUNNER_TEMP), to see which files a step left there.
-let jobDirs: string[] = []
-function jobDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-token-job-'))
-  jobDirs.push(dir)
-  return dir
-}
-afterEach(() => {
-  for (const dir of jobDirs) rmSync(dir, { recursive: true, force: true })
-  jobDirs = []
-})
+const jobDir = useJobDirs()
 
 describe('expectedProjectId (the committed bundle on Node 24)', () => {
   describe('cleanup', () => {

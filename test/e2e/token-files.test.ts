@@ -1,34 +1,21 @@
-import { afterEach, describe, expect, it } from '@jest/globals'
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-} from 'node:fs'
-import { tmpdir } from 'node:os'
+import { describe, expect, it } from '@jest/globals'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { timestamp } from '../support/fake-platform.mjs'
 import { runAction } from '../support/runner.mjs'
-import { expectCleanFailure, expectNoLeaks, runAgainst, useFakePlatform } from './helpers.js'
+import {
+  expectCleanFailure,
+  expectNoLeaks,
+  runAgainst,
+  useFakePlatform,
+  useJobDirs,
+} from './helpers.js'
 
 const platform = useFakePlatform()
 const AUTH = 'POST /idp/identity/resources/auth/v2/api-token'
 const CREATE = 'POST /api/tokens'
 
-// The job's directory (RUNNER_TEMP), shared by the main and the post step as on a runner.
-let jobDirs: string[] = []
-function jobDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-token-job-'))
-  jobDirs.push(dir)
-  return dir
-}
-afterEach(() => {
-  for (const dir of jobDirs) rmSync(dir, { recursive: true, force: true })
-  jobDirs = []
-})
+const jobDir = useJobDirs()
 
 describe('writeTokenFile: the token value in a file (the committed bundle on Node 24)', () => {
   it('writes exactly the value, mode 0600, under RUNNER_TEMP; the post step deletes it', async () => {
