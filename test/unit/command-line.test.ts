@@ -8,7 +8,9 @@ import { ROOT } from '../support/runner.mjs'
  * /proc/<pid>/cmdline), and Helm keeps `--set` values in its release (`helm get
  * values`). The examples and the README's snippets must hand the value over in a file
  * (`writeTokenFile`, `--set-file`, `--from-file`) or the environment (`envName` with
- * `docker run --env NAME`), never as an argument.
+ * `docker run --env NAME`), never as an argument. Reading the token file back into a
+ * command (`-e X="$(cat "$TOKEN_FILE")"`, `$(<"$TOKEN_FILE")`) puts the value on that
+ * command line all the same.
  */
 
 /** Workflows that workflow authors copy: the examples and the reusable workflow. */
@@ -62,10 +64,49 @@ function tokenVariables(document: unknown): Set<string> {
   return names
 }
 
+/**
+ * Names of the environment variables that hold the token file's path: an `env:` entry set
+ * from a `tokenFile` output. The path is no secret; what the file holds is.
+ */
+function tokenFileVariables(document: unknown): Set<string> {
+  const names = new Set<string>()
+  for (const mapping of mappings(document)) {
+    const env = mapping.env
+    if (typeof env === 'object' && env !== null && !Array.isArray(env)) {
+      for (const [name, value] of Object.entries(env as Record<string, unknown>)) {
+        if (/\btokenFile\b/.test(String(value))) names.add(name)
+      }
+    }
+  }
+  return names
+}
+
+/** The text inside each command substitution of a line: `$(...)` and backquotes. */
+function substitutions(line: string): string[] {
+  return [...line.matchAll(/\$\(([^)]*)|`([^`]*)`/g)].map((m) => m[1] ?? m[2] ?? '')
+}
+
+/**
+ * A command substitution that prints the token file, whose output, the value, then goes
+ * into the command around it: `cat`, `head` or `tail` of the file, or its input
+ * redirected (`$(<"$F")`, `$(tr -d '\n' < "$F")`). The file is named by a variable set from
+ * `tokenFile`, or by a `tokenFile` expression.
+ */
+function readsTokenFile(body: string, fileVariables: readonly string[]): boolean {
+  const file = [
+    ...fileVariables.map((name) => `\\$\\{?${name}(?![A-Za-z0-9_])`),
+    '\\$\\{\\{[^}]*\\btokenFile\\b[^}]*\\}\\}',
+  ].join('|')
+  const printed = new RegExp(`(?:^|[\\s;|&])(?:cat|head|tail)\\s[^;|&]*["']?(?:${file})`)
+  const redirected = new RegExp(`<\\s*["']?(?:${file})`)
+  return printed.test(body) || redirected.test(body)
+}
+
 /** Each line of a `run:` script that puts a token value on a command line, with why. */
 function commandLineLeaks(yamlText: string): string[] {
   const document: unknown = parse(yamlText)
   const variables = [...tokenVariables(document)]
+  const fileVariables = [...tokenFileVariables(document)]
   const leaks: string[] = []
   for (const mapping of mappings(document)) {
     if (typeof mapping.run !== 'string') continue
@@ -79,6 +120,9 @@ function commandLineLeaks(yamlText: string): string[] {
         }
       }
       if (HELM_SET_TOKEN.test(line)) leaks.push(`${line}  <- --set of gateway.token`)
+      if (substitutions(line).some((body) => readsTokenFile(body, fileVariables))) {
+        leaks.push(`${line}  <- reads the token file into the command line`)
+      }
     }
   }
   return leaks
@@ -162,6 +206,62 @@ jobs:
     expect(commandLineLeaks(snippet)).not.toEqual([])
   })
 
+  // Caught by the token file rule alone: the other rules see no value in these.
+  it.each([
+    [
+      'docker run -e NAME="$(cat ...)" of the token file',
+      `
+- id: x
+  uses: your-org/gateway-token-action@0000000000000000000000000000000000000000 # v1.0.0
+  with: { operation: create, name: m, writeTokenFile: true }
+- env:
+    TOKEN_FILE: \${{ steps.x.outputs.tokenFile }}
+  run: docker run --detach -e YOURSERVICE_GATEWAY_TOKEN="$(cat "$TOKEN_FILE")" platform/mediator
+`,
+    ],
+    [
+      'the token file read with $(<...) into helm --set',
+      `
+- env:
+    TOKEN_FILE: \${{ steps.token.outputs.tokenFile }}
+  run: |
+    helm upgrade mediator chart \\
+      --set mediator.secretName=t --set-string mediator.apiKey="$(< "\${TOKEN_FILE}")"
+`,
+    ],
+    [
+      'the token file redirected into a command substitution',
+      `
+- env:
+    FILE: \${{ steps.token.outputs.tokenFile }}
+  run: |
+    curl --header "Authorization: Bearer $(tr -d '\\n' < "$FILE")" https://mediator.example.com
+`,
+    ],
+    [
+      'a backquoted cat of a job-level variable set from tokenFile',
+      `
+jobs:
+  deploy:
+    runs-on: ubuntu-latest
+    env:
+      TOKEN_PATH: \${{ steps.token.outputs.tokenFile }}
+    steps:
+      - run: nomad var put nomad/jobs/mediator gateway_token=\`cat $TOKEN_PATH\`
+`,
+    ],
+    [
+      'cat of a tokenFile expression in a command substitution',
+      `
+- run: docker run --env T="$(cat \${{ steps.token.outputs.tokenFile }})" platform/mediator
+`,
+    ],
+  ])('catches %s', (_, snippet) => {
+    expect(commandLineLeaks(snippet)).toEqual([
+      expect.stringMatching(/ {2}<- reads the token file into the command line$/),
+    ])
+  })
+
   it.each([
     [
       'docker run --env NAME without a value',
@@ -184,6 +284,37 @@ jobs:
     kubectl create secret generic t --from-file=token="$TOKEN_FILE"
     helm upgrade mediator chart --set-file mediator.gateway.token="$TOKEN_FILE"
     helm upgrade mediator chart --set mediator.secretName=t
+`,
+    ],
+    [
+      'the token file passed by its path, unquoted, and substitutions that do not read it',
+      `
+- id: x
+  uses: your-org/gateway-token-action@0000000000000000000000000000000000000000 # v1.0.0
+  with: { operation: create, name: m, writeTokenFile: true }
+- env:
+    TOKEN_FILE: \${{ steps.x.outputs.tokenFile }}
+    CA_FILE: \${{ runner.temp }}/ca.pem
+  run: |
+    test -s "$TOKEN_FILE"
+    helm upgrade mediator chart --set-file mediator.gateway.token=$TOKEN_FILE
+    kubectl create secret generic t --from-file=token=$TOKEN_FILE --dry-run=client -o yaml | kubectl apply -f -
+    nomad var put -force -out=none nomad/jobs/mediator gateway_token=@"$TOKEN_FILE"
+    echo "in $(dirname "$TOKEN_FILE")"
+    curl --cacert "$CA_FILE" --header "X-CA: $(cat "$CA_FILE" | wc -c)" https://mediator.example.com
+`,
+    ],
+    [
+      "a list's tokensFile (records, not a token value) read with cat and <",
+      `
+- id: list
+  uses: your-org/gateway-token-action@0000000000000000000000000000000000000000 # v1.0.0
+  with: { operation: list, name: m }
+- env:
+    TOKENS_FILE: \${{ steps.list.outputs.tokensFile }}
+  run: |
+    echo "ids: $(jq -r '.[].id' < "$TOKENS_FILE")"
+    echo "records: $(cat "$TOKENS_FILE" | jq length)"
 `,
     ],
   ])('lets %s pass', (_, snippet) => {
