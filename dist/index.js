@@ -4465,7 +4465,10 @@ function cleanupOutcome({ task, revoked, notRevoked, left }) {
 
 
 
-/** The runner refuses a step summary of 128 KiB or more. */
+/**
+ * The action's own bound on a step summary. The runner documents 1 MiB, and may drop a
+ * summary close to it without a word (docs/PLATFORM-API.md section 8).
+ */
 const SUMMARY_LIMIT_BYTES = 128 * 1024;
 // Table rows stop this far short of the limit, leaving room for the headings and notes
 // that follow them (a few hundred bytes each, three tables at most).

@@ -21,8 +21,8 @@ interface Revoking {
 }
 
 /**
- * Runs as action.yml's `post`, with `post-if: always()`: whether the job passed or
- * failed. First it deletes the token file (writeTokenFile), which needs no request.
+ * Runs as action.yml's `post`, with `post-if: always()`: whether the job passed,
+ * failed or was cancelled. First it deletes the token file (writeTokenFile), which needs no request.
  * Then, with revokeOnExit, it authenticates anew, as the access token may have
  * expired, and revokes the token. A failure here is a warning, not a failed job.
  * With neither, it does nothing and says nothing.
