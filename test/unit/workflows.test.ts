@@ -25,12 +25,26 @@ interface Step {
   uses?: string
   run?: string
 }
-function steps(file: string): Step[] {
+function jobs(file: string): { uses?: string; steps?: Step[] }[] {
   const workflow = parse(readFileSync(`${ROOT}/${file}`, 'utf8')) as {
-    jobs: Record<string, { steps?: Step[] }>
+    jobs: Record<string, { uses?: string; steps?: Step[] }>
   }
-  return Object.values(workflow.jobs).flatMap((job) => job.steps ?? [])
+  return Object.values(workflow.jobs)
 }
+function steps(file: string): Step[] {
+  return jobs(file).flatMap((job) => job.steps ?? [])
+}
+/** Every `uses:` of a file: of its steps, and of jobs that call a reusable workflow. */
+function uses(file: string): string[] {
+  return [
+    ...jobs(file).flatMap((job) => (job.uses === undefined ? [] : [job.uses])),
+    ...steps(file).flatMap((step) => (step.uses === undefined ? [] : [step.uses])),
+  ]
+}
+/** A third-party action pinned to a full commit SHA, its version in a comment. */
+const PINNED = /^(- )?uses: [\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/
+const isThirdParty = (uses: string) =>
+  !uses.startsWith('./') && !uses.startsWith('your-org/gateway-token-action@')
 
 describe('workflows and examples', () => {
   it('include the CI workflow and the examples', () => {
@@ -65,20 +79,23 @@ describe('workflows and examples', () => {
     '%s pins third-party actions to a full commit SHA, with the version in a comment',
     (file) => {
       const lines = readFileSync(`${ROOT}/${file}`, 'utf8').split('\n')
-      // This action itself (./ here, @v1 in the examples) is not third-party.
-      const thirdParty = steps(file).flatMap(({ uses }) =>
-        uses === undefined ||
-        uses.startsWith('./') ||
-        uses.startsWith('your-org/gateway-token-action@')
-          ? []
-          : [uses],
-      )
-      for (const uses of thirdParty) {
-        const line = lines.find((l) => l.includes(`uses: ${uses}`))
-        expect(line?.trim()).toMatch(/^(- )?uses: [\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/)
+      // This action itself (./ here, your-org/... in the examples) is not third-party.
+      for (const used of uses(file).filter(isThirdParty)) {
+        const line = lines.find((l) => l.includes(`uses: ${used}`))
+        expect(line?.trim()).toMatch(PINNED)
       }
     },
   )
+
+  it('has third-party actions to check, and refuses one pinned by tag', () => {
+    const all = WORKFLOWS.flatMap((file) => uses(file).filter(isThirdParty))
+    expect(all.length).toBeGreaterThan(10)
+    expect(all).toContain('actions/checkout@08c6903cd8c0fde910a37f88322edcfb5dd907a8')
+    expect('- uses: actions/checkout@v5').not.toMatch(PINNED)
+    expect('- uses: actions/checkout@08c6903cd8c0fde910a37f88322edcfb5dd907a8 # v5.0.0').toMatch(
+      PINNED,
+    )
+  })
 
   it('the examples take credentials from secrets only', () => {
     for (const file of WORKFLOWS.filter((f) => f.startsWith('examples/'))) {
