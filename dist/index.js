@@ -3190,20 +3190,28 @@ function tokenLabel(token) {
  * holds a record twice must not make a cleanup revoke it twice or count it twice.
  */
 function uniqueById(records) {
+    // A list of thousands is looked through once, and copied only when it holds a duplicate.
     const seen = new Set();
-    const unique = records.filter((record) => {
-        const id = record.id.toLowerCase();
+    const isNew = (record) => {
+        const id = caseless(record.id);
         if (seen.has(id))
             return false;
         seen.add(id);
         return true;
-    });
-    return unique.length === records.length ? records : unique;
+    };
+    if (records.every(isNew))
+        return records;
+    seen.clear();
+    return records.filter(isNew);
+}
+/** An id for comparing without regard to case; most are lower case already, and kept as they are. */
+function caseless(id) {
+    return /[A-Z]/.test(id) ? id.toLowerCase() : id;
 }
 /** The record with this id (ids compared without regard to case), or undefined. */
 function findById(tokens, tokenId) {
-    const wanted = tokenId.toLowerCase();
-    return tokens.find((token) => token.id.toLowerCase() === wanted);
+    const wanted = caseless(tokenId);
+    return tokens.find((token) => caseless(token.id) === wanted);
 }
 /**
  * Milliseconds since the epoch, or undefined when `createdAt` is missing or not a strict
@@ -4477,6 +4485,8 @@ const RESERVE_BYTES = 4 * 1024;
 // before it is escaped, so that no escape is cut in half; at most 1,200 bytes once
 // escaped (`&#124;` for each `|`), so that a table shows many rows whatever the names.
 const FIELD_CHARACTERS = 200;
+// Where a list or cleanup's records all are: the tokens output is left empty past 1 MiB.
+const ALL_IN_TOKENS_FILE = 'the file named by the <code>tokensFile</code> output has all of them';
 /**
  * A Markdown summary that stays under the runner's limit in bytes whatever it is given:
  * everything is counted as it is added. A table that would pass the budget stops early
@@ -4493,19 +4503,23 @@ class Summary {
         this.block(markdown);
         return this;
     }
-    /** A table under a heading; `whereAll` says where the complete list is. */
-    table(heading, columns, rows, whereAll) {
-        if (rows.length === 0)
+    /**
+     * A table under a heading, a row per item; `whereAll` says where the complete list is.
+     * Rows are made only while they fit: a list of thousands is not escaped and dated
+     * whole for the few hundred rows a summary can show.
+     */
+    table(heading, columns, items, row, whereAll) {
+        if (items.length === 0)
             return this;
         const head = `#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`;
         let shown = 0;
         if (this.add(head))
-            for (const row of rows) {
-                if (!this.add(`| ${row.join(' | ')} |\n`, RESERVE_BYTES))
+            for (const item of items) {
+                if (!this.add(`| ${row(item).join(' | ')} |\n`, RESERVE_BYTES))
                     break;
                 shown++;
             }
-        const omitted = rows.length - shown;
+        const omitted = items.length - shown;
         if (omitted > 0)
             this.add(`\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`);
         this.add('\n');
@@ -4592,14 +4606,14 @@ function listSummary(result) {
     const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : '';
     return new Summary('Gateway tokens')
         .paragraph(`${tokens.length} of ${(0,src_text/* countTokens */.ih)(total)}${matching}.`)
-        .table('Tokens', ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'], tokens.map((t) => [
+        .table('Tokens', ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'], tokens, (t) => [
         field(t.name),
         code(t.id),
         field(t.state),
         date(t.createdAt),
         creator(t),
         date(t.revokedAt),
-    ]), 'the <code>tokens</code> output has all of them')
+    ], ALL_IN_TOKENS_FILE)
         .toString();
 }
 function cleanupSummary(result) {
@@ -4617,15 +4631,15 @@ function cleanupSummary(result) {
     };
     return new Summary(task.dryRun ? 'Gateway token cleanup (dry run)' : 'Gateway token cleanup')
         .paragraph(`Selected ${selection.join(', ')}. ${cleanupOutcome(result)}`)
-        .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked.map(({ token, reason }) => [field(token.name), code(token.id), field(reason)]), "the step's error message names them")
-        .table('Left active: totalTimeout ran out', ['Name', 'Id', 'Age'], left.map((t) => [field(t.name), code(t.id), age(t)]), 'run the cleanup again to revoke them')
-        .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked.map((t) => [field(t.name), code(t.id), age(t), creator(t)]), 'the <code>tokens</code> output has all of them')
-        .table('Kept', ['Name', 'Id', 'Age', 'Why'], kept.map(({ token, why }) => [
+        .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked, ({ token, reason }) => [field(token.name), code(token.id), field(reason)], 'each has a warning in the log')
+        .table('Left active: totalTimeout ran out', ['Name', 'Id', 'Age'], left, (t) => [field(t.name), code(t.id), age(t)], 'run the cleanup again to revoke them')
+        .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked, (t) => [field(t.name), code(t.id), age(t), creator(t)], ALL_IN_TOKENS_FILE)
+        .table('Kept', ['Name', 'Id', 'Age', 'Why'], kept, ({ token, why }) => [
         field(token.name),
         code(token.id),
         age(token),
         why === 'keep' ? `among the ${task.keep} newest` : 'its createdAt cannot be read',
-    ]), 'see the log')
+    ], 'the log says how many were kept')
         .toString();
 }
 function describeToken(token) {

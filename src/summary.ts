@@ -20,6 +20,8 @@ const RESERVE_BYTES = 4 * 1024
 // before it is escaped, so that no escape is cut in half; at most 1,200 bytes once
 // escaped (`&#124;` for each `|`), so that a table shows many rows whatever the names.
 const FIELD_CHARACTERS = 200
+// Where a list or cleanup's records all are: the tokens output is left empty past 1 MiB.
+const ALL_IN_TOKENS_FILE = 'the file named by the <code>tokensFile</code> output has all of them'
 
 // Summaries never hold a token value: rows are built from these fields only.
 type Shown = Pick<
@@ -46,17 +48,27 @@ export class Summary {
     return this
   }
 
-  /** A table under a heading; `whereAll` says where the complete list is. */
-  table(heading: string, columns: string[], rows: readonly string[][], whereAll: string): this {
-    if (rows.length === 0) return this
+  /**
+   * A table under a heading, a row per item; `whereAll` says where the complete list is.
+   * Rows are made only while they fit: a list of thousands is not escaped and dated
+   * whole for the few hundred rows a summary can show.
+   */
+  table<T>(
+    heading: string,
+    columns: string[],
+    items: readonly T[],
+    row: (item: T) => string[],
+    whereAll: string,
+  ): this {
+    if (items.length === 0) return this
     const head = `#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`
     let shown = 0
     if (this.add(head))
-      for (const row of rows) {
-        if (!this.add(`| ${row.join(' | ')} |\n`, RESERVE_BYTES)) break
+      for (const item of items) {
+        if (!this.add(`| ${row(item).join(' | ')} |\n`, RESERVE_BYTES)) break
         shown++
       }
-    const omitted = rows.length - shown
+    const omitted = items.length - shown
     if (omitted > 0)
       this.add(
         `\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`,
@@ -152,15 +164,16 @@ export function listSummary(result: ListResult): string {
     .table(
       'Tokens',
       ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'],
-      tokens.map((t) => [
+      tokens,
+      (t) => [
         field(t.name),
         code(t.id),
         field(t.state),
         date(t.createdAt),
         creator(t),
         date(t.revokedAt),
-      ]),
-      'the <code>tokens</code> output has all of them',
+      ],
+      ALL_IN_TOKENS_FILE,
     )
     .toString()
 }
@@ -183,31 +196,35 @@ export function cleanupSummary(result: CleanupResult): string {
     .table(
       'Not revoked',
       ['Name', 'Id', 'Why'],
-      notRevoked.map(({ token, reason }) => [field(token.name), code(token.id), field(reason)]),
-      "the step's error message names them",
+      notRevoked,
+      ({ token, reason }) => [field(token.name), code(token.id), field(reason)],
+      'each has a warning in the log',
     )
     .table(
       'Left active: totalTimeout ran out',
       ['Name', 'Id', 'Age'],
-      left.map((t) => [field(t.name), code(t.id), age(t)]),
+      left,
+      (t) => [field(t.name), code(t.id), age(t)],
       'run the cleanup again to revoke them',
     )
     .table(
       task.dryRun ? 'Would revoke' : 'Revoked',
       ['Name', 'Id', 'Age', 'Created by'],
-      revoked.map((t) => [field(t.name), code(t.id), age(t), creator(t)]),
-      'the <code>tokens</code> output has all of them',
+      revoked,
+      (t) => [field(t.name), code(t.id), age(t), creator(t)],
+      ALL_IN_TOKENS_FILE,
     )
     .table(
       'Kept',
       ['Name', 'Id', 'Age', 'Why'],
-      kept.map(({ token, why }) => [
+      kept,
+      ({ token, why }) => [
         field(token.name),
         code(token.id),
         age(token),
         why === 'keep' ? `among the ${task.keep} newest` : 'its createdAt cannot be read',
-      ]),
-      'see the log',
+      ],
+      'the log says how many were kept',
     )
     .toString()
 }

@@ -3066,20 +3066,28 @@ function tokenLabel(token) {
  * holds a record twice must not make a cleanup revoke it twice or count it twice.
  */
 function uniqueById(records) {
+    // A list of thousands is looked through once, and copied only when it holds a duplicate.
     const seen = new Set();
-    const unique = records.filter((record) => {
-        const id = record.id.toLowerCase();
+    const isNew = (record) => {
+        const id = caseless(record.id);
         if (seen.has(id))
             return false;
         seen.add(id);
         return true;
-    });
-    return unique.length === records.length ? records : unique;
+    };
+    if (records.every(isNew))
+        return records;
+    seen.clear();
+    return records.filter(isNew);
+}
+/** An id for comparing without regard to case; most are lower case already, and kept as they are. */
+function caseless(id) {
+    return /[A-Z]/.test(id) ? id.toLowerCase() : id;
 }
 /** The record with this id (ids compared without regard to case), or undefined. */
 function findById(tokens, tokenId) {
-    const wanted = tokenId.toLowerCase();
-    return tokens.find((token) => token.id.toLowerCase() === wanted);
+    const wanted = caseless(tokenId);
+    return tokens.find((token) => caseless(token.id) === wanted);
 }
 /**
  * Milliseconds since the epoch, or undefined when `createdAt` is missing or not a strict

@@ -88,7 +88,7 @@ describe('summaries', () => {
     const shown = summary.split('\n').filter((line) => line.startsWith('| mediator-')).length
     expect(shown).toBeGreaterThan(100)
     expect(summary).toContain(
-      `${5000 - shown} more not shown: a step summary must stay under 128 KiB; the <code>tokens</code> output has all of them.`,
+      `${5000 - shown} more not shown: a step summary must stay under 128 KiB; the file named by the <code>tokensFile</code> output has all of them.`,
     )
   })
 
@@ -206,7 +206,7 @@ describe('create and cleanup summaries', () => {
     })
     expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_LIMIT_BYTES)
     expect(summary).toMatch(
-      /\d+ more not shown: a step summary must stay under 128 KiB; the <code>tokens<\/code> output has all of them\./,
+      /\d+ more not shown: a step summary must stay under 128 KiB; the file named by the <code>tokensFile<\/code> output has all of them\./,
     )
   })
 
@@ -305,11 +305,33 @@ describe('the 128 KiB bound, in bytes', () => {
     )
   })
 
+  it('makes rows only while they fit: a list of 100,000 is not escaped and dated whole', () => {
+    let made = 0
+    const items = Array.from({ length: 100_000 }, (_, i) => i)
+    const summary = new Summary('Heading')
+      .table(
+        'Rows',
+        ['A'],
+        items,
+        (i) => {
+          made++
+          return [`${'x'.repeat(100)}${i}`]
+        },
+        'see the log',
+      )
+      .toString()
+    const shown = (summary.match(/^\| x/gm) ?? []).length
+    expect(shown).toBeGreaterThan(1_000)
+    // The rows shown, and the one that no longer fitted.
+    expect(made).toBe(shown + 1)
+    expect(summary).toContain(`${100_000 - shown} more not shown`)
+  })
+
   // Every field is cut to 200 characters, so only the builder itself can be given more.
   it('the builder cuts a paragraph that would pass the limit, and a table after it says so', () => {
     const summary = new Summary('Heading')
       .paragraph(`Named <code>${'&#124;€'.repeat(30_000)}</code> <strong>x</strong>.`)
-      .table('Rows', ['A'], [['a'], ['b']], 'see the log')
+      .table('Rows', ['A'], ['a', 'b'], (a) => [a], 'see the log')
       .toString()
     expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_LIMIT_BYTES)
     expect(summary).toMatch(
