@@ -4675,7 +4675,9 @@ function formatAge(ms) {
         return `${hours}h ${minutes % 60}m`;
     return `${minutes}m`;
 }
-const MARKDOWN_SPECIAL = /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
+const markdownSpecial = (0,src_text/* lazyRegExp */.eN)(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu);
+// The same characters, `_` anywhere: without any, there is nothing to escape.
+const MAYBE_SPECIAL = /[&<>"|`\\*[\]~$_]/;
 /**
  * Escapes text from the platform for Markdown and HTML, so that a name holding `|`,
  * backticks, `*`, `~`, `$` (math), brackets or tags cannot break the table, inject markup
@@ -4683,7 +4685,10 @@ const MARKDOWN_SPECIAL = /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/
  * letters or digits it cannot, and names like `GW_TOKEN` stay as they are.
  */
 function escapeMarkdown(value) {
-    return (0,src_text/* oneLine */.TN)(value).replace(MARKDOWN_SPECIAL, (c) => `&#${c.charCodeAt(0)};`);
+    const line = (0,src_text/* oneLine */.TN)(value);
+    if (!MAYBE_SPECIAL.test(line))
+        return line;
+    return line.replace(markdownSpecial(), (c) => `&#${c.charCodeAt(0)};`);
 }
 
 ;// CONCATENATED MODULE: external "node:crypto"
@@ -5201,6 +5206,7 @@ function failureMessage(error, operation, secrets, runner) {
 /* harmony export */   Kw: () => (/* binding */ neutralizeCommands),
 /* harmony export */   N9: () => (/* binding */ neutralizeLegacyCommands),
 /* harmony export */   TN: () => (/* binding */ oneLine),
+/* harmony export */   eN: () => (/* binding */ lazyRegExp),
 /* harmony export */   gW: () => (/* binding */ CONTROL_CHARACTER),
 /* harmony export */   ih: () => (/* binding */ countTokens),
 /* harmony export */   xv: () => (/* binding */ truncate)
@@ -5242,10 +5248,13 @@ function countTokens(count) {
 // format characters, marks, default-ignorables and five more that ICU passes over.
 const SKIPPED = '\\p{Cc}\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u0640\\u07fa\\u180a\\u1cd3\\ufe73';
 // The `##` of a legacy command, its `[` next (lookahead, so that `##[##[` is two matches).
-const LEGACY_PREFIX = new RegExp(`#[${SKIPPED}]*#[${SKIPPED}]*(?=\\[)`, 'gu');
+const legacyPrefix = lazyRegExp(() => new RegExp(`#[${SKIPPED}]*#[${SKIPPED}]*(?=\\[)`, 'gu'));
 // A first `:` that another follows, at the start once whitespace (as .NET's TrimStart
 // removes it) and skipped characters are passed.
-const COMMAND_START = new RegExp(`^[\\s\\p{Z}${SKIPPED}]*:(?=[${SKIPPED}]*:)`, 'u');
+const commandStart = lazyRegExp(() => new RegExp(`^[\\s\\p{Z}${SKIPPED}]*:(?=[${SKIPPED}]*:)`, 'u'));
+// A line whose first character after spaces and tabs is printable ASCII other than `:`
+// cannot start a command: none of those is whitespace or skipped.
+const PLAIN_START = /^[ \t]*[!-9;-~]/;
 // Where the runner splits what a step prints into lines; kept by split() as a capture.
 const LINE_BREAK = /(\r\n|\r|\n)/;
 /**
@@ -5254,7 +5263,7 @@ const LINE_BREAK = /(\r\n|\r|\n)/;
  * character: the runner's search skips those, but not a space. Other text is unchanged.
  */
 function neutralizeLegacyCommands(text) {
-    return text.replace(LEGACY_PREFIX, '$& ');
+    return text.includes('#') ? text.replace(legacyPrefix(), '$& ') : text;
 }
 /**
  * Log text that the runner cannot read as a workflow command in either syntax: no `##[`
@@ -5264,8 +5273,17 @@ function neutralizeLegacyCommands(text) {
 function neutralizeCommands(text) {
     return neutralizeLegacyCommands(text)
         .split(LINE_BREAK)
-        .map((line) => line.replace(COMMAND_START, '$& '))
+        .map((line) => line === '' || PLAIN_START.test(line) ? line : line.replace(commandStart(), '$& '))
         .join('');
+}
+/**
+ * A regular expression built on first use. Those with Unicode property classes take about
+ * a millisecond each to build, and most runs print nothing that needs them: a step that
+ * only creates a token should not pay for them at every start.
+ */
+function lazyRegExp(build) {
+    let built;
+    return () => (built ??= build());
 }
 
 

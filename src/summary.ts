@@ -5,7 +5,7 @@ import type { ListResult } from './operations/list.js'
 import type { RevokeResult } from './operations/revoke.js'
 import { createdTime, type TokenRecord } from './records.js'
 import { readTimestamp } from './timestamp.js'
-import { countTokens, oneLine, truncate } from './text.js'
+import { countTokens, lazyRegExp, oneLine, truncate } from './text.js'
 import { cleanupOutcome } from './wording.js'
 
 /**
@@ -264,7 +264,9 @@ export function formatAge(ms: number): string {
   return `${minutes}m`
 }
 
-const MARKDOWN_SPECIAL = /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu
+const markdownSpecial = lazyRegExp(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu)
+// The same characters, `_` anywhere: without any, there is nothing to escape.
+const MAYBE_SPECIAL = /[&<>"|`\\*[\]~$_]/
 
 /**
  * Escapes text from the platform for Markdown and HTML, so that a name holding `|`,
@@ -273,5 +275,7 @@ const MARKDOWN_SPECIAL = /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/
  * letters or digits it cannot, and names like `GW_TOKEN` stay as they are.
  */
 export function escapeMarkdown(value: string): string {
-  return oneLine(value).replace(MARKDOWN_SPECIAL, (c) => `&#${c.charCodeAt(0)};`)
+  const line = oneLine(value)
+  if (!MAYBE_SPECIAL.test(line)) return line
+  return line.replace(markdownSpecial(), (c) => `&#${c.charCodeAt(0)};`)
 }

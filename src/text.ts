@@ -40,10 +40,13 @@ export function countTokens(count: number): string {
 const SKIPPED =
   '\\p{Cc}\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u0640\\u07fa\\u180a\\u1cd3\\ufe73'
 // The `##` of a legacy command, its `[` next (lookahead, so that `##[##[` is two matches).
-const LEGACY_PREFIX = new RegExp(`#[${SKIPPED}]*#[${SKIPPED}]*(?=\\[)`, 'gu')
+const legacyPrefix = lazyRegExp(() => new RegExp(`#[${SKIPPED}]*#[${SKIPPED}]*(?=\\[)`, 'gu'))
 // A first `:` that another follows, at the start once whitespace (as .NET's TrimStart
 // removes it) and skipped characters are passed.
-const COMMAND_START = new RegExp(`^[\\s\\p{Z}${SKIPPED}]*:(?=[${SKIPPED}]*:)`, 'u')
+const commandStart = lazyRegExp(() => new RegExp(`^[\\s\\p{Z}${SKIPPED}]*:(?=[${SKIPPED}]*:)`, 'u'))
+// A line whose first character after spaces and tabs is printable ASCII other than `:`
+// cannot start a command: none of those is whitespace or skipped.
+const PLAIN_START = /^[ \t]*[!-9;-~]/
 // Where the runner splits what a step prints into lines; kept by split() as a capture.
 const LINE_BREAK = /(\r\n|\r|\n)/
 
@@ -53,7 +56,7 @@ const LINE_BREAK = /(\r\n|\r|\n)/
  * character: the runner's search skips those, but not a space. Other text is unchanged.
  */
 export function neutralizeLegacyCommands(text: string): string {
-  return text.replace(LEGACY_PREFIX, '$& ')
+  return text.includes('#') ? text.replace(legacyPrefix(), '$& ') : text
 }
 
 /**
@@ -64,6 +67,18 @@ export function neutralizeLegacyCommands(text: string): string {
 export function neutralizeCommands(text: string): string {
   return neutralizeLegacyCommands(text)
     .split(LINE_BREAK)
-    .map((line) => line.replace(COMMAND_START, '$& '))
+    .map((line) =>
+      line === '' || PLAIN_START.test(line) ? line : line.replace(commandStart(), '$& '),
+    )
     .join('')
+}
+
+/**
+ * A regular expression built on first use. Those with Unicode property classes take about
+ * a millisecond each to build, and most runs print nothing that needs them: a step that
+ * only creates a token should not pay for them at every start.
+ */
+export function lazyRegExp(build: () => RegExp): () => RegExp {
+  let built: RegExp | undefined
+  return () => (built ??= build())
 }

@@ -4435,7 +4435,7 @@ __webpack_async_result__();
 /* harmony export */   TN: () => (/* binding */ oneLine),
 /* harmony export */   xv: () => (/* binding */ truncate)
 /* harmony export */ });
-/* unused harmony exports CONTROL_CHARACTER, countTokens */
+/* unused harmony exports CONTROL_CHARACTER, countTokens, lazyRegExp */
 // Small text helpers for messages: one line, cut to a length, counted tokens, no runner commands.
 // C0 and C1 control characters, DEL included.
 // eslint-disable-next-line no-control-regex
@@ -4473,10 +4473,13 @@ function countTokens(count) {
 // format characters, marks, default-ignorables and five more that ICU passes over.
 const SKIPPED = '\\p{Cc}\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u0640\\u07fa\\u180a\\u1cd3\\ufe73';
 // The `##` of a legacy command, its `[` next (lookahead, so that `##[##[` is two matches).
-const LEGACY_PREFIX = new RegExp(`#[${SKIPPED}]*#[${SKIPPED}]*(?=\\[)`, 'gu');
+const legacyPrefix = lazyRegExp(() => new RegExp(`#[${SKIPPED}]*#[${SKIPPED}]*(?=\\[)`, 'gu'));
 // A first `:` that another follows, at the start once whitespace (as .NET's TrimStart
 // removes it) and skipped characters are passed.
-const COMMAND_START = new RegExp(`^[\\s\\p{Z}${SKIPPED}]*:(?=[${SKIPPED}]*:)`, 'u');
+const commandStart = lazyRegExp(() => new RegExp(`^[\\s\\p{Z}${SKIPPED}]*:(?=[${SKIPPED}]*:)`, 'u'));
+// A line whose first character after spaces and tabs is printable ASCII other than `:`
+// cannot start a command: none of those is whitespace or skipped.
+const PLAIN_START = /^[ \t]*[!-9;-~]/;
 // Where the runner splits what a step prints into lines; kept by split() as a capture.
 const LINE_BREAK = /(\r\n|\r|\n)/;
 /**
@@ -4485,7 +4488,7 @@ const LINE_BREAK = /(\r\n|\r|\n)/;
  * character: the runner's search skips those, but not a space. Other text is unchanged.
  */
 function neutralizeLegacyCommands(text) {
-    return text.replace(LEGACY_PREFIX, '$& ');
+    return text.includes('#') ? text.replace(legacyPrefix(), '$& ') : text;
 }
 /**
  * Log text that the runner cannot read as a workflow command in either syntax: no `##[`
@@ -4495,8 +4498,17 @@ function neutralizeLegacyCommands(text) {
 function neutralizeCommands(text) {
     return neutralizeLegacyCommands(text)
         .split(LINE_BREAK)
-        .map((line) => line.replace(COMMAND_START, '$& '))
+        .map((line) => line === '' || PLAIN_START.test(line) ? line : line.replace(commandStart(), '$& '))
         .join('');
+}
+/**
+ * A regular expression built on first use. Those with Unicode property classes take about
+ * a millisecond each to build, and most runs print nothing that needs them: a step that
+ * only creates a token should not pay for them at every start.
+ */
+function lazyRegExp(build) {
+    let built;
+    return () => (built ??= build());
 }
 
 
