@@ -1457,6 +1457,14 @@ class InputError extends ActionError {
 }
 /** For failures that may come from missing or wrong credentials. */
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
+/**
+ * What an error says: its message, or the thrown value as text. Read as a field, not by
+ * class: an error from another realm (a test's fs) is not an instance of this Error.
+ */
+function messageOf(error) {
+    const { message } = (error ?? {});
+    return typeof message === 'string' ? message : String(error);
+}
 
 // EXTERNAL MODULE: ./src/github-runner.ts + 14 modules
 var github_runner = __nccwpck_require__(915);
@@ -1658,18 +1666,16 @@ class AuthenticationError extends RequestError {
     name = 'AuthenticationError';
 }
 /**
- * The step's totalTimeout ran out: the request was not sent, or not sent again, or
- * (`answerLost`) it was sent and its answer did not come in the time left, so whether
- * it took effect is unknown.
+ * The step's totalTimeout ran out: the request was not sent, or not sent again. With
+ * `mayHaveTakenEffect`, an attempt had been sent and whether it took effect is unknown:
+ * its answer did not come in the time left, or was a failure that does not say (a 502).
  */
 class DeadlineError extends RequestError {
-    answerLost;
+    mayHaveTakenEffect;
     name = 'DeadlineError';
-    constructor(message, status, 
-    /** The request was sent, and its answer was cut off when the time ran out. */
-    answerLost = false) {
+    constructor(message, status, mayHaveTakenEffect = false) {
         super(message, status);
-        this.answerLost = answerLost;
+        this.mayHaveTakenEffect = mayHaveTakenEffect;
     }
 }
 /** A revoke of a token id the project does not have. */
@@ -2051,6 +2057,10 @@ function publicJson(records) {
 function nameAndId(token) {
     return `'${(0,src_text/* oneLine */.TN)(token.name)}' (${(0,src_text/* oneLine */.TN)(token.id)})`;
 }
+/** A platform id for a message: on one line, and short whatever the platform sent. */
+function shortId(token) {
+    return (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.id), 80);
+}
 /** `gateway token 'name' (id)`, for log lines. */
 function tokenLabel(token) {
     return `gateway token ${nameAndId(token)}`;
@@ -2074,9 +2084,12 @@ function uniqueById(records) {
     seen.clear();
     return records.filter(isNew);
 }
-/** An id for comparing without regard to case; most are lower case already, and kept as they are. */
+/**
+ * An id for comparing without regard to case. Most are lower-case UUIDs already: they are
+ * kept as they are, with no new string made for each of thousands.
+ */
 function caseless(id) {
-    return /[A-Z]/.test(id) ? id.toLowerCase() : id;
+    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
 }
 /** The record with this id (ids compared without regard to case), or undefined. */
 function findById(tokens, tokenId) {
@@ -2242,14 +2255,13 @@ async function cleanup(client, task, { clock, log, deadline }) {
         catch (error) {
             if (!(error instanceof RequestError))
                 throw error;
-            if (error instanceof DeadlineError && !error.answerLost)
+            if (error instanceof DeadlineError && !error.mayHaveTakenEffect)
                 return { left: token };
             // No pause may outlast the step's budget: the tokens after it would be left all the same.
             if (error.status === 429)
                 pool.throttled(Math.min(THROTTLE_PAUSE_MS, deadline.remaining()));
-            // Cut off waiting for its answer: the platform may have revoked it, or not.
-            const unknown = error instanceof DeadlineError ? ' It may have been revoked all the same.' : '';
-            return { failed: { token, reason: error.message + unknown } };
+            // With mayHaveTakenEffect, the message says that it may have been revoked all the same.
+            return { failed: { token, reason: error.message } };
         }
     });
     return {
@@ -2854,9 +2866,12 @@ class CallLoop {
             if (deadline.expired()) {
                 throw new DeadlineError(`${deadline.describe()} ran out before ${requestLine(request)} was sent.`);
             }
-            const { outcome, token } = await this.attempt(target, request);
-            if (outcome instanceof TransportError && outcome.code === 'ETIMEDOUT' && deadline.expired()) {
-                throw new DeadlineError(`${deadline.describe()} ran out while ${requestLine(request)} waited for an answer.`, undefined, true);
+            const { outcome, token, cut } = await this.attempt(target, request);
+            // Cut short to fit the budget, not by the timeout input: the budget ran out (a
+            // timer may fire a millisecond before the clock says so).
+            if (outcome instanceof TransportError && outcome.code === 'ETIMEDOUT' && cut) {
+                const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : '';
+                throw new DeadlineError(`${deadline.describe()} ran out while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
             }
             const answer = outcome instanceof TransportError ? undefined : outcome;
             if (answer?.status === 401 && token !== undefined && !renewed) {
@@ -2891,7 +2906,8 @@ class CallLoop {
                     backoffDelay(attempt, clock.jitter(), backoff))
                 : 0;
             if (retrying && delay >= deadline.remaining()) {
-                throw new DeadlineError(`${failure}; ${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again.`, answer?.status);
+                const maybe = mayHaveTakenEffect(outcome);
+                throw new DeadlineError(`${failure}; ${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
             }
             if (answer?.status === 429 && retrying)
                 options.onThrottle?.(delay);
@@ -2909,7 +2925,7 @@ class CallLoop {
                 const hint = outcome instanceof TransportError
                     ? transportHint(outcome, target, request.url, timeoutMs)
                     : '';
-                throw new RequestError(sentence(failure) + hint, answer?.status);
+                throw new RequestError((0,src_text/* asSentence */.KG)(failure) + hint, answer?.status);
             }
             await this.wait(failure, delay);
         }
@@ -2946,7 +2962,9 @@ class CallLoop {
             // thousands of tokens is then not held both as text and as records.
             const read = json !== NOT_JSON && isSuccess(target, response.status);
             outcome = { ...response, body: read ? '' : response.body, json };
-            this.notePlatformTime(outcome);
+            // The API's clock dates the tokens; the auth service is another host with its own.
+            if (target === 'api')
+                this.notePlatformTime(outcome);
         }
         catch (error) {
             if (!(error instanceof TransportError))
@@ -2955,7 +2973,9 @@ class CallLoop {
         }
         const result = outcome instanceof TransportError ? outcome.code : String(outcome.status);
         log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
-        return token === undefined ? { outcome } : { outcome, token };
+        // Given less than the timeout input because the step's budget is nearly spent.
+        const cut = timeoutMs < this.options.timeoutMs;
+        return token === undefined ? { outcome, cut } : { outcome, token, cut };
     }
     /** What went wrong: the request, which attempt, and what came back (the server's detail). */
     describeFailure(request, outcome, { renewed, attempt }) {
@@ -2988,13 +3008,10 @@ function isSuccess(target, status) {
 function seconds(ms) {
     return `${(ms / 1000).toFixed(1)} s`;
 }
-/** Ends a message with a full stop unless the server's detail already did. */
-function sentence(text) {
-    return /[.!?]$/.test(text) ? text : `${text}.`;
-}
 
 ;// CONCATENATED MODULE: ./src/platform/lost-create.ts
 // After a create whose answer was lost: which token, if any, it made, told from the list and the two clocks.
+
 
 // With a Date header: its whole seconds and an answer's time on the way.
 const KNOWN_CLOCK_MARGIN_MS = 2_000;
@@ -3005,34 +3022,42 @@ const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
  * Finds the token a create sent at `sentAt` (the runner's clock) made: the active
  * tokens with exactly this name created since then, by the platform's clock. Without
  * that clock, tokens up to a minute older are looked at too, and one that is older than
- * the create by the runner's clock is never taken for the create's own.
+ * the create by the runner's clock is never taken for the create's own. A token of that
+ * name whose createdAt cannot be read may be the create's too: it is a candidate, never
+ * taken for sure.
  */
 function findCreated(tokens, name, sentAt, platformTime) {
     const platformSentAt = platformTime(sentAt);
     const since = platformSentAt === undefined
         ? sentAt - UNKNOWN_CLOCK_MARGIN_MS
         : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
-    const created = newestFirst(tokens.filter((token) => token.name === name &&
-        token.state === 'active' &&
-        (createdTime(token) ?? -Infinity) >= since));
-    const [only] = created;
+    const candidates = newestFirst(tokens.filter((token) => {
+        if (token.name !== name || token.state !== 'active')
+            return false;
+        const created = createdTime(token);
+        return created === undefined || created >= since;
+    }));
+    const [only] = candidates;
     if (only === undefined)
         return { found: 'none' };
-    if (created.length > 1)
-        return { found: 'several', tokens: created };
-    const beforeSent = (createdTime(only) ?? -Infinity) < sentAt - KNOWN_CLOCK_MARGIN_MS;
-    if (platformSentAt === undefined && beforeSent)
-        return { found: 'unsure', token: only };
+    if (candidates.length > 1)
+        return { found: 'several', tokens: candidates };
+    const created = createdTime(only);
+    if (created === undefined) {
+        const why = `its createdAt (${JSON.stringify((0,src_text/* truncate */.xv)(only.createdAt ?? '', 40))}) cannot be read, so whether it was made by this step or before it cannot be told`;
+        return { found: 'unsure', token: only, why };
+    }
+    if (platformSentAt === undefined && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
+        const seconds = Math.round((sentAt - created) / 1000);
+        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
+        return { found: 'unsure', token: only, why };
+    }
     return { found: 'one', token: only };
-}
-/** Why an `unsure` token was not taken for the create's own, for messages. */
-function unsureReason(token, sentAt) {
-    const seconds = Math.round((sentAt - (createdTime(token) ?? sentAt)) / 1000);
-    return `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
 }
 
 ;// CONCATENATED MODULE: ./src/platform/client.ts
 // The platform client: create, list and revoke, with recovery after a lost create and idempotent revokes.
+
 
 
 
@@ -3158,7 +3183,7 @@ class PlatformClient {
             tokens = await this.listTokens();
         }
         catch (error) {
-            const why = error instanceof Error ? error.message : String(error);
+            const why = messageOf(error);
             throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${why} Look for it before running again.`);
         }
         const created = findCreated(tokens, name, startedAt, (at) => this.platformTime(at));
@@ -3167,9 +3192,9 @@ class PlatformClient {
                 log.info(`No token named '${name}' was created.`);
                 return undefined;
             case 'several':
-                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map((t) => t.id).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
+                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
             case 'unsure':
-                throw new RequestError(`${failure}; the list shows one active token named '${name}', ${created.token.id}, but ${unsureReason(created.token, startedAt)}. It was not taken for this step's: look for this step's token before running again.`);
+                throw new RequestError(`${failure}; the list shows one active token named '${name}', ${shortId(created.token)}, but ${created.why}. It was not taken for this step's: look for this step's token before running again.`);
             case 'one':
                 return this.adopted(created.token, name, failure);
         }
@@ -3279,7 +3304,7 @@ class ProjectGuard {
             revoked = 'It was revoked at once.';
         }
         catch (error) {
-            const why = error instanceof Error ? error.message : String(error);
+            const why = messageOf(error);
             revoked = `Revoking it at once failed too, so revoke it by hand: ${why}`;
         }
         throw new ActionError(`the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`);
@@ -3689,7 +3714,7 @@ async function report(result, options, runner) {
     }
     catch (error) {
         // The operation is done and its outputs are set: a summary is not worth failing for.
-        runner.warning(`Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`);
+        runner.warning(`Could not write the job summary: ${messageOf(error)}`);
     }
 }
 function reportCreate(result, writeFile, runner) {
@@ -3755,7 +3780,7 @@ function tokenFile(runner, token) {
         writeTokenFile(path, token.tokenValue ?? '');
     }
     catch (error) {
-        throw new ActionError(`could not write the token value to ${path} (writeTokenFile): ${messageOf(error)} The ${tokenLabel(token)} is active all the same.`);
+        throw new ActionError(`could not write the token value to ${path} (writeTokenFile): ${(0,src_text/* asSentence */.KG)(messageOf(error))} The ${tokenLabel(token)} is active all the same.`);
     }
     return path;
 }
@@ -3776,20 +3801,13 @@ function listOutputs(runner, tokens) {
         path = writeTokensFile(runner.tempDir(), json);
     }
     catch (error) {
-        throw new ActionError(`could not write the records to a file in ${runner.tempDir()} (tokensFile): ${messageOf(error)}`);
+        throw new ActionError(`could not write the records to a file in ${runner.tempDir()} (tokensFile): ${(0,src_text/* asSentence */.KG)(messageOf(error))}`);
     }
     runner.setOutput('tokensFile', path);
     if (bytes > MAX_OUTPUT_BYTES) {
         runner.warning(`The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`);
         runner.setOutput('tokens', '[]');
     }
-}
-/** An error's message as a sentence (fs errors may come from another realm: no instanceof). */
-function messageOf(error) {
-    const { message } = (error ?? {});
-    if (typeof message !== 'string')
-        return String(error);
-    return /[.!?]$/.test(message) ? message : `${message}.`;
 }
 
 ;// CONCATENATED MODULE: ./src/secrets.ts
@@ -4073,6 +4091,7 @@ function failureMessage(error, operation, secrets, runner) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   KG: () => (/* binding */ asSentence),
 /* harmony export */   Kw: () => (/* binding */ neutralizeCommands),
 /* harmony export */   N9: () => (/* binding */ neutralizeLegacyCommands),
 /* harmony export */   TN: () => (/* binding */ oneLine),
@@ -4107,6 +4126,10 @@ function truncate(value, max) {
 }
 function isHighSurrogate(code) {
     return code >= 0xd800 && code <= 0xdbff;
+}
+/** Ends a text with a full stop, unless it ends a sentence already (`.`, `!`, `?`). */
+function asSentence(text) {
+    return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 /** `1 token`, `2 tokens`. */
 function countTokens(count) {

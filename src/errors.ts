@@ -22,3 +22,12 @@ export class InputError extends ActionError {
 
 /** For failures that may come from missing or wrong credentials. */
 export const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.'
+
+/**
+ * What an error says: its message, or the thrown value as text. Read as a field, not by
+ * class: an error from another realm (a test's fs) is not an instance of this Error.
+ */
+export function messageOf(error: unknown): string {
+  const { message } = (error ?? {}) as { message?: unknown }
+  return typeof message === 'string' ? message : String(error)
+}

@@ -3,14 +3,15 @@ import { systemClock } from './clock.js'
 import { Deadline } from './deadline.js'
 import { readConnection } from './inputs.js'
 import { PlatformClient } from './platform/client.js'
+import { messageOf } from './errors.js'
 import { UnknownTokenError } from './platform/errors.js'
-import { findCreated, UNKNOWN_CLOCK_MARGIN_MS, unsureReason } from './platform/lost-create.js'
+import { findCreated, UNKNOWN_CLOCK_MARGIN_MS } from './platform/lost-create.js'
 import type { TokenApi } from './platform/token-api.js'
 import { leftToRevoke, savedTokenFile, type CreateSent, type TokenToRevoke } from './post-state.js'
-import { tokenLabel, type TokenRecord } from './records.js'
+import { shortId, tokenLabel, type TokenRecord } from './records.js'
 import type { Runner } from './runner.js'
 import { Secrets } from './secrets.js'
-import { oneLine } from './text.js'
+import { asSentence } from './text.js'
 import { removeTokenFile } from './token-files.js'
 import { isUuid } from './uuid.js'
 
@@ -46,7 +47,7 @@ export async function runPost(runner: Runner): Promise<void> {
       client.close()
     }
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
+    const message = messageOf(error)
     runner.warning(secrets.scrub(revoking.failed(message, error)))
   }
 }
@@ -59,9 +60,7 @@ function deleteTokenFile(runner: Runner): void {
     if (removeTokenFile(path, runner.tempDir())) runner.info(`Deleted the token file ${path}.`)
     else runner.debug(`The token file ${path} was gone already.`)
   } catch (error) {
-    // An fs error may come from another realm (a test's): read its message, not its class.
-    const why = String((error as { message?: unknown }).message ?? error).replace(/[^.]$/, '$&.')
-    runner.warning(`Did not delete the token file ${path}: ${why}`)
+    runner.warning(`Did not delete the token file ${path}: ${asSentence(messageOf(error))}`)
   }
 }
 
@@ -99,7 +98,7 @@ function lostCreate({ name, sentAt }: CreateSent): Revoking {
           )
           return
         case 'several': {
-          const ids = created.tokens.map((token) => oneLine(token.id)).join(', ')
+          const ids = created.tokens.map(shortId).join(', ')
           runner.warning(
             `${notRevoked}: ${created.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${ids}; revoke the one you do not need.`,
           )
@@ -107,7 +106,7 @@ function lostCreate({ name, sentAt }: CreateSent): Revoking {
         }
         case 'unsure':
           runner.warning(
-            `${notRevoked}: the only candidate, ${oneLine(created.token.id)}, was not revoked because ${unsureReason(created.token, sentAt)}. Revoke it if it is this step's.`,
+            `${notRevoked}: the only candidate, ${shortId(created.token)}, was not revoked because ${created.why}. Revoke it if it is this step's.`,
           )
           return
         case 'one':

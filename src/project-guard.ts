@@ -1,5 +1,5 @@
 // expectedProjectId: a TokenApi that refuses to act on any project but the expected one.
-import { ActionError } from './errors.js'
+import { ActionError, messageOf } from './errors.js'
 import type { RevokeOptions, RevokeOutcome, TokenApi } from './platform/token-api.js'
 import { nameAndId, type TokenRecord } from './records.js'
 import { oneLine, truncate } from './text.js'
@@ -40,7 +40,7 @@ export class ProjectGuard implements TokenApi {
       await this.api.revokeToken(token.id)
       revoked = 'It was revoked at once.'
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error)
+      const why = messageOf(error)
       revoked = `Revoking it at once failed too, so revoke it by hand: ${why}`
     }
     throw new ActionError(

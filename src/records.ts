@@ -1,5 +1,5 @@
 // Gateway token records: checked copies of what the platform sent, and how to name, find and order them.
-import { oneLine } from './text.js'
+import { oneLine, truncate } from './text.js'
 import { readTimestamp } from './timestamp.js'
 
 /** A gateway token record as the platform returns it (docs/PLATFORM-API.md section 2.3). */
@@ -70,6 +70,11 @@ export function nameAndId(token: Pick<TokenRecord, 'name' | 'id'>): string {
   return `'${oneLine(token.name)}' (${oneLine(token.id)})`
 }
 
+/** A platform id for a message: on one line, and short whatever the platform sent. */
+export function shortId(token: Pick<TokenRecord, 'id'>): string {
+  return truncate(oneLine(token.id), 80)
+}
+
 /** `gateway token 'name' (id)`, for log lines. */
 export function tokenLabel(token: Pick<TokenRecord, 'name' | 'id'>): string {
   return `gateway token ${nameAndId(token)}`
@@ -93,9 +98,12 @@ export function uniqueById<T extends Pick<TokenRecord, 'id'>>(records: T[]): T[]
   return records.filter(isNew)
 }
 
-/** An id for comparing without regard to case; most are lower case already, and kept as they are. */
+/**
+ * An id for comparing without regard to case. Most are lower-case UUIDs already: they are
+ * kept as they are, with no new string made for each of thousands.
+ */
 function caseless(id: string): string {
-  return /[A-Z]/.test(id) ? id.toLowerCase() : id
+  return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id
 }
 
 /** The record with this id (ids compared without regard to case), or undefined. */

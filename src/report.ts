@@ -2,12 +2,12 @@
 import type { CleanupResult } from './operations/cleanup.js'
 import type { CreateResult } from './operations/create.js'
 import type { Result } from './operations/index.js'
-import { ActionError } from './errors.js'
+import { ActionError, messageOf } from './errors.js'
 import { saveTokenFile, saveTokenToRevoke } from './post-state.js'
 import { createdTime, nameAndId, publicJson, tokenLabel, type TokenRecord } from './records.js'
 import type { Runner } from './runner.js'
 import { cleanupSummary, createSummary, formatAge, listSummary, revokeSummary } from './summary.js'
-import { countTokens, oneLine } from './text.js'
+import { asSentence, countTokens, oneLine } from './text.js'
 import { newTokenFilePath, writeTokenFile, writeTokensFile } from './token-files.js'
 import { cleanupOutcome } from './wording.js'
 
@@ -67,9 +67,7 @@ export async function report(
     await runner.writeSummary(summary)
   } catch (error) {
     // The operation is done and its outputs are set: a summary is not worth failing for.
-    runner.warning(
-      `Could not write the job summary: ${error instanceof Error ? error.message : String(error)}`,
-    )
+    runner.warning(`Could not write the job summary: ${messageOf(error)}`)
   }
 }
 
@@ -142,7 +140,7 @@ function tokenFile(runner: Runner, token: TokenRecord): string {
     writeTokenFile(path, token.tokenValue ?? '')
   } catch (error) {
     throw new ActionError(
-      `could not write the token value to ${path} (writeTokenFile): ${messageOf(error)} The ${tokenLabel(token)} is active all the same.`,
+      `could not write the token value to ${path} (writeTokenFile): ${asSentence(messageOf(error))} The ${tokenLabel(token)} is active all the same.`,
     )
   }
   return path
@@ -164,7 +162,7 @@ function listOutputs(runner: Runner, tokens: readonly TokenRecord[]): void {
     path = writeTokensFile(runner.tempDir(), json)
   } catch (error) {
     throw new ActionError(
-      `could not write the records to a file in ${runner.tempDir()} (tokensFile): ${messageOf(error)}`,
+      `could not write the records to a file in ${runner.tempDir()} (tokensFile): ${asSentence(messageOf(error))}`,
     )
   }
   runner.setOutput('tokensFile', path)
@@ -174,11 +172,4 @@ function listOutputs(runner: Runner, tokens: readonly TokenRecord[]): void {
     )
     runner.setOutput('tokens', '[]')
   }
-}
-
-/** An error's message as a sentence (fs errors may come from another realm: no instanceof). */
-function messageOf(error: unknown): string {
-  const { message } = (error ?? {}) as { message?: unknown }
-  if (typeof message !== 'string') return String(error)
-  return /[.!?]$/.test(message) ? message : `${message}.`
 }

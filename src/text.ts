@@ -28,6 +28,11 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff
 }
 
+/** Ends a text with a full stop, unless it ends a sentence already (`.`, `!`, `?`). */
+export function asSentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`
+}
+
 /** `1 token`, `2 tokens`. */
 export function countTokens(count: number): string {
   return `${count} token${count === 1 ? '' : 's'}`

@@ -1439,6 +1439,14 @@ class errors_InputError extends ActionError {
 }
 /** For failures that may come from missing or wrong credentials. */
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
+/**
+ * What an error says: its message, or the thrown value as text. Read as a field, not by
+ * class: an error from another realm (a test's fs) is not an instance of this Error.
+ */
+function messageOf(error) {
+    const { message } = (error ?? {});
+    return typeof message === 'string' ? message : String(error);
+}
 
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(992);
@@ -1638,18 +1646,16 @@ class AuthenticationError extends RequestError {
     name = 'AuthenticationError';
 }
 /**
- * The step's totalTimeout ran out: the request was not sent, or not sent again, or
- * (`answerLost`) it was sent and its answer did not come in the time left, so whether
- * it took effect is unknown.
+ * The step's totalTimeout ran out: the request was not sent, or not sent again. With
+ * `mayHaveTakenEffect`, an attempt had been sent and whether it took effect is unknown:
+ * its answer did not come in the time left, or was a failure that does not say (a 502).
  */
 class DeadlineError extends RequestError {
-    answerLost;
+    mayHaveTakenEffect;
     name = 'DeadlineError';
-    constructor(message, status, 
-    /** The request was sent, and its answer was cut off when the time ran out. */
-    answerLost = false) {
+    constructor(message, status, mayHaveTakenEffect = false) {
         super(message, status);
-        this.answerLost = answerLost;
+        this.mayHaveTakenEffect = mayHaveTakenEffect;
     }
 }
 /** A revoke of a token id the project does not have. */
@@ -1927,6 +1933,10 @@ function publicJson(records) {
 function nameAndId(token) {
     return `'${(0,src_text/* oneLine */.TN)(token.name)}' (${(0,src_text/* oneLine */.TN)(token.id)})`;
 }
+/** A platform id for a message: on one line, and short whatever the platform sent. */
+function shortId(token) {
+    return (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.id), 80);
+}
 /** `gateway token 'name' (id)`, for log lines. */
 function tokenLabel(token) {
     return `gateway token ${nameAndId(token)}`;
@@ -1950,9 +1960,12 @@ function uniqueById(records) {
     seen.clear();
     return records.filter(isNew);
 }
-/** An id for comparing without regard to case; most are lower case already, and kept as they are. */
+/**
+ * An id for comparing without regard to case. Most are lower-case UUIDs already: they are
+ * kept as they are, with no new string made for each of thousands.
+ */
 function caseless(id) {
-    return /[A-Z]/.test(id) ? id.toLowerCase() : id;
+    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
 }
 /** The record with this id (ids compared without regard to case), or undefined. */
 function findById(tokens, tokenId) {
@@ -2501,9 +2514,12 @@ class CallLoop {
             if (deadline.expired()) {
                 throw new DeadlineError(`${deadline.describe()} ran out before ${requestLine(request)} was sent.`);
             }
-            const { outcome, token } = await this.attempt(target, request);
-            if (outcome instanceof TransportError && outcome.code === 'ETIMEDOUT' && deadline.expired()) {
-                throw new DeadlineError(`${deadline.describe()} ran out while ${requestLine(request)} waited for an answer.`, undefined, true);
+            const { outcome, token, cut } = await this.attempt(target, request);
+            // Cut short to fit the budget, not by the timeout input: the budget ran out (a
+            // timer may fire a millisecond before the clock says so).
+            if (outcome instanceof TransportError && outcome.code === 'ETIMEDOUT' && cut) {
+                const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : '';
+                throw new DeadlineError(`${deadline.describe()} ran out while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
             }
             const answer = outcome instanceof TransportError ? undefined : outcome;
             if (answer?.status === 401 && token !== undefined && !renewed) {
@@ -2538,7 +2554,8 @@ class CallLoop {
                     backoffDelay(attempt, clock.jitter(), backoff))
                 : 0;
             if (retrying && delay >= deadline.remaining()) {
-                throw new DeadlineError(`${failure}; ${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again.`, answer?.status);
+                const maybe = mayHaveTakenEffect(outcome);
+                throw new DeadlineError(`${failure}; ${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
             }
             if (answer?.status === 429 && retrying)
                 options.onThrottle?.(delay);
@@ -2556,7 +2573,7 @@ class CallLoop {
                 const hint = outcome instanceof TransportError
                     ? transportHint(outcome, target, request.url, timeoutMs)
                     : '';
-                throw new RequestError(sentence(failure) + hint, answer?.status);
+                throw new RequestError((0,src_text/* asSentence */.KG)(failure) + hint, answer?.status);
             }
             await this.wait(failure, delay);
         }
@@ -2593,7 +2610,9 @@ class CallLoop {
             // thousands of tokens is then not held both as text and as records.
             const read = json !== NOT_JSON && isSuccess(target, response.status);
             outcome = { ...response, body: read ? '' : response.body, json };
-            this.notePlatformTime(outcome);
+            // The API's clock dates the tokens; the auth service is another host with its own.
+            if (target === 'api')
+                this.notePlatformTime(outcome);
         }
         catch (error) {
             if (!(error instanceof TransportError))
@@ -2602,7 +2621,9 @@ class CallLoop {
         }
         const result = outcome instanceof TransportError ? outcome.code : String(outcome.status);
         log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
-        return token === undefined ? { outcome } : { outcome, token };
+        // Given less than the timeout input because the step's budget is nearly spent.
+        const cut = timeoutMs < this.options.timeoutMs;
+        return token === undefined ? { outcome, cut } : { outcome, token, cut };
     }
     /** What went wrong: the request, which attempt, and what came back (the server's detail). */
     describeFailure(request, outcome, { renewed, attempt }) {
@@ -2635,13 +2656,10 @@ function isSuccess(target, status) {
 function seconds(ms) {
     return `${(ms / 1000).toFixed(1)} s`;
 }
-/** Ends a message with a full stop unless the server's detail already did. */
-function sentence(text) {
-    return /[.!?]$/.test(text) ? text : `${text}.`;
-}
 
 ;// CONCATENATED MODULE: ./src/platform/lost-create.ts
 // After a create whose answer was lost: which token, if any, it made, told from the list and the two clocks.
+
 
 // With a Date header: its whole seconds and an answer's time on the way.
 const KNOWN_CLOCK_MARGIN_MS = 2_000;
@@ -2652,34 +2670,42 @@ const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
  * Finds the token a create sent at `sentAt` (the runner's clock) made: the active
  * tokens with exactly this name created since then, by the platform's clock. Without
  * that clock, tokens up to a minute older are looked at too, and one that is older than
- * the create by the runner's clock is never taken for the create's own.
+ * the create by the runner's clock is never taken for the create's own. A token of that
+ * name whose createdAt cannot be read may be the create's too: it is a candidate, never
+ * taken for sure.
  */
 function findCreated(tokens, name, sentAt, platformTime) {
     const platformSentAt = platformTime(sentAt);
     const since = platformSentAt === undefined
         ? sentAt - UNKNOWN_CLOCK_MARGIN_MS
         : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
-    const created = newestFirst(tokens.filter((token) => token.name === name &&
-        token.state === 'active' &&
-        (createdTime(token) ?? -Infinity) >= since));
-    const [only] = created;
+    const candidates = newestFirst(tokens.filter((token) => {
+        if (token.name !== name || token.state !== 'active')
+            return false;
+        const created = createdTime(token);
+        return created === undefined || created >= since;
+    }));
+    const [only] = candidates;
     if (only === undefined)
         return { found: 'none' };
-    if (created.length > 1)
-        return { found: 'several', tokens: created };
-    const beforeSent = (createdTime(only) ?? -Infinity) < sentAt - KNOWN_CLOCK_MARGIN_MS;
-    if (platformSentAt === undefined && beforeSent)
-        return { found: 'unsure', token: only };
+    if (candidates.length > 1)
+        return { found: 'several', tokens: candidates };
+    const created = createdTime(only);
+    if (created === undefined) {
+        const why = `its createdAt (${JSON.stringify((0,src_text/* truncate */.xv)(only.createdAt ?? '', 40))}) cannot be read, so whether it was made by this step or before it cannot be told`;
+        return { found: 'unsure', token: only, why };
+    }
+    if (platformSentAt === undefined && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
+        const seconds = Math.round((sentAt - created) / 1000);
+        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
+        return { found: 'unsure', token: only, why };
+    }
     return { found: 'one', token: only };
-}
-/** Why an `unsure` token was not taken for the create's own, for messages. */
-function unsureReason(token, sentAt) {
-    const seconds = Math.round((sentAt - (createdTime(token) ?? sentAt)) / 1000);
-    return `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
 }
 
 ;// CONCATENATED MODULE: ./src/platform/client.ts
 // The platform client: create, list and revoke, with recovery after a lost create and idempotent revokes.
+
 
 
 
@@ -2805,7 +2831,7 @@ class PlatformClient {
             tokens = await this.listTokens();
         }
         catch (error) {
-            const why = error instanceof Error ? error.message : String(error);
+            const why = messageOf(error);
             throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${why} Look for it before running again.`);
         }
         const created = findCreated(tokens, name, startedAt, (at) => this.platformTime(at));
@@ -2814,9 +2840,9 @@ class PlatformClient {
                 log.info(`No token named '${name}' was created.`);
                 return undefined;
             case 'several':
-                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map((t) => t.id).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
+                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
             case 'unsure':
-                throw new RequestError(`${failure}; the list shows one active token named '${name}', ${created.token.id}, but ${unsureReason(created.token, startedAt)}. It was not taken for this step's: look for this step's token before running again.`);
+                throw new RequestError(`${failure}; the list shows one active token named '${name}', ${shortId(created.token)}, but ${created.why}. It was not taken for this step's: look for this step's token before running again.`);
             case 'one':
                 return this.adopted(created.token, name, failure);
         }
@@ -3164,6 +3190,7 @@ function removeTokenFile(path, dir) {
 
 
 
+
 /**
  * Runs as action.yml's `post`, with `post-if: always()`: whether the job passed,
  * failed or was cancelled. First it deletes the token file (writeTokenFile), which needs no request.
@@ -3193,7 +3220,7 @@ async function runPost(runner) {
         }
     }
     catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = messageOf(error);
         runner.warning(secrets.scrub(revoking.failed(message, error)));
     }
 }
@@ -3209,9 +3236,7 @@ function deleteTokenFile(runner) {
             runner.debug(`The token file ${path} was gone already.`);
     }
     catch (error) {
-        // An fs error may come from another realm (a test's): read its message, not its class.
-        const why = String(error.message ?? error).replace(/[^.]$/, '$&.');
-        runner.warning(`Did not delete the token file ${path}: ${why}`);
+        runner.warning(`Did not delete the token file ${path}: ${(0,src_text/* asSentence */.KG)(messageOf(error))}`);
     }
 }
 /** The token the main step created and named: revoked by its id. */
@@ -3243,12 +3268,12 @@ function lostCreate({ name, sentAt }) {
                     runner.info(`No active token named '${name}' was created since the step began: nothing to revoke.`);
                     return;
                 case 'several': {
-                    const ids = created.tokens.map((token) => (0,src_text/* oneLine */.TN)(token.id)).join(', ');
+                    const ids = created.tokens.map(shortId).join(', ');
                     runner.warning(`${notRevoked}: ${created.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${ids}; revoke the one you do not need.`);
                     return;
                 }
                 case 'unsure':
-                    runner.warning(`${notRevoked}: the only candidate, ${(0,src_text/* oneLine */.TN)(created.token.id)}, was not revoked because ${unsureReason(created.token, sentAt)}. Revoke it if it is this step's.`);
+                    runner.warning(`${notRevoked}: the only candidate, ${shortId(created.token)}, was not revoked because ${created.why}. Revoke it if it is this step's.`);
                     return;
                 case 'one':
                     candidate = created.token;
@@ -3300,6 +3325,7 @@ __webpack_async_result__();
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   KG: () => (/* binding */ asSentence),
 /* harmony export */   Kw: () => (/* binding */ neutralizeCommands),
 /* harmony export */   N9: () => (/* binding */ neutralizeLegacyCommands),
 /* harmony export */   TN: () => (/* binding */ oneLine),
@@ -3332,6 +3358,10 @@ function truncate(value, max) {
 }
 function isHighSurrogate(code) {
     return code >= 0xd800 && code <= 0xdbff;
+}
+/** Ends a text with a full stop, unless it ends a sentence already (`.`, `!`, `?`). */
+function asSentence(text) {
+    return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 /** `1 token`, `2 tokens`. */
 function countTokens(count) {

@@ -77,13 +77,11 @@ export async function cleanup(
       return { revoked: outcome.token }
     } catch (error) {
       if (!(error instanceof RequestError)) throw error
-      if (error instanceof DeadlineError && !error.answerLost) return { left: token }
+      if (error instanceof DeadlineError && !error.mayHaveTakenEffect) return { left: token }
       // No pause may outlast the step's budget: the tokens after it would be left all the same.
       if (error.status === 429) pool.throttled(Math.min(THROTTLE_PAUSE_MS, deadline.remaining()))
-      // Cut off waiting for its answer: the platform may have revoked it, or not.
-      const unknown =
-        error instanceof DeadlineError ? ' It may have been revoked all the same.' : ''
-      return { failed: { token, reason: error.message + unknown } }
+      // With mayHaveTakenEffect, the message says that it may have been revoked all the same.
+      return { failed: { token, reason: error.message } }
     }
   })
   return {

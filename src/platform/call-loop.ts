@@ -22,7 +22,7 @@ import {
   type Backoff,
 } from './retry.js'
 import { describeBody } from './server-detail.js'
-import { oneLine, truncate } from '../text.js'
+import { asSentence, oneLine, truncate } from '../text.js'
 
 /** The longest reason phrase quoted (a normal one is a few words). */
 const MAX_REASON = 60
@@ -92,12 +92,15 @@ export class CallLoop {
           `${deadline.describe()} ran out before ${requestLine(request)} was sent.`,
         )
       }
-      const { outcome, token } = await this.attempt(target, request)
-      if (outcome instanceof TransportError && outcome.code === 'ETIMEDOUT' && deadline.expired()) {
+      const { outcome, token, cut } = await this.attempt(target, request)
+      // Cut short to fit the budget, not by the timeout input: the budget ran out (a
+      // timer may fire a millisecond before the clock says so).
+      if (outcome instanceof TransportError && outcome.code === 'ETIMEDOUT' && cut) {
+        const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : ''
         throw new DeadlineError(
-          `${deadline.describe()} ran out while ${requestLine(request)} waited for an answer.`,
+          `${deadline.describe()} ran out while ${requestLine(request)} waited for an answer.${maybe}`,
           undefined,
-          true,
+          outcome.requestSent,
         )
       }
       const answer = outcome instanceof TransportError ? undefined : outcome
@@ -133,9 +136,11 @@ export class CallLoop {
           backoffDelay(attempt, clock.jitter(), backoff))
         : 0
       if (retrying && delay >= deadline.remaining()) {
+        const maybe = mayHaveTakenEffect(outcome)
         throw new DeadlineError(
-          `${failure}; ${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again.`,
+          `${failure}; ${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again.${maybe ? ' It may have taken effect all the same.' : ''}`,
           answer?.status,
+          maybe,
         )
       }
       if (answer?.status === 429 && retrying) options.onThrottle?.(delay)
@@ -151,7 +156,7 @@ export class CallLoop {
           outcome instanceof TransportError
             ? transportHint(outcome, target, request.url, timeoutMs)
             : ''
-        throw new RequestError(sentence(failure) + hint, answer?.status)
+        throw new RequestError(asSentence(failure) + hint, answer?.status)
       }
       await this.wait(failure, delay)
     }
@@ -169,7 +174,7 @@ export class CallLoop {
   private async attempt(
     target: Target,
     request: HttpRequest,
-  ): Promise<{ outcome: Outcome<Answer>; token?: string }> {
+  ): Promise<{ outcome: Outcome<Answer>; token?: string; cut: boolean }> {
     const { clock, secrets, transport, log, deadline } = this.options
     let token: string | undefined
     let sent = request
@@ -195,14 +200,17 @@ export class CallLoop {
       // thousands of tokens is then not held both as text and as records.
       const read = json !== NOT_JSON && isSuccess(target, response.status)
       outcome = { ...response, body: read ? '' : response.body, json }
-      this.notePlatformTime(outcome)
+      // The API's clock dates the tokens; the auth service is another host with its own.
+      if (target === 'api') this.notePlatformTime(outcome)
     } catch (error) {
       if (!(error instanceof TransportError)) throw error
       outcome = error
     }
     const result = outcome instanceof TransportError ? outcome.code : String(outcome.status)
     log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`)
-    return token === undefined ? { outcome } : { outcome, token }
+    // Given less than the timeout input because the step's budget is nearly spent.
+    const cut = timeoutMs < this.options.timeoutMs
+    return token === undefined ? { outcome, cut } : { outcome, token, cut }
   }
 
   /** What went wrong: the request, which attempt, and what came back (the server's detail). */
@@ -241,9 +249,4 @@ function isSuccess(target: Target, status: number): boolean {
 /** `2.5 s`, for messages. */
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`
-}
-
-/** Ends a message with a full stop unless the server's detail already did. */
-function sentence(text: string): string {
-  return /[.!?]$/.test(text) ? text : `${text}.`
 }

@@ -2,8 +2,9 @@
 import { systemClock, type Clock } from '../clock.js'
 import { Deadline } from '../deadline.js'
 import type { Logger } from '../logger.js'
-import { findById, type TokenRecord } from '../records.js'
+import { findById, shortId, type TokenRecord } from '../records.js'
 import type { SecretMasker } from '../secrets.js'
+import { messageOf } from '../errors.js'
 import { truncate } from '../text.js'
 import { isUuid } from '../uuid.js'
 import { authenticate, Session } from './auth.js'
@@ -12,7 +13,7 @@ import { readCreated, readList, readRecord } from './decode.js'
 import { jsonRequest, revokePath, TOKENS_PATH } from './endpoints.js'
 import { AuthenticationError, isRefusal, RequestError, UnknownTokenError } from './errors.js'
 import { HttpTransport, type HttpRequest, type Transport } from './http.js'
-import { findCreated, unsureReason } from './lost-create.js'
+import { findCreated } from './lost-create.js'
 import { DEFAULT_BACKOFF, type Backoff } from './retry.js'
 import type { RevokeOptions, RevokeOutcome, TokenApi } from './token-api.js'
 
@@ -155,7 +156,7 @@ export class PlatformClient implements TokenApi {
     try {
       tokens = await this.listTokens()
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error)
+      const why = messageOf(error)
       throw new RequestError(
         `${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${why} Look for it before running again.`,
       )
@@ -167,11 +168,11 @@ export class PlatformClient implements TokenApi {
         return undefined
       case 'several':
         throw new RequestError(
-          `${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map((t) => t.id).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`,
+          `${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`,
         )
       case 'unsure':
         throw new RequestError(
-          `${failure}; the list shows one active token named '${name}', ${created.token.id}, but ${unsureReason(created.token, startedAt)}. It was not taken for this step's: look for this step's token before running again.`,
+          `${failure}; the list shows one active token named '${name}', ${shortId(created.token)}, but ${created.why}. It was not taken for this step's: look for this step's token before running again.`,
         )
       case 'one':
         return this.adopted(created.token, name, failure)

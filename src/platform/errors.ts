@@ -20,9 +20,9 @@ export class AuthenticationError extends RequestError {
 }
 
 /**
- * The step's totalTimeout ran out: the request was not sent, or not sent again, or
- * (`answerLost`) it was sent and its answer did not come in the time left, so whether
- * it took effect is unknown.
+ * The step's totalTimeout ran out: the request was not sent, or not sent again. With
+ * `mayHaveTakenEffect`, an attempt had been sent and whether it took effect is unknown:
+ * its answer did not come in the time left, or was a failure that does not say (a 502).
  */
 export class DeadlineError extends RequestError {
   override name = 'DeadlineError'
@@ -30,8 +30,7 @@ export class DeadlineError extends RequestError {
   constructor(
     message: string,
     status?: number,
-    /** The request was sent, and its answer was cut off when the time ran out. */
-    readonly answerLost = false,
+    readonly mayHaveTakenEffect = false,
   ) {
     super(message, status)
   }

@@ -1,5 +1,6 @@
 // After a create whose answer was lost: which token, if any, it made, told from the list and the two clocks.
 import { createdTime, newestFirst, type TokenRecord } from '../records.js'
+import { truncate } from '../text.js'
 
 /**
  * The platform's time at a time of the runner's clock, read from the Date headers of its
@@ -19,20 +20,23 @@ export type CreatedToken =
   | { found: 'none' }
   /** Exactly one was: the create's own. */
   | { found: 'one'; token: TokenRecord }
-  /** Several were, newest first: which one is the create's cannot be told. */
+  /** Several may have been, newest first: which one is the create's cannot be told. */
   | { found: 'several'; tokens: TokenRecord[] }
   /**
-   * One was, shortly before the create by the runner's clock, and the platform sent no
-   * Date header to compare the clocks with: it may be the create's, or another's made
-   * just before. Adopting (or revoking) another's would cut its mediator off.
+   * One may have been, but when cannot be told for sure: made shortly before the create
+   * by the runner's clock with no Date header to compare the clocks with, or with a
+   * createdAt that cannot be read. It may be the create's, or another's: adopting (or
+   * revoking) another's would cut its mediator off. `why` says which, for messages.
    */
-  | { found: 'unsure'; token: TokenRecord }
+  | { found: 'unsure'; token: TokenRecord; why: string }
 
 /**
  * Finds the token a create sent at `sentAt` (the runner's clock) made: the active
  * tokens with exactly this name created since then, by the platform's clock. Without
  * that clock, tokens up to a minute older are looked at too, and one that is older than
- * the create by the runner's clock is never taken for the create's own.
+ * the create by the runner's clock is never taken for the create's own. A token of that
+ * name whose createdAt cannot be read may be the create's too: it is a candidate, never
+ * taken for sure.
  */
 export function findCreated(
   tokens: readonly TokenRecord[],
@@ -45,24 +49,25 @@ export function findCreated(
     platformSentAt === undefined
       ? sentAt - UNKNOWN_CLOCK_MARGIN_MS
       : platformSentAt - KNOWN_CLOCK_MARGIN_MS
-  const created = newestFirst(
-    tokens.filter(
-      (token) =>
-        token.name === name &&
-        token.state === 'active' &&
-        (createdTime(token) ?? -Infinity) >= since,
-    ),
+  const candidates = newestFirst(
+    tokens.filter((token) => {
+      if (token.name !== name || token.state !== 'active') return false
+      const created = createdTime(token)
+      return created === undefined || created >= since
+    }),
   )
-  const [only] = created
+  const [only] = candidates
   if (only === undefined) return { found: 'none' }
-  if (created.length > 1) return { found: 'several', tokens: created }
-  const beforeSent = (createdTime(only) ?? -Infinity) < sentAt - KNOWN_CLOCK_MARGIN_MS
-  if (platformSentAt === undefined && beforeSent) return { found: 'unsure', token: only }
+  if (candidates.length > 1) return { found: 'several', tokens: candidates }
+  const created = createdTime(only)
+  if (created === undefined) {
+    const why = `its createdAt (${JSON.stringify(truncate(only.createdAt ?? '', 40))}) cannot be read, so whether it was made by this step or before it cannot be told`
+    return { found: 'unsure', token: only, why }
+  }
+  if (platformSentAt === undefined && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
+    const seconds = Math.round((sentAt - created) / 1000)
+    const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`
+    return { found: 'unsure', token: only, why }
+  }
   return { found: 'one', token: only }
-}
-
-/** Why an `unsure` token was not taken for the create's own, for messages. */
-export function unsureReason(token: TokenRecord, sentAt: number): string {
-  const seconds = Math.round((sentAt - (createdTime(token) ?? sentAt)) / 1000)
-  return `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`
 }

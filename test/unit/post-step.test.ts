@@ -272,11 +272,23 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
   it('revokes nothing when only an older token has that name, and says so', async () => {
     const runner = sentRunner()
     authOk()
-    listed(pr7(1, -61_000), pr7(2, 0, { createdAt: 'yesterday' }))
+    listed(pr7(1, -61_000), pr7(2, 5_000, { state: 'revoked', tokenValue: undefined }))
     await runPost(runner)
     expect(infoAndWarnings(runner)).toEqual([
       LOOKING,
       "info: No active token named 'pr-7' was created since the step began: nothing to revoke.",
+    ])
+  })
+
+  it('revokes nothing when the only candidate’s createdAt cannot be read, and warns naming it', async () => {
+    const runner = sentRunner()
+    authOk()
+    listed(pr7(1, -61_000), pr7(2, 0, { createdAt: 'yesterday' }))
+    await runPost(runner)
+    expect(nock.pendingMocks()).toEqual([])
+    expect(infoAndWarnings(runner)).toEqual([
+      LOOKING,
+      `warning: Did not revoke a token named 'pr-7' at the end of the job: the only candidate, ${ID(2)}, was not revoked because its createdAt ("yesterday") cannot be read, so whether it was made by this step or before it cannot be told. Revoke it if it is this step's.`,
     ])
   })
 

@@ -114,6 +114,14 @@ describe('uniqueById', () => {
     expect(uniqueById(records)).toBe(records)
   })
 
+  it('compares every letter without regard to case, not only hex digits and ASCII', () => {
+    // Letters past F, and letters past Z.
+    const records = [token('XYZ-1'), token('xyz-1'), token('ÉÉ'), token('éé')]
+    expect(uniqueById(records).map((t) => t.id)).toEqual(['XYZ-1', 'ÉÉ'])
+    expect(findById(records, 'Xyz-1')?.id).toBe('XYZ-1')
+    expect(findById(records, 'Éé')?.id).toBe('ÉÉ')
+  })
+
   it('returns a list without duplicates as it is', () => {
     const records = [token('a'), token('b')]
     expect(uniqueById(records)).toBe(records)

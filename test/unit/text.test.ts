@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import {
+  asSentence,
   countTokens,
   neutralizeCommands,
   neutralizeLegacyCommands,
@@ -8,6 +9,12 @@ import {
 } from '../../src/text.js'
 
 describe('text', () => {
+  it('ends a text with a full stop, unless it ends a sentence already', () => {
+    expect(asSentence('answered 503')).toBe('answered 503.')
+    expect(['done.', 'wait!', 'why?'].map(asSentence)).toEqual(['done.', 'wait!', 'why?'])
+    expect(asSentence('a.b')).toBe('a.b.')
+  })
+
   it('cuts a long text to its limit, marked with ...', () => {
     expect(truncate('abcdefghij', 10)).toBe('abcdefghij')
     expect(truncate('abcdefghijk', 10)).toBe('abcdefg...')

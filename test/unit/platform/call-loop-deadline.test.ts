@@ -30,6 +30,39 @@ describe('CallLoop under totalTimeout', () => {
     expect(clock.sleeps).toEqual([])
   })
 
+  it('says a 502 it has no time to try again may have taken effect; a 503 says nothing was done', async () => {
+    // 600 ms of the 1 s spent already: the first retry's 500 ms wait would pass the end.
+    const bad = loop([{ status: 502 }], { totalMs: 1_000 })
+    bad.clock.advance(600)
+    const maybe = await bad.callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
+    expect((maybe as DeadlineError).message).toBe(
+      `GET ${REQUEST.url} answered 502 (attempt 1 of 4); totalTimeout (1 s) leaves no time to wait 0.5 s and try again. It may have taken effect all the same.`,
+    )
+    expect((maybe as DeadlineError).mayHaveTakenEffect).toBe(true)
+    const busy = loop([{ status: 503 }], { totalMs: 1_000 })
+    busy.clock.advance(600)
+    const not = await busy.callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
+    expect((not as DeadlineError).message).toBe(
+      `GET ${REQUEST.url} answered 503 (attempt 1 of 4); totalTimeout (1 s) leaves no time to wait 0.5 s and try again.`,
+    )
+    expect((not as DeadlineError).mayHaveTakenEffect).toBe(false)
+  })
+
+  it('blames the budget for a timeout it cut short, even if the timer fired a moment early', async () => {
+    // The transport does not move the clock: the timer fired before the clock reached the end.
+    const { callLoop, clock } = loop([timeout(), { status: 200 }], { totalMs: 2_000 })
+    const error = await callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
+    expect(clock.now() - Date.UTC(2026, 10, 22, 12)).toBe(0)
+    expect(error).toBeInstanceOf(DeadlineError)
+    expect((error as DeadlineError).mayHaveTakenEffect).toBe(true)
+  })
+
+  it('retries a timeout of the timeout input, which the budget did not cut', async () => {
+    const { callLoop, transport } = loop([timeout(), { status: 200 }], { totalMs: 60_000 })
+    await expect(callLoop.call('api', REQUEST, readStatus)).resolves.toBe(200)
+    expect(transport.sent.map((s) => s.timeoutMs)).toEqual([5_000, 5_000])
+  })
+
   it('waits and tries again while there is time, then stops', async () => {
     const { callLoop, transport, clock } = loop(
       [{ status: 503 }, { status: 503 }, { status: 200 }],
@@ -67,7 +100,7 @@ describe('CallLoop under totalTimeout', () => {
       `totalTimeout (1 s) ran out before GET ${REQUEST.url} was sent.`,
     )
     expect(transport.sent).toEqual([])
-    expect((error as DeadlineError).answerLost).toBe(false)
+    expect((error as DeadlineError).mayHaveTakenEffect).toBe(false)
   })
 
   it('sends nothing once it has run out', async () => {
@@ -127,10 +160,10 @@ describe('CallLoop under totalTimeout', () => {
     const error = await callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(DeadlineError)
     expect((error as DeadlineError).message).toBe(
-      `totalTimeout (2 s) ran out while GET ${REQUEST.url} waited for an answer.`,
+      `totalTimeout (2 s) ran out while GET ${REQUEST.url} waited for an answer. It may have taken effect all the same.`,
     )
     // Sent, and its answer lost: whether it took effect is unknown.
-    expect((error as DeadlineError).answerLost).toBe(true)
+    expect((error as DeadlineError).mayHaveTakenEffect).toBe(true)
     expect(transport.sent.map((s) => s.timeoutMs)).toEqual([2_000])
   })
 

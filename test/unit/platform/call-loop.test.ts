@@ -124,6 +124,14 @@ describe('CallLoop', () => {
     expect(callLoop.platformTime(clock.now())).toBe(clock.now() + 10_500)
   })
 
+  it('does not take the auth service’s Date header for the API’s clock: another host', async () => {
+    const { callLoop, clock } = loop([
+      { status: 200, headers: { Date: 'Sun, 22 Nov 2026 12:00:10 GMT' } },
+    ])
+    await callLoop.call('auth', REQUEST, readStatus)
+    expect(callLoop.platformTime(clock.now())).toBeUndefined()
+  })
+
   describe('hints', () => {
     it('names the timeout input and its value after a timeout', async () => {
       const { callLoop } = loop(

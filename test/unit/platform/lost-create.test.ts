@@ -52,9 +52,21 @@ describe('findCreated, with the platform’s clock known from its Date headers',
     })
   })
 
-  it('never takes a token whose createdAt cannot be read', () => {
+  it('is unsure of a token whose createdAt cannot be read: it may be the create’s, or older', () => {
     const tokens = [token('a', 1_000, { createdAt: 'yesterday' })]
-    expect(findCreated(tokens, 'pr-7', SENT_AT, skewed(0))).toEqual({ found: 'none' })
+    expect(findCreated(tokens, 'pr-7', SENT_AT, skewed(0))).toEqual({
+      found: 'unsure',
+      token: tokens[0],
+      why: 'its createdAt ("yesterday") cannot be read, so whether it was made by this step or before it cannot be told',
+    })
+  })
+
+  it('counts a token whose createdAt cannot be read among several candidates', () => {
+    const tokens = [token('mine', 1_000), token('odd', 0, { createdAt: '12' })]
+    expect(findCreated(tokens, 'pr-7', SENT_AT, skewed(0))).toEqual({
+      found: 'several',
+      tokens: [tokens[0], tokens[1]],
+    })
   })
 })
 
@@ -72,7 +84,13 @@ describe('findCreated, without a Date header', () => {
     expect(findCreated(tokens, 'pr-7', SENT_AT, noDate)).toEqual({
       found: 'unsure',
       token: tokens[0],
+      why: "it was created 30 s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's",
     })
+  })
+
+  it('allows 2 s for the platform’s whole seconds: 2 s before is the create’s, 3 s before is unsure', () => {
+    expect(findCreated([token('a', -2_000)], 'pr-7', SENT_AT, noDate).found).toBe('one')
+    expect(findCreated([token('a', -3_000)], 'pr-7', SENT_AT, noDate).found).toBe('unsure')
   })
 
   it('still looks a minute back, so that a token of another clock is not missed', () => {

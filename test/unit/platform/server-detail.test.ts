@@ -52,6 +52,12 @@ describe('describeBody', () => {
     )
   })
 
+  it('quotes a short body that only looks like JSON, as it is', () => {
+    expect(describeBody('{not json: overloaded', 'application/json', (t) => t)).toBe(
+      '{not json: overloaded',
+    )
+  })
+
   it('quotes the start of a long text body that is not JSON', () => {
     const detail = describeBody(`Overloaded ${'x'.repeat(70_000)}`, 'text/plain', (t) => t)
     expect(detail.startsWith('Overloaded xxx')).toBe(true)
