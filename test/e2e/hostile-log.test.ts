@@ -14,31 +14,33 @@ const DAY = 86_400_000
 
 /**
  * Every command the runner knows, in both syntaxes, at the start and in the middle of a
- * line, behind a zero-width space, with properties, and after a line break.
+ * line, behind a zero-width space, in upper case, with properties, and after a line break.
  */
 const INJECTIONS = RUNNER_COMMANDS.flatMap((name) => [
   `::${name}::x`,
   `##[${name}]x`,
   `ci ##[${name}]x`,
   `ci #\u200b#[${name}]x`,
+  `ci ##[${name.toUpperCase()}]x`,
   `ci ##[${name} name=a;file=b]x`,
   `ci\n::${name} name=a,file=b::x`,
-  `ci\r##[${name}]x`,
+  `ci\r::${name}::x`,
 ])
 /** The same, where a line break cannot go (an HTTP reason phrase). */
 const ONE_LINE_INJECTIONS = INJECTIONS.filter((text) => !/[\r\n]/.test(text))
 
-/** `texts` in groups of `size`. */
-function chunks(texts: readonly string[], size: number): string[][] {
-  const groups: string[][] = []
-  for (let at = 0; at < texts.length; at += size) groups.push(texts.slice(at, at + size))
+/** `items` in groups of `size`. */
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const groups: T[][] = []
+  for (let at = 0; at < items.length; at += size) groups.push(items.slice(at, at + size))
   return groups
 }
 
 describe('no runner command through platform text (the committed bundle, read as the runner reads it)', () => {
-  it('has something to prove: every runner command, in 7 forms', () => {
+  it('has something to prove: every runner command, in 8 forms, 6 of them on one line', () => {
     expect(RUNNER_COMMANDS).toHaveLength(16)
-    expect(INJECTIONS).toHaveLength(16 * 7)
+    expect(INJECTIONS).toHaveLength(16 * 8)
+    expect(ONE_LINE_INJECTIONS).toHaveLength(16 * 6)
   })
 
   it('through token names: a cleanup logs each one, readable, and gives no command', async () => {
@@ -57,15 +59,20 @@ describe('no runner command through platform text (the committed bundle, read as
   })
 
   it('through ids: a cleanup names each id it would not put in a URL, and gives no command', async () => {
+    // Ids that differ only in case are one id: one of each.
+    const distinct = ONE_LINE_INJECTIONS.filter(
+      (id, i, all) => all.findIndex((other) => other.toLowerCase() === id.toLowerCase()) === i,
+    )
     const hostile = new Map(
-      ONE_LINE_INJECTIONS.map((id) => [platform().seed({ name: 'ci', ageMs: DAY }).id, id]),
+      distinct.map((id) => [platform().seed({ name: 'ci', ageMs: DAY }).id, id]),
     )
     platform().rewriteRecord = (record, answer) =>
       answer === 'list' ? { ...record, id: hostile.get(record.id) ?? record.id } : record
     const secrets = platform().secrets()
     const run = await runAgainst(platform(), { operation: 'cleanup', name: 'ci' })
 
-    const count = ONE_LINE_INJECTIONS.length
+    const count = distinct.length
+    expect(count).toBe(16 * 5)
     expect(expectCleanFailure(run)).toMatch(
       new RegExp(`^cleanup failed: ${count} of ${count} tokens were not revoked`),
     )
@@ -117,24 +124,27 @@ describe('no runner command through platform text (the committed bundle, read as
     expectOwnCommandsOnly(run, platform().secrets())
   })
 
-  it('through server details: reason phrases and error bodies on each retry line', async () => {
-    // Six to a body, so that the detail (cut at 300 characters) shows them all; at most
-    // ten answered 503 in a run, each retried at once (Retry-After: 0).
+  it('through server details: every injection as a reason phrase and in an error body', async () => {
+    // One answered 503 for each one-line injection, as its reason phrase; the bodies carry
+    // all of them, six to a body (the detail is cut at 300 characters). At most ten 503s in
+    // a run (retries: 10), each retried at once (Retry-After: 0).
     const bodies = chunks(INJECTIONS, 6)
-    for (const [run, errorsOfRun] of chunks(
-      bodies.map((b) => JSON.stringify(b)),
-      10,
-    ).entries()) {
-      errorsOfRun.forEach((errors, i) =>
+    const faults = ONE_LINE_INJECTIONS.map((reason, i) => ({
+      reason,
+      errors: bodies[i % bodies.length],
+    }))
+    expect(faults.length).toBeGreaterThanOrEqual(bodies.length)
+    for (const [run, ofRun] of chunks(faults, 10).entries()) {
+      for (const { reason, errors } of ofRun) {
         platform().fail({
           server: 'api',
           path: '/api/tokens',
           status: 503,
-          statusText: ONE_LINE_INJECTIONS[run * 10 + i] ?? 'x',
+          statusText: reason,
           headers: { 'Retry-After': '0' },
-          json: { errors: JSON.parse(errors) as unknown },
-        }),
-      )
+          json: { errors },
+        })
+      }
       const secrets = platform().secrets()
       const list = await runAgainst(platform(), { operation: 'list', retries: '10' })
 
@@ -143,16 +153,15 @@ describe('no runner command through platform text (the committed bundle, read as
       const retryLines = list.log
         .split('\n')
         .filter((line) => line.endsWith('; retrying in 0.0 s.'))
-      expect(retryLines).toHaveLength(errorsOfRun.length)
+      expect(retryLines).toHaveLength(ofRun.length)
       expectOwnCommandsOnly(list, [...secrets, ...platform().secrets()])
       expectNoLeaks(list, [...secrets, ...platform().secrets()])
       if (run === 0) {
         expect(list.log).toContain(
-          'answered 503 ci ## [add-mask name=a;file=b]x (attempt 5 of 11): ci #\u200b# [set-output]x;',
+          'answered 503 ci ## [ADD-MASK]x (attempt 5 of 11): ::set-output::x; ## [set-output]x;',
         )
       }
     }
-    expect(bodies.flat()).toEqual(INJECTIONS)
   })
 
   it('through a create echoed by a 500, then lost: the new value is still masked', async () => {

@@ -7,14 +7,17 @@
  *   whitespace is trimmed (TryParseV2);
  * - else the legacy `##[name key=value;key=value]data`, found ANYWHERE in the line
  *   (TryParse uses IndexOf("##[")): `text ##[error]boom` is an error annotation;
- * - the name must be a registered command, else the line is plain text;
+ * - the name must be a registered command, in any case (`##[ERROR]`), else the line is
+ *   plain text;
  * - `stop-commands` with data TOKEN stops all command processing (`add-mask` included)
  *   until a command named TOKEN, in either syntax, resumes it;
  * - `add-mask` masks its data in every line printed after it.
  *
  * .NET compares with the current culture (ICU), which passes over characters that weigh
  * nothing: `#\u200B#[` is found as `##[`, and `\u200B::` starts with `::`. IGNORABLE is a
- * superset of those, so that this parser finds at least every command the runner finds.
+ * superset of those; a legacy command is looked for at every place where one could start,
+ * and lines end at `\r\n`, `\n` or a lone `\r` (StreamReader.ReadLine): so this parser
+ * finds at least every command the runner finds, and perhaps some it would not.
  */
 
 /** Every command the runner registers, and stop-commands, which it handles itself. */
@@ -37,9 +40,11 @@ export const RUNNER_COMMANDS = [
   'stop-commands',
 ]
 
-const IGNORABLE = '\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\x00-\\x08\\x0e-\\x1f\\x7f-\\x9f'
+const IGNORABLE =
+  '\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\x00-\\x08\\x0e-\\x1f\\x7f-\\x9f\\u0640\\u07fa\\u180a\\u1cd3\\ufe73'
 const V2_START = new RegExp(`^[\\s${IGNORABLE}]*:[${IGNORABLE}]*:`, 'u')
-const LEGACY_START = new RegExp(`#[${IGNORABLE}]*#[${IGNORABLE}]*\\[`, 'u')
+const V2_END = new RegExp(`:[${IGNORABLE}]*:`, 'u')
+const LEGACY_START = new RegExp(`#[${IGNORABLE}]*#[${IGNORABLE}]*\\[`, 'gu')
 
 /**
  * @typedef {object} WorkflowCommand
@@ -64,6 +69,7 @@ export function readWorkflowCommands({ stdout, stderr = '' }, { debug = false } 
   const masked = []
   /** @type {string[]} */
   const shown = []
+  // Names compare without regard to case (StringComparer.OrdinalIgnoreCase): kept in lower case.
   const registered = new Set(RUNNER_COMMANDS)
   /** @type {string | undefined} set while commands are stopped */
   let stopToken
@@ -73,14 +79,14 @@ export function readWorkflowCommands({ stdout, stderr = '' }, { debug = false } 
     ['stderr', stderr],
   ])) {
     if (stream === 'stderr' && text === '') continue
-    text.split(/\r?\n/).forEach((line, index) => {
+    text.split(/\r\n|\r|\n/).forEach((line, index) => {
       const parsed = parseV2(line, registered) ?? parseLegacy(line, registered)
       if (parsed === undefined) {
         shown.push(mask(line, masked))
         return
       }
       if (stopToken !== undefined) {
-        if (parsed.command.toLowerCase() === stopToken.toLowerCase()) {
+        if (parsed.command === stopToken) {
           registered.delete(stopToken)
           stopToken = undefined
         } else {
@@ -91,7 +97,7 @@ export function readWorkflowCommands({ stdout, stderr = '' }, { debug = false } 
       const command = { ...parsed, stream, line: index }
       commands.push(command)
       if (command.command === 'stop-commands') {
-        stopToken = command.message
+        stopToken = command.message.toLowerCase()
         registered.add(stopToken)
       } else if (command.command === 'add-mask') {
         if (command.message.trim() !== '') masked.push(command.message)
@@ -125,42 +131,46 @@ function parseV2(line, registered) {
   const start = V2_START.exec(line)
   if (start === null) return undefined
   const rest = line.slice(start[0].length)
-  const end = rest.indexOf('::')
-  if (end < 0) return undefined
-  const info = rest.slice(0, end)
+  const end = V2_END.exec(rest)
+  if (end === null) return undefined
+  const info = rest.slice(0, end.index)
   const space = info.indexOf(' ')
-  const command = space < 0 ? info : info.slice(0, space)
+  const command = (space < 0 ? info : info.slice(0, space)).toLowerCase()
   if (!registered.has(command)) return undefined
   return {
     command,
     properties: properties(space < 0 ? '' : info.slice(space + 1), ',', unescapeProperty),
-    message: unescapeData(rest.slice(end + 2)),
+    message: unescapeData(rest.slice(end.index + end[0].length)),
     syntax: /** @type {const} */ ('v2'),
   }
 }
 
 /**
- * `##[name props]data` anywhere in the line (TryParse): the first `##[`, the first `]`
- * after it ends the command and its properties.
+ * `##[name props]data` anywhere in the line (TryParse): from the first `##[`, the first
+ * `]` after it ends the command and its properties. Every place where a `##[` could start
+ * is tried, the plain `##[` among them, as IGNORABLE may find a first one the runner does
+ * not.
  * @param {string} line
  * @param {Set<string>} registered
  */
 function parseLegacy(line, registered) {
-  const start = LEGACY_START.exec(line)
-  if (start === null) return undefined
-  const from = start.index + start[0].length
-  const end = line.indexOf(']', from)
-  if (end < 0) return undefined
-  const info = line.slice(from, end)
-  const space = info.indexOf(' ')
-  const command = space < 0 ? info : info.slice(0, space)
-  if (!registered.has(command)) return undefined
-  return {
-    command,
-    properties: properties(space < 0 ? '' : info.slice(space + 1), ';', unescapeLegacy),
-    message: unescapeLegacy(line.slice(end + 1)),
-    syntax: /** @type {const} */ ('legacy'),
+  const starts = [...line.matchAll(LEGACY_START)].map((match) => match.index + match[0].length)
+  for (let at = line.indexOf('##['); at >= 0; at = line.indexOf('##[', at + 1)) starts.push(at + 3)
+  for (const from of starts) {
+    const end = line.indexOf(']', from)
+    if (end < 0) continue
+    const info = line.slice(from, end)
+    const space = info.indexOf(' ')
+    const command = (space < 0 ? info : info.slice(0, space)).toLowerCase()
+    if (!registered.has(command)) continue
+    return {
+      command,
+      properties: properties(space < 0 ? '' : info.slice(space + 1), ';', unescapeLegacy),
+      message: unescapeLegacy(line.slice(end + 1)),
+      syntax: /** @type {const} */ ('legacy'),
+    }
   }
+  return undefined
 }
 
 /**

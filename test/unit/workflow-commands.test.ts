@@ -39,6 +39,23 @@ describe('readWorkflowCommands', () => {
     expect(names('x # #[error]a\n: :warning::b\n## [error]c')).toEqual([])
   })
 
+  it('reads command names in any case, as the runner compares them', () => {
+    expect(names('x ##[ERROR]boom\n::Add-Mask::s3cr3t')).toEqual(['legacy error', 'v2 add-mask'])
+    expect(read('::Add-Mask::s3cr3t\ns3cr3t').log).toBe('***')
+  })
+
+  it('ends a line at a lone carriage return too, as StreamReader.ReadLine does', () => {
+    expect(names('ci\r::add-mask::x\r\n::notice::y')).toEqual(['v2 add-mask', 'v2 notice'])
+  })
+
+  it('finds the real ##[ behind an earlier look-alike', () => {
+    expect(names('a #\u0301#[x] b ##[error]c')).toEqual(['legacy error'])
+  })
+
+  it('finds the end of a :: command across zero-width characters', () => {
+    expect(read('::error:\u200b:x').errors).toEqual(['x'])
+  })
+
   it('ignores every command, add-mask included, after stop-commands until its token', () => {
     const run = read(
       [
@@ -46,7 +63,7 @@ describe('readWorkflowCommands', () => {
         '::add-mask::hidden',
         '::error::not an error',
         'hidden is printed',
-        '::tok::',
+        '::TOK::',
         '::add-mask::later',
         'later is masked',
       ].join('\n'),
