@@ -26,12 +26,12 @@ export default {
   ],
   collectCoverageFrom: ['src/**/*.ts'],
   coverageReporters: ['text-summary', 'lcov'],
-  // The unit tests' coverage of src/ when these were set (97.57 / 92.44 / 97.35 / 98.12 %),
+  // The unit tests' coverage of src/ when these were set (97.66 / 93.43 / 97.34 / 98.13 %),
   // rounded down: raise them as coverage grows, never lower them to let a change in.
   // `npm test` checks them on its one run of both projects: the end-to-end tests load no
   // file of src/ (they run dist/ in child processes), so the figures are the unit tests'.
   coverageThreshold: {
-    global: { statements: 97, branches: 92, functions: 97, lines: 98 },
+    global: { statements: 97, branches: 93, functions: 97, lines: 98 },
   },
   // The end-to-end tests start real processes; a stuck one must fail, not hang CI.
   testTimeout: 30_000,

@@ -80,7 +80,7 @@ export async function cleanup(
       if (error instanceof DeadlineError && !error.mayHaveTakenEffect) return { left: token }
       // No pause may outlast the step's budget: the tokens after it would be left all the same.
       if (error.status === 429) pool.throttled(Math.min(THROTTLE_PAUSE_MS, deadline.remaining()))
-      // With mayHaveTakenEffect, the message says that it may have been revoked all the same.
+      // With mayHaveTakenEffect, the message says that it may have taken effect all the same.
       return { failed: { token, reason: error.message } }
     }
   })
