@@ -57,14 +57,7 @@ describe('report: cleanup', () => {
       token('a', 'ci-a', 40, { state: 'revoked', tokenValue: undefined }),
       token('b', 'ci-b', 35, { state: 'revoked', tokenValue: undefined }),
     ]
-    const task = {
-      operation: 'cleanup',
-      name: undefined,
-      olderThan: { text: '30d', ms: 30 * 86_400_000 },
-      keep: 0,
-      dryRun: false,
-      concurrency: 4,
-    } as const
+    const task = CLEANUP_TASK
     await report(
       {
         operation: 'cleanup',
@@ -94,14 +87,7 @@ describe('report: cleanup', () => {
 
   it('cleanup: a warning for each token it could not revoke, naming it and why', async () => {
     const runner = recordingRunner()
-    const task = {
-      operation: 'cleanup',
-      name: undefined,
-      olderThan: { text: '30d', ms: 30 * 86_400_000 },
-      keep: 0,
-      dryRun: false,
-      concurrency: 4,
-    } as const
+    const task = CLEANUP_TASK
     const notRevoked = [
       { token: token('a', 'ci-a', 40), reason: 'POST x answered 403 Forbidden: not yours.' },
       {
