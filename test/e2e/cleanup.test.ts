@@ -1,11 +1,17 @@
 import { describe, expect, it } from '@jest/globals'
 import type { FakePlatform } from '../support/fake-platform.mjs'
-import { expectCleanFailure, expectNoLeaks, runAgainst, useFakePlatform } from './helpers.js'
+import {
+  AUTH,
+  expectCleanFailure,
+  expectNoLeaks,
+  LIST,
+  revokeLine,
+  runAgainst,
+  useFakePlatform,
+} from './helpers.js'
 
 const platform = useFakePlatform()
 const DAY = 86_400_000
-const AUTH = 'POST /idp/identity/resources/auth/v2/api-token'
-const LIST = 'GET /api/tokens'
 
 function ids(tokensOutput: string | undefined): string[] {
   return (JSON.parse(tokensOutput ?? '[]') as { id: string }[]).map((t) => t.id)
@@ -34,9 +40,7 @@ describe('cleanup (the committed bundle on Node 24)', () => {
     })
     const [auth, list, ...revokes] = platform().requestLines()
     expect([auth, list]).toEqual([AUTH, LIST])
-    expect(revokes.sort()).toEqual(
-      [old1, old2].map((t) => `POST /api/tokens/${t.id}/revoke?tokenId=${t.id}`).sort(),
-    )
+    expect(revokes.sort()).toEqual([old1, old2].map((t) => revokeLine(t.id)).sort())
     expect(run.outputs.tokens).not.toContain('tokenValue')
     expect(run.summary).toContain(
       '### Gateway token cleanup\n\nSelected active tokens of any name, older than 30d. Revoked 2 tokens.',

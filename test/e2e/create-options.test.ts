@@ -1,11 +1,17 @@
 import { describe, expect, it } from '@jest/globals'
 import { runAction } from '../support/runner.mjs'
-import { expectCleanFailure, expectNoLeaks, runAgainst, useFakePlatform } from './helpers.js'
+import {
+  AUTH,
+  CREATE,
+  expectCleanFailure,
+  expectNoLeaks,
+  LIST,
+  revokeLine,
+  runAgainst,
+  useFakePlatform,
+} from './helpers.js'
 
 const platform = useFakePlatform()
-const AUTH = 'POST /idp/identity/resources/auth/v2/api-token'
-const LIST = 'GET /api/tokens'
-const CREATE = 'POST /api/tokens'
 
 describe('create with ifExists (the committed bundle on Node 24)', () => {
   it('reuse: outputs the newest active token with exactly this name, creating nothing', async () => {
@@ -94,12 +100,7 @@ describe('revokeOnExit: the post step, as the runner runs it', () => {
     )
     expect(platform().tokens.get(main.outputs.tokenId ?? '')?.state).toBe('revoked')
     const id = main.outputs.tokenId ?? ''
-    expect(platform().requestLines()).toEqual([
-      AUTH,
-      CREATE,
-      AUTH,
-      `POST /api/tokens/${id}/revoke?tokenId=${id}`,
-    ])
+    expect(platform().requestLines()).toEqual([AUTH, CREATE, AUTH, revokeLine(id)])
     expect(post.stdout.split('\n')[0]).toBe(`::add-mask::${platform().clientSecret}`)
     expectNoLeaks(post, platform().secrets())
   })

@@ -5,6 +5,12 @@ import { join } from 'node:path'
 import { FakePlatform, startFakePlatform } from '../support/fake-platform.mjs'
 import { runAction, type ActionRun, type RunOptions } from '../support/runner.mjs'
 
+// The request lines the fake platform records (requestLines()), for exact assertions.
+export const AUTH = 'POST /idp/identity/resources/auth/v2/api-token'
+export const LIST = 'GET /api/tokens'
+export const CREATE = 'POST /api/tokens'
+export const revokeLine = (id: string) => `POST /api/tokens/${id}/revoke?tokenId=${id}`
+
 /**
  * Starts a fresh fake platform around each test of the calling file.
  * @returns a getter: the platform of the running test.

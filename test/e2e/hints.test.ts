@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { AUTH_PATH, startFakePlatform } from '../support/fake-platform.mjs'
-import { expectCleanFailure, expectNoLeaks, runAgainst, useFakePlatform } from './helpers.js'
+import { expectCleanFailure, expectNoLeaks, LIST, runAgainst, useFakePlatform } from './helpers.js'
 
 // What a failure tells the workflow author to check (CONTRACT.md, Rules: a failure message).
 // The ECONNREFUSED hint for authUrl is in failures.test.ts, an unresolvable authUrl behind
@@ -8,7 +8,6 @@ import { expectCleanFailure, expectNoLeaks, runAgainst, useFakePlatform } from '
 
 const platform = useFakePlatform()
 const AUTH = `POST ${AUTH_PATH}`
-const LIST = 'GET /api/tokens'
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.'
 const CREDENTIALS_HINT = `Check the clientId and clientSecret inputs. ${FORK_HINT}`
 

@@ -2,19 +2,19 @@
 import { describe, expect, it } from '@jest/globals'
 import { runAction } from '../support/runner.mjs'
 import {
+  AUTH,
+  CREATE,
   expectCleanFailure,
   expectNoLeaks,
   expectOwnCommandsOnly,
+  LIST,
+  revokeLine,
   runAgainst,
   useFakePlatform,
 } from './helpers.js'
 
 const platform = useFakePlatform()
 const DAY = 86_400_000
-const AUTH = 'POST /idp/identity/resources/auth/v2/api-token'
-const LIST = 'GET /api/tokens'
-const CREATE = 'POST /api/tokens'
-const revokeLine = (id: string) => `POST /api/tokens/${id}/revoke?tokenId=${id}`
 
 describe('ids go into a URL only as UUIDs (case 2)', () => {
   it('a create answered with id "..": no request with it, in the main step or the post step', async () => {

@@ -2,8 +2,12 @@ import { describe, expect, it } from '@jest/globals'
 import { readdirSync } from 'node:fs'
 import { PROJECT_ID, type TokenRecord } from '../support/fake-platform.mjs'
 import {
+  AUTH,
+  CREATE,
   expectCleanFailure,
   expectNoLeaks,
+  LIST,
+  revokeLine,
   runAgainst,
   useFakePlatform,
   useJobDirs,
@@ -11,13 +15,9 @@ import {
 
 const platform = useFakePlatform()
 const DAY = 86_400_000
-const AUTH = 'POST /idp/identity/resources/auth/v2/api-token'
-const LIST = 'GET /api/tokens'
-const CREATE = 'POST /api/tokens'
 /** A project the credentials should not reach (staging's, say, when PROJECT_ID is production's). */
 const OTHER_PROJECT = '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a'
 const guarded = { expectedProjectId: PROJECT_ID }
-const revokeLine = (id: string) => `POST /api/tokens/${id}/revoke?tokenId=${id}`
 
 /** The message of a list answer that holds `other`, a record of OTHER_PROJECT. */
 const listedOther = (operation: string, other: { name: string; id: string }) =>

@@ -1,10 +1,16 @@
 import { describe, expect, it } from '@jest/globals'
-import { expectCleanFailure, expectNoLeaks, runAgainst, useFakePlatform } from './helpers.js'
+import {
+  AUTH,
+  CREATE,
+  expectCleanFailure,
+  expectNoLeaks,
+  LIST,
+  revokeLine,
+  runAgainst,
+  useFakePlatform,
+} from './helpers.js'
 
 const platform = useFakePlatform()
-const AUTH = 'POST /idp/identity/resources/auth/v2/api-token'
-const LIST = 'GET /api/tokens'
-const CREATE = 'POST /api/tokens'
 const HTML_502 = '<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>'
 
 describe('reliability (the committed bundle on Node 24, against a faulty platform)', () => {
@@ -100,11 +106,7 @@ describe('reliability (the committed bundle on Node 24, against a faulty platfor
     const token = platform().seed({ name: 'ci-deploy', state: 'revoked' })
     const run = await runAgainst(platform(), { operation: 'revoke', tokenId: token.id })
     expect(run.exitCode).toBe(0)
-    expect(platform().requestLines()).toEqual([
-      AUTH,
-      `POST /api/tokens/${token.id}/revoke?tokenId=${token.id}`,
-      LIST,
-    ])
+    expect(platform().requestLines()).toEqual([AUTH, revokeLine(token.id), LIST])
     expect(run.notices).toEqual([
       `The gateway token 'ci-deploy' (${token.id}) was already revoked at ${token.revokedAt}; nothing to do.`,
     ])
@@ -123,11 +125,7 @@ describe('reliability (the committed bundle on Node 24, against a faulty platfor
       `revoke failed: no token with id ${id} exists in the project: ` +
         `POST ${platform().baseUrl}/api/tokens/${id}/revoke?tokenId=${id} answered 404 Not Found: Token not found.`,
     )
-    expect(platform().requestLines()).toEqual([
-      AUTH,
-      `POST /api/tokens/${id}/revoke?tokenId=${id}`,
-      LIST,
-    ])
+    expect(platform().requestLines()).toEqual([AUTH, revokeLine(id), LIST])
   })
 
   it('fails cleanly on a body that is not JSON', async () => {

@@ -1,11 +1,16 @@
 import { describe, expect, it } from '@jest/globals'
 import { runAction } from '../support/runner.mjs'
-import { expectCleanFailure, expectNoLeaks, useFakePlatform } from './helpers.js'
+import {
+  AUTH,
+  CREATE,
+  expectCleanFailure,
+  expectNoLeaks,
+  LIST,
+  revokeLine,
+  useFakePlatform,
+} from './helpers.js'
 
 const platform = useFakePlatform()
-const AUTH = 'POST /idp/identity/resources/auth/v2/api-token'
-const LIST = 'GET /api/tokens'
-const CREATE = 'POST /api/tokens'
 
 describe('revokeOnExit leaves nothing behind when the create lost its answer (the committed bundle)', () => {
   /**
@@ -58,11 +63,7 @@ describe('revokeOnExit leaves nothing behind when the create lost its answer (th
     expect(platform().tokens.get(id)?.state).toBe('revoked')
     // The older token of the same name was made before the step: not this step's.
     expect(platform().tokens.get(older.id)?.state).toBe('active')
-    expect(platform().requestLines().slice(-3)).toEqual([
-      AUTH,
-      LIST,
-      `POST /api/tokens/${id}/revoke?tokenId=${id}`,
-    ])
+    expect(platform().requestLines().slice(-3)).toEqual([AUTH, LIST, revokeLine(id)])
     expectNoLeaks(post, platform().secrets())
   })
 
@@ -101,11 +102,6 @@ describe('revokeOnExit leaves nothing behind when the create lost its answer (th
     expect(main.exitCode).toBe(0)
     const id = main.outputs.tokenId ?? ''
     await runAction({ step: 'post', inputs, state: main.state })
-    expect(platform().requestLines()).toEqual([
-      AUTH,
-      CREATE,
-      AUTH,
-      `POST /api/tokens/${id}/revoke?tokenId=${id}`,
-    ])
+    expect(platform().requestLines()).toEqual([AUTH, CREATE, AUTH, revokeLine(id)])
   })
 })

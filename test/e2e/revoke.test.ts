@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { USER_ID } from '../support/fake-platform.mjs'
-import { expectNoLeaks, runAgainst, useFakePlatform } from './helpers.js'
+import { expectNoLeaks, revokeLine, runAgainst, useFakePlatform } from './helpers.js'
 
 const platform = useFakePlatform()
 
@@ -12,7 +12,7 @@ describe('revoke (the committed bundle on Node 24)', () => {
     expect(run.exitCode).toBe(0)
     expect(platform().requestLines()).toEqual([
       'POST /idp/identity/resources/auth/v2/api-token',
-      `POST /api/tokens/${token.id}/revoke?tokenId=${token.id}`,
+      revokeLine(token.id),
     ])
     expect(platform().requests[1]?.body).toBe('')
     expect(platform().tokens.get(token.id)?.state).toBe('revoked')

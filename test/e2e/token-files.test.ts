@@ -4,6 +4,8 @@ import { basename, dirname, join } from 'node:path'
 import { timestamp } from '../support/fake-platform.mjs'
 import { runAction } from '../support/runner.mjs'
 import {
+  AUTH,
+  CREATE,
   expectCleanFailure,
   expectNoLeaks,
   runAgainst,
@@ -12,8 +14,6 @@ import {
 } from './helpers.js'
 
 const platform = useFakePlatform()
-const AUTH = 'POST /idp/identity/resources/auth/v2/api-token'
-const CREATE = 'POST /api/tokens'
 
 const jobDir = useJobDirs()
 
