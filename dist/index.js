@@ -2053,9 +2053,10 @@ function toRecord(value) {
 function publicJson(records) {
     return JSON.stringify(records, OUTPUT_FIELDS);
 }
-/** `'name' (id)`, for messages: on one line whatever the platform sent. */
+/** `'name' (id)`, for messages: on one line and short, whatever the platform sent. */
 function nameAndId(token) {
-    return `'${(0,src_text/* oneLine */.TN)(token.name)}' (${(0,src_text/* oneLine */.TN)(token.id)})`;
+    // Cut like an id: a name of 140 KB would otherwise make each log line and message as long.
+    return `'${(0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.name), 200)}' (${shortId(token)})`;
 }
 /** A platform id for a message: on one line, and short whatever the platform sent. */
 function shortId(token) {

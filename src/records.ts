@@ -65,9 +65,10 @@ export function publicJson(records: TokenRecord | readonly TokenRecord[]): strin
   return JSON.stringify(records, OUTPUT_FIELDS)
 }
 
-/** `'name' (id)`, for messages: on one line whatever the platform sent. */
+/** `'name' (id)`, for messages: on one line and short, whatever the platform sent. */
 export function nameAndId(token: Pick<TokenRecord, 'name' | 'id'>): string {
-  return `'${oneLine(token.name)}' (${oneLine(token.id)})`
+  // Cut like an id: a name of 140 KB would otherwise make each log line and message as long.
+  return `'${truncate(oneLine(token.name), 200)}' (${shortId(token)})`
 }
 
 /** A platform id for a message: on one line, and short whatever the platform sent. */

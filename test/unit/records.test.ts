@@ -86,6 +86,12 @@ describe('newestFirst', () => {
 describe('tokenLabel and findById', () => {
   it('names a token on one line', () => {
     expect(tokenLabel({ id: 'a\nb', name: 'x\r\n::y' })).toBe("gateway token 'x ::y' (a b)")
+    // Short whatever the platform sent: a name cut at 200 characters, an id at 80.
+    const label = tokenLabel({ id: 'i'.repeat(1_000), name: 'n'.repeat(140_000) })
+    expect(label).toBe(`gateway token '${'n'.repeat(197)}...' (${'i'.repeat(77)}...)`)
+    expect(tokenLabel({ id: 'i'.repeat(80), name: 'n'.repeat(200) })).toBe(
+      `gateway token '${'n'.repeat(200)}' (${'i'.repeat(80)})`,
+    )
   })
 
   it('finds a record by id whatever the case', () => {
