@@ -1323,6 +1323,12 @@ var src_text = __nccwpck_require__(992);
 /** The GitHub runner, through `@actions/core`. */
 const githubRunner = {
     getInput: (name) => getInput(name),
+    // The runner sets INPUT_<NAME> for each input in `with:`, declared or not, and for
+    // each declared one with a default. Names are compared in upper case (Windows keeps
+    // the case it was given).
+    inputNames: () => Object.keys(process.env)
+        .filter((variable) => variable.toUpperCase().startsWith('INPUT_'))
+        .map((variable) => variable.slice('INPUT_'.length)),
     // Registered exactly as given: a changed value would not be the one masked.
     setSecret: (value) => {
         core_setSecret(value);
@@ -1380,7 +1386,7 @@ const githubRunner = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(915);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(935);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(730);
 // The main step's entry point: it only starts the action (all logic is in main.ts).
 
 
@@ -1391,7 +1397,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 935:
+/***/ 730:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1641,6 +1647,85 @@ function quote(raw) {
     return JSON.stringify((0,src_text/* truncate */.xv)(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+;// CONCATENATED MODULE: ./src/input-names.ts
+// Inputs the step was given that the action does not declare: refused, with the declared one meant.
+
+/**
+ * The variable the runner sets for an input: `INPUT_`, then the name in upper case with
+ * spaces as `_` (actions/runner). Given here without the `INPUT_` prefix.
+ */
+function inputVariable(name) {
+    return name.replace(/ /g, '_').toUpperCase();
+}
+/**
+ * Fails when the step was given an input that is not declared. The runner only warns
+ * about one, and passes it on: a misspelt `olderThan` would leave a cleanup without its
+ * age filter, and it would revoke every token of the name. `given` holds the names of
+ * the INPUT_* variables, without the prefix, as the runner spells them (upper case).
+ */
+function refuseUnknownInputs(given, declared) {
+    const known = new Set(declared.map(inputVariable));
+    const unknown = given.filter((variable) => !known.has(variable.toUpperCase())).sort();
+    const [first, ...others] = unknown;
+    if (first === undefined)
+        return;
+    const meant = closest(first, declared);
+    const guess = meant === undefined ? ` (the inputs are ${declared.join(', ')}).` : `: did you mean '${meant}'?`;
+    const also = others.map((variable) => {
+        const other = closest(variable, declared);
+        return `'${written(variable)}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`;
+    });
+    throw new InputError(written(first), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes.`);
+}
+/** How the input was most likely written in `with:`: the runner gives it in upper case. */
+function written(variable) {
+    return variable.toLowerCase();
+}
+/**
+ * The declared input `variable` most resembles: the same letters and digits in any case
+ * (`older_than`, `revoke-on-exit`), else the nearest by edit distance, if near enough
+ * that a slip of the keyboard explains it.
+ */
+function closest(variable, declared) {
+    const wanted = squash(variable);
+    if (wanted === '')
+        return undefined;
+    let best;
+    for (const name of declared) {
+        const distance = editDistance(wanted, squash(name));
+        if (best === undefined || distance < best.distance)
+            best = { name, distance };
+    }
+    if (best === undefined)
+        return undefined;
+    return best.distance <= Math.max(1, Math.floor(wanted.length / 4)) ? best.name : undefined;
+}
+/** Letters and digits only, upper case: what is left when separators and case are ignored. */
+function squash(name) {
+    return name.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+/**
+ * Edits (insert, delete, replace, swap two neighbours) from `a` to `b`: the restricted
+ * Damerau-Levenshtein distance, so that `olderThna` is one edit from `olderThan`.
+ */
+function editDistance(a, b) {
+    // rows[i][j]: the distance between the first i characters of a and the first j of b.
+    const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    const at = (i, j) => rows[i]?.[j] ?? Infinity;
+    for (let i = 1; i <= a.length; i++) {
+        const row = rows[i] ?? [];
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+                distance = Math.min(distance, at(i - 2, j - 2) + 1);
+            }
+            row[j] = distance;
+        }
+    }
+    return at(a.length, b.length);
+}
+
 ;// CONCATENATED MODULE: ./src/version.ts
 // The action's version and the User-Agent it sends.
 /** Kept equal to package.json's version by a test. */
@@ -1741,6 +1826,7 @@ const IF_EXISTS = ['create', 'reuse', 'fail'];
 
 
 
+
 /**
  * The defaults of action.yml. The runner fills them in before the action starts;
  * they are repeated here for runs that do not (local runs, tests). A test keeps
@@ -1754,7 +1840,7 @@ const INPUT_DEFAULTS = {
     revokeOnExit: 'false',
     state: 'all',
     olderThan: '',
-    keep: '0',
+    keep: '1',
     dryRun: 'false',
     concurrency: '4',
     timeout: '30',
@@ -1764,6 +1850,13 @@ const INPUT_DEFAULTS = {
     expectedProjectId: '',
     totalTimeout: '900',
 };
+/** The inputs action.yml requires (the runner does not enforce that: readInputs does). */
+const REQUIRED_INPUTS = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl'];
+/** Every input action.yml declares, in its order; a test keeps the two in step. */
+const DECLARED_INPUTS = [
+    ...REQUIRED_INPUTS,
+    ...Object.keys(INPUT_DEFAULTS),
+];
 /** The operation-specific inputs each operation reads; any other one set is reported as ignored. */
 const USED_BY = {
     create: ['name', 'envName', 'ifExists', 'revokeOnExit', 'writeTokenFile'],
@@ -1774,10 +1867,13 @@ const USED_BY = {
 const OPERATION_SPECIFIC = [...new Set(Object.values(USED_BY).flat())];
 /**
  * Reads and checks every input, or throws an InputError naming the first bad one.
- * Nothing is sent before this returns, so a bad input costs no request.
+ * Nothing is sent before this returns, so a bad input costs no request. `given` names
+ * the inputs the step was given, as the runner spells their variables (see input-names.ts).
  */
-function readInputs(read, secrets) {
+function readInputs(read, secrets, given) {
     maskClientSecret(read, secrets);
+    // Before any other check: a misspelt input explains the one found missing.
+    refuseUnknownInputs(given, DECLARED_INPUTS);
     const operation = readOperation(read('operation'));
     const connection = readConnection(read, secrets);
     const value = withDefaults(read);
@@ -2034,7 +2130,7 @@ function toRecord(value) {
         return 'a record without an id';
     if (typeof fields.state !== 'string' || fields.state === '')
         return 'a record without a state';
-    const record = { id: fields.id, name: '', state: fields.state };
+    const record = { id: fields.id, state: fields.state };
     for (const field of PUBLIC_FIELDS) {
         const v = fields[field];
         if (typeof v === 'string')
@@ -2056,8 +2152,12 @@ function publicJson(records) {
 /** `'name' (id)`, for messages: on one line and short, whatever the platform sent. */
 function nameAndId(token) {
     // Cut like an id: a name of 140 KB would otherwise make each log line and message as long.
+    if (token.name === undefined)
+        return `${NO_NAME} (${shortId(token)})`;
     return `'${(0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.name), 200)}' (${shortId(token)})`;
 }
+/** How a record whose name is not a string is named in messages and the summary. */
+const NO_NAME = '(a name that is not text)';
 /** A platform id for a message: on one line, and short whatever the platform sent. */
 function shortId(token) {
     return (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.id), 80);
@@ -2127,7 +2227,8 @@ function newestFirstBy(items, recordOf) {
 /**
  * Matches token names against a filter: an exact name, or a pattern in which `*`
  * stands for any run of characters (`ci-*`, `*-staging`, `ci-*-db`). Case-sensitive,
- * and every other character is literal.
+ * and every other character is literal. A record without a name (its name was not a
+ * string) matches nothing, not even `*`.
  */
 function nameMatcher(pattern) {
     if (!pattern.includes('*'))
@@ -2137,6 +2238,8 @@ function nameMatcher(pattern) {
     const last = parts[parts.length - 1] ?? '';
     const middle = parts.slice(1, -1).filter((part) => part !== '');
     return (name) => {
+        if (name === undefined)
+            return false;
         if (name.length < first.length + last.length)
             return false;
         if (!name.startsWith(first) || !name.endsWith(last))
@@ -2161,22 +2264,33 @@ function nameMatcher(pattern) {
  * Chooses what a cleanup revokes: active tokens matching `name` (exact or `*`
  * pattern), older than `olderThan`, except the `keep` newest of each name. A token
  * whose createdAt cannot be read is never revoked when the choice depends on age
- * (`olderThan`, or ranking for `keep`); with a name alone and no keep, it goes too.
+ * (`olderThan`, or ranking for `keep`); with a name alone and `keep: 0`, it goes too. A
+ * token whose name is not text is never revoked: nothing can rank it among its name.
  * At the `keep` boundary, tokens that tie (same second) are all kept.
  */
 function planCleanup(tokens, task, now) {
     const matches = task.name === undefined ? () => true : nameMatcher(task.name);
+    // A selection that takes every name would take a token whose name is unknown too.
+    const anyName = task.name === undefined || /^\*+$/.test(task.name);
     const byName = new Map();
+    const revoke = [];
+    const kept = [];
     for (const token of tokens) {
-        if (token.state !== 'active' || !matches(token.name))
+        if (token.state !== 'active')
+            continue;
+        if (token.name === undefined) {
+            if (anyName)
+                kept.push({ token, why: 'unreadable name' });
+            continue;
+        }
+        if (!matches(token.name))
             continue;
         const group = byName.get(token.name) ?? [];
         group.push(token);
         byName.set(token.name, group);
     }
     const ageMatters = task.olderThan !== undefined || task.keep > 0;
-    const revoke = [];
-    const kept = [];
+    const older = task.olderThan?.ms;
     for (const group of byName.values()) {
         const readable = newestFirst(group.filter((token) => createdTime(token) !== undefined));
         const unreadable = group.filter((token) => createdTime(token) === undefined);
@@ -2190,12 +2304,16 @@ function planCleanup(tokens, task, now) {
         // kept ties with it, and which of the two is newer cannot be told. Both are kept.
         const lastKept = task.keep > 0 ? readable[Math.min(task.keep, readable.length) - 1] : undefined;
         const boundary = lastKept === undefined ? undefined : createdTime(lastKept);
-        const keeps = (token) => boundary !== undefined && (createdTime(token) ?? -Infinity) >= boundary;
-        kept.push(...readable.filter(keeps).map((token) => ({ token, why: 'keep' })));
-        const older = task.olderThan?.ms;
-        revoke.push(...readable
-            .filter((token) => !keeps(token))
-            .filter((token) => older === undefined || now - (createdTime(token) ?? now) > older));
+        for (const token of readable) {
+            const created = createdTime(token) ?? now;
+            // Not old enough: the selection does not take it, so nothing keeps it either.
+            if (older !== undefined && now - created <= older)
+                continue;
+            if (boundary !== undefined && created >= boundary)
+                kept.push({ token, why: 'keep' });
+            else
+                revoke.push(token);
+        }
     }
     return {
         revoke: newestFirst(revoke),
@@ -3240,7 +3358,7 @@ function saveCreateSent(runner, create) {
 /** Main step: marks a token this step created for revoking at the end of the job. */
 function saveTokenToRevoke(runner, token) {
     runner.saveState(TOKEN_ID, token.id);
-    runner.saveState(TOKEN_NAME, token.name);
+    runner.saveState(TOKEN_NAME, token.name ?? '');
 }
 /**
  * Post step: what is left to revoke. The token, when the main step learnt its id;
@@ -3251,7 +3369,7 @@ function leftToRevoke(runner) {
     const id = runner.getState(TOKEN_ID);
     const name = runner.getState(TOKEN_NAME);
     if (id)
-        return { token: { id, name } };
+        return { token: name ? { id, name } : { id } };
     const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
     return name && Number.isSafeInteger(sentAt) ? { create: { name, sentAt } } : undefined;
 }
@@ -3355,6 +3473,16 @@ function cleanupFailure(result) {
     const were = (n) => (n === 1 ? 'was' : 'were');
     return `${notRevoked.length} of ${(0,src_text/* countTokens */.ih)(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
 }
+/**
+ * Why a token is kept for `keep`, and how to revoke it too: the newest token of a name is
+ * most likely the one a running mediator uses, so only an explicit `keep: 0` revokes it.
+ */
+function keptByKeep(keep) {
+    const which = keep === 1 ? 'the newest of its name' : `one of the ${keep} newest of its name`;
+    return `${which} (keep: ${keep}); keep: 0 revokes it too`;
+}
+/** Why a token whose name is not text is never revoked by a cleanup. */
+const KEPT_NAMELESS = 'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told';
 /** One sentence on what a cleanup did, for the log and the summary. */
 function cleanupOutcome({ task, revoked, notRevoked, left }) {
     if (task.dryRun)
@@ -3503,7 +3631,7 @@ function listSummary(result) {
     return new Summary('Gateway tokens')
         .paragraph(`${tokens.length} of ${(0,src_text/* countTokens */.ih)(total)}${matching}.`)
         .table('Tokens', ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'], tokens, (t) => [
-        field(t.name),
+        summary_name(t),
         code(t.id),
         field(t.state),
         date(t.createdAt),
@@ -3527,19 +3655,27 @@ function cleanupSummary(result) {
     };
     return new Summary(task.dryRun ? 'Gateway token cleanup (dry run)' : 'Gateway token cleanup')
         .paragraph(`Selected ${selection.join(', ')}. ${cleanupOutcome(result)}`)
-        .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked, ({ token, reason }) => [field(token.name), code(token.id), field(reason)], 'each has a warning in the log')
-        .table('Left active: totalTimeout ran out', ['Name', 'Id', 'Age'], left, (t) => [field(t.name), code(t.id), age(t)], 'run the cleanup again to revoke them')
-        .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked, (t) => [field(t.name), code(t.id), age(t), creator(t)], ALL_IN_TOKENS_FILE)
+        .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked, ({ token, reason }) => [summary_name(token), code(token.id), field(reason)], 'each has a warning in the log')
+        .table('Left active: totalTimeout ran out', ['Name', 'Id', 'Age'], left, (t) => [summary_name(t), code(t.id), age(t)], 'run the cleanup again to revoke them')
+        .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked, (t) => [summary_name(t), code(t.id), age(t), creator(t)], ALL_IN_TOKENS_FILE)
         .table('Kept', ['Name', 'Id', 'Age', 'Why'], kept, ({ token, why }) => [
-        field(token.name),
+        summary_name(token),
         code(token.id),
         age(token),
-        why === 'keep' ? `among the ${task.keep} newest` : 'its createdAt cannot be read',
+        field(why === 'keep'
+            ? keptByKeep(task.keep)
+            : why === 'unreadable name'
+                ? KEPT_NAMELESS
+                : 'its createdAt cannot be read'),
     ], 'the log says how many were kept')
         .toString();
 }
 function describeToken(token) {
-    return `gateway token <strong>${field(token.name)}</strong> (${code(token.id)})`;
+    return `gateway token <strong>${summary_name(token)}</strong> (${code(token.id)})`;
+}
+/** A record's name for a table, or what stands for a name that was not text. */
+function summary_name(token) {
+    return token.name === undefined ? `<em>${NO_NAME}</em>` : field(token.name);
 }
 function creator(token) {
     return field(token.createdByEmail ?? token.createdBy ?? '');
@@ -3741,17 +3877,24 @@ function reportCreate(result, writeFile, runner) {
 }
 function reportCleanup(result, runner) {
     const { revoked, kept, notRevoked, task, now } = result;
+    const age = (token) => {
+        const created = createdTime(token);
+        return created === undefined ? '' : `, ${formatAge(now - created)} old`;
+    };
     for (const { token, why } of kept) {
-        if (why !== 'unreadable date')
-            continue;
-        runner.warning(`Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`);
+        if (why === 'keep') {
+            runner.info(`Kept ${tokenLabel(token)}${age(token)}: ${keptByKeep(task.keep)}.`);
+        }
+        else if (why === 'unreadable name') {
+            runner.warning(`Token ${nameAndId(token)} is not revoked: ${KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`);
+        }
+        else {
+            runner.warning(`Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`);
+        }
     }
     const verb = task.dryRun ? 'Would revoke' : 'Revoked';
-    for (const token of revoked) {
-        const created = createdTime(token);
-        const age = created === undefined ? '' : `, ${formatAge(now - created)} old`;
-        runner.info(`${verb} ${tokenLabel(token)}${age}.`);
-    }
+    for (const token of revoked)
+        runner.info(`${verb} ${tokenLabel(token)}${age(token)}.`);
     // Each one named, with why: the step's failure message names only the first few.
     for (const { token, reason } of notRevoked)
         runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`);
@@ -3761,7 +3904,7 @@ function reportCleanup(result, runner) {
 /** The outputs of one record, shared by create and revoke. Never the value. */
 function recordOutputs(runner, token) {
     runner.setOutput('tokenId', token.id);
-    runner.setOutput('name', token.name);
+    runner.setOutput('name', token.name ?? '');
     runner.setOutput('mediatorId', token.mediatorId ?? '');
     runner.setOutput('projectId', token.projectId ?? '');
     runner.setOutput('state', token.state);
@@ -4028,7 +4171,7 @@ async function run(runner = github_runner/* githubRunner */.O) {
     });
     let operation;
     try {
-        const inputs = readInputs((name) => runner.getInput(name), secrets);
+        const inputs = readInputs((name) => runner.getInput(name), secrets, runner.inputNames());
         operation = inputs.task.operation;
         for (const warning of inputs.warnings)
             runner.warning(warning);

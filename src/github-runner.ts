@@ -7,6 +7,13 @@ import { neutralizeCommands, neutralizeLegacyCommands, oneLine } from './text.js
 /** The GitHub runner, through `@actions/core`. */
 export const githubRunner: Runner = {
   getInput: (name) => core.getInput(name),
+  // The runner sets INPUT_<NAME> for each input in `with:`, declared or not, and for
+  // each declared one with a default. Names are compared in upper case (Windows keeps
+  // the case it was given).
+  inputNames: () =>
+    Object.keys(process.env)
+      .filter((variable) => variable.toUpperCase().startsWith('INPUT_'))
+      .map((variable) => variable.slice('INPUT_'.length)),
   // Registered exactly as given: a changed value would not be the one masked.
   setSecret: (value) => {
     core.setSecret(value)

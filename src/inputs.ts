@@ -13,6 +13,7 @@ import {
   readUrl,
   withoutTrailingSlash,
 } from './input-parsers.js'
+import { refuseUnknownInputs } from './input-names.js'
 import { authEndpoint } from './platform/endpoints.js'
 import type { SecretMasker } from './secrets.js'
 import {
@@ -41,7 +42,7 @@ export const INPUT_DEFAULTS = {
   revokeOnExit: 'false',
   state: 'all',
   olderThan: '',
-  keep: '0',
+  keep: '1',
   dryRun: 'false',
   concurrency: '4',
   timeout: '30',
@@ -51,6 +52,15 @@ export const INPUT_DEFAULTS = {
   expectedProjectId: '',
   totalTimeout: '900',
 } as const satisfies Record<string, string>
+
+/** The inputs action.yml requires (the runner does not enforce that: readInputs does). */
+export const REQUIRED_INPUTS = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl']
+
+/** Every input action.yml declares, in its order; a test keeps the two in step. */
+export const DECLARED_INPUTS: readonly string[] = [
+  ...REQUIRED_INPUTS,
+  ...Object.keys(INPUT_DEFAULTS),
+]
 
 type Optional = keyof typeof INPUT_DEFAULTS
 /** An optional input's value, its default when it was left empty. */
@@ -77,10 +87,17 @@ const OPERATION_SPECIFIC = [...new Set(Object.values(USED_BY).flat())]
 
 /**
  * Reads and checks every input, or throws an InputError naming the first bad one.
- * Nothing is sent before this returns, so a bad input costs no request.
+ * Nothing is sent before this returns, so a bad input costs no request. `given` names
+ * the inputs the step was given, as the runner spells their variables (see input-names.ts).
  */
-export function readInputs(read: InputSource, secrets: SecretMasker): Inputs {
+export function readInputs(
+  read: InputSource,
+  secrets: SecretMasker,
+  given: readonly string[],
+): Inputs {
   maskClientSecret(read, secrets)
+  // Before any other check: a misspelt input explains the one found missing.
+  refuseUnknownInputs(given, DECLARED_INPUTS)
   const operation = readOperation(read('operation'))
   const connection = readConnection(read, secrets)
   const value = withDefaults(read)

@@ -24,7 +24,7 @@ export async function run(runner: Runner = githubRunner): Promise<void> {
   })
   let operation: string | undefined
   try {
-    const inputs = readInputs((name) => runner.getInput(name), secrets)
+    const inputs = readInputs((name) => runner.getInput(name), secrets, runner.inputNames())
     operation = inputs.task.operation
     for (const warning of inputs.warnings) runner.warning(warning)
 

@@ -2,15 +2,17 @@
 /**
  * Matches token names against a filter: an exact name, or a pattern in which `*`
  * stands for any run of characters (`ci-*`, `*-staging`, `ci-*-db`). Case-sensitive,
- * and every other character is literal.
+ * and every other character is literal. A record without a name (its name was not a
+ * string) matches nothing, not even `*`.
  */
-export function nameMatcher(pattern: string): (name: string) => boolean {
+export function nameMatcher(pattern: string): (name: string | undefined) => boolean {
   if (!pattern.includes('*')) return (name) => name === pattern
   const parts = pattern.split('*')
   const first = parts[0] ?? ''
   const last = parts[parts.length - 1] ?? ''
   const middle = parts.slice(1, -1).filter((part) => part !== '')
   return (name) => {
+    if (name === undefined) return false
     if (name.length < first.length + last.length) return false
     if (!name.startsWith(first) || !name.endsWith(last)) return false
     // Each middle part, leftmost first, in the span between the fixed ends.

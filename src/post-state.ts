@@ -1,4 +1,5 @@
 // What the main step leaves for the post step (GITHUB_STATE, read back as STATE_*).
+import type { TokenRecord } from './records.js'
 import type { Runner } from './runner.js'
 
 const TOKEN_ID = 'revokeOnExitTokenId'
@@ -7,10 +8,7 @@ const CREATE_SENT_AT = 'revokeOnExitSince'
 const TOKEN_FILE = 'tokenFile'
 
 /** A token the post step is to revoke at the end of the job. */
-export interface TokenToRevoke {
-  id: string
-  name: string
-}
+export type TokenToRevoke = Pick<TokenRecord, 'id' | 'name'>
 
 /** A create sent with revokeOnExit: the post step looks for its token if its id never came. */
 export interface CreateSent {
@@ -31,7 +29,7 @@ export function saveCreateSent(runner: Runner, create: CreateSent): void {
 /** Main step: marks a token this step created for revoking at the end of the job. */
 export function saveTokenToRevoke(runner: Runner, token: TokenToRevoke): void {
   runner.saveState(TOKEN_ID, token.id)
-  runner.saveState(TOKEN_NAME, token.name)
+  runner.saveState(TOKEN_NAME, token.name ?? '')
 }
 
 /**
@@ -44,7 +42,7 @@ export function leftToRevoke(
 ): { token: TokenToRevoke } | { create: CreateSent } | undefined {
   const id = runner.getState(TOKEN_ID)
   const name = runner.getState(TOKEN_NAME)
-  if (id) return { token: { id, name } }
+  if (id) return { token: name ? { id, name } : { id } }
   const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN)
   return name && Number.isSafeInteger(sentAt) ? { create: { name, sentAt } } : undefined
 }

@@ -5,7 +5,12 @@ import { readTimestamp } from './timestamp.js'
 /** A gateway token record as the platform returns it (docs/PLATFORM-API.md section 2.3). */
 export interface TokenRecord {
   id: string
-  name: string
+  /**
+   * The name, when the platform sent a string. A name of another type (a number, an
+   * array, null) is left out rather than made into text: records whose names were all
+   * read as `''` would make one name, and a cleanup would rank them against each other.
+   */
+  name?: string
   /** `active` or `revoked`; kept as given so that a new state is not mistaken for either. */
   state: string
   /** The secret: only in the create answer and on active records of a list. */
@@ -45,7 +50,7 @@ export function toRecord(value: unknown): TokenRecord | string {
   const fields = value as Record<string, unknown>
   if (typeof fields.id !== 'string' || fields.id === '') return 'a record without an id'
   if (typeof fields.state !== 'string' || fields.state === '') return 'a record without a state'
-  const record: TokenRecord = { id: fields.id, name: '', state: fields.state }
+  const record: TokenRecord = { id: fields.id, state: fields.state }
   for (const field of PUBLIC_FIELDS) {
     const v = fields[field]
     if (typeof v === 'string') record[field] = v
@@ -68,8 +73,12 @@ export function publicJson(records: TokenRecord | readonly TokenRecord[]): strin
 /** `'name' (id)`, for messages: on one line and short, whatever the platform sent. */
 export function nameAndId(token: Pick<TokenRecord, 'name' | 'id'>): string {
   // Cut like an id: a name of 140 KB would otherwise make each log line and message as long.
+  if (token.name === undefined) return `${NO_NAME} (${shortId(token)})`
   return `'${truncate(oneLine(token.name), 200)}' (${shortId(token)})`
 }
+
+/** How a record whose name is not a string is named in messages and the summary. */
+export const NO_NAME = '(a name that is not text)'
 
 /** A platform id for a message: on one line, and short whatever the platform sent. */
 export function shortId(token: Pick<TokenRecord, 'id'>): string {

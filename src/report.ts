@@ -9,7 +9,7 @@ import type { Runner } from './runner.js'
 import { cleanupSummary, createSummary, formatAge, listSummary, revokeSummary } from './summary.js'
 import { asSentence, countTokens, oneLine } from './text.js'
 import { newTokenFilePath, writeTokenFile, writeTokensFile } from './token-files.js'
-import { cleanupOutcome } from './wording.js'
+import { cleanupOutcome, KEPT_NAMELESS, keptByKeep } from './wording.js'
 
 export interface ReportOptions {
   summary: boolean
@@ -97,18 +97,25 @@ function reportCreate(result: CreateResult, writeFile: boolean, runner: Runner):
 
 function reportCleanup(result: CleanupResult, runner: Runner): void {
   const { revoked, kept, notRevoked, task, now } = result
+  const age = (token: TokenRecord) => {
+    const created = createdTime(token)
+    return created === undefined ? '' : `, ${formatAge(now - created)} old`
+  }
   for (const { token, why } of kept) {
-    if (why !== 'unreadable date') continue
-    runner.warning(
-      `Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`,
-    )
+    if (why === 'keep') {
+      runner.info(`Kept ${tokenLabel(token)}${age(token)}: ${keptByKeep(task.keep)}.`)
+    } else if (why === 'unreadable name') {
+      runner.warning(
+        `Token ${nameAndId(token)} is not revoked: ${KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`,
+      )
+    } else {
+      runner.warning(
+        `Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`,
+      )
+    }
   }
   const verb = task.dryRun ? 'Would revoke' : 'Revoked'
-  for (const token of revoked) {
-    const created = createdTime(token)
-    const age = created === undefined ? '' : `, ${formatAge(now - created)} old`
-    runner.info(`${verb} ${tokenLabel(token)}${age}.`)
-  }
+  for (const token of revoked) runner.info(`${verb} ${tokenLabel(token)}${age(token)}.`)
   // Each one named, with why: the step's failure message names only the first few.
   for (const { token, reason } of notRevoked)
     runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`)
@@ -119,7 +126,7 @@ function reportCleanup(result: CleanupResult, runner: Runner): void {
 /** The outputs of one record, shared by create and revoke. Never the value. */
 function recordOutputs(runner: Runner, token: TokenRecord): void {
   runner.setOutput('tokenId', token.id)
-  runner.setOutput('name', token.name)
+  runner.setOutput('name', token.name ?? '')
   runner.setOutput('mediatorId', token.mediatorId ?? '')
   runner.setOutput('projectId', token.projectId ?? '')
   runner.setOutput('state', token.state)

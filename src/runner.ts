@@ -5,6 +5,11 @@ import type { Logger } from './logger.js'
 export interface Runner extends Logger {
   /** One input, trimmed; `''` when unset. */
   getInput(name: string): string
+  /**
+   * The names of every input the step was given: its INPUT_* variables without the
+   * prefix, as the runner spells them (upper case, spaces as `_`).
+   */
+  inputNames(): string[]
   /** Masks a value in the log from now on. */
   setSecret(value: string): void
   /** Ends the step as failed with this message (one error annotation). */

@@ -3,10 +3,10 @@ import type { CleanupResult } from './operations/cleanup.js'
 import type { CreateResult } from './operations/create.js'
 import type { ListResult } from './operations/list.js'
 import type { RevokeResult } from './operations/revoke.js'
-import { createdTime, type TokenRecord } from './records.js'
+import { createdTime, NO_NAME, type TokenRecord } from './records.js'
 import { readTimestamp } from './timestamp.js'
 import { countTokens, lazyRegExp, oneLine, truncate } from './text.js'
-import { cleanupOutcome } from './wording.js'
+import { cleanupOutcome, KEPT_NAMELESS, keptByKeep } from './wording.js'
 
 /**
  * The action's own bound on a step summary. The runner documents 1 MiB, and may drop a
@@ -166,7 +166,7 @@ export function listSummary(result: ListResult): string {
       ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'],
       tokens,
       (t) => [
-        field(t.name),
+        name(t),
         code(t.id),
         field(t.state),
         date(t.createdAt),
@@ -197,21 +197,21 @@ export function cleanupSummary(result: CleanupResult): string {
       'Not revoked',
       ['Name', 'Id', 'Why'],
       notRevoked,
-      ({ token, reason }) => [field(token.name), code(token.id), field(reason)],
+      ({ token, reason }) => [name(token), code(token.id), field(reason)],
       'each has a warning in the log',
     )
     .table(
       'Left active: totalTimeout ran out',
       ['Name', 'Id', 'Age'],
       left,
-      (t) => [field(t.name), code(t.id), age(t)],
+      (t) => [name(t), code(t.id), age(t)],
       'run the cleanup again to revoke them',
     )
     .table(
       task.dryRun ? 'Would revoke' : 'Revoked',
       ['Name', 'Id', 'Age', 'Created by'],
       revoked,
-      (t) => [field(t.name), code(t.id), age(t), creator(t)],
+      (t) => [name(t), code(t.id), age(t), creator(t)],
       ALL_IN_TOKENS_FILE,
     )
     .table(
@@ -219,10 +219,16 @@ export function cleanupSummary(result: CleanupResult): string {
       ['Name', 'Id', 'Age', 'Why'],
       kept,
       ({ token, why }) => [
-        field(token.name),
+        name(token),
         code(token.id),
         age(token),
-        why === 'keep' ? `among the ${task.keep} newest` : 'its createdAt cannot be read',
+        field(
+          why === 'keep'
+            ? keptByKeep(task.keep)
+            : why === 'unreadable name'
+              ? KEPT_NAMELESS
+              : 'its createdAt cannot be read',
+        ),
       ],
       'the log says how many were kept',
     )
@@ -230,7 +236,12 @@ export function cleanupSummary(result: CleanupResult): string {
 }
 
 function describeToken(token: Shown): string {
-  return `gateway token <strong>${field(token.name)}</strong> (${code(token.id)})`
+  return `gateway token <strong>${name(token)}</strong> (${code(token.id)})`
+}
+
+/** A record's name for a table, or what stands for a name that was not text. */
+function name(token: Shown): string {
+  return token.name === undefined ? `<em>${NO_NAME}</em>` : field(token.name)
 }
 
 function creator(token: Shown): string {

@@ -33,6 +33,19 @@ export function cleanupFailure(result: CleanupResult): string | undefined {
   return `${notRevoked.length} of ${countTokens(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`
 }
 
+/**
+ * Why a token is kept for `keep`, and how to revoke it too: the newest token of a name is
+ * most likely the one a running mediator uses, so only an explicit `keep: 0` revokes it.
+ */
+export function keptByKeep(keep: number): string {
+  const which = keep === 1 ? 'the newest of its name' : `one of the ${keep} newest of its name`
+  return `${which} (keep: ${keep}); keep: 0 revokes it too`
+}
+
+/** Why a token whose name is not text is never revoked by a cleanup. */
+export const KEPT_NAMELESS =
+  'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told'
+
 /** One sentence on what a cleanup did, for the log and the summary. */
 export function cleanupOutcome({ task, revoked, notRevoked, left }: CleanupResult): string {
   if (task.dryRun)

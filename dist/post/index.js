@@ -1323,6 +1323,12 @@ var src_text = __nccwpck_require__(992);
 /** The GitHub runner, through `@actions/core`. */
 const githubRunner = {
     getInput: (name) => getInput(name),
+    // The runner sets INPUT_<NAME> for each input in `with:`, declared or not, and for
+    // each declared one with a default. Names are compared in upper case (Windows keeps
+    // the case it was given).
+    inputNames: () => Object.keys(process.env)
+        .filter((variable) => variable.toUpperCase().startsWith('INPUT_'))
+        .map((variable) => variable.slice('INPUT_'.length)),
     // Registered exactly as given: a changed value would not be the one masked.
     setSecret: (value) => {
         core_setSecret(value);
@@ -1375,7 +1381,7 @@ const githubRunner = {
 
 /***/ }),
 
-/***/ 957:
+/***/ 0:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1614,6 +1620,85 @@ function quote(raw) {
     return JSON.stringify((0,src_text/* truncate */.xv)(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+;// CONCATENATED MODULE: ./src/input-names.ts
+// Inputs the step was given that the action does not declare: refused, with the declared one meant.
+
+/**
+ * The variable the runner sets for an input: `INPUT_`, then the name in upper case with
+ * spaces as `_` (actions/runner). Given here without the `INPUT_` prefix.
+ */
+function inputVariable(name) {
+    return name.replace(/ /g, '_').toUpperCase();
+}
+/**
+ * Fails when the step was given an input that is not declared. The runner only warns
+ * about one, and passes it on: a misspelt `olderThan` would leave a cleanup without its
+ * age filter, and it would revoke every token of the name. `given` holds the names of
+ * the INPUT_* variables, without the prefix, as the runner spells them (upper case).
+ */
+function input_names_refuseUnknownInputs(given, declared) {
+    const known = new Set(declared.map(inputVariable));
+    const unknown = given.filter((variable) => !known.has(variable.toUpperCase())).sort();
+    const [first, ...others] = unknown;
+    if (first === undefined)
+        return;
+    const meant = closest(first, declared);
+    const guess = meant === undefined ? ` (the inputs are ${declared.join(', ')}).` : `: did you mean '${meant}'?`;
+    const also = others.map((variable) => {
+        const other = closest(variable, declared);
+        return `'${written(variable)}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`;
+    });
+    throw new InputError(written(first), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes.`);
+}
+/** How the input was most likely written in `with:`: the runner gives it in upper case. */
+function written(variable) {
+    return variable.toLowerCase();
+}
+/**
+ * The declared input `variable` most resembles: the same letters and digits in any case
+ * (`older_than`, `revoke-on-exit`), else the nearest by edit distance, if near enough
+ * that a slip of the keyboard explains it.
+ */
+function closest(variable, declared) {
+    const wanted = squash(variable);
+    if (wanted === '')
+        return undefined;
+    let best;
+    for (const name of declared) {
+        const distance = editDistance(wanted, squash(name));
+        if (best === undefined || distance < best.distance)
+            best = { name, distance };
+    }
+    if (best === undefined)
+        return undefined;
+    return best.distance <= Math.max(1, Math.floor(wanted.length / 4)) ? best.name : undefined;
+}
+/** Letters and digits only, upper case: what is left when separators and case are ignored. */
+function squash(name) {
+    return name.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+/**
+ * Edits (insert, delete, replace, swap two neighbours) from `a` to `b`: the restricted
+ * Damerau-Levenshtein distance, so that `olderThna` is one edit from `olderThan`.
+ */
+function editDistance(a, b) {
+    // rows[i][j]: the distance between the first i characters of a and the first j of b.
+    const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    const at = (i, j) => rows[i]?.[j] ?? Infinity;
+    for (let i = 1; i <= a.length; i++) {
+        const row = rows[i] ?? [];
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+                distance = Math.min(distance, at(i - 2, j - 2) + 1);
+            }
+            row[j] = distance;
+        }
+    }
+    return at(a.length, b.length);
+}
+
 ;// CONCATENATED MODULE: ./src/uuid.ts
 // UUIDs: the only ids the action puts into a URL or accepts as an input.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -1715,6 +1800,7 @@ function requestLine(request) {
 
 
 
+
 /**
  * The defaults of action.yml. The runner fills them in before the action starts;
  * they are repeated here for runs that do not (local runs, tests). A test keeps
@@ -1728,7 +1814,7 @@ const INPUT_DEFAULTS = {
     revokeOnExit: 'false',
     state: 'all',
     olderThan: '',
-    keep: '0',
+    keep: '1',
     dryRun: 'false',
     concurrency: '4',
     timeout: '30',
@@ -1738,6 +1824,13 @@ const INPUT_DEFAULTS = {
     expectedProjectId: '',
     totalTimeout: '900',
 };
+/** The inputs action.yml requires (the runner does not enforce that: readInputs does). */
+const REQUIRED_INPUTS = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl'];
+/** Every input action.yml declares, in its order; a test keeps the two in step. */
+const DECLARED_INPUTS = [
+    ...REQUIRED_INPUTS,
+    ...Object.keys(INPUT_DEFAULTS),
+];
 /** The operation-specific inputs each operation reads; any other one set is reported as ignored. */
 const USED_BY = {
     create: ['name', 'envName', 'ifExists', 'revokeOnExit', 'writeTokenFile'],
@@ -1748,10 +1841,13 @@ const USED_BY = {
 const OPERATION_SPECIFIC = [...new Set(Object.values(USED_BY).flat())];
 /**
  * Reads and checks every input, or throws an InputError naming the first bad one.
- * Nothing is sent before this returns, so a bad input costs no request.
+ * Nothing is sent before this returns, so a bad input costs no request. `given` names
+ * the inputs the step was given, as the runner spells their variables (see input-names.ts).
  */
-function readInputs(read, secrets) {
+function readInputs(read, secrets, given) {
     maskClientSecret(read, secrets);
+    // Before any other check: a misspelt input explains the one found missing.
+    refuseUnknownInputs(given, DECLARED_INPUTS);
     const operation = readOperation(read('operation'));
     const connection = readConnection(read, secrets);
     const value = withDefaults(read);
@@ -1910,7 +2006,7 @@ function toRecord(value) {
         return 'a record without an id';
     if (typeof fields.state !== 'string' || fields.state === '')
         return 'a record without a state';
-    const record = { id: fields.id, name: '', state: fields.state };
+    const record = { id: fields.id, state: fields.state };
     for (const field of PUBLIC_FIELDS) {
         const v = fields[field];
         if (typeof v === 'string')
@@ -1932,8 +2028,12 @@ function publicJson(records) {
 /** `'name' (id)`, for messages: on one line and short, whatever the platform sent. */
 function nameAndId(token) {
     // Cut like an id: a name of 140 KB would otherwise make each log line and message as long.
+    if (token.name === undefined)
+        return `${NO_NAME} (${shortId(token)})`;
     return `'${(0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.name), 200)}' (${shortId(token)})`;
 }
+/** How a record whose name is not a string is named in messages and the summary. */
+const NO_NAME = '(a name that is not text)';
 /** A platform id for a message: on one line, and short whatever the platform sent. */
 function shortId(token) {
     return (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.id), 80);
@@ -2888,7 +2988,7 @@ function saveCreateSent(runner, create) {
 /** Main step: marks a token this step created for revoking at the end of the job. */
 function saveTokenToRevoke(runner, token) {
     runner.saveState(TOKEN_ID, token.id);
-    runner.saveState(TOKEN_NAME, token.name);
+    runner.saveState(TOKEN_NAME, token.name ?? '');
 }
 /**
  * Post step: what is left to revoke. The token, when the main step learnt its id;
@@ -2899,7 +2999,7 @@ function leftToRevoke(runner) {
     const id = runner.getState(TOKEN_ID);
     const name = runner.getState(TOKEN_NAME);
     if (id)
-        return { token: { id, name } };
+        return { token: name ? { id, name } : { id } };
     const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
     return name && Number.isSafeInteger(sentAt) ? { create: { name, sentAt } } : undefined;
 }
@@ -3311,7 +3411,7 @@ function revokeFailed(token, message, error) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(915);
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(957);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(0);
 // The post step's entry point (revokeOnExit): it only starts it.
 
 

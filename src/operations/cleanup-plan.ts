@@ -5,14 +5,18 @@ import { createdTime, newestFirst, newestFirstBy, type TokenRecord } from '../re
 
 export interface KeptToken {
   token: TokenRecord
-  /** `keep`: among the newest of its name; `unreadable date`: its age cannot be told. */
-  why: 'keep' | 'unreadable date'
+  /**
+   * Why a token the selection took is not revoked. `keep`: it is among the `keep` newest
+   * of its name, and would be revoked without that; `unreadable date`: its age cannot be
+   * told; `unreadable name`: its name is not text, so it belongs to no name to rank in.
+   */
+  why: 'keep' | 'unreadable date' | 'unreadable name'
 }
 
 export interface CleanupPlan {
   /** Active tokens to revoke, newest first. */
   revoke: TokenRecord[]
-  /** Active tokens the selection matched but keeps, newest first. */
+  /** Active tokens the selection took but keeps, newest first. */
   kept: KeptToken[]
 }
 
@@ -20,7 +24,8 @@ export interface CleanupPlan {
  * Chooses what a cleanup revokes: active tokens matching `name` (exact or `*`
  * pattern), older than `olderThan`, except the `keep` newest of each name. A token
  * whose createdAt cannot be read is never revoked when the choice depends on age
- * (`olderThan`, or ranking for `keep`); with a name alone and no keep, it goes too.
+ * (`olderThan`, or ranking for `keep`); with a name alone and `keep: 0`, it goes too. A
+ * token whose name is not text is never revoked: nothing can rank it among its name.
  * At the `keep` boundary, tokens that tie (same second) are all kept.
  */
 export function planCleanup(
@@ -29,17 +34,25 @@ export function planCleanup(
   now: number,
 ): CleanupPlan {
   const matches = task.name === undefined ? () => true : nameMatcher(task.name)
+  // A selection that takes every name would take a token whose name is unknown too.
+  const anyName = task.name === undefined || /^\*+$/.test(task.name)
   const byName = new Map<string, TokenRecord[]>()
+  const revoke: TokenRecord[] = []
+  const kept: KeptToken[] = []
   for (const token of tokens) {
-    if (token.state !== 'active' || !matches(token.name)) continue
+    if (token.state !== 'active') continue
+    if (token.name === undefined) {
+      if (anyName) kept.push({ token, why: 'unreadable name' })
+      continue
+    }
+    if (!matches(token.name)) continue
     const group = byName.get(token.name) ?? []
     group.push(token)
     byName.set(token.name, group)
   }
 
   const ageMatters = task.olderThan !== undefined || task.keep > 0
-  const revoke: TokenRecord[] = []
-  const kept: KeptToken[] = []
+  const older = task.olderThan?.ms
   for (const group of byName.values()) {
     const readable = newestFirst(group.filter((token) => createdTime(token) !== undefined))
     const unreadable = group.filter((token) => createdTime(token) === undefined)
@@ -52,15 +65,13 @@ export function planCleanup(
     // kept ties with it, and which of the two is newer cannot be told. Both are kept.
     const lastKept = task.keep > 0 ? readable[Math.min(task.keep, readable.length) - 1] : undefined
     const boundary = lastKept === undefined ? undefined : createdTime(lastKept)
-    const keeps = (token: TokenRecord) =>
-      boundary !== undefined && (createdTime(token) ?? -Infinity) >= boundary
-    kept.push(...readable.filter(keeps).map((token) => ({ token, why: 'keep' as const })))
-    const older = task.olderThan?.ms
-    revoke.push(
-      ...readable
-        .filter((token) => !keeps(token))
-        .filter((token) => older === undefined || now - (createdTime(token) ?? now) > older),
-    )
+    for (const token of readable) {
+      const created = createdTime(token) ?? now
+      // Not old enough: the selection does not take it, so nothing keeps it either.
+      if (older !== undefined && now - created <= older) continue
+      if (boundary !== undefined && created >= boundary) kept.push({ token, why: 'keep' })
+      else revoke.push(token)
+    }
   }
   return {
     revoke: newestFirst(revoke),

@@ -27,7 +27,7 @@ describe('cleanup (the committed bundle on Node 24)', () => {
     const old2 = platform().seed({ name: 'ci-b', ageMs: 31 * DAY })
     const fresh = platform().seed({ name: 'ci-a', ageMs: 2 * DAY })
     const revoked = platform().seed({ name: 'ci-c', ageMs: 90 * DAY, state: 'revoked' })
-    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d' })
+    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d', keep: '0' })
 
     expect(run.exitCode).toBe(0)
     expect(ids(run.outputs.tokens)).toEqual([old2.id, old1.id])
@@ -55,6 +55,7 @@ describe('cleanup (the committed bundle on Node 24)', () => {
     const run = await runAgainst(platform(), {
       operation: 'cleanup',
       olderThan: '30d',
+      keep: '0',
       dryRun: 'true',
     })
 
@@ -83,7 +84,9 @@ describe('cleanup (the committed bundle on Node 24)', () => {
       [prod.id]: 'active',
     })
     expect(run.summary).toContain('#### Kept')
-    expect(run.summary).toContain(`| ci-b | <code>${b1.id}</code> | 50d | among the 1 newest |`)
+    expect(run.summary).toContain(
+      `| ci-b | <code>${b1.id}</code> | 50d | the newest of its name (keep: 1); keep: 0 revokes it too |`,
+    )
   })
 
   it('refuses to run without a selector, revoking nothing and sending nothing', async () => {
@@ -107,7 +110,7 @@ describe('cleanup (the committed bundle on Node 24)', () => {
       json: { error: 'Only the user who added this mediator may revoke its tokens' },
       times: Infinity,
     })
-    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d' })
+    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d', keep: '0' })
 
     const message = expectCleanFailure(run)
     expect(message).toBe(
@@ -130,7 +133,7 @@ describe('cleanup (the committed bundle on Node 24)', () => {
   it('under a restricted role, reports every refusal after one shared look at the list', async () => {
     for (let i = 0; i < 10; i++) platform().seed({ name: `ci-${i}`, ageMs: 40 * DAY })
     platform().role = 'viewer'
-    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d' })
+    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d', keep: '0' })
     expect(expectCleanFailure(run)).toMatch(
       /^cleanup failed: 10 of 10 tokens were not revoked \(the other 0 were\): /,
     )
@@ -158,6 +161,7 @@ describe('cleanup (the committed bundle on Node 24)', () => {
     const run = await runAgainst(platform(), {
       operation: 'cleanup',
       olderThan: '30d',
+      keep: '0',
       concurrency: '1',
     })
     expect(expectCleanFailure(run)).toMatch(
@@ -175,6 +179,7 @@ describe('cleanup (the committed bundle on Node 24)', () => {
     const run = await runAgainst(platform(), {
       operation: 'cleanup',
       olderThan: '30d',
+      keep: '0',
       retries: '1',
     })
     expect(expectCleanFailure(run)).toContain(`'a' (${bad.id}): POST`)
@@ -187,7 +192,7 @@ describe('cleanup (the committed bundle on Node 24)', () => {
     platform().rateLimit = { requests: 60, windowMs: 1000 }
     const run = await runAgainst(
       platform(),
-      { operation: 'cleanup', olderThan: '30d', concurrency: '8' },
+      { operation: 'cleanup', olderThan: '30d', keep: '0', concurrency: '8' },
       { timeoutMs: 60_000 },
     )
 
@@ -205,6 +210,7 @@ describe('cleanup (the committed bundle on Node 24)', () => {
     const run = await runAgainst(platform(), {
       operation: 'cleanup',
       olderThan: '30d',
+      keep: '0',
       concurrency: '2',
     })
 
@@ -219,6 +225,7 @@ describe('cleanup (the committed bundle on Node 24)', () => {
     const run = await runAgainst(platform(), {
       operation: 'cleanup',
       olderThan: '30d',
+      keep: '0',
       dryRun: 'true',
     })
     expect(run.exitCode).toBe(0)

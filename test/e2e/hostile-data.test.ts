@@ -46,7 +46,7 @@ describe('ids go into a URL only as UUIDs (case 2)', () => {
     const dot = platform().seed({ name: 'ci', ageMs: 40 * DAY, id: '.' })
     const dots = platform().seed({ name: 'ci', ageMs: 41 * DAY, id: '..' })
     const good = platform().seed({ name: 'ci', ageMs: 42 * DAY })
-    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d' })
+    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d', keep: '0' })
 
     expect(expectCleanFailure(run)).toMatch(
       /^cleanup failed: 2 of 3 tokens were not revoked \(the other 1 was\): 'ci' \(\.\): the token id "\." is not a UUID/,
@@ -64,7 +64,7 @@ describe('dates are strict ISO 8601 (case 3)', () => {
       platform().seed({ name: 'ci', createdAt }),
     )
     const old = platform().seed({ name: 'ci', createdAt: '2019-01-01T00:00:00Z' })
-    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d' })
+    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d', keep: '0' })
 
     expect(run.exitCode).toBe(0)
     expect(platform().requestLines()).toEqual([AUTH, LIST, revokeLine(old.id)])
@@ -132,7 +132,7 @@ describe('one record per id (case 6)', () => {
   it('a list that holds every record twice: a cleanup sends one revoke per token, count 3', async () => {
     const tokens = [1, 2, 3].map((i) => platform().seed({ name: 'ci', ageMs: (40 + i) * DAY }))
     platform().duplicateRecords = true
-    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d' })
+    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d', keep: '0' })
 
     expect(run.exitCode).toBe(0)
     expect(run.outputs.count).toBe('3')

@@ -46,7 +46,7 @@ describe('no runner command through platform text (the committed bundle, read as
   it('through token names: a cleanup logs each one, readable, and gives no command', async () => {
     for (const name of INJECTIONS) platform().seed({ name, ageMs: 40 * DAY })
     const secrets = platform().secrets()
-    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d' })
+    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d', keep: '0' })
 
     expect(run.exitCode).toBe(0)
     expect(run.outputs.count).toBe(String(INJECTIONS.length))
@@ -69,7 +69,7 @@ describe('no runner command through platform text (the committed bundle, read as
     platform().rewriteRecord = (record, answer) =>
       answer === 'list' ? { ...record, id: hostile.get(record.id) ?? record.id } : record
     const secrets = platform().secrets()
-    const run = await runAgainst(platform(), { operation: 'cleanup', name: 'ci' })
+    const run = await runAgainst(platform(), { operation: 'cleanup', name: 'ci', keep: '0' })
 
     const count = distinct.length
     expect(count).toBe(16 * 5)
@@ -88,7 +88,11 @@ describe('no runner command through platform text (the committed bundle, read as
   it('through dates: unreadable createdAt in a cleanup, and createdAt of a reused token', async () => {
     for (const createdAt of INJECTIONS) platform().seed({ name: 'ci', createdAt })
     const secrets = platform().secrets()
-    const cleanup = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d' })
+    const cleanup = await runAgainst(platform(), {
+      operation: 'cleanup',
+      olderThan: '30d',
+      keep: '0',
+    })
 
     expect(cleanup.exitCode).toBe(0)
     expect(cleanup.outputs.count).toBe('0')

@@ -28,7 +28,12 @@ describe('one attempt budget per request, also in a cleanup under 429 (case 4)',
         headers: { 'Retry-After': '1' },
         times: Infinity,
       })
-      const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d', retries })
+      const run = await runAgainst(platform(), {
+        operation: 'cleanup',
+        olderThan: '30d',
+        keep: '0',
+        retries,
+      })
 
       expect(expectCleanFailure(run)).toMatch(/^cleanup failed: 3 of 3 tokens were not revoked/)
       const revokes = platform()
@@ -136,6 +141,7 @@ describe('totalTimeout bounds the whole step (the contract, once end to end)', (
     const run = await runAgainst(platform(), {
       operation: 'cleanup',
       olderThan: '30d',
+      keep: '0',
       concurrency: '1',
       totalTimeout: '2',
     })

@@ -155,7 +155,11 @@ describe('tokensFile: the records in a file, and tokens within 1 MiB', () => {
   it('cleanup: the revoked records, as in tokens', async () => {
     platform().seed({ name: 'ci-old', ageMs: 40 * 86_400_000 })
     const dir = jobDir()
-    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d' }, { dir })
+    const run = await runAgainst(
+      platform(),
+      { operation: 'cleanup', olderThan: '30d', keep: '0' },
+      { dir },
+    )
     expect(run.exitCode).toBe(0)
     expect(readFileSync(run.outputs.tokensFile ?? '', 'utf8')).toBe(run.outputs.tokens)
     expect(run.outputs.count).toBe('1')

@@ -31,6 +31,22 @@ describe('githubRunner', () => {
     expect(written.join('')).toMatch(/^::warning::a%0Ab\r?\n::notice::c\r?\n$/)
   })
 
+  it("names the step's inputs from its INPUT_* variables, in any case, and nothing else", () => {
+    const saved = process.env
+    try {
+      process.env = Object.fromEntries(
+        Object.entries(saved).filter(([name]) => !name.toUpperCase().startsWith('INPUT_')),
+      )
+      process.env.INPUT_OLDER_THAN = '30d'
+      process.env.input_keep = '1'
+      process.env.NOT_AN_INPUT = 'x'
+      process.env.MY_INPUT_X = 'x'
+      expect(githubRunner.inputNames().sort()).toEqual(['OLDER_THAN', 'keep'])
+    } finally {
+      process.env = saved
+    }
+  })
+
   it('registers a secret with add-mask', () => {
     githubRunner.setSecret('s3cr3t')
     expect(written.join('')).toMatch(/^::add-mask::s3cr3t\r?\n$/)

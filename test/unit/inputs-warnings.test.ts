@@ -5,7 +5,7 @@ import { OPERATION, PROJECT_ID, read, TOKEN_ID } from '../fixtures/inputs.js'
 describe('readInputs: inputs not used by the operation', () => {
   // Inputs every operation uses, and a cleanup input given its default: none is warned about.
   const COMMON = {
-    ...{ timeout: '5', retries: '1', summary: 'false', totalTimeout: '60', keep: '0' },
+    ...{ timeout: '5', retries: '1', summary: 'false', totalTimeout: '60', keep: '1' },
     expectedProjectId: PROJECT_ID,
   }
   it.each<[string, Record<string, string>]>([
@@ -44,7 +44,7 @@ describe('readInputs: inputs not used by the operation', () => {
 
   // The runner fills every default in before the step starts: those are not warned about.
   it('does not warn about an unused input left at its default, written out', () => {
-    const defaults = { state: 'all', ifExists: 'create', keep: '0', dryRun: 'false' }
+    const defaults = { state: 'all', ifExists: 'create', keep: '1', dryRun: 'false' }
     const { inputs } = read({ ...OPERATION.revoke, ...defaults, concurrency: '4' })
     expect(inputs.warnings).toEqual([])
   })

@@ -1,6 +1,7 @@
 // readInputs: each input read by the right parser, with its range, on both sides of every rule.
 import { describe, expect, it } from '@jest/globals'
 import { InputError } from '../../src/errors.js'
+import { inputVariable } from '../../src/input-names.js'
 import { readConnection, readInputs, type Inputs } from '../../src/inputs.js'
 import { Secrets } from '../../src/secrets.js'
 import type { CreateTask, ListTask } from '../../src/task.js'
@@ -20,6 +21,9 @@ function recorded(values: Record<string, string>) {
   }
   return { events, source, secrets }
 }
+
+/** The INPUT_* variables (without the prefix) the runner sets for these inputs. */
+const names = (values: Record<string, string>) => Object.keys(values).map(inputVariable)
 
 /** The InputError that reading `given` throws. */
 const failure = (given: Record<string, string>) => refusal(() => read(given))
@@ -56,13 +60,16 @@ describe('readInputs', () => {
   it('masks clientSecret before anything else, even when another input is bad', () => {
     const { secrets, masked } = recordingSecrets()
     const values: Record<string, string> = { clientSecret: 'early-secret', operation: 'bogus' }
-    expect(() => readInputs((name) => values[name] ?? '', secrets)).toThrow(InputError)
+    expect(() => readInputs((name) => values[name] ?? '', secrets, names(values))).toThrow(
+      InputError,
+    )
     expect(masked).toEqual(['early-secret'])
   })
 
   it('reads clientSecret first and masks it before reading any other input', () => {
-    const { events, source, secrets } = recorded({ ...CONNECTION, operation: 'list' })
-    readInputs(source, secrets)
+    const values = { ...CONNECTION, operation: 'list' }
+    const { events, source, secrets } = recorded(values)
+    readInputs(source, secrets, names(values))
     expect(events.slice(0, 3)).toEqual(['read clientSecret', 'mask s3cr3t-value', 'read operation'])
   })
 

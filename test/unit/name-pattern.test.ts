@@ -26,4 +26,9 @@ describe('nameMatcher', () => {
   ])('%s against %s is %s', (pattern, name, expected) => {
     expect(nameMatcher(pattern)(name)).toBe(expected)
   })
+
+  it('matches no record without a name, whatever the pattern', () => {
+    for (const pattern of ['*', '**', 'x', '*x*'])
+      expect(nameMatcher(pattern)(undefined)).toBe(false)
+  })
 })

@@ -31,6 +31,24 @@ describe('toRecord', () => {
     expect(record).toEqual({ id: 'a', name: 'n', state: 'active', tokenValue: 'v', createdAt: 't' })
   })
 
+  it.each<[unknown]>([[7], [['a']], [null], [{ text: 'a' }], [true]])(
+    'leaves out a name that is not text (%j), rather than read it as text',
+    (name) => {
+      const record = toRecord({ id: 'a', name, state: 'active' })
+      expect(record).toEqual({ id: 'a', state: 'active' })
+      // Two such records do not share a name: neither has one.
+      expect(typeof record === 'object' && 'name' in record).toBe(false)
+    },
+  )
+
+  it('keeps an empty name: it is text', () => {
+    expect(toRecord({ id: 'a', name: '', state: 'active' })).toEqual({
+      id: 'a',
+      name: '',
+      state: 'active',
+    })
+  })
+
   it.each<[unknown, string]>([
     [null, 'not an object'],
     [[], 'not an object'],
@@ -92,6 +110,11 @@ describe('tokenLabel and findById', () => {
     expect(tokenLabel({ id: 'i'.repeat(80), name: 'n'.repeat(200) })).toBe(
       `gateway token '${'n'.repeat(200)}' (${'i'.repeat(80)})`,
     )
+  })
+
+  it('names a token whose name is not text as such, by its id', () => {
+    expect(tokenLabel({ id: 'a' })).toBe('gateway token (a name that is not text) (a)')
+    expect(tokenLabel({ id: 'a', name: '' })).toBe("gateway token '' (a)")
   })
 
   it('finds a record by id whatever the case', () => {

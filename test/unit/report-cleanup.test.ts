@@ -26,7 +26,7 @@ const CLEANUP_TASK = {
 } as const
 
 describe('report: cleanup', () => {
-  it('cleanup: a warning for each token kept because its createdAt cannot be read, none for keep', async () => {
+  it('cleanup: a warning for each token kept for an unreadable date or name, a line for each kept by keep', async () => {
     const runner = recordingRunner()
     await report(
       {
@@ -35,7 +35,8 @@ describe('report: cleanup', () => {
         revoked: [],
         kept: [
           { token: token('odd', 'ci', 0, { createdAt: 'yesterday' }), why: 'unreadable date' },
-          { token: token('new', 'ci', 1), why: 'keep' },
+          { token: token('new', 'ci', 40), why: 'keep' },
+          { token: token('anon', 'x', 50, { name: undefined }), why: 'unreadable name' },
         ],
         notRevoked: [],
         now: Date.UTC(2026, 10, 22),
@@ -47,8 +48,35 @@ describe('report: cleanup', () => {
     )
     expect(runner.lines.filter((line) => line.startsWith('warning:'))).toEqual([
       `warning: Token 'ci' (odd) has a createdAt that cannot be read ("yesterday"): its age is unknown, so it is not revoked.`,
+      'warning: Token (a name that is not text) (anon) is not revoked: its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told. Revoke it by its id (operation: revoke) if nothing uses it.',
     ])
-    expect(runner.lines.at(-1)).toBe('info: Revoked 0 tokens. Kept 2.')
+    // The one kept as the newest of its name is named, with how to revoke it too.
+    expect(runner.lines).toContain(
+      "info: Kept gateway token 'ci' (new), 40d old: the newest of its name (keep: 1); keep: 0 revokes it too.",
+    )
+    expect(runner.lines.at(-1)).toBe('info: Revoked 0 tokens. Kept 3.')
+  })
+
+  it('cleanup: with keep above 1, a kept token is one of the newest, and a dry run says the same', async () => {
+    const runner = recordingRunner()
+    await report(
+      {
+        operation: 'cleanup',
+        task: { ...CLEANUP_TASK, keep: 3, dryRun: true },
+        revoked: [token('gone', 'ci', 90)],
+        kept: [{ token: token('new', 'ci', 40), why: 'keep' }],
+        notRevoked: [],
+        now: Date.UTC(2026, 10, 22),
+        left: [],
+        totalTimeoutMs: 900_000,
+      },
+      { summary: false },
+      runner,
+    )
+    expect(runner.lines).toContain(
+      "info: Kept gateway token 'ci' (new), 40d old: one of the 3 newest of its name (keep: 3); keep: 0 revokes it too.",
+    )
+    expect(runner.lines).toContain("info: Would revoke gateway token 'ci' (gone), 90d old.")
   })
 
   it('cleanup: the revoked records as tokens and count, a log line each', async () => {

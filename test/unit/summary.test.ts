@@ -167,7 +167,7 @@ describe('create and cleanup summaries', () => {
         '#### Not revoked\n\n| Name | Id | Why |\n| --- | --- | --- |\n| ci-b | <code>n1</code> | POST x answered 403 Forbidden: not yours. |\n\n' +
         '#### Revoked\n\n| Name | Id | Age | Created by |\n| --- | --- | --- | --- |\n| ci-a | <code>r1</code> | 45d 12h | bot@example.com |\n\n' +
         '#### Kept\n\n| Name | Id | Age | Why |\n| --- | --- | --- | --- |\n' +
-        '| ci-a | <code>k1</code> | 1d | among the 1 newest |\n| ci-c | <code>k2</code> | unknown | its createdAt cannot be read |\n\n',
+        '| ci-a | <code>k1</code> | 1d | the newest of its name (keep: 1); keep: 0 revokes it too |\n| ci-c | <code>k2</code> | unknown | its createdAt cannot be read |\n\n',
     )
   })
 

@@ -53,7 +53,52 @@ describe('planCleanup', () => {
   it('combines keep and olderThan: kept ones are not counted as old', () => {
     const plan = planCleanup(tokens, { name: undefined, olderThan: days(50), keep: 1 }, NOW)
     expect(ids(plan.revoke)).toEqual(['a-old'])
-    expect(ids(plan.kept.map((k) => k.token))).toEqual(['a-new', 'b-old', 'prod'])
+    // Kept for keep: only what olderThan would have revoked. a-new is too young to be taken.
+    expect(plan.kept.map((k) => [k.token.id, k.why])).toEqual([
+      ['b-old', 'keep'],
+      ['prod', 'keep'],
+    ])
+  })
+
+  it('keeps the only active token of a name however old it is (keep: 1, the default)', () => {
+    const plan = planCleanup(
+      [token('prod-live', 'prod', 90), token('prod-gone', 'prod', 120, { state: 'revoked' })],
+      { name: undefined, olderThan: days(30), keep: 1 },
+      NOW,
+    )
+    expect(plan.revoke).toEqual([])
+    expect(plan.kept.map((k) => [k.token.id, k.why])).toEqual([['prod-live', 'keep']])
+    // keep: 0, said in so many words, revokes it.
+    const explicit = planCleanup(
+      plan.kept.map((k) => k.token),
+      { name: undefined, olderThan: days(30), keep: 0 },
+      NOW,
+    )
+    expect(ids(explicit.revoke)).toEqual(['prod-live'])
+  })
+
+  describe('names that are not text', () => {
+    const nameless = (id: string) => token(id, 'x', 90, { name: undefined })
+    const odd = [nameless('n1'), nameless('n2'), token('named', 'ci-a', 90)]
+
+    it('never revokes them by age, nor ranks them together for keep, and reports them kept', () => {
+      for (const keep of [0, 1]) {
+        const plan = planCleanup(odd, { name: undefined, olderThan: days(30), keep }, NOW)
+        expect(ids(plan.revoke)).toEqual(keep === 0 ? ['named'] : [])
+        expect(plan.kept.filter((k) => k.why === 'unreadable name').map((k) => k.token.id)).toEqual(
+          ['n1', 'n2'],
+        )
+      }
+    })
+
+    it("keeps them from a selection of every name ('*'), and a pattern that needs text never takes them", () => {
+      const all = planCleanup(odd, { name: '*', olderThan: undefined, keep: 0 }, NOW)
+      expect(ids(all.revoke)).toEqual(['named'])
+      expect(all.kept.map((k) => k.why)).toEqual(['unreadable name', 'unreadable name'])
+      const some = planCleanup(odd, { name: 'ci-*', olderThan: undefined, keep: 0 }, NOW)
+      expect(ids(some.revoke)).toEqual(['named'])
+      expect(some.kept).toEqual([])
+    })
   })
 
   it('never revokes by age a token whose createdAt cannot be read, and reports it kept', () => {

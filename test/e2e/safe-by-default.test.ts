@@ -1,0 +1,103 @@
+// Destructive operations fail safe (issue 16): a typo, a default or a clock never cuts off a live mediator.
+import { describe, expect, it } from '@jest/globals'
+import type { FakePlatform } from '../support/fake-platform.mjs'
+import {
+  AUTH,
+  expectCleanFailure,
+  LIST,
+  revokeLine,
+  runAgainst,
+  useFakePlatform,
+} from './helpers.js'
+
+const platform = useFakePlatform()
+const DAY = 86_400_000
+
+function states(p: FakePlatform): Record<string, string> {
+  return Object.fromEntries([...p.tokens.values()].map((t) => [t.id, t.state]))
+}
+
+describe('an input the action does not declare fails the step before any request (case 1)', () => {
+  it('older_than instead of olderThan: nothing is revoked, and the message names the input meant', async () => {
+    const young = platform().seed({ name: 'm-a', ageMs: 1 * DAY })
+    const old = platform().seed({ name: 'm-b', ageMs: 40 * DAY })
+    const run = await runAgainst(platform(), {
+      operation: 'cleanup',
+      name: 'm-*',
+      older_than: '30d',
+      keep: '0',
+    })
+
+    const message = expectCleanFailure(run)
+    expect(message).toMatch(
+      /^Input 'older_than' is not an input of this action: did you mean 'olderThan'\?/,
+    )
+    expect(platform().requests).toEqual([])
+    expect(states(platform())).toEqual({ [young.id]: 'active', [old.id]: 'active' })
+  })
+
+  it('revoke-on-exit on a create: no token is created that nothing would revoke', async () => {
+    const run = await runAgainst(platform(), {
+      operation: 'create',
+      name: 'pr-1',
+      'revoke-on-exit': 'true',
+    })
+    expect(expectCleanFailure(run)).toContain(
+      "Input 'revoke-on-exit' is not an input of this action: did you mean 'revokeOnExit'?",
+    )
+    expect(platform().requests).toEqual([])
+    expect(platform().tokens.size).toBe(0)
+  })
+
+  it('the same inputs, spelt as declared, run', async () => {
+    const old = platform().seed({ name: 'm-b', ageMs: 40 * DAY })
+    platform().seed({ name: 'm-b', ageMs: 1 * DAY })
+    const run = await runAgainst(platform(), {
+      operation: 'cleanup',
+      name: 'm-*',
+      olderThan: '30d',
+    })
+    expect(run.exitCode).toBe(0)
+    expect(platform().requestLines()).toEqual([AUTH, LIST, revokeLine(old.id)])
+  })
+})
+
+describe('keep defaults to 1: the newest active token of a name stays (case 2)', () => {
+  it('olderThan alone keeps the only active token of prod, 90 days old, and says how to revoke it too', async () => {
+    const live = platform().seed({ name: 'prod', ageMs: 90 * DAY })
+    const older = platform().seed({ name: 'prod', ageMs: 120 * DAY })
+    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d' })
+
+    expect(run.exitCode).toBe(0)
+    expect(states(platform())).toEqual({ [live.id]: 'active', [older.id]: 'revoked' })
+    expect(run.log).toContain(
+      `Kept gateway token 'prod' (${live.id}), 90d old: the newest of its name (keep: 1); keep: 0 revokes it too.`,
+    )
+    expect(run.summary).toContain(
+      `| prod | <code>${live.id}</code> | 90d | the newest of its name (keep: 1); keep: 0 revokes it too |`,
+    )
+  })
+
+  it('a dry run names the token it keeps the same way', async () => {
+    const live = platform().seed({ name: 'prod', ageMs: 90 * DAY })
+    const run = await runAgainst(platform(), {
+      operation: 'cleanup',
+      olderThan: '30d',
+      dryRun: 'true',
+    })
+    expect(run.exitCode).toBe(0)
+    expect(run.outputs.count).toBe('0')
+    expect(run.log).toContain(
+      `Kept gateway token 'prod' (${live.id}), 90d old: the newest of its name`,
+    )
+    expect(run.summary).toContain('### Gateway token cleanup (dry run)')
+    expect(run.summary).toContain(`<code>${live.id}</code>`)
+  })
+
+  it('keep: 0, written out, revokes it', async () => {
+    const live = platform().seed({ name: 'prod', ageMs: 90 * DAY })
+    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d', keep: '0' })
+    expect(run.exitCode).toBe(0)
+    expect(states(platform())).toEqual({ [live.id]: 'revoked' })
+  })
+})
