@@ -2338,13 +2338,21 @@ const THROTTLE_PAUSE_MS = 1000;
  * out, no more revokes start: the rest are reported in `left`.
  */
 async function cleanup(client, task, { clock, log, deadline }) {
-    const now = clock.now();
-    const plan = planCleanup(await client.listTokens(), task, now);
+    const tokens = await client.listTokens();
+    const runnerNow = clock.now();
+    const platformNow = client.platformTime(runnerNow);
+    // A self-hosted runner's clock drifts: days off would revoke tokens hours old.
+    const now = platformNow ?? runnerNow;
+    const ages = platformNow === undefined
+        ? { by: 'runner' }
+        : { by: 'platform', skewMs: platformNow - runnerNow };
+    const plan = planCleanup(tokens, task, now);
     const result = {
         operation: 'cleanup',
         task,
         kept: plan.kept,
         now,
+        ages,
         totalTimeoutMs: deadline.totalMs,
     };
     if (task.dryRun)
@@ -3434,6 +3442,9 @@ class ProjectGuard {
             await this.listTokens();
         return this.api.revokeToken(tokenId, options);
     }
+    platformTime(runnerTime) {
+        return this.api.platformTime(runnerTime);
+    }
     isExpected(token) {
         return token.projectId?.toLowerCase() === this.expected.toLowerCase();
     }
@@ -3483,6 +3494,23 @@ function keptByKeep(keep) {
 }
 /** Why a token whose name is not text is never revoked by a cleanup. */
 const KEPT_NAMELESS = 'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told';
+/** How far apart the two clocks may be before a cleanup warns about it. */
+const CLOCK_SKEW_WARNING_MS = 5 * 60_000;
+/**
+ * What a cleanup says about the clock it measured ages on, or undefined when there is
+ * nothing to say (the platform's, and the runner's within 5 minutes of it).
+ */
+function ageClockNote({ ages }) {
+    if (ages.by === 'runner') {
+        return "The platform's answers carry no Date header: ages are measured on the runner's clock.";
+    }
+    if (Math.abs(ages.skewMs) <= CLOCK_SKEW_WARNING_MS)
+        return undefined;
+    const way = ages.skewMs > 0 ? 'behind' : 'ahead of';
+    // To the nearest minute: the Date header has whole seconds, and the answer took time.
+    const apart = Math.round(Math.abs(ages.skewMs) / 60_000) * 60_000;
+    return `The runner's clock is ${(0,src_text/* formatAge */.nV)(apart)} ${way} the platform's (by the Date header of its list answer): ages are measured on the platform's clock.`;
+}
 /** One sentence on what a cleanup did, for the log and the summary. */
 function cleanupOutcome({ task, revoked, notRevoked, left }) {
     if (task.dryRun)
@@ -3651,10 +3679,12 @@ function cleanupSummary(result) {
     ].filter((part) => part !== undefined);
     const age = (token) => {
         const created = createdTime(token);
-        return created === undefined ? 'unknown' : formatAge(now - created);
+        return created === undefined ? 'unknown' : (0,src_text/* formatAge */.nV)(now - created);
     };
     return new Summary(task.dryRun ? 'Gateway token cleanup (dry run)' : 'Gateway token cleanup')
-        .paragraph(`Selected ${selection.join(', ')}. ${cleanupOutcome(result)}`)
+        .paragraph([`Selected ${selection.join(', ')}.`, cleanupOutcome(result), ageClockNote(result)]
+        .filter((sentence) => sentence !== undefined)
+        .join(' '))
         .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked, ({ token, reason }) => [summary_name(token), code(token.id), field(reason)], 'each has a warning in the log')
         .table('Left active: totalTimeout ran out', ['Name', 'Id', 'Age'], left, (t) => [summary_name(t), code(t.id), age(t)], 'run the cleanup again to revoke them')
         .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked, (t) => [summary_name(t), code(t.id), age(t), creator(t)], ALL_IN_TOKENS_FILE)
@@ -3695,17 +3725,6 @@ function date(iso) {
 /** A field from outside on one line, cut to FIELD_CHARACTERS, escaped. */
 function field(value) {
     return escapeMarkdown((0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(value), FIELD_CHARACTERS));
-}
-/** `45d 3h`, `5h 12m`, `12m`: the two largest units. */
-function formatAge(ms) {
-    const minutes = Math.max(0, Math.floor(ms / 60_000));
-    const days = Math.floor(minutes / 1440);
-    const hours = Math.floor((minutes % 1440) / 60);
-    if (days > 0)
-        return hours > 0 ? `${days}d ${hours}h` : `${days}d`;
-    if (hours > 0)
-        return `${hours}h ${minutes % 60}m`;
-    return `${minutes}m`;
 }
 const markdownSpecial = (0,src_text/* lazyRegExp */.eN)(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu);
 // The same characters, `_` anywhere: without any, there is nothing to escape.
@@ -3877,9 +3896,16 @@ function reportCreate(result, writeFile, runner) {
 }
 function reportCleanup(result, runner) {
     const { revoked, kept, notRevoked, task, now } = result;
+    const clock = ageClockNote(result);
+    if (clock !== undefined) {
+        if (result.ages.by === 'runner')
+            runner.info(clock);
+        else
+            runner.warning(clock);
+    }
     const age = (token) => {
         const created = createdTime(token);
-        return created === undefined ? '' : `, ${formatAge(now - created)} old`;
+        return created === undefined ? '' : `, ${(0,src_text/* formatAge */.nV)(now - created)} old`;
     };
     for (const { token, why } of kept) {
         if (why === 'keep') {
@@ -4213,6 +4239,7 @@ function notingCreates(client, runner) {
         },
         listTokens: () => client.listTokens(),
         revokeToken: (tokenId, options) => client.revokeToken(tokenId, options),
+        platformTime: (runnerTime) => client.platformTime(runnerTime),
     };
 }
 /** The one line a failed step shows. Only a bug (not an ActionError) gets its stack, in debug. */
@@ -4242,6 +4269,7 @@ function failureMessage(error, operation, secrets, runner) {
 /* harmony export */   eN: () => (/* binding */ lazyRegExp),
 /* harmony export */   gW: () => (/* binding */ CONTROL_CHARACTER),
 /* harmony export */   ih: () => (/* binding */ countTokens),
+/* harmony export */   nV: () => (/* binding */ formatAge),
 /* harmony export */   xv: () => (/* binding */ truncate)
 /* harmony export */ });
 // Small text helpers for messages: one line, cut to a length, counted tokens, no runner commands.
@@ -4278,6 +4306,17 @@ function asSentence(text) {
 /** `1 token`, `2 tokens`. */
 function countTokens(count) {
     return `${count} token${count === 1 ? '' : 's'}`;
+}
+/** `45d 3h`, `5h 12m`, `12m`: the two largest units. */
+function formatAge(ms) {
+    const minutes = Math.max(0, Math.floor(ms / 60_000));
+    const days = Math.floor(minutes / 1440);
+    const hours = Math.floor((minutes % 1440) / 60);
+    if (days > 0)
+        return hours > 0 ? `${days}d ${hours}h` : `${days}d`;
+    if (hours > 0)
+        return `${hours}h ${minutes % 60}m`;
+    return `${minutes}m`;
 }
 // The runner's parsers compare with .NET's culture-aware IndexOf and StartsWith, which on
 // ICU skip characters that weigh nothing: `#\u200B#[` is found as `##[`. These are all of

@@ -64,6 +64,7 @@ function notingCreates(client: TokenApi, runner: Runner): TokenApi {
     },
     listTokens: () => client.listTokens(),
     revokeToken: (tokenId, options) => client.revokeToken(tokenId, options),
+    platformTime: (runnerTime) => client.platformTime(runnerTime),
   }
 }
 

@@ -54,6 +54,10 @@ export class ProjectGuard implements TokenApi {
     return this.api.revokeToken(tokenId, options)
   }
 
+  platformTime(runnerTime: number): number | undefined {
+    return this.api.platformTime(runnerTime)
+  }
+
   private isExpected(token: TokenRecord): boolean {
     return token.projectId?.toLowerCase() === this.expected.toLowerCase()
   }

@@ -6,10 +6,10 @@ import { ActionError, messageOf } from './errors.js'
 import { saveTokenFile, saveTokenToRevoke } from './post-state.js'
 import { createdTime, nameAndId, publicJson, tokenLabel, type TokenRecord } from './records.js'
 import type { Runner } from './runner.js'
-import { cleanupSummary, createSummary, formatAge, listSummary, revokeSummary } from './summary.js'
-import { asSentence, countTokens, oneLine } from './text.js'
+import { cleanupSummary, createSummary, listSummary, revokeSummary } from './summary.js'
+import { asSentence, countTokens, formatAge, oneLine } from './text.js'
 import { newTokenFilePath, writeTokenFile, writeTokensFile } from './token-files.js'
-import { cleanupOutcome, KEPT_NAMELESS, keptByKeep } from './wording.js'
+import { ageClockNote, cleanupOutcome, KEPT_NAMELESS, keptByKeep } from './wording.js'
 
 export interface ReportOptions {
   summary: boolean
@@ -97,6 +97,11 @@ function reportCreate(result: CreateResult, writeFile: boolean, runner: Runner):
 
 function reportCleanup(result: CleanupResult, runner: Runner): void {
   const { revoked, kept, notRevoked, task, now } = result
+  const clock = ageClockNote(result)
+  if (clock !== undefined) {
+    if (result.ages.by === 'runner') runner.info(clock)
+    else runner.warning(clock)
+  }
   const age = (token: TokenRecord) => {
     const created = createdTime(token)
     return created === undefined ? '' : `, ${formatAge(now - created)} old`

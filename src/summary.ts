@@ -5,8 +5,8 @@ import type { ListResult } from './operations/list.js'
 import type { RevokeResult } from './operations/revoke.js'
 import { createdTime, NO_NAME, type TokenRecord } from './records.js'
 import { readTimestamp } from './timestamp.js'
-import { countTokens, lazyRegExp, oneLine, truncate } from './text.js'
-import { cleanupOutcome, KEPT_NAMELESS, keptByKeep } from './wording.js'
+import { countTokens, formatAge, lazyRegExp, oneLine, truncate } from './text.js'
+import { ageClockNote, cleanupOutcome, KEPT_NAMELESS, keptByKeep } from './wording.js'
 
 /**
  * The action's own bound on a step summary. The runner documents 1 MiB, and may drop a
@@ -192,7 +192,11 @@ export function cleanupSummary(result: CleanupResult): string {
     return created === undefined ? 'unknown' : formatAge(now - created)
   }
   return new Summary(task.dryRun ? 'Gateway token cleanup (dry run)' : 'Gateway token cleanup')
-    .paragraph(`Selected ${selection.join(', ')}. ${cleanupOutcome(result)}`)
+    .paragraph(
+      [`Selected ${selection.join(', ')}.`, cleanupOutcome(result), ageClockNote(result)]
+        .filter((sentence) => sentence !== undefined)
+        .join(' '),
+    )
     .table(
       'Not revoked',
       ['Name', 'Id', 'Why'],
@@ -263,16 +267,6 @@ function date(iso: string | undefined): string {
 /** A field from outside on one line, cut to FIELD_CHARACTERS, escaped. */
 function field(value: string): string {
   return escapeMarkdown(truncate(oneLine(value), FIELD_CHARACTERS))
-}
-
-/** `45d 3h`, `5h 12m`, `12m`: the two largest units. */
-export function formatAge(ms: number): string {
-  const minutes = Math.max(0, Math.floor(ms / 60_000))
-  const days = Math.floor(minutes / 1440)
-  const hours = Math.floor((minutes % 1440) / 60)
-  if (days > 0) return hours > 0 ? `${days}d ${hours}h` : `${days}d`
-  if (hours > 0) return `${hours}h ${minutes % 60}m`
-  return `${minutes}m`
 }
 
 const markdownSpecial = lazyRegExp(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu)

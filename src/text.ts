@@ -38,6 +38,16 @@ export function countTokens(count: number): string {
   return `${count} token${count === 1 ? '' : 's'}`
 }
 
+/** `45d 3h`, `5h 12m`, `12m`: the two largest units. */
+export function formatAge(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000))
+  const days = Math.floor(minutes / 1440)
+  const hours = Math.floor((minutes % 1440) / 60)
+  if (days > 0) return hours > 0 ? `${days}d ${hours}h` : `${days}d`
+  if (hours > 0) return `${hours}h ${minutes % 60}m`
+  return `${minutes}m`
+}
+
 // The runner's parsers compare with .NET's culture-aware IndexOf and StartsWith, which on
 // ICU skip characters that weigh nothing: `#\u200B#[` is found as `##[`. These are all of
 // them (checked against ICU's root collation, every code point), and then some: controls,

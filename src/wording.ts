@@ -2,7 +2,7 @@
 import type { CleanupResult } from './operations/cleanup.js'
 import type { Result } from './operations/index.js'
 import { nameAndId } from './records.js'
-import { countTokens } from './text.js'
+import { countTokens, formatAge } from './text.js'
 
 /** Why a result, written out in full, still fails the step (some tokens not revoked). */
 export function stepFailure(result: Result): string | undefined {
@@ -45,6 +45,24 @@ export function keptByKeep(keep: number): string {
 /** Why a token whose name is not text is never revoked by a cleanup. */
 export const KEPT_NAMELESS =
   'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told'
+
+/** How far apart the two clocks may be before a cleanup warns about it. */
+export const CLOCK_SKEW_WARNING_MS = 5 * 60_000
+
+/**
+ * What a cleanup says about the clock it measured ages on, or undefined when there is
+ * nothing to say (the platform's, and the runner's within 5 minutes of it).
+ */
+export function ageClockNote({ ages }: Pick<CleanupResult, 'ages'>): string | undefined {
+  if (ages.by === 'runner') {
+    return "The platform's answers carry no Date header: ages are measured on the runner's clock."
+  }
+  if (Math.abs(ages.skewMs) <= CLOCK_SKEW_WARNING_MS) return undefined
+  const way = ages.skewMs > 0 ? 'behind' : 'ahead of'
+  // To the nearest minute: the Date header has whole seconds, and the answer took time.
+  const apart = Math.round(Math.abs(ages.skewMs) / 60_000) * 60_000
+  return `The runner's clock is ${formatAge(apart)} ${way} the platform's (by the Date header of its list answer): ages are measured on the platform's clock.`
+}
 
 /** One sentence on what a cleanup did, for the log and the summary. */
 export function cleanupOutcome({ task, revoked, notRevoked, left }: CleanupResult): string {

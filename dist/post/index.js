@@ -3432,7 +3432,7 @@ __webpack_async_result__();
 /* harmony export */   TN: () => (/* binding */ oneLine),
 /* harmony export */   xv: () => (/* binding */ truncate)
 /* harmony export */ });
-/* unused harmony exports CONTROL_CHARACTER, countTokens, lazyRegExp */
+/* unused harmony exports CONTROL_CHARACTER, countTokens, formatAge, lazyRegExp */
 // Small text helpers for messages: one line, cut to a length, counted tokens, no runner commands.
 // C0 and C1 control characters, DEL included.
 // eslint-disable-next-line no-control-regex
@@ -3467,6 +3467,17 @@ function asSentence(text) {
 /** `1 token`, `2 tokens`. */
 function countTokens(count) {
     return `${count} token${count === 1 ? '' : 's'}`;
+}
+/** `45d 3h`, `5h 12m`, `12m`: the two largest units. */
+function formatAge(ms) {
+    const minutes = Math.max(0, Math.floor(ms / 60_000));
+    const days = Math.floor(minutes / 1440);
+    const hours = Math.floor((minutes % 1440) / 60);
+    if (days > 0)
+        return hours > 0 ? `${days}d ${hours}h` : `${days}d`;
+    if (hours > 0)
+        return `${hours}h ${minutes % 60}m`;
+    return `${minutes}m`;
 }
 // The runner's parsers compare with .NET's culture-aware IndexOf and StartsWith, which on
 // ICU skip characters that weigh nothing: `#\u200B#[` is found as `##[`. These are all of

@@ -24,9 +24,18 @@ export interface CleanupResult {
   left: TokenRecord[]
   /** The step's budget, for the message when it ran out. */
   totalTimeoutMs: number
-  /** When the ages were measured. */
+  /** When the ages were measured, on the clock `ages` names. */
   now: number
+  /** Whose clock measured the ages: see AgeClock. */
+  ages: AgeClock
 }
+
+/**
+ * Ages are measured on the platform's clock, which dated the tokens: the Date header of
+ * the list answer. `skewMs` is how far the runner's clock is behind it (negative: ahead).
+ * Without a Date header, the runner's clock is all there is.
+ */
+export type AgeClock = { by: 'platform'; skewMs: number } | { by: 'runner' }
 
 // The pause for the whole batch after a revoke that stayed throttled through all its
 // attempts (its last 429 was not waited for). It is not sent again: one request is sent
@@ -44,13 +53,22 @@ export async function cleanup(
   task: CleanupTask,
   { clock, log, deadline }: OperationContext,
 ): Promise<CleanupResult> {
-  const now = clock.now()
-  const plan = planCleanup(await client.listTokens(), task, now)
+  const tokens = await client.listTokens()
+  const runnerNow = clock.now()
+  const platformNow = client.platformTime(runnerNow)
+  // A self-hosted runner's clock drifts: days off would revoke tokens hours old.
+  const now = platformNow ?? runnerNow
+  const ages: AgeClock =
+    platformNow === undefined
+      ? { by: 'runner' }
+      : { by: 'platform', skewMs: platformNow - runnerNow }
+  const plan = planCleanup(tokens, task, now)
   const result = {
     operation: 'cleanup' as const,
     task,
     kept: plan.kept,
     now,
+    ages,
     totalTimeoutMs: deadline.totalMs,
   }
   if (task.dryRun) return { ...result, revoked: plan.revoke, notRevoked: [], left: [] }

@@ -22,4 +22,9 @@ export interface TokenApi {
   createToken(name: string): Promise<TokenRecord>
   listTokens(): Promise<TokenRecord[]>
   revokeToken(tokenId: string, options?: RevokeOptions): Promise<RevokeOutcome>
+  /**
+   * The platform's time at a time of the runner's clock, by the Date header of its latest
+   * answer; undefined when no answer carried one (a platform or a proxy may leave it out).
+   */
+  platformTime(runnerTime: number): number | undefined
 }

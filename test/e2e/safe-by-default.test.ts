@@ -101,3 +101,57 @@ describe('keep defaults to 1: the newest active token of a name stays (case 2)',
     expect(states(platform())).toEqual({ [live.id]: 'revoked' })
   })
 })
+
+describe("ages are measured on the platform's clock (case 3)", () => {
+  const HOUR = 3_600_000
+
+  it("with the runner's clock 2 days ahead, olderThan 1d leaves tokens 1 to 6 hours old, and warns", async () => {
+    platform().clockOffsetMs = -2 * DAY
+    const fresh = [1, 6].map((hours, i) => platform().seed({ name: `m-${i}`, ageMs: hours * HOUR }))
+    const old = platform().seed({ name: 'm-old', ageMs: 3 * DAY })
+    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '1d', keep: '0' })
+
+    expect(run.exitCode).toBe(0)
+    expect(states(platform())).toEqual({
+      [fresh[0]?.id ?? '']: 'active',
+      [fresh[1]?.id ?? '']: 'active',
+      [old.id]: 'revoked',
+    })
+    expect(run.log).toContain(`Revoked gateway token 'm-old' (${old.id}), 3d old.`)
+    expect(run.warnings).toEqual([
+      expect.stringMatching(
+        /^The runner's clock is 2d ahead of the platform's \(by the Date header of its list answer\): ages are measured on the platform's clock\.$/,
+      ),
+    ])
+    expect(run.summary).toContain("ages are measured on the platform's clock")
+  })
+
+  it("with the runner's clock 2 days behind, olderThan 1d takes a token 3 days old", async () => {
+    platform().clockOffsetMs = 2 * DAY
+    const old = platform().seed({ name: 'm-old', ageMs: 3 * DAY })
+    const fresh = platform().seed({ name: 'm-new', ageMs: 6 * HOUR })
+    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '1d', keep: '0' })
+    expect(run.exitCode).toBe(0)
+    expect(states(platform())).toEqual({ [old.id]: 'revoked', [fresh.id]: 'active' })
+    expect(run.warnings).toEqual([expect.stringContaining("The runner's clock is 2d behind")])
+  })
+
+  it("without a Date header, uses the runner's clock and says so; no warning within 5 minutes", async () => {
+    platform().sendDate = false
+    platform().seed({ name: 'm-old', ageMs: 3 * DAY })
+    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '1d', keep: '0' })
+    expect(run.exitCode).toBe(0)
+    expect(run.log).toContain(
+      "The platform's answers carry no Date header: ages are measured on the runner's clock.",
+    )
+    platform().sendDate = true
+    platform().seed({ name: 'm-older', ageMs: 4 * DAY })
+    const inStep = await runAgainst(platform(), {
+      operation: 'cleanup',
+      olderThan: '1d',
+      keep: '0',
+    })
+    expect(inStep.warnings).toEqual([])
+    expect(inStep.log).not.toContain('clock')
+  })
+})

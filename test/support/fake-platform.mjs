@@ -14,7 +14,9 @@
  *   CR/LF, NUL or `€`);
  * - faults (`fail`) add a reason phrase (`statusText`), any header values (`headers`),
  *   a deeply nested JSON body (`nest`) or an error body that echoes the request (`echo`);
- * - `sendDate = false` leaves out the Date header.
+ * - `sendDate = false` leaves out the Date header; `clockOffsetMs` sets the platform's
+ *   clock (createdAt, revokedAt, the Date header) apart from the runner's;
+ * - `alreadyRevoked` says how a revoke of a revoked token is refused (409 by default).
  * A reason phrase, header or status that Node refuses to send is written to the socket
  * by hand, as a hostile server would.
  *
@@ -166,7 +168,12 @@ export class FakePlatform {
     this.clientSecret = options.clientSecret ?? `cs_${randomBytes(18).toString('base64url')}`
     this.apiPrefix = options.apiPrefix ?? ''
     this.authPath = options.authPath ?? AUTH_PATH
-    this.now = options.now ?? (() => Date.now())
+    /**
+     * How far the platform's clock is ahead of the runner's (negative: behind). It dates
+     * records and the Date header of every answer, as a platform's own clock would.
+     */
+    this.clockOffsetMs = 0
+    this.now = options.now ?? (() => Date.now() + this.clockOffsetMs)
     /** Every answer is delayed by this much (the benchmark's network latency). */
     this.latencyMs = options.latencyMs ?? 0
     /** Seconds an access token lives: 86400, as in every sample of the spec. */
@@ -209,6 +216,12 @@ export class FakePlatform {
     this.rewriteAuth = undefined
     /** `false` leaves the Date header out of every answer (Node adds one by default). */
     this.sendDate = true
+    /**
+     * How a revoke of a token revoked already is refused: platforms differ (409 Conflict,
+     * 400 Bad Request, 404 Not Found as if it were gone); the spec does not say.
+     * @type {409 | 400 | 404}
+     */
+    this.alreadyRevokedStatus = 409
     this.#window = { start: 0, count: 0 }
     this.authUrl = ''
     this.baseUrl = ''
@@ -487,7 +500,11 @@ export class FakePlatform {
     if (request.body !== '') return error(400, 'revoke takes no body')
     const record = this.tokens.get(id)
     if (record === undefined) return error(404, 'Token not found')
-    if (record.state === 'revoked') return error(409, 'Token is already revoked')
+    if (record.state === 'revoked') {
+      return this.alreadyRevokedStatus === 404
+        ? error(404, 'Token not found')
+        : error(this.alreadyRevokedStatus, 'Token is already revoked')
+    }
     this.#revokeRecord(record)
     return { status: 200, json: this.#present(record, 'revoke') }
   }
@@ -552,14 +569,16 @@ export class FakePlatform {
     const headers = {
       'Content-Type': type,
       'Content-Length': String(Buffer.byteLength(body)),
+      // The platform's own clock, not Node's: see clockOffsetMs.
+      ...(this.sendDate ? { Date: new Date(this.now()).toUTCString() } : {}),
       ...answer.headers,
     }
     const statusText = answer.statusText ?? STATUS_CODES[answer.status] ?? ''
     if (!sendable(answer.status, statusText, headers)) {
-      writeRaw(req.socket, answer.status, statusText, headers, body, this.sendDate)
+      writeRaw(req.socket, answer.status, statusText, headers, body)
       return
     }
-    res.sendDate = this.sendDate
+    res.sendDate = false
     res.writeHead(answer.status, statusText, headers)
     res.end(body)
   }
@@ -724,11 +743,9 @@ function sendable(status, statusText, headers) {
  * @param {string} statusText
  * @param {AnswerHeaders} headers
  * @param {string} body
- * @param {boolean} sendDate
  */
-function writeRaw(socket, status, statusText, headers, body, sendDate) {
+function writeRaw(socket, status, statusText, headers, body) {
   const lines = [`HTTP/1.1 ${status} ${statusText}`]
-  if (sendDate) lines.push(`Date: ${new Date().toUTCString()}`)
   for (const [name, value] of Object.entries(headers)) {
     for (const one of [value].flat()) lines.push(`${name}: ${one}`)
   }

@@ -397,4 +397,31 @@ describe('sendDate', () => {
     platform.fail({ server: 'api', status: 500, headers: { 'X-Euro': '€' } })
     expect((await call('api', 'GET', '/api/tokens', { token })).headers).not.toHaveProperty('date')
   })
+
+  it('dates answers and records by its own clock, clockOffsetMs apart from the runner', async () => {
+    const token = await authenticate()
+    platform.clockOffsetMs = -2 * 86_400_000
+    const answer = await call('api', 'GET', '/api/tokens', { token })
+    const date = Date.parse(String(answer.headers.date))
+    expect(Math.abs(date - (Date.now() - 2 * 86_400_000))).toBeLessThan(5_000)
+    const seeded = platform.seed({ name: 'x', ageMs: 0 })
+    expect(Math.abs(Date.parse(seeded.createdAt) - date)).toBeLessThan(5_000)
+    // Also on an answer written by hand.
+    platform.fail({ server: 'api', status: 500, headers: { 'X-Euro': '€' } })
+    const raw = await call('api', 'GET', '/api/tokens', { token })
+    expect(Math.abs(Date.parse(String(raw.headers.date)) - date)).toBeLessThan(5_000)
+  })
+})
+
+describe('alreadyRevokedStatus', () => {
+  it.each([409, 400, 404] as const)(
+    'refuses a revoke of a revoked token with %d',
+    async (status) => {
+      const token = await authenticate()
+      const revoked = platform.seed({ name: 'x', state: 'revoked' })
+      platform.alreadyRevokedStatus = status
+      const path = `/api/tokens/${revoked.id}/revoke?tokenId=${revoked.id}`
+      expect((await call('api', 'POST', path, { token })).status).toBe(status)
+    },
+  )
 })

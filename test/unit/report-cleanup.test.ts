@@ -26,6 +26,37 @@ const CLEANUP_TASK = {
 } as const
 
 describe('report: cleanup', () => {
+  it("cleanup: a warning when the runner's clock is far from the platform's, an info line without a Date header", async () => {
+    const ran = async (ages: { by: 'platform'; skewMs: number } | { by: 'runner' }) => {
+      const runner = recordingRunner()
+      await report(
+        {
+          operation: 'cleanup',
+          task: CLEANUP_TASK,
+          revoked: [],
+          kept: [],
+          notRevoked: [],
+          now: Date.UTC(2026, 10, 22),
+          left: [],
+          ages,
+          totalTimeoutMs: 900_000,
+        },
+        { summary: true },
+        runner,
+      )
+      return runner
+    }
+    const skewed = await ran({ by: 'platform', skewMs: -2 * 86_400_000 })
+    expect(skewed.lines[0]).toMatch(/^warning: The runner's clock is 2d ahead of the platform's/)
+    expect(skewed.summaries[0]).toContain("The runner's clock is 2d ahead of the platform's")
+    const runnerClock = await ran({ by: 'runner' })
+    expect(runnerClock.lines[0]).toBe(
+      "info: The platform's answers carry no Date header: ages are measured on the runner's clock.",
+    )
+    const close = await ran({ by: 'platform', skewMs: 1000 })
+    expect(close.lines.join('\n')).not.toContain('clock')
+  })
+
   it('cleanup: a warning for each token kept for an unreadable date or name, a line for each kept by keep', async () => {
     const runner = recordingRunner()
     await report(
@@ -41,6 +72,7 @@ describe('report: cleanup', () => {
         notRevoked: [],
         now: Date.UTC(2026, 10, 22),
         left: [],
+        ages: { by: 'platform', skewMs: 0 },
         totalTimeoutMs: 900_000,
       },
       { summary: false },
@@ -68,6 +100,7 @@ describe('report: cleanup', () => {
         notRevoked: [],
         now: Date.UTC(2026, 10, 22),
         left: [],
+        ages: { by: 'platform', skewMs: 0 },
         totalTimeoutMs: 900_000,
       },
       { summary: false },
@@ -95,6 +128,7 @@ describe('report: cleanup', () => {
         notRevoked: [],
         now: Date.UTC(2026, 10, 22),
         left: [],
+        ages: { by: 'platform', skewMs: 0 },
         totalTimeoutMs: 900_000,
       },
       { summary: true },
@@ -132,6 +166,7 @@ describe('report: cleanup', () => {
         notRevoked,
         now: Date.UTC(2026, 10, 22),
         left: [],
+        ages: { by: 'platform', skewMs: 0 },
         totalTimeoutMs: 900_000,
       },
       { summary: false },
@@ -162,6 +197,7 @@ describe('report: cleanup', () => {
         notRevoked: [],
         now: Date.UTC(2026, 10, 22),
         left: [token('b', 'ci-b', 41), token('c', 'ci-c', 42)],
+        ages: { by: 'platform', skewMs: 0 },
         totalTimeoutMs: 60_000,
       },
       { summary: true },

@@ -4,13 +4,13 @@ import {
   cleanupSummary,
   createSummary,
   cutMarkdown,
-  formatAge,
   listSummary,
   revokeSummary,
   SUMMARY_LIMIT_BYTES,
   escapeMarkdown,
   Summary,
 } from '../../src/summary.js'
+import { formatAge } from '../../src/text.js'
 import { token } from '../fixtures/token-api.js'
 
 const ALL: ListTask = { operation: 'list', name: undefined, state: 'all' }
@@ -151,6 +151,7 @@ describe('create and cleanup summaries', () => {
       task: cleanupTask,
       now: NOW,
       left: [],
+      ages: { by: 'platform', skewMs: 0 },
       totalTimeoutMs: 900_000,
       revoked: [token('r1', 'ci-a', 45.5, { createdByEmail: 'bot@example.com', state: 'revoked' })],
       notRevoked: [
@@ -177,6 +178,7 @@ describe('create and cleanup summaries', () => {
       task: { ...cleanupTask, dryRun: true, name: undefined, keep: 0 },
       now: NOW,
       left: [],
+      ages: { by: 'platform', skewMs: 0 },
       totalTimeoutMs: 900_000,
       revoked: [token('r1', 'ci-a', 40)],
       notRevoked: [],
@@ -199,6 +201,7 @@ describe('create and cleanup summaries', () => {
       task: cleanupTask,
       now: NOW,
       left: [],
+      ages: { by: 'platform', skewMs: 0 },
       totalTimeoutMs: 900_000,
       revoked: many('r', 3000),
       notRevoked: many('n', 500).map((t) => ({ token: t, reason: 'x'.repeat(300) })),
@@ -215,6 +218,7 @@ describe('create and cleanup summaries', () => {
       operation: 'cleanup' as const,
       task: cleanupTask,
       now: NOW,
+      ages: { by: 'platform' as const, skewMs: 0 },
       totalTimeoutMs: 60_000,
       revoked: [token('r-1', 'ci-r', 40)],
       notRevoked: [],
@@ -273,6 +277,7 @@ describe('the 128 KiB bound, in bytes', () => {
         operation: 'cleanup',
         task: { ...cleanup, name, olderThan: { text: name, ms: 1 } },
         now: Date.UTC(2026, 10, 22),
+        ages: { by: 'platform', skewMs: 0 },
         totalTimeoutMs: 900_000,
         left: many,
         revoked: many,

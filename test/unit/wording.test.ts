@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals'
 import type { CleanupResult } from '../../src/operations/cleanup.js'
 import type { CleanupTask } from '../../src/task.js'
-import { cleanupOutcome, stepFailure, timeoutFailure } from '../../src/wording.js'
+import { ageClockNote, cleanupOutcome, stepFailure, timeoutFailure } from '../../src/wording.js'
 import { token } from '../fixtures/token-api.js'
 
 const TASK: CleanupTask = {
@@ -24,6 +24,7 @@ function result(fields: Partial<CleanupResult> = {}): CleanupResult {
     kept: [],
     notRevoked: [],
     left: [],
+    ages: { by: 'platform', skewMs: 0 },
     totalTimeoutMs: 900_000,
     now: Date.UTC(2026, 10, 22),
     ...fields,
@@ -89,5 +90,28 @@ describe('cleanupOutcome', () => {
 
   it('does not mention totalTimeout when nothing was left', () => {
     expect(cleanupOutcome(result({ revoked: tokens('r', 1) }))).toBe('Revoked 1 token.')
+  })
+})
+
+describe('ageClockNote', () => {
+  const MINUTE = 60_000
+  it('says nothing while the two clocks are within 5 minutes, on either side', () => {
+    for (const skewMs of [0, 5 * MINUTE, -5 * MINUTE])
+      expect(ageClockNote(result({ ages: { by: 'platform', skewMs } }))).toBeUndefined()
+  })
+
+  it("warns past 5 minutes, saying which way the runner's clock is off", () => {
+    expect(ageClockNote(result({ ages: { by: 'platform', skewMs: 5 * MINUTE + 60_000 } }))).toBe(
+      "The runner's clock is 6m behind the platform's (by the Date header of its list answer): ages are measured on the platform's clock.",
+    )
+    expect(ageClockNote(result({ ages: { by: 'platform', skewMs: -2 * 86_400_000 } }))).toBe(
+      "The runner's clock is 2d ahead of the platform's (by the Date header of its list answer): ages are measured on the platform's clock.",
+    )
+  })
+
+  it("says when the ages are on the runner's clock", () => {
+    expect(ageClockNote(result({ ages: { by: 'runner' } }))).toBe(
+      "The platform's answers carry no Date header: ages are measured on the runner's clock.",
+    )
   })
 })

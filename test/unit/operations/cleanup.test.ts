@@ -34,6 +34,45 @@ describe('cleanup', () => {
     expect(cleanupFailure(result)).toBeUndefined()
   })
 
+  describe("ages on the platform's clock", () => {
+    const HOUR = 3_600_000
+    // Tokens 1 and 6 hours old, and 3 days old, by the platform's clock.
+    const tokens = () => [
+      token('h1', 'a', 0, { createdAt: new Date(Date.UTC(2026, 10, 22) - HOUR).toISOString() }),
+      token('h6', 'b', 0, { createdAt: new Date(Date.UTC(2026, 10, 22) - 6 * HOUR).toISOString() }),
+      token('d3', 'c', 3),
+    ]
+
+    it.each([
+      ['2 days ahead of', -2 * 86_400_000],
+      ['2 days behind', 2 * 86_400_000],
+    ])(
+      'with the runner %s the platform, olderThan 1d takes what is a day old on the platform',
+      async (_, offset) => {
+        const api = new FakeTokenApi(tokens())
+        const ctx = context()
+        // The runner's clock is off by `offset` from the platform's, which dated the tokens.
+        ctx.clock.time = Date.UTC(2026, 10, 22) - offset
+        api.platformOffsetMs = offset
+        const result = await cleanup(api, task({ olderThan: { text: '1d', ms: 86_400_000 } }), ctx)
+        expect(result.revoked.map((t) => t.id)).toEqual(['d3'])
+        expect(result.now).toBe(Date.UTC(2026, 10, 22))
+        expect(result.ages).toEqual({ by: 'platform', skewMs: offset })
+      },
+    )
+
+    it("without a Date header, measures on the runner's clock and says so in the result", async () => {
+      const api = new FakeTokenApi(tokens())
+      api.platformOffsetMs = undefined
+      const ctx = context()
+      ctx.clock.time = Date.UTC(2026, 10, 22) + 2 * 86_400_000
+      const result = await cleanup(api, task({ olderThan: { text: '1d', ms: 86_400_000 } }), ctx)
+      // Two days ahead, with nothing to tell it: all three look over a day old.
+      expect(result.revoked.map((t) => t.id)).toEqual(['h1', 'h6', 'd3'])
+      expect(result.ages).toEqual({ by: 'runner' })
+    })
+  })
+
   it('with dryRun revokes nothing and returns the same plan', async () => {
     const api = new FakeTokenApi([token('old', 'ci', 40), token('new', 'ci', 2)])
     const result = await cleanup(api, task({ dryRun: true }), context())
