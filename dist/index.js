@@ -1386,7 +1386,7 @@ const githubRunner = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(915);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(730);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(537);
 // The main step's entry point: it only starts the action (all logic is in main.ts).
 
 
@@ -1397,7 +1397,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 730:
+/***/ 537:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1761,6 +1761,23 @@ class DeadlineError extends RequestError {
     constructor(message, status, mayHaveTakenEffect = false) {
         super(message, status);
         this.mayHaveTakenEffect = mayHaveTakenEffect;
+    }
+}
+/**
+ * A revoke whose outcome only the token's record can tell: the platform refused it (a
+ * 4xx other than 401, 408 and 429: the token may have been revoked by someone else), or
+ * answered with a success that does not show this token revoked. A list fetched after
+ * it settles it (settle-revoke.ts). With `mayHaveRevoked`, an earlier attempt may have
+ * revoked the token: then a revoked record is this call's doing.
+ */
+class UnsettledRevokeError extends RequestError {
+    refusal;
+    mayHaveRevoked;
+    name = 'UnsettledRevokeError';
+    constructor(refusal, mayHaveRevoked) {
+        super(refusal.message, refusal.status);
+        this.refusal = refusal;
+        this.mayHaveRevoked = mayHaveRevoked;
     }
 }
 /** A revoke of a token id the project does not have. */
@@ -2192,6 +2209,10 @@ function uniqueById(records) {
 function caseless(id) {
     return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
 }
+/** Whether two platform ids are the same, compared without regard to case. */
+function sameId(a, b) {
+    return caseless(a) === caseless(b);
+}
 /** The record with this id (ids compared without regard to case), or undefined. */
 function findById(tokens, tokenId) {
     const wanted = caseless(tokenId);
@@ -2321,8 +2342,70 @@ function planCleanup(tokens, task, now) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/platform/settle-revoke.ts
+
+/**
+ * Settles a revoke from `found`, the token's record in a list fetched after the refusal
+ * (an older list could show it active although another job has just revoked it). A
+ * revoked record is a success: this call's own when an attempt of it may have revoked
+ * the token, else someone else's (`alreadyRevoked`). No record: the project has no such
+ * token. An active one: the refusal stands.
+ */
+function settleRevoke(tokenId, unsettled, found) {
+    if (found === undefined) {
+        throw new UnknownTokenError(`no token with id ${tokenId} exists in the project: ${unsettled.message}`, unsettled.status);
+    }
+    if (found.state === 'revoked')
+        return { token: found, alreadyRevoked: !unsettled.mayHaveRevoked };
+    throw unsettled.refusal;
+}
+
+;// CONCATENATED MODULE: ./src/operations/settle-refusals.ts
+// After a cleanup's revokes: every refused or unclear one settled by one list, fetched after the last of them.
+
+
+
+
+/**
+ * Two cleanups over the same tokens race: a revoke of a token the other has just revoked
+ * is refused (409, or 400 or 404 on some platforms). Only a list fetched after the refusal
+ * can tell that from a real refusal, and one list fetched after the last refusal settles
+ * them all: a shared list fetched at the first one would show the later ones still active.
+ * When that list cannot be had, every refusal stands, saying so.
+ */
+async function settleRefusals(client, unsettled) {
+    const settled = { revoked: [], revokedElsewhere: [], notRevoked: [] };
+    if (unsettled.length === 0)
+        return settled;
+    let tokens;
+    try {
+        tokens = await client.listTokens();
+    }
+    catch (error) {
+        const why = ` Whether it was revoked already could not be told: listing the tokens failed too: ${messageOf(error)}`;
+        settled.notRevoked.push(...unsettled.map(({ token, error }) => ({ token, reason: error.message + why })));
+        return settled;
+    }
+    for (const { token, error } of unsettled) {
+        try {
+            const outcome = settleRevoke(token.id, error, findById(tokens, token.id));
+            if (outcome.alreadyRevoked)
+                settled.revokedElsewhere.push(outcome.token);
+            else
+                settled.revoked.push(outcome.token);
+        }
+        catch (refusal) {
+            if (!(refusal instanceof RequestError))
+                throw refusal;
+            settled.notRevoked.push({ token, reason: refusal.message });
+        }
+    }
+    return settled;
+}
+
 ;// CONCATENATED MODULE: ./src/operations/cleanup.ts
 // The cleanup operation: revoke what the plan selects, a few at a time, slowing down when throttled.
+
 
 
 
@@ -2355,16 +2438,10 @@ async function cleanup(client, task, { clock, log, deadline }) {
         ages,
         totalTimeoutMs: deadline.totalMs,
     };
-    if (task.dryRun)
-        return { ...result, revoked: plan.revoke, notRevoked: [], left: [] };
+    if (task.dryRun) {
+        return { ...result, revoked: plan.revoke, revokedElsewhere: [], notRevoked: [], left: [] };
+    }
     const pool = new AdaptivePool(task.concurrency, clock, log);
-    // A refused revoke is looked up in one fresh list shared by the whole batch, not
-    // one list per refusal: a restricted role can be refused hundreds of tokens.
-    let fresh;
-    const lookup = async (tokenId) => {
-        fresh ??= client.listTokens();
-        return findById(await fresh, tokenId);
-    };
     const outcomes = await pool.run(plan.revoke, async (token) => {
         // Out of time: start nothing more; those in flight finish, and all are reported.
         if (deadline.expired())
@@ -2374,12 +2451,15 @@ async function cleanup(client, task, { clock, log, deadline }) {
                 onThrottle: (delayMs) => {
                     pool.throttled(delayMs);
                 },
-                lookup,
+                // Settled below, all with one list fetched after the last refusal.
+                settle: 'later',
             });
             pool.succeeded();
             return { revoked: outcome.token };
         }
         catch (error) {
+            if (error instanceof UnsettledRevokeError)
+                return { unsettled: { token, error } };
             if (!(error instanceof RequestError))
                 throw error;
             if (error instanceof DeadlineError && !error.mayHaveTakenEffect)
@@ -2391,10 +2471,15 @@ async function cleanup(client, task, { clock, log, deadline }) {
             return { failed: { token, reason: error.message } };
         }
     });
+    const settled = await settleRefusals(client, outcomes.flatMap((o) => ('unsettled' in o ? [o.unsettled] : [])));
     return {
         ...result,
-        revoked: outcomes.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
-        notRevoked: outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])),
+        revoked: newestFirst([
+            ...outcomes.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
+            ...settled.revoked,
+        ]),
+        revokedElsewhere: newestFirst(settled.revokedElsewhere),
+        notRevoked: newestFirstBy([...outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])), ...settled.notRevoked], ({ token }) => token),
         left: outcomes.flatMap((o) => ('left' in o ? [o.left] : [])),
     };
 }
@@ -2499,6 +2584,21 @@ function readRecord(request, answer) {
     const record = toRecord(readJson(request, answer));
     if (typeof record === 'string') {
         throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
+    }
+    return record;
+}
+/**
+ * The revoke answer: the record of the token revoked, in state `revoked`. A success that
+ * says anything else (another token's record, a state other than revoked) is not taken
+ * for one: the revoke is then settled from the list (settle-revoke.ts).
+ */
+function readRevoked(request, answer, tokenId) {
+    const record = readRecord(request, answer);
+    if (!sameId(record.id, tokenId)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`, answer.status);
+    }
+    if (record.state !== 'revoked') {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify((0,src_text/* truncate */.xv)(record.state, 40))}, not revoked.`, answer.status);
     }
     return record;
 }
@@ -3182,8 +3282,56 @@ function findCreated(tokens, name, sentAt, platformTime) {
     return { found: 'one', token: only };
 }
 
+;// CONCATENATED MODULE: ./src/platform/created-answer.ts
+// A create's answer checked against the request: the name asked for, and active; else its token is revoked at once.
+
+
+
+
+
+/**
+ * The token a create answered with, if it is the one asked for: the same name, active.
+ * Another name or state is no success, and its value is not handed on. A token that is
+ * active all the same is revoked at once, as nobody will have its value; unless it is
+ * plainly older than the create (by the platform's clock), and so another's token, whose
+ * revoke would cut its mediator off: that one is named instead.
+ */
+async function checkCreated(token, context) {
+    const { name, request } = context;
+    if (token.name === name && token.state === 'active')
+        return token;
+    const state = JSON.stringify((0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.state), 40));
+    const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${state}, not an active token named '${(0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(name), 200)}': its value was not handed on.`;
+    if (token.state !== 'active')
+        throw new RequestError(mismatch);
+    if (olderThanCreate(token, context)) {
+        throw new RequestError(`${mismatch} It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`);
+    }
+    let revoked;
+    try {
+        await context.revoke(token.id);
+        revoked = 'It was revoked at once.';
+    }
+    catch (error) {
+        revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${messageOf(error)}`;
+    }
+    throw new RequestError(`${mismatch} ${revoked}`);
+}
+/** Created before the create was sent, beyond what the two clocks can be apart. */
+function olderThanCreate(token, { sentAt, platformTime }) {
+    const created = createdTime(token);
+    if (created === undefined)
+        return false;
+    const platformSentAt = platformTime(sentAt);
+    return platformSentAt === undefined
+        ? created < sentAt - UNKNOWN_CLOCK_MARGIN_MS
+        : created < platformSentAt - KNOWN_CLOCK_MARGIN_MS;
+}
+
 ;// CONCATENATED MODULE: ./src/platform/client.ts
 // The platform client: create, list and revoke, with recovery after a lost create and idempotent revokes.
+
+
 
 
 
@@ -3233,9 +3381,16 @@ class PlatformClient {
     async createToken(name) {
         const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
         const startedAt = this.clock.now();
-        return this.loop.call('api', request, {
+        const token = await this.loop.call('api', request, {
             read: (answer) => readCreated(request, answer),
             onUncertain: (failure) => this.findCreated(name, startedAt, failure),
+        });
+        return checkCreated(token, {
+            name,
+            request: requestLine(request),
+            sentAt: startedAt,
+            platformTime: (at) => this.platformTime(at),
+            revoke: (tokenId) => this.revokeToken(tokenId),
         });
     }
     /** GET /api/tokens: every token of the project, active and revoked. */
@@ -3244,9 +3399,10 @@ class PlatformClient {
         return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
     }
     /**
-     * POST /api/tokens/{id}/revoke?tokenId={id}. Idempotent: when the platform refuses
-     * (or answers unreadably), one look at the token's record tells a token revoked
-     * already (success) from one that does not exist.
+     * POST /api/tokens/{id}/revoke?tokenId={id}. Idempotent: when the platform refuses, or
+     * answers with anything but this token's record, revoked, the token's record in a list
+     * fetched after it tells a token revoked already (success) from one that does not
+     * exist, or one that is still active (the refusal stands). See RevokeOptions.settle.
      */
     async revokeToken(tokenId, options = {}) {
         const request = this.apiRequest('POST', revokePath(tokenId));
@@ -3254,7 +3410,7 @@ class PlatformClient {
         const uncertain = { mayHaveRevoked: false };
         try {
             const token = await this.loop.call('api', request, {
-                read: (answer) => readRecord(request, answer),
+                read: (answer) => readRevoked(request, answer, tokenId),
                 onUncertain: () => {
                     uncertain.mayHaveRevoked = true;
                     return Promise.resolve(undefined);
@@ -3266,24 +3422,18 @@ class PlatformClient {
         catch (error) {
             if (!(error instanceof RequestError) || !worthLookingUp(error))
                 throw error;
-            // A shared lookup may predate this revoke: trust it only for a plain refusal, and
-            // read a fresh list when this call itself may have revoked the token.
-            const fresh = async (wanted) => findById(await this.listTokens(), wanted);
-            const lookup = uncertain.mayHaveRevoked ? fresh : (options.lookup ?? fresh);
-            let found;
+            const unsettled = new UnsettledRevokeError(error, uncertain.mayHaveRevoked);
+            if (options.settle === 'later')
+                throw unsettled;
+            let tokens;
             try {
-                found = await lookup(tokenId);
+                tokens = await this.listTokens();
             }
             catch {
-                // The lookup is for a better answer; if it fails too, the refusal stands.
+                // The list is for a better answer; if it fails too, the refusal stands.
                 throw error;
             }
-            if (found === undefined) {
-                throw new UnknownTokenError(`no token with id ${tokenId} exists in the project: ${error.message}`, error.status);
-            }
-            if (found.state === 'revoked')
-                return { token: found, alreadyRevoked: !uncertain.mayHaveRevoked };
-            throw error;
+            return settleRevoke(tokenId, unsettled, findById(tokens, tokenId));
         }
     }
     /** Closes kept-alive connections so that the process can exit at once. */
@@ -3453,77 +3603,8 @@ function projectOf(token) {
     return token.projectId === undefined ? '(none given)' : (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.projectId), 80);
 }
 
-;// CONCATENATED MODULE: ./src/wording.ts
-
-
-/** Why a result, written out in full, still fails the step (some tokens not revoked). */
-function stepFailure(result) {
-    if (result.operation !== 'cleanup')
-        return undefined;
-    const failures = [timeoutFailure(result), cleanupFailure(result)];
-    const text = failures.filter((failure) => failure !== undefined).join(' ');
-    return text === '' ? undefined : text;
-}
-/** When totalTimeout cut a cleanup short: how far it got, and that a rerun finishes it. */
-function timeoutFailure(result) {
-    const { left, revoked, totalTimeoutMs } = result;
-    if (left.length === 0)
-        return undefined;
-    return `totalTimeout (${Math.round(totalTimeoutMs / 1000)} s) ran out: ${(0,src_text/* countTokens */.ih)(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`;
-}
-/** The step's failure when some tokens were not revoked: each named, with why. */
-function cleanupFailure(result) {
-    const { notRevoked, revoked } = result;
-    if (notRevoked.length === 0)
-        return undefined;
-    const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`);
-    const more = notRevoked.length > shown.length
-        ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
-        : '';
-    const total = notRevoked.length + revoked.length;
-    const were = (n) => (n === 1 ? 'was' : 'were');
-    return `${notRevoked.length} of ${(0,src_text/* countTokens */.ih)(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
-}
-/**
- * Why a token is kept for `keep`, and how to revoke it too: the newest token of a name is
- * most likely the one a running mediator uses, so only an explicit `keep: 0` revokes it.
- */
-function keptByKeep(keep) {
-    const which = keep === 1 ? 'the newest of its name' : `one of the ${keep} newest of its name`;
-    return `${which} (keep: ${keep}); keep: 0 revokes it too`;
-}
-/** Why a token whose name is not text is never revoked by a cleanup. */
-const KEPT_NAMELESS = 'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told';
-/** How far apart the two clocks may be before a cleanup warns about it. */
-const CLOCK_SKEW_WARNING_MS = 5 * 60_000;
-/**
- * What a cleanup says about the clock it measured ages on, or undefined when there is
- * nothing to say (the platform's, and the runner's within 5 minutes of it).
- */
-function ageClockNote({ ages }) {
-    if (ages.by === 'runner') {
-        return "The platform's answers carry no Date header: ages are measured on the runner's clock.";
-    }
-    if (Math.abs(ages.skewMs) <= CLOCK_SKEW_WARNING_MS)
-        return undefined;
-    const way = ages.skewMs > 0 ? 'behind' : 'ahead of';
-    // To the nearest minute: the Date header has whole seconds, and the answer took time.
-    const apart = Math.round(Math.abs(ages.skewMs) / 60_000) * 60_000;
-    return `The runner's clock is ${(0,src_text/* formatAge */.nV)(apart)} ${way} the platform's (by the Date header of its list answer): ages are measured on the platform's clock.`;
-}
-/** One sentence on what a cleanup did, for the log and the summary. */
-function cleanupOutcome({ task, revoked, notRevoked, left }) {
-    if (task.dryRun)
-        return `Dry run: ${(0,src_text/* countTokens */.ih)(revoked.length)} would be revoked; nothing was revoked.`;
-    const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : '';
-    const late = left.length > 0 ? `; ${left.length} left when totalTimeout ran out` : '';
-    return `Revoked ${(0,src_text/* countTokens */.ih)(revoked.length)}${failed}${late}.`;
-}
-
-;// CONCATENATED MODULE: ./src/summary.ts
-
-
-
+;// CONCATENATED MODULE: ./src/summary-markdown.ts
+// Markdown for the job summary: a builder that stays under a size limit, and escaping of outside text.
 
 /**
  * The action's own bound on a step summary. The runner documents 1 MiB, and may drop a
@@ -3533,12 +3614,6 @@ const SUMMARY_LIMIT_BYTES = 128 * 1024;
 // Table rows stop this far short of the limit, leaving room for the headings and notes
 // that follow them (a few hundred bytes each, three tables at most).
 const RESERVE_BYTES = 4 * 1024;
-// Any one field from outside (a name, an id, a reason) is cut to this many characters
-// before it is escaped, so that no escape is cut in half; at most 1,200 bytes once
-// escaped (`&#124;` for each `|`), so that a table shows many rows whatever the names.
-const FIELD_CHARACTERS = 200;
-// Where a list or cleanup's records all are: the tokens output is left empty past 1 MiB.
-const ALL_IN_TOKENS_FILE = 'the file named by the <code>tokensFile</code> output has all of them';
 /**
  * A Markdown summary that stays under the runner's limit in bytes whatever it is given:
  * everything is counted as it is added. A table that would pass the budget stops early
@@ -3627,6 +3702,119 @@ function cutMarkdown(markdown, maxBytes) {
     const cut = `${kept}...${closers(open)}`;
     return Buffer.byteLength(cut) <= maxBytes ? cut : undefined;
 }
+const markdownSpecial = (0,src_text/* lazyRegExp */.eN)(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu);
+// The same characters, `_` anywhere: without any, there is nothing to escape.
+const MAYBE_SPECIAL = /[&<>"|`\\*[\]~$_]/;
+/**
+ * Escapes text from the platform for Markdown and HTML, so that a name holding `|`,
+ * backticks, `*`, `~`, `$` (math), brackets or tags cannot break the table, inject markup
+ * or show as something else. `_` only where it could start or end emphasis: between two
+ * letters or digits it cannot, and names like `GW_TOKEN` stay as they are.
+ */
+function escapeMarkdown(value) {
+    const line = (0,src_text/* oneLine */.TN)(value);
+    if (!MAYBE_SPECIAL.test(line))
+        return line;
+    return line.replace(markdownSpecial(), (c) => `&#${c.charCodeAt(0)};`);
+}
+
+;// CONCATENATED MODULE: ./src/wording.ts
+
+
+/** Why a result, written out in full, still fails the step (some tokens not revoked). */
+function stepFailure(result) {
+    if (result.operation !== 'cleanup')
+        return undefined;
+    const failures = [timeoutFailure(result), cleanupFailure(result)];
+    const text = failures.filter((failure) => failure !== undefined).join(' ');
+    return text === '' ? undefined : text;
+}
+/** When totalTimeout cut a cleanup short: how far it got, and that a rerun finishes it. */
+function timeoutFailure(result) {
+    const { left, revoked, totalTimeoutMs } = result;
+    if (left.length === 0)
+        return undefined;
+    return `totalTimeout (${Math.round(totalTimeoutMs / 1000)} s) ran out: ${(0,src_text/* countTokens */.ih)(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`;
+}
+/** The step's failure when some tokens were not revoked: each named, with why. */
+function cleanupFailure(result) {
+    const { notRevoked } = result;
+    if (notRevoked.length === 0)
+        return undefined;
+    const revoked = allRevoked(result);
+    const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`);
+    const more = notRevoked.length > shown.length
+        ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
+        : '';
+    const total = notRevoked.length + revoked.length;
+    const were = (n) => (n === 1 ? 'was' : 'were');
+    return `${notRevoked.length} of ${(0,src_text/* countTokens */.ih)(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
+}
+/**
+ * Why a token is kept for `keep`, and how to revoke it too: the newest token of a name is
+ * most likely the one a running mediator uses, so only an explicit `keep: 0` revokes it.
+ */
+function keptByKeep(keep) {
+    const which = keep === 1 ? 'the newest of its name' : `one of the ${keep} newest of its name`;
+    return `${which} (keep: ${keep}); keep: 0 revokes it too`;
+}
+/** Why a token whose name is not text is never revoked by a cleanup. */
+const KEPT_NAMELESS = 'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told';
+/** How far apart the two clocks may be before a cleanup warns about it. */
+const CLOCK_SKEW_WARNING_MS = 5 * 60_000;
+/**
+ * What a cleanup says about the clock it measured ages on, or undefined when there is
+ * nothing to say (the platform's, and the runner's within 5 minutes of it).
+ */
+function ageClockNote({ ages }) {
+    if (ages.by === 'runner') {
+        return "The platform's answers carry no Date header: ages are measured on the runner's clock.";
+    }
+    if (Math.abs(ages.skewMs) <= CLOCK_SKEW_WARNING_MS)
+        return undefined;
+    const way = ages.skewMs > 0 ? 'behind' : 'ahead of';
+    // To the nearest minute: the Date header has whole seconds, and the answer took time.
+    const apart = Math.round(Math.abs(ages.skewMs) / 60_000) * 60_000;
+    return `The runner's clock is ${(0,src_text/* formatAge */.nV)(apart)} ${way} the platform's (by the Date header of its list answer): ages are measured on the platform's clock.`;
+}
+/**
+ * Every token the cleanup leaves revoked, newest first: those it revoked, and those
+ * someone else revoked meanwhile (the outputs list both; the log tells them apart).
+ */
+function allRevoked({ revoked, revokedElsewhere }) {
+    return revokedElsewhere.length === 0 ? revoked : newestFirst([...revoked, ...revokedElsewhere]);
+}
+/** How a token revoked by someone else while the cleanup ran is reported. */
+function revokedElsewhereNote(token) {
+    const at = token.revokedAt ? ` at ${(0,src_text/* oneLine */.TN)(token.revokedAt)}` : '';
+    const by = token.revokedBy ? ` by ${(0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.revokedBy), 80)}` : '';
+    return `was revoked by someone else meanwhile${at}${by} (another job, or a person): counted as revoked`;
+}
+/** One sentence on what a cleanup did, for the log and the summary. */
+function cleanupOutcome(result) {
+    const { task, revoked, revokedElsewhere, notRevoked, left } = result;
+    if (task.dryRun)
+        return `Dry run: ${(0,src_text/* countTokens */.ih)(revoked.length)} would be revoked; nothing was revoked.`;
+    const elsewhere = revokedElsewhere.length > 0
+        ? `; ${revokedElsewhere.length} more had been revoked by someone else meanwhile`
+        : '';
+    const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : '';
+    const late = left.length > 0 ? `; ${left.length} left when totalTimeout ran out` : '';
+    return `Revoked ${(0,src_text/* countTokens */.ih)(revoked.length)}${elsewhere}${failed}${late}.`;
+}
+
+;// CONCATENATED MODULE: ./src/summary.ts
+
+
+
+
+
+// Any one field from outside (a name, an id, a reason) is cut to this many characters
+// before it is escaped, so that no escape is cut in half; at most 1,200 bytes once
+// escaped (`&#124;` for each `|`), so that a table shows many rows whatever the names.
+const FIELD_CHARACTERS = 200;
+// Where a list or cleanup's records all are: the tokens output is left empty past 1 MiB.
+const ALL_IN_TOKENS_FILE = 'the file named by the <code>tokensFile</code> output has all of them';
 function createSummary(result) {
     const { token, envName, reused, revokeOnExit } = result;
     const where = envName
@@ -3688,6 +3876,7 @@ function cleanupSummary(result) {
         .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked, ({ token, reason }) => [summary_name(token), code(token.id), field(reason)], 'each has a warning in the log')
         .table('Left active: totalTimeout ran out', ['Name', 'Id', 'Age'], left, (t) => [summary_name(t), code(t.id), age(t)], 'run the cleanup again to revoke them')
         .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked, (t) => [summary_name(t), code(t.id), age(t), creator(t)], ALL_IN_TOKENS_FILE)
+        .table('Revoked by someone else meanwhile', ['Name', 'Id', 'Revoked', 'By'], result.revokedElsewhere, (t) => [summary_name(t), code(t.id), date(t.revokedAt), field(t.revokedBy ?? '')], ALL_IN_TOKENS_FILE)
         .table('Kept', ['Name', 'Id', 'Age', 'Why'], kept, ({ token, why }) => [
         summary_name(token),
         code(token.id),
@@ -3725,21 +3914,6 @@ function date(iso) {
 /** A field from outside on one line, cut to FIELD_CHARACTERS, escaped. */
 function field(value) {
     return escapeMarkdown((0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(value), FIELD_CHARACTERS));
-}
-const markdownSpecial = (0,src_text/* lazyRegExp */.eN)(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu);
-// The same characters, `_` anywhere: without any, there is nothing to escape.
-const MAYBE_SPECIAL = /[&<>"|`\\*[\]~$_]/;
-/**
- * Escapes text from the platform for Markdown and HTML, so that a name holding `|`,
- * backticks, `*`, `~`, `$` (math), brackets or tags cannot break the table, inject markup
- * or show as something else. `_` only where it could start or end emphasis: between two
- * letters or digits it cannot, and names like `GW_TOKEN` stay as they are.
- */
-function escapeMarkdown(value) {
-    const line = (0,src_text/* oneLine */.TN)(value);
-    if (!MAYBE_SPECIAL.test(line))
-        return line;
-    return line.replace(markdownSpecial(), (c) => `&#${c.charCodeAt(0)};`);
 }
 
 ;// CONCATENATED MODULE: external "node:crypto"
@@ -3921,11 +4095,13 @@ function reportCleanup(result, runner) {
     const verb = task.dryRun ? 'Would revoke' : 'Revoked';
     for (const token of revoked)
         runner.info(`${verb} ${tokenLabel(token)}${age(token)}.`);
+    for (const token of result.revokedElsewhere)
+        runner.info(`The ${tokenLabel(token)} ${revokedElsewhereNote(token)}.`);
     // Each one named, with why: the step's failure message names only the first few.
     for (const { token, reason } of notRevoked)
         runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`);
     runner.info(`${cleanupOutcome(result)} Kept ${kept.length}.`);
-    listOutputs(runner, revoked);
+    listOutputs(runner, allRevoked(result));
 }
 /** The outputs of one record, shared by create and revoke. Never the value. */
 function recordOutputs(runner, token) {

@@ -116,6 +116,11 @@ function caseless(id: string): string {
   return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id
 }
 
+/** Whether two platform ids are the same, compared without regard to case. */
+export function sameId(a: string, b: string): boolean {
+  return caseless(a) === caseless(b)
+}
+
 /** The record with this id (ids compared without regard to case), or undefined. */
 export function findById(tokens: readonly TokenRecord[], tokenId: string): TokenRecord | undefined {
   const wanted = caseless(tokenId)

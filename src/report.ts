@@ -9,7 +9,14 @@ import type { Runner } from './runner.js'
 import { cleanupSummary, createSummary, listSummary, revokeSummary } from './summary.js'
 import { asSentence, countTokens, formatAge, oneLine } from './text.js'
 import { newTokenFilePath, writeTokenFile, writeTokensFile } from './token-files.js'
-import { ageClockNote, cleanupOutcome, KEPT_NAMELESS, keptByKeep } from './wording.js'
+import {
+  ageClockNote,
+  allRevoked,
+  cleanupOutcome,
+  KEPT_NAMELESS,
+  keptByKeep,
+  revokedElsewhereNote,
+} from './wording.js'
 
 export interface ReportOptions {
   summary: boolean
@@ -121,11 +128,13 @@ function reportCleanup(result: CleanupResult, runner: Runner): void {
   }
   const verb = task.dryRun ? 'Would revoke' : 'Revoked'
   for (const token of revoked) runner.info(`${verb} ${tokenLabel(token)}${age(token)}.`)
+  for (const token of result.revokedElsewhere)
+    runner.info(`The ${tokenLabel(token)} ${revokedElsewhereNote(token)}.`)
   // Each one named, with why: the step's failure message names only the first few.
   for (const { token, reason } of notRevoked)
     runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`)
   runner.info(`${cleanupOutcome(result)} Kept ${kept.length}.`)
-  listOutputs(runner, revoked)
+  listOutputs(runner, allRevoked(result))
 }
 
 /** The outputs of one record, shared by create and revoke. Never the value. */

@@ -5,17 +5,10 @@ import type { ListResult } from './operations/list.js'
 import type { RevokeResult } from './operations/revoke.js'
 import { createdTime, NO_NAME, type TokenRecord } from './records.js'
 import { readTimestamp } from './timestamp.js'
-import { countTokens, formatAge, lazyRegExp, oneLine, truncate } from './text.js'
+import { escapeMarkdown, Summary } from './summary-markdown.js'
+import { countTokens, formatAge, oneLine, truncate } from './text.js'
 import { ageClockNote, cleanupOutcome, KEPT_NAMELESS, keptByKeep } from './wording.js'
 
-/**
- * The action's own bound on a step summary. The runner documents 1 MiB, and may drop a
- * summary close to it without a word (docs/PLATFORM-API.md section 8).
- */
-export const SUMMARY_LIMIT_BYTES = 128 * 1024
-// Table rows stop this far short of the limit, leaving room for the headings and notes
-// that follow them (a few hundred bytes each, three tables at most).
-const RESERVE_BYTES = 4 * 1024
 // Any one field from outside (a name, an id, a reason) is cut to this many characters
 // before it is escaped, so that no escape is cut in half; at most 1,200 bytes once
 // escaped (`&#124;` for each `|`), so that a table shows many rows whatever the names.
@@ -28,105 +21,6 @@ type Shown = Pick<
   TokenRecord,
   'id' | 'name' | 'state' | 'createdAt' | 'createdBy' | 'createdByEmail' | 'revokedAt'
 >
-
-/**
- * A Markdown summary that stays under the runner's limit in bytes whatever it is given:
- * everything is counted as it is added. A table that would pass the budget stops early
- * and says how many rows it left out; a heading or paragraph that would pass the limit
- * is cut where no tag, escape or character is split.
- */
-export class Summary {
-  private text = ''
-  private bytes = 0
-
-  constructor(heading: string) {
-    this.block(`### ${heading}`)
-  }
-
-  paragraph(markdown: string): this {
-    this.block(markdown)
-    return this
-  }
-
-  /**
-   * A table under a heading, a row per item; `whereAll` says where the complete list is.
-   * Rows are made only while they fit: a list of thousands is not escaped and dated
-   * whole for the few hundred rows a summary can show.
-   */
-  table<T>(
-    heading: string,
-    columns: string[],
-    items: readonly T[],
-    row: (item: T) => string[],
-    whereAll: string,
-  ): this {
-    if (items.length === 0) return this
-    const head = `#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`
-    let shown = 0
-    if (this.add(head))
-      for (const item of items) {
-        if (!this.add(`| ${row(item).join(' | ')} |\n`, RESERVE_BYTES)) break
-        shown++
-      }
-    const omitted = items.length - shown
-    if (omitted > 0)
-      this.add(
-        `\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`,
-      )
-    this.add('\n')
-    return this
-  }
-
-  toString(): string {
-    return this.text
-  }
-
-  /** Prose and the blank line after it, cut to what is left when it does not fit whole. */
-  private block(markdown: string): void {
-    if (this.add(`${markdown}\n\n`)) return
-    // Cut to leave the reserve, so that a table after it can still say what it left out.
-    const cut = cutMarkdown(markdown, SUMMARY_LIMIT_BYTES - 1 - RESERVE_BYTES - this.bytes - 2)
-    if (cut !== undefined) this.add(`${cut}\n\n`)
-  }
-
-  /** Adds text if it fits with `reserve` bytes to spare; says whether it did. */
-  private add(text: string, reserve = 0): boolean {
-    const bytes = Buffer.byteLength(text)
-    if (this.bytes + bytes + reserve >= SUMMARY_LIMIT_BYTES) return false
-    this.text += text
-    this.bytes += bytes
-    return true
-  }
-}
-
-// What must stay whole when Markdown is cut: an HTML tag, an escape, one character.
-const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu
-
-/**
- * `markdown` if it fits in `maxBytes`, else its start with `...` and the closing tags of
- * the tags it leaves open; undefined when not even that fits.
- */
-export function cutMarkdown(markdown: string, maxBytes: number): string | undefined {
-  if (Buffer.byteLength(markdown) <= maxBytes) return markdown
-  const closers = (open: readonly string[]) =>
-    open
-      .map((tag) => `</${tag}>`)
-      .reverse()
-      .join('')
-  let open: readonly string[] = []
-  let kept = ''
-  let bytes = 0
-  for (const [piece, slash, tag] of markdown.matchAll(PIECE)) {
-    const next = tag === undefined ? open : slash ? open.slice(0, -1) : [...open, tag]
-    const size = Buffer.byteLength(piece)
-    if (bytes + size + Buffer.byteLength(`...${closers(next)}`) > maxBytes) break
-    kept += piece
-    bytes += size
-    open = next
-  }
-  const cut = `${kept}...${closers(open)}`
-  return Buffer.byteLength(cut) <= maxBytes ? cut : undefined
-}
 
 export function createSummary(result: CreateResult): string {
   const { token, envName, reused, revokeOnExit } = result
@@ -219,6 +113,13 @@ export function cleanupSummary(result: CleanupResult): string {
       ALL_IN_TOKENS_FILE,
     )
     .table(
+      'Revoked by someone else meanwhile',
+      ['Name', 'Id', 'Revoked', 'By'],
+      result.revokedElsewhere,
+      (t) => [name(t), code(t.id), date(t.revokedAt), field(t.revokedBy ?? '')],
+      ALL_IN_TOKENS_FILE,
+    )
+    .table(
       'Kept',
       ['Name', 'Id', 'Age', 'Why'],
       kept,
@@ -267,20 +168,4 @@ function date(iso: string | undefined): string {
 /** A field from outside on one line, cut to FIELD_CHARACTERS, escaped. */
 function field(value: string): string {
   return escapeMarkdown(truncate(oneLine(value), FIELD_CHARACTERS))
-}
-
-const markdownSpecial = lazyRegExp(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu)
-// The same characters, `_` anywhere: without any, there is nothing to escape.
-const MAYBE_SPECIAL = /[&<>"|`\\*[\]~$_]/
-
-/**
- * Escapes text from the platform for Markdown and HTML, so that a name holding `|`,
- * backticks, `*`, `~`, `$` (math), brackets or tags cannot break the table, inject markup
- * or show as something else. `_` only where it could start or end emphasis: between two
- * letters or digits it cannot, and names like `GW_TOKEN` stay as they are.
- */
-export function escapeMarkdown(value: string): string {
-  const line = oneLine(value)
-  if (!MAYBE_SPECIAL.test(line)) return line
-  return line.replace(markdownSpecial(), (c) => `&#${c.charCodeAt(0)};`)
 }

@@ -1,8 +1,8 @@
 // How results are put into words, shared by the log lines (report.ts) and the job summary (summary.ts).
 import type { CleanupResult } from './operations/cleanup.js'
 import type { Result } from './operations/index.js'
-import { nameAndId } from './records.js'
-import { countTokens, formatAge } from './text.js'
+import { nameAndId, newestFirst, type TokenRecord } from './records.js'
+import { countTokens, formatAge, oneLine, truncate } from './text.js'
 
 /** Why a result, written out in full, still fails the step (some tokens not revoked). */
 export function stepFailure(result: Result): string | undefined {
@@ -21,8 +21,9 @@ export function timeoutFailure(result: CleanupResult): string | undefined {
 
 /** The step's failure when some tokens were not revoked: each named, with why. */
 export function cleanupFailure(result: CleanupResult): string | undefined {
-  const { notRevoked, revoked } = result
+  const { notRevoked } = result
   if (notRevoked.length === 0) return undefined
+  const revoked = allRevoked(result)
   const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`)
   const more =
     notRevoked.length > shown.length
@@ -64,11 +65,31 @@ export function ageClockNote({ ages }: Pick<CleanupResult, 'ages'>): string | un
   return `The runner's clock is ${formatAge(apart)} ${way} the platform's (by the Date header of its list answer): ages are measured on the platform's clock.`
 }
 
+/**
+ * Every token the cleanup leaves revoked, newest first: those it revoked, and those
+ * someone else revoked meanwhile (the outputs list both; the log tells them apart).
+ */
+export function allRevoked({ revoked, revokedElsewhere }: CleanupResult): TokenRecord[] {
+  return revokedElsewhere.length === 0 ? revoked : newestFirst([...revoked, ...revokedElsewhere])
+}
+
+/** How a token revoked by someone else while the cleanup ran is reported. */
+export function revokedElsewhereNote(token: TokenRecord): string {
+  const at = token.revokedAt ? ` at ${oneLine(token.revokedAt)}` : ''
+  const by = token.revokedBy ? ` by ${truncate(oneLine(token.revokedBy), 80)}` : ''
+  return `was revoked by someone else meanwhile${at}${by} (another job, or a person): counted as revoked`
+}
+
 /** One sentence on what a cleanup did, for the log and the summary. */
-export function cleanupOutcome({ task, revoked, notRevoked, left }: CleanupResult): string {
+export function cleanupOutcome(result: CleanupResult): string {
+  const { task, revoked, revokedElsewhere, notRevoked, left } = result
   if (task.dryRun)
     return `Dry run: ${countTokens(revoked.length)} would be revoked; nothing was revoked.`
+  const elsewhere =
+    revokedElsewhere.length > 0
+      ? `; ${revokedElsewhere.length} more had been revoked by someone else meanwhile`
+      : ''
   const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : ''
   const late = left.length > 0 ? `; ${left.length} left when totalTimeout ran out` : ''
-  return `Revoked ${countTokens(revoked.length)}${failed}${late}.`
+  return `Revoked ${countTokens(revoked.length)}${elsewhere}${failed}${late}.`
 }

@@ -1381,7 +1381,7 @@ const githubRunner = {
 
 /***/ }),
 
-/***/ 0:
+/***/ 860:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1743,6 +1743,23 @@ class DeadlineError extends RequestError {
         this.mayHaveTakenEffect = mayHaveTakenEffect;
     }
 }
+/**
+ * A revoke whose outcome only the token's record can tell: the platform refused it (a
+ * 4xx other than 401, 408 and 429: the token may have been revoked by someone else), or
+ * answered with a success that does not show this token revoked. A list fetched after
+ * it settles it (settle-revoke.ts). With `mayHaveRevoked`, an earlier attempt may have
+ * revoked the token: then a revoked record is this call's doing.
+ */
+class UnsettledRevokeError extends RequestError {
+    refusal;
+    mayHaveRevoked;
+    name = 'UnsettledRevokeError';
+    constructor(refusal, mayHaveRevoked) {
+        super(refusal.message, refusal.status);
+        this.refusal = refusal;
+        this.mayHaveRevoked = mayHaveRevoked;
+    }
+}
 /** A revoke of a token id the project does not have. */
 class UnknownTokenError extends RequestError {
     name = 'UnknownTokenError';
@@ -2068,6 +2085,10 @@ function uniqueById(records) {
 function caseless(id) {
     return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
 }
+/** Whether two platform ids are the same, compared without regard to case. */
+function sameId(a, b) {
+    return caseless(a) === caseless(b);
+}
 /** The record with this id (ids compared without regard to case), or undefined. */
 function findById(tokens, tokenId) {
     const wanted = caseless(tokenId);
@@ -2121,6 +2142,21 @@ function readRecord(request, answer) {
     const record = toRecord(readJson(request, answer));
     if (typeof record === 'string') {
         throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
+    }
+    return record;
+}
+/**
+ * The revoke answer: the record of the token revoked, in state `revoked`. A success that
+ * says anything else (another token's record, a state other than revoked) is not taken
+ * for one: the revoke is then settled from the list (settle-revoke.ts).
+ */
+function readRevoked(request, answer, tokenId) {
+    const record = readRecord(request, answer);
+    if (!sameId(record.id, tokenId)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`, answer.status);
+    }
+    if (record.state !== 'revoked') {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify((0,src_text/* truncate */.xv)(record.state, 40))}, not revoked.`, answer.status);
     }
     return record;
 }
@@ -2804,8 +2840,74 @@ function findCreated(tokens, name, sentAt, platformTime) {
     return { found: 'one', token: only };
 }
 
+;// CONCATENATED MODULE: ./src/platform/created-answer.ts
+// A create's answer checked against the request: the name asked for, and active; else its token is revoked at once.
+
+
+
+
+
+/**
+ * The token a create answered with, if it is the one asked for: the same name, active.
+ * Another name or state is no success, and its value is not handed on. A token that is
+ * active all the same is revoked at once, as nobody will have its value; unless it is
+ * plainly older than the create (by the platform's clock), and so another's token, whose
+ * revoke would cut its mediator off: that one is named instead.
+ */
+async function checkCreated(token, context) {
+    const { name, request } = context;
+    if (token.name === name && token.state === 'active')
+        return token;
+    const state = JSON.stringify((0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.state), 40));
+    const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${state}, not an active token named '${(0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(name), 200)}': its value was not handed on.`;
+    if (token.state !== 'active')
+        throw new RequestError(mismatch);
+    if (olderThanCreate(token, context)) {
+        throw new RequestError(`${mismatch} It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`);
+    }
+    let revoked;
+    try {
+        await context.revoke(token.id);
+        revoked = 'It was revoked at once.';
+    }
+    catch (error) {
+        revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${messageOf(error)}`;
+    }
+    throw new RequestError(`${mismatch} ${revoked}`);
+}
+/** Created before the create was sent, beyond what the two clocks can be apart. */
+function olderThanCreate(token, { sentAt, platformTime }) {
+    const created = createdTime(token);
+    if (created === undefined)
+        return false;
+    const platformSentAt = platformTime(sentAt);
+    return platformSentAt === undefined
+        ? created < sentAt - UNKNOWN_CLOCK_MARGIN_MS
+        : created < platformSentAt - KNOWN_CLOCK_MARGIN_MS;
+}
+
+;// CONCATENATED MODULE: ./src/platform/settle-revoke.ts
+
+/**
+ * Settles a revoke from `found`, the token's record in a list fetched after the refusal
+ * (an older list could show it active although another job has just revoked it). A
+ * revoked record is a success: this call's own when an attempt of it may have revoked
+ * the token, else someone else's (`alreadyRevoked`). No record: the project has no such
+ * token. An active one: the refusal stands.
+ */
+function settleRevoke(tokenId, unsettled, found) {
+    if (found === undefined) {
+        throw new UnknownTokenError(`no token with id ${tokenId} exists in the project: ${unsettled.message}`, unsettled.status);
+    }
+    if (found.state === 'revoked')
+        return { token: found, alreadyRevoked: !unsettled.mayHaveRevoked };
+    throw unsettled.refusal;
+}
+
 ;// CONCATENATED MODULE: ./src/platform/client.ts
 // The platform client: create, list and revoke, with recovery after a lost create and idempotent revokes.
+
+
 
 
 
@@ -2855,9 +2957,16 @@ class PlatformClient {
     async createToken(name) {
         const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
         const startedAt = this.clock.now();
-        return this.loop.call('api', request, {
+        const token = await this.loop.call('api', request, {
             read: (answer) => readCreated(request, answer),
             onUncertain: (failure) => this.findCreated(name, startedAt, failure),
+        });
+        return checkCreated(token, {
+            name,
+            request: requestLine(request),
+            sentAt: startedAt,
+            platformTime: (at) => this.platformTime(at),
+            revoke: (tokenId) => this.revokeToken(tokenId),
         });
     }
     /** GET /api/tokens: every token of the project, active and revoked. */
@@ -2866,9 +2975,10 @@ class PlatformClient {
         return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
     }
     /**
-     * POST /api/tokens/{id}/revoke?tokenId={id}. Idempotent: when the platform refuses
-     * (or answers unreadably), one look at the token's record tells a token revoked
-     * already (success) from one that does not exist.
+     * POST /api/tokens/{id}/revoke?tokenId={id}. Idempotent: when the platform refuses, or
+     * answers with anything but this token's record, revoked, the token's record in a list
+     * fetched after it tells a token revoked already (success) from one that does not
+     * exist, or one that is still active (the refusal stands). See RevokeOptions.settle.
      */
     async revokeToken(tokenId, options = {}) {
         const request = this.apiRequest('POST', revokePath(tokenId));
@@ -2876,7 +2986,7 @@ class PlatformClient {
         const uncertain = { mayHaveRevoked: false };
         try {
             const token = await this.loop.call('api', request, {
-                read: (answer) => readRecord(request, answer),
+                read: (answer) => readRevoked(request, answer, tokenId),
                 onUncertain: () => {
                     uncertain.mayHaveRevoked = true;
                     return Promise.resolve(undefined);
@@ -2888,24 +2998,18 @@ class PlatformClient {
         catch (error) {
             if (!(error instanceof RequestError) || !worthLookingUp(error))
                 throw error;
-            // A shared lookup may predate this revoke: trust it only for a plain refusal, and
-            // read a fresh list when this call itself may have revoked the token.
-            const fresh = async (wanted) => findById(await this.listTokens(), wanted);
-            const lookup = uncertain.mayHaveRevoked ? fresh : (options.lookup ?? fresh);
-            let found;
+            const unsettled = new UnsettledRevokeError(error, uncertain.mayHaveRevoked);
+            if (options.settle === 'later')
+                throw unsettled;
+            let tokens;
             try {
-                found = await lookup(tokenId);
+                tokens = await this.listTokens();
             }
             catch {
-                // The lookup is for a better answer; if it fails too, the refusal stands.
+                // The list is for a better answer; if it fails too, the refusal stands.
                 throw error;
             }
-            if (found === undefined) {
-                throw new UnknownTokenError(`no token with id ${tokenId} exists in the project: ${error.message}`, error.status);
-            }
-            if (found.state === 'revoked')
-                return { token: found, alreadyRevoked: !uncertain.mayHaveRevoked };
-            throw error;
+            return settleRevoke(tokenId, unsettled, findById(tokens, tokenId));
         }
     }
     /** Closes kept-alive connections so that the process can exit at once. */
@@ -3411,7 +3515,7 @@ function revokeFailed(token, message, error) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(915);
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(0);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(860);
 // The post step's entry point (revokeOnExit): it only starts it.
 
 

@@ -1,11 +1,12 @@
 // The cleanup operation: revoke what the plan selects, a few at a time, slowing down when throttled.
 import { AdaptivePool } from '../adaptive-pool.js'
 import type { CleanupTask } from '../task.js'
-import { DeadlineError, RequestError } from '../platform/errors.js'
+import { DeadlineError, RequestError, UnsettledRevokeError } from '../platform/errors.js'
 import type { TokenApi } from '../platform/token-api.js'
-import { findById, type TokenRecord } from '../records.js'
+import { newestFirst, newestFirstBy, type TokenRecord } from '../records.js'
 import { planCleanup, type KeptToken } from './cleanup-plan.js'
 import type { OperationContext } from './index.js'
+import { settleRefusals, type Unsettled } from './settle-refusals.js'
 
 export interface NotRevoked {
   token: TokenRecord
@@ -16,8 +17,13 @@ export interface NotRevoked {
 export interface CleanupResult {
   operation: 'cleanup'
   task: CleanupTask
-  /** Revoked tokens (with dryRun, the ones that would be), newest first. */
+  /** Tokens this step revoked (with dryRun, the ones it would), newest first. */
   revoked: TokenRecord[]
+  /**
+   * Tokens someone else revoked while this cleanup ran (its revoke was refused, and a list
+   * fetched after that showed them revoked): counted as revoked, never as a failure.
+   */
+  revokedElsewhere: TokenRecord[]
   kept: KeptToken[]
   notRevoked: NotRevoked[]
   /** Tokens not revoked because totalTimeout ran out first, newest first. */
@@ -71,16 +77,11 @@ export async function cleanup(
     ages,
     totalTimeoutMs: deadline.totalMs,
   }
-  if (task.dryRun) return { ...result, revoked: plan.revoke, notRevoked: [], left: [] }
+  if (task.dryRun) {
+    return { ...result, revoked: plan.revoke, revokedElsewhere: [], notRevoked: [], left: [] }
+  }
 
   const pool = new AdaptivePool(task.concurrency, clock, log)
-  // A refused revoke is looked up in one fresh list shared by the whole batch, not
-  // one list per refusal: a restricted role can be refused hundreds of tokens.
-  let fresh: Promise<TokenRecord[]> | undefined
-  const lookup = async (tokenId: string) => {
-    fresh ??= client.listTokens()
-    return findById(await fresh, tokenId)
-  }
   const outcomes = await pool.run(plan.revoke, async (token): Promise<Outcome> => {
     // Out of time: start nothing more; those in flight finish, and all are reported.
     if (deadline.expired()) return { left: token }
@@ -89,11 +90,13 @@ export async function cleanup(
         onThrottle: (delayMs) => {
           pool.throttled(delayMs)
         },
-        lookup,
+        // Settled below, all with one list fetched after the last refusal.
+        settle: 'later',
       })
       pool.succeeded()
       return { revoked: outcome.token }
     } catch (error) {
+      if (error instanceof UnsettledRevokeError) return { unsettled: { token, error } }
       if (!(error instanceof RequestError)) throw error
       if (error instanceof DeadlineError && !error.mayHaveTakenEffect) return { left: token }
       // No pause may outlast the step's budget: the tokens after it would be left all the same.
@@ -102,12 +105,27 @@ export async function cleanup(
       return { failed: { token, reason: error.message } }
     }
   })
+  const settled = await settleRefusals(
+    client,
+    outcomes.flatMap((o) => ('unsettled' in o ? [o.unsettled] : [])),
+  )
   return {
     ...result,
-    revoked: outcomes.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
-    notRevoked: outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])),
+    revoked: newestFirst([
+      ...outcomes.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
+      ...settled.revoked,
+    ]),
+    revokedElsewhere: newestFirst(settled.revokedElsewhere),
+    notRevoked: newestFirstBy(
+      [...outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])), ...settled.notRevoked],
+      ({ token }) => token,
+    ),
     left: outcomes.flatMap((o) => ('left' in o ? [o.left] : [])),
   }
 }
 
-type Outcome = { revoked: TokenRecord } | { failed: NotRevoked } | { left: TokenRecord }
+type Outcome =
+  | { revoked: TokenRecord }
+  | { failed: NotRevoked }
+  | { left: TokenRecord }
+  | { unsettled: Unsettled }

@@ -9,12 +9,14 @@ import { truncate } from '../text.js'
 import { isUuid } from '../uuid.js'
 import { authenticate, Session } from './auth.js'
 import { CallLoop } from './call-loop.js'
-import { readCreated, readList, readRecord } from './decode.js'
-import { jsonRequest, revokePath, TOKENS_PATH } from './endpoints.js'
-import { AuthenticationError, isRefusal, RequestError, UnknownTokenError } from './errors.js'
+import { readCreated, readList, readRevoked } from './decode.js'
+import { checkCreated } from './created-answer.js'
+import { jsonRequest, requestLine, revokePath, TOKENS_PATH } from './endpoints.js'
+import { AuthenticationError, isRefusal, RequestError, UnsettledRevokeError } from './errors.js'
 import { HttpTransport, type HttpRequest, type Transport } from './http.js'
 import { findCreated } from './lost-create.js'
 import { DEFAULT_BACKOFF, type Backoff } from './retry.js'
+import { settleRevoke } from './settle-revoke.js'
 import type { RevokeOptions, RevokeOutcome, TokenApi } from './token-api.js'
 
 export interface ClientOptions {
@@ -70,9 +72,16 @@ export class PlatformClient implements TokenApi {
   async createToken(name: string): Promise<TokenRecord> {
     const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }))
     const startedAt = this.clock.now()
-    return this.loop.call('api', request, {
+    const token = await this.loop.call('api', request, {
       read: (answer) => readCreated(request, answer),
       onUncertain: (failure) => this.findCreated(name, startedAt, failure),
+    })
+    return checkCreated(token, {
+      name,
+      request: requestLine(request),
+      sentAt: startedAt,
+      platformTime: (at) => this.platformTime(at),
+      revoke: (tokenId) => this.revokeToken(tokenId),
     })
   }
 
@@ -83,9 +92,10 @@ export class PlatformClient implements TokenApi {
   }
 
   /**
-   * POST /api/tokens/{id}/revoke?tokenId={id}. Idempotent: when the platform refuses
-   * (or answers unreadably), one look at the token's record tells a token revoked
-   * already (success) from one that does not exist.
+   * POST /api/tokens/{id}/revoke?tokenId={id}. Idempotent: when the platform refuses, or
+   * answers with anything but this token's record, revoked, the token's record in a list
+   * fetched after it tells a token revoked already (success) from one that does not
+   * exist, or one that is still active (the refusal stands). See RevokeOptions.settle.
    */
   async revokeToken(tokenId: string, options: RevokeOptions = {}): Promise<RevokeOutcome> {
     const request = this.apiRequest('POST', revokePath(tokenId))
@@ -93,7 +103,7 @@ export class PlatformClient implements TokenApi {
     const uncertain = { mayHaveRevoked: false }
     try {
       const token = await this.loop.call('api', request, {
-        read: (answer) => readRecord(request, answer),
+        read: (answer) => readRevoked(request, answer, tokenId),
         onUncertain: () => {
           uncertain.mayHaveRevoked = true
           return Promise.resolve(undefined)
@@ -103,26 +113,16 @@ export class PlatformClient implements TokenApi {
       return { token, alreadyRevoked: false }
     } catch (error) {
       if (!(error instanceof RequestError) || !worthLookingUp(error)) throw error
-      // A shared lookup may predate this revoke: trust it only for a plain refusal, and
-      // read a fresh list when this call itself may have revoked the token.
-      const fresh = async (wanted: string) => findById(await this.listTokens(), wanted)
-      const lookup = uncertain.mayHaveRevoked ? fresh : (options.lookup ?? fresh)
-      let found: TokenRecord | undefined
+      const unsettled = new UnsettledRevokeError(error, uncertain.mayHaveRevoked)
+      if (options.settle === 'later') throw unsettled
+      let tokens: TokenRecord[]
       try {
-        found = await lookup(tokenId)
+        tokens = await this.listTokens()
       } catch {
-        // The lookup is for a better answer; if it fails too, the refusal stands.
+        // The list is for a better answer; if it fails too, the refusal stands.
         throw error
       }
-      if (found === undefined) {
-        throw new UnknownTokenError(
-          `no token with id ${tokenId} exists in the project: ${error.message}`,
-          error.status,
-        )
-      }
-      if (found.state === 'revoked')
-        return { token: found, alreadyRevoked: !uncertain.mayHaveRevoked }
-      throw error
+      return settleRevoke(tokenId, unsettled, findById(tokens, tokenId))
     }
   }
 

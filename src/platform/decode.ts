@@ -1,5 +1,5 @@
 // Decoding answers: a body parsed once, then checked and read into records or an access token.
-import { toRecord, uniqueById, type TokenRecord } from '../records.js'
+import { nameAndId, sameId, toRecord, uniqueById, type TokenRecord } from '../records.js'
 import { isUuid } from '../uuid.js'
 import { requestLine } from './endpoints.js'
 import { RequestError } from './errors.js'
@@ -36,6 +36,28 @@ export function readRecord(request: HttpRequest, answer: Answer): TokenRecord {
   if (typeof record === 'string') {
     throw new RequestError(
       `${requestLine(request)} answered ${answer.status} but the body is ${record}.`,
+      answer.status,
+    )
+  }
+  return record
+}
+
+/**
+ * The revoke answer: the record of the token revoked, in state `revoked`. A success that
+ * says anything else (another token's record, a state other than revoked) is not taken
+ * for one: the revoke is then settled from the list (settle-revoke.ts).
+ */
+export function readRevoked(request: HttpRequest, answer: Answer, tokenId: string): TokenRecord {
+  const record = readRecord(request, answer)
+  if (!sameId(record.id, tokenId)) {
+    throw new RequestError(
+      `${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`,
+      answer.status,
+    )
+  }
+  if (record.state !== 'revoked') {
+    throw new RequestError(
+      `${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify(truncate(record.state, 40))}, not revoked.`,
       answer.status,
     )
   }

@@ -36,6 +36,24 @@ export class DeadlineError extends RequestError {
   }
 }
 
+/**
+ * A revoke whose outcome only the token's record can tell: the platform refused it (a
+ * 4xx other than 401, 408 and 429: the token may have been revoked by someone else), or
+ * answered with a success that does not show this token revoked. A list fetched after
+ * it settles it (settle-revoke.ts). With `mayHaveRevoked`, an earlier attempt may have
+ * revoked the token: then a revoked record is this call's doing.
+ */
+export class UnsettledRevokeError extends RequestError {
+  override name = 'UnsettledRevokeError'
+
+  constructor(
+    readonly refusal: RequestError,
+    readonly mayHaveRevoked: boolean,
+  ) {
+    super(refusal.message, refusal.status)
+  }
+}
+
 /** A revoke of a token id the project does not have. */
 export class UnknownTokenError extends RequestError {
   override name = 'UnknownTokenError'

@@ -9,7 +9,7 @@ import { truncate } from '../text.js'
 export type PlatformTime = (runnerTime: number) => number | undefined
 
 // With a Date header: its whole seconds and an answer's time on the way.
-const KNOWN_CLOCK_MARGIN_MS = 2_000
+export const KNOWN_CLOCK_MARGIN_MS = 2_000
 // Without one: how far apart the two clocks may be. Tokens created this long before the
 // create, by the runner's clock, may still be its own if the platform's clock is behind.
 export const UNKNOWN_CLOCK_MARGIN_MS = 60_000

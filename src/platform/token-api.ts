@@ -12,10 +12,12 @@ export interface RevokeOptions {
   /** Told of each 429 and the wait it brings, so that a batch can slow down. */
   onThrottle?: (delayMs: number) => void
   /**
-   * Finds a token's current record after the platform refused to revoke it. By
-   * default one fresh list per refusal; a batch can share one list for all.
+   * A refusal, or a success that does not show this token revoked, is settled by the
+   * token's record in a list fetched after it. `now` (the default): one list, at once.
+   * `later`: thrown as an UnsettledRevokeError, for a batch to settle all of them with
+   * one list fetched after the last (settle-revoke.ts).
    */
-  lookup?: (tokenId: string) => Promise<TokenRecord | undefined>
+  settle?: 'now' | 'later'
 }
 
 export interface TokenApi {

@@ -26,6 +26,43 @@ const CLEANUP_TASK = {
 } as const
 
 describe('report: cleanup', () => {
+  it('cleanup: names each token revoked by someone else meanwhile, and lists it in the outputs', async () => {
+    const runner = recordingRunner()
+    const theirs = token('theirs', 'ci-t', 40, {
+      state: 'revoked',
+      tokenValue: undefined,
+      revokedAt: '2026-11-22T11:00:00Z',
+      revokedBy: 'u-2',
+    })
+    await report(
+      {
+        operation: 'cleanup',
+        task: CLEANUP_TASK,
+        revoked: [token('mine', 'ci-m', 35, { state: 'revoked', tokenValue: undefined })],
+        revokedElsewhere: [theirs],
+        kept: [],
+        notRevoked: [],
+        now: Date.UTC(2026, 10, 22),
+        left: [],
+        ages: { by: 'platform', skewMs: 0 },
+        totalTimeoutMs: 900_000,
+      },
+      { summary: true },
+      runner,
+    )
+    expect(runner.lines).toContain(
+      "info: The gateway token 'ci-t' (theirs) was revoked by someone else meanwhile at 2026-11-22T11:00:00Z by u-2 (another job, or a person): counted as revoked.",
+    )
+    expect(runner.outputs.count).toBe('2')
+    expect(JSON.parse(runner.outputs.tokens ?? '')).toEqual([
+      expect.objectContaining({ id: 'mine' }),
+      expect.objectContaining({ id: 'theirs', revokedBy: 'u-2' }),
+    ])
+    expect(runner.summaries[0]).toContain(
+      '#### Revoked by someone else meanwhile\n\n| Name | Id | Revoked | By |\n| --- | --- | --- | --- |\n| ci-t | <code>theirs</code> | 2026-11-22 11:00 UTC | u-2 |',
+    )
+  })
+
   it("cleanup: a warning when the runner's clock is far from the platform's, an info line without a Date header", async () => {
     const ran = async (ages: { by: 'platform'; skewMs: number } | { by: 'runner' }) => {
       const runner = recordingRunner()
@@ -38,6 +75,7 @@ describe('report: cleanup', () => {
           notRevoked: [],
           now: Date.UTC(2026, 10, 22),
           left: [],
+          revokedElsewhere: [],
           ages,
           totalTimeoutMs: 900_000,
         },
@@ -72,6 +110,7 @@ describe('report: cleanup', () => {
         notRevoked: [],
         now: Date.UTC(2026, 10, 22),
         left: [],
+        revokedElsewhere: [],
         ages: { by: 'platform', skewMs: 0 },
         totalTimeoutMs: 900_000,
       },
@@ -100,6 +139,7 @@ describe('report: cleanup', () => {
         notRevoked: [],
         now: Date.UTC(2026, 10, 22),
         left: [],
+        revokedElsewhere: [],
         ages: { by: 'platform', skewMs: 0 },
         totalTimeoutMs: 900_000,
       },
@@ -128,6 +168,7 @@ describe('report: cleanup', () => {
         notRevoked: [],
         now: Date.UTC(2026, 10, 22),
         left: [],
+        revokedElsewhere: [],
         ages: { by: 'platform', skewMs: 0 },
         totalTimeoutMs: 900_000,
       },
@@ -166,6 +207,7 @@ describe('report: cleanup', () => {
         notRevoked,
         now: Date.UTC(2026, 10, 22),
         left: [],
+        revokedElsewhere: [],
         ages: { by: 'platform', skewMs: 0 },
         totalTimeoutMs: 900_000,
       },
@@ -197,6 +239,7 @@ describe('report: cleanup', () => {
         notRevoked: [],
         now: Date.UTC(2026, 10, 22),
         left: [token('b', 'ci-b', 41), token('c', 'ci-c', 42)],
+        revokedElsewhere: [],
         ages: { by: 'platform', skewMs: 0 },
         totalTimeoutMs: 60_000,
       },

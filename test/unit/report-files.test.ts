@@ -174,6 +174,7 @@ describe('report: tokensFile, and tokens over 1 MiB', () => {
         notRevoked: [],
         now: Date.UTC(2026, 10, 22),
         left: [],
+        revokedElsewhere: [],
         ages: { by: 'platform', skewMs: 0 },
         totalTimeoutMs: 900_000,
       },

@@ -1,15 +1,12 @@
 import { describe, expect, it } from '@jest/globals'
 import type { CleanupTask, ListTask } from '../../src/task.js'
+import { cleanupSummary, createSummary, listSummary, revokeSummary } from '../../src/summary.js'
 import {
-  cleanupSummary,
-  createSummary,
   cutMarkdown,
-  listSummary,
-  revokeSummary,
-  SUMMARY_LIMIT_BYTES,
   escapeMarkdown,
   Summary,
-} from '../../src/summary.js'
+  SUMMARY_LIMIT_BYTES,
+} from '../../src/summary-markdown.js'
 import { formatAge } from '../../src/text.js'
 import { token } from '../fixtures/token-api.js'
 
@@ -151,6 +148,7 @@ describe('create and cleanup summaries', () => {
       task: cleanupTask,
       now: NOW,
       left: [],
+      revokedElsewhere: [],
       ages: { by: 'platform', skewMs: 0 },
       totalTimeoutMs: 900_000,
       revoked: [token('r1', 'ci-a', 45.5, { createdByEmail: 'bot@example.com', state: 'revoked' })],
@@ -178,6 +176,7 @@ describe('create and cleanup summaries', () => {
       task: { ...cleanupTask, dryRun: true, name: undefined, keep: 0 },
       now: NOW,
       left: [],
+      revokedElsewhere: [],
       ages: { by: 'platform', skewMs: 0 },
       totalTimeoutMs: 900_000,
       revoked: [token('r1', 'ci-a', 40)],
@@ -201,6 +200,7 @@ describe('create and cleanup summaries', () => {
       task: cleanupTask,
       now: NOW,
       left: [],
+      revokedElsewhere: [],
       ages: { by: 'platform', skewMs: 0 },
       totalTimeoutMs: 900_000,
       revoked: many('r', 3000),
@@ -218,6 +218,7 @@ describe('create and cleanup summaries', () => {
       operation: 'cleanup' as const,
       task: cleanupTask,
       now: NOW,
+      revokedElsewhere: [],
       ages: { by: 'platform' as const, skewMs: 0 },
       totalTimeoutMs: 60_000,
       revoked: [token('r-1', 'ci-r', 40)],
@@ -277,6 +278,7 @@ describe('the 128 KiB bound, in bytes', () => {
         operation: 'cleanup',
         task: { ...cleanup, name, olderThan: { text: name, ms: 1 } },
         now: Date.UTC(2026, 10, 22),
+        revokedElsewhere: [],
         ages: { by: 'platform', skewMs: 0 },
         totalTimeoutMs: 900_000,
         left: many,

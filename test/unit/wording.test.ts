@@ -3,7 +3,14 @@
 import { describe, expect, it } from '@jest/globals'
 import type { CleanupResult } from '../../src/operations/cleanup.js'
 import type { CleanupTask } from '../../src/task.js'
-import { ageClockNote, cleanupOutcome, stepFailure, timeoutFailure } from '../../src/wording.js'
+import {
+  ageClockNote,
+  allRevoked,
+  cleanupOutcome,
+  revokedElsewhereNote,
+  stepFailure,
+  timeoutFailure,
+} from '../../src/wording.js'
 import { token } from '../fixtures/token-api.js'
 
 const TASK: CleanupTask = {
@@ -24,6 +31,7 @@ function result(fields: Partial<CleanupResult> = {}): CleanupResult {
     kept: [],
     notRevoked: [],
     left: [],
+    revokedElsewhere: [],
     ages: { by: 'platform', skewMs: 0 },
     totalTimeoutMs: 900_000,
     now: Date.UTC(2026, 10, 22),
@@ -112,6 +120,43 @@ describe('ageClockNote', () => {
   it("says when the ages are on the runner's clock", () => {
     expect(ageClockNote(result({ ages: { by: 'runner' } }))).toBe(
       "The platform's answers carry no Date header: ages are measured on the runner's clock.",
+    )
+  })
+})
+
+describe('tokens revoked by someone else meanwhile (case 5)', () => {
+  const elsewhere = [
+    token('e1', 'ci-e1', 45, {
+      state: 'revoked',
+      revokedAt: '2026-11-22T11:00:00Z',
+      revokedBy: 'u-2',
+    }),
+  ]
+
+  it('are counted as revoked, apart from the ones this step revoked', () => {
+    const done = result({ revoked: tokens('r', 2), revokedElsewhere: elsewhere })
+    expect(cleanupOutcome(done)).toBe(
+      'Revoked 2 tokens; 1 more had been revoked by someone else meanwhile.',
+    )
+    expect(stepFailure(done)).toBeUndefined()
+    expect(allRevoked(done).map((t) => t.id)).toEqual(['r0', 'r1', 'e1'])
+  })
+
+  it('count among the others when some tokens were not revoked', () => {
+    const failed = result({
+      revoked: tokens('r', 1),
+      revokedElsewhere: elsewhere,
+      notRevoked: [{ token: token('n', 'ci-n', 50), reason: 'answered 403.' }],
+    })
+    expect(stepFailure(failed)).toMatch(/^1 of 3 tokens was not revoked \(the other 2 were\): /)
+  })
+
+  it('are named with when and by whom', () => {
+    expect(revokedElsewhereNote(elsewhere[0] ?? token('x', 'x', 0))).toBe(
+      'was revoked by someone else meanwhile at 2026-11-22T11:00:00Z by u-2 (another job, or a person): counted as revoked',
+    )
+    expect(revokedElsewhereNote(token('y', 'y', 0, { state: 'revoked' }))).toBe(
+      'was revoked by someone else meanwhile (another job, or a person): counted as revoked',
     )
   })
 })

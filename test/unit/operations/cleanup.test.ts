@@ -92,22 +92,59 @@ describe('cleanup', () => {
     expect(ctx.log.lines).toEqual([])
   })
 
-  it('looks refused revokes up in one list shared by the batch', async () => {
-    const api = new FakeTokenApi(many(4))
-    // Revoked by someone else after the cleanup listed them: the platform refuses (409).
-    api.afterNextList = () => {
-      for (const t of api.tokens) if (t.id === 't1' || t.id === 't2') t.state = 'revoked'
-    }
-    const result = await cleanup(api, task(), context())
-    expect(result.revoked.map((t) => [t.id, t.state])).toEqual(
-      ['t0', 't1', 't2', 't3'].map((id) => [id, 'revoked']),
-    )
-    expect(result.notRevoked).toEqual([])
-    // The first list plans; one more, shared, answers both refusals.
-    expect(api.calls.filter((call) => call === 'list')).toHaveLength(2)
+  describe('two cleanups at once (case 5)', () => {
+    it('counts a token someone else revoked meanwhile as revoked by them, settled by one later list', async () => {
+      const api = new FakeTokenApi(many(4))
+      // Revoked by someone else after the cleanup listed them: the platform refuses (409).
+      api.afterNextList = () => {
+        for (const t of api.tokens) if (t.id === 't1' || t.id === 't2') t.state = 'revoked'
+      }
+      const result = await cleanup(api, task(), context())
+      expect(result.revoked.map((t) => t.id)).toEqual(['t0', 't3'])
+      expect(result.revokedElsewhere.map((t) => [t.id, t.state])).toEqual([
+        ['t1', 'revoked'],
+        ['t2', 'revoked'],
+      ])
+      expect(result.notRevoked).toEqual([])
+      expect(stepFailure(result)).toBeUndefined()
+      // The first list plans; one more, after the last revoke, settles both refusals.
+      expect(api.calls.filter((call) => call === 'list')).toHaveLength(2)
+      expect(api.calls.at(-1)).toBe('list')
+    })
+
+    it('settles a refusal that came after another with a list fetched after it too', async () => {
+      const api = new FakeTokenApi(many(4))
+      api.afterNextList = () => {
+        const first = api.tokens.find((t) => t.id === 't1')
+        if (first) first.state = 'revoked'
+      }
+      // The other job reaches t3 only while this one revokes t2: after t1 was refused.
+      api.hold = (id) => {
+        const later = api.tokens.find((t) => t.id === 't3')
+        if (id === 't2' && later) later.state = 'revoked'
+        return Promise.resolve()
+      }
+      const result = await cleanup(api, task({ concurrency: 1 }), context())
+      expect(result.revokedElsewhere.map((t) => t.id)).toEqual(['t1', 't3'])
+      expect(result.notRevoked).toEqual([])
+    })
+
+    it.each([
+      ['400', new RequestError('answered 400 Bad Request.', 400)],
+      ['404', new RequestError('answered 404 Not Found.', 404)],
+    ])('settles a %s the same way: any refusal is looked at', async (_, refusal) => {
+      const api = new FakeTokenApi(many(2))
+      api.afterNextList = () => {
+        const t1 = api.tokens.find((t) => t.id === 't1')
+        if (t1) t1.state = 'revoked'
+      }
+      api.refusals.set('t1', refusal)
+      const result = await cleanup(api, task(), context())
+      expect(result.revokedElsewhere.map((t) => t.id)).toEqual(['t1'])
+    })
   })
 
-  it('reports a refused token that the shared list no longer holds as unknown', async () => {
+  it('reports a refused token that the later list no longer holds as unknown', async () => {
     const api = new FakeTokenApi(many(2))
     api.afterNextList = () => {
       api.tokens = api.tokens.filter((t) => t.id !== 't1')
@@ -115,11 +152,11 @@ describe('cleanup', () => {
     const result = await cleanup(api, task(), context())
     expect(result.revoked.map((t) => t.id)).toEqual(['t0'])
     expect(result.notRevoked.map((n) => [n.token.id, n.reason])).toEqual([
-      ['t1', 'no token with id t1 exists in the project'],
+      ['t1', 'no token with id t1 exists in the project: answered 404 Not Found.'],
     ])
   })
 
-  it('keeps a refusal as the reason when the shared lookup fails too', async () => {
+  it('keeps each refusal as the reason when the settling list fails too, saying so', async () => {
     const api = new FakeTokenApi(many(2))
     api.refusals.set('t1', new RequestError('POST y answered 403 Forbidden.', 403))
     const listTokens = api.listTokens.bind(api)
@@ -129,7 +166,10 @@ describe('cleanup', () => {
     const result = await cleanup(api, task(), context())
     expect(result.revoked.map((t) => t.id)).toEqual(['t0'])
     expect(result.notRevoked.map((n) => [n.token.id, n.reason])).toEqual([
-      ['t1', 'POST y answered 403 Forbidden.'],
+      [
+        't1',
+        'POST y answered 403 Forbidden. Whether it was revoked already could not be told: listing the tokens failed too: GET answered 503.',
+      ],
     ])
     expect(lists).toBe(2)
   })

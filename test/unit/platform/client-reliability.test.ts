@@ -12,6 +12,7 @@ import {
   TOKEN_ID,
   useNock,
 } from '../../fixtures/nock-platform.js'
+import { UnsettledRevokeError } from '../../../src/platform/errors.js'
 
 useNock()
 
@@ -394,46 +395,86 @@ describe('PlatformClient under faults', () => {
       expect(nock.pendingMocks()).toEqual([])
     })
 
-    it('uses the lookup it is given instead of a list of its own', async () => {
+    it("with settle: 'later', throws a refusal unsettled and lists nothing", async () => {
       const { client } = setup()
       authOk()
-      nock(API).post(REVOKE).query(true).reply(404, { error: 'Token not found' })
-      const asked: string[] = []
-      const lookup = (id: string) => {
-        asked.push(id)
-        return Promise.resolve(undefined)
-      }
-      await expect(client.revokeToken(TOKEN_ID, { lookup })).rejects.toThrow(
-        `no token with id ${TOKEN_ID} exists`,
-      )
-      expect(asked).toEqual([TOKEN_ID])
+      nock(API).post(REVOKE).query(true).reply(409, { error: 'Token is already revoked' })
+      const error = await client.revokeToken(TOKEN_ID, { settle: 'later' }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(UnsettledRevokeError)
+      expect(error).toMatchObject({ status: 409, mayHaveRevoked: false })
       expect(nock.pendingMocks()).toEqual([])
     })
 
-    it('keeps the refusal when the lookup fails too', async () => {
-      const { client } = setup()
+    it('keeps the refusal when the list fails too', async () => {
+      const { client } = setup({ retries: 0 })
       authOk()
       nock(API).post(REVOKE).query(true).reply(403, { error: 'not yours' })
-      const lookup = () => Promise.reject(new Error('list down'))
-      await expect(client.revokeToken(TOKEN_ID, { lookup })).rejects.toThrow(
+      nock(API).get(LIST).reply(500, { error: 'list down' })
+      await expect(client.revokeToken(TOKEN_ID)).rejects.toThrow(
         'answered 403 Forbidden: not yours.',
       )
+      expect(nock.pendingMocks()).toEqual([])
     })
 
-    it('reads a fresh list, not a shared one, when this call may have revoked the token', async () => {
+    it("with settle: 'later', marks a garbled success as one this call may have made", async () => {
       const { client } = setup()
       authOk()
-      // Revoked on the platform, but the answer is unreadable.
       nock(API).post(REVOKE).query(true).reply(200, 'garbled')
-      nock(API)
-        .get(LIST)
-        .reply(200, [record({ state: 'revoked', tokenValue: undefined })])
-      const stale = () => Promise.resolve(record())
-      await expect(client.revokeToken(TOKEN_ID, { lookup: stale })).resolves.toMatchObject({
-        alreadyRevoked: false,
-        token: { state: 'revoked' },
+      const error = await client.revokeToken(TOKEN_ID, { settle: 'later' }).catch((e: unknown) => e)
+      expect(error).toMatchObject({ status: 200, mayHaveRevoked: true })
+    })
+
+    describe('an answer that does not match the request is no success (case 6)', () => {
+      const OTHER = '223e4567-e89b-42d3-a456-426614174000'
+      const revokedOther = record({
+        id: OTHER,
+        name: 'other-y',
+        state: 'revoked',
+        tokenValue: undefined,
       })
-      expect(nock.pendingMocks()).toEqual([])
+
+      it("does not report another token's record as this token revoked: the list settles it", async () => {
+        const { client } = setup()
+        authOk()
+        nock(API).post(REVOKE).query(true).reply(200, revokedOther)
+        nock(API).get(LIST).reply(200, [record(), revokedOther])
+        const error = await rejection(client.revokeToken(TOKEN_ID))
+        expect(error.message).toBe(
+          `POST ${API}${REVOKE}?tokenId=${TOKEN_ID} answered 200 with the record of another token, 'other-y' (${OTHER}).`,
+        )
+        expect(nock.pendingMocks()).toEqual([])
+      })
+
+      it('succeeds, with its own record, when the list shows this token revoked', async () => {
+        const { client } = setup()
+        authOk()
+        nock(API).post(REVOKE).query(true).reply(200, revokedOther)
+        const mine = record({ state: 'revoked', tokenValue: undefined, revokedBy: 'u-1' })
+        nock(API).get(LIST).reply(200, [mine, revokedOther])
+        await expect(client.revokeToken(TOKEN_ID)).resolves.toEqual({
+          token: expect.objectContaining({ id: TOKEN_ID, name: 'ci-deploy', state: 'revoked' }),
+          alreadyRevoked: false,
+        })
+      })
+
+      it('is no success when the record is still active, and accepts an id in other case', async () => {
+        const { client } = setup()
+        authOk()
+        nock(API).post(REVOKE).query(true).reply(200, record())
+        nock(API).get(LIST).reply(200, [record()])
+        await expect(client.revokeToken(TOKEN_ID)).rejects.toThrow(
+          `answered 200 with the token in state "active", not revoked.`,
+        )
+        authOk()
+        nock(API)
+          .post(REVOKE)
+          .query(true)
+          .reply(
+            200,
+            record({ id: TOKEN_ID.toUpperCase(), state: 'revoked', tokenValue: undefined }),
+          )
+        await expect(client.revokeToken(TOKEN_ID)).resolves.toMatchObject({ alreadyRevoked: false })
+      })
     })
 
     it('does not look anything up after a persistent server error', async () => {

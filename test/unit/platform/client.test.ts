@@ -277,6 +277,35 @@ describe('PlatformClient', () => {
       )
     })
 
+    it('revokes at once a created token of another name than asked for, and hands nothing on (case 6)', async () => {
+      const { client } = setup()
+      authOk()
+      const now = new Date(Date.UTC(2026, 10, 22, 12, 0, 0)).toISOString()
+      nock(API)
+        .post('/prefix/api/tokens')
+        .reply(201, record({ name: 'someone-else', createdAt: now }))
+      nock(API)
+        .post(`/prefix/api/tokens/${TOKEN_ID}/revoke`)
+        .query({ tokenId: TOKEN_ID })
+        .reply(200, record({ state: 'revoked', tokenValue: undefined }))
+      await expect(client.createToken('ci-deploy')).rejects.toThrow(
+        `answered with the token 'someone-else' (${TOKEN_ID}) in state "active", not an active token named 'ci-deploy': its value was not handed on. It was revoked at once.`,
+      )
+      expect(nock.pendingMocks()).toEqual([])
+    })
+
+    it('fails on a created token that is not active, revoking nothing (case 6)', async () => {
+      const { client } = setup()
+      authOk()
+      nock(API)
+        .post('/prefix/api/tokens')
+        .reply(201, record({ name: 'x', state: 'revoked' }))
+      await expect(client.createToken('x')).rejects.toThrow(
+        'in state "revoked", not an active token',
+      )
+      expect(nock.pendingMocks()).toEqual([])
+    })
+
     it('says when no answer came', async () => {
       const { client } = setup({ retries: 0 })
       // An Error object: nock 14 drops a plain object silently.
