@@ -2828,6 +2828,31 @@ function authPathHint(endpoint) {
     const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'));
     return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
 }
+/**
+ * After the API answered 404 where the action's own path should be: the path is wrong,
+ * not the request. The action adds /api/tokens to baseUrl, so the most common mistake is
+ * a baseUrl that ends in /api (`GET .../api/api/tokens`): a repeated path segment is named.
+ * A 404 on /api/tokens itself (list, create) says that nothing answers there. A revoke's
+ * 404 without a repeated segment is an unknown token, not a path: no hint.
+ */
+function apiPathHint(request) {
+    const { origin, pathname } = new URL(request.url);
+    const at = pathname.lastIndexOf(TOKENS_PATH);
+    if (at < 0)
+        return '';
+    const baseUrl = origin + pathname.slice(0, at);
+    const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1];
+    if (repeated !== undefined) {
+        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${TOKENS_PATH}/`.startsWith(`/${repeated}/`)
+            ? `the action adds ${TOKENS_PATH} to it, so leave /${repeated} off its end`
+            : 'check its path prefix';
+        return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`;
+    }
+    if (pathname.endsWith(TOKENS_PATH)) {
+        return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${TOKENS_PATH} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
+    }
+    return '';
+}
 
 ;// CONCATENATED MODULE: ./src/platform/auth.ts
 // Authentication and the session: client credentials exchanged once for an access token, shared and renewed.
@@ -3151,7 +3176,9 @@ class CallLoop {
             if (!retrying) {
                 const hint = outcome instanceof TransportError
                     ? transportHint(outcome, target, request.url, timeoutMs)
-                    : '';
+                    : target === 'api' && outcome.status === 404
+                        ? apiPathHint(request)
+                        : '';
                 throw new RequestError((0,src_text/* asSentence */.KG)(failure) + hint, answer?.status);
             }
             await this.wait(failure, delay);

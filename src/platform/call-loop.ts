@@ -6,7 +6,7 @@ import type { SecretMasker } from '../secrets.js'
 import { NOT_JSON, parseJson, type Answer } from './decode.js'
 import { requestLine } from './endpoints.js'
 import { DeadlineError, RequestError } from './errors.js'
-import { transportHint } from './hints.js'
+import { apiPathHint, transportHint } from './hints.js'
 import {
   TransportError,
   type HttpRequest,
@@ -155,7 +155,9 @@ export class CallLoop {
         const hint =
           outcome instanceof TransportError
             ? transportHint(outcome, target, request.url, timeoutMs)
-            : ''
+            : target === 'api' && outcome.status === 404
+              ? apiPathHint(request)
+              : ''
         throw new RequestError(asSentence(failure) + hint, answer?.status)
       }
       await this.wait(failure, delay)

@@ -1,6 +1,6 @@
 // What to check after a failure: the input most likely to need a look, so the user checks the right thing.
-import { AUTH_PATH } from './endpoints.js'
-import { TransportError, type Target } from './http.js'
+import { AUTH_PATH, TOKENS_PATH } from './endpoints.js'
+import { TransportError, type HttpRequest, type Target } from './http.js'
 
 // The host could not be reached at all: a wrong URL, or a network in the way.
 const UNREACHABLE = new Set([
@@ -36,4 +36,30 @@ export function transportHint(
 export function authPathHint(endpoint: string): string {
   const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'))
   return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`
+}
+
+/**
+ * After the API answered 404 where the action's own path should be: the path is wrong,
+ * not the request. The action adds /api/tokens to baseUrl, so the most common mistake is
+ * a baseUrl that ends in /api (`GET .../api/api/tokens`): a repeated path segment is named.
+ * A 404 on /api/tokens itself (list, create) says that nothing answers there. A revoke's
+ * 404 without a repeated segment is an unknown token, not a path: no hint.
+ */
+export function apiPathHint(request: Pick<HttpRequest, 'url'>): string {
+  const { origin, pathname } = new URL(request.url)
+  const at = pathname.lastIndexOf(TOKENS_PATH)
+  if (at < 0) return ''
+  const baseUrl = origin + pathname.slice(0, at)
+  const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1]
+  if (repeated !== undefined) {
+    const advice =
+      `${baseUrl}/`.endsWith(`/${repeated}/`) && `${TOKENS_PATH}/`.startsWith(`/${repeated}/`)
+        ? `the action adds ${TOKENS_PATH} to it, so leave /${repeated} off its end`
+        : 'check its path prefix'
+    return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`
+  }
+  if (pathname.endsWith(TOKENS_PATH)) {
+    return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${TOKENS_PATH} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`
+  }
+  return ''
 }

@@ -89,13 +89,52 @@ describe('hints: what a failure says to check (the committed bundle on Node 24)'
       const base = platform().baseUrl
       expect(expectCleanFailure(run)).toBe(
         status === 404
-          ? `list failed: GET ${base}/wrong/api/tokens answered 404 Not Found: No route GET /wrong/api/tokens.`
+          ? `list failed: GET ${base}/wrong/api/tokens answered 404 Not Found: No route GET /wrong/api/tokens. ` +
+              `Nothing answers at ${base}/wrong/api/tokens: check the baseUrl input (${base}/wrong). The action adds /api/tokens to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`
           : `list failed: GET ${base}/api/tokens answered 405 Method Not Allowed: Injected 405.`,
       )
       expect(platform().requestLines()).toEqual([
         AUTH,
         status === 404 ? 'GET /wrong/api/tokens' : LIST,
       ])
+    })
+  })
+
+  describe('the API answered 404 on its own path: baseUrl (case 8 of issue 16)', () => {
+    it('a baseUrl ending in /api names baseUrl and the repeated /api/', async () => {
+      const baseUrl = `${platform().baseUrl}/api`
+      const run = await runAgainst(platform(), { operation: 'list', baseUrl })
+      expect(expectCleanFailure(run)).toBe(
+        `list failed: GET ${baseUrl}/api/tokens answered 404 Not Found: No route GET /api/api/tokens. ` +
+          `Check the baseUrl input (${baseUrl}): the path repeats /api/; the action adds /api/tokens to it, so leave /api off its end.`,
+      )
+    })
+
+    it('a create and a revoke under that baseUrl say the same', async () => {
+      const baseUrl = `${platform().baseUrl}/api/`
+      const hint =
+        'the path repeats /api/; the action adds /api/tokens to it, so leave /api off its end.'
+      const create = await runAgainst(platform(), { operation: 'create', name: 'x', baseUrl })
+      expect(expectCleanFailure(create)).toContain(hint)
+      const id = '123e4567-e89b-42d3-a456-426614174000'
+      const revoke = await runAgainst(platform(), { operation: 'revoke', tokenId: id, baseUrl })
+      expect(expectCleanFailure(revoke)).toContain(hint)
+    })
+
+    it('a baseUrl with a wrong prefix: nothing answers at /api/tokens, check baseUrl', async () => {
+      const baseUrl = `${platform().baseUrl}/v2`
+      const run = await runAgainst(platform(), { operation: 'list', baseUrl })
+      expect(expectCleanFailure(run)).toContain(
+        `Nothing answers at ${baseUrl}/api/tokens: check the baseUrl input (${baseUrl}).`,
+      )
+    })
+
+    it('a revoke of an unknown token on the right path gets no baseUrl hint', async () => {
+      const id = '123e4567-e89b-42d3-a456-426614174000'
+      const run = await runAgainst(platform(), { operation: 'revoke', tokenId: id })
+      const message = expectCleanFailure(run)
+      expect(message).toContain(`no token with id ${id} exists in the project`)
+      expect(message).not.toContain('baseUrl')
     })
   })
 
