@@ -1545,6 +1545,15 @@ function readBoolean(input, raw) {
         return false;
     throw new InputError(input, `must be true or false; got ${quote(raw)}.`);
 }
+/** revokeOnExit: a boolean as readBoolean reads one, or `failure`. */
+function readRevokeOnExit(raw) {
+    if (raw === 'failure')
+        return 'failure';
+    if (!['true', 'True', 'TRUE', 'false', 'False', 'FALSE'].includes(raw)) {
+        throw new InputError('revokeOnExit', `must be true, false or failure (revoke only when the job does not succeed); got ${quote(raw)}.`);
+    }
+    return readBoolean('revokeOnExit', raw) ? 'always' : 'never';
+}
 function readInteger(input, raw, min, max, what) {
     const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (!(number >= min && number <= max)) {
@@ -1867,12 +1876,19 @@ const INPUT_DEFAULTS = {
     expectedProjectId: '',
     totalTimeout: '900',
 };
+/**
+ * An input the workflow author never sets: its default in action.yml is
+ * `${{ job.status }}`, which the runner evaluates again for the post step, so that it
+ * learns whether the job succeeded (revokeOnExit: failure). Only the post step reads it.
+ */
+const JOB_STATUS_INPUT = 'jobStatus';
 /** The inputs action.yml requires (the runner does not enforce that: readInputs does). */
 const REQUIRED_INPUTS = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl'];
 /** Every input action.yml declares, in its order; a test keeps the two in step. */
 const DECLARED_INPUTS = [
     ...REQUIRED_INPUTS,
     ...Object.keys(INPUT_DEFAULTS),
+    JOB_STATUS_INPUT,
 ];
 /** The operation-specific inputs each operation reads; any other one set is reported as ignored. */
 const USED_BY = {
@@ -1903,7 +1919,7 @@ function readInputs(read, secrets, given) {
                 name: readRequiredName(value('name'), "the new token's name"),
                 envName: readEnvName(value('envName')),
                 ifExists: readChoice('ifExists', value('ifExists'), IF_EXISTS),
-                revokeOnExit: readBoolean('revokeOnExit', value('revokeOnExit')),
+                revokeOnExit: readRevokeOnExit(value('revokeOnExit')),
                 writeTokenFile: readBoolean('writeTokenFile', value('writeTokenFile')),
             };
             break;
@@ -2510,8 +2526,8 @@ async function create(client, task) {
                 token: existing,
                 reused: true,
                 envName,
-                revokeOnExit: false,
-                revokeOnExitSkipped: revokeOnExit,
+                revokeOnExit: 'never',
+                revokeOnExitSkipped: revokeOnExit !== 'never',
             };
         }
     }
@@ -3531,6 +3547,7 @@ function worthLookingUp(error) {
 const TOKEN_ID = 'revokeOnExitTokenId';
 const TOKEN_NAME = 'revokeOnExitTokenName';
 const CREATE_SENT_AT = 'revokeOnExitSince';
+const WHEN = 'revokeOnExitWhen';
 const TOKEN_FILE = 'tokenFile';
 /**
  * Main step, just before a create with revokeOnExit is sent: if its answer is lost
@@ -3539,6 +3556,7 @@ const TOKEN_FILE = 'tokenFile';
 function saveCreateSent(runner, create) {
     runner.saveState(TOKEN_NAME, create.name);
     runner.saveState(CREATE_SENT_AT, String(create.sentAt));
+    runner.saveState(WHEN, create.when);
 }
 /** Main step: marks a token this step created for revoking at the end of the job. */
 function saveTokenToRevoke(runner, token) {
@@ -3553,10 +3571,12 @@ function saveTokenToRevoke(runner, token) {
 function leftToRevoke(runner) {
     const id = runner.getState(TOKEN_ID);
     const name = runner.getState(TOKEN_NAME);
+    // Anything but `failure` revokes: a token saved to revoke is never kept by a misread state.
+    const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
     if (id)
-        return { token: name ? { id, name } : { id } };
+        return { token: name ? { id, name } : { id }, when };
     const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
-    return name && Number.isSafeInteger(sentAt) ? { create: { name, sentAt } } : undefined;
+    return name && Number.isSafeInteger(sentAt) ? { create: { name, sentAt, when }, when } : undefined;
 }
 /** Main step, before the file is written: the post step deletes it whatever happens next. */
 function saveTokenFile(runner, path) {
@@ -3787,6 +3807,14 @@ function keptByKeep(keep) {
 }
 /** Why a token whose name is not text is never revoked by a cleanup. */
 const KEPT_NAMELESS = 'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told';
+/** What a create says of its token's end: revoked at the end of the job, and when. */
+function revokeOnExitNote(when) {
+    if (when === 'never')
+        return undefined;
+    return when === 'always'
+        ? 'It will be revoked at the end of the job (revokeOnExit).'
+        : 'It will be revoked at the end of the job if the job does not succeed (revokeOnExit: failure).';
+}
 /** How far apart the two clocks may be before a cleanup warns about it. */
 const CLOCK_SKEW_WARNING_MS = 5 * 60_000;
 /**
@@ -3851,7 +3879,8 @@ function createSummary(result) {
     const what = reused
         ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
         : `Created ${describeToken(token)}${mediator}.`;
-    const exit = revokeOnExit ? ' It will be revoked at the end of the job (revokeOnExit).' : '';
+    const note = revokeOnExitNote(revokeOnExit);
+    const exit = note === undefined ? '' : ` ${note}`;
     return new Summary(reused ? 'Gateway token reused' : 'Gateway token created')
         .paragraph(`${what} Its value is in ${where}, masked in the log.${exit}`)
         .toString();
@@ -4077,13 +4106,14 @@ async function report(result, options, runner) {
 function reportCreate(result, writeFile, runner) {
     const { token, envName, reused } = result;
     // First, so that nothing failing after this can leave the token behind.
-    if (result.revokeOnExit)
+    if (result.revokeOnExit !== 'never')
         saveTokenToRevoke(runner, token);
     runner.info(reused
         ? `Reused the ${tokenLabel(token)}, created ${(0,src_text/* oneLine */.TN)(token.createdAt ?? 'at an unknown time')}.`
         : `Created ${tokenLabel(token)}.`);
-    if (result.revokeOnExit)
-        runner.info('It will be revoked at the end of the job (revokeOnExit).');
+    const exit = revokeOnExitNote(result.revokeOnExit);
+    if (exit !== undefined)
+        runner.info(exit);
     if (result.revokeOnExitSkipped)
         runner.info('revokeOnExit does not apply: the token was reused, not created by this step.');
     recordOutputs(runner, token);
@@ -4409,8 +4439,9 @@ async function run(runner = github_runner/* githubRunner */.O) {
         const deadline = new Deadline(systemClock, inputs.connection.totalTimeoutMs);
         const client = new PlatformClient({ ...inputs.connection, secrets, log: runner, deadline });
         try {
-            const revokeOnExit = task.operation === 'create' && task.revokeOnExit;
-            const noted = revokeOnExit ? notingCreates(client, runner) : client;
+            const noted = task.operation === 'create' && task.revokeOnExit !== 'never'
+                ? notingCreates(client, runner, task.revokeOnExit)
+                : client;
             const api = expectedProjectId ? new ProjectGuard(noted, expectedProjectId) : noted;
             const result = await perform(api, task, { clock: systemClock, log: runner, deadline });
             const writeTokenFile = task.operation === 'create' && task.writeTokenFile;
@@ -4434,10 +4465,10 @@ async function run(runner = github_runner/* githubRunner */.O) {
  * or the step is killed, the post step still looks for the token. Only a create is
  * noted: a reused token was never this step's, and no create is sent for it.
  */
-function notingCreates(client, runner) {
+function notingCreates(client, runner, when) {
     return {
         createToken: (name) => {
-            saveCreateSent(runner, { name, sentAt: systemClock.now() });
+            saveCreateSent(runner, { name, sentAt: systemClock.now(), when });
             return client.createToken(name);
         },
         listTokens: () => client.listTokens(),

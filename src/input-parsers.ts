@@ -1,6 +1,7 @@
 // Parsers of single input values: each returns the typed value or throws an InputError naming the input.
 import { InputError } from './errors.js'
 import { isUuid } from './uuid.js'
+import type { RevokeOnExit } from './task.js'
 import { CONTROL_CHARACTER, truncate } from './text.js'
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
@@ -67,6 +68,18 @@ export function readBoolean(input: string, raw: string): boolean {
   if (['true', 'True', 'TRUE'].includes(raw)) return true
   if (['false', 'False', 'FALSE'].includes(raw)) return false
   throw new InputError(input, `must be true or false; got ${quote(raw)}.`)
+}
+
+/** revokeOnExit: a boolean as readBoolean reads one, or `failure`. */
+export function readRevokeOnExit(raw: string): RevokeOnExit {
+  if (raw === 'failure') return 'failure'
+  if (!['true', 'True', 'TRUE', 'false', 'False', 'FALSE'].includes(raw)) {
+    throw new InputError(
+      'revokeOnExit',
+      `must be true, false or failure (revoke only when the job does not succeed); got ${quote(raw)}.`,
+    )
+  }
+  return readBoolean('revokeOnExit', raw) ? 'always' : 'never'
 }
 
 export function readInteger(

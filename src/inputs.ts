@@ -9,6 +9,7 @@ import {
   readNameFilter,
   readProjectId,
   readRequiredName,
+  readRevokeOnExit,
   readTokenId,
   readUrl,
   withoutTrailingSlash,
@@ -53,6 +54,13 @@ export const INPUT_DEFAULTS = {
   totalTimeout: '900',
 } as const satisfies Record<string, string>
 
+/**
+ * An input the workflow author never sets: its default in action.yml is
+ * `${{ job.status }}`, which the runner evaluates again for the post step, so that it
+ * learns whether the job succeeded (revokeOnExit: failure). Only the post step reads it.
+ */
+export const JOB_STATUS_INPUT = 'jobStatus'
+
 /** The inputs action.yml requires (the runner does not enforce that: readInputs does). */
 export const REQUIRED_INPUTS = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl']
 
@@ -60,6 +68,7 @@ export const REQUIRED_INPUTS = ['operation', 'clientId', 'clientSecret', 'baseUr
 export const DECLARED_INPUTS: readonly string[] = [
   ...REQUIRED_INPUTS,
   ...Object.keys(INPUT_DEFAULTS),
+  JOB_STATUS_INPUT,
 ]
 
 type Optional = keyof typeof INPUT_DEFAULTS
@@ -111,7 +120,7 @@ export function readInputs(
         name: readRequiredName(value('name'), "the new token's name"),
         envName: readEnvName(value('envName')),
         ifExists: readChoice('ifExists', value('ifExists'), IF_EXISTS),
-        revokeOnExit: readBoolean('revokeOnExit', value('revokeOnExit')),
+        revokeOnExit: readRevokeOnExit(value('revokeOnExit')),
         writeTokenFile: readBoolean('writeTokenFile', value('writeTokenFile')),
       }
       break

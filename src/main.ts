@@ -7,7 +7,7 @@ import { readInputs } from './inputs.js'
 import { perform } from './operations/index.js'
 import { PlatformClient } from './platform/client.js'
 import type { TokenApi } from './platform/token-api.js'
-import { saveCreateSent } from './post-state.js'
+import { saveCreateSent, type CreateSent } from './post-state.js'
 import { ProjectGuard } from './project-guard.js'
 import { report } from './report.js'
 import type { Runner } from './runner.js'
@@ -33,8 +33,10 @@ export async function run(runner: Runner = githubRunner): Promise<void> {
     const deadline = new Deadline(systemClock, inputs.connection.totalTimeoutMs)
     const client = new PlatformClient({ ...inputs.connection, secrets, log: runner, deadline })
     try {
-      const revokeOnExit = task.operation === 'create' && task.revokeOnExit
-      const noted = revokeOnExit ? notingCreates(client, runner) : client
+      const noted =
+        task.operation === 'create' && task.revokeOnExit !== 'never'
+          ? notingCreates(client, runner, task.revokeOnExit)
+          : client
       const api = expectedProjectId ? new ProjectGuard(noted, expectedProjectId) : noted
       const result = await perform(api, task, { clock: systemClock, log: runner, deadline })
       const writeTokenFile = task.operation === 'create' && task.writeTokenFile
@@ -56,10 +58,10 @@ export async function run(runner: Runner = githubRunner): Promise<void> {
  * or the step is killed, the post step still looks for the token. Only a create is
  * noted: a reused token was never this step's, and no create is sent for it.
  */
-function notingCreates(client: TokenApi, runner: Runner): TokenApi {
+function notingCreates(client: TokenApi, runner: Runner, when: CreateSent['when']): TokenApi {
   return {
     createToken: (name) => {
-      saveCreateSent(runner, { name, sentAt: systemClock.now() })
+      saveCreateSent(runner, { name, sentAt: systemClock.now(), when })
       return client.createToken(name)
     },
     listTokens: () => client.listTokens(),

@@ -1,10 +1,12 @@
 // What the main step leaves for the post step (GITHUB_STATE, read back as STATE_*).
 import type { TokenRecord } from './records.js'
+import type { RevokeOnExit } from './task.js'
 import type { Runner } from './runner.js'
 
 const TOKEN_ID = 'revokeOnExitTokenId'
 const TOKEN_NAME = 'revokeOnExitTokenName'
 const CREATE_SENT_AT = 'revokeOnExitSince'
+const WHEN = 'revokeOnExitWhen'
 const TOKEN_FILE = 'tokenFile'
 
 /** A token the post step is to revoke at the end of the job. */
@@ -15,6 +17,8 @@ export interface CreateSent {
   name: string
   /** When the create was sent, in ms since the epoch (the runner's clock). */
   sentAt: number
+  /** revokeOnExit: at the end of every job, or only one that did not succeed. */
+  when: Exclude<RevokeOnExit, 'never'>
 }
 
 /**
@@ -24,6 +28,7 @@ export interface CreateSent {
 export function saveCreateSent(runner: Runner, create: CreateSent): void {
   runner.saveState(TOKEN_NAME, create.name)
   runner.saveState(CREATE_SENT_AT, String(create.sentAt))
+  runner.saveState(WHEN, create.when)
 }
 
 /** Main step: marks a token this step created for revoking at the end of the job. */
@@ -39,12 +44,14 @@ export function saveTokenToRevoke(runner: Runner, token: TokenToRevoke): void {
  */
 export function leftToRevoke(
   runner: Runner,
-): { token: TokenToRevoke } | { create: CreateSent } | undefined {
+): (({ token: TokenToRevoke } | { create: CreateSent }) & Pick<CreateSent, 'when'>) | undefined {
   const id = runner.getState(TOKEN_ID)
   const name = runner.getState(TOKEN_NAME)
-  if (id) return { token: name ? { id, name } : { id } }
+  // Anything but `failure` revokes: a token saved to revoke is never kept by a misread state.
+  const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always'
+  if (id) return { token: name ? { id, name } : { id }, when }
   const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN)
-  return name && Number.isSafeInteger(sentAt) ? { create: { name, sentAt } } : undefined
+  return name && Number.isSafeInteger(sentAt) ? { create: { name, sentAt, when }, when } : undefined
 }
 
 /** Main step, before the file is written: the post step deletes it whatever happens next. */

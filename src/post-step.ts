@@ -1,7 +1,7 @@
 // The post step: deletes the token file, and revokes the token the main step created (revokeOnExit).
 import { systemClock } from './clock.js'
 import { Deadline } from './deadline.js'
-import { readConnection } from './inputs.js'
+import { JOB_STATUS_INPUT, readConnection } from './inputs.js'
 import { PlatformClient } from './platform/client.js'
 import { messageOf } from './errors.js'
 import { UnknownTokenError } from './platform/errors.js'
@@ -11,7 +11,7 @@ import { leftToRevoke, savedTokenFile, type CreateSent, type TokenToRevoke } fro
 import { shortId, tokenLabel, type TokenRecord } from './records.js'
 import type { Runner } from './runner.js'
 import { Secrets } from './secrets.js'
-import { asSentence } from './text.js'
+import { asSentence, oneLine, truncate } from './text.js'
 import { removeTokenFile } from './token-files.js'
 import { isUuid } from './uuid.js'
 
@@ -32,6 +32,11 @@ export async function runPost(runner: Runner): Promise<void> {
   deleteTokenFile(runner)
   const left = leftToRevoke(runner)
   if (left === undefined) return
+  const which =
+    'token' in left
+      ? `the ${tokenLabel(left.token)}`
+      : `the token named '${truncate(oneLine(left.create.name), 200)}' that this step created`
+  if (left.when === 'failure' && !jobFailed(runner, which)) return
   const revoking = 'token' in left ? savedToken(left.token) : lostCreate(left.create)
   const secrets = new Secrets((value) => {
     runner.setSecret(value)
@@ -50,6 +55,30 @@ export async function runPost(runner: Runner): Promise<void> {
     const message = messageOf(error)
     runner.warning(secrets.scrub(revoking.failed(message, error)))
   }
+}
+
+/**
+ * revokeOnExit: failure revokes only when the job did not succeed. The runner evaluates
+ * the action's inputs again for the post step, so jobStatus (default `${{ job.status }}`)
+ * holds the job's status now, after every other step (docs/POST-STEP.md). When it is
+ * not known, the token is kept: revoking one that a successful deploy put into service
+ * would cut its mediator off.
+ */
+function jobFailed(runner: Runner, which: string): boolean {
+  const status = runner.getInput(JOB_STATUS_INPUT)
+  if (status === 'failure' || status === 'cancelled') {
+    const how = status === 'failure' ? 'failed' : 'was cancelled'
+    runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).`)
+    return true
+  }
+  if (status === 'success') {
+    runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`)
+  } else {
+    runner.warning(
+      `Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${JSON.stringify(truncate(oneLine(status), 40))}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`,
+    )
+  }
+  return false
 }
 
 /** Deletes the file the main step saved (or was about to write): never any other. */

@@ -12,6 +12,7 @@ import { newTokenFilePath, writeTokenFile, writeTokensFile } from './token-files
 import {
   ageClockNote,
   allRevoked,
+  revokeOnExitNote,
   cleanupOutcome,
   KEPT_NAMELESS,
   keptByKeep,
@@ -81,13 +82,14 @@ export async function report(
 function reportCreate(result: CreateResult, writeFile: boolean, runner: Runner): void {
   const { token, envName, reused } = result
   // First, so that nothing failing after this can leave the token behind.
-  if (result.revokeOnExit) saveTokenToRevoke(runner, token)
+  if (result.revokeOnExit !== 'never') saveTokenToRevoke(runner, token)
   runner.info(
     reused
       ? `Reused the ${tokenLabel(token)}, created ${oneLine(token.createdAt ?? 'at an unknown time')}.`
       : `Created ${tokenLabel(token)}.`,
   )
-  if (result.revokeOnExit) runner.info('It will be revoked at the end of the job (revokeOnExit).')
+  const exit = revokeOnExitNote(result.revokeOnExit)
+  if (exit !== undefined) runner.info(exit)
   if (result.revokeOnExitSkipped)
     runner.info('revokeOnExit does not apply: the token was reused, not created by this step.')
   recordOutputs(runner, token)

@@ -7,7 +7,13 @@ import { createdTime, NO_NAME, type TokenRecord } from './records.js'
 import { readTimestamp } from './timestamp.js'
 import { escapeMarkdown, Summary } from './summary-markdown.js'
 import { countTokens, formatAge, oneLine, truncate } from './text.js'
-import { ageClockNote, cleanupOutcome, KEPT_NAMELESS, keptByKeep } from './wording.js'
+import {
+  ageClockNote,
+  cleanupOutcome,
+  KEPT_NAMELESS,
+  keptByKeep,
+  revokeOnExitNote,
+} from './wording.js'
 
 // Any one field from outside (a name, an id, a reason) is cut to this many characters
 // before it is escaped, so that no escape is cut in half; at most 1,200 bytes once
@@ -31,7 +37,8 @@ export function createSummary(result: CreateResult): string {
   const what = reused
     ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
     : `Created ${describeToken(token)}${mediator}.`
-  const exit = revokeOnExit ? ' It will be revoked at the end of the job (revokeOnExit).' : ''
+  const note = revokeOnExitNote(revokeOnExit)
+  const exit = note === undefined ? '' : ` ${note}`
   return new Summary(reused ? 'Gateway token reused' : 'Gateway token created')
     .paragraph(`${what} Its value is in ${where}, masked in the log.${exit}`)
     .toString()

@@ -24,6 +24,12 @@ export interface Connection {
   totalTimeoutMs: number
 }
 
+/**
+ * When the post step revokes the token a create made: `always` (revokeOnExit: true),
+ * `failure` (only when the job did not succeed), or `never` (false).
+ */
+export type RevokeOnExit = 'always' | 'failure' | 'never'
+
 export interface CreateTask {
   operation: 'create'
   name: string
@@ -31,8 +37,8 @@ export interface CreateTask {
   envName: string | undefined
   /** What to do when an active token with this exact name exists. */
   ifExists: IfExists
-  /** Revoke the created token in the post step, at the end of the job. */
-  revokeOnExit: boolean
+  /** Whether the post step revokes the created token at the end of the job. */
+  revokeOnExit: RevokeOnExit
   /** Also write the value to a new 0600 file under RUNNER_TEMP (output tokenFile). */
   writeTokenFile: boolean
 }

@@ -2,6 +2,7 @@
 import type { CleanupResult } from './operations/cleanup.js'
 import type { Result } from './operations/index.js'
 import { nameAndId, newestFirst, type TokenRecord } from './records.js'
+import type { RevokeOnExit } from './task.js'
 import { countTokens, formatAge, oneLine, truncate } from './text.js'
 
 /** Why a result, written out in full, still fails the step (some tokens not revoked). */
@@ -46,6 +47,14 @@ export function keptByKeep(keep: number): string {
 /** Why a token whose name is not text is never revoked by a cleanup. */
 export const KEPT_NAMELESS =
   'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told'
+
+/** What a create says of its token's end: revoked at the end of the job, and when. */
+export function revokeOnExitNote(when: RevokeOnExit): string | undefined {
+  if (when === 'never') return undefined
+  return when === 'always'
+    ? 'It will be revoked at the end of the job (revokeOnExit).'
+    : 'It will be revoked at the end of the job if the job does not succeed (revokeOnExit: failure).'
+}
 
 /** How far apart the two clocks may be before a cleanup warns about it. */
 export const CLOCK_SKEW_WARNING_MS = 5 * 60_000

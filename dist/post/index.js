@@ -1518,6 +1518,15 @@ function input_parsers_readBoolean(input, raw) {
         return false;
     throw new InputError(input, `must be true or false; got ${quote(raw)}.`);
 }
+/** revokeOnExit: a boolean as readBoolean reads one, or `failure`. */
+function input_parsers_readRevokeOnExit(raw) {
+    if (raw === 'failure')
+        return 'failure';
+    if (!['true', 'True', 'TRUE', 'false', 'False', 'FALSE'].includes(raw)) {
+        throw new InputError('revokeOnExit', `must be true, false or failure (revoke only when the job does not succeed); got ${quote(raw)}.`);
+    }
+    return input_parsers_readBoolean('revokeOnExit', raw) ? 'always' : 'never';
+}
 function input_parsers_readInteger(input, raw, min, max, what) {
     const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (!(number >= min && number <= max)) {
@@ -1841,12 +1850,19 @@ const INPUT_DEFAULTS = {
     expectedProjectId: '',
     totalTimeout: '900',
 };
+/**
+ * An input the workflow author never sets: its default in action.yml is
+ * `${{ job.status }}`, which the runner evaluates again for the post step, so that it
+ * learns whether the job succeeded (revokeOnExit: failure). Only the post step reads it.
+ */
+const JOB_STATUS_INPUT = 'jobStatus';
 /** The inputs action.yml requires (the runner does not enforce that: readInputs does). */
 const REQUIRED_INPUTS = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl'];
 /** Every input action.yml declares, in its order; a test keeps the two in step. */
 const DECLARED_INPUTS = [
     ...REQUIRED_INPUTS,
     ...Object.keys(INPUT_DEFAULTS),
+    JOB_STATUS_INPUT,
 ];
 /** The operation-specific inputs each operation reads; any other one set is reported as ignored. */
 const USED_BY = {
@@ -1877,7 +1893,7 @@ function readInputs(read, secrets, given) {
                 name: readRequiredName(value('name'), "the new token's name"),
                 envName: readEnvName(value('envName')),
                 ifExists: readChoice('ifExists', value('ifExists'), IF_EXISTS),
-                revokeOnExit: readBoolean('revokeOnExit', value('revokeOnExit')),
+                revokeOnExit: readRevokeOnExit(value('revokeOnExit')),
                 writeTokenFile: readBoolean('writeTokenFile', value('writeTokenFile')),
             };
             break;
@@ -3107,6 +3123,7 @@ function worthLookingUp(error) {
 const TOKEN_ID = 'revokeOnExitTokenId';
 const TOKEN_NAME = 'revokeOnExitTokenName';
 const CREATE_SENT_AT = 'revokeOnExitSince';
+const WHEN = 'revokeOnExitWhen';
 const TOKEN_FILE = 'tokenFile';
 /**
  * Main step, just before a create with revokeOnExit is sent: if its answer is lost
@@ -3115,6 +3132,7 @@ const TOKEN_FILE = 'tokenFile';
 function saveCreateSent(runner, create) {
     runner.saveState(TOKEN_NAME, create.name);
     runner.saveState(CREATE_SENT_AT, String(create.sentAt));
+    runner.saveState(WHEN, create.when);
 }
 /** Main step: marks a token this step created for revoking at the end of the job. */
 function saveTokenToRevoke(runner, token) {
@@ -3129,10 +3147,12 @@ function saveTokenToRevoke(runner, token) {
 function leftToRevoke(runner) {
     const id = runner.getState(TOKEN_ID);
     const name = runner.getState(TOKEN_NAME);
+    // Anything but `failure` revokes: a token saved to revoke is never kept by a misread state.
+    const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
     if (id)
-        return { token: name ? { id, name } : { id } };
+        return { token: name ? { id, name } : { id }, when };
     const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
-    return name && Number.isSafeInteger(sentAt) ? { create: { name, sentAt } } : undefined;
+    return name && Number.isSafeInteger(sentAt) ? { create: { name, sentAt, when }, when } : undefined;
 }
 /** Main step, before the file is written: the post step deletes it whatever happens next. */
 function saveTokenFile(runner, path) {
@@ -3435,6 +3455,11 @@ async function runPost(runner) {
     const left = leftToRevoke(runner);
     if (left === undefined)
         return;
+    const which = 'token' in left
+        ? `the ${tokenLabel(left.token)}`
+        : `the token named '${(0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(left.create.name), 200)}' that this step created`;
+    if (left.when === 'failure' && !jobFailed(runner, which))
+        return;
     const revoking = 'token' in left ? savedToken(left.token) : lostCreate(left.create);
     const secrets = new Secrets((value) => {
         runner.setSecret(value);
@@ -3455,6 +3480,28 @@ async function runPost(runner) {
         const message = messageOf(error);
         runner.warning(secrets.scrub(revoking.failed(message, error)));
     }
+}
+/**
+ * revokeOnExit: failure revokes only when the job did not succeed. The runner evaluates
+ * the action's inputs again for the post step, so jobStatus (default `${{ job.status }}`)
+ * holds the job's status now, after every other step (docs/POST-STEP.md). When it is
+ * not known, the token is kept: revoking one that a successful deploy put into service
+ * would cut its mediator off.
+ */
+function jobFailed(runner, which) {
+    const status = runner.getInput(JOB_STATUS_INPUT);
+    if (status === 'failure' || status === 'cancelled') {
+        const how = status === 'failure' ? 'failed' : 'was cancelled';
+        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).`);
+        return true;
+    }
+    if (status === 'success') {
+        runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`);
+    }
+    else {
+        runner.warning(`Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${JSON.stringify((0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(status), 40))}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`);
+    }
+    return false;
 }
 /** Deletes the file the main step saved (or was about to write): never any other. */
 function deleteTokenFile(runner) {

@@ -1,6 +1,6 @@
 // The create operation: a new token, or with ifExists an existing one reused or refused.
 import { ActionError } from '../errors.js'
-import type { CreateTask } from '../task.js'
+import type { CreateTask, RevokeOnExit } from '../task.js'
 import type { TokenApi } from '../platform/token-api.js'
 import { newestFirst, type TokenRecord } from '../records.js'
 
@@ -11,8 +11,8 @@ export interface CreateResult {
   /** An existing token was returned (ifExists: reuse); nothing was created. */
   reused: boolean
   envName: string | undefined
-  /** Revoke this token at the end of the job: asked for, and the token is this step's own. */
-  revokeOnExit: boolean
+  /** When the post step revokes this token: as asked, or `never` for a reused token. */
+  revokeOnExit: RevokeOnExit
   /** revokeOnExit was asked for, but the token was reused: it is not this step's to revoke. */
   revokeOnExitSkipped: boolean
 }
@@ -40,8 +40,8 @@ export async function create(client: TokenApi, task: CreateTask): Promise<Create
         token: existing,
         reused: true,
         envName,
-        revokeOnExit: false,
-        revokeOnExitSkipped: revokeOnExit,
+        revokeOnExit: 'never',
+        revokeOnExitSkipped: revokeOnExit !== 'never',
       }
     }
   }

@@ -89,6 +89,7 @@ describe('revokeOnExit: the post step, as the runner runs it', () => {
       revokeOnExitTokenId: main.outputs.tokenId,
       revokeOnExitTokenName: 'pr-123',
       revokeOnExitSince: expect.stringMatching(/^\d+$/),
+      revokeOnExitWhen: 'always',
     })
     expect(main.log).toContain('It will be revoked at the end of the job (revokeOnExit).')
     expect(platform().tokens.get(main.outputs.tokenId ?? '')?.state).toBe('active')

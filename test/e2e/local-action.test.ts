@@ -24,6 +24,17 @@ describe('npm run local-action (the source, run by @github/local-action)', () =>
     expect(set.filter((name) => name.startsWith('INPUT_')).sort()).toEqual(declared.sort())
   })
 
+  it(".env.example gives the optional inputs action.yml's defaults (jobStatus: a job that succeeded)", () => {
+    const set = Object.fromEntries(variables(example))
+    for (const [name, input] of Object.entries(actionMetadata().inputs)) {
+      const value = set[`INPUT_${name.toUpperCase()}`]
+      // name is set for the create the example runs; the others are left at their defaults.
+      if (name === 'jobStatus') expect(value).toBe('success')
+      else if (name !== 'name' && input.default !== undefined)
+        expect([name, value]).toEqual([name, input.default])
+    }
+  })
+
   it('runs the action from source, as the README says: the fake platform on 8801 and 8802, .env.example as .env', async () => {
     // `npm run fake-platform -- 8801 8802`, with the secret .env.example holds.
     const platform = spawn(

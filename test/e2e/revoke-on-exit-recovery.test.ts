@@ -52,6 +52,7 @@ describe('revokeOnExit leaves nothing behind when the create lost its answer (th
     expect(main.state).toEqual({
       revokeOnExitTokenName: 'pr-9',
       revokeOnExitSince: expect.stringMatching(/^\d+$/),
+      revokeOnExitWhen: 'always',
     })
 
     const post = await runAction({ step: 'post', inputs, state: main.state })

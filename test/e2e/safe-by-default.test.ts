@@ -1,6 +1,7 @@
 // Destructive operations fail safe (issue 16): a typo, a default or a clock never cuts off a live mediator.
 import { describe, expect, it } from '@jest/globals'
 import type { FakePlatform } from '../support/fake-platform.mjs'
+import { runAction } from '../support/runner.mjs'
 import {
   AUTH,
   expectCleanFailure,
@@ -153,5 +154,46 @@ describe("ages are measured on the platform's clock (case 3)", () => {
     })
     expect(inStep.warnings).toEqual([])
     expect(inStep.log).not.toContain('clock')
+  })
+})
+
+describe('revokeOnExit: failure (case 7)', () => {
+  const create = () => ({
+    ...platform().connectionInputs(),
+    operation: 'create',
+    name: 'mediator-prod',
+    revokeOnExit: 'failure',
+  })
+
+  it.each(['failure', 'cancelled'] as const)(
+    'the post step revokes the new token when the job status is %s, read from ${{ job.status }}',
+    async (jobStatus) => {
+      const inputs = create()
+      const main = await runAction({ inputs })
+      expect(main.exitCode).toBe(0)
+      expect(main.log).toContain(
+        'It will be revoked at the end of the job if the job does not succeed (revokeOnExit: failure).',
+      )
+      const id = main.outputs.tokenId ?? ''
+      // The runner evaluates action.yml's defaults again for the post step.
+      const post = await runAction({ step: 'post', inputs, state: main.state, jobStatus })
+      expect(post.exitCode).toBe(0)
+      expect(post.log).toContain(`revoking the gateway token 'mediator-prod' (${id})`)
+      expect(platform().tokens.get(id)?.state).toBe('revoked')
+    },
+  )
+
+  it('the post step keeps the new token, sending nothing, when the job succeeded', async () => {
+    const inputs = create()
+    const main = await runAction({ inputs })
+    const id = main.outputs.tokenId ?? ''
+    const sent = platform().requests.length
+    const post = await runAction({ step: 'post', inputs, state: main.state, jobStatus: 'success' })
+    expect(post.exitCode).toBe(0)
+    expect(post.log).toContain(
+      `The job succeeded: the gateway token 'mediator-prod' (${id}) stays active (revokeOnExit: failure).`,
+    )
+    expect(platform().requests.length).toBe(sent)
+    expect(platform().tokens.get(id)?.state).toBe('active')
   })
 })

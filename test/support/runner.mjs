@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
+import { evaluateTemplate } from './expressions.mjs'
 import { node24 } from './node24.mjs'
 import { readWorkflowCommands } from './workflow-commands.mjs'
 
@@ -42,6 +43,8 @@ export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..')
  * @property {Record<string, string>} [env] extra environment (RUNNER_DEBUG, proxies, ...)
  * @property {Record<string, string>} [state] saved state, given to a post step as STATE_*
  * @property {'main' | 'post'} [step] which of action.yml's entry points to run
+ * @property {'success' | 'failure' | 'cancelled'} [jobStatus] the job's status as the step
+ *   sees it (`job.status`: the post step's default of jobStatus); success by default
  * @property {number} [timeoutMs] kill the step after this long
  * @property {string} [dir] the job's directory (RUNNER_TEMP, HOME, the workspace), kept after
  *   the step: a test reads the files a step left there, or runs the post step where the
@@ -57,8 +60,9 @@ export function actionMetadata() {
 /**
  * What the runner prepares for a step: a temporary directory with empty GITHUB_OUTPUT,
  * GITHUB_ENV, GITHUB_STATE and GITHUB_STEP_SUMMARY files, and a clean environment with
- * the inputs as INPUT_* (action.yml's defaults filled in) and saved state as STATE_*.
- * @param {Pick<RunOptions, 'inputs' | 'state' | 'env' | 'dir'>} [options]
+ * the inputs as INPUT_* (action.yml's defaults filled in, their expressions evaluated)
+ * and saved state as STATE_*.
+ * @param {Pick<RunOptions, 'inputs' | 'state' | 'env' | 'dir' | 'jobStatus'>} [options]
  */
 export function prepareStep(options = {}) {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'gateway-token-run-'))
@@ -78,7 +82,13 @@ export function prepareStep(options = {}) {
     RUNNER_TEMP: dir,
     GITHUB_WORKSPACE: dir,
     ...files,
-    ...inputEnv(actionMetadata().inputs, options.inputs ?? {}),
+    ...inputEnv(actionMetadata().inputs, options.inputs ?? {}, {
+      job: { status: options.jobStatus ?? 'success' },
+      runner: { temp: dir, os: process.platform === 'win32' ? 'Windows' : 'Linux' },
+      github: { workspace: dir, action: 'gateway-token' },
+      strategy: {},
+      matrix: {},
+    }),
     ...Object.fromEntries(Object.entries(options.state ?? {}).map(([k, v]) => [`STATE_${k}`, v])),
     ...options.env,
   }
@@ -117,15 +127,19 @@ export async function runAction(options = {}) {
 
 /**
  * The runner sets `INPUT_<NAME>` (upper case, spaces as `_`) for each input given in
- * `with:`, and for each other input that has a default, to that default.
+ * `with:`, and for each other input that has a default, to that default, its expressions
+ * evaluated (action.yml's defaults may use github, job, runner, strategy and matrix),
+ * again at each stage of the action: the post step's `${{ job.status }}` is its status then.
  * @param {Record<string, { default?: string }>} declared
  * @param {Record<string, string>} given
+ * @param {import('./expressions.mjs').Contexts} [contexts]
  */
-export function inputEnv(declared, given) {
+export function inputEnv(declared, given, contexts = { job: { status: 'success' } }) {
   /** @type {Record<string, string>} */
   const env = {}
   for (const [name, spec] of Object.entries(declared)) {
-    if (spec.default !== undefined) env[inputVariable(name)] = String(spec.default)
+    if (spec.default !== undefined)
+      env[inputVariable(name)] = evaluateTemplate(String(spec.default), contexts)
   }
   for (const [name, value] of Object.entries(given)) env[inputVariable(name)] = value
   return env

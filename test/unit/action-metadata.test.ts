@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
-import { INPUT_DEFAULTS } from '../../src/inputs.js'
+import { DECLARED_INPUTS, INPUT_DEFAULTS, JOB_STATUS_INPUT } from '../../src/inputs.js'
 import { report } from '../../src/report.js'
 import { VERSION } from '../../src/version.js'
 import { recordingRunner } from '../fixtures/runner.js'
@@ -45,7 +45,9 @@ describe('action.yml', () => {
         .filter(([name]) => !REQUIRED.includes(name))
         .map(([name, input]) => [name, input.default]),
     )
-    expect(defaults).toEqual(INPUT_DEFAULTS)
+    // jobStatus is the runner's to fill in, again for the post step (docs/POST-STEP.md).
+    expect(defaults).toEqual({ ...INPUT_DEFAULTS, [JOB_STATUS_INPUT]: '${{ job.status }}' })
+    expect(Object.keys(metadata.inputs)).toEqual(DECLARED_INPUTS)
   })
 
   it('declares every output the action writes, and no other', async () => {
@@ -57,7 +59,7 @@ describe('action.yml', () => {
         token: token('a', 'x', 0),
         envName: undefined,
         reused: false,
-        revokeOnExit: false,
+        revokeOnExit: 'never',
         revokeOnExitSkipped: false,
       },
       { summary: false },

@@ -52,7 +52,7 @@ function parsed(input: string, inputs: Inputs): unknown {
   return (inputs.task as unknown as Record<string, unknown>)[input]
 }
 
-const BOOLEANS = ['summary', 'dryRun', 'revokeOnExit', 'writeTokenFile']
+const BOOLEANS = ['summary', 'dryRun', 'writeTokenFile']
 const CONTROL = 'must not hold control characters (line breaks, tabs); got'
 const HTTPS = 'must use https (http only for localhost, 127.0.0.0/8 and [::1]); got'
 
@@ -92,7 +92,7 @@ describe('readInputs', () => {
       name: 'ci-deploy',
       envName: undefined,
       ifExists: 'create',
-      revokeOnExit: false,
+      revokeOnExit: 'never',
       writeTokenFile: false,
     }
     expect(inputs.task).toEqual(expected)
@@ -179,6 +179,17 @@ describe('readInputs', () => {
       ...['true', 'True', 'TRUE'].map((raw): [string, string, boolean] => [input, raw, true]),
       ...['false', 'False', 'FALSE'].map((raw): [string, string, boolean] => [input, raw, false]),
     ]),
+    ...['true', 'True', 'TRUE'].map((raw): [string, string, string] => [
+      'revokeOnExit',
+      raw,
+      'always',
+    ]),
+    ...['false', 'False', 'FALSE'].map((raw): [string, string, string] => [
+      'revokeOnExit',
+      raw,
+      'never',
+    ]),
+    ['revokeOnExit', 'failure', 'failure'],
   ])('accepts %s %j, read as %j', (input, raw, expected) => {
     const { inputs } = read(given(input, raw))
     expect(parsed(input, inputs)).toEqual(expected)
@@ -237,6 +248,11 @@ describe('readInputs', () => {
         `must be true or false; got "${raw}".`,
       ]),
     ),
+    ...['yes', 'tRUE', 'Failure', 'failed', 'on-failure'].map((raw): [string, string, string] => [
+      'revokeOnExit',
+      raw,
+      `must be true, false or failure (revoke only when the job does not succeed); got "${raw}".`,
+    ]),
   ])('refuses %s %j', (input, raw, problem) => {
     const error = failure(given(input, raw))
     expect(error.input).toBe(input)

@@ -123,6 +123,7 @@ describe('run: what create leaves for the post step', () => {
     expect(stateWhenSent).toEqual({
       revokeOnExitTokenName: 'pr-1',
       revokeOnExitSince: expect.stringMatching(/^\d+$/),
+      revokeOnExitWhen: 'always',
     })
     const since = Number(stateWhenSent.revokeOnExitSince)
     expect(since).toBeGreaterThanOrEqual(before)
@@ -140,7 +141,11 @@ describe('run: what create leaves for the post step', () => {
     expect(runner.failures).toEqual([
       `create failed: POST ${API}/api/tokens got no answer: connection reset (ECONNRESET).`,
     ])
-    expect(Object.keys(runner.state).sort()).toEqual(['revokeOnExitSince', 'revokeOnExitTokenName'])
+    expect(Object.keys(runner.state).sort()).toEqual([
+      'revokeOnExitSince',
+      'revokeOnExitTokenName',
+      'revokeOnExitWhen',
+    ])
   })
 
   it('revokeOnExit with a reused token: notes nothing, as nothing is created', async () => {

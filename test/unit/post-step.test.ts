@@ -179,6 +179,79 @@ describe('runPost: the token file (writeTokenFile)', () => {
   })
 })
 
+describe('runPost: revokeOnExit: failure revokes only when the job did not succeed (case 7)', () => {
+  function failureRunner(jobStatus: string) {
+    const runner = recordingRunner({ ...INPUTS, jobStatus })
+    saveCreateSent(runner, { name: 'ephemeral', sentAt: Date.UTC(2026, 10, 1), when: 'failure' })
+    saveTokenToRevoke(runner, { id: TOKEN_ID, name: 'ephemeral' })
+    return runner
+  }
+  const label = `gateway token 'ephemeral' (${TOKEN_ID})`
+
+  it.each([
+    ['failure', 'failed'],
+    ['cancelled', 'was cancelled'],
+  ])('revokes when the job status is %s', async (status, how) => {
+    const runner = failureRunner(status)
+    authOk()
+    nock(API)
+      .post(REVOKE)
+      .query({ tokenId: TOKEN_ID })
+      .reply(200, record({ state: 'revoked', tokenValue: undefined }))
+    await runPost(runner)
+    expect(nock.pendingMocks()).toEqual([])
+    expect(runner.lines).toContain(
+      `info: The job ${how}: revoking the ${label} (revokeOnExit: failure).`,
+    )
+  })
+
+  it('keeps the token, sending nothing, when the job succeeded', async () => {
+    const runner = failureRunner('success')
+    await runPost(runner)
+    expect(runner.lines).toEqual([
+      `info: The job succeeded: the ${label} stays active (revokeOnExit: failure).`,
+    ])
+    expect(runner.events).not.toContain('read clientSecret')
+  })
+
+  it.each(['', 'unknown', '${{ job.status }}'])(
+    'keeps the token and warns when the job status is not known: %j',
+    async (status) => {
+      const runner = failureRunner(status)
+      await runPost(runner)
+      expect(runner.lines).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^warning: Did not revoke the gateway token 'ephemeral' \\(${TOKEN_ID}\\) at the end of the job: revokeOnExit is failure, and the job's status is not known \\(jobStatus is .*\\)`,
+          ),
+        ),
+      ])
+    },
+  )
+
+  it('gates the search for a lost create the same way', async () => {
+    const runner = recordingRunner({ ...INPUTS, jobStatus: 'success' })
+    saveCreateSent(runner, { name: 'pr-9', sentAt: Date.UTC(2026, 10, 1), when: 'failure' })
+    await runPost(runner)
+    expect(runner.lines).toEqual([
+      "info: The job succeeded: the token named 'pr-9' that this step created stays active (revokeOnExit: failure).",
+    ])
+  })
+
+  it('revokes whatever the job status with revokeOnExit: true', async () => {
+    const runner = recordingRunner({ ...INPUTS, jobStatus: 'success' })
+    saveCreateSent(runner, { name: 'ephemeral', sentAt: Date.UTC(2026, 10, 1), when: 'always' })
+    saveTokenToRevoke(runner, { id: TOKEN_ID, name: 'ephemeral' })
+    authOk()
+    nock(API)
+      .post(REVOKE)
+      .query(true)
+      .reply(200, record({ state: 'revoked', tokenValue: undefined }))
+    await runPost(runner)
+    expect(nock.pendingMocks()).toEqual([])
+  })
+})
+
 describe('runPost: a create whose token id was never saved (revokeOnExit)', () => {
   const SENT_AT = Date.parse('2026-11-01T10:00:00.000Z')
   const at = (offsetMs: number) => new Date(SENT_AT + offsetMs).toISOString()
@@ -190,7 +263,7 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
   /** A runner whose state says a create of 'pr-7' was sent at SENT_AT, and no more. */
   function sentRunner() {
     const runner = recordingRunner(INPUTS)
-    saveCreateSent(runner, { name: 'pr-7', sentAt: SENT_AT })
+    saveCreateSent(runner, { name: 'pr-7', sentAt: SENT_AT, when: 'always' })
     return runner
   }
   const infoAndWarnings = (runner: RecordingRunner) =>

@@ -26,7 +26,7 @@ describe('report: writeTokenFile (output tokenFile)', () => {
     token: created,
     envName: undefined,
     reused: false,
-    revokeOnExit: false,
+    revokeOnExit: 'never',
     revokeOnExitSkipped: false,
   } as const
 

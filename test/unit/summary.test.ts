@@ -20,7 +20,7 @@ describe('summaries', () => {
       token: created,
       envName: 'GW_TOKEN',
       reused: false,
-      revokeOnExit: false,
+      revokeOnExit: 'never',
       revokeOnExitSkipped: false,
     })
     expect(summary).toContain(
@@ -115,7 +115,7 @@ describe('create and cleanup summaries', () => {
       token: token('id-1', 'ci', 3),
       envName: undefined,
       reused: true,
-      revokeOnExit: false,
+      revokeOnExit: 'never',
       revokeOnExitSkipped: false,
     })
     expect(reused).toMatch(
@@ -126,7 +126,7 @@ describe('create and cleanup summaries', () => {
       token: token('id-1', 'ci', 0),
       envName: undefined,
       reused: false,
-      revokeOnExit: true,
+      revokeOnExit: 'always',
       revokeOnExitSkipped: false,
     })
     expect(ephemeral).toContain('It will be revoked at the end of the job (revokeOnExit).')
@@ -266,7 +266,12 @@ describe('the 128 KiB bound, in bytes', () => {
       createSummary({
         operation: 'create',
         token: token('id-1', name, 0, { mediatorId: name }),
-        ...{ envName: 'GW_TOKEN', reused: true, revokeOnExit: true, revokeOnExitSkipped: false },
+        ...{
+          envName: 'GW_TOKEN',
+          reused: true,
+          revokeOnExit: 'always',
+          revokeOnExitSkipped: false,
+        },
       }),
       revokeSummary({
         operation: 'revoke',

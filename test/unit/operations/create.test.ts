@@ -9,7 +9,7 @@ const task = (fields: Partial<CreateTask> = {}): CreateTask => ({
   name: 'ci-deploy',
   envName: undefined,
   ifExists: 'create',
-  revokeOnExit: false,
+  revokeOnExit: 'never',
   writeTokenFile: false,
   ...fields,
 })
@@ -23,25 +23,25 @@ const existing = () => [
 describe('create', () => {
   it('creates one token, with no look at the list, and returns it with its value', async () => {
     const api = new FakeTokenApi(existing())
-    const result = await create(api, task({ envName: 'GW_TOKEN', revokeOnExit: true }))
+    const result = await create(api, task({ envName: 'GW_TOKEN', revokeOnExit: 'always' }))
     expect(api.calls).toEqual(['create ci-deploy'])
     expect(result).toEqual({
       operation: 'create',
       token: expect.objectContaining({ name: 'ci-deploy', tokenValue: 'value-ci-deploy' }),
       reused: false,
       envName: 'GW_TOKEN',
-      revokeOnExit: true,
+      revokeOnExit: 'always',
       revokeOnExitSkipped: false,
     })
   })
 
   it('reuse: returns the newest active token with exactly this name, creating nothing', async () => {
     const api = new FakeTokenApi(existing())
-    const result = await create(api, task({ ifExists: 'reuse', revokeOnExit: true }))
+    const result = await create(api, task({ ifExists: 'reuse', revokeOnExit: 'always' }))
     expect(api.calls).toEqual(['list'])
     expect(result).toMatchObject({
       reused: true,
-      revokeOnExit: false,
+      revokeOnExit: 'never',
       revokeOnExitSkipped: true,
       token: { id: 'newest', tokenValue: 'value-newest' },
     })
