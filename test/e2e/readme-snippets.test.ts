@@ -1,0 +1,86 @@
+// The README's snippets that are whole steps, run as a workflow author who copies one would run it.
+import { describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parse, stringify } from 'yaml'
+import { PROJECT_ID, type FakePlatform } from '../support/fake-platform.mjs'
+import { ROOT } from '../support/runner.mjs'
+import { runWorkflowText } from '../support/workflow-runner.mjs'
+import { useFakePlatform } from './helpers.js'
+
+const platform = useFakePlatform()
+const DAY = 86_400_000
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+
+/** The first ```yaml block under a heading of the README (`## Usage`, `### Deploy with Helm`). */
+function snippet(heading: string): string {
+  const section = readme.slice(readme.indexOf(`\n${heading}\n`))
+  const match = /```yaml\n([\s\S]*?)```/.exec(section)
+  if (match?.[1] === undefined) throw new Error(`no yaml block under ${heading}`)
+  return match[1]
+}
+
+/** The connection inputs the snippets leave out ("as in Usage"), from the Usage snippet. */
+function usageInputs(): Record<string, string> {
+  const usage = parse(snippet('## Usage')) as unknown
+  const [step] = usage as { with: Record<string, string> }[]
+  const { clientId, clientSecret, baseUrl, authUrl } = step?.with ?? {}
+  return { clientId, clientSecret, baseUrl, authUrl } as Record<string, string>
+}
+
+/** A job around a snippet of steps, with the inputs it leaves out put back. */
+function asWorkflow(steps: string): string {
+  const parsed = parse(steps) as { uses?: string; with?: Record<string, unknown> }[]
+  for (const step of parsed) {
+    if (step.uses?.startsWith('your-org/gateway-token-action@') === true) {
+      step.with = { ...step.with, ...usageInputs() }
+    }
+  }
+  return stringify({
+    on: { workflow_dispatch: {} },
+    jobs: { snippet: { 'runs-on': 'ubuntu-latest', steps: parsed } },
+  })
+}
+
+function settings(p: FakePlatform) {
+  return {
+    secrets: { PLATFORM_CLIENT_ID: p.clientId, PLATFORM_CLIENT_SECRET: p.clientSecret },
+    vars: {
+      PLATFORM_API_URL: p.baseUrl,
+      PLATFORM_AUTH_URL: p.authUrl,
+      PLATFORM_PROJECT_ID: PROJECT_ID,
+    },
+  }
+}
+
+describe("the README's Helm snippet, copied on its own, is safe", () => {
+  it('a deploy that succeeds leaves the new token active, from a file, in a Secret of its own', async () => {
+    const old = platform().seed({ name: 'mediator-production', ageMs: 30 * DAY })
+    const run = await runWorkflowText(
+      asWorkflow(snippet('### Deploy with Helm')),
+      'helm.yml',
+      settings(platform()),
+    )
+    expect(run.jobs).toEqual({ snippet: 'success' })
+    const fresh = [...platform().tokens.values()].find((t) => t.id !== old.id)
+    expect(fresh?.state).toBe('active')
+    expect(platform().tokens.get(old.id)?.state).toBe('active')
+    const secret = run.tools.find((c) => c.tool === 'kubectl' && c.args[1] === 'secret')
+    expect(Object.values(secret?.files ?? {})).toEqual([fresh?.tokenValue])
+    const upgrade = run.tools.find((c) => c.tool === 'helm' && c.args[0] === 'upgrade')
+    expect(upgrade?.args).toEqual(expect.arrayContaining(['--atomic', '--wait']))
+    for (const call of run.tools) expect(call.args.join(' ')).not.toContain(fresh?.tokenValue)
+  })
+
+  it('a deploy that fails revokes the new token and leaves the old one in service', async () => {
+    const old = platform().seed({ name: 'mediator-production', ageMs: 30 * DAY })
+    const run = await runWorkflowText(asWorkflow(snippet('### Deploy with Helm')), 'helm.yml', {
+      ...settings(platform()),
+      fail: 'helm upgrade',
+    })
+    expect(run.jobs).toEqual({ snippet: 'failure' })
+    const fresh = [...platform().tokens.values()].find((t) => t.id !== old.id)
+    expect(fresh?.state).toBe('revoked')
+    expect(platform().tokens.get(old.id)?.state).toBe('active')
+  })
+})
