@@ -208,6 +208,8 @@ async function cleanup(startMs) {
         ...platform.connectionInputs(),
         operation: 'cleanup',
         olderThan: '30d',
+        // Every token old: the newest of each name too (keep defaults to 1 since issue 16).
+        keep: '0',
         concurrency: String(CLEANUP_CONCURRENCY),
       })
       const revoked = [...platform.tokens.values()].filter((t) => t.state === 'revoked').length

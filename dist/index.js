@@ -1316,36 +1316,23 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(992);
 ;// CONCATENATED MODULE: ./src/github-runner.ts
-// The only module that talks to @actions/core: the Runner of a real step.
 
 
 
-/** The GitHub runner, through `@actions/core`. */
 const githubRunner = {
     getInput: (name) => getInput(name),
-    // The runner sets INPUT_<NAME> for each input in `with:`, declared or not, and for
-    // each declared one with a default. Names are compared in upper case (Windows keeps
-    // the case it was given).
     inputNames: () => Object.keys(process.env)
         .filter((variable) => variable.toUpperCase().startsWith('INPUT_'))
         .map((variable) => variable.slice('INPUT_'.length)),
-    // Registered exactly as given: a changed value would not be the one masked.
     setSecret: (value) => {
         core_setSecret(value);
     },
-    // Every message below holds platform text (names, ids, server details), and every log
-    // line leaves the action here: this is where none of it may become a runner command.
-    // setFailed, debug, notice and warning are `::` commands whose data core escapes, and
-    // the runner tries that syntax first; `##[` is still taken out of them, as it costs
-    // nothing and does not rest on the runner's order of parsing.
     setFailed: (message) => {
         setFailed((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
     debug: (message) => {
         core_debug((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
-    // core.info writes its text as it is: a line starting with `::`, or holding `##[`
-    // anywhere, is a command to the runner. One line, then neither.
     info: (message) => {
         info((0,src_text/* neutralizeCommands */.Kw)((0,src_text/* oneLine */.TN)(message)));
     },
@@ -1355,7 +1342,6 @@ const githubRunner = {
     warning: (message) => {
         warning((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
-    // Outputs, the environment and state go to files, not to the log: left as they are.
     setOutput: (name, value) => {
         setOutput(name, value);
     },
@@ -1367,14 +1353,12 @@ const githubRunner = {
     },
     getState: (name) => getState(name),
     writeSummary: async (markdown) => {
-        // Outside a runner (a local run) there is no summary file; that is not a failure.
         if (!process.env.GITHUB_STEP_SUMMARY) {
             core_debug('GITHUB_STEP_SUMMARY is not set; no job summary written.');
             return;
         }
         await summary.addRaw(markdown, true).write();
     },
-    // The runner empties RUNNER_TEMP at the end of each job; a local run has none.
     tempDir: () => process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(),
 };
 
@@ -1387,7 +1371,6 @@ const githubRunner = {
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(915);
 /* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(537);
-// The main step's entry point: it only starts the action (all logic is in main.ts).
 
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
@@ -1409,7 +1392,6 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: failureMessage
 
 ;// CONCATENATED MODULE: ./src/clock.ts
-// The clock: time, waits and jitter, injectable so that tests never wait.
 const systemClock = {
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => {
@@ -1423,36 +1405,26 @@ class Deadline {
     clock;
     totalMs;
     endsAt;
-    /** @param totalMs the whole budget; 0 means no limit. */
     constructor(clock, totalMs) {
         this.clock = clock;
         this.totalMs = totalMs;
         this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
     }
-    /** Milliseconds left; Infinity without a limit. */
     remaining() {
         return Math.max(0, this.endsAt - this.clock.now());
     }
     expired() {
         return this.remaining() === 0;
     }
-    /** `totalTimeout (900 s)`, for messages. */
     describe() {
         return `totalTimeout (${Math.round(this.totalMs / 1000)} s)`;
     }
 }
 
 ;// CONCATENATED MODULE: ./src/errors.ts
-// The action's expected failures: their messages are what the workflow author reads.
-/**
- * An expected failure (bad input, a platform that refused, a network that failed).
- * Its message is exactly what the workflow author reads, so it must say what went
- * wrong and what to do, and must never hold a secret. Anything else thrown is a bug.
- */
 class ActionError extends Error {
     name = 'ActionError';
 }
-/** A bad input, found before any request is sent. The message starts with the input's name. */
 class InputError extends ActionError {
     input;
     name = 'InputError';
@@ -1461,12 +1433,7 @@ class InputError extends ActionError {
         this.input = input;
     }
 }
-/** For failures that may come from missing or wrong credentials. */
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
-/**
- * What an error says: its message, or the thrown value as text. Read as a field, not by
- * class: an error from another realm (a test's fs) is not an instance of this Error.
- */
 function messageOf(error) {
     const { message } = (error ?? {});
     return typeof message === 'string' ? message : String(error);
@@ -1475,7 +1442,6 @@ function messageOf(error) {
 // EXTERNAL MODULE: ./src/github-runner.ts + 14 modules
 var github_runner = __nccwpck_require__(915);
 ;// CONCATENATED MODULE: ./src/uuid.ts
-// UUIDs: the only ids the action puts into a URL or accepts as an input.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function isUuid(value) {
     return UUID.test(value);
@@ -1484,7 +1450,6 @@ function isUuid(value) {
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(992);
 ;// CONCATENATED MODULE: ./src/input-parsers.ts
-// Parsers of single input values: each returns the typed value or throws an InputError naming the input.
 
 
 
@@ -1537,7 +1502,6 @@ function readChoice(input, raw, choices) {
     }
     return choice;
 }
-/** YAML 1.2 core-schema booleans, as `core.getBooleanInput` accepts them. */
 function readBoolean(input, raw) {
     if (['true', 'True', 'TRUE'].includes(raw))
         return true;
@@ -1545,7 +1509,6 @@ function readBoolean(input, raw) {
         return false;
     throw new InputError(input, `must be true or false; got ${quote(raw)}.`);
 }
-/** revokeOnExit: a boolean as readBoolean reads one, or `failure`. */
 function readRevokeOnExit(raw) {
     if (raw === 'failure')
         return 'failure';
@@ -1561,7 +1524,6 @@ function readInteger(input, raw, min, max, what) {
     }
     return number;
 }
-/** `30d`, `12h`, `90m`, `2w`: a whole number, at least 1, and a unit. */
 function readDuration(raw) {
     if (!raw)
         return undefined;
@@ -1596,7 +1558,6 @@ function readTokenId(raw) {
     }
     return raw;
 }
-/** expectedProjectId: empty, or a UUID. */
 function readProjectId(raw) {
     if (!raw)
         return undefined;
@@ -1618,7 +1579,6 @@ function readEnvName(raw) {
     }
     return raw;
 }
-/** An absolute https URL (http for loopback only), without credentials, query or fragment. */
 function readUrl(input, raw, what) {
     if (!raw)
         throw new InputError(input, `is required: ${what}, like https://api.example.com.`);
@@ -1629,12 +1589,10 @@ function readUrl(input, raw, what) {
     catch {
         throw new InputError(input, `must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
     }
-    // Credentials in a URL would be printed with every request line and error message.
     if (url.username || url.password) {
         throw new InputError(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
     }
     if (url.search || url.hash) {
-        // Not quoted whole: a query may carry a key, and the message goes to the log.
         throw new InputError(input, `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
     }
     const loopback = isLoopback(url.hostname);
@@ -1646,32 +1604,18 @@ function readUrl(input, raw, what) {
 function isLoopback(hostname) {
     return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
-/** The URL's origin and path, without a trailing `/`. */
 function withoutTrailingSlash(url) {
     return url.origin + url.pathname.replace(/\/+$/, '');
 }
-/** Quotes a value for a message: escapes control characters, cuts long values. */
 function quote(raw) {
-    // JSON escapes only C0 controls; DEL and the C1 ones (U+0085 is a line break to some readers) too.
     return JSON.stringify((0,src_text/* truncate */.xv)(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 ;// CONCATENATED MODULE: ./src/input-names.ts
-// Inputs the step was given that the action does not declare: refused, with the declared one meant.
 
-/**
- * The variable the runner sets for an input: `INPUT_`, then the name in upper case with
- * spaces as `_` (actions/runner). Given here without the `INPUT_` prefix.
- */
 function inputVariable(name) {
     return name.replace(/ /g, '_').toUpperCase();
 }
-/**
- * Fails when the step was given an input that is not declared. The runner only warns
- * about one, and passes it on: a misspelt `olderThan` would leave a cleanup without its
- * age filter, and it would revoke every token of the name. `given` holds the names of
- * the INPUT_* variables, without the prefix, as the runner spells them (upper case).
- */
 function refuseUnknownInputs(given, declared) {
     const known = new Set(declared.map(inputVariable));
     const unknown = given.filter((variable) => !known.has(variable.toUpperCase())).sort();
@@ -1686,15 +1630,9 @@ function refuseUnknownInputs(given, declared) {
     });
     throw new InputError(written(first), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes.`);
 }
-/** How the input was most likely written in `with:`: the runner gives it in upper case. */
 function written(variable) {
     return variable.toLowerCase();
 }
-/**
- * The declared input `variable` most resembles: the same letters and digits in any case
- * (`older_than`, `revoke-on-exit`), else the nearest by edit distance, if near enough
- * that a slip of the keyboard explains it.
- */
 function closest(variable, declared) {
     const wanted = squash(variable);
     if (wanted === '')
@@ -1709,16 +1647,10 @@ function closest(variable, declared) {
         return undefined;
     return best.distance <= Math.max(1, Math.floor(wanted.length / 4)) ? best.name : undefined;
 }
-/** Letters and digits only, upper case: what is left when separators and case are ignored. */
 function squash(name) {
     return name.toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
-/**
- * Edits (insert, delete, replace, swap two neighbours) from `a` to `b`: the restricted
- * Damerau-Levenshtein distance, so that `olderThna` is one edit from `olderThan`.
- */
 function editDistance(a, b) {
-    // rows[i][j]: the distance between the first i characters of a and the first j of b.
     const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
     const at = (i, j) => rows[i]?.[j] ?? Infinity;
     for (let i = 1; i <= a.length; i++) {
@@ -1736,34 +1668,22 @@ function editDistance(a, b) {
 }
 
 ;// CONCATENATED MODULE: ./src/version.ts
-// The action's version and the User-Agent it sends.
-/** Kept equal to package.json's version by a test. */
 const VERSION = '0.1.0';
 const USER_AGENT = `gateway-token-action/${VERSION}`;
 
 ;// CONCATENATED MODULE: ./src/platform/errors.ts
-// The failures of the platform client: a request that failed, and its two special cases.
 
-/** A request that failed: refused, unanswered, or answered with something unreadable. */
 class RequestError extends ActionError {
     status;
     name = 'RequestError';
-    constructor(message, 
-    /** The HTTP status of the last answer, or undefined when none came. */
-    status) {
+    constructor(message, status) {
         super(message);
         this.status = status;
     }
 }
-/** The access token could not be obtained: no API call was made. */
 class AuthenticationError extends RequestError {
     name = 'AuthenticationError';
 }
-/**
- * The step's totalTimeout ran out: the request was not sent, or not sent again. With
- * `mayHaveTakenEffect`, an attempt had been sent and whether it took effect is unknown:
- * its answer did not come in the time left, or was a failure that does not say (a 502).
- */
 class DeadlineError extends RequestError {
     mayHaveTakenEffect;
     name = 'DeadlineError';
@@ -1772,13 +1692,6 @@ class DeadlineError extends RequestError {
         this.mayHaveTakenEffect = mayHaveTakenEffect;
     }
 }
-/**
- * A revoke whose outcome only the token's record can tell: the platform refused it (a
- * 4xx other than 401, 408 and 429: the token may have been revoked by someone else), or
- * answered with a success that does not show this token revoked. A list fetched after
- * it settles it (settle-revoke.ts). With `mayHaveRevoked`, an earlier attempt may have
- * revoked the token: then a revoked record is this call's doing.
- */
 class UnsettledRevokeError extends RequestError {
     refusal;
     mayHaveRevoked;
@@ -1789,38 +1702,24 @@ class UnsettledRevokeError extends RequestError {
         this.mayHaveRevoked = mayHaveRevoked;
     }
 }
-/** A revoke of a token id the project does not have. */
 class UnknownTokenError extends RequestError {
     name = 'UnknownTokenError';
 }
-/** A 4xx that says no, rather than "not now" (408, 429). */
 function isRefusal(status) {
     return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
 }
 
 ;// CONCATENATED MODULE: ./src/platform/endpoints.ts
-// The platform's addresses: the token endpoint and the REST paths (docs/PLATFORM-API.md section 4).
 
 
 
 
-/** The token endpoint under the auth service's base URL (section 4.1). */
 const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
-/**
- * The full URL of the token endpoint. Deployments differ in the path prefix, so a URL
- * that already names the endpoint (ends in `/api-token`) is used as it is.
- */
 function authEndpoint(authUrl) {
     const base = authUrl.replace(/\/+$/, '');
     return base.endsWith('/api-token') ? base : base + AUTH_PATH;
 }
-/** Create (POST) and list (GET): section 4.2 and 4.3. */
 const TOKENS_PATH = '/api/tokens';
-/**
- * Revoke: the id as a path segment and as the query parameter tokenId, both sent
- * (section 4.4). Only a UUID goes into the URL: an id from the platform such as `..`
- * or `a/b` would send the request somewhere else.
- */
 function revokePath(tokenId) {
     if (!isUuid(tokenId)) {
         throw new RequestError(`the token id ${JSON.stringify((0,src_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
@@ -1828,36 +1727,27 @@ function revokePath(tokenId) {
     const id = encodeURIComponent(tokenId);
     return `/api/tokens/${id}/revoke?tokenId=${id}`;
 }
-/** A request with the JSON headers every call sends. */
 function jsonRequest(method, url, body) {
     const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
     if (body === undefined)
         return { method, url, headers };
     return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
 }
-/** `METHOD url`, for messages and debug lines. URLs carry no credentials (inputs refuse them). */
 function requestLine(request) {
     return `${request.method} ${request.url}`;
 }
 
 ;// CONCATENATED MODULE: ./src/task.ts
-// What a step is asked to do: the operation and its settings, as the input reader hands them on.
 const OPERATIONS = ['create', 'list', 'revoke', 'cleanup'];
 const STATE_FILTERS = ['active', 'revoked', 'all'];
 const IF_EXISTS = ['create', 'reuse', 'fail'];
 
 ;// CONCATENATED MODULE: ./src/inputs.ts
-// The one place that reads the step's inputs: every INPUT_* turned into one checked, typed object.
 
 
 
 
 
-/**
- * The defaults of action.yml. The runner fills them in before the action starts;
- * they are repeated here for runs that do not (local runs, tests). A test keeps
- * the two in step.
- */
 const INPUT_DEFAULTS = {
     name: '',
     tokenId: '',
@@ -1876,21 +1766,13 @@ const INPUT_DEFAULTS = {
     expectedProjectId: '',
     totalTimeout: '900',
 };
-/**
- * An input the workflow author never sets: its default in action.yml is
- * `${{ job.status }}`, which the runner evaluates again for the post step, so that it
- * learns whether the job succeeded (revokeOnExit: failure). Only the post step reads it.
- */
 const JOB_STATUS_INPUT = 'jobStatus';
-/** The inputs action.yml requires (the runner does not enforce that: readInputs does). */
 const REQUIRED_INPUTS = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl'];
-/** Every input action.yml declares, in its order; a test keeps the two in step. */
 const DECLARED_INPUTS = [
     ...REQUIRED_INPUTS,
     ...Object.keys(INPUT_DEFAULTS),
     JOB_STATUS_INPUT,
 ];
-/** The operation-specific inputs each operation reads; any other one set is reported as ignored. */
 const USED_BY = {
     create: ['name', 'envName', 'ifExists', 'revokeOnExit', 'writeTokenFile'],
     list: ['name', 'state'],
@@ -1898,14 +1780,8 @@ const USED_BY = {
     cleanup: ['name', 'olderThan', 'keep', 'dryRun', 'concurrency'],
 };
 const OPERATION_SPECIFIC = [...new Set(Object.values(USED_BY).flat())];
-/**
- * Reads and checks every input, or throws an InputError naming the first bad one.
- * Nothing is sent before this returns, so a bad input costs no request. `given` names
- * the inputs the step was given, as the runner spells their variables (see input-names.ts).
- */
 function readInputs(read, secrets, given) {
     maskClientSecret(read, secrets);
-    // Before any other check: a misspelt input explains the one found missing.
     refuseUnknownInputs(given, DECLARED_INPUTS);
     const operation = readOperation(read('operation'));
     const connection = readConnection(read, secrets);
@@ -1946,10 +1822,6 @@ function readInputs(read, secrets, given) {
         warnings,
     };
 }
-/**
- * The inputs that reach the platform: credentials, URLs, timeout and retries. The
- * post step reads them on their own.
- */
 function readConnection(read, secrets) {
     const clientSecret = maskClientSecret(read, secrets);
     const clientId = read('clientId');
@@ -1974,11 +1846,6 @@ function readConnection(read, secrets) {
 function withDefaults(read) {
     return (input) => read(input) || INPUT_DEFAULTS[input];
 }
-/**
- * Every step calls this first: the runner hides a value only from the moment it is
- * registered, so the secret is masked before any other input is read or checked.
- * Registering it twice is harmless.
- */
 function maskClientSecret(read, secrets) {
     const clientSecret = read('clientSecret');
     secrets.add(clientSecret);
@@ -1993,7 +1860,6 @@ function readCleanup(value) {
     const name = readNameFilter(value('name'));
     const olderThan = readDuration(value('olderThan'));
     if (name === undefined && olderThan === undefined) {
-        // Without a selector, a cleanup would revoke every token of the project.
         throw new InputError('name', "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.");
     }
     return {
@@ -2007,11 +1873,6 @@ function readCleanup(value) {
 }
 
 ;// CONCATENATED MODULE: ./src/adaptive-pool.ts
-/**
- * Runs tasks at most `limit` at a time, and adapts that limit to a platform that
- * rate-limits: a throttle halves it and pauses new starts for the wait the platform
- * asked for; each run of `limit` successes raises it by one, back up to the maximum.
- */
 class AdaptivePool {
     max;
     clock;
@@ -2025,14 +1886,11 @@ class AdaptivePool {
         this.log = log;
         this.limit = max;
     }
-    /** How many tasks may be in flight now. */
     get inFlightLimit() {
         return this.limit;
     }
-    /** The platform answered 429 and asked to wait `delayMs`. */
     throttled(delayMs) {
         const now = this.clock.now();
-        // Throttles that arrive during a pause come from requests sent before it: one event.
         if (now >= this.pausedUntil && this.limit > 1) {
             const before = this.limit;
             this.limit = Math.max(1, Math.floor(this.limit / 2));
@@ -2041,7 +1899,6 @@ class AdaptivePool {
         this.pausedUntil = Math.max(this.pausedUntil, now + delayMs);
         this.successes = 0;
     }
-    /** A task went through. */
     succeeded() {
         if (this.limit >= this.max)
             return;
@@ -2050,14 +1907,11 @@ class AdaptivePool {
             this.successes = 0;
         }
     }
-    /** Runs `work` on every item and returns the results in item order. */
     async run(items, work) {
         const queue = items.map((item, index) => ({ item, index }));
         const results = new Array(items.length);
         let inFlight = 0;
-        // A task that throws is a bug: stop taking new items, so that nothing more is done unreported.
         let failed = false;
-        // Resolved, and replaced, each time a task ends: the moment to look again.
         let wake = () => undefined;
         let taskEnded = new Promise((resolve) => (wake = resolve));
         const endTask = () => {
@@ -2065,9 +1919,6 @@ class AdaptivePool {
             taskEnded = new Promise((resolve) => (wake = resolve));
             wakeAll();
         };
-        // One worker per possible task in flight; each starts a task only while fewer than
-        // the current limit are in flight, so a halved limit holds at once, whichever
-        // workers happen to be busy.
         const worker = async () => {
             for (;;) {
                 if (failed || (queue.length === 0 && inFlight === 0))
@@ -2077,7 +1928,6 @@ class AdaptivePool {
                     await this.clock.sleep(pause);
                     continue;
                 }
-                // At the limit, or nothing queued: wait for a task to end (and the limit to change).
                 if (inFlight >= this.limit || queue.length === 0) {
                     await taskEnded;
                     continue;
@@ -2105,12 +1955,7 @@ class AdaptivePool {
 }
 
 ;// CONCATENATED MODULE: ./src/timestamp.ts
-// Strict ISO 8601 timestamps from the platform: date, time and zone, or nothing.
-// 2026-05-26T19:16:45Z, 2026-05-26T19:16:45.123Z, 2026-05-26T21:16:45+02:00. Nothing
-// looser: Date.parse reads "0", "12" or "unknown 2019" as dates, and a token whose age is
-// misread must never be revoked for it.
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?(\d{2}))$/;
-/** Milliseconds since the epoch, or undefined unless `text` is a strict ISO 8601 timestamp. */
 function readTimestamp(text) {
     const match = ISO_8601.exec(text);
     if (match === null)
@@ -2122,7 +1967,6 @@ function readTimestamp(text) {
     if (hour > 23 || minute > 59 || second > 59 || Math.abs(offsetMinutes) > 18 * 60)
         return undefined;
     const utc = Date.UTC(year, month - 1, day, hour, minute, second);
-    // Date.UTC rolls 31 February over into March: a date that does not exist is refused.
     const date = new Date(utc);
     if (date.getUTCFullYear() !== year ||
         date.getUTCMonth() !== month - 1 ||
@@ -2132,12 +1976,8 @@ function readTimestamp(text) {
 }
 
 ;// CONCATENATED MODULE: ./src/records.ts
-// Gateway token records: checked copies of what the platform sent, and how to name, find and order them.
 
 
-// Only these fields are read, and written to outputs in this order. Unknown fields are
-// dropped rather than passed on, so that a secret the platform may add one day cannot
-// reach an output.
 const PUBLIC_FIELDS = [
     'id',
     'name',
@@ -2151,10 +1991,6 @@ const PUBLIC_FIELDS = [
     'revokedBy',
 ];
 const OUTPUT_FIELDS = [...PUBLIC_FIELDS];
-/**
- * Checks that a parsed JSON value is a token record and copies its known fields.
- * Returns a reason instead of a record when it is not one.
- */
 function toRecord(value) {
     if (typeof value !== 'object' || value === null || Array.isArray(value))
         return 'not an object';
@@ -2174,37 +2010,22 @@ function toRecord(value) {
     }
     return record;
 }
-/**
- * A record, or a list of them, as JSON without `tokenValue`: the public fields only, in
- * a fixed order. Written straight from the records, with no copies: a list can hold
- * thousands.
- */
 function publicJson(records) {
     return JSON.stringify(records, OUTPUT_FIELDS);
 }
-/** `'name' (id)`, for messages: on one line and short, whatever the platform sent. */
 function nameAndId(token) {
-    // Cut like an id: a name of 140 KB would otherwise make each log line and message as long.
     if (token.name === undefined)
         return `${NO_NAME} (${shortId(token)})`;
     return `'${(0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.name), 200)}' (${shortId(token)})`;
 }
-/** How a record whose name is not a string is named in messages and the summary. */
 const NO_NAME = '(a name that is not text)';
-/** A platform id for a message: on one line, and short whatever the platform sent. */
 function shortId(token) {
     return (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.id), 80);
 }
-/** `gateway token 'name' (id)`, for log lines. */
 function tokenLabel(token) {
     return `gateway token ${nameAndId(token)}`;
 }
-/**
- * One record per id (compared without regard to case), the first one listed: a list that
- * holds a record twice must not make a cleanup revoke it twice or count it twice.
- */
 function uniqueById(records) {
-    // A list of thousands is looked through once, and copied only when it holds a duplicate.
     const seen = new Set();
     const isNew = (record) => {
         const id = caseless(record.id);
@@ -2218,38 +2039,22 @@ function uniqueById(records) {
     seen.clear();
     return records.filter(isNew);
 }
-/**
- * An id for comparing without regard to case. Most are lower-case UUIDs already: they are
- * kept as they are, with no new string made for each of thousands.
- */
 function caseless(id) {
     return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
 }
-/** Whether two platform ids are the same, compared without regard to case. */
 function sameId(a, b) {
     return caseless(a) === caseless(b);
 }
-/** The record with this id (ids compared without regard to case), or undefined. */
 function findById(tokens, tokenId) {
     const wanted = caseless(tokenId);
     return tokens.find((token) => caseless(token.id) === wanted);
 }
-/**
- * Milliseconds since the epoch, or undefined when `createdAt` is missing or not a strict
- * ISO 8601 timestamp (a token whose age cannot be read is never revoked by age).
- */
 function createdTime(record) {
     return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
 }
-/**
- * Newest first by `createdAt`. Timestamps have whole seconds, so tokens tie: a tie is
- * ordered by id, so that the result never depends on the order the platform listed
- * them in. Records whose date cannot be read go last, also by id.
- */
 function newestFirst(records) {
     return newestFirstBy(records, (record) => record);
 }
-/** Items holding a record, newest record first (as newestFirst). */
 function newestFirstBy(items, recordOf) {
     const keyed = items.map((item) => {
         const record = recordOf(item);
@@ -2260,13 +2065,6 @@ function newestFirstBy(items, recordOf) {
 }
 
 ;// CONCATENATED MODULE: ./src/name-pattern.ts
-// Token name filters: an exact name, or a pattern with `*` wildcards.
-/**
- * Matches token names against a filter: an exact name, or a pattern in which `*`
- * stands for any run of characters (`ci-*`, `*-staging`, `ci-*-db`). Case-sensitive,
- * and every other character is literal. A record without a name (its name was not a
- * string) matches nothing, not even `*`.
- */
 function nameMatcher(pattern) {
     if (!pattern.includes('*'))
         return (name) => name === pattern;
@@ -2281,7 +2079,6 @@ function nameMatcher(pattern) {
             return false;
         if (!name.startsWith(first) || !name.endsWith(last))
             return false;
-        // Each middle part, leftmost first, in the span between the fixed ends.
         let at = first.length;
         const end = name.length - last.length;
         for (const part of middle) {
@@ -2297,17 +2094,8 @@ function nameMatcher(pattern) {
 ;// CONCATENATED MODULE: ./src/operations/cleanup-plan.ts
 
 
-/**
- * Chooses what a cleanup revokes: active tokens matching `name` (exact or `*`
- * pattern), older than `olderThan`, except the `keep` newest of each name. A token
- * whose createdAt cannot be read is never revoked when the choice depends on age
- * (`olderThan`, or ranking for `keep`); with a name alone and `keep: 0`, it goes too. A
- * token whose name is not text is never revoked: nothing can rank it among its name.
- * At the `keep` boundary, tokens that tie (same second) are all kept.
- */
 function planCleanup(tokens, task, now) {
     const matches = task.name === undefined ? () => true : nameMatcher(task.name);
-    // A selection that takes every name would take a token whose name is unknown too.
     const anyName = task.name === undefined || /^\*+$/.test(task.name);
     const byName = new Map();
     const revoke = [];
@@ -2337,13 +2125,10 @@ function planCleanup(tokens, task, now) {
         else {
             revoke.push(...unreadable);
         }
-        // Timestamps have whole seconds: a token created in the same second as the last one
-        // kept ties with it, and which of the two is newer cannot be told. Both are kept.
         const lastKept = task.keep > 0 ? readable[Math.min(task.keep, readable.length) - 1] : undefined;
         const boundary = lastKept === undefined ? undefined : createdTime(lastKept);
         for (const token of readable) {
             const created = createdTime(token) ?? now;
-            // Not old enough: the selection does not take it, so nothing keeps it either.
             if (older !== undefined && now - created <= older)
                 continue;
             if (boundary !== undefined && created >= boundary)
@@ -2360,13 +2145,6 @@ function planCleanup(tokens, task, now) {
 
 ;// CONCATENATED MODULE: ./src/platform/settle-revoke.ts
 
-/**
- * Settles a revoke from `found`, the token's record in a list fetched after the refusal
- * (an older list could show it active although another job has just revoked it). A
- * revoked record is a success: this call's own when an attempt of it may have revoked
- * the token, else someone else's (`alreadyRevoked`). No record: the project has no such
- * token. An active one: the refusal stands.
- */
 function settleRevoke(tokenId, unsettled, found) {
     if (found === undefined) {
         throw new UnknownTokenError(`no token with id ${tokenId} exists in the project: ${unsettled.message}`, unsettled.status);
@@ -2377,18 +2155,10 @@ function settleRevoke(tokenId, unsettled, found) {
 }
 
 ;// CONCATENATED MODULE: ./src/operations/settle-refusals.ts
-// After a cleanup's revokes: every refused or unclear one settled by one list, fetched after the last of them.
 
 
 
 
-/**
- * Two cleanups over the same tokens race: a revoke of a token the other has just revoked
- * is refused (409, or 400 or 404 on some platforms). Only a list fetched after the refusal
- * can tell that from a real refusal, and one list fetched after the last refusal settles
- * them all: a shared list fetched at the first one would show the later ones still active.
- * When that list cannot be had, every refusal stands, saying so.
- */
 async function settleRefusals(client, unsettled) {
     const settled = { revoked: [], revokedElsewhere: [], notRevoked: [] };
     if (unsettled.length === 0)
@@ -2420,27 +2190,16 @@ async function settleRefusals(client, unsettled) {
 }
 
 ;// CONCATENATED MODULE: ./src/operations/cleanup.ts
-// The cleanup operation: revoke what the plan selects, a few at a time, slowing down when throttled.
 
 
 
 
 
-// The pause for the whole batch after a revoke that stayed throttled through all its
-// attempts (its last 429 was not waited for). It is not sent again: one request is sent
-// at most retries + 1 times, in a cleanup too.
 const THROTTLE_PAUSE_MS = 1000;
-/**
- * Revokes the tokens a selection chooses (see planCleanup), `concurrency` at a
- * time, slowing down when the platform rate-limits. A token that cannot be revoked
- * does not stop the others; it is reported in `notRevoked`. When totalTimeout runs
- * out, no more revokes start: the rest are reported in `left`.
- */
 async function cleanup(client, task, { clock, log, deadline }) {
     const tokens = await client.listTokens();
     const runnerNow = clock.now();
     const platformNow = client.platformTime(runnerNow);
-    // A self-hosted runner's clock drifts: days off would revoke tokens hours old.
     const now = platformNow ?? runnerNow;
     const ages = platformNow === undefined
         ? { by: 'runner' }
@@ -2459,7 +2218,6 @@ async function cleanup(client, task, { clock, log, deadline }) {
     }
     const pool = new AdaptivePool(task.concurrency, clock, log);
     const outcomes = await pool.run(plan.revoke, async (token) => {
-        // Out of time: start nothing more; those in flight finish, and all are reported.
         if (deadline.expired())
             return { left: token };
         try {
@@ -2467,7 +2225,6 @@ async function cleanup(client, task, { clock, log, deadline }) {
                 onThrottle: (delayMs) => {
                     pool.throttled(delayMs);
                 },
-                // Settled below, all with one list fetched after the last refusal.
                 settle: 'later',
             });
             pool.succeeded();
@@ -2480,10 +2237,8 @@ async function cleanup(client, task, { clock, log, deadline }) {
                 throw error;
             if (error instanceof DeadlineError && !error.mayHaveTakenEffect)
                 return { left: token };
-            // No pause may outlast the step's budget: the tokens after it would be left all the same.
             if (error.status === 429)
                 pool.throttled(Math.min(THROTTLE_PAUSE_MS, deadline.remaining()));
-            // With mayHaveTakenEffect, the message says that it may have taken effect all the same.
             return { failed: { token, reason: error.message } };
         }
     });
@@ -2501,14 +2256,8 @@ async function cleanup(client, task, { clock, log, deadline }) {
 }
 
 ;// CONCATENATED MODULE: ./src/operations/create.ts
-// The create operation: a new token, or with ifExists an existing one reused or refused.
 
 
-/**
- * Creates a token, or with ifExists `reuse` returns the newest active token with
- * exactly this name, or with `fail` refuses when one exists. Only `create` skips
- * the look at the list, so that the usual path stays at two requests.
- */
 async function create(client, task) {
     const { name, envName, ifExists, revokeOnExit } = task;
     if (ifExists !== 'create') {
@@ -2563,7 +2312,6 @@ async function revoke(client, task) {
 
 
 
-/** Runs the operation the inputs asked for. */
 function perform(client, task, context) {
     switch (task.operation) {
         case 'create':
@@ -2578,14 +2326,12 @@ function perform(client, task, context) {
 }
 
 ;// CONCATENATED MODULE: ./src/platform/decode.ts
-// Decoding answers: a body parsed once, then checked and read into records or an access token.
 
 
 
 
 
 const NOT_JSON = Symbol('not JSON');
-/** Visible ASCII, no spaces: what a Bearer token may hold (RFC 6750 b64token, loosely). */
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
 function parseJson(body) {
     try {
@@ -2595,7 +2341,6 @@ function parseJson(body) {
         return NOT_JSON;
     }
 }
-/** One gateway token record (the create and revoke answers). */
 function readRecord(request, answer) {
     const record = toRecord(readJson(request, answer));
     if (typeof record === 'string') {
@@ -2603,11 +2348,6 @@ function readRecord(request, answer) {
     }
     return record;
 }
-/**
- * The revoke answer: the record of the token revoked, in state `revoked`. A success that
- * says anything else (another token's record, a state other than revoked) is not taken
- * for one: the revoke is then settled from the list (settle-revoke.ts).
- */
 function readRevoked(request, answer, tokenId) {
     const record = readRecord(request, answer);
     if (!sameId(record.id, tokenId)) {
@@ -2618,7 +2358,6 @@ function readRevoked(request, answer, tokenId) {
     }
     return record;
 }
-/** The create answer: a record whose id can go into a URL (the post step revokes by it). */
 function readCreated(request, answer) {
     const record = readRecord(request, answer);
     if (!isUuid(record.id)) {
@@ -2629,7 +2368,6 @@ function readCreated(request, answer) {
     }
     return record;
 }
-/** The list answer: an array of records, one per id. */
 function readList(request, answer) {
     const body = readJson(request, answer);
     if (!Array.isArray(body)) {
@@ -2644,24 +2382,16 @@ function readList(request, answer) {
     });
     return uniqueById(records);
 }
-/**
- * The token endpoint's answer (section 5): valid only from a 200 answer whose
- * access_token is a non-empty string.
- */
 function readAccessToken(request, answer, now) {
     const body = readJson(request, answer);
     const fields = (typeof body === 'object' && body !== null ? body : {});
-    // One older platform client spells it accessToken; accepting both costs nothing.
     const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
     if (typeof value !== 'string' || value === '') {
         throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
     }
-    // Sent as `Authorization: Bearer <token>`: a line break, NUL or non-ASCII character
-    // there would make every API call fail (or split the header), so it fails here.
     if (!HEADER_SAFE.test(value)) {
         throw new RequestError(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
     }
-    // expires_in is in seconds in every sample; renew a little before the end.
     const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
     const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
     return { value, renewAt };
@@ -2682,33 +2412,20 @@ var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_no
 // EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
 var lib = __nccwpck_require__(511);
 ;// CONCATENATED MODULE: ./src/platform/http.ts
-// One HTTP exchange on node:http with a deadline covering connect to last byte, and the transport on top.
-// Default imports: the module objects, looked up at call time, so that test doubles
-// that patch `request` (nock) see our calls; a namespace import copies it at load.
 
 
 
 
-/** A request that got no HTTP answer: refused, reset, unknown host, timed out, TLS failure. */
 class TransportError extends Error {
     code;
     requestSent;
     name = 'TransportError';
-    constructor(message, 
-    /** The Node error code (`ECONNRESET`, `ETIMEDOUT`, ...). */
-    code, 
-    /** True once the whole request was written: the server may have acted on it. */
-    requestSent) {
+    constructor(message, code, requestSent) {
         super(message);
         this.code = code;
         this.requestSent = requestSent;
     }
 }
-/**
- * The real transport: keep-alive agents from @actions/http-client, which honour
- * HTTPS_PROXY and NO_PROXY, one per service (an HttpClient caches a single agent,
- * whose protocol must match).
- */
 class HttpTransport {
     clients = {
         auth: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
@@ -2722,7 +2439,6 @@ class HttpTransport {
         this.clients.api.dispose();
     }
 }
-// A list of 10,000 tokens is about 7 MB; anything far larger is not an answer to read.
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const DESCRIPTIONS = {
     ECONNREFUSED: 'connection refused',
@@ -2734,11 +2450,6 @@ const DESCRIPTIONS = {
     ENETUNREACH: 'network unreachable',
     ECONNABORTED: 'connection aborted',
 };
-/**
- * Sends one request and reads the whole answer, all within `timeoutMs`: connecting,
- * waiting for the status line and reading the body share one deadline, so a server
- * that accepts the connection and never answers (or answers a byte at a time) is cut off.
- */
 function send(request, agent, timeoutMs) {
     return new Promise((resolve, reject) => {
         const url = new URL(request.url);
@@ -2787,7 +2498,6 @@ function send(request, agent, timeoutMs) {
             res.on('error', fail);
             res.on('end', () => {
                 const body = Buffer.concat(chunks, size).toString('utf8');
-                // Let go of the bytes now, not when the answer is: a long list then goes on as text only.
                 chunks = [];
                 finish(() => {
                     resolve({
@@ -2813,10 +2523,8 @@ function toTransportError(error, sent) {
 }
 
 ;// CONCATENATED MODULE: ./src/platform/hints.ts
-// What to check after a failure: the input most likely to need a look, so the user checks the right thing.
 
 
-// The host could not be reached at all: a wrong URL, or a network in the way.
 const UNREACHABLE = new Set([
     'ECONNREFUSED',
     'ENOTFOUND',
@@ -2825,7 +2533,6 @@ const UNREACHABLE = new Set([
     'ENETUNREACH',
     'ENETDOWN',
 ]);
-/** A sentence to add to a final failure that got no answer, or '' when there is nothing to say. */
 function transportHint(error, target, url, timeoutMs) {
     if (error.code === 'ETIMEDOUT') {
         return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
@@ -2836,21 +2543,10 @@ function transportHint(error, target, url, timeoutMs) {
     }
     return '';
 }
-/**
- * After the token endpoint answered 404 or 405, the path is wrong, not the credentials:
- * deployments differ in the prefix before /resources/auth/v2/api-token.
- */
 function authPathHint(endpoint) {
     const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'));
     return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
 }
-/**
- * After the API answered 404 where the action's own path should be: the path is wrong,
- * not the request. The action adds /api/tokens to baseUrl, so the most common mistake is
- * a baseUrl that ends in /api (`GET .../api/api/tokens`): a repeated path segment is named.
- * A 404 on /api/tokens itself (list, create) says that nothing answers there. A revoke's
- * 404 without a repeated segment is an unknown token, not a path: no hint.
- */
 function apiPathHint(request) {
     const { origin, pathname } = new URL(request.url);
     const at = pathname.lastIndexOf(TOKENS_PATH);
@@ -2871,17 +2567,11 @@ function apiPathHint(request) {
 }
 
 ;// CONCATENATED MODULE: ./src/platform/auth.ts
-// Authentication and the session: client credentials exchanged once for an access token, shared and renewed.
 
 
 
 
 
-/**
- * The access token of one run: obtained on first use, shared by concurrent calls
- * (one authentication for all: the auth service keeps at most 100 refresh tokens
- * per client), renewed shortly before it expires, and dropped when the API rejects it.
- */
 class Session {
     obtain;
     now;
@@ -2890,7 +2580,6 @@ class Session {
         this.obtain = obtain;
         this.now = now;
     }
-    /** A usable access token, authenticating when there is none or it is about to expire. */
     async token() {
         const current = this.pending;
         if (current !== undefined) {
@@ -2903,7 +2592,6 @@ class Session {
         this.pending ??= this.start();
         return (await this.pending).value;
     }
-    /** Forgets a token the API rejected, unless a concurrent call has already replaced it. */
     async reject(value) {
         const current = this.pending;
         const token = await current?.catch(() => undefined);
@@ -2912,7 +2600,6 @@ class Session {
     }
     start() {
         const pending = this.obtain();
-        // A failed authentication is not kept: the next call tries again.
         pending.catch(() => {
             if (this.pending === pending)
                 this.pending = undefined;
@@ -2920,10 +2607,6 @@ class Session {
         return pending;
     }
 }
-/**
- * Exchanges the client credentials for an access token (docs/PLATFORM-API.md section 5).
- * A refusal points at the credentials; any other failure says what happened.
- */
 async function authenticate(loop, { clientId, clientSecret, authEndpoint }, now) {
     const request = jsonRequest('POST', authEndpoint, JSON.stringify({ clientId, secret: clientSecret }));
     try {
@@ -2951,9 +2634,7 @@ const DEFAULT_BACKOFF = {
     maxDelayMs: 8_000,
     maxRetryAfterMs: 60_000,
 };
-/** Statuses that say "not now" rather than "no". */
 const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
-/** Network failures worth another try: resets, refusals, DNS failures, timeouts. */
 const TRANSIENT_CODES = new Set([
     'ECONNRESET',
     'ECONNREFUSED',
@@ -2971,32 +2652,15 @@ function isTransient(outcome) {
         ? TRANSIENT_CODES.has(outcome.code)
         : TRANSIENT_STATUSES.has(outcome.status);
 }
-/**
- * True when a failed request may have been carried out all the same: its answer
- * was lost after the request was sent (a reset, a timeout), or the server failed
- * in a way that does not say whether it acted (500, 502, 504). 408, 429 and 503
- * say the request was not processed; a refused connection never sent it.
- */
 function mayHaveTakenEffect(outcome) {
     if (outcome instanceof TransportError)
         return outcome.requestSent;
     return outcome.status === 500 || outcome.status === 502 || outcome.status === 504;
 }
-/**
- * The wait before retry number `retry` (1 for the first): exponential, with equal
- * jitter so that many clients do not retry in step: between half and all of
- * base × 2^(retry-1), capped.
- */
 function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
     const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
     return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
 }
-/**
- * The wait a Retry-After header asks for, in milliseconds: delta-seconds, or an
- * HTTP-date read against the answer's own Date header (so that a skewed runner
- * clock does not matter) or else against `now`. Capped; undefined when absent or
- * unreadable.
- */
 function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
     const value = headers['retry-after']?.trim();
     if (!value)
@@ -3006,7 +2670,6 @@ function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
         delay = Number(value) * 1000;
     }
     else {
-        // An HTTP-date names its day and month ("Sun, 22 Nov 2026 09:00:05 GMT").
         const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
         if (Number.isNaN(at))
             return undefined;
@@ -3017,25 +2680,12 @@ function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
 }
 
 ;// CONCATENATED MODULE: ./src/platform/server-detail.ts
-// A server's error body turned into one short, scrubbed line for a failure message.
 
-/** The longest server detail quoted in a message. */
 const MAX_DETAIL = 300;
-/** The most of an error body that is read for its detail. */
 const MAX_BODY = 64 * 1024;
-// How deep, and how wide, a JSON error body is searched for its message.
 const MAX_DEPTH = 4;
 const MAX_PARTS = 16;
-/**
- * Turns an error body into one short line for a failure message: the JSON `error`,
- * `message`, `errors`, `error_description` or `detail` field, else plain text as it
- * is. Secrets are scrubbed from the whole body first, and from the detail once decoded,
- * always before shortening, which could cut one into a piece that no longer matches. Neither an HTML page (a proxy's error
- * page) nor a JSON body without one of those fields is quoted: the message says what
- * it was instead, since such a body may hold anything.
- */
 function describeBody(body, contentType, scrub) {
-    // The detail is a few hundred characters at most: a huge error body is read from its start.
     const cut = body.length > MAX_BODY;
     const text = scrub(cut ? body.slice(0, MAX_BODY) : body).trim();
     if (text === '')
@@ -3048,14 +2698,11 @@ function describeBody(body, contentType, scrub) {
         json = JSON.parse(text);
     }
     catch {
-        // Its start is not a message: `{"a":{"a":...` says nothing and would fill the line.
         if (cut && /^[[{]/.test(text)) {
             return `a JSON body of ${body.length} characters, too long to read for its message`;
         }
         return shorten(text);
     }
-    // Scrubbed again once decoded: a server may escape a secret (`\u002B`, `\/`) so that
-    // the raw body did not show it.
     const detail = jsonDetail(json);
     if (detail !== undefined)
         return shorten(scrub(detail));
@@ -3066,10 +2713,6 @@ function describeBody(body, contentType, scrub) {
         ? shorten(`a JSON body without an error message (fields: ${fields.join(', ')})`)
         : 'a JSON body without an error message';
 }
-/**
- * The message fields of a JSON error body, looked for a few levels deep only: a body
- * that nests thousands of levels is an odd answer, not a reason to overflow the stack.
- */
 function jsonDetail(value, depth = 0) {
     if (typeof value === 'string')
         return value;
@@ -3089,7 +2732,6 @@ function jsonDetail(value, depth = 0) {
         .filter((field) => typeof field === 'string' && field.trim() !== '');
     return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
 }
-/** One line, no control characters, at most MAX_DETAIL characters. */
 function shorten(text) {
     return (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(text), MAX_DETAIL);
 }
@@ -3103,29 +2745,20 @@ function shorten(text) {
 
 
 
-/** The longest reason phrase quoted (a normal one is a few words). */
 const MAX_REASON = 60;
 class CallLoop {
     options;
-    /** Platform clock minus ours, from the Date header of the last answer; undefined until one came. */
     platformOffset;
     accessTokens;
     constructor(options) {
         this.options = options;
     }
-    /** Gives API calls their access tokens (set once, after the authenticator is made). */
     useAccessTokens(tokens) {
         this.accessTokens = tokens;
     }
-    /** The platform's time now, by its Date headers; undefined until one came. */
     platformTime(at) {
         return this.platformOffset === undefined ? undefined : at + this.platformOffset;
     }
-    /**
-     * Attempts until success, a failure that is not transient, or `retries` retries,
-     * waiting with backoff (or as Retry-After asks) in between. A 401 from the API
-     * renews the access token and repeats the call, once.
-     */
     async call(target, request, options) {
         const { clock, backoff, log, deadline, timeoutMs } = this.options;
         const attempts = this.options.retries + 1;
@@ -3135,15 +2768,12 @@ class CallLoop {
                 throw new DeadlineError(`${deadline.describe()} ran out before ${requestLine(request)} was sent.`);
             }
             const { outcome, token, cut } = await this.attempt(target, request);
-            // Cut short to fit the budget, not by the timeout input: the budget ran out (a
-            // timer may fire a millisecond before the clock says so).
             if (outcome instanceof TransportError && outcome.code === 'ETIMEDOUT' && cut) {
                 const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : '';
                 throw new DeadlineError(`${deadline.describe()} ran out while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
             }
             const answer = outcome instanceof TransportError ? undefined : outcome;
             if (answer?.status === 401 && token !== undefined && !renewed) {
-                // The access token expired or was revoked: authenticate again and repeat, once.
                 renewed = true;
                 log.info(`${requestLine(request)} answered 401: authenticating again.`);
                 await this.accessTokens?.reject(token);
@@ -3155,7 +2785,6 @@ class CallLoop {
                     return options.read(answer);
                 }
                 catch (error) {
-                    // A success that cannot be read was still a success: find out what it did.
                     const found = error instanceof RequestError
                         ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
                         : undefined;
@@ -3180,7 +2809,6 @@ class CallLoop {
             if (answer?.status === 429 && retrying)
                 options.onThrottle?.(delay);
             if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
-                // Wait first: a platform that failed mid-way may still be finishing the change.
                 if (retrying)
                     await this.wait(failure, delay);
                 const found = await options.onUncertain(failure);
@@ -3204,10 +2832,6 @@ class CallLoop {
         this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
         await this.options.clock.sleep(delay);
     }
-    /**
-     * Sends one attempt, with the access token for the API, within the time left, and
-     * masks what comes back.
-     */
     async attempt(target, request) {
         const { clock, secrets, transport, log, deadline } = this.options;
         let token;
@@ -3216,7 +2840,6 @@ class CallLoop {
             token = await this.accessTokens.token();
             sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } };
         }
-        // Measured after authenticating, which may have taken time of its own.
         if (deadline.expired()) {
             throw new DeadlineError(`${deadline.describe()} ran out before ${requestLine(request)} was sent.`);
         }
@@ -3226,13 +2849,9 @@ class CallLoop {
         try {
             const response = await transport.send(target, sent, timeoutMs);
             const json = parseJson(response.body);
-            // Masked on receipt, whatever the status: an error body can hold a token too.
             secrets.addFrom(json);
-            // Only a failure's text is read again, for its detail: a successful list of
-            // thousands of tokens is then not held both as text and as records.
             const read = json !== NOT_JSON && isSuccess(target, response.status);
             outcome = { ...response, body: read ? '' : response.body, json };
-            // The API's clock dates the tokens; the auth service is another host with its own.
             if (target === 'api')
                 this.notePlatformTime(outcome);
         }
@@ -3243,18 +2862,15 @@ class CallLoop {
         }
         const result = outcome instanceof TransportError ? outcome.code : String(outcome.status);
         log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
-        // Given less than the timeout input because the step's budget is nearly spent.
         const cut = timeoutMs < this.options.timeoutMs;
         return token === undefined ? { outcome, cut } : { outcome, token, cut };
     }
-    /** What went wrong: the request, which attempt, and what came back (the server's detail). */
     describeFailure(request, outcome, { renewed, attempt }) {
         const scrub = (text) => this.options.secrets.scrub(text);
         if (outcome instanceof TransportError) {
             return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
         }
         const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
-        // The reason phrase is server text like the body: scrubbed, on one line, short.
         const reason = (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
         const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
         const what = detail ? `: ${detail}` : '';
@@ -3265,37 +2881,22 @@ class CallLoop {
     }
     notePlatformTime(answer) {
         const date = answer.headers.date === undefined ? NaN : Date.parse(answer.headers.date);
-        // The Date header is truncated to the second: the platform's time is half a second later on average.
         if (!Number.isNaN(date))
             this.platformOffset = date + 500 - this.options.clock.now();
     }
 }
-/** The token endpoint answers exactly 200 on success (section 5); the API any 2xx. */
 function isSuccess(target, status) {
     return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
 }
-/** `2.5 s`, for messages. */
 function seconds(ms) {
     return `${(ms / 1000).toFixed(1)} s`;
 }
 
 ;// CONCATENATED MODULE: ./src/platform/lost-create.ts
-// After a create whose answer was lost: which token, if any, it made, told from the list and the two clocks.
 
 
-// With a Date header: its whole seconds and an answer's time on the way.
 const KNOWN_CLOCK_MARGIN_MS = 2_000;
-// Without one: how far apart the two clocks may be. Tokens created this long before the
-// create, by the runner's clock, may still be its own if the platform's clock is behind.
 const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
-/**
- * Finds the token a create sent at `sentAt` (the runner's clock) made: the active
- * tokens with exactly this name created since then, by the platform's clock. Without
- * that clock, tokens up to a minute older are looked at too, and one that is older than
- * the create by the runner's clock is never taken for the create's own. A token of that
- * name whose createdAt cannot be read may be the create's too: it is a candidate, never
- * taken for sure.
- */
 function findCreated(tokens, name, sentAt, platformTime) {
     const platformSentAt = platformTime(sentAt);
     const since = platformSentAt === undefined
@@ -3326,19 +2927,11 @@ function findCreated(tokens, name, sentAt, platformTime) {
 }
 
 ;// CONCATENATED MODULE: ./src/platform/created-answer.ts
-// A create's answer checked against the request: the name asked for, and active; else its token is revoked at once.
 
 
 
 
 
-/**
- * The token a create answered with, if it is the one asked for: the same name, active.
- * Another name or state is no success, and its value is not handed on. A token that is
- * active all the same is revoked at once, as nobody will have its value; unless it is
- * plainly older than the create (by the platform's clock), and so another's token, whose
- * revoke would cut its mediator off: that one is named instead.
- */
 async function checkCreated(token, context) {
     const { name, request } = context;
     if (token.name === name && token.state === 'active')
@@ -3360,7 +2953,6 @@ async function checkCreated(token, context) {
     }
     throw new RequestError(`${mismatch} ${revoked}`);
 }
-/** Created before the create was sent, beyond what the two clocks can be apart. */
 function olderThanCreate(token, { sentAt, platformTime }) {
     const created = createdTime(token);
     if (created === undefined)
@@ -3372,7 +2964,6 @@ function olderThanCreate(token, { sentAt, platformTime }) {
 }
 
 ;// CONCATENATED MODULE: ./src/platform/client.ts
-// The platform client: create, list and revoke, with recovery after a lost create and idempotent revokes.
 
 
 
@@ -3389,11 +2980,6 @@ function olderThanCreate(token, { sentAt, platformTime }) {
 
 
 
-/**
- * The platform's API: one method per call. Behind it, the call loop owns timeouts,
- * retries and failure messages, the session owns the access token, and decode.ts
- * checks every answer; every secret is masked the moment it arrives.
- */
 class PlatformClient {
     options;
     clock;
@@ -3416,11 +3002,6 @@ class PlatformClient {
         const now = () => this.clock.now();
         this.loop.useAccessTokens(new Session(() => authenticate(this.loop, options, now), now));
     }
-    /**
-     * POST /api/tokens. A create is not simply sent again: when an attempt fails in a
-     * way that may have created the token (its answer lost), the list is checked first,
-     * after the backoff wait, and the one token found there is the result.
-     */
     async createToken(name) {
         const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
         const startedAt = this.clock.now();
@@ -3436,20 +3017,12 @@ class PlatformClient {
             revoke: (tokenId) => this.revokeToken(tokenId),
         });
     }
-    /** GET /api/tokens: every token of the project, active and revoked. */
     listTokens() {
         const request = this.apiRequest('GET', TOKENS_PATH);
         return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
     }
-    /**
-     * POST /api/tokens/{id}/revoke?tokenId={id}. Idempotent: when the platform refuses, or
-     * answers with anything but this token's record, revoked, the token's record in a list
-     * fetched after it tells a token revoked already (success) from one that does not
-     * exist, or one that is still active (the refusal stands). See RevokeOptions.settle.
-     */
     async revokeToken(tokenId, options = {}) {
         const request = this.apiRequest('POST', revokePath(tokenId));
-        // Set when an attempt may have revoked it: then a revoked record is this call's doing.
         const uncertain = { mayHaveRevoked: false };
         try {
             const token = await this.loop.call('api', request, {
@@ -3473,28 +3046,20 @@ class PlatformClient {
                 tokens = await this.listTokens();
             }
             catch {
-                // The list is for a better answer; if it fails too, the refusal stands.
                 throw error;
             }
             return settleRevoke(tokenId, unsettled, findById(tokens, tokenId));
         }
     }
-    /** Closes kept-alive connections so that the process can exit at once. */
     close() {
         this.transport.close();
     }
-    /** The platform's time at a time of ours, by the Date headers of its answers so far. */
     platformTime(at) {
         return this.loop.platformTime(at);
     }
     apiRequest(method, path, body) {
         return jsonRequest(method, this.options.baseUrl + path, body);
     }
-    /**
-     * After a create whose answer was lost: lists the tokens and returns the one this
-     * create made (see lost-create.ts), or undefined when it made none. When the list
-     * cannot tell which token is this step's, that fails rather than guess.
-     */
     async findCreated(name, startedAt, failure) {
         const { log } = this.options;
         log.info(`${failure}. The token may have been created all the same: checking the list.`);
@@ -3519,7 +3084,6 @@ class PlatformClient {
                 return this.adopted(created.token, name, failure);
         }
     }
-    /** The token a lost create made, once it is sure to be usable as this step's. */
     adopted(token, name, failure) {
         if (!isUuid(token.id)) {
             throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,src_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
@@ -3531,11 +3095,6 @@ class PlatformClient {
         return token;
     }
 }
-/**
- * After a revoke ends this way, the token's record can tell what happened: a refusal
- * (other than 401) or an unreadable success. Not after a failed authentication, which
- * sent no revoke at all.
- */
 function worthLookingUp(error) {
     const { status } = error;
     if (error instanceof AuthenticationError || status === undefined || status === 401)
@@ -3549,60 +3108,38 @@ const TOKEN_NAME = 'revokeOnExitTokenName';
 const CREATE_SENT_AT = 'revokeOnExitSince';
 const WHEN = 'revokeOnExitWhen';
 const TOKEN_FILE = 'tokenFile';
-/**
- * Main step, just before a create with revokeOnExit is sent: if its answer is lost
- * (or the step is killed), the post step still knows to look for the token.
- */
 function saveCreateSent(runner, create) {
     runner.saveState(TOKEN_NAME, create.name);
     runner.saveState(CREATE_SENT_AT, String(create.sentAt));
     runner.saveState(WHEN, create.when);
 }
-/** Main step: marks a token this step created for revoking at the end of the job. */
 function saveTokenToRevoke(runner, token) {
     runner.saveState(TOKEN_ID, token.id);
     runner.saveState(TOKEN_NAME, token.name ?? '');
 }
-/**
- * Post step: what is left to revoke. The token, when the main step learnt its id;
- * else the create sent, when one was; else undefined (no revokeOnExit, a reused
- * token: nothing is ever created then, so nothing is saved).
- */
 function leftToRevoke(runner) {
     const id = runner.getState(TOKEN_ID);
     const name = runner.getState(TOKEN_NAME);
-    // Anything but `failure` revokes: a token saved to revoke is never kept by a misread state.
     const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
     if (id)
         return { token: name ? { id, name } : { id }, when };
     const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
     return name && Number.isSafeInteger(sentAt) ? { create: { name, sentAt, when }, when } : undefined;
 }
-/** Main step, before the file is written: the post step deletes it whatever happens next. */
 function saveTokenFile(runner, path) {
     runner.saveState(TOKEN_FILE, path);
 }
-/** Post step: the token file the main step was about to write, or undefined. */
 function savedTokenFile(runner) {
     return runner.getState(TOKEN_FILE) || undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/project-guard.ts
-// expectedProjectId: a TokenApi that refuses to act on any project but the expected one.
 
 
 
-/**
- * Staging and production use different API clients: with their secrets mixed up, a
- * nightly cleanup would revoke the other project's tokens and cut its mediators off.
- * Every list is checked before anything else happens with it; a token created in
- * another project is revoked at once and never handed on; a revoke checks the
- * token's project first (from a list, unless one was already checked).
- */
 class ProjectGuard {
     api;
     expected;
-    /** Ids of tokens seen in a checked list: their revoke needs no other look. */
     checked = new Set();
     constructor(api, expected) {
         this.api = api;
@@ -3634,7 +3171,6 @@ class ProjectGuard {
         throw new ActionError(`the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`);
     }
     async revokeToken(tokenId, options) {
-        // The list check fails on any record of another project, this token's included.
         if (!this.checked.has(tokenId.toLowerCase()))
             await this.listTokens();
         return this.api.revokeToken(tokenId, options);
@@ -3651,22 +3187,9 @@ function projectOf(token) {
 }
 
 ;// CONCATENATED MODULE: ./src/summary-markdown.ts
-// Markdown for the job summary: a builder that stays under a size limit, and escaping of outside text.
 
-/**
- * The action's own bound on a step summary. The runner documents 1 MiB, and may drop a
- * summary close to it without a word (docs/PLATFORM-API.md section 8).
- */
 const SUMMARY_LIMIT_BYTES = 128 * 1024;
-// Table rows stop this far short of the limit, leaving room for the headings and notes
-// that follow them (a few hundred bytes each, three tables at most).
 const RESERVE_BYTES = 4 * 1024;
-/**
- * A Markdown summary that stays under the runner's limit in bytes whatever it is given:
- * everything is counted as it is added. A table that would pass the budget stops early
- * and says how many rows it left out; a heading or paragraph that would pass the limit
- * is cut where no tag, escape or character is split.
- */
 class Summary {
     text = '';
     bytes = 0;
@@ -3677,11 +3200,6 @@ class Summary {
         this.block(markdown);
         return this;
     }
-    /**
-     * A table under a heading, a row per item; `whereAll` says where the complete list is.
-     * Rows are made only while they fit: a list of thousands is not escaped and dated
-     * whole for the few hundred rows a summary can show.
-     */
     table(heading, columns, items, row, whereAll) {
         if (items.length === 0)
             return this;
@@ -3702,16 +3220,13 @@ class Summary {
     toString() {
         return this.text;
     }
-    /** Prose and the blank line after it, cut to what is left when it does not fit whole. */
     block(markdown) {
         if (this.add(`${markdown}\n\n`))
             return;
-        // Cut to leave the reserve, so that a table after it can still say what it left out.
         const cut = cutMarkdown(markdown, SUMMARY_LIMIT_BYTES - 1 - RESERVE_BYTES - this.bytes - 2);
         if (cut !== undefined)
             this.add(`${cut}\n\n`);
     }
-    /** Adds text if it fits with `reserve` bytes to spare; says whether it did. */
     add(text, reserve = 0) {
         const bytes = Buffer.byteLength(text);
         if (this.bytes + bytes + reserve >= SUMMARY_LIMIT_BYTES)
@@ -3721,12 +3236,7 @@ class Summary {
         return true;
     }
 }
-// What must stay whole when Markdown is cut: an HTML tag, an escape, one character.
 const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu;
-/**
- * `markdown` if it fits in `maxBytes`, else its start with `...` and the closing tags of
- * the tags it leaves open; undefined when not even that fits.
- */
 function cutMarkdown(markdown, maxBytes) {
     if (Buffer.byteLength(markdown) <= maxBytes)
         return markdown;
@@ -3750,14 +3260,7 @@ function cutMarkdown(markdown, maxBytes) {
     return Buffer.byteLength(cut) <= maxBytes ? cut : undefined;
 }
 const markdownSpecial = (0,src_text/* lazyRegExp */.eN)(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu);
-// The same characters, `_` anywhere: without any, there is nothing to escape.
 const MAYBE_SPECIAL = /[&<>"|`\\*[\]~$_]/;
-/**
- * Escapes text from the platform for Markdown and HTML, so that a name holding `|`,
- * backticks, `*`, `~`, `$` (math), brackets or tags cannot break the table, inject markup
- * or show as something else. `_` only where it could start or end emphasis: between two
- * letters or digits it cannot, and names like `GW_TOKEN` stay as they are.
- */
 function escapeMarkdown(value) {
     const line = (0,src_text/* oneLine */.TN)(value);
     if (!MAYBE_SPECIAL.test(line))
@@ -3768,7 +3271,6 @@ function escapeMarkdown(value) {
 ;// CONCATENATED MODULE: ./src/wording.ts
 
 
-/** Why a result, written out in full, still fails the step (some tokens not revoked). */
 function stepFailure(result) {
     if (result.operation !== 'cleanup')
         return undefined;
@@ -3776,14 +3278,12 @@ function stepFailure(result) {
     const text = failures.filter((failure) => failure !== undefined).join(' ');
     return text === '' ? undefined : text;
 }
-/** When totalTimeout cut a cleanup short: how far it got, and that a rerun finishes it. */
 function timeoutFailure(result) {
     const { left, revoked, totalTimeoutMs } = result;
     if (left.length === 0)
         return undefined;
     return `totalTimeout (${Math.round(totalTimeoutMs / 1000)} s) ran out: ${(0,src_text/* countTokens */.ih)(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`;
 }
-/** The step's failure when some tokens were not revoked: each named, with why. */
 function cleanupFailure(result) {
     const { notRevoked } = result;
     if (notRevoked.length === 0)
@@ -3797,17 +3297,11 @@ function cleanupFailure(result) {
     const were = (n) => (n === 1 ? 'was' : 'were');
     return `${notRevoked.length} of ${(0,src_text/* countTokens */.ih)(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
 }
-/**
- * Why a token is kept for `keep`, and how to revoke it too: the newest token of a name is
- * most likely the one a running mediator uses, so only an explicit `keep: 0` revokes it.
- */
 function keptByKeep(keep) {
     const which = keep === 1 ? 'the newest of its name' : `one of the ${keep} newest of its name`;
     return `${which} (keep: ${keep}); keep: 0 revokes it too`;
 }
-/** Why a token whose name is not text is never revoked by a cleanup. */
 const KEPT_NAMELESS = 'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told';
-/** What a create says of its token's end: revoked at the end of the job, and when. */
 function revokeOnExitNote(when) {
     if (when === 'never')
         return undefined;
@@ -3815,12 +3309,7 @@ function revokeOnExitNote(when) {
         ? 'It will be revoked at the end of the job (revokeOnExit).'
         : 'It will be revoked at the end of the job if the job does not succeed (revokeOnExit: failure).';
 }
-/** How far apart the two clocks may be before a cleanup warns about it. */
 const CLOCK_SKEW_WARNING_MS = 5 * 60_000;
-/**
- * What a cleanup says about the clock it measured ages on, or undefined when there is
- * nothing to say (the platform's, and the runner's within 5 minutes of it).
- */
 function ageClockNote({ ages }) {
     if (ages.by === 'runner') {
         return "The platform's answers carry no Date header: ages are measured on the runner's clock.";
@@ -3828,24 +3317,17 @@ function ageClockNote({ ages }) {
     if (Math.abs(ages.skewMs) <= CLOCK_SKEW_WARNING_MS)
         return undefined;
     const way = ages.skewMs > 0 ? 'behind' : 'ahead of';
-    // To the nearest minute: the Date header has whole seconds, and the answer took time.
     const apart = Math.round(Math.abs(ages.skewMs) / 60_000) * 60_000;
     return `The runner's clock is ${(0,src_text/* formatAge */.nV)(apart)} ${way} the platform's (by the Date header of its list answer): ages are measured on the platform's clock.`;
 }
-/**
- * Every token the cleanup leaves revoked, newest first: those it revoked, and those
- * someone else revoked meanwhile (the outputs list both; the log tells them apart).
- */
 function allRevoked({ revoked, revokedElsewhere }) {
     return revokedElsewhere.length === 0 ? revoked : newestFirst([...revoked, ...revokedElsewhere]);
 }
-/** How a token revoked by someone else while the cleanup ran is reported. */
 function revokedElsewhereNote(token) {
     const at = token.revokedAt ? ` at ${(0,src_text/* oneLine */.TN)(token.revokedAt)}` : '';
     const by = token.revokedBy ? ` by ${(0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.revokedBy), 80)}` : '';
     return `was revoked by someone else meanwhile${at}${by} (another job, or a person): counted as revoked`;
 }
-/** One sentence on what a cleanup did, for the log and the summary. */
 function cleanupOutcome(result) {
     const { task, revoked, revokedElsewhere, notRevoked, left } = result;
     if (task.dryRun)
@@ -3864,11 +3346,7 @@ function cleanupOutcome(result) {
 
 
 
-// Any one field from outside (a name, an id, a reason) is cut to this many characters
-// before it is escaped, so that no escape is cut in half; at most 1,200 bytes once
-// escaped (`&#124;` for each `|`), so that a table shows many rows whatever the names.
 const FIELD_CHARACTERS = 200;
-// Where a list or cleanup's records all are: the tokens output is left empty past 1 MiB.
 const ALL_IN_TOKENS_FILE = 'the file named by the <code>tokensFile</code> output has all of them';
 function createSummary(result) {
     const { token, envName, reused, revokeOnExit } = result;
@@ -3948,7 +3426,6 @@ function cleanupSummary(result) {
 function describeToken(token) {
     return `gateway token <strong>${summary_name(token)}</strong> (${code(token.id)})`;
 }
-/** A record's name for a table, or what stands for a name that was not text. */
 function summary_name(token) {
     return token.name === undefined ? `<em>${NO_NAME}</em>` : field(token.name);
 }
@@ -3958,7 +3435,6 @@ function creator(token) {
 function code(value) {
     return `<code>${field(value)}</code>`;
 }
-/** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown as a field. */
 function date(iso) {
     if (iso === undefined)
         return '';
@@ -3967,7 +3443,6 @@ function date(iso) {
         return field(iso);
     return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 }
-/** A field from outside on one line, cut to FIELD_CHARACTERS, escaped. */
 function field(value) {
     return escapeMarkdown((0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(value), FIELD_CHARACTERS));
 }
@@ -3979,37 +3454,23 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./src/token-files.ts
-// The files the action leaves under RUNNER_TEMP: the token value (tokenFile) and a list's records (tokensFile).
 
 
 
-// 128 random bits: another process cannot guess the name to plant a file or a link there
-// first (and `wx` refuses to write through one if it does).
 const TOKEN_FILE_NAME = /^gateway-token-[0-9a-f]{32}$/;
 const randomName = (prefix, suffix = '') => `${prefix}${(0,external_node_crypto_namespaceObject.randomBytes)(16).toString('hex')}${suffix}`;
-/** A new path for the token value: in `dir`, with a name no one can guess. Nothing is written. */
 function newTokenFilePath(dir) {
     return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-token-'));
 }
-/**
- * Writes the token value to `path`, which must not exist yet: exactly the value, no
- * newline, readable by the runner's user alone. The mode given to open is cut by the
- * umask, which can only take bits away; fchmod then makes it exactly 0600.
- */
 function writeTokenFile(path, value) {
     writeNewFile(path, value, 0o600);
 }
-/**
- * Writes a list's JSON to a new file in `dir` and returns its path. The records are not
- * secret (no tokenValue), but they name people (createdByEmail): 0600 too.
- */
 function writeTokensFile(dir, json) {
     const path = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-tokens-', '.json'));
     writeNewFile(path, json, 0o600);
     return path;
 }
 function writeNewFile(path, content, mode) {
-    // `wx`: never through a file or a link that is already there.
     const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'wx', mode);
     try {
         (0,external_node_fs_namespaceObject.fchmodSync)(fd, mode);
@@ -4019,12 +3480,6 @@ function writeNewFile(path, content, mode) {
         (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
 }
-/**
- * Deletes the token file the main step wrote, and nothing else: the path must be one
- * newTokenFilePath could have made in `dir`, and still a plain file (not a link or a
- * folder put there since). Returns false when it is gone already; throws, saying why,
- * when it is not ours to delete.
- */
 function removeTokenFile(path, dir) {
     if (resolve(path) !== path ||
         dirname(path) !== resolve(dir) ||
@@ -4052,13 +3507,7 @@ function removeTokenFile(path, dir) {
 
 
 
-/** The runner's limit for one output (1 MiB): a larger one breaks the expressions that read it. */
 const MAX_OUTPUT_BYTES = 1_048_576;
-/**
- * The one place that writes a result to the runner: log lines, outputs, the
- * environment, state for the post step and the job summary. Token values were
- * masked when they arrived.
- */
 async function report(result, options, runner) {
     let summary;
     switch (result.operation) {
@@ -4099,13 +3548,11 @@ async function report(result, options, runner) {
         await runner.writeSummary(summary);
     }
     catch (error) {
-        // The operation is done and its outputs are set: a summary is not worth failing for.
         runner.warning(`Could not write the job summary: ${messageOf(error)}`);
     }
 }
 function reportCreate(result, writeFile, runner) {
     const { token, envName, reused } = result;
-    // First, so that nothing failing after this can leave the token behind.
     if (result.revokeOnExit !== 'never')
         saveTokenToRevoke(runner, token);
     runner.info(reused
@@ -4154,13 +3601,11 @@ function reportCleanup(result, runner) {
         runner.info(`${verb} ${tokenLabel(token)}${age(token)}.`);
     for (const token of result.revokedElsewhere)
         runner.info(`The ${tokenLabel(token)} ${revokedElsewhereNote(token)}.`);
-    // Each one named, with why: the step's failure message names only the first few.
     for (const { token, reason } of notRevoked)
         runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`);
     runner.info(`${cleanupOutcome(result)} Kept ${kept.length}.`);
     listOutputs(runner, allRevoked(result));
 }
-/** The outputs of one record, shared by create and revoke. Never the value. */
 function recordOutputs(runner, token) {
     runner.setOutput('tokenId', token.id);
     runner.setOutput('name', token.name ?? '');
@@ -4170,12 +3615,6 @@ function recordOutputs(runner, token) {
     runner.setOutput('createdAt', token.createdAt ?? '');
     runner.setOutput('token', publicJson(token));
 }
-/**
- * Writes the token value to a new 0600 file under the temp dir (writeTokenFile) and
- * returns its path. The path is saved for the post step before the file is made, so
- * that the post step deletes it whatever happens from here on. The path is not
- * secret; the content is, and is never logged.
- */
 function tokenFile(runner, token) {
     const path = newTokenFilePath(runner.tempDir());
     saveTokenFile(runner, path);
@@ -4187,16 +3626,10 @@ function tokenFile(runner, token) {
     }
     return path;
 }
-/**
- * tokens, count and tokensFile. The JSON is made once, as one string, for both the
- * file and the output: a list can hold thousands of records. When it is over the
- * runner's limit for one output, tokens is `[]` and the file is the only full copy.
- */
 function listOutputs(runner, tokens) {
     const json = publicJson(tokens);
     const bytes = Buffer.byteLength(json);
     runner.setOutput('count', String(tokens.length));
-    // Set before the file is written, so that a cleanup's outputs stand if writing fails.
     if (bytes <= MAX_OUTPUT_BYTES)
         runner.setOutput('tokens', json);
     let path;
@@ -4214,10 +3647,6 @@ function listOutputs(runner, tokens) {
 }
 
 ;// CONCATENATED MODULE: ./src/secrets.ts
-// Secrets: masked in the log the moment they are known, and scrubbed from every text the action builds.
-// Fields that hold a secret wherever they turn up in the platform's answers, error
-// bodies included. Those the action sends (or could: the refresh token) may be echoed
-// back in any form, so any long piece of them is scrubbed too; token values only in full.
 const SENT_FIELDS = new Set([
     'access_token',
     'accessToken',
@@ -4228,7 +3657,6 @@ const SENT_FIELDS = new Set([
     'clientSecret',
 ]);
 const RECEIVED_FIELDS = new Set(['tokenValue']);
-/** The shortest piece of a sent secret that is scrubbed wherever it appears. */
 const PIECE_LENGTH = 8;
 class Secrets {
     mask;
@@ -4236,7 +3664,6 @@ class Secrets {
     sent = new Set();
     cachedForms;
     cachedPieces;
-    /** @param mask tells the runner to mask a value (`core.setSecret`). */
     constructor(mask) {
         this.mask = mask;
     }
@@ -4249,20 +3676,16 @@ class Secrets {
         }
         if (this.values.has(value))
             return;
-        // Mask first: the runner hides a value only from the moment it reads `::add-mask::`.
         this.mask(value);
         this.values.add(value);
         this.cachedForms = undefined;
     }
     addFrom(json) {
-        // Breadth first, without recursion: a list of thousands of records is one level deep,
-        // and a body nested thousands of levels deep must not overflow the stack.
         const pending = [json];
         for (let i = 0; i < pending.length; i++) {
             const value = pending[i];
             if (typeof value !== 'object' || value === null)
                 continue;
-            // for...in, not Object.entries: no array per record of a list of thousands.
             const fields = value;
             for (const key in fields) {
                 const field = fields[key];
@@ -4278,12 +3701,6 @@ class Secrets {
             }
         }
     }
-    /**
-     * Scrubs the text as it is, and, when the text holds HTML character references or
-     * %-escapes, its decoded form too: a server may echo a secret as `&#97;&#98;...` or
-     * with some characters escaped. Then any run of PIECE_LENGTH or more characters of a
-     * sent secret is removed, also across line breaks and spaces.
-     */
     scrub(text) {
         if (this.values.size === 0)
             return text;
@@ -4292,7 +3709,6 @@ class Secrets {
         if (decoded !== result) {
             const scrubbed = this.replaceForms(decoded);
             const pieces = this.removePieces(scrubbed);
-            // The decoded text is shown only when it held a secret: otherwise the text stays as sent.
             if (pieces !== decoded)
                 return pieces;
         }
@@ -4307,11 +3723,6 @@ class Secrets {
         }
         return result;
     }
-    /**
-     * Every secret as it is, JSON-escaped (with and without `\\/`) and URL-encoded (upper- and lower-case hex, and
-     * `+` for a space), longest first so that a secret containing another is replaced
-     * whole. Made when first needed after a secret was added: a list brings thousands.
-     */
     forms() {
         if (this.cachedForms === undefined) {
             const forms = new Set();
@@ -4326,16 +3737,10 @@ class Secrets {
         }
         return this.cachedForms;
     }
-    /**
-     * Removes every run of PIECE_LENGTH or more characters of a sent secret. Spaces, line
-     * breaks and `+` are skipped on both sides, so a secret split over two lines, or with
-     * `+` for its spaces, is still found.
-     */
     removePieces(text) {
         const pieces = this.pieces();
         if (pieces.size === 0 || text.length < PIECE_LENGTH)
             return text;
-        // The text without what is skipped, and where each of its characters came from.
         const kept = [];
         const from = [];
         for (let i = 0; i < text.length; i++) {
@@ -4367,7 +3772,6 @@ class Secrets {
         }
         return result;
     }
-    /** Every PIECE_LENGTH-character piece of the sent secrets, skipped characters left out. */
     pieces() {
         if (this.cachedPieces === undefined) {
             const pieces = new Set();
@@ -4381,11 +3785,9 @@ class Secrets {
         return this.cachedPieces;
     }
 }
-// What a secret's echo may gain or lose between its characters: whitespace and `+`.
 const SKIPPED = /[\s+]/;
 const SKIPPED_ALL = /[\s+]/g;
 const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-/** Decodes HTML character references (`&#97;`, `&#x61;`, `&amp;`) and %-escapes. */
 function decodeReferences(text) {
     if (!text.includes('&') && !text.includes('%'))
         return text;
@@ -4407,7 +3809,6 @@ function decodeReferences(text) {
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
-// The main step: read the inputs, run the operation, report the result, fail with one clean message.
 
 
 
@@ -4420,10 +3821,6 @@ function decodeReferences(text) {
 
 
 
-/**
- * Every failure ends here, as one message without a stack trace or a secret. The
- * runner defaults to the real one for `npm run local-action`, which calls `run()`.
- */
 async function run(runner = github_runner/* githubRunner */.O) {
     const secrets = new Secrets((value) => {
         runner.setSecret(value);
@@ -4435,7 +3832,6 @@ async function run(runner = github_runner/* githubRunner */.O) {
         for (const warning of inputs.warnings)
             runner.warning(warning);
         const { task, expectedProjectId } = inputs;
-        // The step's budget starts now: reading the inputs took no time worth counting.
         const deadline = new Deadline(systemClock, inputs.connection.totalTimeoutMs);
         const client = new PlatformClient({ ...inputs.connection, secrets, log: runner, deadline });
         try {
@@ -4446,7 +3842,6 @@ async function run(runner = github_runner/* githubRunner */.O) {
             const result = await perform(api, task, { clock: systemClock, log: runner, deadline });
             const writeTokenFile = task.operation === 'create' && task.writeTokenFile;
             await report(result, { summary: inputs.summary, writeTokenFile }, runner);
-            // Written out in full first: a cleanup that revoked some tokens lists them, then fails.
             const problem = stepFailure(result);
             if (problem !== undefined)
                 throw new ActionError(problem);
@@ -4459,12 +3854,6 @@ async function run(runner = github_runner/* githubRunner */.O) {
         runner.setFailed(failureMessage(error, operation, secrets, runner));
     }
 }
-/**
- * The client, with each create noted for the post step just before it is sent
- * (revokeOnExit). If its answer is lost and the step cannot tell which token it made,
- * or the step is killed, the post step still looks for the token. Only a create is
- * noted: a reused token was never this step's, and no create is sent for it.
- */
 function notingCreates(client, runner, when) {
     return {
         createToken: (name) => {
@@ -4476,7 +3865,6 @@ function notingCreates(client, runner, when) {
         platformTime: (runnerTime) => client.platformTime(runnerTime),
     };
 }
-/** The one line a failed step shows. Only a bug (not an ActionError) gets its stack, in debug. */
 function failureMessage(error, operation, secrets, runner) {
     if (error instanceof InputError)
         return secrets.scrub(error.message);
@@ -4506,22 +3894,11 @@ function failureMessage(error, operation, secrets, runner) {
 /* harmony export */   nV: () => (/* binding */ formatAge),
 /* harmony export */   xv: () => (/* binding */ truncate)
 /* harmony export */ });
-// Small text helpers for messages: one line, cut to a length, counted tokens, no runner commands.
-// C0 and C1 control characters, DEL included.
-// eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 const CONTROL_OR_SPACE = new RegExp(`(?:${CONTROL_CHARACTER.source}|\\s)+`, 'g');
-/**
- * Text from the platform on one line. A line break in a name or an error detail
- * could otherwise start a line with `::` and be read by the runner as a command.
- */
 function oneLine(value) {
     return value.replace(CONTROL_OR_SPACE, ' ').trim();
 }
-/**
- * At most `max` characters: a longer text is cut and ends with `...`. The cut never
- * splits a surrogate pair, which would leave half a character (shown as U+FFFD).
- */
 function truncate(value, max) {
     if (value.length <= max)
         return value;
@@ -4533,15 +3910,12 @@ function truncate(value, max) {
 function isHighSurrogate(code) {
     return code >= 0xd800 && code <= 0xdbff;
 }
-/** Ends a text with a full stop, unless it ends a sentence already (`.`, `!`, `?`). */
 function asSentence(text) {
     return /[.!?]$/.test(text) ? text : `${text}.`;
 }
-/** `1 token`, `2 tokens`. */
 function countTokens(count) {
     return `${count} token${count === 1 ? '' : 's'}`;
 }
-/** `45d 3h`, `5h 12m`, `12m`: the two largest units. */
 function formatAge(ms) {
     const minutes = Math.max(0, Math.floor(ms / 60_000));
     const days = Math.floor(minutes / 1440);
@@ -4552,45 +3926,20 @@ function formatAge(ms) {
         return `${hours}h ${minutes % 60}m`;
     return `${minutes}m`;
 }
-// The runner's parsers compare with .NET's culture-aware IndexOf and StartsWith, which on
-// ICU skip characters that weigh nothing: `#\u200B#[` is found as `##[`. These are all of
-// them (checked against ICU's root collation, every code point), and then some: controls,
-// format characters, marks, default-ignorables and five more that ICU passes over.
 const SKIPPED = '\\p{Cc}\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u0640\\u07fa\\u180a\\u1cd3\\ufe73';
-// The `##` of a legacy command, its `[` next (lookahead, so that `##[##[` is two matches).
 const legacyPrefix = lazyRegExp(() => new RegExp(`#[${SKIPPED}]*#[${SKIPPED}]*(?=\\[)`, 'gu'));
-// A first `:` that another follows, at the start once whitespace (as .NET's TrimStart
-// removes it) and skipped characters are passed.
 const commandStart = lazyRegExp(() => new RegExp(`^[\\s\\p{Z}${SKIPPED}]*:(?=[${SKIPPED}]*:)`, 'u'));
-// A line whose first character after spaces and tabs is printable ASCII other than `:`
-// cannot start a command: none of those is whitespace or skipped.
 const PLAIN_START = /^[ \t]*[!-9;-~]/;
-// Where the runner splits what a step prints into lines; kept by split() as a capture.
 const LINE_BREAK = /(\r\n|\r|\n)/;
-/**
- * Text that cannot act as a legacy workflow command (`##[name]data`), which the runner
- * finds anywhere in a line: a space goes between `##` and `[`. A space, not a zero-width
- * character: the runner's search skips those, but not a space. Other text is unchanged.
- */
 function neutralizeLegacyCommands(text) {
     return text.includes('#') ? text.replace(legacyPrefix(), '$& ') : text;
 }
-/**
- * Log text that the runner cannot read as a workflow command in either syntax: no `##[`
- * anywhere (see neutralizeLegacyCommands), and no line that starts with `::`, where a
- * space goes between the two colons. Ordinary text (`C#`, `a::b`, `[x]`) is unchanged.
- */
 function neutralizeCommands(text) {
     return neutralizeLegacyCommands(text)
         .split(LINE_BREAK)
         .map((line) => line === '' || PLAIN_START.test(line) ? line : line.replace(commandStart(), '$& '))
         .join('');
 }
-/**
- * A regular expression built on first use. Those with Unicode property classes take about
- * a millisecond each to build, and most runs print nothing that needs them: a step that
- * only creates a token should not pay for them at every start.
- */
 function lazyRegExp(build) {
     let built;
     return () => (built ??= build());
@@ -4759,21 +4108,6 @@ class DecodedURL extends URL {
 // EXTERNAL MODULE: ./node_modules/tunnel/index.js
 var tunnel = __nccwpck_require__(770);
 ;// CONCATENATED MODULE: ./src/bundle/undici.ts
-// A stand-in for undici in the bundle: the action never uses it.
-/**
- * Stands in for `undici` in the bundle (tsconfig.json `paths`; ncc follows them).
- *
- * @actions/http-client imports undici only for HttpClient.getAgentDispatcher(), the
- * proxy dispatcher for fetch(). This action never calls it: it sends requests with
- * node:http through HttpClient.getAgent(), whose proxy tunnels come from `tunnel`.
- * Bundled, undici was 900 KB of the 1.1 MB entry file and 45 ms of module evaluation
- * at every start, before the first line of the action ran. If a later version of
- * http-client needed `new ProxyAgent()` on the path the action uses, the end-to-end
- * tests (which run the bundle, through a proxy too) would fail here, loudly. If it
- * imported another name from undici, that name would be undefined in the bundle (ncc
- * only warns): read the build output when upgrading http-client.
- */
-// eslint-disable-next-line @typescript-eslint/no-extraneous-class -- http-client calls `new ProxyAgent()`.
 class ProxyAgent {
     constructor() {
         throw new Error('undici is not bundled with this action (see src/bundle/undici.ts).');

@@ -189,7 +189,7 @@ describe('cleanup (the committed bundle on Node 24)', () => {
 
   it('finishes a cleanup of hundreds of tokens under a platform that rate-limits, every token revoked', async () => {
     for (let i = 0; i < 200; i++) platform().seed({ name: `ci-${i % 20}`, ageMs: (31 + i) * DAY })
-    platform().rateLimit = { requests: 60, windowMs: 1000 }
+    platform().rateLimit = { perSecond: 60, burst: 10 }
     const run = await runAgainst(
       platform(),
       { operation: 'cleanup', olderThan: '30d', keep: '0', concurrency: '8' },

@@ -185,13 +185,21 @@ export class FakePlatform {
      */
     this.role = 'admin'
     /**
-     * Rate limiting of the API, off when undefined: at most `requests` in each window
-     * of `windowMs`; the others get 429 with a Retry-After to the next window.
-     * @type {{ requests: number, windowMs: number } | undefined}
+     * The API's limits, each off when undefined. `inFlightLimit`: at most `max` requests
+     * being answered at once. `rateLimit`: a token bucket, `perSecond` requests a second on
+     * average with bursts of up to `burst`. A request over a limit is answered 429 (after
+     * the latency, as over a network), with a Retry-After as `retryAfter` says: `seconds`
+     * (the default: the wait rounded up to whole seconds, as servers send it; 1 for a
+     * request over the in-flight limit, whose wait no one knows), `0`, or `none`.
+     * @type {{ max: number, retryAfter?: RetryAfterStyle } | undefined}
      */
+    this.inFlightLimit = undefined
+    /** @type {{ perSecond: number, burst: number, retryAfter?: RetryAfterStyle } | undefined} */
     this.rateLimit = undefined
-    /** How many requests the rate limit turned away. */
+    /** How many requests the limits turned away. */
     this.throttled = 0
+    /** The most API requests that were being answered at once. */
+    this.maxInFlight = 0
     /**
      * Rewrites each record in the answers that carry records (create, list, revoke). It
      * gets a copy of the stored record and which answer it is for, and returns what is
@@ -222,7 +230,6 @@ export class FakePlatform {
      * @type {409 | 400 | 404}
      */
     this.alreadyRevokedStatus = 409
-    this.#window = { start: 0, count: 0 }
     this.authUrl = ''
     this.baseUrl = ''
     this.#ports = { auth: options.authPort ?? 0, api: options.apiPort ?? 0 }
@@ -250,8 +257,10 @@ export class FakePlatform {
 
   /** @type {{ auth: number, api: number }} */
   #ports
-  /** @type {{ start: number, count: number }} */
-  #window
+  /** API requests being answered now, admitted by the limits. */
+  #inFlight = 0
+  /** @type {{ tokens: number, at: number } | undefined} the rate limit's bucket */
+  #bucket
   /** @type {string} scheme and host of the URLs */
   #origin
 
@@ -334,18 +343,27 @@ export class FakePlatform {
       at: Date.now(),
     }
     this.requests.push(request)
-    if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs))
-    const fault = this.#takeFault(request)
-    if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
-    const carriedOut = fault === undefined || fault.commit ? this.#handle(request) : undefined
-    if (fault?.drop === 'reset') return void req.socket.resetAndDestroy()
-    if (fault?.drop === 'hang') return // The connection stays open, unanswered, until close().
-    /** @type {Answer} */
-    const answer =
-      fault?.status !== undefined
-        ? { status: fault.status, json: { error: `Injected ${fault.status}` } }
-        : (carriedOut ?? this.#handle(request))
-    this.#send(req, res, fault === undefined ? answer : applyFault(answer, fault, request))
+    // The limits decide on arrival: a server turns a request away before working on it.
+    const throttle = request.server === 'api' ? this.#overLimit() : undefined
+    const admitted = request.server === 'api' && throttle === undefined
+    if (admitted) this.maxInFlight = Math.max(this.maxInFlight, ++this.#inFlight)
+    try {
+      if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs))
+      if (throttle !== undefined) return void this.#send(req, res, throttle)
+      const fault = this.#takeFault(request)
+      if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
+      const carriedOut = fault === undefined || fault.commit ? this.#handle(request) : undefined
+      if (fault?.drop === 'reset') return void req.socket.resetAndDestroy()
+      if (fault?.drop === 'hang') return // The connection stays open, unanswered, until close().
+      /** @type {Answer} */
+      const answer =
+        fault?.status !== undefined
+          ? { status: fault.status, json: { error: `Injected ${fault.status}` } }
+          : (carriedOut ?? this.#handle(request))
+      this.#send(req, res, fault === undefined ? answer : applyFault(answer, fault, request))
+    } finally {
+      if (admitted) this.#inFlight--
+    }
   }
 
   /**
@@ -354,21 +372,36 @@ export class FakePlatform {
    */
   #handle(request) {
     if (request.server === 'auth') return this.#authenticate(request)
-    const wait = this.#rateLimited()
-    if (wait !== undefined) {
-      this.throttled++
-      return { ...error(429, 'Too many requests'), headers: { 'Retry-After': String(wait) } }
-    }
     return this.#api(request)
   }
 
-  /** Seconds to the next window when this request is over the rate limit, else undefined. */
-  #rateLimited() {
-    if (this.rateLimit === undefined) return undefined
+  /**
+   * A 429 answer when an API request arriving now is over a limit, else undefined (and the
+   * request takes a token from the bucket).
+   * @returns {Answer | undefined}
+   */
+  #overLimit() {
+    const inFlight = this.inFlightLimit
+    if (inFlight !== undefined && this.#inFlight >= inFlight.max) {
+      this.throttled++
+      return tooMany(1000, inFlight.retryAfter)
+    }
+    const rate = this.rateLimit
+    if (rate === undefined) return undefined
     const now = Date.now()
-    if (now - this.#window.start >= this.rateLimit.windowMs) this.#window = { start: now, count: 0 }
-    if (++this.#window.count <= this.rateLimit.requests) return undefined
-    return Math.max(1, Math.ceil((this.#window.start + this.rateLimit.windowMs - now) / 1000))
+    const bucket = this.#bucket ?? { tokens: rate.burst, at: now }
+    bucket.tokens = Math.min(
+      rate.burst,
+      bucket.tokens + ((now - bucket.at) * rate.perSecond) / 1000,
+    )
+    bucket.at = now
+    this.#bucket = bucket
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1
+      return undefined
+    }
+    this.throttled++
+    return tooMany(((1 - bucket.tokens) * 1000) / rate.perSecond, rate.retryAfter)
   }
 
   /**
@@ -643,6 +676,21 @@ function echo(how, request) {
   const text =
     how === 'body' ? request.body : how === 'path' ? request.path : JSON.stringify(request.headers)
   return { json: { error: `Cannot process this request: ${text}` } }
+}
+
+/** @typedef {'seconds' | '0' | 'none'} RetryAfterStyle how a 429 says when to come back */
+
+/**
+ * A 429 answer, with a Retry-After for a wait of `waitMs` in the given style.
+ * @param {number} waitMs
+ * @param {RetryAfterStyle} [style]
+ * @returns {Answer}
+ */
+function tooMany(waitMs, style = 'seconds') {
+  const answer = error(429, 'Too many requests')
+  if (style === 'none') return answer
+  const seconds = style === '0' ? '0' : String(Math.max(1, Math.ceil(waitMs / 1000)))
+  return { ...answer, headers: { 'Retry-After': seconds } }
 }
 
 /**
