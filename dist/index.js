@@ -1370,7 +1370,7 @@ const githubRunner = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(915);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(537);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(455);
 
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
@@ -1380,7 +1380,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 537:
+/***/ 455:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1394,8 +1394,18 @@ __nccwpck_require__.d(__webpack_exports__, {
 ;// CONCATENATED MODULE: ./src/clock.ts
 const systemClock = {
     now: () => Date.now(),
-    sleep: (ms) => new Promise((resolve) => {
-        setTimeout(resolve, ms);
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted === true) {
+            resolve();
+            return;
+        }
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
     }),
     jitter: () => Math.random(),
 };
@@ -1702,6 +1712,14 @@ class UnsettledRevokeError extends RequestError {
         this.mayHaveRevoked = mayHaveRevoked;
     }
 }
+class ThrottledError extends RequestError {
+    throttle;
+    name = 'ThrottledError';
+    constructor(message, throttle) {
+        super(message, 429);
+        this.throttle = throttle;
+    }
+}
 class UnknownTokenError extends RequestError {
     name = 'UnknownTokenError';
 }
@@ -1870,88 +1888,6 @@ function readCleanup(value) {
         dryRun: readBoolean('dryRun', value('dryRun')),
         concurrency: readInteger('concurrency', value('concurrency'), 1, 32, 'a whole number'),
     };
-}
-
-;// CONCATENATED MODULE: ./src/adaptive-pool.ts
-class AdaptivePool {
-    max;
-    clock;
-    log;
-    limit;
-    pausedUntil = 0;
-    successes = 0;
-    constructor(max, clock, log) {
-        this.max = max;
-        this.clock = clock;
-        this.log = log;
-        this.limit = max;
-    }
-    get inFlightLimit() {
-        return this.limit;
-    }
-    throttled(delayMs) {
-        const now = this.clock.now();
-        if (now >= this.pausedUntil && this.limit > 1) {
-            const before = this.limit;
-            this.limit = Math.max(1, Math.floor(this.limit / 2));
-            this.log.info(`The platform is rate-limiting: ${this.limit} requests in flight instead of ${before}.`);
-        }
-        this.pausedUntil = Math.max(this.pausedUntil, now + delayMs);
-        this.successes = 0;
-    }
-    succeeded() {
-        if (this.limit >= this.max)
-            return;
-        if (++this.successes >= this.limit) {
-            this.limit++;
-            this.successes = 0;
-        }
-    }
-    async run(items, work) {
-        const queue = items.map((item, index) => ({ item, index }));
-        const results = new Array(items.length);
-        let inFlight = 0;
-        let failed = false;
-        let wake = () => undefined;
-        let taskEnded = new Promise((resolve) => (wake = resolve));
-        const endTask = () => {
-            const wakeAll = wake;
-            taskEnded = new Promise((resolve) => (wake = resolve));
-            wakeAll();
-        };
-        const worker = async () => {
-            for (;;) {
-                if (failed || (queue.length === 0 && inFlight === 0))
-                    return;
-                const pause = this.pausedUntil - this.clock.now();
-                if (pause > 0) {
-                    await this.clock.sleep(pause);
-                    continue;
-                }
-                if (inFlight >= this.limit || queue.length === 0) {
-                    await taskEnded;
-                    continue;
-                }
-                const next = queue.shift();
-                if (next === undefined)
-                    continue;
-                inFlight++;
-                try {
-                    results[next.index] = await work(next.item);
-                }
-                catch (error) {
-                    failed = true;
-                    throw error;
-                }
-                finally {
-                    inFlight--;
-                    endTask();
-                }
-            }
-        };
-        await Promise.all(Array.from({ length: this.max }, () => worker()));
-        return results;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/timestamp.ts
@@ -2143,6 +2079,291 @@ function planCleanup(tokens, task, now) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/operations/in-flight-limit.ts
+class InFlightLimit {
+    max;
+    good = 0;
+    bad = Infinity;
+    current;
+    round = 0;
+    lastThrottleAt = -Infinity;
+    probeAfterMs = FIRST_PROBE_AFTER_MS;
+    probing = false;
+    constructor(max) {
+        this.max = max;
+        this.current = max;
+    }
+    get value() {
+        return this.current;
+    }
+    get ceiling() {
+        return this.bad === Infinity ? undefined : this.bad - 1;
+    }
+    admitted(depth) {
+        this.good = Math.max(this.good, depth);
+        if (depth >= this.bad)
+            this.bad = depth + 1;
+        if (this.probing && depth >= this.current)
+            this.probing = false;
+        const ceiling = Math.min(this.max, this.bad - 1);
+        if (this.current < ceiling && ++this.round >= this.current) {
+            this.current = Math.min(ceiling, this.bad === Infinity ? this.current * 2 : this.current + 1);
+            this.round = 0;
+        }
+    }
+    throttled(depth, now) {
+        if (this.good === 0) {
+            this.current = 1;
+            this.round = 0;
+            return 'in flight';
+        }
+        if (depth <= this.good)
+            return 'rate';
+        this.bad = Math.min(this.bad, depth);
+        this.current = Math.max(1, Math.min(this.current, this.bad - 1));
+        this.round = 0;
+        this.lastThrottleAt = now;
+        if (this.probing) {
+            this.probing = false;
+            this.probeAfterMs *= 2;
+        }
+        return 'in flight';
+    }
+    probe(now, remaining) {
+        const ceiling = this.ceiling;
+        if (ceiling === undefined || this.probing || this.current !== ceiling)
+            return;
+        if (this.current >= this.max || now - this.lastThrottleAt < this.probeAfterMs)
+            return;
+        if (remaining < PROBE_WORTH_ROUNDS * (this.current + 1))
+            return;
+        this.current++;
+        this.probing = true;
+        this.lastThrottleAt = now;
+    }
+}
+const FIRST_PROBE_AFTER_MS = 2_000;
+const PROBE_WORTH_ROUNDS = 10;
+
+;// CONCATENATED MODULE: ./src/operations/rate-pacer.ts
+class RatePacer {
+    perSecond;
+    nextAt = -Infinity;
+    firstSentAt;
+    admittedAt = [];
+    lastThrottleAt = -Infinity;
+    lastRaisedAt = -Infinity;
+    get rate() {
+        return this.perSecond;
+    }
+    nextSendAt(now) {
+        return this.perSecond === undefined ? now : Math.max(now, this.nextAt);
+    }
+    sent(now) {
+        this.firstSentAt ??= now;
+        if (this.perSecond !== undefined) {
+            this.nextAt = Math.max(now, this.nextAt) + 1000 / this.perSecond;
+        }
+    }
+    admitted(now) {
+        this.admittedAt.push(now);
+        this.forget(now);
+        this.raise(now);
+    }
+    throttled(now) {
+        this.forget(now);
+        const windowMs = Math.max(MIN_WINDOW_MS, Math.min(WINDOW_MS, now - (this.firstSentAt ?? now)));
+        const accepted = (this.admittedAt.length * 1000) / windowMs;
+        const under = Math.max(MIN_PER_SECOND, accepted * UNDER);
+        this.perSecond =
+            this.perSecond === undefined ? under : Math.min(under, this.perSecond * DECREASE);
+        this.lastThrottleAt = now;
+        this.lastRaisedAt = now;
+        this.nextAt = Math.max(this.nextAt, now + 1000 / this.perSecond);
+    }
+    raise(now) {
+        if (this.perSecond === undefined || now - this.lastThrottleAt < QUIET_MS)
+            return;
+        const seconds = (now - this.lastRaisedAt) / 1000;
+        this.perSecond *= 1 + RAISE_PER_SECOND * seconds;
+        this.lastRaisedAt = now;
+    }
+    forget(now) {
+        const since = now - WINDOW_MS;
+        let old = 0;
+        while (old < this.admittedAt.length && (this.admittedAt[old] ?? now) < since)
+            old++;
+        if (old > 0)
+            this.admittedAt.splice(0, old);
+    }
+}
+const WINDOW_MS = 1_000;
+const MIN_WINDOW_MS = 100;
+const UNDER = 0.9;
+const DECREASE = 0.9;
+const MIN_PER_SECOND = 0.2;
+const QUIET_MS = 1_000;
+const RAISE_PER_SECOND = 0.02;
+
+;// CONCATENATED MODULE: ./src/operations/scheduler.ts
+
+
+class Scheduler {
+    clock;
+    deadline;
+    log;
+    limit;
+    pacer = new RatePacer();
+    requests = new Depths();
+    reported = { ceiling: undefined, paced: false };
+    constructor(maxInFlight, clock, deadline, log) {
+        this.clock = clock;
+        this.deadline = deadline;
+        this.log = log;
+        this.limit = new InFlightLimit(maxInFlight);
+    }
+    get inFlightLimit() {
+        return this.limit.value;
+    }
+    get pace() {
+        return this.pacer.rate;
+    }
+    async run(items, send, left) {
+        const results = new Array(items.length);
+        let next = 0;
+        let waiting = [];
+        let inFlight = 0;
+        let bug;
+        let changed = new AbortController();
+        const start = (entry) => {
+            inFlight++;
+            const request = this.requests.sent(this.clock.now());
+            this.pacer.sent(request.sentAt);
+            send(entry.item, entry.attemptsUsed)
+                .then((sent) => {
+                inFlight--;
+                const now = this.clock.now();
+                const depth = this.requests.ended(request, 'done' in sent);
+                if ('done' in sent) {
+                    results[entry.index] = sent.done;
+                    this.limit.admitted(depth);
+                    this.pacer.admitted(now);
+                }
+                else {
+                    this.throttled(entry, sent.throttled, depth, now);
+                    if (this.endsAfterDeadline(entry.notBefore))
+                        results[entry.index] = left(entry.item);
+                    else
+                        waiting.push(entry);
+                }
+            })
+                .catch((error) => {
+                inFlight--;
+                bug = { error };
+            })
+                .finally(() => {
+                const waking = changed;
+                changed = new AbortController();
+                waking.abort();
+            });
+        };
+        while (bug === undefined && (next < items.length || waiting.length > 0 || inFlight > 0)) {
+            const now = this.clock.now();
+            if (this.deadline.expired()) {
+                for (const entry of waiting)
+                    results[entry.index] = left(entry.item);
+                for (; next < items.length; next++)
+                    results[next] = left(items[next]);
+                waiting = [];
+                if (inFlight > 0)
+                    await ended(changed.signal);
+                continue;
+            }
+            this.limit.probe(now, items.length - next + waiting.length);
+            const sendAt = this.pacer.nextSendAt(now);
+            const retry = soonest(waiting);
+            const ready = retry !== undefined && retry.notBefore <= now
+                ? retry
+                : next < items.length
+                    ? { item: items[next], index: next, attemptsUsed: 0, notBefore: now }
+                    : undefined;
+            if (ready !== undefined && inFlight < this.limit.value && sendAt <= now) {
+                if (ready === retry)
+                    waiting = waiting.filter((entry) => entry !== retry);
+                else
+                    next++;
+                start(ready);
+                continue;
+            }
+            const readyAt = ready !== undefined ? now : (retry?.notBefore ?? Infinity);
+            const wakeAt = inFlight < this.limit.value ? Math.max(readyAt, sendAt) : Infinity;
+            if (wakeAt === Infinity)
+                await ended(changed.signal);
+            else
+                await this.clock.sleep(wakeAt - now, changed.signal);
+        }
+        if (bug !== undefined)
+            throw bug.error;
+        return results;
+    }
+    throttled(entry, throttle, depth, now) {
+        const kind = this.limit.throttled(depth, now);
+        if (kind === 'rate')
+            this.pacer.throttled(now);
+        const wait = throttle.retryAfterMs ?? throttle.backoffMs;
+        entry.notBefore = now + wait + this.clock.jitter() * Math.min(250, 20 + wait / 10);
+        entry.attemptsUsed = throttle.attemptsUsed;
+        this.say();
+    }
+    say() {
+        const ceiling = this.limit.ceiling;
+        if (ceiling !== undefined && ceiling !== this.reported.ceiling) {
+            this.reported.ceiling = ceiling;
+            this.log.info(`The platform turns away more than ${ceiling} revokes in flight: sending ${this.limit.value} at a time.`);
+        }
+        const pace = this.pacer.rate;
+        if (pace !== undefined && !this.reported.paced) {
+            this.reported.paced = true;
+            this.log.info(`The platform limits the rate of requests: sending about ${pace.toFixed(1)} revokes a second, more as it allows.`);
+        }
+    }
+    endsAfterDeadline(time) {
+        return time >= this.clock.now() + this.deadline.remaining();
+    }
+}
+class Depths {
+    inFlight = new Set();
+    sent(now) {
+        const request = { sentAt: now, beside: [...this.inFlight] };
+        this.inFlight.add(request);
+        return request;
+    }
+    ended(request, admitted) {
+        this.inFlight.delete(request);
+        request.admitted = admitted;
+        const depth = 1 + request.beside.filter((other) => other.admitted !== false).length;
+        request.beside = [];
+        return depth;
+    }
+}
+function soonest(waiting) {
+    let first;
+    for (const entry of waiting)
+        if (first === undefined || entry.notBefore < first.notBefore)
+            first = entry;
+    return first;
+}
+function ended(signal) {
+    return new Promise((resolve) => {
+        if (signal.aborted)
+            resolve();
+        else
+            signal.addEventListener('abort', () => {
+                resolve();
+            }, { once: true });
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/platform/settle-revoke.ts
 
 function settleRevoke(tokenId, unsettled, found) {
@@ -2195,7 +2416,6 @@ async function settleRefusals(client, unsettled) {
 
 
 
-const THROTTLE_PAUSE_MS = 1000;
 async function cleanup(client, task, { clock, log, deadline }) {
     const tokens = await client.listTokens();
     const runnerNow = clock.now();
@@ -2216,32 +2436,28 @@ async function cleanup(client, task, { clock, log, deadline }) {
     if (task.dryRun) {
         return { ...result, revoked: plan.revoke, revokedElsewhere: [], notRevoked: [], left: [] };
     }
-    const pool = new AdaptivePool(task.concurrency, clock, log);
-    const outcomes = await pool.run(plan.revoke, async (token) => {
-        if (deadline.expired())
-            return { left: token };
+    const scheduler = new Scheduler(task.concurrency, clock, deadline, log);
+    const outcomes = await scheduler.run(plan.revoke, async (token, attemptsUsed) => {
         try {
             const outcome = await client.revokeToken(token.id, {
-                onThrottle: (delayMs) => {
-                    pool.throttled(delayMs);
-                },
+                scheduled: { attemptsUsed },
                 settle: 'later',
             });
-            pool.succeeded();
-            return { revoked: outcome.token };
+            return { done: { revoked: outcome.token } };
         }
         catch (error) {
+            if (error instanceof ThrottledError)
+                return { throttled: error.throttle };
             if (error instanceof UnsettledRevokeError)
-                return { unsettled: { token, error } };
+                return { done: { unsettled: { token, error } } };
             if (!(error instanceof RequestError))
                 throw error;
-            if (error instanceof DeadlineError && !error.mayHaveTakenEffect)
-                return { left: token };
-            if (error.status === 429)
-                pool.throttled(Math.min(THROTTLE_PAUSE_MS, deadline.remaining()));
-            return { failed: { token, reason: error.message } };
+            if (error instanceof DeadlineError && !error.mayHaveTakenEffect) {
+                return { done: { left: token } };
+            }
+            return { done: { failed: { token, reason: error.message } } };
         }
-    });
+    }, (token) => ({ left: token }));
     const settled = await settleRefusals(client, outcomes.flatMap((o) => ('unsettled' in o ? [o.unsettled] : [])));
     return {
         ...result,
@@ -2763,7 +2979,7 @@ class CallLoop {
         const { clock, backoff, log, deadline, timeoutMs } = this.options;
         const attempts = this.options.retries + 1;
         let renewed = false;
-        for (let attempt = 1;; attempt++) {
+        for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1;; attempt++) {
             if (deadline.expired()) {
                 throw new DeadlineError(`${deadline.describe()} ran out before ${requestLine(request)} was sent.`);
             }
@@ -2798,16 +3014,19 @@ class CallLoop {
                 attempt: attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '',
             });
             const retrying = isTransient(outcome) && attempt < attempts;
-            const delay = retrying
-                ? ((answer && retryAfterDelay(answer.headers, clock.now(), backoff)) ??
-                    backoffDelay(attempt, clock.jitter(), backoff))
-                : 0;
+            const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff);
+            const delay = retrying ? (retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff)) : 0;
+            if (answer?.status === 429 && retrying && options.scheduled !== undefined) {
+                throw new ThrottledError((0,src_text/* asSentence */.KG)(failure), {
+                    retryAfterMs: retryAfter,
+                    backoffMs: backoffDelay(attempt, clock.jitter(), backoff),
+                    attemptsUsed: attempt,
+                });
+            }
             if (retrying && delay >= deadline.remaining()) {
                 const maybe = mayHaveTakenEffect(outcome);
                 throw new DeadlineError(`${failure}; ${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
             }
-            if (answer?.status === 429 && retrying)
-                options.onThrottle?.(delay);
             if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
                 if (retrying)
                     await this.wait(failure, delay);
@@ -3031,7 +3250,7 @@ class PlatformClient {
                     uncertain.mayHaveRevoked = true;
                     return Promise.resolve(undefined);
                 },
-                ...(options.onThrottle && { onThrottle: options.onThrottle }),
+                ...(options.scheduled && { scheduled: options.scheduled }),
             });
             return { token, alreadyRevoked: false };
         }

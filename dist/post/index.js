@@ -1377,8 +1377,18 @@ __nccwpck_require__.d(__webpack_exports__, {
 ;// CONCATENATED MODULE: ./src/clock.ts
 const systemClock = {
     now: () => Date.now(),
-    sleep: (ms) => new Promise((resolve) => {
-        setTimeout(resolve, ms);
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted === true) {
+            resolve();
+            return;
+        }
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
     }),
     jitter: () => Math.random(),
 };
@@ -1681,6 +1691,14 @@ class UnsettledRevokeError extends RequestError {
         super(refusal.message, refusal.status);
         this.refusal = refusal;
         this.mayHaveRevoked = mayHaveRevoked;
+    }
+}
+class ThrottledError extends RequestError {
+    throttle;
+    name = 'ThrottledError';
+    constructor(message, throttle) {
+        super(message, 429);
+        this.throttle = throttle;
     }
 }
 class UnknownTokenError extends RequestError {
@@ -2396,7 +2414,7 @@ class CallLoop {
         const { clock, backoff, log, deadline, timeoutMs } = this.options;
         const attempts = this.options.retries + 1;
         let renewed = false;
-        for (let attempt = 1;; attempt++) {
+        for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1;; attempt++) {
             if (deadline.expired()) {
                 throw new DeadlineError(`${deadline.describe()} ran out before ${requestLine(request)} was sent.`);
             }
@@ -2431,16 +2449,19 @@ class CallLoop {
                 attempt: attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '',
             });
             const retrying = isTransient(outcome) && attempt < attempts;
-            const delay = retrying
-                ? ((answer && retryAfterDelay(answer.headers, clock.now(), backoff)) ??
-                    backoffDelay(attempt, clock.jitter(), backoff))
-                : 0;
+            const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff);
+            const delay = retrying ? (retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff)) : 0;
+            if (answer?.status === 429 && retrying && options.scheduled !== undefined) {
+                throw new ThrottledError((0,src_text/* asSentence */.KG)(failure), {
+                    retryAfterMs: retryAfter,
+                    backoffMs: backoffDelay(attempt, clock.jitter(), backoff),
+                    attemptsUsed: attempt,
+                });
+            }
             if (retrying && delay >= deadline.remaining()) {
                 const maybe = mayHaveTakenEffect(outcome);
                 throw new DeadlineError(`${failure}; ${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
             }
-            if (answer?.status === 429 && retrying)
-                options.onThrottle?.(delay);
             if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
                 if (retrying)
                     await this.wait(failure, delay);
@@ -2675,7 +2696,7 @@ class PlatformClient {
                     uncertain.mayHaveRevoked = true;
                     return Promise.resolve(undefined);
                 },
-                ...(options.onThrottle && { onThrottle: options.onThrottle }),
+                ...(options.scheduled && { scheduled: options.scheduled }),
             });
             return { token, alreadyRevoked: false };
         }

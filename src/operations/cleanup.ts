@@ -1,11 +1,16 @@
-// The cleanup operation: revoke what the plan selects, a few at a time, slowing down when throttled.
-import { AdaptivePool } from '../adaptive-pool.js'
+// The cleanup operation: revoke what the plan selects, at the platform's pace, and settle the refusals.
 import type { CleanupTask } from '../task.js'
-import { DeadlineError, RequestError, UnsettledRevokeError } from '../platform/errors.js'
+import {
+  DeadlineError,
+  RequestError,
+  ThrottledError,
+  UnsettledRevokeError,
+} from '../platform/errors.js'
 import type { TokenApi } from '../platform/token-api.js'
 import { newestFirst, newestFirstBy, type TokenRecord } from '../records.js'
 import { planCleanup, type KeptToken } from './cleanup-plan.js'
 import type { OperationContext } from './index.js'
+import { Scheduler, type Sent } from './scheduler.js'
 import { settleRefusals, type Unsettled } from './settle-refusals.js'
 
 export interface NotRevoked {
@@ -43,14 +48,9 @@ export interface CleanupResult {
  */
 export type AgeClock = { by: 'platform'; skewMs: number } | { by: 'runner' }
 
-// The pause for the whole batch after a revoke that stayed throttled through all its
-// attempts (its last 429 was not waited for). It is not sent again: one request is sent
-// at most retries + 1 times, in a cleanup too.
-const THROTTLE_PAUSE_MS = 1000
-
 /**
- * Revokes the tokens a selection chooses (see planCleanup), `concurrency` at a
- * time, slowing down when the platform rate-limits. A token that cannot be revoked
+ * Revokes the tokens a selection chooses (see planCleanup), at most `concurrency` at a
+ * time and at the pace the platform allows (Scheduler). A token that cannot be revoked
  * does not stop the others; it is reported in `notRevoked`. When totalTimeout runs
  * out, no more revokes start: the rest are reported in `left`.
  */
@@ -81,30 +81,32 @@ export async function cleanup(
     return { ...result, revoked: plan.revoke, revokedElsewhere: [], notRevoked: [], left: [] }
   }
 
-  const pool = new AdaptivePool(task.concurrency, clock, log)
-  const outcomes = await pool.run(plan.revoke, async (token): Promise<Outcome> => {
-    // Out of time: start nothing more; those in flight finish, and all are reported.
-    if (deadline.expired()) return { left: token }
-    try {
-      const outcome = await client.revokeToken(token.id, {
-        onThrottle: (delayMs) => {
-          pool.throttled(delayMs)
-        },
-        // Settled below, all with one list fetched after the last refusal.
-        settle: 'later',
-      })
-      pool.succeeded()
-      return { revoked: outcome.token }
-    } catch (error) {
-      if (error instanceof UnsettledRevokeError) return { unsettled: { token, error } }
-      if (!(error instanceof RequestError)) throw error
-      if (error instanceof DeadlineError && !error.mayHaveTakenEffect) return { left: token }
-      // No pause may outlast the step's budget: the tokens after it would be left all the same.
-      if (error.status === 429) pool.throttled(Math.min(THROTTLE_PAUSE_MS, deadline.remaining()))
-      // With mayHaveTakenEffect, the message says that it may have taken effect all the same.
-      return { failed: { token, reason: error.message } }
-    }
-  })
+  // One scheduler owns every send of a revoke: a 429 hands the request back to it.
+  const scheduler = new Scheduler(task.concurrency, clock, deadline, log)
+  const outcomes = await scheduler.run(
+    plan.revoke,
+    async (token, attemptsUsed): Promise<Sent<Outcome>> => {
+      try {
+        const outcome = await client.revokeToken(token.id, {
+          scheduled: { attemptsUsed },
+          // Settled below, all with one list fetched after the last refusal.
+          settle: 'later',
+        })
+        return { done: { revoked: outcome.token } }
+      } catch (error) {
+        if (error instanceof ThrottledError) return { throttled: error.throttle }
+        if (error instanceof UnsettledRevokeError) return { done: { unsettled: { token, error } } }
+        if (!(error instanceof RequestError)) throw error
+        if (error instanceof DeadlineError && !error.mayHaveTakenEffect) {
+          return { done: { left: token } }
+        }
+        // With mayHaveTakenEffect, the message says that it may have taken effect all the same.
+        return { done: { failed: { token, reason: error.message } } }
+      }
+    },
+    // Out of time before it was sent, or before its 429's wait was over.
+    (token) => ({ left: token }),
+  )
   const settled = await settleRefusals(
     client,
     outcomes.flatMap((o) => ('unsettled' in o ? [o.unsettled] : [])),

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.js'
 import type { SecretMasker } from '../secrets.js'
 import { NOT_JSON, parseJson, type Answer } from './decode.js'
 import { requestLine } from './endpoints.js'
-import { DeadlineError, RequestError } from './errors.js'
+import { DeadlineError, RequestError, ThrottledError } from './errors.js'
 import { apiPathHint, transportHint } from './hints.js'
 import {
   TransportError,
@@ -57,7 +57,13 @@ export interface CallOptions<T> {
    * unreadable), finds out whether it did; a result returned ends the call.
    */
   onUncertain?(failure: string): Promise<T | undefined>
-  onThrottle?(delayMs: number): void
+  /**
+   * Set when a scheduler sends the request (a cleanup's revokes): a 429 with attempts left
+   * is thrown as a ThrottledError, for the scheduler to send it again when it chooses,
+   * instead of being waited out here while holding the scheduler's slot. `attemptsUsed`:
+   * the attempts the request used before this send, so that the bound holds across sends.
+   */
+  scheduled?: { attemptsUsed: number }
 }
 
 export class CallLoop {
@@ -86,7 +92,7 @@ export class CallLoop {
     const { clock, backoff, log, deadline, timeoutMs } = this.options
     const attempts = this.options.retries + 1
     let renewed = false
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1; ; attempt++) {
       if (deadline.expired()) {
         throw new DeadlineError(
           `${deadline.describe()} ran out before ${requestLine(request)} was sent.`,
@@ -131,10 +137,16 @@ export class CallLoop {
         attempt: attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '',
       })
       const retrying = isTransient(outcome) && attempt < attempts
-      const delay = retrying
-        ? ((answer && retryAfterDelay(answer.headers, clock.now(), backoff)) ??
-          backoffDelay(attempt, clock.jitter(), backoff))
-        : 0
+      const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff)
+      const delay = retrying ? (retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff)) : 0
+      if (answer?.status === 429 && retrying && options.scheduled !== undefined) {
+        // Its slot goes to others: the scheduler sends it again, not before `delay`.
+        throw new ThrottledError(asSentence(failure), {
+          retryAfterMs: retryAfter,
+          backoffMs: backoffDelay(attempt, clock.jitter(), backoff),
+          attemptsUsed: attempt,
+        })
+      }
       if (retrying && delay >= deadline.remaining()) {
         const maybe = mayHaveTakenEffect(outcome)
         throw new DeadlineError(
@@ -143,7 +155,6 @@ export class CallLoop {
           maybe,
         )
       }
-      if (answer?.status === 429 && retrying) options.onThrottle?.(delay)
       if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
         // Wait first: a platform that failed mid-way may still be finishing the change.
         if (retrying) await this.wait(failure, delay)

@@ -108,7 +108,7 @@ export class PlatformClient implements TokenApi {
           uncertain.mayHaveRevoked = true
           return Promise.resolve(undefined)
         },
-        ...(options.onThrottle && { onThrottle: options.onThrottle }),
+        ...(options.scheduled && { scheduled: options.scheduled }),
       })
       return { token, alreadyRevoked: false }
     } catch (error) {

@@ -54,6 +54,29 @@ export class UnsettledRevokeError extends RequestError {
   }
 }
 
+/**
+ * A 429 to a request that a scheduler sends (a cleanup's revoke), with attempts left: not
+ * waited out in place, but handed back, so that the scheduler sends it again when it
+ * chooses and gives its slot to other requests meanwhile.
+ */
+export class ThrottledError extends RequestError {
+  override name = 'ThrottledError'
+
+  constructor(
+    message: string,
+    readonly throttle: {
+      /** The wait Retry-After asked for; undefined without one. */
+      retryAfterMs: number | undefined
+      /** The request's backoff, for a 429 without Retry-After. */
+      backoffMs: number
+      /** Attempts the request has used, this one included. */
+      attemptsUsed: number
+    },
+  ) {
+    super(message, 429)
+  }
+}
+
 /** A revoke of a token id the project does not have. */
 export class UnknownTokenError extends RequestError {
   override name = 'UnknownTokenError'

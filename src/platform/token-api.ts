@@ -9,8 +9,11 @@ export interface RevokeOutcome {
 }
 
 export interface RevokeOptions {
-  /** Told of each 429 and the wait it brings, so that a batch can slow down. */
-  onThrottle?: (delayMs: number) => void
+  /**
+   * Sent by a scheduler (a cleanup): a 429 with attempts left is thrown as a
+   * ThrottledError rather than waited out; `attemptsUsed` counts the earlier sends.
+   */
+  scheduled?: { attemptsUsed: number }
   /**
    * A refusal, or a success that does not show this token revoked, is settled by the
    * token's record in a list fetched after it. `now` (the default): one list, at once.

@@ -10,4 +10,16 @@ describe('systemClock', () => {
     expect(jitter.every((value) => value >= 0 && value < 1)).toBe(true)
     expect(new Set(jitter).size).toBeGreaterThan(1)
   })
+
+  it('ends a wait early when its signal aborts, leaving no timer behind', async () => {
+    const controller = new AbortController()
+    const before = Date.now()
+    const waiting = systemClock.sleep(60_000, controller.signal)
+    controller.abort()
+    await waiting
+    expect(Date.now() - before).toBeLessThan(1_000)
+    // Already aborted: no wait at all.
+    await systemClock.sleep(60_000, controller.signal)
+    expect(Date.now() - before).toBeLessThan(1_000)
+  })
 })

@@ -215,20 +215,20 @@ describe('cleanup', () => {
     )
   })
 
-  it('slows down under rate-limiting and still revokes every token', async () => {
+  it('hands each throttled revoke back to the scheduler, which sends it again: every token revoked', async () => {
     const api = new FakeTokenApi(many(40))
-    api.slowdowns = 12
+    api.throttles = 12
     const ctx = context()
     const result = await cleanup(api, task({ concurrency: 8 }), ctx)
     expect(result.revoked).toHaveLength(40)
     expect(result.notRevoked).toEqual([])
-    expect(ctx.log.lines).toContain(
-      'info: The platform is rate-limiting: 4 requests in flight instead of 8.',
-    )
+    expect(api.calls.filter((call) => call.startsWith('revoke'))).toHaveLength(52)
   })
 
-  it('sends a revoke still throttled after its own retries no more, without losing the others', async () => {
+  it('sends a revoke throttled on its last attempt no more, without losing the others', async () => {
     const api = new FakeTokenApi(many(3))
+    // retries: 0, one attempt: a 429 is final.
+    api.attempts = 1
     api.throttles = 2
     const result = await cleanup(api, task({ concurrency: 1 }), context())
     // Each token once: the client's retries are the whole attempt budget of a request.
@@ -295,27 +295,27 @@ describe('cleanup', () => {
       expect(result.revoked.map((t) => t.id)).toEqual(['t1'])
     })
 
-    it('pauses after a final 429 for no longer than the time left', async () => {
+    it('leaves a throttled revoke whose wait would outlast the budget, sending it no more', async () => {
       const api = new FakeTokenApi(many(2))
-      const ctx = context(1_000)
+      const ctx = context(1_500)
       api.clock = ctx.clock
       api.revokeMs = 800
-      api.refusals.set('t0', new RequestError('POST x answered 429 Too Many Requests.', 429))
+      // t0 is throttled at 0.8 s and asked to wait 1 s: past the end at 1.5 s.
+      api.throttles = 1
       const result = await cleanup(api, task({ concurrency: 1 }), ctx)
-      // The batch pauses 1 s after a throttled revoke, but only 200 ms were left.
-      expect(ctx.clock.sleeps).toEqual([200])
-      expect(ctx.clock.now() - Date.UTC(2026, 10, 22)).toBe(1_000)
-      expect(result.notRevoked.map((n) => n.token.id)).toEqual(['t0'])
-      expect(result.left.map((t) => t.id)).toEqual(['t1'])
+      expect(api.calls.filter((call) => call === 'revoke t0')).toHaveLength(1)
+      expect(result.left.map((t) => t.id)).toEqual(['t0'])
+      expect(result.revoked.map((t) => t.id)).toEqual(['t1'])
+      expect(result.notRevoked).toEqual([])
     })
 
-    it('pauses the whole second after a final 429 when there is time', async () => {
+    it('sends a throttled revoke again after its wait when the budget allows it', async () => {
       const api = new FakeTokenApi(many(2))
       const ctx = context(60_000)
-      api.refusals.set('t0', new RequestError('POST x answered 429 Too Many Requests.', 429))
+      api.throttles = 1
       const result = await cleanup(api, task({ concurrency: 1 }), ctx)
-      expect(ctx.clock.sleeps).toEqual([1_000])
-      expect(result.revoked.map((t) => t.id)).toEqual(['t1'])
+      expect(api.calls.filter((call) => call === 'revoke t0')).toHaveLength(2)
+      expect(result.revoked.map((t) => t.id)).toEqual(['t0', 't1'])
     })
 
     it('starts revokes while time is left and none at or after the end, in plan order', async () => {

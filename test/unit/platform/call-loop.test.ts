@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { RequestError } from '../../../src/platform/errors.js'
+import { RequestError, ThrottledError } from '../../../src/platform/errors.js'
 import { TransportError } from '../../../src/platform/http.js'
 import { loop, readStatus, REQUEST } from '../../fixtures/call-loop.js'
 import { reset } from '../../fixtures/transport.js'
@@ -28,6 +28,42 @@ describe('CallLoop', () => {
     expect(log.lines).toContain(
       `info: GET ${REQUEST.url} answered 503 (attempt 1 of 4); retrying in 0.5 s.`,
     )
+  })
+
+  describe('a request a scheduler sends (scheduled)', () => {
+    const scheduled = (attemptsUsed: number) => ({ ...readStatus, scheduled: { attemptsUsed } })
+
+    it('hands a 429 back at once, with its Retry-After, its backoff and the attempts used', async () => {
+      const { callLoop, transport, clock } = loop([
+        { status: 429, headers: { 'Retry-After': '3' } },
+      ])
+      const error = await callLoop.call('api', REQUEST, scheduled(0)).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ThrottledError)
+      expect(error).toMatchObject({
+        status: 429,
+        throttle: { retryAfterMs: 3000, backoffMs: expect.any(Number), attemptsUsed: 1 },
+      })
+      expect((error as Error).message).toBe(`GET ${REQUEST.url} answered 429 (attempt 1 of 4).`)
+      // Nothing waited here, nothing sent again: the slot is the scheduler's to give.
+      expect(clock.sleeps).toEqual([])
+      expect(transport.sent).toHaveLength(1)
+    })
+
+    it('counts the attempts of earlier sends: the last one is a final failure', async () => {
+      const { callLoop } = loop([{ status: 429 }])
+      const third = await callLoop.call('api', REQUEST, scheduled(2)).catch((e: unknown) => e)
+      expect(third).toMatchObject({ throttle: { retryAfterMs: undefined, attemptsUsed: 3 } })
+      const { callLoop: last } = loop([{ status: 429 }])
+      const fourth = await last.call('api', REQUEST, scheduled(3)).catch((e: unknown) => e)
+      expect(fourth).not.toBeInstanceOf(ThrottledError)
+      expect((fourth as Error).message).toBe(`GET ${REQUEST.url} answered 429 (attempt 4 of 4).`)
+    })
+
+    it('still waits out other transient failures in place, within the same attempts', async () => {
+      const { callLoop, clock } = loop([{ status: 503 }, { status: 200 }])
+      await expect(callLoop.call('api', REQUEST, scheduled(1))).resolves.toBe(200)
+      expect(clock.sleeps).toEqual([1000])
+    })
   })
 
   it('waits as Retry-After asks', async () => {

@@ -1,0 +1,238 @@
+// The scheduler of a cleanup's revokes, driven in virtual time against a platform's limits.
+import { describe, expect, it } from '@jest/globals'
+import { Deadline } from '../../../src/deadline.js'
+import { Scheduler, type Sent } from '../../../src/operations/scheduler.js'
+import { LimitedPlatform, type Limit, type RetryAfter } from '../../fixtures/limited-platform.js'
+import { recordingRunner } from '../../fixtures/runner.js'
+import { VirtualClock } from '../../fixtures/virtual-clock.js'
+
+const items = (n: number) => Array.from({ length: n }, (_, i) => i)
+
+/** Runs `n` revokes through a scheduler of `concurrency` against a platform with `limit`. */
+async function schedule(
+  limit: Limit,
+  {
+    n = 300,
+    concurrency = 8,
+    retryAfter = 'seconds',
+    attempts = 4,
+    totalMs = 0,
+  }: {
+    n?: number
+    concurrency?: number
+    retryAfter?: RetryAfter
+    attempts?: number
+    totalMs?: number
+  } = {},
+) {
+  const clock = new VirtualClock()
+  const platform = new LimitedPlatform(clock, limit, retryAfter, 20, attempts)
+  const log = recordingRunner()
+  const scheduler = new Scheduler(concurrency, clock, new Deadline(clock, totalMs), log)
+  const start = clock.now()
+  const results = await clock.run(scheduler.run(items(n), platform.send, (i) => `left ${i}`))
+  return { results, platform, scheduler, log, ms: clock.now() - start }
+}
+
+describe('Scheduler', () => {
+  it('runs every item at most `concurrency` at a time, results in item order', async () => {
+    const { results, platform, ms } = await schedule({ none: true }, { n: 40, concurrency: 4 })
+    expect(results).toEqual(items(40).map((i) => `revoked ${i}`))
+    expect(platform.maxInFlight).toBe(4)
+    // Ten rounds of 20 ms: no time lost between them.
+    expect(ms).toBe(200)
+  })
+
+  describe('a 429 never holds a slot while it waits', () => {
+    it('gives the slot to other items until its Retry-After is over, then goes first', async () => {
+      const { platform } = await schedule({ inFlight: 2 }, { n: 40, concurrency: 3 })
+      const [throttled] = platform.log.filter((send) => !send.admitted)
+      if (throttled === undefined) throw new Error('nothing was throttled')
+      const again = platform.log.find((s) => s.item === throttled.item && s.attempt === 2)
+      // Not sent again before its Retry-After (1 s, after the 20 ms its answer took)...
+      expect(again?.at).toBeGreaterThanOrEqual(throttled.at + 20 + 1000)
+      // ...and meanwhile its slot went to others: every item after it went first.
+      const meanwhile = platform.log.filter((s) => s.at > throttled.at && s.at < (again?.at ?? 0))
+      expect(meanwhile.map((s) => s.item)).toEqual(items(40).slice(throttled.item + 1))
+      // Its time come, it goes before the items never sent.
+      const next = platform.log.find((s) => s.at >= (again?.at ?? 0) && s !== again)
+      expect(next === undefined || next.item > throttled.item).toBe(true)
+    })
+
+    it('with Retry-After 0, sends it again as soon as a slot is free, with a little jitter', async () => {
+      const { platform } = await schedule(
+        { inFlight: 2 },
+        { n: 10, concurrency: 4, retryAfter: '0' },
+      )
+      const [throttled] = platform.log.filter((send) => !send.admitted)
+      const again = platform.log.find((s) => s.item === throttled?.item && s.attempt === 2)
+      expect((again?.at ?? 0) - (throttled?.at ?? 0)).toBeLessThan(100)
+    })
+
+    it('without Retry-After, waits its own backoff', async () => {
+      const { platform } = await schedule(
+        { inFlight: 2 },
+        { n: 10, concurrency: 4, retryAfter: 'none' },
+      )
+      const [throttled] = platform.log.filter((send) => !send.admitted)
+      const again = platform.log.find((s) => s.item === throttled?.item && s.attempt === 2)
+      // LimitedPlatform's backoff after attempt 1: 500 ms.
+      expect((again?.at ?? 0) - (throttled?.at ?? 0)).toBeGreaterThanOrEqual(520)
+    })
+  })
+
+  describe('attempts per item stay within retries + 1', () => {
+    it.each([1, 2, 4])(
+      'with %i attempts, no item is sent more often, even when always throttled',
+      async (attempts) => {
+        const { platform, results } = await schedule(
+          { perSecond: 1, burst: 1 },
+          { n: 30, concurrency: 8, attempts, retryAfter: '0' },
+        )
+        expect(Math.max(...platform.sendsPerItem().values())).toBeLessThanOrEqual(attempts)
+        expect(results.every((r) => r.startsWith('revoked') || r.startsWith('throttled'))).toBe(
+          true,
+        )
+      },
+    )
+  })
+
+  describe('learns the platform limit and stays under it', () => {
+    it.each([
+      [2, 4],
+      [4, 8],
+      [4, 32],
+      [8, 32],
+    ])('in flight: %i at most, with concurrency %i', async (limit, concurrency) => {
+      const { scheduler, platform, results } = await schedule(
+        { inFlight: limit },
+        { concurrency, retryAfter: '0' },
+      )
+      expect(scheduler.inFlightLimit).toBe(limit)
+      expect(results.every((r) => r.startsWith('revoked'))).toBe(true)
+      // Turned away in the first round, and by a rare probe: the limit is learnt from them.
+      const turnedAway = platform.log.filter((s) => !s.admitted).length
+      expect(turnedAway).toBeGreaterThanOrEqual(concurrency - limit)
+      expect(turnedAway).toBeLessThanOrEqual(concurrency - limit + 2)
+    })
+
+    it('says what it learnt, once', async () => {
+      const { log } = await schedule({ inFlight: 4 }, { concurrency: 8 })
+      expect(log.lines).toEqual([
+        'info: The platform turns away more than 4 revokes in flight: sending 4 at a time.',
+      ])
+    })
+
+    it.each([
+      [20, 5],
+      [50, 10],
+    ])(
+      'a rate of %i a second, bursts of %i: paces just under it, loses nothing',
+      async (perSecond, burst) => {
+        const { scheduler, results, platform, log } = await schedule(
+          { perSecond, burst },
+          { concurrency: 8 },
+        )
+        expect(results.every((r) => r.startsWith('revoked'))).toBe(true)
+        expect(scheduler.pace).toBeGreaterThan(perSecond * 0.85)
+        expect(scheduler.pace).toBeLessThan(perSecond * 1.15)
+        expect(Math.max(...platform.sendsPerItem().values())).toBeLessThanOrEqual(3)
+        expect(log.lines).toContainEqual(
+          expect.stringMatching(
+            /^info: The platform limits the rate of requests: sending about [\d.]+ revokes a second/,
+          ),
+        )
+      },
+    )
+
+    it('takes no longer than 1.5 times what a client that knew the limit would need', async () => {
+      // The same 33 cases as the benchmark, in virtual time (docs/PERFORMANCE.md has the real ones).
+      const cases: [Limit, RetryAfter, number, number][] = []
+      for (const limit of [2, 4, 8])
+        for (const retryAfter of ['seconds', '0', 'none'] as const)
+          for (const concurrency of [4, 8, 32]) {
+            // 8 in flight, concurrency 32, Retry-After 1 s: the 24 turned away at the start
+            // must wait their second; no client that does not know the limit can do better.
+            if (limit === 8 && concurrency === 32 && retryAfter === 'seconds') continue
+            cases.push([
+              { inFlight: limit },
+              retryAfter,
+              concurrency,
+              (300 / Math.min(limit, concurrency)) * 20,
+            ])
+          }
+      for (const [perSecond, burst] of [
+        [20, 5],
+        [50, 10],
+      ] as const)
+        for (const retryAfter of ['seconds', '0', 'none'] as const)
+          for (const concurrency of [4, 8, 32])
+            cases.push([
+              { perSecond, burst },
+              retryAfter,
+              concurrency,
+              ((300 - burst) / perSecond) * 1000,
+            ])
+      for (const [limit, retryAfter, concurrency, ideal] of cases) {
+        const { ms, results } = await schedule(limit, { concurrency, retryAfter })
+        expect([limit, retryAfter, concurrency, ms <= 1.5 * ideal]).toEqual([
+          limit,
+          retryAfter,
+          concurrency,
+          true,
+        ])
+        expect(results.every((r) => r.startsWith('revoked'))).toBe(true)
+      }
+    })
+
+    it('probes one more in flight now and then, only while there is work enough left', async () => {
+      const { platform, scheduler } = await schedule(
+        { inFlight: 4 },
+        { n: 3000, concurrency: 8, retryAfter: '0' },
+      )
+      const turnedAway = platform.log.filter((s) => !s.admitted)
+      // The first round (4 over), then rare probes: the first after 2 s, each next twice later.
+      expect(turnedAway.length).toBeGreaterThan(4)
+      expect(turnedAway.length).toBeLessThanOrEqual(4 + 4)
+      expect(scheduler.inFlightLimit).toBe(4)
+      const few = await schedule({ inFlight: 4 }, { n: 40, concurrency: 8, retryAfter: '0' })
+      expect(few.platform.log.filter((s) => !s.admitted)).toHaveLength(4)
+    })
+  })
+
+  describe('when the deadline runs out', () => {
+    it('starts nothing more, and leaves what was not sent', async () => {
+      const { results, platform } = await schedule(
+        { none: true },
+        { n: 20, concurrency: 2, totalMs: 100 },
+      )
+      // 20 ms per round of 2: sends at 0, 20, 40, 60 and 80 ms; none at 100.
+      expect(platform.log.map((s) => s.at - (platform.log[0]?.at ?? 0))).toEqual([
+        0, 0, 20, 20, 40, 40, 60, 60, 80, 80,
+      ])
+      expect(results.filter((r) => r.startsWith('left'))).toHaveLength(10)
+    })
+
+    it('leaves a throttled item whose wait would end after it', async () => {
+      const { results, platform } = await schedule(
+        { inFlight: 1 },
+        { n: 4, concurrency: 2, totalMs: 500 },
+      )
+      const throttled = platform.log.filter((s) => !s.admitted).map((s) => s.item)
+      expect(throttled.length).toBeGreaterThan(0)
+      for (const item of throttled) expect(results[item]).toBe(`left ${item}`)
+    })
+  })
+
+  it('fails with the error of a send that throws, starting nothing more', async () => {
+    const clock = new VirtualClock()
+    const scheduler = new Scheduler(1, clock, new Deadline(clock, 0), recordingRunner())
+    const sent: number[] = []
+    const send = (item: number): Promise<Sent<number>> => {
+      sent.push(item)
+      return item === 1 ? Promise.reject(new Error('a bug')) : Promise.resolve({ done: item })
+    }
+    await expect(clock.run(scheduler.run(items(5), send, () => -1))).rejects.toThrow('a bug')
+    expect(sent).toEqual([0, 1])
+  })
+})
