@@ -13,14 +13,31 @@
  *   3. create, end to end: the curl + jq recipe's time / the action's time
  *   4. cleanup of 300 old tokens, concurrency 8: ideal time / the action's, and a curl loop's / the action's
  *   5. list of 10,000 tokens: the step's peak memory (RSS)
+ *   6. throttled cleanups of 300 (bench/throttled.mjs): under limits on requests in flight
+ *      and a second, the ideal / the action's time, tokens left, and a client that knows the
+ *      limit. `--no-throttled` leaves them out; `--throttled-only` runs only them.
  */
-import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { cpus, tmpdir } from 'node:os'
+import { spawnSync } from 'node:child_process'
+import { statSync } from 'node:fs'
+import { cpus } from 'node:os'
 import { join } from 'node:path'
 import { startFakePlatform } from '../test/support/fake-platform.mjs'
-import { node24 } from '../test/support/node24.mjs'
-import { prepareStep, ROOT } from '../test/support/runner.mjs'
+import { ROOT } from '../test/support/runner.mjs'
+import {
+  available,
+  ENTRY,
+  median,
+  NODE,
+  progress,
+  recipeEnv,
+  runStep,
+  succeeded,
+  timed,
+  markdownTable,
+} from './lib.mjs'
+import { create } from './create.mjs'
+import { listMemory } from './list-memory.mjs'
+import { throttled, throttledCases, throttledTable } from './throttled.mjs'
 
 const QUICK = process.argv.includes('--quick')
 /** @param {string} name @param {number} fallback */
@@ -33,8 +50,6 @@ const CLEANUP_TOKENS = option('cleanup-tokens', 300)
 const CLEANUP_CONCURRENCY = 8
 const LIST_TOKENS = option('list-tokens', 10_000)
 const DAY = 86_400_000
-const NODE = node24()
-const ENTRY = join(ROOT, 'dist/index.js')
 const TARGETS = {
   coldStart: 2.5,
   bundleKB: 500,
@@ -42,83 +57,6 @@ const TARGETS = {
   cleanupVsIdeal: 0.8,
   cleanupVsLoop: 5,
   listRssMiB: 100,
-}
-
-/** @param {number[]} values */
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2
-}
-
-/**
- * Runs a command to its end, stdout read through a pipe as the runner reads it.
- * @param {string} command
- * @param {string[]} args
- * @param {Record<string, string>} env
- * @returns {Promise<{ ms: number, code: number | null }>}
- */
-function timed(command, args, env) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint()
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'ignore'] })
-    child.stdout.resume()
-    child.on('error', reject)
-    child.on('close', (code) =>
-      resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, code }),
-    )
-  })
-}
-
-/**
- * The time of a run that must succeed: a comparison that failed early would look fast.
- * @param {Promise<{ ms: number, code: number | null }>} run
- * @param {string} what
- */
-async function succeeded(run, what) {
-  const { ms, code } = await run
-  if (code !== 0) throw new Error(`${what} failed (exit code ${code}): its time would mean nothing`)
-  return ms
-}
-
-/**
- * Runs the action once as a step.
- * @param {Record<string, string>} inputs
- * @param {string[]} [nodeArgs]
- * @param {Record<string, string>} [extraEnv]
- */
-async function runStep(inputs, nodeArgs = [], extraEnv = {}) {
-  const { env, cleanup } = prepareStep({ inputs })
-  try {
-    return await timed(NODE, [...nodeArgs, ENTRY], { ...env, ...extraEnv })
-  } finally {
-    cleanup()
-  }
-}
-
-/**
- * The environment of the curl scripts and the bare-Node programs: where the platform is
- * and the credentials, as a workflow's own script would have them.
- * @param {import('../test/support/fake-platform.mjs').FakePlatform} platform
- * @param {Record<string, string>} extra
- */
-function recipeEnv(platform, extra) {
-  return {
-    PATH: process.env.PATH ?? '',
-    PLATFORM_AUTH_URL: platform.authUrl,
-    PLATFORM_API_URL: platform.baseUrl,
-    CLIENT_ID: platform.clientId,
-    CLIENT_SECRET: platform.clientSecret,
-    ...extra,
-  }
-}
-
-/** @param {string} tool */
-const available = (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0
-
-/** @param {string} what */
-function progress(what) {
-  process.stderr.write(`  ${what}...\n`)
 }
 
 async function coldStart() {
@@ -139,51 +77,6 @@ function bundleSize() {
   return {
     mainKB: statSync(ENTRY).size / 1000,
     postKB: statSync(join(ROOT, 'dist/post/index.js')).size / 1000,
-  }
-}
-
-async function create() {
-  progress('create, end to end')
-  const platform = await startFakePlatform({ latencyMs: LATENCY_MS })
-  try {
-    const env = recipeEnv(platform, { TOKEN_NAME: 'bench-create' })
-    const runs = QUICK ? 7 : 21
-    const action = []
-    const curl = []
-    const floor = []
-    const withCurl = available('curl') && available('jq')
-    for (let i = 0; i < runs; i++) {
-      const step = await runStep({
-        ...platform.connectionInputs(),
-        operation: 'create',
-        name: 'bench-create',
-      })
-      if (step.code !== 0) throw new Error('the action failed to create a token')
-      action.push(step.ms)
-      floor.push(
-        await succeeded(
-          timed(NODE, [join(ROOT, 'bench/node-floor.mjs')], env),
-          'bench/node-floor.mjs',
-        ),
-      )
-      if (withCurl)
-        curl.push(
-          await succeeded(
-            timed('bash', [join(ROOT, 'bench/curl-create.sh')], env),
-            'bench/curl-create.sh',
-          ),
-        )
-    }
-    const curlMs = withCurl ? median(curl) : undefined
-    return {
-      actionMs: median(action),
-      curlMs,
-      nodeFloorMs: median(floor),
-      ratio: curlMs === undefined ? undefined : curlMs / median(action),
-      floorRatio: curlMs === undefined ? undefined : curlMs / median(floor),
-    }
-  } finally {
-    await platform.close()
   }
 }
 
@@ -246,76 +139,30 @@ async function cleanup(startMs) {
   }
 }
 
-async function listMemory() {
-  progress(`list of ${LIST_TOKENS} tokens`)
-  const platform = await startFakePlatform()
-  for (let i = 0; i < LIST_TOKENS; i++) {
-    platform.seed({
-      name: `mediator-${i}`,
-      ageMs: i * 60_000,
-      state: i % 3 === 0 ? 'revoked' : 'active',
-    })
-  }
-  const report = join(mkdtempSync(join(tmpdir(), 'gateway-token-rss-')), 'rss')
-  const rss = () => Number(readFileSync(report, 'utf8')) / 1024
-  // Each run writes the report afresh; one that wrote none must not read the last run's.
-  const fresh = () => {
-    rmSync(report, { force: true })
-  }
-  const measure = ['--import', join(ROOT, 'bench/report-rss.mjs')]
-  try {
-    const peaks = []
-    const times = []
-    /** @type {number[]} */
-    const floors = []
-    /** @type {number[]} */
-    const tlsFloors = []
-    /** @type {{ into: number[], extra: Record<string, string> }[]} */
-    const variants = [
-      { into: floors, extra: {} },
-      { into: tlsFloors, extra: { LOAD_TLS: '1' } },
-    ]
-    for (let i = 0; i < (QUICK ? 1 : 3); i++) {
-      fresh()
-      const inputs = { ...platform.connectionInputs(), operation: 'list' }
-      const step = await runStep(inputs, measure, { RSS_REPORT: report })
-      if (step.code !== 0) throw new Error('the action failed to list the tokens')
-      peaks.push(rss())
-      times.push(step.ms)
-      for (const { into, extra } of variants) {
-        const { env, cleanup } = prepareStep({})
-        const floorEnv = { ...env, ...recipeEnv(platform, { RSS_REPORT: report, ...extra }) }
-        fresh()
-        const program = join(ROOT, 'bench/node-list-floor.mjs')
-        await succeeded(timed(NODE, [...measure, program], floorEnv), 'bench/node-list-floor.mjs')
-        cleanup()
-        into.push(rss())
-      }
-    }
-    fresh()
-    const baseEnv = { PATH: process.env.PATH ?? '', RSS_REPORT: report }
-    await succeeded(timed(NODE, [...measure, '-e', '0'], baseEnv), 'node -e 0')
-    return {
-      peakMiB: median(peaks),
-      ms: median(times),
-      floorMiB: median(floors),
-      tlsFloorMiB: median(tlsFloors),
-      nodeMiB: rss(),
-    }
-  } finally {
-    await platform.close()
-  }
-}
-
 process.stderr.write(
   `Benchmark: Node ${spawnSync(NODE, ['--version']).stdout.toString().trim()}, ${cpus().length} cores, ` +
     `${LATENCY_MS} ms latency, cleanup of ${CLEANUP_TOKENS}, list of ${LIST_TOKENS}${QUICK ? ', quick' : ''}\n`,
 )
+const ONLY_THROTTLED = process.argv.includes('--throttled-only')
 const start = await coldStart()
 const size = bundleSize()
-const made = await create()
-const cleaned = await cleanup(start.actionMs)
-const listed = await listMemory()
+const made = ONLY_THROTTLED ? undefined : await create({ latencyMs: LATENCY_MS, quick: QUICK })
+const cleaned = ONLY_THROTTLED ? undefined : await cleanup(start.actionMs)
+const listed = ONLY_THROTTLED
+  ? undefined
+  : await listMemory({ listTokens: LIST_TOKENS, quick: QUICK })
+const limited = process.argv.includes('--no-throttled')
+  ? []
+  : await throttled(throttledCases(QUICK), {
+      latencyMs: LATENCY_MS,
+      tokens: CLEANUP_TOKENS,
+      startMs: start.actionMs,
+    })
+if (made === undefined || cleaned === undefined || listed === undefined) {
+  console.log(throttledTable(limited))
+  console.log(JSON.stringify({ throttled: limited }))
+  process.exit(0)
+}
 
 const round = (/** @type {number | undefined} */ n, digits = 2) =>
   n === undefined ? null : Number(n.toFixed(digits))
@@ -420,15 +267,7 @@ const rows = [
     '',
   ],
 ]
-const widths = [0, 1, 2, 3].map((c) =>
-  Math.max(
-    ...rows.map((r) => String(r[c]).length),
-    ['Figure', 'Measured', 'Target', ''][c]?.length ?? 0,
-  ),
-)
-const line = (/** @type {string[]} */ cells) =>
-  `| ${cells.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join(' | ')} |`
-console.log(line(['Figure', 'Measured', 'Target', '']))
-console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`)
-for (const row of rows) console.log(line(row.map(String)))
-console.log(JSON.stringify(result))
+console.log(markdownTable(['Figure', 'Measured', 'Target', ''], rows))
+if (limited.length > 0)
+  console.log(`\nThrottled cleanups of ${CLEANUP_TOKENS}:\n\n${throttledTable(limited)}\n`)
+console.log(JSON.stringify({ ...result, throttled: limited }))

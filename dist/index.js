@@ -2089,6 +2089,7 @@ class InFlightLimit {
     lastThrottleAt = -Infinity;
     probeAfterMs = FIRST_PROBE_AFTER_MS;
     probing = false;
+    probeRound = 0;
     constructor(max) {
         this.max = max;
         this.current = max;
@@ -2100,11 +2101,11 @@ class InFlightLimit {
         return this.bad === Infinity ? undefined : this.bad - 1;
     }
     admitted(depth) {
-        this.good = Math.max(this.good, depth);
-        if (depth >= this.bad)
-            this.bad = depth + 1;
-        if (this.probing && depth >= this.current)
+        if (this.probing && depth >= this.current && ++this.probeRound >= this.current) {
             this.probing = false;
+            this.bad = this.current + 1;
+        }
+        this.good = Math.max(this.good, Math.min(depth, this.bad - 1));
         const ceiling = Math.min(this.max, this.bad - 1);
         if (this.current < ceiling && ++this.round >= this.current) {
             this.current = Math.min(ceiling, this.bad === Infinity ? this.current * 2 : this.current + 1);
@@ -2117,9 +2118,10 @@ class InFlightLimit {
             this.round = 0;
             return 'in flight';
         }
-        if (depth <= this.good)
+        if (depth < this.good || depth === 1)
             return 'rate';
         this.bad = Math.min(this.bad, depth);
+        this.good = Math.min(this.good, this.bad - 1);
         this.current = Math.max(1, Math.min(this.current, this.bad - 1));
         this.round = 0;
         this.lastThrottleAt = now;
@@ -2139,6 +2141,7 @@ class InFlightLimit {
             return;
         this.current++;
         this.probing = true;
+        this.probeRound = 0;
         this.lastThrottleAt = now;
     }
 }
@@ -2310,7 +2313,9 @@ class Scheduler {
         const kind = this.limit.throttled(depth, now);
         if (kind === 'rate')
             this.pacer.throttled(now);
-        const wait = throttle.retryAfterMs ?? throttle.backoffMs;
+        const pace = this.pacer.rate;
+        const settle = kind === 'rate' && pace !== undefined ? 2000 / pace : 0;
+        const wait = Math.max(throttle.retryAfterMs ?? throttle.backoffMs, settle);
         entry.notBefore = now + wait + this.clock.jitter() * Math.min(250, 20 + wait / 10);
         entry.attemptsUsed = throttle.attemptsUsed;
         this.say();

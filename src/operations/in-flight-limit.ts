@@ -19,6 +19,8 @@ export class InFlightLimit {
   /** How long the limit stays at the ceiling before trying one more; doubled after a miss. */
   private probeAfterMs = FIRST_PROBE_AFTER_MS
   private probing = false
+  /** Requests let in at the probe's depth: a round of them keeps the probe. */
+  private probeRound = 0
 
   /** @param max the most in flight at once (the concurrency input) */
   constructor(private readonly max: number) {
@@ -35,12 +37,19 @@ export class InFlightLimit {
     return this.bad === Infinity ? undefined : this.bad - 1
   }
 
-  /** A request sent at `depth` was let in (any answer but 429). */
+  /**
+   * A request sent at `depth` was let in (any answer but 429). The depth is counted by the
+   * client, which sees an answer a moment after the platform let go of its request: it
+   * may be one or two more than the platform saw. So only a probe raises the ceiling.
+   */
   admitted(depth: number): void {
-    this.good = Math.max(this.good, depth)
-    // The platform took more than it took before: its limit is higher than was thought.
-    if (depth >= this.bad) this.bad = depth + 1
-    if (this.probing && depth >= this.current) this.probing = false
+    // A probe got in, for a whole round: the platform takes one more than it did. (One that
+    // got in alone may have been counted a place too deep, and so prove nothing.)
+    if (this.probing && depth >= this.current && ++this.probeRound >= this.current) {
+      this.probing = false
+      this.bad = this.current + 1
+    }
+    this.good = Math.max(this.good, Math.min(depth, this.bad - 1))
     const ceiling = Math.min(this.max, this.bad - 1)
     if (this.current < ceiling && ++this.round >= this.current) {
       // Up to a limit it turned away before, one at a time; with none known, by doubling.
@@ -50,10 +59,10 @@ export class InFlightLimit {
   }
 
   /**
-   * A request sent at `depth` was turned away (429). Beyond the deepest depth ever let in,
-   * that is the in-flight limit: the limit falls to what was let in. At a depth the
-   * platform took before (one alone in flight included), the limit is not on requests in
-   * flight but on their rate: the limit stays, and the caller paces instead.
+   * A request sent at `depth` was turned away (429). At or beyond the deepest depth let in,
+   * that is the in-flight limit: the limit falls below it. Shallower than a depth the
+   * platform took before, or alone in flight, the limit is not on requests in flight but
+   * on their rate: the limit stays, and the caller paces instead.
    */
   throttled(depth: number, now: number): 'in flight' | 'rate' {
     if (this.good === 0) {
@@ -63,8 +72,11 @@ export class InFlightLimit {
       this.round = 0
       return 'in flight'
     }
-    if (depth <= this.good) return 'rate'
+    // Shallower than what got in before (or alone in flight): not the in-flight limit. At
+    // the same depth, it may be: the depth of what got in may have been counted high.
+    if (depth < this.good || depth === 1) return 'rate'
     this.bad = Math.min(this.bad, depth)
+    this.good = Math.min(this.good, this.bad - 1)
     this.current = Math.max(1, Math.min(this.current, this.bad - 1))
     this.round = 0
     this.lastThrottleAt = now
@@ -87,6 +99,7 @@ export class InFlightLimit {
     if (remaining < PROBE_WORTH_ROUNDS * (this.current + 1)) return
     this.current++
     this.probing = true
+    this.probeRound = 0
     this.lastThrottleAt = now
   }
 }

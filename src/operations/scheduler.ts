@@ -145,7 +145,11 @@ export class Scheduler {
   private throttled(entry: Entry<unknown>, throttle: Throttle, depth: number, now: number): void {
     const kind = this.limit.throttled(depth, now)
     if (kind === 'rate') this.pacer.throttled(now)
-    const wait = throttle.retryAfterMs ?? throttle.backoffMs
+    // Under a rate limit, at least two of the new pace's intervals: others go first, so that
+    // while the pace settles, the 429s fall on many requests, not again and again on one.
+    const pace = this.pacer.rate
+    const settle = kind === 'rate' && pace !== undefined ? 2000 / pace : 0
+    const wait = Math.max(throttle.retryAfterMs ?? throttle.backoffMs, settle)
     // A little jitter, so that requests turned away together do not come back together.
     entry.notBefore = now + wait + this.clock.jitter() * Math.min(250, 20 + wait / 10)
     entry.attemptsUsed = throttle.attemptsUsed

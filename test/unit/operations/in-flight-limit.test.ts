@@ -21,12 +21,15 @@ describe('InFlightLimit', () => {
     expect(limit.value).toBe(4)
   })
 
-  it('calls a 429 at a depth let in before a limit on the rate, and keeps its limit', () => {
+  it('calls a 429 shallower than a depth let in, or alone in flight, a limit on the rate, and keeps its limit', () => {
     const limit = new InFlightLimit(8)
     for (let depth = 1; depth <= 4; depth++) limit.admitted(depth)
     expect(limit.throttled(3, 0)).toBe('rate')
     expect(limit.throttled(1, 0)).toBe('rate')
     expect(limit.value).toBe(8)
+    // At the deepest depth let in, it may be the in-flight limit: the limit falls below it.
+    expect(limit.throttled(4, 0)).toBe('in flight')
+    expect(limit.value).toBe(3)
   })
 
   it('with nothing let in yet, sends one at a time, then doubles back up to the most allowed', () => {
@@ -55,13 +58,17 @@ describe('InFlightLimit', () => {
     expect(limit.value).toBe(5)
   })
 
-  it('raises the ceiling when the platform lets in more than it did', () => {
+  it('does not raise the ceiling for a depth counted deeper than it: the client counts answers in transit', () => {
     const limit = new InFlightLimit(8)
     limit.admitted(1)
+    limit.admitted(2)
     limit.throttled(3, 0)
     expect(limit.ceiling).toBe(2)
     limit.admitted(3)
-    expect(limit.ceiling).toBe(3)
+    expect(limit.ceiling).toBe(2)
+    // Nor does a 429 at that depth count as a limit on the rate: it may be the in-flight one.
+    expect(limit.throttled(2, 0)).toBe('in flight')
+    expect(limit.value).toBe(1)
   })
 
   describe('probing above the ceiling', () => {
@@ -82,9 +89,12 @@ describe('InFlightLimit', () => {
       expect(limit.value).toBe(5)
     })
 
-    it('keeps one more that gets in; after one that misses, waits twice as long', () => {
+    it('keeps one more that gets in for a whole round; after one that misses, waits twice as long', () => {
       const kept = atCeiling()
       kept.probe(2_000, 1_000)
+      // One alone may have been counted a place too deep: a round of them proves it.
+      for (let i = 0; i < 4; i++) kept.admitted(5)
+      expect(kept.ceiling).toBe(4)
       kept.admitted(5)
       expect(kept.ceiling).toBe(5)
       const missed = atCeiling()
