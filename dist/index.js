@@ -2315,7 +2315,8 @@ class Scheduler {
             this.pacer.throttled(now);
         const pace = this.pacer.rate;
         const settle = kind === 'rate' && pace !== undefined ? 2000 / pace : 0;
-        const wait = Math.max(throttle.retryAfterMs ?? throttle.backoffMs, settle);
+        const backoff = throttle.attemptsUsed >= 2 ? throttle.backoffMs : 0;
+        const wait = Math.max(throttle.retryAfterMs ?? throttle.backoffMs, settle, backoff);
         entry.notBefore = now + wait + this.clock.jitter() * Math.min(250, 20 + wait / 10);
         entry.attemptsUsed = throttle.attemptsUsed;
         this.say();

@@ -149,7 +149,9 @@ export class Scheduler {
     // while the pace settles, the 429s fall on many requests, not again and again on one.
     const pace = this.pacer.rate
     const settle = kind === 'rate' && pace !== undefined ? 2000 / pace : 0
-    const wait = Math.max(throttle.retryAfterMs ?? throttle.backoffMs, settle)
+    // Turned away twice: also its backoff, so that its last attempts wait for the pace to settle.
+    const backoff = throttle.attemptsUsed >= 2 ? throttle.backoffMs : 0
+    const wait = Math.max(throttle.retryAfterMs ?? throttle.backoffMs, settle, backoff)
     // A little jitter, so that requests turned away together do not come back together.
     entry.notBefore = now + wait + this.clock.jitter() * Math.min(250, 20 + wait / 10)
     entry.attemptsUsed = throttle.attemptsUsed

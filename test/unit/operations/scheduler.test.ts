@@ -69,6 +69,18 @@ describe('Scheduler', () => {
       expect((again?.at ?? 0) - (throttled?.at ?? 0)).toBeLessThan(100)
     })
 
+    it('turned away twice, waits its backoff too, whatever Retry-After says', async () => {
+      const { platform } = await schedule(
+        { perSecond: 1, burst: 1 },
+        { n: 10, concurrency: 4, retryAfter: '0' },
+      )
+      const third = platform.log.find((s) => s.attempt === 3)
+      const second = platform.log.find((s) => s.item === third?.item && s.attempt === 2)
+      if (third === undefined || second === undefined) throw new Error('none was sent 3 times')
+      // LimitedPlatform's backoff after attempt 2: 1 s, after the 20 ms its answer took.
+      expect(third.at - second.at).toBeGreaterThanOrEqual(1020)
+    })
+
     it('without Retry-After, waits its own backoff', async () => {
       const { platform } = await schedule(
         { inFlight: 2 },
