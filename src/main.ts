@@ -1,7 +1,7 @@
 // The main step: read the inputs, run the operation, report the result, fail with one clean message.
 import { systemClock } from './clock.js'
 import { Deadline } from './deadline.js'
-import { ActionError, InputError } from './errors.js'
+import { ActionError, InputError, messageOf } from './errors.js'
 import { githubRunner } from './github-runner.js'
 import { readInputs } from './inputs.js'
 import { perform } from './operations/index.js'
@@ -70,17 +70,24 @@ function notingCreates(client: TokenApi, runner: Runner, when: CreateSent['when'
   }
 }
 
-/** The one line a failed step shows. Only a bug (not an ActionError) gets its stack, in debug. */
+/**
+ * The one line a failed step shows. Only a bug (not an ActionError) gets its stack, in
+ * debug. It cannot throw: whatever went wrong, and however, the step fails with a message.
+ */
 export function failureMessage(
   error: unknown,
   operation: string | undefined,
   secrets: SecretMasker,
   runner: Runner,
 ): string {
-  if (error instanceof InputError) return secrets.scrub(error.message)
   const prefix = operation ? `${operation} failed` : 'The action failed'
-  if (error instanceof ActionError) return secrets.scrub(`${prefix}: ${error.message}`)
-  if (error instanceof Error && error.stack) runner.debug(secrets.scrub(error.stack))
-  const message = error instanceof Error ? error.message : String(error)
-  return secrets.scrub(`${prefix} unexpectedly: ${message}`)
+  try {
+    if (error instanceof InputError) return secrets.scrub(error.message)
+    if (error instanceof ActionError) return secrets.scrub(`${prefix}: ${error.message}`)
+    if (error instanceof Error && error.stack) runner.debug(secrets.scrub(error.stack))
+    return secrets.scrub(`${prefix} unexpectedly: ${messageOf(error)}`)
+  } catch {
+    // Not even the error could be put into words (or scrubbed): say so, and nothing of it.
+    return `${prefix} unexpectedly, with an error that could not be shown.`
+  }
 }

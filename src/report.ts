@@ -172,7 +172,8 @@ function tokenFile(runner: Runner, token: TokenRecord): string {
 /**
  * tokens, count and tokensFile. The JSON is made once, as one string, for both the
  * file and the output: a list can hold thousands of records. When it is over the
- * runner's limit for one output, tokens is `[]` and the file is the only full copy.
+ * runner's limit for one output, tokens is the empty string (`[]` would read as "no
+ * tokens") and the file is the only full copy.
  */
 function listOutputs(runner: Runner, tokens: readonly TokenRecord[]): void {
   const json = publicJson(tokens)
@@ -193,6 +194,6 @@ function listOutputs(runner: Runner, tokens: readonly TokenRecord[]): void {
     runner.warning(
       `The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`,
     )
-    runner.setOutput('tokens', '[]')
+    runner.setOutput('tokens', '')
   }
 }

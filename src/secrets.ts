@@ -1,9 +1,13 @@
 // Secrets: masked in the log the moment they are known, and scrubbed from every text the action builds.
+import { lazyRegExp } from './text.js'
 
-// Fields that hold a secret wherever they turn up in the platform's answers, error
-// bodies included. Those the action sends (or could: the refresh token) may be echoed
-// back in any form, so any long piece of them is scrubbed too; token values only in full.
-const SENT_FIELDS = new Set([
+// Fields that hold a secret wherever they turn up in the platform's answers, error bodies
+// included: masked, and scrubbed in their exact forms. Only what the action itself sends
+// (the client secret, the access token it uses) is scrubbed piece by piece too: a server
+// may echo it in any form, and it is short. A value a server sends is as long as the
+// server likes (an 18 MB refresh_token in an error body), and cutting it into pieces
+// would cost time and memory without end.
+const SECRET_FIELDS = new Set([
   'access_token',
   'accessToken',
   'refresh_token',
@@ -11,11 +15,15 @@ const SENT_FIELDS = new Set([
   'id_token',
   'secret',
   'clientSecret',
+  'tokenValue',
 ])
-const RECEIVED_FIELDS = new Set(['tokenValue'])
 
 /** The shortest piece of a sent secret that is scrubbed wherever it appears. */
 export const PIECE_LENGTH = 8
+/** Pieces are taken from this much of a sent value at most (a JWT is a few KB). */
+const MAX_PIECED = 16 * 1024
+/** A value longer than this is scrubbed in its exact form only, not in its encodings. */
+const MAX_ENCODED = 64 * 1024
 
 /** Masks secrets in the runner's log and scrubs them out of any text we build. */
 export interface SecretMasker {
@@ -64,8 +72,7 @@ export class Secrets implements SecretMasker {
       for (const key in fields) {
         const field = fields[key]
         if (typeof field === 'string') {
-          if (SENT_FIELDS.has(key)) this.add(field, 'sent')
-          else if (RECEIVED_FIELDS.has(key)) this.add(field, 'received')
+          if (SECRET_FIELDS.has(key)) this.add(field, 'received')
         } else if (typeof field === 'object' && field !== null) {
           pending.push(field)
         }
@@ -110,6 +117,8 @@ export class Secrets implements SecretMasker {
     if (this.cachedForms === undefined) {
       const forms = new Set<string>()
       for (const value of this.values) {
+        forms.add(value)
+        if (value.length > MAX_ENCODED) continue
         const url = encodeURIComponent(value)
         const lower = url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())
         const json = JSON.stringify(value).slice(1, -1)
@@ -132,9 +141,10 @@ export class Secrets implements SecretMasker {
     // The text without what is skipped, and where each of its characters came from.
     const kept: string[] = []
     const from: number[] = []
+    const skipped = /^[\x00-\x7f]*$/.test(text) ? ASCII_SKIPPED : skippedOne()
     for (let i = 0; i < text.length; i++) {
       const char = text[i] ?? ''
-      if (SKIPPED.test(char)) continue
+      if (skipped.test(char)) continue
       kept.push(char)
       from.push(i)
     }
@@ -162,7 +172,8 @@ export class Secrets implements SecretMasker {
     if (this.cachedPieces === undefined) {
       const pieces = new Set<string>()
       for (const value of this.sent) {
-        const compact = value.replace(SKIPPED_ALL, '')
+        const head = value.slice(0, MAX_PIECED)
+        const compact = head.replace(/^[\x00-\x7f]*$/.test(head) ? /[\s+]/g : skippedAll(), '')
         for (let i = 0; i + PIECE_LENGTH <= compact.length; i++)
           pieces.add(compact.slice(i, i + PIECE_LENGTH))
       }
@@ -172,9 +183,13 @@ export class Secrets implements SecretMasker {
   }
 }
 
-// What a secret's echo may gain or lose between its characters: whitespace and `+`.
-const SKIPPED = /[\s+]/
-const SKIPPED_ALL = /[\s+]/g
+// What a secret's echo may gain or lose between its characters: whitespace, `+`, and the
+// characters that show as nothing (zero-width spaces, soft hyphens, word joiners...).
+// Built on first use, and used only on text that is not plain ASCII.
+const ASCII_SKIPPED = /[\s+]/
+const SKIPPED_CLASS = '[\\s+\\p{Cf}\\p{Default_Ignorable_Code_Point}]'
+const skippedOne = lazyRegExp(() => new RegExp(SKIPPED_CLASS, 'u'))
+const skippedAll = lazyRegExp(() => new RegExp(SKIPPED_CLASS, 'gu'))
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
 

@@ -6,11 +6,28 @@ export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/
 const CONTROL_OR_SPACE = new RegExp(`(?:${CONTROL_CHARACTER.source}|\\s)+`, 'g')
 
 /**
- * Text from the platform on one line. A line break in a name or an error detail
- * could otherwise start a line with `::` and be read by the runner as a command.
+ * Text from the platform on one line, what cannot be seen shown. A line break in a name
+ * or an error detail could otherwise start a line with `::` and be read by the runner as
+ * a command; an invisible or bidirectional character could make one name look like
+ * another (`prod\u202Edoc` reads as `prodcod`): those are written as `<U+202E>`.
  */
 export function oneLine(value: string): string {
-  return value.replace(CONTROL_OR_SPACE, ' ').trim()
+  return showInvisible(value).replace(CONTROL_OR_SPACE, ' ').trim()
+}
+
+// Format characters (the bidirectional controls U+202A-U+202E and U+2066-U+2069, the
+// zero-width ones, the soft hyphen...) and the other default-ignorable code points: they
+// show as nothing, or change how what follows is shown.
+const invisible = lazyRegExp(() => /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu)
+
+/** Writes each character that shows as nothing, or reorders the text, as `<U+XXXX>`. */
+export function showInvisible(value: string): string {
+  // Plain ASCII has none: most names and messages are, and skip the Unicode classes.
+  if (/^[\x00-\x7f]*$/.test(value)) return value
+  return value.replace(invisible(), (char) => {
+    const code = char.codePointAt(0) ?? 0
+    return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`
+  })
 }
 
 /**

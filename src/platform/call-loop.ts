@@ -193,6 +193,8 @@ export class CallLoop {
     let sent = request
     if (target === 'api' && this.accessTokens !== undefined) {
       token = await this.accessTokens.token()
+      // Sent, so a server may echo it in any form: scrubbed piece by piece too.
+      secrets.add(token, 'sent')
       sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } }
     }
     // Measured after authenticating, which may have taken time of its own.

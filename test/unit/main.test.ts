@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { readFileSync } from 'node:fs'
-import { run } from '../../src/main.js'
+import { failureMessage, run } from '../../src/main.js'
 import { record, TOKEN_ID } from '../fixtures/nock-platform.js'
 import { recordingRunner, type RecordingRunner } from '../fixtures/runner.js'
 
@@ -182,5 +182,33 @@ describe('run: what create leaves for the post step', () => {
     const path = runner.outputs.tokenFile ?? ''
     expect(readFileSync(path, 'utf8')).toBe('eyJ.the.value')
     expect(runner.state).toEqual({ tokenFile: path })
+  })
+})
+
+describe('failureMessage', () => {
+  it('cannot throw: an error that cannot be read, or a scrub that fails, still gives one line', () => {
+    const hostile = {
+      get message(): string {
+        throw new Error('no message for you')
+      },
+    }
+    const secrets = {
+      add: () => undefined,
+      addFrom: () => undefined,
+      scrub: (text: string) => text,
+    }
+    const runner = recordingRunner()
+    expect(failureMessage(hostile, 'list', secrets, runner)).toBe(
+      'list failed unexpectedly, with an error that could not be shown.',
+    )
+    const failing = {
+      ...secrets,
+      scrub: () => {
+        throw new RangeError('Set maximum size exceeded')
+      },
+    }
+    expect(failureMessage(new Error('x'), undefined, failing, runner)).toBe(
+      'The action failed unexpectedly, with an error that could not be shown.',
+    )
   })
 })

@@ -82,15 +82,19 @@ describe('Secrets: echoed forms', () => {
     expect(secrets.scrub('a &amp; b %20 c &#65;')).toBe('a &amp; b %20 c &#65;')
   })
 
-  it('treats the auth answer\u2019s tokens as sent, and token values as received', () => {
+  it('masks every secret field of an answer, and scrubs it whole; only what is sent, in pieces too', () => {
     const { secrets, masked } = recordingSecrets()
     secrets.addFrom({
       access_token: 'access-token-abcdefgh',
       nested: [{ tokenValue: 'gw-value-12345678' }],
     })
     expect(masked).toEqual(['access-token-abcdefgh', 'gw-value-12345678'])
-    expect(secrets.scrub('x token-abcdefgh y')).toBe('x *** y')
+    expect(secrets.scrub('x access-token-abcdefgh y')).toBe('x *** y')
+    expect(secrets.scrub('x token-abcdefgh y')).toBe('x token-abcdefgh y')
     expect(secrets.scrub('x value-12345678 y')).toBe('x value-12345678 y')
+    // Once sent (the call loop registers the access token it uses), pieces of it too.
+    secrets.add('access-token-abcdefgh', 'sent')
+    expect(secrets.scrub('x token-abcdefgh y')).toBe('x *** y')
   })
 
   it('removes a run of exactly 8 characters of a sent secret, and leaves a run of 7 alone', () => {
@@ -100,10 +104,11 @@ describe('Secrets: echoed forms', () => {
     expect(secrets.scrub('x bcdefghi y')).toBe('x *** y')
   })
 
-  it('scrubs a refresh token piecewise too: the action may send it', () => {
+  it('scrubs a refresh token in its exact forms: the action never sends it', () => {
     const { secrets } = recordingSecrets()
     secrets.addFrom({ refresh_token: 'refresh-token-abcdefgh' })
-    expect(secrets.scrub('echo: token-abcdefgh.')).toBe('echo: ***.')
+    expect(secrets.scrub('echo: refresh-token-abcdefgh.')).toBe('echo: ***.')
+    expect(secrets.scrub('echo: token-abcdefgh.')).toBe('echo: token-abcdefgh.')
   })
 
   it('scrubs a received token value in its JSON-escaped and URL-encoded forms', () => {
@@ -127,5 +132,40 @@ describe('Secrets: echoed forms', () => {
     secrets.add('gw-value-abcdefghijkl', 'received')
     expect(secrets.scrub('a gw-value-abc\ndefghijkl b')).toBe('a gw-value-abc\ndefghijkl b')
     expect(secrets.scrub('a value-abcdefghijkl b')).toBe('a value-abcdefghijkl b')
+  })
+})
+
+describe('Secrets: bounded, and blind to what shows as nothing', () => {
+  it.each([
+    ['a zero-width space', '\u200b'],
+    ['a soft hyphen', '\u00ad'],
+    ['a word joiner', '\u2060'],
+    ['a zero-width joiner', '\u200d'],
+  ])('scrubs the client secret echoed with %s between its characters', (_, between) => {
+    const { secrets } = recordingSecrets()
+    secrets.add('cs_Sup3rS3cretValue')
+    const echoed = [...'cs_Sup3rS3cretValue'].join(between)
+    expect(secrets.scrub(`echo: ${echoed}!`)).toBe('echo: ***!')
+    // Other text, with those characters in it, stays as it is.
+    expect(secrets.scrub(`ok${between}text`)).toBe(`ok${between}text`)
+  })
+
+  it('takes an 18 MB refresh token from an answer without cutting it into pieces', () => {
+    const { secrets, masked } = recordingSecrets()
+    const huge = `rt_${'x'.repeat(18_000_000)}`
+    secrets.addFrom({ error: 'busy', refresh_token: huge })
+    expect(masked).toHaveLength(1)
+    expect(secrets.scrub('a message')).toBe('a message')
+    expect(secrets.scrub(`echo ${huge} end`)).toBe('echo *** end')
+  })
+
+  it('cuts a long sent value into pieces from its first 16 KiB only', () => {
+    const { secrets } = recordingSecrets()
+    const head = Array.from({ length: 16 * 1024 }, (_, i) =>
+      String.fromCharCode(97 + (i % 26)),
+    ).join('')
+    secrets.add(`${head}ZZZZZZZZZZ-the-tail`)
+    expect(secrets.scrub('x ZZZZZZZZ-the-tail y')).toBe('x ZZZZZZZZ-the-tail y')
+    expect(secrets.scrub(`x ${head.slice(100, 120)} y`)).toBe('x *** y')
   })
 })

@@ -5,6 +5,7 @@ import {
   neutralizeCommands,
   neutralizeLegacyCommands,
   oneLine,
+  showInvisible,
   truncate,
 } from '../../src/text.js'
 
@@ -151,5 +152,24 @@ describe('neutralizeCommands on its own output', () => {
       const once = neutralizeCommands(line)
       expect([line, neutralizeCommands(once)]).toEqual([line, once])
     }
+  })
+})
+
+describe('showInvisible (case 6 of issue 18)', () => {
+  it.each([
+    ['right-to-left override', 'prod\u202Edoc', 'prod<U+202E>doc'],
+    ['right-to-left isolate', 'a\u2067b\u2069', 'a<U+2067>b<U+2069>'],
+    ['zero-width space', 'pr\u200Bod', 'pr<U+200B>od'],
+    ['soft hyphen', 'pro\u00ADd', 'pro<U+00AD>d'],
+    ['byte order mark', '\uFEFFprod', '<U+FEFF>prod'],
+    ['tag character (astral)', 'prod\u{E0041}', 'prod<U+E0041>'],
+  ])('writes a %s visibly', (_, raw, shown) => {
+    expect(showInvisible(raw)).toBe(shown)
+    expect(oneLine(raw)).toBe(shown)
+  })
+
+  it('leaves what shows as itself alone: ASCII, accents, other scripts, emoji', () => {
+    for (const text of ['ci-deploy', 'déploiement', 'デプロイ', 'ci 🚀', 'a\u0301'])
+      expect(showInvisible(text)).toBe(text)
   })
 })

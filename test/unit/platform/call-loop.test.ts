@@ -147,7 +147,8 @@ describe('CallLoop', () => {
       { status: 400, json: { error: 'no: tok-1', tokenValue: 'tok-1' } },
     ])
     await expect(callLoop.call('api', REQUEST, readStatus)).rejects.toThrow(': no: ***.')
-    expect(masked).toEqual(['tok-1'])
+    // The access token it sent, then the token value in the answer.
+    expect(masked).toEqual(['access-1', 'tok-1'])
   })
 
   it('reads the platform clock from the Date header', async () => {
