@@ -3063,6 +3063,7 @@ class CallLoop {
         let sent = request;
         if (target === 'api' && this.accessTokens !== undefined) {
             token = await this.accessTokens.token();
+            secrets.add(token, 'sent');
             sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } };
         }
         if (deadline.expired()) {
@@ -3867,12 +3868,13 @@ function listOutputs(runner, tokens) {
     runner.setOutput('tokensFile', path);
     if (bytes > MAX_OUTPUT_BYTES) {
         runner.warning(`The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`);
-        runner.setOutput('tokens', '[]');
+        runner.setOutput('tokens', '');
     }
 }
 
 ;// CONCATENATED MODULE: ./src/secrets.ts
-const SENT_FIELDS = new Set([
+
+const SECRET_FIELDS = new Set([
     'access_token',
     'accessToken',
     'refresh_token',
@@ -3880,9 +3882,11 @@ const SENT_FIELDS = new Set([
     'id_token',
     'secret',
     'clientSecret',
+    'tokenValue',
 ]);
-const RECEIVED_FIELDS = new Set(['tokenValue']);
 const PIECE_LENGTH = 8;
+const MAX_PIECED = 16 * 1024;
+const MAX_ENCODED = 64 * 1024;
 class Secrets {
     mask;
     values = new Set();
@@ -3915,9 +3919,7 @@ class Secrets {
             for (const key in fields) {
                 const field = fields[key];
                 if (typeof field === 'string') {
-                    if (SENT_FIELDS.has(key))
-                        this.add(field, 'sent');
-                    else if (RECEIVED_FIELDS.has(key))
+                    if (SECRET_FIELDS.has(key))
                         this.add(field, 'received');
                 }
                 else if (typeof field === 'object' && field !== null) {
@@ -3952,6 +3954,9 @@ class Secrets {
         if (this.cachedForms === undefined) {
             const forms = new Set();
             for (const value of this.values) {
+                forms.add(value);
+                if (value.length > MAX_ENCODED)
+                    continue;
                 const url = encodeURIComponent(value);
                 const lower = url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
                 const json = JSON.stringify(value).slice(1, -1);
@@ -3968,9 +3973,10 @@ class Secrets {
             return text;
         const kept = [];
         const from = [];
+        const skipped = /^[\x00-\x7f]*$/.test(text) ? ASCII_SKIPPED : skippedOne();
         for (let i = 0; i < text.length; i++) {
             const char = text[i] ?? '';
-            if (SKIPPED.test(char))
+            if (skipped.test(char))
                 continue;
             kept.push(char);
             from.push(i);
@@ -4001,7 +4007,8 @@ class Secrets {
         if (this.cachedPieces === undefined) {
             const pieces = new Set();
             for (const value of this.sent) {
-                const compact = value.replace(SKIPPED_ALL, '');
+                const head = value.slice(0, MAX_PIECED);
+                const compact = head.replace(/^[\x00-\x7f]*$/.test(head) ? /[\s+]/g : skippedAll(), '');
                 for (let i = 0; i + PIECE_LENGTH <= compact.length; i++)
                     pieces.add(compact.slice(i, i + PIECE_LENGTH));
             }
@@ -4010,8 +4017,10 @@ class Secrets {
         return this.cachedPieces;
     }
 }
-const SKIPPED = /[\s+]/;
-const SKIPPED_ALL = /[\s+]/g;
+const ASCII_SKIPPED = /[\s+]/;
+const SKIPPED_CLASS = '[\\s+\\p{Cf}\\p{Default_Ignorable_Code_Point}]';
+const skippedOne = (0,src_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLASS, 'u'));
+const skippedAll = (0,src_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLASS, 'gu'));
 const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 function decodeReferences(text) {
     if (!text.includes('&') && !text.includes('%'))
@@ -4091,15 +4100,19 @@ function notingCreates(client, runner, when) {
     };
 }
 function failureMessage(error, operation, secrets, runner) {
-    if (error instanceof InputError)
-        return secrets.scrub(error.message);
     const prefix = operation ? `${operation} failed` : 'The action failed';
-    if (error instanceof ActionError)
-        return secrets.scrub(`${prefix}: ${error.message}`);
-    if (error instanceof Error && error.stack)
-        runner.debug(secrets.scrub(error.stack));
-    const message = error instanceof Error ? error.message : String(error);
-    return secrets.scrub(`${prefix} unexpectedly: ${message}`);
+    try {
+        if (error instanceof InputError)
+            return secrets.scrub(error.message);
+        if (error instanceof ActionError)
+            return secrets.scrub(`${prefix}: ${error.message}`);
+        if (error instanceof Error && error.stack)
+            runner.debug(secrets.scrub(error.stack));
+        return secrets.scrub(`${prefix} unexpectedly: ${messageOf(error)}`);
+    }
+    catch {
+        return `${prefix} unexpectedly, with an error that could not be shown.`;
+    }
 }
 
 
@@ -4119,10 +4132,20 @@ function failureMessage(error, operation, secrets, runner) {
 /* harmony export */   nV: () => (/* binding */ formatAge),
 /* harmony export */   xv: () => (/* binding */ truncate)
 /* harmony export */ });
+/* unused harmony export showInvisible */
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 const CONTROL_OR_SPACE = new RegExp(`(?:${CONTROL_CHARACTER.source}|\\s)+`, 'g');
 function oneLine(value) {
-    return value.replace(CONTROL_OR_SPACE, ' ').trim();
+    return showInvisible(value).replace(CONTROL_OR_SPACE, ' ').trim();
+}
+const invisible = lazyRegExp(() => /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu);
+function showInvisible(value) {
+    if (/^[\x00-\x7f]*$/.test(value))
+        return value;
+    return value.replace(invisible(), (char) => {
+        const code = char.codePointAt(0) ?? 0;
+        return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+    });
 }
 function truncate(value, max) {
     if (value.length <= max)

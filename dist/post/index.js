@@ -2492,6 +2492,7 @@ class CallLoop {
         let sent = request;
         if (target === 'api' && this.accessTokens !== undefined) {
             token = await this.accessTokens.token();
+            secrets.add(token, 'sent');
             sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } };
         }
         if (deadline.expired()) {
@@ -2799,7 +2800,8 @@ function savedTokenFile(runner) {
 }
 
 ;// CONCATENATED MODULE: ./src/secrets.ts
-const SENT_FIELDS = new Set([
+
+const SECRET_FIELDS = new Set([
     'access_token',
     'accessToken',
     'refresh_token',
@@ -2807,9 +2809,11 @@ const SENT_FIELDS = new Set([
     'id_token',
     'secret',
     'clientSecret',
+    'tokenValue',
 ]);
-const RECEIVED_FIELDS = new Set(['tokenValue']);
 const PIECE_LENGTH = 8;
+const MAX_PIECED = 16 * 1024;
+const MAX_ENCODED = 64 * 1024;
 class Secrets {
     mask;
     values = new Set();
@@ -2842,9 +2846,7 @@ class Secrets {
             for (const key in fields) {
                 const field = fields[key];
                 if (typeof field === 'string') {
-                    if (SENT_FIELDS.has(key))
-                        this.add(field, 'sent');
-                    else if (RECEIVED_FIELDS.has(key))
+                    if (SECRET_FIELDS.has(key))
                         this.add(field, 'received');
                 }
                 else if (typeof field === 'object' && field !== null) {
@@ -2879,6 +2881,9 @@ class Secrets {
         if (this.cachedForms === undefined) {
             const forms = new Set();
             for (const value of this.values) {
+                forms.add(value);
+                if (value.length > MAX_ENCODED)
+                    continue;
                 const url = encodeURIComponent(value);
                 const lower = url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
                 const json = JSON.stringify(value).slice(1, -1);
@@ -2895,9 +2900,10 @@ class Secrets {
             return text;
         const kept = [];
         const from = [];
+        const skipped = /^[\x00-\x7f]*$/.test(text) ? ASCII_SKIPPED : skippedOne();
         for (let i = 0; i < text.length; i++) {
             const char = text[i] ?? '';
-            if (SKIPPED.test(char))
+            if (skipped.test(char))
                 continue;
             kept.push(char);
             from.push(i);
@@ -2928,7 +2934,8 @@ class Secrets {
         if (this.cachedPieces === undefined) {
             const pieces = new Set();
             for (const value of this.sent) {
-                const compact = value.replace(SKIPPED_ALL, '');
+                const head = value.slice(0, MAX_PIECED);
+                const compact = head.replace(/^[\x00-\x7f]*$/.test(head) ? /[\s+]/g : skippedAll(), '');
                 for (let i = 0; i + PIECE_LENGTH <= compact.length; i++)
                     pieces.add(compact.slice(i, i + PIECE_LENGTH));
             }
@@ -2937,8 +2944,10 @@ class Secrets {
         return this.cachedPieces;
     }
 }
-const SKIPPED = /[\s+]/;
-const SKIPPED_ALL = /[\s+]/g;
+const ASCII_SKIPPED = /[\s+]/;
+const SKIPPED_CLASS = '[\\s+\\p{Cf}\\p{Default_Ignorable_Code_Point}]';
+const skippedOne = (0,src_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLASS, 'u'));
+const skippedAll = (0,src_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLASS, 'gu'));
 const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 function decodeReferences(text) {
     if (!text.includes('&') && !text.includes('%'))
@@ -3165,13 +3174,23 @@ __webpack_async_result__();
 /* harmony export */   Kw: () => (/* binding */ neutralizeCommands),
 /* harmony export */   N9: () => (/* binding */ neutralizeLegacyCommands),
 /* harmony export */   TN: () => (/* binding */ oneLine),
+/* harmony export */   eN: () => (/* binding */ lazyRegExp),
 /* harmony export */   xv: () => (/* binding */ truncate)
 /* harmony export */ });
-/* unused harmony exports CONTROL_CHARACTER, countTokens, formatAge, lazyRegExp */
+/* unused harmony exports CONTROL_CHARACTER, showInvisible, countTokens, formatAge */
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 const CONTROL_OR_SPACE = new RegExp(`(?:${CONTROL_CHARACTER.source}|\\s)+`, 'g');
 function oneLine(value) {
-    return value.replace(CONTROL_OR_SPACE, ' ').trim();
+    return showInvisible(value).replace(CONTROL_OR_SPACE, ' ').trim();
+}
+const invisible = lazyRegExp(() => /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu);
+function showInvisible(value) {
+    if (/^[\x00-\x7f]*$/.test(value))
+        return value;
+    return value.replace(invisible(), (char) => {
+        const code = char.codePointAt(0) ?? 0;
+        return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+    });
 }
 function truncate(value, max) {
     if (value.length <= max)
