@@ -281,6 +281,44 @@ __webpack_unused_export__ = debug; // for test
 
 /***/ }),
 
+/***/ 916:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DS: () => (/* binding */ FORK_HINT),
+/* harmony export */   TX: () => (/* binding */ RunnerFileError),
+/* harmony export */   bD: () => (/* binding */ messageOf),
+/* harmony export */   dz: () => (/* binding */ InputError),
+/* harmony export */   lZ: () => (/* binding */ ActionError)
+/* harmony export */ });
+class ActionError extends Error {
+    name = 'ActionError';
+}
+class InputError extends ActionError {
+    input;
+    name = 'InputError';
+    constructor(input, problem) {
+        super(`Input '${input}' ${problem}`);
+        this.input = input;
+    }
+}
+class RunnerFileError extends ActionError {
+    file;
+    name = 'RunnerFileError';
+    constructor(file, cause) {
+        super(`could not write ${file}: ${messageOf(cause).replace(/\.$/, '')}.`);
+        this.file = file;
+    }
+}
+const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
+function messageOf(error) {
+    const { message } = (error ?? {});
+    return typeof message === 'string' ? message : String(error);
+}
+
+
+/***/ }),
+
 /***/ 915:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -1313,12 +1351,23 @@ function getIDToken(aud) {
 //# sourceMappingURL=core.js.map
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(916);
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(992);
 ;// CONCATENATED MODULE: ./src/github-runner.ts
 
 
 
+
+function toFile(file, write) {
+    try {
+        write();
+    }
+    catch (error) {
+        throw new errors/* RunnerFileError */.TX(file, error);
+    }
+}
 const githubRunner = {
     getInput: (name) => getInput(name),
     inputNames: () => Object.keys(process.env)
@@ -1343,13 +1392,19 @@ const githubRunner = {
         warning((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
     setOutput: (name, value) => {
-        setOutput(name, value);
+        toFile('GITHUB_OUTPUT', () => {
+            setOutput(name, value);
+        });
     },
     exportVariable: (name, value) => {
-        exportVariable(name, value);
+        toFile('GITHUB_ENV', () => {
+            exportVariable(name, value);
+        });
     },
     saveState: (name, value) => {
-        saveState(name, value);
+        toFile('GITHUB_STATE', () => {
+            saveState(name, value);
+        });
     },
     getState: (name) => getState(name),
     writeSummary: async (markdown) => {
@@ -1370,7 +1425,7 @@ const githubRunner = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(915);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(455);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(489);
 
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
@@ -1380,7 +1435,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 455:
+/***/ 489:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1431,24 +1486,8 @@ class Deadline {
     }
 }
 
-;// CONCATENATED MODULE: ./src/errors.ts
-class ActionError extends Error {
-    name = 'ActionError';
-}
-class InputError extends ActionError {
-    input;
-    name = 'InputError';
-    constructor(input, problem) {
-        super(`Input '${input}' ${problem}`);
-        this.input = input;
-    }
-}
-const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
-function messageOf(error) {
-    const { message } = (error ?? {});
-    return typeof message === 'string' ? message : String(error);
-}
-
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(916);
 // EXTERNAL MODULE: ./src/github-runner.ts + 14 modules
 var github_runner = __nccwpck_require__(915);
 ;// CONCATENATED MODULE: ./src/uuid.ts
@@ -1508,7 +1547,7 @@ const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 function readChoice(input, raw, choices) {
     const choice = choices.find((c) => c === raw);
     if (choice === undefined) {
-        throw new InputError(input, `must be one of ${choices.join(', ')}; got ${quote(raw)}.`);
+        throw new errors/* InputError */.dz(input, `must be one of ${choices.join(', ')}; got ${quote(raw)}.`);
     }
     return choice;
 }
@@ -1517,20 +1556,20 @@ function readBoolean(input, raw) {
         return true;
     if (['false', 'False', 'FALSE'].includes(raw))
         return false;
-    throw new InputError(input, `must be true or false; got ${quote(raw)}.`);
+    throw new errors/* InputError */.dz(input, `must be true or false; got ${quote(raw)}.`);
 }
 function readRevokeOnExit(raw) {
     if (raw === 'failure')
         return 'failure';
     if (!['true', 'True', 'TRUE', 'false', 'False', 'FALSE'].includes(raw)) {
-        throw new InputError('revokeOnExit', `must be true, false or failure (revoke only when the job does not succeed); got ${quote(raw)}.`);
+        throw new errors/* InputError */.dz('revokeOnExit', `must be true, false or failure (revoke only when the job does not succeed); got ${quote(raw)}.`);
     }
     return readBoolean('revokeOnExit', raw) ? 'always' : 'never';
 }
 function readInteger(input, raw, min, max, what) {
     const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (!(number >= min && number <= max)) {
-        throw new InputError(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
+        throw new errors/* InputError */.dz(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
     }
     return number;
 }
@@ -1541,13 +1580,13 @@ function readDuration(raw) {
     const count = Number(match?.[1]);
     const unit = match?.[2];
     if (unit === undefined || !(count >= 1)) {
-        throw new InputError('olderThan', `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`);
+        throw new errors/* InputError */.dz('olderThan', `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`);
     }
     return { text: raw, ms: count * UNIT_MS[unit] };
 }
 function readRequiredName(raw, what) {
     if (!raw)
-        throw new InputError('name', `is required for this operation: ${what}.`);
+        throw new errors/* InputError */.dz('name', `is required for this operation: ${what}.`);
     return checkName(raw);
 }
 function readNameFilter(raw) {
@@ -1555,16 +1594,16 @@ function readNameFilter(raw) {
 }
 function checkName(raw) {
     if (src_text/* CONTROL_CHARACTER */.gW.test(raw)) {
-        throw new InputError('name', `must not hold control characters (line breaks, tabs); got ${quote(raw)}.`);
+        throw new errors/* InputError */.dz('name', `must not hold control characters (line breaks, tabs); got ${quote(raw)}.`);
     }
     return raw;
 }
 function readTokenId(raw) {
     if (!raw) {
-        throw new InputError('tokenId', 'is required for operation revoke: the id (a UUID) of the token.');
+        throw new errors/* InputError */.dz('tokenId', 'is required for operation revoke: the id (a UUID) of the token.');
     }
     if (!isUuid(raw)) {
-        throw new InputError('tokenId', `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`);
+        throw new errors/* InputError */.dz('tokenId', `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`);
     }
     return raw;
 }
@@ -1572,7 +1611,7 @@ function readProjectId(raw) {
     if (!raw)
         return undefined;
     if (!isUuid(raw)) {
-        throw new InputError('expectedProjectId', `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
+        throw new errors/* InputError */.dz('expectedProjectId', `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
     }
     return raw;
 }
@@ -1580,34 +1619,34 @@ function readEnvName(raw) {
     if (!raw)
         return undefined;
     if (!ENV_NAME.test(raw)) {
-        throw new InputError('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
+        throw new errors/* InputError */.dz('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
     }
     const upper = raw.toUpperCase();
     const rule = ENV_NAME_RULES.find((r) => r.refuses(upper));
     if (rule !== undefined) {
-        throw new InputError('envName', `must not be ${raw}: ${rule.why}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
+        throw new errors/* InputError */.dz('envName', `must not be ${raw}: ${rule.why}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
     }
     return raw;
 }
 function readUrl(input, raw, what) {
     if (!raw)
-        throw new InputError(input, `is required: ${what}, like https://api.example.com.`);
+        throw new errors/* InputError */.dz(input, `is required: ${what}, like https://api.example.com.`);
     let url;
     try {
         url = new URL(raw);
     }
     catch {
-        throw new InputError(input, `must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
+        throw new errors/* InputError */.dz(input, `must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
     }
     if (url.username || url.password) {
-        throw new InputError(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
+        throw new errors/* InputError */.dz(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
     }
     if (url.search || url.hash) {
-        throw new InputError(input, `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
+        throw new errors/* InputError */.dz(input, `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
     }
     const loopback = isLoopback(url.hostname);
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-        throw new InputError(input, `must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
+        throw new errors/* InputError */.dz(input, `must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
     }
     return url;
 }
@@ -1638,7 +1677,7 @@ function refuseUnknownInputs(given, declared) {
         const other = closest(variable, declared);
         return `'${written(variable)}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`;
     });
-    throw new InputError(written(first), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes.`);
+    throw new errors/* InputError */.dz(written(first), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes.`);
 }
 function written(variable) {
     return variable.toLowerCase();
@@ -1683,7 +1722,7 @@ const USER_AGENT = `gateway-token-action/${VERSION}`;
 
 ;// CONCATENATED MODULE: ./src/platform/errors.ts
 
-class RequestError extends ActionError {
+class RequestError extends errors/* ActionError */.lZ {
     status;
     name = 'RequestError';
     constructor(message, status) {
@@ -1844,9 +1883,9 @@ function readConnection(read, secrets) {
     const clientSecret = maskClientSecret(read, secrets);
     const clientId = read('clientId');
     if (!clientId)
-        throw new InputError('clientId', `is required: the API client id, from a secret. ${FORK_HINT}`);
+        throw new errors/* InputError */.dz('clientId', `is required: the API client id, from a secret. ${errors/* FORK_HINT */.DS}`);
     if (!clientSecret) {
-        throw new InputError('clientSecret', `is required: the API client secret, from a secret. ${FORK_HINT}`);
+        throw new errors/* InputError */.dz('clientSecret', `is required: the API client secret, from a secret. ${errors/* FORK_HINT */.DS}`);
     }
     const value = withDefaults(read);
     const authUrl = readUrl('authUrl', read('authUrl'), 'the auth service base URL');
@@ -1871,14 +1910,14 @@ function maskClientSecret(read, secrets) {
 }
 function readOperation(raw) {
     if (!raw)
-        throw new InputError('operation', `is required: one of ${OPERATIONS.join(', ')}.`);
+        throw new errors/* InputError */.dz('operation', `is required: one of ${OPERATIONS.join(', ')}.`);
     return readChoice('operation', raw, OPERATIONS);
 }
 function readCleanup(value) {
     const name = readNameFilter(value('name'));
     const olderThan = readDuration(value('olderThan'));
     if (name === undefined && olderThan === undefined) {
-        throw new InputError('name', "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.");
+        throw new errors/* InputError */.dz('name', "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.");
     }
     return {
         operation: 'cleanup',
@@ -1941,7 +1980,7 @@ function toRecord(value) {
         if (typeof v === 'string')
             record[field] = v;
     }
-    if (typeof fields.tokenValue === 'string' && fields.tokenValue !== '') {
+    if (typeof fields.tokenValue === 'string' && fields.tokenValue.trim() !== '') {
         record.tokenValue = fields.tokenValue;
     }
     return record;
@@ -1998,6 +2037,56 @@ function newestFirstBy(items, recordOf) {
     });
     keyed.sort((a, b) => a.time !== b.time ? (b.time > a.time ? 1 : -1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
     return keyed.map(({ item }) => item);
+}
+
+;// CONCATENATED MODULE: ./src/operations/create.ts
+
+
+
+async function create(client, task) {
+    const { name, envName, ifExists, revokeOnExit } = task;
+    if (ifExists !== 'create') {
+        const tokens = await client.listTokens();
+        const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'));
+        if (existing !== undefined) {
+            const which = `an active token named '${name}' exists already: ${existing.id}, created ${existing.createdAt ?? 'at an unknown time'}`;
+            if (ifExists === 'fail')
+                throw new errors/* ActionError */.lZ(`${which}, and ifExists is fail.`);
+            if (existing.tokenValue === undefined) {
+                throw new errors/* ActionError */.lZ(`${which}, but the platform did not return its value, so it cannot be reused.`);
+            }
+            return {
+                operation: 'create',
+                token: existing,
+                reused: true,
+                envName,
+                revokeOnExit: 'never',
+                revokeOnExitSkipped: revokeOnExit !== 'never',
+            };
+        }
+    }
+    const token = await client.createToken(name);
+    return {
+        operation: 'create',
+        token,
+        reused: false,
+        envName,
+        revokeOnExit,
+        revokeOnExitSkipped: false,
+    };
+}
+async function revokeUnhanded(client, result, error) {
+    const why = (0,src_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error).replace(/\.$/, ''));
+    const { token } = result;
+    if (result.reused)
+        return new errors/* ActionError */.lZ(`${why} The reused ${tokenLabel(token)} stays active.`);
+    try {
+        await client.revokeToken(token.id);
+        return new errors/* ActionError */.lZ(`${why} The new ${tokenLabel(token)} was revoked at once, as its value was not handed on.`);
+    }
+    catch (revokeError) {
+        return new errors/* ActionError */.lZ(`${why} Its value was not handed on, and revoking the new ${tokenLabel(token)} at once failed too: ${(0,src_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(revokeError))} Revoke it with operation: revoke and tokenId: ${token.id}.`);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/name-pattern.ts
@@ -2395,7 +2484,7 @@ async function settleRefusals(client, unsettled) {
         tokens = await client.listTokens();
     }
     catch (error) {
-        const why = ` Whether it was revoked already could not be told: listing the tokens failed too: ${messageOf(error)}`;
+        const why = ` Whether it was revoked already could not be told: listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)}`;
         settled.notRevoked.push(...unsettled.map(({ token, error }) => ({ token, reason: error.message + why })));
         return settled;
     }
@@ -2474,42 +2563,6 @@ async function cleanup(client, task, { clock, log, deadline }) {
         revokedElsewhere: newestFirst(settled.revokedElsewhere),
         notRevoked: newestFirstBy([...outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])), ...settled.notRevoked], ({ token }) => token),
         left: outcomes.flatMap((o) => ('left' in o ? [o.left] : [])),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/operations/create.ts
-
-
-async function create(client, task) {
-    const { name, envName, ifExists, revokeOnExit } = task;
-    if (ifExists !== 'create') {
-        const tokens = await client.listTokens();
-        const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'));
-        if (existing !== undefined) {
-            const which = `an active token named '${name}' exists already: ${existing.id}, created ${existing.createdAt ?? 'at an unknown time'}`;
-            if (ifExists === 'fail')
-                throw new ActionError(`${which}, and ifExists is fail.`);
-            if (existing.tokenValue === undefined) {
-                throw new ActionError(`${which}, but the platform did not return its value, so it cannot be reused.`);
-            }
-            return {
-                operation: 'create',
-                token: existing,
-                reused: true,
-                envName,
-                revokeOnExit: 'never',
-                revokeOnExitSkipped: revokeOnExit !== 'never',
-            };
-        }
-    }
-    const token = await client.createToken(name);
-    return {
-        operation: 'create',
-        token,
-        reused: false,
-        envName,
-        revokeOnExit,
-        revokeOnExitSkipped: false,
     };
 }
 
@@ -2843,7 +2896,7 @@ async function authenticate(loop, { clientId, clientSecret, authEndpoint }, now)
             throw new AuthenticationError(`authentication failed: ${error.message} ${authPathHint(authEndpoint)}`, error.status);
         }
         if (isRefusal(error.status)) {
-            throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${FORK_HINT}`, error.status);
+            throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`, error.status);
         }
         throw new AuthenticationError(`authentication failed: ${error.message}`, error.status);
     }
@@ -3175,7 +3228,7 @@ async function checkCreated(token, context) {
         revoked = 'It was revoked at once.';
     }
     catch (error) {
-        revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${messageOf(error)}`;
+        revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
     }
     throw new RequestError(`${mismatch} ${revoked}`);
 }
@@ -3294,7 +3347,7 @@ class PlatformClient {
             tokens = await this.listTokens();
         }
         catch (error) {
-            const why = messageOf(error);
+            const why = (0,errors/* messageOf */.bD)(error);
             throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${why} Look for it before running again.`);
         }
         const created = findCreated(tokens, name, startedAt, (at) => this.platformTime(at));
@@ -3307,15 +3360,23 @@ class PlatformClient {
             case 'unsure':
                 throw new RequestError(`${failure}; the list shows one active token named '${name}', ${shortId(created.token)}, but ${created.why}. It was not taken for this step's: look for this step's token before running again.`);
             case 'one':
-                return this.adopted(created.token, name, failure);
+                return await this.adopted(created.token, name, failure);
         }
     }
-    adopted(token, name, failure) {
+    async adopted(token, name, failure) {
         if (!isUuid(token.id)) {
             throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,src_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
         }
         if (token.tokenValue === undefined) {
-            throw new RequestError(`${failure}; token ${token.id} was created, but the list does not show its value. Revoke it and run again.`);
+            let revoked;
+            try {
+                await this.revokeToken(token.id);
+                revoked = 'It was revoked at once.';
+            }
+            catch (error) {
+                revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
+            }
+            throw new RequestError(`${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${revoked}`);
         }
         this.options.log.info(`It was: token ${token.id}, created at ${token.createdAt ?? '?'}, is this step's token.`);
         return token;
@@ -3375,7 +3436,7 @@ class ProjectGuard {
         const tokens = await this.api.listTokens();
         const other = tokens.find((token) => !this.isExpected(token));
         if (other !== undefined) {
-            throw new ActionError(`the platform listed ${nameAndId(other)} of project ${projectOf(other)}, but expectedProjectId is ${this.expected}: these credentials reach another project. Nothing was revoked or created; check clientId, clientSecret and baseUrl.`);
+            throw new errors/* ActionError */.lZ(`the platform listed ${nameAndId(other)} of project ${projectOf(other)}, but expectedProjectId is ${this.expected}: these credentials reach another project. Nothing was revoked or created; check clientId, clientSecret and baseUrl.`);
         }
         for (const token of tokens)
             this.checked.add(token.id.toLowerCase());
@@ -3391,10 +3452,10 @@ class ProjectGuard {
             revoked = 'It was revoked at once.';
         }
         catch (error) {
-            const why = messageOf(error);
+            const why = (0,errors/* messageOf */.bD)(error);
             revoked = `Revoking it at once failed too, so revoke it by hand: ${why}`;
         }
-        throw new ActionError(`the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`);
+        throw new errors/* ActionError */.lZ(`the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`);
     }
     async revokeToken(tokenId, options) {
         if (!this.checked.has(tokenId.toLowerCase()))
@@ -3734,6 +3795,7 @@ function removeTokenFile(path, dir) {
 
 
 const MAX_OUTPUT_BYTES = 1_048_576;
+const MAX_ENV_VALUE_BYTES = 32 * 1024;
 async function report(result, options, runner) {
     let summary;
     switch (result.operation) {
@@ -3774,11 +3836,12 @@ async function report(result, options, runner) {
         await runner.writeSummary(summary);
     }
     catch (error) {
-        runner.warning(`Could not write the job summary: ${messageOf(error)}`);
+        runner.warning(`Could not write the job summary: ${(0,errors/* messageOf */.bD)(error)}`);
     }
 }
 function reportCreate(result, writeFile, runner) {
     const { token, envName, reused } = result;
+    checkHandOver(token.tokenValue ?? '', envName);
     if (result.revokeOnExit !== 'never')
         saveTokenToRevoke(runner, token);
     runner.info(reused
@@ -3796,6 +3859,15 @@ function reportCreate(result, writeFile, runner) {
     if (envName) {
         runner.exportVariable(envName, token.tokenValue ?? '');
         runner.info(`The token value is in the environment variable ${envName} for later steps (masked).`);
+    }
+}
+function checkHandOver(value, envName) {
+    const bytes = Buffer.byteLength(value);
+    if (bytes > MAX_OUTPUT_BYTES) {
+        throw new errors/* ActionError */.lZ(`the token value is ${bytes} bytes, over the runner's limit of 1 MiB for one output (tokenValue).`);
+    }
+    if (envName !== undefined && bytes > MAX_ENV_VALUE_BYTES) {
+        throw new errors/* ActionError */.lZ(`the token value is ${bytes} bytes, too large for an environment variable (envName ${envName}: at most ${MAX_ENV_VALUE_BYTES} bytes, or later steps and the post step cannot start). Use writeTokenFile: true and read the value from the file.`);
     }
 }
 function reportCleanup(result, runner) {
@@ -3848,7 +3920,7 @@ function tokenFile(runner, token) {
         writeTokenFile(path, token.tokenValue ?? '');
     }
     catch (error) {
-        throw new ActionError(`could not write the token value to ${path} (writeTokenFile): ${(0,src_text/* asSentence */.KG)(messageOf(error))} The ${tokenLabel(token)} is active all the same.`);
+        throw new errors/* ActionError */.lZ(`could not write the token value to ${path} (writeTokenFile): ${(0,src_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))}`);
     }
     return path;
 }
@@ -3863,7 +3935,7 @@ function listOutputs(runner, tokens) {
         path = writeTokensFile(runner.tempDir(), json);
     }
     catch (error) {
-        throw new ActionError(`could not write the records to a file in ${runner.tempDir()} (tokensFile): ${(0,src_text/* asSentence */.KG)(messageOf(error))}`);
+        throw new errors/* ActionError */.lZ(`could not write the records to a file in ${runner.tempDir()} (tokensFile): ${(0,src_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))}`);
     }
     runner.setOutput('tokensFile', path);
     if (bytes > MAX_OUTPUT_BYTES) {
@@ -3897,7 +3969,7 @@ class Secrets {
         this.mask = mask;
     }
     add(value, kind = 'sent') {
-        if (!value)
+        if (value === undefined || value.trim() === '')
             return;
         if (kind === 'sent' && !this.sent.has(value)) {
             this.sent.add(value);
@@ -3906,6 +3978,14 @@ class Secrets {
         if (this.values.has(value))
             return;
         this.mask(value);
+        if (/[\r\n]/.test(value)) {
+            for (const line of value.split(/\r\n|\r|\n/)) {
+                if (line.trim() !== '' && !this.values.has(line)) {
+                    this.mask(line);
+                    this.values.add(line);
+                }
+            }
+        }
         this.values.add(value);
         this.cachedForms = undefined;
     }
@@ -3973,7 +4053,7 @@ class Secrets {
             return text;
         const kept = [];
         const from = [];
-        const skipped = /^[\x00-\x7f]*$/.test(text) ? ASCII_SKIPPED : skippedOne();
+        const skipped = (0,src_text/* isAscii */.ER)(text) ? ASCII_SKIPPED : skippedOne();
         for (let i = 0; i < text.length; i++) {
             const char = text[i] ?? '';
             if (skipped.test(char))
@@ -4008,7 +4088,7 @@ class Secrets {
             const pieces = new Set();
             for (const value of this.sent) {
                 const head = value.slice(0, MAX_PIECED);
-                const compact = head.replace(/^[\x00-\x7f]*$/.test(head) ? /[\s+]/g : skippedAll(), '');
+                const compact = head.replace((0,src_text/* isAscii */.ER)(head) ? /[\s+]/g : skippedAll(), '');
                 for (let i = 0; i + PIECE_LENGTH <= compact.length; i++)
                     pieces.add(compact.slice(i, i + PIECE_LENGTH));
             }
@@ -4055,6 +4135,7 @@ function decodeReferences(text) {
 
 
 
+
 async function run(runner = github_runner/* githubRunner */.O) {
     const secrets = new Secrets((value) => {
         runner.setSecret(value);
@@ -4075,10 +4156,17 @@ async function run(runner = github_runner/* githubRunner */.O) {
             const api = expectedProjectId ? new ProjectGuard(noted, expectedProjectId) : noted;
             const result = await perform(api, task, { clock: systemClock, log: runner, deadline });
             const writeTokenFile = task.operation === 'create' && task.writeTokenFile;
-            await report(result, { summary: inputs.summary, writeTokenFile }, runner);
+            try {
+                await report(result, { summary: inputs.summary, writeTokenFile }, runner);
+            }
+            catch (error) {
+                if (result.operation !== 'create')
+                    throw error;
+                throw await revokeUnhanded(api, result, error);
+            }
             const problem = stepFailure(result);
             if (problem !== undefined)
-                throw new ActionError(problem);
+                throw new errors/* ActionError */.lZ(problem);
         }
         finally {
             client.close();
@@ -4102,13 +4190,13 @@ function notingCreates(client, runner, when) {
 function failureMessage(error, operation, secrets, runner) {
     const prefix = operation ? `${operation} failed` : 'The action failed';
     try {
-        if (error instanceof InputError)
+        if (error instanceof errors/* InputError */.dz)
             return secrets.scrub(error.message);
-        if (error instanceof ActionError)
+        if (error instanceof errors/* ActionError */.lZ)
             return secrets.scrub(`${prefix}: ${error.message}`);
         if (error instanceof Error && error.stack)
             runner.debug(secrets.scrub(error.stack));
-        return secrets.scrub(`${prefix} unexpectedly: ${messageOf(error)}`);
+        return secrets.scrub(`${prefix} unexpectedly: ${(0,errors/* messageOf */.bD)(error)}`);
     }
     catch {
         return `${prefix} unexpectedly, with an error that could not be shown.`;
@@ -4122,6 +4210,7 @@ function failureMessage(error, operation, secrets, runner) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ER: () => (/* binding */ isAscii),
 /* harmony export */   KG: () => (/* binding */ asSentence),
 /* harmony export */   Kw: () => (/* binding */ neutralizeCommands),
 /* harmony export */   N9: () => (/* binding */ neutralizeLegacyCommands),
@@ -4139,8 +4228,11 @@ function oneLine(value) {
     return showInvisible(value).replace(CONTROL_OR_SPACE, ' ').trim();
 }
 const invisible = lazyRegExp(() => /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu);
+function isAscii(text) {
+    return /^[\x00-\x7f]*$/.test(text);
+}
 function showInvisible(value) {
-    if (/^[\x00-\x7f]*$/.test(value))
+    if (isAscii(value))
         return value;
     return value.replace(invisible(), (char) => {
         const code = char.codePointAt(0) ?? 0;

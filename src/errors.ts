@@ -20,6 +20,22 @@ export class InputError extends ActionError {
   }
 }
 
+/**
+ * A file of the runner's that could not be written: GITHUB_OUTPUT (outputs), GITHUB_ENV
+ * (envName), GITHUB_STATE (what the post step needs). Named, so that the message says
+ * which: a full disk (ENOSPC) or a file gone missing.
+ */
+export class RunnerFileError extends ActionError {
+  override name = 'RunnerFileError'
+
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    super(`could not write ${file}: ${messageOf(cause).replace(/\.$/, '')}.`)
+  }
+}
+
 /** For failures that may come from missing or wrong credentials. */
 export const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.'
 

@@ -1,8 +1,18 @@
 // The only module that talks to @actions/core: the Runner of a real step.
 import * as core from '@actions/core'
 import { tmpdir } from 'node:os'
+import { RunnerFileError } from './errors.js'
 import type { Runner } from './runner.js'
 import { neutralizeCommands, neutralizeLegacyCommands, oneLine } from './text.js'
+
+/** Writes to one of the runner's files, naming that file if it fails. */
+function toFile(file: string, write: () => void): void {
+  try {
+    write()
+  } catch (error) {
+    throw new RunnerFileError(file, error)
+  }
+}
 
 /** The GitHub runner, through `@actions/core`. */
 export const githubRunner: Runner = {
@@ -41,14 +51,21 @@ export const githubRunner: Runner = {
     core.warning(neutralizeLegacyCommands(message))
   },
   // Outputs, the environment and state go to files, not to the log: left as they are.
+  // A file that cannot be written (a full disk, a file gone) is named in the failure.
   setOutput: (name, value) => {
-    core.setOutput(name, value)
+    toFile('GITHUB_OUTPUT', () => {
+      core.setOutput(name, value)
+    })
   },
   exportVariable: (name, value) => {
-    core.exportVariable(name, value)
+    toFile('GITHUB_ENV', () => {
+      core.exportVariable(name, value)
+    })
   },
   saveState: (name, value) => {
-    core.saveState(name, value)
+    toFile('GITHUB_STATE', () => {
+      core.saveState(name, value)
+    })
   },
   getState: (name) => core.getState(name),
   writeSummary: async (markdown) => {

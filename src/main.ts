@@ -4,6 +4,7 @@ import { Deadline } from './deadline.js'
 import { ActionError, InputError, messageOf } from './errors.js'
 import { githubRunner } from './github-runner.js'
 import { readInputs } from './inputs.js'
+import { revokeUnhanded } from './operations/create.js'
 import { perform } from './operations/index.js'
 import { PlatformClient } from './platform/client.js'
 import type { TokenApi } from './platform/token-api.js'
@@ -40,7 +41,13 @@ export async function run(runner: Runner = githubRunner): Promise<void> {
       const api = expectedProjectId ? new ProjectGuard(noted, expectedProjectId) : noted
       const result = await perform(api, task, { clock: systemClock, log: runner, deadline })
       const writeTokenFile = task.operation === 'create' && task.writeTokenFile
-      await report(result, { summary: inputs.summary, writeTokenFile }, runner)
+      try {
+        await report(result, { summary: inputs.summary, writeTokenFile }, runner)
+      } catch (error) {
+        // A new token that could not be handed on is revoked at once: nobody has its value.
+        if (result.operation !== 'create') throw error
+        throw await revokeUnhanded(api, result, error)
+      }
       // Written out in full first: a cleanup that revoked some tokens lists them, then fails.
       const problem = stepFailure(result)
       if (problem !== undefined) throw new ActionError(problem)

@@ -55,7 +55,8 @@ export function toRecord(value: unknown): TokenRecord | string {
     const v = fields[field]
     if (typeof v === 'string') record[field] = v
   }
-  if (typeof fields.tokenValue === 'string' && fields.tokenValue !== '') {
+  // A blank value is no value: handing on `"   "` as a token would only fail later.
+  if (typeof fields.tokenValue === 'string' && fields.tokenValue.trim() !== '') {
     record.tokenValue = fields.tokenValue
   }
   return record

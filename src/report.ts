@@ -27,6 +27,8 @@ export interface ReportOptions {
 
 /** The runner's limit for one output (1 MiB): a larger one breaks the expressions that read it. */
 export const MAX_OUTPUT_BYTES = 1_048_576
+/** The largest value the action puts into the environment of later steps (envName). */
+export const MAX_ENV_VALUE_BYTES = 32 * 1024
 
 /**
  * The one place that writes a result to the runner: log lines, outputs, the
@@ -81,6 +83,7 @@ export async function report(
 
 function reportCreate(result: CreateResult, writeFile: boolean, runner: Runner): void {
   const { token, envName, reused } = result
+  checkHandOver(token.tokenValue ?? '', envName)
   // First, so that nothing failing after this can leave the token behind.
   if (result.revokeOnExit !== 'never') saveTokenToRevoke(runner, token)
   runner.info(
@@ -100,6 +103,26 @@ function reportCreate(result: CreateResult, writeFile: boolean, runner: Runner):
     runner.exportVariable(envName, token.tokenValue ?? '')
     runner.info(
       `The token value is in the environment variable ${envName} for later steps (masked).`,
+    )
+  }
+}
+
+/**
+ * Whether the value can be handed on at all: the runner takes at most 1 MiB in one output,
+ * and a later step cannot start with a variable much larger than 32 KiB in its environment
+ * (Windows' limit; on Linux, 128 KiB per variable), nor can the post step, which would then
+ * not revoke anything. Checked before anything is written.
+ */
+function checkHandOver(value: string, envName: string | undefined): void {
+  const bytes = Buffer.byteLength(value)
+  if (bytes > MAX_OUTPUT_BYTES) {
+    throw new ActionError(
+      `the token value is ${bytes} bytes, over the runner's limit of 1 MiB for one output (tokenValue).`,
+    )
+  }
+  if (envName !== undefined && bytes > MAX_ENV_VALUE_BYTES) {
+    throw new ActionError(
+      `the token value is ${bytes} bytes, too large for an environment variable (envName ${envName}: at most ${MAX_ENV_VALUE_BYTES} bytes, or later steps and the post step cannot start). Use writeTokenFile: true and read the value from the file.`,
     )
   }
 }
@@ -163,7 +186,7 @@ function tokenFile(runner: Runner, token: TokenRecord): string {
     writeTokenFile(path, token.tokenValue ?? '')
   } catch (error) {
     throw new ActionError(
-      `could not write the token value to ${path} (writeTokenFile): ${asSentence(messageOf(error))} The ${tokenLabel(token)} is active all the same.`,
+      `could not write the token value to ${path} (writeTokenFile): ${asSentence(messageOf(error))}`,
     )
   }
   return path

@@ -1,5 +1,5 @@
 // Secrets: masked in the log the moment they are known, and scrubbed from every text the action builds.
-import { lazyRegExp } from './text.js'
+import { isAscii, lazyRegExp } from './text.js'
 
 // Fields that hold a secret wherever they turn up in the platform's answers, error bodies
 // included: masked, and scrubbed in their exact forms. Only what the action itself sends
@@ -48,7 +48,8 @@ export class Secrets implements SecretMasker {
   constructor(private readonly mask: (value: string) => void) {}
 
   add(value: string | undefined, kind: 'sent' | 'received' = 'sent'): void {
-    if (!value) return
+    // A blank value is no secret; masking it would mask every run of spaces in the log.
+    if (value === undefined || value.trim() === '') return
     if (kind === 'sent' && !this.sent.has(value)) {
       this.sent.add(value)
       this.cachedPieces = undefined
@@ -56,6 +57,16 @@ export class Secrets implements SecretMasker {
     if (this.values.has(value)) return
     // Mask first: the runner hides a value only from the moment it reads `::add-mask::`.
     this.mask(value)
+    // The runner masks line by line: a value of several lines is masked whole (for the
+    // rare line that holds it all) and each of its lines too, so that echoing it shows none.
+    if (/[\r\n]/.test(value)) {
+      for (const line of value.split(/\r\n|\r|\n/)) {
+        if (line.trim() !== '' && !this.values.has(line)) {
+          this.mask(line)
+          this.values.add(line)
+        }
+      }
+    }
     this.values.add(value)
     this.cachedForms = undefined
   }
@@ -141,7 +152,7 @@ export class Secrets implements SecretMasker {
     // The text without what is skipped, and where each of its characters came from.
     const kept: string[] = []
     const from: number[] = []
-    const skipped = /^[\x00-\x7f]*$/.test(text) ? ASCII_SKIPPED : skippedOne()
+    const skipped = isAscii(text) ? ASCII_SKIPPED : skippedOne()
     for (let i = 0; i < text.length; i++) {
       const char = text[i] ?? ''
       if (skipped.test(char)) continue
@@ -173,7 +184,7 @@ export class Secrets implements SecretMasker {
       const pieces = new Set<string>()
       for (const value of this.sent) {
         const head = value.slice(0, MAX_PIECED)
-        const compact = head.replace(/^[\x00-\x7f]*$/.test(head) ? /[\s+]/g : skippedAll(), '')
+        const compact = head.replace(isAscii(head) ? /[\s+]/g : skippedAll(), '')
         for (let i = 0; i + PIECE_LENGTH <= compact.length; i++)
           pieces.add(compact.slice(i, i + PIECE_LENGTH))
       }

@@ -20,10 +20,16 @@ export function oneLine(value: string): string {
 // show as nothing, or change how what follows is shown.
 const invisible = lazyRegExp(() => /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu)
 
+/** Whether a text is plain ASCII, which most names and messages are: a fast path. */
+export function isAscii(text: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(text)
+}
+
 /** Writes each character that shows as nothing, or reorders the text, as `<U+XXXX>`. */
 export function showInvisible(value: string): string {
-  // Plain ASCII has none: most names and messages are, and skip the Unicode classes.
-  if (/^[\x00-\x7f]*$/.test(value)) return value
+  // Plain ASCII has none, and is not run through the Unicode classes.
+  if (isAscii(value)) return value
   return value.replace(invisible(), (char) => {
     const code = char.codePointAt(0) ?? 0
     return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`

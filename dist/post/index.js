@@ -281,6 +281,44 @@ __webpack_unused_export__ = debug; // for test
 
 /***/ }),
 
+/***/ 916:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DS: () => (/* binding */ FORK_HINT),
+/* harmony export */   TX: () => (/* binding */ RunnerFileError),
+/* harmony export */   bD: () => (/* binding */ messageOf),
+/* harmony export */   dz: () => (/* binding */ InputError),
+/* harmony export */   lZ: () => (/* binding */ ActionError)
+/* harmony export */ });
+class ActionError extends Error {
+    name = 'ActionError';
+}
+class InputError extends ActionError {
+    input;
+    name = 'InputError';
+    constructor(input, problem) {
+        super(`Input '${input}' ${problem}`);
+        this.input = input;
+    }
+}
+class RunnerFileError extends ActionError {
+    file;
+    name = 'RunnerFileError';
+    constructor(file, cause) {
+        super(`could not write ${file}: ${messageOf(cause).replace(/\.$/, '')}.`);
+        this.file = file;
+    }
+}
+const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
+function messageOf(error) {
+    const { message } = (error ?? {});
+    return typeof message === 'string' ? message : String(error);
+}
+
+
+/***/ }),
+
 /***/ 915:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -1313,12 +1351,23 @@ function getIDToken(aud) {
 //# sourceMappingURL=core.js.map
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(916);
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(992);
 ;// CONCATENATED MODULE: ./src/github-runner.ts
 
 
 
+
+function toFile(file, write) {
+    try {
+        write();
+    }
+    catch (error) {
+        throw new errors/* RunnerFileError */.TX(file, error);
+    }
+}
 const githubRunner = {
     getInput: (name) => getInput(name),
     inputNames: () => Object.keys(process.env)
@@ -1343,13 +1392,19 @@ const githubRunner = {
         warning((0,src_text/* neutralizeLegacyCommands */.N9)(message));
     },
     setOutput: (name, value) => {
-        setOutput(name, value);
+        toFile('GITHUB_OUTPUT', () => {
+            setOutput(name, value);
+        });
     },
     exportVariable: (name, value) => {
-        exportVariable(name, value);
+        toFile('GITHUB_ENV', () => {
+            exportVariable(name, value);
+        });
     },
     saveState: (name, value) => {
-        saveState(name, value);
+        toFile('GITHUB_STATE', () => {
+            saveState(name, value);
+        });
     },
     getState: (name) => getState(name),
     writeSummary: async (markdown) => {
@@ -1365,7 +1420,7 @@ const githubRunner = {
 
 /***/ }),
 
-/***/ 860:
+/***/ 188:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1414,24 +1469,8 @@ class Deadline {
     }
 }
 
-;// CONCATENATED MODULE: ./src/errors.ts
-class ActionError extends Error {
-    name = 'ActionError';
-}
-class errors_InputError extends ActionError {
-    input;
-    name = 'InputError';
-    constructor(input, problem) {
-        super(`Input '${input}' ${problem}`);
-        this.input = input;
-    }
-}
-const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
-function messageOf(error) {
-    const { message } = (error ?? {});
-    return typeof message === 'string' ? message : String(error);
-}
-
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(916);
 // EXTERNAL MODULE: ./src/text.ts
 var src_text = __nccwpck_require__(992);
 ;// CONCATENATED MODULE: ./src/input-parsers.ts
@@ -1505,7 +1544,7 @@ function input_parsers_readRevokeOnExit(raw) {
 function input_parsers_readInteger(input, raw, min, max, what) {
     const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (!(number >= min && number <= max)) {
-        throw new errors_InputError(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
+        throw new errors/* InputError */.dz(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
     }
     return number;
 }
@@ -1566,23 +1605,23 @@ function input_parsers_readEnvName(raw) {
 }
 function readUrl(input, raw, what) {
     if (!raw)
-        throw new errors_InputError(input, `is required: ${what}, like https://api.example.com.`);
+        throw new errors/* InputError */.dz(input, `is required: ${what}, like https://api.example.com.`);
     let url;
     try {
         url = new URL(raw);
     }
     catch {
-        throw new errors_InputError(input, `must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
+        throw new errors/* InputError */.dz(input, `must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
     }
     if (url.username || url.password) {
-        throw new errors_InputError(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
+        throw new errors/* InputError */.dz(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
     }
     if (url.search || url.hash) {
-        throw new errors_InputError(input, `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
+        throw new errors/* InputError */.dz(input, `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
     }
     const loopback = isLoopback(url.hostname);
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-        throw new errors_InputError(input, `must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
+        throw new errors/* InputError */.dz(input, `must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
     }
     return url;
 }
@@ -1664,7 +1703,7 @@ const USER_AGENT = `gateway-token-action/${VERSION}`;
 
 ;// CONCATENATED MODULE: ./src/platform/errors.ts
 
-class RequestError extends ActionError {
+class RequestError extends errors/* ActionError */.lZ {
     status;
     name = 'RequestError';
     constructor(message, status) {
@@ -1820,9 +1859,9 @@ function readConnection(read, secrets) {
     const clientSecret = maskClientSecret(read, secrets);
     const clientId = read('clientId');
     if (!clientId)
-        throw new errors_InputError('clientId', `is required: the API client id, from a secret. ${FORK_HINT}`);
+        throw new errors/* InputError */.dz('clientId', `is required: the API client id, from a secret. ${errors/* FORK_HINT */.DS}`);
     if (!clientSecret) {
-        throw new errors_InputError('clientSecret', `is required: the API client secret, from a secret. ${FORK_HINT}`);
+        throw new errors/* InputError */.dz('clientSecret', `is required: the API client secret, from a secret. ${errors/* FORK_HINT */.DS}`);
     }
     const value = withDefaults(read);
     const authUrl = readUrl('authUrl', read('authUrl'), 'the auth service base URL');
@@ -1917,7 +1956,7 @@ function toRecord(value) {
         if (typeof v === 'string')
             record[field] = v;
     }
-    if (typeof fields.tokenValue === 'string' && fields.tokenValue !== '') {
+    if (typeof fields.tokenValue === 'string' && fields.tokenValue.trim() !== '') {
         record.tokenValue = fields.tokenValue;
     }
     return record;
@@ -2272,7 +2311,7 @@ async function authenticate(loop, { clientId, clientSecret, authEndpoint }, now)
             throw new AuthenticationError(`authentication failed: ${error.message} ${authPathHint(authEndpoint)}`, error.status);
         }
         if (isRefusal(error.status)) {
-            throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${FORK_HINT}`, error.status);
+            throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`, error.status);
         }
         throw new AuthenticationError(`authentication failed: ${error.message}`, error.status);
     }
@@ -2604,7 +2643,7 @@ async function checkCreated(token, context) {
         revoked = 'It was revoked at once.';
     }
     catch (error) {
-        revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${messageOf(error)}`;
+        revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
     }
     throw new RequestError(`${mismatch} ${revoked}`);
 }
@@ -2734,7 +2773,7 @@ class PlatformClient {
             tokens = await this.listTokens();
         }
         catch (error) {
-            const why = messageOf(error);
+            const why = (0,errors/* messageOf */.bD)(error);
             throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${why} Look for it before running again.`);
         }
         const created = findCreated(tokens, name, startedAt, (at) => this.platformTime(at));
@@ -2747,15 +2786,23 @@ class PlatformClient {
             case 'unsure':
                 throw new RequestError(`${failure}; the list shows one active token named '${name}', ${shortId(created.token)}, but ${created.why}. It was not taken for this step's: look for this step's token before running again.`);
             case 'one':
-                return this.adopted(created.token, name, failure);
+                return await this.adopted(created.token, name, failure);
         }
     }
-    adopted(token, name, failure) {
+    async adopted(token, name, failure) {
         if (!uuid_isUuid(token.id)) {
             throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,src_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
         }
         if (token.tokenValue === undefined) {
-            throw new RequestError(`${failure}; token ${token.id} was created, but the list does not show its value. Revoke it and run again.`);
+            let revoked;
+            try {
+                await this.revokeToken(token.id);
+                revoked = 'It was revoked at once.';
+            }
+            catch (error) {
+                revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
+            }
+            throw new RequestError(`${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${revoked}`);
         }
         this.options.log.info(`It was: token ${token.id}, created at ${token.createdAt ?? '?'}, is this step's token.`);
         return token;
@@ -2824,7 +2871,7 @@ class Secrets {
         this.mask = mask;
     }
     add(value, kind = 'sent') {
-        if (!value)
+        if (value === undefined || value.trim() === '')
             return;
         if (kind === 'sent' && !this.sent.has(value)) {
             this.sent.add(value);
@@ -2833,6 +2880,14 @@ class Secrets {
         if (this.values.has(value))
             return;
         this.mask(value);
+        if (/[\r\n]/.test(value)) {
+            for (const line of value.split(/\r\n|\r|\n/)) {
+                if (line.trim() !== '' && !this.values.has(line)) {
+                    this.mask(line);
+                    this.values.add(line);
+                }
+            }
+        }
         this.values.add(value);
         this.cachedForms = undefined;
     }
@@ -2900,7 +2955,7 @@ class Secrets {
             return text;
         const kept = [];
         const from = [];
-        const skipped = /^[\x00-\x7f]*$/.test(text) ? ASCII_SKIPPED : skippedOne();
+        const skipped = (0,src_text/* isAscii */.ER)(text) ? ASCII_SKIPPED : skippedOne();
         for (let i = 0; i < text.length; i++) {
             const char = text[i] ?? '';
             if (skipped.test(char))
@@ -2935,7 +2990,7 @@ class Secrets {
             const pieces = new Set();
             for (const value of this.sent) {
                 const head = value.slice(0, MAX_PIECED);
-                const compact = head.replace(/^[\x00-\x7f]*$/.test(head) ? /[\s+]/g : skippedAll(), '');
+                const compact = head.replace((0,src_text/* isAscii */.ER)(head) ? /[\s+]/g : skippedAll(), '');
                 for (let i = 0; i + PIECE_LENGTH <= compact.length; i++)
                     pieces.add(compact.slice(i, i + PIECE_LENGTH));
             }
@@ -3061,7 +3116,7 @@ async function runPost(runner) {
         }
     }
     catch (error) {
-        const message = messageOf(error);
+        const message = (0,errors/* messageOf */.bD)(error);
         runner.warning(secrets.scrub(revoking.failed(message, error)));
     }
 }
@@ -3091,7 +3146,7 @@ function deleteTokenFile(runner) {
             runner.debug(`The token file ${path} was gone already.`);
     }
     catch (error) {
-        runner.warning(`Did not delete the token file ${path}: ${(0,src_text/* asSentence */.KG)(messageOf(error))}`);
+        runner.warning(`Did not delete the token file ${path}: ${(0,src_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))}`);
     }
 }
 function savedToken(token) {
@@ -3156,7 +3211,7 @@ function revokeFailed(token, message, error) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(915);
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(860);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(188);
 
 
 await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_1__/* .runPost */ .a)(_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
@@ -3170,6 +3225,7 @@ __webpack_async_result__();
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ER: () => (/* binding */ isAscii),
 /* harmony export */   KG: () => (/* binding */ asSentence),
 /* harmony export */   Kw: () => (/* binding */ neutralizeCommands),
 /* harmony export */   N9: () => (/* binding */ neutralizeLegacyCommands),
@@ -3184,8 +3240,11 @@ function oneLine(value) {
     return showInvisible(value).replace(CONTROL_OR_SPACE, ' ').trim();
 }
 const invisible = lazyRegExp(() => /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu);
+function isAscii(text) {
+    return /^[\x00-\x7f]*$/.test(text);
+}
 function showInvisible(value) {
-    if (/^[\x00-\x7f]*$/.test(value))
+    if (isAscii(value))
         return value;
     return value.replace(invisible(), (char) => {
         const code = char.codePointAt(0) ?? 0;

@@ -1,8 +1,9 @@
 // The create operation: a new token, or with ifExists an existing one reused or refused.
-import { ActionError } from '../errors.js'
+import { ActionError, messageOf } from '../errors.js'
 import type { CreateTask, RevokeOnExit } from '../task.js'
 import type { TokenApi } from '../platform/token-api.js'
-import { newestFirst, type TokenRecord } from '../records.js'
+import { newestFirst, tokenLabel, type TokenRecord } from '../records.js'
+import { asSentence } from '../text.js'
 
 export interface CreateResult {
   operation: 'create'
@@ -53,5 +54,31 @@ export async function create(client: TokenApi, task: CreateTask): Promise<Create
     envName,
     revokeOnExit,
     revokeOnExitSkipped: false,
+  }
+}
+
+/**
+ * A new token whose value could not be handed on (a runner file that could not be
+ * written, a value too large for an output): nobody will ever have its value, so it is
+ * revoked at once; if that fails too, the message names it by id. A reused token is not
+ * this step's to revoke. Returns the error the step fails with.
+ */
+export async function revokeUnhanded(
+  client: TokenApi,
+  result: CreateResult,
+  error: unknown,
+): Promise<ActionError> {
+  const why = asSentence(messageOf(error).replace(/\.$/, ''))
+  const { token } = result
+  if (result.reused) return new ActionError(`${why} The reused ${tokenLabel(token)} stays active.`)
+  try {
+    await client.revokeToken(token.id)
+    return new ActionError(
+      `${why} The new ${tokenLabel(token)} was revoked at once, as its value was not handed on.`,
+    )
+  } catch (revokeError) {
+    return new ActionError(
+      `${why} Its value was not handed on, and revoking the new ${tokenLabel(token)} at once failed too: ${asSentence(messageOf(revokeError))} Revoke it with operation: revoke and tokenId: ${token.id}.`,
+    )
   }
 }

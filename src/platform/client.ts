@@ -175,20 +175,28 @@ export class PlatformClient implements TokenApi {
           `${failure}; the list shows one active token named '${name}', ${shortId(created.token)}, but ${created.why}. It was not taken for this step's: look for this step's token before running again.`,
         )
       case 'one':
-        return this.adopted(created.token, name, failure)
+        return await this.adopted(created.token, name, failure)
     }
   }
 
   /** The token a lost create made, once it is sure to be usable as this step's. */
-  private adopted(token: TokenRecord, name: string, failure: string): TokenRecord {
+  private async adopted(token: TokenRecord, name: string, failure: string): Promise<TokenRecord> {
     if (!isUuid(token.id)) {
       throw new RequestError(
         `${failure}; a token named '${name}' was created, but its id ${JSON.stringify(truncate(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`,
       )
     }
     if (token.tokenValue === undefined) {
+      // This step's token, and nobody will ever have its value: revoked at once.
+      let revoked: string
+      try {
+        await this.revokeToken(token.id)
+        revoked = 'It was revoked at once.'
+      } catch (error) {
+        revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${messageOf(error)}`
+      }
       throw new RequestError(
-        `${failure}; token ${token.id} was created, but the list does not show its value. Revoke it and run again.`,
+        `${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${revoked}`,
       )
     }
     this.options.log.info(

@@ -58,7 +58,9 @@ describe('writeTokenFile: the token value in a file (the committed bundle on Nod
       envName: 'GATEWAY_TOKEN',
     }
     const main = await runAction({ inputs, dir, env: { GITHUB_ENV: brokenEnv } })
-    expect(expectCleanFailure(main)).toMatch(/^create failed unexpectedly: /)
+    // Named (issue 18): the value was not handed on, and the token was revoked at once.
+    expect(expectCleanFailure(main)).toMatch(/^create failed: could not write GITHUB_ENV: EISDIR/)
+    expect([...platform().tokens.values()].map((t) => t.state)).toEqual(['revoked'])
     const path = main.state.tokenFile ?? ''
     expect(dirname(path)).toBe(dir)
     expect(existsSync(path)).toBe(true)

@@ -45,6 +45,9 @@ export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..')
  * @property {'main' | 'post'} [step] which of action.yml's entry points to run
  * @property {'success' | 'failure' | 'cancelled'} [jobStatus] the job's status as the step
  *   sees it (`job.status`: the post step's default of jobStatus); success by default
+ * @property {Partial<Record<'GITHUB_OUTPUT' | 'GITHUB_ENV' | 'GITHUB_STATE', 'full' | 'missing'>>} [broken]
+ *   runner files that cannot be written: `full` (ENOSPC: /dev/full on Linux) or `missing`
+ *   (the path names a file that is not there); they are not read back
  * @property {number} [timeoutMs] kill the step after this long
  * @property {string} [dir] the job's directory (RUNNER_TEMP, HOME, the workspace), kept after
  *   the step: a test reads the files a step left there, or runs the post step where the
@@ -62,10 +65,11 @@ export function actionMetadata() {
  * GITHUB_ENV, GITHUB_STATE and GITHUB_STEP_SUMMARY files, and a clean environment with
  * the inputs as INPUT_* (action.yml's defaults filled in, their expressions evaluated)
  * and saved state as STATE_*.
- * @param {Pick<RunOptions, 'inputs' | 'state' | 'env' | 'dir' | 'jobStatus'>} [options]
+ * @param {Pick<RunOptions, 'inputs' | 'state' | 'env' | 'dir' | 'jobStatus' | 'broken'>} [options]
  */
 export function prepareStep(options = {}) {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'gateway-token-run-'))
+  /** @type {Record<'GITHUB_OUTPUT' | 'GITHUB_ENV' | 'GITHUB_STATE' | 'GITHUB_STEP_SUMMARY', string>} */
   const files = {
     GITHUB_OUTPUT: join(dir, 'output'),
     GITHUB_ENV: join(dir, 'env'),
@@ -73,6 +77,10 @@ export function prepareStep(options = {}) {
     GITHUB_STEP_SUMMARY: join(dir, 'summary'),
   }
   for (const file of Object.values(files)) writeFileSync(file, '')
+  for (const [name, how] of Object.entries(options.broken ?? {})) {
+    const file = /** @type {keyof typeof files} */ (name)
+    files[file] = how === 'full' ? '/dev/full' : join(dir, 'gone', file)
+  }
   /** @type {Record<string, string>} */
   const env = {
     PATH: process.env.PATH ?? '',
@@ -115,9 +123,9 @@ export async function runAction(options = {}) {
       stdout,
       stderr,
       ...parsed,
-      outputs: parseCommandFile(readFileSync(files.GITHUB_OUTPUT, 'utf8')),
-      env: parseCommandFile(readFileSync(files.GITHUB_ENV, 'utf8')),
-      state: parseCommandFile(readFileSync(files.GITHUB_STATE, 'utf8')),
+      outputs: readCommandFile(files.GITHUB_OUTPUT, options.broken?.GITHUB_OUTPUT),
+      env: readCommandFile(files.GITHUB_ENV, options.broken?.GITHUB_ENV),
+      state: readCommandFile(files.GITHUB_STATE, options.broken?.GITHUB_STATE),
       summary: readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8'),
     }
   } finally {
@@ -173,6 +181,15 @@ function spawnNode(entry, env, cwd, timeoutMs) {
       else resolvePromise({ exitCode: code, stdout, stderr })
     })
   })
+}
+
+/**
+ * A runner file read back, or nothing for one the step could not write to.
+ * @param {string} path
+ * @param {'full' | 'missing' | undefined} broken
+ */
+function readCommandFile(path, broken) {
+  return broken === undefined ? parseCommandFile(readFileSync(path, 'utf8')) : {}
 }
 
 /**

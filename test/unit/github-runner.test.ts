@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { EOL, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { RunnerFileError } from '../../src/errors.js'
 import { githubRunner } from '../../src/github-runner.js'
 
 // @actions/core writes to stdout; what it wrote is what the runner reads.
@@ -72,6 +73,43 @@ describe('githubRunner', () => {
       if (saved === undefined) delete process.env.GITHUB_OUTPUT
       else process.env.GITHUB_OUTPUT = saved
       rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it.each([
+    [
+      'GITHUB_OUTPUT',
+      () => {
+        githubRunner.setOutput('tokenValue', 'v')
+      },
+    ],
+    [
+      'GITHUB_ENV',
+      () => {
+        githubRunner.exportVariable('GW_TOKEN', 'v')
+      },
+    ],
+    [
+      'GITHUB_STATE',
+      () => {
+        githubRunner.saveState('revokeOnExitTokenId', 'v')
+      },
+    ],
+  ])('names %s when it cannot be written: gone missing, or a full disk', (file, write) => {
+    const saved = process.env
+    process.env = { ...saved }
+    try {
+      process.env[file] = join(tmpdir(), 'no-such-dir-gateway-token', 'file')
+      expect(write).toThrow(RunnerFileError)
+      expect(write).toThrow(new RegExp(`^could not write ${file}: Missing file at path: `))
+      if (existsSync('/dev/full')) {
+        process.env[file] = '/dev/full'
+        expect(write).toThrow(
+          new RegExp(`^could not write ${file}: ENOSPC: no space left on device`),
+        )
+      }
+    } finally {
+      process.env = saved
     }
   })
 

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { readFileSync } from 'node:fs'
+import { RunnerFileError } from '../../src/errors.js'
 import { failureMessage, run } from '../../src/main.js'
 import { record, TOKEN_ID } from '../fixtures/nock-platform.js'
 import { recordingRunner, type RecordingRunner } from '../fixtures/runner.js'
@@ -106,6 +107,55 @@ describe('run', () => {
 
 describe('run: what create leaves for the post step', () => {
   const authOk = () => nock(AUTH).post(AUTH_PATH).reply(200, { access_token: 'access-token-1' })
+
+  it('revokes at once a new token whose value could not be handed on, naming the runner file', async () => {
+    given({ operation: 'create', name: 'pr-1' })
+    authOk()
+    nock(API)
+      .post('/api/tokens')
+      .reply(201, record({ name: 'pr-1' }))
+    nock(API)
+      .post(`/api/tokens/${TOKEN_ID}/revoke`)
+      .query({ tokenId: TOKEN_ID })
+      .reply(200, record({ name: 'pr-1', state: 'revoked', tokenValue: undefined }))
+    runner.setOutput = () => {
+      throw new RunnerFileError(
+        'GITHUB_OUTPUT',
+        new Error('ENOSPC: no space left on device, write'),
+      )
+    }
+    await run(runner)
+    expect(runner.failures).toEqual([
+      `create failed: could not write GITHUB_OUTPUT: ENOSPC: no space left on device, write. The new gateway token 'pr-1' (${TOKEN_ID}) was revoked at once, as its value was not handed on.`,
+    ])
+    expect(nock.pendingMocks()).toEqual([])
+  })
+
+  it('does the same when the state for the post step cannot be written, before any output', async () => {
+    given({ operation: 'create', name: 'pr-1', revokeOnExit: 'true' })
+    authOk()
+    nock(API)
+      .post('/api/tokens')
+      .reply(201, record({ name: 'pr-1' }))
+    nock(API)
+      .post(`/api/tokens/${TOKEN_ID}/revoke`)
+      .query(true)
+      .reply(200, record({ name: 'pr-1', state: 'revoked', tokenValue: undefined }))
+    let saves = 0
+    const save = runner.saveState.bind(runner)
+    // The create is noted (three values), then writing its id fails.
+    runner.saveState = (name, value) => {
+      if (++saves > 3)
+        throw new RunnerFileError('GITHUB_STATE', new Error('Missing file at path: /x'))
+      save(name, value)
+    }
+    await run(runner)
+    expect(runner.failures[0]).toMatch(
+      /^create failed: could not write GITHUB_STATE: Missing file at path: \/x\. The new gateway token/,
+    )
+    expect(runner.outputs).toEqual({})
+    expect(nock.pendingMocks()).toEqual([])
+  })
 
   it('revokeOnExit: notes the create before it is sent, then the token id', async () => {
     given({ operation: 'create', name: 'pr-1', revokeOnExit: 'true' })

@@ -41,6 +41,14 @@ describe('toRecord', () => {
     },
   )
 
+  it.each(['', '   ', '\t\n'])('reads a blank tokenValue (%j) as none', (tokenValue) => {
+    expect(toRecord({ id: 'a', name: 'n', state: 'active', tokenValue })).toEqual({
+      id: 'a',
+      name: 'n',
+      state: 'active',
+    })
+  })
+
   it('keeps an empty name: it is text', () => {
     expect(toRecord({ id: 'a', name: '', state: 'active' })).toEqual({
       id: 'a',

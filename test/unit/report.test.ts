@@ -212,3 +212,55 @@ describe('report: create options', () => {
     )
   })
 })
+
+describe('report: a value that cannot be handed on (case 4 of issue 18)', () => {
+  const created = (value: string, envName?: string) =>
+    ({
+      operation: 'create',
+      token: token('id-1', 'ci-deploy', 0, { tokenValue: value }),
+      envName,
+      reused: false,
+      revokeOnExit: 'never',
+      revokeOnExitSkipped: false,
+    }) as const
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => '',
+      (error: unknown) => (error as Error).message,
+    )
+
+  it('fails before writing anything when the value is over 1 MiB, the limit of one output', async () => {
+    const runner = recordingRunner()
+    const value = 'v'.repeat(1_500_000)
+    expect(await failure(report(created(value), { summary: true }, runner))).toBe(
+      "the token value is 1500000 bytes, over the runner's limit of 1 MiB for one output (tokenValue).",
+    )
+    expect(runner.outputs).toEqual({})
+    expect(runner.summaries).toEqual([])
+  })
+
+  it('hands on a value of exactly 1 MiB', async () => {
+    const runner = recordingRunner()
+    await report(created('v'.repeat(1_048_576)), { summary: false }, runner)
+    expect(runner.outputs.tokenValue).toHaveLength(1_048_576)
+  })
+
+  it('refuses envName for a value over 32 KiB, pointing at writeTokenFile; takes 32 KiB', async () => {
+    const runner = recordingRunner()
+    expect(
+      await failure(report(created('v'.repeat(32 * 1024 + 1), 'GW'), { summary: false }, runner)),
+    ).toBe(
+      'the token value is 32769 bytes, too large for an environment variable (envName GW: at most 32768 bytes, or later steps and the post step cannot start). Use writeTokenFile: true and read the value from the file.',
+    )
+    expect(runner.env).toEqual({})
+    const fits = recordingRunner()
+    await report(created('v'.repeat(32 * 1024), 'GW'), { summary: false }, fits)
+    expect(fits.env.GW).toHaveLength(32 * 1024)
+    // Counted in bytes, not characters.
+    expect(
+      await failure(
+        report(created('€'.repeat(11_000), 'GW'), { summary: false }, recordingRunner()),
+      ),
+    ).toContain('the token value is 33000 bytes')
+  })
+})

@@ -144,7 +144,7 @@ describe('Secrets: bounded, and blind to what shows as nothing', () => {
   ])('scrubs the client secret echoed with %s between its characters', (_, between) => {
     const { secrets } = recordingSecrets()
     secrets.add('cs_Sup3rS3cretValue')
-    const echoed = [...'cs_Sup3rS3cretValue'].join(between)
+    const echoed = Array.from('cs_Sup3rS3cretValue').join(between)
     expect(secrets.scrub(`echo: ${echoed}!`)).toBe('echo: ***!')
     // Other text, with those characters in it, stays as it is.
     expect(secrets.scrub(`ok${between}text`)).toBe(`ok${between}text`)
@@ -167,5 +167,27 @@ describe('Secrets: bounded, and blind to what shows as nothing', () => {
     secrets.add(`${head}ZZZZZZZZZZ-the-tail`)
     expect(secrets.scrub('x ZZZZZZZZ-the-tail y')).toBe('x ZZZZZZZZ-the-tail y')
     expect(secrets.scrub(`x ${head.slice(100, 120)} y`)).toBe('x *** y')
+  })
+})
+
+describe('Secrets: values of several lines, and blank ones (case 4 of issue 18)', () => {
+  it('masks a value of several lines whole and line by line', () => {
+    const { secrets, masked } = recordingSecrets()
+    secrets.add('line-one\nline-two\r\nline-three\n', 'received')
+    expect(masked).toEqual([
+      'line-one\nline-two\r\nline-three\n',
+      'line-one',
+      'line-two',
+      'line-three',
+    ])
+    expect(secrets.scrub('echo line-two')).toBe('echo ***')
+  })
+
+  it('masks no blank value, whole or as a line', () => {
+    const { secrets, masked } = recordingSecrets()
+    secrets.add('   ', 'received')
+    secrets.add('\t\n', 'received')
+    secrets.add('a-line\n   \nb-line', 'received')
+    expect(masked).toEqual(['a-line\n   \nb-line', 'a-line', 'b-line'])
   })
 })

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
 import { ActionError } from '../../../src/errors.js'
 import type { CreateTask } from '../../../src/task.js'
-import { create } from '../../../src/operations/create.js'
+import { create, revokeUnhanded, type CreateResult } from '../../../src/operations/create.js'
+import { RequestError } from '../../../src/platform/errors.js'
 import { FakeTokenApi, token } from '../../fixtures/token-api.js'
 
 const task = (fields: Partial<CreateTask> = {}): CreateTask => ({
@@ -19,6 +20,15 @@ const existing = () => [
   token('revoked', 'ci-deploy', 0, { state: 'revoked', tokenValue: undefined }),
   token('other', 'ci-deploy-2', 0),
 ]
+
+/** A create's result, its token to be given. */
+const RESULT: Omit<CreateResult, 'token'> = {
+  operation: 'create',
+  reused: false,
+  envName: undefined,
+  revokeOnExit: 'never',
+  revokeOnExitSkipped: false,
+}
 
 describe('create', () => {
   it('creates one token, with no look at the list, and returns it with its value', async () => {
@@ -90,5 +100,44 @@ describe('create', () => {
       const result = await create(new FakeTokenApi(tokens), task({ ifExists: 'reuse' }))
       expect(result).toMatchObject({ reused: true, token: { id: 'a-id' } })
     }
+  })
+})
+
+describe('revokeUnhanded (case 1 of issue 18)', () => {
+  const why = new Error('could not write GITHUB_OUTPUT: ENOSPC: no space left on device, write.')
+  const created = (api: FakeTokenApi) => api.createToken('pr-1')
+
+  it('revokes a new token whose value could not be handed on, and says so', async () => {
+    const api = new FakeTokenApi()
+    const token = await created(api)
+    const error = await revokeUnhanded(api, { ...RESULT, token }, why)
+    expect(api.tokens[0]?.state).toBe('revoked')
+    expect(error.message).toBe(
+      `could not write GITHUB_OUTPUT: ENOSPC: no space left on device, write. The new gateway token 'pr-1' (${token.id}) was revoked at once, as its value was not handed on.`,
+    )
+  })
+
+  it('names the token by id when the revoke at once fails too', async () => {
+    const api = new FakeTokenApi()
+    const token = await created(api)
+    api.refusals.set(token.id, new RequestError('answered 503 Service Unavailable.', 503))
+    const error = await revokeUnhanded(api, { ...RESULT, token }, why)
+    expect(error.message).toContain('revoking the new gateway token')
+    expect(error.message).toMatch(
+      new RegExp(
+        `answered 503 Service Unavailable\\. Revoke it with operation: revoke and tokenId: ${token.id}\\.$`,
+      ),
+    )
+  })
+
+  it('never revokes a reused token: it is not this step\u2019s', async () => {
+    const api = new FakeTokenApi([token('old', 'pr-1', 1)])
+    const error = await revokeUnhanded(
+      api,
+      { ...RESULT, token: token('old', 'pr-1', 1), reused: true },
+      why,
+    )
+    expect(api.calls).toEqual([])
+    expect(error.message).toMatch(/The reused gateway token 'pr-1' \(old\) stays active\.$/)
   })
 })

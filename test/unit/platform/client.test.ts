@@ -306,6 +306,26 @@ describe('PlatformClient', () => {
       expect(nock.pendingMocks()).toEqual([])
     })
 
+    it('revokes at once a token created without a value, or with a blank one (issue 18, case 4)', async () => {
+      const { client } = setup()
+      authOk()
+      const now = new Date(Date.UTC(2026, 10, 22, 12, 0, 0)).toISOString()
+      nock(API)
+        .post('/prefix/api/tokens')
+        .reply(201, record({ name: 'x', tokenValue: '  \t', createdAt: now }))
+      nock(API)
+        .get('/prefix/api/tokens')
+        .reply(200, [record({ name: 'x', tokenValue: '   ', createdAt: now })])
+      nock(API)
+        .post(`/prefix/api/tokens/${TOKEN_ID}/revoke`)
+        .query(true)
+        .reply(200, record({ name: 'x', state: 'revoked', tokenValue: undefined }))
+      await expect(client.createToken('x')).rejects.toThrow(
+        `token ${TOKEN_ID} was created, but the platform does not show its value (the answer had none, or a blank one). It was revoked at once.`,
+      )
+      expect(nock.pendingMocks()).toEqual([])
+    })
+
     it('says when no answer came', async () => {
       const { client } = setup({ retries: 0 })
       // An Error object: nock 14 drops a plain object silently.
