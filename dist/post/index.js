@@ -2139,6 +2139,12 @@ const DESCRIPTIONS = {
     EHOSTUNREACH: 'host unreachable',
     ENETUNREACH: 'network unreachable',
     ECONNABORTED: 'connection aborted',
+    DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed, and not trusted',
+    SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed CA that is not trusted',
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate was issued by a CA that is not trusted',
+    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate was issued by a CA that is not trusted',
+    CERT_HAS_EXPIRED: 'its certificate has expired',
+    ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
 };
 function send(request, agent, timeoutMs) {
     return new Promise((resolve, reject) => {
@@ -2206,11 +2212,29 @@ function toTransportError(error, sent) {
     if (error instanceof TransportError)
         return error;
     const code = error.code;
-    const known = typeof code === 'string' ? code : 'EUNKNOWN';
     const message = error instanceof Error ? error.message : String(error);
-    const description = DESCRIPTIONS[known] ?? message;
+    const proxyStatus = /tunneling socket could not be established, statusCode=(\d{3})/.exec(message)?.[1];
+    if (proxyStatus !== undefined) {
+        return new TransportError(proxyStatus === '407'
+            ? 'the proxy answered 407 Proxy Authentication Required (EPROXY)'
+            : `the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, proxyStatus === '407' ? 'EPROXYAUTH' : 'EPROXY', false);
+    }
+    const known = typeof code === 'string' ? code : 'EUNKNOWN';
+    const description = DESCRIPTIONS[known] ?? (TLS_TRUST.has(known) ? 'certificate not trusted' : message);
     return new TransportError(`${description} (${known})`, known, sent);
 }
+const TLS_TRUST = new Set([
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'UNABLE_TO_GET_ISSUER_CERT',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'CERT_UNTRUSTED',
+    'CERT_SIGNATURE_FAILURE',
+    'CERT_HAS_EXPIRED',
+    'CERT_NOT_YET_VALID',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 
 ;// CONCATENATED MODULE: ./src/platform/hints.ts
 
@@ -2227,9 +2251,22 @@ function transportHint(error, target, url, timeoutMs) {
     if (error.code === 'ETIMEDOUT') {
         return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
     }
+    const input = target === 'auth' ? 'authUrl' : 'baseUrl';
+    const { host, origin } = new URL(url);
     if (UNREACHABLE.has(error.code)) {
-        const input = target === 'auth' ? 'authUrl' : 'baseUrl';
-        return ` Check the ${input} input (${new URL(url).origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`;
+        return ` Check the ${input} input (${origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`;
+    }
+    if (error.code === 'EPROXYAUTH') {
+        return ` Check the user name and password in HTTPS_PROXY (http://user:password@proxy:port, the special characters %-encoded), and that the proxy lets this runner reach ${host}.`;
+    }
+    if (error.code === 'EPROXY') {
+        return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`;
+    }
+    if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+        return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`;
+    }
+    if (TLS_TRUST.has(error.code)) {
+        return ` The runner does not trust the certificate of ${host}. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.`;
     }
     return '';
 }

@@ -1,6 +1,6 @@
 // What to check after a failure: the input most likely to need a look, so the user checks the right thing.
 import { AUTH_PATH, TOKENS_PATH } from './endpoints.js'
-import { TransportError, type HttpRequest, type Target } from './http.js'
+import { TLS_TRUST, TransportError, type HttpRequest, type Target } from './http.js'
 
 // The host could not be reached at all: a wrong URL, or a network in the way.
 const UNREACHABLE = new Set([
@@ -22,9 +22,22 @@ export function transportHint(
   if (error.code === 'ETIMEDOUT') {
     return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`
   }
+  const input = target === 'auth' ? 'authUrl' : 'baseUrl'
+  const { host, origin } = new URL(url)
   if (UNREACHABLE.has(error.code)) {
-    const input = target === 'auth' ? 'authUrl' : 'baseUrl'
-    return ` Check the ${input} input (${new URL(url).origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`
+    return ` Check the ${input} input (${origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`
+  }
+  if (error.code === 'EPROXYAUTH') {
+    return ` Check the user name and password in HTTPS_PROXY (http://user:password@proxy:port, the special characters %-encoded), and that the proxy lets this runner reach ${host}.`
+  }
+  if (error.code === 'EPROXY') {
+    return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`
+  }
+  if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`
+  }
+  if (TLS_TRUST.has(error.code)) {
+    return ` The runner does not trust the certificate of ${host}. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.`
   }
   return ''
 }

@@ -82,6 +82,12 @@ const DESCRIPTIONS: Record<string, string> = {
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
   ECONNABORTED: 'connection aborted',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed, and not trusted',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed CA that is not trusted',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate was issued by a CA that is not trusted',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate was issued by a CA that is not trusted',
+  CERT_HAS_EXPIRED: 'its certificate has expired',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
 }
 
 /**
@@ -162,8 +168,38 @@ export function send(
 function toTransportError(error: unknown, sent: boolean): TransportError {
   if (error instanceof TransportError) return error
   const code = (error as { code?: unknown }).code
-  const known = typeof code === 'string' ? code : 'EUNKNOWN'
   const message = error instanceof Error ? error.message : String(error)
-  const description = DESCRIPTIONS[known] ?? message
+  // The proxy's own answer to CONNECT: the tunnel library calls it ECONNRESET, and it would
+  // be retried as one. A 407 is the proxy's credentials; no retry changes that.
+  const proxyStatus = /tunneling socket could not be established, statusCode=(\d{3})/.exec(
+    message,
+  )?.[1]
+  if (proxyStatus !== undefined) {
+    return new TransportError(
+      proxyStatus === '407'
+        ? 'the proxy answered 407 Proxy Authentication Required (EPROXY)'
+        : `the proxy answered ${proxyStatus} to the tunnel (EPROXY)`,
+      proxyStatus === '407' ? 'EPROXYAUTH' : 'EPROXY',
+      false,
+    )
+  }
+  const known = typeof code === 'string' ? code : 'EUNKNOWN'
+  // A certificate Node does not trust: its own text may suggest a flag a workflow cannot pass.
+  const description =
+    DESCRIPTIONS[known] ?? (TLS_TRUST.has(known) ? 'certificate not trusted' : message)
   return new TransportError(`${description} (${known})`, known, sent)
 }
+
+/** What Node says of a certificate it does not trust, or that is not for the host. */
+export const TLS_TRUST = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+])

@@ -58,3 +58,37 @@ describe('proxies (the committed bundle on Node 24)', () => {
     expect(proxy.tunnels).toEqual([])
   })
 })
+
+describe('proxy and TLS failures say what to fix (issue 18, case 7)', () => {
+  it('a proxy that answers 407 is named, with its credentials to check, and not retried', async () => {
+    await proxy.close()
+    proxy = await startConnectProxy({ credentials: 'ci:right-password' })
+    const url = new URL(proxy.url)
+    url.username = 'ci'
+    url.password = 'wrong-password'
+    const result = await runAction({
+      inputs: { ...platform.connectionInputs(), operation: 'list' },
+      env: { NODE_EXTRA_CA_CERTS: join(TLS, 'platform.test.crt'), HTTPS_PROXY: url.href },
+    })
+    const message = expectCleanFailure(result)
+    expect(message).toMatch(
+      /^list failed: authentication failed: POST https:\/\/platform\.test:\d+\/idp\/identity\/resources\/auth\/v2\/api-token got no answer: the proxy answered 407 Proxy Authentication Required \(EPROXY\)\. Check the user name and password in HTTPS_PROXY/,
+    )
+    expect(message).not.toContain('ECONNRESET')
+    expect(message).not.toContain('wrong-password')
+    // Sent once, though retries is 3: no retry changes the proxy's mind.
+    expect(proxy.tunnels).toHaveLength(1)
+  })
+
+  it('a certificate the runner does not trust names the host and NODE_EXTRA_CA_CERTS, and nothing Node suggests', async () => {
+    const result = await runAction({
+      inputs: { ...platform.connectionInputs(), operation: 'list', retries: '0' },
+      env: { HTTPS_PROXY: proxy.url },
+    })
+    const message = expectCleanFailure(result)
+    expect(message).toMatch(
+      /got no answer: its certificate is self-signed, and not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\)\. The runner does not trust the certificate of platform\.test:\d+\. .*NODE_EXTRA_CA_CERTS=\/path\/to\/ca\.pem/,
+    )
+    expect(message).not.toMatch(/--[a-z-]+|NODE_TLS_REJECT_UNAUTHORIZED/)
+  })
+})

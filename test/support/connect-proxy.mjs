@@ -8,7 +8,11 @@
 import { createServer } from 'node:http'
 import { connect } from 'node:net'
 
-export async function startConnectProxy() {
+/**
+ * @param {{ credentials?: string }} [options] `user:password` the proxy requires (Basic),
+ *   answering 407 to a tunnel without them
+ */
+export async function startConnectProxy(options = {}) {
   /** @type {string[]} the host:port of each CONNECT */
   const tunnels = []
   /** @type {Set<import('node:net').Socket | import('node:stream').Duplex>} tunnels leave the server's books */
@@ -18,6 +22,14 @@ export async function startConnectProxy() {
   })
   server.on('connect', (req, client, head) => {
     tunnels.push(req.url ?? '')
+    const expected =
+      options.credentials && `Basic ${Buffer.from(options.credentials).toString('base64')}`
+    if (expected !== undefined && req.headers['proxy-authorization'] !== expected) {
+      client.end(
+        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\n\r\n',
+      )
+      return
+    }
     const port = Number((req.url ?? '').split(':').pop())
     const upstream = connect(port, '127.0.0.1', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n')

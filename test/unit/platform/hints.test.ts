@@ -1,6 +1,7 @@
 // What to check after a 404 from the API: the baseUrl, when the path is the action's own (case 8).
 import { describe, expect, it } from '@jest/globals'
-import { apiPathHint } from '../../../src/platform/hints.js'
+import { apiPathHint, transportHint } from '../../../src/platform/hints.js'
+import { TransportError } from '../../../src/platform/http.js'
 
 const ID = '123e4567-e89b-42d3-a456-426614174000'
 
@@ -31,5 +32,41 @@ describe('apiPathHint', () => {
     expect(apiPathHint({ url: 'https://x.example/elsewhere' })).toBe('')
     // Not a repeat: /apis/api is two segments.
     expect(apiPathHint({ url: `https://x.example/apis/api/tokens/${ID}/revoke` })).toBe('')
+  })
+})
+
+describe('transportHint: the proxy and TLS (issue 18, case 7)', () => {
+  const hint = (code: string, target: 'auth' | 'api' = 'api') =>
+    transportHint(
+      new TransportError('x', code, false),
+      target,
+      'https://platform.test:8443/api/tokens',
+      30_000,
+    )
+
+  it('points a 407 at the credentials in HTTPS_PROXY, and another refusal at what the proxy allows', () => {
+    expect(hint('EPROXYAUTH')).toContain('Check the user name and password in HTTPS_PROXY')
+    expect(hint('EPROXY')).toContain('would not open a tunnel to platform.test:8443')
+  })
+
+  it.each([
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'CERT_HAS_EXPIRED',
+  ])('names the host and NODE_EXTRA_CA_CERTS for %s', (code) => {
+    expect(hint(code)).toBe(
+      ' The runner does not trust the certificate of platform.test:8443. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.',
+    )
+  })
+
+  it('points a certificate for another host at the URL input', () => {
+    expect(hint('ERR_TLS_CERT_ALTNAME_INVALID', 'auth')).toContain(
+      'Check the authUrl input (https://platform.test:8443)',
+    )
+  })
+
+  it('says nothing for a failure it has no hint for', () => {
+    expect(hint('ECONNRESET')).toBe('')
   })
 })

@@ -15,9 +15,11 @@ async function serve(handler: http.RequestListener): Promise<string> {
 
 afterEach(async () => {
   agent.destroy()
-  server?.closeAllConnections()
-  await new Promise((resolve) => server?.close(resolve))
+  const running = server
   server = undefined
+  if (running === undefined) return
+  running.closeAllConnections()
+  await new Promise((resolve) => running.close(resolve))
 })
 
 async function failure(promise: Promise<unknown>): Promise<TransportError> {
@@ -108,5 +110,61 @@ describe('send', () => {
     })
     const error = await failure(send({ method: 'GET', url, headers: {} }, agent, 5_000))
     expect(error.code).toBe('ECONNRESET')
+  })
+})
+
+describe('send: failures of the way there (issue 18, case 7)', () => {
+  /** An agent whose connection fails as the proxy tunnel, or TLS, would fail it. */
+  function failingAgent(error: Error): http.Agent {
+    const agent = new http.Agent()
+    agent.createConnection = (_options, callback) => {
+      process.nextTick(() => callback?.(error, undefined as never))
+      return undefined as never
+    }
+    return agent
+  }
+  const fail = (message: string, code: string) =>
+    failure(
+      send(
+        { method: 'GET', url: 'http://platform.test/api/tokens', headers: {} },
+        failingAgent(Object.assign(new Error(message), { code })),
+        5_000,
+      ),
+    )
+
+  it('names a 407 from the proxy as its credentials, not a reset to retry', async () => {
+    const error = await fail(
+      'tunneling socket could not be established, statusCode=407',
+      'ECONNRESET',
+    )
+    expect(error.code).toBe('EPROXYAUTH')
+    expect(error.message).toBe('the proxy answered 407 Proxy Authentication Required (EPROXY)')
+    expect(error.requestSent).toBe(false)
+  })
+
+  it('names another refusal of the proxy as such', async () => {
+    const error = await fail(
+      'tunneling socket could not be established, statusCode=403',
+      'ECONNRESET',
+    )
+    expect(error.code).toBe('EPROXY')
+    expect(error.message).toBe('the proxy answered 403 to the tunnel (EPROXY)')
+  })
+
+  it('says what is wrong with a certificate in its own words, not in Node\u2019s', async () => {
+    const error = await fail(
+      'unable to get local issuer certificate. Try --use-system-ca.',
+      'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    )
+    expect(error.message).toBe(
+      'its certificate was issued by a CA that is not trusted (UNABLE_TO_GET_ISSUER_CERT_LOCALLY)',
+    )
+    const other = await fail('certificate signature failure', 'CERT_SIGNATURE_FAILURE')
+    expect(other.message).toBe('certificate not trusted (CERT_SIGNATURE_FAILURE)')
+  })
+
+  it('keeps the words of an error it does not know', async () => {
+    const error = await fail('something odd', 'EODD')
+    expect(error.message).toBe('something odd (EODD)')
   })
 })
