@@ -119,7 +119,7 @@ describe('send: failures of the way there (issue 18, case 7)', () => {
     const agent = new http.Agent()
     agent.createConnection = (_options, callback) => {
       process.nextTick(() => callback?.(error, undefined as never))
-      return undefined as never
+      return undefined
     }
     return agent
   }
