@@ -1425,7 +1425,7 @@ const githubRunner = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(915);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(489);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(798);
 
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
@@ -1435,7 +1435,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 489:
+/***/ 798:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3242,6 +3242,104 @@ function findCreated(tokens, name, sentAt, platformTime) {
     return { found: 'one', token: only };
 }
 
+;// CONCATENATED MODULE: ./src/platform/create-recovery.ts
+
+
+
+
+
+
+const LATE_LOOK_MS = 2_000;
+class CreateRecovery {
+    name;
+    sentAt;
+    options;
+    client;
+    sentAgain = false;
+    constructor(name, sentAt, options, client) {
+        this.name = name;
+        this.sentAt = sentAt;
+        this.options = options;
+        this.client = client;
+    }
+    async findCreated(failure) {
+        const { name, sentAt, client } = this;
+        client.log.info(`${failure}. The token may have been created all the same: checking the list.`);
+        let tokens;
+        try {
+            tokens = await client.list();
+        }
+        catch (error) {
+            throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)} Look for it before running again.`);
+        }
+        const created = findCreated(tokens, name, sentAt, client.platformTime);
+        switch (created.found) {
+            case 'none':
+                client.log.info(`No token named '${name}' was created.`);
+                this.sentAgain = true;
+                this.options.onLostAnswer?.();
+                return undefined;
+            case 'several':
+                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
+            case 'unsure':
+                throw new RequestError(`${failure}; the list shows one active token named '${name}', ${shortId(created.token)}, but ${created.why}. It was not taken for this step's: look for this step's token before running again.`);
+            case 'one':
+                return await this.adopted(created.token, failure);
+        }
+    }
+    async nameLateCreates(kept) {
+        const { name, client } = this;
+        if (!this.sentAgain)
+            return;
+        if (client.deadline.remaining() <= LATE_LOOK_MS) {
+            client.log.debug(`No time left in totalTimeout to look for a late create of '${name}'.`);
+            return;
+        }
+        let tokens;
+        try {
+            await client.clock.sleep(LATE_LOOK_MS);
+            tokens = await client.list();
+        }
+        catch (error) {
+            client.log.debug(`Could not look for a late create of '${name}': ${(0,errors/* messageOf */.bD)(error)}`);
+            return;
+        }
+        const since = this.earliest();
+        const late = tokens.filter((token) => token.name === name &&
+            token.state === 'active' &&
+            token.id !== kept.id &&
+            (createdTime(token) ?? Infinity) >= since);
+        if (late.length === 0)
+            return;
+        client.log.warning(`The first create of '${name}' got no answer, and the list did not show its token, so the create was sent again; the list now shows ${late.map(nameAndId).join(', ')} created since then as well. It is probably that first create's, finished late, and nobody has its value: revoke it if nothing uses it (operation: revoke, tokenId).`);
+    }
+    earliest() {
+        const platformSentAt = this.client.platformTime(this.sentAt);
+        return platformSentAt === undefined
+            ? this.sentAt - UNKNOWN_CLOCK_MARGIN_MS
+            : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
+    }
+    async adopted(token, failure) {
+        const { name, client } = this;
+        if (!isUuid(token.id)) {
+            throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,src_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
+        }
+        if (token.tokenValue === undefined) {
+            let revoked;
+            try {
+                await client.revoke(token.id);
+                revoked = 'It was revoked at once.';
+            }
+            catch (error) {
+                revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
+            }
+            throw new RequestError(`${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${revoked}`);
+        }
+        client.log.info(`It was: token ${token.id}, created at ${token.createdAt ?? '?'}, is this step's token.`);
+        return token;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/platform/created-answer.ts
 
 
@@ -3293,22 +3391,21 @@ function olderThanCreate(token, { sentAt, platformTime }) {
 
 
 
-
-
-
 class PlatformClient {
     options;
     clock;
     transport;
     loop;
+    deadline;
     constructor(options) {
         this.options = options;
         this.clock = options.clock ?? systemClock;
         this.transport = options.transport ?? new HttpTransport();
+        this.deadline = options.deadline ?? new Deadline(this.clock, 0);
         this.loop = new CallLoop({
             transport: this.transport,
             timeoutMs: options.timeoutMs,
-            deadline: options.deadline ?? new Deadline(this.clock, 0),
+            deadline: this.deadline,
             retries: options.retries,
             secrets: options.secrets,
             log: options.log,
@@ -3318,13 +3415,15 @@ class PlatformClient {
         const now = () => this.clock.now();
         this.loop.useAccessTokens(new Session(() => authenticate(this.loop, options, now), now));
     }
-    async createToken(name) {
+    async createToken(name, options = {}) {
         const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
         const startedAt = this.clock.now();
+        const recovery = this.recovery(name, startedAt, options);
         const token = await this.loop.call('api', request, {
             read: (answer) => readCreated(request, answer),
-            onUncertain: (failure) => this.findCreated(name, startedAt, failure),
+            onUncertain: (failure) => recovery.findCreated(failure),
         });
+        await recovery.nameLateCreates(token);
         return checkCreated(token, {
             name,
             request: requestLine(request),
@@ -3370,53 +3469,21 @@ class PlatformClient {
     close() {
         this.transport.close();
     }
+    recovery(name, sentAt, options) {
+        return new CreateRecovery(name, sentAt, options, {
+            clock: this.clock,
+            deadline: this.deadline,
+            list: () => this.listTokens(),
+            revoke: (tokenId) => this.revokeToken(tokenId),
+            platformTime: (at) => this.platformTime(at),
+            log: this.options.log,
+        });
+    }
     platformTime(at) {
         return this.loop.platformTime(at);
     }
     apiRequest(method, path, body) {
         return jsonRequest(method, this.options.baseUrl + path, body);
-    }
-    async findCreated(name, startedAt, failure) {
-        const { log } = this.options;
-        log.info(`${failure}. The token may have been created all the same: checking the list.`);
-        let tokens;
-        try {
-            tokens = await this.listTokens();
-        }
-        catch (error) {
-            const why = (0,errors/* messageOf */.bD)(error);
-            throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${why} Look for it before running again.`);
-        }
-        const created = findCreated(tokens, name, startedAt, (at) => this.platformTime(at));
-        switch (created.found) {
-            case 'none':
-                log.info(`No token named '${name}' was created.`);
-                return undefined;
-            case 'several':
-                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
-            case 'unsure':
-                throw new RequestError(`${failure}; the list shows one active token named '${name}', ${shortId(created.token)}, but ${created.why}. It was not taken for this step's: look for this step's token before running again.`);
-            case 'one':
-                return await this.adopted(created.token, name, failure);
-        }
-    }
-    async adopted(token, name, failure) {
-        if (!isUuid(token.id)) {
-            throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,src_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
-        }
-        if (token.tokenValue === undefined) {
-            let revoked;
-            try {
-                await this.revokeToken(token.id);
-                revoked = 'It was revoked at once.';
-            }
-            catch (error) {
-                revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
-            }
-            throw new RequestError(`${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${revoked}`);
-        }
-        this.options.log.info(`It was: token ${token.id}, created at ${token.createdAt ?? '?'}, is this step's token.`);
-        return token;
     }
 }
 function worthLookingUp(error) {
@@ -3431,11 +3498,15 @@ const TOKEN_ID = 'revokeOnExitTokenId';
 const TOKEN_NAME = 'revokeOnExitTokenName';
 const CREATE_SENT_AT = 'revokeOnExitSince';
 const WHEN = 'revokeOnExitWhen';
+const LOST_ANSWER = 'revokeOnExitLostAnswer';
 const TOKEN_FILE = 'tokenFile';
 function saveCreateSent(runner, create) {
     runner.saveState(TOKEN_NAME, create.name);
     runner.saveState(CREATE_SENT_AT, String(create.sentAt));
     runner.saveState(WHEN, create.when);
+}
+function saveLostAnswer(runner) {
+    runner.saveState(LOST_ANSWER, 'true');
 }
 function saveTokenToRevoke(runner, token) {
     runner.saveState(TOKEN_ID, token.id);
@@ -3445,10 +3516,14 @@ function leftToRevoke(runner) {
     const id = runner.getState(TOKEN_ID);
     const name = runner.getState(TOKEN_NAME);
     const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
-    if (id)
-        return { token: name ? { id, name } : { id }, when };
     const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
-    return name && Number.isSafeInteger(sentAt) ? { create: { name, sentAt, when }, when } : undefined;
+    const create = name && Number.isSafeInteger(sentAt) ? { name, sentAt, when } : undefined;
+    const lost = runner.getState(LOST_ANSWER) === 'true';
+    if (id) {
+        const token = name ? { id, name } : { id };
+        return create !== undefined && lost ? { when, token, search: create } : { when, token };
+    }
+    return create === undefined ? undefined : { when, search: create };
 }
 function saveTokenFile(runner, path) {
     runner.saveState(TOKEN_FILE, path);
@@ -3479,8 +3554,8 @@ class ProjectGuard {
             this.checked.add(token.id.toLowerCase());
         return tokens;
     }
-    async createToken(name) {
-        const token = await this.api.createToken(name);
+    async createToken(name, options) {
+        const token = await this.api.createToken(name, options);
         if (this.isExpected(token))
             return token;
         let revoked;
@@ -4217,7 +4292,11 @@ function notingCreates(client, runner, when) {
     return {
         createToken: (name) => {
             saveCreateSent(runner, { name, sentAt: systemClock.now(), when });
-            return client.createToken(name);
+            return client.createToken(name, {
+                onLostAnswer: () => {
+                    saveLostAnswer(runner);
+                },
+            });
         },
         listTokens: () => client.listTokens(),
         revokeToken: (tokenId, options) => client.revokeToken(tokenId, options),

@@ -8,7 +8,7 @@ import { revokeUnhanded } from './operations/create.js'
 import { perform } from './operations/index.js'
 import { PlatformClient } from './platform/client.js'
 import type { TokenApi } from './platform/token-api.js'
-import { saveCreateSent, type CreateSent } from './post-state.js'
+import { saveCreateSent, saveLostAnswer, type CreateSent } from './post-state.js'
 import { ProjectGuard } from './project-guard.js'
 import { report } from './report.js'
 import type { Runner } from './runner.js'
@@ -69,7 +69,11 @@ function notingCreates(client: TokenApi, runner: Runner, when: CreateSent['when'
   return {
     createToken: (name) => {
       saveCreateSent(runner, { name, sentAt: systemClock.now(), when })
-      return client.createToken(name)
+      return client.createToken(name, {
+        onLostAnswer: () => {
+          saveLostAnswer(runner)
+        },
+      })
     },
     listTokens: () => client.listTokens(),
     revokeToken: (tokenId, options) => client.revokeToken(tokenId, options),

@@ -7,6 +7,7 @@ const TOKEN_ID = 'revokeOnExitTokenId'
 const TOKEN_NAME = 'revokeOnExitTokenName'
 const CREATE_SENT_AT = 'revokeOnExitSince'
 const WHEN = 'revokeOnExitWhen'
+const LOST_ANSWER = 'revokeOnExitLostAnswer'
 const TOKEN_FILE = 'tokenFile'
 
 /** A token the post step is to revoke at the end of the job. */
@@ -31,6 +32,15 @@ export function saveCreateSent(runner: Runner, create: CreateSent): void {
   runner.saveState(WHEN, create.when)
 }
 
+/**
+ * Main step: an attempt of the create got no answer, and the list showed no token of it,
+ * so the create was sent again. The lost attempt's token may still land: the post step
+ * looks for it beside the one it revokes.
+ */
+export function saveLostAnswer(runner: Runner): void {
+  runner.saveState(LOST_ANSWER, 'true')
+}
+
 /** Main step: marks a token this step created for revoking at the end of the job. */
 export function saveTokenToRevoke(runner: Runner, token: TokenToRevoke): void {
   runner.saveState(TOKEN_ID, token.id)
@@ -38,20 +48,33 @@ export function saveTokenToRevoke(runner: Runner, token: TokenToRevoke): void {
 }
 
 /**
- * Post step: what is left to revoke. The token, when the main step learnt its id;
- * else the create sent, when one was; else undefined (no revokeOnExit, a reused
- * token: nothing is ever created then, so nothing is saved).
+ * What the post step has to revoke: the token the main step created, when it learnt its
+ * id; and the create to look for in the list, when its id never came, or when an attempt
+ * got no answer and the create was sent again (the lost attempt's token may have landed).
  */
-export function leftToRevoke(
-  runner: Runner,
-): (({ token: TokenToRevoke } | { create: CreateSent }) & Pick<CreateSent, 'when'>) | undefined {
+export interface LeftToRevoke {
+  when: CreateSent['when']
+  token?: TokenToRevoke
+  search?: CreateSent
+}
+
+/**
+ * Post step: what is left to revoke (see LeftToRevoke); undefined without revokeOnExit,
+ * or for a reused token: nothing is ever created then, so nothing is saved.
+ */
+export function leftToRevoke(runner: Runner): LeftToRevoke | undefined {
   const id = runner.getState(TOKEN_ID)
   const name = runner.getState(TOKEN_NAME)
   // Anything but `failure` revokes: a token saved to revoke is never kept by a misread state.
-  const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always'
-  if (id) return { token: name ? { id, name } : { id }, when }
+  const when: CreateSent['when'] = runner.getState(WHEN) === 'failure' ? 'failure' : 'always'
   const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN)
-  return name && Number.isSafeInteger(sentAt) ? { create: { name, sentAt, when }, when } : undefined
+  const create = name && Number.isSafeInteger(sentAt) ? { name, sentAt, when } : undefined
+  const lost = runner.getState(LOST_ANSWER) === 'true'
+  if (id) {
+    const token = name ? { id, name } : { id }
+    return create !== undefined && lost ? { when, token, search: create } : { when, token }
+  }
+  return create === undefined ? undefined : { when, search: create }
 }
 
 /** Main step, before the file is written: the post step deletes it whatever happens next. */

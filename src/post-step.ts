@@ -1,59 +1,72 @@
 // The post step: deletes the token file, and revokes the token the main step created (revokeOnExit).
-import { systemClock } from './clock.js'
+import { systemClock, type Clock } from './clock.js'
 import { Deadline } from './deadline.js'
 import { JOB_STATUS_INPUT, readConnection } from './inputs.js'
 import { PlatformClient } from './platform/client.js'
 import { messageOf } from './errors.js'
 import { UnknownTokenError } from './platform/errors.js'
-import { findCreated, UNKNOWN_CLOCK_MARGIN_MS } from './platform/lost-create.js'
+import { UNKNOWN_CLOCK_MARGIN_MS } from './platform/lost-create.js'
 import type { TokenApi } from './platform/token-api.js'
+import { searchCreated, type SearchContext } from './post-search.js'
 import { leftToRevoke, savedTokenFile, type CreateSent, type TokenToRevoke } from './post-state.js'
 import { shortId, tokenLabel, type TokenRecord } from './records.js'
 import type { Runner } from './runner.js'
 import { Secrets } from './secrets.js'
+import type { Connection } from './task.js'
 import { asSentence, oneLine, truncate } from './text.js'
 import { removeTokenFile } from './token-files.js'
 import { isUuid } from './uuid.js'
 
-/** What is left to revoke, and how to say that it could not be. */
+/** One thing to revoke, and how to say that it could not be. */
 interface Revoking {
-  run(client: PlatformClient, runner: Runner): Promise<void>
+  run(client: PlatformClient, runner: Runner, context: SearchContext): Promise<void>
   failed(message: string, error: unknown): string
 }
 
 /**
  * Runs as action.yml's `post`, with `post-if: always()`: whether the job passed,
- * failed or was cancelled. First it deletes the token file (writeTokenFile), which needs no request.
- * Then, with revokeOnExit, it authenticates anew, as the access token may have
- * expired, and revokes the token. A failure here is a warning, not a failed job.
- * With neither, it does nothing and says nothing.
+ * failed or was cancelled. First it deletes the token file (writeTokenFile), which needs
+ * no request. Then, with revokeOnExit, it authenticates anew, as the access token may
+ * have expired, and revokes the token; and looks for the token of a create whose answer
+ * was lost (post-search.ts). A failure here is a warning, not a failed job. With neither,
+ * it does nothing and says nothing.
  */
-export async function runPost(runner: Runner): Promise<void> {
+export async function runPost(runner: Runner, clock: Clock = systemClock): Promise<void> {
   deleteTokenFile(runner)
   const left = leftToRevoke(runner)
   if (left === undefined) return
   const which =
-    'token' in left
+    left.token !== undefined
       ? `the ${tokenLabel(left.token)}`
-      : `the token named '${truncate(oneLine(left.create.name), 200)}' that this step created`
+      : `the token named '${truncate(oneLine(left.search?.name ?? ''), 200)}' that this step created`
   if (left.when === 'failure' && !jobFailed(runner, which)) return
-  const revoking = 'token' in left ? savedToken(left.token) : lostCreate(left.create)
+  const revoking = [
+    ...(left.token === undefined ? [] : [savedToken(left.token)]),
+    ...(left.search === undefined ? [] : [lostCreate(left.search, left.token?.id)]),
+  ]
   const secrets = new Secrets((value) => {
     runner.setSecret(value)
   })
+  let connection: Connection
   try {
-    const connection = readConnection((name) => runner.getInput(name), secrets)
-    // totalTimeout bounds the post step too: it must not hold the job's end for long.
-    const deadline = new Deadline(systemClock, connection.totalTimeoutMs)
-    const client = new PlatformClient({ ...connection, secrets, log: runner, deadline })
-    try {
-      await revoking.run(client, runner)
-    } finally {
-      client.close()
-    }
+    connection = readConnection((name) => runner.getInput(name), secrets)
   } catch (error) {
-    const message = messageOf(error)
-    runner.warning(secrets.scrub(revoking.failed(message, error)))
+    for (const one of revoking) runner.warning(secrets.scrub(one.failed(messageOf(error), error)))
+    return
+  }
+  // totalTimeout bounds the post step too: it must not hold the job's end for long.
+  const deadline = new Deadline(clock, connection.totalTimeoutMs)
+  const client = new PlatformClient({ ...connection, secrets, log: runner, deadline, clock })
+  try {
+    for (const one of revoking) {
+      try {
+        await one.run(client, runner, { clock, deadline, log: runner })
+      } catch (error) {
+        runner.warning(secrets.scrub(one.failed(messageOf(error), error)))
+      }
+    }
+  } finally {
+    client.close()
   }
 }
 
@@ -104,26 +117,29 @@ function savedToken(token: TokenToRevoke): Revoking {
 }
 
 /**
- * A create that was sent but whose token id the main step never learnt: its answer
- * was lost, or the step could not tell which token was its own, or it was killed.
- * The token it made, if any, is the active one with this name created since then
- * (lost-create.ts): revoked when that can be told; otherwise none is revoked, and a
- * warning names the candidates.
+ * A create whose token the main step may not know: its answer was lost, or the step
+ * could not tell which token was its own, or it was killed; or an attempt got no answer
+ * and the create was sent again, making `known`. The token it made, if any, is the
+ * active one with this name created since then (lost-create.ts), looked for while it may
+ * still land (post-search.ts): revoked when that can be told; otherwise none is revoked,
+ * and a warning names the candidates.
  */
-function lostCreate({ name, sentAt }: CreateSent): Revoking {
+function lostCreate(create: CreateSent, known: string | undefined): Revoking {
+  const { name, sentAt } = create
   let candidate: TokenRecord | undefined
   return {
-    run: async (client, runner) => {
+    run: async (client, runner, context) => {
       runner.info(
-        `No token id was saved for this step's create of a token named '${name}': looking for the token it may have made (revokeOnExit).`,
+        known === undefined
+          ? `No token id was saved for this step's create of a token named '${name}': looking for the token it may have made (revokeOnExit).`
+          : `An attempt of this step's create of '${name}' got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`,
       )
-      const tokens = await client.listTokens()
-      const created = findCreated(tokens, name, sentAt, (at) => client.platformTime(at))
+      const created = await searchCreated(client, create, known, context)
       const notRevoked = `Did not revoke a token named '${name}' at the end of the job`
       switch (created.found) {
         case 'none':
           runner.info(
-            `No active token named '${name}' was created since the step began: nothing to revoke.`,
+            `No ${known === undefined ? '' : 'other '}active token named '${name}' was created since the step began: nothing to revoke.`,
           )
           return
         case 'several': {

@@ -1,6 +1,6 @@
 // expectedProjectId: a TokenApi that refuses to act on any project but the expected one.
 import { ActionError, messageOf } from './errors.js'
-import type { RevokeOptions, RevokeOutcome, TokenApi } from './platform/token-api.js'
+import type { CreateOptions, RevokeOptions, RevokeOutcome, TokenApi } from './platform/token-api.js'
 import { nameAndId, type TokenRecord } from './records.js'
 import { oneLine, truncate } from './text.js'
 
@@ -32,8 +32,8 @@ export class ProjectGuard implements TokenApi {
     return tokens
   }
 
-  async createToken(name: string): Promise<TokenRecord> {
-    const token = await this.api.createToken(name)
+  async createToken(name: string, options?: CreateOptions): Promise<TokenRecord> {
+    const token = await this.api.createToken(name, options)
     if (this.isExpected(token)) return token
     let revoked: string
     try {

@@ -1420,7 +1420,7 @@ const githubRunner = {
 
 /***/ }),
 
-/***/ 188:
+/***/ 954:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2657,6 +2657,104 @@ function findCreated(tokens, name, sentAt, platformTime) {
     return { found: 'one', token: only };
 }
 
+;// CONCATENATED MODULE: ./src/platform/create-recovery.ts
+
+
+
+
+
+
+const LATE_LOOK_MS = 2_000;
+class CreateRecovery {
+    name;
+    sentAt;
+    options;
+    client;
+    sentAgain = false;
+    constructor(name, sentAt, options, client) {
+        this.name = name;
+        this.sentAt = sentAt;
+        this.options = options;
+        this.client = client;
+    }
+    async findCreated(failure) {
+        const { name, sentAt, client } = this;
+        client.log.info(`${failure}. The token may have been created all the same: checking the list.`);
+        let tokens;
+        try {
+            tokens = await client.list();
+        }
+        catch (error) {
+            throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)} Look for it before running again.`);
+        }
+        const created = findCreated(tokens, name, sentAt, client.platformTime);
+        switch (created.found) {
+            case 'none':
+                client.log.info(`No token named '${name}' was created.`);
+                this.sentAgain = true;
+                this.options.onLostAnswer?.();
+                return undefined;
+            case 'several':
+                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
+            case 'unsure':
+                throw new RequestError(`${failure}; the list shows one active token named '${name}', ${shortId(created.token)}, but ${created.why}. It was not taken for this step's: look for this step's token before running again.`);
+            case 'one':
+                return await this.adopted(created.token, failure);
+        }
+    }
+    async nameLateCreates(kept) {
+        const { name, client } = this;
+        if (!this.sentAgain)
+            return;
+        if (client.deadline.remaining() <= LATE_LOOK_MS) {
+            client.log.debug(`No time left in totalTimeout to look for a late create of '${name}'.`);
+            return;
+        }
+        let tokens;
+        try {
+            await client.clock.sleep(LATE_LOOK_MS);
+            tokens = await client.list();
+        }
+        catch (error) {
+            client.log.debug(`Could not look for a late create of '${name}': ${(0,errors/* messageOf */.bD)(error)}`);
+            return;
+        }
+        const since = this.earliest();
+        const late = tokens.filter((token) => token.name === name &&
+            token.state === 'active' &&
+            token.id !== kept.id &&
+            (createdTime(token) ?? Infinity) >= since);
+        if (late.length === 0)
+            return;
+        client.log.warning(`The first create of '${name}' got no answer, and the list did not show its token, so the create was sent again; the list now shows ${late.map(nameAndId).join(', ')} created since then as well. It is probably that first create's, finished late, and nobody has its value: revoke it if nothing uses it (operation: revoke, tokenId).`);
+    }
+    earliest() {
+        const platformSentAt = this.client.platformTime(this.sentAt);
+        return platformSentAt === undefined
+            ? this.sentAt - UNKNOWN_CLOCK_MARGIN_MS
+            : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
+    }
+    async adopted(token, failure) {
+        const { name, client } = this;
+        if (!uuid_isUuid(token.id)) {
+            throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,src_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
+        }
+        if (token.tokenValue === undefined) {
+            let revoked;
+            try {
+                await client.revoke(token.id);
+                revoked = 'It was revoked at once.';
+            }
+            catch (error) {
+                revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
+            }
+            throw new RequestError(`${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${revoked}`);
+        }
+        client.log.info(`It was: token ${token.id}, created at ${token.createdAt ?? '?'}, is this step's token.`);
+        return token;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/platform/created-answer.ts
 
 
@@ -2719,22 +2817,21 @@ function settleRevoke(tokenId, unsettled, found) {
 
 
 
-
-
-
 class PlatformClient {
     options;
     clock;
     transport;
     loop;
+    deadline;
     constructor(options) {
         this.options = options;
         this.clock = options.clock ?? systemClock;
         this.transport = options.transport ?? new HttpTransport();
+        this.deadline = options.deadline ?? new Deadline(this.clock, 0);
         this.loop = new CallLoop({
             transport: this.transport,
             timeoutMs: options.timeoutMs,
-            deadline: options.deadline ?? new Deadline(this.clock, 0),
+            deadline: this.deadline,
             retries: options.retries,
             secrets: options.secrets,
             log: options.log,
@@ -2744,13 +2841,15 @@ class PlatformClient {
         const now = () => this.clock.now();
         this.loop.useAccessTokens(new Session(() => authenticate(this.loop, options, now), now));
     }
-    async createToken(name) {
+    async createToken(name, options = {}) {
         const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
         const startedAt = this.clock.now();
+        const recovery = this.recovery(name, startedAt, options);
         const token = await this.loop.call('api', request, {
             read: (answer) => readCreated(request, answer),
-            onUncertain: (failure) => this.findCreated(name, startedAt, failure),
+            onUncertain: (failure) => recovery.findCreated(failure),
         });
+        await recovery.nameLateCreates(token);
         return checkCreated(token, {
             name,
             request: requestLine(request),
@@ -2796,53 +2895,21 @@ class PlatformClient {
     close() {
         this.transport.close();
     }
+    recovery(name, sentAt, options) {
+        return new CreateRecovery(name, sentAt, options, {
+            clock: this.clock,
+            deadline: this.deadline,
+            list: () => this.listTokens(),
+            revoke: (tokenId) => this.revokeToken(tokenId),
+            platformTime: (at) => this.platformTime(at),
+            log: this.options.log,
+        });
+    }
     platformTime(at) {
         return this.loop.platformTime(at);
     }
     apiRequest(method, path, body) {
         return jsonRequest(method, this.options.baseUrl + path, body);
-    }
-    async findCreated(name, startedAt, failure) {
-        const { log } = this.options;
-        log.info(`${failure}. The token may have been created all the same: checking the list.`);
-        let tokens;
-        try {
-            tokens = await this.listTokens();
-        }
-        catch (error) {
-            const why = (0,errors/* messageOf */.bD)(error);
-            throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${why} Look for it before running again.`);
-        }
-        const created = findCreated(tokens, name, startedAt, (at) => this.platformTime(at));
-        switch (created.found) {
-            case 'none':
-                log.info(`No token named '${name}' was created.`);
-                return undefined;
-            case 'several':
-                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
-            case 'unsure':
-                throw new RequestError(`${failure}; the list shows one active token named '${name}', ${shortId(created.token)}, but ${created.why}. It was not taken for this step's: look for this step's token before running again.`);
-            case 'one':
-                return await this.adopted(created.token, name, failure);
-        }
-    }
-    async adopted(token, name, failure) {
-        if (!uuid_isUuid(token.id)) {
-            throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,src_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
-        }
-        if (token.tokenValue === undefined) {
-            let revoked;
-            try {
-                await this.revokeToken(token.id);
-                revoked = 'It was revoked at once.';
-            }
-            catch (error) {
-                revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
-            }
-            throw new RequestError(`${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${revoked}`);
-        }
-        this.options.log.info(`It was: token ${token.id}, created at ${token.createdAt ?? '?'}, is this step's token.`);
-        return token;
     }
 }
 function worthLookingUp(error) {
@@ -2852,16 +2919,58 @@ function worthLookingUp(error) {
     return (status >= 200 && status <= 299) || isRefusal(status);
 }
 
+;// CONCATENATED MODULE: ./src/post-search.ts
+
+
+const LATE_CREATE_MS = 60_000;
+const POLL_MS = 2_000;
+const MAX_WAIT_MS = 8_000;
+async function searchCreated(client, create, known, context) {
+    const { clock, deadline, log } = context;
+    for (;;) {
+        const tokens = (await listPatiently(client, context)).filter((token) => token.id !== known);
+        const created = findCreated(tokens, create.name, create.sentAt, (at) => client.platformTime(at));
+        const landing = create.sentAt + LATE_CREATE_MS - clock.now();
+        if (created.found !== 'none' || landing <= 0 || deadline.remaining() <= POLL_MS)
+            return created;
+        log.info(`No token named '${create.name}' in the list yet; a create can land late: looking again in ${POLL_MS / 1000} s, for another ${Math.ceil(landing / 1000)} s at most.`);
+        await clock.sleep(Math.min(POLL_MS, landing));
+    }
+}
+async function listPatiently(client, { clock, deadline, log }) {
+    for (let wait = 1_000;; wait = Math.min(2 * wait, MAX_WAIT_MS)) {
+        try {
+            return await client.listTokens();
+        }
+        catch (error) {
+            if (!(error instanceof RequestError) || !mayPass(error) || deadline.remaining() <= wait)
+                throw error;
+            log.info(`Listing the tokens failed: ${error.message} Looking again in ${wait / 1000} s, while totalTimeout allows.`);
+            await clock.sleep(wait);
+        }
+    }
+}
+function mayPass(error) {
+    if (error instanceof DeadlineError)
+        return false;
+    const { status } = error;
+    return status === undefined || status === 408 || status === 429 || status >= 500;
+}
+
 ;// CONCATENATED MODULE: ./src/post-state.ts
 const TOKEN_ID = 'revokeOnExitTokenId';
 const TOKEN_NAME = 'revokeOnExitTokenName';
 const CREATE_SENT_AT = 'revokeOnExitSince';
 const WHEN = 'revokeOnExitWhen';
+const LOST_ANSWER = 'revokeOnExitLostAnswer';
 const TOKEN_FILE = 'tokenFile';
 function saveCreateSent(runner, create) {
     runner.saveState(TOKEN_NAME, create.name);
     runner.saveState(CREATE_SENT_AT, String(create.sentAt));
     runner.saveState(WHEN, create.when);
+}
+function saveLostAnswer(runner) {
+    runner.saveState(LOST_ANSWER, 'true');
 }
 function saveTokenToRevoke(runner, token) {
     runner.saveState(TOKEN_ID, token.id);
@@ -2871,10 +2980,14 @@ function leftToRevoke(runner) {
     const id = runner.getState(TOKEN_ID);
     const name = runner.getState(TOKEN_NAME);
     const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
-    if (id)
-        return { token: name ? { id, name } : { id }, when };
     const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
-    return name && Number.isSafeInteger(sentAt) ? { create: { name, sentAt, when }, when } : undefined;
+    const create = name && Number.isSafeInteger(sentAt) ? { name, sentAt, when } : undefined;
+    const lost = runner.getState(LOST_ANSWER) === 'true';
+    if (id) {
+        const token = name ? { id, name } : { id };
+        return create !== undefined && lost ? { when, token, search: create } : { when, token };
+    }
+    return create === undefined ? undefined : { when, search: create };
 }
 function saveTokenFile(runner, path) {
     runner.saveState(TOKEN_FILE, path);
@@ -3127,34 +3240,47 @@ function removeTokenFile(path, dir) {
 
 
 
-async function runPost(runner) {
+
+async function runPost(runner, clock = systemClock) {
     deleteTokenFile(runner);
     const left = leftToRevoke(runner);
     if (left === undefined)
         return;
-    const which = 'token' in left
+    const which = left.token !== undefined
         ? `the ${tokenLabel(left.token)}`
-        : `the token named '${(0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(left.create.name), 200)}' that this step created`;
+        : `the token named '${(0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(left.search?.name ?? ''), 200)}' that this step created`;
     if (left.when === 'failure' && !jobFailed(runner, which))
         return;
-    const revoking = 'token' in left ? savedToken(left.token) : lostCreate(left.create);
+    const revoking = [
+        ...(left.token === undefined ? [] : [savedToken(left.token)]),
+        ...(left.search === undefined ? [] : [lostCreate(left.search, left.token?.id)]),
+    ];
     const secrets = new Secrets((value) => {
         runner.setSecret(value);
     });
+    let connection;
     try {
-        const connection = readConnection((name) => runner.getInput(name), secrets);
-        const deadline = new Deadline(systemClock, connection.totalTimeoutMs);
-        const client = new PlatformClient({ ...connection, secrets, log: runner, deadline });
-        try {
-            await revoking.run(client, runner);
-        }
-        finally {
-            client.close();
-        }
+        connection = readConnection((name) => runner.getInput(name), secrets);
     }
     catch (error) {
-        const message = (0,errors/* messageOf */.bD)(error);
-        runner.warning(secrets.scrub(revoking.failed(message, error)));
+        for (const one of revoking)
+            runner.warning(secrets.scrub(one.failed((0,errors/* messageOf */.bD)(error), error)));
+        return;
+    }
+    const deadline = new Deadline(clock, connection.totalTimeoutMs);
+    const client = new PlatformClient({ ...connection, secrets, log: runner, deadline, clock });
+    try {
+        for (const one of revoking) {
+            try {
+                await one.run(client, runner, { clock, deadline, log: runner });
+            }
+            catch (error) {
+                runner.warning(secrets.scrub(one.failed((0,errors/* messageOf */.bD)(error), error)));
+            }
+        }
+    }
+    finally {
+        client.close();
     }
 }
 function jobFailed(runner, which) {
@@ -3194,17 +3320,19 @@ function savedToken(token) {
         failed: (message, error) => revokeFailed(token, message, error),
     };
 }
-function lostCreate({ name, sentAt }) {
+function lostCreate(create, known) {
+    const { name, sentAt } = create;
     let candidate;
     return {
-        run: async (client, runner) => {
-            runner.info(`No token id was saved for this step's create of a token named '${name}': looking for the token it may have made (revokeOnExit).`);
-            const tokens = await client.listTokens();
-            const created = findCreated(tokens, name, sentAt, (at) => client.platformTime(at));
+        run: async (client, runner, context) => {
+            runner.info(known === undefined
+                ? `No token id was saved for this step's create of a token named '${name}': looking for the token it may have made (revokeOnExit).`
+                : `An attempt of this step's create of '${name}' got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`);
+            const created = await searchCreated(client, create, known, context);
             const notRevoked = `Did not revoke a token named '${name}' at the end of the job`;
             switch (created.found) {
                 case 'none':
-                    runner.info(`No active token named '${name}' was created since the step began: nothing to revoke.`);
+                    runner.info(`No ${known === undefined ? '' : 'other '}active token named '${name}' was created since the step began: nothing to revoke.`);
                     return;
                 case 'several': {
                     const ids = created.tokens.map(shortId).join(', ');
@@ -3248,7 +3376,7 @@ function revokeFailed(token, message, error) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(915);
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(188);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(954);
 
 
 await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_1__/* .runPost */ .a)(_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);

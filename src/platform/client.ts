@@ -2,22 +2,19 @@
 import { systemClock, type Clock } from '../clock.js'
 import { Deadline } from '../deadline.js'
 import type { Logger } from '../logger.js'
-import { findById, shortId, type TokenRecord } from '../records.js'
+import { findById, type TokenRecord } from '../records.js'
 import type { SecretMasker } from '../secrets.js'
-import { messageOf } from '../errors.js'
-import { truncate } from '../text.js'
-import { isUuid } from '../uuid.js'
 import { authenticate, Session } from './auth.js'
 import { CallLoop } from './call-loop.js'
 import { readCreated, readList, readRevoked } from './decode.js'
+import { CreateRecovery } from './create-recovery.js'
 import { checkCreated } from './created-answer.js'
 import { jsonRequest, requestLine, revokePath, TOKENS_PATH } from './endpoints.js'
 import { AuthenticationError, isRefusal, RequestError, UnsettledRevokeError } from './errors.js'
 import { HttpTransport, type HttpRequest, type Transport } from './http.js'
-import { findCreated } from './lost-create.js'
 import { DEFAULT_BACKOFF, type Backoff } from './retry.js'
 import { settleRevoke } from './settle-revoke.js'
-import type { RevokeOptions, RevokeOutcome, TokenApi } from './token-api.js'
+import type { CreateOptions, RevokeOptions, RevokeOutcome, TokenApi } from './token-api.js'
 
 export interface ClientOptions {
   baseUrl: string
@@ -46,14 +43,16 @@ export class PlatformClient implements TokenApi {
   private readonly clock: Clock
   private readonly transport: Transport
   private readonly loop: CallLoop
+  private readonly deadline: Deadline
 
   constructor(private readonly options: ClientOptions) {
     this.clock = options.clock ?? systemClock
     this.transport = options.transport ?? new HttpTransport()
+    this.deadline = options.deadline ?? new Deadline(this.clock, 0)
     this.loop = new CallLoop({
       transport: this.transport,
       timeoutMs: options.timeoutMs,
-      deadline: options.deadline ?? new Deadline(this.clock, 0),
+      deadline: this.deadline,
       retries: options.retries,
       secrets: options.secrets,
       log: options.log,
@@ -69,13 +68,15 @@ export class PlatformClient implements TokenApi {
    * way that may have created the token (its answer lost), the list is checked first,
    * after the backoff wait, and the one token found there is the result.
    */
-  async createToken(name: string): Promise<TokenRecord> {
+  async createToken(name: string, options: CreateOptions = {}): Promise<TokenRecord> {
     const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }))
     const startedAt = this.clock.now()
+    const recovery = this.recovery(name, startedAt, options)
     const token = await this.loop.call('api', request, {
       read: (answer) => readCreated(request, answer),
-      onUncertain: (failure) => this.findCreated(name, startedAt, failure),
+      onUncertain: (failure) => recovery.findCreated(failure),
     })
+    await recovery.nameLateCreates(token)
     return checkCreated(token, {
       name,
       request: requestLine(request),
@@ -131,6 +132,18 @@ export class PlatformClient implements TokenApi {
     this.transport.close()
   }
 
+  /** What the recovery after a lost create answer needs of this client. */
+  private recovery(name: string, sentAt: number, options: CreateOptions): CreateRecovery {
+    return new CreateRecovery(name, sentAt, options, {
+      clock: this.clock,
+      deadline: this.deadline,
+      list: () => this.listTokens(),
+      revoke: (tokenId) => this.revokeToken(tokenId),
+      platformTime: (at) => this.platformTime(at),
+      log: this.options.log,
+    })
+  }
+
   /** The platform's time at a time of ours, by the Date headers of its answers so far. */
   platformTime(at: number): number | undefined {
     return this.loop.platformTime(at)
@@ -138,71 +151,6 @@ export class PlatformClient implements TokenApi {
 
   private apiRequest(method: HttpRequest['method'], path: string, body?: string): HttpRequest {
     return jsonRequest(method, this.options.baseUrl + path, body)
-  }
-
-  /**
-   * After a create whose answer was lost: lists the tokens and returns the one this
-   * create made (see lost-create.ts), or undefined when it made none. When the list
-   * cannot tell which token is this step's, that fails rather than guess.
-   */
-  private async findCreated(
-    name: string,
-    startedAt: number,
-    failure: string,
-  ): Promise<TokenRecord | undefined> {
-    const { log } = this.options
-    log.info(`${failure}. The token may have been created all the same: checking the list.`)
-    let tokens: TokenRecord[]
-    try {
-      tokens = await this.listTokens()
-    } catch (error) {
-      const why = messageOf(error)
-      throw new RequestError(
-        `${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${why} Look for it before running again.`,
-      )
-    }
-    const created = findCreated(tokens, name, startedAt, (at) => this.platformTime(at))
-    switch (created.found) {
-      case 'none':
-        log.info(`No token named '${name}' was created.`)
-        return undefined
-      case 'several':
-        throw new RequestError(
-          `${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`,
-        )
-      case 'unsure':
-        throw new RequestError(
-          `${failure}; the list shows one active token named '${name}', ${shortId(created.token)}, but ${created.why}. It was not taken for this step's: look for this step's token before running again.`,
-        )
-      case 'one':
-        return await this.adopted(created.token, name, failure)
-    }
-  }
-
-  /** The token a lost create made, once it is sure to be usable as this step's. */
-  private async adopted(token: TokenRecord, name: string, failure: string): Promise<TokenRecord> {
-    if (!isUuid(token.id)) {
-      throw new RequestError(
-        `${failure}; a token named '${name}' was created, but its id ${JSON.stringify(truncate(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`,
-      )
-    }
-    if (token.tokenValue === undefined) {
-      // This step's token, and nobody will ever have its value: revoked at once.
-      let revoked: string
-      try {
-        await this.revokeToken(token.id)
-        revoked = 'It was revoked at once.'
-      } catch (error) {
-        revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${messageOf(error)}`
-      }
-      throw new RequestError(
-        `${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${revoked}`,
-      )
-    }
-    this.options.log.info(
-      `It was: token ${token.id}, created at ${token.createdAt ?? '?'}, is this step's token.`,
-    )
-    return token
   }
 }
 

@@ -23,8 +23,16 @@ export interface RevokeOptions {
   settle?: 'now' | 'later'
 }
 
+export interface CreateOptions {
+  /**
+   * Told when an attempt's answer was lost and the list showed no token of it, so that
+   * the create is sent again: that token may still land (the post step looks for it).
+   */
+  onLostAnswer?: () => void
+}
+
 export interface TokenApi {
-  createToken(name: string): Promise<TokenRecord>
+  createToken(name: string, options?: CreateOptions): Promise<TokenRecord>
   listTokens(): Promise<TokenRecord[]>
   revokeToken(tokenId: string, options?: RevokeOptions): Promise<RevokeOutcome>
   /**

@@ -106,3 +106,111 @@ describe('revokeOnExit leaves nothing behind when the create lost its answer (th
     expect(platform().requestLines()).toEqual([AUTH, CREATE, AUTH, revokeLine(id)])
   })
 })
+
+describe('a create the platform finishes late, or a list that lags behind it (issue 18, case 2)', () => {
+  const inputs = () => ({
+    ...platform().connectionInputs(),
+    operation: 'create',
+    name: 'pr-9',
+    revokeOnExit: 'true',
+  })
+
+  it('the post step keeps looking while the create may land, and revokes its token', async () => {
+    // The answer is lost, and the platform makes the token 1.5 s later: after the main step.
+    platform().fail({
+      server: 'api',
+      method: 'POST',
+      path: '/api/tokens',
+      drop: 'reset',
+      commitAfterMs: 1_500,
+    })
+    const main = await runAction({ inputs: { ...inputs(), retries: '0' } })
+    expect(expectCleanFailure(main)).toMatch(/^create failed: /)
+    expect(platform().tokens.size).toBe(0)
+
+    const post = await runAction({ step: 'post', inputs: inputs(), state: main.state })
+    expect(post.exitCode).toBe(0)
+    expect(post.warnings).toEqual([])
+    const [token] = [...platform().tokens.values()]
+    expect(token?.state).toBe('revoked')
+    expect(post.log).toContain("No token named 'pr-9' in the list yet; a create can land late")
+    expect(post.log).toContain(
+      `Revoked gateway token 'pr-9' (${token?.id ?? ''}) at the end of the job (revokeOnExit).`,
+    )
+    expectNoLeaks(post, platform().secrets())
+  })
+
+  it('a create sent again past a lagging list: the first one is named, and revokeOnExit revokes both', async () => {
+    // The platform makes the token but the answer is lost, and its list shows a token a second late.
+    platform().fail({
+      server: 'api',
+      method: 'POST',
+      path: '/api/tokens',
+      commit: true,
+      drop: 'reset',
+    })
+    platform().listLagMs = 1_000
+    const main = await runAction({ inputs: inputs() })
+    expect(main.exitCode).toBe(0)
+    const tokens = [...platform().tokens.values()]
+    expect(tokens).toHaveLength(2)
+    const [first, second] = tokens
+    expect(main.outputs.tokenId).toBe(second?.id)
+    expect(main.warnings).toHaveLength(1)
+    expect(main.warnings[0]).toContain(`'pr-9' (${first?.id ?? ''})`)
+    expect(main.warnings[0]).toContain('nobody has its value')
+    expect(main.state.revokeOnExitLostAnswer).toBe('true')
+
+    const post = await runAction({ step: 'post', inputs: inputs(), state: main.state })
+    expect(post.exitCode).toBe(0)
+    expect(post.warnings).toEqual([])
+    expect(first?.state).toBe('revoked')
+    expect(second?.state).toBe('revoked')
+    expectNoLeaks(post, platform().secrets())
+  })
+
+  it('without revokeOnExit, the warning names the first token, which is kept', async () => {
+    platform().fail({
+      server: 'api',
+      method: 'POST',
+      path: '/api/tokens',
+      commit: true,
+      drop: 'reset',
+    })
+    platform().listLagMs = 1_000
+    const main = await runAction({ inputs: { ...inputs(), revokeOnExit: 'false' } })
+    expect(main.exitCode).toBe(0)
+    const [first, second] = [...platform().tokens.values()]
+    expect(main.warnings).toEqual([expect.stringContaining(`'pr-9' (${first?.id ?? ''})`)])
+    expect(main.warnings[0]).not.toContain(second?.id ?? '?')
+    // With the same name, another job's token would look the same: kept, and named.
+    expect(first?.state).toBe('active')
+  })
+
+  it('the post step keeps listing through 503s, while totalTimeout allows, then revokes', async () => {
+    platform().fail({
+      server: 'api',
+      method: 'POST',
+      path: '/api/tokens',
+      commit: true,
+      drop: 'reset',
+    })
+    platform().fail({ server: 'api', method: 'GET', path: '/api/tokens', status: 503, times: 2 })
+    const main = await runAction({ inputs: { ...inputs(), retries: '1' } })
+    expect(expectCleanFailure(main)).toMatch(/listing the tokens failed too/)
+    // The platform answers 503 to the post step's first four lists (two attempts each, twice).
+    platform().fail({ server: 'api', method: 'GET', path: '/api/tokens', status: 503, times: 4 })
+    const post = await runAction({
+      step: 'post',
+      inputs: { ...inputs(), retries: '1' },
+      state: main.state,
+    })
+    expect(post.exitCode).toBe(0)
+    expect(post.warnings).toEqual([])
+    expect(platform().faultsLeft()).toBe(0)
+    const [token] = [...platform().tokens.values()]
+    expect(token?.state).toBe('revoked')
+    expect(post.log).toContain('Looking again in 1 s, while totalTimeout allows.')
+    expect(post.log).toContain('Looking again in 2 s, while totalTimeout allows.')
+  })
+})

@@ -86,6 +86,8 @@ export const USER_EMAIL = 'deploy-bot@example.com'
  * @property {string | RegExp} [path] the path as sent, without its query (and without apiPrefix)
  * @property {number} [times] how many requests it hits; Infinity for all
  * @property {boolean} [commit] carry the request out first
+ * @property {number} [commitAfterMs] carry the request out this long after it was answered
+ *   (or its answer lost): a platform still creating when the client gave up
  * @property {number} [delayMs] answer this much later
  * @property {'reset' | 'hang'} [drop] reset the connection, or never answer
  * @property {number} [status] answer with this status instead (default body: a JSON error)
@@ -213,6 +215,11 @@ export class FakePlatform {
     /** The list answer holds every record twice: the whole list, then again. */
     this.duplicateRecords = false
     /**
+     * A list that lags behind a create, as an eventually consistent store would: tokens
+     * created in the last `listLagMs` are not in the list answer yet.
+     */
+    this.listLagMs = 0
+    /**
      * Rewrites every answer of the auth endpoint that the platform computes (not
      * injected faults): it gets the JSON payload (on success `access_token`,
      * `refresh_token`, `expires_in`, `expires`; else `{ error }`), the status and the
@@ -257,6 +264,8 @@ export class FakePlatform {
 
   /** @type {{ auth: number, api: number }} */
   #ports
+  /** When each token was made, to the millisecond (createdAt has whole seconds): for listLagMs. */
+  #madeAt = new Map()
   /** API requests being answered now, admitted by the limits. */
   #inFlight = 0
   /** @type {{ tokens: number, at: number } | undefined} the rate limit's bucket */
@@ -353,6 +362,9 @@ export class FakePlatform {
       const fault = this.#takeFault(request)
       if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
       const carriedOut = fault === undefined || fault.commit ? this.#handle(request) : undefined
+      if (fault?.commitAfterMs !== undefined) {
+        setTimeout(() => void this.#handle(request), fault.commitAfterMs).unref()
+      }
       if (fault?.drop === 'reset') return void req.socket.resetAndDestroy()
       if (fault?.drop === 'hang') return // The connection stays open, unanswered, until close().
       /** @type {Answer} */
@@ -495,7 +507,11 @@ export class FakePlatform {
     if (path === '/api/tokens' && request.method === 'POST') return this.#create(request)
     if (path === '/api/tokens' && request.method === 'GET') {
       if (request.body !== '') return error(400, 'GET takes no body')
-      const records = [...this.tokens.values()].map((token) => this.#present(token, 'list'))
+      // A list that lags leaves out what was created in the last listLagMs.
+      const since = Date.now() - this.listLagMs
+      const records = [...this.tokens.values()]
+        .filter((token) => (this.#madeAt.get(token.id) ?? 0) <= since)
+        .map((token) => this.#present(token, 'list'))
       return { status: 200, json: this.duplicateRecords ? [...records, ...records] : records }
     }
     const revoke = /^\/api\/tokens\/([^/]+)\/revoke$/.exec(path)
@@ -576,6 +592,7 @@ export class FakePlatform {
       createdAt,
     }
     this.tokens.set(record.id, record)
+    this.#madeAt.set(record.id, Date.now())
     return record
   }
 

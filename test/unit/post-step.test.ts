@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { saveCreateSent, saveTokenFile, saveTokenToRevoke } from '../../src/post-state.js'
+import {
+  saveCreateSent,
+  saveLostAnswer,
+  saveTokenFile,
+  saveTokenToRevoke,
+} from '../../src/post-state.js'
 import { runPost } from '../../src/post-step.js'
 import {
   ACCESS_TOKEN,
@@ -15,6 +20,7 @@ import {
   TOKEN_ID,
   useNock,
 } from '../fixtures/nock-platform.js'
+import { FakeClock } from '../fixtures/clock.js'
 import { recordingRunner as newRunner, type RecordingRunner } from '../fixtures/runner.js'
 
 useNock()
@@ -48,7 +54,7 @@ const INPUTS = {
 describe('runPost (revokeOnExit)', () => {
   it('does nothing and says nothing without a token saved by the main step', async () => {
     const runner = recordingRunner(INPUTS)
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(runner.lines).toEqual([])
     expect(runner.events).toEqual([])
     expect(runner.failures).toEqual([])
@@ -61,7 +67,7 @@ describe('runPost (revokeOnExit)', () => {
       .post(REVOKE)
       .query({ tokenId: TOKEN_ID })
       .reply(200, record({ state: 'revoked', tokenValue: undefined }))
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(nock.pendingMocks()).toEqual([])
     expect(runner.events[1]).toBe(`mask ${CLIENT_SECRET}`)
     expect(runner.events[0]).toBe('read clientSecret')
@@ -78,7 +84,7 @@ describe('runPost (revokeOnExit)', () => {
     nock(API)
       .get('/prefix/api/tokens')
       .reply(200, [record({ state: 'revoked', tokenValue: undefined })])
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(runner.lines).toContain(
       `info: The gateway token 'ephemeral' (${TOKEN_ID}) was already revoked before the end of the job.`,
     )
@@ -89,7 +95,7 @@ describe('runPost (revokeOnExit)', () => {
     nock(AUTH)
       .post(AUTH_PATH)
       .reply(503, { error: `down ${CLIENT_SECRET}` })
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(runner.failures).toEqual([])
     expect(runner.lines.filter((line) => !line.startsWith('debug:'))).toEqual([
       `warning: Could not revoke gateway token 'ephemeral' (${TOKEN_ID}) at the end of the job: ` +
@@ -103,7 +109,7 @@ describe('runPost (revokeOnExit)', () => {
     authOk()
     nock(API).post(REVOKE).query(true).reply(404, { error: 'Token not found' })
     nock(API).get('/prefix/api/tokens').reply(200, [])
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     const warning = runner.lines.find((line) => line.startsWith('warning:'))
     expect(warning).toContain(`no token with id ${TOKEN_ID} exists in the project`)
     expect(warning).not.toContain('still active')
@@ -122,7 +128,7 @@ describe('runPost: the token file (writeTokenFile)', () => {
 
   it('deletes it and says so, with no token to revoke and no request', async () => {
     const { runner, path } = withTokenFile()
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(existsSync(path)).toBe(false)
     expect(runner.lines).toEqual([`info: Deleted the token file ${path}.`])
     expect(runner.events).toEqual([])
@@ -130,9 +136,9 @@ describe('runPost: the token file (writeTokenFile)', () => {
 
   it('only notes it in debug when the file is gone already', async () => {
     const { runner, path } = withTokenFile()
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     runner.lines = []
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(runner.lines).toEqual([`debug: The token file ${path} was gone already.`])
     expect(runner.failures).toEqual([])
   })
@@ -145,7 +151,7 @@ describe('runPost: the token file (writeTokenFile)', () => {
       .post(REVOKE)
       .query({ tokenId: TOKEN_ID })
       .reply(200, record({ state: 'revoked', tokenValue: undefined }))
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(runner.lines.filter((line) => line.startsWith('info:'))).toEqual([
       `info: Deleted the token file ${path}.`,
       `info: Revoked gateway token 'ephemeral' (${TOKEN_ID}) at the end of the job (revokeOnExit).`,
@@ -168,7 +174,7 @@ describe('runPost: the token file (writeTokenFile)', () => {
     for (const path of [other, elsewhere, `${dir}/sub/../keep-me`, relative, link, folder]) {
       runner.lines = []
       saveTokenFile(runner, path)
-      await runPost(runner)
+      await runPost(runner, new FakeClock(Date.now()))
       expect(runner.lines).toEqual([
         expect.stringMatching(
           /^warning: Did not delete the token file .*: it is (not a token file of this action in .*|no longer a plain file)\.$/,
@@ -198,7 +204,7 @@ describe('runPost: revokeOnExit: failure revokes only when the job did not succe
       .post(REVOKE)
       .query({ tokenId: TOKEN_ID })
       .reply(200, record({ state: 'revoked', tokenValue: undefined }))
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(nock.pendingMocks()).toEqual([])
     expect(runner.lines).toContain(
       `info: The job ${how}: revoking the ${label} (revokeOnExit: failure).`,
@@ -207,7 +213,7 @@ describe('runPost: revokeOnExit: failure revokes only when the job did not succe
 
   it('keeps the token, sending nothing, when the job succeeded', async () => {
     const runner = failureRunner('success')
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(runner.lines).toEqual([
       `info: The job succeeded: the ${label} stays active (revokeOnExit: failure).`,
     ])
@@ -218,7 +224,7 @@ describe('runPost: revokeOnExit: failure revokes only when the job did not succe
     'keeps the token and warns when the job status is not known: %j',
     async (status) => {
       const runner = failureRunner(status)
-      await runPost(runner)
+      await runPost(runner, new FakeClock(Date.now()))
       expect(runner.lines).toEqual([
         expect.stringMatching(
           new RegExp(
@@ -232,7 +238,7 @@ describe('runPost: revokeOnExit: failure revokes only when the job did not succe
   it('gates the search for a lost create the same way', async () => {
     const runner = recordingRunner({ ...INPUTS, jobStatus: 'success' })
     saveCreateSent(runner, { name: 'pr-9', sentAt: Date.UTC(2026, 10, 1), when: 'failure' })
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(runner.lines).toEqual([
       "info: The job succeeded: the token named 'pr-9' that this step created stays active (revokeOnExit: failure).",
     ])
@@ -247,7 +253,7 @@ describe('runPost: revokeOnExit: failure revokes only when the job did not succe
       .post(REVOKE)
       .query(true)
       .reply(200, record({ state: 'revoked', tokenValue: undefined }))
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(nock.pendingMocks()).toEqual([])
   })
 })
@@ -292,7 +298,7 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
       .post(revokePath(ID(4)))
       .query({ tokenId: ID(4) })
       .reply(200, record({ id: ID(4), name: 'pr-7', state: 'revoked', tokenValue: undefined }))
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(nock.pendingMocks()).toEqual([])
     expect(infoAndWarnings(runner)).toEqual([
       LOOKING,
@@ -309,7 +315,7 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
       .post(revokePath(ID(2)))
       .query({ tokenId: ID(2) })
       .reply(200, record({ id: ID(2), name: 'pr-7', state: 'revoked', tokenValue: undefined }))
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(nock.pendingMocks()).toEqual([])
     expect(infoAndWarnings(runner).at(-1)).toBe(
       `info: Revoked gateway token 'pr-7' (${ID(2)}) at the end of the job (revokeOnExit).`,
@@ -320,7 +326,7 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
     const runner = sentRunner()
     authOk()
     listed(pr7(1, -30_000))
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     // No revoke was asked for: nock would have refused it as unexpected.
     expect(nock.pendingMocks()).toEqual([])
     expect(infoAndWarnings(runner)).toEqual([
@@ -334,7 +340,7 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
     const runner = sentRunner()
     authOk()
     listed(pr7(1, 1_000), pr7(2, 2_000))
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(nock.pendingMocks()).toEqual([])
     expect(infoAndWarnings(runner)).toEqual([
       LOOKING,
@@ -346,7 +352,7 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
     const runner = sentRunner()
     authOk()
     listed(pr7(1, -61_000), pr7(2, 5_000, { state: 'revoked', tokenValue: undefined }))
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(infoAndWarnings(runner)).toEqual([
       LOOKING,
       "info: No active token named 'pr-7' was created since the step began: nothing to revoke.",
@@ -357,7 +363,7 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
     const runner = sentRunner()
     authOk()
     listed(pr7(1, -61_000), pr7(2, 0, { createdAt: 'yesterday' }))
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(nock.pendingMocks()).toEqual([])
     expect(infoAndWarnings(runner)).toEqual([
       LOOKING,
@@ -365,17 +371,24 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
     ])
   })
 
-  it('warns naming the name and the time when the list fails', async () => {
+  it('warns naming the name and the time when the list fails, after trying while totalTimeout allowed', async () => {
     const runner = sentRunner()
+    runner.inputs.totalTimeout = '30'
     authOk()
-    nock(API).get('/prefix/api/tokens').reply(503, { error: 'maintenance' })
-    await runPost(runner)
+    nock(API).get('/prefix/api/tokens').times(Infinity).reply(503, { error: 'maintenance' })
+    const clock = new FakeClock(Date.now())
+    const start = clock.now()
+    await runPost(runner, clock)
     expect(runner.failures).toEqual([])
-    expect(infoAndWarnings(runner)).toEqual([
-      LOOKING,
+    // Waits of 1, 2, 4, 8 and 8 s between lists, until the next would pass the 30 s budget.
+    expect(clock.sleeps).toEqual([1_000, 2_000, 4_000, 8_000, 8_000])
+    expect(clock.now() - start).toBeLessThanOrEqual(30_000)
+    const lines = infoAndWarnings(runner)
+    expect(lines.filter((line) => line.includes('Looking again in'))).toHaveLength(5)
+    expect(lines.at(-1)).toBe(
       `warning: Could not look for the token named 'pr-7' that this step may have created: GET ${API}/prefix/api/tokens answered 503 Service Unavailable: maintenance. ` +
         `It may still be active: look for an active token named 'pr-7' created since ${at(-60_000)}, and revoke it.`,
-    ])
+    )
   })
 
   it('warns naming the token when its revoke fails', async () => {
@@ -386,7 +399,7 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
       .post(revokePath(ID(1)))
       .query(true)
       .reply(503, { error: 'maintenance' })
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(infoAndWarnings(runner).at(-1)).toBe(
       `warning: Could not revoke gateway token 'pr-7' (${ID(1)}) at the end of the job: POST ${API}${revokePath(ID(1))}?tokenId=${ID(1)} answered 503 Service Unavailable: maintenance. ` +
         `It may still be active: revoke it with operation: revoke and tokenId: ${ID(1)}.`,
@@ -401,10 +414,100 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
       .post(REVOKE)
       .query({ tokenId: TOKEN_ID })
       .reply(200, record({ state: 'revoked', tokenValue: undefined }))
-    await runPost(runner)
+    await runPost(runner, new FakeClock(Date.now()))
     expect(nock.pendingMocks()).toEqual([])
     expect(infoAndWarnings(runner)).toEqual([
       `info: Revoked gateway token 'pr-7' (${TOKEN_ID}) at the end of the job (revokeOnExit).`,
     ])
+  })
+  describe('an attempt whose answer was lost, the create sent again', () => {
+    /** The main step's state: the create sent again made TOKEN_ID; the first attempt's answer was lost. */
+    function resentRunner() {
+      const runner = sentRunner()
+      saveLostAnswer(runner)
+      saveTokenToRevoke(runner, { id: TOKEN_ID, name: 'pr-7' })
+      return runner
+    }
+    const revokedKnown = () =>
+      nock(API)
+        .post(REVOKE)
+        .query({ tokenId: TOKEN_ID })
+        .reply(200, record({ name: 'pr-7', state: 'revoked', tokenValue: undefined }))
+    const LOOKING_LATE =
+      "info: An attempt of this step's create of 'pr-7' got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit)."
+
+    it('revokes the saved token, then the lost attempt’s once it lands in the list', async () => {
+      const runner = resentRunner()
+      authOk()
+      revokedKnown()
+      // The first list has only the token in hand; the lost attempt's lands 2 s later.
+      const known = record({ id: TOKEN_ID, name: 'pr-7', createdAt: at(3_000) })
+      listed(known)
+      listed(known, pr7(5, 1_000))
+      nock(API)
+        .post(revokePath(ID(5)))
+        .query({ tokenId: ID(5) })
+        .reply(200, record({ id: ID(5), name: 'pr-7', state: 'revoked', tokenValue: undefined }))
+      const clock = new FakeClock(SENT_AT + 5_000)
+      await runPost(runner, clock)
+      expect(nock.pendingMocks()).toEqual([])
+      expect(clock.sleeps).toEqual([2_000])
+      const lines = infoAndWarnings(runner)
+      expect(lines[0]).toBe(
+        `info: Revoked gateway token 'pr-7' (${TOKEN_ID}) at the end of the job (revokeOnExit).`,
+      )
+      expect(lines[1]).toBe(LOOKING_LATE)
+      expect(lines.at(-1)).toBe(
+        `info: Revoked gateway token 'pr-7' (${ID(5)}) at the end of the job (revokeOnExit).`,
+      )
+      expect(runner.failures).toEqual([])
+    })
+
+    it('says there is no other token once the lost attempt can no longer land', async () => {
+      const runner = resentRunner()
+      authOk()
+      revokedKnown()
+      listed(record({ id: TOKEN_ID, name: 'pr-7', createdAt: at(3_000) }))
+      // A minute after the create was sent: it no longer lands, so one list is enough.
+      const clock = new FakeClock(SENT_AT + 61_000)
+      await runPost(runner, clock)
+      expect(nock.pendingMocks()).toEqual([])
+      expect(clock.sleeps).toEqual([])
+      expect(infoAndWarnings(runner).slice(1)).toEqual([
+        LOOKING_LATE,
+        "info: No other active token named 'pr-7' was created since the step began: nothing to revoke.",
+      ])
+    })
+
+    it('still looks for the lost attempt’s token when revoking the saved one failed', async () => {
+      const runner = resentRunner()
+      authOk()
+      nock(API).post(REVOKE).query(true).reply(403, { error: 'forbidden' })
+      // The list that settles the refusal shows the saved token still active; then the search.
+      listed(record({ id: TOKEN_ID, name: 'pr-7', createdAt: at(3_000) }))
+      listed(pr7(5, 1_000))
+      nock(API)
+        .post(revokePath(ID(5)))
+        .query({ tokenId: ID(5) })
+        .reply(200, record({ id: ID(5), name: 'pr-7', state: 'revoked', tokenValue: undefined }))
+      await runPost(runner, new FakeClock(SENT_AT + 61_000))
+      expect(nock.pendingMocks()).toEqual([])
+      const lines = infoAndWarnings(runner)
+      expect(lines[0]).toMatch(/^warning: Could not revoke gateway token 'pr-7' \(/)
+      expect(lines.at(-1)).toBe(
+        `info: Revoked gateway token 'pr-7' (${ID(5)}) at the end of the job (revokeOnExit).`,
+      )
+    })
+
+    it('lists nothing when no attempt lost its answer', async () => {
+      const runner = sentRunner()
+      saveTokenToRevoke(runner, { id: TOKEN_ID, name: 'pr-7' })
+      authOk()
+      revokedKnown()
+      await runPost(runner, new FakeClock(SENT_AT + 5_000))
+      // A list would have been refused by nock as unexpected.
+      expect(nock.pendingMocks()).toEqual([])
+      expect(infoAndWarnings(runner)).toHaveLength(1)
+    })
   })
 })

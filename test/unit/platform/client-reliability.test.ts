@@ -226,7 +226,7 @@ describe('PlatformClient under faults', () => {
     })
 
     it('creates again when the list shows it was not created', async () => {
-      const { client, clock } = setup()
+      const { client, clock, log } = setup()
       authOk()
       createFails((i) => i.reply(500, { error: 'oops' }))
       // Only an old token with the same name: not this step's.
@@ -236,11 +236,101 @@ describe('PlatformClient under faults', () => {
       nock(API)
         .post(LIST)
         .reply(201, record({ id: '00000000-0000-4000-8000-00000000000b', createdAt: at(600) }))
-      await expect(client.createToken('ci-deploy')).resolves.toMatchObject({
+      // Two seconds after the create sent again, the list is read once more for a late one.
+      nock(API)
+        .get(LIST)
+        .reply(200, [
+          record({ id: 'old', createdAt: at(-3_600_000) }),
+          record({ id: '00000000-0000-4000-8000-00000000000b', createdAt: at(600) }),
+        ])
+      const lost: string[] = []
+      await expect(
+        client.createToken('ci-deploy', { onLostAnswer: () => lost.push('lost') }),
+      ).resolves.toMatchObject({
         id: '00000000-0000-4000-8000-00000000000b',
       })
-      expect(clock.sleeps).toHaveLength(1)
+      expect(clock.sleeps).toEqual([500, 2000])
+      expect(lost).toEqual(['lost'])
+      expect(log.lines.filter((line) => line.startsWith('warning'))).toEqual([])
       expect(nock.pendingMocks()).toEqual([])
+    })
+
+    it('names a token of the lost create that the list shows late, and keeps it', async () => {
+      const { client, log } = setup()
+      authOk()
+      createFails((i) => i.reply(500, { error: 'oops' }))
+      nock(API).get(LIST).reply(200, [])
+      const mine = '00000000-0000-4000-8000-00000000000b'
+      const late = '00000000-0000-4000-8000-00000000000f'
+      nock(API)
+        .post(LIST)
+        .reply(201, record({ id: mine, createdAt: at(600) }))
+      nock(API)
+        .get(LIST)
+        .reply(200, [
+          record({ id: late, createdAt: at(100) }),
+          record({ id: mine, createdAt: at(600) }),
+          // Made before this step began: another's, not named.
+          record({ id: 'earlier', createdAt: at(-3_600_000) }),
+          // Another name, and a revoked one: not named either.
+          record({ id: 'other', name: 'ci-other', createdAt: at(100) }),
+          record({ id: 'gone', createdAt: at(100), state: 'revoked' }),
+        ])
+      await expect(client.createToken('ci-deploy')).resolves.toMatchObject({ id: mine })
+      const warnings = log.lines.filter((line) => line.startsWith('warning'))
+      expect(warnings).toHaveLength(1)
+      expect(warnings[0]).toContain(`'ci-deploy' (${late})`)
+      expect(warnings[0]).toContain('nobody has its value')
+      expect(warnings[0]).not.toMatch(/earlier|other|gone/)
+      // Kept: with the same name, another job's token would look the same.
+      expect(nock.pendingMocks()).toEqual([])
+    })
+
+    it('still hands on its token when the late look at the list fails', async () => {
+      const { client, log } = setup({ retries: 1 })
+      authOk()
+      createFails((i) => i.reply(500, { error: 'oops' }))
+      nock(API).get(LIST).reply(200, [])
+      const mine = '00000000-0000-4000-8000-00000000000b'
+      nock(API)
+        .post(LIST)
+        .reply(201, record({ id: mine, createdAt: at(600) }))
+      nock(API).get(LIST).times(2).reply(503, { error: 'busy' })
+      await expect(client.createToken('ci-deploy')).resolves.toMatchObject({ id: mine })
+      expect(
+        log.lines.some((line) => line.startsWith('debug: Could not look for a late create')),
+      ).toBe(true)
+      expect(nock.pendingMocks()).toEqual([])
+    })
+
+    it('does not wait to look for a late create past totalTimeout', async () => {
+      // 2.4 s in all: after the 0.5 s backoff, less than the 2 s wait is left.
+      const { client, clock, log } = setup({ totalTimeoutMs: 2_400 })
+      authOk()
+      createFails((i) => i.reply(500, { error: 'oops' }))
+      nock(API).get(LIST).reply(200, [])
+      const mine = '00000000-0000-4000-8000-00000000000b'
+      nock(API)
+        .post(LIST)
+        .reply(201, record({ id: mine, createdAt: at(600) }))
+      await expect(client.createToken('ci-deploy')).resolves.toMatchObject({ id: mine })
+      expect(clock.sleeps).toEqual([500])
+      expect(log.lines).toContain(
+        "debug: No time left in totalTimeout to look for a late create of 'ci-deploy'.",
+      )
+      expect(nock.pendingMocks()).toEqual([])
+    })
+
+    it('does not look again when the first answer came', async () => {
+      const { client, clock } = setup()
+      authOk()
+      nock(API)
+        .post(LIST)
+        .reply(201, record({ id: '00000000-0000-4000-8000-00000000000b', createdAt: at(600) }))
+      const lost: string[] = []
+      await client.createToken('ci-deploy', { onLostAnswer: () => lost.push('lost') })
+      expect(clock.sleeps).toEqual([])
+      expect(lost).toEqual([])
     })
 
     it('uses the platform’s Date header to tell its tokens from earlier ones', async () => {
