@@ -1415,6 +1415,20 @@ const githubRunner = {
         await summary.addRaw(markdown, true).write();
     },
     tempDir: () => process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(),
+    onCancel: (listener) => {
+        const signals = ['SIGINT', 'SIGTERM'];
+        const handlers = signals.map((signal) => {
+            const handler = () => {
+                listener(signal);
+            };
+            process.on(signal, handler);
+            return [signal, handler];
+        });
+        return () => {
+            for (const [signal, handler] of handlers)
+                process.off(signal, handler);
+        };
+    },
 };
 
 
@@ -1425,7 +1439,7 @@ const githubRunner = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(915);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(798);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(117);
 
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
@@ -1435,7 +1449,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 798:
+/***/ 117:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1445,6 +1459,32 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // UNUSED EXPORTS: failureMessage
+
+;// CONCATENATED MODULE: ./src/cancel.ts
+const CANCEL_GRACE_MS = 5_000;
+function stopOnCancel(runner, deadline, clock) {
+    const done = new AbortController();
+    const stopListening = runner.onCancel((signal) => {
+        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
+            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
+            deadline.cancel(signal);
+            void clock.sleep(CANCEL_GRACE_MS, done.signal).then(() => {
+                if (!done.signal.aborted)
+                    deadline.cut();
+            });
+            return;
+        }
+        if (!deadline.cutSignal.aborted) {
+            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
+        }
+        deadline.cancel(signal);
+        deadline.cut();
+    });
+    return () => {
+        done.abort();
+        stopListening();
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/clock.ts
 const systemClock = {
@@ -1470,20 +1510,50 @@ class Deadline {
     clock;
     totalMs;
     endsAt;
+    cancelledBy;
+    stopping = new AbortController();
+    cutting = new AbortController();
     constructor(clock, totalMs) {
         this.clock = clock;
         this.totalMs = totalMs;
         this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
     }
     remaining() {
+        if (this.cancelledBy !== undefined)
+            return 0;
         return Math.max(0, this.endsAt - this.clock.now());
     }
     expired() {
         return this.remaining() === 0;
     }
+    get stopSignal() {
+        return this.stopping.signal;
+    }
+    get cutSignal() {
+        return this.cutting.signal;
+    }
+    cancel(signal) {
+        if (this.cancelledBy !== undefined)
+            return;
+        this.cancelledBy = signal;
+        this.stopping.abort();
+    }
+    cut() {
+        this.cutting.abort();
+    }
+    cause() {
+        return this.cancelledBy === undefined
+            ? { by: 'totalTimeout', totalMs: this.totalMs }
+            : { by: 'cancel', signal: this.cancelledBy };
+    }
     describe() {
         return `totalTimeout (${Math.round(this.totalMs / 1000)} s)`;
     }
+}
+function stopped(cause) {
+    return cause.by === 'cancel'
+        ? `The step was cancelled (${cause.signal})`
+        : `totalTimeout (${Math.round(cause.totalMs / 1000)} s) ran out`;
 }
 
 // EXTERNAL MODULE: ./src/errors.ts
@@ -2353,12 +2423,14 @@ class Scheduler {
                 inFlight--;
                 bug = { error };
             })
-                .finally(() => {
-                const waking = changed;
-                changed = new AbortController();
-                waking.abort();
-            });
+                .finally(wake);
         };
+        const wake = () => {
+            const waking = changed;
+            changed = new AbortController();
+            waking.abort();
+        };
+        this.deadline.stopSignal.addEventListener('abort', wake);
         while (bug === undefined && (next < items.length || waiting.length > 0 || inFlight > 0)) {
             const now = this.clock.now();
             if (this.deadline.expired()) {
@@ -2394,6 +2466,7 @@ class Scheduler {
             else
                 await this.clock.sleep(wakeAt - now, changed.signal);
         }
+        this.deadline.stopSignal.removeEventListener('abort', wake);
         if (bug !== undefined)
             throw bug.error;
         return results;
@@ -2526,10 +2599,10 @@ async function cleanup(client, task, { clock, log, deadline }) {
         kept: plan.kept,
         now,
         ages,
-        totalTimeoutMs: deadline.totalMs,
     };
     if (task.dryRun) {
-        return { ...result, revoked: plan.revoke, revokedElsewhere: [], notRevoked: [], left: [] };
+        const stop = deadline.cause();
+        return { ...result, revoked: plan.revoke, revokedElsewhere: [], notRevoked: [], left: [], stop };
     }
     const scheduler = new Scheduler(task.concurrency, clock, deadline, log);
     const outcomes = await scheduler.run(plan.revoke, async (token, attemptsUsed) => {
@@ -2563,6 +2636,7 @@ async function cleanup(client, task, { clock, log, deadline }) {
         revokedElsewhere: newestFirst(settled.revokedElsewhere),
         notRevoked: newestFirstBy([...outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])), ...settled.notRevoked], ({ token }) => token),
         left: outcomes.flatMap((o) => ('left' in o ? [o.left] : [])),
+        stop: deadline.cause(),
     };
 }
 
@@ -2701,13 +2775,14 @@ class TransportError extends Error {
         this.requestSent = requestSent;
     }
 }
+const CUT_OFF = 'ECANCELED';
 class HttpTransport {
     clients = {
         auth: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
         api: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
     };
-    send(target, request, timeoutMs) {
-        return send(request, this.clients[target].getAgent(request.url), timeoutMs);
+    send(target, request, timeoutMs, signal) {
+        return send(request, this.clients[target].getAgent(request.url), timeoutMs, signal);
     }
     close() {
         this.clients.auth.dispose();
@@ -2731,7 +2806,7 @@ const DESCRIPTIONS = {
     CERT_HAS_EXPIRED: 'its certificate has expired',
     ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
 };
-function send(request, agent, timeoutMs) {
+function send(request, agent, timeoutMs, signal) {
     return new Promise((resolve, reject) => {
         const url = new URL(request.url);
         const transport = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
@@ -2745,6 +2820,7 @@ function send(request, agent, timeoutMs) {
                 return;
             settled = true;
             clearTimeout(timer);
+            signal?.removeEventListener('abort', cutOff);
             outcome();
         };
         const fail = (error) => {
@@ -2759,6 +2835,15 @@ function send(request, agent, timeoutMs) {
             fail(error);
             req.destroy(error);
         }, timeoutMs);
+        const cutOff = () => {
+            const error = new TransportError('cut off: the step was cancelled', CUT_OFF, sent);
+            fail(error);
+            req.destroy(error);
+        };
+        if (signal?.aborted === true)
+            cutOff();
+        else
+            signal?.addEventListener('abort', cutOff, { once: true });
         req.on('error', fail);
         req.on('finish', () => {
             sent = true;
@@ -3057,6 +3142,7 @@ function shorten(text) {
 
 
 
+
 const MAX_REASON = 60;
 class CallLoop {
     options;
@@ -3076,13 +3162,13 @@ class CallLoop {
         const attempts = this.options.retries + 1;
         let renewed = false;
         for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1;; attempt++) {
-            if (deadline.expired()) {
-                throw new DeadlineError(`${deadline.describe()} ran out before ${requestLine(request)} was sent.`);
-            }
+            if (deadline.expired())
+                throw notSent(deadline, request);
             const { outcome, token, cut } = await this.attempt(target, request);
-            if (outcome instanceof TransportError && outcome.code === 'ETIMEDOUT' && cut) {
+            if (outcome instanceof TransportError &&
+                ((outcome.code === 'ETIMEDOUT' && cut) || outcome.code === CUT_OFF)) {
                 const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : '';
-                throw new DeadlineError(`${deadline.describe()} ran out while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
+                throw new DeadlineError(`${stopped(deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
             }
             const answer = outcome instanceof TransportError ? undefined : outcome;
             if (answer?.status === 401 && token !== undefined && !renewed) {
@@ -3121,7 +3207,11 @@ class CallLoop {
             }
             if (retrying && delay >= deadline.remaining()) {
                 const maybe = mayHaveTakenEffect(outcome);
-                throw new DeadlineError(`${failure}; ${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
+                const cause = deadline.cause();
+                const why = cause.by === 'cancel'
+                    ? `the step was cancelled (${cause.signal}), so it was not tried again`
+                    : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`;
+                throw new DeadlineError(`${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
             }
             if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
                 if (retrying)
@@ -3145,7 +3235,7 @@ class CallLoop {
     }
     async wait(failure, delay) {
         this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
-        await this.options.clock.sleep(delay);
+        await this.options.clock.sleep(delay, this.options.deadline.stopSignal);
     }
     async attempt(target, request) {
         const { clock, secrets, transport, log, deadline } = this.options;
@@ -3156,14 +3246,13 @@ class CallLoop {
             secrets.add(token, 'sent');
             sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } };
         }
-        if (deadline.expired()) {
-            throw new DeadlineError(`${deadline.describe()} ran out before ${requestLine(request)} was sent.`);
-        }
+        if (deadline.expired())
+            throw notSent(deadline, request);
         const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining());
         const started = clock.now();
         let outcome;
         try {
-            const response = await transport.send(target, sent, timeoutMs);
+            const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal);
             const json = parseJson(response.body);
             secrets.addFrom(json);
             const read = json !== NOT_JSON && isSuccess(target, response.status);
@@ -3206,6 +3295,9 @@ function isSuccess(target, status) {
 }
 function seconds(ms) {
     return `${(ms / 1000).toFixed(1)} s`;
+}
+function notSent(deadline, request) {
+    return new DeadlineError(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
 }
 
 ;// CONCATENATED MODULE: ./src/platform/lost-create.ts
@@ -3297,7 +3389,7 @@ class CreateRecovery {
         }
         let tokens;
         try {
-            await client.clock.sleep(LATE_LOOK_MS);
+            await client.clock.sleep(LATE_LOOK_MS, client.deadline.stopSignal);
             tokens = await client.list();
         }
         catch (error) {
@@ -3670,6 +3762,7 @@ function escapeMarkdown(value) {
 ;// CONCATENATED MODULE: ./src/wording.ts
 
 
+
 function stepFailure(result) {
     if (result.operation !== 'cleanup')
         return undefined;
@@ -3678,10 +3771,13 @@ function stepFailure(result) {
     return text === '' ? undefined : text;
 }
 function timeoutFailure(result) {
-    const { left, revoked, totalTimeoutMs } = result;
+    const { left, revoked, stop } = result;
     if (left.length === 0)
         return undefined;
-    return `totalTimeout (${Math.round(totalTimeoutMs / 1000)} s) ran out: ${(0,src_text/* countTokens */.ih)(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`;
+    return `${stopped(stop)}: ${(0,src_text/* countTokens */.ih)(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`;
+}
+function leftBecause({ stop }) {
+    return stop.by === 'cancel' ? 'the step was cancelled' : 'totalTimeout ran out';
 }
 function cleanupFailure(result) {
     const { notRevoked } = result;
@@ -3735,7 +3831,7 @@ function cleanupOutcome(result) {
         ? `; ${revokedElsewhere.length} more had been revoked by someone else meanwhile`
         : '';
     const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : '';
-    const late = left.length > 0 ? `; ${left.length} left when totalTimeout ran out` : '';
+    const late = left.length > 0 ? `; ${left.length} left when ${leftBecause(result)}` : '';
     return `Revoked ${(0,src_text/* countTokens */.ih)(revoked.length)}${elsewhere}${failed}${late}.`;
 }
 
@@ -3807,7 +3903,7 @@ function cleanupSummary(result) {
         .filter((sentence) => sentence !== undefined)
         .join(' '))
         .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked, ({ token, reason }) => [summary_name(token), code(token.id), field(reason)], 'each has a warning in the log')
-        .table('Left active: totalTimeout ran out', ['Name', 'Id', 'Age'], left, (t) => [summary_name(t), code(t.id), age(t)], 'run the cleanup again to revoke them')
+        .table(`Left active: ${leftBecause(result)}`, ['Name', 'Id', 'Age'], left, (t) => [summary_name(t), code(t.id), age(t)], 'run the cleanup again to revoke them')
         .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked, (t) => [summary_name(t), code(t.id), age(t), creator(t)], ALL_IN_TOKENS_FILE)
         .table('Revoked by someone else meanwhile', ['Name', 'Id', 'Revoked', 'By'], result.revokedElsewhere, (t) => [summary_name(t), code(t.id), date(t.revokedAt), field(t.revokedBy ?? '')], ALL_IN_TOKENS_FILE)
         .table('Kept', ['Name', 'Id', 'Age', 'Why'], kept, ({ token, why }) => [
@@ -4248,6 +4344,7 @@ function decodeReferences(text) {
 
 
 
+
 async function run(runner = github_runner/* githubRunner */.O) {
     const secrets = new Secrets((value) => {
         runner.setSecret(value);
@@ -4260,6 +4357,7 @@ async function run(runner = github_runner/* githubRunner */.O) {
             runner.warning(warning);
         const { task, expectedProjectId } = inputs;
         const deadline = new Deadline(systemClock, inputs.connection.totalTimeoutMs);
+        const stopListening = stopOnCancel(runner, deadline, systemClock);
         const client = new PlatformClient({ ...inputs.connection, secrets, log: runner, deadline });
         try {
             const noted = task.operation === 'create' && task.revokeOnExit !== 'never'
@@ -4281,6 +4379,7 @@ async function run(runner = github_runner/* githubRunner */.O) {
                 throw new errors/* ActionError */.lZ(problem);
         }
         finally {
+            stopListening();
             client.close();
         }
     }

@@ -1,8 +1,14 @@
-// The step's time budget (totalTimeout): how much is left, so that a step stops cleanly before it is killed.
+// The step's time budget (totalTimeout), ended early by a cancel: so that a step stops cleanly, and says what it did, before it is killed.
 import type { Clock } from './clock.js'
+
+/** What ended the budget: totalTimeout running out, or the runner cancelling the step. */
+export type StopCause = { by: 'totalTimeout'; totalMs: number } | { by: 'cancel'; signal: string }
 
 export class Deadline {
   private readonly endsAt: number
+  private cancelledBy: string | undefined
+  private readonly stopping = new AbortController()
+  private readonly cutting = new AbortController()
 
   /** @param totalMs the whole budget; 0 means no limit. */
   constructor(
@@ -12,8 +18,9 @@ export class Deadline {
     this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity
   }
 
-  /** Milliseconds left; Infinity without a limit. */
+  /** Milliseconds left; Infinity without a limit; none once the step was cancelled. */
   remaining(): number {
+    if (this.cancelledBy !== undefined) return 0
     return Math.max(0, this.endsAt - this.clock.now())
   }
 
@@ -21,8 +28,50 @@ export class Deadline {
     return this.remaining() === 0
   }
 
+  /** Aborts when the step is cancelled: nothing new starts, and waits end at once. */
+  get stopSignal(): AbortSignal {
+    return this.stopping.signal
+  }
+
+  /** Aborts when the requests still in flight are to be cut off. */
+  get cutSignal(): AbortSignal {
+    return this.cutting.signal
+  }
+
+  /**
+   * The runner cancels the step (`signal`): no request starts from now on. Those in
+   * flight go on until cut(), so that what they did is known.
+   */
+  cancel(signal: string): void {
+    if (this.cancelledBy !== undefined) return
+    this.cancelledBy = signal
+    this.stopping.abort()
+  }
+
+  /** Cuts off the requests in flight: the step must report and end now. */
+  cut(): void {
+    this.cutting.abort()
+  }
+
+  /** What ended the budget (or will): a cancel, else totalTimeout. */
+  cause(): StopCause {
+    return this.cancelledBy === undefined
+      ? { by: 'totalTimeout', totalMs: this.totalMs }
+      : { by: 'cancel', signal: this.cancelledBy }
+  }
+
   /** `totalTimeout (900 s)`, for messages. */
   describe(): string {
     return `totalTimeout (${Math.round(this.totalMs / 1000)} s)`
   }
+}
+
+/**
+ * Why nothing more was sent, as the start of a sentence: `totalTimeout (900 s) ran out`,
+ * or `The step was cancelled (SIGINT)`.
+ */
+export function stopped(cause: StopCause): string {
+  return cause.by === 'cancel'
+    ? `The step was cancelled (${cause.signal})`
+    : `totalTimeout (${Math.round(cause.totalMs / 1000)} s) ran out`
 }

@@ -2,7 +2,7 @@
 import * as core from '@actions/core'
 import { tmpdir } from 'node:os'
 import { RunnerFileError } from './errors.js'
-import type { Runner } from './runner.js'
+import type { CancelSignal, Runner } from './runner.js'
 import { neutralizeCommands, neutralizeLegacyCommands, oneLine } from './text.js'
 
 /** Writes to one of the runner's files, naming that file if it fails. */
@@ -78,4 +78,18 @@ export const githubRunner: Runner = {
   },
   // The runner empties RUNNER_TEMP at the end of each job; a local run has none.
   tempDir: () => process.env.RUNNER_TEMP || tmpdir(),
+  // Listening replaces Node's default, which ends the process at once and reports nothing.
+  onCancel: (listener) => {
+    const signals: CancelSignal[] = ['SIGINT', 'SIGTERM']
+    const handlers = signals.map((signal) => {
+      const handler = () => {
+        listener(signal)
+      }
+      process.on(signal, handler)
+      return [signal, handler] as const
+    })
+    return () => {
+      for (const [signal, handler] of handlers) process.off(signal, handler)
+    }
+  },
 }

@@ -1,4 +1,5 @@
 // The main step: read the inputs, run the operation, report the result, fail with one clean message.
+import { stopOnCancel } from './cancel.js'
 import { systemClock } from './clock.js'
 import { Deadline } from './deadline.js'
 import { ActionError, InputError, messageOf } from './errors.js'
@@ -32,6 +33,8 @@ export async function run(runner: Runner = githubRunner): Promise<void> {
     const { task, expectedProjectId } = inputs
     // The step's budget starts now: reading the inputs took no time worth counting.
     const deadline = new Deadline(systemClock, inputs.connection.totalTimeoutMs)
+    // From here on a cancel ends the step with a report of what it did.
+    const stopListening = stopOnCancel(runner, deadline, systemClock)
     const client = new PlatformClient({ ...inputs.connection, secrets, log: runner, deadline })
     try {
       const noted =
@@ -52,6 +55,7 @@ export async function run(runner: Runner = githubRunner): Promise<void> {
       const problem = stepFailure(result)
       if (problem !== undefined) throw new ActionError(problem)
     } finally {
+      stopListening()
       client.close()
     }
   } catch (error) {

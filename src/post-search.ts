@@ -46,7 +46,7 @@ export async function searchCreated(
     log.info(
       `No token named '${create.name}' in the list yet; a create can land late: looking again in ${POLL_MS / 1000} s, for another ${Math.ceil(landing / 1000)} s at most.`,
     )
-    await clock.sleep(Math.min(POLL_MS, landing))
+    await clock.sleep(Math.min(POLL_MS, landing), deadline.stopSignal)
   }
 }
 
@@ -64,7 +64,7 @@ async function listPatiently(
       log.info(
         `Listing the tokens failed: ${error.message} Looking again in ${wait / 1000} s, while totalTimeout allows.`,
       )
-      await clock.sleep(wait)
+      await clock.sleep(wait, deadline.stopSignal)
     }
   }
 }

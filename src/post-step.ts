@@ -1,4 +1,5 @@
 // The post step: deletes the token file, and revokes the token the main step created (revokeOnExit).
+import { stopOnCancel } from './cancel.js'
 import { systemClock, type Clock } from './clock.js'
 import { Deadline } from './deadline.js'
 import { JOB_STATUS_INPUT, readConnection } from './inputs.js'
@@ -56,6 +57,7 @@ export async function runPost(runner: Runner, clock: Clock = systemClock): Promi
   }
   // totalTimeout bounds the post step too: it must not hold the job's end for long.
   const deadline = new Deadline(clock, connection.totalTimeoutMs)
+  const stopListening = stopOnCancel(runner, deadline, clock)
   const client = new PlatformClient({ ...connection, secrets, log: runner, deadline, clock })
   try {
     for (const one of revoking) {
@@ -66,6 +68,7 @@ export async function runPost(runner: Runner, clock: Clock = systemClock): Promi
       }
     }
   } finally {
+    stopListening()
     client.close()
   }
 }

@@ -22,4 +22,12 @@ export interface Runner extends Logger {
   writeSummary(markdown: string): Promise<void>
   /** The directory for the job's temporary files: RUNNER_TEMP, else the system's temp dir. */
   tempDir(): string
+  /**
+   * Calls `listener` when the runner cancels the step: it sends SIGINT, then SIGTERM
+   * 7.5 s later, then kills the step 2.5 s after that. Returns what stops listening.
+   */
+  onCancel(listener: (signal: CancelSignal) => void): () => void
 }
+
+/** The signals a runner cancels a step with, in the order it sends them. */
+export type CancelSignal = 'SIGINT' | 'SIGTERM'

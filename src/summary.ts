@@ -12,6 +12,7 @@ import {
   cleanupOutcome,
   KEPT_NAMELESS,
   keptByKeep,
+  leftBecause,
   revokeOnExitNote,
 } from './wording.js'
 
@@ -106,7 +107,7 @@ export function cleanupSummary(result: CleanupResult): string {
       'each has a warning in the log',
     )
     .table(
-      'Left active: totalTimeout ran out',
+      `Left active: ${leftBecause(result)}`,
       ['Name', 'Id', 'Age'],
       left,
       (t) => [name(t), code(t.id), age(t)],

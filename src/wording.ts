@@ -1,4 +1,5 @@
 // How results are put into words, shared by the log lines (report.ts) and the job summary (summary.ts).
+import { stopped } from './deadline.js'
 import type { CleanupResult } from './operations/cleanup.js'
 import type { Result } from './operations/index.js'
 import { nameAndId, newestFirst, type TokenRecord } from './records.js'
@@ -13,11 +14,19 @@ export function stepFailure(result: Result): string | undefined {
   return text === '' ? undefined : text
 }
 
-/** When totalTimeout cut a cleanup short: how far it got, and that a rerun finishes it. */
+/**
+ * When totalTimeout, or a cancel, cut a cleanup short: how far it got, and that a rerun
+ * finishes it.
+ */
 export function timeoutFailure(result: CleanupResult): string | undefined {
-  const { left, revoked, totalTimeoutMs } = result
+  const { left, revoked, stop } = result
   if (left.length === 0) return undefined
-  return `totalTimeout (${Math.round(totalTimeoutMs / 1000)} s) ran out: ${countTokens(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`
+  return `${stopped(stop)}: ${countTokens(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`
+}
+
+/** Why the tokens in `left` were left: `totalTimeout ran out`, or `the step was cancelled`. */
+export function leftBecause({ stop }: Pick<CleanupResult, 'stop'>): string {
+  return stop.by === 'cancel' ? 'the step was cancelled' : 'totalTimeout ran out'
 }
 
 /** The step's failure when some tokens were not revoked: each named, with why. */
@@ -99,6 +108,6 @@ export function cleanupOutcome(result: CleanupResult): string {
       ? `; ${revokedElsewhere.length} more had been revoked by someone else meanwhile`
       : ''
   const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : ''
-  const late = left.length > 0 ? `; ${left.length} left when totalTimeout ran out` : ''
+  const late = left.length > 0 ? `; ${left.length} left when ${leftBecause(result)}` : ''
   return `Revoked ${countTokens(revoked.length)}${elsewhere}${failed}${late}.`
 }

@@ -1415,12 +1415,26 @@ const githubRunner = {
         await summary.addRaw(markdown, true).write();
     },
     tempDir: () => process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(),
+    onCancel: (listener) => {
+        const signals = ['SIGINT', 'SIGTERM'];
+        const handlers = signals.map((signal) => {
+            const handler = () => {
+                listener(signal);
+            };
+            process.on(signal, handler);
+            return [signal, handler];
+        });
+        return () => {
+            for (const [signal, handler] of handlers)
+                process.off(signal, handler);
+        };
+    },
 };
 
 
 /***/ }),
 
-/***/ 954:
+/***/ 238:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1428,6 +1442,32 @@ const githubRunner = {
 __nccwpck_require__.d(__webpack_exports__, {
   a: () => (/* binding */ runPost)
 });
+
+;// CONCATENATED MODULE: ./src/cancel.ts
+const CANCEL_GRACE_MS = 5_000;
+function stopOnCancel(runner, deadline, clock) {
+    const done = new AbortController();
+    const stopListening = runner.onCancel((signal) => {
+        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
+            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
+            deadline.cancel(signal);
+            void clock.sleep(CANCEL_GRACE_MS, done.signal).then(() => {
+                if (!done.signal.aborted)
+                    deadline.cut();
+            });
+            return;
+        }
+        if (!deadline.cutSignal.aborted) {
+            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
+        }
+        deadline.cancel(signal);
+        deadline.cut();
+    });
+    return () => {
+        done.abort();
+        stopListening();
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/clock.ts
 const systemClock = {
@@ -1453,20 +1493,50 @@ class Deadline {
     clock;
     totalMs;
     endsAt;
+    cancelledBy;
+    stopping = new AbortController();
+    cutting = new AbortController();
     constructor(clock, totalMs) {
         this.clock = clock;
         this.totalMs = totalMs;
         this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
     }
     remaining() {
+        if (this.cancelledBy !== undefined)
+            return 0;
         return Math.max(0, this.endsAt - this.clock.now());
     }
     expired() {
         return this.remaining() === 0;
     }
+    get stopSignal() {
+        return this.stopping.signal;
+    }
+    get cutSignal() {
+        return this.cutting.signal;
+    }
+    cancel(signal) {
+        if (this.cancelledBy !== undefined)
+            return;
+        this.cancelledBy = signal;
+        this.stopping.abort();
+    }
+    cut() {
+        this.cutting.abort();
+    }
+    cause() {
+        return this.cancelledBy === undefined
+            ? { by: 'totalTimeout', totalMs: this.totalMs }
+            : { by: 'cancel', signal: this.cancelledBy };
+    }
     describe() {
         return `totalTimeout (${Math.round(this.totalMs / 1000)} s)`;
     }
+}
+function stopped(cause) {
+    return cause.by === 'cancel'
+        ? `The step was cancelled (${cause.signal})`
+        : `totalTimeout (${Math.round(cause.totalMs / 1000)} s) ran out`;
 }
 
 // EXTERNAL MODULE: ./src/errors.ts
@@ -2116,13 +2186,14 @@ class TransportError extends Error {
         this.requestSent = requestSent;
     }
 }
+const CUT_OFF = 'ECANCELED';
 class HttpTransport {
     clients = {
         auth: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
         api: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
     };
-    send(target, request, timeoutMs) {
-        return send(request, this.clients[target].getAgent(request.url), timeoutMs);
+    send(target, request, timeoutMs, signal) {
+        return send(request, this.clients[target].getAgent(request.url), timeoutMs, signal);
     }
     close() {
         this.clients.auth.dispose();
@@ -2146,7 +2217,7 @@ const DESCRIPTIONS = {
     CERT_HAS_EXPIRED: 'its certificate has expired',
     ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
 };
-function send(request, agent, timeoutMs) {
+function send(request, agent, timeoutMs, signal) {
     return new Promise((resolve, reject) => {
         const url = new URL(request.url);
         const transport = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
@@ -2160,6 +2231,7 @@ function send(request, agent, timeoutMs) {
                 return;
             settled = true;
             clearTimeout(timer);
+            signal?.removeEventListener('abort', cutOff);
             outcome();
         };
         const fail = (error) => {
@@ -2174,6 +2246,15 @@ function send(request, agent, timeoutMs) {
             fail(error);
             req.destroy(error);
         }, timeoutMs);
+        const cutOff = () => {
+            const error = new TransportError('cut off: the step was cancelled', CUT_OFF, sent);
+            fail(error);
+            req.destroy(error);
+        };
+        if (signal?.aborted === true)
+            cutOff();
+        else
+            signal?.addEventListener('abort', cutOff, { once: true });
         req.on('error', fail);
         req.on('finish', () => {
             sent = true;
@@ -2472,6 +2553,7 @@ function shorten(text) {
 
 
 
+
 const MAX_REASON = 60;
 class CallLoop {
     options;
@@ -2491,13 +2573,13 @@ class CallLoop {
         const attempts = this.options.retries + 1;
         let renewed = false;
         for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1;; attempt++) {
-            if (deadline.expired()) {
-                throw new DeadlineError(`${deadline.describe()} ran out before ${requestLine(request)} was sent.`);
-            }
+            if (deadline.expired())
+                throw notSent(deadline, request);
             const { outcome, token, cut } = await this.attempt(target, request);
-            if (outcome instanceof TransportError && outcome.code === 'ETIMEDOUT' && cut) {
+            if (outcome instanceof TransportError &&
+                ((outcome.code === 'ETIMEDOUT' && cut) || outcome.code === CUT_OFF)) {
                 const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : '';
-                throw new DeadlineError(`${deadline.describe()} ran out while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
+                throw new DeadlineError(`${stopped(deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
             }
             const answer = outcome instanceof TransportError ? undefined : outcome;
             if (answer?.status === 401 && token !== undefined && !renewed) {
@@ -2536,7 +2618,11 @@ class CallLoop {
             }
             if (retrying && delay >= deadline.remaining()) {
                 const maybe = mayHaveTakenEffect(outcome);
-                throw new DeadlineError(`${failure}; ${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
+                const cause = deadline.cause();
+                const why = cause.by === 'cancel'
+                    ? `the step was cancelled (${cause.signal}), so it was not tried again`
+                    : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`;
+                throw new DeadlineError(`${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
             }
             if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
                 if (retrying)
@@ -2560,7 +2646,7 @@ class CallLoop {
     }
     async wait(failure, delay) {
         this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
-        await this.options.clock.sleep(delay);
+        await this.options.clock.sleep(delay, this.options.deadline.stopSignal);
     }
     async attempt(target, request) {
         const { clock, secrets, transport, log, deadline } = this.options;
@@ -2571,14 +2657,13 @@ class CallLoop {
             secrets.add(token, 'sent');
             sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } };
         }
-        if (deadline.expired()) {
-            throw new DeadlineError(`${deadline.describe()} ran out before ${requestLine(request)} was sent.`);
-        }
+        if (deadline.expired())
+            throw notSent(deadline, request);
         const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining());
         const started = clock.now();
         let outcome;
         try {
-            const response = await transport.send(target, sent, timeoutMs);
+            const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal);
             const json = parseJson(response.body);
             secrets.addFrom(json);
             const read = json !== NOT_JSON && isSuccess(target, response.status);
@@ -2621,6 +2706,9 @@ function isSuccess(target, status) {
 }
 function seconds(ms) {
     return `${(ms / 1000).toFixed(1)} s`;
+}
+function notSent(deadline, request) {
+    return new DeadlineError(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
 }
 
 ;// CONCATENATED MODULE: ./src/platform/lost-create.ts
@@ -2712,7 +2800,7 @@ class CreateRecovery {
         }
         let tokens;
         try {
-            await client.clock.sleep(LATE_LOOK_MS);
+            await client.clock.sleep(LATE_LOOK_MS, client.deadline.stopSignal);
             tokens = await client.list();
         }
         catch (error) {
@@ -2934,7 +3022,7 @@ async function searchCreated(client, create, known, context) {
         if (created.found !== 'none' || landing <= 0 || deadline.remaining() <= POLL_MS)
             return created;
         log.info(`No token named '${create.name}' in the list yet; a create can land late: looking again in ${POLL_MS / 1000} s, for another ${Math.ceil(landing / 1000)} s at most.`);
-        await clock.sleep(Math.min(POLL_MS, landing));
+        await clock.sleep(Math.min(POLL_MS, landing), deadline.stopSignal);
     }
 }
 async function listPatiently(client, { clock, deadline, log }) {
@@ -2946,7 +3034,7 @@ async function listPatiently(client, { clock, deadline, log }) {
             if (!(error instanceof RequestError) || !mayPass(error) || deadline.remaining() <= wait)
                 throw error;
             log.info(`Listing the tokens failed: ${error.message} Looking again in ${wait / 1000} s, while totalTimeout allows.`);
-            await clock.sleep(wait);
+            await clock.sleep(wait, deadline.stopSignal);
         }
     }
 }
@@ -3241,6 +3329,7 @@ function removeTokenFile(path, dir) {
 
 
 
+
 async function runPost(runner, clock = systemClock) {
     deleteTokenFile(runner);
     const left = leftToRevoke(runner);
@@ -3268,6 +3357,7 @@ async function runPost(runner, clock = systemClock) {
         return;
     }
     const deadline = new Deadline(clock, connection.totalTimeoutMs);
+    const stopListening = stopOnCancel(runner, deadline, clock);
     const client = new PlatformClient({ ...connection, secrets, log: runner, deadline, clock });
     try {
         for (const one of revoking) {
@@ -3280,6 +3370,7 @@ async function runPost(runner, clock = systemClock) {
         }
     }
     finally {
+        stopListening();
         client.close();
     }
 }
@@ -3376,7 +3467,7 @@ function revokeFailed(token, message, error) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(915);
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(954);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(238);
 
 
 await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_1__/* .runPost */ .a)(_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);

@@ -1,4 +1,5 @@
 // The cleanup operation: revoke what the plan selects, at the platform's pace, and settle the refusals.
+import type { StopCause } from '../deadline.js'
 import type { CleanupTask } from '../task.js'
 import {
   DeadlineError,
@@ -31,10 +32,10 @@ export interface CleanupResult {
   revokedElsewhere: TokenRecord[]
   kept: KeptToken[]
   notRevoked: NotRevoked[]
-  /** Tokens not revoked because totalTimeout ran out first, newest first. */
+  /** Tokens not revoked because totalTimeout ran out, or the step was cancelled, first. */
   left: TokenRecord[]
-  /** The step's budget, for the message when it ran out. */
-  totalTimeoutMs: number
+  /** What ends the step's budget, or ended it: for the message when some were left. */
+  stop: StopCause
   /** When the ages were measured, on the clock `ages` names. */
   now: number
   /** Whose clock measured the ages: see AgeClock. */
@@ -52,7 +53,7 @@ export type AgeClock = { by: 'platform'; skewMs: number } | { by: 'runner' }
  * Revokes the tokens a selection chooses (see planCleanup), at most `concurrency` at a
  * time and at the pace the platform allows (Scheduler). A token that cannot be revoked
  * does not stop the others; it is reported in `notRevoked`. When totalTimeout runs
- * out, no more revokes start: the rest are reported in `left`.
+ * out, or the step is cancelled, no more revokes start: the rest are reported in `left`.
  */
 export async function cleanup(
   client: TokenApi,
@@ -75,10 +76,10 @@ export async function cleanup(
     kept: plan.kept,
     now,
     ages,
-    totalTimeoutMs: deadline.totalMs,
   }
   if (task.dryRun) {
-    return { ...result, revoked: plan.revoke, revokedElsewhere: [], notRevoked: [], left: [] }
+    const stop = deadline.cause()
+    return { ...result, revoked: plan.revoke, revokedElsewhere: [], notRevoked: [], left: [], stop }
   }
 
   // One scheduler owns every send of a revoke: a 429 hands the request back to it.
@@ -123,6 +124,8 @@ export async function cleanup(
       ({ token }) => token,
     ),
     left: outcomes.flatMap((o) => ('left' in o ? [o.left] : [])),
+    // Read last: a cancel may have come while the revokes ran.
+    stop: deadline.cause(),
   }
 }
 

@@ -100,12 +100,16 @@ export class Scheduler {
           inFlight--
           bug = { error }
         })
-        .finally(() => {
-          const waking = changed
-          changed = new AbortController()
-          waking.abort()
-        })
+        .finally(wake)
     }
+    // Aborts `changed`, and replaces it: a send ended, or the step was cancelled.
+    const wake = () => {
+      const waking = changed
+      changed = new AbortController()
+      waking.abort()
+    }
+    // A cancel wakes the loop too: what was not sent is then left.
+    this.deadline.stopSignal.addEventListener('abort', wake)
 
     while (bug === undefined && (next < items.length || waiting.length > 0 || inFlight > 0)) {
       const now = this.clock.now()
@@ -137,6 +141,7 @@ export class Scheduler {
       if (wakeAt === Infinity) await ended(changed.signal)
       else await this.clock.sleep(wakeAt - now, changed.signal)
     }
+    this.deadline.stopSignal.removeEventListener('abort', wake)
     if (bug !== undefined) throw bug.error
     return results
   }

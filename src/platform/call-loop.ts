@@ -1,6 +1,6 @@
 // The call loop: one logical request sent until it succeeds, fails for good, or runs out of attempts.
 import type { Clock } from '../clock.js'
-import type { Deadline } from '../deadline.js'
+import { stopped, type Deadline } from '../deadline.js'
 import type { Logger } from '../logger.js'
 import type { SecretMasker } from '../secrets.js'
 import { NOT_JSON, parseJson, type Answer } from './decode.js'
@@ -8,6 +8,7 @@ import { requestLine } from './endpoints.js'
 import { DeadlineError, RequestError, ThrottledError } from './errors.js'
 import { apiPathHint, transportHint } from './hints.js'
 import {
+  CUT_OFF,
   TransportError,
   type HttpRequest,
   type Outcome,
@@ -93,18 +94,17 @@ export class CallLoop {
     const attempts = this.options.retries + 1
     let renewed = false
     for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1; ; attempt++) {
-      if (deadline.expired()) {
-        throw new DeadlineError(
-          `${deadline.describe()} ran out before ${requestLine(request)} was sent.`,
-        )
-      }
+      if (deadline.expired()) throw notSent(deadline, request)
       const { outcome, token, cut } = await this.attempt(target, request)
       // Cut short to fit the budget, not by the timeout input: the budget ran out (a
-      // timer may fire a millisecond before the clock says so).
-      if (outcome instanceof TransportError && outcome.code === 'ETIMEDOUT' && cut) {
+      // timer may fire a millisecond before the clock says so); or cut off by a cancel.
+      if (
+        outcome instanceof TransportError &&
+        ((outcome.code === 'ETIMEDOUT' && cut) || outcome.code === CUT_OFF)
+      ) {
         const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : ''
         throw new DeadlineError(
-          `${deadline.describe()} ran out while ${requestLine(request)} waited for an answer.${maybe}`,
+          `${stopped(deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`,
           undefined,
           outcome.requestSent,
         )
@@ -149,8 +149,13 @@ export class CallLoop {
       }
       if (retrying && delay >= deadline.remaining()) {
         const maybe = mayHaveTakenEffect(outcome)
+        const cause = deadline.cause()
+        const why =
+          cause.by === 'cancel'
+            ? `the step was cancelled (${cause.signal}), so it was not tried again`
+            : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`
         throw new DeadlineError(
-          `${failure}; ${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again.${maybe ? ' It may have taken effect all the same.' : ''}`,
+          `${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`,
           answer?.status,
           maybe,
         )
@@ -177,7 +182,8 @@ export class CallLoop {
 
   private async wait(failure: string, delay: number): Promise<void> {
     this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`)
-    await this.options.clock.sleep(delay)
+    // A cancel ends the wait: nothing is sent after it.
+    await this.options.clock.sleep(delay, this.options.deadline.stopSignal)
   }
 
   /**
@@ -198,16 +204,12 @@ export class CallLoop {
       sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } }
     }
     // Measured after authenticating, which may have taken time of its own.
-    if (deadline.expired()) {
-      throw new DeadlineError(
-        `${deadline.describe()} ran out before ${requestLine(request)} was sent.`,
-      )
-    }
+    if (deadline.expired()) throw notSent(deadline, request)
     const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining())
     const started = clock.now()
     let outcome: Outcome<Answer>
     try {
-      const response = await transport.send(target, sent, timeoutMs)
+      const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal)
       const json = parseJson(response.body)
       // Masked on receipt, whatever the status: an error body can hold a token too.
       secrets.addFrom(json)
@@ -264,4 +266,9 @@ function isSuccess(target: Target, status: number): boolean {
 /** `2.5 s`, for messages. */
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`
+}
+
+/** The budget ran out, or the step was cancelled, before `request` was sent. */
+function notSent(deadline: Deadline, request: HttpRequest): DeadlineError {
+  return new DeadlineError(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`)
 }

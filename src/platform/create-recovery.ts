@@ -94,7 +94,7 @@ export class CreateRecovery {
     let tokens: TokenRecord[]
     try {
       // A list that lagged behind the lost create may show it a moment later.
-      await client.clock.sleep(LATE_LOOK_MS)
+      await client.clock.sleep(LATE_LOOK_MS, client.deadline.stopSignal)
       tokens = await client.list()
     } catch (error) {
       client.log.debug(`Could not look for a late create of '${name}': ${messageOf(error)}`)

@@ -20,7 +20,8 @@ export class AuthenticationError extends RequestError {
 }
 
 /**
- * The step's totalTimeout ran out: the request was not sent, or not sent again. With
+ * The step's totalTimeout ran out, or the step was cancelled: the request was not sent,
+ * not sent again, or cut off. With
  * `mayHaveTakenEffect`, an attempt had been sent and whether it took effect is unknown:
  * its answer did not come in the time left, or was a failure that does not say (a 502).
  */

@@ -41,10 +41,21 @@ export type Outcome<A extends HttpResponse = HttpResponse> = A | TransportError
 /** Which of the platform's two services a request goes to. */
 export type Target = 'auth' | 'api'
 
+/** The code of a TransportError for a request cut off by its signal: the step was cancelled. */
+export const CUT_OFF = 'ECANCELED'
+
 /** Sends one attempt; throws a TransportError when no answer came. A fake in tests. */
 export interface Transport {
-  /** Sends within `timeoutMs`, connect to last byte. */
-  send(target: Target, request: HttpRequest, timeoutMs: number): Promise<HttpResponse>
+  /**
+   * Sends within `timeoutMs`, connect to last byte; cut off (CUT_OFF) when `signal`
+   * aborts.
+   */
+  send(
+    target: Target,
+    request: HttpRequest,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<HttpResponse>
   /** Closes kept-alive connections so that the process can exit at once. */
   close(): void
 }
@@ -60,8 +71,13 @@ export class HttpTransport implements Transport {
     api: new HttpClient(USER_AGENT, [], { keepAlive: true }),
   }
 
-  send(target: Target, request: HttpRequest, timeoutMs: number): Promise<HttpResponse> {
-    return send(request, this.clients[target].getAgent(request.url), timeoutMs)
+  send(
+    target: Target,
+    request: HttpRequest,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<HttpResponse> {
+    return send(request, this.clients[target].getAgent(request.url), timeoutMs, signal)
   }
 
   close(): void {
@@ -94,11 +110,13 @@ const DESCRIPTIONS: Record<string, string> = {
  * Sends one request and reads the whole answer, all within `timeoutMs`: connecting,
  * waiting for the status line and reading the body share one deadline, so a server
  * that accepts the connection and never answers (or answers a byte at a time) is cut off.
+ * So is a request whose `signal` aborts: the step was cancelled.
  */
 export function send(
   request: HttpRequest,
   agent: http.Agent,
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     const url = new URL(request.url)
@@ -113,6 +131,7 @@ export function send(
       if (settled) return
       settled = true
       clearTimeout(timer)
+      signal?.removeEventListener('abort', cutOff)
       outcome()
     }
     const fail = (error: unknown): void => {
@@ -128,6 +147,13 @@ export function send(
       fail(error)
       req.destroy(error)
     }, timeoutMs)
+    const cutOff = (): void => {
+      const error = new TransportError('cut off: the step was cancelled', CUT_OFF, sent)
+      fail(error)
+      req.destroy(error)
+    }
+    if (signal?.aborted === true) cutOff()
+    else signal?.addEventListener('abort', cutOff, { once: true })
 
     req.on('error', fail)
     req.on('finish', () => {

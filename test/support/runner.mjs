@@ -35,6 +35,9 @@ export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..')
  * @property {string[]} errors messages of ::error:: commands
  * @property {string[]} warnings messages of ::warning:: commands
  * @property {string[]} notices messages of ::notice:: commands
+ * @property {{ signal: string, atMs: number }[]} signals the signals the runner sent (cancel),
+ *   with when, after the step started
+ * @property {number} endedAtMs when the step ended, after it started
  */
 
 /**
@@ -48,6 +51,9 @@ export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..')
  * @property {Partial<Record<'GITHUB_OUTPUT' | 'GITHUB_ENV' | 'GITHUB_STATE', 'full' | 'missing'>>} [broken]
  *   runner files that cannot be written: `full` (ENOSPC: /dev/full on Linux) or `missing`
  *   (the path names a file that is not there); they are not read back
+ * @property {{ when: () => boolean, first?: 'SIGINT' | 'SIGTERM' }} [cancel] cancel the step as
+ *   the runner does, once `when()` holds (looked at every 10 ms): SIGINT, SIGTERM 7.5 s
+ *   later, SIGKILL 2.5 s after that (actions/runner's ProcessInvoker); or SIGTERM first
  * @property {number} [timeoutMs] kill the step after this long
  * @property {string} [dir] the job's directory (RUNNER_TEMP, HOME, the workspace), kept after
  *   the step: a test reads the files a step left there, or runs the post step where the
@@ -116,12 +122,20 @@ export async function runAction(options = {}) {
   const { dir, files, env, cleanup } = prepareStep(options)
   try {
     const timeoutMs = options.timeoutMs ?? 20_000
-    const { exitCode, stdout, stderr } = await spawnNode(entry, env, dir, timeoutMs)
+    const { exitCode, stdout, stderr, signals, endedAtMs } = await spawnNode(
+      entry,
+      env,
+      dir,
+      timeoutMs,
+      options.cancel,
+    )
     const parsed = readWorkflowCommands({ stdout, stderr }, { debug: env.RUNNER_DEBUG === '1' })
     return {
       exitCode,
       stdout,
       stderr,
+      signals,
+      endedAtMs,
       ...parsed,
       outputs: readCommandFile(files.GITHUB_OUTPUT, options.broken?.GITHUB_OUTPUT),
       env: readCommandFile(files.GITHUB_ENV, options.broken?.GITHUB_ENV),
@@ -158,27 +172,62 @@ function inputVariable(name) {
   return `INPUT_${name.replace(/ /g, '_').toUpperCase()}`
 }
 
+/** How long the runner waits after SIGINT before SIGTERM, and after SIGTERM before it kills. */
+const SIGINT_TIMEOUT_MS = 7_500
+const SIGTERM_TIMEOUT_MS = 2_500
+
 /**
  * @param {string} entry
  * @param {Record<string, string>} env
  * @param {string} cwd
  * @param {number} timeoutMs
- * @returns {Promise<{ exitCode: number | null, stdout: string, stderr: string }>}
+ * @param {RunOptions['cancel']} cancel
+ * @returns {Promise<{ exitCode: number | null, stdout: string, stderr: string, signals: { signal: string, atMs: number }[], endedAtMs: number }>}
  */
-function spawnNode(entry, env, cwd, timeoutMs) {
+function spawnNode(entry, env, cwd, timeoutMs, cancel) {
   return new Promise((resolvePromise, reject) => {
+    const started = Date.now()
     const child = spawn(node24(), [entry], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
+    /** @type {{ signal: string, atMs: number }[]} */
+    const signals = []
+    /** @type {NodeJS.Timeout[]} */
+    const timers = []
+    /** @param {NodeJS.Signals} signal */
+    const send = (signal) => {
+      signals.push({ signal, atMs: Date.now() - started })
+      child.kill(signal)
+    }
     child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk))
     child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk))
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+    timers.push(setTimeout(() => child.kill('SIGKILL'), timeoutMs))
+    if (cancel !== undefined) {
+      const watch = setInterval(() => {
+        if (!cancel.when()) return
+        clearInterval(watch)
+        if (cancel.first === 'SIGTERM') {
+          send('SIGTERM')
+          timers.push(setTimeout(() => send('SIGKILL'), SIGTERM_TIMEOUT_MS))
+          return
+        }
+        send('SIGINT')
+        timers.push(
+          setTimeout(() => {
+            send('SIGTERM')
+            timers.push(setTimeout(() => send('SIGKILL'), SIGTERM_TIMEOUT_MS))
+          }, SIGINT_TIMEOUT_MS),
+        )
+      }, 10)
+      timers.push(watch)
+    }
     child.on('error', reject)
     child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      if (signal === 'SIGKILL')
+      for (const timer of timers) clearTimeout(timer)
+      const endedAtMs = Date.now() - started
+      if (signal === 'SIGKILL' && !signals.some((sent) => sent.signal === 'SIGKILL'))
         reject(new Error(`the step did not end within ${timeoutMs} ms\n${stdout}`))
-      else resolvePromise({ exitCode: code, stdout, stderr })
+      else resolvePromise({ exitCode: code, stdout, stderr, signals, endedAtMs })
     })
   })
 }

@@ -1,6 +1,6 @@
 // Deadline: the step's budget (totalTimeout) on an injected clock; 0 means no limit.
 import { describe, expect, it } from '@jest/globals'
-import { Deadline } from '../../src/deadline.js'
+import { Deadline, stopped } from '../../src/deadline.js'
 import { FakeClock } from '../fixtures/clock.js'
 
 describe('Deadline', () => {
@@ -43,5 +43,33 @@ describe('Deadline', () => {
     expect(new Deadline(new FakeClock(), 900_000).describe()).toBe('totalTimeout (900 s)')
     expect(new Deadline(new FakeClock(), 1_000).describe()).toBe('totalTimeout (1 s)')
     expect(new Deadline(new FakeClock(), 900_000).totalMs).toBe(900_000)
+  })
+
+  describe('cancelled', () => {
+    it('has nothing left from the cancel on, even without a limit, and aborts the stop signal only', () => {
+      const deadline = new Deadline(new FakeClock(), 0)
+      expect(deadline.stopSignal.aborted).toBe(false)
+      deadline.cancel('SIGINT')
+      expect(deadline.remaining()).toBe(0)
+      expect(deadline.expired()).toBe(true)
+      expect(deadline.stopSignal.aborted).toBe(true)
+      // Requests in flight go on until cut.
+      expect(deadline.cutSignal.aborted).toBe(false)
+      deadline.cut()
+      expect(deadline.cutSignal.aborted).toBe(true)
+    })
+
+    it('names the first signal as the cause; before a cancel, totalTimeout', () => {
+      const deadline = new Deadline(new FakeClock(), 60_000)
+      expect(deadline.cause()).toEqual({ by: 'totalTimeout', totalMs: 60_000 })
+      deadline.cancel('SIGINT')
+      deadline.cancel('SIGTERM')
+      expect(deadline.cause()).toEqual({ by: 'cancel', signal: 'SIGINT' })
+    })
+
+    it('says why nothing more was sent, at the start of a sentence', () => {
+      expect(stopped({ by: 'totalTimeout', totalMs: 900_000 })).toBe('totalTimeout (900 s) ran out')
+      expect(stopped({ by: 'cancel', signal: 'SIGTERM' })).toBe('The step was cancelled (SIGTERM)')
+    })
   })
 })

@@ -164,4 +164,16 @@ describe('githubRunner', () => {
       else process.env.INPUT_NAME = saved
     }
   })
+
+  it('hears SIGINT and SIGTERM while listening, in place of Node ending the process, and stops', () => {
+    const before = [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]
+    const heard: string[] = []
+    const stop = githubRunner.onCancel((signal) => heard.push(signal))
+    expect(process.listenerCount('SIGINT')).toBe((before[0] ?? 0) + 1)
+    process.emit('SIGINT')
+    process.emit('SIGTERM')
+    expect(heard).toEqual(['SIGINT', 'SIGTERM'])
+    stop()
+    expect([process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]).toEqual(before)
+  })
 })

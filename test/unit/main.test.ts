@@ -262,3 +262,54 @@ describe('failureMessage', () => {
     )
   })
 })
+
+describe('run: a cancelled step reports what it did (issue 18, case 3)', () => {
+  const ID = (n: number) => `123e4567-e89b-42d3-a456-42661417400${n}`
+  const old = (n: number) =>
+    record({ id: ID(n), name: `ci-${n}`, createdAt: '2026-01-01T00:00:00Z', tokenValue: undefined })
+
+  it('a cleanup cancelled after its first revoke: that one reported, the rest left, the step failed', async () => {
+    given({ operation: 'cleanup', name: 'ci-*', keep: '0', concurrency: '1' })
+    nock(AUTH).post(AUTH_PATH).reply(200, { access_token: 'access-token-1' })
+    nock(API)
+      .get('/api/tokens')
+      .reply(200, [old(1), old(2), old(3)])
+    nock(API)
+      .post(/\/revoke$/)
+      .query(true)
+      .reply(200, (uri) => {
+        // The runner cancels the step while this revoke is in flight.
+        runner.cancel('SIGINT')
+        const id = /tokens\/([^/]+)\/revoke/.exec(uri)?.[1] ?? ''
+        return { ...old(1), id, name: 'x', state: 'revoked' }
+      })
+    await run(runner)
+    expect(runner.outputs.count).toBe('1')
+    // The log names the token revoked before the cancel.
+    expect(
+      runner.lines.some((l) => l.startsWith(`info: Revoked gateway token 'x' (${ID(1)})`)),
+    ).toBe(true)
+    expect(runner.summaries.join('')).toContain('#### Left active: the step was cancelled')
+    expect(runner.failures).toEqual([
+      'cleanup failed: The step was cancelled (SIGINT): 1 token revoked, 2 left active; run the cleanup again to revoke them.',
+    ])
+    expect(runner.cancelListeners).toBe(0)
+    expect(nock.pendingMocks()).toEqual([])
+  })
+
+  it('listens for a cancel only while the operation runs', async () => {
+    given({ operation: 'list' })
+    nock(AUTH).post(AUTH_PATH).reply(200, { access_token: 'access-token-1' })
+    let listening = 0
+    nock(API)
+      .get('/api/tokens')
+      .reply(200, () => {
+        listening = runner.cancelListeners
+        return []
+      })
+    await run(runner)
+    expect(listening).toBe(1)
+    expect(runner.cancelListeners).toBe(0)
+    expect(runner.failures).toEqual([])
+  })
+})

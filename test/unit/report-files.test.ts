@@ -176,7 +176,7 @@ describe('report: tokensFile, and tokens over 1 MiB', () => {
         left: [],
         revokedElsewhere: [],
         ages: { by: 'platform', skewMs: 0 },
-        totalTimeoutMs: 900_000,
+        stop: { by: 'totalTimeout', totalMs: 900_000 },
       },
       { summary: false },
       runner,

@@ -150,7 +150,7 @@ describe('create and cleanup summaries', () => {
       left: [],
       revokedElsewhere: [],
       ages: { by: 'platform', skewMs: 0 },
-      totalTimeoutMs: 900_000,
+      stop: { by: 'totalTimeout' as const, totalMs: 900_000 },
       revoked: [token('r1', 'ci-a', 45.5, { createdByEmail: 'bot@example.com', state: 'revoked' })],
       notRevoked: [
         { token: token('n1', 'ci-b', 60), reason: 'POST x answered 403 Forbidden: not yours.' },
@@ -178,7 +178,7 @@ describe('create and cleanup summaries', () => {
       left: [],
       revokedElsewhere: [],
       ages: { by: 'platform', skewMs: 0 },
-      totalTimeoutMs: 900_000,
+      stop: { by: 'totalTimeout' as const, totalMs: 900_000 },
       revoked: [token('r1', 'ci-a', 40)],
       notRevoked: [],
       kept: [],
@@ -202,7 +202,7 @@ describe('create and cleanup summaries', () => {
       left: [],
       revokedElsewhere: [],
       ages: { by: 'platform', skewMs: 0 },
-      totalTimeoutMs: 900_000,
+      stop: { by: 'totalTimeout' as const, totalMs: 900_000 },
       revoked: many('r', 3000),
       notRevoked: many('n', 500).map((t) => ({ token: t, reason: 'x'.repeat(300) })),
       kept: many('k', 3000).map((t) => ({ token: t, why: 'keep' as const })),
@@ -220,7 +220,7 @@ describe('create and cleanup summaries', () => {
       now: NOW,
       revokedElsewhere: [],
       ages: { by: 'platform' as const, skewMs: 0 },
-      totalTimeoutMs: 60_000,
+      stop: { by: 'totalTimeout' as const, totalMs: 60_000 },
       revoked: [token('r-1', 'ci-r', 40)],
       notRevoked: [],
       kept: [],
@@ -230,6 +230,14 @@ describe('create and cleanup summaries', () => {
     expect(summary).toContain(
       '#### Left active: totalTimeout ran out\n\n| Name | Id | Age |\n| --- | --- | --- |\n| ci-left | <code>l-1</code> | 50d |',
     )
+    const cancelled = cleanupSummary({
+      ...base,
+      stop: { by: 'cancel', signal: 'SIGINT' },
+      left: [token('l-1', 'ci-left', 50)],
+    })
+    expect(cancelled).toContain('Revoked 1 token; 1 left when the step was cancelled.')
+    expect(cancelled).toContain('#### Left active: the step was cancelled\n')
+    expect(cancelled).toContain('| ci-r | <code>r-1</code>')
     const whole = cleanupSummary({ ...base, left: [] })
     expect(whole).toContain('Revoked 1 token.')
     expect(whole).not.toContain('totalTimeout')
@@ -285,7 +293,7 @@ describe('the 128 KiB bound, in bytes', () => {
         now: Date.UTC(2026, 10, 22),
         revokedElsewhere: [],
         ages: { by: 'platform', skewMs: 0 },
-        totalTimeoutMs: 900_000,
+        stop: { by: 'totalTimeout' as const, totalMs: 900_000 },
         left: many,
         revoked: many,
         notRevoked: many.map((t) => ({ token: t, reason: name })),

@@ -33,7 +33,7 @@ function result(fields: Partial<CleanupResult> = {}): CleanupResult {
     left: [],
     revokedElsewhere: [],
     ages: { by: 'platform', skewMs: 0 },
-    totalTimeoutMs: 900_000,
+    stop: { by: 'totalTimeout', totalMs: 900_000 },
     now: Date.UTC(2026, 10, 22),
     ...fields,
   }
@@ -41,10 +41,26 @@ function result(fields: Partial<CleanupResult> = {}): CleanupResult {
 
 describe('timeoutFailure', () => {
   it('names totalTimeout, its value, how many were revoked and how many were left', () => {
-    const cut = result({ revoked: tokens('r', 3), left: tokens('l', 7), totalTimeoutMs: 60_000 })
+    const cut = result({
+      revoked: tokens('r', 3),
+      left: tokens('l', 7),
+      stop: { by: 'totalTimeout', totalMs: 60_000 },
+    })
     expect(timeoutFailure(cut)).toBe(
       'totalTimeout (60 s) ran out: 3 tokens revoked, 7 left active; run the cleanup again to revoke them.',
     )
+  })
+
+  it('names the cancel and its signal when a cancel cut the cleanup short', () => {
+    const cut = result({
+      revoked: tokens('r', 5),
+      left: tokens('l', 15),
+      stop: { by: 'cancel', signal: 'SIGINT' },
+    })
+    expect(timeoutFailure(cut)).toBe(
+      'The step was cancelled (SIGINT): 5 tokens revoked, 15 left active; run the cleanup again to revoke them.',
+    )
+    expect(cleanupOutcome(cut)).toBe('Revoked 5 tokens; 15 left when the step was cancelled.')
   })
 
   it('counts one token as one, and none revoked as 0 tokens', () => {

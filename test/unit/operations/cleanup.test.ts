@@ -363,7 +363,7 @@ describe('cleanup', () => {
       const result = await cleanup(api, task({ concurrency: 2 }), ctx)
       expect(result.revoked).toHaveLength(10)
       expect(result.left).toEqual([])
-      expect(result.totalTimeoutMs).toBe(0)
+      expect(result.stop).toEqual({ by: 'totalTimeout', totalMs: 0 })
       expect(stepFailure(result)).toBeUndefined()
     })
   })

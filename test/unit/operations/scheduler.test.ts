@@ -17,19 +17,28 @@ async function schedule(
     retryAfter = 'seconds',
     attempts = 4,
     totalMs = 0,
+    cancelAtMs,
   }: {
     n?: number
     concurrency?: number
     retryAfter?: RetryAfter
     attempts?: number
     totalMs?: number
+    /** When the step is cancelled, in virtual time. */
+    cancelAtMs?: number
   } = {},
 ) {
   const clock = new VirtualClock()
   const platform = new LimitedPlatform(clock, limit, retryAfter, 20, attempts)
   const log = recordingRunner()
-  const scheduler = new Scheduler(concurrency, clock, new Deadline(clock, totalMs), log)
+  const deadline = new Deadline(clock, totalMs)
+  const scheduler = new Scheduler(concurrency, clock, deadline, log)
   const start = clock.now()
+  if (cancelAtMs !== undefined) {
+    void clock.sleep(cancelAtMs).then(() => {
+      deadline.cancel('SIGINT')
+    })
+  }
   const results = await clock.run(scheduler.run(items(n), platform.send, (i) => `left ${i}`))
   return { results, platform, scheduler, log, ms: clock.now() - start }
 }
@@ -236,6 +245,35 @@ describe('Scheduler', () => {
       const throttled = platform.log.filter((s) => !s.admitted).map((s) => s.item)
       expect(throttled.length).toBeGreaterThan(0)
       for (const item of throttled) expect(results[item]).toBe(`left ${item}`)
+    })
+  })
+
+  describe('when the step is cancelled', () => {
+    it('starts nothing more; what is in flight ends; the rest is left', async () => {
+      const { results, platform, ms } = await schedule(
+        { none: true },
+        { n: 40, concurrency: 4, cancelAtMs: 50 },
+      )
+      // Rounds of 4 sent at 0, 20 and 40 ms; the one in flight at 50 ms ends at 60.
+      expect(platform.log).toHaveLength(12)
+      expect(results.slice(0, 12)).toEqual(items(12).map((i) => `revoked ${i}`))
+      expect(results.slice(12)).toEqual(
+        items(40)
+          .slice(12)
+          .map((i) => `left ${i}`),
+      )
+      expect(ms).toBe(60)
+    })
+
+    it('wakes at the cancel: an item waiting for its 429 is left, not waited for', async () => {
+      // Both sent at 0; one is turned away, and waits its Retry-After (1 s) with nothing in flight.
+      const { results, platform, ms } = await schedule(
+        { inFlight: 1 },
+        { n: 2, concurrency: 2, cancelAtMs: 100 },
+      )
+      expect(platform.log).toHaveLength(2)
+      expect(results.filter((r) => r.startsWith('left'))).toHaveLength(1)
+      expect(ms).toBe(100)
     })
   })
 

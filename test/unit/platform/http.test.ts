@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { send, TransportError } from '../../../src/platform/http.js'
+import { CUT_OFF, send, TransportError } from '../../../src/platform/http.js'
 
 let server: http.Server | undefined
 const agent = new http.Agent({ keepAlive: true })
@@ -63,6 +63,39 @@ describe('send', () => {
     expect(error.message).toBe('no answer within 0.2 s (timeout)')
     expect(error.code).toBe('ETIMEDOUT')
     expect(error.requestSent).toBe(true)
+  })
+
+  it('cuts off a request in flight when its signal aborts: the step was cancelled', async () => {
+    let arrived: () => void = () => undefined
+    const received = new Promise<void>((resolve) => (arrived = resolve))
+    const url = await serve(() => {
+      arrived()
+    })
+    const cancel = new AbortController()
+    const sending = failure(send({ method: 'GET', url, headers: {} }, agent, 30_000, cancel.signal))
+    await received
+    cancel.abort()
+    const error = await sending
+    expect(error.message).toBe('cut off: the step was cancelled')
+    expect(error.code).toBe(CUT_OFF)
+    expect(error.requestSent).toBe(true)
+  })
+
+  it('sends nothing with a signal aborted already; an answer before the abort is kept', async () => {
+    let requests = 0
+    const url = await serve((_req, res) => {
+      requests++
+      res.end('ok')
+    })
+    const aborted = AbortSignal.abort()
+    const error = await failure(send({ method: 'GET', url, headers: {} }, agent, 5_000, aborted))
+    expect(error.code).toBe(CUT_OFF)
+    expect(error.requestSent).toBe(false)
+    const cancel = new AbortController()
+    const answer = await send({ method: 'GET', url, headers: {} }, agent, 5_000, cancel.signal)
+    cancel.abort()
+    expect(answer.body).toBe('ok')
+    expect(requests).toBe(1)
   })
 
   it('bounds the whole answer, not each chunk: a body sent a byte at a time is cut off', async () => {
