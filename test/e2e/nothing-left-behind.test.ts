@@ -1,5 +1,6 @@
 // Nothing left behind, nothing unreadable, whatever fails (issue 18): runner files, odd token values.
 import { describe, expect, it } from '@jest/globals'
+import { randomBytes } from 'node:crypto'
 import type { FakePlatform } from '../support/fake-platform.mjs'
 import {
   expectCleanFailure,
@@ -119,5 +120,71 @@ describe('token values (case 4)', () => {
     expect(expectCleanFailure(run)).toContain('Use writeTokenFile: true')
     expect(run.env).toEqual({})
     expect(onlyToken(platform())?.state).toBe('revoked')
+  })
+})
+
+describe('what a server sends back cannot crash the step or show a secret (case 5)', () => {
+  it.each([
+    ['zero-width spaces', '\u200b'],
+    ['soft hyphens', '\u00ad'],
+    ['word joiners', '\u2060'],
+  ])('scrubs the client secret echoed with %s between its characters', async (_, mark) => {
+    platform().fail({
+      server: 'auth',
+      status: 400,
+      echo: () => `invalid secret ${[...platform().clientSecret].join(mark)}`,
+    })
+    const run = await runAgainst(platform(), { operation: 'list' })
+    const message = expectCleanFailure(run)
+    expect(message).toMatch(/answered 400/)
+    // Neither the secret nor any 12 characters of it, with the marks taken out, are shown.
+    const shown = [run.log, run.summary, ...run.errors].join('\n').replaceAll(mark, '')
+    expect(shown).not.toContain(platform().clientSecret)
+    expectNoLeaks(run, platform().secrets())
+  })
+
+  it.each([
+    ['the auth service', 'auth', '/idp/identity/resources/auth/v2/api-token', 'POST'],
+    ['the API', 'api', '/api/tokens', 'GET'],
+  ] as const)(
+    'fails cleanly, with one error line, on an 18 MB refresh_token in a 503 answer of %s',
+    async (_, server, path, method) => {
+      platform().fail({
+        server,
+        path,
+        status: 503,
+        // Random, so that its pieces are all different: 18 million of them.
+        json: { error: 'busy', refresh_token: randomBytes(14_155_776).toString('base64url') },
+        times: Infinity,
+      })
+      const run = await runAgainst(platform(), { operation: 'list', retries: '1' })
+      const message = expectCleanFailure(run)
+      expect(message).toContain(`${method} ${platform().baseUrl.replace(/:\d+$/, '')}`)
+      expect(message).toMatch(/answered 503 Service Unavailable \(attempt 2 of 2\)/)
+      expect(message.length).toBeLessThan(2_000)
+      expect(run.stderr).not.toMatch(/RangeError|Set maximum size/)
+    },
+  )
+})
+
+describe('invisible and bidirectional characters in names are shown, not obeyed (case 6)', () => {
+  it('shows U+202E and U+2066 as <U+202E> and <U+2066> in the log, a warning and the summary', async () => {
+    const spoofed = 'ci-\u202Eyeknom\u2066-x'
+    const token = platform().seed({ name: spoofed, ageMs: 40 * 86_400_000 })
+    platform().fail({ path: /\/revoke$/, status: 403 })
+    const run = await runAgainst(platform(), {
+      operation: 'cleanup',
+      name: 'ci-*',
+      keep: '0',
+      retries: '0',
+    })
+    expectCleanFailure(run)
+    const visible = 'ci-<U+202E>yeknom<U+2066>-x'
+    expect(run.warnings.join('\n')).toContain(visible)
+    expect(run.summary).toContain('ci-&#60;U+202E&#62;yeknom&#60;U+2066&#62;-x')
+    expect(run.log).toContain(token.id)
+    for (const text of [run.stdout, run.summary, run.errors.join('\n')]) {
+      expect(text).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/)
+    }
   })
 })
