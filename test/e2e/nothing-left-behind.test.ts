@@ -132,7 +132,7 @@ describe('what a server sends back cannot crash the step or show a secret (case 
     platform().fail({
       server: 'auth',
       status: 400,
-      echo: () => `invalid secret ${[...platform().clientSecret].join(mark)}`,
+      echo: () => `invalid secret ${Array.from(platform().clientSecret).join(mark)}`,
     })
     const run = await runAgainst(platform(), { operation: 'list' })
     const message = expectCleanFailure(run)
