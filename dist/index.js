@@ -2163,10 +2163,11 @@ async function revokeUnhanded(client, result, error) {
 function nameMatcher(pattern) {
     if (!pattern.includes('*'))
         return (name) => name === pattern;
-    const parts = pattern.split('*');
-    const first = parts[0] ?? '';
-    const last = parts[parts.length - 1] ?? '';
-    const middle = parts.slice(1, -1).filter((part) => part !== '');
+    const firstStar = pattern.indexOf('*');
+    const lastStar = pattern.lastIndexOf('*');
+    const first = pattern.slice(0, firstStar);
+    const last = pattern.slice(lastStar + 1);
+    const middle = pattern.slice(firstStar + 1, lastStar).split('*');
     return (name) => {
         if (name === undefined)
             return false;

@@ -7,10 +7,13 @@
  */
 export function nameMatcher(pattern: string): (name: string | undefined) => boolean {
   if (!pattern.includes('*')) return (name) => name === pattern
-  const parts = pattern.split('*')
-  const first = parts[0] ?? ''
-  const last = parts[parts.length - 1] ?? ''
-  const middle = parts.slice(1, -1).filter((part) => part !== '')
+  // The fixed start and end, and the parts between the first and the last `*`. An empty
+  // part (`**`) matches anywhere: it changes nothing, so it is not taken out.
+  const firstStar = pattern.indexOf('*')
+  const lastStar = pattern.lastIndexOf('*')
+  const first = pattern.slice(0, firstStar)
+  const last = pattern.slice(lastStar + 1)
+  const middle = pattern.slice(firstStar + 1, lastStar).split('*')
   return (name) => {
     if (name === undefined) return false
     if (name.length < first.length + last.length) return false
