@@ -12,10 +12,13 @@ const common = {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, isolatedModules: true }] },
 }
 
+/** The unit tests: also the base of Stryker's flat config (stryker.jest.config.js). */
+export const unitProject = { ...common, displayName: 'unit', roots: ['<rootDir>/test/unit'] }
+
 /** @type {import('jest').Config} */
 export default {
   projects: [
-    { ...common, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
+    unitProject,
     {
       ...common,
       displayName: 'e2e',

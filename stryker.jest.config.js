@@ -1,0 +1,11 @@
+// The jest config Stryker runs: the unit project, flat (Stryker cannot pick a project).
+// `roots` covers src/ and test/ so that --findRelatedTests follows imports through
+// test/fixtures to the tests of each mutated file; only test/unit holds tests.
+import { unitProject } from './jest.config.js'
+
+/** @type {import('jest').Config} */
+export default {
+  ...unitProject,
+  roots: ['<rootDir>/src', '<rootDir>/test'],
+  testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+}
