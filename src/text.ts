@@ -43,7 +43,8 @@ export function showInvisible(value: string): string {
 export function truncate(value: string, max: number): string {
   if (value.length <= max) return value
   let end = Math.max(0, max - 3)
-  if (end > 0 && isHighSurrogate(value.charCodeAt(end - 1))) end--
+  // At end 0, charCodeAt(-1) is NaN: no surrogate, nothing to step back over.
+  if (isHighSurrogate(value.charCodeAt(end - 1))) end--
   return `${value.slice(0, end)}...`
 }
 
@@ -105,9 +106,7 @@ export function neutralizeLegacyCommands(text: string): string {
 export function neutralizeCommands(text: string): string {
   return neutralizeLegacyCommands(text)
     .split(LINE_BREAK)
-    .map((line) =>
-      line === '' || PLAIN_START.test(line) ? line : line.replace(commandStart(), '$& '),
-    )
+    .map((line) => (PLAIN_START.test(line) ? line : line.replace(commandStart(), '$& ')))
     .join('')
 }
 

@@ -32,6 +32,22 @@ describe('Secrets', () => {
     secrets.add('second-secret')
     expect(secrets.scrub('first-secret second-secret')).toBe('*** ***')
   })
+
+  it.each([
+    'access_token',
+    'accessToken',
+    'refresh_token',
+    'refreshToken',
+    'id_token',
+    'secret',
+    'clientSecret',
+    'tokenValue',
+  ])('masks and scrubs the %s field of an answer', (field) => {
+    const { secrets, masked } = recordingSecrets()
+    secrets.addFrom({ name: 'gw-name-1234', records: [{ [field]: `value-of-${field}` }] })
+    expect(masked).toEqual([`value-of-${field}`])
+    expect(secrets.scrub(`x value-of-${field} gw-name-1234 y`)).toBe('x *** gw-name-1234 y')
+  })
 })
 
 describe('Secrets: echoed forms', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import {
   asSentence,
   countTokens,
+  isAscii,
   neutralizeCommands,
   neutralizeLegacyCommands,
   oneLine,
@@ -25,6 +26,25 @@ describe('text', () => {
     expect(truncate('ab😀cdef', 5)).toBe('ab...')
     expect(truncate('a😀bcdef', 5)).toBe('a...')
     expect(truncate('😀'.repeat(10), 8)).toBe('😀😀...')
+  })
+
+  it('keeps a pair that ends right at the cut, and steps back over one cut in half', () => {
+    // The cut falls after the low half of 😀 (U+D83D U+DE00): the pair stays whole.
+    expect(truncate('ab😀cdefgh', 7)).toBe('ab😀...')
+    // The high halves at both ends of their range, U+D800 (U+10000) and U+DBFF (U+10FFFF).
+    expect(truncate('a\u{10000}bcdef', 5)).toBe('a...')
+    expect(truncate('a\u{10FFFF}bcdef', 5)).toBe('a...')
+    // Past the high halves: U+DC00, a low half, and U+E000, a character of its own.
+    expect(truncate('ab\udc00cdefgh', 6)).toBe('ab\udc00...')
+    expect(truncate('ab\ue000cdefgh', 6)).toBe('ab\ue000...')
+    // Nothing before the cut: nothing to step back over.
+    expect(truncate('😀abcdef', 3)).toBe('...')
+    expect(truncate('😀abcdef', 4)).toBe('...')
+  })
+
+  it('tells plain ASCII from any other text', () => {
+    expect(['', 'abc', '\u0000~\u007f'].map(isAscii)).toEqual([true, true, true])
+    expect(['é', 'a\u0080', '😀', 'abc\u00a0'].map(isAscii)).toEqual([false, false, false, false])
   })
 
   it('puts text on one line', () => {
