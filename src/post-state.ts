@@ -52,11 +52,10 @@ export function saveTokenToRevoke(runner: Runner, token: TokenToRevoke): void {
  * id; and the create to look for in the list, when its id never came, or when an attempt
  * got no answer and the create was sent again (the lost attempt's token may have landed).
  */
-export interface LeftToRevoke {
-  when: CreateSent['when']
-  token?: TokenToRevoke
-  search?: CreateSent
-}
+export type LeftToRevoke =
+  | { when: CreateSent['when']; token: TokenToRevoke; search?: CreateSent }
+  // No id saved: there is always a create to look for.
+  | { when: CreateSent['when']; token?: undefined; search: CreateSent }
 
 /**
  * Post step: what is left to revoke (see LeftToRevoke); undefined without revokeOnExit,

@@ -7,6 +7,7 @@ import { PlatformClient } from './platform/client.js'
 import { messageOf } from './errors.js'
 import { UnknownTokenError } from './platform/errors.js'
 import { UNKNOWN_CLOCK_MARGIN_MS } from './platform/lost-create.js'
+import { HttpTransport, type Transport } from './platform/http.js'
 import type { TokenApi } from './platform/token-api.js'
 import { searchCreated, type SearchContext } from './post-search.js'
 import { leftToRevoke, savedTokenFile, type CreateSent, type TokenToRevoke } from './post-state.js'
@@ -30,16 +31,20 @@ interface Revoking {
  * no request. Then, with revokeOnExit, it authenticates anew, as the access token may
  * have expired, and revokes the token; and looks for the token of a create whose answer
  * was lost (post-search.ts). A failure here is a warning, not a failed job. With neither,
- * it does nothing and says nothing.
+ * it does nothing and says nothing. `transport` sends its requests: a fake in tests.
  */
-export async function runPost(runner: Runner, clock: Clock = systemClock): Promise<void> {
+export async function runPost(
+  runner: Runner,
+  clock: Clock = systemClock,
+  transport: Transport = new HttpTransport(),
+): Promise<void> {
   deleteTokenFile(runner)
   const left = leftToRevoke(runner)
   if (left === undefined) return
   const which =
     left.token !== undefined
       ? `the ${tokenLabel(left.token)}`
-      : `the token named '${truncate(oneLine(left.search?.name ?? ''), 200)}' that this step created`
+      : `the token named '${truncate(oneLine(left.search.name), 200)}' that this step created`
   if (left.when === 'failure' && !jobFailed(runner, which)) return
   const revoking = [
     ...(left.token === undefined ? [] : [savedToken(left.token)]),
@@ -58,7 +63,14 @@ export async function runPost(runner: Runner, clock: Clock = systemClock): Promi
   // totalTimeout bounds the post step too: it must not hold the job's end for long.
   const deadline = new Deadline(clock, connection.totalTimeoutMs)
   const stopListening = stopOnCancel(runner, deadline, clock)
-  const client = new PlatformClient({ ...connection, secrets, log: runner, deadline, clock })
+  const client = new PlatformClient({
+    ...connection,
+    secrets,
+    log: runner,
+    deadline,
+    clock,
+    transport,
+  })
   try {
     for (const one of revoking) {
       try {

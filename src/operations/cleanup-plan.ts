@@ -63,7 +63,8 @@ export function planCleanup(
     }
     // Timestamps have whole seconds: a token created in the same second as the last one
     // kept ties with it, and which of the two is newer cannot be told. Both are kept.
-    const lastKept = task.keep > 0 ? readable[Math.min(task.keep, readable.length) - 1] : undefined
+    // With keep 0 (or no readable token) the index is -1: no token is kept for keep.
+    const lastKept = readable[Math.min(task.keep, readable.length) - 1]
     const boundary = lastKept === undefined ? undefined : createdTime(lastKept)
     for (const token of readable) {
       const created = createdTime(token) ?? now

@@ -99,6 +99,45 @@ describe('planCleanup', () => {
       expect(ids(some.revoke)).toEqual(['named'])
       expect(some.kept).toEqual([])
     })
+
+    it("takes '**' as every name, like '*'", () => {
+      const all = planCleanup(odd, { name: '**', olderThan: undefined, keep: 0 }, NOW)
+      expect(ids(all.revoke)).toEqual(['named'])
+      expect(all.kept.map((k) => [k.token.id, k.why])).toEqual([
+        ['n1', 'unreadable name'],
+        ['n2', 'unreadable name'],
+      ])
+    })
+
+    it.each([
+      ['*-a', ['named']],
+      ['ci*', ['named']],
+      ['*-db', []],
+    ])('a pattern with text before or after its stars (%j) never takes them', (name, revoked) => {
+      const plan = planCleanup(odd, { name, olderThan: undefined, keep: 0 }, NOW)
+      expect(ids(plan.revoke)).toEqual(revoked)
+      expect(plan.kept).toEqual([])
+    })
+  })
+
+  it('keep: 0 keeps nothing for keep, with or without a token whose date can be read', () => {
+    const plan = planCleanup(
+      [
+        token('new', 'ci-a', 1),
+        token('old', 'ci-a', 90),
+        token('bad', 'ci-b', 0, { createdAt: '?' }),
+      ],
+      { name: 'ci-*', olderThan: undefined, keep: 0 },
+      NOW,
+    )
+    expect(plan).toEqual({
+      revoke: [
+        expect.objectContaining({ id: 'new' }),
+        expect.objectContaining({ id: 'old' }),
+        expect.objectContaining({ id: 'bad' }),
+      ],
+      kept: [],
+    })
   })
 
   it('never revokes by age a token whose createdAt cannot be read, and reports it kept', () => {
