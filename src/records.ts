@@ -151,8 +151,11 @@ export function newestFirstBy<T>(items: readonly T[], recordOf: (item: T) => Tok
     const record = recordOf(item)
     return { item, time: createdTime(record) ?? -Infinity, id: record.id }
   })
-  keyed.sort((a, b) =>
-    a.time !== b.time ? (b.time > a.time ? 1 : -1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
-  )
+  keyed.sort((a, b) => order(b.time, a.time) || order(a.id, b.id))
   return keyed.map(({ item }) => item)
+}
+
+// One comparison for times and ids: a tie in time (0) falls through to the ids.
+function order<T extends number | string>(a: T, b: T): number {
+  return a < b ? -1 : a > b ? 1 : 0
 }

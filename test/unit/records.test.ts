@@ -64,6 +64,7 @@ describe('toRecord', () => {
     [{ state: 'active' }, 'a record without an id'],
     [{ id: '', state: 'active' }, 'a record without an id'],
     [{ id: 'a' }, 'a record without a state'],
+    [{ id: 'a', state: '' }, 'a record without a state'],
     [{ id: 'a', state: 3 }, 'a record without a state'],
   ])('refuses %j: %s', (value, reason) => {
     expect(toRecord(value)).toBe(reason)
@@ -172,4 +173,36 @@ describe('newestFirst with ties', () => {
     expect(newestFirst([...tied, newer]).map((t) => t.id)).toEqual(['z', 'a', 'c'])
     expect(newestFirst([newer, ...tied].reverse()).map((t) => t.id)).toEqual(['z', 'a', 'c'])
   })
+
+  it('orders four tokens of one second by id, in all 24 orders they may be listed in', () => {
+    const tied = ['d', 'b', 'a', 'c'].map((id) => token(id, '2026-11-20T10:00:01Z'))
+    const orders = permutations(tied).map((listed) => newestFirst(listed).map((t) => t.id))
+    expect(orders).toHaveLength(24)
+    expect(new Set(orders.map((ids) => ids.join()))).toEqual(new Set(['a,b,c,d']))
+  })
+
+  it('orders tokens whose dates cannot be read by id, in all 6 orders they may be listed in', () => {
+    const unread = [token('c', 'soon'), token('a'), token('b', '12')]
+    const orders = permutations(unread).map((listed) => newestFirst(listed).map((t) => t.id))
+    expect(new Set(orders.map((ids) => ids.join()))).toEqual(new Set(['a,b,c']))
+  })
+
+  it('orders tokens of different times newest first, whatever their ids', () => {
+    const tokens = [
+      token('a', '2026-11-20T10:00:01Z'),
+      token('b', '2026-11-20T10:00:03Z'),
+      token('c', '2026-11-20T10:00:02Z'),
+      token('d'),
+    ]
+    const orders = permutations(tokens).map((listed) => newestFirst(listed).map((t) => t.id))
+    expect(new Set(orders.map((ids) => ids.join()))).toEqual(new Set(['b,c,a,d']))
+  })
 })
+
+/** Every order of `items`. */
+function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]]
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  )
+}

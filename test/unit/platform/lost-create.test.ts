@@ -61,6 +61,15 @@ describe('findCreated, with the platform’s clock known from its Date headers',
     })
   })
 
+  it('is unsure of a token listed without a createdAt, and says it cannot be read', () => {
+    const undated: TokenRecord = { id: 'a', name: 'pr-7', state: 'active' }
+    expect(findCreated([undated], 'pr-7', SENT_AT, skewed(0))).toEqual({
+      found: 'unsure',
+      token: undated,
+      why: 'its createdAt ("") cannot be read, so whether it was made by this step or before it cannot be told',
+    })
+  })
+
   it('counts a token whose createdAt cannot be read among several candidates', () => {
     const tokens = [token('mine', 1_000), token('odd', 0, { createdAt: '12' })]
     expect(findCreated(tokens, 'pr-7', SENT_AT, skewed(0))).toEqual({

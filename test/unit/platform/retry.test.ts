@@ -55,6 +55,9 @@ describe('retryAfterDelay', () => {
     expect(retryAfterDelay({}, NOW)).toBeUndefined()
     expect(retryAfterDelay({ 'retry-after': 'soon' }, NOW)).toBeUndefined()
     expect(retryAfterDelay({ 'retry-after': '-1' }, NOW)).toBeUndefined()
+    // Digits, then more: neither delta-seconds nor an HTTP-date.
+    expect(retryAfterDelay({ 'retry-after': '120 seconds' }, NOW)).toBeUndefined()
+    expect(retryAfterDelay({ 'retry-after': '1.5' }, NOW)).toBeUndefined()
   })
 })
 
@@ -67,12 +70,20 @@ describe('classification', () => {
     expect(isTransient(answer(status))).toBe(false)
   })
 
-  it.each(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE'])(
-    'retries %s',
-    (code) => {
-      expect(isTransient(new TransportError('x', code, false))).toBe(true)
-    },
-  )
+  it.each([
+    'ECONNRESET',
+    'ECONNREFUSED',
+    'ECONNABORTED',
+    'EPIPE',
+    'ETIMEDOUT',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENETDOWN',
+  ])('retries %s', (code) => {
+    expect(isTransient(new TransportError('x', code, false))).toBe(true)
+  })
 
   it('does not retry a TLS failure', () => {
     expect(isTransient(new TransportError('x', 'CERT_HAS_EXPIRED', false))).toBe(false)
