@@ -2000,24 +2000,21 @@ function readCleanup(value) {
 }
 
 ;// CONCATENATED MODULE: ./src/timestamp.ts
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?(\d{2}))$/;
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?([0-5]\d))$/;
 function readTimestamp(text) {
     const match = ISO_8601.exec(text);
     if (match === null)
         return undefined;
     const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
-    const fraction = Number(`0.${match[7] ?? '0'}`);
+    const millis = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
     const sign = match[9] === '-' ? -1 : 1;
     const offsetMinutes = match[8] ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));
-    if (hour > 23 || minute > 59 || second > 59 || Math.abs(offsetMinutes) > 18 * 60)
+    if (Math.abs(offsetMinutes) > 18 * 60)
         return undefined;
     const utc = Date.UTC(year, month - 1, day, hour, minute, second);
-    const date = new Date(utc);
-    if (date.getUTCFullYear() !== year ||
-        date.getUTCMonth() !== month - 1 ||
-        date.getUTCDate() !== day)
+    if (new Date(utc).toISOString().slice(0, 19) !== text.slice(0, 19))
         return undefined;
-    return utc + Math.floor(fraction * 1000) - offsetMinutes * 60_000;
+    return utc + millis - offsetMinutes * 60_000;
 }
 
 ;// CONCATENATED MODULE: ./src/records.ts
@@ -2105,8 +2102,11 @@ function newestFirstBy(items, recordOf) {
         const record = recordOf(item);
         return { item, time: createdTime(record) ?? -Infinity, id: record.id };
     });
-    keyed.sort((a, b) => a.time !== b.time ? (b.time > a.time ? 1 : -1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    keyed.sort((a, b) => order(b.time, a.time) || order(a.id, b.id));
     return keyed.map(({ item }) => item);
+}
+function order(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
 }
 
 ;// CONCATENATED MODULE: ./src/operations/create.ts
@@ -2221,7 +2221,7 @@ function planCleanup(tokens, task, now) {
         else {
             revoke.push(...unreadable);
         }
-        const lastKept = task.keep > 0 ? readable[Math.min(task.keep, readable.length) - 1] : undefined;
+        const lastKept = readable[Math.min(task.keep, readable.length) - 1];
         const boundary = lastKept === undefined ? undefined : createdTime(lastKept);
         for (const token of readable) {
             const created = createdTime(token) ?? now;
@@ -4258,13 +4258,13 @@ class Secrets {
     }
     removePieces(text) {
         const pieces = this.pieces();
-        if (pieces.size === 0 || text.length < PIECE_LENGTH)
+        if (pieces.size === 0)
             return text;
         const kept = [];
         const from = [];
         const skipped = (0,src_text/* isAscii */.ER)(text) ? ASCII_SKIPPED : skippedOne();
         for (let i = 0; i < text.length; i++) {
-            const char = text[i] ?? '';
+            const char = text.charAt(i);
             if (skipped.test(char))
                 continue;
             kept.push(char);
@@ -4298,8 +4298,8 @@ class Secrets {
             for (const value of this.sent) {
                 const head = value.slice(0, MAX_PIECED);
                 const compact = head.replace((0,src_text/* isAscii */.ER)(head) ? /[\s+]/g : skippedAll(), '');
-                for (let i = 0; i + PIECE_LENGTH <= compact.length; i++)
-                    pieces.add(compact.slice(i, i + PIECE_LENGTH));
+                for (let end = PIECE_LENGTH; end <= compact.length; end++)
+                    pieces.add(compact.slice(end - PIECE_LENGTH, end));
             }
             this.cachedPieces = pieces;
         }
@@ -4312,8 +4312,6 @@ const skippedOne = (0,src_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLAS
 const skippedAll = (0,src_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLASS, 'gu'));
 const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 function decodeReferences(text) {
-    if (!text.includes('&') && !text.includes('%'))
-        return text;
     return text
         .replace(/&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi, (match, dec, hex, name) => {
         if (typeof name === 'string')
@@ -4459,7 +4457,7 @@ function truncate(value, max) {
     if (value.length <= max)
         return value;
     let end = Math.max(0, max - 3);
-    if (end > 0 && isHighSurrogate(value.charCodeAt(end - 1)))
+    if (isHighSurrogate(value.charCodeAt(end - 1)))
         end--;
     return `${value.slice(0, end)}...`;
 }
@@ -4493,7 +4491,7 @@ function neutralizeLegacyCommands(text) {
 function neutralizeCommands(text) {
     return neutralizeLegacyCommands(text)
         .split(LINE_BREAK)
-        .map((line) => line === '' || PLAIN_START.test(line) ? line : line.replace(commandStart(), '$& '))
+        .map((line) => (PLAIN_START.test(line) ? line : line.replace(commandStart(), '$& ')))
         .join('');
 }
 function lazyRegExp(build) {
