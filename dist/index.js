@@ -281,45 +281,2993 @@ __webpack_unused_export__ = debug; // for test
 
 /***/ }),
 
-/***/ 916:
+/***/ 407:
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(307);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(345);
+
+
+await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 345:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   DS: () => (/* binding */ FORK_HINT),
-/* harmony export */   TX: () => (/* binding */ RunnerFileError),
-/* harmony export */   bD: () => (/* binding */ messageOf),
-/* harmony export */   dz: () => (/* binding */ InputError),
-/* harmony export */   lZ: () => (/* binding */ ActionError)
-/* harmony export */ });
-class ActionError extends Error {
-    name = 'ActionError';
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  e: () => (/* binding */ run)
+});
+
+// UNUSED EXPORTS: failureMessage
+
+;// CONCATENATED MODULE: ./src/runner/cancel.ts
+const CANCEL_GRACE_MS = 5_000;
+function stopOnCancel(runner, deadline, clock) {
+    const done = new AbortController();
+    const stopListening = runner.onCancel((signal) => {
+        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
+            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
+            deadline.cancel(signal);
+            void clock.sleep(CANCEL_GRACE_MS, done.signal).then(() => {
+                if (!done.signal.aborted)
+                    deadline.cut();
+            });
+            return;
+        }
+        if (!deadline.cutSignal.aborted) {
+            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
+        }
+        deadline.cancel(signal);
+        deadline.cut();
+    });
+    return () => {
+        done.abort();
+        stopListening();
+    };
 }
-class InputError extends ActionError {
-    input;
-    name = 'InputError';
-    constructor(input, problem) {
-        super(`Input '${input}' ${problem}`);
-        this.input = input;
+
+;// CONCATENATED MODULE: ./src/shared/clock.ts
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted === true) {
+            resolve();
+            return;
+        }
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+    }),
+    jitter: () => Math.random(),
+};
+
+;// CONCATENATED MODULE: ./src/shared/deadline.ts
+class Deadline {
+    clock;
+    totalMs;
+    endsAt;
+    cancelledBy;
+    stopping = new AbortController();
+    cutting = new AbortController();
+    constructor(clock, totalMs) {
+        this.clock = clock;
+        this.totalMs = totalMs;
+        this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
+    }
+    remaining() {
+        if (this.cancelledBy !== undefined)
+            return 0;
+        return Math.max(0, this.endsAt - this.clock.now());
+    }
+    expired() {
+        return this.remaining() === 0;
+    }
+    get stopSignal() {
+        return this.stopping.signal;
+    }
+    get cutSignal() {
+        return this.cutting.signal;
+    }
+    cancel(signal) {
+        if (this.cancelledBy !== undefined)
+            return;
+        this.cancelledBy = signal;
+        this.stopping.abort();
+    }
+    cut() {
+        this.cutting.abort();
+    }
+    cause() {
+        return this.cancelledBy === undefined
+            ? { by: 'totalTimeout', totalMs: this.totalMs }
+            : { by: 'cancel', signal: this.cancelledBy };
+    }
+    describe() {
+        return `totalTimeout (${Math.round(this.totalMs / 1000)} s)`;
     }
 }
-class RunnerFileError extends ActionError {
-    file;
-    name = 'RunnerFileError';
-    constructor(file, cause) {
-        super(`could not write ${file}: ${messageOf(cause).replace(/\.$/, '')}.`);
-        this.file = file;
+function stopped(cause) {
+    return cause.by === 'cancel'
+        ? `The step was cancelled (${cause.signal})`
+        : `totalTimeout (${Math.round(cause.totalMs / 1000)} s) ran out`;
+}
+
+// EXTERNAL MODULE: ./src/shared/errors.ts
+var errors = __nccwpck_require__(382);
+// EXTERNAL MODULE: ./src/runner/github-runner.ts + 14 modules
+var github_runner = __nccwpck_require__(307);
+;// CONCATENATED MODULE: ./src/shared/uuid.ts
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function isUuid(value) {
+    return UUID.test(value);
+}
+
+// EXTERNAL MODULE: ./src/shared/text.ts
+var shared_text = __nccwpck_require__(646);
+;// CONCATENATED MODULE: ./src/inputs/parsers.ts
+
+
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const startingWith = (prefix, why) => ({
+    refuses: (upper) => upper.startsWith(prefix),
+    why: `names starting with ${prefix} ${why}`,
+});
+const SHELL_AND_SYSTEM_NAMES = new Set([
+    'PATH',
+    'BASH_ENV',
+    'ENV',
+    'SHELLOPTS',
+    'PS4',
+    'PROMPT_COMMAND',
+    'HOME',
+    'SHELL',
+    'IFS',
+    'CDPATH',
+    'GCONV_PATH',
+]);
+const ENV_NAME_RULES = [
+    ...['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_'].map((prefix) => startingWith(prefix, 'belong to the runner')),
+    {
+        refuses: (upper) => SHELL_AND_SYSTEM_NAMES.has(upper),
+        why: 'it would change how every later step runs',
+    },
+    startingWith('LD_', 'change how the dynamic linker loads every program in later steps'),
+    startingWith('DYLD_', 'change how the macOS dynamic linker loads every program in later steps'),
+    startingWith('GIT_', 'change how git runs in later steps'),
+    startingWith('NODE_', 'change how Node.js runs in later steps'),
+    startingWith('PYTHON', 'change how Python runs in later steps'),
+    startingWith('PERL', 'change how Perl runs in later steps'),
+    startingWith('RUBY', 'change how Ruby runs in later steps'),
+    startingWith('JAVA_', 'change how Java runs in later steps'),
+    startingWith('_JAVA_', 'change how Java runs in later steps'),
+    startingWith('DOTNET_', 'change how .NET runs in later steps'),
+    startingWith('SSL_', 'change which certificates later steps trust'),
+    {
+        refuses: (upper) => upper.endsWith('_PROXY'),
+        why: 'names ending in _PROXY change where later steps send their network traffic',
+    },
+];
+const DURATION = /^(\d+)([mhdw])$/;
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+function readChoice(input, raw, choices) {
+    const choice = choices.find((c) => c === raw);
+    if (choice === undefined) {
+        throw new errors/* InputError */.dz(input, `must be one of ${choices.join(', ')}; got ${quote(raw)}.`);
+    }
+    return choice;
+}
+function readBoolean(input, raw) {
+    if (['true', 'True', 'TRUE'].includes(raw))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(raw))
+        return false;
+    throw new errors/* InputError */.dz(input, `must be true or false; got ${quote(raw)}.`);
+}
+function readRevokeOnExit(raw) {
+    if (raw === 'failure')
+        return 'failure';
+    if (!['true', 'True', 'TRUE', 'false', 'False', 'FALSE'].includes(raw)) {
+        throw new errors/* InputError */.dz('revokeOnExit', `must be true, false or failure (revoke only when the job does not succeed); got ${quote(raw)}.`);
+    }
+    return readBoolean('revokeOnExit', raw) ? 'always' : 'never';
+}
+function readInteger(input, raw, min, max, what) {
+    const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (!(number >= min && number <= max)) {
+        throw new errors/* InputError */.dz(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
+    }
+    return number;
+}
+function readDuration(raw) {
+    if (!raw)
+        return undefined;
+    const match = DURATION.exec(raw);
+    const count = Number(match?.[1]);
+    const unit = match?.[2];
+    if (unit === undefined || !(count >= 1)) {
+        throw new errors/* InputError */.dz('olderThan', `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`);
+    }
+    return { text: raw, ms: count * UNIT_MS[unit] };
+}
+function readRequiredName(raw, what) {
+    if (!raw)
+        throw new errors/* InputError */.dz('name', `is required for this operation: ${what}.`);
+    return checkName(raw);
+}
+function readNameFilter(raw) {
+    return raw ? checkName(raw) : undefined;
+}
+function checkName(raw) {
+    if (shared_text/* CONTROL_CHARACTER */.gW.test(raw)) {
+        throw new errors/* InputError */.dz('name', `must not hold control characters (line breaks, tabs); got ${quote(raw)}.`);
+    }
+    return raw;
+}
+function readTokenId(raw) {
+    if (!raw) {
+        throw new errors/* InputError */.dz('tokenId', 'is required for operation revoke: the id (a UUID) of the token.');
+    }
+    if (!isUuid(raw)) {
+        throw new errors/* InputError */.dz('tokenId', `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`);
+    }
+    return raw;
+}
+function readProjectId(raw) {
+    if (!raw)
+        return undefined;
+    if (!isUuid(raw)) {
+        throw new errors/* InputError */.dz('expectedProjectId', `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
+    }
+    return raw;
+}
+function readEnvName(raw) {
+    if (!raw)
+        return undefined;
+    if (!ENV_NAME.test(raw)) {
+        throw new errors/* InputError */.dz('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
+    }
+    const upper = raw.toUpperCase();
+    const rule = ENV_NAME_RULES.find((r) => r.refuses(upper));
+    if (rule !== undefined) {
+        throw new errors/* InputError */.dz('envName', `must not be ${raw}: ${rule.why}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
+    }
+    return raw;
+}
+function readUrl(input, raw, what) {
+    if (!raw)
+        throw new errors/* InputError */.dz(input, `is required: ${what}, like https://api.example.com.`);
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        throw new errors/* InputError */.dz(input, `must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
+    }
+    if (url.username || url.password) {
+        throw new errors/* InputError */.dz(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
+    }
+    if (url.search || url.hash) {
+        throw new errors/* InputError */.dz(input, `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
+    }
+    const loopback = isLoopback(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+        throw new errors/* InputError */.dz(input, `must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
+    }
+    return url;
+}
+function isLoopback(hostname) {
+    return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+function withoutTrailingSlash(url) {
+    return url.origin + url.pathname.replace(/\/+$/, '');
+}
+function quote(raw) {
+    return JSON.stringify((0,shared_text/* truncate */.xv)(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/names.ts
+
+function inputVariable(name) {
+    return name.replace(/ /g, '_').toUpperCase();
+}
+function refuseUnknownInputs(given, declared) {
+    const known = new Set(declared.map(inputVariable));
+    const unknown = given.filter((variable) => !known.has(variable.toUpperCase())).sort();
+    const [first, ...others] = unknown;
+    if (first === undefined)
+        return;
+    const meant = closest(first, declared);
+    const guess = meant === undefined ? ` (the inputs are ${declared.join(', ')}).` : `: did you mean '${meant}'?`;
+    const also = others.map((variable) => {
+        const other = closest(variable, declared);
+        return `'${written(variable)}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`;
+    });
+    throw new errors/* InputError */.dz(written(first), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes.`);
+}
+function written(variable) {
+    return variable.toLowerCase();
+}
+function closest(variable, declared) {
+    const wanted = squash(variable);
+    if (wanted === '')
+        return undefined;
+    let best;
+    for (const name of declared) {
+        const distance = editDistance(wanted, squash(name));
+        if (best === undefined || distance < best.distance)
+            best = { name, distance };
+    }
+    if (best === undefined)
+        return undefined;
+    return best.distance <= Math.max(1, Math.floor(wanted.length / 4)) ? best.name : undefined;
+}
+function squash(name) {
+    return name.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+function editDistance(a, b) {
+    const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    const at = (i, j) => rows[i]?.[j] ?? Infinity;
+    for (let i = 1; i <= a.length; i++) {
+        const row = rows[i] ?? [];
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+                distance = Math.min(distance, at(i - 2, j - 2) + 1);
+            }
+            row[j] = distance;
+        }
+    }
+    return at(a.length, b.length);
+}
+
+;// CONCATENATED MODULE: ./src/shared/version.ts
+const VERSION = '0.1.0';
+const USER_AGENT = `gateway-token-action/${VERSION}`;
+
+;// CONCATENATED MODULE: ./src/platform/errors.ts
+
+class RequestError extends errors/* ActionError */.lZ {
+    status;
+    name = 'RequestError';
+    constructor(message, status) {
+        super(message);
+        this.status = status;
     }
 }
-const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
-function messageOf(error) {
-    const { message } = (error ?? {});
-    return typeof message === 'string' ? message : String(error);
+class AuthenticationError extends RequestError {
+    name = 'AuthenticationError';
+}
+class DeadlineError extends RequestError {
+    mayHaveTakenEffect;
+    name = 'DeadlineError';
+    constructor(message, status, mayHaveTakenEffect = false) {
+        super(message, status);
+        this.mayHaveTakenEffect = mayHaveTakenEffect;
+    }
+}
+class UnsettledRevokeError extends RequestError {
+    refusal;
+    mayHaveRevoked;
+    name = 'UnsettledRevokeError';
+    constructor(refusal, mayHaveRevoked) {
+        super(refusal.message, refusal.status);
+        this.refusal = refusal;
+        this.mayHaveRevoked = mayHaveRevoked;
+    }
+}
+class ThrottledError extends RequestError {
+    throttle;
+    name = 'ThrottledError';
+    constructor(message, throttle) {
+        super(message, 429);
+        this.throttle = throttle;
+    }
+}
+class UnknownTokenError extends RequestError {
+    name = 'UnknownTokenError';
+}
+function isRefusal(status) {
+    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
+}
+
+;// CONCATENATED MODULE: ./src/platform/endpoints.ts
+
+
+
+
+const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
+function authEndpoint(authUrl) {
+    const base = authUrl.replace(/\/+$/, '');
+    return base.endsWith('/api-token') ? base : base + AUTH_PATH;
+}
+const TOKENS_PATH = '/api/tokens';
+function revokePath(tokenId) {
+    if (!isUuid(tokenId)) {
+        throw new RequestError(`the token id ${JSON.stringify((0,shared_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+    }
+    const id = encodeURIComponent(tokenId);
+    return `/api/tokens/${id}/revoke?tokenId=${id}`;
+}
+function jsonRequest(method, url, body) {
+    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
+    if (body === undefined)
+        return { method, url, headers };
+    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
+}
+function requestLine(request) {
+    return `${request.method} ${request.url}`;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/task.ts
+const OPERATIONS = ['create', 'list', 'revoke', 'cleanup'];
+const STATE_FILTERS = ['active', 'revoked', 'all'];
+const IF_EXISTS = ['create', 'reuse', 'fail'];
+
+;// CONCATENATED MODULE: ./src/inputs/read.ts
+
+
+
+
+
+const INPUT_DEFAULTS = {
+    name: '',
+    tokenId: '',
+    envName: '',
+    ifExists: 'create',
+    revokeOnExit: 'false',
+    state: 'all',
+    olderThan: '',
+    keep: '1',
+    dryRun: 'false',
+    concurrency: '4',
+    timeout: '30',
+    retries: '3',
+    summary: 'true',
+    writeTokenFile: 'false',
+    expectedProjectId: '',
+    totalTimeout: '900',
+};
+const JOB_STATUS_INPUT = 'jobStatus';
+const REQUIRED_INPUTS = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl'];
+const DECLARED_INPUTS = [
+    ...REQUIRED_INPUTS,
+    ...Object.keys(INPUT_DEFAULTS),
+    JOB_STATUS_INPUT,
+];
+const USED_BY = {
+    create: ['name', 'envName', 'ifExists', 'revokeOnExit', 'writeTokenFile'],
+    list: ['name', 'state'],
+    revoke: ['tokenId'],
+    cleanup: ['name', 'olderThan', 'keep', 'dryRun', 'concurrency'],
+};
+const OPERATION_SPECIFIC = [...new Set(Object.values(USED_BY).flat())];
+function readInputs(read, secrets, given) {
+    maskClientSecret(read, secrets);
+    refuseUnknownInputs(given, DECLARED_INPUTS);
+    const operation = readOperation(read('operation'));
+    const connection = readConnection(read, secrets);
+    const value = withDefaults(read);
+    const summary = readBoolean('summary', value('summary'));
+    let task;
+    switch (operation) {
+        case 'create':
+            task = {
+                operation,
+                name: readRequiredName(value('name'), "the new token's name"),
+                envName: readEnvName(value('envName')),
+                ifExists: readChoice('ifExists', value('ifExists'), IF_EXISTS),
+                revokeOnExit: readRevokeOnExit(value('revokeOnExit')),
+                writeTokenFile: readBoolean('writeTokenFile', value('writeTokenFile')),
+            };
+            break;
+        case 'list':
+            task = {
+                operation,
+                name: readNameFilter(value('name')),
+                state: readChoice('state', value('state'), STATE_FILTERS),
+            };
+            break;
+        case 'revoke':
+            task = { operation, tokenId: readTokenId(value('tokenId')) };
+            break;
+        case 'cleanup':
+            task = readCleanup(value);
+            break;
+    }
+    const warnings = OPERATION_SPECIFIC.filter((input) => !USED_BY[operation].includes(input) && value(input) !== INPUT_DEFAULTS[input]).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`);
+    return {
+        connection,
+        task,
+        summary,
+        expectedProjectId: readProjectId(value('expectedProjectId')),
+        warnings,
+    };
+}
+function readConnection(read, secrets) {
+    const clientSecret = maskClientSecret(read, secrets);
+    const clientId = read('clientId');
+    if (!clientId)
+        throw new errors/* InputError */.dz('clientId', `is required: the API client id, from a secret. ${errors/* FORK_HINT */.DS}`);
+    if (!clientSecret) {
+        throw new errors/* InputError */.dz('clientSecret', `is required: the API client secret, from a secret. ${errors/* FORK_HINT */.DS}`);
+    }
+    const value = withDefaults(read);
+    const authUrl = readUrl('authUrl', read('authUrl'), 'the auth service base URL');
+    return {
+        clientId,
+        clientSecret,
+        baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
+        authEndpoint: authEndpoint(withoutTrailingSlash(authUrl)),
+        timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
+        retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
+        totalTimeoutMs: readInteger('totalTimeout', value('totalTimeout'), 0, 21_600, 'a whole number of seconds') *
+            1000,
+    };
+}
+function withDefaults(read) {
+    return (input) => read(input) || INPUT_DEFAULTS[input];
+}
+function maskClientSecret(read, secrets) {
+    const clientSecret = read('clientSecret');
+    secrets.add(clientSecret);
+    return clientSecret;
+}
+function readOperation(raw) {
+    if (!raw)
+        throw new errors/* InputError */.dz('operation', `is required: one of ${OPERATIONS.join(', ')}.`);
+    return readChoice('operation', raw, OPERATIONS);
+}
+function readCleanup(value) {
+    const name = readNameFilter(value('name'));
+    const olderThan = readDuration(value('olderThan'));
+    if (name === undefined && olderThan === undefined) {
+        throw new errors/* InputError */.dz('name', "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.");
+    }
+    return {
+        operation: 'cleanup',
+        name,
+        olderThan,
+        keep: readInteger('keep', value('keep'), 0, 1000, 'a whole number'),
+        dryRun: readBoolean('dryRun', value('dryRun')),
+        concurrency: readInteger('concurrency', value('concurrency'), 1, 32, 'a whole number'),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/shared/timestamp.ts
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?([0-5]\d))$/;
+function readTimestamp(text) {
+    const match = ISO_8601.exec(text);
+    if (match === null)
+        return undefined;
+    const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+    const millis = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
+    const sign = match[9] === '-' ? -1 : 1;
+    const offsetMinutes = match[8] ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));
+    if (Math.abs(offsetMinutes) > 18 * 60)
+        return undefined;
+    const utc = Date.UTC(year, month - 1, day, hour, minute, second);
+    if (new Date(utc).toISOString().slice(0, 19) !== text.slice(0, 19))
+        return undefined;
+    return utc + millis - offsetMinutes * 60_000;
+}
+
+;// CONCATENATED MODULE: ./src/shared/records.ts
+
+
+const PUBLIC_FIELDS = [
+    'id',
+    'name',
+    'state',
+    'mediatorId',
+    'projectId',
+    'createdBy',
+    'createdByEmail',
+    'createdAt',
+    'revokedAt',
+    'revokedBy',
+];
+const OUTPUT_FIELDS = [...PUBLIC_FIELDS];
+function toRecord(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return 'not an object';
+    const fields = value;
+    if (typeof fields.id !== 'string' || fields.id === '')
+        return 'a record without an id';
+    if (typeof fields.state !== 'string' || fields.state === '')
+        return 'a record without a state';
+    const record = { id: fields.id, state: fields.state };
+    for (const field of PUBLIC_FIELDS) {
+        const v = fields[field];
+        if (typeof v === 'string')
+            record[field] = v;
+    }
+    if (typeof fields.tokenValue === 'string' && fields.tokenValue.trim() !== '') {
+        record.tokenValue = fields.tokenValue;
+    }
+    return record;
+}
+function publicJson(records) {
+    return JSON.stringify(records, OUTPUT_FIELDS);
+}
+function nameAndId(token) {
+    if (token.name === undefined)
+        return `${NO_NAME} (${shortId(token)})`;
+    return `'${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.name), 200)}' (${shortId(token)})`;
+}
+const NO_NAME = '(a name that is not text)';
+function shortId(token) {
+    return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.id), 80);
+}
+function tokenLabel(token) {
+    return `gateway token ${nameAndId(token)}`;
+}
+function uniqueById(records) {
+    const seen = new Set();
+    const isNew = (record) => {
+        const id = caseless(record.id);
+        if (seen.has(id))
+            return false;
+        seen.add(id);
+        return true;
+    };
+    if (records.every(isNew))
+        return records;
+    seen.clear();
+    return records.filter(isNew);
+}
+function caseless(id) {
+    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
+}
+function sameId(a, b) {
+    return caseless(a) === caseless(b);
+}
+function findById(tokens, tokenId) {
+    const wanted = caseless(tokenId);
+    return tokens.find((token) => caseless(token.id) === wanted);
+}
+function createdTime(record) {
+    return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
+}
+function newestFirst(records) {
+    return newestFirstBy(records, (record) => record);
+}
+function newestFirstBy(items, recordOf) {
+    const keyed = items.map((item) => {
+        const record = recordOf(item);
+        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
+    });
+    keyed.sort((a, b) => order(b.time, a.time) || order(a.id, b.id));
+    return keyed.map(({ item }) => item);
+}
+function order(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+;// CONCATENATED MODULE: ./src/operations/create.ts
+
+
+
+async function create(client, task) {
+    const { name, envName, ifExists, revokeOnExit } = task;
+    if (ifExists !== 'create') {
+        const tokens = await client.listTokens();
+        const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'));
+        if (existing !== undefined) {
+            const which = `an active token named '${name}' exists already: ${existing.id}, created ${existing.createdAt ?? 'at an unknown time'}`;
+            if (ifExists === 'fail')
+                throw new errors/* ActionError */.lZ(`${which}, and ifExists is fail.`);
+            if (existing.tokenValue === undefined) {
+                throw new errors/* ActionError */.lZ(`${which}, but the platform did not return its value, so it cannot be reused.`);
+            }
+            return {
+                operation: 'create',
+                token: existing,
+                reused: true,
+                envName,
+                revokeOnExit: 'never',
+                revokeOnExitSkipped: revokeOnExit !== 'never',
+            };
+        }
+    }
+    const token = await client.createToken(name);
+    return {
+        operation: 'create',
+        token,
+        reused: false,
+        envName,
+        revokeOnExit,
+        revokeOnExitSkipped: false,
+    };
+}
+async function revokeUnhanded(client, result, error) {
+    const why = (0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error).replace(/\.$/, ''));
+    const { token } = result;
+    if (result.reused)
+        return new errors/* ActionError */.lZ(`${why} The reused ${tokenLabel(token)} stays active.`);
+    try {
+        await client.revokeToken(token.id);
+        return new errors/* ActionError */.lZ(`${why} The new ${tokenLabel(token)} was revoked at once, as its value was not handed on.`);
+    }
+    catch (revokeError) {
+        return new errors/* ActionError */.lZ(`${why} Its value was not handed on, and revoking the new ${tokenLabel(token)} at once failed too: ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(revokeError))} Revoke it with operation: revoke and tokenId: ${token.id}.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/operations/name-pattern.ts
+function nameMatcher(pattern) {
+    if (!pattern.includes('*'))
+        return (name) => name === pattern;
+    const firstStar = pattern.indexOf('*');
+    const lastStar = pattern.lastIndexOf('*');
+    const first = pattern.slice(0, firstStar);
+    const last = pattern.slice(lastStar + 1);
+    const middle = pattern.slice(firstStar + 1, lastStar).split('*');
+    return (name) => {
+        if (name === undefined)
+            return false;
+        if (name.length < first.length + last.length)
+            return false;
+        if (!name.startsWith(first) || !name.endsWith(last))
+            return false;
+        let at = first.length;
+        const end = name.length - last.length;
+        for (const part of middle) {
+            const found = name.indexOf(part, at);
+            if (found === -1 || found + part.length > end)
+                return false;
+            at = found + part.length;
+        }
+        return true;
+    };
+}
+
+;// CONCATENATED MODULE: ./src/operations/cleanup-plan.ts
+
+
+function planCleanup(tokens, task, now) {
+    const matches = task.name === undefined ? () => true : nameMatcher(task.name);
+    const anyName = task.name === undefined || /^\*+$/.test(task.name);
+    const byName = new Map();
+    const revoke = [];
+    const kept = [];
+    for (const token of tokens) {
+        if (token.state !== 'active')
+            continue;
+        if (token.name === undefined) {
+            if (anyName)
+                kept.push({ token, why: 'unreadable name' });
+            continue;
+        }
+        if (!matches(token.name))
+            continue;
+        const group = byName.get(token.name) ?? [];
+        group.push(token);
+        byName.set(token.name, group);
+    }
+    const ageMatters = task.olderThan !== undefined || task.keep > 0;
+    const older = task.olderThan?.ms;
+    for (const group of byName.values()) {
+        const readable = newestFirst(group.filter((token) => createdTime(token) !== undefined));
+        const unreadable = group.filter((token) => createdTime(token) === undefined);
+        if (ageMatters) {
+            kept.push(...unreadable.map((token) => ({ token, why: 'unreadable date' })));
+        }
+        else {
+            revoke.push(...unreadable);
+        }
+        const lastKept = readable[Math.min(task.keep, readable.length) - 1];
+        const boundary = lastKept === undefined ? undefined : createdTime(lastKept);
+        for (const token of readable) {
+            const created = createdTime(token) ?? now;
+            if (older !== undefined && now - created <= older)
+                continue;
+            if (boundary !== undefined && created >= boundary)
+                kept.push({ token, why: 'keep' });
+            else
+                revoke.push(token);
+        }
+    }
+    return {
+        revoke: newestFirst(revoke),
+        kept: newestFirstBy(kept, ({ token }) => token),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/operations/in-flight-limit.ts
+class InFlightLimit {
+    max;
+    good = 0;
+    bad = Infinity;
+    current;
+    round = 0;
+    lastThrottleAt = -Infinity;
+    probeAfterMs = FIRST_PROBE_AFTER_MS;
+    probing = false;
+    probeRound = 0;
+    constructor(max) {
+        this.max = max;
+        this.current = max;
+    }
+    get value() {
+        return this.current;
+    }
+    get ceiling() {
+        return this.bad === Infinity ? undefined : this.bad - 1;
+    }
+    admitted(depth) {
+        if (this.probing && depth >= this.current && ++this.probeRound >= this.current) {
+            this.probing = false;
+            this.bad = this.current + 1;
+        }
+        this.good = Math.max(this.good, Math.min(depth, this.bad - 1));
+        const ceiling = Math.min(this.max, this.bad - 1);
+        if (this.current < ceiling && ++this.round >= this.current) {
+            this.current = Math.min(ceiling, this.bad === Infinity ? this.current * 2 : this.current + 1);
+            this.round = 0;
+        }
+    }
+    throttled(depth, now) {
+        if (this.good === 0) {
+            this.current = 1;
+            this.round = 0;
+            return 'in flight';
+        }
+        if (depth < this.good || depth === 1)
+            return 'rate';
+        this.bad = Math.min(this.bad, depth);
+        this.good = Math.min(this.good, this.bad - 1);
+        this.current = Math.max(1, Math.min(this.current, this.bad - 1));
+        this.round = 0;
+        this.lastThrottleAt = now;
+        if (this.probing) {
+            this.probing = false;
+            this.probeAfterMs *= 2;
+        }
+        return 'in flight';
+    }
+    probe(now, remaining) {
+        const ceiling = this.ceiling;
+        if (ceiling === undefined || this.probing || this.current !== ceiling)
+            return;
+        if (this.current >= this.max || now - this.lastThrottleAt < this.probeAfterMs)
+            return;
+        if (remaining < PROBE_WORTH_ROUNDS * (this.current + 1))
+            return;
+        this.current++;
+        this.probing = true;
+        this.probeRound = 0;
+        this.lastThrottleAt = now;
+    }
+}
+const FIRST_PROBE_AFTER_MS = 2_000;
+const PROBE_WORTH_ROUNDS = 10;
+
+;// CONCATENATED MODULE: ./src/operations/rate-pacer.ts
+class RatePacer {
+    perSecond;
+    nextAt = -Infinity;
+    firstSentAt;
+    admittedAt = [];
+    lastThrottleAt = -Infinity;
+    lastRaisedAt = -Infinity;
+    get rate() {
+        return this.perSecond;
+    }
+    nextSendAt(now) {
+        return this.perSecond === undefined ? now : Math.max(now, this.nextAt);
+    }
+    sent(now) {
+        this.firstSentAt ??= now;
+        if (this.perSecond !== undefined) {
+            this.nextAt = Math.max(now, this.nextAt) + 1000 / this.perSecond;
+        }
+    }
+    admitted(now) {
+        this.admittedAt.push(now);
+        this.forget(now);
+        this.raise(now);
+    }
+    throttled(now) {
+        this.forget(now);
+        const windowMs = Math.max(MIN_WINDOW_MS, Math.min(WINDOW_MS, now - (this.firstSentAt ?? now)));
+        const accepted = (this.admittedAt.length * 1000) / windowMs;
+        const under = Math.max(MIN_PER_SECOND, accepted * UNDER);
+        this.perSecond =
+            this.perSecond === undefined ? under : Math.min(under, this.perSecond * DECREASE);
+        this.lastThrottleAt = now;
+        this.lastRaisedAt = now;
+        this.nextAt = Math.max(this.nextAt, now + 1000 / this.perSecond);
+    }
+    raise(now) {
+        if (this.perSecond === undefined || now - this.lastThrottleAt < QUIET_MS)
+            return;
+        const seconds = (now - this.lastRaisedAt) / 1000;
+        this.perSecond *= 1 + RAISE_PER_SECOND * seconds;
+        this.lastRaisedAt = now;
+    }
+    forget(now) {
+        const since = now - WINDOW_MS;
+        let old = 0;
+        while (old < this.admittedAt.length && (this.admittedAt[old] ?? now) < since)
+            old++;
+        if (old > 0)
+            this.admittedAt.splice(0, old);
+    }
+}
+const WINDOW_MS = 1_000;
+const MIN_WINDOW_MS = 100;
+const UNDER = 0.9;
+const DECREASE = 0.9;
+const MIN_PER_SECOND = 0.2;
+const QUIET_MS = 1_000;
+const RAISE_PER_SECOND = 0.02;
+
+;// CONCATENATED MODULE: ./src/operations/scheduler.ts
+
+
+class Scheduler {
+    clock;
+    deadline;
+    log;
+    limit;
+    pacer = new RatePacer();
+    requests = new Depths();
+    reported = { ceiling: undefined, paced: false };
+    constructor(maxInFlight, clock, deadline, log) {
+        this.clock = clock;
+        this.deadline = deadline;
+        this.log = log;
+        this.limit = new InFlightLimit(maxInFlight);
+    }
+    get inFlightLimit() {
+        return this.limit.value;
+    }
+    get pace() {
+        return this.pacer.rate;
+    }
+    async run(items, send, left) {
+        const results = new Array(items.length);
+        let next = 0;
+        let waiting = [];
+        let inFlight = 0;
+        let bug;
+        let changed = new AbortController();
+        const start = (entry) => {
+            inFlight++;
+            const request = this.requests.sent(this.clock.now());
+            this.pacer.sent(request.sentAt);
+            send(entry.item, entry.attemptsUsed)
+                .then((sent) => {
+                inFlight--;
+                const now = this.clock.now();
+                const depth = this.requests.ended(request, 'done' in sent);
+                if ('done' in sent) {
+                    results[entry.index] = sent.done;
+                    this.limit.admitted(depth);
+                    this.pacer.admitted(now);
+                }
+                else {
+                    this.throttled(entry, sent.throttled, depth, now);
+                    if (this.endsAfterDeadline(entry.notBefore))
+                        results[entry.index] = left(entry.item);
+                    else
+                        waiting.push(entry);
+                }
+            })
+                .catch((error) => {
+                inFlight--;
+                bug = { error };
+            })
+                .finally(wake);
+        };
+        const wake = () => {
+            const waking = changed;
+            changed = new AbortController();
+            waking.abort();
+        };
+        this.deadline.stopSignal.addEventListener('abort', wake);
+        while (bug === undefined && (next < items.length || waiting.length > 0 || inFlight > 0)) {
+            const now = this.clock.now();
+            if (this.deadline.expired()) {
+                for (const entry of waiting)
+                    results[entry.index] = left(entry.item);
+                for (; next < items.length; next++)
+                    results[next] = left(items[next]);
+                waiting = [];
+                if (inFlight > 0)
+                    await ended(changed.signal);
+                continue;
+            }
+            this.limit.probe(now, items.length - next + waiting.length);
+            const sendAt = this.pacer.nextSendAt(now);
+            const retry = soonest(waiting);
+            const ready = retry !== undefined && retry.notBefore <= now
+                ? retry
+                : next < items.length
+                    ? { item: items[next], index: next, attemptsUsed: 0, notBefore: now }
+                    : undefined;
+            if (ready !== undefined && inFlight < this.limit.value && sendAt <= now) {
+                if (ready === retry)
+                    waiting = waiting.filter((entry) => entry !== retry);
+                else
+                    next++;
+                start(ready);
+                continue;
+            }
+            const readyAt = ready !== undefined ? now : (retry?.notBefore ?? Infinity);
+            const wakeAt = inFlight < this.limit.value ? Math.max(readyAt, sendAt) : Infinity;
+            if (wakeAt === Infinity)
+                await ended(changed.signal);
+            else
+                await this.clock.sleep(wakeAt - now, changed.signal);
+        }
+        this.deadline.stopSignal.removeEventListener('abort', wake);
+        if (bug !== undefined)
+            throw bug.error;
+        return results;
+    }
+    throttled(entry, throttle, depth, now) {
+        const kind = this.limit.throttled(depth, now);
+        if (kind === 'rate')
+            this.pacer.throttled(now);
+        const pace = this.pacer.rate;
+        const settle = kind === 'rate' && pace !== undefined ? 2000 / pace : 0;
+        const backoff = throttle.attemptsUsed >= 2 ? throttle.backoffMs : 0;
+        const wait = Math.max(throttle.retryAfterMs ?? throttle.backoffMs, settle, backoff);
+        entry.notBefore = now + wait + this.clock.jitter() * Math.min(250, 20 + wait / 10);
+        entry.attemptsUsed = throttle.attemptsUsed;
+        this.say();
+    }
+    say() {
+        const ceiling = this.limit.ceiling;
+        if (ceiling !== undefined && ceiling !== this.reported.ceiling) {
+            this.reported.ceiling = ceiling;
+            this.log.info(`The platform turns away more than ${ceiling} revokes in flight: sending ${this.limit.value} at a time.`);
+        }
+        const pace = this.pacer.rate;
+        if (pace !== undefined && !this.reported.paced) {
+            this.reported.paced = true;
+            this.log.info(`The platform limits the rate of requests: sending about ${pace.toFixed(1)} revokes a second, more as it allows.`);
+        }
+    }
+    endsAfterDeadline(time) {
+        return time >= this.clock.now() + this.deadline.remaining();
+    }
+}
+class Depths {
+    inFlight = new Set();
+    sent(now) {
+        const request = { sentAt: now, beside: [...this.inFlight] };
+        this.inFlight.add(request);
+        return request;
+    }
+    ended(request, admitted) {
+        this.inFlight.delete(request);
+        request.admitted = admitted;
+        const depth = 1 + request.beside.filter((other) => other.admitted !== false).length;
+        request.beside = [];
+        return depth;
+    }
+}
+function soonest(waiting) {
+    let first;
+    for (const entry of waiting)
+        if (first === undefined || entry.notBefore < first.notBefore)
+            first = entry;
+    return first;
+}
+function ended(signal) {
+    return new Promise((resolve) => {
+        if (signal.aborted)
+            resolve();
+        else
+            signal.addEventListener('abort', () => {
+                resolve();
+            }, { once: true });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/platform/settle-revoke.ts
+
+function settleRevoke(tokenId, unsettled, found) {
+    if (found === undefined) {
+        throw new UnknownTokenError(`no token with id ${tokenId} exists in the project: ${unsettled.message}`, unsettled.status);
+    }
+    if (found.state === 'revoked')
+        return { token: found, alreadyRevoked: !unsettled.mayHaveRevoked };
+    throw unsettled.refusal;
+}
+
+;// CONCATENATED MODULE: ./src/operations/settle-refusals.ts
+
+
+
+
+async function settleRefusals(client, unsettled) {
+    const settled = { revoked: [], revokedElsewhere: [], notRevoked: [] };
+    if (unsettled.length === 0)
+        return settled;
+    let tokens;
+    try {
+        tokens = await client.listTokens();
+    }
+    catch (error) {
+        const why = ` Whether it was revoked already could not be told: listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)}`;
+        settled.notRevoked.push(...unsettled.map(({ token, error }) => ({ token, reason: error.message + why })));
+        return settled;
+    }
+    for (const { token, error } of unsettled) {
+        try {
+            const outcome = settleRevoke(token.id, error, findById(tokens, token.id));
+            if (outcome.alreadyRevoked)
+                settled.revokedElsewhere.push(outcome.token);
+            else
+                settled.revoked.push(outcome.token);
+        }
+        catch (refusal) {
+            if (!(refusal instanceof RequestError))
+                throw refusal;
+            settled.notRevoked.push({ token, reason: refusal.message });
+        }
+    }
+    return settled;
+}
+
+;// CONCATENATED MODULE: ./src/operations/cleanup.ts
+
+
+
+
+
+async function cleanup(client, task, { clock, log, deadline }) {
+    const tokens = await client.listTokens();
+    const runnerNow = clock.now();
+    const platformNow = client.platformTime(runnerNow);
+    const now = platformNow ?? runnerNow;
+    const ages = platformNow === undefined
+        ? { by: 'runner' }
+        : { by: 'platform', skewMs: platformNow - runnerNow };
+    const plan = planCleanup(tokens, task, now);
+    const result = {
+        operation: 'cleanup',
+        task,
+        kept: plan.kept,
+        now,
+        ages,
+    };
+    if (task.dryRun) {
+        const stop = deadline.cause();
+        return { ...result, revoked: plan.revoke, revokedElsewhere: [], notRevoked: [], left: [], stop };
+    }
+    const scheduler = new Scheduler(task.concurrency, clock, deadline, log);
+    const outcomes = await scheduler.run(plan.revoke, async (token, attemptsUsed) => {
+        try {
+            const outcome = await client.revokeToken(token.id, {
+                scheduled: { attemptsUsed },
+                settle: 'later',
+            });
+            return { done: { revoked: outcome.token } };
+        }
+        catch (error) {
+            if (error instanceof ThrottledError)
+                return { throttled: error.throttle };
+            if (error instanceof UnsettledRevokeError)
+                return { done: { unsettled: { token, error } } };
+            if (!(error instanceof RequestError))
+                throw error;
+            if (error instanceof DeadlineError && !error.mayHaveTakenEffect) {
+                return { done: { left: token } };
+            }
+            return { done: { failed: { token, reason: error.message } } };
+        }
+    }, (token) => ({ left: token }));
+    const settled = await settleRefusals(client, outcomes.flatMap((o) => ('unsettled' in o ? [o.unsettled] : [])));
+    return {
+        ...result,
+        revoked: newestFirst([
+            ...outcomes.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
+            ...settled.revoked,
+        ]),
+        revokedElsewhere: newestFirst(settled.revokedElsewhere),
+        notRevoked: newestFirstBy([...outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])), ...settled.notRevoked], ({ token }) => token),
+        left: outcomes.flatMap((o) => ('left' in o ? [o.left] : [])),
+        stop: deadline.cause(),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/operations/list.ts
+
+
+async function list(client, task) {
+    const all = await client.listTokens();
+    const matchesName = task.name === undefined ? () => true : nameMatcher(task.name);
+    const tokens = all.filter((token) => matchesName(token.name) && (task.state === 'all' || token.state === task.state));
+    return { operation: 'list', tokens: newestFirst(tokens), total: all.length, task };
+}
+
+;// CONCATENATED MODULE: ./src/operations/revoke.ts
+async function revoke(client, task) {
+    const { token, alreadyRevoked } = await client.revokeToken(task.tokenId);
+    return { operation: 'revoke', token, alreadyRevoked };
+}
+
+;// CONCATENATED MODULE: ./src/operations/index.ts
+
+
+
+
+function perform(client, task, context) {
+    switch (task.operation) {
+        case 'create':
+            return create(client, task);
+        case 'list':
+            return list(client, task);
+        case 'revoke':
+            return revoke(client, task);
+        case 'cleanup':
+            return cleanup(client, task, context);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/platform/decode.ts
+
+
+
+
+
+const NOT_JSON = Symbol('not JSON');
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+function parseJson(body) {
+    try {
+        return JSON.parse(body);
+    }
+    catch {
+        return NOT_JSON;
+    }
+}
+function readRecord(request, answer) {
+    const record = toRecord(readJson(request, answer));
+    if (typeof record === 'string') {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
+    }
+    return record;
+}
+function readRevoked(request, answer, tokenId) {
+    const record = readRecord(request, answer);
+    if (!sameId(record.id, tokenId)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`, answer.status);
+    }
+    if (record.state !== 'revoked') {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify((0,shared_text/* truncate */.xv)(record.state, 40))}, not revoked.`, answer.status);
+    }
+    return record;
+}
+function readCreated(request, answer) {
+    const record = readRecord(request, answer);
+    if (!isUuid(record.id)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,shared_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
+    }
+    if (record.tokenValue === undefined) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
+    }
+    return record;
+}
+function readList(request, answer) {
+    const body = readJson(request, answer);
+    if (!Array.isArray(body)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
+    }
+    const records = body.map((item, index) => {
+        const record = toRecord(item);
+        if (typeof record === 'string') {
+            throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
+        }
+        return record;
+    });
+    return uniqueById(records);
+}
+function readAccessToken(request, answer, now) {
+    const body = readJson(request, answer);
+    const fields = (typeof body === 'object' && body !== null ? body : {});
+    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
+    if (typeof value !== 'string' || value === '') {
+        throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
+    }
+    if (!HEADER_SAFE.test(value)) {
+        throw new RequestError(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
+    }
+    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
+    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
+    return { value, renewAt };
+}
+function readJson(request, answer) {
+    if (answer.json === NOT_JSON) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not JSON.`, answer.status);
+    }
+    return answer.json;
+}
+
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
+var lib = __nccwpck_require__(511);
+;// CONCATENATED MODULE: ./src/platform/http.ts
+
+
+
+
+class TransportError extends Error {
+    code;
+    requestSent;
+    name = 'TransportError';
+    constructor(message, code, requestSent) {
+        super(message);
+        this.code = code;
+        this.requestSent = requestSent;
+    }
+}
+const CUT_OFF = 'ECANCELED';
+class HttpTransport {
+    clients = {
+        auth: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
+        api: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
+    };
+    send(target, request, timeoutMs, signal) {
+        return send(request, this.clients[target].getAgent(request.url), timeoutMs, signal);
+    }
+    close() {
+        this.clients.auth.dispose();
+        this.clients.api.dispose();
+    }
+}
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+const DESCRIPTIONS = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    EPIPE: 'connection closed while sending',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host name lookup failed',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ECONNABORTED: 'connection aborted',
+    DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed, and not trusted',
+    SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed CA that is not trusted',
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate was issued by a CA that is not trusted',
+    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate was issued by a CA that is not trusted',
+    CERT_HAS_EXPIRED: 'its certificate has expired',
+    ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
+};
+function send(request, agent, timeoutMs, signal) {
+    return new Promise((resolve, reject) => {
+        const url = new URL(request.url);
+        const transport = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
+        const headers = { ...request.headers };
+        if (request.body !== undefined)
+            headers['Content-Length'] = String(Buffer.byteLength(request.body));
+        let sent = false;
+        let settled = false;
+        const finish = (outcome) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', cutOff);
+            outcome();
+        };
+        const fail = (error) => {
+            finish(() => {
+                reject(toTransportError(error, sent));
+            });
+        };
+        const req = transport.request(url, { method: request.method, headers, agent });
+        const timer = setTimeout(() => {
+            const seconds = timeoutMs / 1000;
+            const error = new TransportError(`no answer within ${seconds} s (timeout)`, 'ETIMEDOUT', sent);
+            fail(error);
+            req.destroy(error);
+        }, timeoutMs);
+        const cutOff = () => {
+            const error = new TransportError('cut off: the step was cancelled', CUT_OFF, sent);
+            fail(error);
+            req.destroy(error);
+        };
+        if (signal?.aborted === true)
+            cutOff();
+        else
+            signal?.addEventListener('abort', cutOff, { once: true });
+        req.on('error', fail);
+        req.on('finish', () => {
+            sent = true;
+        });
+        req.on('response', (res) => {
+            let chunks = [];
+            let size = 0;
+            res.on('data', (chunk) => {
+                size += chunk.length;
+                if (size > MAX_BODY_BYTES) {
+                    const error = new TransportError('answer larger than 64 MiB', 'EMSGSIZE', true);
+                    fail(error);
+                    req.destroy(error);
+                    return;
+                }
+                chunks.push(chunk);
+            });
+            res.on('error', fail);
+            res.on('end', () => {
+                const body = Buffer.concat(chunks, size).toString('utf8');
+                chunks = [];
+                finish(() => {
+                    resolve({
+                        status: res.statusCode ?? 0,
+                        statusText: res.statusMessage ?? '',
+                        headers: res.headers,
+                        body,
+                    });
+                });
+            });
+        });
+        req.end(request.body);
+    });
+}
+function toTransportError(error, sent) {
+    if (error instanceof TransportError)
+        return error;
+    const code = error.code;
+    const message = error instanceof Error ? error.message : String(error);
+    const proxyStatus = /tunneling socket could not be established, statusCode=(\d{3})/.exec(message)?.[1];
+    if (proxyStatus !== undefined) {
+        return new TransportError(proxyStatus === '407'
+            ? 'the proxy answered 407 Proxy Authentication Required (EPROXY)'
+            : `the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, proxyStatus === '407' ? 'EPROXYAUTH' : 'EPROXY', false);
+    }
+    const known = typeof code === 'string' ? code : 'EUNKNOWN';
+    const description = DESCRIPTIONS[known] ?? (TLS_TRUST.has(known) ? 'certificate not trusted' : message);
+    return new TransportError(`${description} (${known})`, known, sent);
+}
+const TLS_TRUST = new Set([
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'UNABLE_TO_GET_ISSUER_CERT',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'CERT_UNTRUSTED',
+    'CERT_SIGNATURE_FAILURE',
+    'CERT_HAS_EXPIRED',
+    'CERT_NOT_YET_VALID',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+;// CONCATENATED MODULE: ./src/platform/hints.ts
+
+
+const UNREACHABLE = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENETDOWN',
+]);
+function transportHint(error, target, url, timeoutMs) {
+    if (error.code === 'ETIMEDOUT') {
+        return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
+    }
+    const input = target === 'auth' ? 'authUrl' : 'baseUrl';
+    const { host, origin } = new URL(url);
+    if (UNREACHABLE.has(error.code)) {
+        return ` Check the ${input} input (${origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`;
+    }
+    if (error.code === 'EPROXYAUTH') {
+        return ` Check the user name and password in HTTPS_PROXY (http://user:password@proxy:port, the special characters %-encoded), and that the proxy lets this runner reach ${host}.`;
+    }
+    if (error.code === 'EPROXY') {
+        return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`;
+    }
+    if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+        return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`;
+    }
+    if (TLS_TRUST.has(error.code)) {
+        return ` The runner does not trust the certificate of ${host}. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.`;
+    }
+    return '';
+}
+function authPathHint(endpoint) {
+    const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'));
+    return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
+}
+function apiPathHint(request) {
+    const { origin, pathname } = new URL(request.url);
+    const at = pathname.lastIndexOf(TOKENS_PATH);
+    if (at < 0)
+        return '';
+    const baseUrl = origin + pathname.slice(0, at);
+    const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1];
+    if (repeated !== undefined) {
+        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${TOKENS_PATH}/`.startsWith(`/${repeated}/`)
+            ? `the action adds ${TOKENS_PATH} to it, so leave /${repeated} off its end`
+            : 'check its path prefix';
+        return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`;
+    }
+    if (pathname.endsWith(TOKENS_PATH)) {
+        return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${TOKENS_PATH} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
+    }
+    return '';
+}
+
+;// CONCATENATED MODULE: ./src/platform/auth.ts
+
+
+
+
+
+class Session {
+    obtain;
+    now;
+    pending;
+    constructor(obtain, now) {
+        this.obtain = obtain;
+        this.now = now;
+    }
+    async token() {
+        const current = this.pending;
+        if (current !== undefined) {
+            const token = await current;
+            if (token.renewAt === undefined || this.now() < token.renewAt)
+                return token.value;
+            if (this.pending === current)
+                this.pending = undefined;
+        }
+        this.pending ??= this.start();
+        return (await this.pending).value;
+    }
+    async reject(value) {
+        const current = this.pending;
+        const token = await current?.catch(() => undefined);
+        if (token?.value === value && this.pending === current)
+            this.pending = undefined;
+    }
+    start() {
+        const pending = this.obtain();
+        pending.catch(() => {
+            if (this.pending === pending)
+                this.pending = undefined;
+        });
+        return pending;
+    }
+}
+async function authenticate(loop, { clientId, clientSecret, authEndpoint }, now) {
+    const request = jsonRequest('POST', authEndpoint, JSON.stringify({ clientId, secret: clientSecret }));
+    try {
+        return await loop.call('auth', request, {
+            read: (answer) => readAccessToken(request, answer, now()),
+        });
+    }
+    catch (error) {
+        if (!(error instanceof RequestError))
+            throw error;
+        if (error.status === 404 || error.status === 405) {
+            throw new AuthenticationError(`authentication failed: ${error.message} ${authPathHint(authEndpoint)}`, error.status);
+        }
+        if (isRefusal(error.status)) {
+            throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`, error.status);
+        }
+        throw new AuthenticationError(`authentication failed: ${error.message}`, error.status);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/platform/retry.ts
+
+const DEFAULT_BACKOFF = {
+    baseDelayMs: 500,
+    maxDelayMs: 8_000,
+    maxRetryAfterMs: 60_000,
+};
+const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+const TRANSIENT_CODES = new Set([
+    'ECONNRESET',
+    'ECONNREFUSED',
+    'ECONNABORTED',
+    'EPIPE',
+    'ETIMEDOUT',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENETDOWN',
+]);
+function isTransient(outcome) {
+    return outcome instanceof TransportError
+        ? TRANSIENT_CODES.has(outcome.code)
+        : TRANSIENT_STATUSES.has(outcome.status);
+}
+function mayHaveTakenEffect(outcome) {
+    if (outcome instanceof TransportError)
+        return outcome.requestSent;
+    return outcome.status === 500 || outcome.status === 502 || outcome.status === 504;
+}
+function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
+    const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
+    return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
+}
+function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
+    const value = headers['retry-after']?.trim();
+    if (!value)
+        return undefined;
+    let delay;
+    if (/^\d+$/.test(value)) {
+        delay = Number(value) * 1000;
+    }
+    else {
+        const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
+        if (Number.isNaN(at))
+            return undefined;
+        const serverNow = headers.date === undefined ? NaN : Date.parse(headers.date);
+        delay = Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow));
+    }
+    return Math.min(delay, backoff.maxRetryAfterMs);
+}
+
+;// CONCATENATED MODULE: ./src/platform/server-detail.ts
+
+const MAX_DETAIL = 300;
+const MAX_BODY = 64 * 1024;
+const MAX_DEPTH = 4;
+const MAX_PARTS = 16;
+function describeBody(body, contentType, scrub) {
+    const cut = body.length > MAX_BODY;
+    const text = scrub(cut ? body.slice(0, MAX_BODY) : body).trim();
+    if (text === '')
+        return '';
+    if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
+        return 'the body was not JSON (an HTML page)';
+    }
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        if (cut && /^[[{]/.test(text)) {
+            return `a JSON body of ${body.length} characters, too long to read for its message`;
+        }
+        return shorten(text);
+    }
+    const detail = jsonDetail(json);
+    if (detail !== undefined)
+        return shorten(scrub(detail));
+    const fields = typeof json === 'object' && json !== null && !Array.isArray(json)
+        ? Object.keys(json).slice(0, 8)
+        : [];
+    return fields.length > 0
+        ? shorten(`a JSON body without an error message (fields: ${fields.join(', ')})`)
+        : 'a JSON body without an error message';
+}
+function jsonDetail(value, depth = 0) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH)
+        return undefined;
+    const fields = value;
+    const parts = [
+        fields.error,
+        fields.message,
+        fields.errors,
+        fields.error_description,
+        fields.detail,
+    ]
+        .flatMap((field) => (Array.isArray(field) ? field : [field]))
+        .slice(0, MAX_PARTS)
+        .map((field) => typeof field === 'object' && field !== null ? jsonDetail(field, depth + 1) : field)
+        .filter((field) => typeof field === 'string' && field.trim() !== '');
+    return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
+}
+function shorten(text) {
+    return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(text), MAX_DETAIL);
+}
+
+;// CONCATENATED MODULE: ./src/platform/call-loop.ts
+
+
+
+
+
+
+
+
+
+const MAX_REASON = 60;
+class CallLoop {
+    options;
+    platformOffset;
+    accessTokens;
+    constructor(options) {
+        this.options = options;
+    }
+    useAccessTokens(tokens) {
+        this.accessTokens = tokens;
+    }
+    platformTime(at) {
+        return this.platformOffset === undefined ? undefined : at + this.platformOffset;
+    }
+    async call(target, request, options) {
+        const { clock, backoff, log, deadline, timeoutMs } = this.options;
+        const attempts = this.options.retries + 1;
+        let renewed = false;
+        for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1;; attempt++) {
+            if (deadline.expired())
+                throw notSent(deadline, request);
+            const { outcome, token, cut } = await this.attempt(target, request);
+            if (outcome instanceof TransportError &&
+                ((outcome.code === 'ETIMEDOUT' && cut) || outcome.code === CUT_OFF)) {
+                const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : '';
+                throw new DeadlineError(`${stopped(deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
+            }
+            const answer = outcome instanceof TransportError ? undefined : outcome;
+            if (answer?.status === 401 && token !== undefined && !renewed) {
+                renewed = true;
+                log.info(`${requestLine(request)} answered 401: authenticating again.`);
+                await this.accessTokens?.reject(token);
+                attempt--;
+                continue;
+            }
+            if (answer !== undefined && isSuccess(target, answer.status)) {
+                try {
+                    return options.read(answer);
+                }
+                catch (error) {
+                    const found = error instanceof RequestError
+                        ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
+                        : undefined;
+                    if (found !== undefined)
+                        return found;
+                    throw error;
+                }
+            }
+            const failure = this.describeFailure(request, outcome, {
+                renewed,
+                attempt: attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '',
+            });
+            const retrying = isTransient(outcome) && attempt < attempts;
+            const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff);
+            const delay = retrying ? (retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff)) : 0;
+            if (answer?.status === 429 && retrying && options.scheduled !== undefined) {
+                throw new ThrottledError((0,shared_text/* asSentence */.KG)(failure), {
+                    retryAfterMs: retryAfter,
+                    backoffMs: backoffDelay(attempt, clock.jitter(), backoff),
+                    attemptsUsed: attempt,
+                });
+            }
+            if (retrying && delay >= deadline.remaining()) {
+                const maybe = mayHaveTakenEffect(outcome);
+                const cause = deadline.cause();
+                const why = cause.by === 'cancel'
+                    ? `the step was cancelled (${cause.signal}), so it was not tried again`
+                    : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`;
+                throw new DeadlineError(`${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
+            }
+            if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
+                if (retrying)
+                    await this.wait(failure, delay);
+                const found = await options.onUncertain(failure);
+                if (found !== undefined)
+                    return found;
+                if (retrying)
+                    continue;
+            }
+            if (!retrying) {
+                const hint = outcome instanceof TransportError
+                    ? transportHint(outcome, target, request.url, timeoutMs)
+                    : target === 'api' && outcome.status === 404
+                        ? apiPathHint(request)
+                        : '';
+                throw new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, answer?.status);
+            }
+            await this.wait(failure, delay);
+        }
+    }
+    async wait(failure, delay) {
+        this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
+        await this.options.clock.sleep(delay, this.options.deadline.stopSignal);
+    }
+    async attempt(target, request) {
+        const { clock, secrets, transport, log, deadline } = this.options;
+        let token;
+        let sent = request;
+        if (target === 'api' && this.accessTokens !== undefined) {
+            token = await this.accessTokens.token();
+            secrets.add(token, 'sent');
+            sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } };
+        }
+        if (deadline.expired())
+            throw notSent(deadline, request);
+        const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining());
+        const started = clock.now();
+        let outcome;
+        try {
+            const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal);
+            const json = parseJson(response.body);
+            secrets.addFrom(json);
+            const read = json !== NOT_JSON && isSuccess(target, response.status);
+            outcome = { ...response, body: read ? '' : response.body, json };
+            if (target === 'api')
+                this.notePlatformTime(outcome);
+        }
+        catch (error) {
+            if (!(error instanceof TransportError))
+                throw error;
+            outcome = error;
+        }
+        const result = outcome instanceof TransportError ? outcome.code : String(outcome.status);
+        log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
+        const cut = timeoutMs < this.options.timeoutMs;
+        return token === undefined ? { outcome, cut } : { outcome, token, cut };
+    }
+    describeFailure(request, outcome, { renewed, attempt }) {
+        const scrub = (text) => this.options.secrets.scrub(text);
+        if (outcome instanceof TransportError) {
+            return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
+        }
+        const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
+        const reason = (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
+        const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
+        const what = detail ? `: ${detail}` : '';
+        if (renewed && outcome.status === 401) {
+            return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
+        }
+        return `${requestLine(request)} answered ${status}${attempt}${what}`;
+    }
+    notePlatformTime(answer) {
+        const date = answer.headers.date === undefined ? NaN : Date.parse(answer.headers.date);
+        if (!Number.isNaN(date))
+            this.platformOffset = date + 500 - this.options.clock.now();
+    }
+}
+function isSuccess(target, status) {
+    return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
+}
+function seconds(ms) {
+    return `${(ms / 1000).toFixed(1)} s`;
+}
+function notSent(deadline, request) {
+    return new DeadlineError(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
+}
+
+;// CONCATENATED MODULE: ./src/platform/lost-create.ts
+
+
+const KNOWN_CLOCK_MARGIN_MS = 2_000;
+const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
+function findCreated(tokens, name, sentAt, platformTime) {
+    const platformSentAt = platformTime(sentAt);
+    const since = platformSentAt === undefined
+        ? sentAt - UNKNOWN_CLOCK_MARGIN_MS
+        : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
+    const candidates = newestFirst(tokens.filter((token) => {
+        if (token.name !== name || token.state !== 'active')
+            return false;
+        const created = createdTime(token);
+        return created === undefined || created >= since;
+    }));
+    const [only] = candidates;
+    if (only === undefined)
+        return { found: 'none' };
+    if (candidates.length > 1)
+        return { found: 'several', tokens: candidates };
+    const created = createdTime(only);
+    if (created === undefined) {
+        const why = `its createdAt (${JSON.stringify((0,shared_text/* truncate */.xv)(only.createdAt ?? '', 40))}) cannot be read, so whether it was made by this step or before it cannot be told`;
+        return { found: 'unsure', token: only, why };
+    }
+    if (platformSentAt === undefined && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
+        const seconds = Math.round((sentAt - created) / 1000);
+        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
+        return { found: 'unsure', token: only, why };
+    }
+    return { found: 'one', token: only };
+}
+
+;// CONCATENATED MODULE: ./src/platform/create-recovery.ts
+
+
+
+
+
+
+const LATE_LOOK_MS = 2_000;
+class CreateRecovery {
+    name;
+    sentAt;
+    options;
+    client;
+    sentAgain = false;
+    constructor(name, sentAt, options, client) {
+        this.name = name;
+        this.sentAt = sentAt;
+        this.options = options;
+        this.client = client;
+    }
+    async findCreated(failure) {
+        const { name, sentAt, client } = this;
+        client.log.info(`${failure}. The token may have been created all the same: checking the list.`);
+        let tokens;
+        try {
+            tokens = await client.list();
+        }
+        catch (error) {
+            throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)} Look for it before running again.`);
+        }
+        const created = findCreated(tokens, name, sentAt, client.platformTime);
+        switch (created.found) {
+            case 'none':
+                client.log.info(`No token named '${name}' was created.`);
+                this.sentAgain = true;
+                this.options.onLostAnswer?.();
+                return undefined;
+            case 'several':
+                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
+            case 'unsure':
+                throw new RequestError(`${failure}; the list shows one active token named '${name}', ${shortId(created.token)}, but ${created.why}. It was not taken for this step's: look for this step's token before running again.`);
+            case 'one':
+                return await this.adopted(created.token, failure);
+        }
+    }
+    async nameLateCreates(kept) {
+        const { name, client } = this;
+        if (!this.sentAgain)
+            return;
+        if (client.deadline.remaining() <= LATE_LOOK_MS) {
+            client.log.debug(`No time left in totalTimeout to look for a late create of '${name}'.`);
+            return;
+        }
+        let tokens;
+        try {
+            await client.clock.sleep(LATE_LOOK_MS, client.deadline.stopSignal);
+            tokens = await client.list();
+        }
+        catch (error) {
+            client.log.debug(`Could not look for a late create of '${name}': ${(0,errors/* messageOf */.bD)(error)}`);
+            return;
+        }
+        const since = this.earliest();
+        const late = tokens.filter((token) => token.name === name &&
+            token.state === 'active' &&
+            token.id !== kept.id &&
+            (createdTime(token) ?? Infinity) >= since);
+        if (late.length === 0)
+            return;
+        client.log.warning(`The first create of '${name}' got no answer, and the list did not show its token, so the create was sent again; the list now shows ${late.map(nameAndId).join(', ')} created since then as well. It is probably that first create's, finished late, and nobody has its value: revoke it if nothing uses it (operation: revoke, tokenId).`);
+    }
+    earliest() {
+        const platformSentAt = this.client.platformTime(this.sentAt);
+        return platformSentAt === undefined
+            ? this.sentAt - UNKNOWN_CLOCK_MARGIN_MS
+            : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
+    }
+    async adopted(token, failure) {
+        const { name, client } = this;
+        if (!isUuid(token.id)) {
+            throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,shared_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
+        }
+        if (token.tokenValue === undefined) {
+            let revoked;
+            try {
+                await client.revoke(token.id);
+                revoked = 'It was revoked at once.';
+            }
+            catch (error) {
+                revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
+            }
+            throw new RequestError(`${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${revoked}`);
+        }
+        client.log.info(`It was: token ${token.id}, created at ${token.createdAt ?? '?'}, is this step's token.`);
+        return token;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/platform/created-answer.ts
+
+
+
+
+
+async function checkCreated(token, context) {
+    const { name, request } = context;
+    if (token.name === name && token.state === 'active')
+        return token;
+    const state = JSON.stringify((0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.state), 40));
+    const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${state}, not an active token named '${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(name), 200)}': its value was not handed on.`;
+    if (token.state !== 'active')
+        throw new RequestError(mismatch);
+    if (olderThanCreate(token, context)) {
+        throw new RequestError(`${mismatch} It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`);
+    }
+    let revoked;
+    try {
+        await context.revoke(token.id);
+        revoked = 'It was revoked at once.';
+    }
+    catch (error) {
+        revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
+    }
+    throw new RequestError(`${mismatch} ${revoked}`);
+}
+function olderThanCreate(token, { sentAt, platformTime }) {
+    const created = createdTime(token);
+    if (created === undefined)
+        return false;
+    const platformSentAt = platformTime(sentAt);
+    return platformSentAt === undefined
+        ? created < sentAt - UNKNOWN_CLOCK_MARGIN_MS
+        : created < platformSentAt - KNOWN_CLOCK_MARGIN_MS;
+}
+
+;// CONCATENATED MODULE: ./src/platform/client.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+class PlatformClient {
+    options;
+    clock;
+    transport;
+    loop;
+    deadline;
+    constructor(options) {
+        this.options = options;
+        this.clock = options.clock ?? systemClock;
+        this.transport = options.transport ?? new HttpTransport();
+        this.deadline = options.deadline ?? new Deadline(this.clock, 0);
+        this.loop = new CallLoop({
+            transport: this.transport,
+            timeoutMs: options.timeoutMs,
+            deadline: this.deadline,
+            retries: options.retries,
+            secrets: options.secrets,
+            log: options.log,
+            clock: this.clock,
+            backoff: options.backoff ?? DEFAULT_BACKOFF,
+        });
+        const now = () => this.clock.now();
+        this.loop.useAccessTokens(new Session(() => authenticate(this.loop, options, now), now));
+    }
+    async createToken(name, options = {}) {
+        const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
+        const startedAt = this.clock.now();
+        const recovery = this.recovery(name, startedAt, options);
+        const token = await this.loop.call('api', request, {
+            read: (answer) => readCreated(request, answer),
+            onUncertain: (failure) => recovery.findCreated(failure),
+        });
+        await recovery.nameLateCreates(token);
+        return checkCreated(token, {
+            name,
+            request: requestLine(request),
+            sentAt: startedAt,
+            platformTime: (at) => this.platformTime(at),
+            revoke: (tokenId) => this.revokeToken(tokenId),
+        });
+    }
+    listTokens() {
+        const request = this.apiRequest('GET', TOKENS_PATH);
+        return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
+    }
+    async revokeToken(tokenId, options = {}) {
+        const request = this.apiRequest('POST', revokePath(tokenId));
+        const uncertain = { mayHaveRevoked: false };
+        try {
+            const token = await this.loop.call('api', request, {
+                read: (answer) => readRevoked(request, answer, tokenId),
+                onUncertain: () => {
+                    uncertain.mayHaveRevoked = true;
+                    return Promise.resolve(undefined);
+                },
+                ...(options.scheduled && { scheduled: options.scheduled }),
+            });
+            return { token, alreadyRevoked: false };
+        }
+        catch (error) {
+            if (!(error instanceof RequestError) || !worthLookingUp(error))
+                throw error;
+            const unsettled = new UnsettledRevokeError(error, uncertain.mayHaveRevoked);
+            if (options.settle === 'later')
+                throw unsettled;
+            let tokens;
+            try {
+                tokens = await this.listTokens();
+            }
+            catch {
+                throw error;
+            }
+            return settleRevoke(tokenId, unsettled, findById(tokens, tokenId));
+        }
+    }
+    close() {
+        this.transport.close();
+    }
+    recovery(name, sentAt, options) {
+        return new CreateRecovery(name, sentAt, options, {
+            clock: this.clock,
+            deadline: this.deadline,
+            list: () => this.listTokens(),
+            revoke: (tokenId) => this.revokeToken(tokenId),
+            platformTime: (at) => this.platformTime(at),
+            log: this.options.log,
+        });
+    }
+    platformTime(at) {
+        return this.loop.platformTime(at);
+    }
+    apiRequest(method, path, body) {
+        return jsonRequest(method, this.options.baseUrl + path, body);
+    }
+}
+function worthLookingUp(error) {
+    const { status } = error;
+    if (error instanceof AuthenticationError || status === undefined || status === 401)
+        return false;
+    return (status >= 200 && status <= 299) || isRefusal(status);
+}
+
+;// CONCATENATED MODULE: ./src/post/state.ts
+const TOKEN_ID = 'revokeOnExitTokenId';
+const TOKEN_NAME = 'revokeOnExitTokenName';
+const CREATE_SENT_AT = 'revokeOnExitSince';
+const WHEN = 'revokeOnExitWhen';
+const LOST_ANSWER = 'revokeOnExitLostAnswer';
+const TOKEN_FILE = 'tokenFile';
+function saveCreateSent(runner, create) {
+    runner.saveState(TOKEN_NAME, create.name);
+    runner.saveState(CREATE_SENT_AT, String(create.sentAt));
+    runner.saveState(WHEN, create.when);
+}
+function saveLostAnswer(runner) {
+    runner.saveState(LOST_ANSWER, 'true');
+}
+function saveTokenToRevoke(runner, token) {
+    runner.saveState(TOKEN_ID, token.id);
+    runner.saveState(TOKEN_NAME, token.name ?? '');
+}
+function leftToRevoke(runner) {
+    const id = runner.getState(TOKEN_ID);
+    const name = runner.getState(TOKEN_NAME);
+    const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
+    const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
+    const create = name && Number.isSafeInteger(sentAt) ? { name, sentAt, when } : undefined;
+    const lost = runner.getState(LOST_ANSWER) === 'true';
+    if (id) {
+        const token = name ? { id, name } : { id };
+        return create !== undefined && lost ? { when, token, search: create } : { when, token };
+    }
+    return create === undefined ? undefined : { when, search: create };
+}
+function saveTokenFile(runner, path) {
+    runner.saveState(TOKEN_FILE, path);
+}
+function savedTokenFile(runner) {
+    return runner.getState(TOKEN_FILE) || undefined;
+}
+
+;// CONCATENATED MODULE: ./src/platform/project-guard.ts
+
+
+
+class ProjectGuard {
+    api;
+    expected;
+    checked = new Set();
+    constructor(api, expected) {
+        this.api = api;
+        this.expected = expected;
+    }
+    async listTokens() {
+        const tokens = await this.api.listTokens();
+        const other = tokens.find((token) => !this.isExpected(token));
+        if (other !== undefined) {
+            throw new errors/* ActionError */.lZ(`the platform listed ${nameAndId(other)} of project ${projectOf(other)}, but expectedProjectId is ${this.expected}: these credentials reach another project. Nothing was revoked or created; check clientId, clientSecret and baseUrl.`);
+        }
+        for (const token of tokens)
+            this.checked.add(token.id.toLowerCase());
+        return tokens;
+    }
+    async createToken(name, options) {
+        const token = await this.api.createToken(name, options);
+        if (this.isExpected(token))
+            return token;
+        let revoked;
+        try {
+            await this.api.revokeToken(token.id);
+            revoked = 'It was revoked at once.';
+        }
+        catch (error) {
+            const why = (0,errors/* messageOf */.bD)(error);
+            revoked = `Revoking it at once failed too, so revoke it by hand: ${why}`;
+        }
+        throw new errors/* ActionError */.lZ(`the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`);
+    }
+    async revokeToken(tokenId, options) {
+        if (!this.checked.has(tokenId.toLowerCase()))
+            await this.listTokens();
+        return this.api.revokeToken(tokenId, options);
+    }
+    platformTime(runnerTime) {
+        return this.api.platformTime(runnerTime);
+    }
+    isExpected(token) {
+        return token.projectId?.toLowerCase() === this.expected.toLowerCase();
+    }
+}
+function projectOf(token) {
+    return token.projectId === undefined ? '(none given)' : (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.projectId), 80);
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+
+const SUMMARY_LIMIT_BYTES = 128 * 1024;
+const RESERVE_BYTES = 4 * 1024;
+class Summary {
+    text = '';
+    bytes = 0;
+    constructor(heading) {
+        this.block(`### ${heading}`);
+    }
+    paragraph(markdown) {
+        this.block(markdown);
+        return this;
+    }
+    table(heading, columns, items, row, whereAll) {
+        if (items.length === 0)
+            return this;
+        const head = `#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`;
+        let shown = 0;
+        if (this.add(head))
+            for (const item of items) {
+                if (!this.add(`| ${row(item).join(' | ')} |\n`, RESERVE_BYTES))
+                    break;
+                shown++;
+            }
+        const omitted = items.length - shown;
+        if (omitted > 0)
+            this.add(`\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`);
+        this.add('\n');
+        return this;
+    }
+    toString() {
+        return this.text;
+    }
+    block(markdown) {
+        if (this.add(`${markdown}\n\n`))
+            return;
+        const cut = cutMarkdown(markdown, SUMMARY_LIMIT_BYTES - 1 - RESERVE_BYTES - this.bytes - 2);
+        if (cut !== undefined)
+            this.add(`${cut}\n\n`);
+    }
+    add(text, reserve = 0) {
+        const bytes = Buffer.byteLength(text);
+        if (this.bytes + bytes + reserve >= SUMMARY_LIMIT_BYTES)
+            return false;
+        this.text += text;
+        this.bytes += bytes;
+        return true;
+    }
+}
+const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu;
+function cutMarkdown(markdown, maxBytes) {
+    if (Buffer.byteLength(markdown) <= maxBytes)
+        return markdown;
+    const closers = (open) => open
+        .map((tag) => `</${tag}>`)
+        .reverse()
+        .join('');
+    let open = [];
+    let kept = '';
+    let bytes = 0;
+    for (const [piece, slash, tag] of markdown.matchAll(PIECE)) {
+        const next = tag === undefined ? open : slash ? open.slice(0, -1) : [...open, tag];
+        const size = Buffer.byteLength(piece);
+        if (bytes + size + Buffer.byteLength(`...${closers(next)}`) > maxBytes)
+            break;
+        kept += piece;
+        bytes += size;
+        open = next;
+    }
+    const cut = `${kept}...${closers(open)}`;
+    return Buffer.byteLength(cut) <= maxBytes ? cut : undefined;
+}
+const markdownSpecial = (0,shared_text/* lazyRegExp */.eN)(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu);
+const MAYBE_SPECIAL = /[&<>"|`\\*[\]~$_]/;
+function escapeMarkdown(value) {
+    const line = (0,shared_text/* oneLine */.TN)(value);
+    if (!MAYBE_SPECIAL.test(line))
+        return line;
+    return line.replace(markdownSpecial(), (c) => `&#${c.charCodeAt(0)};`);
+}
+
+;// CONCATENATED MODULE: ./src/report/wording.ts
+
+
+
+function stepFailure(result) {
+    if (result.operation !== 'cleanup')
+        return undefined;
+    const failures = [timeoutFailure(result), cleanupFailure(result)];
+    const text = failures.filter((failure) => failure !== undefined).join(' ');
+    return text === '' ? undefined : text;
+}
+function timeoutFailure(result) {
+    const { left, revoked, stop } = result;
+    if (left.length === 0)
+        return undefined;
+    return `${stopped(stop)}: ${(0,shared_text/* countTokens */.ih)(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`;
+}
+function leftBecause({ stop }) {
+    return stop.by === 'cancel' ? 'the step was cancelled' : 'totalTimeout ran out';
+}
+function cleanupFailure(result) {
+    const { notRevoked } = result;
+    if (notRevoked.length === 0)
+        return undefined;
+    const revoked = allRevoked(result);
+    const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`);
+    const more = notRevoked.length > shown.length
+        ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
+        : '';
+    const total = notRevoked.length + revoked.length;
+    const were = (n) => (n === 1 ? 'was' : 'were');
+    return `${notRevoked.length} of ${(0,shared_text/* countTokens */.ih)(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
+}
+function keptByKeep(keep) {
+    const which = keep === 1 ? 'the newest of its name' : `one of the ${keep} newest of its name`;
+    return `${which} (keep: ${keep}); keep: 0 revokes it too`;
+}
+const KEPT_NAMELESS = 'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told';
+function revokeOnExitNote(when) {
+    if (when === 'never')
+        return undefined;
+    return when === 'always'
+        ? 'It will be revoked at the end of the job (revokeOnExit).'
+        : 'It will be revoked at the end of the job if the job does not succeed (revokeOnExit: failure).';
+}
+const CLOCK_SKEW_WARNING_MS = 5 * 60_000;
+function ageClockNote({ ages }) {
+    if (ages.by === 'runner') {
+        return "The platform's answers carry no Date header: ages are measured on the runner's clock.";
+    }
+    if (Math.abs(ages.skewMs) <= CLOCK_SKEW_WARNING_MS)
+        return undefined;
+    const way = ages.skewMs > 0 ? 'behind' : 'ahead of';
+    const apart = Math.round(Math.abs(ages.skewMs) / 60_000) * 60_000;
+    return `The runner's clock is ${(0,shared_text/* formatAge */.nV)(apart)} ${way} the platform's (by the Date header of its list answer): ages are measured on the platform's clock.`;
+}
+function allRevoked({ revoked, revokedElsewhere }) {
+    return revokedElsewhere.length === 0 ? revoked : newestFirst([...revoked, ...revokedElsewhere]);
+}
+function revokedElsewhereNote(token) {
+    const at = token.revokedAt ? ` at ${(0,shared_text/* oneLine */.TN)(token.revokedAt)}` : '';
+    const by = token.revokedBy ? ` by ${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.revokedBy), 80)}` : '';
+    return `was revoked by someone else meanwhile${at}${by} (another job, or a person): counted as revoked`;
+}
+function cleanupOutcome(result) {
+    const { task, revoked, revokedElsewhere, notRevoked, left } = result;
+    if (task.dryRun)
+        return `Dry run: ${(0,shared_text/* countTokens */.ih)(revoked.length)} would be revoked; nothing was revoked.`;
+    const elsewhere = revokedElsewhere.length > 0
+        ? `; ${revokedElsewhere.length} more had been revoked by someone else meanwhile`
+        : '';
+    const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : '';
+    const late = left.length > 0 ? `; ${left.length} left when ${leftBecause(result)}` : '';
+    return `Revoked ${(0,shared_text/* countTokens */.ih)(revoked.length)}${elsewhere}${failed}${late}.`;
+}
+
+;// CONCATENATED MODULE: ./src/report/summary.ts
+
+
+
+
+
+const FIELD_CHARACTERS = 200;
+const ALL_IN_TOKENS_FILE = 'the file named by the <code>tokensFile</code> output has all of them';
+function createSummary(result) {
+    const { token, envName, reused, revokeOnExit } = result;
+    const where = envName
+        ? `the step output <code>tokenValue</code> and the environment variable <code>${field(envName)}</code>`
+        : 'the step output <code>tokenValue</code>';
+    const mediator = token.mediatorId ? ` for mediator <code>${field(token.mediatorId)}</code>` : '';
+    const what = reused
+        ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
+        : `Created ${describeToken(token)}${mediator}.`;
+    const note = revokeOnExitNote(revokeOnExit);
+    const exit = note === undefined ? '' : ` ${note}`;
+    return new Summary(reused ? 'Gateway token reused' : 'Gateway token created')
+        .paragraph(`${what} Its value is in ${where}, masked in the log.${exit}`)
+        .toString();
+}
+function revokeSummary(result) {
+    const { token, alreadyRevoked } = result;
+    const when = token.revokedAt ? ` at ${date(token.revokedAt)}` : '';
+    const what = alreadyRevoked
+        ? `The ${describeToken(token)} was already revoked${when}; nothing changed.`
+        : `Revoked ${describeToken(token)}${when}.`;
+    return new Summary('Gateway token revoked').paragraph(what).toString();
+}
+function listSummary(result) {
+    const { tokens, total, task } = result;
+    const filters = [
+        task.name === undefined ? undefined : `name <code>${field(task.name)}</code>`,
+        task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
+    ].filter((filter) => filter !== undefined);
+    const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : '';
+    return new Summary('Gateway tokens')
+        .paragraph(`${tokens.length} of ${(0,shared_text/* countTokens */.ih)(total)}${matching}.`)
+        .table('Tokens', ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'], tokens, (t) => [
+        summary_name(t),
+        code(t.id),
+        field(t.state),
+        date(t.createdAt),
+        creator(t),
+        date(t.revokedAt),
+    ], ALL_IN_TOKENS_FILE)
+        .toString();
+}
+function cleanupSummary(result) {
+    const { task, revoked, kept, notRevoked, left, now } = result;
+    const selection = [
+        task.name === undefined
+            ? 'active tokens of any name'
+            : `active tokens named <code>${field(task.name)}</code>`,
+        task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
+        task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
+    ].filter((part) => part !== undefined);
+    const age = (token) => {
+        const created = createdTime(token);
+        return created === undefined ? 'unknown' : (0,shared_text/* formatAge */.nV)(now - created);
+    };
+    return new Summary(task.dryRun ? 'Gateway token cleanup (dry run)' : 'Gateway token cleanup')
+        .paragraph([`Selected ${selection.join(', ')}.`, cleanupOutcome(result), ageClockNote(result)]
+        .filter((sentence) => sentence !== undefined)
+        .join(' '))
+        .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked, ({ token, reason }) => [summary_name(token), code(token.id), field(reason)], 'each has a warning in the log')
+        .table(`Left active: ${leftBecause(result)}`, ['Name', 'Id', 'Age'], left, (t) => [summary_name(t), code(t.id), age(t)], 'run the cleanup again to revoke them')
+        .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked, (t) => [summary_name(t), code(t.id), age(t), creator(t)], ALL_IN_TOKENS_FILE)
+        .table('Revoked by someone else meanwhile', ['Name', 'Id', 'Revoked', 'By'], result.revokedElsewhere, (t) => [summary_name(t), code(t.id), date(t.revokedAt), field(t.revokedBy ?? '')], ALL_IN_TOKENS_FILE)
+        .table('Kept', ['Name', 'Id', 'Age', 'Why'], kept, ({ token, why }) => [
+        summary_name(token),
+        code(token.id),
+        age(token),
+        field(why === 'keep'
+            ? keptByKeep(task.keep)
+            : why === 'unreadable name'
+                ? KEPT_NAMELESS
+                : 'its createdAt cannot be read'),
+    ], 'the log says how many were kept')
+        .toString();
+}
+function describeToken(token) {
+    return `gateway token <strong>${summary_name(token)}</strong> (${code(token.id)})`;
+}
+function summary_name(token) {
+    return token.name === undefined ? `<em>${NO_NAME}</em>` : field(token.name);
+}
+function creator(token) {
+    return field(token.createdByEmail ?? token.createdBy ?? '');
+}
+function code(value) {
+    return `<code>${field(value)}</code>`;
+}
+function date(iso) {
+    if (iso === undefined)
+        return '';
+    const time = readTimestamp(iso);
+    if (time === undefined)
+        return field(iso);
+    return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+}
+function field(value) {
+    return escapeMarkdown((0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(value), FIELD_CHARACTERS));
+}
+
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/shared/token-files.ts
+
+
+
+const TOKEN_FILE_NAME = /^gateway-token-[0-9a-f]{32}$/;
+const randomName = (prefix, suffix = '') => `${prefix}${(0,external_node_crypto_namespaceObject.randomBytes)(16).toString('hex')}${suffix}`;
+function newTokenFilePath(dir) {
+    return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-token-'));
+}
+function writeTokenFile(path, value) {
+    writeNewFile(path, value, 0o600);
+}
+function writeTokensFile(dir, json) {
+    const path = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-tokens-', '.json'));
+    writeNewFile(path, json, 0o600);
+    return path;
+}
+function writeNewFile(path, content, mode) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'wx', mode);
+    try {
+        (0,external_node_fs_namespaceObject.fchmodSync)(fd, mode);
+        (0,external_node_fs_namespaceObject.writeFileSync)(fd, content);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+function removeTokenFile(path, dir) {
+    if (resolve(path) !== path ||
+        dirname(path) !== resolve(dir) ||
+        !TOKEN_FILE_NAME.test(basename(path))) {
+        throw new Error(`it is not a token file of this action in ${resolve(dir)}.`);
+    }
+    try {
+        if (!lstatSync(path).isFile())
+            throw new Error('it is no longer a plain file.');
+        unlinkSync(path);
+        return true;
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return false;
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/report.ts
+
+
+
+
+
+
+
+const MAX_OUTPUT_BYTES = 1_048_576;
+const MAX_ENV_VALUE_BYTES = 32 * 1024;
+async function report(result, options, runner) {
+    let summary;
+    switch (result.operation) {
+        case 'create':
+            reportCreate(result, options.writeTokenFile === true, runner);
+            summary = createSummary(result);
+            break;
+        case 'list': {
+            const { tokens, total } = result;
+            runner.info(`${tokens.length} of ${(0,shared_text/* countTokens */.ih)(total)} match.`);
+            listOutputs(runner, tokens);
+            summary = listSummary(result);
+            break;
+        }
+        case 'revoke': {
+            const { token, alreadyRevoked } = result;
+            if (alreadyRevoked) {
+                const when = token.revokedAt ? ` at ${(0,shared_text/* oneLine */.TN)(token.revokedAt)}` : '';
+                runner.notice(`The ${tokenLabel(token)} was already revoked${when}; nothing to do.`);
+            }
+            else {
+                runner.info(`Revoked ${tokenLabel(token)}.`);
+            }
+            recordOutputs(runner, token);
+            runner.setOutput('revokedAt', token.revokedAt ?? '');
+            runner.setOutput('revokedBy', token.revokedBy ?? '');
+            summary = revokeSummary(result);
+            break;
+        }
+        case 'cleanup':
+            reportCleanup(result, runner);
+            summary = cleanupSummary(result);
+            break;
+    }
+    if (!options.summary)
+        return;
+    try {
+        await runner.writeSummary(summary);
+    }
+    catch (error) {
+        runner.warning(`Could not write the job summary: ${(0,errors/* messageOf */.bD)(error)}`);
+    }
+}
+function reportCreate(result, writeFile, runner) {
+    const { token, envName, reused } = result;
+    checkHandOver(token.tokenValue ?? '', envName);
+    if (result.revokeOnExit !== 'never')
+        saveTokenToRevoke(runner, token);
+    runner.info(reused
+        ? `Reused the ${tokenLabel(token)}, created ${(0,shared_text/* oneLine */.TN)(token.createdAt ?? 'at an unknown time')}.`
+        : `Created ${tokenLabel(token)}.`);
+    const exit = revokeOnExitNote(result.revokeOnExit);
+    if (exit !== undefined)
+        runner.info(exit);
+    if (result.revokeOnExitSkipped)
+        runner.info('revokeOnExit does not apply: the token was reused, not created by this step.');
+    recordOutputs(runner, token);
+    runner.setOutput('tokenValue', token.tokenValue ?? '');
+    runner.setOutput('reused', String(reused));
+    runner.setOutput('tokenFile', writeFile ? tokenFile(runner, token) : '');
+    if (envName) {
+        runner.exportVariable(envName, token.tokenValue ?? '');
+        runner.info(`The token value is in the environment variable ${envName} for later steps (masked).`);
+    }
+}
+function checkHandOver(value, envName) {
+    const bytes = Buffer.byteLength(value);
+    if (bytes > MAX_OUTPUT_BYTES) {
+        throw new errors/* ActionError */.lZ(`the token value is ${bytes} bytes, over the runner's limit of 1 MiB for one output (tokenValue).`);
+    }
+    if (envName !== undefined && bytes > MAX_ENV_VALUE_BYTES) {
+        throw new errors/* ActionError */.lZ(`the token value is ${bytes} bytes, too large for an environment variable (envName ${envName}: at most ${MAX_ENV_VALUE_BYTES} bytes, or later steps and the post step cannot start). Use writeTokenFile: true and read the value from the file.`);
+    }
+}
+function reportCleanup(result, runner) {
+    const { revoked, kept, notRevoked, task, now } = result;
+    const clock = ageClockNote(result);
+    if (clock !== undefined) {
+        if (result.ages.by === 'runner')
+            runner.info(clock);
+        else
+            runner.warning(clock);
+    }
+    const age = (token) => {
+        const created = createdTime(token);
+        return created === undefined ? '' : `, ${(0,shared_text/* formatAge */.nV)(now - created)} old`;
+    };
+    for (const { token, why } of kept) {
+        if (why === 'keep') {
+            runner.info(`Kept ${tokenLabel(token)}${age(token)}: ${keptByKeep(task.keep)}.`);
+        }
+        else if (why === 'unreadable name') {
+            runner.warning(`Token ${nameAndId(token)} is not revoked: ${KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`);
+        }
+        else {
+            runner.warning(`Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`);
+        }
+    }
+    const verb = task.dryRun ? 'Would revoke' : 'Revoked';
+    for (const token of revoked)
+        runner.info(`${verb} ${tokenLabel(token)}${age(token)}.`);
+    for (const token of result.revokedElsewhere)
+        runner.info(`The ${tokenLabel(token)} ${revokedElsewhereNote(token)}.`);
+    for (const { token, reason } of notRevoked)
+        runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`);
+    runner.info(`${cleanupOutcome(result)} Kept ${kept.length}.`);
+    listOutputs(runner, allRevoked(result));
+}
+function recordOutputs(runner, token) {
+    runner.setOutput('tokenId', token.id);
+    runner.setOutput('name', token.name ?? '');
+    runner.setOutput('mediatorId', token.mediatorId ?? '');
+    runner.setOutput('projectId', token.projectId ?? '');
+    runner.setOutput('state', token.state);
+    runner.setOutput('createdAt', token.createdAt ?? '');
+    runner.setOutput('token', publicJson(token));
+}
+function tokenFile(runner, token) {
+    const path = newTokenFilePath(runner.tempDir());
+    saveTokenFile(runner, path);
+    try {
+        writeTokenFile(path, token.tokenValue ?? '');
+    }
+    catch (error) {
+        throw new errors/* ActionError */.lZ(`could not write the token value to ${path} (writeTokenFile): ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))}`);
+    }
+    return path;
+}
+function listOutputs(runner, tokens) {
+    const json = publicJson(tokens);
+    const bytes = Buffer.byteLength(json);
+    runner.setOutput('count', String(tokens.length));
+    if (bytes <= MAX_OUTPUT_BYTES)
+        runner.setOutput('tokens', json);
+    let path;
+    try {
+        path = writeTokensFile(runner.tempDir(), json);
+    }
+    catch (error) {
+        throw new errors/* ActionError */.lZ(`could not write the records to a file in ${runner.tempDir()} (tokensFile): ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))}`);
+    }
+    runner.setOutput('tokensFile', path);
+    if (bytes > MAX_OUTPUT_BYTES) {
+        runner.warning(`The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`);
+        runner.setOutput('tokens', '');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/shared/secrets.ts
+
+const SECRET_FIELDS = new Set([
+    'access_token',
+    'accessToken',
+    'refresh_token',
+    'refreshToken',
+    'id_token',
+    'secret',
+    'clientSecret',
+    'tokenValue',
+]);
+const PIECE_LENGTH = 8;
+const MAX_PIECED = 16 * 1024;
+const MAX_ENCODED = 64 * 1024;
+class Secrets {
+    mask;
+    values = new Set();
+    sent = new Set();
+    cachedForms;
+    cachedPieces;
+    constructor(mask) {
+        this.mask = mask;
+    }
+    add(value, kind = 'sent') {
+        if (value === undefined || value.trim() === '')
+            return;
+        if (kind === 'sent' && !this.sent.has(value)) {
+            this.sent.add(value);
+            this.cachedPieces = undefined;
+        }
+        if (this.values.has(value))
+            return;
+        this.mask(value);
+        if (/[\r\n]/.test(value)) {
+            for (const line of value.split(/\r\n|\r|\n/)) {
+                if (line.trim() !== '' && !this.values.has(line)) {
+                    this.mask(line);
+                    this.values.add(line);
+                }
+            }
+        }
+        this.values.add(value);
+        this.cachedForms = undefined;
+    }
+    addFrom(json) {
+        const pending = [json];
+        for (let i = 0; i < pending.length; i++) {
+            const value = pending[i];
+            if (typeof value !== 'object' || value === null)
+                continue;
+            const fields = value;
+            for (const key in fields) {
+                const field = fields[key];
+                if (typeof field === 'string') {
+                    if (SECRET_FIELDS.has(key))
+                        this.add(field, 'received');
+                }
+                else if (typeof field === 'object' && field !== null) {
+                    pending.push(field);
+                }
+            }
+        }
+    }
+    scrub(text) {
+        if (this.values.size === 0)
+            return text;
+        let result = this.replaceForms(text);
+        const decoded = decodeReferences(result);
+        if (decoded !== result) {
+            const scrubbed = this.replaceForms(decoded);
+            const pieces = this.removePieces(scrubbed);
+            if (pieces !== decoded)
+                return pieces;
+        }
+        result = this.removePieces(result);
+        return result;
+    }
+    replaceForms(text) {
+        let result = text;
+        for (const form of this.forms()) {
+            if (result.includes(form))
+                result = result.split(form).join('***');
+        }
+        return result;
+    }
+    forms() {
+        if (this.cachedForms === undefined) {
+            const forms = new Set();
+            for (const value of this.values) {
+                forms.add(value);
+                if (value.length > MAX_ENCODED)
+                    continue;
+                const url = encodeURIComponent(value);
+                const lower = url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+                const json = JSON.stringify(value).slice(1, -1);
+                forms.add(value).add(json).add(json.replace(/\//g, '\\/')).add(url).add(lower);
+                forms.add(url.replace(/%20/g, '+')).add(lower.replace(/%20/g, '+'));
+            }
+            this.cachedForms = [...forms].sort((a, b) => b.length - a.length);
+        }
+        return this.cachedForms;
+    }
+    removePieces(text) {
+        const pieces = this.pieces();
+        if (pieces.size === 0)
+            return text;
+        const kept = [];
+        const from = [];
+        const skipped = (0,shared_text/* isAscii */.ER)(text) ? ASCII_SKIPPED : skippedOne();
+        for (let i = 0; i < text.length; i++) {
+            const char = text.charAt(i);
+            if (skipped.test(char))
+                continue;
+            kept.push(char);
+            from.push(i);
+        }
+        const compact = kept.join('');
+        const hidden = new Uint8Array(text.length);
+        let found = false;
+        for (let i = 0; i + PIECE_LENGTH <= compact.length; i++) {
+            if (!pieces.has(compact.slice(i, i + PIECE_LENGTH)))
+                continue;
+            found = true;
+            const start = from[i] ?? 0;
+            const end = from[i + PIECE_LENGTH - 1] ?? start;
+            hidden.fill(1, start, end + 1);
+        }
+        if (!found)
+            return text;
+        let result = '';
+        for (let i = 0; i < text.length; i++) {
+            if (hidden[i] === 0)
+                result += text.charAt(i);
+            else if (i === 0 || hidden[i - 1] === 0)
+                result += '***';
+        }
+        return result;
+    }
+    pieces() {
+        if (this.cachedPieces === undefined) {
+            const pieces = new Set();
+            for (const value of this.sent) {
+                const head = value.slice(0, MAX_PIECED);
+                const compact = head.replace((0,shared_text/* isAscii */.ER)(head) ? /[\s+]/g : skippedAll(), '');
+                for (let end = PIECE_LENGTH; end <= compact.length; end++)
+                    pieces.add(compact.slice(end - PIECE_LENGTH, end));
+            }
+            this.cachedPieces = pieces;
+        }
+        return this.cachedPieces;
+    }
+}
+const ASCII_SKIPPED = /[\s+]/;
+const SKIPPED_CLASS = '[\\s+\\p{Cf}\\p{Default_Ignorable_Code_Point}]';
+const skippedOne = (0,shared_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLASS, 'u'));
+const skippedAll = (0,shared_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLASS, 'gu'));
+const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+function decodeReferences(text) {
+    return text
+        .replace(/&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi, (match, dec, hex, name) => {
+        if (typeof name === 'string')
+            return NAMED[name.toLowerCase()] ?? match;
+        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : match;
+    })
+        .replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+        try {
+            return decodeURIComponent(escapes);
+        }
+        catch {
+            return escapes;
+        }
+    });
+}
+
+;// CONCATENATED MODULE: ./src/main.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+async function run(runner = github_runner/* githubRunner */.O) {
+    const secrets = new Secrets((value) => {
+        runner.setSecret(value);
+    });
+    let operation;
+    try {
+        const inputs = readInputs((name) => runner.getInput(name), secrets, runner.inputNames());
+        operation = inputs.task.operation;
+        for (const warning of inputs.warnings)
+            runner.warning(warning);
+        const { task, expectedProjectId } = inputs;
+        const deadline = new Deadline(systemClock, inputs.connection.totalTimeoutMs);
+        const stopListening = stopOnCancel(runner, deadline, systemClock);
+        const client = new PlatformClient({ ...inputs.connection, secrets, log: runner, deadline });
+        try {
+            const noted = task.operation === 'create' && task.revokeOnExit !== 'never'
+                ? notingCreates(client, runner, task.revokeOnExit)
+                : client;
+            const api = expectedProjectId ? new ProjectGuard(noted, expectedProjectId) : noted;
+            const result = await perform(api, task, { clock: systemClock, log: runner, deadline });
+            const writeTokenFile = task.operation === 'create' && task.writeTokenFile;
+            try {
+                await report(result, { summary: inputs.summary, writeTokenFile }, runner);
+            }
+            catch (error) {
+                if (result.operation !== 'create')
+                    throw error;
+                throw await revokeUnhanded(api, result, error);
+            }
+            const problem = stepFailure(result);
+            if (problem !== undefined)
+                throw new errors/* ActionError */.lZ(problem);
+        }
+        finally {
+            stopListening();
+            client.close();
+        }
+    }
+    catch (error) {
+        runner.setFailed(failureMessage(error, operation, secrets, runner));
+    }
+}
+function notingCreates(client, runner, when) {
+    return {
+        createToken: (name) => {
+            saveCreateSent(runner, { name, sentAt: systemClock.now(), when });
+            return client.createToken(name, {
+                onLostAnswer: () => {
+                    saveLostAnswer(runner);
+                },
+            });
+        },
+        listTokens: () => client.listTokens(),
+        revokeToken: (tokenId, options) => client.revokeToken(tokenId, options),
+        platformTime: (runnerTime) => client.platformTime(runnerTime),
+    };
+}
+function failureMessage(error, operation, secrets, runner) {
+    const prefix = operation ? `${operation} failed` : 'The action failed';
+    try {
+        if (error instanceof errors/* InputError */.dz)
+            return secrets.scrub(error.message);
+        if (error instanceof errors/* ActionError */.lZ)
+            return secrets.scrub(`${prefix}: ${error.message}`);
+        if (error instanceof Error && error.stack)
+            runner.debug(secrets.scrub(error.stack));
+        return secrets.scrub(`${prefix} unexpectedly: ${(0,errors/* messageOf */.bD)(error)}`);
+    }
+    catch {
+        return `${prefix} unexpectedly, with an error that could not be shown.`;
+    }
 }
 
 
 /***/ }),
 
-/***/ 915:
+/***/ 307:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1351,11 +4299,11 @@ function getIDToken(aud) {
 //# sourceMappingURL=core.js.map
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-// EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(916);
-// EXTERNAL MODULE: ./src/text.ts
-var src_text = __nccwpck_require__(992);
-;// CONCATENATED MODULE: ./src/github-runner.ts
+// EXTERNAL MODULE: ./src/shared/errors.ts
+var errors = __nccwpck_require__(382);
+// EXTERNAL MODULE: ./src/shared/text.ts
+var shared_text = __nccwpck_require__(646);
+;// CONCATENATED MODULE: ./src/runner/github-runner.ts
 
 
 
@@ -1377,19 +4325,19 @@ const githubRunner = {
         core_setSecret(value);
     },
     setFailed: (message) => {
-        setFailed((0,src_text/* neutralizeLegacyCommands */.N9)(message));
+        setFailed((0,shared_text/* neutralizeLegacyCommands */.N9)(message));
     },
     debug: (message) => {
-        core_debug((0,src_text/* neutralizeLegacyCommands */.N9)(message));
+        core_debug((0,shared_text/* neutralizeLegacyCommands */.N9)(message));
     },
     info: (message) => {
-        info((0,src_text/* neutralizeCommands */.Kw)((0,src_text/* oneLine */.TN)(message)));
+        info((0,shared_text/* neutralizeCommands */.Kw)((0,shared_text/* oneLine */.TN)(message)));
     },
     notice: (message) => {
-        notice((0,src_text/* neutralizeLegacyCommands */.N9)(message));
+        notice((0,shared_text/* neutralizeLegacyCommands */.N9)(message));
     },
     warning: (message) => {
-        warning((0,src_text/* neutralizeLegacyCommands */.N9)(message));
+        warning((0,shared_text/* neutralizeLegacyCommands */.N9)(message));
     },
     setOutput: (name, value) => {
         toFile('GITHUB_OUTPUT', () => {
@@ -1434,2993 +4382,45 @@ const githubRunner = {
 
 /***/ }),
 
-/***/ 407:
-/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
-
-__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(915);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(117);
-
-
-await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
-
-__webpack_async_result__();
-} catch(e) { __webpack_async_result__(e); } }, 1);
-
-/***/ }),
-
-/***/ 117:
+/***/ 382:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  e: () => (/* binding */ run)
-});
-
-// UNUSED EXPORTS: failureMessage
-
-;// CONCATENATED MODULE: ./src/cancel.ts
-const CANCEL_GRACE_MS = 5_000;
-function stopOnCancel(runner, deadline, clock) {
-    const done = new AbortController();
-    const stopListening = runner.onCancel((signal) => {
-        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
-            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
-            deadline.cancel(signal);
-            void clock.sleep(CANCEL_GRACE_MS, done.signal).then(() => {
-                if (!done.signal.aborted)
-                    deadline.cut();
-            });
-            return;
-        }
-        if (!deadline.cutSignal.aborted) {
-            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
-        }
-        deadline.cancel(signal);
-        deadline.cut();
-    });
-    return () => {
-        done.abort();
-        stopListening();
-    };
-}
-
-;// CONCATENATED MODULE: ./src/clock.ts
-const systemClock = {
-    now: () => Date.now(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal?.aborted === true) {
-            resolve();
-            return;
-        }
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal?.addEventListener('abort', done, { once: true });
-    }),
-    jitter: () => Math.random(),
-};
-
-;// CONCATENATED MODULE: ./src/deadline.ts
-class Deadline {
-    clock;
-    totalMs;
-    endsAt;
-    cancelledBy;
-    stopping = new AbortController();
-    cutting = new AbortController();
-    constructor(clock, totalMs) {
-        this.clock = clock;
-        this.totalMs = totalMs;
-        this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
-    }
-    remaining() {
-        if (this.cancelledBy !== undefined)
-            return 0;
-        return Math.max(0, this.endsAt - this.clock.now());
-    }
-    expired() {
-        return this.remaining() === 0;
-    }
-    get stopSignal() {
-        return this.stopping.signal;
-    }
-    get cutSignal() {
-        return this.cutting.signal;
-    }
-    cancel(signal) {
-        if (this.cancelledBy !== undefined)
-            return;
-        this.cancelledBy = signal;
-        this.stopping.abort();
-    }
-    cut() {
-        this.cutting.abort();
-    }
-    cause() {
-        return this.cancelledBy === undefined
-            ? { by: 'totalTimeout', totalMs: this.totalMs }
-            : { by: 'cancel', signal: this.cancelledBy };
-    }
-    describe() {
-        return `totalTimeout (${Math.round(this.totalMs / 1000)} s)`;
-    }
-}
-function stopped(cause) {
-    return cause.by === 'cancel'
-        ? `The step was cancelled (${cause.signal})`
-        : `totalTimeout (${Math.round(cause.totalMs / 1000)} s) ran out`;
-}
-
-// EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(916);
-// EXTERNAL MODULE: ./src/github-runner.ts + 14 modules
-var github_runner = __nccwpck_require__(915);
-;// CONCATENATED MODULE: ./src/uuid.ts
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function isUuid(value) {
-    return UUID.test(value);
-}
-
-// EXTERNAL MODULE: ./src/text.ts
-var src_text = __nccwpck_require__(992);
-;// CONCATENATED MODULE: ./src/input-parsers.ts
-
-
-
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const startingWith = (prefix, why) => ({
-    refuses: (upper) => upper.startsWith(prefix),
-    why: `names starting with ${prefix} ${why}`,
-});
-const SHELL_AND_SYSTEM_NAMES = new Set([
-    'PATH',
-    'BASH_ENV',
-    'ENV',
-    'SHELLOPTS',
-    'PS4',
-    'PROMPT_COMMAND',
-    'HOME',
-    'SHELL',
-    'IFS',
-    'CDPATH',
-    'GCONV_PATH',
-]);
-const ENV_NAME_RULES = [
-    ...['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_'].map((prefix) => startingWith(prefix, 'belong to the runner')),
-    {
-        refuses: (upper) => SHELL_AND_SYSTEM_NAMES.has(upper),
-        why: 'it would change how every later step runs',
-    },
-    startingWith('LD_', 'change how the dynamic linker loads every program in later steps'),
-    startingWith('DYLD_', 'change how the macOS dynamic linker loads every program in later steps'),
-    startingWith('GIT_', 'change how git runs in later steps'),
-    startingWith('NODE_', 'change how Node.js runs in later steps'),
-    startingWith('PYTHON', 'change how Python runs in later steps'),
-    startingWith('PERL', 'change how Perl runs in later steps'),
-    startingWith('RUBY', 'change how Ruby runs in later steps'),
-    startingWith('JAVA_', 'change how Java runs in later steps'),
-    startingWith('_JAVA_', 'change how Java runs in later steps'),
-    startingWith('DOTNET_', 'change how .NET runs in later steps'),
-    startingWith('SSL_', 'change which certificates later steps trust'),
-    {
-        refuses: (upper) => upper.endsWith('_PROXY'),
-        why: 'names ending in _PROXY change where later steps send their network traffic',
-    },
-];
-const DURATION = /^(\d+)([mhdw])$/;
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-function readChoice(input, raw, choices) {
-    const choice = choices.find((c) => c === raw);
-    if (choice === undefined) {
-        throw new errors/* InputError */.dz(input, `must be one of ${choices.join(', ')}; got ${quote(raw)}.`);
-    }
-    return choice;
-}
-function readBoolean(input, raw) {
-    if (['true', 'True', 'TRUE'].includes(raw))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(raw))
-        return false;
-    throw new errors/* InputError */.dz(input, `must be true or false; got ${quote(raw)}.`);
-}
-function readRevokeOnExit(raw) {
-    if (raw === 'failure')
-        return 'failure';
-    if (!['true', 'True', 'TRUE', 'false', 'False', 'FALSE'].includes(raw)) {
-        throw new errors/* InputError */.dz('revokeOnExit', `must be true, false or failure (revoke only when the job does not succeed); got ${quote(raw)}.`);
-    }
-    return readBoolean('revokeOnExit', raw) ? 'always' : 'never';
-}
-function readInteger(input, raw, min, max, what) {
-    const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
-    if (!(number >= min && number <= max)) {
-        throw new errors/* InputError */.dz(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
-    }
-    return number;
-}
-function readDuration(raw) {
-    if (!raw)
-        return undefined;
-    const match = DURATION.exec(raw);
-    const count = Number(match?.[1]);
-    const unit = match?.[2];
-    if (unit === undefined || !(count >= 1)) {
-        throw new errors/* InputError */.dz('olderThan', `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`);
-    }
-    return { text: raw, ms: count * UNIT_MS[unit] };
-}
-function readRequiredName(raw, what) {
-    if (!raw)
-        throw new errors/* InputError */.dz('name', `is required for this operation: ${what}.`);
-    return checkName(raw);
-}
-function readNameFilter(raw) {
-    return raw ? checkName(raw) : undefined;
-}
-function checkName(raw) {
-    if (src_text/* CONTROL_CHARACTER */.gW.test(raw)) {
-        throw new errors/* InputError */.dz('name', `must not hold control characters (line breaks, tabs); got ${quote(raw)}.`);
-    }
-    return raw;
-}
-function readTokenId(raw) {
-    if (!raw) {
-        throw new errors/* InputError */.dz('tokenId', 'is required for operation revoke: the id (a UUID) of the token.');
-    }
-    if (!isUuid(raw)) {
-        throw new errors/* InputError */.dz('tokenId', `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`);
-    }
-    return raw;
-}
-function readProjectId(raw) {
-    if (!raw)
-        return undefined;
-    if (!isUuid(raw)) {
-        throw new errors/* InputError */.dz('expectedProjectId', `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
-    }
-    return raw;
-}
-function readEnvName(raw) {
-    if (!raw)
-        return undefined;
-    if (!ENV_NAME.test(raw)) {
-        throw new errors/* InputError */.dz('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
-    }
-    const upper = raw.toUpperCase();
-    const rule = ENV_NAME_RULES.find((r) => r.refuses(upper));
-    if (rule !== undefined) {
-        throw new errors/* InputError */.dz('envName', `must not be ${raw}: ${rule.why}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
-    }
-    return raw;
-}
-function readUrl(input, raw, what) {
-    if (!raw)
-        throw new errors/* InputError */.dz(input, `is required: ${what}, like https://api.example.com.`);
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        throw new errors/* InputError */.dz(input, `must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
-    }
-    if (url.username || url.password) {
-        throw new errors/* InputError */.dz(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
-    }
-    if (url.search || url.hash) {
-        throw new errors/* InputError */.dz(input, `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
-    }
-    const loopback = isLoopback(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-        throw new errors/* InputError */.dz(input, `must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
-    }
-    return url;
-}
-function isLoopback(hostname) {
-    return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
-function withoutTrailingSlash(url) {
-    return url.origin + url.pathname.replace(/\/+$/, '');
-}
-function quote(raw) {
-    return JSON.stringify((0,src_text/* truncate */.xv)(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-;// CONCATENATED MODULE: ./src/input-names.ts
-
-function inputVariable(name) {
-    return name.replace(/ /g, '_').toUpperCase();
-}
-function refuseUnknownInputs(given, declared) {
-    const known = new Set(declared.map(inputVariable));
-    const unknown = given.filter((variable) => !known.has(variable.toUpperCase())).sort();
-    const [first, ...others] = unknown;
-    if (first === undefined)
-        return;
-    const meant = closest(first, declared);
-    const guess = meant === undefined ? ` (the inputs are ${declared.join(', ')}).` : `: did you mean '${meant}'?`;
-    const also = others.map((variable) => {
-        const other = closest(variable, declared);
-        return `'${written(variable)}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`;
-    });
-    throw new errors/* InputError */.dz(written(first), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes.`);
-}
-function written(variable) {
-    return variable.toLowerCase();
-}
-function closest(variable, declared) {
-    const wanted = squash(variable);
-    if (wanted === '')
-        return undefined;
-    let best;
-    for (const name of declared) {
-        const distance = editDistance(wanted, squash(name));
-        if (best === undefined || distance < best.distance)
-            best = { name, distance };
-    }
-    if (best === undefined)
-        return undefined;
-    return best.distance <= Math.max(1, Math.floor(wanted.length / 4)) ? best.name : undefined;
-}
-function squash(name) {
-    return name.toUpperCase().replace(/[^A-Z0-9]/g, '');
-}
-function editDistance(a, b) {
-    const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-    const at = (i, j) => rows[i]?.[j] ?? Infinity;
-    for (let i = 1; i <= a.length; i++) {
-        const row = rows[i] ?? [];
-        for (let j = 1; j <= b.length; j++) {
-            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-            let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
-            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-                distance = Math.min(distance, at(i - 2, j - 2) + 1);
-            }
-            row[j] = distance;
-        }
-    }
-    return at(a.length, b.length);
-}
-
-;// CONCATENATED MODULE: ./src/version.ts
-const VERSION = '0.1.0';
-const USER_AGENT = `gateway-token-action/${VERSION}`;
-
-;// CONCATENATED MODULE: ./src/platform/errors.ts
-
-class RequestError extends errors/* ActionError */.lZ {
-    status;
-    name = 'RequestError';
-    constructor(message, status) {
-        super(message);
-        this.status = status;
-    }
-}
-class AuthenticationError extends RequestError {
-    name = 'AuthenticationError';
-}
-class DeadlineError extends RequestError {
-    mayHaveTakenEffect;
-    name = 'DeadlineError';
-    constructor(message, status, mayHaveTakenEffect = false) {
-        super(message, status);
-        this.mayHaveTakenEffect = mayHaveTakenEffect;
-    }
-}
-class UnsettledRevokeError extends RequestError {
-    refusal;
-    mayHaveRevoked;
-    name = 'UnsettledRevokeError';
-    constructor(refusal, mayHaveRevoked) {
-        super(refusal.message, refusal.status);
-        this.refusal = refusal;
-        this.mayHaveRevoked = mayHaveRevoked;
-    }
-}
-class ThrottledError extends RequestError {
-    throttle;
-    name = 'ThrottledError';
-    constructor(message, throttle) {
-        super(message, 429);
-        this.throttle = throttle;
-    }
-}
-class UnknownTokenError extends RequestError {
-    name = 'UnknownTokenError';
-}
-function isRefusal(status) {
-    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
-}
-
-;// CONCATENATED MODULE: ./src/platform/endpoints.ts
-
-
-
-
-const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
-function authEndpoint(authUrl) {
-    const base = authUrl.replace(/\/+$/, '');
-    return base.endsWith('/api-token') ? base : base + AUTH_PATH;
-}
-const TOKENS_PATH = '/api/tokens';
-function revokePath(tokenId) {
-    if (!isUuid(tokenId)) {
-        throw new RequestError(`the token id ${JSON.stringify((0,src_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
-    }
-    const id = encodeURIComponent(tokenId);
-    return `/api/tokens/${id}/revoke?tokenId=${id}`;
-}
-function jsonRequest(method, url, body) {
-    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
-    if (body === undefined)
-        return { method, url, headers };
-    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
-}
-function requestLine(request) {
-    return `${request.method} ${request.url}`;
-}
-
-;// CONCATENATED MODULE: ./src/task.ts
-const OPERATIONS = ['create', 'list', 'revoke', 'cleanup'];
-const STATE_FILTERS = ['active', 'revoked', 'all'];
-const IF_EXISTS = ['create', 'reuse', 'fail'];
-
-;// CONCATENATED MODULE: ./src/inputs.ts
-
-
-
-
-
-const INPUT_DEFAULTS = {
-    name: '',
-    tokenId: '',
-    envName: '',
-    ifExists: 'create',
-    revokeOnExit: 'false',
-    state: 'all',
-    olderThan: '',
-    keep: '1',
-    dryRun: 'false',
-    concurrency: '4',
-    timeout: '30',
-    retries: '3',
-    summary: 'true',
-    writeTokenFile: 'false',
-    expectedProjectId: '',
-    totalTimeout: '900',
-};
-const JOB_STATUS_INPUT = 'jobStatus';
-const REQUIRED_INPUTS = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl'];
-const DECLARED_INPUTS = [
-    ...REQUIRED_INPUTS,
-    ...Object.keys(INPUT_DEFAULTS),
-    JOB_STATUS_INPUT,
-];
-const USED_BY = {
-    create: ['name', 'envName', 'ifExists', 'revokeOnExit', 'writeTokenFile'],
-    list: ['name', 'state'],
-    revoke: ['tokenId'],
-    cleanup: ['name', 'olderThan', 'keep', 'dryRun', 'concurrency'],
-};
-const OPERATION_SPECIFIC = [...new Set(Object.values(USED_BY).flat())];
-function readInputs(read, secrets, given) {
-    maskClientSecret(read, secrets);
-    refuseUnknownInputs(given, DECLARED_INPUTS);
-    const operation = readOperation(read('operation'));
-    const connection = readConnection(read, secrets);
-    const value = withDefaults(read);
-    const summary = readBoolean('summary', value('summary'));
-    let task;
-    switch (operation) {
-        case 'create':
-            task = {
-                operation,
-                name: readRequiredName(value('name'), "the new token's name"),
-                envName: readEnvName(value('envName')),
-                ifExists: readChoice('ifExists', value('ifExists'), IF_EXISTS),
-                revokeOnExit: readRevokeOnExit(value('revokeOnExit')),
-                writeTokenFile: readBoolean('writeTokenFile', value('writeTokenFile')),
-            };
-            break;
-        case 'list':
-            task = {
-                operation,
-                name: readNameFilter(value('name')),
-                state: readChoice('state', value('state'), STATE_FILTERS),
-            };
-            break;
-        case 'revoke':
-            task = { operation, tokenId: readTokenId(value('tokenId')) };
-            break;
-        case 'cleanup':
-            task = readCleanup(value);
-            break;
-    }
-    const warnings = OPERATION_SPECIFIC.filter((input) => !USED_BY[operation].includes(input) && value(input) !== INPUT_DEFAULTS[input]).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`);
-    return {
-        connection,
-        task,
-        summary,
-        expectedProjectId: readProjectId(value('expectedProjectId')),
-        warnings,
-    };
-}
-function readConnection(read, secrets) {
-    const clientSecret = maskClientSecret(read, secrets);
-    const clientId = read('clientId');
-    if (!clientId)
-        throw new errors/* InputError */.dz('clientId', `is required: the API client id, from a secret. ${errors/* FORK_HINT */.DS}`);
-    if (!clientSecret) {
-        throw new errors/* InputError */.dz('clientSecret', `is required: the API client secret, from a secret. ${errors/* FORK_HINT */.DS}`);
-    }
-    const value = withDefaults(read);
-    const authUrl = readUrl('authUrl', read('authUrl'), 'the auth service base URL');
-    return {
-        clientId,
-        clientSecret,
-        baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
-        authEndpoint: authEndpoint(withoutTrailingSlash(authUrl)),
-        timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
-        retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
-        totalTimeoutMs: readInteger('totalTimeout', value('totalTimeout'), 0, 21_600, 'a whole number of seconds') *
-            1000,
-    };
-}
-function withDefaults(read) {
-    return (input) => read(input) || INPUT_DEFAULTS[input];
-}
-function maskClientSecret(read, secrets) {
-    const clientSecret = read('clientSecret');
-    secrets.add(clientSecret);
-    return clientSecret;
-}
-function readOperation(raw) {
-    if (!raw)
-        throw new errors/* InputError */.dz('operation', `is required: one of ${OPERATIONS.join(', ')}.`);
-    return readChoice('operation', raw, OPERATIONS);
-}
-function readCleanup(value) {
-    const name = readNameFilter(value('name'));
-    const olderThan = readDuration(value('olderThan'));
-    if (name === undefined && olderThan === undefined) {
-        throw new errors/* InputError */.dz('name', "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.");
-    }
-    return {
-        operation: 'cleanup',
-        name,
-        olderThan,
-        keep: readInteger('keep', value('keep'), 0, 1000, 'a whole number'),
-        dryRun: readBoolean('dryRun', value('dryRun')),
-        concurrency: readInteger('concurrency', value('concurrency'), 1, 32, 'a whole number'),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/timestamp.ts
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?([0-5]\d))$/;
-function readTimestamp(text) {
-    const match = ISO_8601.exec(text);
-    if (match === null)
-        return undefined;
-    const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
-    const millis = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
-    const sign = match[9] === '-' ? -1 : 1;
-    const offsetMinutes = match[8] ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));
-    if (Math.abs(offsetMinutes) > 18 * 60)
-        return undefined;
-    const utc = Date.UTC(year, month - 1, day, hour, minute, second);
-    if (new Date(utc).toISOString().slice(0, 19) !== text.slice(0, 19))
-        return undefined;
-    return utc + millis - offsetMinutes * 60_000;
-}
-
-;// CONCATENATED MODULE: ./src/records.ts
-
-
-const PUBLIC_FIELDS = [
-    'id',
-    'name',
-    'state',
-    'mediatorId',
-    'projectId',
-    'createdBy',
-    'createdByEmail',
-    'createdAt',
-    'revokedAt',
-    'revokedBy',
-];
-const OUTPUT_FIELDS = [...PUBLIC_FIELDS];
-function toRecord(value) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-        return 'not an object';
-    const fields = value;
-    if (typeof fields.id !== 'string' || fields.id === '')
-        return 'a record without an id';
-    if (typeof fields.state !== 'string' || fields.state === '')
-        return 'a record without a state';
-    const record = { id: fields.id, state: fields.state };
-    for (const field of PUBLIC_FIELDS) {
-        const v = fields[field];
-        if (typeof v === 'string')
-            record[field] = v;
-    }
-    if (typeof fields.tokenValue === 'string' && fields.tokenValue.trim() !== '') {
-        record.tokenValue = fields.tokenValue;
-    }
-    return record;
-}
-function publicJson(records) {
-    return JSON.stringify(records, OUTPUT_FIELDS);
-}
-function nameAndId(token) {
-    if (token.name === undefined)
-        return `${NO_NAME} (${shortId(token)})`;
-    return `'${(0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.name), 200)}' (${shortId(token)})`;
-}
-const NO_NAME = '(a name that is not text)';
-function shortId(token) {
-    return (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.id), 80);
-}
-function tokenLabel(token) {
-    return `gateway token ${nameAndId(token)}`;
-}
-function uniqueById(records) {
-    const seen = new Set();
-    const isNew = (record) => {
-        const id = caseless(record.id);
-        if (seen.has(id))
-            return false;
-        seen.add(id);
-        return true;
-    };
-    if (records.every(isNew))
-        return records;
-    seen.clear();
-    return records.filter(isNew);
-}
-function caseless(id) {
-    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
-}
-function sameId(a, b) {
-    return caseless(a) === caseless(b);
-}
-function findById(tokens, tokenId) {
-    const wanted = caseless(tokenId);
-    return tokens.find((token) => caseless(token.id) === wanted);
-}
-function createdTime(record) {
-    return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
-}
-function newestFirst(records) {
-    return newestFirstBy(records, (record) => record);
-}
-function newestFirstBy(items, recordOf) {
-    const keyed = items.map((item) => {
-        const record = recordOf(item);
-        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
-    });
-    keyed.sort((a, b) => order(b.time, a.time) || order(a.id, b.id));
-    return keyed.map(({ item }) => item);
-}
-function order(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-
-;// CONCATENATED MODULE: ./src/operations/create.ts
-
-
-
-async function create(client, task) {
-    const { name, envName, ifExists, revokeOnExit } = task;
-    if (ifExists !== 'create') {
-        const tokens = await client.listTokens();
-        const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'));
-        if (existing !== undefined) {
-            const which = `an active token named '${name}' exists already: ${existing.id}, created ${existing.createdAt ?? 'at an unknown time'}`;
-            if (ifExists === 'fail')
-                throw new errors/* ActionError */.lZ(`${which}, and ifExists is fail.`);
-            if (existing.tokenValue === undefined) {
-                throw new errors/* ActionError */.lZ(`${which}, but the platform did not return its value, so it cannot be reused.`);
-            }
-            return {
-                operation: 'create',
-                token: existing,
-                reused: true,
-                envName,
-                revokeOnExit: 'never',
-                revokeOnExitSkipped: revokeOnExit !== 'never',
-            };
-        }
-    }
-    const token = await client.createToken(name);
-    return {
-        operation: 'create',
-        token,
-        reused: false,
-        envName,
-        revokeOnExit,
-        revokeOnExitSkipped: false,
-    };
-}
-async function revokeUnhanded(client, result, error) {
-    const why = (0,src_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error).replace(/\.$/, ''));
-    const { token } = result;
-    if (result.reused)
-        return new errors/* ActionError */.lZ(`${why} The reused ${tokenLabel(token)} stays active.`);
-    try {
-        await client.revokeToken(token.id);
-        return new errors/* ActionError */.lZ(`${why} The new ${tokenLabel(token)} was revoked at once, as its value was not handed on.`);
-    }
-    catch (revokeError) {
-        return new errors/* ActionError */.lZ(`${why} Its value was not handed on, and revoking the new ${tokenLabel(token)} at once failed too: ${(0,src_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(revokeError))} Revoke it with operation: revoke and tokenId: ${token.id}.`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/name-pattern.ts
-function nameMatcher(pattern) {
-    if (!pattern.includes('*'))
-        return (name) => name === pattern;
-    const firstStar = pattern.indexOf('*');
-    const lastStar = pattern.lastIndexOf('*');
-    const first = pattern.slice(0, firstStar);
-    const last = pattern.slice(lastStar + 1);
-    const middle = pattern.slice(firstStar + 1, lastStar).split('*');
-    return (name) => {
-        if (name === undefined)
-            return false;
-        if (name.length < first.length + last.length)
-            return false;
-        if (!name.startsWith(first) || !name.endsWith(last))
-            return false;
-        let at = first.length;
-        const end = name.length - last.length;
-        for (const part of middle) {
-            const found = name.indexOf(part, at);
-            if (found === -1 || found + part.length > end)
-                return false;
-            at = found + part.length;
-        }
-        return true;
-    };
-}
-
-;// CONCATENATED MODULE: ./src/operations/cleanup-plan.ts
-
-
-function planCleanup(tokens, task, now) {
-    const matches = task.name === undefined ? () => true : nameMatcher(task.name);
-    const anyName = task.name === undefined || /^\*+$/.test(task.name);
-    const byName = new Map();
-    const revoke = [];
-    const kept = [];
-    for (const token of tokens) {
-        if (token.state !== 'active')
-            continue;
-        if (token.name === undefined) {
-            if (anyName)
-                kept.push({ token, why: 'unreadable name' });
-            continue;
-        }
-        if (!matches(token.name))
-            continue;
-        const group = byName.get(token.name) ?? [];
-        group.push(token);
-        byName.set(token.name, group);
-    }
-    const ageMatters = task.olderThan !== undefined || task.keep > 0;
-    const older = task.olderThan?.ms;
-    for (const group of byName.values()) {
-        const readable = newestFirst(group.filter((token) => createdTime(token) !== undefined));
-        const unreadable = group.filter((token) => createdTime(token) === undefined);
-        if (ageMatters) {
-            kept.push(...unreadable.map((token) => ({ token, why: 'unreadable date' })));
-        }
-        else {
-            revoke.push(...unreadable);
-        }
-        const lastKept = readable[Math.min(task.keep, readable.length) - 1];
-        const boundary = lastKept === undefined ? undefined : createdTime(lastKept);
-        for (const token of readable) {
-            const created = createdTime(token) ?? now;
-            if (older !== undefined && now - created <= older)
-                continue;
-            if (boundary !== undefined && created >= boundary)
-                kept.push({ token, why: 'keep' });
-            else
-                revoke.push(token);
-        }
-    }
-    return {
-        revoke: newestFirst(revoke),
-        kept: newestFirstBy(kept, ({ token }) => token),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/operations/in-flight-limit.ts
-class InFlightLimit {
-    max;
-    good = 0;
-    bad = Infinity;
-    current;
-    round = 0;
-    lastThrottleAt = -Infinity;
-    probeAfterMs = FIRST_PROBE_AFTER_MS;
-    probing = false;
-    probeRound = 0;
-    constructor(max) {
-        this.max = max;
-        this.current = max;
-    }
-    get value() {
-        return this.current;
-    }
-    get ceiling() {
-        return this.bad === Infinity ? undefined : this.bad - 1;
-    }
-    admitted(depth) {
-        if (this.probing && depth >= this.current && ++this.probeRound >= this.current) {
-            this.probing = false;
-            this.bad = this.current + 1;
-        }
-        this.good = Math.max(this.good, Math.min(depth, this.bad - 1));
-        const ceiling = Math.min(this.max, this.bad - 1);
-        if (this.current < ceiling && ++this.round >= this.current) {
-            this.current = Math.min(ceiling, this.bad === Infinity ? this.current * 2 : this.current + 1);
-            this.round = 0;
-        }
-    }
-    throttled(depth, now) {
-        if (this.good === 0) {
-            this.current = 1;
-            this.round = 0;
-            return 'in flight';
-        }
-        if (depth < this.good || depth === 1)
-            return 'rate';
-        this.bad = Math.min(this.bad, depth);
-        this.good = Math.min(this.good, this.bad - 1);
-        this.current = Math.max(1, Math.min(this.current, this.bad - 1));
-        this.round = 0;
-        this.lastThrottleAt = now;
-        if (this.probing) {
-            this.probing = false;
-            this.probeAfterMs *= 2;
-        }
-        return 'in flight';
-    }
-    probe(now, remaining) {
-        const ceiling = this.ceiling;
-        if (ceiling === undefined || this.probing || this.current !== ceiling)
-            return;
-        if (this.current >= this.max || now - this.lastThrottleAt < this.probeAfterMs)
-            return;
-        if (remaining < PROBE_WORTH_ROUNDS * (this.current + 1))
-            return;
-        this.current++;
-        this.probing = true;
-        this.probeRound = 0;
-        this.lastThrottleAt = now;
-    }
-}
-const FIRST_PROBE_AFTER_MS = 2_000;
-const PROBE_WORTH_ROUNDS = 10;
-
-;// CONCATENATED MODULE: ./src/operations/rate-pacer.ts
-class RatePacer {
-    perSecond;
-    nextAt = -Infinity;
-    firstSentAt;
-    admittedAt = [];
-    lastThrottleAt = -Infinity;
-    lastRaisedAt = -Infinity;
-    get rate() {
-        return this.perSecond;
-    }
-    nextSendAt(now) {
-        return this.perSecond === undefined ? now : Math.max(now, this.nextAt);
-    }
-    sent(now) {
-        this.firstSentAt ??= now;
-        if (this.perSecond !== undefined) {
-            this.nextAt = Math.max(now, this.nextAt) + 1000 / this.perSecond;
-        }
-    }
-    admitted(now) {
-        this.admittedAt.push(now);
-        this.forget(now);
-        this.raise(now);
-    }
-    throttled(now) {
-        this.forget(now);
-        const windowMs = Math.max(MIN_WINDOW_MS, Math.min(WINDOW_MS, now - (this.firstSentAt ?? now)));
-        const accepted = (this.admittedAt.length * 1000) / windowMs;
-        const under = Math.max(MIN_PER_SECOND, accepted * UNDER);
-        this.perSecond =
-            this.perSecond === undefined ? under : Math.min(under, this.perSecond * DECREASE);
-        this.lastThrottleAt = now;
-        this.lastRaisedAt = now;
-        this.nextAt = Math.max(this.nextAt, now + 1000 / this.perSecond);
-    }
-    raise(now) {
-        if (this.perSecond === undefined || now - this.lastThrottleAt < QUIET_MS)
-            return;
-        const seconds = (now - this.lastRaisedAt) / 1000;
-        this.perSecond *= 1 + RAISE_PER_SECOND * seconds;
-        this.lastRaisedAt = now;
-    }
-    forget(now) {
-        const since = now - WINDOW_MS;
-        let old = 0;
-        while (old < this.admittedAt.length && (this.admittedAt[old] ?? now) < since)
-            old++;
-        if (old > 0)
-            this.admittedAt.splice(0, old);
-    }
-}
-const WINDOW_MS = 1_000;
-const MIN_WINDOW_MS = 100;
-const UNDER = 0.9;
-const DECREASE = 0.9;
-const MIN_PER_SECOND = 0.2;
-const QUIET_MS = 1_000;
-const RAISE_PER_SECOND = 0.02;
-
-;// CONCATENATED MODULE: ./src/operations/scheduler.ts
-
-
-class Scheduler {
-    clock;
-    deadline;
-    log;
-    limit;
-    pacer = new RatePacer();
-    requests = new Depths();
-    reported = { ceiling: undefined, paced: false };
-    constructor(maxInFlight, clock, deadline, log) {
-        this.clock = clock;
-        this.deadline = deadline;
-        this.log = log;
-        this.limit = new InFlightLimit(maxInFlight);
-    }
-    get inFlightLimit() {
-        return this.limit.value;
-    }
-    get pace() {
-        return this.pacer.rate;
-    }
-    async run(items, send, left) {
-        const results = new Array(items.length);
-        let next = 0;
-        let waiting = [];
-        let inFlight = 0;
-        let bug;
-        let changed = new AbortController();
-        const start = (entry) => {
-            inFlight++;
-            const request = this.requests.sent(this.clock.now());
-            this.pacer.sent(request.sentAt);
-            send(entry.item, entry.attemptsUsed)
-                .then((sent) => {
-                inFlight--;
-                const now = this.clock.now();
-                const depth = this.requests.ended(request, 'done' in sent);
-                if ('done' in sent) {
-                    results[entry.index] = sent.done;
-                    this.limit.admitted(depth);
-                    this.pacer.admitted(now);
-                }
-                else {
-                    this.throttled(entry, sent.throttled, depth, now);
-                    if (this.endsAfterDeadline(entry.notBefore))
-                        results[entry.index] = left(entry.item);
-                    else
-                        waiting.push(entry);
-                }
-            })
-                .catch((error) => {
-                inFlight--;
-                bug = { error };
-            })
-                .finally(wake);
-        };
-        const wake = () => {
-            const waking = changed;
-            changed = new AbortController();
-            waking.abort();
-        };
-        this.deadline.stopSignal.addEventListener('abort', wake);
-        while (bug === undefined && (next < items.length || waiting.length > 0 || inFlight > 0)) {
-            const now = this.clock.now();
-            if (this.deadline.expired()) {
-                for (const entry of waiting)
-                    results[entry.index] = left(entry.item);
-                for (; next < items.length; next++)
-                    results[next] = left(items[next]);
-                waiting = [];
-                if (inFlight > 0)
-                    await ended(changed.signal);
-                continue;
-            }
-            this.limit.probe(now, items.length - next + waiting.length);
-            const sendAt = this.pacer.nextSendAt(now);
-            const retry = soonest(waiting);
-            const ready = retry !== undefined && retry.notBefore <= now
-                ? retry
-                : next < items.length
-                    ? { item: items[next], index: next, attemptsUsed: 0, notBefore: now }
-                    : undefined;
-            if (ready !== undefined && inFlight < this.limit.value && sendAt <= now) {
-                if (ready === retry)
-                    waiting = waiting.filter((entry) => entry !== retry);
-                else
-                    next++;
-                start(ready);
-                continue;
-            }
-            const readyAt = ready !== undefined ? now : (retry?.notBefore ?? Infinity);
-            const wakeAt = inFlight < this.limit.value ? Math.max(readyAt, sendAt) : Infinity;
-            if (wakeAt === Infinity)
-                await ended(changed.signal);
-            else
-                await this.clock.sleep(wakeAt - now, changed.signal);
-        }
-        this.deadline.stopSignal.removeEventListener('abort', wake);
-        if (bug !== undefined)
-            throw bug.error;
-        return results;
-    }
-    throttled(entry, throttle, depth, now) {
-        const kind = this.limit.throttled(depth, now);
-        if (kind === 'rate')
-            this.pacer.throttled(now);
-        const pace = this.pacer.rate;
-        const settle = kind === 'rate' && pace !== undefined ? 2000 / pace : 0;
-        const backoff = throttle.attemptsUsed >= 2 ? throttle.backoffMs : 0;
-        const wait = Math.max(throttle.retryAfterMs ?? throttle.backoffMs, settle, backoff);
-        entry.notBefore = now + wait + this.clock.jitter() * Math.min(250, 20 + wait / 10);
-        entry.attemptsUsed = throttle.attemptsUsed;
-        this.say();
-    }
-    say() {
-        const ceiling = this.limit.ceiling;
-        if (ceiling !== undefined && ceiling !== this.reported.ceiling) {
-            this.reported.ceiling = ceiling;
-            this.log.info(`The platform turns away more than ${ceiling} revokes in flight: sending ${this.limit.value} at a time.`);
-        }
-        const pace = this.pacer.rate;
-        if (pace !== undefined && !this.reported.paced) {
-            this.reported.paced = true;
-            this.log.info(`The platform limits the rate of requests: sending about ${pace.toFixed(1)} revokes a second, more as it allows.`);
-        }
-    }
-    endsAfterDeadline(time) {
-        return time >= this.clock.now() + this.deadline.remaining();
-    }
-}
-class Depths {
-    inFlight = new Set();
-    sent(now) {
-        const request = { sentAt: now, beside: [...this.inFlight] };
-        this.inFlight.add(request);
-        return request;
-    }
-    ended(request, admitted) {
-        this.inFlight.delete(request);
-        request.admitted = admitted;
-        const depth = 1 + request.beside.filter((other) => other.admitted !== false).length;
-        request.beside = [];
-        return depth;
-    }
-}
-function soonest(waiting) {
-    let first;
-    for (const entry of waiting)
-        if (first === undefined || entry.notBefore < first.notBefore)
-            first = entry;
-    return first;
-}
-function ended(signal) {
-    return new Promise((resolve) => {
-        if (signal.aborted)
-            resolve();
-        else
-            signal.addEventListener('abort', () => {
-                resolve();
-            }, { once: true });
-    });
-}
-
-;// CONCATENATED MODULE: ./src/platform/settle-revoke.ts
-
-function settleRevoke(tokenId, unsettled, found) {
-    if (found === undefined) {
-        throw new UnknownTokenError(`no token with id ${tokenId} exists in the project: ${unsettled.message}`, unsettled.status);
-    }
-    if (found.state === 'revoked')
-        return { token: found, alreadyRevoked: !unsettled.mayHaveRevoked };
-    throw unsettled.refusal;
-}
-
-;// CONCATENATED MODULE: ./src/operations/settle-refusals.ts
-
-
-
-
-async function settleRefusals(client, unsettled) {
-    const settled = { revoked: [], revokedElsewhere: [], notRevoked: [] };
-    if (unsettled.length === 0)
-        return settled;
-    let tokens;
-    try {
-        tokens = await client.listTokens();
-    }
-    catch (error) {
-        const why = ` Whether it was revoked already could not be told: listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)}`;
-        settled.notRevoked.push(...unsettled.map(({ token, error }) => ({ token, reason: error.message + why })));
-        return settled;
-    }
-    for (const { token, error } of unsettled) {
-        try {
-            const outcome = settleRevoke(token.id, error, findById(tokens, token.id));
-            if (outcome.alreadyRevoked)
-                settled.revokedElsewhere.push(outcome.token);
-            else
-                settled.revoked.push(outcome.token);
-        }
-        catch (refusal) {
-            if (!(refusal instanceof RequestError))
-                throw refusal;
-            settled.notRevoked.push({ token, reason: refusal.message });
-        }
-    }
-    return settled;
-}
-
-;// CONCATENATED MODULE: ./src/operations/cleanup.ts
-
-
-
-
-
-async function cleanup(client, task, { clock, log, deadline }) {
-    const tokens = await client.listTokens();
-    const runnerNow = clock.now();
-    const platformNow = client.platformTime(runnerNow);
-    const now = platformNow ?? runnerNow;
-    const ages = platformNow === undefined
-        ? { by: 'runner' }
-        : { by: 'platform', skewMs: platformNow - runnerNow };
-    const plan = planCleanup(tokens, task, now);
-    const result = {
-        operation: 'cleanup',
-        task,
-        kept: plan.kept,
-        now,
-        ages,
-    };
-    if (task.dryRun) {
-        const stop = deadline.cause();
-        return { ...result, revoked: plan.revoke, revokedElsewhere: [], notRevoked: [], left: [], stop };
-    }
-    const scheduler = new Scheduler(task.concurrency, clock, deadline, log);
-    const outcomes = await scheduler.run(plan.revoke, async (token, attemptsUsed) => {
-        try {
-            const outcome = await client.revokeToken(token.id, {
-                scheduled: { attemptsUsed },
-                settle: 'later',
-            });
-            return { done: { revoked: outcome.token } };
-        }
-        catch (error) {
-            if (error instanceof ThrottledError)
-                return { throttled: error.throttle };
-            if (error instanceof UnsettledRevokeError)
-                return { done: { unsettled: { token, error } } };
-            if (!(error instanceof RequestError))
-                throw error;
-            if (error instanceof DeadlineError && !error.mayHaveTakenEffect) {
-                return { done: { left: token } };
-            }
-            return { done: { failed: { token, reason: error.message } } };
-        }
-    }, (token) => ({ left: token }));
-    const settled = await settleRefusals(client, outcomes.flatMap((o) => ('unsettled' in o ? [o.unsettled] : [])));
-    return {
-        ...result,
-        revoked: newestFirst([
-            ...outcomes.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
-            ...settled.revoked,
-        ]),
-        revokedElsewhere: newestFirst(settled.revokedElsewhere),
-        notRevoked: newestFirstBy([...outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])), ...settled.notRevoked], ({ token }) => token),
-        left: outcomes.flatMap((o) => ('left' in o ? [o.left] : [])),
-        stop: deadline.cause(),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/operations/list.ts
-
-
-async function list(client, task) {
-    const all = await client.listTokens();
-    const matchesName = task.name === undefined ? () => true : nameMatcher(task.name);
-    const tokens = all.filter((token) => matchesName(token.name) && (task.state === 'all' || token.state === task.state));
-    return { operation: 'list', tokens: newestFirst(tokens), total: all.length, task };
-}
-
-;// CONCATENATED MODULE: ./src/operations/revoke.ts
-async function revoke(client, task) {
-    const { token, alreadyRevoked } = await client.revokeToken(task.tokenId);
-    return { operation: 'revoke', token, alreadyRevoked };
-}
-
-;// CONCATENATED MODULE: ./src/operations/index.ts
-
-
-
-
-function perform(client, task, context) {
-    switch (task.operation) {
-        case 'create':
-            return create(client, task);
-        case 'list':
-            return list(client, task);
-        case 'revoke':
-            return revoke(client, task);
-        case 'cleanup':
-            return cleanup(client, task, context);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/platform/decode.ts
-
-
-
-
-
-const NOT_JSON = Symbol('not JSON');
-const HEADER_SAFE = /^[\x21-\x7e]+$/;
-function parseJson(body) {
-    try {
-        return JSON.parse(body);
-    }
-    catch {
-        return NOT_JSON;
-    }
-}
-function readRecord(request, answer) {
-    const record = toRecord(readJson(request, answer));
-    if (typeof record === 'string') {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
-    }
-    return record;
-}
-function readRevoked(request, answer, tokenId) {
-    const record = readRecord(request, answer);
-    if (!sameId(record.id, tokenId)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`, answer.status);
-    }
-    if (record.state !== 'revoked') {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify((0,src_text/* truncate */.xv)(record.state, 40))}, not revoked.`, answer.status);
-    }
-    return record;
-}
-function readCreated(request, answer) {
-    const record = readRecord(request, answer);
-    if (!isUuid(record.id)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,src_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
-    }
-    if (record.tokenValue === undefined) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
-    }
-    return record;
-}
-function readList(request, answer) {
-    const body = readJson(request, answer);
-    if (!Array.isArray(body)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
-    }
-    const records = body.map((item, index) => {
-        const record = toRecord(item);
-        if (typeof record === 'string') {
-            throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
-        }
-        return record;
-    });
-    return uniqueById(records);
-}
-function readAccessToken(request, answer, now) {
-    const body = readJson(request, answer);
-    const fields = (typeof body === 'object' && body !== null ? body : {});
-    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
-    if (typeof value !== 'string' || value === '') {
-        throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
-    }
-    if (!HEADER_SAFE.test(value)) {
-        throw new RequestError(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
-    }
-    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
-    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
-    return { value, renewAt };
-}
-function readJson(request, answer) {
-    if (answer.json === NOT_JSON) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not JSON.`, answer.status);
-    }
-    return answer.json;
-}
-
-;// CONCATENATED MODULE: external "node:http"
-const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
-var lib = __nccwpck_require__(511);
-;// CONCATENATED MODULE: ./src/platform/http.ts
-
-
-
-
-class TransportError extends Error {
-    code;
-    requestSent;
-    name = 'TransportError';
-    constructor(message, code, requestSent) {
-        super(message);
-        this.code = code;
-        this.requestSent = requestSent;
-    }
-}
-const CUT_OFF = 'ECANCELED';
-class HttpTransport {
-    clients = {
-        auth: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
-        api: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
-    };
-    send(target, request, timeoutMs, signal) {
-        return send(request, this.clients[target].getAgent(request.url), timeoutMs, signal);
-    }
-    close() {
-        this.clients.auth.dispose();
-        this.clients.api.dispose();
-    }
-}
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
-const DESCRIPTIONS = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset',
-    EPIPE: 'connection closed while sending',
-    ENOTFOUND: 'host not found',
-    EAI_AGAIN: 'host name lookup failed',
-    EHOSTUNREACH: 'host unreachable',
-    ENETUNREACH: 'network unreachable',
-    ECONNABORTED: 'connection aborted',
-    DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed, and not trusted',
-    SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed CA that is not trusted',
-    UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate was issued by a CA that is not trusted',
-    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate was issued by a CA that is not trusted',
-    CERT_HAS_EXPIRED: 'its certificate has expired',
-    ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
-};
-function send(request, agent, timeoutMs, signal) {
-    return new Promise((resolve, reject) => {
-        const url = new URL(request.url);
-        const transport = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
-        const headers = { ...request.headers };
-        if (request.body !== undefined)
-            headers['Content-Length'] = String(Buffer.byteLength(request.body));
-        let sent = false;
-        let settled = false;
-        const finish = (outcome) => {
-            if (settled)
-                return;
-            settled = true;
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', cutOff);
-            outcome();
-        };
-        const fail = (error) => {
-            finish(() => {
-                reject(toTransportError(error, sent));
-            });
-        };
-        const req = transport.request(url, { method: request.method, headers, agent });
-        const timer = setTimeout(() => {
-            const seconds = timeoutMs / 1000;
-            const error = new TransportError(`no answer within ${seconds} s (timeout)`, 'ETIMEDOUT', sent);
-            fail(error);
-            req.destroy(error);
-        }, timeoutMs);
-        const cutOff = () => {
-            const error = new TransportError('cut off: the step was cancelled', CUT_OFF, sent);
-            fail(error);
-            req.destroy(error);
-        };
-        if (signal?.aborted === true)
-            cutOff();
-        else
-            signal?.addEventListener('abort', cutOff, { once: true });
-        req.on('error', fail);
-        req.on('finish', () => {
-            sent = true;
-        });
-        req.on('response', (res) => {
-            let chunks = [];
-            let size = 0;
-            res.on('data', (chunk) => {
-                size += chunk.length;
-                if (size > MAX_BODY_BYTES) {
-                    const error = new TransportError('answer larger than 64 MiB', 'EMSGSIZE', true);
-                    fail(error);
-                    req.destroy(error);
-                    return;
-                }
-                chunks.push(chunk);
-            });
-            res.on('error', fail);
-            res.on('end', () => {
-                const body = Buffer.concat(chunks, size).toString('utf8');
-                chunks = [];
-                finish(() => {
-                    resolve({
-                        status: res.statusCode ?? 0,
-                        statusText: res.statusMessage ?? '',
-                        headers: res.headers,
-                        body,
-                    });
-                });
-            });
-        });
-        req.end(request.body);
-    });
-}
-function toTransportError(error, sent) {
-    if (error instanceof TransportError)
-        return error;
-    const code = error.code;
-    const message = error instanceof Error ? error.message : String(error);
-    const proxyStatus = /tunneling socket could not be established, statusCode=(\d{3})/.exec(message)?.[1];
-    if (proxyStatus !== undefined) {
-        return new TransportError(proxyStatus === '407'
-            ? 'the proxy answered 407 Proxy Authentication Required (EPROXY)'
-            : `the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, proxyStatus === '407' ? 'EPROXYAUTH' : 'EPROXY', false);
-    }
-    const known = typeof code === 'string' ? code : 'EUNKNOWN';
-    const description = DESCRIPTIONS[known] ?? (TLS_TRUST.has(known) ? 'certificate not trusted' : message);
-    return new TransportError(`${description} (${known})`, known, sent);
-}
-const TLS_TRUST = new Set([
-    'DEPTH_ZERO_SELF_SIGNED_CERT',
-    'SELF_SIGNED_CERT_IN_CHAIN',
-    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-    'UNABLE_TO_GET_ISSUER_CERT',
-    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-    'CERT_UNTRUSTED',
-    'CERT_SIGNATURE_FAILURE',
-    'CERT_HAS_EXPIRED',
-    'CERT_NOT_YET_VALID',
-    'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
-
-;// CONCATENATED MODULE: ./src/platform/hints.ts
-
-
-const UNREACHABLE = new Set([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ENETDOWN',
-]);
-function transportHint(error, target, url, timeoutMs) {
-    if (error.code === 'ETIMEDOUT') {
-        return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
-    }
-    const input = target === 'auth' ? 'authUrl' : 'baseUrl';
-    const { host, origin } = new URL(url);
-    if (UNREACHABLE.has(error.code)) {
-        return ` Check the ${input} input (${origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`;
-    }
-    if (error.code === 'EPROXYAUTH') {
-        return ` Check the user name and password in HTTPS_PROXY (http://user:password@proxy:port, the special characters %-encoded), and that the proxy lets this runner reach ${host}.`;
-    }
-    if (error.code === 'EPROXY') {
-        return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`;
-    }
-    if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-        return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`;
-    }
-    if (TLS_TRUST.has(error.code)) {
-        return ` The runner does not trust the certificate of ${host}. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.`;
-    }
-    return '';
-}
-function authPathHint(endpoint) {
-    const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'));
-    return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
-}
-function apiPathHint(request) {
-    const { origin, pathname } = new URL(request.url);
-    const at = pathname.lastIndexOf(TOKENS_PATH);
-    if (at < 0)
-        return '';
-    const baseUrl = origin + pathname.slice(0, at);
-    const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1];
-    if (repeated !== undefined) {
-        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${TOKENS_PATH}/`.startsWith(`/${repeated}/`)
-            ? `the action adds ${TOKENS_PATH} to it, so leave /${repeated} off its end`
-            : 'check its path prefix';
-        return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`;
-    }
-    if (pathname.endsWith(TOKENS_PATH)) {
-        return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${TOKENS_PATH} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
-    }
-    return '';
-}
-
-;// CONCATENATED MODULE: ./src/platform/auth.ts
-
-
-
-
-
-class Session {
-    obtain;
-    now;
-    pending;
-    constructor(obtain, now) {
-        this.obtain = obtain;
-        this.now = now;
-    }
-    async token() {
-        const current = this.pending;
-        if (current !== undefined) {
-            const token = await current;
-            if (token.renewAt === undefined || this.now() < token.renewAt)
-                return token.value;
-            if (this.pending === current)
-                this.pending = undefined;
-        }
-        this.pending ??= this.start();
-        return (await this.pending).value;
-    }
-    async reject(value) {
-        const current = this.pending;
-        const token = await current?.catch(() => undefined);
-        if (token?.value === value && this.pending === current)
-            this.pending = undefined;
-    }
-    start() {
-        const pending = this.obtain();
-        pending.catch(() => {
-            if (this.pending === pending)
-                this.pending = undefined;
-        });
-        return pending;
-    }
-}
-async function authenticate(loop, { clientId, clientSecret, authEndpoint }, now) {
-    const request = jsonRequest('POST', authEndpoint, JSON.stringify({ clientId, secret: clientSecret }));
-    try {
-        return await loop.call('auth', request, {
-            read: (answer) => readAccessToken(request, answer, now()),
-        });
-    }
-    catch (error) {
-        if (!(error instanceof RequestError))
-            throw error;
-        if (error.status === 404 || error.status === 405) {
-            throw new AuthenticationError(`authentication failed: ${error.message} ${authPathHint(authEndpoint)}`, error.status);
-        }
-        if (isRefusal(error.status)) {
-            throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`, error.status);
-        }
-        throw new AuthenticationError(`authentication failed: ${error.message}`, error.status);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/platform/retry.ts
-
-const DEFAULT_BACKOFF = {
-    baseDelayMs: 500,
-    maxDelayMs: 8_000,
-    maxRetryAfterMs: 60_000,
-};
-const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
-const TRANSIENT_CODES = new Set([
-    'ECONNRESET',
-    'ECONNREFUSED',
-    'ECONNABORTED',
-    'EPIPE',
-    'ETIMEDOUT',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ENETDOWN',
-]);
-function isTransient(outcome) {
-    return outcome instanceof TransportError
-        ? TRANSIENT_CODES.has(outcome.code)
-        : TRANSIENT_STATUSES.has(outcome.status);
-}
-function mayHaveTakenEffect(outcome) {
-    if (outcome instanceof TransportError)
-        return outcome.requestSent;
-    return outcome.status === 500 || outcome.status === 502 || outcome.status === 504;
-}
-function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
-    const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
-    return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
-}
-function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
-    const value = headers['retry-after']?.trim();
-    if (!value)
-        return undefined;
-    let delay;
-    if (/^\d+$/.test(value)) {
-        delay = Number(value) * 1000;
-    }
-    else {
-        const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
-        if (Number.isNaN(at))
-            return undefined;
-        const serverNow = headers.date === undefined ? NaN : Date.parse(headers.date);
-        delay = Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow));
-    }
-    return Math.min(delay, backoff.maxRetryAfterMs);
-}
-
-;// CONCATENATED MODULE: ./src/platform/server-detail.ts
-
-const MAX_DETAIL = 300;
-const MAX_BODY = 64 * 1024;
-const MAX_DEPTH = 4;
-const MAX_PARTS = 16;
-function describeBody(body, contentType, scrub) {
-    const cut = body.length > MAX_BODY;
-    const text = scrub(cut ? body.slice(0, MAX_BODY) : body).trim();
-    if (text === '')
-        return '';
-    if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
-        return 'the body was not JSON (an HTML page)';
-    }
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch {
-        if (cut && /^[[{]/.test(text)) {
-            return `a JSON body of ${body.length} characters, too long to read for its message`;
-        }
-        return shorten(text);
-    }
-    const detail = jsonDetail(json);
-    if (detail !== undefined)
-        return shorten(scrub(detail));
-    const fields = typeof json === 'object' && json !== null && !Array.isArray(json)
-        ? Object.keys(json).slice(0, 8)
-        : [];
-    return fields.length > 0
-        ? shorten(`a JSON body without an error message (fields: ${fields.join(', ')})`)
-        : 'a JSON body without an error message';
-}
-function jsonDetail(value, depth = 0) {
-    if (typeof value === 'string')
-        return value;
-    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH)
-        return undefined;
-    const fields = value;
-    const parts = [
-        fields.error,
-        fields.message,
-        fields.errors,
-        fields.error_description,
-        fields.detail,
-    ]
-        .flatMap((field) => (Array.isArray(field) ? field : [field]))
-        .slice(0, MAX_PARTS)
-        .map((field) => typeof field === 'object' && field !== null ? jsonDetail(field, depth + 1) : field)
-        .filter((field) => typeof field === 'string' && field.trim() !== '');
-    return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
-}
-function shorten(text) {
-    return (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(text), MAX_DETAIL);
-}
-
-;// CONCATENATED MODULE: ./src/platform/call-loop.ts
-
-
-
-
-
-
-
-
-
-const MAX_REASON = 60;
-class CallLoop {
-    options;
-    platformOffset;
-    accessTokens;
-    constructor(options) {
-        this.options = options;
-    }
-    useAccessTokens(tokens) {
-        this.accessTokens = tokens;
-    }
-    platformTime(at) {
-        return this.platformOffset === undefined ? undefined : at + this.platformOffset;
-    }
-    async call(target, request, options) {
-        const { clock, backoff, log, deadline, timeoutMs } = this.options;
-        const attempts = this.options.retries + 1;
-        let renewed = false;
-        for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1;; attempt++) {
-            if (deadline.expired())
-                throw notSent(deadline, request);
-            const { outcome, token, cut } = await this.attempt(target, request);
-            if (outcome instanceof TransportError &&
-                ((outcome.code === 'ETIMEDOUT' && cut) || outcome.code === CUT_OFF)) {
-                const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : '';
-                throw new DeadlineError(`${stopped(deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
-            }
-            const answer = outcome instanceof TransportError ? undefined : outcome;
-            if (answer?.status === 401 && token !== undefined && !renewed) {
-                renewed = true;
-                log.info(`${requestLine(request)} answered 401: authenticating again.`);
-                await this.accessTokens?.reject(token);
-                attempt--;
-                continue;
-            }
-            if (answer !== undefined && isSuccess(target, answer.status)) {
-                try {
-                    return options.read(answer);
-                }
-                catch (error) {
-                    const found = error instanceof RequestError
-                        ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
-                        : undefined;
-                    if (found !== undefined)
-                        return found;
-                    throw error;
-                }
-            }
-            const failure = this.describeFailure(request, outcome, {
-                renewed,
-                attempt: attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '',
-            });
-            const retrying = isTransient(outcome) && attempt < attempts;
-            const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff);
-            const delay = retrying ? (retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff)) : 0;
-            if (answer?.status === 429 && retrying && options.scheduled !== undefined) {
-                throw new ThrottledError((0,src_text/* asSentence */.KG)(failure), {
-                    retryAfterMs: retryAfter,
-                    backoffMs: backoffDelay(attempt, clock.jitter(), backoff),
-                    attemptsUsed: attempt,
-                });
-            }
-            if (retrying && delay >= deadline.remaining()) {
-                const maybe = mayHaveTakenEffect(outcome);
-                const cause = deadline.cause();
-                const why = cause.by === 'cancel'
-                    ? `the step was cancelled (${cause.signal}), so it was not tried again`
-                    : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`;
-                throw new DeadlineError(`${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
-            }
-            if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
-                if (retrying)
-                    await this.wait(failure, delay);
-                const found = await options.onUncertain(failure);
-                if (found !== undefined)
-                    return found;
-                if (retrying)
-                    continue;
-            }
-            if (!retrying) {
-                const hint = outcome instanceof TransportError
-                    ? transportHint(outcome, target, request.url, timeoutMs)
-                    : target === 'api' && outcome.status === 404
-                        ? apiPathHint(request)
-                        : '';
-                throw new RequestError((0,src_text/* asSentence */.KG)(failure) + hint, answer?.status);
-            }
-            await this.wait(failure, delay);
-        }
-    }
-    async wait(failure, delay) {
-        this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
-        await this.options.clock.sleep(delay, this.options.deadline.stopSignal);
-    }
-    async attempt(target, request) {
-        const { clock, secrets, transport, log, deadline } = this.options;
-        let token;
-        let sent = request;
-        if (target === 'api' && this.accessTokens !== undefined) {
-            token = await this.accessTokens.token();
-            secrets.add(token, 'sent');
-            sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } };
-        }
-        if (deadline.expired())
-            throw notSent(deadline, request);
-        const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining());
-        const started = clock.now();
-        let outcome;
-        try {
-            const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal);
-            const json = parseJson(response.body);
-            secrets.addFrom(json);
-            const read = json !== NOT_JSON && isSuccess(target, response.status);
-            outcome = { ...response, body: read ? '' : response.body, json };
-            if (target === 'api')
-                this.notePlatformTime(outcome);
-        }
-        catch (error) {
-            if (!(error instanceof TransportError))
-                throw error;
-            outcome = error;
-        }
-        const result = outcome instanceof TransportError ? outcome.code : String(outcome.status);
-        log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
-        const cut = timeoutMs < this.options.timeoutMs;
-        return token === undefined ? { outcome, cut } : { outcome, token, cut };
-    }
-    describeFailure(request, outcome, { renewed, attempt }) {
-        const scrub = (text) => this.options.secrets.scrub(text);
-        if (outcome instanceof TransportError) {
-            return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
-        }
-        const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
-        const reason = (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
-        const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
-        const what = detail ? `: ${detail}` : '';
-        if (renewed && outcome.status === 401) {
-            return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
-        }
-        return `${requestLine(request)} answered ${status}${attempt}${what}`;
-    }
-    notePlatformTime(answer) {
-        const date = answer.headers.date === undefined ? NaN : Date.parse(answer.headers.date);
-        if (!Number.isNaN(date))
-            this.platformOffset = date + 500 - this.options.clock.now();
-    }
-}
-function isSuccess(target, status) {
-    return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
-}
-function seconds(ms) {
-    return `${(ms / 1000).toFixed(1)} s`;
-}
-function notSent(deadline, request) {
-    return new DeadlineError(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
-}
-
-;// CONCATENATED MODULE: ./src/platform/lost-create.ts
-
-
-const KNOWN_CLOCK_MARGIN_MS = 2_000;
-const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
-function findCreated(tokens, name, sentAt, platformTime) {
-    const platformSentAt = platformTime(sentAt);
-    const since = platformSentAt === undefined
-        ? sentAt - UNKNOWN_CLOCK_MARGIN_MS
-        : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
-    const candidates = newestFirst(tokens.filter((token) => {
-        if (token.name !== name || token.state !== 'active')
-            return false;
-        const created = createdTime(token);
-        return created === undefined || created >= since;
-    }));
-    const [only] = candidates;
-    if (only === undefined)
-        return { found: 'none' };
-    if (candidates.length > 1)
-        return { found: 'several', tokens: candidates };
-    const created = createdTime(only);
-    if (created === undefined) {
-        const why = `its createdAt (${JSON.stringify((0,src_text/* truncate */.xv)(only.createdAt ?? '', 40))}) cannot be read, so whether it was made by this step or before it cannot be told`;
-        return { found: 'unsure', token: only, why };
-    }
-    if (platformSentAt === undefined && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
-        const seconds = Math.round((sentAt - created) / 1000);
-        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
-        return { found: 'unsure', token: only, why };
-    }
-    return { found: 'one', token: only };
-}
-
-;// CONCATENATED MODULE: ./src/platform/create-recovery.ts
-
-
-
-
-
-
-const LATE_LOOK_MS = 2_000;
-class CreateRecovery {
-    name;
-    sentAt;
-    options;
-    client;
-    sentAgain = false;
-    constructor(name, sentAt, options, client) {
-        this.name = name;
-        this.sentAt = sentAt;
-        this.options = options;
-        this.client = client;
-    }
-    async findCreated(failure) {
-        const { name, sentAt, client } = this;
-        client.log.info(`${failure}. The token may have been created all the same: checking the list.`);
-        let tokens;
-        try {
-            tokens = await client.list();
-        }
-        catch (error) {
-            throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)} Look for it before running again.`);
-        }
-        const created = findCreated(tokens, name, sentAt, client.platformTime);
-        switch (created.found) {
-            case 'none':
-                client.log.info(`No token named '${name}' was created.`);
-                this.sentAgain = true;
-                this.options.onLostAnswer?.();
-                return undefined;
-            case 'several':
-                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
-            case 'unsure':
-                throw new RequestError(`${failure}; the list shows one active token named '${name}', ${shortId(created.token)}, but ${created.why}. It was not taken for this step's: look for this step's token before running again.`);
-            case 'one':
-                return await this.adopted(created.token, failure);
-        }
-    }
-    async nameLateCreates(kept) {
-        const { name, client } = this;
-        if (!this.sentAgain)
-            return;
-        if (client.deadline.remaining() <= LATE_LOOK_MS) {
-            client.log.debug(`No time left in totalTimeout to look for a late create of '${name}'.`);
-            return;
-        }
-        let tokens;
-        try {
-            await client.clock.sleep(LATE_LOOK_MS, client.deadline.stopSignal);
-            tokens = await client.list();
-        }
-        catch (error) {
-            client.log.debug(`Could not look for a late create of '${name}': ${(0,errors/* messageOf */.bD)(error)}`);
-            return;
-        }
-        const since = this.earliest();
-        const late = tokens.filter((token) => token.name === name &&
-            token.state === 'active' &&
-            token.id !== kept.id &&
-            (createdTime(token) ?? Infinity) >= since);
-        if (late.length === 0)
-            return;
-        client.log.warning(`The first create of '${name}' got no answer, and the list did not show its token, so the create was sent again; the list now shows ${late.map(nameAndId).join(', ')} created since then as well. It is probably that first create's, finished late, and nobody has its value: revoke it if nothing uses it (operation: revoke, tokenId).`);
-    }
-    earliest() {
-        const platformSentAt = this.client.platformTime(this.sentAt);
-        return platformSentAt === undefined
-            ? this.sentAt - UNKNOWN_CLOCK_MARGIN_MS
-            : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
-    }
-    async adopted(token, failure) {
-        const { name, client } = this;
-        if (!isUuid(token.id)) {
-            throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,src_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
-        }
-        if (token.tokenValue === undefined) {
-            let revoked;
-            try {
-                await client.revoke(token.id);
-                revoked = 'It was revoked at once.';
-            }
-            catch (error) {
-                revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
-            }
-            throw new RequestError(`${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${revoked}`);
-        }
-        client.log.info(`It was: token ${token.id}, created at ${token.createdAt ?? '?'}, is this step's token.`);
-        return token;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/platform/created-answer.ts
-
-
-
-
-
-async function checkCreated(token, context) {
-    const { name, request } = context;
-    if (token.name === name && token.state === 'active')
-        return token;
-    const state = JSON.stringify((0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.state), 40));
-    const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${state}, not an active token named '${(0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(name), 200)}': its value was not handed on.`;
-    if (token.state !== 'active')
-        throw new RequestError(mismatch);
-    if (olderThanCreate(token, context)) {
-        throw new RequestError(`${mismatch} It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`);
-    }
-    let revoked;
-    try {
-        await context.revoke(token.id);
-        revoked = 'It was revoked at once.';
-    }
-    catch (error) {
-        revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
-    }
-    throw new RequestError(`${mismatch} ${revoked}`);
-}
-function olderThanCreate(token, { sentAt, platformTime }) {
-    const created = createdTime(token);
-    if (created === undefined)
-        return false;
-    const platformSentAt = platformTime(sentAt);
-    return platformSentAt === undefined
-        ? created < sentAt - UNKNOWN_CLOCK_MARGIN_MS
-        : created < platformSentAt - KNOWN_CLOCK_MARGIN_MS;
-}
-
-;// CONCATENATED MODULE: ./src/platform/client.ts
-
-
-
-
-
-
-
-
-
-
-
-
-
-class PlatformClient {
-    options;
-    clock;
-    transport;
-    loop;
-    deadline;
-    constructor(options) {
-        this.options = options;
-        this.clock = options.clock ?? systemClock;
-        this.transport = options.transport ?? new HttpTransport();
-        this.deadline = options.deadline ?? new Deadline(this.clock, 0);
-        this.loop = new CallLoop({
-            transport: this.transport,
-            timeoutMs: options.timeoutMs,
-            deadline: this.deadline,
-            retries: options.retries,
-            secrets: options.secrets,
-            log: options.log,
-            clock: this.clock,
-            backoff: options.backoff ?? DEFAULT_BACKOFF,
-        });
-        const now = () => this.clock.now();
-        this.loop.useAccessTokens(new Session(() => authenticate(this.loop, options, now), now));
-    }
-    async createToken(name, options = {}) {
-        const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
-        const startedAt = this.clock.now();
-        const recovery = this.recovery(name, startedAt, options);
-        const token = await this.loop.call('api', request, {
-            read: (answer) => readCreated(request, answer),
-            onUncertain: (failure) => recovery.findCreated(failure),
-        });
-        await recovery.nameLateCreates(token);
-        return checkCreated(token, {
-            name,
-            request: requestLine(request),
-            sentAt: startedAt,
-            platformTime: (at) => this.platformTime(at),
-            revoke: (tokenId) => this.revokeToken(tokenId),
-        });
-    }
-    listTokens() {
-        const request = this.apiRequest('GET', TOKENS_PATH);
-        return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
-    }
-    async revokeToken(tokenId, options = {}) {
-        const request = this.apiRequest('POST', revokePath(tokenId));
-        const uncertain = { mayHaveRevoked: false };
-        try {
-            const token = await this.loop.call('api', request, {
-                read: (answer) => readRevoked(request, answer, tokenId),
-                onUncertain: () => {
-                    uncertain.mayHaveRevoked = true;
-                    return Promise.resolve(undefined);
-                },
-                ...(options.scheduled && { scheduled: options.scheduled }),
-            });
-            return { token, alreadyRevoked: false };
-        }
-        catch (error) {
-            if (!(error instanceof RequestError) || !worthLookingUp(error))
-                throw error;
-            const unsettled = new UnsettledRevokeError(error, uncertain.mayHaveRevoked);
-            if (options.settle === 'later')
-                throw unsettled;
-            let tokens;
-            try {
-                tokens = await this.listTokens();
-            }
-            catch {
-                throw error;
-            }
-            return settleRevoke(tokenId, unsettled, findById(tokens, tokenId));
-        }
-    }
-    close() {
-        this.transport.close();
-    }
-    recovery(name, sentAt, options) {
-        return new CreateRecovery(name, sentAt, options, {
-            clock: this.clock,
-            deadline: this.deadline,
-            list: () => this.listTokens(),
-            revoke: (tokenId) => this.revokeToken(tokenId),
-            platformTime: (at) => this.platformTime(at),
-            log: this.options.log,
-        });
-    }
-    platformTime(at) {
-        return this.loop.platformTime(at);
-    }
-    apiRequest(method, path, body) {
-        return jsonRequest(method, this.options.baseUrl + path, body);
-    }
-}
-function worthLookingUp(error) {
-    const { status } = error;
-    if (error instanceof AuthenticationError || status === undefined || status === 401)
-        return false;
-    return (status >= 200 && status <= 299) || isRefusal(status);
-}
-
-;// CONCATENATED MODULE: ./src/post-state.ts
-const TOKEN_ID = 'revokeOnExitTokenId';
-const TOKEN_NAME = 'revokeOnExitTokenName';
-const CREATE_SENT_AT = 'revokeOnExitSince';
-const WHEN = 'revokeOnExitWhen';
-const LOST_ANSWER = 'revokeOnExitLostAnswer';
-const TOKEN_FILE = 'tokenFile';
-function saveCreateSent(runner, create) {
-    runner.saveState(TOKEN_NAME, create.name);
-    runner.saveState(CREATE_SENT_AT, String(create.sentAt));
-    runner.saveState(WHEN, create.when);
-}
-function saveLostAnswer(runner) {
-    runner.saveState(LOST_ANSWER, 'true');
-}
-function saveTokenToRevoke(runner, token) {
-    runner.saveState(TOKEN_ID, token.id);
-    runner.saveState(TOKEN_NAME, token.name ?? '');
-}
-function leftToRevoke(runner) {
-    const id = runner.getState(TOKEN_ID);
-    const name = runner.getState(TOKEN_NAME);
-    const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
-    const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
-    const create = name && Number.isSafeInteger(sentAt) ? { name, sentAt, when } : undefined;
-    const lost = runner.getState(LOST_ANSWER) === 'true';
-    if (id) {
-        const token = name ? { id, name } : { id };
-        return create !== undefined && lost ? { when, token, search: create } : { when, token };
-    }
-    return create === undefined ? undefined : { when, search: create };
-}
-function saveTokenFile(runner, path) {
-    runner.saveState(TOKEN_FILE, path);
-}
-function savedTokenFile(runner) {
-    return runner.getState(TOKEN_FILE) || undefined;
-}
-
-;// CONCATENATED MODULE: ./src/project-guard.ts
-
-
-
-class ProjectGuard {
-    api;
-    expected;
-    checked = new Set();
-    constructor(api, expected) {
-        this.api = api;
-        this.expected = expected;
-    }
-    async listTokens() {
-        const tokens = await this.api.listTokens();
-        const other = tokens.find((token) => !this.isExpected(token));
-        if (other !== undefined) {
-            throw new errors/* ActionError */.lZ(`the platform listed ${nameAndId(other)} of project ${projectOf(other)}, but expectedProjectId is ${this.expected}: these credentials reach another project. Nothing was revoked or created; check clientId, clientSecret and baseUrl.`);
-        }
-        for (const token of tokens)
-            this.checked.add(token.id.toLowerCase());
-        return tokens;
-    }
-    async createToken(name, options) {
-        const token = await this.api.createToken(name, options);
-        if (this.isExpected(token))
-            return token;
-        let revoked;
-        try {
-            await this.api.revokeToken(token.id);
-            revoked = 'It was revoked at once.';
-        }
-        catch (error) {
-            const why = (0,errors/* messageOf */.bD)(error);
-            revoked = `Revoking it at once failed too, so revoke it by hand: ${why}`;
-        }
-        throw new errors/* ActionError */.lZ(`the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`);
-    }
-    async revokeToken(tokenId, options) {
-        if (!this.checked.has(tokenId.toLowerCase()))
-            await this.listTokens();
-        return this.api.revokeToken(tokenId, options);
-    }
-    platformTime(runnerTime) {
-        return this.api.platformTime(runnerTime);
-    }
-    isExpected(token) {
-        return token.projectId?.toLowerCase() === this.expected.toLowerCase();
-    }
-}
-function projectOf(token) {
-    return token.projectId === undefined ? '(none given)' : (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.projectId), 80);
-}
-
-;// CONCATENATED MODULE: ./src/summary-markdown.ts
-
-const SUMMARY_LIMIT_BYTES = 128 * 1024;
-const RESERVE_BYTES = 4 * 1024;
-class Summary {
-    text = '';
-    bytes = 0;
-    constructor(heading) {
-        this.block(`### ${heading}`);
-    }
-    paragraph(markdown) {
-        this.block(markdown);
-        return this;
-    }
-    table(heading, columns, items, row, whereAll) {
-        if (items.length === 0)
-            return this;
-        const head = `#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`;
-        let shown = 0;
-        if (this.add(head))
-            for (const item of items) {
-                if (!this.add(`| ${row(item).join(' | ')} |\n`, RESERVE_BYTES))
-                    break;
-                shown++;
-            }
-        const omitted = items.length - shown;
-        if (omitted > 0)
-            this.add(`\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`);
-        this.add('\n');
-        return this;
-    }
-    toString() {
-        return this.text;
-    }
-    block(markdown) {
-        if (this.add(`${markdown}\n\n`))
-            return;
-        const cut = cutMarkdown(markdown, SUMMARY_LIMIT_BYTES - 1 - RESERVE_BYTES - this.bytes - 2);
-        if (cut !== undefined)
-            this.add(`${cut}\n\n`);
-    }
-    add(text, reserve = 0) {
-        const bytes = Buffer.byteLength(text);
-        if (this.bytes + bytes + reserve >= SUMMARY_LIMIT_BYTES)
-            return false;
-        this.text += text;
-        this.bytes += bytes;
-        return true;
-    }
-}
-const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu;
-function cutMarkdown(markdown, maxBytes) {
-    if (Buffer.byteLength(markdown) <= maxBytes)
-        return markdown;
-    const closers = (open) => open
-        .map((tag) => `</${tag}>`)
-        .reverse()
-        .join('');
-    let open = [];
-    let kept = '';
-    let bytes = 0;
-    for (const [piece, slash, tag] of markdown.matchAll(PIECE)) {
-        const next = tag === undefined ? open : slash ? open.slice(0, -1) : [...open, tag];
-        const size = Buffer.byteLength(piece);
-        if (bytes + size + Buffer.byteLength(`...${closers(next)}`) > maxBytes)
-            break;
-        kept += piece;
-        bytes += size;
-        open = next;
-    }
-    const cut = `${kept}...${closers(open)}`;
-    return Buffer.byteLength(cut) <= maxBytes ? cut : undefined;
-}
-const markdownSpecial = (0,src_text/* lazyRegExp */.eN)(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu);
-const MAYBE_SPECIAL = /[&<>"|`\\*[\]~$_]/;
-function escapeMarkdown(value) {
-    const line = (0,src_text/* oneLine */.TN)(value);
-    if (!MAYBE_SPECIAL.test(line))
-        return line;
-    return line.replace(markdownSpecial(), (c) => `&#${c.charCodeAt(0)};`);
-}
-
-;// CONCATENATED MODULE: ./src/wording.ts
-
-
-
-function stepFailure(result) {
-    if (result.operation !== 'cleanup')
-        return undefined;
-    const failures = [timeoutFailure(result), cleanupFailure(result)];
-    const text = failures.filter((failure) => failure !== undefined).join(' ');
-    return text === '' ? undefined : text;
-}
-function timeoutFailure(result) {
-    const { left, revoked, stop } = result;
-    if (left.length === 0)
-        return undefined;
-    return `${stopped(stop)}: ${(0,src_text/* countTokens */.ih)(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`;
-}
-function leftBecause({ stop }) {
-    return stop.by === 'cancel' ? 'the step was cancelled' : 'totalTimeout ran out';
-}
-function cleanupFailure(result) {
-    const { notRevoked } = result;
-    if (notRevoked.length === 0)
-        return undefined;
-    const revoked = allRevoked(result);
-    const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`);
-    const more = notRevoked.length > shown.length
-        ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
-        : '';
-    const total = notRevoked.length + revoked.length;
-    const were = (n) => (n === 1 ? 'was' : 'were');
-    return `${notRevoked.length} of ${(0,src_text/* countTokens */.ih)(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
-}
-function keptByKeep(keep) {
-    const which = keep === 1 ? 'the newest of its name' : `one of the ${keep} newest of its name`;
-    return `${which} (keep: ${keep}); keep: 0 revokes it too`;
-}
-const KEPT_NAMELESS = 'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told';
-function revokeOnExitNote(when) {
-    if (when === 'never')
-        return undefined;
-    return when === 'always'
-        ? 'It will be revoked at the end of the job (revokeOnExit).'
-        : 'It will be revoked at the end of the job if the job does not succeed (revokeOnExit: failure).';
-}
-const CLOCK_SKEW_WARNING_MS = 5 * 60_000;
-function ageClockNote({ ages }) {
-    if (ages.by === 'runner') {
-        return "The platform's answers carry no Date header: ages are measured on the runner's clock.";
-    }
-    if (Math.abs(ages.skewMs) <= CLOCK_SKEW_WARNING_MS)
-        return undefined;
-    const way = ages.skewMs > 0 ? 'behind' : 'ahead of';
-    const apart = Math.round(Math.abs(ages.skewMs) / 60_000) * 60_000;
-    return `The runner's clock is ${(0,src_text/* formatAge */.nV)(apart)} ${way} the platform's (by the Date header of its list answer): ages are measured on the platform's clock.`;
-}
-function allRevoked({ revoked, revokedElsewhere }) {
-    return revokedElsewhere.length === 0 ? revoked : newestFirst([...revoked, ...revokedElsewhere]);
-}
-function revokedElsewhereNote(token) {
-    const at = token.revokedAt ? ` at ${(0,src_text/* oneLine */.TN)(token.revokedAt)}` : '';
-    const by = token.revokedBy ? ` by ${(0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.revokedBy), 80)}` : '';
-    return `was revoked by someone else meanwhile${at}${by} (another job, or a person): counted as revoked`;
-}
-function cleanupOutcome(result) {
-    const { task, revoked, revokedElsewhere, notRevoked, left } = result;
-    if (task.dryRun)
-        return `Dry run: ${(0,src_text/* countTokens */.ih)(revoked.length)} would be revoked; nothing was revoked.`;
-    const elsewhere = revokedElsewhere.length > 0
-        ? `; ${revokedElsewhere.length} more had been revoked by someone else meanwhile`
-        : '';
-    const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : '';
-    const late = left.length > 0 ? `; ${left.length} left when ${leftBecause(result)}` : '';
-    return `Revoked ${(0,src_text/* countTokens */.ih)(revoked.length)}${elsewhere}${failed}${late}.`;
-}
-
-;// CONCATENATED MODULE: ./src/summary.ts
-
-
-
-
-
-const FIELD_CHARACTERS = 200;
-const ALL_IN_TOKENS_FILE = 'the file named by the <code>tokensFile</code> output has all of them';
-function createSummary(result) {
-    const { token, envName, reused, revokeOnExit } = result;
-    const where = envName
-        ? `the step output <code>tokenValue</code> and the environment variable <code>${field(envName)}</code>`
-        : 'the step output <code>tokenValue</code>';
-    const mediator = token.mediatorId ? ` for mediator <code>${field(token.mediatorId)}</code>` : '';
-    const what = reused
-        ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
-        : `Created ${describeToken(token)}${mediator}.`;
-    const note = revokeOnExitNote(revokeOnExit);
-    const exit = note === undefined ? '' : ` ${note}`;
-    return new Summary(reused ? 'Gateway token reused' : 'Gateway token created')
-        .paragraph(`${what} Its value is in ${where}, masked in the log.${exit}`)
-        .toString();
-}
-function revokeSummary(result) {
-    const { token, alreadyRevoked } = result;
-    const when = token.revokedAt ? ` at ${date(token.revokedAt)}` : '';
-    const what = alreadyRevoked
-        ? `The ${describeToken(token)} was already revoked${when}; nothing changed.`
-        : `Revoked ${describeToken(token)}${when}.`;
-    return new Summary('Gateway token revoked').paragraph(what).toString();
-}
-function listSummary(result) {
-    const { tokens, total, task } = result;
-    const filters = [
-        task.name === undefined ? undefined : `name <code>${field(task.name)}</code>`,
-        task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
-    ].filter((filter) => filter !== undefined);
-    const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : '';
-    return new Summary('Gateway tokens')
-        .paragraph(`${tokens.length} of ${(0,src_text/* countTokens */.ih)(total)}${matching}.`)
-        .table('Tokens', ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'], tokens, (t) => [
-        summary_name(t),
-        code(t.id),
-        field(t.state),
-        date(t.createdAt),
-        creator(t),
-        date(t.revokedAt),
-    ], ALL_IN_TOKENS_FILE)
-        .toString();
-}
-function cleanupSummary(result) {
-    const { task, revoked, kept, notRevoked, left, now } = result;
-    const selection = [
-        task.name === undefined
-            ? 'active tokens of any name'
-            : `active tokens named <code>${field(task.name)}</code>`,
-        task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
-        task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
-    ].filter((part) => part !== undefined);
-    const age = (token) => {
-        const created = createdTime(token);
-        return created === undefined ? 'unknown' : (0,src_text/* formatAge */.nV)(now - created);
-    };
-    return new Summary(task.dryRun ? 'Gateway token cleanup (dry run)' : 'Gateway token cleanup')
-        .paragraph([`Selected ${selection.join(', ')}.`, cleanupOutcome(result), ageClockNote(result)]
-        .filter((sentence) => sentence !== undefined)
-        .join(' '))
-        .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked, ({ token, reason }) => [summary_name(token), code(token.id), field(reason)], 'each has a warning in the log')
-        .table(`Left active: ${leftBecause(result)}`, ['Name', 'Id', 'Age'], left, (t) => [summary_name(t), code(t.id), age(t)], 'run the cleanup again to revoke them')
-        .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked, (t) => [summary_name(t), code(t.id), age(t), creator(t)], ALL_IN_TOKENS_FILE)
-        .table('Revoked by someone else meanwhile', ['Name', 'Id', 'Revoked', 'By'], result.revokedElsewhere, (t) => [summary_name(t), code(t.id), date(t.revokedAt), field(t.revokedBy ?? '')], ALL_IN_TOKENS_FILE)
-        .table('Kept', ['Name', 'Id', 'Age', 'Why'], kept, ({ token, why }) => [
-        summary_name(token),
-        code(token.id),
-        age(token),
-        field(why === 'keep'
-            ? keptByKeep(task.keep)
-            : why === 'unreadable name'
-                ? KEPT_NAMELESS
-                : 'its createdAt cannot be read'),
-    ], 'the log says how many were kept')
-        .toString();
-}
-function describeToken(token) {
-    return `gateway token <strong>${summary_name(token)}</strong> (${code(token.id)})`;
-}
-function summary_name(token) {
-    return token.name === undefined ? `<em>${NO_NAME}</em>` : field(token.name);
-}
-function creator(token) {
-    return field(token.createdByEmail ?? token.createdBy ?? '');
-}
-function code(value) {
-    return `<code>${field(value)}</code>`;
-}
-function date(iso) {
-    if (iso === undefined)
-        return '';
-    const time = readTimestamp(iso);
-    if (time === undefined)
-        return field(iso);
-    return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
-}
-function field(value) {
-    return escapeMarkdown((0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(value), FIELD_CHARACTERS));
-}
-
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/token-files.ts
-
-
-
-const TOKEN_FILE_NAME = /^gateway-token-[0-9a-f]{32}$/;
-const randomName = (prefix, suffix = '') => `${prefix}${(0,external_node_crypto_namespaceObject.randomBytes)(16).toString('hex')}${suffix}`;
-function newTokenFilePath(dir) {
-    return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-token-'));
-}
-function writeTokenFile(path, value) {
-    writeNewFile(path, value, 0o600);
-}
-function writeTokensFile(dir, json) {
-    const path = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-tokens-', '.json'));
-    writeNewFile(path, json, 0o600);
-    return path;
-}
-function writeNewFile(path, content, mode) {
-    const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'wx', mode);
-    try {
-        (0,external_node_fs_namespaceObject.fchmodSync)(fd, mode);
-        (0,external_node_fs_namespaceObject.writeFileSync)(fd, content);
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-function removeTokenFile(path, dir) {
-    if (resolve(path) !== path ||
-        dirname(path) !== resolve(dir) ||
-        !TOKEN_FILE_NAME.test(basename(path))) {
-        throw new Error(`it is not a token file of this action in ${resolve(dir)}.`);
-    }
-    try {
-        if (!lstatSync(path).isFile())
-            throw new Error('it is no longer a plain file.');
-        unlinkSync(path);
-        return true;
-    }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return false;
-        throw error;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/report.ts
-
-
-
-
-
-
-
-const MAX_OUTPUT_BYTES = 1_048_576;
-const MAX_ENV_VALUE_BYTES = 32 * 1024;
-async function report(result, options, runner) {
-    let summary;
-    switch (result.operation) {
-        case 'create':
-            reportCreate(result, options.writeTokenFile === true, runner);
-            summary = createSummary(result);
-            break;
-        case 'list': {
-            const { tokens, total } = result;
-            runner.info(`${tokens.length} of ${(0,src_text/* countTokens */.ih)(total)} match.`);
-            listOutputs(runner, tokens);
-            summary = listSummary(result);
-            break;
-        }
-        case 'revoke': {
-            const { token, alreadyRevoked } = result;
-            if (alreadyRevoked) {
-                const when = token.revokedAt ? ` at ${(0,src_text/* oneLine */.TN)(token.revokedAt)}` : '';
-                runner.notice(`The ${tokenLabel(token)} was already revoked${when}; nothing to do.`);
-            }
-            else {
-                runner.info(`Revoked ${tokenLabel(token)}.`);
-            }
-            recordOutputs(runner, token);
-            runner.setOutput('revokedAt', token.revokedAt ?? '');
-            runner.setOutput('revokedBy', token.revokedBy ?? '');
-            summary = revokeSummary(result);
-            break;
-        }
-        case 'cleanup':
-            reportCleanup(result, runner);
-            summary = cleanupSummary(result);
-            break;
-    }
-    if (!options.summary)
-        return;
-    try {
-        await runner.writeSummary(summary);
-    }
-    catch (error) {
-        runner.warning(`Could not write the job summary: ${(0,errors/* messageOf */.bD)(error)}`);
-    }
-}
-function reportCreate(result, writeFile, runner) {
-    const { token, envName, reused } = result;
-    checkHandOver(token.tokenValue ?? '', envName);
-    if (result.revokeOnExit !== 'never')
-        saveTokenToRevoke(runner, token);
-    runner.info(reused
-        ? `Reused the ${tokenLabel(token)}, created ${(0,src_text/* oneLine */.TN)(token.createdAt ?? 'at an unknown time')}.`
-        : `Created ${tokenLabel(token)}.`);
-    const exit = revokeOnExitNote(result.revokeOnExit);
-    if (exit !== undefined)
-        runner.info(exit);
-    if (result.revokeOnExitSkipped)
-        runner.info('revokeOnExit does not apply: the token was reused, not created by this step.');
-    recordOutputs(runner, token);
-    runner.setOutput('tokenValue', token.tokenValue ?? '');
-    runner.setOutput('reused', String(reused));
-    runner.setOutput('tokenFile', writeFile ? tokenFile(runner, token) : '');
-    if (envName) {
-        runner.exportVariable(envName, token.tokenValue ?? '');
-        runner.info(`The token value is in the environment variable ${envName} for later steps (masked).`);
-    }
-}
-function checkHandOver(value, envName) {
-    const bytes = Buffer.byteLength(value);
-    if (bytes > MAX_OUTPUT_BYTES) {
-        throw new errors/* ActionError */.lZ(`the token value is ${bytes} bytes, over the runner's limit of 1 MiB for one output (tokenValue).`);
-    }
-    if (envName !== undefined && bytes > MAX_ENV_VALUE_BYTES) {
-        throw new errors/* ActionError */.lZ(`the token value is ${bytes} bytes, too large for an environment variable (envName ${envName}: at most ${MAX_ENV_VALUE_BYTES} bytes, or later steps and the post step cannot start). Use writeTokenFile: true and read the value from the file.`);
-    }
-}
-function reportCleanup(result, runner) {
-    const { revoked, kept, notRevoked, task, now } = result;
-    const clock = ageClockNote(result);
-    if (clock !== undefined) {
-        if (result.ages.by === 'runner')
-            runner.info(clock);
-        else
-            runner.warning(clock);
-    }
-    const age = (token) => {
-        const created = createdTime(token);
-        return created === undefined ? '' : `, ${(0,src_text/* formatAge */.nV)(now - created)} old`;
-    };
-    for (const { token, why } of kept) {
-        if (why === 'keep') {
-            runner.info(`Kept ${tokenLabel(token)}${age(token)}: ${keptByKeep(task.keep)}.`);
-        }
-        else if (why === 'unreadable name') {
-            runner.warning(`Token ${nameAndId(token)} is not revoked: ${KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`);
-        }
-        else {
-            runner.warning(`Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`);
-        }
-    }
-    const verb = task.dryRun ? 'Would revoke' : 'Revoked';
-    for (const token of revoked)
-        runner.info(`${verb} ${tokenLabel(token)}${age(token)}.`);
-    for (const token of result.revokedElsewhere)
-        runner.info(`The ${tokenLabel(token)} ${revokedElsewhereNote(token)}.`);
-    for (const { token, reason } of notRevoked)
-        runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`);
-    runner.info(`${cleanupOutcome(result)} Kept ${kept.length}.`);
-    listOutputs(runner, allRevoked(result));
-}
-function recordOutputs(runner, token) {
-    runner.setOutput('tokenId', token.id);
-    runner.setOutput('name', token.name ?? '');
-    runner.setOutput('mediatorId', token.mediatorId ?? '');
-    runner.setOutput('projectId', token.projectId ?? '');
-    runner.setOutput('state', token.state);
-    runner.setOutput('createdAt', token.createdAt ?? '');
-    runner.setOutput('token', publicJson(token));
-}
-function tokenFile(runner, token) {
-    const path = newTokenFilePath(runner.tempDir());
-    saveTokenFile(runner, path);
-    try {
-        writeTokenFile(path, token.tokenValue ?? '');
-    }
-    catch (error) {
-        throw new errors/* ActionError */.lZ(`could not write the token value to ${path} (writeTokenFile): ${(0,src_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))}`);
-    }
-    return path;
-}
-function listOutputs(runner, tokens) {
-    const json = publicJson(tokens);
-    const bytes = Buffer.byteLength(json);
-    runner.setOutput('count', String(tokens.length));
-    if (bytes <= MAX_OUTPUT_BYTES)
-        runner.setOutput('tokens', json);
-    let path;
-    try {
-        path = writeTokensFile(runner.tempDir(), json);
-    }
-    catch (error) {
-        throw new errors/* ActionError */.lZ(`could not write the records to a file in ${runner.tempDir()} (tokensFile): ${(0,src_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))}`);
-    }
-    runner.setOutput('tokensFile', path);
-    if (bytes > MAX_OUTPUT_BYTES) {
-        runner.warning(`The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`);
-        runner.setOutput('tokens', '');
-    }
-}
-
-;// CONCATENATED MODULE: ./src/secrets.ts
-
-const SECRET_FIELDS = new Set([
-    'access_token',
-    'accessToken',
-    'refresh_token',
-    'refreshToken',
-    'id_token',
-    'secret',
-    'clientSecret',
-    'tokenValue',
-]);
-const PIECE_LENGTH = 8;
-const MAX_PIECED = 16 * 1024;
-const MAX_ENCODED = 64 * 1024;
-class Secrets {
-    mask;
-    values = new Set();
-    sent = new Set();
-    cachedForms;
-    cachedPieces;
-    constructor(mask) {
-        this.mask = mask;
-    }
-    add(value, kind = 'sent') {
-        if (value === undefined || value.trim() === '')
-            return;
-        if (kind === 'sent' && !this.sent.has(value)) {
-            this.sent.add(value);
-            this.cachedPieces = undefined;
-        }
-        if (this.values.has(value))
-            return;
-        this.mask(value);
-        if (/[\r\n]/.test(value)) {
-            for (const line of value.split(/\r\n|\r|\n/)) {
-                if (line.trim() !== '' && !this.values.has(line)) {
-                    this.mask(line);
-                    this.values.add(line);
-                }
-            }
-        }
-        this.values.add(value);
-        this.cachedForms = undefined;
-    }
-    addFrom(json) {
-        const pending = [json];
-        for (let i = 0; i < pending.length; i++) {
-            const value = pending[i];
-            if (typeof value !== 'object' || value === null)
-                continue;
-            const fields = value;
-            for (const key in fields) {
-                const field = fields[key];
-                if (typeof field === 'string') {
-                    if (SECRET_FIELDS.has(key))
-                        this.add(field, 'received');
-                }
-                else if (typeof field === 'object' && field !== null) {
-                    pending.push(field);
-                }
-            }
-        }
-    }
-    scrub(text) {
-        if (this.values.size === 0)
-            return text;
-        let result = this.replaceForms(text);
-        const decoded = decodeReferences(result);
-        if (decoded !== result) {
-            const scrubbed = this.replaceForms(decoded);
-            const pieces = this.removePieces(scrubbed);
-            if (pieces !== decoded)
-                return pieces;
-        }
-        result = this.removePieces(result);
-        return result;
-    }
-    replaceForms(text) {
-        let result = text;
-        for (const form of this.forms()) {
-            if (result.includes(form))
-                result = result.split(form).join('***');
-        }
-        return result;
-    }
-    forms() {
-        if (this.cachedForms === undefined) {
-            const forms = new Set();
-            for (const value of this.values) {
-                forms.add(value);
-                if (value.length > MAX_ENCODED)
-                    continue;
-                const url = encodeURIComponent(value);
-                const lower = url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
-                const json = JSON.stringify(value).slice(1, -1);
-                forms.add(value).add(json).add(json.replace(/\//g, '\\/')).add(url).add(lower);
-                forms.add(url.replace(/%20/g, '+')).add(lower.replace(/%20/g, '+'));
-            }
-            this.cachedForms = [...forms].sort((a, b) => b.length - a.length);
-        }
-        return this.cachedForms;
-    }
-    removePieces(text) {
-        const pieces = this.pieces();
-        if (pieces.size === 0)
-            return text;
-        const kept = [];
-        const from = [];
-        const skipped = (0,src_text/* isAscii */.ER)(text) ? ASCII_SKIPPED : skippedOne();
-        for (let i = 0; i < text.length; i++) {
-            const char = text.charAt(i);
-            if (skipped.test(char))
-                continue;
-            kept.push(char);
-            from.push(i);
-        }
-        const compact = kept.join('');
-        const hidden = new Uint8Array(text.length);
-        let found = false;
-        for (let i = 0; i + PIECE_LENGTH <= compact.length; i++) {
-            if (!pieces.has(compact.slice(i, i + PIECE_LENGTH)))
-                continue;
-            found = true;
-            const start = from[i] ?? 0;
-            const end = from[i + PIECE_LENGTH - 1] ?? start;
-            hidden.fill(1, start, end + 1);
-        }
-        if (!found)
-            return text;
-        let result = '';
-        for (let i = 0; i < text.length; i++) {
-            if (hidden[i] === 0)
-                result += text.charAt(i);
-            else if (i === 0 || hidden[i - 1] === 0)
-                result += '***';
-        }
-        return result;
-    }
-    pieces() {
-        if (this.cachedPieces === undefined) {
-            const pieces = new Set();
-            for (const value of this.sent) {
-                const head = value.slice(0, MAX_PIECED);
-                const compact = head.replace((0,src_text/* isAscii */.ER)(head) ? /[\s+]/g : skippedAll(), '');
-                for (let end = PIECE_LENGTH; end <= compact.length; end++)
-                    pieces.add(compact.slice(end - PIECE_LENGTH, end));
-            }
-            this.cachedPieces = pieces;
-        }
-        return this.cachedPieces;
-    }
-}
-const ASCII_SKIPPED = /[\s+]/;
-const SKIPPED_CLASS = '[\\s+\\p{Cf}\\p{Default_Ignorable_Code_Point}]';
-const skippedOne = (0,src_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLASS, 'u'));
-const skippedAll = (0,src_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLASS, 'gu'));
-const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-function decodeReferences(text) {
-    return text
-        .replace(/&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi, (match, dec, hex, name) => {
-        if (typeof name === 'string')
-            return NAMED[name.toLowerCase()] ?? match;
-        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
-        return code <= 0x10ffff ? String.fromCodePoint(code) : match;
-    })
-        .replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
-        try {
-            return decodeURIComponent(escapes);
-        }
-        catch {
-            return escapes;
-        }
-    });
-}
-
-;// CONCATENATED MODULE: ./src/main.ts
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-async function run(runner = github_runner/* githubRunner */.O) {
-    const secrets = new Secrets((value) => {
-        runner.setSecret(value);
-    });
-    let operation;
-    try {
-        const inputs = readInputs((name) => runner.getInput(name), secrets, runner.inputNames());
-        operation = inputs.task.operation;
-        for (const warning of inputs.warnings)
-            runner.warning(warning);
-        const { task, expectedProjectId } = inputs;
-        const deadline = new Deadline(systemClock, inputs.connection.totalTimeoutMs);
-        const stopListening = stopOnCancel(runner, deadline, systemClock);
-        const client = new PlatformClient({ ...inputs.connection, secrets, log: runner, deadline });
-        try {
-            const noted = task.operation === 'create' && task.revokeOnExit !== 'never'
-                ? notingCreates(client, runner, task.revokeOnExit)
-                : client;
-            const api = expectedProjectId ? new ProjectGuard(noted, expectedProjectId) : noted;
-            const result = await perform(api, task, { clock: systemClock, log: runner, deadline });
-            const writeTokenFile = task.operation === 'create' && task.writeTokenFile;
-            try {
-                await report(result, { summary: inputs.summary, writeTokenFile }, runner);
-            }
-            catch (error) {
-                if (result.operation !== 'create')
-                    throw error;
-                throw await revokeUnhanded(api, result, error);
-            }
-            const problem = stepFailure(result);
-            if (problem !== undefined)
-                throw new errors/* ActionError */.lZ(problem);
-        }
-        finally {
-            stopListening();
-            client.close();
-        }
-    }
-    catch (error) {
-        runner.setFailed(failureMessage(error, operation, secrets, runner));
-    }
-}
-function notingCreates(client, runner, when) {
-    return {
-        createToken: (name) => {
-            saveCreateSent(runner, { name, sentAt: systemClock.now(), when });
-            return client.createToken(name, {
-                onLostAnswer: () => {
-                    saveLostAnswer(runner);
-                },
-            });
-        },
-        listTokens: () => client.listTokens(),
-        revokeToken: (tokenId, options) => client.revokeToken(tokenId, options),
-        platformTime: (runnerTime) => client.platformTime(runnerTime),
-    };
-}
-function failureMessage(error, operation, secrets, runner) {
-    const prefix = operation ? `${operation} failed` : 'The action failed';
-    try {
-        if (error instanceof errors/* InputError */.dz)
-            return secrets.scrub(error.message);
-        if (error instanceof errors/* ActionError */.lZ)
-            return secrets.scrub(`${prefix}: ${error.message}`);
-        if (error instanceof Error && error.stack)
-            runner.debug(secrets.scrub(error.stack));
-        return secrets.scrub(`${prefix} unexpectedly: ${(0,errors/* messageOf */.bD)(error)}`);
-    }
-    catch {
-        return `${prefix} unexpectedly, with an error that could not be shown.`;
-    }
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DS: () => (/* binding */ FORK_HINT),
+/* harmony export */   TX: () => (/* binding */ RunnerFileError),
+/* harmony export */   bD: () => (/* binding */ messageOf),
+/* harmony export */   dz: () => (/* binding */ InputError),
+/* harmony export */   lZ: () => (/* binding */ ActionError)
+/* harmony export */ });
+class ActionError extends Error {
+    name = 'ActionError';
+}
+class InputError extends ActionError {
+    input;
+    name = 'InputError';
+    constructor(input, problem) {
+        super(`Input '${input}' ${problem}`);
+        this.input = input;
+    }
+}
+class RunnerFileError extends ActionError {
+    file;
+    name = 'RunnerFileError';
+    constructor(file, cause) {
+        super(`could not write ${file}: ${messageOf(cause).replace(/\.$/, '')}.`);
+        this.file = file;
+    }
+}
+const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
+function messageOf(error) {
+    const { message } = (error ?? {});
+    return typeof message === 'string' ? message : String(error);
 }
 
 
 /***/ }),
 
-/***/ 992:
+/***/ 646:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {

@@ -1,5 +1,5 @@
 // The main step's entry point: it only starts the action (all logic is in main.ts).
-import { githubRunner } from './github-runner.js'
+import { githubRunner } from './runner/github-runner.js'
 import { run } from './main.js'
 
 await run(githubRunner)

@@ -281,45 +281,2056 @@ __webpack_unused_export__ = debug; // for test
 
 /***/ }),
 
-/***/ 916:
+/***/ 661:
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(307);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(625);
+
+
+await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_1__/* .runPost */ .a)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 625:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   DS: () => (/* binding */ FORK_HINT),
-/* harmony export */   TX: () => (/* binding */ RunnerFileError),
-/* harmony export */   bD: () => (/* binding */ messageOf),
-/* harmony export */   dz: () => (/* binding */ InputError),
-/* harmony export */   lZ: () => (/* binding */ ActionError)
-/* harmony export */ });
-class ActionError extends Error {
-    name = 'ActionError';
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  a: () => (/* binding */ runPost)
+});
+
+;// CONCATENATED MODULE: ./src/runner/cancel.ts
+const CANCEL_GRACE_MS = 5_000;
+function stopOnCancel(runner, deadline, clock) {
+    const done = new AbortController();
+    const stopListening = runner.onCancel((signal) => {
+        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
+            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
+            deadline.cancel(signal);
+            void clock.sleep(CANCEL_GRACE_MS, done.signal).then(() => {
+                if (!done.signal.aborted)
+                    deadline.cut();
+            });
+            return;
+        }
+        if (!deadline.cutSignal.aborted) {
+            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
+        }
+        deadline.cancel(signal);
+        deadline.cut();
+    });
+    return () => {
+        done.abort();
+        stopListening();
+    };
 }
-class InputError extends ActionError {
-    input;
-    name = 'InputError';
-    constructor(input, problem) {
-        super(`Input '${input}' ${problem}`);
-        this.input = input;
+
+;// CONCATENATED MODULE: ./src/shared/clock.ts
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted === true) {
+            resolve();
+            return;
+        }
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+    }),
+    jitter: () => Math.random(),
+};
+
+;// CONCATENATED MODULE: ./src/shared/deadline.ts
+class Deadline {
+    clock;
+    totalMs;
+    endsAt;
+    cancelledBy;
+    stopping = new AbortController();
+    cutting = new AbortController();
+    constructor(clock, totalMs) {
+        this.clock = clock;
+        this.totalMs = totalMs;
+        this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
+    }
+    remaining() {
+        if (this.cancelledBy !== undefined)
+            return 0;
+        return Math.max(0, this.endsAt - this.clock.now());
+    }
+    expired() {
+        return this.remaining() === 0;
+    }
+    get stopSignal() {
+        return this.stopping.signal;
+    }
+    get cutSignal() {
+        return this.cutting.signal;
+    }
+    cancel(signal) {
+        if (this.cancelledBy !== undefined)
+            return;
+        this.cancelledBy = signal;
+        this.stopping.abort();
+    }
+    cut() {
+        this.cutting.abort();
+    }
+    cause() {
+        return this.cancelledBy === undefined
+            ? { by: 'totalTimeout', totalMs: this.totalMs }
+            : { by: 'cancel', signal: this.cancelledBy };
+    }
+    describe() {
+        return `totalTimeout (${Math.round(this.totalMs / 1000)} s)`;
     }
 }
-class RunnerFileError extends ActionError {
-    file;
-    name = 'RunnerFileError';
-    constructor(file, cause) {
-        super(`could not write ${file}: ${messageOf(cause).replace(/\.$/, '')}.`);
-        this.file = file;
+function stopped(cause) {
+    return cause.by === 'cancel'
+        ? `The step was cancelled (${cause.signal})`
+        : `totalTimeout (${Math.round(cause.totalMs / 1000)} s) ran out`;
+}
+
+// EXTERNAL MODULE: ./src/shared/errors.ts
+var errors = __nccwpck_require__(382);
+// EXTERNAL MODULE: ./src/shared/text.ts
+var shared_text = __nccwpck_require__(646);
+;// CONCATENATED MODULE: ./src/inputs/parsers.ts
+
+
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const startingWith = (prefix, why) => ({
+    refuses: (upper) => upper.startsWith(prefix),
+    why: `names starting with ${prefix} ${why}`,
+});
+const SHELL_AND_SYSTEM_NAMES = new Set([
+    'PATH',
+    'BASH_ENV',
+    'ENV',
+    'SHELLOPTS',
+    'PS4',
+    'PROMPT_COMMAND',
+    'HOME',
+    'SHELL',
+    'IFS',
+    'CDPATH',
+    'GCONV_PATH',
+]);
+const ENV_NAME_RULES = [
+    ...['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_'].map((prefix) => startingWith(prefix, 'belong to the runner')),
+    {
+        refuses: (upper) => SHELL_AND_SYSTEM_NAMES.has(upper),
+        why: 'it would change how every later step runs',
+    },
+    startingWith('LD_', 'change how the dynamic linker loads every program in later steps'),
+    startingWith('DYLD_', 'change how the macOS dynamic linker loads every program in later steps'),
+    startingWith('GIT_', 'change how git runs in later steps'),
+    startingWith('NODE_', 'change how Node.js runs in later steps'),
+    startingWith('PYTHON', 'change how Python runs in later steps'),
+    startingWith('PERL', 'change how Perl runs in later steps'),
+    startingWith('RUBY', 'change how Ruby runs in later steps'),
+    startingWith('JAVA_', 'change how Java runs in later steps'),
+    startingWith('_JAVA_', 'change how Java runs in later steps'),
+    startingWith('DOTNET_', 'change how .NET runs in later steps'),
+    startingWith('SSL_', 'change which certificates later steps trust'),
+    {
+        refuses: (upper) => upper.endsWith('_PROXY'),
+        why: 'names ending in _PROXY change where later steps send their network traffic',
+    },
+];
+const DURATION = /^(\d+)([mhdw])$/;
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+function parsers_readChoice(input, raw, choices) {
+    const choice = choices.find((c) => c === raw);
+    if (choice === undefined) {
+        throw new InputError(input, `must be one of ${choices.join(', ')}; got ${quote(raw)}.`);
+    }
+    return choice;
+}
+function parsers_readBoolean(input, raw) {
+    if (['true', 'True', 'TRUE'].includes(raw))
+        return true;
+    if (['false', 'False', 'FALSE'].includes(raw))
+        return false;
+    throw new InputError(input, `must be true or false; got ${quote(raw)}.`);
+}
+function parsers_readRevokeOnExit(raw) {
+    if (raw === 'failure')
+        return 'failure';
+    if (!['true', 'True', 'TRUE', 'false', 'False', 'FALSE'].includes(raw)) {
+        throw new InputError('revokeOnExit', `must be true, false or failure (revoke only when the job does not succeed); got ${quote(raw)}.`);
+    }
+    return parsers_readBoolean('revokeOnExit', raw) ? 'always' : 'never';
+}
+function parsers_readInteger(input, raw, min, max, what) {
+    const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (!(number >= min && number <= max)) {
+        throw new errors/* InputError */.dz(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
+    }
+    return number;
+}
+function parsers_readDuration(raw) {
+    if (!raw)
+        return undefined;
+    const match = DURATION.exec(raw);
+    const count = Number(match?.[1]);
+    const unit = match?.[2];
+    if (unit === undefined || !(count >= 1)) {
+        throw new InputError('olderThan', `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`);
+    }
+    return { text: raw, ms: count * UNIT_MS[unit] };
+}
+function parsers_readRequiredName(raw, what) {
+    if (!raw)
+        throw new InputError('name', `is required for this operation: ${what}.`);
+    return checkName(raw);
+}
+function parsers_readNameFilter(raw) {
+    return raw ? checkName(raw) : undefined;
+}
+function checkName(raw) {
+    if (CONTROL_CHARACTER.test(raw)) {
+        throw new InputError('name', `must not hold control characters (line breaks, tabs); got ${quote(raw)}.`);
+    }
+    return raw;
+}
+function parsers_readTokenId(raw) {
+    if (!raw) {
+        throw new InputError('tokenId', 'is required for operation revoke: the id (a UUID) of the token.');
+    }
+    if (!isUuid(raw)) {
+        throw new InputError('tokenId', `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`);
+    }
+    return raw;
+}
+function parsers_readProjectId(raw) {
+    if (!raw)
+        return undefined;
+    if (!isUuid(raw)) {
+        throw new InputError('expectedProjectId', `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
+    }
+    return raw;
+}
+function parsers_readEnvName(raw) {
+    if (!raw)
+        return undefined;
+    if (!ENV_NAME.test(raw)) {
+        throw new InputError('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
+    }
+    const upper = raw.toUpperCase();
+    const rule = ENV_NAME_RULES.find((r) => r.refuses(upper));
+    if (rule !== undefined) {
+        throw new InputError('envName', `must not be ${raw}: ${rule.why}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
+    }
+    return raw;
+}
+function readUrl(input, raw, what) {
+    if (!raw)
+        throw new errors/* InputError */.dz(input, `is required: ${what}, like https://api.example.com.`);
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        throw new errors/* InputError */.dz(input, `must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
+    }
+    if (url.username || url.password) {
+        throw new errors/* InputError */.dz(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
+    }
+    if (url.search || url.hash) {
+        throw new errors/* InputError */.dz(input, `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
+    }
+    const loopback = isLoopback(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+        throw new errors/* InputError */.dz(input, `must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
+    }
+    return url;
+}
+function isLoopback(hostname) {
+    return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+function withoutTrailingSlash(url) {
+    return url.origin + url.pathname.replace(/\/+$/, '');
+}
+function quote(raw) {
+    return JSON.stringify((0,shared_text/* truncate */.xv)(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/names.ts
+
+function inputVariable(name) {
+    return name.replace(/ /g, '_').toUpperCase();
+}
+function names_refuseUnknownInputs(given, declared) {
+    const known = new Set(declared.map(inputVariable));
+    const unknown = given.filter((variable) => !known.has(variable.toUpperCase())).sort();
+    const [first, ...others] = unknown;
+    if (first === undefined)
+        return;
+    const meant = closest(first, declared);
+    const guess = meant === undefined ? ` (the inputs are ${declared.join(', ')}).` : `: did you mean '${meant}'?`;
+    const also = others.map((variable) => {
+        const other = closest(variable, declared);
+        return `'${written(variable)}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`;
+    });
+    throw new InputError(written(first), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes.`);
+}
+function written(variable) {
+    return variable.toLowerCase();
+}
+function closest(variable, declared) {
+    const wanted = squash(variable);
+    if (wanted === '')
+        return undefined;
+    let best;
+    for (const name of declared) {
+        const distance = editDistance(wanted, squash(name));
+        if (best === undefined || distance < best.distance)
+            best = { name, distance };
+    }
+    if (best === undefined)
+        return undefined;
+    return best.distance <= Math.max(1, Math.floor(wanted.length / 4)) ? best.name : undefined;
+}
+function squash(name) {
+    return name.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+function editDistance(a, b) {
+    const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    const at = (i, j) => rows[i]?.[j] ?? Infinity;
+    for (let i = 1; i <= a.length; i++) {
+        const row = rows[i] ?? [];
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+                distance = Math.min(distance, at(i - 2, j - 2) + 1);
+            }
+            row[j] = distance;
+        }
+    }
+    return at(a.length, b.length);
+}
+
+;// CONCATENATED MODULE: ./src/shared/uuid.ts
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function uuid_isUuid(value) {
+    return UUID.test(value);
+}
+
+;// CONCATENATED MODULE: ./src/shared/version.ts
+const VERSION = '0.1.0';
+const USER_AGENT = `gateway-token-action/${VERSION}`;
+
+;// CONCATENATED MODULE: ./src/platform/errors.ts
+
+class RequestError extends errors/* ActionError */.lZ {
+    status;
+    name = 'RequestError';
+    constructor(message, status) {
+        super(message);
+        this.status = status;
     }
 }
-const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
-function messageOf(error) {
-    const { message } = (error ?? {});
-    return typeof message === 'string' ? message : String(error);
+class AuthenticationError extends RequestError {
+    name = 'AuthenticationError';
+}
+class DeadlineError extends RequestError {
+    mayHaveTakenEffect;
+    name = 'DeadlineError';
+    constructor(message, status, mayHaveTakenEffect = false) {
+        super(message, status);
+        this.mayHaveTakenEffect = mayHaveTakenEffect;
+    }
+}
+class UnsettledRevokeError extends RequestError {
+    refusal;
+    mayHaveRevoked;
+    name = 'UnsettledRevokeError';
+    constructor(refusal, mayHaveRevoked) {
+        super(refusal.message, refusal.status);
+        this.refusal = refusal;
+        this.mayHaveRevoked = mayHaveRevoked;
+    }
+}
+class ThrottledError extends RequestError {
+    throttle;
+    name = 'ThrottledError';
+    constructor(message, throttle) {
+        super(message, 429);
+        this.throttle = throttle;
+    }
+}
+class UnknownTokenError extends RequestError {
+    name = 'UnknownTokenError';
+}
+function isRefusal(status) {
+    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
+}
+
+;// CONCATENATED MODULE: ./src/platform/endpoints.ts
+
+
+
+
+const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
+function authEndpoint(authUrl) {
+    const base = authUrl.replace(/\/+$/, '');
+    return base.endsWith('/api-token') ? base : base + AUTH_PATH;
+}
+const TOKENS_PATH = '/api/tokens';
+function revokePath(tokenId) {
+    if (!uuid_isUuid(tokenId)) {
+        throw new RequestError(`the token id ${JSON.stringify((0,shared_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+    }
+    const id = encodeURIComponent(tokenId);
+    return `/api/tokens/${id}/revoke?tokenId=${id}`;
+}
+function jsonRequest(method, url, body) {
+    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
+    if (body === undefined)
+        return { method, url, headers };
+    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
+}
+function requestLine(request) {
+    return `${request.method} ${request.url}`;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/read.ts
+
+
+
+
+
+const INPUT_DEFAULTS = {
+    name: '',
+    tokenId: '',
+    envName: '',
+    ifExists: 'create',
+    revokeOnExit: 'false',
+    state: 'all',
+    olderThan: '',
+    keep: '1',
+    dryRun: 'false',
+    concurrency: '4',
+    timeout: '30',
+    retries: '3',
+    summary: 'true',
+    writeTokenFile: 'false',
+    expectedProjectId: '',
+    totalTimeout: '900',
+};
+const JOB_STATUS_INPUT = 'jobStatus';
+const REQUIRED_INPUTS = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl'];
+const DECLARED_INPUTS = [
+    ...REQUIRED_INPUTS,
+    ...Object.keys(INPUT_DEFAULTS),
+    JOB_STATUS_INPUT,
+];
+const USED_BY = {
+    create: ['name', 'envName', 'ifExists', 'revokeOnExit', 'writeTokenFile'],
+    list: ['name', 'state'],
+    revoke: ['tokenId'],
+    cleanup: ['name', 'olderThan', 'keep', 'dryRun', 'concurrency'],
+};
+const OPERATION_SPECIFIC = [...new Set(Object.values(USED_BY).flat())];
+function readInputs(read, secrets, given) {
+    maskClientSecret(read, secrets);
+    refuseUnknownInputs(given, DECLARED_INPUTS);
+    const operation = readOperation(read('operation'));
+    const connection = readConnection(read, secrets);
+    const value = withDefaults(read);
+    const summary = readBoolean('summary', value('summary'));
+    let task;
+    switch (operation) {
+        case 'create':
+            task = {
+                operation,
+                name: readRequiredName(value('name'), "the new token's name"),
+                envName: readEnvName(value('envName')),
+                ifExists: readChoice('ifExists', value('ifExists'), IF_EXISTS),
+                revokeOnExit: readRevokeOnExit(value('revokeOnExit')),
+                writeTokenFile: readBoolean('writeTokenFile', value('writeTokenFile')),
+            };
+            break;
+        case 'list':
+            task = {
+                operation,
+                name: readNameFilter(value('name')),
+                state: readChoice('state', value('state'), STATE_FILTERS),
+            };
+            break;
+        case 'revoke':
+            task = { operation, tokenId: readTokenId(value('tokenId')) };
+            break;
+        case 'cleanup':
+            task = readCleanup(value);
+            break;
+    }
+    const warnings = OPERATION_SPECIFIC.filter((input) => !USED_BY[operation].includes(input) && value(input) !== INPUT_DEFAULTS[input]).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`);
+    return {
+        connection,
+        task,
+        summary,
+        expectedProjectId: readProjectId(value('expectedProjectId')),
+        warnings,
+    };
+}
+function readConnection(read, secrets) {
+    const clientSecret = maskClientSecret(read, secrets);
+    const clientId = read('clientId');
+    if (!clientId)
+        throw new errors/* InputError */.dz('clientId', `is required: the API client id, from a secret. ${errors/* FORK_HINT */.DS}`);
+    if (!clientSecret) {
+        throw new errors/* InputError */.dz('clientSecret', `is required: the API client secret, from a secret. ${errors/* FORK_HINT */.DS}`);
+    }
+    const value = withDefaults(read);
+    const authUrl = readUrl('authUrl', read('authUrl'), 'the auth service base URL');
+    return {
+        clientId,
+        clientSecret,
+        baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
+        authEndpoint: authEndpoint(withoutTrailingSlash(authUrl)),
+        timeoutMs: parsers_readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
+        retries: parsers_readInteger('retries', value('retries'), 0, 10, 'a whole number'),
+        totalTimeoutMs: parsers_readInteger('totalTimeout', value('totalTimeout'), 0, 21_600, 'a whole number of seconds') *
+            1000,
+    };
+}
+function withDefaults(read) {
+    return (input) => read(input) || INPUT_DEFAULTS[input];
+}
+function maskClientSecret(read, secrets) {
+    const clientSecret = read('clientSecret');
+    secrets.add(clientSecret);
+    return clientSecret;
+}
+function readOperation(raw) {
+    if (!raw)
+        throw new InputError('operation', `is required: one of ${OPERATIONS.join(', ')}.`);
+    return readChoice('operation', raw, OPERATIONS);
+}
+function readCleanup(value) {
+    const name = readNameFilter(value('name'));
+    const olderThan = readDuration(value('olderThan'));
+    if (name === undefined && olderThan === undefined) {
+        throw new InputError('name', "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.");
+    }
+    return {
+        operation: 'cleanup',
+        name,
+        olderThan,
+        keep: readInteger('keep', value('keep'), 0, 1000, 'a whole number'),
+        dryRun: readBoolean('dryRun', value('dryRun')),
+        concurrency: readInteger('concurrency', value('concurrency'), 1, 32, 'a whole number'),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/shared/timestamp.ts
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?([0-5]\d))$/;
+function readTimestamp(text) {
+    const match = ISO_8601.exec(text);
+    if (match === null)
+        return undefined;
+    const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+    const millis = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
+    const sign = match[9] === '-' ? -1 : 1;
+    const offsetMinutes = match[8] ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));
+    if (Math.abs(offsetMinutes) > 18 * 60)
+        return undefined;
+    const utc = Date.UTC(year, month - 1, day, hour, minute, second);
+    if (new Date(utc).toISOString().slice(0, 19) !== text.slice(0, 19))
+        return undefined;
+    return utc + millis - offsetMinutes * 60_000;
+}
+
+;// CONCATENATED MODULE: ./src/shared/records.ts
+
+
+const PUBLIC_FIELDS = [
+    'id',
+    'name',
+    'state',
+    'mediatorId',
+    'projectId',
+    'createdBy',
+    'createdByEmail',
+    'createdAt',
+    'revokedAt',
+    'revokedBy',
+];
+const OUTPUT_FIELDS = [...PUBLIC_FIELDS];
+function toRecord(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return 'not an object';
+    const fields = value;
+    if (typeof fields.id !== 'string' || fields.id === '')
+        return 'a record without an id';
+    if (typeof fields.state !== 'string' || fields.state === '')
+        return 'a record without a state';
+    const record = { id: fields.id, state: fields.state };
+    for (const field of PUBLIC_FIELDS) {
+        const v = fields[field];
+        if (typeof v === 'string')
+            record[field] = v;
+    }
+    if (typeof fields.tokenValue === 'string' && fields.tokenValue.trim() !== '') {
+        record.tokenValue = fields.tokenValue;
+    }
+    return record;
+}
+function publicJson(records) {
+    return JSON.stringify(records, OUTPUT_FIELDS);
+}
+function nameAndId(token) {
+    if (token.name === undefined)
+        return `${NO_NAME} (${shortId(token)})`;
+    return `'${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.name), 200)}' (${shortId(token)})`;
+}
+const NO_NAME = '(a name that is not text)';
+function shortId(token) {
+    return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.id), 80);
+}
+function tokenLabel(token) {
+    return `gateway token ${nameAndId(token)}`;
+}
+function uniqueById(records) {
+    const seen = new Set();
+    const isNew = (record) => {
+        const id = caseless(record.id);
+        if (seen.has(id))
+            return false;
+        seen.add(id);
+        return true;
+    };
+    if (records.every(isNew))
+        return records;
+    seen.clear();
+    return records.filter(isNew);
+}
+function caseless(id) {
+    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
+}
+function sameId(a, b) {
+    return caseless(a) === caseless(b);
+}
+function findById(tokens, tokenId) {
+    const wanted = caseless(tokenId);
+    return tokens.find((token) => caseless(token.id) === wanted);
+}
+function createdTime(record) {
+    return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
+}
+function newestFirst(records) {
+    return newestFirstBy(records, (record) => record);
+}
+function newestFirstBy(items, recordOf) {
+    const keyed = items.map((item) => {
+        const record = recordOf(item);
+        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
+    });
+    keyed.sort((a, b) => order(b.time, a.time) || order(a.id, b.id));
+    return keyed.map(({ item }) => item);
+}
+function order(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+;// CONCATENATED MODULE: ./src/platform/decode.ts
+
+
+
+
+
+const NOT_JSON = Symbol('not JSON');
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+function parseJson(body) {
+    try {
+        return JSON.parse(body);
+    }
+    catch {
+        return NOT_JSON;
+    }
+}
+function readRecord(request, answer) {
+    const record = toRecord(readJson(request, answer));
+    if (typeof record === 'string') {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
+    }
+    return record;
+}
+function readRevoked(request, answer, tokenId) {
+    const record = readRecord(request, answer);
+    if (!sameId(record.id, tokenId)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`, answer.status);
+    }
+    if (record.state !== 'revoked') {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify((0,shared_text/* truncate */.xv)(record.state, 40))}, not revoked.`, answer.status);
+    }
+    return record;
+}
+function readCreated(request, answer) {
+    const record = readRecord(request, answer);
+    if (!uuid_isUuid(record.id)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,shared_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
+    }
+    if (record.tokenValue === undefined) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
+    }
+    return record;
+}
+function readList(request, answer) {
+    const body = readJson(request, answer);
+    if (!Array.isArray(body)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
+    }
+    const records = body.map((item, index) => {
+        const record = toRecord(item);
+        if (typeof record === 'string') {
+            throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
+        }
+        return record;
+    });
+    return uniqueById(records);
+}
+function readAccessToken(request, answer, now) {
+    const body = readJson(request, answer);
+    const fields = (typeof body === 'object' && body !== null ? body : {});
+    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
+    if (typeof value !== 'string' || value === '') {
+        throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
+    }
+    if (!HEADER_SAFE.test(value)) {
+        throw new RequestError(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
+    }
+    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
+    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
+    return { value, renewAt };
+}
+function readJson(request, answer) {
+    if (answer.json === NOT_JSON) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not JSON.`, answer.status);
+    }
+    return answer.json;
+}
+
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
+var lib = __nccwpck_require__(511);
+;// CONCATENATED MODULE: ./src/platform/http.ts
+
+
+
+
+class TransportError extends Error {
+    code;
+    requestSent;
+    name = 'TransportError';
+    constructor(message, code, requestSent) {
+        super(message);
+        this.code = code;
+        this.requestSent = requestSent;
+    }
+}
+const CUT_OFF = 'ECANCELED';
+class HttpTransport {
+    clients = {
+        auth: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
+        api: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
+    };
+    send(target, request, timeoutMs, signal) {
+        return send(request, this.clients[target].getAgent(request.url), timeoutMs, signal);
+    }
+    close() {
+        this.clients.auth.dispose();
+        this.clients.api.dispose();
+    }
+}
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+const DESCRIPTIONS = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    EPIPE: 'connection closed while sending',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host name lookup failed',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ECONNABORTED: 'connection aborted',
+    DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed, and not trusted',
+    SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed CA that is not trusted',
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate was issued by a CA that is not trusted',
+    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate was issued by a CA that is not trusted',
+    CERT_HAS_EXPIRED: 'its certificate has expired',
+    ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
+};
+function send(request, agent, timeoutMs, signal) {
+    return new Promise((resolve, reject) => {
+        const url = new URL(request.url);
+        const transport = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
+        const headers = { ...request.headers };
+        if (request.body !== undefined)
+            headers['Content-Length'] = String(Buffer.byteLength(request.body));
+        let sent = false;
+        let settled = false;
+        const finish = (outcome) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', cutOff);
+            outcome();
+        };
+        const fail = (error) => {
+            finish(() => {
+                reject(toTransportError(error, sent));
+            });
+        };
+        const req = transport.request(url, { method: request.method, headers, agent });
+        const timer = setTimeout(() => {
+            const seconds = timeoutMs / 1000;
+            const error = new TransportError(`no answer within ${seconds} s (timeout)`, 'ETIMEDOUT', sent);
+            fail(error);
+            req.destroy(error);
+        }, timeoutMs);
+        const cutOff = () => {
+            const error = new TransportError('cut off: the step was cancelled', CUT_OFF, sent);
+            fail(error);
+            req.destroy(error);
+        };
+        if (signal?.aborted === true)
+            cutOff();
+        else
+            signal?.addEventListener('abort', cutOff, { once: true });
+        req.on('error', fail);
+        req.on('finish', () => {
+            sent = true;
+        });
+        req.on('response', (res) => {
+            let chunks = [];
+            let size = 0;
+            res.on('data', (chunk) => {
+                size += chunk.length;
+                if (size > MAX_BODY_BYTES) {
+                    const error = new TransportError('answer larger than 64 MiB', 'EMSGSIZE', true);
+                    fail(error);
+                    req.destroy(error);
+                    return;
+                }
+                chunks.push(chunk);
+            });
+            res.on('error', fail);
+            res.on('end', () => {
+                const body = Buffer.concat(chunks, size).toString('utf8');
+                chunks = [];
+                finish(() => {
+                    resolve({
+                        status: res.statusCode ?? 0,
+                        statusText: res.statusMessage ?? '',
+                        headers: res.headers,
+                        body,
+                    });
+                });
+            });
+        });
+        req.end(request.body);
+    });
+}
+function toTransportError(error, sent) {
+    if (error instanceof TransportError)
+        return error;
+    const code = error.code;
+    const message = error instanceof Error ? error.message : String(error);
+    const proxyStatus = /tunneling socket could not be established, statusCode=(\d{3})/.exec(message)?.[1];
+    if (proxyStatus !== undefined) {
+        return new TransportError(proxyStatus === '407'
+            ? 'the proxy answered 407 Proxy Authentication Required (EPROXY)'
+            : `the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, proxyStatus === '407' ? 'EPROXYAUTH' : 'EPROXY', false);
+    }
+    const known = typeof code === 'string' ? code : 'EUNKNOWN';
+    const description = DESCRIPTIONS[known] ?? (TLS_TRUST.has(known) ? 'certificate not trusted' : message);
+    return new TransportError(`${description} (${known})`, known, sent);
+}
+const TLS_TRUST = new Set([
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'UNABLE_TO_GET_ISSUER_CERT',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'CERT_UNTRUSTED',
+    'CERT_SIGNATURE_FAILURE',
+    'CERT_HAS_EXPIRED',
+    'CERT_NOT_YET_VALID',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+;// CONCATENATED MODULE: ./src/platform/hints.ts
+
+
+const UNREACHABLE = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENETDOWN',
+]);
+function transportHint(error, target, url, timeoutMs) {
+    if (error.code === 'ETIMEDOUT') {
+        return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
+    }
+    const input = target === 'auth' ? 'authUrl' : 'baseUrl';
+    const { host, origin } = new URL(url);
+    if (UNREACHABLE.has(error.code)) {
+        return ` Check the ${input} input (${origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`;
+    }
+    if (error.code === 'EPROXYAUTH') {
+        return ` Check the user name and password in HTTPS_PROXY (http://user:password@proxy:port, the special characters %-encoded), and that the proxy lets this runner reach ${host}.`;
+    }
+    if (error.code === 'EPROXY') {
+        return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`;
+    }
+    if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+        return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`;
+    }
+    if (TLS_TRUST.has(error.code)) {
+        return ` The runner does not trust the certificate of ${host}. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.`;
+    }
+    return '';
+}
+function authPathHint(endpoint) {
+    const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'));
+    return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
+}
+function apiPathHint(request) {
+    const { origin, pathname } = new URL(request.url);
+    const at = pathname.lastIndexOf(TOKENS_PATH);
+    if (at < 0)
+        return '';
+    const baseUrl = origin + pathname.slice(0, at);
+    const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1];
+    if (repeated !== undefined) {
+        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${TOKENS_PATH}/`.startsWith(`/${repeated}/`)
+            ? `the action adds ${TOKENS_PATH} to it, so leave /${repeated} off its end`
+            : 'check its path prefix';
+        return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`;
+    }
+    if (pathname.endsWith(TOKENS_PATH)) {
+        return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${TOKENS_PATH} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
+    }
+    return '';
+}
+
+;// CONCATENATED MODULE: ./src/platform/auth.ts
+
+
+
+
+
+class Session {
+    obtain;
+    now;
+    pending;
+    constructor(obtain, now) {
+        this.obtain = obtain;
+        this.now = now;
+    }
+    async token() {
+        const current = this.pending;
+        if (current !== undefined) {
+            const token = await current;
+            if (token.renewAt === undefined || this.now() < token.renewAt)
+                return token.value;
+            if (this.pending === current)
+                this.pending = undefined;
+        }
+        this.pending ??= this.start();
+        return (await this.pending).value;
+    }
+    async reject(value) {
+        const current = this.pending;
+        const token = await current?.catch(() => undefined);
+        if (token?.value === value && this.pending === current)
+            this.pending = undefined;
+    }
+    start() {
+        const pending = this.obtain();
+        pending.catch(() => {
+            if (this.pending === pending)
+                this.pending = undefined;
+        });
+        return pending;
+    }
+}
+async function authenticate(loop, { clientId, clientSecret, authEndpoint }, now) {
+    const request = jsonRequest('POST', authEndpoint, JSON.stringify({ clientId, secret: clientSecret }));
+    try {
+        return await loop.call('auth', request, {
+            read: (answer) => readAccessToken(request, answer, now()),
+        });
+    }
+    catch (error) {
+        if (!(error instanceof RequestError))
+            throw error;
+        if (error.status === 404 || error.status === 405) {
+            throw new AuthenticationError(`authentication failed: ${error.message} ${authPathHint(authEndpoint)}`, error.status);
+        }
+        if (isRefusal(error.status)) {
+            throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`, error.status);
+        }
+        throw new AuthenticationError(`authentication failed: ${error.message}`, error.status);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/platform/retry.ts
+
+const DEFAULT_BACKOFF = {
+    baseDelayMs: 500,
+    maxDelayMs: 8_000,
+    maxRetryAfterMs: 60_000,
+};
+const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+const TRANSIENT_CODES = new Set([
+    'ECONNRESET',
+    'ECONNREFUSED',
+    'ECONNABORTED',
+    'EPIPE',
+    'ETIMEDOUT',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENETDOWN',
+]);
+function isTransient(outcome) {
+    return outcome instanceof TransportError
+        ? TRANSIENT_CODES.has(outcome.code)
+        : TRANSIENT_STATUSES.has(outcome.status);
+}
+function mayHaveTakenEffect(outcome) {
+    if (outcome instanceof TransportError)
+        return outcome.requestSent;
+    return outcome.status === 500 || outcome.status === 502 || outcome.status === 504;
+}
+function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
+    const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
+    return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
+}
+function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
+    const value = headers['retry-after']?.trim();
+    if (!value)
+        return undefined;
+    let delay;
+    if (/^\d+$/.test(value)) {
+        delay = Number(value) * 1000;
+    }
+    else {
+        const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
+        if (Number.isNaN(at))
+            return undefined;
+        const serverNow = headers.date === undefined ? NaN : Date.parse(headers.date);
+        delay = Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow));
+    }
+    return Math.min(delay, backoff.maxRetryAfterMs);
+}
+
+;// CONCATENATED MODULE: ./src/platform/server-detail.ts
+
+const MAX_DETAIL = 300;
+const MAX_BODY = 64 * 1024;
+const MAX_DEPTH = 4;
+const MAX_PARTS = 16;
+function describeBody(body, contentType, scrub) {
+    const cut = body.length > MAX_BODY;
+    const text = scrub(cut ? body.slice(0, MAX_BODY) : body).trim();
+    if (text === '')
+        return '';
+    if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
+        return 'the body was not JSON (an HTML page)';
+    }
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        if (cut && /^[[{]/.test(text)) {
+            return `a JSON body of ${body.length} characters, too long to read for its message`;
+        }
+        return shorten(text);
+    }
+    const detail = jsonDetail(json);
+    if (detail !== undefined)
+        return shorten(scrub(detail));
+    const fields = typeof json === 'object' && json !== null && !Array.isArray(json)
+        ? Object.keys(json).slice(0, 8)
+        : [];
+    return fields.length > 0
+        ? shorten(`a JSON body without an error message (fields: ${fields.join(', ')})`)
+        : 'a JSON body without an error message';
+}
+function jsonDetail(value, depth = 0) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH)
+        return undefined;
+    const fields = value;
+    const parts = [
+        fields.error,
+        fields.message,
+        fields.errors,
+        fields.error_description,
+        fields.detail,
+    ]
+        .flatMap((field) => (Array.isArray(field) ? field : [field]))
+        .slice(0, MAX_PARTS)
+        .map((field) => typeof field === 'object' && field !== null ? jsonDetail(field, depth + 1) : field)
+        .filter((field) => typeof field === 'string' && field.trim() !== '');
+    return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
+}
+function shorten(text) {
+    return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(text), MAX_DETAIL);
+}
+
+;// CONCATENATED MODULE: ./src/platform/call-loop.ts
+
+
+
+
+
+
+
+
+
+const MAX_REASON = 60;
+class CallLoop {
+    options;
+    platformOffset;
+    accessTokens;
+    constructor(options) {
+        this.options = options;
+    }
+    useAccessTokens(tokens) {
+        this.accessTokens = tokens;
+    }
+    platformTime(at) {
+        return this.platformOffset === undefined ? undefined : at + this.platformOffset;
+    }
+    async call(target, request, options) {
+        const { clock, backoff, log, deadline, timeoutMs } = this.options;
+        const attempts = this.options.retries + 1;
+        let renewed = false;
+        for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1;; attempt++) {
+            if (deadline.expired())
+                throw notSent(deadline, request);
+            const { outcome, token, cut } = await this.attempt(target, request);
+            if (outcome instanceof TransportError &&
+                ((outcome.code === 'ETIMEDOUT' && cut) || outcome.code === CUT_OFF)) {
+                const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : '';
+                throw new DeadlineError(`${stopped(deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
+            }
+            const answer = outcome instanceof TransportError ? undefined : outcome;
+            if (answer?.status === 401 && token !== undefined && !renewed) {
+                renewed = true;
+                log.info(`${requestLine(request)} answered 401: authenticating again.`);
+                await this.accessTokens?.reject(token);
+                attempt--;
+                continue;
+            }
+            if (answer !== undefined && isSuccess(target, answer.status)) {
+                try {
+                    return options.read(answer);
+                }
+                catch (error) {
+                    const found = error instanceof RequestError
+                        ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
+                        : undefined;
+                    if (found !== undefined)
+                        return found;
+                    throw error;
+                }
+            }
+            const failure = this.describeFailure(request, outcome, {
+                renewed,
+                attempt: attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '',
+            });
+            const retrying = isTransient(outcome) && attempt < attempts;
+            const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff);
+            const delay = retrying ? (retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff)) : 0;
+            if (answer?.status === 429 && retrying && options.scheduled !== undefined) {
+                throw new ThrottledError((0,shared_text/* asSentence */.KG)(failure), {
+                    retryAfterMs: retryAfter,
+                    backoffMs: backoffDelay(attempt, clock.jitter(), backoff),
+                    attemptsUsed: attempt,
+                });
+            }
+            if (retrying && delay >= deadline.remaining()) {
+                const maybe = mayHaveTakenEffect(outcome);
+                const cause = deadline.cause();
+                const why = cause.by === 'cancel'
+                    ? `the step was cancelled (${cause.signal}), so it was not tried again`
+                    : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`;
+                throw new DeadlineError(`${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
+            }
+            if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
+                if (retrying)
+                    await this.wait(failure, delay);
+                const found = await options.onUncertain(failure);
+                if (found !== undefined)
+                    return found;
+                if (retrying)
+                    continue;
+            }
+            if (!retrying) {
+                const hint = outcome instanceof TransportError
+                    ? transportHint(outcome, target, request.url, timeoutMs)
+                    : target === 'api' && outcome.status === 404
+                        ? apiPathHint(request)
+                        : '';
+                throw new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, answer?.status);
+            }
+            await this.wait(failure, delay);
+        }
+    }
+    async wait(failure, delay) {
+        this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
+        await this.options.clock.sleep(delay, this.options.deadline.stopSignal);
+    }
+    async attempt(target, request) {
+        const { clock, secrets, transport, log, deadline } = this.options;
+        let token;
+        let sent = request;
+        if (target === 'api' && this.accessTokens !== undefined) {
+            token = await this.accessTokens.token();
+            secrets.add(token, 'sent');
+            sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } };
+        }
+        if (deadline.expired())
+            throw notSent(deadline, request);
+        const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining());
+        const started = clock.now();
+        let outcome;
+        try {
+            const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal);
+            const json = parseJson(response.body);
+            secrets.addFrom(json);
+            const read = json !== NOT_JSON && isSuccess(target, response.status);
+            outcome = { ...response, body: read ? '' : response.body, json };
+            if (target === 'api')
+                this.notePlatformTime(outcome);
+        }
+        catch (error) {
+            if (!(error instanceof TransportError))
+                throw error;
+            outcome = error;
+        }
+        const result = outcome instanceof TransportError ? outcome.code : String(outcome.status);
+        log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
+        const cut = timeoutMs < this.options.timeoutMs;
+        return token === undefined ? { outcome, cut } : { outcome, token, cut };
+    }
+    describeFailure(request, outcome, { renewed, attempt }) {
+        const scrub = (text) => this.options.secrets.scrub(text);
+        if (outcome instanceof TransportError) {
+            return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
+        }
+        const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
+        const reason = (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
+        const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
+        const what = detail ? `: ${detail}` : '';
+        if (renewed && outcome.status === 401) {
+            return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
+        }
+        return `${requestLine(request)} answered ${status}${attempt}${what}`;
+    }
+    notePlatformTime(answer) {
+        const date = answer.headers.date === undefined ? NaN : Date.parse(answer.headers.date);
+        if (!Number.isNaN(date))
+            this.platformOffset = date + 500 - this.options.clock.now();
+    }
+}
+function isSuccess(target, status) {
+    return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
+}
+function seconds(ms) {
+    return `${(ms / 1000).toFixed(1)} s`;
+}
+function notSent(deadline, request) {
+    return new DeadlineError(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
+}
+
+;// CONCATENATED MODULE: ./src/platform/lost-create.ts
+
+
+const KNOWN_CLOCK_MARGIN_MS = 2_000;
+const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
+function findCreated(tokens, name, sentAt, platformTime) {
+    const platformSentAt = platformTime(sentAt);
+    const since = platformSentAt === undefined
+        ? sentAt - UNKNOWN_CLOCK_MARGIN_MS
+        : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
+    const candidates = newestFirst(tokens.filter((token) => {
+        if (token.name !== name || token.state !== 'active')
+            return false;
+        const created = createdTime(token);
+        return created === undefined || created >= since;
+    }));
+    const [only] = candidates;
+    if (only === undefined)
+        return { found: 'none' };
+    if (candidates.length > 1)
+        return { found: 'several', tokens: candidates };
+    const created = createdTime(only);
+    if (created === undefined) {
+        const why = `its createdAt (${JSON.stringify((0,shared_text/* truncate */.xv)(only.createdAt ?? '', 40))}) cannot be read, so whether it was made by this step or before it cannot be told`;
+        return { found: 'unsure', token: only, why };
+    }
+    if (platformSentAt === undefined && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
+        const seconds = Math.round((sentAt - created) / 1000);
+        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
+        return { found: 'unsure', token: only, why };
+    }
+    return { found: 'one', token: only };
+}
+
+;// CONCATENATED MODULE: ./src/platform/create-recovery.ts
+
+
+
+
+
+
+const LATE_LOOK_MS = 2_000;
+class CreateRecovery {
+    name;
+    sentAt;
+    options;
+    client;
+    sentAgain = false;
+    constructor(name, sentAt, options, client) {
+        this.name = name;
+        this.sentAt = sentAt;
+        this.options = options;
+        this.client = client;
+    }
+    async findCreated(failure) {
+        const { name, sentAt, client } = this;
+        client.log.info(`${failure}. The token may have been created all the same: checking the list.`);
+        let tokens;
+        try {
+            tokens = await client.list();
+        }
+        catch (error) {
+            throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)} Look for it before running again.`);
+        }
+        const created = findCreated(tokens, name, sentAt, client.platformTime);
+        switch (created.found) {
+            case 'none':
+                client.log.info(`No token named '${name}' was created.`);
+                this.sentAgain = true;
+                this.options.onLostAnswer?.();
+                return undefined;
+            case 'several':
+                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
+            case 'unsure':
+                throw new RequestError(`${failure}; the list shows one active token named '${name}', ${shortId(created.token)}, but ${created.why}. It was not taken for this step's: look for this step's token before running again.`);
+            case 'one':
+                return await this.adopted(created.token, failure);
+        }
+    }
+    async nameLateCreates(kept) {
+        const { name, client } = this;
+        if (!this.sentAgain)
+            return;
+        if (client.deadline.remaining() <= LATE_LOOK_MS) {
+            client.log.debug(`No time left in totalTimeout to look for a late create of '${name}'.`);
+            return;
+        }
+        let tokens;
+        try {
+            await client.clock.sleep(LATE_LOOK_MS, client.deadline.stopSignal);
+            tokens = await client.list();
+        }
+        catch (error) {
+            client.log.debug(`Could not look for a late create of '${name}': ${(0,errors/* messageOf */.bD)(error)}`);
+            return;
+        }
+        const since = this.earliest();
+        const late = tokens.filter((token) => token.name === name &&
+            token.state === 'active' &&
+            token.id !== kept.id &&
+            (createdTime(token) ?? Infinity) >= since);
+        if (late.length === 0)
+            return;
+        client.log.warning(`The first create of '${name}' got no answer, and the list did not show its token, so the create was sent again; the list now shows ${late.map(nameAndId).join(', ')} created since then as well. It is probably that first create's, finished late, and nobody has its value: revoke it if nothing uses it (operation: revoke, tokenId).`);
+    }
+    earliest() {
+        const platformSentAt = this.client.platformTime(this.sentAt);
+        return platformSentAt === undefined
+            ? this.sentAt - UNKNOWN_CLOCK_MARGIN_MS
+            : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
+    }
+    async adopted(token, failure) {
+        const { name, client } = this;
+        if (!uuid_isUuid(token.id)) {
+            throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,shared_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
+        }
+        if (token.tokenValue === undefined) {
+            let revoked;
+            try {
+                await client.revoke(token.id);
+                revoked = 'It was revoked at once.';
+            }
+            catch (error) {
+                revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
+            }
+            throw new RequestError(`${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${revoked}`);
+        }
+        client.log.info(`It was: token ${token.id}, created at ${token.createdAt ?? '?'}, is this step's token.`);
+        return token;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/platform/created-answer.ts
+
+
+
+
+
+async function checkCreated(token, context) {
+    const { name, request } = context;
+    if (token.name === name && token.state === 'active')
+        return token;
+    const state = JSON.stringify((0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.state), 40));
+    const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${state}, not an active token named '${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(name), 200)}': its value was not handed on.`;
+    if (token.state !== 'active')
+        throw new RequestError(mismatch);
+    if (olderThanCreate(token, context)) {
+        throw new RequestError(`${mismatch} It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`);
+    }
+    let revoked;
+    try {
+        await context.revoke(token.id);
+        revoked = 'It was revoked at once.';
+    }
+    catch (error) {
+        revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
+    }
+    throw new RequestError(`${mismatch} ${revoked}`);
+}
+function olderThanCreate(token, { sentAt, platformTime }) {
+    const created = createdTime(token);
+    if (created === undefined)
+        return false;
+    const platformSentAt = platformTime(sentAt);
+    return platformSentAt === undefined
+        ? created < sentAt - UNKNOWN_CLOCK_MARGIN_MS
+        : created < platformSentAt - KNOWN_CLOCK_MARGIN_MS;
+}
+
+;// CONCATENATED MODULE: ./src/platform/settle-revoke.ts
+
+function settleRevoke(tokenId, unsettled, found) {
+    if (found === undefined) {
+        throw new UnknownTokenError(`no token with id ${tokenId} exists in the project: ${unsettled.message}`, unsettled.status);
+    }
+    if (found.state === 'revoked')
+        return { token: found, alreadyRevoked: !unsettled.mayHaveRevoked };
+    throw unsettled.refusal;
+}
+
+;// CONCATENATED MODULE: ./src/platform/client.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+class PlatformClient {
+    options;
+    clock;
+    transport;
+    loop;
+    deadline;
+    constructor(options) {
+        this.options = options;
+        this.clock = options.clock ?? systemClock;
+        this.transport = options.transport ?? new HttpTransport();
+        this.deadline = options.deadline ?? new Deadline(this.clock, 0);
+        this.loop = new CallLoop({
+            transport: this.transport,
+            timeoutMs: options.timeoutMs,
+            deadline: this.deadline,
+            retries: options.retries,
+            secrets: options.secrets,
+            log: options.log,
+            clock: this.clock,
+            backoff: options.backoff ?? DEFAULT_BACKOFF,
+        });
+        const now = () => this.clock.now();
+        this.loop.useAccessTokens(new Session(() => authenticate(this.loop, options, now), now));
+    }
+    async createToken(name, options = {}) {
+        const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
+        const startedAt = this.clock.now();
+        const recovery = this.recovery(name, startedAt, options);
+        const token = await this.loop.call('api', request, {
+            read: (answer) => readCreated(request, answer),
+            onUncertain: (failure) => recovery.findCreated(failure),
+        });
+        await recovery.nameLateCreates(token);
+        return checkCreated(token, {
+            name,
+            request: requestLine(request),
+            sentAt: startedAt,
+            platformTime: (at) => this.platformTime(at),
+            revoke: (tokenId) => this.revokeToken(tokenId),
+        });
+    }
+    listTokens() {
+        const request = this.apiRequest('GET', TOKENS_PATH);
+        return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
+    }
+    async revokeToken(tokenId, options = {}) {
+        const request = this.apiRequest('POST', revokePath(tokenId));
+        const uncertain = { mayHaveRevoked: false };
+        try {
+            const token = await this.loop.call('api', request, {
+                read: (answer) => readRevoked(request, answer, tokenId),
+                onUncertain: () => {
+                    uncertain.mayHaveRevoked = true;
+                    return Promise.resolve(undefined);
+                },
+                ...(options.scheduled && { scheduled: options.scheduled }),
+            });
+            return { token, alreadyRevoked: false };
+        }
+        catch (error) {
+            if (!(error instanceof RequestError) || !worthLookingUp(error))
+                throw error;
+            const unsettled = new UnsettledRevokeError(error, uncertain.mayHaveRevoked);
+            if (options.settle === 'later')
+                throw unsettled;
+            let tokens;
+            try {
+                tokens = await this.listTokens();
+            }
+            catch {
+                throw error;
+            }
+            return settleRevoke(tokenId, unsettled, findById(tokens, tokenId));
+        }
+    }
+    close() {
+        this.transport.close();
+    }
+    recovery(name, sentAt, options) {
+        return new CreateRecovery(name, sentAt, options, {
+            clock: this.clock,
+            deadline: this.deadline,
+            list: () => this.listTokens(),
+            revoke: (tokenId) => this.revokeToken(tokenId),
+            platformTime: (at) => this.platformTime(at),
+            log: this.options.log,
+        });
+    }
+    platformTime(at) {
+        return this.loop.platformTime(at);
+    }
+    apiRequest(method, path, body) {
+        return jsonRequest(method, this.options.baseUrl + path, body);
+    }
+}
+function worthLookingUp(error) {
+    const { status } = error;
+    if (error instanceof AuthenticationError || status === undefined || status === 401)
+        return false;
+    return (status >= 200 && status <= 299) || isRefusal(status);
+}
+
+;// CONCATENATED MODULE: ./src/post/search.ts
+
+
+const LATE_CREATE_MS = 60_000;
+const POLL_MS = 2_000;
+const MAX_WAIT_MS = 8_000;
+async function searchCreated(client, create, known, context) {
+    const { clock, deadline, log } = context;
+    for (;;) {
+        const tokens = (await listPatiently(client, context)).filter((token) => token.id !== known);
+        const created = findCreated(tokens, create.name, create.sentAt, (at) => client.platformTime(at));
+        const landing = create.sentAt + LATE_CREATE_MS - clock.now();
+        if (created.found !== 'none' || landing <= 0 || deadline.remaining() <= POLL_MS)
+            return created;
+        log.info(`No token named '${create.name}' in the list yet; a create can land late: looking again in ${POLL_MS / 1000} s, for another ${Math.ceil(landing / 1000)} s at most.`);
+        await clock.sleep(Math.min(POLL_MS, landing), deadline.stopSignal);
+    }
+}
+async function listPatiently(client, { clock, deadline, log }) {
+    for (let wait = 1_000;; wait = Math.min(2 * wait, MAX_WAIT_MS)) {
+        try {
+            return await client.listTokens();
+        }
+        catch (error) {
+            if (!(error instanceof RequestError) || !mayPass(error) || deadline.remaining() <= wait)
+                throw error;
+            log.info(`Listing the tokens failed: ${error.message} Looking again in ${wait / 1000} s, while totalTimeout allows.`);
+            await clock.sleep(wait, deadline.stopSignal);
+        }
+    }
+}
+function mayPass(error) {
+    if (error instanceof DeadlineError)
+        return false;
+    const { status } = error;
+    return status === undefined || status === 408 || status === 429 || status >= 500;
+}
+
+;// CONCATENATED MODULE: ./src/post/state.ts
+const TOKEN_ID = 'revokeOnExitTokenId';
+const TOKEN_NAME = 'revokeOnExitTokenName';
+const CREATE_SENT_AT = 'revokeOnExitSince';
+const WHEN = 'revokeOnExitWhen';
+const LOST_ANSWER = 'revokeOnExitLostAnswer';
+const TOKEN_FILE = 'tokenFile';
+function saveCreateSent(runner, create) {
+    runner.saveState(TOKEN_NAME, create.name);
+    runner.saveState(CREATE_SENT_AT, String(create.sentAt));
+    runner.saveState(WHEN, create.when);
+}
+function saveLostAnswer(runner) {
+    runner.saveState(LOST_ANSWER, 'true');
+}
+function saveTokenToRevoke(runner, token) {
+    runner.saveState(TOKEN_ID, token.id);
+    runner.saveState(TOKEN_NAME, token.name ?? '');
+}
+function leftToRevoke(runner) {
+    const id = runner.getState(TOKEN_ID);
+    const name = runner.getState(TOKEN_NAME);
+    const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
+    const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
+    const create = name && Number.isSafeInteger(sentAt) ? { name, sentAt, when } : undefined;
+    const lost = runner.getState(LOST_ANSWER) === 'true';
+    if (id) {
+        const token = name ? { id, name } : { id };
+        return create !== undefined && lost ? { when, token, search: create } : { when, token };
+    }
+    return create === undefined ? undefined : { when, search: create };
+}
+function saveTokenFile(runner, path) {
+    runner.saveState(TOKEN_FILE, path);
+}
+function savedTokenFile(runner) {
+    return runner.getState(TOKEN_FILE) || undefined;
+}
+
+;// CONCATENATED MODULE: ./src/shared/secrets.ts
+
+const SECRET_FIELDS = new Set([
+    'access_token',
+    'accessToken',
+    'refresh_token',
+    'refreshToken',
+    'id_token',
+    'secret',
+    'clientSecret',
+    'tokenValue',
+]);
+const PIECE_LENGTH = 8;
+const MAX_PIECED = 16 * 1024;
+const MAX_ENCODED = 64 * 1024;
+class Secrets {
+    mask;
+    values = new Set();
+    sent = new Set();
+    cachedForms;
+    cachedPieces;
+    constructor(mask) {
+        this.mask = mask;
+    }
+    add(value, kind = 'sent') {
+        if (value === undefined || value.trim() === '')
+            return;
+        if (kind === 'sent' && !this.sent.has(value)) {
+            this.sent.add(value);
+            this.cachedPieces = undefined;
+        }
+        if (this.values.has(value))
+            return;
+        this.mask(value);
+        if (/[\r\n]/.test(value)) {
+            for (const line of value.split(/\r\n|\r|\n/)) {
+                if (line.trim() !== '' && !this.values.has(line)) {
+                    this.mask(line);
+                    this.values.add(line);
+                }
+            }
+        }
+        this.values.add(value);
+        this.cachedForms = undefined;
+    }
+    addFrom(json) {
+        const pending = [json];
+        for (let i = 0; i < pending.length; i++) {
+            const value = pending[i];
+            if (typeof value !== 'object' || value === null)
+                continue;
+            const fields = value;
+            for (const key in fields) {
+                const field = fields[key];
+                if (typeof field === 'string') {
+                    if (SECRET_FIELDS.has(key))
+                        this.add(field, 'received');
+                }
+                else if (typeof field === 'object' && field !== null) {
+                    pending.push(field);
+                }
+            }
+        }
+    }
+    scrub(text) {
+        if (this.values.size === 0)
+            return text;
+        let result = this.replaceForms(text);
+        const decoded = decodeReferences(result);
+        if (decoded !== result) {
+            const scrubbed = this.replaceForms(decoded);
+            const pieces = this.removePieces(scrubbed);
+            if (pieces !== decoded)
+                return pieces;
+        }
+        result = this.removePieces(result);
+        return result;
+    }
+    replaceForms(text) {
+        let result = text;
+        for (const form of this.forms()) {
+            if (result.includes(form))
+                result = result.split(form).join('***');
+        }
+        return result;
+    }
+    forms() {
+        if (this.cachedForms === undefined) {
+            const forms = new Set();
+            for (const value of this.values) {
+                forms.add(value);
+                if (value.length > MAX_ENCODED)
+                    continue;
+                const url = encodeURIComponent(value);
+                const lower = url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+                const json = JSON.stringify(value).slice(1, -1);
+                forms.add(value).add(json).add(json.replace(/\//g, '\\/')).add(url).add(lower);
+                forms.add(url.replace(/%20/g, '+')).add(lower.replace(/%20/g, '+'));
+            }
+            this.cachedForms = [...forms].sort((a, b) => b.length - a.length);
+        }
+        return this.cachedForms;
+    }
+    removePieces(text) {
+        const pieces = this.pieces();
+        if (pieces.size === 0)
+            return text;
+        const kept = [];
+        const from = [];
+        const skipped = (0,shared_text/* isAscii */.ER)(text) ? ASCII_SKIPPED : skippedOne();
+        for (let i = 0; i < text.length; i++) {
+            const char = text.charAt(i);
+            if (skipped.test(char))
+                continue;
+            kept.push(char);
+            from.push(i);
+        }
+        const compact = kept.join('');
+        const hidden = new Uint8Array(text.length);
+        let found = false;
+        for (let i = 0; i + PIECE_LENGTH <= compact.length; i++) {
+            if (!pieces.has(compact.slice(i, i + PIECE_LENGTH)))
+                continue;
+            found = true;
+            const start = from[i] ?? 0;
+            const end = from[i + PIECE_LENGTH - 1] ?? start;
+            hidden.fill(1, start, end + 1);
+        }
+        if (!found)
+            return text;
+        let result = '';
+        for (let i = 0; i < text.length; i++) {
+            if (hidden[i] === 0)
+                result += text.charAt(i);
+            else if (i === 0 || hidden[i - 1] === 0)
+                result += '***';
+        }
+        return result;
+    }
+    pieces() {
+        if (this.cachedPieces === undefined) {
+            const pieces = new Set();
+            for (const value of this.sent) {
+                const head = value.slice(0, MAX_PIECED);
+                const compact = head.replace((0,shared_text/* isAscii */.ER)(head) ? /[\s+]/g : skippedAll(), '');
+                for (let end = PIECE_LENGTH; end <= compact.length; end++)
+                    pieces.add(compact.slice(end - PIECE_LENGTH, end));
+            }
+            this.cachedPieces = pieces;
+        }
+        return this.cachedPieces;
+    }
+}
+const ASCII_SKIPPED = /[\s+]/;
+const SKIPPED_CLASS = '[\\s+\\p{Cf}\\p{Default_Ignorable_Code_Point}]';
+const skippedOne = (0,shared_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLASS, 'u'));
+const skippedAll = (0,shared_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLASS, 'gu'));
+const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+function decodeReferences(text) {
+    return text
+        .replace(/&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi, (match, dec, hex, name) => {
+        if (typeof name === 'string')
+            return NAMED[name.toLowerCase()] ?? match;
+        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : match;
+    })
+        .replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+        try {
+            return decodeURIComponent(escapes);
+        }
+        catch {
+            return escapes;
+        }
+    });
+}
+
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/shared/token-files.ts
+
+
+
+const TOKEN_FILE_NAME = /^gateway-token-[0-9a-f]{32}$/;
+const randomName = (prefix, suffix = '') => `${prefix}${randomBytes(16).toString('hex')}${suffix}`;
+function newTokenFilePath(dir) {
+    return join(resolve(dir), randomName('gateway-token-'));
+}
+function writeTokenFile(path, value) {
+    writeNewFile(path, value, 0o600);
+}
+function writeTokensFile(dir, json) {
+    const path = join(resolve(dir), randomName('gateway-tokens-', '.json'));
+    writeNewFile(path, json, 0o600);
+    return path;
+}
+function writeNewFile(path, content, mode) {
+    const fd = openSync(path, 'wx', mode);
+    try {
+        fchmodSync(fd, mode);
+        writeFileSync(fd, content);
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+function removeTokenFile(path, dir) {
+    if ((0,external_node_path_namespaceObject.resolve)(path) !== path ||
+        (0,external_node_path_namespaceObject.dirname)(path) !== (0,external_node_path_namespaceObject.resolve)(dir) ||
+        !TOKEN_FILE_NAME.test((0,external_node_path_namespaceObject.basename)(path))) {
+        throw new Error(`it is not a token file of this action in ${(0,external_node_path_namespaceObject.resolve)(dir)}.`);
+    }
+    try {
+        if (!(0,external_node_fs_namespaceObject.lstatSync)(path).isFile())
+            throw new Error('it is no longer a plain file.');
+        (0,external_node_fs_namespaceObject.unlinkSync)(path);
+        return true;
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return false;
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/post/step.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+async function runPost(runner, clock = systemClock, transport = new HttpTransport()) {
+    deleteTokenFile(runner);
+    const left = leftToRevoke(runner);
+    if (left === undefined)
+        return;
+    const which = left.token !== undefined
+        ? `the ${tokenLabel(left.token)}`
+        : `the token named '${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(left.search.name), 200)}' that this step created`;
+    if (left.when === 'failure' && !jobFailed(runner, which))
+        return;
+    const revoking = [
+        ...(left.token === undefined ? [] : [savedToken(left.token)]),
+        ...(left.search === undefined ? [] : [lostCreate(left.search, left.token?.id)]),
+    ];
+    const secrets = new Secrets((value) => {
+        runner.setSecret(value);
+    });
+    let connection;
+    try {
+        connection = readConnection((name) => runner.getInput(name), secrets);
+    }
+    catch (error) {
+        for (const one of revoking)
+            runner.warning(secrets.scrub(one.failed((0,errors/* messageOf */.bD)(error), error)));
+        return;
+    }
+    const deadline = new Deadline(clock, connection.totalTimeoutMs);
+    const stopListening = stopOnCancel(runner, deadline, clock);
+    const client = new PlatformClient({
+        ...connection,
+        secrets,
+        log: runner,
+        deadline,
+        clock,
+        transport,
+    });
+    try {
+        for (const one of revoking) {
+            try {
+                await one.run(client, runner, { clock, deadline, log: runner });
+            }
+            catch (error) {
+                runner.warning(secrets.scrub(one.failed((0,errors/* messageOf */.bD)(error), error)));
+            }
+        }
+    }
+    finally {
+        stopListening();
+        client.close();
+    }
+}
+function jobFailed(runner, which) {
+    const status = runner.getInput(JOB_STATUS_INPUT);
+    if (status === 'failure' || status === 'cancelled') {
+        const how = status === 'failure' ? 'failed' : 'was cancelled';
+        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).`);
+        return true;
+    }
+    if (status === 'success') {
+        runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`);
+    }
+    else {
+        runner.warning(`Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${JSON.stringify((0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(status), 40))}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`);
+    }
+    return false;
+}
+function deleteTokenFile(runner) {
+    const path = savedTokenFile(runner);
+    if (path === undefined)
+        return;
+    try {
+        if (removeTokenFile(path, runner.tempDir()))
+            runner.info(`Deleted the token file ${path}.`);
+        else
+            runner.debug(`The token file ${path} was gone already.`);
+    }
+    catch (error) {
+        runner.warning(`Did not delete the token file ${path}: ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))}`);
+    }
+}
+function savedToken(token) {
+    return {
+        run: async (client, runner) => {
+            await revokeOne(client, runner, token);
+        },
+        failed: (message, error) => revokeFailed(token, message, error),
+    };
+}
+function lostCreate(create, known) {
+    const { name, sentAt } = create;
+    let candidate;
+    return {
+        run: async (client, runner, context) => {
+            runner.info(known === undefined
+                ? `No token id was saved for this step's create of a token named '${name}': looking for the token it may have made (revokeOnExit).`
+                : `An attempt of this step's create of '${name}' got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`);
+            const created = await searchCreated(client, create, known, context);
+            const notRevoked = `Did not revoke a token named '${name}' at the end of the job`;
+            switch (created.found) {
+                case 'none':
+                    runner.info(`No ${known === undefined ? '' : 'other '}active token named '${name}' was created since the step began: nothing to revoke.`);
+                    return;
+                case 'several': {
+                    const ids = created.tokens.map(shortId).join(', ');
+                    runner.warning(`${notRevoked}: ${created.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${ids}; revoke the one you do not need.`);
+                    return;
+                }
+                case 'unsure':
+                    runner.warning(`${notRevoked}: the only candidate, ${shortId(created.token)}, was not revoked because ${created.why}. Revoke it if it is this step's.`);
+                    return;
+                case 'one':
+                    candidate = created.token;
+                    await revokeOne(client, runner, candidate);
+            }
+        },
+        failed: (message, error) => candidate === undefined
+            ? `Could not look for the token named '${name}' that this step may have created: ${message} It may still be active: look for an active token named '${name}' created since ${new Date(sentAt - UNKNOWN_CLOCK_MARGIN_MS).toISOString()}, and revoke it.`
+            : revokeFailed(candidate, message, error),
+    };
+}
+async function revokeOne(client, runner, token) {
+    const which = tokenLabel(token);
+    const { alreadyRevoked } = await client.revokeToken(token.id);
+    runner.info(alreadyRevoked
+        ? `The ${which} was already revoked before the end of the job.`
+        : `Revoked ${which} at the end of the job (revokeOnExit).`);
+}
+function revokeFailed(token, message, error) {
+    const advice = error instanceof UnknownTokenError
+        ? ''
+        : uuid_isUuid(token.id)
+            ? ` It may still be active: revoke it with operation: revoke and tokenId: ${token.id}.`
+            : ' It may still be active: look for it with operation: list, and revoke it on the platform.';
+    return `Could not revoke ${tokenLabel(token)} at the end of the job: ${message}${advice}`;
 }
 
 
 /***/ }),
 
-/***/ 915:
+/***/ 307:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1351,11 +3362,11 @@ function getIDToken(aud) {
 //# sourceMappingURL=core.js.map
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-// EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(916);
-// EXTERNAL MODULE: ./src/text.ts
-var src_text = __nccwpck_require__(992);
-;// CONCATENATED MODULE: ./src/github-runner.ts
+// EXTERNAL MODULE: ./src/shared/errors.ts
+var errors = __nccwpck_require__(382);
+// EXTERNAL MODULE: ./src/shared/text.ts
+var shared_text = __nccwpck_require__(646);
+;// CONCATENATED MODULE: ./src/runner/github-runner.ts
 
 
 
@@ -1377,19 +3388,19 @@ const githubRunner = {
         core_setSecret(value);
     },
     setFailed: (message) => {
-        setFailed((0,src_text/* neutralizeLegacyCommands */.N9)(message));
+        setFailed((0,shared_text/* neutralizeLegacyCommands */.N9)(message));
     },
     debug: (message) => {
-        core_debug((0,src_text/* neutralizeLegacyCommands */.N9)(message));
+        core_debug((0,shared_text/* neutralizeLegacyCommands */.N9)(message));
     },
     info: (message) => {
-        info((0,src_text/* neutralizeCommands */.Kw)((0,src_text/* oneLine */.TN)(message)));
+        info((0,shared_text/* neutralizeCommands */.Kw)((0,shared_text/* oneLine */.TN)(message)));
     },
     notice: (message) => {
-        notice((0,src_text/* neutralizeLegacyCommands */.N9)(message));
+        notice((0,shared_text/* neutralizeLegacyCommands */.N9)(message));
     },
     warning: (message) => {
-        warning((0,src_text/* neutralizeLegacyCommands */.N9)(message));
+        warning((0,shared_text/* neutralizeLegacyCommands */.N9)(message));
     },
     setOutput: (name, value) => {
         toFile('GITHUB_OUTPUT', () => {
@@ -1434,2056 +3445,45 @@ const githubRunner = {
 
 /***/ }),
 
-/***/ 238:
+/***/ 382:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  a: () => (/* binding */ runPost)
-});
-
-;// CONCATENATED MODULE: ./src/cancel.ts
-const CANCEL_GRACE_MS = 5_000;
-function stopOnCancel(runner, deadline, clock) {
-    const done = new AbortController();
-    const stopListening = runner.onCancel((signal) => {
-        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
-            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
-            deadline.cancel(signal);
-            void clock.sleep(CANCEL_GRACE_MS, done.signal).then(() => {
-                if (!done.signal.aborted)
-                    deadline.cut();
-            });
-            return;
-        }
-        if (!deadline.cutSignal.aborted) {
-            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
-        }
-        deadline.cancel(signal);
-        deadline.cut();
-    });
-    return () => {
-        done.abort();
-        stopListening();
-    };
-}
-
-;// CONCATENATED MODULE: ./src/clock.ts
-const systemClock = {
-    now: () => Date.now(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal?.aborted === true) {
-            resolve();
-            return;
-        }
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal?.addEventListener('abort', done, { once: true });
-    }),
-    jitter: () => Math.random(),
-};
-
-;// CONCATENATED MODULE: ./src/deadline.ts
-class Deadline {
-    clock;
-    totalMs;
-    endsAt;
-    cancelledBy;
-    stopping = new AbortController();
-    cutting = new AbortController();
-    constructor(clock, totalMs) {
-        this.clock = clock;
-        this.totalMs = totalMs;
-        this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
-    }
-    remaining() {
-        if (this.cancelledBy !== undefined)
-            return 0;
-        return Math.max(0, this.endsAt - this.clock.now());
-    }
-    expired() {
-        return this.remaining() === 0;
-    }
-    get stopSignal() {
-        return this.stopping.signal;
-    }
-    get cutSignal() {
-        return this.cutting.signal;
-    }
-    cancel(signal) {
-        if (this.cancelledBy !== undefined)
-            return;
-        this.cancelledBy = signal;
-        this.stopping.abort();
-    }
-    cut() {
-        this.cutting.abort();
-    }
-    cause() {
-        return this.cancelledBy === undefined
-            ? { by: 'totalTimeout', totalMs: this.totalMs }
-            : { by: 'cancel', signal: this.cancelledBy };
-    }
-    describe() {
-        return `totalTimeout (${Math.round(this.totalMs / 1000)} s)`;
-    }
-}
-function stopped(cause) {
-    return cause.by === 'cancel'
-        ? `The step was cancelled (${cause.signal})`
-        : `totalTimeout (${Math.round(cause.totalMs / 1000)} s) ran out`;
-}
-
-// EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(916);
-// EXTERNAL MODULE: ./src/text.ts
-var src_text = __nccwpck_require__(992);
-;// CONCATENATED MODULE: ./src/input-parsers.ts
-
-
-
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const startingWith = (prefix, why) => ({
-    refuses: (upper) => upper.startsWith(prefix),
-    why: `names starting with ${prefix} ${why}`,
-});
-const SHELL_AND_SYSTEM_NAMES = new Set([
-    'PATH',
-    'BASH_ENV',
-    'ENV',
-    'SHELLOPTS',
-    'PS4',
-    'PROMPT_COMMAND',
-    'HOME',
-    'SHELL',
-    'IFS',
-    'CDPATH',
-    'GCONV_PATH',
-]);
-const ENV_NAME_RULES = [
-    ...['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_'].map((prefix) => startingWith(prefix, 'belong to the runner')),
-    {
-        refuses: (upper) => SHELL_AND_SYSTEM_NAMES.has(upper),
-        why: 'it would change how every later step runs',
-    },
-    startingWith('LD_', 'change how the dynamic linker loads every program in later steps'),
-    startingWith('DYLD_', 'change how the macOS dynamic linker loads every program in later steps'),
-    startingWith('GIT_', 'change how git runs in later steps'),
-    startingWith('NODE_', 'change how Node.js runs in later steps'),
-    startingWith('PYTHON', 'change how Python runs in later steps'),
-    startingWith('PERL', 'change how Perl runs in later steps'),
-    startingWith('RUBY', 'change how Ruby runs in later steps'),
-    startingWith('JAVA_', 'change how Java runs in later steps'),
-    startingWith('_JAVA_', 'change how Java runs in later steps'),
-    startingWith('DOTNET_', 'change how .NET runs in later steps'),
-    startingWith('SSL_', 'change which certificates later steps trust'),
-    {
-        refuses: (upper) => upper.endsWith('_PROXY'),
-        why: 'names ending in _PROXY change where later steps send their network traffic',
-    },
-];
-const DURATION = /^(\d+)([mhdw])$/;
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-function input_parsers_readChoice(input, raw, choices) {
-    const choice = choices.find((c) => c === raw);
-    if (choice === undefined) {
-        throw new InputError(input, `must be one of ${choices.join(', ')}; got ${quote(raw)}.`);
-    }
-    return choice;
-}
-function input_parsers_readBoolean(input, raw) {
-    if (['true', 'True', 'TRUE'].includes(raw))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(raw))
-        return false;
-    throw new InputError(input, `must be true or false; got ${quote(raw)}.`);
-}
-function input_parsers_readRevokeOnExit(raw) {
-    if (raw === 'failure')
-        return 'failure';
-    if (!['true', 'True', 'TRUE', 'false', 'False', 'FALSE'].includes(raw)) {
-        throw new InputError('revokeOnExit', `must be true, false or failure (revoke only when the job does not succeed); got ${quote(raw)}.`);
-    }
-    return input_parsers_readBoolean('revokeOnExit', raw) ? 'always' : 'never';
-}
-function input_parsers_readInteger(input, raw, min, max, what) {
-    const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
-    if (!(number >= min && number <= max)) {
-        throw new errors/* InputError */.dz(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
-    }
-    return number;
-}
-function input_parsers_readDuration(raw) {
-    if (!raw)
-        return undefined;
-    const match = DURATION.exec(raw);
-    const count = Number(match?.[1]);
-    const unit = match?.[2];
-    if (unit === undefined || !(count >= 1)) {
-        throw new InputError('olderThan', `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`);
-    }
-    return { text: raw, ms: count * UNIT_MS[unit] };
-}
-function input_parsers_readRequiredName(raw, what) {
-    if (!raw)
-        throw new InputError('name', `is required for this operation: ${what}.`);
-    return checkName(raw);
-}
-function input_parsers_readNameFilter(raw) {
-    return raw ? checkName(raw) : undefined;
-}
-function checkName(raw) {
-    if (CONTROL_CHARACTER.test(raw)) {
-        throw new InputError('name', `must not hold control characters (line breaks, tabs); got ${quote(raw)}.`);
-    }
-    return raw;
-}
-function input_parsers_readTokenId(raw) {
-    if (!raw) {
-        throw new InputError('tokenId', 'is required for operation revoke: the id (a UUID) of the token.');
-    }
-    if (!isUuid(raw)) {
-        throw new InputError('tokenId', `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`);
-    }
-    return raw;
-}
-function input_parsers_readProjectId(raw) {
-    if (!raw)
-        return undefined;
-    if (!isUuid(raw)) {
-        throw new InputError('expectedProjectId', `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
-    }
-    return raw;
-}
-function input_parsers_readEnvName(raw) {
-    if (!raw)
-        return undefined;
-    if (!ENV_NAME.test(raw)) {
-        throw new InputError('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
-    }
-    const upper = raw.toUpperCase();
-    const rule = ENV_NAME_RULES.find((r) => r.refuses(upper));
-    if (rule !== undefined) {
-        throw new InputError('envName', `must not be ${raw}: ${rule.why}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
-    }
-    return raw;
-}
-function readUrl(input, raw, what) {
-    if (!raw)
-        throw new errors/* InputError */.dz(input, `is required: ${what}, like https://api.example.com.`);
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        throw new errors/* InputError */.dz(input, `must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
-    }
-    if (url.username || url.password) {
-        throw new errors/* InputError */.dz(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
-    }
-    if (url.search || url.hash) {
-        throw new errors/* InputError */.dz(input, `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
-    }
-    const loopback = isLoopback(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-        throw new errors/* InputError */.dz(input, `must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
-    }
-    return url;
-}
-function isLoopback(hostname) {
-    return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
-function withoutTrailingSlash(url) {
-    return url.origin + url.pathname.replace(/\/+$/, '');
-}
-function quote(raw) {
-    return JSON.stringify((0,src_text/* truncate */.xv)(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-;// CONCATENATED MODULE: ./src/input-names.ts
-
-function inputVariable(name) {
-    return name.replace(/ /g, '_').toUpperCase();
-}
-function input_names_refuseUnknownInputs(given, declared) {
-    const known = new Set(declared.map(inputVariable));
-    const unknown = given.filter((variable) => !known.has(variable.toUpperCase())).sort();
-    const [first, ...others] = unknown;
-    if (first === undefined)
-        return;
-    const meant = closest(first, declared);
-    const guess = meant === undefined ? ` (the inputs are ${declared.join(', ')}).` : `: did you mean '${meant}'?`;
-    const also = others.map((variable) => {
-        const other = closest(variable, declared);
-        return `'${written(variable)}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`;
-    });
-    throw new InputError(written(first), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes.`);
-}
-function written(variable) {
-    return variable.toLowerCase();
-}
-function closest(variable, declared) {
-    const wanted = squash(variable);
-    if (wanted === '')
-        return undefined;
-    let best;
-    for (const name of declared) {
-        const distance = editDistance(wanted, squash(name));
-        if (best === undefined || distance < best.distance)
-            best = { name, distance };
-    }
-    if (best === undefined)
-        return undefined;
-    return best.distance <= Math.max(1, Math.floor(wanted.length / 4)) ? best.name : undefined;
-}
-function squash(name) {
-    return name.toUpperCase().replace(/[^A-Z0-9]/g, '');
-}
-function editDistance(a, b) {
-    const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-    const at = (i, j) => rows[i]?.[j] ?? Infinity;
-    for (let i = 1; i <= a.length; i++) {
-        const row = rows[i] ?? [];
-        for (let j = 1; j <= b.length; j++) {
-            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-            let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
-            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-                distance = Math.min(distance, at(i - 2, j - 2) + 1);
-            }
-            row[j] = distance;
-        }
-    }
-    return at(a.length, b.length);
-}
-
-;// CONCATENATED MODULE: ./src/uuid.ts
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function uuid_isUuid(value) {
-    return UUID.test(value);
-}
-
-;// CONCATENATED MODULE: ./src/version.ts
-const VERSION = '0.1.0';
-const USER_AGENT = `gateway-token-action/${VERSION}`;
-
-;// CONCATENATED MODULE: ./src/platform/errors.ts
-
-class RequestError extends errors/* ActionError */.lZ {
-    status;
-    name = 'RequestError';
-    constructor(message, status) {
-        super(message);
-        this.status = status;
-    }
-}
-class AuthenticationError extends RequestError {
-    name = 'AuthenticationError';
-}
-class DeadlineError extends RequestError {
-    mayHaveTakenEffect;
-    name = 'DeadlineError';
-    constructor(message, status, mayHaveTakenEffect = false) {
-        super(message, status);
-        this.mayHaveTakenEffect = mayHaveTakenEffect;
-    }
-}
-class UnsettledRevokeError extends RequestError {
-    refusal;
-    mayHaveRevoked;
-    name = 'UnsettledRevokeError';
-    constructor(refusal, mayHaveRevoked) {
-        super(refusal.message, refusal.status);
-        this.refusal = refusal;
-        this.mayHaveRevoked = mayHaveRevoked;
-    }
-}
-class ThrottledError extends RequestError {
-    throttle;
-    name = 'ThrottledError';
-    constructor(message, throttle) {
-        super(message, 429);
-        this.throttle = throttle;
-    }
-}
-class UnknownTokenError extends RequestError {
-    name = 'UnknownTokenError';
-}
-function isRefusal(status) {
-    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
-}
-
-;// CONCATENATED MODULE: ./src/platform/endpoints.ts
-
-
-
-
-const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
-function authEndpoint(authUrl) {
-    const base = authUrl.replace(/\/+$/, '');
-    return base.endsWith('/api-token') ? base : base + AUTH_PATH;
-}
-const TOKENS_PATH = '/api/tokens';
-function revokePath(tokenId) {
-    if (!uuid_isUuid(tokenId)) {
-        throw new RequestError(`the token id ${JSON.stringify((0,src_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
-    }
-    const id = encodeURIComponent(tokenId);
-    return `/api/tokens/${id}/revoke?tokenId=${id}`;
-}
-function jsonRequest(method, url, body) {
-    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
-    if (body === undefined)
-        return { method, url, headers };
-    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
-}
-function requestLine(request) {
-    return `${request.method} ${request.url}`;
-}
-
-;// CONCATENATED MODULE: ./src/inputs.ts
-
-
-
-
-
-const INPUT_DEFAULTS = {
-    name: '',
-    tokenId: '',
-    envName: '',
-    ifExists: 'create',
-    revokeOnExit: 'false',
-    state: 'all',
-    olderThan: '',
-    keep: '1',
-    dryRun: 'false',
-    concurrency: '4',
-    timeout: '30',
-    retries: '3',
-    summary: 'true',
-    writeTokenFile: 'false',
-    expectedProjectId: '',
-    totalTimeout: '900',
-};
-const JOB_STATUS_INPUT = 'jobStatus';
-const REQUIRED_INPUTS = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl'];
-const DECLARED_INPUTS = [
-    ...REQUIRED_INPUTS,
-    ...Object.keys(INPUT_DEFAULTS),
-    JOB_STATUS_INPUT,
-];
-const USED_BY = {
-    create: ['name', 'envName', 'ifExists', 'revokeOnExit', 'writeTokenFile'],
-    list: ['name', 'state'],
-    revoke: ['tokenId'],
-    cleanup: ['name', 'olderThan', 'keep', 'dryRun', 'concurrency'],
-};
-const OPERATION_SPECIFIC = [...new Set(Object.values(USED_BY).flat())];
-function readInputs(read, secrets, given) {
-    maskClientSecret(read, secrets);
-    refuseUnknownInputs(given, DECLARED_INPUTS);
-    const operation = readOperation(read('operation'));
-    const connection = readConnection(read, secrets);
-    const value = withDefaults(read);
-    const summary = readBoolean('summary', value('summary'));
-    let task;
-    switch (operation) {
-        case 'create':
-            task = {
-                operation,
-                name: readRequiredName(value('name'), "the new token's name"),
-                envName: readEnvName(value('envName')),
-                ifExists: readChoice('ifExists', value('ifExists'), IF_EXISTS),
-                revokeOnExit: readRevokeOnExit(value('revokeOnExit')),
-                writeTokenFile: readBoolean('writeTokenFile', value('writeTokenFile')),
-            };
-            break;
-        case 'list':
-            task = {
-                operation,
-                name: readNameFilter(value('name')),
-                state: readChoice('state', value('state'), STATE_FILTERS),
-            };
-            break;
-        case 'revoke':
-            task = { operation, tokenId: readTokenId(value('tokenId')) };
-            break;
-        case 'cleanup':
-            task = readCleanup(value);
-            break;
-    }
-    const warnings = OPERATION_SPECIFIC.filter((input) => !USED_BY[operation].includes(input) && value(input) !== INPUT_DEFAULTS[input]).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`);
-    return {
-        connection,
-        task,
-        summary,
-        expectedProjectId: readProjectId(value('expectedProjectId')),
-        warnings,
-    };
-}
-function readConnection(read, secrets) {
-    const clientSecret = maskClientSecret(read, secrets);
-    const clientId = read('clientId');
-    if (!clientId)
-        throw new errors/* InputError */.dz('clientId', `is required: the API client id, from a secret. ${errors/* FORK_HINT */.DS}`);
-    if (!clientSecret) {
-        throw new errors/* InputError */.dz('clientSecret', `is required: the API client secret, from a secret. ${errors/* FORK_HINT */.DS}`);
-    }
-    const value = withDefaults(read);
-    const authUrl = readUrl('authUrl', read('authUrl'), 'the auth service base URL');
-    return {
-        clientId,
-        clientSecret,
-        baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
-        authEndpoint: authEndpoint(withoutTrailingSlash(authUrl)),
-        timeoutMs: input_parsers_readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
-        retries: input_parsers_readInteger('retries', value('retries'), 0, 10, 'a whole number'),
-        totalTimeoutMs: input_parsers_readInteger('totalTimeout', value('totalTimeout'), 0, 21_600, 'a whole number of seconds') *
-            1000,
-    };
-}
-function withDefaults(read) {
-    return (input) => read(input) || INPUT_DEFAULTS[input];
-}
-function maskClientSecret(read, secrets) {
-    const clientSecret = read('clientSecret');
-    secrets.add(clientSecret);
-    return clientSecret;
-}
-function readOperation(raw) {
-    if (!raw)
-        throw new InputError('operation', `is required: one of ${OPERATIONS.join(', ')}.`);
-    return readChoice('operation', raw, OPERATIONS);
-}
-function readCleanup(value) {
-    const name = readNameFilter(value('name'));
-    const olderThan = readDuration(value('olderThan'));
-    if (name === undefined && olderThan === undefined) {
-        throw new InputError('name', "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.");
-    }
-    return {
-        operation: 'cleanup',
-        name,
-        olderThan,
-        keep: readInteger('keep', value('keep'), 0, 1000, 'a whole number'),
-        dryRun: readBoolean('dryRun', value('dryRun')),
-        concurrency: readInteger('concurrency', value('concurrency'), 1, 32, 'a whole number'),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/timestamp.ts
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?([0-5]\d))$/;
-function readTimestamp(text) {
-    const match = ISO_8601.exec(text);
-    if (match === null)
-        return undefined;
-    const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
-    const millis = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
-    const sign = match[9] === '-' ? -1 : 1;
-    const offsetMinutes = match[8] ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));
-    if (Math.abs(offsetMinutes) > 18 * 60)
-        return undefined;
-    const utc = Date.UTC(year, month - 1, day, hour, minute, second);
-    if (new Date(utc).toISOString().slice(0, 19) !== text.slice(0, 19))
-        return undefined;
-    return utc + millis - offsetMinutes * 60_000;
-}
-
-;// CONCATENATED MODULE: ./src/records.ts
-
-
-const PUBLIC_FIELDS = [
-    'id',
-    'name',
-    'state',
-    'mediatorId',
-    'projectId',
-    'createdBy',
-    'createdByEmail',
-    'createdAt',
-    'revokedAt',
-    'revokedBy',
-];
-const OUTPUT_FIELDS = [...PUBLIC_FIELDS];
-function toRecord(value) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-        return 'not an object';
-    const fields = value;
-    if (typeof fields.id !== 'string' || fields.id === '')
-        return 'a record without an id';
-    if (typeof fields.state !== 'string' || fields.state === '')
-        return 'a record without a state';
-    const record = { id: fields.id, state: fields.state };
-    for (const field of PUBLIC_FIELDS) {
-        const v = fields[field];
-        if (typeof v === 'string')
-            record[field] = v;
-    }
-    if (typeof fields.tokenValue === 'string' && fields.tokenValue.trim() !== '') {
-        record.tokenValue = fields.tokenValue;
-    }
-    return record;
-}
-function publicJson(records) {
-    return JSON.stringify(records, OUTPUT_FIELDS);
-}
-function nameAndId(token) {
-    if (token.name === undefined)
-        return `${NO_NAME} (${shortId(token)})`;
-    return `'${(0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.name), 200)}' (${shortId(token)})`;
-}
-const NO_NAME = '(a name that is not text)';
-function shortId(token) {
-    return (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.id), 80);
-}
-function tokenLabel(token) {
-    return `gateway token ${nameAndId(token)}`;
-}
-function uniqueById(records) {
-    const seen = new Set();
-    const isNew = (record) => {
-        const id = caseless(record.id);
-        if (seen.has(id))
-            return false;
-        seen.add(id);
-        return true;
-    };
-    if (records.every(isNew))
-        return records;
-    seen.clear();
-    return records.filter(isNew);
-}
-function caseless(id) {
-    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
-}
-function sameId(a, b) {
-    return caseless(a) === caseless(b);
-}
-function findById(tokens, tokenId) {
-    const wanted = caseless(tokenId);
-    return tokens.find((token) => caseless(token.id) === wanted);
-}
-function createdTime(record) {
-    return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
-}
-function newestFirst(records) {
-    return newestFirstBy(records, (record) => record);
-}
-function newestFirstBy(items, recordOf) {
-    const keyed = items.map((item) => {
-        const record = recordOf(item);
-        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
-    });
-    keyed.sort((a, b) => order(b.time, a.time) || order(a.id, b.id));
-    return keyed.map(({ item }) => item);
-}
-function order(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-
-;// CONCATENATED MODULE: ./src/platform/decode.ts
-
-
-
-
-
-const NOT_JSON = Symbol('not JSON');
-const HEADER_SAFE = /^[\x21-\x7e]+$/;
-function parseJson(body) {
-    try {
-        return JSON.parse(body);
-    }
-    catch {
-        return NOT_JSON;
-    }
-}
-function readRecord(request, answer) {
-    const record = toRecord(readJson(request, answer));
-    if (typeof record === 'string') {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
-    }
-    return record;
-}
-function readRevoked(request, answer, tokenId) {
-    const record = readRecord(request, answer);
-    if (!sameId(record.id, tokenId)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`, answer.status);
-    }
-    if (record.state !== 'revoked') {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify((0,src_text/* truncate */.xv)(record.state, 40))}, not revoked.`, answer.status);
-    }
-    return record;
-}
-function readCreated(request, answer) {
-    const record = readRecord(request, answer);
-    if (!uuid_isUuid(record.id)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,src_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
-    }
-    if (record.tokenValue === undefined) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
-    }
-    return record;
-}
-function readList(request, answer) {
-    const body = readJson(request, answer);
-    if (!Array.isArray(body)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
-    }
-    const records = body.map((item, index) => {
-        const record = toRecord(item);
-        if (typeof record === 'string') {
-            throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
-        }
-        return record;
-    });
-    return uniqueById(records);
-}
-function readAccessToken(request, answer, now) {
-    const body = readJson(request, answer);
-    const fields = (typeof body === 'object' && body !== null ? body : {});
-    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
-    if (typeof value !== 'string' || value === '') {
-        throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
-    }
-    if (!HEADER_SAFE.test(value)) {
-        throw new RequestError(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
-    }
-    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
-    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
-    return { value, renewAt };
-}
-function readJson(request, answer) {
-    if (answer.json === NOT_JSON) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not JSON.`, answer.status);
-    }
-    return answer.json;
-}
-
-;// CONCATENATED MODULE: external "node:http"
-const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
-var lib = __nccwpck_require__(511);
-;// CONCATENATED MODULE: ./src/platform/http.ts
-
-
-
-
-class TransportError extends Error {
-    code;
-    requestSent;
-    name = 'TransportError';
-    constructor(message, code, requestSent) {
-        super(message);
-        this.code = code;
-        this.requestSent = requestSent;
-    }
-}
-const CUT_OFF = 'ECANCELED';
-class HttpTransport {
-    clients = {
-        auth: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
-        api: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
-    };
-    send(target, request, timeoutMs, signal) {
-        return send(request, this.clients[target].getAgent(request.url), timeoutMs, signal);
-    }
-    close() {
-        this.clients.auth.dispose();
-        this.clients.api.dispose();
-    }
-}
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
-const DESCRIPTIONS = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset',
-    EPIPE: 'connection closed while sending',
-    ENOTFOUND: 'host not found',
-    EAI_AGAIN: 'host name lookup failed',
-    EHOSTUNREACH: 'host unreachable',
-    ENETUNREACH: 'network unreachable',
-    ECONNABORTED: 'connection aborted',
-    DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed, and not trusted',
-    SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed CA that is not trusted',
-    UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate was issued by a CA that is not trusted',
-    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate was issued by a CA that is not trusted',
-    CERT_HAS_EXPIRED: 'its certificate has expired',
-    ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
-};
-function send(request, agent, timeoutMs, signal) {
-    return new Promise((resolve, reject) => {
-        const url = new URL(request.url);
-        const transport = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
-        const headers = { ...request.headers };
-        if (request.body !== undefined)
-            headers['Content-Length'] = String(Buffer.byteLength(request.body));
-        let sent = false;
-        let settled = false;
-        const finish = (outcome) => {
-            if (settled)
-                return;
-            settled = true;
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', cutOff);
-            outcome();
-        };
-        const fail = (error) => {
-            finish(() => {
-                reject(toTransportError(error, sent));
-            });
-        };
-        const req = transport.request(url, { method: request.method, headers, agent });
-        const timer = setTimeout(() => {
-            const seconds = timeoutMs / 1000;
-            const error = new TransportError(`no answer within ${seconds} s (timeout)`, 'ETIMEDOUT', sent);
-            fail(error);
-            req.destroy(error);
-        }, timeoutMs);
-        const cutOff = () => {
-            const error = new TransportError('cut off: the step was cancelled', CUT_OFF, sent);
-            fail(error);
-            req.destroy(error);
-        };
-        if (signal?.aborted === true)
-            cutOff();
-        else
-            signal?.addEventListener('abort', cutOff, { once: true });
-        req.on('error', fail);
-        req.on('finish', () => {
-            sent = true;
-        });
-        req.on('response', (res) => {
-            let chunks = [];
-            let size = 0;
-            res.on('data', (chunk) => {
-                size += chunk.length;
-                if (size > MAX_BODY_BYTES) {
-                    const error = new TransportError('answer larger than 64 MiB', 'EMSGSIZE', true);
-                    fail(error);
-                    req.destroy(error);
-                    return;
-                }
-                chunks.push(chunk);
-            });
-            res.on('error', fail);
-            res.on('end', () => {
-                const body = Buffer.concat(chunks, size).toString('utf8');
-                chunks = [];
-                finish(() => {
-                    resolve({
-                        status: res.statusCode ?? 0,
-                        statusText: res.statusMessage ?? '',
-                        headers: res.headers,
-                        body,
-                    });
-                });
-            });
-        });
-        req.end(request.body);
-    });
-}
-function toTransportError(error, sent) {
-    if (error instanceof TransportError)
-        return error;
-    const code = error.code;
-    const message = error instanceof Error ? error.message : String(error);
-    const proxyStatus = /tunneling socket could not be established, statusCode=(\d{3})/.exec(message)?.[1];
-    if (proxyStatus !== undefined) {
-        return new TransportError(proxyStatus === '407'
-            ? 'the proxy answered 407 Proxy Authentication Required (EPROXY)'
-            : `the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, proxyStatus === '407' ? 'EPROXYAUTH' : 'EPROXY', false);
-    }
-    const known = typeof code === 'string' ? code : 'EUNKNOWN';
-    const description = DESCRIPTIONS[known] ?? (TLS_TRUST.has(known) ? 'certificate not trusted' : message);
-    return new TransportError(`${description} (${known})`, known, sent);
-}
-const TLS_TRUST = new Set([
-    'DEPTH_ZERO_SELF_SIGNED_CERT',
-    'SELF_SIGNED_CERT_IN_CHAIN',
-    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-    'UNABLE_TO_GET_ISSUER_CERT',
-    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-    'CERT_UNTRUSTED',
-    'CERT_SIGNATURE_FAILURE',
-    'CERT_HAS_EXPIRED',
-    'CERT_NOT_YET_VALID',
-    'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
-
-;// CONCATENATED MODULE: ./src/platform/hints.ts
-
-
-const UNREACHABLE = new Set([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ENETDOWN',
-]);
-function transportHint(error, target, url, timeoutMs) {
-    if (error.code === 'ETIMEDOUT') {
-        return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
-    }
-    const input = target === 'auth' ? 'authUrl' : 'baseUrl';
-    const { host, origin } = new URL(url);
-    if (UNREACHABLE.has(error.code)) {
-        return ` Check the ${input} input (${origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`;
-    }
-    if (error.code === 'EPROXYAUTH') {
-        return ` Check the user name and password in HTTPS_PROXY (http://user:password@proxy:port, the special characters %-encoded), and that the proxy lets this runner reach ${host}.`;
-    }
-    if (error.code === 'EPROXY') {
-        return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`;
-    }
-    if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-        return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`;
-    }
-    if (TLS_TRUST.has(error.code)) {
-        return ` The runner does not trust the certificate of ${host}. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.`;
-    }
-    return '';
-}
-function authPathHint(endpoint) {
-    const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'));
-    return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
-}
-function apiPathHint(request) {
-    const { origin, pathname } = new URL(request.url);
-    const at = pathname.lastIndexOf(TOKENS_PATH);
-    if (at < 0)
-        return '';
-    const baseUrl = origin + pathname.slice(0, at);
-    const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1];
-    if (repeated !== undefined) {
-        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${TOKENS_PATH}/`.startsWith(`/${repeated}/`)
-            ? `the action adds ${TOKENS_PATH} to it, so leave /${repeated} off its end`
-            : 'check its path prefix';
-        return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`;
-    }
-    if (pathname.endsWith(TOKENS_PATH)) {
-        return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${TOKENS_PATH} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
-    }
-    return '';
-}
-
-;// CONCATENATED MODULE: ./src/platform/auth.ts
-
-
-
-
-
-class Session {
-    obtain;
-    now;
-    pending;
-    constructor(obtain, now) {
-        this.obtain = obtain;
-        this.now = now;
-    }
-    async token() {
-        const current = this.pending;
-        if (current !== undefined) {
-            const token = await current;
-            if (token.renewAt === undefined || this.now() < token.renewAt)
-                return token.value;
-            if (this.pending === current)
-                this.pending = undefined;
-        }
-        this.pending ??= this.start();
-        return (await this.pending).value;
-    }
-    async reject(value) {
-        const current = this.pending;
-        const token = await current?.catch(() => undefined);
-        if (token?.value === value && this.pending === current)
-            this.pending = undefined;
-    }
-    start() {
-        const pending = this.obtain();
-        pending.catch(() => {
-            if (this.pending === pending)
-                this.pending = undefined;
-        });
-        return pending;
-    }
-}
-async function authenticate(loop, { clientId, clientSecret, authEndpoint }, now) {
-    const request = jsonRequest('POST', authEndpoint, JSON.stringify({ clientId, secret: clientSecret }));
-    try {
-        return await loop.call('auth', request, {
-            read: (answer) => readAccessToken(request, answer, now()),
-        });
-    }
-    catch (error) {
-        if (!(error instanceof RequestError))
-            throw error;
-        if (error.status === 404 || error.status === 405) {
-            throw new AuthenticationError(`authentication failed: ${error.message} ${authPathHint(authEndpoint)}`, error.status);
-        }
-        if (isRefusal(error.status)) {
-            throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`, error.status);
-        }
-        throw new AuthenticationError(`authentication failed: ${error.message}`, error.status);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/platform/retry.ts
-
-const DEFAULT_BACKOFF = {
-    baseDelayMs: 500,
-    maxDelayMs: 8_000,
-    maxRetryAfterMs: 60_000,
-};
-const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
-const TRANSIENT_CODES = new Set([
-    'ECONNRESET',
-    'ECONNREFUSED',
-    'ECONNABORTED',
-    'EPIPE',
-    'ETIMEDOUT',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ENETDOWN',
-]);
-function isTransient(outcome) {
-    return outcome instanceof TransportError
-        ? TRANSIENT_CODES.has(outcome.code)
-        : TRANSIENT_STATUSES.has(outcome.status);
-}
-function mayHaveTakenEffect(outcome) {
-    if (outcome instanceof TransportError)
-        return outcome.requestSent;
-    return outcome.status === 500 || outcome.status === 502 || outcome.status === 504;
-}
-function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
-    const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
-    return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
-}
-function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
-    const value = headers['retry-after']?.trim();
-    if (!value)
-        return undefined;
-    let delay;
-    if (/^\d+$/.test(value)) {
-        delay = Number(value) * 1000;
-    }
-    else {
-        const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
-        if (Number.isNaN(at))
-            return undefined;
-        const serverNow = headers.date === undefined ? NaN : Date.parse(headers.date);
-        delay = Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow));
-    }
-    return Math.min(delay, backoff.maxRetryAfterMs);
-}
-
-;// CONCATENATED MODULE: ./src/platform/server-detail.ts
-
-const MAX_DETAIL = 300;
-const MAX_BODY = 64 * 1024;
-const MAX_DEPTH = 4;
-const MAX_PARTS = 16;
-function describeBody(body, contentType, scrub) {
-    const cut = body.length > MAX_BODY;
-    const text = scrub(cut ? body.slice(0, MAX_BODY) : body).trim();
-    if (text === '')
-        return '';
-    if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
-        return 'the body was not JSON (an HTML page)';
-    }
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch {
-        if (cut && /^[[{]/.test(text)) {
-            return `a JSON body of ${body.length} characters, too long to read for its message`;
-        }
-        return shorten(text);
-    }
-    const detail = jsonDetail(json);
-    if (detail !== undefined)
-        return shorten(scrub(detail));
-    const fields = typeof json === 'object' && json !== null && !Array.isArray(json)
-        ? Object.keys(json).slice(0, 8)
-        : [];
-    return fields.length > 0
-        ? shorten(`a JSON body without an error message (fields: ${fields.join(', ')})`)
-        : 'a JSON body without an error message';
-}
-function jsonDetail(value, depth = 0) {
-    if (typeof value === 'string')
-        return value;
-    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH)
-        return undefined;
-    const fields = value;
-    const parts = [
-        fields.error,
-        fields.message,
-        fields.errors,
-        fields.error_description,
-        fields.detail,
-    ]
-        .flatMap((field) => (Array.isArray(field) ? field : [field]))
-        .slice(0, MAX_PARTS)
-        .map((field) => typeof field === 'object' && field !== null ? jsonDetail(field, depth + 1) : field)
-        .filter((field) => typeof field === 'string' && field.trim() !== '');
-    return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
-}
-function shorten(text) {
-    return (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(text), MAX_DETAIL);
-}
-
-;// CONCATENATED MODULE: ./src/platform/call-loop.ts
-
-
-
-
-
-
-
-
-
-const MAX_REASON = 60;
-class CallLoop {
-    options;
-    platformOffset;
-    accessTokens;
-    constructor(options) {
-        this.options = options;
-    }
-    useAccessTokens(tokens) {
-        this.accessTokens = tokens;
-    }
-    platformTime(at) {
-        return this.platformOffset === undefined ? undefined : at + this.platformOffset;
-    }
-    async call(target, request, options) {
-        const { clock, backoff, log, deadline, timeoutMs } = this.options;
-        const attempts = this.options.retries + 1;
-        let renewed = false;
-        for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1;; attempt++) {
-            if (deadline.expired())
-                throw notSent(deadline, request);
-            const { outcome, token, cut } = await this.attempt(target, request);
-            if (outcome instanceof TransportError &&
-                ((outcome.code === 'ETIMEDOUT' && cut) || outcome.code === CUT_OFF)) {
-                const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : '';
-                throw new DeadlineError(`${stopped(deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
-            }
-            const answer = outcome instanceof TransportError ? undefined : outcome;
-            if (answer?.status === 401 && token !== undefined && !renewed) {
-                renewed = true;
-                log.info(`${requestLine(request)} answered 401: authenticating again.`);
-                await this.accessTokens?.reject(token);
-                attempt--;
-                continue;
-            }
-            if (answer !== undefined && isSuccess(target, answer.status)) {
-                try {
-                    return options.read(answer);
-                }
-                catch (error) {
-                    const found = error instanceof RequestError
-                        ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
-                        : undefined;
-                    if (found !== undefined)
-                        return found;
-                    throw error;
-                }
-            }
-            const failure = this.describeFailure(request, outcome, {
-                renewed,
-                attempt: attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '',
-            });
-            const retrying = isTransient(outcome) && attempt < attempts;
-            const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff);
-            const delay = retrying ? (retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff)) : 0;
-            if (answer?.status === 429 && retrying && options.scheduled !== undefined) {
-                throw new ThrottledError((0,src_text/* asSentence */.KG)(failure), {
-                    retryAfterMs: retryAfter,
-                    backoffMs: backoffDelay(attempt, clock.jitter(), backoff),
-                    attemptsUsed: attempt,
-                });
-            }
-            if (retrying && delay >= deadline.remaining()) {
-                const maybe = mayHaveTakenEffect(outcome);
-                const cause = deadline.cause();
-                const why = cause.by === 'cancel'
-                    ? `the step was cancelled (${cause.signal}), so it was not tried again`
-                    : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`;
-                throw new DeadlineError(`${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
-            }
-            if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
-                if (retrying)
-                    await this.wait(failure, delay);
-                const found = await options.onUncertain(failure);
-                if (found !== undefined)
-                    return found;
-                if (retrying)
-                    continue;
-            }
-            if (!retrying) {
-                const hint = outcome instanceof TransportError
-                    ? transportHint(outcome, target, request.url, timeoutMs)
-                    : target === 'api' && outcome.status === 404
-                        ? apiPathHint(request)
-                        : '';
-                throw new RequestError((0,src_text/* asSentence */.KG)(failure) + hint, answer?.status);
-            }
-            await this.wait(failure, delay);
-        }
-    }
-    async wait(failure, delay) {
-        this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
-        await this.options.clock.sleep(delay, this.options.deadline.stopSignal);
-    }
-    async attempt(target, request) {
-        const { clock, secrets, transport, log, deadline } = this.options;
-        let token;
-        let sent = request;
-        if (target === 'api' && this.accessTokens !== undefined) {
-            token = await this.accessTokens.token();
-            secrets.add(token, 'sent');
-            sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } };
-        }
-        if (deadline.expired())
-            throw notSent(deadline, request);
-        const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining());
-        const started = clock.now();
-        let outcome;
-        try {
-            const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal);
-            const json = parseJson(response.body);
-            secrets.addFrom(json);
-            const read = json !== NOT_JSON && isSuccess(target, response.status);
-            outcome = { ...response, body: read ? '' : response.body, json };
-            if (target === 'api')
-                this.notePlatformTime(outcome);
-        }
-        catch (error) {
-            if (!(error instanceof TransportError))
-                throw error;
-            outcome = error;
-        }
-        const result = outcome instanceof TransportError ? outcome.code : String(outcome.status);
-        log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
-        const cut = timeoutMs < this.options.timeoutMs;
-        return token === undefined ? { outcome, cut } : { outcome, token, cut };
-    }
-    describeFailure(request, outcome, { renewed, attempt }) {
-        const scrub = (text) => this.options.secrets.scrub(text);
-        if (outcome instanceof TransportError) {
-            return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
-        }
-        const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
-        const reason = (0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
-        const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
-        const what = detail ? `: ${detail}` : '';
-        if (renewed && outcome.status === 401) {
-            return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
-        }
-        return `${requestLine(request)} answered ${status}${attempt}${what}`;
-    }
-    notePlatformTime(answer) {
-        const date = answer.headers.date === undefined ? NaN : Date.parse(answer.headers.date);
-        if (!Number.isNaN(date))
-            this.platformOffset = date + 500 - this.options.clock.now();
-    }
-}
-function isSuccess(target, status) {
-    return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
-}
-function seconds(ms) {
-    return `${(ms / 1000).toFixed(1)} s`;
-}
-function notSent(deadline, request) {
-    return new DeadlineError(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
-}
-
-;// CONCATENATED MODULE: ./src/platform/lost-create.ts
-
-
-const KNOWN_CLOCK_MARGIN_MS = 2_000;
-const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
-function findCreated(tokens, name, sentAt, platformTime) {
-    const platformSentAt = platformTime(sentAt);
-    const since = platformSentAt === undefined
-        ? sentAt - UNKNOWN_CLOCK_MARGIN_MS
-        : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
-    const candidates = newestFirst(tokens.filter((token) => {
-        if (token.name !== name || token.state !== 'active')
-            return false;
-        const created = createdTime(token);
-        return created === undefined || created >= since;
-    }));
-    const [only] = candidates;
-    if (only === undefined)
-        return { found: 'none' };
-    if (candidates.length > 1)
-        return { found: 'several', tokens: candidates };
-    const created = createdTime(only);
-    if (created === undefined) {
-        const why = `its createdAt (${JSON.stringify((0,src_text/* truncate */.xv)(only.createdAt ?? '', 40))}) cannot be read, so whether it was made by this step or before it cannot be told`;
-        return { found: 'unsure', token: only, why };
-    }
-    if (platformSentAt === undefined && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
-        const seconds = Math.round((sentAt - created) / 1000);
-        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
-        return { found: 'unsure', token: only, why };
-    }
-    return { found: 'one', token: only };
-}
-
-;// CONCATENATED MODULE: ./src/platform/create-recovery.ts
-
-
-
-
-
-
-const LATE_LOOK_MS = 2_000;
-class CreateRecovery {
-    name;
-    sentAt;
-    options;
-    client;
-    sentAgain = false;
-    constructor(name, sentAt, options, client) {
-        this.name = name;
-        this.sentAt = sentAt;
-        this.options = options;
-        this.client = client;
-    }
-    async findCreated(failure) {
-        const { name, sentAt, client } = this;
-        client.log.info(`${failure}. The token may have been created all the same: checking the list.`);
-        let tokens;
-        try {
-            tokens = await client.list();
-        }
-        catch (error) {
-            throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)} Look for it before running again.`);
-        }
-        const created = findCreated(tokens, name, sentAt, client.platformTime);
-        switch (created.found) {
-            case 'none':
-                client.log.info(`No token named '${name}' was created.`);
-                this.sentAgain = true;
-                this.options.onLostAnswer?.();
-                return undefined;
-            case 'several':
-                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
-            case 'unsure':
-                throw new RequestError(`${failure}; the list shows one active token named '${name}', ${shortId(created.token)}, but ${created.why}. It was not taken for this step's: look for this step's token before running again.`);
-            case 'one':
-                return await this.adopted(created.token, failure);
-        }
-    }
-    async nameLateCreates(kept) {
-        const { name, client } = this;
-        if (!this.sentAgain)
-            return;
-        if (client.deadline.remaining() <= LATE_LOOK_MS) {
-            client.log.debug(`No time left in totalTimeout to look for a late create of '${name}'.`);
-            return;
-        }
-        let tokens;
-        try {
-            await client.clock.sleep(LATE_LOOK_MS, client.deadline.stopSignal);
-            tokens = await client.list();
-        }
-        catch (error) {
-            client.log.debug(`Could not look for a late create of '${name}': ${(0,errors/* messageOf */.bD)(error)}`);
-            return;
-        }
-        const since = this.earliest();
-        const late = tokens.filter((token) => token.name === name &&
-            token.state === 'active' &&
-            token.id !== kept.id &&
-            (createdTime(token) ?? Infinity) >= since);
-        if (late.length === 0)
-            return;
-        client.log.warning(`The first create of '${name}' got no answer, and the list did not show its token, so the create was sent again; the list now shows ${late.map(nameAndId).join(', ')} created since then as well. It is probably that first create's, finished late, and nobody has its value: revoke it if nothing uses it (operation: revoke, tokenId).`);
-    }
-    earliest() {
-        const platformSentAt = this.client.platformTime(this.sentAt);
-        return platformSentAt === undefined
-            ? this.sentAt - UNKNOWN_CLOCK_MARGIN_MS
-            : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
-    }
-    async adopted(token, failure) {
-        const { name, client } = this;
-        if (!uuid_isUuid(token.id)) {
-            throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,src_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
-        }
-        if (token.tokenValue === undefined) {
-            let revoked;
-            try {
-                await client.revoke(token.id);
-                revoked = 'It was revoked at once.';
-            }
-            catch (error) {
-                revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
-            }
-            throw new RequestError(`${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${revoked}`);
-        }
-        client.log.info(`It was: token ${token.id}, created at ${token.createdAt ?? '?'}, is this step's token.`);
-        return token;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/platform/created-answer.ts
-
-
-
-
-
-async function checkCreated(token, context) {
-    const { name, request } = context;
-    if (token.name === name && token.state === 'active')
-        return token;
-    const state = JSON.stringify((0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(token.state), 40));
-    const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${state}, not an active token named '${(0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(name), 200)}': its value was not handed on.`;
-    if (token.state !== 'active')
-        throw new RequestError(mismatch);
-    if (olderThanCreate(token, context)) {
-        throw new RequestError(`${mismatch} It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`);
-    }
-    let revoked;
-    try {
-        await context.revoke(token.id);
-        revoked = 'It was revoked at once.';
-    }
-    catch (error) {
-        revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
-    }
-    throw new RequestError(`${mismatch} ${revoked}`);
-}
-function olderThanCreate(token, { sentAt, platformTime }) {
-    const created = createdTime(token);
-    if (created === undefined)
-        return false;
-    const platformSentAt = platformTime(sentAt);
-    return platformSentAt === undefined
-        ? created < sentAt - UNKNOWN_CLOCK_MARGIN_MS
-        : created < platformSentAt - KNOWN_CLOCK_MARGIN_MS;
-}
-
-;// CONCATENATED MODULE: ./src/platform/settle-revoke.ts
-
-function settleRevoke(tokenId, unsettled, found) {
-    if (found === undefined) {
-        throw new UnknownTokenError(`no token with id ${tokenId} exists in the project: ${unsettled.message}`, unsettled.status);
-    }
-    if (found.state === 'revoked')
-        return { token: found, alreadyRevoked: !unsettled.mayHaveRevoked };
-    throw unsettled.refusal;
-}
-
-;// CONCATENATED MODULE: ./src/platform/client.ts
-
-
-
-
-
-
-
-
-
-
-
-
-
-class PlatformClient {
-    options;
-    clock;
-    transport;
-    loop;
-    deadline;
-    constructor(options) {
-        this.options = options;
-        this.clock = options.clock ?? systemClock;
-        this.transport = options.transport ?? new HttpTransport();
-        this.deadline = options.deadline ?? new Deadline(this.clock, 0);
-        this.loop = new CallLoop({
-            transport: this.transport,
-            timeoutMs: options.timeoutMs,
-            deadline: this.deadline,
-            retries: options.retries,
-            secrets: options.secrets,
-            log: options.log,
-            clock: this.clock,
-            backoff: options.backoff ?? DEFAULT_BACKOFF,
-        });
-        const now = () => this.clock.now();
-        this.loop.useAccessTokens(new Session(() => authenticate(this.loop, options, now), now));
-    }
-    async createToken(name, options = {}) {
-        const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
-        const startedAt = this.clock.now();
-        const recovery = this.recovery(name, startedAt, options);
-        const token = await this.loop.call('api', request, {
-            read: (answer) => readCreated(request, answer),
-            onUncertain: (failure) => recovery.findCreated(failure),
-        });
-        await recovery.nameLateCreates(token);
-        return checkCreated(token, {
-            name,
-            request: requestLine(request),
-            sentAt: startedAt,
-            platformTime: (at) => this.platformTime(at),
-            revoke: (tokenId) => this.revokeToken(tokenId),
-        });
-    }
-    listTokens() {
-        const request = this.apiRequest('GET', TOKENS_PATH);
-        return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
-    }
-    async revokeToken(tokenId, options = {}) {
-        const request = this.apiRequest('POST', revokePath(tokenId));
-        const uncertain = { mayHaveRevoked: false };
-        try {
-            const token = await this.loop.call('api', request, {
-                read: (answer) => readRevoked(request, answer, tokenId),
-                onUncertain: () => {
-                    uncertain.mayHaveRevoked = true;
-                    return Promise.resolve(undefined);
-                },
-                ...(options.scheduled && { scheduled: options.scheduled }),
-            });
-            return { token, alreadyRevoked: false };
-        }
-        catch (error) {
-            if (!(error instanceof RequestError) || !worthLookingUp(error))
-                throw error;
-            const unsettled = new UnsettledRevokeError(error, uncertain.mayHaveRevoked);
-            if (options.settle === 'later')
-                throw unsettled;
-            let tokens;
-            try {
-                tokens = await this.listTokens();
-            }
-            catch {
-                throw error;
-            }
-            return settleRevoke(tokenId, unsettled, findById(tokens, tokenId));
-        }
-    }
-    close() {
-        this.transport.close();
-    }
-    recovery(name, sentAt, options) {
-        return new CreateRecovery(name, sentAt, options, {
-            clock: this.clock,
-            deadline: this.deadline,
-            list: () => this.listTokens(),
-            revoke: (tokenId) => this.revokeToken(tokenId),
-            platformTime: (at) => this.platformTime(at),
-            log: this.options.log,
-        });
-    }
-    platformTime(at) {
-        return this.loop.platformTime(at);
-    }
-    apiRequest(method, path, body) {
-        return jsonRequest(method, this.options.baseUrl + path, body);
-    }
-}
-function worthLookingUp(error) {
-    const { status } = error;
-    if (error instanceof AuthenticationError || status === undefined || status === 401)
-        return false;
-    return (status >= 200 && status <= 299) || isRefusal(status);
-}
-
-;// CONCATENATED MODULE: ./src/post-search.ts
-
-
-const LATE_CREATE_MS = 60_000;
-const POLL_MS = 2_000;
-const MAX_WAIT_MS = 8_000;
-async function searchCreated(client, create, known, context) {
-    const { clock, deadline, log } = context;
-    for (;;) {
-        const tokens = (await listPatiently(client, context)).filter((token) => token.id !== known);
-        const created = findCreated(tokens, create.name, create.sentAt, (at) => client.platformTime(at));
-        const landing = create.sentAt + LATE_CREATE_MS - clock.now();
-        if (created.found !== 'none' || landing <= 0 || deadline.remaining() <= POLL_MS)
-            return created;
-        log.info(`No token named '${create.name}' in the list yet; a create can land late: looking again in ${POLL_MS / 1000} s, for another ${Math.ceil(landing / 1000)} s at most.`);
-        await clock.sleep(Math.min(POLL_MS, landing), deadline.stopSignal);
-    }
-}
-async function listPatiently(client, { clock, deadline, log }) {
-    for (let wait = 1_000;; wait = Math.min(2 * wait, MAX_WAIT_MS)) {
-        try {
-            return await client.listTokens();
-        }
-        catch (error) {
-            if (!(error instanceof RequestError) || !mayPass(error) || deadline.remaining() <= wait)
-                throw error;
-            log.info(`Listing the tokens failed: ${error.message} Looking again in ${wait / 1000} s, while totalTimeout allows.`);
-            await clock.sleep(wait, deadline.stopSignal);
-        }
-    }
-}
-function mayPass(error) {
-    if (error instanceof DeadlineError)
-        return false;
-    const { status } = error;
-    return status === undefined || status === 408 || status === 429 || status >= 500;
-}
-
-;// CONCATENATED MODULE: ./src/post-state.ts
-const TOKEN_ID = 'revokeOnExitTokenId';
-const TOKEN_NAME = 'revokeOnExitTokenName';
-const CREATE_SENT_AT = 'revokeOnExitSince';
-const WHEN = 'revokeOnExitWhen';
-const LOST_ANSWER = 'revokeOnExitLostAnswer';
-const TOKEN_FILE = 'tokenFile';
-function saveCreateSent(runner, create) {
-    runner.saveState(TOKEN_NAME, create.name);
-    runner.saveState(CREATE_SENT_AT, String(create.sentAt));
-    runner.saveState(WHEN, create.when);
-}
-function saveLostAnswer(runner) {
-    runner.saveState(LOST_ANSWER, 'true');
-}
-function saveTokenToRevoke(runner, token) {
-    runner.saveState(TOKEN_ID, token.id);
-    runner.saveState(TOKEN_NAME, token.name ?? '');
-}
-function leftToRevoke(runner) {
-    const id = runner.getState(TOKEN_ID);
-    const name = runner.getState(TOKEN_NAME);
-    const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
-    const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
-    const create = name && Number.isSafeInteger(sentAt) ? { name, sentAt, when } : undefined;
-    const lost = runner.getState(LOST_ANSWER) === 'true';
-    if (id) {
-        const token = name ? { id, name } : { id };
-        return create !== undefined && lost ? { when, token, search: create } : { when, token };
-    }
-    return create === undefined ? undefined : { when, search: create };
-}
-function saveTokenFile(runner, path) {
-    runner.saveState(TOKEN_FILE, path);
-}
-function savedTokenFile(runner) {
-    return runner.getState(TOKEN_FILE) || undefined;
-}
-
-;// CONCATENATED MODULE: ./src/secrets.ts
-
-const SECRET_FIELDS = new Set([
-    'access_token',
-    'accessToken',
-    'refresh_token',
-    'refreshToken',
-    'id_token',
-    'secret',
-    'clientSecret',
-    'tokenValue',
-]);
-const PIECE_LENGTH = 8;
-const MAX_PIECED = 16 * 1024;
-const MAX_ENCODED = 64 * 1024;
-class Secrets {
-    mask;
-    values = new Set();
-    sent = new Set();
-    cachedForms;
-    cachedPieces;
-    constructor(mask) {
-        this.mask = mask;
-    }
-    add(value, kind = 'sent') {
-        if (value === undefined || value.trim() === '')
-            return;
-        if (kind === 'sent' && !this.sent.has(value)) {
-            this.sent.add(value);
-            this.cachedPieces = undefined;
-        }
-        if (this.values.has(value))
-            return;
-        this.mask(value);
-        if (/[\r\n]/.test(value)) {
-            for (const line of value.split(/\r\n|\r|\n/)) {
-                if (line.trim() !== '' && !this.values.has(line)) {
-                    this.mask(line);
-                    this.values.add(line);
-                }
-            }
-        }
-        this.values.add(value);
-        this.cachedForms = undefined;
-    }
-    addFrom(json) {
-        const pending = [json];
-        for (let i = 0; i < pending.length; i++) {
-            const value = pending[i];
-            if (typeof value !== 'object' || value === null)
-                continue;
-            const fields = value;
-            for (const key in fields) {
-                const field = fields[key];
-                if (typeof field === 'string') {
-                    if (SECRET_FIELDS.has(key))
-                        this.add(field, 'received');
-                }
-                else if (typeof field === 'object' && field !== null) {
-                    pending.push(field);
-                }
-            }
-        }
-    }
-    scrub(text) {
-        if (this.values.size === 0)
-            return text;
-        let result = this.replaceForms(text);
-        const decoded = decodeReferences(result);
-        if (decoded !== result) {
-            const scrubbed = this.replaceForms(decoded);
-            const pieces = this.removePieces(scrubbed);
-            if (pieces !== decoded)
-                return pieces;
-        }
-        result = this.removePieces(result);
-        return result;
-    }
-    replaceForms(text) {
-        let result = text;
-        for (const form of this.forms()) {
-            if (result.includes(form))
-                result = result.split(form).join('***');
-        }
-        return result;
-    }
-    forms() {
-        if (this.cachedForms === undefined) {
-            const forms = new Set();
-            for (const value of this.values) {
-                forms.add(value);
-                if (value.length > MAX_ENCODED)
-                    continue;
-                const url = encodeURIComponent(value);
-                const lower = url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
-                const json = JSON.stringify(value).slice(1, -1);
-                forms.add(value).add(json).add(json.replace(/\//g, '\\/')).add(url).add(lower);
-                forms.add(url.replace(/%20/g, '+')).add(lower.replace(/%20/g, '+'));
-            }
-            this.cachedForms = [...forms].sort((a, b) => b.length - a.length);
-        }
-        return this.cachedForms;
-    }
-    removePieces(text) {
-        const pieces = this.pieces();
-        if (pieces.size === 0)
-            return text;
-        const kept = [];
-        const from = [];
-        const skipped = (0,src_text/* isAscii */.ER)(text) ? ASCII_SKIPPED : skippedOne();
-        for (let i = 0; i < text.length; i++) {
-            const char = text.charAt(i);
-            if (skipped.test(char))
-                continue;
-            kept.push(char);
-            from.push(i);
-        }
-        const compact = kept.join('');
-        const hidden = new Uint8Array(text.length);
-        let found = false;
-        for (let i = 0; i + PIECE_LENGTH <= compact.length; i++) {
-            if (!pieces.has(compact.slice(i, i + PIECE_LENGTH)))
-                continue;
-            found = true;
-            const start = from[i] ?? 0;
-            const end = from[i + PIECE_LENGTH - 1] ?? start;
-            hidden.fill(1, start, end + 1);
-        }
-        if (!found)
-            return text;
-        let result = '';
-        for (let i = 0; i < text.length; i++) {
-            if (hidden[i] === 0)
-                result += text.charAt(i);
-            else if (i === 0 || hidden[i - 1] === 0)
-                result += '***';
-        }
-        return result;
-    }
-    pieces() {
-        if (this.cachedPieces === undefined) {
-            const pieces = new Set();
-            for (const value of this.sent) {
-                const head = value.slice(0, MAX_PIECED);
-                const compact = head.replace((0,src_text/* isAscii */.ER)(head) ? /[\s+]/g : skippedAll(), '');
-                for (let end = PIECE_LENGTH; end <= compact.length; end++)
-                    pieces.add(compact.slice(end - PIECE_LENGTH, end));
-            }
-            this.cachedPieces = pieces;
-        }
-        return this.cachedPieces;
-    }
-}
-const ASCII_SKIPPED = /[\s+]/;
-const SKIPPED_CLASS = '[\\s+\\p{Cf}\\p{Default_Ignorable_Code_Point}]';
-const skippedOne = (0,src_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLASS, 'u'));
-const skippedAll = (0,src_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLASS, 'gu'));
-const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-function decodeReferences(text) {
-    return text
-        .replace(/&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi, (match, dec, hex, name) => {
-        if (typeof name === 'string')
-            return NAMED[name.toLowerCase()] ?? match;
-        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
-        return code <= 0x10ffff ? String.fromCodePoint(code) : match;
-    })
-        .replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
-        try {
-            return decodeURIComponent(escapes);
-        }
-        catch {
-            return escapes;
-        }
-    });
-}
-
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/token-files.ts
-
-
-
-const TOKEN_FILE_NAME = /^gateway-token-[0-9a-f]{32}$/;
-const randomName = (prefix, suffix = '') => `${prefix}${randomBytes(16).toString('hex')}${suffix}`;
-function newTokenFilePath(dir) {
-    return join(resolve(dir), randomName('gateway-token-'));
-}
-function writeTokenFile(path, value) {
-    writeNewFile(path, value, 0o600);
-}
-function writeTokensFile(dir, json) {
-    const path = join(resolve(dir), randomName('gateway-tokens-', '.json'));
-    writeNewFile(path, json, 0o600);
-    return path;
-}
-function writeNewFile(path, content, mode) {
-    const fd = openSync(path, 'wx', mode);
-    try {
-        fchmodSync(fd, mode);
-        writeFileSync(fd, content);
-    }
-    finally {
-        closeSync(fd);
-    }
-}
-function removeTokenFile(path, dir) {
-    if ((0,external_node_path_namespaceObject.resolve)(path) !== path ||
-        (0,external_node_path_namespaceObject.dirname)(path) !== (0,external_node_path_namespaceObject.resolve)(dir) ||
-        !TOKEN_FILE_NAME.test((0,external_node_path_namespaceObject.basename)(path))) {
-        throw new Error(`it is not a token file of this action in ${(0,external_node_path_namespaceObject.resolve)(dir)}.`);
-    }
-    try {
-        if (!(0,external_node_fs_namespaceObject.lstatSync)(path).isFile())
-            throw new Error('it is no longer a plain file.');
-        (0,external_node_fs_namespaceObject.unlinkSync)(path);
-        return true;
-    }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return false;
-        throw error;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/post-step.ts
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-async function runPost(runner, clock = systemClock, transport = new HttpTransport()) {
-    deleteTokenFile(runner);
-    const left = leftToRevoke(runner);
-    if (left === undefined)
-        return;
-    const which = left.token !== undefined
-        ? `the ${tokenLabel(left.token)}`
-        : `the token named '${(0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(left.search.name), 200)}' that this step created`;
-    if (left.when === 'failure' && !jobFailed(runner, which))
-        return;
-    const revoking = [
-        ...(left.token === undefined ? [] : [savedToken(left.token)]),
-        ...(left.search === undefined ? [] : [lostCreate(left.search, left.token?.id)]),
-    ];
-    const secrets = new Secrets((value) => {
-        runner.setSecret(value);
-    });
-    let connection;
-    try {
-        connection = readConnection((name) => runner.getInput(name), secrets);
-    }
-    catch (error) {
-        for (const one of revoking)
-            runner.warning(secrets.scrub(one.failed((0,errors/* messageOf */.bD)(error), error)));
-        return;
-    }
-    const deadline = new Deadline(clock, connection.totalTimeoutMs);
-    const stopListening = stopOnCancel(runner, deadline, clock);
-    const client = new PlatformClient({
-        ...connection,
-        secrets,
-        log: runner,
-        deadline,
-        clock,
-        transport,
-    });
-    try {
-        for (const one of revoking) {
-            try {
-                await one.run(client, runner, { clock, deadline, log: runner });
-            }
-            catch (error) {
-                runner.warning(secrets.scrub(one.failed((0,errors/* messageOf */.bD)(error), error)));
-            }
-        }
-    }
-    finally {
-        stopListening();
-        client.close();
-    }
-}
-function jobFailed(runner, which) {
-    const status = runner.getInput(JOB_STATUS_INPUT);
-    if (status === 'failure' || status === 'cancelled') {
-        const how = status === 'failure' ? 'failed' : 'was cancelled';
-        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).`);
-        return true;
-    }
-    if (status === 'success') {
-        runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`);
-    }
-    else {
-        runner.warning(`Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${JSON.stringify((0,src_text/* truncate */.xv)((0,src_text/* oneLine */.TN)(status), 40))}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`);
-    }
-    return false;
-}
-function deleteTokenFile(runner) {
-    const path = savedTokenFile(runner);
-    if (path === undefined)
-        return;
-    try {
-        if (removeTokenFile(path, runner.tempDir()))
-            runner.info(`Deleted the token file ${path}.`);
-        else
-            runner.debug(`The token file ${path} was gone already.`);
-    }
-    catch (error) {
-        runner.warning(`Did not delete the token file ${path}: ${(0,src_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))}`);
-    }
-}
-function savedToken(token) {
-    return {
-        run: async (client, runner) => {
-            await revokeOne(client, runner, token);
-        },
-        failed: (message, error) => revokeFailed(token, message, error),
-    };
-}
-function lostCreate(create, known) {
-    const { name, sentAt } = create;
-    let candidate;
-    return {
-        run: async (client, runner, context) => {
-            runner.info(known === undefined
-                ? `No token id was saved for this step's create of a token named '${name}': looking for the token it may have made (revokeOnExit).`
-                : `An attempt of this step's create of '${name}' got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`);
-            const created = await searchCreated(client, create, known, context);
-            const notRevoked = `Did not revoke a token named '${name}' at the end of the job`;
-            switch (created.found) {
-                case 'none':
-                    runner.info(`No ${known === undefined ? '' : 'other '}active token named '${name}' was created since the step began: nothing to revoke.`);
-                    return;
-                case 'several': {
-                    const ids = created.tokens.map(shortId).join(', ');
-                    runner.warning(`${notRevoked}: ${created.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${ids}; revoke the one you do not need.`);
-                    return;
-                }
-                case 'unsure':
-                    runner.warning(`${notRevoked}: the only candidate, ${shortId(created.token)}, was not revoked because ${created.why}. Revoke it if it is this step's.`);
-                    return;
-                case 'one':
-                    candidate = created.token;
-                    await revokeOne(client, runner, candidate);
-            }
-        },
-        failed: (message, error) => candidate === undefined
-            ? `Could not look for the token named '${name}' that this step may have created: ${message} It may still be active: look for an active token named '${name}' created since ${new Date(sentAt - UNKNOWN_CLOCK_MARGIN_MS).toISOString()}, and revoke it.`
-            : revokeFailed(candidate, message, error),
-    };
-}
-async function revokeOne(client, runner, token) {
-    const which = tokenLabel(token);
-    const { alreadyRevoked } = await client.revokeToken(token.id);
-    runner.info(alreadyRevoked
-        ? `The ${which} was already revoked before the end of the job.`
-        : `Revoked ${which} at the end of the job (revokeOnExit).`);
-}
-function revokeFailed(token, message, error) {
-    const advice = error instanceof UnknownTokenError
-        ? ''
-        : uuid_isUuid(token.id)
-            ? ` It may still be active: revoke it with operation: revoke and tokenId: ${token.id}.`
-            : ' It may still be active: look for it with operation: list, and revoke it on the platform.';
-    return `Could not revoke ${tokenLabel(token)} at the end of the job: ${message}${advice}`;
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DS: () => (/* binding */ FORK_HINT),
+/* harmony export */   TX: () => (/* binding */ RunnerFileError),
+/* harmony export */   bD: () => (/* binding */ messageOf),
+/* harmony export */   dz: () => (/* binding */ InputError),
+/* harmony export */   lZ: () => (/* binding */ ActionError)
+/* harmony export */ });
+class ActionError extends Error {
+    name = 'ActionError';
+}
+class InputError extends ActionError {
+    input;
+    name = 'InputError';
+    constructor(input, problem) {
+        super(`Input '${input}' ${problem}`);
+        this.input = input;
+    }
+}
+class RunnerFileError extends ActionError {
+    file;
+    name = 'RunnerFileError';
+    constructor(file, cause) {
+        super(`could not write ${file}: ${messageOf(cause).replace(/\.$/, '')}.`);
+        this.file = file;
+    }
+}
+const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
+function messageOf(error) {
+    const { message } = (error ?? {});
+    return typeof message === 'string' ? message : String(error);
 }
 
 
 /***/ }),
 
-/***/ 661:
-/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
-
-__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(915);
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(238);
-
-
-await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_1__/* .runPost */ .a)(_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
-
-__webpack_async_result__();
-} catch(e) { __webpack_async_result__(e); } }, 1);
-
-/***/ }),
-
-/***/ 992:
+/***/ 646:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {

@@ -1,7 +1,7 @@
 // What a cleanup revokes and what it keeps, decided from the list alone.
-import type { CleanupTask } from '../task.js'
-import { nameMatcher } from '../name-pattern.js'
-import { createdTime, newestFirst, newestFirstBy, type TokenRecord } from '../records.js'
+import type { CleanupTask } from '../inputs/task.js'
+import { nameMatcher } from './name-pattern.js'
+import { createdTime, newestFirst, newestFirstBy, type TokenRecord } from '../shared/records.js'
 
 export interface KeptToken {
   token: TokenRecord

@@ -1,6 +1,6 @@
 // The cleanup operation: revoke what the plan selects, at the platform's pace, and settle the refusals.
-import type { StopCause } from '../deadline.js'
-import type { CleanupTask } from '../task.js'
+import type { StopCause } from '../shared/deadline.js'
+import type { CleanupTask } from '../inputs/task.js'
 import {
   DeadlineError,
   RequestError,
@@ -8,7 +8,7 @@ import {
   UnsettledRevokeError,
 } from '../platform/errors.js'
 import type { TokenApi } from '../platform/token-api.js'
-import { newestFirst, newestFirstBy, type TokenRecord } from '../records.js'
+import { newestFirst, newestFirstBy, type TokenRecord } from '../shared/records.js'
 import { planCleanup, type KeptToken } from './cleanup-plan.js'
 import type { OperationContext } from './index.js'
 import { Scheduler, type Sent } from './scheduler.js'

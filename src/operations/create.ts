@@ -1,9 +1,9 @@
 // The create operation: a new token, or with ifExists an existing one reused or refused.
-import { ActionError, messageOf } from '../errors.js'
-import type { CreateTask, RevokeOnExit } from '../task.js'
+import { ActionError, messageOf } from '../shared/errors.js'
+import type { CreateTask, RevokeOnExit } from '../inputs/task.js'
 import type { TokenApi } from '../platform/token-api.js'
-import { newestFirst, tokenLabel, type TokenRecord } from '../records.js'
-import { asSentence } from '../text.js'
+import { newestFirst, tokenLabel, type TokenRecord } from '../shared/records.js'
+import { asSentence } from '../shared/text.js'
 
 export interface CreateResult {
   operation: 'create'

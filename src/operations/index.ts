@@ -1,8 +1,8 @@
 // Maps the operation asked for to the module that performs it.
-import type { Clock } from '../clock.js'
-import type { Deadline } from '../deadline.js'
-import type { Task } from '../task.js'
-import type { Logger } from '../logger.js'
+import type { Clock } from '../shared/clock.js'
+import type { Deadline } from '../shared/deadline.js'
+import type { Task } from '../inputs/task.js'
+import type { Logger } from '../shared/logger.js'
 import type { TokenApi } from '../platform/token-api.js'
 import { cleanup, type CleanupResult } from './cleanup.js'
 import { create, type CreateResult } from './create.js'

@@ -1,8 +1,8 @@
 // The list operation: the tokens that match the name and state filters, newest first.
 import type { TokenApi } from '../platform/token-api.js'
-import type { ListTask } from '../task.js'
-import { nameMatcher } from '../name-pattern.js'
-import { newestFirst, type TokenRecord } from '../records.js'
+import type { ListTask } from '../inputs/task.js'
+import { nameMatcher } from './name-pattern.js'
+import { newestFirst, type TokenRecord } from '../shared/records.js'
 
 export interface ListResult {
   operation: 'list'

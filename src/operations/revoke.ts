@@ -1,7 +1,7 @@
 // The revoke operation: one token by id, idempotently.
 import type { TokenApi } from '../platform/token-api.js'
-import type { RevokeTask } from '../task.js'
-import type { TokenRecord } from '../records.js'
+import type { RevokeTask } from '../inputs/task.js'
+import type { TokenRecord } from '../shared/records.js'
 
 export interface RevokeResult {
   operation: 'revoke'

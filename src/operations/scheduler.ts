@@ -1,7 +1,7 @@
 // The one scheduler of a cleanup's revokes: every send goes through it, at the platform's pace.
-import type { Clock } from '../clock.js'
-import type { Deadline } from '../deadline.js'
-import type { Logger } from '../logger.js'
+import type { Clock } from '../shared/clock.js'
+import type { Deadline } from '../shared/deadline.js'
+import type { Logger } from '../shared/logger.js'
 import { InFlightLimit } from './in-flight-limit.js'
 import { RatePacer } from './rate-pacer.js'
 

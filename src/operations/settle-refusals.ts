@@ -1,9 +1,9 @@
 // After a cleanup's revokes: every refused or unclear one settled by one list, fetched after the last of them.
-import { messageOf } from '../errors.js'
+import { messageOf } from '../shared/errors.js'
 import { RequestError, type UnsettledRevokeError } from '../platform/errors.js'
 import { settleRevoke } from '../platform/settle-revoke.js'
 import type { TokenApi } from '../platform/token-api.js'
-import { findById, type TokenRecord } from '../records.js'
+import { findById, type TokenRecord } from '../shared/records.js'
 import type { NotRevoked } from './cleanup.js'
 
 /** A revoke the platform refused, or answered unclearly, waiting for the list to settle it. */

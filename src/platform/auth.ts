@@ -1,5 +1,5 @@
 // Authentication and the session: client credentials exchanged once for an access token, shared and renewed.
-import { FORK_HINT } from '../errors.js'
+import { FORK_HINT } from '../shared/errors.js'
 import type { AccessTokens, CallLoop } from './call-loop.js'
 import { readAccessToken, type AccessToken } from './decode.js'
 import { jsonRequest } from './endpoints.js'

@@ -1,8 +1,8 @@
 // The call loop: one logical request sent until it succeeds, fails for good, or runs out of attempts.
-import type { Clock } from '../clock.js'
-import { stopped, type Deadline } from '../deadline.js'
-import type { Logger } from '../logger.js'
-import type { SecretMasker } from '../secrets.js'
+import type { Clock } from '../shared/clock.js'
+import { stopped, type Deadline } from '../shared/deadline.js'
+import type { Logger } from '../shared/logger.js'
+import type { SecretMasker } from '../shared/secrets.js'
 import { NOT_JSON, parseJson, type Answer } from './decode.js'
 import { requestLine } from './endpoints.js'
 import { DeadlineError, RequestError, ThrottledError } from './errors.js'
@@ -23,7 +23,7 @@ import {
   type Backoff,
 } from './retry.js'
 import { describeBody } from './server-detail.js'
-import { asSentence, oneLine, truncate } from '../text.js'
+import { asSentence, oneLine, truncate } from '../shared/text.js'
 
 /** The longest reason phrase quoted (a normal one is a few words). */
 const MAX_REASON = 60

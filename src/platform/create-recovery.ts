@@ -1,11 +1,11 @@
 // After a create whose answer was lost: the token it made found in the list, or the create sent again and a late one named.
-import type { Clock } from '../clock.js'
-import type { Deadline } from '../deadline.js'
-import type { Logger } from '../logger.js'
-import { messageOf } from '../errors.js'
-import { createdTime, nameAndId, shortId, type TokenRecord } from '../records.js'
-import { truncate } from '../text.js'
-import { isUuid } from '../uuid.js'
+import type { Clock } from '../shared/clock.js'
+import type { Deadline } from '../shared/deadline.js'
+import type { Logger } from '../shared/logger.js'
+import { messageOf } from '../shared/errors.js'
+import { createdTime, nameAndId, shortId, type TokenRecord } from '../shared/records.js'
+import { truncate } from '../shared/text.js'
+import { isUuid } from '../shared/uuid.js'
 import { RequestError } from './errors.js'
 import type { CreateOptions } from './token-api.js'
 import {

@@ -1,7 +1,7 @@
 // A create's answer checked against the request: the name asked for, and active; else its token is revoked at once.
-import { messageOf } from '../errors.js'
-import { createdTime, nameAndId, type TokenRecord } from '../records.js'
-import { oneLine, truncate } from '../text.js'
+import { messageOf } from '../shared/errors.js'
+import { createdTime, nameAndId, type TokenRecord } from '../shared/records.js'
+import { oneLine, truncate } from '../shared/text.js'
 import { RequestError } from './errors.js'
 import { KNOWN_CLOCK_MARGIN_MS, UNKNOWN_CLOCK_MARGIN_MS, type PlatformTime } from './lost-create.js'
 

@@ -1,9 +1,9 @@
 // Decoding answers: a body parsed once, then checked and read into records or an access token.
-import { nameAndId, sameId, toRecord, uniqueById, type TokenRecord } from '../records.js'
-import { isUuid } from '../uuid.js'
+import { nameAndId, sameId, toRecord, uniqueById, type TokenRecord } from '../shared/records.js'
+import { isUuid } from '../shared/uuid.js'
 import { requestLine } from './endpoints.js'
 import { RequestError } from './errors.js'
-import { truncate } from '../text.js'
+import { truncate } from '../shared/text.js'
 import type { HttpRequest, HttpResponse } from './http.js'
 
 /** An answer, its body parsed once (NOT_JSON when it is not JSON). */

@@ -1,7 +1,7 @@
 // The platform's addresses: the token endpoint and the REST paths (docs/PLATFORM-API.md section 4).
-import { truncate } from '../text.js'
-import { isUuid } from '../uuid.js'
-import { USER_AGENT } from '../version.js'
+import { truncate } from '../shared/text.js'
+import { isUuid } from '../shared/uuid.js'
+import { USER_AGENT } from '../shared/version.js'
 import { RequestError } from './errors.js'
 import type { HttpRequest } from './http.js'
 

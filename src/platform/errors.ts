@@ -1,5 +1,5 @@
 // The failures of the platform client: a request that failed, and its two special cases.
-import { ActionError } from '../errors.js'
+import { ActionError } from '../shared/errors.js'
 
 /** A request that failed: refused, unanswered, or answered with something unreadable. */
 export class RequestError extends ActionError {

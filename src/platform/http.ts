@@ -4,7 +4,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import { HttpClient } from '@actions/http-client'
-import { USER_AGENT } from '../version.js'
+import { USER_AGENT } from '../shared/version.js'
 
 export interface HttpRequest {
   method: 'GET' | 'POST'

@@ -1,6 +1,6 @@
 // After a create whose answer was lost: which token, if any, it made, told from the list and the two clocks.
-import { createdTime, newestFirst, type TokenRecord } from '../records.js'
-import { truncate } from '../text.js'
+import { createdTime, newestFirst, type TokenRecord } from '../shared/records.js'
+import { truncate } from '../shared/text.js'
 
 /**
  * The platform's time at a time of the runner's clock, read from the Date headers of its

@@ -1,5 +1,5 @@
 // A server's error body turned into one short, scrubbed line for a failure message.
-import { oneLine, truncate } from '../text.js'
+import { oneLine, truncate } from '../shared/text.js'
 
 /** The longest server detail quoted in a message. */
 const MAX_DETAIL = 300

@@ -1,5 +1,5 @@
 // Whether a refused or unclear revoke took effect, told from the token's record in a list fetched after it.
-import type { TokenRecord } from '../records.js'
+import type { TokenRecord } from '../shared/records.js'
 import { UnknownTokenError, type UnsettledRevokeError } from './errors.js'
 import type { RevokeOutcome } from './token-api.js'
 

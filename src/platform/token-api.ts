@@ -1,5 +1,5 @@
 // What the operations see of the platform: one method per API call (PlatformClient is the real one).
-import type { TokenRecord } from '../records.js'
+import type { TokenRecord } from '../shared/records.js'
 
 /** A revoke that succeeded, or found the token revoked already. */
 export interface RevokeOutcome {

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { readFileSync } from 'node:fs'
-import { RunnerFileError } from '../../src/errors.js'
+import { RunnerFileError } from '../../src/shared/errors.js'
 import { failureMessage, run } from '../../src/main.js'
 import { record, TOKEN_ID } from '../fixtures/nock-platform.js'
 import { recordingRunner, type RecordingRunner } from '../fixtures/runner.js'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import { ActionError } from '../../../src/errors.js'
-import type { CreateTask } from '../../../src/task.js'
+import { ActionError } from '../../../src/shared/errors.js'
+import type { CreateTask } from '../../../src/inputs/task.js'
 import { create, revokeUnhanded, type CreateResult } from '../../../src/operations/create.js'
 import { RequestError } from '../../../src/platform/errors.js'
 import { FakeTokenApi, token } from '../../fixtures/token-api.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { Deadline } from '../../../src/deadline.js'
+import { Deadline } from '../../../src/shared/deadline.js'
 import { perform } from '../../../src/operations/index.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { recordingRunner } from '../../fixtures/runner.js'

@@ -1,6 +1,6 @@
 // The scheduler of a cleanup's revokes, driven in virtual time against a platform's limits.
 import { describe, expect, it } from '@jest/globals'
-import { Deadline } from '../../../src/deadline.js'
+import { Deadline } from '../../../src/shared/deadline.js'
 import { Scheduler, type Sent } from '../../../src/operations/scheduler.js'
 import { LimitedPlatform, type Limit, type RetryAfter } from '../../fixtures/limited-platform.js'
 import { recordingRunner } from '../../fixtures/runner.js'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { findCreated, type PlatformTime } from '../../../src/platform/lost-create.js'
-import type { TokenRecord } from '../../../src/records.js'
+import type { TokenRecord } from '../../../src/shared/records.js'
 
 const SENT_AT = Date.parse('2026-11-01T10:00:00.000Z')
 /** A token of that name, created `offsetMs` after SENT_AT by the platform's clock. */

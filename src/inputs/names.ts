@@ -1,0 +1,87 @@
+// Inputs the step was given that the action does not declare: refused, with the declared one meant.
+import { InputError } from '../shared/errors.js'
+
+/**
+ * The variable the runner sets for an input: `INPUT_`, then the name in upper case with
+ * spaces as `_` (actions/runner). Given here without the `INPUT_` prefix.
+ */
+export function inputVariable(name: string): string {
+  return name.replace(/ /g, '_').toUpperCase()
+}
+
+/**
+ * Fails when the step was given an input that is not declared. The runner only warns
+ * about one, and passes it on: a misspelt `olderThan` would leave a cleanup without its
+ * age filter, and it would revoke every token of the name. `given` holds the names of
+ * the INPUT_* variables, without the prefix, as the runner spells them (upper case).
+ */
+export function refuseUnknownInputs(given: readonly string[], declared: readonly string[]): void {
+  const known = new Set(declared.map(inputVariable))
+  const unknown = given.filter((variable) => !known.has(variable.toUpperCase())).sort()
+  const [first, ...others] = unknown
+  if (first === undefined) return
+  const meant = closest(first, declared)
+  const guess =
+    meant === undefined ? ` (the inputs are ${declared.join(', ')}).` : `: did you mean '${meant}'?`
+  const also = others.map((variable) => {
+    const other = closest(variable, declared)
+    return `'${written(variable)}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`
+  })
+  throw new InputError(
+    written(first),
+    `is not an input of this action${guess}${
+      also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''
+    } Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes.`,
+  )
+}
+
+/** How the input was most likely written in `with:`: the runner gives it in upper case. */
+function written(variable: string): string {
+  return variable.toLowerCase()
+}
+
+/**
+ * The declared input `variable` most resembles: the same letters and digits in any case
+ * (`older_than`, `revoke-on-exit`), else the nearest by edit distance, if near enough
+ * that a slip of the keyboard explains it.
+ */
+export function closest(variable: string, declared: readonly string[]): string | undefined {
+  const wanted = squash(variable)
+  if (wanted === '') return undefined
+  let best: { name: string; distance: number } | undefined
+  for (const name of declared) {
+    const distance = editDistance(wanted, squash(name))
+    if (best === undefined || distance < best.distance) best = { name, distance }
+  }
+  if (best === undefined) return undefined
+  return best.distance <= Math.max(1, Math.floor(wanted.length / 4)) ? best.name : undefined
+}
+
+/** Letters and digits only, upper case: what is left when separators and case are ignored. */
+function squash(name: string): string {
+  return name.toUpperCase().replace(/[^A-Z0-9]/g, '')
+}
+
+/**
+ * Edits (insert, delete, replace, swap two neighbours) from `a` to `b`: the restricted
+ * Damerau-Levenshtein distance, so that `olderThna` is one edit from `olderThan`.
+ */
+export function editDistance(a: string, b: string): number {
+  // rows[i][j]: the distance between the first i characters of a and the first j of b.
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  )
+  const at = (i: number, j: number) => rows[i]?.[j] ?? Infinity
+  for (let i = 1; i <= a.length; i++) {
+    const row = rows[i] ?? []
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        distance = Math.min(distance, at(i - 2, j - 2) + 1)
+      }
+      row[j] = distance
+    }
+  }
+  return at(a.length, b.length)
+}

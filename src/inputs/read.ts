@@ -1,0 +1,223 @@
+// The one place that reads the step's inputs: every INPUT_* turned into one checked, typed object.
+import { FORK_HINT, InputError } from '../shared/errors.js'
+import {
+  readBoolean,
+  readChoice,
+  readDuration,
+  readEnvName,
+  readInteger,
+  readNameFilter,
+  readProjectId,
+  readRequiredName,
+  readRevokeOnExit,
+  readTokenId,
+  readUrl,
+  withoutTrailingSlash,
+} from './parsers.js'
+import { refuseUnknownInputs } from './names.js'
+import { authEndpoint } from '../platform/endpoints.js'
+import type { SecretMasker } from '../shared/secrets.js'
+import {
+  IF_EXISTS,
+  OPERATIONS,
+  STATE_FILTERS,
+  type CleanupTask,
+  type Connection,
+  type Operation,
+  type Task,
+} from './task.js'
+
+/** Reads one raw input by name (`core.getInput`: trimmed, `''` when unset). */
+export type InputSource = (name: string) => string
+
+/**
+ * The defaults of action.yml. The runner fills them in before the action starts;
+ * they are repeated here for runs that do not (local runs, tests). A test keeps
+ * the two in step.
+ */
+export const INPUT_DEFAULTS = {
+  name: '',
+  tokenId: '',
+  envName: '',
+  ifExists: 'create',
+  revokeOnExit: 'false',
+  state: 'all',
+  olderThan: '',
+  keep: '1',
+  dryRun: 'false',
+  concurrency: '4',
+  timeout: '30',
+  retries: '3',
+  summary: 'true',
+  writeTokenFile: 'false',
+  expectedProjectId: '',
+  totalTimeout: '900',
+} as const satisfies Record<string, string>
+
+/**
+ * An input the workflow author never sets: its default in action.yml is
+ * `${{ job.status }}`, which the runner evaluates again for the post step, so that it
+ * learns whether the job succeeded (revokeOnExit: failure). Only the post step reads it.
+ */
+export const JOB_STATUS_INPUT = 'jobStatus'
+
+/** The inputs action.yml requires (the runner does not enforce that: readInputs does). */
+export const REQUIRED_INPUTS = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl']
+
+/** Every input action.yml declares, in its order; a test keeps the two in step. */
+export const DECLARED_INPUTS: readonly string[] = [
+  ...REQUIRED_INPUTS,
+  ...Object.keys(INPUT_DEFAULTS),
+  JOB_STATUS_INPUT,
+]
+
+type Optional = keyof typeof INPUT_DEFAULTS
+/** An optional input's value, its default when it was left empty. */
+type ValueOf = (input: Optional) => string
+
+export interface Inputs {
+  connection: Connection
+  task: Task
+  summary: boolean
+  /** Refuse to act on tokens of any other project (a UUID); undefined checks nothing. */
+  expectedProjectId: string | undefined
+  /** Inputs that were set but that this operation does not use. */
+  warnings: string[]
+}
+
+/** The operation-specific inputs each operation reads; any other one set is reported as ignored. */
+const USED_BY: Record<Operation, readonly Optional[]> = {
+  create: ['name', 'envName', 'ifExists', 'revokeOnExit', 'writeTokenFile'],
+  list: ['name', 'state'],
+  revoke: ['tokenId'],
+  cleanup: ['name', 'olderThan', 'keep', 'dryRun', 'concurrency'],
+}
+const OPERATION_SPECIFIC = [...new Set(Object.values(USED_BY).flat())]
+
+/**
+ * Reads and checks every input, or throws an InputError naming the first bad one.
+ * Nothing is sent before this returns, so a bad input costs no request. `given` names
+ * the inputs the step was given, as the runner spells their variables (see names.ts).
+ */
+export function readInputs(
+  read: InputSource,
+  secrets: SecretMasker,
+  given: readonly string[],
+): Inputs {
+  maskClientSecret(read, secrets)
+  // Before any other check: a misspelt input explains the one found missing.
+  refuseUnknownInputs(given, DECLARED_INPUTS)
+  const operation = readOperation(read('operation'))
+  const connection = readConnection(read, secrets)
+  const value = withDefaults(read)
+  const summary = readBoolean('summary', value('summary'))
+
+  let task: Task
+  switch (operation) {
+    case 'create':
+      task = {
+        operation,
+        name: readRequiredName(value('name'), "the new token's name"),
+        envName: readEnvName(value('envName')),
+        ifExists: readChoice('ifExists', value('ifExists'), IF_EXISTS),
+        revokeOnExit: readRevokeOnExit(value('revokeOnExit')),
+        writeTokenFile: readBoolean('writeTokenFile', value('writeTokenFile')),
+      }
+      break
+    case 'list':
+      task = {
+        operation,
+        name: readNameFilter(value('name')),
+        state: readChoice('state', value('state'), STATE_FILTERS),
+      }
+      break
+    case 'revoke':
+      task = { operation, tokenId: readTokenId(value('tokenId')) }
+      break
+    case 'cleanup':
+      task = readCleanup(value)
+      break
+  }
+
+  const warnings = OPERATION_SPECIFIC.filter(
+    (input) => !USED_BY[operation].includes(input) && value(input) !== INPUT_DEFAULTS[input],
+  ).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`)
+
+  return {
+    connection,
+    task,
+    summary,
+    expectedProjectId: readProjectId(value('expectedProjectId')),
+    warnings,
+  }
+}
+
+/**
+ * The inputs that reach the platform: credentials, URLs, timeout and retries. The
+ * post step reads them on their own.
+ */
+export function readConnection(read: InputSource, secrets: SecretMasker): Connection {
+  const clientSecret = maskClientSecret(read, secrets)
+  const clientId = read('clientId')
+  if (!clientId)
+    throw new InputError('clientId', `is required: the API client id, from a secret. ${FORK_HINT}`)
+  if (!clientSecret) {
+    throw new InputError(
+      'clientSecret',
+      `is required: the API client secret, from a secret. ${FORK_HINT}`,
+    )
+  }
+  const value = withDefaults(read)
+  const authUrl = readUrl('authUrl', read('authUrl'), 'the auth service base URL')
+  return {
+    clientId,
+    clientSecret,
+    baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
+    authEndpoint: authEndpoint(withoutTrailingSlash(authUrl)),
+    timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
+    retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
+    totalTimeoutMs:
+      readInteger('totalTimeout', value('totalTimeout'), 0, 21_600, 'a whole number of seconds') *
+      1000,
+  }
+}
+
+function withDefaults(read: InputSource): ValueOf {
+  return (input) => read(input) || INPUT_DEFAULTS[input]
+}
+
+/**
+ * Every step calls this first: the runner hides a value only from the moment it is
+ * registered, so the secret is masked before any other input is read or checked.
+ * Registering it twice is harmless.
+ */
+function maskClientSecret(read: InputSource, secrets: SecretMasker): string {
+  const clientSecret = read('clientSecret')
+  secrets.add(clientSecret)
+  return clientSecret
+}
+
+function readOperation(raw: string): Operation {
+  if (!raw) throw new InputError('operation', `is required: one of ${OPERATIONS.join(', ')}.`)
+  return readChoice('operation', raw, OPERATIONS)
+}
+
+function readCleanup(value: ValueOf): CleanupTask {
+  const name = readNameFilter(value('name'))
+  const olderThan = readDuration(value('olderThan'))
+  if (name === undefined && olderThan === undefined) {
+    // Without a selector, a cleanup would revoke every token of the project.
+    throw new InputError(
+      'name',
+      "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.",
+    )
+  }
+  return {
+    operation: 'cleanup',
+    name,
+    olderThan,
+    keep: readInteger('keep', value('keep'), 0, 1000, 'a whole number'),
+    dryRun: readBoolean('dryRun', value('dryRun')),
+    concurrency: readInteger('concurrency', value('concurrency'), 1, 32, 'a whole number'),
+  }
+}

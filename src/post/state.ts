@@ -1,0 +1,87 @@
+// What the main step leaves for the post step (GITHUB_STATE, read back as STATE_*).
+import type { TokenRecord } from '../shared/records.js'
+import type { RevokeOnExit } from '../inputs/task.js'
+import type { Runner } from '../runner/runner.js'
+
+const TOKEN_ID = 'revokeOnExitTokenId'
+const TOKEN_NAME = 'revokeOnExitTokenName'
+const CREATE_SENT_AT = 'revokeOnExitSince'
+const WHEN = 'revokeOnExitWhen'
+const LOST_ANSWER = 'revokeOnExitLostAnswer'
+const TOKEN_FILE = 'tokenFile'
+
+/** A token the post step is to revoke at the end of the job. */
+export type TokenToRevoke = Pick<TokenRecord, 'id' | 'name'>
+
+/** A create sent with revokeOnExit: the post step looks for its token if its id never came. */
+export interface CreateSent {
+  name: string
+  /** When the create was sent, in ms since the epoch (the runner's clock). */
+  sentAt: number
+  /** revokeOnExit: at the end of every job, or only one that did not succeed. */
+  when: Exclude<RevokeOnExit, 'never'>
+}
+
+/**
+ * Main step, just before a create with revokeOnExit is sent: if its answer is lost
+ * (or the step is killed), the post step still knows to look for the token.
+ */
+export function saveCreateSent(runner: Runner, create: CreateSent): void {
+  runner.saveState(TOKEN_NAME, create.name)
+  runner.saveState(CREATE_SENT_AT, String(create.sentAt))
+  runner.saveState(WHEN, create.when)
+}
+
+/**
+ * Main step: an attempt of the create got no answer, and the list showed no token of it,
+ * so the create was sent again. The lost attempt's token may still land: the post step
+ * looks for it beside the one it revokes.
+ */
+export function saveLostAnswer(runner: Runner): void {
+  runner.saveState(LOST_ANSWER, 'true')
+}
+
+/** Main step: marks a token this step created for revoking at the end of the job. */
+export function saveTokenToRevoke(runner: Runner, token: TokenToRevoke): void {
+  runner.saveState(TOKEN_ID, token.id)
+  runner.saveState(TOKEN_NAME, token.name ?? '')
+}
+
+/**
+ * What the post step has to revoke: the token the main step created, when it learnt its
+ * id; and the create to look for in the list, when its id never came, or when an attempt
+ * got no answer and the create was sent again (the lost attempt's token may have landed).
+ */
+export type LeftToRevoke =
+  | { when: CreateSent['when']; token: TokenToRevoke; search?: CreateSent }
+  // No id saved: there is always a create to look for.
+  | { when: CreateSent['when']; token?: undefined; search: CreateSent }
+
+/**
+ * Post step: what is left to revoke (see LeftToRevoke); undefined without revokeOnExit,
+ * or for a reused token: nothing is ever created then, so nothing is saved.
+ */
+export function leftToRevoke(runner: Runner): LeftToRevoke | undefined {
+  const id = runner.getState(TOKEN_ID)
+  const name = runner.getState(TOKEN_NAME)
+  // Anything but `failure` revokes: a token saved to revoke is never kept by a misread state.
+  const when: CreateSent['when'] = runner.getState(WHEN) === 'failure' ? 'failure' : 'always'
+  const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN)
+  const create = name && Number.isSafeInteger(sentAt) ? { name, sentAt, when } : undefined
+  const lost = runner.getState(LOST_ANSWER) === 'true'
+  if (id) {
+    const token = name ? { id, name } : { id }
+    return create !== undefined && lost ? { when, token, search: create } : { when, token }
+  }
+  return create === undefined ? undefined : { when, search: create }
+}
+
+/** Main step, before the file is written: the post step deletes it whatever happens next. */
+export function saveTokenFile(runner: Runner, path: string): void {
+  runner.saveState(TOKEN_FILE, path)
+}
+
+/** Post step: the token file the main step was about to write, or undefined. */
+export function savedTokenFile(runner: Runner): string | undefined {
+  return runner.getState(TOKEN_FILE) || undefined
+}

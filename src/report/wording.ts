@@ -1,0 +1,113 @@
+// How results are put into words, shared by the log lines (report.ts) and the job summary (summary.ts).
+import { stopped } from '../shared/deadline.js'
+import type { CleanupResult } from '../operations/cleanup.js'
+import type { Result } from '../operations/index.js'
+import { nameAndId, newestFirst, type TokenRecord } from '../shared/records.js'
+import type { RevokeOnExit } from '../inputs/task.js'
+import { countTokens, formatAge, oneLine, truncate } from '../shared/text.js'
+
+/** Why a result, written out in full, still fails the step (some tokens not revoked). */
+export function stepFailure(result: Result): string | undefined {
+  if (result.operation !== 'cleanup') return undefined
+  const failures = [timeoutFailure(result), cleanupFailure(result)]
+  const text = failures.filter((failure) => failure !== undefined).join(' ')
+  return text === '' ? undefined : text
+}
+
+/**
+ * When totalTimeout, or a cancel, cut a cleanup short: how far it got, and that a rerun
+ * finishes it.
+ */
+export function timeoutFailure(result: CleanupResult): string | undefined {
+  const { left, revoked, stop } = result
+  if (left.length === 0) return undefined
+  return `${stopped(stop)}: ${countTokens(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`
+}
+
+/** Why the tokens in `left` were left: `totalTimeout ran out`, or `the step was cancelled`. */
+export function leftBecause({ stop }: Pick<CleanupResult, 'stop'>): string {
+  return stop.by === 'cancel' ? 'the step was cancelled' : 'totalTimeout ran out'
+}
+
+/** The step's failure when some tokens were not revoked: each named, with why. */
+export function cleanupFailure(result: CleanupResult): string | undefined {
+  const { notRevoked } = result
+  if (notRevoked.length === 0) return undefined
+  const revoked = allRevoked(result)
+  const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`)
+  const more =
+    notRevoked.length > shown.length
+      ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
+      : ''
+  const total = notRevoked.length + revoked.length
+  const were = (n: number) => (n === 1 ? 'was' : 'were')
+  return `${notRevoked.length} of ${countTokens(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`
+}
+
+/**
+ * Why a token is kept for `keep`, and how to revoke it too: the newest token of a name is
+ * most likely the one a running mediator uses, so only an explicit `keep: 0` revokes it.
+ */
+export function keptByKeep(keep: number): string {
+  const which = keep === 1 ? 'the newest of its name' : `one of the ${keep} newest of its name`
+  return `${which} (keep: ${keep}); keep: 0 revokes it too`
+}
+
+/** Why a token whose name is not text is never revoked by a cleanup. */
+export const KEPT_NAMELESS =
+  'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told'
+
+/** What a create says of its token's end: revoked at the end of the job, and when. */
+export function revokeOnExitNote(when: RevokeOnExit): string | undefined {
+  if (when === 'never') return undefined
+  return when === 'always'
+    ? 'It will be revoked at the end of the job (revokeOnExit).'
+    : 'It will be revoked at the end of the job if the job does not succeed (revokeOnExit: failure).'
+}
+
+/** How far apart the two clocks may be before a cleanup warns about it. */
+export const CLOCK_SKEW_WARNING_MS = 5 * 60_000
+
+/**
+ * What a cleanup says about the clock it measured ages on, or undefined when there is
+ * nothing to say (the platform's, and the runner's within 5 minutes of it).
+ */
+export function ageClockNote({ ages }: Pick<CleanupResult, 'ages'>): string | undefined {
+  if (ages.by === 'runner') {
+    return "The platform's answers carry no Date header: ages are measured on the runner's clock."
+  }
+  if (Math.abs(ages.skewMs) <= CLOCK_SKEW_WARNING_MS) return undefined
+  const way = ages.skewMs > 0 ? 'behind' : 'ahead of'
+  // To the nearest minute: the Date header has whole seconds, and the answer took time.
+  const apart = Math.round(Math.abs(ages.skewMs) / 60_000) * 60_000
+  return `The runner's clock is ${formatAge(apart)} ${way} the platform's (by the Date header of its list answer): ages are measured on the platform's clock.`
+}
+
+/**
+ * Every token the cleanup leaves revoked, newest first: those it revoked, and those
+ * someone else revoked meanwhile (the outputs list both; the log tells them apart).
+ */
+export function allRevoked({ revoked, revokedElsewhere }: CleanupResult): TokenRecord[] {
+  return revokedElsewhere.length === 0 ? revoked : newestFirst([...revoked, ...revokedElsewhere])
+}
+
+/** How a token revoked by someone else while the cleanup ran is reported. */
+export function revokedElsewhereNote(token: TokenRecord): string {
+  const at = token.revokedAt ? ` at ${oneLine(token.revokedAt)}` : ''
+  const by = token.revokedBy ? ` by ${truncate(oneLine(token.revokedBy), 80)}` : ''
+  return `was revoked by someone else meanwhile${at}${by} (another job, or a person): counted as revoked`
+}
+
+/** One sentence on what a cleanup did, for the log and the summary. */
+export function cleanupOutcome(result: CleanupResult): string {
+  const { task, revoked, revokedElsewhere, notRevoked, left } = result
+  if (task.dryRun)
+    return `Dry run: ${countTokens(revoked.length)} would be revoked; nothing was revoked.`
+  const elsewhere =
+    revokedElsewhere.length > 0
+      ? `; ${revokedElsewhere.length} more had been revoked by someone else meanwhile`
+      : ''
+  const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : ''
+  const late = left.length > 0 ? `; ${left.length} left when ${leftBecause(result)}` : ''
+  return `Revoked ${countTokens(revoked.length)}${elsewhere}${failed}${late}.`
+}

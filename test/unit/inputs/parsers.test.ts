@@ -1,0 +1,168 @@
+// Each input parser on both sides of its rule: what it refuses, with the exact message, and
+// what it accepts. envName and URLs have files of their own (input-parsers-env-name, -url).
+import { describe, expect, it } from '@jest/globals'
+import {
+  readBoolean,
+  readChoice,
+  readDuration,
+  readInteger,
+  readNameFilter,
+  readProjectId,
+  readRequiredName,
+  readTokenId,
+} from '../../../src/inputs/parsers.js'
+import { refusal } from '../../fixtures/input-error.js'
+
+describe('readChoice', () => {
+  const STATES = ['active', 'revoked', 'all'] as const
+
+  it.each(STATES)('accepts the choice %s exactly as written', (raw) => {
+    expect(readChoice('state', raw, STATES)).toBe(raw)
+  })
+
+  it.each(['', 'Active', 'ALL', 'active ', 'revoke', 'any'])(
+    'refuses %j, naming every choice',
+    (raw) => {
+      expect(refusal(() => readChoice('state', raw, STATES)).message).toBe(
+        `Input 'state' must be one of active, revoked, all; got ${JSON.stringify(raw)}.`,
+      )
+    },
+  )
+})
+
+describe('readBoolean', () => {
+  it.each(['true', 'True', 'TRUE'])('reads %s as true', (raw) => {
+    expect(readBoolean('dryRun', raw)).toBe(true)
+  })
+
+  it.each(['false', 'False', 'FALSE'])('reads %s as false', (raw) => {
+    expect(readBoolean('dryRun', raw)).toBe(false)
+  })
+
+  it.each(['', 'tRUE', 'fAlse', 'yes', 'no', 'on', 'off', '1', '0', 'y', 'true '])(
+    'refuses %j, which is not a YAML 1.2 boolean',
+    (raw) => {
+      expect(refusal(() => readBoolean('dryRun', raw)).message).toBe(
+        `Input 'dryRun' must be true or false; got ${JSON.stringify(raw)}.`,
+      )
+    },
+  )
+})
+
+describe('readInteger', () => {
+  it.each(['0', '7', '10', '007'])('accepts %j', (raw) => {
+    expect(readInteger('retries', raw, 0, 10, 'a whole number')).toBe(Number(raw))
+  })
+
+  it.each([
+    ...['', '-1', '11', '3.5', ' 3', '3 ', '+3', '1e1', '0x1', '٣', 'three'],
+    '99999999999999999999', // past Number.MAX_SAFE_INTEGER: still out of range, not rounded in
+  ])('refuses %j', (raw) => {
+    expect(refusal(() => readInteger('retries', raw, 0, 10, 'a whole number')).message).toBe(
+      `Input 'retries' must be a whole number from 0 to 10; got ${JSON.stringify(raw)}.`,
+    )
+  })
+})
+
+describe('readDuration', () => {
+  it.each<[string, number]>([
+    ['1m', 60_000],
+    ['90m', 90 * 60_000],
+    ['12h', 12 * 3_600_000],
+    ['30d', 30 * 86_400_000],
+    ['2w', 14 * 86_400_000],
+  ])('reads %s as %d ms', (raw, ms) => {
+    expect(readDuration(raw)).toEqual({ text: raw, ms })
+  })
+
+  it('reads an empty olderThan as no age limit', () => {
+    expect(readDuration('')).toBeUndefined()
+  })
+
+  it.each(['0d', '30', '30s', '1.5h', '1y', '30D', '-1d', ' 30d', '30d ', 'd', '00m'])(
+    'refuses %j',
+    (raw) => {
+      expect(refusal(() => readDuration(raw)).message).toBe(
+        `Input 'olderThan' must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${JSON.stringify(raw)}.`,
+      )
+    },
+  )
+})
+
+describe('names and ids', () => {
+  const CONTROL = "Input 'name' must not hold control characters (line breaks, tabs); got"
+
+  it.each([
+    ['"a\\nb"', 'a\nb'],
+    ['"a\\rb"', 'a\rb'],
+    ['"a\\tb"', 'a\tb'],
+    ['"a\\u0000b"', 'a\u0000b'],
+    ['"a\\u007fb"', 'a\u007fb'],
+    ['"a\\u0085b"', 'a\u0085b'],
+    ['"a\\u009fb"', 'a\u009fb'],
+    // The ends of both ranges: the last C0 control, the first C1 control.
+    ['"a\\u001fb"', 'a\u001fb'],
+    ['"a\\u0080b"', 'a\u0080b'],
+    ['"\\u0001"', '\u0001'],
+  ])('refuses the name %s', (quoted, name) => {
+    expect(refusal(() => readRequiredName(name, 'x')).message).toBe(`${CONTROL} ${quoted}.`)
+    expect(refusal(() => readNameFilter(name)).message).toBe(`${CONTROL} ${quoted}.`)
+  })
+
+  it.each([
+    ...['ci-deploy', 'ci deploy', ' padded ', 'déploiement ✓', '日本語', '🚀'],
+    // Next to the control ranges: space after C0, ~ before DEL, no-break space after C1.
+    ...['a b', 'a~b', 'a\u00a0b'],
+  ])('accepts the name %j', (name) => {
+    expect(readRequiredName(name, 'x')).toBe(name)
+    expect(readNameFilter(name)).toBe(name)
+  })
+
+  it('refuses an empty name where one is required, and an empty tokenId', () => {
+    expect(refusal(() => readRequiredName('', "the new token's name")).message).toBe(
+      "Input 'name' is required for this operation: the new token's name.",
+    )
+    expect(refusal(() => readTokenId('')).message).toBe(
+      "Input 'tokenId' is required for operation revoke: the id (a UUID) of the token.",
+    )
+  })
+
+  it('reads an empty filter as none, and a long bad value cut short in the message', () => {
+    expect(readNameFilter('')).toBeUndefined()
+    expect(readProjectId('')).toBeUndefined()
+    expect(refusal(() => readTokenId('x'.repeat(500))).message).toBe(
+      `Input 'tokenId' must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got "${'x'.repeat(77)}...".`,
+    )
+  })
+
+  const UUID = '123e4567-e89b-42d3-a456-426614174000'
+  it.each([UUID, UUID.toUpperCase(), '00000000-0000-0000-0000-000000000000'])(
+    'accepts the id %s',
+    (id) => {
+      expect(readTokenId(id)).toBe(id)
+      expect(readProjectId(id)).toBe(id)
+    },
+  )
+
+  it.each([
+    '42',
+    '.',
+    '..',
+    `${UUID}x`,
+    `${UUID}/..`,
+    `${UUID}\n`,
+    `x${UUID}`,
+    UUID.slice(1),
+    `{${UUID}}`,
+    UUID.replaceAll('-', ''),
+    UUID.replace('e', 'g'),
+  ])('refuses the id %j', (id) => {
+    const got = `got ${JSON.stringify(id)}.`
+    expect(refusal(() => readTokenId(id)).message).toBe(
+      `Input 'tokenId' must be a UUID like 123e4567-e89b-42d3-a456-426614174000; ${got}`,
+    )
+    expect(refusal(() => readProjectId(id)).message).toBe(
+      `Input 'expectedProjectId' must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; ${got}`,
+    )
+  })
+})

@@ -1,0 +1,113 @@
+// runPost's warnings when a revoke cannot be done, and what it leaves behind: no cancel
+// listener, no open connection. Requests go to a FakeTransport (post-step.test.ts uses nock).
+import { describe, expect, it } from '@jest/globals'
+import { saveCreateSent, saveLostAnswer, saveTokenToRevoke } from '../../../src/post/state.js'
+import { runPost } from '../../../src/post/step.js'
+import { FakeClock } from '../../fixtures/clock.js'
+import {
+  ACCESS_TOKEN,
+  API,
+  AUTH,
+  CLIENT_SECRET,
+  REFRESH_TOKEN,
+  record,
+  TOKEN_ID,
+} from '../../fixtures/nock-platform.js'
+import { recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
+import { FakeTransport, type Scripted } from '../../fixtures/transport.js'
+
+const INPUTS = {
+  clientId: 'client-1',
+  clientSecret: CLIENT_SECRET,
+  baseUrl: `${API}/prefix`,
+  authUrl: AUTH,
+  retries: '0',
+}
+const SENT_AT = Date.parse('2026-11-01T10:00:00.000Z')
+const AUTH_OK: Scripted = {
+  status: 200,
+  json: { access_token: ACCESS_TOKEN, refresh_token: REFRESH_TOKEN, expires_in: 86400 },
+}
+const warnings = (runner: RecordingRunner) =>
+  runner.lines.filter((line) => line.startsWith('warning:'))
+
+/** Runs the post step against a FakeTransport with this script; all of it must be used. */
+async function post(runner: RecordingRunner, script: Scripted[]): Promise<FakeTransport> {
+  const transport = new FakeTransport(script)
+  await runPost(runner, new FakeClock(SENT_AT + 61_000), transport)
+  expect(script).toEqual([])
+  expect(runner.failures).toEqual([])
+  return transport
+}
+
+describe('runPost: the warning for a token it could not revoke', () => {
+  it('gives no advice for a token the platform does not have', async () => {
+    const runner = recordingRunner(INPUTS)
+    saveTokenToRevoke(runner, { id: TOKEN_ID, name: 'ephemeral' })
+    await post(runner, [
+      AUTH_OK,
+      { status: 404, json: { error: 'Token not found' } },
+      { status: 200, json: [] },
+    ])
+    expect(warnings(runner)).toEqual([
+      `warning: Could not revoke gateway token 'ephemeral' (${TOKEN_ID}) at the end of the job: ` +
+        `no token with id ${TOKEN_ID} exists in the project: ` +
+        `POST ${API}/prefix/api/tokens/${TOKEN_ID}/revoke?tokenId=${TOKEN_ID} answered 404: Token not found.`,
+    ])
+  })
+
+  it('points at operation: list for an id that is not a UUID, and sends nothing', async () => {
+    const runner = recordingRunner(INPUTS)
+    saveTokenToRevoke(runner, { id: 'tok-1', name: 'ephemeral' })
+    const transport = await post(runner, [])
+    expect(transport.sent).toEqual([])
+    expect(warnings(runner)).toEqual([
+      `warning: Could not revoke gateway token 'ephemeral' (tok-1) at the end of the job: ` +
+        'the token id "tok-1" is not a UUID, so it was not sent in a URL; nothing was revoked. ' +
+        'It may still be active: look for it with operation: list, and revoke it on the platform.',
+    ])
+  })
+})
+
+describe('runPost: inputs it cannot connect with', () => {
+  it('warns once for each thing it was to revoke, secrets hidden, sending nothing', async () => {
+    const runner = recordingRunner({ ...INPUTS, baseUrl: `not a url ${CLIENT_SECRET}` })
+    saveCreateSent(runner, { name: 'pr-7', sentAt: SENT_AT, when: 'always' })
+    saveLostAnswer(runner)
+    saveTokenToRevoke(runner, { id: TOKEN_ID, name: 'pr-7' })
+    const transport = await post(runner, [])
+    expect(transport.sent).toEqual([])
+    const why = `Input 'baseUrl' must be an absolute URL like https://api.example.com; got "not a url ***".`
+    expect(warnings(runner)).toEqual([
+      `warning: Could not revoke gateway token 'pr-7' (${TOKEN_ID}) at the end of the job: ${why} ` +
+        `It may still be active: revoke it with operation: revoke and tokenId: ${TOKEN_ID}.`,
+      `warning: Could not look for the token named 'pr-7' that this step may have created: ${why} ` +
+        "It may still be active: look for an active token named 'pr-7' created since 2026-11-01T09:59:00.000Z, and revoke it.",
+    ])
+    expect(runner.cancelListeners).toBe(0)
+  })
+})
+
+describe('runPost: what it leaves behind', () => {
+  it('stops listening for a cancel and closes its connections once done', async () => {
+    const runner = recordingRunner(INPUTS)
+    saveTokenToRevoke(runner, { id: TOKEN_ID, name: 'ephemeral' })
+    const listening: number[] = []
+    const transport = new FakeTransport([
+      AUTH_OK,
+      { status: 200, json: record({ name: 'ephemeral', state: 'revoked', tokenValue: undefined }) },
+    ])
+    transport.onSend = () => {
+      listening.push(runner.cancelListeners)
+      expect(transport.closed).toBe(false)
+    }
+    await runPost(runner, new FakeClock(SENT_AT), transport)
+    expect(runner.lines).toContain(
+      `info: Revoked gateway token 'ephemeral' (${TOKEN_ID}) at the end of the job (revokeOnExit).`,
+    )
+    // One listener while the requests were sent; none, and the transport closed, after.
+    expect(listening).toEqual([1, 1])
+    expect(runner.cancelListeners).toBe(0)
+    expect(transport.closed).toBe(true)
+  })
+})

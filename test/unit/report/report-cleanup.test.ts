@@ -1,0 +1,259 @@
+// report for a cleanup: the revoked records as outputs, a log line each, a warning for each
+// token not revoked.
+import { afterEach, describe, expect, it } from '@jest/globals'
+import { report } from '../../../src/report/report.js'
+import { recordingRunner as newRunner, type RecordingRunner } from '../../fixtures/runner.js'
+import { token } from '../../fixtures/token-api.js'
+
+// Every runner of this file, so that the files a report writes are removed after each test.
+const runners: RecordingRunner[] = []
+function recordingRunner(): RecordingRunner {
+  const runner = newRunner()
+  runners.push(runner)
+  return runner
+}
+afterEach(() => {
+  for (const runner of runners.splice(0)) runner.removeTempDir()
+})
+
+const CLEANUP_TASK = {
+  operation: 'cleanup',
+  name: undefined,
+  olderThan: { text: '30d', ms: 30 * 86_400_000 },
+  keep: 0,
+  dryRun: false,
+  concurrency: 4,
+} as const
+
+describe('report: cleanup', () => {
+  it('cleanup: names each token revoked by someone else meanwhile, and lists it in the outputs', async () => {
+    const runner = recordingRunner()
+    const theirs = token('theirs', 'ci-t', 40, {
+      state: 'revoked',
+      tokenValue: undefined,
+      revokedAt: '2026-11-22T11:00:00Z',
+      revokedBy: 'u-2',
+    })
+    await report(
+      {
+        operation: 'cleanup',
+        task: CLEANUP_TASK,
+        revoked: [token('mine', 'ci-m', 35, { state: 'revoked', tokenValue: undefined })],
+        revokedElsewhere: [theirs],
+        kept: [],
+        notRevoked: [],
+        now: Date.UTC(2026, 10, 22),
+        left: [],
+        ages: { by: 'platform', skewMs: 0 },
+        stop: { by: 'totalTimeout', totalMs: 900_000 },
+      },
+      { summary: true },
+      runner,
+    )
+    expect(runner.lines).toContain(
+      "info: The gateway token 'ci-t' (theirs) was revoked by someone else meanwhile at 2026-11-22T11:00:00Z by u-2 (another job, or a person): counted as revoked.",
+    )
+    expect(runner.outputs.count).toBe('2')
+    expect(JSON.parse(runner.outputs.tokens ?? '')).toEqual([
+      expect.objectContaining({ id: 'mine' }),
+      expect.objectContaining({ id: 'theirs', revokedBy: 'u-2' }),
+    ])
+    expect(runner.summaries[0]).toContain(
+      '#### Revoked by someone else meanwhile\n\n| Name | Id | Revoked | By |\n| --- | --- | --- | --- |\n| ci-t | <code>theirs</code> | 2026-11-22 11:00 UTC | u-2 |',
+    )
+  })
+
+  it("cleanup: a warning when the runner's clock is far from the platform's, an info line without a Date header", async () => {
+    const ran = async (ages: { by: 'platform'; skewMs: number } | { by: 'runner' }) => {
+      const runner = recordingRunner()
+      await report(
+        {
+          operation: 'cleanup',
+          task: CLEANUP_TASK,
+          revoked: [],
+          kept: [],
+          notRevoked: [],
+          now: Date.UTC(2026, 10, 22),
+          left: [],
+          revokedElsewhere: [],
+          ages,
+          stop: { by: 'totalTimeout', totalMs: 900_000 },
+        },
+        { summary: true },
+        runner,
+      )
+      return runner
+    }
+    const skewed = await ran({ by: 'platform', skewMs: -2 * 86_400_000 })
+    expect(skewed.lines[0]).toMatch(/^warning: The runner's clock is 2d ahead of the platform's/)
+    expect(skewed.summaries[0]).toContain("The runner's clock is 2d ahead of the platform's")
+    const runnerClock = await ran({ by: 'runner' })
+    expect(runnerClock.lines[0]).toBe(
+      "info: The platform's answers carry no Date header: ages are measured on the runner's clock.",
+    )
+    const close = await ran({ by: 'platform', skewMs: 1000 })
+    expect(close.lines.join('\n')).not.toContain('clock')
+  })
+
+  it('cleanup: a warning for each token kept for an unreadable date or name, a line for each kept by keep', async () => {
+    const runner = recordingRunner()
+    await report(
+      {
+        operation: 'cleanup',
+        task: { ...CLEANUP_TASK, keep: 1 },
+        revoked: [],
+        kept: [
+          { token: token('odd', 'ci', 0, { createdAt: 'yesterday' }), why: 'unreadable date' },
+          { token: token('new', 'ci', 40), why: 'keep' },
+          { token: token('anon', 'x', 50, { name: undefined }), why: 'unreadable name' },
+        ],
+        notRevoked: [],
+        now: Date.UTC(2026, 10, 22),
+        left: [],
+        revokedElsewhere: [],
+        ages: { by: 'platform', skewMs: 0 },
+        stop: { by: 'totalTimeout', totalMs: 900_000 },
+      },
+      { summary: false },
+      runner,
+    )
+    expect(runner.lines.filter((line) => line.startsWith('warning:'))).toEqual([
+      `warning: Token 'ci' (odd) has a createdAt that cannot be read ("yesterday"): its age is unknown, so it is not revoked.`,
+      'warning: Token (a name that is not text) (anon) is not revoked: its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told. Revoke it by its id (operation: revoke) if nothing uses it.',
+    ])
+    // The one kept as the newest of its name is named, with how to revoke it too.
+    expect(runner.lines).toContain(
+      "info: Kept gateway token 'ci' (new), 40d old: the newest of its name (keep: 1); keep: 0 revokes it too.",
+    )
+    expect(runner.lines.at(-1)).toBe('info: Revoked 0 tokens. Kept 3.')
+  })
+
+  it('cleanup: with keep above 1, a kept token is one of the newest, and a dry run says the same', async () => {
+    const runner = recordingRunner()
+    await report(
+      {
+        operation: 'cleanup',
+        task: { ...CLEANUP_TASK, keep: 3, dryRun: true },
+        revoked: [token('gone', 'ci', 90)],
+        kept: [{ token: token('new', 'ci', 40), why: 'keep' }],
+        notRevoked: [],
+        now: Date.UTC(2026, 10, 22),
+        left: [],
+        revokedElsewhere: [],
+        ages: { by: 'platform', skewMs: 0 },
+        stop: { by: 'totalTimeout', totalMs: 900_000 },
+      },
+      { summary: false },
+      runner,
+    )
+    expect(runner.lines).toContain(
+      "info: Kept gateway token 'ci' (new), 40d old: one of the 3 newest of its name (keep: 3); keep: 0 revokes it too.",
+    )
+    expect(runner.lines).toContain("info: Would revoke gateway token 'ci' (gone), 90d old.")
+  })
+
+  it('cleanup: the revoked records as tokens and count, a log line each', async () => {
+    const runner = recordingRunner()
+    const revoked = [
+      token('a', 'ci-a', 40, { state: 'revoked', tokenValue: undefined }),
+      token('b', 'ci-b', 35, { state: 'revoked', tokenValue: undefined }),
+    ]
+    const task = CLEANUP_TASK
+    await report(
+      {
+        operation: 'cleanup',
+        task,
+        revoked,
+        kept: [],
+        notRevoked: [],
+        now: Date.UTC(2026, 10, 22),
+        left: [],
+        revokedElsewhere: [],
+        ages: { by: 'platform', skewMs: 0 },
+        stop: { by: 'totalTimeout', totalMs: 900_000 },
+      },
+      { summary: true },
+      runner,
+    )
+    expect(runner.outputs.count).toBe('2')
+    expect((JSON.parse(runner.outputs.tokens ?? '') as { id: string }[]).map((t) => t.id)).toEqual([
+      'a',
+      'b',
+    ])
+    expect(runner.lines).toEqual([
+      "info: Revoked gateway token 'ci-a' (a), 40d old.",
+      "info: Revoked gateway token 'ci-b' (b), 35d old.",
+      'info: Revoked 2 tokens. Kept 0.',
+    ])
+    expect(runner.summaries[0]).toContain('### Gateway token cleanup')
+  })
+
+  it('cleanup: a warning for each token it could not revoke, naming it and why', async () => {
+    const runner = recordingRunner()
+    const task = CLEANUP_TASK
+    const notRevoked = [
+      { token: token('a', 'ci-a', 40), reason: 'POST x answered 403 Forbidden: not yours.' },
+      {
+        token: token('b', 'ci-b', 41),
+        reason: 'POST y answered 500 Internal Server Error (attempt 4 of 4).',
+      },
+    ]
+    await report(
+      {
+        operation: 'cleanup',
+        task,
+        revoked: [],
+        kept: [],
+        notRevoked,
+        now: Date.UTC(2026, 10, 22),
+        left: [],
+        revokedElsewhere: [],
+        ages: { by: 'platform', skewMs: 0 },
+        stop: { by: 'totalTimeout', totalMs: 900_000 },
+      },
+      { summary: false },
+      runner,
+    )
+    expect(runner.lines.filter((line) => line.startsWith('warning:'))).toEqual([
+      "warning: Could not revoke gateway token 'ci-a' (a): POST x answered 403 Forbidden: not yours.",
+      "warning: Could not revoke gateway token 'ci-b' (b): POST y answered 500 Internal Server Error (attempt 4 of 4).",
+    ])
+  })
+
+  it('cut short by totalTimeout: outputs what it revoked, and says how many were left', async () => {
+    const runner = recordingRunner()
+    const revoked = [token('a', 'ci-a', 40, { state: 'revoked', tokenValue: undefined })]
+    await report(
+      {
+        operation: 'cleanup',
+        task: {
+          operation: 'cleanup',
+          name: 'ci-*',
+          olderThan: undefined,
+          keep: 0,
+          dryRun: false,
+          concurrency: 4,
+        },
+        revoked,
+        kept: [],
+        notRevoked: [],
+        now: Date.UTC(2026, 10, 22),
+        left: [token('b', 'ci-b', 41), token('c', 'ci-c', 42)],
+        revokedElsewhere: [],
+        ages: { by: 'platform', skewMs: 0 },
+        stop: { by: 'totalTimeout', totalMs: 60_000 },
+      },
+      { summary: true },
+      runner,
+    )
+    expect(runner.outputs.count).toBe('1')
+    expect(runner.outputs.tokens).toBe(
+      '[{"id":"a","name":"ci-a","state":"revoked","createdAt":"2026-10-13T00:00:00.000Z"}]',
+    )
+    expect(runner.lines).toEqual([
+      "info: Revoked gateway token 'ci-a' (a), 40d old.",
+      'info: Revoked 1 token; 2 left when totalTimeout ran out. Kept 0.',
+    ])
+    expect(runner.summaries[0]).toContain('#### Left active: totalTimeout ran out')
+  })
+})
