@@ -633,91 +633,12 @@ function editDistance(a, b) {
     return at(a.length, b.length);
 }
 
-;// CONCATENATED MODULE: ./src/shared/version.ts
-const VERSION = '0.1.0';
-const USER_AGENT = `gateway-token-action/${VERSION}`;
-
-;// CONCATENATED MODULE: ./src/platform/errors.ts
-
-class RequestError extends errors/* ActionError */.lZ {
-    status;
-    name = 'RequestError';
-    constructor(message, status) {
-        super(message);
-        this.status = status;
-    }
-}
-class AuthenticationError extends RequestError {
-    name = 'AuthenticationError';
-}
-class DeadlineError extends RequestError {
-    mayHaveTakenEffect;
-    name = 'DeadlineError';
-    constructor(message, status, mayHaveTakenEffect = false) {
-        super(message, status);
-        this.mayHaveTakenEffect = mayHaveTakenEffect;
-    }
-}
-class UnsettledRevokeError extends RequestError {
-    refusal;
-    mayHaveRevoked;
-    name = 'UnsettledRevokeError';
-    constructor(refusal, mayHaveRevoked) {
-        super(refusal.message, refusal.status);
-        this.refusal = refusal;
-        this.mayHaveRevoked = mayHaveRevoked;
-    }
-}
-class ThrottledError extends RequestError {
-    throttle;
-    name = 'ThrottledError';
-    constructor(message, throttle) {
-        super(message, 429);
-        this.throttle = throttle;
-    }
-}
-class UnknownTokenError extends RequestError {
-    name = 'UnknownTokenError';
-}
-function isRefusal(status) {
-    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
-}
-
-;// CONCATENATED MODULE: ./src/platform/endpoints.ts
-
-
-
-
-const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
-function authEndpoint(authUrl) {
-    const base = authUrl.replace(/\/+$/, '');
-    return base.endsWith('/api-token') ? base : base + AUTH_PATH;
-}
-const TOKENS_PATH = '/api/tokens';
-function revokePath(tokenId) {
-    if (!isUuid(tokenId)) {
-        throw new RequestError(`the token id ${JSON.stringify((0,shared_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
-    }
-    const id = encodeURIComponent(tokenId);
-    return `/api/tokens/${id}/revoke?tokenId=${id}`;
-}
-function jsonRequest(method, url, body) {
-    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
-    if (body === undefined)
-        return { method, url, headers };
-    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
-}
-function requestLine(request) {
-    return `${request.method} ${request.url}`;
-}
-
 ;// CONCATENATED MODULE: ./src/inputs/task.ts
 const OPERATIONS = ['create', 'list', 'revoke', 'cleanup'];
 const STATE_FILTERS = ['active', 'revoked', 'all'];
 const IF_EXISTS = ['create', 'reuse', 'fail'];
 
 ;// CONCATENATED MODULE: ./src/inputs/read.ts
-
 
 
 
@@ -810,7 +731,7 @@ function readConnection(read, secrets) {
         clientId,
         clientSecret,
         baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
-        authEndpoint: authEndpoint(withoutTrailingSlash(authUrl)),
+        authUrl: withoutTrailingSlash(authUrl),
         timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
         retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
         totalTimeoutMs: readInteger('totalTimeout', value('totalTimeout'), 0, 21_600, 'a whole number of seconds') *
@@ -1004,6 +925,52 @@ async function revokeUnhanded(client, result, error) {
     catch (revokeError) {
         return new errors/* ActionError */.lZ(`${why} Its value was not handed on, and revoking the new ${tokenLabel(token)} at once failed too: ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(revokeError))} Revoke it with operation: revoke and tokenId: ${token.id}.`);
     }
+}
+
+;// CONCATENATED MODULE: ./src/platform/errors.ts
+
+class RequestError extends errors/* ActionError */.lZ {
+    status;
+    name = 'RequestError';
+    constructor(message, status) {
+        super(message);
+        this.status = status;
+    }
+}
+class AuthenticationError extends RequestError {
+    name = 'AuthenticationError';
+}
+class DeadlineError extends RequestError {
+    mayHaveTakenEffect;
+    name = 'DeadlineError';
+    constructor(message, status, mayHaveTakenEffect = false) {
+        super(message, status);
+        this.mayHaveTakenEffect = mayHaveTakenEffect;
+    }
+}
+class UnsettledRevokeError extends RequestError {
+    refusal;
+    mayHaveRevoked;
+    name = 'UnsettledRevokeError';
+    constructor(refusal, mayHaveRevoked) {
+        super(refusal.message, refusal.status);
+        this.refusal = refusal;
+        this.mayHaveRevoked = mayHaveRevoked;
+    }
+}
+class ThrottledError extends RequestError {
+    throttle;
+    name = 'ThrottledError';
+    constructor(message, throttle) {
+        super(message, 429);
+        this.throttle = throttle;
+    }
+}
+class UnknownTokenError extends RequestError {
+    name = 'UnknownTokenError';
+}
+function isRefusal(status) {
+    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
 }
 
 ;// CONCATENATED MODULE: ./src/operations/name-pattern.ts
@@ -1522,6 +1489,37 @@ function perform(client, task, context) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/shared/version.ts
+const VERSION = '0.1.0';
+const USER_AGENT = `gateway-token-action/${VERSION}`;
+
+;// CONCATENATED MODULE: ./src/platform/endpoints.ts
+
+
+
+
+const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
+function authEndpoint(authUrl) {
+    return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
+}
+const TOKENS_PATH = '/api/tokens';
+function revokePath(tokenId) {
+    if (!isUuid(tokenId)) {
+        throw new RequestError(`the token id ${JSON.stringify((0,shared_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+    }
+    const id = encodeURIComponent(tokenId);
+    return `/api/tokens/${id}/revoke?tokenId=${id}`;
+}
+function jsonRequest(method, url, body) {
+    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
+    if (body === undefined)
+        return { method, url, headers };
+    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
+}
+function requestLine(request) {
+    return `${request.method} ${request.url}`;
+}
+
 ;// CONCATENATED MODULE: ./src/platform/decode.ts
 
 
@@ -1852,8 +1850,9 @@ class Session {
         return pending;
     }
 }
-async function authenticate(loop, { clientId, clientSecret, authEndpoint }, now) {
-    const request = jsonRequest('POST', authEndpoint, JSON.stringify({ clientId, secret: clientSecret }));
+async function authenticate(loop, { clientId, clientSecret, authUrl }, now) {
+    const endpoint = authEndpoint(authUrl);
+    const request = jsonRequest('POST', endpoint, JSON.stringify({ clientId, secret: clientSecret }));
     try {
         return await loop.call('auth', request, {
             read: (answer) => readAccessToken(request, answer, now()),
@@ -1863,7 +1862,7 @@ async function authenticate(loop, { clientId, clientSecret, authEndpoint }, now)
         if (!(error instanceof RequestError))
             throw error;
         if (error.status === 404 || error.status === 405) {
-            throw new AuthenticationError(`authentication failed: ${error.message} ${authPathHint(authEndpoint)}`, error.status);
+            throw new AuthenticationError(`authentication failed: ${error.message} ${authPathHint(endpoint)}`, error.status);
         }
         if (isRefusal(error.status)) {
             throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`, error.status);

@@ -623,92 +623,7 @@ function editDistance(a, b) {
     return at(a.length, b.length);
 }
 
-;// CONCATENATED MODULE: ./src/shared/uuid.ts
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function uuid_isUuid(value) {
-    return UUID.test(value);
-}
-
-;// CONCATENATED MODULE: ./src/shared/version.ts
-const VERSION = '0.1.0';
-const USER_AGENT = `gateway-token-action/${VERSION}`;
-
-;// CONCATENATED MODULE: ./src/platform/errors.ts
-
-class RequestError extends errors/* ActionError */.lZ {
-    status;
-    name = 'RequestError';
-    constructor(message, status) {
-        super(message);
-        this.status = status;
-    }
-}
-class AuthenticationError extends RequestError {
-    name = 'AuthenticationError';
-}
-class DeadlineError extends RequestError {
-    mayHaveTakenEffect;
-    name = 'DeadlineError';
-    constructor(message, status, mayHaveTakenEffect = false) {
-        super(message, status);
-        this.mayHaveTakenEffect = mayHaveTakenEffect;
-    }
-}
-class UnsettledRevokeError extends RequestError {
-    refusal;
-    mayHaveRevoked;
-    name = 'UnsettledRevokeError';
-    constructor(refusal, mayHaveRevoked) {
-        super(refusal.message, refusal.status);
-        this.refusal = refusal;
-        this.mayHaveRevoked = mayHaveRevoked;
-    }
-}
-class ThrottledError extends RequestError {
-    throttle;
-    name = 'ThrottledError';
-    constructor(message, throttle) {
-        super(message, 429);
-        this.throttle = throttle;
-    }
-}
-class UnknownTokenError extends RequestError {
-    name = 'UnknownTokenError';
-}
-function isRefusal(status) {
-    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
-}
-
-;// CONCATENATED MODULE: ./src/platform/endpoints.ts
-
-
-
-
-const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
-function authEndpoint(authUrl) {
-    const base = authUrl.replace(/\/+$/, '');
-    return base.endsWith('/api-token') ? base : base + AUTH_PATH;
-}
-const TOKENS_PATH = '/api/tokens';
-function revokePath(tokenId) {
-    if (!uuid_isUuid(tokenId)) {
-        throw new RequestError(`the token id ${JSON.stringify((0,shared_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
-    }
-    const id = encodeURIComponent(tokenId);
-    return `/api/tokens/${id}/revoke?tokenId=${id}`;
-}
-function jsonRequest(method, url, body) {
-    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
-    if (body === undefined)
-        return { method, url, headers };
-    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
-}
-function requestLine(request) {
-    return `${request.method} ${request.url}`;
-}
-
 ;// CONCATENATED MODULE: ./src/inputs/read.ts
-
 
 
 
@@ -801,7 +716,7 @@ function readConnection(read, secrets) {
         clientId,
         clientSecret,
         baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
-        authEndpoint: authEndpoint(withoutTrailingSlash(authUrl)),
+        authUrl: withoutTrailingSlash(authUrl),
         timeoutMs: parsers_readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
         retries: parsers_readInteger('retries', value('retries'), 0, 10, 'a whole number'),
         totalTimeoutMs: parsers_readInteger('totalTimeout', value('totalTimeout'), 0, 21_600, 'a whole number of seconds') *
@@ -945,6 +860,89 @@ function newestFirstBy(items, recordOf) {
 }
 function order(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
+}
+
+;// CONCATENATED MODULE: ./src/shared/uuid.ts
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function uuid_isUuid(value) {
+    return UUID.test(value);
+}
+
+;// CONCATENATED MODULE: ./src/shared/version.ts
+const VERSION = '0.1.0';
+const USER_AGENT = `gateway-token-action/${VERSION}`;
+
+;// CONCATENATED MODULE: ./src/platform/errors.ts
+
+class RequestError extends errors/* ActionError */.lZ {
+    status;
+    name = 'RequestError';
+    constructor(message, status) {
+        super(message);
+        this.status = status;
+    }
+}
+class AuthenticationError extends RequestError {
+    name = 'AuthenticationError';
+}
+class DeadlineError extends RequestError {
+    mayHaveTakenEffect;
+    name = 'DeadlineError';
+    constructor(message, status, mayHaveTakenEffect = false) {
+        super(message, status);
+        this.mayHaveTakenEffect = mayHaveTakenEffect;
+    }
+}
+class UnsettledRevokeError extends RequestError {
+    refusal;
+    mayHaveRevoked;
+    name = 'UnsettledRevokeError';
+    constructor(refusal, mayHaveRevoked) {
+        super(refusal.message, refusal.status);
+        this.refusal = refusal;
+        this.mayHaveRevoked = mayHaveRevoked;
+    }
+}
+class ThrottledError extends RequestError {
+    throttle;
+    name = 'ThrottledError';
+    constructor(message, throttle) {
+        super(message, 429);
+        this.throttle = throttle;
+    }
+}
+class UnknownTokenError extends RequestError {
+    name = 'UnknownTokenError';
+}
+function isRefusal(status) {
+    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
+}
+
+;// CONCATENATED MODULE: ./src/platform/endpoints.ts
+
+
+
+
+const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
+function authEndpoint(authUrl) {
+    return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
+}
+const TOKENS_PATH = '/api/tokens';
+function revokePath(tokenId) {
+    if (!uuid_isUuid(tokenId)) {
+        throw new RequestError(`the token id ${JSON.stringify((0,shared_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+    }
+    const id = encodeURIComponent(tokenId);
+    return `/api/tokens/${id}/revoke?tokenId=${id}`;
+}
+function jsonRequest(method, url, body) {
+    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
+    if (body === undefined)
+        return { method, url, headers };
+    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
+}
+function requestLine(request) {
+    return `${request.method} ${request.url}`;
 }
 
 ;// CONCATENATED MODULE: ./src/platform/decode.ts
@@ -1277,8 +1275,9 @@ class Session {
         return pending;
     }
 }
-async function authenticate(loop, { clientId, clientSecret, authEndpoint }, now) {
-    const request = jsonRequest('POST', authEndpoint, JSON.stringify({ clientId, secret: clientSecret }));
+async function authenticate(loop, { clientId, clientSecret, authUrl }, now) {
+    const endpoint = authEndpoint(authUrl);
+    const request = jsonRequest('POST', endpoint, JSON.stringify({ clientId, secret: clientSecret }));
     try {
         return await loop.call('auth', request, {
             read: (answer) => readAccessToken(request, answer, now()),
@@ -1288,7 +1287,7 @@ async function authenticate(loop, { clientId, clientSecret, authEndpoint }, now)
         if (!(error instanceof RequestError))
             throw error;
         if (error.status === 404 || error.status === 405) {
-            throw new AuthenticationError(`authentication failed: ${error.message} ${authPathHint(authEndpoint)}`, error.status);
+            throw new AuthenticationError(`authentication failed: ${error.message} ${authPathHint(endpoint)}`, error.status);
         }
         if (isRefusal(error.status)) {
             throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`, error.status);

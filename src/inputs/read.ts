@@ -15,7 +15,6 @@ import {
   withoutTrailingSlash,
 } from './parsers.js'
 import { refuseUnknownInputs } from './names.js'
-import { authEndpoint } from '../platform/endpoints.js'
 import type { SecretMasker } from '../shared/secrets.js'
 import {
   IF_EXISTS,
@@ -62,7 +61,7 @@ export const INPUT_DEFAULTS = {
 export const JOB_STATUS_INPUT = 'jobStatus'
 
 /** The inputs action.yml requires (the runner does not enforce that: readInputs does). */
-export const REQUIRED_INPUTS = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl']
+const REQUIRED_INPUTS = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl']
 
 /** Every input action.yml declares, in its order; a test keeps the two in step. */
 export const DECLARED_INPUTS: readonly string[] = [
@@ -173,7 +172,7 @@ export function readConnection(read: InputSource, secrets: SecretMasker): Connec
     clientId,
     clientSecret,
     baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
-    authEndpoint: authEndpoint(withoutTrailingSlash(authUrl)),
+    authUrl: withoutTrailingSlash(authUrl),
     timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
     retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
     totalTimeoutMs:

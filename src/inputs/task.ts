@@ -4,10 +4,10 @@ export const OPERATIONS = ['create', 'list', 'revoke', 'cleanup'] as const
 export type Operation = (typeof OPERATIONS)[number]
 
 export const STATE_FILTERS = ['active', 'revoked', 'all'] as const
-export type StateFilter = (typeof STATE_FILTERS)[number]
+type StateFilter = (typeof STATE_FILTERS)[number]
 
 export const IF_EXISTS = ['create', 'reuse', 'fail'] as const
-export type IfExists = (typeof IF_EXISTS)[number]
+type IfExists = (typeof IF_EXISTS)[number]
 
 /** Where and how to reach the platform. */
 export interface Connection {
@@ -15,8 +15,8 @@ export interface Connection {
   clientSecret: string
   /** REST API base, without a trailing `/`. */
   baseUrl: string
-  /** The full URL of the token endpoint. */
-  authEndpoint: string
+  /** The auth service's base URL, or its token endpoint, without a trailing `/`. */
+  authUrl: string
   timeoutMs: number
   /** Retries of a transient failure, on top of the first attempt. */
   retries: number

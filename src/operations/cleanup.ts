@@ -10,15 +10,9 @@ import {
 import type { TokenApi } from '../platform/token-api.js'
 import { newestFirst, newestFirstBy, type TokenRecord } from '../shared/records.js'
 import { planCleanup, type KeptToken } from './cleanup-plan.js'
-import type { OperationContext } from './index.js'
+import type { OperationContext } from './context.js'
 import { Scheduler, type Sent } from './scheduler.js'
-import { settleRefusals, type Unsettled } from './settle-refusals.js'
-
-export interface NotRevoked {
-  token: TokenRecord
-  /** Why the platform did not revoke it (no secret: server details are scrubbed). */
-  reason: string
-}
+import { settleRefusals, type NotRevoked, type Unsettled } from './settle-refusals.js'
 
 export interface CleanupResult {
   operation: 'cleanup'
@@ -47,7 +41,7 @@ export interface CleanupResult {
  * the list answer. `skewMs` is how far the runner's clock is behind it (negative: ahead).
  * Without a Date header, the runner's clock is all there is.
  */
-export type AgeClock = { by: 'platform'; skewMs: number } | { by: 'runner' }
+type AgeClock = { by: 'platform'; skewMs: number } | { by: 'runner' }
 
 /**
  * Revokes the tokens a selection chooses (see planCleanup), at most `concurrency` at a

@@ -4,7 +4,13 @@ import { RequestError, type UnsettledRevokeError } from '../platform/errors.js'
 import { settleRevoke } from '../platform/settle-revoke.js'
 import type { TokenApi } from '../platform/token-api.js'
 import { findById, type TokenRecord } from '../shared/records.js'
-import type { NotRevoked } from './cleanup.js'
+
+/** A token the cleanup selected and could not revoke. */
+export interface NotRevoked {
+  token: TokenRecord
+  /** Why the platform did not revoke it (no secret: server details are scrubbed). */
+  reason: string
+}
 
 /** A revoke the platform refused, or answered unclearly, waiting for the list to settle it. */
 export interface Unsettled {

@@ -2,15 +2,15 @@
 import { FORK_HINT } from '../shared/errors.js'
 import type { AccessTokens, CallLoop } from './call-loop.js'
 import { readAccessToken, type AccessToken } from './decode.js'
-import { jsonRequest } from './endpoints.js'
+import { authEndpoint, jsonRequest } from './endpoints.js'
 import { AuthenticationError, isRefusal, RequestError } from './errors.js'
 import { authPathHint } from './hints.js'
 
 export interface Credentials {
   clientId: string
   clientSecret: string
-  /** The full URL of the token endpoint. */
-  authEndpoint: string
+  /** The auth service's base URL, or its token endpoint (see authEndpoint). */
+  authUrl: string
 }
 
 /**
@@ -61,14 +61,11 @@ export class Session implements AccessTokens {
  */
 export async function authenticate(
   loop: CallLoop,
-  { clientId, clientSecret, authEndpoint }: Credentials,
+  { clientId, clientSecret, authUrl }: Credentials,
   now: () => number,
 ): Promise<AccessToken> {
-  const request = jsonRequest(
-    'POST',
-    authEndpoint,
-    JSON.stringify({ clientId, secret: clientSecret }),
-  )
+  const endpoint = authEndpoint(authUrl)
+  const request = jsonRequest('POST', endpoint, JSON.stringify({ clientId, secret: clientSecret }))
   try {
     return await loop.call('auth', request, {
       read: (answer) => readAccessToken(request, answer, now()),
@@ -77,7 +74,7 @@ export async function authenticate(
     if (!(error instanceof RequestError)) throw error
     if (error.status === 404 || error.status === 405) {
       throw new AuthenticationError(
-        `authentication failed: ${error.message} ${authPathHint(authEndpoint)}`,
+        `authentication failed: ${error.message} ${authPathHint(endpoint)}`,
         error.status,
       )
     }

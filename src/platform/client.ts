@@ -18,7 +18,8 @@ import type { CreateOptions, RevokeOptions, RevokeOutcome, TokenApi } from './to
 
 export interface ClientOptions {
   baseUrl: string
-  authEndpoint: string
+  /** The auth service's base URL, or its token endpoint. */
+  authUrl: string
   clientId: string
   clientSecret: string
   timeoutMs: number

@@ -31,7 +31,7 @@ export function parseJson(body: string): unknown {
 }
 
 /** One gateway token record (the create and revoke answers). */
-export function readRecord(request: HttpRequest, answer: Answer): TokenRecord {
+function readRecord(request: HttpRequest, answer: Answer): TokenRecord {
   const record = toRecord(readJson(request, answer))
   if (typeof record === 'string') {
     throw new RequestError(

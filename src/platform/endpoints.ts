@@ -9,12 +9,12 @@ import type { HttpRequest } from './http.js'
 export const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token'
 
 /**
- * The full URL of the token endpoint. Deployments differ in the path prefix, so a URL
- * that already names the endpoint (ends in `/api-token`) is used as it is.
+ * The full URL of the token endpoint, from authUrl (trailing `/` trimmed by the input
+ * reader). Deployments differ in the path prefix, so a URL that already names the
+ * endpoint (ends in `/api-token`) is used as it is.
  */
 export function authEndpoint(authUrl: string): string {
-  const base = authUrl.replace(/\/+$/, '')
-  return base.endsWith('/api-token') ? base : base + AUTH_PATH
+  return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH
 }
 
 /** Create (POST) and list (GET): section 4.2 and 4.3. */

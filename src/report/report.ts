@@ -34,7 +34,7 @@ export interface ReportOptions {
 /** The runner's limit for one output (1 MiB): a larger one breaks the expressions that read it. */
 export const MAX_OUTPUT_BYTES = 1_048_576
 /** The largest value the action puts into the environment of later steps (envName). */
-export const MAX_ENV_VALUE_BYTES = 32 * 1024
+const MAX_ENV_VALUE_BYTES = 32 * 1024
 
 /**
  * The one place that writes a result to the runner: log lines, outputs, the

@@ -66,7 +66,7 @@ export function revokeOnExitNote(when: RevokeOnExit): string | undefined {
 }
 
 /** How far apart the two clocks may be before a cleanup warns about it. */
-export const CLOCK_SKEW_WARNING_MS = 5 * 60_000
+const CLOCK_SKEW_WARNING_MS = 5 * 60_000
 
 /**
  * What a cleanup says about the clock it measured ages on, or undefined when there is

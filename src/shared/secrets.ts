@@ -19,7 +19,7 @@ const SECRET_FIELDS = new Set([
 ])
 
 /** The shortest piece of a sent secret that is scrubbed wherever it appears. */
-export const PIECE_LENGTH = 8
+const PIECE_LENGTH = 8
 /** Pieces are taken from this much of a sent value at most (a JWT is a few KB). */
 const MAX_PIECED = 16 * 1024
 /** A value longer than this is scrubbed in its exact form only, not in its encodings. */

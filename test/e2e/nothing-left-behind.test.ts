@@ -1,7 +1,7 @@
 // Nothing left behind, nothing unreadable, whatever fails (issue 18): runner files, odd token values.
 import { describe, expect, it } from '@jest/globals'
 import { randomBytes } from 'node:crypto'
-import type { FakePlatform } from '../support/fake-platform.mjs'
+import { AUTH_PATH, type FakePlatform } from '../support/fake-platform.mjs'
 import {
   expectCleanFailure,
   expectNoLeaks,
@@ -144,7 +144,7 @@ describe('what a server sends back cannot crash the step or show a secret (case 
   })
 
   it.each([
-    ['the auth service', 'auth', '/idp/identity/resources/auth/v2/api-token', 'POST'],
+    ['the auth service', 'auth', AUTH_PATH, 'POST'],
     ['the API', 'api', '/api/tokens', 'GET'],
   ] as const)(
     'fails cleanly, with one error line, on an 18 MB refresh_token in a 503 answer of %s',

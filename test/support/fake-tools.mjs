@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 const FAKE_TOOL = resolve(fileURLToPath(import.meta.url), '../fake-tool.mjs')
 
 /** The tools a deploy runs, and the ones an example installs them with. */
-export const TOOLS = [
+const TOOLS = [
   'helm',
   'kubectl',
   'docker',

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 
-export const RUNTIME_MAJOR = 24
+const RUNTIME_MAJOR = 24
 
 /** @type {string | undefined} */
 let found

@@ -156,7 +156,7 @@ export async function runAction(options = {}) {
  * @param {Record<string, string>} given
  * @param {import('./expressions.mjs').Contexts} [contexts]
  */
-export function inputEnv(declared, given, contexts = { job: { status: 'success' } }) {
+function inputEnv(declared, given, contexts = { job: { status: 'success' } }) {
   /** @type {Record<string, string>} */
   const env = {}
   for (const [name, spec] of Object.entries(declared)) {

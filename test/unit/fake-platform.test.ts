@@ -9,11 +9,11 @@ import {
   timestamp,
   type TokenRecord,
 } from '../support/fake-platform.mjs'
+import { UUID } from '../../src/shared/uuid.js'
 
 /** The hostile options of the fake platform that the end-to-end tests rely on. */
 
 const WHOLE_SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 interface Answer {
   status: number

@@ -1,14 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { afterEach, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { readFileSync } from 'node:fs'
 import { RunnerFileError } from '../../src/shared/errors.js'
 import { failureMessage, run } from '../../src/main.js'
-import { record, TOKEN_ID } from '../fixtures/nock-platform.js'
+import { API, AUTH, AUTH_PATH, record, TOKEN_ID, useNock } from '../fixtures/nock-platform.js'
 import { recordingRunner, type RecordingRunner } from '../fixtures/runner.js'
-
-const API = 'https://api.example.com'
-const AUTH = 'https://auth.example.com'
-const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token'
 
 let runner: RecordingRunner
 function given(inputs: Record<string, string>) {
@@ -21,20 +17,10 @@ function given(inputs: Record<string, string>) {
   })
 }
 
-beforeAll(() => {
-  if (!nock.isActive()) nock.activate()
-  nock.disableNetConnect()
-})
-beforeEach(() => {
-  nock.cleanAll()
-})
+useNock()
 afterEach(() => {
   // The files a step wrote (tokensFile, tokenFile).
   runner.removeTempDir()
-})
-afterAll(() => {
-  nock.enableNetConnect()
-  nock.restore()
 })
 
 describe('run', () => {

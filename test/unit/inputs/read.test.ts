@@ -4,6 +4,7 @@ import { InputError } from '../../../src/shared/errors.js'
 import { inputVariable } from '../../../src/inputs/names.js'
 import { readConnection, readInputs, type Inputs } from '../../../src/inputs/read.js'
 import { Secrets } from '../../../src/shared/secrets.js'
+import { authEndpoint } from '../../../src/platform/endpoints.js'
 import type { CreateTask, ListTask } from '../../../src/inputs/task.js'
 import { refusal } from '../../fixtures/input-error.js'
 import { CONNECTION, OPERATION, PROJECT_ID, read, TOKEN_ID } from '../../fixtures/inputs.js'
@@ -100,7 +101,7 @@ describe('readInputs', () => {
       clientId: 'client-1',
       clientSecret: 's3cr3t-value',
       baseUrl: 'https://api.example.com',
-      authEndpoint: 'https://auth.example.com/idp/identity/resources/auth/v2/api-token',
+      authUrl: 'https://auth.example.com',
       timeoutMs: 30_000,
       retries: 3,
       totalTimeoutMs: 900_000,
@@ -150,7 +151,9 @@ describe('readInputs', () => {
     ],
   ])('reads %s %s as %s', (input, raw, expected) => {
     const { connection } = read({ operation: 'list', [input]: raw }).inputs
-    expect(input === 'baseUrl' ? connection.baseUrl : connection.authEndpoint).toBe(expected)
+    // The token endpoint is the platform layer's: the inputs hand on the URL, trimmed.
+    const url = input === 'baseUrl' ? connection.baseUrl : authEndpoint(connection.authUrl)
+    expect(url).toBe(expected)
   })
 
   it.each<[string, string, unknown]>([

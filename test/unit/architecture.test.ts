@@ -1,0 +1,119 @@
+// The layering rules of dependency-cruiser.config.mjs, each broken on purpose in a small project.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { execFileSync } from 'node:child_process'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { node24 } from '../support/node24.mjs'
+import { ROOT } from '../support/runner.mjs'
+
+/**
+ * Each file of the project, by the imports it has. The files named `allowed` import
+ * what their layer may, and must not be reported: every rule is shown from both sides.
+ */
+const PROJECT: Record<string, string[]> = {
+  'src/index.ts': ['./main.js', './shared/text.js'],
+  'src/post.ts': ['./post/step.js', './runner/github-runner.js'],
+  'src/main.ts': ['./operations/allowed.js', './report/allowed.js', './post/step.js'],
+  'src/runner/github-runner.ts': ['@actions/core'],
+  'src/runner/runner.ts': [],
+  'src/shared/text.ts': [],
+  'src/shared/allowed.ts': ['./text.js'],
+  'src/shared/upward.ts': ['../inputs/task.js'],
+  'src/inputs/task.ts': ['../shared/text.js'],
+  'src/inputs/asks-platform.ts': ['../platform/http.js'],
+  'src/platform/http.ts': ['@actions/http-client'],
+  'src/platform/sends-itself.ts': ['@actions/http-client'],
+  'src/platform/allowed.ts': ['./http.js', '../shared/text.js'],
+  'src/platform/knows-operation.ts': ['../operations/allowed.js'],
+  'src/operations/allowed.ts': ['../platform/allowed.js', '../inputs/task.js'],
+  'src/operations/logs.ts': ['../runner/runner.js'],
+  'src/operations/circle-a.ts': ['./circle-b.js'],
+  'src/operations/circle-b.ts': ['./circle-a.js'],
+  'src/report/allowed.ts': ['../operations/allowed.js', '../post/state.js'],
+  'src/report/core.ts': ['@actions/core'],
+  'src/report/sends.ts': ['../platform/allowed.js'],
+  'src/post/state.ts': ['../runner/runner.js'],
+  'src/post/step.ts': ['../platform/allowed.js', './state.js'],
+  'src/post/starts-main.ts': ['../main.js'],
+}
+
+/** What dependency-cruiser must report: rule, then the module that breaks it. */
+const BROKEN = [
+  // A circle is reported once, from the module the cruise met first.
+  ['no-circular', 'src/operations/circle-a.ts'],
+  ['only-the-runner-seam-talks-to-the-runner', 'src/report/core.ts'],
+  ['only-the-transport-sends', 'src/platform/sends-itself.ts'],
+  ['shared-imports-no-layer', 'src/shared/upward.ts'],
+  ['inputs-only-read', 'src/inputs/asks-platform.ts'],
+  ['platform-knows-no-operation', 'src/platform/knows-operation.ts'],
+  ['operations-return-plain-results', 'src/operations/logs.ts'],
+  ['report-only-writes', 'src/report/sends.ts'],
+  ['nothing-imports-a-step', 'src/post/starts-main.ts'],
+  ['the-entry-points-only-start', 'src/index.ts'],
+]
+
+interface Violation {
+  rule: { name: string }
+  from: string
+  to: string
+}
+
+let dir: string
+let violations: Violation[]
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'architecture-'))
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
+  for (const file of ['tsconfig.json', 'dependency-cruiser.config.mjs'])
+    copyFileSync(join(ROOT, file), join(dir, file))
+  for (const [file, imports] of Object.entries(PROJECT)) {
+    mkdirSync(join(dir, dirname(file)), { recursive: true })
+    const lines = imports.map((from, i) => `import * as m${i} from '${from}'\nvoid m${i}`)
+    writeFileSync(join(dir, file), `${lines.join('\n')}\nexport const here = 1\n`)
+  }
+  const cruiser = join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs')
+  const args = [cruiser, 'src', '--config', 'dependency-cruiser.config.mjs']
+  // It exits 1 when it finds violations: the report is on stdout all the same.
+  let output: string
+  try {
+    output = execFileSync(node24(), [...args, '--output-type', 'json'], {
+      cwd: dir,
+      encoding: 'utf8',
+    })
+  } catch (error) {
+    output = (error as { stdout: string }).stdout
+  }
+  violations = (JSON.parse(output) as { summary: { violations: Violation[] } }).summary.violations
+}, 60_000)
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('the layering rules (npm run lint:architecture)', () => {
+  it.each(BROKEN)('%s: reports %s', (rule, from) => {
+    expect(violations).toContainEqual(
+      expect.objectContaining({ rule: { name: rule, severity: 'error' }, from }),
+    )
+  })
+
+  it('reports nothing else: the allowed imports of each layer pass', () => {
+    const found = violations.map(({ rule, from }) => [rule.name, from])
+    expect(found.sort()).toEqual([...BROKEN].sort())
+  })
+
+  it('passes on the action itself', () => {
+    const cruiser = join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs')
+    const output = execFileSync(
+      node24(),
+      [cruiser, 'src', '--config', 'dependency-cruiser.config.mjs', '--output-type', 'json'],
+      { cwd: ROOT, encoding: 'utf8' },
+    )
+    const report = JSON.parse(output) as {
+      summary: { violations: Violation[]; totalCruised: number }
+    }
+    expect(report.summary.violations).toEqual([])
+    expect(report.summary.totalCruised).toBeGreaterThan(50)
+  }, 60_000)
+})
