@@ -286,7 +286,7 @@ __webpack_unused_export__ = debug; // for test
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(307);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(345);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(971);
 
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
@@ -296,7 +296,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 345:
+/***/ 971:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -307,106 +307,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: failureMessage
 
-;// CONCATENATED MODULE: ./src/runner/cancel.ts
-const CANCEL_GRACE_MS = 5_000;
-function stopOnCancel(runner, deadline, clock) {
-    const done = new AbortController();
-    const stopListening = runner.onCancel((signal) => {
-        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
-            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
-            deadline.cancel(signal);
-            void clock.sleep(CANCEL_GRACE_MS, done.signal).then(() => {
-                if (!done.signal.aborted)
-                    deadline.cut();
-            });
-            return;
-        }
-        if (!deadline.cutSignal.aborted) {
-            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
-        }
-        deadline.cancel(signal);
-        deadline.cut();
-    });
-    return () => {
-        done.abort();
-        stopListening();
-    };
-}
-
-;// CONCATENATED MODULE: ./src/shared/clock.ts
-const systemClock = {
-    now: () => Date.now(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal?.aborted === true) {
-            resolve();
-            return;
-        }
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal?.addEventListener('abort', done, { once: true });
-    }),
-    jitter: () => Math.random(),
-};
-
-;// CONCATENATED MODULE: ./src/shared/deadline.ts
-class Deadline {
-    clock;
-    totalMs;
-    endsAt;
-    cancelledBy;
-    stopping = new AbortController();
-    cutting = new AbortController();
-    constructor(clock, totalMs) {
-        this.clock = clock;
-        this.totalMs = totalMs;
-        this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
-    }
-    remaining() {
-        if (this.cancelledBy !== undefined)
-            return 0;
-        return Math.max(0, this.endsAt - this.clock.now());
-    }
-    expired() {
-        return this.remaining() === 0;
-    }
-    get stopSignal() {
-        return this.stopping.signal;
-    }
-    get cutSignal() {
-        return this.cutting.signal;
-    }
-    cancel(signal) {
-        if (this.cancelledBy !== undefined)
-            return;
-        this.cancelledBy = signal;
-        this.stopping.abort();
-    }
-    cut() {
-        this.cutting.abort();
-    }
-    cause() {
-        return this.cancelledBy === undefined
-            ? { by: 'totalTimeout', totalMs: this.totalMs }
-            : { by: 'cancel', signal: this.cancelledBy };
-    }
-    describe() {
-        return `totalTimeout (${Math.round(this.totalMs / 1000)} s)`;
-    }
-}
-function stopped(cause) {
-    return cause.by === 'cancel'
-        ? `The step was cancelled (${cause.signal})`
-        : `totalTimeout (${Math.round(cause.totalMs / 1000)} s) ran out`;
-}
-
 // EXTERNAL MODULE: ./src/shared/errors.ts
 var errors = __nccwpck_require__(382);
-// EXTERNAL MODULE: ./src/runner/github-runner.ts + 14 modules
-var github_runner = __nccwpck_require__(307);
 ;// CONCATENATED MODULE: ./src/shared/uuid.ts
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function isUuid(value) {
@@ -680,40 +582,40 @@ function readInputs(read, secrets, given) {
     refuseUnknownInputs(given, DECLARED_INPUTS);
     const operation = readOperation(read('operation'));
     const connection = readConnection(read, secrets);
-    const value = withDefaults(read);
-    const summary = readBoolean('summary', value('summary'));
+    const orDefault = withDefaults(read);
+    const summary = readBoolean('summary', orDefault('summary'));
     let task;
     switch (operation) {
         case 'create':
             task = {
                 operation,
-                name: readRequiredName(value('name'), "the new token's name"),
-                envName: readEnvName(value('envName')),
-                ifExists: readChoice('ifExists', value('ifExists'), IF_EXISTS),
-                revokeOnExit: readRevokeOnExit(value('revokeOnExit')),
-                writeTokenFile: readBoolean('writeTokenFile', value('writeTokenFile')),
+                name: readRequiredName(orDefault('name'), "the new token's name"),
+                envName: readEnvName(orDefault('envName')),
+                ifExists: readChoice('ifExists', orDefault('ifExists'), IF_EXISTS),
+                revokeOnExit: readRevokeOnExit(orDefault('revokeOnExit')),
+                writeTokenFile: readBoolean('writeTokenFile', orDefault('writeTokenFile')),
             };
             break;
         case 'list':
             task = {
                 operation,
-                name: readNameFilter(value('name')),
-                state: readChoice('state', value('state'), STATE_FILTERS),
+                name: readNameFilter(orDefault('name')),
+                state: readChoice('state', orDefault('state'), STATE_FILTERS),
             };
             break;
         case 'revoke':
-            task = { operation, tokenId: readTokenId(value('tokenId')) };
+            task = { operation, tokenId: readTokenId(orDefault('tokenId')) };
             break;
         case 'cleanup':
-            task = readCleanup(value);
+            task = readCleanup(orDefault);
             break;
     }
-    const warnings = OPERATION_SPECIFIC.filter((input) => !USED_BY[operation].includes(input) && value(input) !== INPUT_DEFAULTS[input]).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`);
+    const warnings = OPERATION_SPECIFIC.filter((input) => !USED_BY[operation].includes(input) && orDefault(input) !== INPUT_DEFAULTS[input]).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`);
     return {
         connection,
         task,
         summary,
-        expectedProjectId: readProjectId(value('expectedProjectId')),
+        expectedProjectId: readProjectId(orDefault('expectedProjectId')),
         warnings,
     };
 }
@@ -725,17 +627,16 @@ function readConnection(read, secrets) {
     if (!clientSecret) {
         throw new errors/* InputError */.dz('clientSecret', `is required: the API client secret, from a secret. ${errors/* FORK_HINT */.DS}`);
     }
-    const value = withDefaults(read);
+    const orDefault = withDefaults(read);
     const authUrl = readUrl('authUrl', read('authUrl'), 'the auth service base URL');
     return {
         clientId,
         clientSecret,
         baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
         authUrl: withoutTrailingSlash(authUrl),
-        timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
-        retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
-        totalTimeoutMs: readInteger('totalTimeout', value('totalTimeout'), 0, 21_600, 'a whole number of seconds') *
-            1000,
+        timeoutMs: readInteger('timeout', orDefault('timeout'), 1, 600, 'a whole number of seconds') * 1000,
+        retries: readInteger('retries', orDefault('retries'), 0, 10, 'a whole number'),
+        totalTimeoutMs: readInteger('totalTimeout', orDefault('totalTimeout'), 0, 21_600, 'a whole number of seconds') * 1000,
     };
 }
 function withDefaults(read) {
@@ -751,9 +652,9 @@ function readOperation(raw) {
         throw new errors/* InputError */.dz('operation', `is required: one of ${OPERATIONS.join(', ')}.`);
     return readChoice('operation', raw, OPERATIONS);
 }
-function readCleanup(value) {
-    const name = readNameFilter(value('name'));
-    const olderThan = readDuration(value('olderThan'));
+function readCleanup(orDefault) {
+    const name = readNameFilter(orDefault('name'));
+    const olderThan = readDuration(orDefault('olderThan'));
     if (name === undefined && olderThan === undefined) {
         throw new errors/* InputError */.dz('name', "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.");
     }
@@ -761,9 +662,9 @@ function readCleanup(value) {
         operation: 'cleanup',
         name,
         olderThan,
-        keep: readInteger('keep', value('keep'), 0, 1000, 'a whole number'),
-        dryRun: readBoolean('dryRun', value('dryRun')),
-        concurrency: readInteger('concurrency', value('concurrency'), 1, 32, 'a whole number'),
+        keep: readInteger('keep', orDefault('keep'), 0, 1000, 'a whole number'),
+        dryRun: readBoolean('dryRun', orDefault('dryRun')),
+        concurrency: readInteger('concurrency', orDefault('concurrency'), 1, 32, 'a whole number'),
     };
 }
 
@@ -881,8 +782,8 @@ function order(a, b) {
 
 
 
-async function create(client, task) {
-    const { name, envName, ifExists, revokeOnExit } = task;
+async function create(client, task, notes) {
+    const { name, ifExists } = task;
     if (ifExists !== 'create') {
         const tokens = await client.listTokens();
         const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'));
@@ -893,25 +794,25 @@ async function create(client, task) {
             if (existing.tokenValue === undefined) {
                 throw new errors/* ActionError */.lZ(`${which}, but the platform did not return its value, so it cannot be reused.`);
             }
-            return {
-                operation: 'create',
-                token: existing,
-                reused: true,
-                envName,
-                revokeOnExit: 'never',
-                revokeOnExitSkipped: revokeOnExit !== 'never',
-            };
+            return { operation: 'create', token: existing, reused: true };
         }
     }
-    const token = await client.createToken(name);
-    return {
-        operation: 'create',
-        token,
-        reused: false,
-        envName,
-        revokeOnExit,
-        revokeOnExitSkipped: false,
-    };
+    if (notes === undefined)
+        return { operation: 'create', token: await client.createToken(name), reused: false };
+    notes.sending(name);
+    const token = await client.createToken(name, {
+        onLostAnswer: () => {
+            notes.answerLost();
+        },
+    });
+    const result = { operation: 'create', token, reused: false };
+    try {
+        notes.created(token);
+    }
+    catch (error) {
+        throw await revokeUnhanded(client, result, error);
+    }
+    return result;
 }
 async function revokeUnhanded(client, result, error) {
     const why = (0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error).replace(/\.$/, ''));
@@ -1410,7 +1311,6 @@ async function cleanup(client, task, { clock, log, deadline }) {
     const plan = planCleanup(tokens, task, now);
     const result = {
         operation: 'cleanup',
-        task,
         kept: plan.kept,
         now,
         ages,
@@ -1420,13 +1320,13 @@ async function cleanup(client, task, { clock, log, deadline }) {
         return { ...result, revoked: plan.revoke, revokedElsewhere: [], notRevoked: [], left: [], stop };
     }
     const scheduler = new Scheduler(task.concurrency, clock, deadline, log);
-    const outcomes = await scheduler.run(plan.revoke, async (token, attemptsUsed) => {
+    const ends = await scheduler.run(plan.revoke, async (token, attemptsUsed) => {
         try {
-            const outcome = await client.revokeToken(token.id, {
+            const revoked = await client.revokeToken(token.id, {
                 scheduled: { attemptsUsed },
                 settle: 'later',
             });
-            return { done: { revoked: outcome.token } };
+            return { done: { revoked: revoked.token } };
         }
         catch (error) {
             if (error instanceof ThrottledError)
@@ -1441,16 +1341,16 @@ async function cleanup(client, task, { clock, log, deadline }) {
             return { done: { failed: { token, reason: error.message } } };
         }
     }, (token) => ({ left: token }));
-    const settled = await settleRefusals(client, outcomes.flatMap((o) => ('unsettled' in o ? [o.unsettled] : [])));
+    const settled = await settleRefusals(client, ends.flatMap((o) => ('unsettled' in o ? [o.unsettled] : [])));
     return {
         ...result,
         revoked: newestFirst([
-            ...outcomes.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
+            ...ends.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
             ...settled.revoked,
         ]),
         revokedElsewhere: newestFirst(settled.revokedElsewhere),
-        notRevoked: newestFirstBy([...outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])), ...settled.notRevoked], ({ token }) => token),
-        left: outcomes.flatMap((o) => ('left' in o ? [o.left] : [])),
+        notRevoked: newestFirstBy([...ends.flatMap((o) => ('failed' in o ? [o.failed] : [])), ...settled.notRevoked], ({ token }) => token),
+        left: ends.flatMap((o) => ('left' in o ? [o.left] : [])),
         stop: deadline.cause(),
     };
 }
@@ -1462,7 +1362,7 @@ async function list(client, task) {
     const all = await client.listTokens();
     const matchesName = task.name === undefined ? () => true : nameMatcher(task.name);
     const tokens = all.filter((token) => matchesName(token.name) && (task.state === 'all' || token.state === task.state));
-    return { operation: 'list', tokens: newestFirst(tokens), total: all.length, task };
+    return { operation: 'list', tokens: newestFirst(tokens), total: all.length };
 }
 
 ;// CONCATENATED MODULE: ./src/operations/revoke.ts
@@ -1476,18 +1376,678 @@ async function revoke(client, task) {
 
 
 
-function perform(client, task, context) {
+async function perform(client, task, context) {
     switch (task.operation) {
         case 'create':
-            return create(client, task);
+            return { operation: 'create', task, result: await create(client, task, context.createNotes) };
         case 'list':
-            return list(client, task);
+            return { operation: 'list', task, result: await list(client, task) };
         case 'revoke':
-            return revoke(client, task);
+            return { operation: 'revoke', task, result: await revoke(client, task) };
         case 'cleanup':
-            return cleanup(client, task, context);
+            return { operation: 'cleanup', task, result: await cleanup(client, task, context) };
     }
 }
+
+;// CONCATENATED MODULE: ./src/platform/project-guard.ts
+
+
+
+class ProjectGuard {
+    api;
+    expected;
+    checked = new Set();
+    constructor(api, expected) {
+        this.api = api;
+        this.expected = expected;
+    }
+    async listTokens() {
+        const tokens = await this.api.listTokens();
+        const other = tokens.find((token) => !this.isExpected(token));
+        if (other !== undefined) {
+            throw new errors/* ActionError */.lZ(`the platform listed ${nameAndId(other)} of project ${projectOf(other)}, but expectedProjectId is ${this.expected}: these credentials reach another project. Nothing was revoked or created; check clientId, clientSecret and baseUrl.`);
+        }
+        for (const token of tokens)
+            this.checked.add(token.id.toLowerCase());
+        return tokens;
+    }
+    async createToken(name, options) {
+        const token = await this.api.createToken(name, options);
+        if (this.isExpected(token))
+            return token;
+        let revoked;
+        try {
+            await this.api.revokeToken(token.id);
+            revoked = 'It was revoked at once.';
+        }
+        catch (error) {
+            const why = (0,errors/* messageOf */.bD)(error);
+            revoked = `Revoking it at once failed too, so revoke it by hand: ${why}`;
+        }
+        throw new errors/* ActionError */.lZ(`the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`);
+    }
+    async revokeToken(tokenId, options) {
+        if (!this.checked.has(tokenId.toLowerCase()))
+            await this.listTokens();
+        return this.api.revokeToken(tokenId, options);
+    }
+    platformTime(runnerTime) {
+        return this.api.platformTime(runnerTime);
+    }
+    isExpected(token) {
+        return token.projectId?.toLowerCase() === this.expected.toLowerCase();
+    }
+}
+function projectOf(token) {
+    return token.projectId === undefined ? '(none given)' : (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.projectId), 80);
+}
+
+;// CONCATENATED MODULE: ./src/post/state.ts
+const TOKEN_ID = 'revokeOnExitTokenId';
+const TOKEN_NAME = 'revokeOnExitTokenName';
+const CREATE_SENT_AT = 'revokeOnExitSince';
+const WHEN = 'revokeOnExitWhen';
+const LOST_ANSWER = 'revokeOnExitLostAnswer';
+const TOKEN_FILE = 'tokenFile';
+class PostState {
+    runner;
+    clock;
+    constructor(runner, clock) {
+        this.runner = runner;
+        this.clock = clock;
+    }
+    revokeOnExit(when) {
+        return {
+            sending: (name) => {
+                this.runner.saveState(TOKEN_NAME, name);
+                this.runner.saveState(CREATE_SENT_AT, String(this.clock.now()));
+                this.runner.saveState(WHEN, when);
+            },
+            answerLost: () => {
+                this.runner.saveState(LOST_ANSWER, 'true');
+            },
+            created: (token) => {
+                this.runner.saveState(TOKEN_ID, token.id);
+            },
+        };
+    }
+    tokenFile(path) {
+        this.runner.saveState(TOKEN_FILE, path);
+    }
+}
+function leftToRevoke(runner) {
+    const id = runner.getState(TOKEN_ID);
+    const name = runner.getState(TOKEN_NAME);
+    const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
+    const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
+    const create = name && Number.isSafeInteger(sentAt) ? { name, sentAt, when } : undefined;
+    const lost = runner.getState(LOST_ANSWER) === 'true';
+    if (id) {
+        const token = name ? { id, name } : { id };
+        return create !== undefined && lost ? { when, token, search: create } : { when, token };
+    }
+    return create === undefined ? undefined : { when, search: create };
+}
+function savedTokenFile(runner) {
+    return runner.getState(TOKEN_FILE) || undefined;
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+
+const SUMMARY_LIMIT_BYTES = 128 * 1024;
+const RESERVE_BYTES = 4 * 1024;
+class Summary {
+    text = '';
+    bytes = 0;
+    constructor(heading) {
+        this.block(`### ${heading}`);
+    }
+    paragraph(markdown) {
+        this.block(markdown);
+        return this;
+    }
+    table(heading, columns, items, row, whereAll) {
+        if (items.length === 0)
+            return this;
+        const head = `#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`;
+        let shown = 0;
+        if (this.add(head))
+            for (const item of items) {
+                if (!this.add(`| ${row(item).join(' | ')} |\n`, RESERVE_BYTES))
+                    break;
+                shown++;
+            }
+        const omitted = items.length - shown;
+        if (omitted > 0)
+            this.add(`\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`);
+        this.add('\n');
+        return this;
+    }
+    toString() {
+        return this.text;
+    }
+    block(markdown) {
+        if (this.add(`${markdown}\n\n`))
+            return;
+        const cut = cutMarkdown(markdown, SUMMARY_LIMIT_BYTES - 1 - RESERVE_BYTES - this.bytes - 2);
+        if (cut !== undefined)
+            this.add(`${cut}\n\n`);
+    }
+    add(text, reserve = 0) {
+        const bytes = Buffer.byteLength(text);
+        if (this.bytes + bytes + reserve >= SUMMARY_LIMIT_BYTES)
+            return false;
+        this.text += text;
+        this.bytes += bytes;
+        return true;
+    }
+}
+const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu;
+function cutMarkdown(markdown, maxBytes) {
+    if (Buffer.byteLength(markdown) <= maxBytes)
+        return markdown;
+    const closers = (open) => open
+        .map((tag) => `</${tag}>`)
+        .reverse()
+        .join('');
+    let open = [];
+    let kept = '';
+    let bytes = 0;
+    for (const [piece, slash, tag] of markdown.matchAll(PIECE)) {
+        const next = tag === undefined ? open : slash ? open.slice(0, -1) : [...open, tag];
+        const size = Buffer.byteLength(piece);
+        if (bytes + size + Buffer.byteLength(`...${closers(next)}`) > maxBytes)
+            break;
+        kept += piece;
+        bytes += size;
+        open = next;
+    }
+    const cut = `${kept}...${closers(open)}`;
+    return Buffer.byteLength(cut) <= maxBytes ? cut : undefined;
+}
+const markdownSpecial = (0,shared_text/* lazyRegExp */.eN)(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu);
+const MAYBE_SPECIAL = /[&<>"|`\\*[\]~$_]/;
+function escapeMarkdown(value) {
+    const line = (0,shared_text/* oneLine */.TN)(value);
+    if (!MAYBE_SPECIAL.test(line))
+        return line;
+    return line.replace(markdownSpecial(), (c) => `&#${c.charCodeAt(0)};`);
+}
+
+;// CONCATENATED MODULE: ./src/report/wording.ts
+
+
+function leftBecause({ stop }) {
+    return stop.by === 'cancel' ? 'the step was cancelled' : 'totalTimeout ran out';
+}
+function keptByKeep(keep) {
+    const which = keep === 1 ? 'the newest of its name' : `one of the ${keep} newest of its name`;
+    return `${which} (keep: ${keep}); keep: 0 revokes it too`;
+}
+const KEPT_NAMELESS = 'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told';
+function revokeOnExitNote(when) {
+    if (when === 'never')
+        return undefined;
+    return when === 'always'
+        ? 'It will be revoked at the end of the job (revokeOnExit).'
+        : 'It will be revoked at the end of the job if the job does not succeed (revokeOnExit: failure).';
+}
+const CLOCK_SKEW_WARNING_MS = 5 * 60_000;
+function ageClockNote({ ages }) {
+    if (ages.by === 'runner') {
+        return "The platform's answers carry no Date header: ages are measured on the runner's clock.";
+    }
+    if (Math.abs(ages.skewMs) <= CLOCK_SKEW_WARNING_MS)
+        return undefined;
+    const way = ages.skewMs > 0 ? 'behind' : 'ahead of';
+    const apart = Math.round(Math.abs(ages.skewMs) / 60_000) * 60_000;
+    return `The runner's clock is ${(0,shared_text/* formatAge */.nV)(apart)} ${way} the platform's (by the Date header of its list answer): ages are measured on the platform's clock.`;
+}
+function allRevoked({ revoked, revokedElsewhere }) {
+    return revokedElsewhere.length === 0 ? revoked : newestFirst([...revoked, ...revokedElsewhere]);
+}
+function revokedElsewhereNote(token) {
+    const at = token.revokedAt ? ` at ${(0,shared_text/* oneLine */.TN)(token.revokedAt)}` : '';
+    const by = token.revokedBy ? ` by ${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.revokedBy), 80)}` : '';
+    return `was revoked by someone else meanwhile${at}${by} (another job, or a person): counted as revoked`;
+}
+function cleanupOutcome(result, { dryRun }) {
+    const { revoked, revokedElsewhere, notRevoked, left } = result;
+    if (dryRun)
+        return `Dry run: ${(0,shared_text/* countTokens */.ih)(revoked.length)} would be revoked; nothing was revoked.`;
+    const elsewhere = revokedElsewhere.length > 0
+        ? `; ${revokedElsewhere.length} more had been revoked by someone else meanwhile`
+        : '';
+    const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : '';
+    const late = left.length > 0 ? `; ${left.length} left when ${leftBecause(result)}` : '';
+    return `Revoked ${(0,shared_text/* countTokens */.ih)(revoked.length)}${elsewhere}${failed}${late}.`;
+}
+
+;// CONCATENATED MODULE: ./src/report/summary.ts
+
+
+
+
+
+const FIELD_CHARACTERS = 200;
+const ALL_IN_TOKENS_FILE = 'the file named by the <code>tokensFile</code> output has all of them';
+function createSummary(result, task) {
+    const { token, reused } = result;
+    const { envName } = task;
+    const where = envName
+        ? `the step output <code>tokenValue</code> and the environment variable <code>${field(envName)}</code>`
+        : 'the step output <code>tokenValue</code>';
+    const mediator = token.mediatorId ? ` for mediator <code>${field(token.mediatorId)}</code>` : '';
+    const what = reused
+        ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
+        : `Created ${describeToken(token)}${mediator}.`;
+    const note = reused ? undefined : revokeOnExitNote(task.revokeOnExit);
+    const exit = note === undefined ? '' : ` ${note}`;
+    return new Summary(reused ? 'Gateway token reused' : 'Gateway token created')
+        .paragraph(`${what} Its value is in ${where}, masked in the log.${exit}`)
+        .toString();
+}
+function revokeSummary(result) {
+    const { token, alreadyRevoked } = result;
+    const when = token.revokedAt ? ` at ${date(token.revokedAt)}` : '';
+    const what = alreadyRevoked
+        ? `The ${describeToken(token)} was already revoked${when}; nothing changed.`
+        : `Revoked ${describeToken(token)}${when}.`;
+    return new Summary('Gateway token revoked').paragraph(what).toString();
+}
+function listSummary(result, task) {
+    const { tokens, total } = result;
+    const filters = [
+        task.name === undefined ? undefined : `name <code>${field(task.name)}</code>`,
+        task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
+    ].filter((filter) => filter !== undefined);
+    const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : '';
+    return new Summary('Gateway tokens')
+        .paragraph(`${tokens.length} of ${(0,shared_text/* countTokens */.ih)(total)}${matching}.`)
+        .table('Tokens', ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'], tokens, (t) => [
+        summary_name(t),
+        code(t.id),
+        field(t.state),
+        date(t.createdAt),
+        creator(t),
+        date(t.revokedAt),
+    ], ALL_IN_TOKENS_FILE)
+        .toString();
+}
+function cleanupSummary(result, task) {
+    const { revoked, kept, notRevoked, left, now } = result;
+    const selection = [
+        task.name === undefined
+            ? 'active tokens of any name'
+            : `active tokens named <code>${field(task.name)}</code>`,
+        task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
+        task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
+    ].filter((part) => part !== undefined);
+    const age = (token) => {
+        const created = createdTime(token);
+        return created === undefined ? 'unknown' : (0,shared_text/* formatAge */.nV)(now - created);
+    };
+    return new Summary(task.dryRun ? 'Gateway token cleanup (dry run)' : 'Gateway token cleanup')
+        .paragraph([`Selected ${selection.join(', ')}.`, cleanupOutcome(result, task), ageClockNote(result)]
+        .filter((sentence) => sentence !== undefined)
+        .join(' '))
+        .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked, ({ token, reason }) => [summary_name(token), code(token.id), field(reason)], 'each has a warning in the log')
+        .table(`Left active: ${leftBecause(result)}`, ['Name', 'Id', 'Age'], left, (t) => [summary_name(t), code(t.id), age(t)], 'run the cleanup again to revoke them')
+        .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked, (t) => [summary_name(t), code(t.id), age(t), creator(t)], ALL_IN_TOKENS_FILE)
+        .table('Revoked by someone else meanwhile', ['Name', 'Id', 'Revoked', 'By'], result.revokedElsewhere, (t) => [summary_name(t), code(t.id), date(t.revokedAt), field(t.revokedBy ?? '')], ALL_IN_TOKENS_FILE)
+        .table('Kept', ['Name', 'Id', 'Age', 'Why'], kept, ({ token, why }) => [
+        summary_name(token),
+        code(token.id),
+        age(token),
+        field(why === 'keep'
+            ? keptByKeep(task.keep)
+            : why === 'unreadable name'
+                ? KEPT_NAMELESS
+                : 'its createdAt cannot be read'),
+    ], 'the log says how many were kept')
+        .toString();
+}
+function describeToken(token) {
+    return `gateway token <strong>${summary_name(token)}</strong> (${code(token.id)})`;
+}
+function summary_name(token) {
+    return token.name === undefined ? `<em>${NO_NAME}</em>` : field(token.name);
+}
+function creator(token) {
+    return field(token.createdByEmail ?? token.createdBy ?? '');
+}
+function code(value) {
+    return `<code>${field(value)}</code>`;
+}
+function date(iso) {
+    if (iso === undefined)
+        return '';
+    const time = readTimestamp(iso);
+    if (time === undefined)
+        return field(iso);
+    return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+}
+function field(value) {
+    return escapeMarkdown((0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(value), FIELD_CHARACTERS));
+}
+
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/shared/token-files.ts
+
+
+
+const TOKEN_FILE_NAME = /^gateway-token-[0-9a-f]{32}$/;
+const randomName = (prefix, suffix = '') => `${prefix}${(0,external_node_crypto_namespaceObject.randomBytes)(16).toString('hex')}${suffix}`;
+function newTokenFilePath(dir) {
+    return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-token-'));
+}
+function writeTokenFile(path, value) {
+    writeNewFile(path, value, 0o600);
+}
+function writeTokensFile(dir, json) {
+    const path = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-tokens-', '.json'));
+    writeNewFile(path, json, 0o600);
+    return path;
+}
+function writeNewFile(path, content, mode) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'wx', mode);
+    try {
+        (0,external_node_fs_namespaceObject.fchmodSync)(fd, mode);
+        (0,external_node_fs_namespaceObject.writeFileSync)(fd, content);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+function removeTokenFile(path, dir) {
+    if (resolve(path) !== path ||
+        dirname(path) !== resolve(dir) ||
+        !TOKEN_FILE_NAME.test(basename(path))) {
+        throw new Error(`it is not a token file of this action in ${resolve(dir)}.`);
+    }
+    try {
+        if (!lstatSync(path).isFile())
+            throw new Error('it is no longer a plain file.');
+        unlinkSync(path);
+        return true;
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return false;
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/report.ts
+
+
+
+
+
+
+const MAX_OUTPUT_BYTES = 1_048_576;
+const MAX_ENV_VALUE_BYTES = 32 * 1024;
+async function report(done, options, runner) {
+    let summary;
+    switch (done.operation) {
+        case 'create': {
+            const { task, result } = done;
+            reportCreate(result, task, options.postState, runner);
+            summary = createSummary(result, task);
+            break;
+        }
+        case 'list': {
+            const { task, result } = done;
+            const { tokens, total } = result;
+            runner.info(`${tokens.length} of ${(0,shared_text/* countTokens */.ih)(total)} match.`);
+            listOutputs(runner, tokens);
+            summary = listSummary(result, task);
+            break;
+        }
+        case 'revoke': {
+            const { result } = done;
+            const { token, alreadyRevoked } = result;
+            if (alreadyRevoked) {
+                const when = token.revokedAt ? ` at ${(0,shared_text/* oneLine */.TN)(token.revokedAt)}` : '';
+                runner.notice(`The ${tokenLabel(token)} was already revoked${when}; nothing to do.`);
+            }
+            else {
+                runner.info(`Revoked ${tokenLabel(token)}.`);
+            }
+            recordOutputs(runner, token);
+            runner.setOutput('revokedAt', token.revokedAt ?? '');
+            runner.setOutput('revokedBy', token.revokedBy ?? '');
+            summary = revokeSummary(result);
+            break;
+        }
+        case 'cleanup': {
+            const { task, result } = done;
+            reportCleanup(result, task, runner);
+            summary = cleanupSummary(result, task);
+            break;
+        }
+    }
+    if (!options.summary)
+        return;
+    try {
+        await runner.writeSummary(summary);
+    }
+    catch (error) {
+        runner.warning(`Could not write the job summary: ${(0,errors/* messageOf */.bD)(error)}`);
+    }
+}
+function reportCreate(result, task, postState, runner) {
+    const { token, reused } = result;
+    const { envName } = task;
+    checkHandOver(token.tokenValue ?? '', envName);
+    runner.info(reused
+        ? `Reused the ${tokenLabel(token)}, created ${(0,shared_text/* oneLine */.TN)(token.createdAt ?? 'at an unknown time')}.`
+        : `Created ${tokenLabel(token)}.`);
+    const exit = reused ? undefined : revokeOnExitNote(task.revokeOnExit);
+    if (exit !== undefined)
+        runner.info(exit);
+    if (reused && task.revokeOnExit !== 'never')
+        runner.info('revokeOnExit does not apply: the token was reused, not created by this step.');
+    recordOutputs(runner, token);
+    runner.setOutput('tokenValue', token.tokenValue ?? '');
+    runner.setOutput('reused', String(reused));
+    runner.setOutput('tokenFile', task.writeTokenFile ? tokenFile(runner, postState, token) : '');
+    if (envName) {
+        runner.exportVariable(envName, token.tokenValue ?? '');
+        runner.info(`The token value is in the environment variable ${envName} for later steps (masked).`);
+    }
+}
+function checkHandOver(value, envName) {
+    const bytes = Buffer.byteLength(value);
+    if (bytes > MAX_OUTPUT_BYTES) {
+        throw new errors/* ActionError */.lZ(`the token value is ${bytes} bytes, over the runner's limit of 1 MiB for one output (tokenValue).`);
+    }
+    if (envName !== undefined && bytes > MAX_ENV_VALUE_BYTES) {
+        throw new errors/* ActionError */.lZ(`the token value is ${bytes} bytes, too large for an environment variable (envName ${envName}: at most ${MAX_ENV_VALUE_BYTES} bytes, or later steps and the post step cannot start). Use writeTokenFile: true and read the value from the file.`);
+    }
+}
+function reportCleanup(result, task, runner) {
+    const { revoked, kept, notRevoked, now } = result;
+    const clock = ageClockNote(result);
+    if (clock !== undefined) {
+        if (result.ages.by === 'runner')
+            runner.info(clock);
+        else
+            runner.warning(clock);
+    }
+    const age = (token) => {
+        const created = createdTime(token);
+        return created === undefined ? '' : `, ${(0,shared_text/* formatAge */.nV)(now - created)} old`;
+    };
+    for (const { token, why } of kept) {
+        if (why === 'keep') {
+            runner.info(`Kept ${tokenLabel(token)}${age(token)}: ${keptByKeep(task.keep)}.`);
+        }
+        else if (why === 'unreadable name') {
+            runner.warning(`Token ${nameAndId(token)} is not revoked: ${KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`);
+        }
+        else {
+            runner.warning(`Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`);
+        }
+    }
+    const verb = task.dryRun ? 'Would revoke' : 'Revoked';
+    for (const token of revoked)
+        runner.info(`${verb} ${tokenLabel(token)}${age(token)}.`);
+    for (const token of result.revokedElsewhere)
+        runner.info(`The ${tokenLabel(token)} ${revokedElsewhereNote(token)}.`);
+    for (const { token, reason } of notRevoked)
+        runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`);
+    runner.info(`${cleanupOutcome(result, task)} Kept ${kept.length}.`);
+    listOutputs(runner, allRevoked(result));
+}
+function recordOutputs(runner, token) {
+    runner.setOutput('tokenId', token.id);
+    runner.setOutput('name', token.name ?? '');
+    runner.setOutput('mediatorId', token.mediatorId ?? '');
+    runner.setOutput('projectId', token.projectId ?? '');
+    runner.setOutput('state', token.state);
+    runner.setOutput('createdAt', token.createdAt ?? '');
+    runner.setOutput('token', publicJson(token));
+}
+function tokenFile(runner, postState, token) {
+    const path = newTokenFilePath(runner.tempDir());
+    postState.tokenFile(path);
+    try {
+        writeTokenFile(path, token.tokenValue ?? '');
+    }
+    catch (error) {
+        throw new errors/* ActionError */.lZ(`could not write the token value to ${path} (writeTokenFile): ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))}`);
+    }
+    return path;
+}
+function listOutputs(runner, tokens) {
+    const json = publicJson(tokens);
+    const bytes = Buffer.byteLength(json);
+    runner.setOutput('count', String(tokens.length));
+    if (bytes <= MAX_OUTPUT_BYTES)
+        runner.setOutput('tokens', json);
+    let path;
+    try {
+        path = writeTokensFile(runner.tempDir(), json);
+    }
+    catch (error) {
+        throw new errors/* ActionError */.lZ(`could not write the records to a file in ${runner.tempDir()} (tokensFile): ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))}`);
+    }
+    runner.setOutput('tokensFile', path);
+    if (bytes > MAX_OUTPUT_BYTES) {
+        runner.warning(`The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`);
+        runner.setOutput('tokens', '');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/shared/deadline.ts
+class Deadline {
+    clock;
+    totalMs;
+    endsAt;
+    cancelledBy;
+    stopping = new AbortController();
+    cutting = new AbortController();
+    constructor(clock, totalMs) {
+        this.clock = clock;
+        this.totalMs = totalMs;
+        this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
+    }
+    remaining() {
+        if (this.cancelledBy !== undefined)
+            return 0;
+        return Math.max(0, this.endsAt - this.clock.now());
+    }
+    expired() {
+        return this.remaining() === 0;
+    }
+    get stopSignal() {
+        return this.stopping.signal;
+    }
+    get cutSignal() {
+        return this.cutting.signal;
+    }
+    cancel(signal) {
+        if (this.cancelledBy !== undefined)
+            return;
+        this.cancelledBy = signal;
+        this.stopping.abort();
+    }
+    cut() {
+        this.cutting.abort();
+    }
+    cause() {
+        return this.cancelledBy === undefined
+            ? { by: 'totalTimeout', totalMs: this.totalMs }
+            : { by: 'cancel', signal: this.cancelledBy };
+    }
+    describe() {
+        return `totalTimeout (${Math.round(this.totalMs / 1000)} s)`;
+    }
+}
+function stopped(cause) {
+    return cause.by === 'cancel'
+        ? `The step was cancelled (${cause.signal})`
+        : `totalTimeout (${Math.round(cause.totalMs / 1000)} s) ran out`;
+}
+
+;// CONCATENATED MODULE: ./src/report/step-failure.ts
+
+
+
+
+function stepFailure(done) {
+    if (done.operation !== 'cleanup')
+        return undefined;
+    const failures = [timeoutFailure(done.result), cleanupFailure(done.result)];
+    const text = failures.filter((failure) => failure !== undefined).join(' ');
+    return text === '' ? undefined : text;
+}
+function timeoutFailure(result) {
+    const { left, revoked, stop } = result;
+    if (left.length === 0)
+        return undefined;
+    return `${stopped(stop)}: ${(0,shared_text/* countTokens */.ih)(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`;
+}
+function cleanupFailure(result) {
+    const { notRevoked } = result;
+    if (notRevoked.length === 0)
+        return undefined;
+    const revoked = allRevoked(result);
+    const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`);
+    const more = notRevoked.length > shown.length
+        ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
+        : '';
+    const total = notRevoked.length + revoked.length;
+    const were = (n) => (n === 1 ? 'was' : 'were');
+    return `${notRevoked.length} of ${(0,shared_text/* countTokens */.ih)(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
+}
+
+// EXTERNAL MODULE: ./src/runner/github-runner.ts + 14 modules
+var github_runner = __nccwpck_require__(307);
+;// CONCATENATED MODULE: ./src/shared/clock.ts
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted === true) {
+            resolve();
+            return;
+        }
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+    }),
+    jitter: () => Math.random(),
+};
 
 ;// CONCATENATED MODULE: ./src/shared/version.ts
 const VERSION = '0.1.0';
@@ -1823,7 +2383,7 @@ class Session {
         this.obtain = obtain;
         this.now = now;
     }
-    async token() {
+    async accessToken() {
         const current = this.pending;
         if (current !== undefined) {
             const token = await current;
@@ -1925,13 +2485,16 @@ function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
 
 ;// CONCATENATED MODULE: ./src/platform/server-detail.ts
 
+
+
+const MAX_REASON = 60;
 const MAX_DETAIL = 300;
 const MAX_BODY = 64 * 1024;
 const MAX_DEPTH = 4;
 const MAX_PARTS = 16;
 function describeBody(body, contentType, scrub) {
-    const cut = body.length > MAX_BODY;
-    const text = scrub(cut ? body.slice(0, MAX_BODY) : body).trim();
+    const truncated = body.length > MAX_BODY;
+    const text = scrub(truncated ? body.slice(0, MAX_BODY) : body).trim();
     if (text === '')
         return '';
     if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
@@ -1942,7 +2505,7 @@ function describeBody(body, contentType, scrub) {
         json = JSON.parse(text);
     }
     catch {
-        if (cut && /^[[{]/.test(text)) {
+        if (truncated && /^[[{]/.test(text)) {
             return `a JSON body of ${body.length} characters, too long to read for its message`;
         }
         return shorten(text);
@@ -1979,6 +2542,19 @@ function jsonDetail(value, depth = 0) {
 function shorten(text) {
     return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(text), MAX_DETAIL);
 }
+function describeFailure(request, outcome, { renewed, attempt }, scrub) {
+    if (outcome instanceof TransportError) {
+        return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
+    }
+    const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
+    const reason = (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
+    const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
+    const what = detail ? `: ${detail}` : '';
+    if (renewed && outcome.status === 401) {
+        return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
+    }
+    return `${requestLine(request)} answered ${status}${attempt}${what}`;
+}
 
 ;// CONCATENATED MODULE: ./src/platform/call-loop.ts
 
@@ -1990,76 +2566,41 @@ function shorten(text) {
 
 
 
-const MAX_REASON = 60;
 class CallLoop {
     options;
     platformOffset;
     accessTokens;
     constructor(options) {
         this.options = options;
-    }
-    useAccessTokens(tokens) {
-        this.accessTokens = tokens;
+        this.accessTokens = options.accessTokens?.(this);
     }
     platformTime(at) {
         return this.platformOffset === undefined ? undefined : at + this.platformOffset;
     }
     async call(target, request, options) {
-        const { clock, backoff, log, deadline, timeoutMs } = this.options;
         const attempts = this.options.retries + 1;
         let renewed = false;
         for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1;; attempt++) {
-            if (deadline.expired())
-                throw notSent(deadline, request);
-            const { outcome, token, cut } = await this.attempt(target, request);
-            if (outcome instanceof TransportError &&
-                ((outcome.code === 'ETIMEDOUT' && cut) || outcome.code === CUT_OFF)) {
-                const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : '';
-                throw new DeadlineError(`${stopped(deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
-            }
+            if (this.options.deadline.expired())
+                throw notSent(this.options.deadline, request);
+            const { outcome, accessToken, shortened } = await this.attempt(target, request);
+            this.throwIfCutOff(request, outcome, shortened);
             const answer = outcome instanceof TransportError ? undefined : outcome;
-            if (answer?.status === 401 && token !== undefined && !renewed) {
+            if (answer?.status === 401 && accessToken !== undefined && !renewed) {
                 renewed = true;
-                log.info(`${requestLine(request)} answered 401: authenticating again.`);
-                await this.accessTokens?.reject(token);
+                this.options.log.info(`${requestLine(request)} answered 401: authenticating again.`);
+                await this.accessTokens?.reject(accessToken);
                 attempt--;
                 continue;
             }
             if (answer !== undefined && isSuccess(target, answer.status)) {
-                try {
-                    return options.read(answer);
-                }
-                catch (error) {
-                    const found = error instanceof RequestError
-                        ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
-                        : undefined;
-                    if (found !== undefined)
-                        return found;
-                    throw error;
-                }
+                return this.readSuccess(answer, options);
             }
-            const failure = this.describeFailure(request, outcome, {
-                renewed,
-                attempt: attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '',
-            });
             const retrying = isTransient(outcome) && attempt < attempts;
-            const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff);
-            const delay = retrying ? (retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff)) : 0;
-            if (answer?.status === 429 && retrying && options.scheduled !== undefined) {
-                throw new ThrottledError((0,shared_text/* asSentence */.KG)(failure), {
-                    retryAfterMs: retryAfter,
-                    backoffMs: backoffDelay(attempt, clock.jitter(), backoff),
-                    attemptsUsed: attempt,
-                });
-            }
-            if (retrying && delay >= deadline.remaining()) {
-                const maybe = mayHaveTakenEffect(outcome);
-                const cause = deadline.cause();
-                const why = cause.by === 'cancel'
-                    ? `the step was cancelled (${cause.signal}), so it was not tried again`
-                    : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`;
-                throw new DeadlineError(`${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
-            }
+            const numbered = attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '';
+            const scrub = (text) => this.options.secrets.scrub(text);
+            const failure = describeFailure(request, outcome, { renewed, attempt: numbered }, scrub);
+            const delay = retrying ? this.retryDelay(failure, outcome, attempt, options) : 0;
             if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
                 if (retrying)
                     await this.wait(failure, delay);
@@ -2069,16 +2610,60 @@ class CallLoop {
                 if (retrying)
                     continue;
             }
-            if (!retrying) {
-                const hint = outcome instanceof TransportError
-                    ? transportHint(outcome, target, request.url, timeoutMs)
-                    : target === 'api' && outcome.status === 404
-                        ? apiPathHint(request)
-                        : '';
-                throw new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, answer?.status);
-            }
+            if (!retrying)
+                throw this.finalFailure(target, request, outcome, failure);
             await this.wait(failure, delay);
         }
+    }
+    throwIfCutOff(request, outcome, shortened) {
+        if (!(outcome instanceof TransportError))
+            return;
+        if (!((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === CUT_OFF))
+            return;
+        const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : '';
+        throw new DeadlineError(`${stopped(this.options.deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
+    }
+    async readSuccess(answer, options) {
+        try {
+            return options.read(answer);
+        }
+        catch (error) {
+            const found = error instanceof RequestError
+                ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
+                : undefined;
+            if (found !== undefined)
+                return found;
+            throw error;
+        }
+    }
+    retryDelay(failure, outcome, attempt, options) {
+        const { clock, backoff, deadline } = this.options;
+        const answer = outcome instanceof TransportError ? undefined : outcome;
+        const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff);
+        const delay = retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff);
+        if (answer?.status === 429 && options.scheduled !== undefined) {
+            throw new ThrottledError((0,shared_text/* asSentence */.KG)(failure), {
+                retryAfterMs: retryAfter,
+                backoffMs: backoffDelay(attempt, clock.jitter(), backoff),
+                attemptsUsed: attempt,
+            });
+        }
+        if (delay < deadline.remaining())
+            return delay;
+        const maybe = mayHaveTakenEffect(outcome);
+        const cause = deadline.cause();
+        const why = cause.by === 'cancel'
+            ? `the step was cancelled (${cause.signal}), so it was not tried again`
+            : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`;
+        throw new DeadlineError(`${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
+    }
+    finalFailure(target, request, outcome, failure) {
+        if (outcome instanceof TransportError) {
+            const hint = transportHint(outcome, target, request.url, this.options.timeoutMs);
+            return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint);
+        }
+        const hint = target === 'api' && outcome.status === 404 ? apiPathHint(request) : '';
+        return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, outcome.status);
     }
     async wait(failure, delay) {
         this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
@@ -2086,12 +2671,12 @@ class CallLoop {
     }
     async attempt(target, request) {
         const { clock, secrets, transport, log, deadline } = this.options;
-        let token;
+        let accessToken;
         let sent = request;
         if (target === 'api' && this.accessTokens !== undefined) {
-            token = await this.accessTokens.token();
-            secrets.add(token, 'sent');
-            sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } };
+            accessToken = await this.accessTokens.accessToken();
+            secrets.add(accessToken, 'sent');
+            sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${accessToken}` } };
         }
         if (deadline.expired())
             throw notSent(deadline, request);
@@ -2114,22 +2699,8 @@ class CallLoop {
         }
         const result = outcome instanceof TransportError ? outcome.code : String(outcome.status);
         log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
-        const cut = timeoutMs < this.options.timeoutMs;
-        return token === undefined ? { outcome, cut } : { outcome, token, cut };
-    }
-    describeFailure(request, outcome, { renewed, attempt }) {
-        const scrub = (text) => this.options.secrets.scrub(text);
-        if (outcome instanceof TransportError) {
-            return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
-        }
-        const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
-        const reason = (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
-        const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
-        const what = detail ? `: ${detail}` : '';
-        if (renewed && outcome.status === 401) {
-            return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
-        }
-        return `${requestLine(request)} answered ${status}${attempt}${what}`;
+        const shortened = timeoutMs < this.options.timeoutMs;
+        return accessToken === undefined ? { outcome, shortened } : { outcome, accessToken, shortened };
     }
     notePlatformTime(answer) {
         const date = answer.headers.date === undefined ? NaN : Date.parse(answer.headers.date);
@@ -2350,9 +2921,11 @@ class PlatformClient {
             log: options.log,
             clock: this.clock,
             backoff: options.backoff ?? DEFAULT_BACKOFF,
+            accessTokens: (loop) => {
+                const now = () => this.clock.now();
+                return new Session(() => authenticate(loop, options, now), now);
+            },
         });
-        const now = () => this.clock.now();
-        this.loop.useAccessTokens(new Session(() => authenticate(this.loop, options, now), now));
     }
     async createToken(name, options = {}) {
         const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
@@ -2430,573 +3003,6 @@ function worthLookingUp(error) {
     if (error instanceof AuthenticationError || status === undefined || status === 401)
         return false;
     return (status >= 200 && status <= 299) || isRefusal(status);
-}
-
-;// CONCATENATED MODULE: ./src/post/state.ts
-const TOKEN_ID = 'revokeOnExitTokenId';
-const TOKEN_NAME = 'revokeOnExitTokenName';
-const CREATE_SENT_AT = 'revokeOnExitSince';
-const WHEN = 'revokeOnExitWhen';
-const LOST_ANSWER = 'revokeOnExitLostAnswer';
-const TOKEN_FILE = 'tokenFile';
-function saveCreateSent(runner, create) {
-    runner.saveState(TOKEN_NAME, create.name);
-    runner.saveState(CREATE_SENT_AT, String(create.sentAt));
-    runner.saveState(WHEN, create.when);
-}
-function saveLostAnswer(runner) {
-    runner.saveState(LOST_ANSWER, 'true');
-}
-function saveTokenToRevoke(runner, token) {
-    runner.saveState(TOKEN_ID, token.id);
-    runner.saveState(TOKEN_NAME, token.name ?? '');
-}
-function leftToRevoke(runner) {
-    const id = runner.getState(TOKEN_ID);
-    const name = runner.getState(TOKEN_NAME);
-    const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
-    const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
-    const create = name && Number.isSafeInteger(sentAt) ? { name, sentAt, when } : undefined;
-    const lost = runner.getState(LOST_ANSWER) === 'true';
-    if (id) {
-        const token = name ? { id, name } : { id };
-        return create !== undefined && lost ? { when, token, search: create } : { when, token };
-    }
-    return create === undefined ? undefined : { when, search: create };
-}
-function saveTokenFile(runner, path) {
-    runner.saveState(TOKEN_FILE, path);
-}
-function savedTokenFile(runner) {
-    return runner.getState(TOKEN_FILE) || undefined;
-}
-
-;// CONCATENATED MODULE: ./src/platform/project-guard.ts
-
-
-
-class ProjectGuard {
-    api;
-    expected;
-    checked = new Set();
-    constructor(api, expected) {
-        this.api = api;
-        this.expected = expected;
-    }
-    async listTokens() {
-        const tokens = await this.api.listTokens();
-        const other = tokens.find((token) => !this.isExpected(token));
-        if (other !== undefined) {
-            throw new errors/* ActionError */.lZ(`the platform listed ${nameAndId(other)} of project ${projectOf(other)}, but expectedProjectId is ${this.expected}: these credentials reach another project. Nothing was revoked or created; check clientId, clientSecret and baseUrl.`);
-        }
-        for (const token of tokens)
-            this.checked.add(token.id.toLowerCase());
-        return tokens;
-    }
-    async createToken(name, options) {
-        const token = await this.api.createToken(name, options);
-        if (this.isExpected(token))
-            return token;
-        let revoked;
-        try {
-            await this.api.revokeToken(token.id);
-            revoked = 'It was revoked at once.';
-        }
-        catch (error) {
-            const why = (0,errors/* messageOf */.bD)(error);
-            revoked = `Revoking it at once failed too, so revoke it by hand: ${why}`;
-        }
-        throw new errors/* ActionError */.lZ(`the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`);
-    }
-    async revokeToken(tokenId, options) {
-        if (!this.checked.has(tokenId.toLowerCase()))
-            await this.listTokens();
-        return this.api.revokeToken(tokenId, options);
-    }
-    platformTime(runnerTime) {
-        return this.api.platformTime(runnerTime);
-    }
-    isExpected(token) {
-        return token.projectId?.toLowerCase() === this.expected.toLowerCase();
-    }
-}
-function projectOf(token) {
-    return token.projectId === undefined ? '(none given)' : (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.projectId), 80);
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown.ts
-
-const SUMMARY_LIMIT_BYTES = 128 * 1024;
-const RESERVE_BYTES = 4 * 1024;
-class Summary {
-    text = '';
-    bytes = 0;
-    constructor(heading) {
-        this.block(`### ${heading}`);
-    }
-    paragraph(markdown) {
-        this.block(markdown);
-        return this;
-    }
-    table(heading, columns, items, row, whereAll) {
-        if (items.length === 0)
-            return this;
-        const head = `#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`;
-        let shown = 0;
-        if (this.add(head))
-            for (const item of items) {
-                if (!this.add(`| ${row(item).join(' | ')} |\n`, RESERVE_BYTES))
-                    break;
-                shown++;
-            }
-        const omitted = items.length - shown;
-        if (omitted > 0)
-            this.add(`\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`);
-        this.add('\n');
-        return this;
-    }
-    toString() {
-        return this.text;
-    }
-    block(markdown) {
-        if (this.add(`${markdown}\n\n`))
-            return;
-        const cut = cutMarkdown(markdown, SUMMARY_LIMIT_BYTES - 1 - RESERVE_BYTES - this.bytes - 2);
-        if (cut !== undefined)
-            this.add(`${cut}\n\n`);
-    }
-    add(text, reserve = 0) {
-        const bytes = Buffer.byteLength(text);
-        if (this.bytes + bytes + reserve >= SUMMARY_LIMIT_BYTES)
-            return false;
-        this.text += text;
-        this.bytes += bytes;
-        return true;
-    }
-}
-const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu;
-function cutMarkdown(markdown, maxBytes) {
-    if (Buffer.byteLength(markdown) <= maxBytes)
-        return markdown;
-    const closers = (open) => open
-        .map((tag) => `</${tag}>`)
-        .reverse()
-        .join('');
-    let open = [];
-    let kept = '';
-    let bytes = 0;
-    for (const [piece, slash, tag] of markdown.matchAll(PIECE)) {
-        const next = tag === undefined ? open : slash ? open.slice(0, -1) : [...open, tag];
-        const size = Buffer.byteLength(piece);
-        if (bytes + size + Buffer.byteLength(`...${closers(next)}`) > maxBytes)
-            break;
-        kept += piece;
-        bytes += size;
-        open = next;
-    }
-    const cut = `${kept}...${closers(open)}`;
-    return Buffer.byteLength(cut) <= maxBytes ? cut : undefined;
-}
-const markdownSpecial = (0,shared_text/* lazyRegExp */.eN)(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu);
-const MAYBE_SPECIAL = /[&<>"|`\\*[\]~$_]/;
-function escapeMarkdown(value) {
-    const line = (0,shared_text/* oneLine */.TN)(value);
-    if (!MAYBE_SPECIAL.test(line))
-        return line;
-    return line.replace(markdownSpecial(), (c) => `&#${c.charCodeAt(0)};`);
-}
-
-;// CONCATENATED MODULE: ./src/report/wording.ts
-
-
-
-function stepFailure(result) {
-    if (result.operation !== 'cleanup')
-        return undefined;
-    const failures = [timeoutFailure(result), cleanupFailure(result)];
-    const text = failures.filter((failure) => failure !== undefined).join(' ');
-    return text === '' ? undefined : text;
-}
-function timeoutFailure(result) {
-    const { left, revoked, stop } = result;
-    if (left.length === 0)
-        return undefined;
-    return `${stopped(stop)}: ${(0,shared_text/* countTokens */.ih)(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`;
-}
-function leftBecause({ stop }) {
-    return stop.by === 'cancel' ? 'the step was cancelled' : 'totalTimeout ran out';
-}
-function cleanupFailure(result) {
-    const { notRevoked } = result;
-    if (notRevoked.length === 0)
-        return undefined;
-    const revoked = allRevoked(result);
-    const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`);
-    const more = notRevoked.length > shown.length
-        ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
-        : '';
-    const total = notRevoked.length + revoked.length;
-    const were = (n) => (n === 1 ? 'was' : 'were');
-    return `${notRevoked.length} of ${(0,shared_text/* countTokens */.ih)(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
-}
-function keptByKeep(keep) {
-    const which = keep === 1 ? 'the newest of its name' : `one of the ${keep} newest of its name`;
-    return `${which} (keep: ${keep}); keep: 0 revokes it too`;
-}
-const KEPT_NAMELESS = 'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told';
-function revokeOnExitNote(when) {
-    if (when === 'never')
-        return undefined;
-    return when === 'always'
-        ? 'It will be revoked at the end of the job (revokeOnExit).'
-        : 'It will be revoked at the end of the job if the job does not succeed (revokeOnExit: failure).';
-}
-const CLOCK_SKEW_WARNING_MS = 5 * 60_000;
-function ageClockNote({ ages }) {
-    if (ages.by === 'runner') {
-        return "The platform's answers carry no Date header: ages are measured on the runner's clock.";
-    }
-    if (Math.abs(ages.skewMs) <= CLOCK_SKEW_WARNING_MS)
-        return undefined;
-    const way = ages.skewMs > 0 ? 'behind' : 'ahead of';
-    const apart = Math.round(Math.abs(ages.skewMs) / 60_000) * 60_000;
-    return `The runner's clock is ${(0,shared_text/* formatAge */.nV)(apart)} ${way} the platform's (by the Date header of its list answer): ages are measured on the platform's clock.`;
-}
-function allRevoked({ revoked, revokedElsewhere }) {
-    return revokedElsewhere.length === 0 ? revoked : newestFirst([...revoked, ...revokedElsewhere]);
-}
-function revokedElsewhereNote(token) {
-    const at = token.revokedAt ? ` at ${(0,shared_text/* oneLine */.TN)(token.revokedAt)}` : '';
-    const by = token.revokedBy ? ` by ${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.revokedBy), 80)}` : '';
-    return `was revoked by someone else meanwhile${at}${by} (another job, or a person): counted as revoked`;
-}
-function cleanupOutcome(result) {
-    const { task, revoked, revokedElsewhere, notRevoked, left } = result;
-    if (task.dryRun)
-        return `Dry run: ${(0,shared_text/* countTokens */.ih)(revoked.length)} would be revoked; nothing was revoked.`;
-    const elsewhere = revokedElsewhere.length > 0
-        ? `; ${revokedElsewhere.length} more had been revoked by someone else meanwhile`
-        : '';
-    const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : '';
-    const late = left.length > 0 ? `; ${left.length} left when ${leftBecause(result)}` : '';
-    return `Revoked ${(0,shared_text/* countTokens */.ih)(revoked.length)}${elsewhere}${failed}${late}.`;
-}
-
-;// CONCATENATED MODULE: ./src/report/summary.ts
-
-
-
-
-
-const FIELD_CHARACTERS = 200;
-const ALL_IN_TOKENS_FILE = 'the file named by the <code>tokensFile</code> output has all of them';
-function createSummary(result) {
-    const { token, envName, reused, revokeOnExit } = result;
-    const where = envName
-        ? `the step output <code>tokenValue</code> and the environment variable <code>${field(envName)}</code>`
-        : 'the step output <code>tokenValue</code>';
-    const mediator = token.mediatorId ? ` for mediator <code>${field(token.mediatorId)}</code>` : '';
-    const what = reused
-        ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
-        : `Created ${describeToken(token)}${mediator}.`;
-    const note = revokeOnExitNote(revokeOnExit);
-    const exit = note === undefined ? '' : ` ${note}`;
-    return new Summary(reused ? 'Gateway token reused' : 'Gateway token created')
-        .paragraph(`${what} Its value is in ${where}, masked in the log.${exit}`)
-        .toString();
-}
-function revokeSummary(result) {
-    const { token, alreadyRevoked } = result;
-    const when = token.revokedAt ? ` at ${date(token.revokedAt)}` : '';
-    const what = alreadyRevoked
-        ? `The ${describeToken(token)} was already revoked${when}; nothing changed.`
-        : `Revoked ${describeToken(token)}${when}.`;
-    return new Summary('Gateway token revoked').paragraph(what).toString();
-}
-function listSummary(result) {
-    const { tokens, total, task } = result;
-    const filters = [
-        task.name === undefined ? undefined : `name <code>${field(task.name)}</code>`,
-        task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
-    ].filter((filter) => filter !== undefined);
-    const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : '';
-    return new Summary('Gateway tokens')
-        .paragraph(`${tokens.length} of ${(0,shared_text/* countTokens */.ih)(total)}${matching}.`)
-        .table('Tokens', ['Name', 'Id', 'State', 'Created', 'Created by', 'Revoked'], tokens, (t) => [
-        summary_name(t),
-        code(t.id),
-        field(t.state),
-        date(t.createdAt),
-        creator(t),
-        date(t.revokedAt),
-    ], ALL_IN_TOKENS_FILE)
-        .toString();
-}
-function cleanupSummary(result) {
-    const { task, revoked, kept, notRevoked, left, now } = result;
-    const selection = [
-        task.name === undefined
-            ? 'active tokens of any name'
-            : `active tokens named <code>${field(task.name)}</code>`,
-        task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
-        task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
-    ].filter((part) => part !== undefined);
-    const age = (token) => {
-        const created = createdTime(token);
-        return created === undefined ? 'unknown' : (0,shared_text/* formatAge */.nV)(now - created);
-    };
-    return new Summary(task.dryRun ? 'Gateway token cleanup (dry run)' : 'Gateway token cleanup')
-        .paragraph([`Selected ${selection.join(', ')}.`, cleanupOutcome(result), ageClockNote(result)]
-        .filter((sentence) => sentence !== undefined)
-        .join(' '))
-        .table('Not revoked', ['Name', 'Id', 'Why'], notRevoked, ({ token, reason }) => [summary_name(token), code(token.id), field(reason)], 'each has a warning in the log')
-        .table(`Left active: ${leftBecause(result)}`, ['Name', 'Id', 'Age'], left, (t) => [summary_name(t), code(t.id), age(t)], 'run the cleanup again to revoke them')
-        .table(task.dryRun ? 'Would revoke' : 'Revoked', ['Name', 'Id', 'Age', 'Created by'], revoked, (t) => [summary_name(t), code(t.id), age(t), creator(t)], ALL_IN_TOKENS_FILE)
-        .table('Revoked by someone else meanwhile', ['Name', 'Id', 'Revoked', 'By'], result.revokedElsewhere, (t) => [summary_name(t), code(t.id), date(t.revokedAt), field(t.revokedBy ?? '')], ALL_IN_TOKENS_FILE)
-        .table('Kept', ['Name', 'Id', 'Age', 'Why'], kept, ({ token, why }) => [
-        summary_name(token),
-        code(token.id),
-        age(token),
-        field(why === 'keep'
-            ? keptByKeep(task.keep)
-            : why === 'unreadable name'
-                ? KEPT_NAMELESS
-                : 'its createdAt cannot be read'),
-    ], 'the log says how many were kept')
-        .toString();
-}
-function describeToken(token) {
-    return `gateway token <strong>${summary_name(token)}</strong> (${code(token.id)})`;
-}
-function summary_name(token) {
-    return token.name === undefined ? `<em>${NO_NAME}</em>` : field(token.name);
-}
-function creator(token) {
-    return field(token.createdByEmail ?? token.createdBy ?? '');
-}
-function code(value) {
-    return `<code>${field(value)}</code>`;
-}
-function date(iso) {
-    if (iso === undefined)
-        return '';
-    const time = readTimestamp(iso);
-    if (time === undefined)
-        return field(iso);
-    return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
-}
-function field(value) {
-    return escapeMarkdown((0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(value), FIELD_CHARACTERS));
-}
-
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/shared/token-files.ts
-
-
-
-const TOKEN_FILE_NAME = /^gateway-token-[0-9a-f]{32}$/;
-const randomName = (prefix, suffix = '') => `${prefix}${(0,external_node_crypto_namespaceObject.randomBytes)(16).toString('hex')}${suffix}`;
-function newTokenFilePath(dir) {
-    return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-token-'));
-}
-function writeTokenFile(path, value) {
-    writeNewFile(path, value, 0o600);
-}
-function writeTokensFile(dir, json) {
-    const path = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-tokens-', '.json'));
-    writeNewFile(path, json, 0o600);
-    return path;
-}
-function writeNewFile(path, content, mode) {
-    const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'wx', mode);
-    try {
-        (0,external_node_fs_namespaceObject.fchmodSync)(fd, mode);
-        (0,external_node_fs_namespaceObject.writeFileSync)(fd, content);
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-function removeTokenFile(path, dir) {
-    if (resolve(path) !== path ||
-        dirname(path) !== resolve(dir) ||
-        !TOKEN_FILE_NAME.test(basename(path))) {
-        throw new Error(`it is not a token file of this action in ${resolve(dir)}.`);
-    }
-    try {
-        if (!lstatSync(path).isFile())
-            throw new Error('it is no longer a plain file.');
-        unlinkSync(path);
-        return true;
-    }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return false;
-        throw error;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/report/report.ts
-
-
-
-
-
-
-
-const MAX_OUTPUT_BYTES = 1_048_576;
-const MAX_ENV_VALUE_BYTES = 32 * 1024;
-async function report(result, options, runner) {
-    let summary;
-    switch (result.operation) {
-        case 'create':
-            reportCreate(result, options.writeTokenFile === true, runner);
-            summary = createSummary(result);
-            break;
-        case 'list': {
-            const { tokens, total } = result;
-            runner.info(`${tokens.length} of ${(0,shared_text/* countTokens */.ih)(total)} match.`);
-            listOutputs(runner, tokens);
-            summary = listSummary(result);
-            break;
-        }
-        case 'revoke': {
-            const { token, alreadyRevoked } = result;
-            if (alreadyRevoked) {
-                const when = token.revokedAt ? ` at ${(0,shared_text/* oneLine */.TN)(token.revokedAt)}` : '';
-                runner.notice(`The ${tokenLabel(token)} was already revoked${when}; nothing to do.`);
-            }
-            else {
-                runner.info(`Revoked ${tokenLabel(token)}.`);
-            }
-            recordOutputs(runner, token);
-            runner.setOutput('revokedAt', token.revokedAt ?? '');
-            runner.setOutput('revokedBy', token.revokedBy ?? '');
-            summary = revokeSummary(result);
-            break;
-        }
-        case 'cleanup':
-            reportCleanup(result, runner);
-            summary = cleanupSummary(result);
-            break;
-    }
-    if (!options.summary)
-        return;
-    try {
-        await runner.writeSummary(summary);
-    }
-    catch (error) {
-        runner.warning(`Could not write the job summary: ${(0,errors/* messageOf */.bD)(error)}`);
-    }
-}
-function reportCreate(result, writeFile, runner) {
-    const { token, envName, reused } = result;
-    checkHandOver(token.tokenValue ?? '', envName);
-    if (result.revokeOnExit !== 'never')
-        saveTokenToRevoke(runner, token);
-    runner.info(reused
-        ? `Reused the ${tokenLabel(token)}, created ${(0,shared_text/* oneLine */.TN)(token.createdAt ?? 'at an unknown time')}.`
-        : `Created ${tokenLabel(token)}.`);
-    const exit = revokeOnExitNote(result.revokeOnExit);
-    if (exit !== undefined)
-        runner.info(exit);
-    if (result.revokeOnExitSkipped)
-        runner.info('revokeOnExit does not apply: the token was reused, not created by this step.');
-    recordOutputs(runner, token);
-    runner.setOutput('tokenValue', token.tokenValue ?? '');
-    runner.setOutput('reused', String(reused));
-    runner.setOutput('tokenFile', writeFile ? tokenFile(runner, token) : '');
-    if (envName) {
-        runner.exportVariable(envName, token.tokenValue ?? '');
-        runner.info(`The token value is in the environment variable ${envName} for later steps (masked).`);
-    }
-}
-function checkHandOver(value, envName) {
-    const bytes = Buffer.byteLength(value);
-    if (bytes > MAX_OUTPUT_BYTES) {
-        throw new errors/* ActionError */.lZ(`the token value is ${bytes} bytes, over the runner's limit of 1 MiB for one output (tokenValue).`);
-    }
-    if (envName !== undefined && bytes > MAX_ENV_VALUE_BYTES) {
-        throw new errors/* ActionError */.lZ(`the token value is ${bytes} bytes, too large for an environment variable (envName ${envName}: at most ${MAX_ENV_VALUE_BYTES} bytes, or later steps and the post step cannot start). Use writeTokenFile: true and read the value from the file.`);
-    }
-}
-function reportCleanup(result, runner) {
-    const { revoked, kept, notRevoked, task, now } = result;
-    const clock = ageClockNote(result);
-    if (clock !== undefined) {
-        if (result.ages.by === 'runner')
-            runner.info(clock);
-        else
-            runner.warning(clock);
-    }
-    const age = (token) => {
-        const created = createdTime(token);
-        return created === undefined ? '' : `, ${(0,shared_text/* formatAge */.nV)(now - created)} old`;
-    };
-    for (const { token, why } of kept) {
-        if (why === 'keep') {
-            runner.info(`Kept ${tokenLabel(token)}${age(token)}: ${keptByKeep(task.keep)}.`);
-        }
-        else if (why === 'unreadable name') {
-            runner.warning(`Token ${nameAndId(token)} is not revoked: ${KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`);
-        }
-        else {
-            runner.warning(`Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`);
-        }
-    }
-    const verb = task.dryRun ? 'Would revoke' : 'Revoked';
-    for (const token of revoked)
-        runner.info(`${verb} ${tokenLabel(token)}${age(token)}.`);
-    for (const token of result.revokedElsewhere)
-        runner.info(`The ${tokenLabel(token)} ${revokedElsewhereNote(token)}.`);
-    for (const { token, reason } of notRevoked)
-        runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`);
-    runner.info(`${cleanupOutcome(result)} Kept ${kept.length}.`);
-    listOutputs(runner, allRevoked(result));
-}
-function recordOutputs(runner, token) {
-    runner.setOutput('tokenId', token.id);
-    runner.setOutput('name', token.name ?? '');
-    runner.setOutput('mediatorId', token.mediatorId ?? '');
-    runner.setOutput('projectId', token.projectId ?? '');
-    runner.setOutput('state', token.state);
-    runner.setOutput('createdAt', token.createdAt ?? '');
-    runner.setOutput('token', publicJson(token));
-}
-function tokenFile(runner, token) {
-    const path = newTokenFilePath(runner.tempDir());
-    saveTokenFile(runner, path);
-    try {
-        writeTokenFile(path, token.tokenValue ?? '');
-    }
-    catch (error) {
-        throw new errors/* ActionError */.lZ(`could not write the token value to ${path} (writeTokenFile): ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))}`);
-    }
-    return path;
-}
-function listOutputs(runner, tokens) {
-    const json = publicJson(tokens);
-    const bytes = Buffer.byteLength(json);
-    runner.setOutput('count', String(tokens.length));
-    if (bytes <= MAX_OUTPUT_BYTES)
-        runner.setOutput('tokens', json);
-    let path;
-    try {
-        path = writeTokensFile(runner.tempDir(), json);
-    }
-    catch (error) {
-        throw new errors/* ActionError */.lZ(`could not write the records to a file in ${runner.tempDir()} (tokensFile): ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))}`);
-    }
-    runner.setOutput('tokensFile', path);
-    if (bytes > MAX_OUTPUT_BYTES) {
-        runner.warning(`The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`);
-        runner.setOutput('tokens', '');
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/shared/secrets.ts
@@ -3175,6 +3181,63 @@ function decodeReferences(text) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/runner/cancel.ts
+const CANCEL_GRACE_MS = 5_000;
+function stopOnCancel(runner, deadline, clock) {
+    const done = new AbortController();
+    const stopListening = runner.onCancel((signal) => {
+        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
+            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
+            deadline.cancel(signal);
+            void clock.sleep(CANCEL_GRACE_MS, done.signal).then(() => {
+                if (!done.signal.aborted)
+                    deadline.cut();
+            });
+            return;
+        }
+        if (!deadline.cutSignal.aborted) {
+            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
+        }
+        deadline.cancel(signal);
+        deadline.cut();
+    });
+    return () => {
+        done.abort();
+        stopListening();
+    };
+}
+
+;// CONCATENATED MODULE: ./src/runner/step.ts
+
+
+
+
+function maskedSecrets(runner) {
+    return new Secrets((value) => {
+        runner.setSecret(value);
+    });
+}
+function connect(runner, connection, secrets, clock, transport) {
+    const deadline = new Deadline(clock, connection.totalTimeoutMs);
+    const stopListening = stopOnCancel(runner, deadline, clock);
+    const client = new PlatformClient({
+        ...connection,
+        secrets,
+        log: runner,
+        deadline,
+        clock,
+        ...(transport === undefined ? {} : { transport }),
+    });
+    return {
+        client,
+        deadline,
+        close: () => {
+            stopListening();
+            client.close();
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/main.ts
 
 
@@ -3187,65 +3250,47 @@ function decodeReferences(text) {
 
 
 
-
-
-
-async function run(runner = github_runner/* githubRunner */.O) {
-    const secrets = new Secrets((value) => {
-        runner.setSecret(value);
-    });
+async function run(runner = github_runner/* githubRunner */.O, clock = systemClock) {
+    const secrets = maskedSecrets(runner);
     let operation;
     try {
         const inputs = readInputs((name) => runner.getInput(name), secrets, runner.inputNames());
-        operation = inputs.task.operation;
+        const { task, expectedProjectId } = inputs;
+        operation = task.operation;
         for (const warning of inputs.warnings)
             runner.warning(warning);
-        const { task, expectedProjectId } = inputs;
-        const deadline = new Deadline(systemClock, inputs.connection.totalTimeoutMs);
-        const stopListening = stopOnCancel(runner, deadline, systemClock);
-        const client = new PlatformClient({ ...inputs.connection, secrets, log: runner, deadline });
+        const { client, deadline, close } = connect(runner, inputs.connection, secrets, clock);
         try {
-            const noted = task.operation === 'create' && task.revokeOnExit !== 'never'
-                ? notingCreates(client, runner, task.revokeOnExit)
-                : client;
-            const api = expectedProjectId ? new ProjectGuard(noted, expectedProjectId) : noted;
-            const result = await perform(api, task, { clock: systemClock, log: runner, deadline });
-            const writeTokenFile = task.operation === 'create' && task.writeTokenFile;
+            const api = expectedProjectId ? new ProjectGuard(client, expectedProjectId) : client;
+            const postState = new PostState(runner, clock);
+            const createNotes = task.operation === 'create' && task.revokeOnExit !== 'never'
+                ? postState.revokeOnExit(task.revokeOnExit)
+                : undefined;
+            const done = await perform(api, task, {
+                clock,
+                log: runner,
+                deadline,
+                ...(createNotes === undefined ? {} : { createNotes }),
+            });
             try {
-                await report(result, { summary: inputs.summary, writeTokenFile }, runner);
+                await report(done, { summary: inputs.summary, postState }, runner);
             }
             catch (error) {
-                if (result.operation !== 'create')
+                if (done.operation !== 'create')
                     throw error;
-                throw await revokeUnhanded(api, result, error);
+                throw await revokeUnhanded(api, done.result, error);
             }
-            const problem = stepFailure(result);
+            const problem = stepFailure(done);
             if (problem !== undefined)
                 throw new errors/* ActionError */.lZ(problem);
         }
         finally {
-            stopListening();
-            client.close();
+            close();
         }
     }
     catch (error) {
         runner.setFailed(failureMessage(error, operation, secrets, runner));
     }
-}
-function notingCreates(client, runner, when) {
-    return {
-        createToken: (name) => {
-            saveCreateSent(runner, { name, sentAt: systemClock.now(), when });
-            return client.createToken(name, {
-                onLostAnswer: () => {
-                    saveLostAnswer(runner);
-                },
-            });
-        },
-        listTokens: () => client.listTokens(),
-        revokeToken: (tokenId, options) => client.revokeToken(tokenId, options),
-        platformTime: (runnerTime) => client.platformTime(runnerTime),
-    };
 }
 function failureMessage(error, operation, secrets, runner) {
     const prefix = operation ? `${operation} failed` : 'The action failed';

@@ -1,87 +1,63 @@
 // The main step: read the inputs, run the operation, report the result, fail with one clean message.
-import { stopOnCancel } from './runner/cancel.js'
-import { systemClock } from './shared/clock.js'
-import { Deadline } from './shared/deadline.js'
-import { ActionError, InputError, messageOf } from './shared/errors.js'
-import { githubRunner } from './runner/github-runner.js'
 import { readInputs } from './inputs/read.js'
 import { revokeUnhanded } from './operations/create.js'
 import { perform } from './operations/index.js'
-import { PlatformClient } from './platform/client.js'
-import type { TokenApi } from './platform/token-api.js'
-import { saveCreateSent, saveLostAnswer, type CreateSent } from './post/state.js'
 import { ProjectGuard } from './platform/project-guard.js'
+import { PostState } from './post/state.js'
 import { report } from './report/report.js'
+import { stepFailure } from './report/step-failure.js'
+import { githubRunner } from './runner/github-runner.js'
 import type { Runner } from './runner/runner.js'
-import { Secrets, type SecretMasker } from './shared/secrets.js'
-import { stepFailure } from './report/wording.js'
+import { connect, maskedSecrets } from './runner/step.js'
+import { systemClock, type Clock } from './shared/clock.js'
+import { ActionError, InputError, messageOf } from './shared/errors.js'
+import type { SecretMasker } from './shared/secrets.js'
 
 /**
  * Every failure ends here, as one message without a stack trace or a secret. The
  * runner defaults to the real one for `npm run local-action`, which calls `run()`.
  */
-export async function run(runner: Runner = githubRunner): Promise<void> {
-  const secrets = new Secrets((value) => {
-    runner.setSecret(value)
-  })
+export async function run(
+  runner: Runner = githubRunner,
+  clock: Clock = systemClock,
+): Promise<void> {
+  const secrets = maskedSecrets(runner)
   let operation: string | undefined
   try {
     const inputs = readInputs((name) => runner.getInput(name), secrets, runner.inputNames())
-    operation = inputs.task.operation
+    const { task, expectedProjectId } = inputs
+    operation = task.operation
     for (const warning of inputs.warnings) runner.warning(warning)
 
-    const { task, expectedProjectId } = inputs
-    // The step's budget starts now: reading the inputs took no time worth counting.
-    const deadline = new Deadline(systemClock, inputs.connection.totalTimeoutMs)
-    // From here on a cancel ends the step with a report of what it did.
-    const stopListening = stopOnCancel(runner, deadline, systemClock)
-    const client = new PlatformClient({ ...inputs.connection, secrets, log: runner, deadline })
+    const { client, deadline, close } = connect(runner, inputs.connection, secrets, clock)
     try {
-      const noted =
+      const api = expectedProjectId ? new ProjectGuard(client, expectedProjectId) : client
+      const postState = new PostState(runner, clock)
+      const createNotes =
         task.operation === 'create' && task.revokeOnExit !== 'never'
-          ? notingCreates(client, runner, task.revokeOnExit)
-          : client
-      const api = expectedProjectId ? new ProjectGuard(noted, expectedProjectId) : noted
-      const result = await perform(api, task, { clock: systemClock, log: runner, deadline })
-      const writeTokenFile = task.operation === 'create' && task.writeTokenFile
+          ? postState.revokeOnExit(task.revokeOnExit)
+          : undefined
+      const done = await perform(api, task, {
+        clock,
+        log: runner,
+        deadline,
+        ...(createNotes === undefined ? {} : { createNotes }),
+      })
       try {
-        await report(result, { summary: inputs.summary, writeTokenFile }, runner)
+        await report(done, { summary: inputs.summary, postState }, runner)
       } catch (error) {
         // A new token that could not be handed on is revoked at once: nobody has its value.
-        if (result.operation !== 'create') throw error
-        throw await revokeUnhanded(api, result, error)
+        if (done.operation !== 'create') throw error
+        throw await revokeUnhanded(api, done.result, error)
       }
       // Written out in full first: a cleanup that revoked some tokens lists them, then fails.
-      const problem = stepFailure(result)
+      const problem = stepFailure(done)
       if (problem !== undefined) throw new ActionError(problem)
     } finally {
-      stopListening()
-      client.close()
+      close()
     }
   } catch (error) {
     runner.setFailed(failureMessage(error, operation, secrets, runner))
-  }
-}
-
-/**
- * The client, with each create noted for the post step just before it is sent
- * (revokeOnExit). If its answer is lost and the step cannot tell which token it made,
- * or the step is killed, the post step still looks for the token. Only a create is
- * noted: a reused token was never this step's, and no create is sent for it.
- */
-function notingCreates(client: TokenApi, runner: Runner, when: CreateSent['when']): TokenApi {
-  return {
-    createToken: (name) => {
-      saveCreateSent(runner, { name, sentAt: systemClock.now(), when })
-      return client.createToken(name, {
-        onLostAnswer: () => {
-          saveLostAnswer(runner)
-        },
-      })
-    },
-    listTokens: () => client.listTokens(),
-    revokeToken: (tokenId, options) => client.revokeToken(tokenId, options),
-    platformTime: (runnerTime) => client.platformTime(runnerTime),
   }
 }
 

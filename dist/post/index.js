@@ -286,7 +286,7 @@ __webpack_unused_export__ = debug; // for test
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(307);
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(625);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(49);
 
 
 await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_1__/* .runPost */ .a)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
@@ -296,7 +296,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 625:
+/***/ 49:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -304,32 +304,6 @@ __webpack_async_result__();
 __nccwpck_require__.d(__webpack_exports__, {
   a: () => (/* binding */ runPost)
 });
-
-;// CONCATENATED MODULE: ./src/runner/cancel.ts
-const CANCEL_GRACE_MS = 5_000;
-function stopOnCancel(runner, deadline, clock) {
-    const done = new AbortController();
-    const stopListening = runner.onCancel((signal) => {
-        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
-            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
-            deadline.cancel(signal);
-            void clock.sleep(CANCEL_GRACE_MS, done.signal).then(() => {
-                if (!done.signal.aborted)
-                    deadline.cut();
-            });
-            return;
-        }
-        if (!deadline.cutSignal.aborted) {
-            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
-        }
-        deadline.cancel(signal);
-        deadline.cut();
-    });
-    return () => {
-        done.abort();
-        stopListening();
-    };
-}
 
 ;// CONCATENATED MODULE: ./src/shared/clock.ts
 const systemClock = {
@@ -349,57 +323,6 @@ const systemClock = {
     }),
     jitter: () => Math.random(),
 };
-
-;// CONCATENATED MODULE: ./src/shared/deadline.ts
-class Deadline {
-    clock;
-    totalMs;
-    endsAt;
-    cancelledBy;
-    stopping = new AbortController();
-    cutting = new AbortController();
-    constructor(clock, totalMs) {
-        this.clock = clock;
-        this.totalMs = totalMs;
-        this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
-    }
-    remaining() {
-        if (this.cancelledBy !== undefined)
-            return 0;
-        return Math.max(0, this.endsAt - this.clock.now());
-    }
-    expired() {
-        return this.remaining() === 0;
-    }
-    get stopSignal() {
-        return this.stopping.signal;
-    }
-    get cutSignal() {
-        return this.cutting.signal;
-    }
-    cancel(signal) {
-        if (this.cancelledBy !== undefined)
-            return;
-        this.cancelledBy = signal;
-        this.stopping.abort();
-    }
-    cut() {
-        this.cutting.abort();
-    }
-    cause() {
-        return this.cancelledBy === undefined
-            ? { by: 'totalTimeout', totalMs: this.totalMs }
-            : { by: 'cancel', signal: this.cancelledBy };
-    }
-    describe() {
-        return `totalTimeout (${Math.round(this.totalMs / 1000)} s)`;
-    }
-}
-function stopped(cause) {
-    return cause.by === 'cancel'
-        ? `The step was cancelled (${cause.signal})`
-        : `totalTimeout (${Math.round(cause.totalMs / 1000)} s) ran out`;
-}
 
 // EXTERNAL MODULE: ./src/shared/errors.ts
 var errors = __nccwpck_require__(382);
@@ -665,40 +588,40 @@ function readInputs(read, secrets, given) {
     refuseUnknownInputs(given, DECLARED_INPUTS);
     const operation = readOperation(read('operation'));
     const connection = readConnection(read, secrets);
-    const value = withDefaults(read);
-    const summary = readBoolean('summary', value('summary'));
+    const orDefault = withDefaults(read);
+    const summary = readBoolean('summary', orDefault('summary'));
     let task;
     switch (operation) {
         case 'create':
             task = {
                 operation,
-                name: readRequiredName(value('name'), "the new token's name"),
-                envName: readEnvName(value('envName')),
-                ifExists: readChoice('ifExists', value('ifExists'), IF_EXISTS),
-                revokeOnExit: readRevokeOnExit(value('revokeOnExit')),
-                writeTokenFile: readBoolean('writeTokenFile', value('writeTokenFile')),
+                name: readRequiredName(orDefault('name'), "the new token's name"),
+                envName: readEnvName(orDefault('envName')),
+                ifExists: readChoice('ifExists', orDefault('ifExists'), IF_EXISTS),
+                revokeOnExit: readRevokeOnExit(orDefault('revokeOnExit')),
+                writeTokenFile: readBoolean('writeTokenFile', orDefault('writeTokenFile')),
             };
             break;
         case 'list':
             task = {
                 operation,
-                name: readNameFilter(value('name')),
-                state: readChoice('state', value('state'), STATE_FILTERS),
+                name: readNameFilter(orDefault('name')),
+                state: readChoice('state', orDefault('state'), STATE_FILTERS),
             };
             break;
         case 'revoke':
-            task = { operation, tokenId: readTokenId(value('tokenId')) };
+            task = { operation, tokenId: readTokenId(orDefault('tokenId')) };
             break;
         case 'cleanup':
-            task = readCleanup(value);
+            task = readCleanup(orDefault);
             break;
     }
-    const warnings = OPERATION_SPECIFIC.filter((input) => !USED_BY[operation].includes(input) && value(input) !== INPUT_DEFAULTS[input]).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`);
+    const warnings = OPERATION_SPECIFIC.filter((input) => !USED_BY[operation].includes(input) && orDefault(input) !== INPUT_DEFAULTS[input]).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`);
     return {
         connection,
         task,
         summary,
-        expectedProjectId: readProjectId(value('expectedProjectId')),
+        expectedProjectId: readProjectId(orDefault('expectedProjectId')),
         warnings,
     };
 }
@@ -710,17 +633,16 @@ function readConnection(read, secrets) {
     if (!clientSecret) {
         throw new errors/* InputError */.dz('clientSecret', `is required: the API client secret, from a secret. ${errors/* FORK_HINT */.DS}`);
     }
-    const value = withDefaults(read);
+    const orDefault = withDefaults(read);
     const authUrl = readUrl('authUrl', read('authUrl'), 'the auth service base URL');
     return {
         clientId,
         clientSecret,
         baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
         authUrl: withoutTrailingSlash(authUrl),
-        timeoutMs: parsers_readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
-        retries: parsers_readInteger('retries', value('retries'), 0, 10, 'a whole number'),
-        totalTimeoutMs: parsers_readInteger('totalTimeout', value('totalTimeout'), 0, 21_600, 'a whole number of seconds') *
-            1000,
+        timeoutMs: parsers_readInteger('timeout', orDefault('timeout'), 1, 600, 'a whole number of seconds') * 1000,
+        retries: parsers_readInteger('retries', orDefault('retries'), 0, 10, 'a whole number'),
+        totalTimeoutMs: parsers_readInteger('totalTimeout', orDefault('totalTimeout'), 0, 21_600, 'a whole number of seconds') * 1000,
     };
 }
 function withDefaults(read) {
@@ -736,9 +658,9 @@ function readOperation(raw) {
         throw new InputError('operation', `is required: one of ${OPERATIONS.join(', ')}.`);
     return readChoice('operation', raw, OPERATIONS);
 }
-function readCleanup(value) {
-    const name = readNameFilter(value('name'));
-    const olderThan = readDuration(value('olderThan'));
+function readCleanup(orDefault) {
+    const name = readNameFilter(orDefault('name'));
+    const olderThan = readDuration(orDefault('olderThan'));
     if (name === undefined && olderThan === undefined) {
         throw new InputError('name', "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.");
     }
@@ -746,10 +668,56 @@ function readCleanup(value) {
         operation: 'cleanup',
         name,
         olderThan,
-        keep: readInteger('keep', value('keep'), 0, 1000, 'a whole number'),
-        dryRun: readBoolean('dryRun', value('dryRun')),
-        concurrency: readInteger('concurrency', value('concurrency'), 1, 32, 'a whole number'),
+        keep: readInteger('keep', orDefault('keep'), 0, 1000, 'a whole number'),
+        dryRun: readBoolean('dryRun', orDefault('dryRun')),
+        concurrency: readInteger('concurrency', orDefault('concurrency'), 1, 32, 'a whole number'),
     };
+}
+
+;// CONCATENATED MODULE: ./src/platform/errors.ts
+
+class RequestError extends errors/* ActionError */.lZ {
+    status;
+    name = 'RequestError';
+    constructor(message, status) {
+        super(message);
+        this.status = status;
+    }
+}
+class AuthenticationError extends RequestError {
+    name = 'AuthenticationError';
+}
+class DeadlineError extends RequestError {
+    mayHaveTakenEffect;
+    name = 'DeadlineError';
+    constructor(message, status, mayHaveTakenEffect = false) {
+        super(message, status);
+        this.mayHaveTakenEffect = mayHaveTakenEffect;
+    }
+}
+class UnsettledRevokeError extends RequestError {
+    refusal;
+    mayHaveRevoked;
+    name = 'UnsettledRevokeError';
+    constructor(refusal, mayHaveRevoked) {
+        super(refusal.message, refusal.status);
+        this.refusal = refusal;
+        this.mayHaveRevoked = mayHaveRevoked;
+    }
+}
+class ThrottledError extends RequestError {
+    throttle;
+    name = 'ThrottledError';
+    constructor(message, throttle) {
+        super(message, 429);
+        this.throttle = throttle;
+    }
+}
+class UnknownTokenError extends RequestError {
+    name = 'UnknownTokenError';
+}
+function isRefusal(status) {
+    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
 }
 
 ;// CONCATENATED MODULE: ./src/shared/timestamp.ts
@@ -862,165 +830,38 @@ function order(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
 }
 
-;// CONCATENATED MODULE: ./src/shared/uuid.ts
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function uuid_isUuid(value) {
-    return UUID.test(value);
-}
-
-;// CONCATENATED MODULE: ./src/shared/version.ts
-const VERSION = '0.1.0';
-const USER_AGENT = `gateway-token-action/${VERSION}`;
-
-;// CONCATENATED MODULE: ./src/platform/errors.ts
-
-class RequestError extends errors/* ActionError */.lZ {
-    status;
-    name = 'RequestError';
-    constructor(message, status) {
-        super(message);
-        this.status = status;
-    }
-}
-class AuthenticationError extends RequestError {
-    name = 'AuthenticationError';
-}
-class DeadlineError extends RequestError {
-    mayHaveTakenEffect;
-    name = 'DeadlineError';
-    constructor(message, status, mayHaveTakenEffect = false) {
-        super(message, status);
-        this.mayHaveTakenEffect = mayHaveTakenEffect;
-    }
-}
-class UnsettledRevokeError extends RequestError {
-    refusal;
-    mayHaveRevoked;
-    name = 'UnsettledRevokeError';
-    constructor(refusal, mayHaveRevoked) {
-        super(refusal.message, refusal.status);
-        this.refusal = refusal;
-        this.mayHaveRevoked = mayHaveRevoked;
-    }
-}
-class ThrottledError extends RequestError {
-    throttle;
-    name = 'ThrottledError';
-    constructor(message, throttle) {
-        super(message, 429);
-        this.throttle = throttle;
-    }
-}
-class UnknownTokenError extends RequestError {
-    name = 'UnknownTokenError';
-}
-function isRefusal(status) {
-    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
-}
-
-;// CONCATENATED MODULE: ./src/platform/endpoints.ts
+;// CONCATENATED MODULE: ./src/platform/lost-create.ts
 
 
-
-
-const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
-function authEndpoint(authUrl) {
-    return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
-}
-const TOKENS_PATH = '/api/tokens';
-function revokePath(tokenId) {
-    if (!uuid_isUuid(tokenId)) {
-        throw new RequestError(`the token id ${JSON.stringify((0,shared_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+const KNOWN_CLOCK_MARGIN_MS = 2_000;
+const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
+function findCreated(tokens, name, sentAt, platformTime) {
+    const platformSentAt = platformTime(sentAt);
+    const since = platformSentAt === undefined
+        ? sentAt - UNKNOWN_CLOCK_MARGIN_MS
+        : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
+    const candidates = newestFirst(tokens.filter((token) => {
+        if (token.name !== name || token.state !== 'active')
+            return false;
+        const created = createdTime(token);
+        return created === undefined || created >= since;
+    }));
+    const [only] = candidates;
+    if (only === undefined)
+        return { found: 'none' };
+    if (candidates.length > 1)
+        return { found: 'several', tokens: candidates };
+    const created = createdTime(only);
+    if (created === undefined) {
+        const why = `its createdAt (${JSON.stringify((0,shared_text/* truncate */.xv)(only.createdAt ?? '', 40))}) cannot be read, so whether it was made by this step or before it cannot be told`;
+        return { found: 'unsure', token: only, why };
     }
-    const id = encodeURIComponent(tokenId);
-    return `/api/tokens/${id}/revoke?tokenId=${id}`;
-}
-function jsonRequest(method, url, body) {
-    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
-    if (body === undefined)
-        return { method, url, headers };
-    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
-}
-function requestLine(request) {
-    return `${request.method} ${request.url}`;
-}
-
-;// CONCATENATED MODULE: ./src/platform/decode.ts
-
-
-
-
-
-const NOT_JSON = Symbol('not JSON');
-const HEADER_SAFE = /^[\x21-\x7e]+$/;
-function parseJson(body) {
-    try {
-        return JSON.parse(body);
+    if (platformSentAt === undefined && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
+        const seconds = Math.round((sentAt - created) / 1000);
+        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
+        return { found: 'unsure', token: only, why };
     }
-    catch {
-        return NOT_JSON;
-    }
-}
-function readRecord(request, answer) {
-    const record = toRecord(readJson(request, answer));
-    if (typeof record === 'string') {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
-    }
-    return record;
-}
-function readRevoked(request, answer, tokenId) {
-    const record = readRecord(request, answer);
-    if (!sameId(record.id, tokenId)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`, answer.status);
-    }
-    if (record.state !== 'revoked') {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify((0,shared_text/* truncate */.xv)(record.state, 40))}, not revoked.`, answer.status);
-    }
-    return record;
-}
-function readCreated(request, answer) {
-    const record = readRecord(request, answer);
-    if (!uuid_isUuid(record.id)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,shared_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
-    }
-    if (record.tokenValue === undefined) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
-    }
-    return record;
-}
-function readList(request, answer) {
-    const body = readJson(request, answer);
-    if (!Array.isArray(body)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
-    }
-    const records = body.map((item, index) => {
-        const record = toRecord(item);
-        if (typeof record === 'string') {
-            throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
-        }
-        return record;
-    });
-    return uniqueById(records);
-}
-function readAccessToken(request, answer, now) {
-    const body = readJson(request, answer);
-    const fields = (typeof body === 'object' && body !== null ? body : {});
-    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
-    if (typeof value !== 'string' || value === '') {
-        throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
-    }
-    if (!HEADER_SAFE.test(value)) {
-        throw new RequestError(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
-    }
-    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
-    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
-    return { value, renewAt };
-}
-function readJson(request, answer) {
-    if (answer.json === NOT_JSON) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not JSON.`, answer.status);
-    }
-    return answer.json;
+    return { found: 'one', token: only };
 }
 
 ;// CONCATENATED MODULE: external "node:http"
@@ -1031,6 +872,10 @@ const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(imp
 var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
 // EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
 var lib = __nccwpck_require__(511);
+;// CONCATENATED MODULE: ./src/shared/version.ts
+const VERSION = '0.1.0';
+const USER_AGENT = `gateway-token-action/${VERSION}`;
+
 ;// CONCATENATED MODULE: ./src/platform/http.ts
 
 
@@ -1177,6 +1022,256 @@ const TLS_TRUST = new Set([
     'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
+;// CONCATENATED MODULE: ./src/post/search.ts
+
+
+const LATE_CREATE_MS = 60_000;
+const POLL_MS = 2_000;
+const MAX_WAIT_MS = 8_000;
+async function searchCreated(client, create, known, context) {
+    const { clock, deadline, log } = context;
+    for (;;) {
+        const tokens = (await listPatiently(client, context)).filter((token) => token.id !== known);
+        const created = findCreated(tokens, create.name, create.sentAt, (at) => client.platformTime(at));
+        const landing = create.sentAt + LATE_CREATE_MS - clock.now();
+        if (created.found !== 'none' || landing <= 0 || deadline.remaining() <= POLL_MS)
+            return created;
+        log.info(`No token named '${create.name}' in the list yet; a create can land late: looking again in ${POLL_MS / 1000} s, for another ${Math.ceil(landing / 1000)} s at most.`);
+        await clock.sleep(Math.min(POLL_MS, landing), deadline.stopSignal);
+    }
+}
+async function listPatiently(client, { clock, deadline, log }) {
+    for (let wait = 1_000;; wait = Math.min(2 * wait, MAX_WAIT_MS)) {
+        try {
+            return await client.listTokens();
+        }
+        catch (error) {
+            if (!(error instanceof RequestError) || !mayPass(error) || deadline.remaining() <= wait)
+                throw error;
+            log.info(`Listing the tokens failed: ${error.message} Looking again in ${wait / 1000} s, while totalTimeout allows.`);
+            await clock.sleep(wait, deadline.stopSignal);
+        }
+    }
+}
+function mayPass(error) {
+    if (error instanceof DeadlineError)
+        return false;
+    const { status } = error;
+    return status === undefined || status === 408 || status === 429 || status >= 500;
+}
+
+;// CONCATENATED MODULE: ./src/post/state.ts
+const TOKEN_ID = 'revokeOnExitTokenId';
+const TOKEN_NAME = 'revokeOnExitTokenName';
+const CREATE_SENT_AT = 'revokeOnExitSince';
+const WHEN = 'revokeOnExitWhen';
+const LOST_ANSWER = 'revokeOnExitLostAnswer';
+const TOKEN_FILE = 'tokenFile';
+class PostState {
+    runner;
+    clock;
+    constructor(runner, clock) {
+        this.runner = runner;
+        this.clock = clock;
+    }
+    revokeOnExit(when) {
+        return {
+            sending: (name) => {
+                this.runner.saveState(TOKEN_NAME, name);
+                this.runner.saveState(CREATE_SENT_AT, String(this.clock.now()));
+                this.runner.saveState(WHEN, when);
+            },
+            answerLost: () => {
+                this.runner.saveState(LOST_ANSWER, 'true');
+            },
+            created: (token) => {
+                this.runner.saveState(TOKEN_ID, token.id);
+            },
+        };
+    }
+    tokenFile(path) {
+        this.runner.saveState(TOKEN_FILE, path);
+    }
+}
+function leftToRevoke(runner) {
+    const id = runner.getState(TOKEN_ID);
+    const name = runner.getState(TOKEN_NAME);
+    const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
+    const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
+    const create = name && Number.isSafeInteger(sentAt) ? { name, sentAt, when } : undefined;
+    const lost = runner.getState(LOST_ANSWER) === 'true';
+    if (id) {
+        const token = name ? { id, name } : { id };
+        return create !== undefined && lost ? { when, token, search: create } : { when, token };
+    }
+    return create === undefined ? undefined : { when, search: create };
+}
+function savedTokenFile(runner) {
+    return runner.getState(TOKEN_FILE) || undefined;
+}
+
+;// CONCATENATED MODULE: ./src/shared/deadline.ts
+class Deadline {
+    clock;
+    totalMs;
+    endsAt;
+    cancelledBy;
+    stopping = new AbortController();
+    cutting = new AbortController();
+    constructor(clock, totalMs) {
+        this.clock = clock;
+        this.totalMs = totalMs;
+        this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
+    }
+    remaining() {
+        if (this.cancelledBy !== undefined)
+            return 0;
+        return Math.max(0, this.endsAt - this.clock.now());
+    }
+    expired() {
+        return this.remaining() === 0;
+    }
+    get stopSignal() {
+        return this.stopping.signal;
+    }
+    get cutSignal() {
+        return this.cutting.signal;
+    }
+    cancel(signal) {
+        if (this.cancelledBy !== undefined)
+            return;
+        this.cancelledBy = signal;
+        this.stopping.abort();
+    }
+    cut() {
+        this.cutting.abort();
+    }
+    cause() {
+        return this.cancelledBy === undefined
+            ? { by: 'totalTimeout', totalMs: this.totalMs }
+            : { by: 'cancel', signal: this.cancelledBy };
+    }
+    describe() {
+        return `totalTimeout (${Math.round(this.totalMs / 1000)} s)`;
+    }
+}
+function stopped(cause) {
+    return cause.by === 'cancel'
+        ? `The step was cancelled (${cause.signal})`
+        : `totalTimeout (${Math.round(cause.totalMs / 1000)} s) ran out`;
+}
+
+;// CONCATENATED MODULE: ./src/shared/uuid.ts
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function uuid_isUuid(value) {
+    return UUID.test(value);
+}
+
+;// CONCATENATED MODULE: ./src/platform/endpoints.ts
+
+
+
+
+const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
+function authEndpoint(authUrl) {
+    return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
+}
+const TOKENS_PATH = '/api/tokens';
+function revokePath(tokenId) {
+    if (!uuid_isUuid(tokenId)) {
+        throw new RequestError(`the token id ${JSON.stringify((0,shared_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+    }
+    const id = encodeURIComponent(tokenId);
+    return `/api/tokens/${id}/revoke?tokenId=${id}`;
+}
+function jsonRequest(method, url, body) {
+    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
+    if (body === undefined)
+        return { method, url, headers };
+    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
+}
+function requestLine(request) {
+    return `${request.method} ${request.url}`;
+}
+
+;// CONCATENATED MODULE: ./src/platform/decode.ts
+
+
+
+
+
+const NOT_JSON = Symbol('not JSON');
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+function parseJson(body) {
+    try {
+        return JSON.parse(body);
+    }
+    catch {
+        return NOT_JSON;
+    }
+}
+function readRecord(request, answer) {
+    const record = toRecord(readJson(request, answer));
+    if (typeof record === 'string') {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
+    }
+    return record;
+}
+function readRevoked(request, answer, tokenId) {
+    const record = readRecord(request, answer);
+    if (!sameId(record.id, tokenId)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`, answer.status);
+    }
+    if (record.state !== 'revoked') {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify((0,shared_text/* truncate */.xv)(record.state, 40))}, not revoked.`, answer.status);
+    }
+    return record;
+}
+function readCreated(request, answer) {
+    const record = readRecord(request, answer);
+    if (!uuid_isUuid(record.id)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,shared_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
+    }
+    if (record.tokenValue === undefined) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
+    }
+    return record;
+}
+function readList(request, answer) {
+    const body = readJson(request, answer);
+    if (!Array.isArray(body)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
+    }
+    const records = body.map((item, index) => {
+        const record = toRecord(item);
+        if (typeof record === 'string') {
+            throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
+        }
+        return record;
+    });
+    return uniqueById(records);
+}
+function readAccessToken(request, answer, now) {
+    const body = readJson(request, answer);
+    const fields = (typeof body === 'object' && body !== null ? body : {});
+    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
+    if (typeof value !== 'string' || value === '') {
+        throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
+    }
+    if (!HEADER_SAFE.test(value)) {
+        throw new RequestError(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
+    }
+    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
+    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
+    return { value, renewAt };
+}
+function readJson(request, answer) {
+    if (answer.json === NOT_JSON) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not JSON.`, answer.status);
+    }
+    return answer.json;
+}
+
 ;// CONCATENATED MODULE: ./src/platform/hints.ts
 
 
@@ -1248,7 +1343,7 @@ class Session {
         this.obtain = obtain;
         this.now = now;
     }
-    async token() {
+    async accessToken() {
         const current = this.pending;
         if (current !== undefined) {
             const token = await current;
@@ -1350,13 +1445,16 @@ function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
 
 ;// CONCATENATED MODULE: ./src/platform/server-detail.ts
 
+
+
+const MAX_REASON = 60;
 const MAX_DETAIL = 300;
 const MAX_BODY = 64 * 1024;
 const MAX_DEPTH = 4;
 const MAX_PARTS = 16;
 function describeBody(body, contentType, scrub) {
-    const cut = body.length > MAX_BODY;
-    const text = scrub(cut ? body.slice(0, MAX_BODY) : body).trim();
+    const truncated = body.length > MAX_BODY;
+    const text = scrub(truncated ? body.slice(0, MAX_BODY) : body).trim();
     if (text === '')
         return '';
     if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
@@ -1367,7 +1465,7 @@ function describeBody(body, contentType, scrub) {
         json = JSON.parse(text);
     }
     catch {
-        if (cut && /^[[{]/.test(text)) {
+        if (truncated && /^[[{]/.test(text)) {
             return `a JSON body of ${body.length} characters, too long to read for its message`;
         }
         return shorten(text);
@@ -1404,6 +1502,19 @@ function jsonDetail(value, depth = 0) {
 function shorten(text) {
     return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(text), MAX_DETAIL);
 }
+function describeFailure(request, outcome, { renewed, attempt }, scrub) {
+    if (outcome instanceof TransportError) {
+        return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
+    }
+    const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
+    const reason = (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
+    const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
+    const what = detail ? `: ${detail}` : '';
+    if (renewed && outcome.status === 401) {
+        return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
+    }
+    return `${requestLine(request)} answered ${status}${attempt}${what}`;
+}
 
 ;// CONCATENATED MODULE: ./src/platform/call-loop.ts
 
@@ -1415,76 +1526,41 @@ function shorten(text) {
 
 
 
-const MAX_REASON = 60;
 class CallLoop {
     options;
     platformOffset;
     accessTokens;
     constructor(options) {
         this.options = options;
-    }
-    useAccessTokens(tokens) {
-        this.accessTokens = tokens;
+        this.accessTokens = options.accessTokens?.(this);
     }
     platformTime(at) {
         return this.platformOffset === undefined ? undefined : at + this.platformOffset;
     }
     async call(target, request, options) {
-        const { clock, backoff, log, deadline, timeoutMs } = this.options;
         const attempts = this.options.retries + 1;
         let renewed = false;
         for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1;; attempt++) {
-            if (deadline.expired())
-                throw notSent(deadline, request);
-            const { outcome, token, cut } = await this.attempt(target, request);
-            if (outcome instanceof TransportError &&
-                ((outcome.code === 'ETIMEDOUT' && cut) || outcome.code === CUT_OFF)) {
-                const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : '';
-                throw new DeadlineError(`${stopped(deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
-            }
+            if (this.options.deadline.expired())
+                throw notSent(this.options.deadline, request);
+            const { outcome, accessToken, shortened } = await this.attempt(target, request);
+            this.throwIfCutOff(request, outcome, shortened);
             const answer = outcome instanceof TransportError ? undefined : outcome;
-            if (answer?.status === 401 && token !== undefined && !renewed) {
+            if (answer?.status === 401 && accessToken !== undefined && !renewed) {
                 renewed = true;
-                log.info(`${requestLine(request)} answered 401: authenticating again.`);
-                await this.accessTokens?.reject(token);
+                this.options.log.info(`${requestLine(request)} answered 401: authenticating again.`);
+                await this.accessTokens?.reject(accessToken);
                 attempt--;
                 continue;
             }
             if (answer !== undefined && isSuccess(target, answer.status)) {
-                try {
-                    return options.read(answer);
-                }
-                catch (error) {
-                    const found = error instanceof RequestError
-                        ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
-                        : undefined;
-                    if (found !== undefined)
-                        return found;
-                    throw error;
-                }
+                return this.readSuccess(answer, options);
             }
-            const failure = this.describeFailure(request, outcome, {
-                renewed,
-                attempt: attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '',
-            });
             const retrying = isTransient(outcome) && attempt < attempts;
-            const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff);
-            const delay = retrying ? (retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff)) : 0;
-            if (answer?.status === 429 && retrying && options.scheduled !== undefined) {
-                throw new ThrottledError((0,shared_text/* asSentence */.KG)(failure), {
-                    retryAfterMs: retryAfter,
-                    backoffMs: backoffDelay(attempt, clock.jitter(), backoff),
-                    attemptsUsed: attempt,
-                });
-            }
-            if (retrying && delay >= deadline.remaining()) {
-                const maybe = mayHaveTakenEffect(outcome);
-                const cause = deadline.cause();
-                const why = cause.by === 'cancel'
-                    ? `the step was cancelled (${cause.signal}), so it was not tried again`
-                    : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`;
-                throw new DeadlineError(`${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
-            }
+            const numbered = attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '';
+            const scrub = (text) => this.options.secrets.scrub(text);
+            const failure = describeFailure(request, outcome, { renewed, attempt: numbered }, scrub);
+            const delay = retrying ? this.retryDelay(failure, outcome, attempt, options) : 0;
             if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
                 if (retrying)
                     await this.wait(failure, delay);
@@ -1494,16 +1570,60 @@ class CallLoop {
                 if (retrying)
                     continue;
             }
-            if (!retrying) {
-                const hint = outcome instanceof TransportError
-                    ? transportHint(outcome, target, request.url, timeoutMs)
-                    : target === 'api' && outcome.status === 404
-                        ? apiPathHint(request)
-                        : '';
-                throw new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, answer?.status);
-            }
+            if (!retrying)
+                throw this.finalFailure(target, request, outcome, failure);
             await this.wait(failure, delay);
         }
+    }
+    throwIfCutOff(request, outcome, shortened) {
+        if (!(outcome instanceof TransportError))
+            return;
+        if (!((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === CUT_OFF))
+            return;
+        const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : '';
+        throw new DeadlineError(`${stopped(this.options.deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
+    }
+    async readSuccess(answer, options) {
+        try {
+            return options.read(answer);
+        }
+        catch (error) {
+            const found = error instanceof RequestError
+                ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
+                : undefined;
+            if (found !== undefined)
+                return found;
+            throw error;
+        }
+    }
+    retryDelay(failure, outcome, attempt, options) {
+        const { clock, backoff, deadline } = this.options;
+        const answer = outcome instanceof TransportError ? undefined : outcome;
+        const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff);
+        const delay = retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff);
+        if (answer?.status === 429 && options.scheduled !== undefined) {
+            throw new ThrottledError((0,shared_text/* asSentence */.KG)(failure), {
+                retryAfterMs: retryAfter,
+                backoffMs: backoffDelay(attempt, clock.jitter(), backoff),
+                attemptsUsed: attempt,
+            });
+        }
+        if (delay < deadline.remaining())
+            return delay;
+        const maybe = mayHaveTakenEffect(outcome);
+        const cause = deadline.cause();
+        const why = cause.by === 'cancel'
+            ? `the step was cancelled (${cause.signal}), so it was not tried again`
+            : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`;
+        throw new DeadlineError(`${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
+    }
+    finalFailure(target, request, outcome, failure) {
+        if (outcome instanceof TransportError) {
+            const hint = transportHint(outcome, target, request.url, this.options.timeoutMs);
+            return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint);
+        }
+        const hint = target === 'api' && outcome.status === 404 ? apiPathHint(request) : '';
+        return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, outcome.status);
     }
     async wait(failure, delay) {
         this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
@@ -1511,12 +1631,12 @@ class CallLoop {
     }
     async attempt(target, request) {
         const { clock, secrets, transport, log, deadline } = this.options;
-        let token;
+        let accessToken;
         let sent = request;
         if (target === 'api' && this.accessTokens !== undefined) {
-            token = await this.accessTokens.token();
-            secrets.add(token, 'sent');
-            sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } };
+            accessToken = await this.accessTokens.accessToken();
+            secrets.add(accessToken, 'sent');
+            sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${accessToken}` } };
         }
         if (deadline.expired())
             throw notSent(deadline, request);
@@ -1539,22 +1659,8 @@ class CallLoop {
         }
         const result = outcome instanceof TransportError ? outcome.code : String(outcome.status);
         log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
-        const cut = timeoutMs < this.options.timeoutMs;
-        return token === undefined ? { outcome, cut } : { outcome, token, cut };
-    }
-    describeFailure(request, outcome, { renewed, attempt }) {
-        const scrub = (text) => this.options.secrets.scrub(text);
-        if (outcome instanceof TransportError) {
-            return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
-        }
-        const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
-        const reason = (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
-        const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
-        const what = detail ? `: ${detail}` : '';
-        if (renewed && outcome.status === 401) {
-            return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
-        }
-        return `${requestLine(request)} answered ${status}${attempt}${what}`;
+        const shortened = timeoutMs < this.options.timeoutMs;
+        return accessToken === undefined ? { outcome, shortened } : { outcome, accessToken, shortened };
     }
     notePlatformTime(answer) {
         const date = answer.headers.date === undefined ? NaN : Date.parse(answer.headers.date);
@@ -1570,40 +1676,6 @@ function seconds(ms) {
 }
 function notSent(deadline, request) {
     return new DeadlineError(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
-}
-
-;// CONCATENATED MODULE: ./src/platform/lost-create.ts
-
-
-const KNOWN_CLOCK_MARGIN_MS = 2_000;
-const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
-function findCreated(tokens, name, sentAt, platformTime) {
-    const platformSentAt = platformTime(sentAt);
-    const since = platformSentAt === undefined
-        ? sentAt - UNKNOWN_CLOCK_MARGIN_MS
-        : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
-    const candidates = newestFirst(tokens.filter((token) => {
-        if (token.name !== name || token.state !== 'active')
-            return false;
-        const created = createdTime(token);
-        return created === undefined || created >= since;
-    }));
-    const [only] = candidates;
-    if (only === undefined)
-        return { found: 'none' };
-    if (candidates.length > 1)
-        return { found: 'several', tokens: candidates };
-    const created = createdTime(only);
-    if (created === undefined) {
-        const why = `its createdAt (${JSON.stringify((0,shared_text/* truncate */.xv)(only.createdAt ?? '', 40))}) cannot be read, so whether it was made by this step or before it cannot be told`;
-        return { found: 'unsure', token: only, why };
-    }
-    if (platformSentAt === undefined && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
-        const seconds = Math.round((sentAt - created) / 1000);
-        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
-        return { found: 'unsure', token: only, why };
-    }
-    return { found: 'one', token: only };
 }
 
 ;// CONCATENATED MODULE: ./src/platform/create-recovery.ts
@@ -1786,9 +1858,11 @@ class PlatformClient {
             log: options.log,
             clock: this.clock,
             backoff: options.backoff ?? DEFAULT_BACKOFF,
+            accessTokens: (loop) => {
+                const now = () => this.clock.now();
+                return new Session(() => authenticate(loop, options, now), now);
+            },
         });
-        const now = () => this.clock.now();
-        this.loop.useAccessTokens(new Session(() => authenticate(this.loop, options, now), now));
     }
     async createToken(name, options = {}) {
         const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
@@ -1866,83 +1940,6 @@ function worthLookingUp(error) {
     if (error instanceof AuthenticationError || status === undefined || status === 401)
         return false;
     return (status >= 200 && status <= 299) || isRefusal(status);
-}
-
-;// CONCATENATED MODULE: ./src/post/search.ts
-
-
-const LATE_CREATE_MS = 60_000;
-const POLL_MS = 2_000;
-const MAX_WAIT_MS = 8_000;
-async function searchCreated(client, create, known, context) {
-    const { clock, deadline, log } = context;
-    for (;;) {
-        const tokens = (await listPatiently(client, context)).filter((token) => token.id !== known);
-        const created = findCreated(tokens, create.name, create.sentAt, (at) => client.platformTime(at));
-        const landing = create.sentAt + LATE_CREATE_MS - clock.now();
-        if (created.found !== 'none' || landing <= 0 || deadline.remaining() <= POLL_MS)
-            return created;
-        log.info(`No token named '${create.name}' in the list yet; a create can land late: looking again in ${POLL_MS / 1000} s, for another ${Math.ceil(landing / 1000)} s at most.`);
-        await clock.sleep(Math.min(POLL_MS, landing), deadline.stopSignal);
-    }
-}
-async function listPatiently(client, { clock, deadline, log }) {
-    for (let wait = 1_000;; wait = Math.min(2 * wait, MAX_WAIT_MS)) {
-        try {
-            return await client.listTokens();
-        }
-        catch (error) {
-            if (!(error instanceof RequestError) || !mayPass(error) || deadline.remaining() <= wait)
-                throw error;
-            log.info(`Listing the tokens failed: ${error.message} Looking again in ${wait / 1000} s, while totalTimeout allows.`);
-            await clock.sleep(wait, deadline.stopSignal);
-        }
-    }
-}
-function mayPass(error) {
-    if (error instanceof DeadlineError)
-        return false;
-    const { status } = error;
-    return status === undefined || status === 408 || status === 429 || status >= 500;
-}
-
-;// CONCATENATED MODULE: ./src/post/state.ts
-const TOKEN_ID = 'revokeOnExitTokenId';
-const TOKEN_NAME = 'revokeOnExitTokenName';
-const CREATE_SENT_AT = 'revokeOnExitSince';
-const WHEN = 'revokeOnExitWhen';
-const LOST_ANSWER = 'revokeOnExitLostAnswer';
-const TOKEN_FILE = 'tokenFile';
-function saveCreateSent(runner, create) {
-    runner.saveState(TOKEN_NAME, create.name);
-    runner.saveState(CREATE_SENT_AT, String(create.sentAt));
-    runner.saveState(WHEN, create.when);
-}
-function saveLostAnswer(runner) {
-    runner.saveState(LOST_ANSWER, 'true');
-}
-function saveTokenToRevoke(runner, token) {
-    runner.saveState(TOKEN_ID, token.id);
-    runner.saveState(TOKEN_NAME, token.name ?? '');
-}
-function leftToRevoke(runner) {
-    const id = runner.getState(TOKEN_ID);
-    const name = runner.getState(TOKEN_NAME);
-    const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
-    const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
-    const create = name && Number.isSafeInteger(sentAt) ? { name, sentAt, when } : undefined;
-    const lost = runner.getState(LOST_ANSWER) === 'true';
-    if (id) {
-        const token = name ? { id, name } : { id };
-        return create !== undefined && lost ? { when, token, search: create } : { when, token };
-    }
-    return create === undefined ? undefined : { when, search: create };
-}
-function saveTokenFile(runner, path) {
-    runner.saveState(TOKEN_FILE, path);
-}
-function savedTokenFile(runner) {
-    return runner.getState(TOKEN_FILE) || undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/shared/secrets.ts
@@ -2121,6 +2118,63 @@ function decodeReferences(text) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/runner/cancel.ts
+const CANCEL_GRACE_MS = 5_000;
+function stopOnCancel(runner, deadline, clock) {
+    const done = new AbortController();
+    const stopListening = runner.onCancel((signal) => {
+        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
+            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
+            deadline.cancel(signal);
+            void clock.sleep(CANCEL_GRACE_MS, done.signal).then(() => {
+                if (!done.signal.aborted)
+                    deadline.cut();
+            });
+            return;
+        }
+        if (!deadline.cutSignal.aborted) {
+            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
+        }
+        deadline.cancel(signal);
+        deadline.cut();
+    });
+    return () => {
+        done.abort();
+        stopListening();
+    };
+}
+
+;// CONCATENATED MODULE: ./src/runner/step.ts
+
+
+
+
+function maskedSecrets(runner) {
+    return new Secrets((value) => {
+        runner.setSecret(value);
+    });
+}
+function connect(runner, connection, secrets, clock, transport) {
+    const deadline = new Deadline(clock, connection.totalTimeoutMs);
+    const stopListening = stopOnCancel(runner, deadline, clock);
+    const client = new PlatformClient({
+        ...connection,
+        secrets,
+        log: runner,
+        deadline,
+        clock,
+        ...(transport === undefined ? {} : { transport }),
+    });
+    return {
+        client,
+        deadline,
+        close: () => {
+            stopListening();
+            client.close();
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: external "node:fs"
@@ -2187,9 +2241,6 @@ function removeTokenFile(path, dir) {
 
 
 
-
-
-
 async function runPost(runner, clock = systemClock, transport = new HttpTransport()) {
     deleteTokenFile(runner);
     const left = leftToRevoke(runner);
@@ -2204,9 +2255,7 @@ async function runPost(runner, clock = systemClock, transport = new HttpTranspor
         ...(left.token === undefined ? [] : [savedToken(left.token)]),
         ...(left.search === undefined ? [] : [lostCreate(left.search, left.token?.id)]),
     ];
-    const secrets = new Secrets((value) => {
-        runner.setSecret(value);
-    });
+    const secrets = maskedSecrets(runner);
     let connection;
     try {
         connection = readConnection((name) => runner.getInput(name), secrets);
@@ -2216,16 +2265,7 @@ async function runPost(runner, clock = systemClock, transport = new HttpTranspor
             runner.warning(secrets.scrub(one.failed((0,errors/* messageOf */.bD)(error), error)));
         return;
     }
-    const deadline = new Deadline(clock, connection.totalTimeoutMs);
-    const stopListening = stopOnCancel(runner, deadline, clock);
-    const client = new PlatformClient({
-        ...connection,
-        secrets,
-        log: runner,
-        deadline,
-        clock,
-        transport,
-    });
+    const { client, deadline, close } = connect(runner, connection, secrets, clock, transport);
     try {
         for (const one of revoking) {
             try {
@@ -2237,8 +2277,7 @@ async function runPost(runner, clock = systemClock, transport = new HttpTranspor
         }
     }
     finally {
-        stopListening();
-        client.close();
+        close();
     }
 }
 function jobFailed(runner, which) {

@@ -108,45 +108,45 @@ export function readInputs(
   refuseUnknownInputs(given, DECLARED_INPUTS)
   const operation = readOperation(read('operation'))
   const connection = readConnection(read, secrets)
-  const value = withDefaults(read)
-  const summary = readBoolean('summary', value('summary'))
+  const orDefault = withDefaults(read)
+  const summary = readBoolean('summary', orDefault('summary'))
 
   let task: Task
   switch (operation) {
     case 'create':
       task = {
         operation,
-        name: readRequiredName(value('name'), "the new token's name"),
-        envName: readEnvName(value('envName')),
-        ifExists: readChoice('ifExists', value('ifExists'), IF_EXISTS),
-        revokeOnExit: readRevokeOnExit(value('revokeOnExit')),
-        writeTokenFile: readBoolean('writeTokenFile', value('writeTokenFile')),
+        name: readRequiredName(orDefault('name'), "the new token's name"),
+        envName: readEnvName(orDefault('envName')),
+        ifExists: readChoice('ifExists', orDefault('ifExists'), IF_EXISTS),
+        revokeOnExit: readRevokeOnExit(orDefault('revokeOnExit')),
+        writeTokenFile: readBoolean('writeTokenFile', orDefault('writeTokenFile')),
       }
       break
     case 'list':
       task = {
         operation,
-        name: readNameFilter(value('name')),
-        state: readChoice('state', value('state'), STATE_FILTERS),
+        name: readNameFilter(orDefault('name')),
+        state: readChoice('state', orDefault('state'), STATE_FILTERS),
       }
       break
     case 'revoke':
-      task = { operation, tokenId: readTokenId(value('tokenId')) }
+      task = { operation, tokenId: readTokenId(orDefault('tokenId')) }
       break
     case 'cleanup':
-      task = readCleanup(value)
+      task = readCleanup(orDefault)
       break
   }
 
   const warnings = OPERATION_SPECIFIC.filter(
-    (input) => !USED_BY[operation].includes(input) && value(input) !== INPUT_DEFAULTS[input],
+    (input) => !USED_BY[operation].includes(input) && orDefault(input) !== INPUT_DEFAULTS[input],
   ).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`)
 
   return {
     connection,
     task,
     summary,
-    expectedProjectId: readProjectId(value('expectedProjectId')),
+    expectedProjectId: readProjectId(orDefault('expectedProjectId')),
     warnings,
   }
 }
@@ -166,18 +166,24 @@ export function readConnection(read: InputSource, secrets: SecretMasker): Connec
       `is required: the API client secret, from a secret. ${FORK_HINT}`,
     )
   }
-  const value = withDefaults(read)
+  const orDefault = withDefaults(read)
   const authUrl = readUrl('authUrl', read('authUrl'), 'the auth service base URL')
   return {
     clientId,
     clientSecret,
     baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
     authUrl: withoutTrailingSlash(authUrl),
-    timeoutMs: readInteger('timeout', value('timeout'), 1, 600, 'a whole number of seconds') * 1000,
-    retries: readInteger('retries', value('retries'), 0, 10, 'a whole number'),
+    timeoutMs:
+      readInteger('timeout', orDefault('timeout'), 1, 600, 'a whole number of seconds') * 1000,
+    retries: readInteger('retries', orDefault('retries'), 0, 10, 'a whole number'),
     totalTimeoutMs:
-      readInteger('totalTimeout', value('totalTimeout'), 0, 21_600, 'a whole number of seconds') *
-      1000,
+      readInteger(
+        'totalTimeout',
+        orDefault('totalTimeout'),
+        0,
+        21_600,
+        'a whole number of seconds',
+      ) * 1000,
   }
 }
 
@@ -201,9 +207,9 @@ function readOperation(raw: string): Operation {
   return readChoice('operation', raw, OPERATIONS)
 }
 
-function readCleanup(value: ValueOf): CleanupTask {
-  const name = readNameFilter(value('name'))
-  const olderThan = readDuration(value('olderThan'))
+function readCleanup(orDefault: ValueOf): CleanupTask {
+  const name = readNameFilter(orDefault('name'))
+  const olderThan = readDuration(orDefault('olderThan'))
   if (name === undefined && olderThan === undefined) {
     // Without a selector, a cleanup would revoke every token of the project.
     throw new InputError(
@@ -215,8 +221,8 @@ function readCleanup(value: ValueOf): CleanupTask {
     operation: 'cleanup',
     name,
     olderThan,
-    keep: readInteger('keep', value('keep'), 0, 1000, 'a whole number'),
-    dryRun: readBoolean('dryRun', value('dryRun')),
-    concurrency: readInteger('concurrency', value('concurrency'), 1, 32, 'a whole number'),
+    keep: readInteger('keep', orDefault('keep'), 0, 1000, 'a whole number'),
+    dryRun: readBoolean('dryRun', orDefault('dryRun')),
+    concurrency: readInteger('concurrency', orDefault('concurrency'), 1, 32, 'a whole number'),
   }
 }

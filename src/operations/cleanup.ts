@@ -16,7 +16,6 @@ import { settleRefusals, type NotRevoked, type Unsettled } from './settle-refusa
 
 export interface CleanupResult {
   operation: 'cleanup'
-  task: CleanupTask
   /** Tokens this step revoked (with dryRun, the ones it would), newest first. */
   revoked: TokenRecord[]
   /**
@@ -66,7 +65,6 @@ export async function cleanup(
   const plan = planCleanup(tokens, task, now)
   const result = {
     operation: 'cleanup' as const,
-    task,
     kept: plan.kept,
     now,
     ages,
@@ -78,16 +76,16 @@ export async function cleanup(
 
   // One scheduler owns every send of a revoke: a 429 hands the request back to it.
   const scheduler = new Scheduler(task.concurrency, clock, deadline, log)
-  const outcomes = await scheduler.run(
+  const ends = await scheduler.run(
     plan.revoke,
-    async (token, attemptsUsed): Promise<Sent<Outcome>> => {
+    async (token, attemptsUsed): Promise<Sent<RevokeEnd>> => {
       try {
-        const outcome = await client.revokeToken(token.id, {
+        const revoked = await client.revokeToken(token.id, {
           scheduled: { attemptsUsed },
           // Settled below, all with one list fetched after the last refusal.
           settle: 'later',
         })
-        return { done: { revoked: outcome.token } }
+        return { done: { revoked: revoked.token } }
       } catch (error) {
         if (error instanceof ThrottledError) return { throttled: error.throttle }
         if (error instanceof UnsettledRevokeError) return { done: { unsettled: { token, error } } }
@@ -104,26 +102,27 @@ export async function cleanup(
   )
   const settled = await settleRefusals(
     client,
-    outcomes.flatMap((o) => ('unsettled' in o ? [o.unsettled] : [])),
+    ends.flatMap((o) => ('unsettled' in o ? [o.unsettled] : [])),
   )
   return {
     ...result,
     revoked: newestFirst([
-      ...outcomes.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
+      ...ends.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
       ...settled.revoked,
     ]),
     revokedElsewhere: newestFirst(settled.revokedElsewhere),
     notRevoked: newestFirstBy(
-      [...outcomes.flatMap((o) => ('failed' in o ? [o.failed] : [])), ...settled.notRevoked],
+      [...ends.flatMap((o) => ('failed' in o ? [o.failed] : [])), ...settled.notRevoked],
       ({ token }) => token,
     ),
-    left: outcomes.flatMap((o) => ('left' in o ? [o.left] : [])),
+    left: ends.flatMap((o) => ('left' in o ? [o.left] : [])),
     // Read last: a cancel may have come while the revokes ran.
     stop: deadline.cause(),
   }
 }
 
-type Outcome =
+/** What became of one revoke the scheduler sent. */
+type RevokeEnd =
   | { revoked: TokenRecord }
   | { failed: NotRevoked }
   | { left: TokenRecord }

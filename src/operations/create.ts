@@ -1,6 +1,6 @@
 // The create operation: a new token, or with ifExists an existing one reused or refused.
 import { ActionError, messageOf } from '../shared/errors.js'
-import type { CreateTask, RevokeOnExit } from '../inputs/task.js'
+import type { CreateTask } from '../inputs/task.js'
 import type { TokenApi } from '../platform/token-api.js'
 import { newestFirst, tokenLabel, type TokenRecord } from '../shared/records.js'
 import { asSentence } from '../shared/text.js'
@@ -11,11 +11,19 @@ export interface CreateResult {
   token: TokenRecord
   /** An existing token was returned (ifExists: reuse); nothing was created. */
   reused: boolean
-  envName: string | undefined
-  /** When the post step revokes this token: as asked, or `never` for a reused token. */
-  revokeOnExit: RevokeOnExit
-  /** revokeOnExit was asked for, but the token was reused: it is not this step's to revoke. */
-  revokeOnExitSkipped: boolean
+}
+
+/**
+ * What a create tells as it goes, the moment it knows (revokeOnExit): the post step
+ * revokes, or looks for, the token from what was told (post/state.ts writes it down).
+ */
+export interface CreateNotes {
+  /** Just before the create is sent: if its answer is lost, the post step looks for it. */
+  sending(name: string): void
+  /** An attempt got no answer and the create was sent again: that token may still land. */
+  answerLost(): void
+  /** The platform made the token: the post step revokes it by its id. */
+  created(token: TokenRecord): void
 }
 
 /**
@@ -23,8 +31,12 @@ export interface CreateResult {
  * exactly this name, or with `fail` refuses when one exists. Only `create` skips
  * the look at the list, so that the usual path stays at two requests.
  */
-export async function create(client: TokenApi, task: CreateTask): Promise<CreateResult> {
-  const { name, envName, ifExists, revokeOnExit } = task
+export async function create(
+  client: TokenApi,
+  task: CreateTask,
+  notes?: CreateNotes,
+): Promise<CreateResult> {
+  const { name, ifExists } = task
   if (ifExists !== 'create') {
     const tokens = await client.listTokens()
     const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'))
@@ -36,25 +48,26 @@ export async function create(client: TokenApi, task: CreateTask): Promise<Create
           `${which}, but the platform did not return its value, so it cannot be reused.`,
         )
       }
-      return {
-        operation: 'create',
-        token: existing,
-        reused: true,
-        envName,
-        revokeOnExit: 'never',
-        revokeOnExitSkipped: revokeOnExit !== 'never',
-      }
+      // Nothing is noted: a reused token was never this step's, and no create is sent.
+      return { operation: 'create', token: existing, reused: true }
     }
   }
-  const token = await client.createToken(name)
-  return {
-    operation: 'create',
-    token,
-    reused: false,
-    envName,
-    revokeOnExit,
-    revokeOnExitSkipped: false,
+  if (notes === undefined)
+    return { operation: 'create', token: await client.createToken(name), reused: false }
+  notes.sending(name)
+  const token = await client.createToken(name, {
+    onLostAnswer: () => {
+      notes.answerLost()
+    },
+  })
+  const result: CreateResult = { operation: 'create', token, reused: false }
+  try {
+    notes.created(token)
+  } catch (error) {
+    // The post step could not be told to revoke it: revoked at once, as nobody will.
+    throw await revokeUnhanded(client, result, error)
   }
+  return result
 }
 
 /**

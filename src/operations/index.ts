@@ -1,5 +1,5 @@
 // Maps the operation asked for to the module that performs it.
-import type { Task } from '../inputs/task.js'
+import type { CleanupTask, CreateTask, ListTask, RevokeTask, Task } from '../inputs/task.js'
 import type { TokenApi } from '../platform/token-api.js'
 import { cleanup, type CleanupResult } from './cleanup.js'
 import { create, type CreateResult } from './create.js'
@@ -9,16 +9,30 @@ import { revoke, type RevokeResult } from './revoke.js'
 
 export type Result = CreateResult | ListResult | RevokeResult | CleanupResult
 
+/**
+ * An operation done: the task asked for, beside the result, which holds only what the
+ * platform returned and what happened (report/ reads the settings from the task).
+ */
+export type Done =
+  | { operation: 'create'; task: CreateTask; result: CreateResult }
+  | { operation: 'list'; task: ListTask; result: ListResult }
+  | { operation: 'revoke'; task: RevokeTask; result: RevokeResult }
+  | { operation: 'cleanup'; task: CleanupTask; result: CleanupResult }
+
 /** Runs the operation the inputs asked for. */
-export function perform(client: TokenApi, task: Task, context: OperationContext): Promise<Result> {
+export async function perform(
+  client: TokenApi,
+  task: Task,
+  context: OperationContext,
+): Promise<Done> {
   switch (task.operation) {
     case 'create':
-      return create(client, task)
+      return { operation: 'create', task, result: await create(client, task, context.createNotes) }
     case 'list':
-      return list(client, task)
+      return { operation: 'list', task, result: await list(client, task) }
     case 'revoke':
-      return revoke(client, task)
+      return { operation: 'revoke', task, result: await revoke(client, task) }
     case 'cleanup':
-      return cleanup(client, task, context)
+      return { operation: 'cleanup', task, result: await cleanup(client, task, context) }
   }
 }

@@ -10,7 +10,6 @@ export interface ListResult {
   tokens: TokenRecord[]
   /** How many records the project has in all, before filtering. */
   total: number
-  task: ListTask
 }
 
 export async function list(client: TokenApi, task: ListTask): Promise<ListResult> {
@@ -19,5 +18,5 @@ export async function list(client: TokenApi, task: ListTask): Promise<ListResult
   const tokens = all.filter(
     (token) => matchesName(token.name) && (task.state === 'all' || token.state === task.state),
   )
-  return { operation: 'list', tokens: newestFirst(tokens), total: all.length, task }
+  return { operation: 'list', tokens: newestFirst(tokens), total: all.length }
 }

@@ -27,7 +27,7 @@ export class Session implements AccessTokens {
   ) {}
 
   /** A usable access token, authenticating when there is none or it is about to expire. */
-  async token(): Promise<string> {
+  async accessToken(): Promise<string> {
     const current = this.pending
     if (current !== undefined) {
       const token = await current

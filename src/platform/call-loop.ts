@@ -22,18 +22,15 @@ import {
   retryAfterDelay,
   type Backoff,
 } from './retry.js'
-import { describeBody } from './server-detail.js'
-import { asSentence, oneLine, truncate } from '../shared/text.js'
-
-/** The longest reason phrase quoted (a normal one is a few words). */
-const MAX_REASON = 60
+import { describeFailure } from './server-detail.js'
+import { asSentence } from '../shared/text.js'
 
 /** Where API calls get their access token: see auth.ts. */
 export interface AccessTokens {
   /** A usable access token, authenticating when needed. */
-  token(): Promise<string>
-  /** Forgets a token the API rejected (401), so that the next call authenticates again. */
-  reject(value: string): Promise<void>
+  accessToken(): Promise<string>
+  /** Forgets an access token the API rejected (401), so that the next call authenticates again. */
+  reject(accessToken: string): Promise<void>
 }
 
 export interface CallLoopOptions {
@@ -48,6 +45,11 @@ export interface CallLoopOptions {
   log: Logger
   clock: Clock
   backoff: Backoff
+  /**
+   * Where API calls get their access token, made from this loop: authenticating is itself
+   * a call through it. None: API calls are sent without one.
+   */
+  accessTokens?: (loop: CallLoop) => AccessTokens
 }
 
 export interface CallOptions<T> {
@@ -70,13 +72,10 @@ export interface CallOptions<T> {
 export class CallLoop {
   /** Platform clock minus ours, from the Date header of the last answer; undefined until one came. */
   private platformOffset: number | undefined
-  private accessTokens: AccessTokens | undefined
+  private readonly accessTokens: AccessTokens | undefined
 
-  constructor(private readonly options: CallLoopOptions) {}
-
-  /** Gives API calls their access tokens (set once, after the authenticator is made). */
-  useAccessTokens(tokens: AccessTokens): void {
-    this.accessTokens = tokens
+  constructor(private readonly options: CallLoopOptions) {
+    this.accessTokens = options.accessTokens?.(this)
   }
 
   /** The platform's time now, by its Date headers; undefined until one came. */
@@ -90,76 +89,30 @@ export class CallLoop {
    * renews the access token and repeats the call, once.
    */
   async call<T>(target: Target, request: HttpRequest, options: CallOptions<T>): Promise<T> {
-    const { clock, backoff, log, deadline, timeoutMs } = this.options
     const attempts = this.options.retries + 1
     let renewed = false
     for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1; ; attempt++) {
-      if (deadline.expired()) throw notSent(deadline, request)
-      const { outcome, token, cut } = await this.attempt(target, request)
-      // Cut short to fit the budget, not by the timeout input: the budget ran out (a
-      // timer may fire a millisecond before the clock says so); or cut off by a cancel.
-      if (
-        outcome instanceof TransportError &&
-        ((outcome.code === 'ETIMEDOUT' && cut) || outcome.code === CUT_OFF)
-      ) {
-        const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : ''
-        throw new DeadlineError(
-          `${stopped(deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`,
-          undefined,
-          outcome.requestSent,
-        )
-      }
+      if (this.options.deadline.expired()) throw notSent(this.options.deadline, request)
+      const { outcome, accessToken, shortened } = await this.attempt(target, request)
+      this.throwIfCutOff(request, outcome, shortened)
       const answer = outcome instanceof TransportError ? undefined : outcome
-      if (answer?.status === 401 && token !== undefined && !renewed) {
+      if (answer?.status === 401 && accessToken !== undefined && !renewed) {
         // The access token expired or was revoked: authenticate again and repeat, once.
         renewed = true
-        log.info(`${requestLine(request)} answered 401: authenticating again.`)
-        await this.accessTokens?.reject(token)
+        this.options.log.info(`${requestLine(request)} answered 401: authenticating again.`)
+        await this.accessTokens?.reject(accessToken)
         attempt--
         continue
       }
       if (answer !== undefined && isSuccess(target, answer.status)) {
-        try {
-          return options.read(answer)
-        } catch (error) {
-          // A success that cannot be read was still a success: find out what it did.
-          const found =
-            error instanceof RequestError
-              ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
-              : undefined
-          if (found !== undefined) return found
-          throw error
-        }
+        return this.readSuccess(answer, options)
       }
-
-      const failure = this.describeFailure(request, outcome, {
-        renewed,
-        attempt: attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '',
-      })
       const retrying = isTransient(outcome) && attempt < attempts
-      const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff)
-      const delay = retrying ? (retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff)) : 0
-      if (answer?.status === 429 && retrying && options.scheduled !== undefined) {
-        // Its slot goes to others: the scheduler sends it again, not before `delay`.
-        throw new ThrottledError(asSentence(failure), {
-          retryAfterMs: retryAfter,
-          backoffMs: backoffDelay(attempt, clock.jitter(), backoff),
-          attemptsUsed: attempt,
-        })
-      }
-      if (retrying && delay >= deadline.remaining()) {
-        const maybe = mayHaveTakenEffect(outcome)
-        const cause = deadline.cause()
-        const why =
-          cause.by === 'cancel'
-            ? `the step was cancelled (${cause.signal}), so it was not tried again`
-            : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`
-        throw new DeadlineError(
-          `${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`,
-          answer?.status,
-          maybe,
-        )
-      }
+      const numbered =
+        attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : ''
+      const scrub = (text: string) => this.options.secrets.scrub(text)
+      const failure = describeFailure(request, outcome, { renewed, attempt: numbered }, scrub)
+      const delay = retrying ? this.retryDelay(failure, outcome, attempt, options) : 0
       if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
         // Wait first: a platform that failed mid-way may still be finishing the change.
         if (retrying) await this.wait(failure, delay)
@@ -167,17 +120,90 @@ export class CallLoop {
         if (found !== undefined) return found
         if (retrying) continue
       }
-      if (!retrying) {
-        const hint =
-          outcome instanceof TransportError
-            ? transportHint(outcome, target, request.url, timeoutMs)
-            : target === 'api' && outcome.status === 404
-              ? apiPathHint(request)
-              : ''
-        throw new RequestError(asSentence(failure) + hint, answer?.status)
-      }
+      if (!retrying) throw this.finalFailure(target, request, outcome, failure)
       await this.wait(failure, delay)
     }
+  }
+
+  /**
+   * Cut short to fit the budget, not by the timeout input: the budget ran out (a timer
+   * may fire a millisecond before the clock says so); or cut off by a cancel.
+   */
+  private throwIfCutOff(request: HttpRequest, outcome: Outcome<Answer>, shortened: boolean): void {
+    if (!(outcome instanceof TransportError)) return
+    if (!((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === CUT_OFF)) return
+    const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : ''
+    throw new DeadlineError(
+      `${stopped(this.options.deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`,
+      undefined,
+      outcome.requestSent,
+    )
+  }
+
+  /** A success that cannot be read was still a success: find out what it did. */
+  private async readSuccess<T>(answer: Answer, options: CallOptions<T>): Promise<T> {
+    try {
+      return options.read(answer)
+    } catch (error) {
+      const found =
+        error instanceof RequestError
+          ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
+          : undefined
+      if (found !== undefined) return found
+      throw error
+    }
+  }
+
+  /**
+   * How long to wait before the next attempt: as Retry-After asks, or the backoff. A 429
+   * of a scheduled request is handed back to its scheduler instead (ThrottledError); a
+   * wait past the budget, or after a cancel, ends the call (DeadlineError).
+   */
+  private retryDelay<T>(
+    failure: string,
+    outcome: Outcome<Answer>,
+    attempt: number,
+    options: CallOptions<T>,
+  ): number {
+    const { clock, backoff, deadline } = this.options
+    const answer = outcome instanceof TransportError ? undefined : outcome
+    const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff)
+    const delay = retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff)
+    if (answer?.status === 429 && options.scheduled !== undefined) {
+      // Its slot goes to others: the scheduler sends it again, not before `delay`.
+      throw new ThrottledError(asSentence(failure), {
+        retryAfterMs: retryAfter,
+        backoffMs: backoffDelay(attempt, clock.jitter(), backoff),
+        attemptsUsed: attempt,
+      })
+    }
+    if (delay < deadline.remaining()) return delay
+    const maybe = mayHaveTakenEffect(outcome)
+    const cause = deadline.cause()
+    const why =
+      cause.by === 'cancel'
+        ? `the step was cancelled (${cause.signal}), so it was not tried again`
+        : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`
+    throw new DeadlineError(
+      `${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`,
+      answer?.status,
+      maybe,
+    )
+  }
+
+  /** The failure that ends the call, with what to check (a 404 from the API, a transport error). */
+  private finalFailure(
+    target: Target,
+    request: HttpRequest,
+    outcome: Outcome<Answer>,
+    failure: string,
+  ): RequestError {
+    if (outcome instanceof TransportError) {
+      const hint = transportHint(outcome, target, request.url, this.options.timeoutMs)
+      return new RequestError(asSentence(failure) + hint)
+    }
+    const hint = target === 'api' && outcome.status === 404 ? apiPathHint(request) : ''
+    return new RequestError(asSentence(failure) + hint, outcome.status)
   }
 
   private async wait(failure: string, delay: number): Promise<void> {
@@ -193,15 +219,15 @@ export class CallLoop {
   private async attempt(
     target: Target,
     request: HttpRequest,
-  ): Promise<{ outcome: Outcome<Answer>; token?: string; cut: boolean }> {
+  ): Promise<{ outcome: Outcome<Answer>; accessToken?: string; shortened: boolean }> {
     const { clock, secrets, transport, log, deadline } = this.options
-    let token: string | undefined
+    let accessToken: string | undefined
     let sent = request
     if (target === 'api' && this.accessTokens !== undefined) {
-      token = await this.accessTokens.token()
+      accessToken = await this.accessTokens.accessToken()
       // Sent, so a server may echo it in any form: scrubbed piece by piece too.
-      secrets.add(token, 'sent')
-      sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${token}` } }
+      secrets.add(accessToken, 'sent')
+      sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${accessToken}` } }
     }
     // Measured after authenticating, which may have taken time of its own.
     if (deadline.expired()) throw notSent(deadline, request)
@@ -226,29 +252,8 @@ export class CallLoop {
     const result = outcome instanceof TransportError ? outcome.code : String(outcome.status)
     log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`)
     // Given less than the timeout input because the step's budget is nearly spent.
-    const cut = timeoutMs < this.options.timeoutMs
-    return token === undefined ? { outcome, cut } : { outcome, token, cut }
-  }
-
-  /** What went wrong: the request, which attempt, and what came back (the server's detail). */
-  private describeFailure(
-    request: HttpRequest,
-    outcome: Outcome<Answer>,
-    { renewed, attempt }: { renewed: boolean; attempt: string },
-  ): string {
-    const scrub = (text: string) => this.options.secrets.scrub(text)
-    if (outcome instanceof TransportError) {
-      return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`
-    }
-    const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub)
-    // The reason phrase is server text like the body: scrubbed, on one line, short.
-    const reason = truncate(oneLine(scrub(outcome.statusText)), MAX_REASON)
-    const status = `${outcome.status}${reason ? ` ${reason}` : ''}`
-    const what = detail ? `: ${detail}` : ''
-    if (renewed && outcome.status === 401) {
-      return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`
-    }
-    return `${requestLine(request)} answered ${status}${attempt}${what}`
+    const shortened = timeoutMs < this.options.timeoutMs
+    return accessToken === undefined ? { outcome, shortened } : { outcome, accessToken, shortened }
   }
 
   private notePlatformTime(answer: Answer): void {

@@ -59,9 +59,11 @@ export class PlatformClient implements TokenApi {
       log: options.log,
       clock: this.clock,
       backoff: options.backoff ?? DEFAULT_BACKOFF,
+      accessTokens: (loop) => {
+        const now = () => this.clock.now()
+        return new Session(() => authenticate(loop, options, now), now)
+      },
     })
-    const now = () => this.clock.now()
-    this.loop.useAccessTokens(new Session(() => authenticate(this.loop, options, now), now))
   }
 
   /**

@@ -1,5 +1,11 @@
-// A server's error body turned into one short, scrubbed line for a failure message.
+// What went wrong, in words: the request, the attempt, and the server's detail, scrubbed and short.
 import { oneLine, truncate } from '../shared/text.js'
+import type { Answer } from './decode.js'
+import { requestLine } from './endpoints.js'
+import { TransportError, type HttpRequest, type Outcome } from './http.js'
+
+/** The longest reason phrase quoted (a normal one is a few words). */
+const MAX_REASON = 60
 
 /** The longest server detail quoted in a message. */
 const MAX_DETAIL = 300
@@ -23,8 +29,8 @@ export function describeBody(
   scrub: (text: string) => string,
 ): string {
   // The detail is a few hundred characters at most: a huge error body is read from its start.
-  const cut = body.length > MAX_BODY
-  const text = scrub(cut ? body.slice(0, MAX_BODY) : body).trim()
+  const truncated = body.length > MAX_BODY
+  const text = scrub(truncated ? body.slice(0, MAX_BODY) : body).trim()
   if (text === '') return ''
   if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
     return 'the body was not JSON (an HTML page)'
@@ -34,7 +40,7 @@ export function describeBody(
     json = JSON.parse(text)
   } catch {
     // Its start is not a message: `{"a":{"a":...` says nothing and would fill the line.
-    if (cut && /^[[{]/.test(text)) {
+    if (truncated && /^[[{]/.test(text)) {
       return `a JSON body of ${body.length} characters, too long to read for its message`
     }
     return shorten(text)
@@ -79,4 +85,25 @@ function jsonDetail(value: unknown, depth = 0): string | undefined {
 /** One line, no control characters, at most MAX_DETAIL characters. */
 function shorten(text: string): string {
   return truncate(oneLine(text), MAX_DETAIL)
+}
+
+/** What went wrong: the request, which attempt, and what came back (the server's detail). */
+export function describeFailure(
+  request: HttpRequest,
+  outcome: Outcome<Answer>,
+  { renewed, attempt }: { renewed: boolean; attempt: string },
+  scrub: (text: string) => string,
+): string {
+  if (outcome instanceof TransportError) {
+    return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`
+  }
+  const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub)
+  // The reason phrase is server text like the body: scrubbed, on one line, short.
+  const reason = truncate(oneLine(scrub(outcome.statusText)), MAX_REASON)
+  const status = `${outcome.status}${reason ? ` ${reason}` : ''}`
+  const what = detail ? `: ${detail}` : ''
+  if (renewed && outcome.status === 401) {
+    return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`
+  }
+  return `${requestLine(request)} answered ${status}${attempt}${what}`
 }

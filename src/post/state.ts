@@ -1,7 +1,9 @@
 // What the main step leaves for the post step (GITHUB_STATE, read back as STATE_*).
-import type { TokenRecord } from '../shared/records.js'
 import type { RevokeOnExit } from '../inputs/task.js'
+import type { CreateNotes } from '../operations/create.js'
 import type { Runner } from '../runner/runner.js'
+import type { Clock } from '../shared/clock.js'
+import type { TokenRecord } from '../shared/records.js'
 
 const TOKEN_ID = 'revokeOnExitTokenId'
 const TOKEN_NAME = 'revokeOnExitTokenName'
@@ -23,28 +25,37 @@ export interface CreateSent {
 }
 
 /**
- * Main step, just before a create with revokeOnExit is sent: if its answer is lost
- * (or the step is killed), the post step still knows to look for the token.
+ * The one writer of the post step's state, in the main step: each fact is written once,
+ * the moment it is known, so that whatever fails after it, the post step still knows.
  */
-export function saveCreateSent(runner: Runner, create: CreateSent): void {
-  runner.saveState(TOKEN_NAME, create.name)
-  runner.saveState(CREATE_SENT_AT, String(create.sentAt))
-  runner.saveState(WHEN, create.when)
-}
+export class PostState {
+  constructor(
+    private readonly runner: Pick<Runner, 'saveState'>,
+    private readonly clock: Clock,
+  ) {}
 
-/**
- * Main step: an attempt of the create got no answer, and the list showed no token of it,
- * so the create was sent again. The lost attempt's token may still land: the post step
- * looks for it beside the one it revokes.
- */
-export function saveLostAnswer(runner: Runner): void {
-  runner.saveState(LOST_ANSWER, 'true')
-}
+  /** What a create with revokeOnExit tells as it goes (see CreateNotes). */
+  revokeOnExit(when: CreateSent['when']): CreateNotes {
+    return {
+      sending: (name) => {
+        this.runner.saveState(TOKEN_NAME, name)
+        this.runner.saveState(CREATE_SENT_AT, String(this.clock.now()))
+        this.runner.saveState(WHEN, when)
+      },
+      answerLost: () => {
+        this.runner.saveState(LOST_ANSWER, 'true')
+      },
+      // The name was saved before the create was sent, and the answer was checked to carry it.
+      created: (token) => {
+        this.runner.saveState(TOKEN_ID, token.id)
+      },
+    }
+  }
 
-/** Main step: marks a token this step created for revoking at the end of the job. */
-export function saveTokenToRevoke(runner: Runner, token: TokenToRevoke): void {
-  runner.saveState(TOKEN_ID, token.id)
-  runner.saveState(TOKEN_NAME, token.name ?? '')
+  /** Before the token file is written: the post step deletes it whatever happens next. */
+  tokenFile(path: string): void {
+    this.runner.saveState(TOKEN_FILE, path)
+  }
 }
 
 /**
@@ -74,11 +85,6 @@ export function leftToRevoke(runner: Runner): LeftToRevoke | undefined {
     return create !== undefined && lost ? { when, token, search: create } : { when, token }
   }
   return create === undefined ? undefined : { when, search: create }
-}
-
-/** Main step, before the file is written: the post step deletes it whatever happens next. */
-export function saveTokenFile(runner: Runner, path: string): void {
-  runner.saveState(TOKEN_FILE, path)
 }
 
 /** Post step: the token file the main step was about to write, or undefined. */

@@ -1,9 +1,7 @@
 // The post step: deletes the token file, and revokes the token the main step created (revokeOnExit).
-import { stopOnCancel } from '../runner/cancel.js'
 import { systemClock, type Clock } from '../shared/clock.js'
-import { Deadline } from '../shared/deadline.js'
 import { JOB_STATUS_INPUT, readConnection } from '../inputs/read.js'
-import { PlatformClient } from '../platform/client.js'
+import type { PlatformClient } from '../platform/client.js'
 import { messageOf } from '../shared/errors.js'
 import { UnknownTokenError } from '../platform/errors.js'
 import { UNKNOWN_CLOCK_MARGIN_MS } from '../platform/lost-create.js'
@@ -13,7 +11,7 @@ import { searchCreated, type SearchContext } from './search.js'
 import { leftToRevoke, savedTokenFile, type CreateSent, type TokenToRevoke } from './state.js'
 import { shortId, tokenLabel, type TokenRecord } from '../shared/records.js'
 import type { Runner } from '../runner/runner.js'
-import { Secrets } from '../shared/secrets.js'
+import { connect, maskedSecrets } from '../runner/step.js'
 import type { Connection } from '../inputs/task.js'
 import { asSentence, oneLine, truncate } from '../shared/text.js'
 import { removeTokenFile } from '../shared/token-files.js'
@@ -50,9 +48,7 @@ export async function runPost(
     ...(left.token === undefined ? [] : [savedToken(left.token)]),
     ...(left.search === undefined ? [] : [lostCreate(left.search, left.token?.id)]),
   ]
-  const secrets = new Secrets((value) => {
-    runner.setSecret(value)
-  })
+  const secrets = maskedSecrets(runner)
   let connection: Connection
   try {
     connection = readConnection((name) => runner.getInput(name), secrets)
@@ -61,16 +57,7 @@ export async function runPost(
     return
   }
   // totalTimeout bounds the post step too: it must not hold the job's end for long.
-  const deadline = new Deadline(clock, connection.totalTimeoutMs)
-  const stopListening = stopOnCancel(runner, deadline, clock)
-  const client = new PlatformClient({
-    ...connection,
-    secrets,
-    log: runner,
-    deadline,
-    clock,
-    transport,
-  })
+  const { client, deadline, close } = connect(runner, connection, secrets, clock, transport)
   try {
     for (const one of revoking) {
       try {
@@ -80,8 +67,7 @@ export async function runPost(
       }
     }
   } finally {
-    stopListening()
-    client.close()
+    close()
   }
 }
 

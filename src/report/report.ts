@@ -1,9 +1,10 @@
 // The one place that writes a result to the runner: log lines, outputs, env, post-step state, summary.
+import type { CleanupTask, CreateTask } from '../inputs/task.js'
 import type { CleanupResult } from '../operations/cleanup.js'
 import type { CreateResult } from '../operations/create.js'
-import type { Result } from '../operations/index.js'
+import type { Done } from '../operations/index.js'
 import { ActionError, messageOf } from '../shared/errors.js'
-import { saveTokenFile, saveTokenToRevoke } from '../post/state.js'
+import type { PostState } from '../post/state.js'
 import {
   createdTime,
   nameAndId,
@@ -27,8 +28,8 @@ import {
 
 export interface ReportOptions {
   summary: boolean
-  /** create: also write the token value to a new file (output tokenFile). */
-  writeTokenFile?: boolean
+  /** Where the token file's path is saved for the post step, which deletes the file. */
+  postState: Pick<PostState, 'tokenFile'>
 }
 
 /** The runner's limit for one output (1 MiB): a larger one breaks the expressions that read it. */
@@ -41,25 +42,25 @@ const MAX_ENV_VALUE_BYTES = 32 * 1024
  * environment, state for the post step and the job summary. Token values were
  * masked when they arrived.
  */
-export async function report(
-  result: Result,
-  options: ReportOptions,
-  runner: Runner,
-): Promise<void> {
+export async function report(done: Done, options: ReportOptions, runner: Runner): Promise<void> {
   let summary: string
-  switch (result.operation) {
-    case 'create':
-      reportCreate(result, options.writeTokenFile === true, runner)
-      summary = createSummary(result)
+  switch (done.operation) {
+    case 'create': {
+      const { task, result } = done
+      reportCreate(result, task, options.postState, runner)
+      summary = createSummary(result, task)
       break
+    }
     case 'list': {
+      const { task, result } = done
       const { tokens, total } = result
       runner.info(`${tokens.length} of ${countTokens(total)} match.`)
       listOutputs(runner, tokens)
-      summary = listSummary(result)
+      summary = listSummary(result, task)
       break
     }
     case 'revoke': {
+      const { result } = done
       const { token, alreadyRevoked } = result
       if (alreadyRevoked) {
         const when = token.revokedAt ? ` at ${oneLine(token.revokedAt)}` : ''
@@ -73,10 +74,12 @@ export async function report(
       summary = revokeSummary(result)
       break
     }
-    case 'cleanup':
-      reportCleanup(result, runner)
-      summary = cleanupSummary(result)
+    case 'cleanup': {
+      const { task, result } = done
+      reportCleanup(result, task, runner)
+      summary = cleanupSummary(result, task)
       break
+    }
   }
   if (!options.summary) return
   try {
@@ -87,24 +90,29 @@ export async function report(
   }
 }
 
-function reportCreate(result: CreateResult, writeFile: boolean, runner: Runner): void {
-  const { token, envName, reused } = result
+function reportCreate(
+  result: CreateResult,
+  task: CreateTask,
+  postState: ReportOptions['postState'],
+  runner: Runner,
+): void {
+  const { token, reused } = result
+  const { envName } = task
   checkHandOver(token.tokenValue ?? '', envName)
-  // First, so that nothing failing after this can leave the token behind.
-  if (result.revokeOnExit !== 'never') saveTokenToRevoke(runner, token)
   runner.info(
     reused
       ? `Reused the ${tokenLabel(token)}, created ${oneLine(token.createdAt ?? 'at an unknown time')}.`
       : `Created ${tokenLabel(token)}.`,
   )
-  const exit = revokeOnExitNote(result.revokeOnExit)
+  // A reused token was never this step's: the post step leaves it alone.
+  const exit = reused ? undefined : revokeOnExitNote(task.revokeOnExit)
   if (exit !== undefined) runner.info(exit)
-  if (result.revokeOnExitSkipped)
+  if (reused && task.revokeOnExit !== 'never')
     runner.info('revokeOnExit does not apply: the token was reused, not created by this step.')
   recordOutputs(runner, token)
   runner.setOutput('tokenValue', token.tokenValue ?? '')
   runner.setOutput('reused', String(reused))
-  runner.setOutput('tokenFile', writeFile ? tokenFile(runner, token) : '')
+  runner.setOutput('tokenFile', task.writeTokenFile ? tokenFile(runner, postState, token) : '')
   if (envName) {
     runner.exportVariable(envName, token.tokenValue ?? '')
     runner.info(
@@ -133,8 +141,8 @@ function checkHandOver(value: string, envName: string | undefined): void {
   }
 }
 
-function reportCleanup(result: CleanupResult, runner: Runner): void {
-  const { revoked, kept, notRevoked, task, now } = result
+function reportCleanup(result: CleanupResult, task: CleanupTask, runner: Runner): void {
+  const { revoked, kept, notRevoked, now } = result
   const clock = ageClockNote(result)
   if (clock !== undefined) {
     if (result.ages.by === 'runner') runner.info(clock)
@@ -164,7 +172,7 @@ function reportCleanup(result: CleanupResult, runner: Runner): void {
   // Each one named, with why: the step's failure message names only the first few.
   for (const { token, reason } of notRevoked)
     runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`)
-  runner.info(`${cleanupOutcome(result)} Kept ${kept.length}.`)
+  runner.info(`${cleanupOutcome(result, task)} Kept ${kept.length}.`)
   listOutputs(runner, allRevoked(result))
 }
 
@@ -185,9 +193,13 @@ function recordOutputs(runner: Runner, token: TokenRecord): void {
  * that the post step deletes it whatever happens from here on. The path is not
  * secret; the content is, and is never logged.
  */
-function tokenFile(runner: Runner, token: TokenRecord): string {
+function tokenFile(
+  runner: Runner,
+  postState: ReportOptions['postState'],
+  token: TokenRecord,
+): string {
   const path = newTokenFilePath(runner.tempDir())
-  saveTokenFile(runner, path)
+  postState.tokenFile(path)
   try {
     writeTokenFile(path, token.tokenValue ?? '')
   } catch (error) {

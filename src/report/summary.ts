@@ -1,4 +1,5 @@
 // The job summary: escaped Markdown for each operation, always under the runner's size limit.
+import type { CleanupTask, CreateTask, ListTask } from '../inputs/task.js'
 import type { CleanupResult } from '../operations/cleanup.js'
 import type { CreateResult } from '../operations/create.js'
 import type { ListResult } from '../operations/list.js'
@@ -29,8 +30,9 @@ type Shown = Pick<
   'id' | 'name' | 'state' | 'createdAt' | 'createdBy' | 'createdByEmail' | 'revokedAt'
 >
 
-export function createSummary(result: CreateResult): string {
-  const { token, envName, reused, revokeOnExit } = result
+export function createSummary(result: CreateResult, task: CreateTask): string {
+  const { token, reused } = result
+  const { envName } = task
   const where = envName
     ? `the step output <code>tokenValue</code> and the environment variable <code>${field(envName)}</code>`
     : 'the step output <code>tokenValue</code>'
@@ -38,7 +40,8 @@ export function createSummary(result: CreateResult): string {
   const what = reused
     ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
     : `Created ${describeToken(token)}${mediator}.`
-  const note = revokeOnExitNote(revokeOnExit)
+  // A reused token was never this step's: the post step leaves it alone.
+  const note = reused ? undefined : revokeOnExitNote(task.revokeOnExit)
   const exit = note === undefined ? '' : ` ${note}`
   return new Summary(reused ? 'Gateway token reused' : 'Gateway token created')
     .paragraph(`${what} Its value is in ${where}, masked in the log.${exit}`)
@@ -54,8 +57,8 @@ export function revokeSummary(result: RevokeResult): string {
   return new Summary('Gateway token revoked').paragraph(what).toString()
 }
 
-export function listSummary(result: ListResult): string {
-  const { tokens, total, task } = result
+export function listSummary(result: ListResult, task: ListTask): string {
+  const { tokens, total } = result
   const filters = [
     task.name === undefined ? undefined : `name <code>${field(task.name)}</code>`,
     task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
@@ -80,8 +83,8 @@ export function listSummary(result: ListResult): string {
     .toString()
 }
 
-export function cleanupSummary(result: CleanupResult): string {
-  const { task, revoked, kept, notRevoked, left, now } = result
+export function cleanupSummary(result: CleanupResult, task: CleanupTask): string {
+  const { revoked, kept, notRevoked, left, now } = result
   const selection = [
     task.name === undefined
       ? 'active tokens of any name'
@@ -95,7 +98,7 @@ export function cleanupSummary(result: CleanupResult): string {
   }
   return new Summary(task.dryRun ? 'Gateway token cleanup (dry run)' : 'Gateway token cleanup')
     .paragraph(
-      [`Selected ${selection.join(', ')}.`, cleanupOutcome(result), ageClockNote(result)]
+      [`Selected ${selection.join(', ')}.`, cleanupOutcome(result, task), ageClockNote(result)]
         .filter((sentence) => sentence !== undefined)
         .join(' '),
     )

@@ -1,47 +1,12 @@
 // How results are put into words, shared by the log lines (report.ts) and the job summary (summary.ts).
-import { stopped } from '../shared/deadline.js'
 import type { CleanupResult } from '../operations/cleanup.js'
-import type { Result } from '../operations/index.js'
-import { nameAndId, newestFirst, type TokenRecord } from '../shared/records.js'
-import type { RevokeOnExit } from '../inputs/task.js'
+import { newestFirst, type TokenRecord } from '../shared/records.js'
+import type { CleanupTask, RevokeOnExit } from '../inputs/task.js'
 import { countTokens, formatAge, oneLine, truncate } from '../shared/text.js'
-
-/** Why a result, written out in full, still fails the step (some tokens not revoked). */
-export function stepFailure(result: Result): string | undefined {
-  if (result.operation !== 'cleanup') return undefined
-  const failures = [timeoutFailure(result), cleanupFailure(result)]
-  const text = failures.filter((failure) => failure !== undefined).join(' ')
-  return text === '' ? undefined : text
-}
-
-/**
- * When totalTimeout, or a cancel, cut a cleanup short: how far it got, and that a rerun
- * finishes it.
- */
-export function timeoutFailure(result: CleanupResult): string | undefined {
-  const { left, revoked, stop } = result
-  if (left.length === 0) return undefined
-  return `${stopped(stop)}: ${countTokens(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`
-}
 
 /** Why the tokens in `left` were left: `totalTimeout ran out`, or `the step was cancelled`. */
 export function leftBecause({ stop }: Pick<CleanupResult, 'stop'>): string {
   return stop.by === 'cancel' ? 'the step was cancelled' : 'totalTimeout ran out'
-}
-
-/** The step's failure when some tokens were not revoked: each named, with why. */
-export function cleanupFailure(result: CleanupResult): string | undefined {
-  const { notRevoked } = result
-  if (notRevoked.length === 0) return undefined
-  const revoked = allRevoked(result)
-  const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`)
-  const more =
-    notRevoked.length > shown.length
-      ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
-      : ''
-  const total = notRevoked.length + revoked.length
-  const were = (n: number) => (n === 1 ? 'was' : 'were')
-  return `${notRevoked.length} of ${countTokens(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`
 }
 
 /**
@@ -99,9 +64,9 @@ export function revokedElsewhereNote(token: TokenRecord): string {
 }
 
 /** One sentence on what a cleanup did, for the log and the summary. */
-export function cleanupOutcome(result: CleanupResult): string {
-  const { task, revoked, revokedElsewhere, notRevoked, left } = result
-  if (task.dryRun)
+export function cleanupOutcome(result: CleanupResult, { dryRun }: CleanupTask): string {
+  const { revoked, revokedElsewhere, notRevoked, left } = result
+  if (dryRun)
     return `Dry run: ${countTokens(revoked.length)} would be revoked; nothing was revoked.`
   const elsewhere =
     revokedElsewhere.length > 0

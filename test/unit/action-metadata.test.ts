@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { DECLARED_INPUTS, INPUT_DEFAULTS, JOB_STATUS_INPUT } from '../../src/inputs/read.js'
 import { report } from '../../src/report/report.js'
 import { VERSION } from '../../src/shared/version.js'
+import { created, done, listed, reportOptions } from '../fixtures/done.js'
 import { recordingRunner } from '../fixtures/runner.js'
 import { token } from '../fixtures/token-api.js'
 import { actionMetadata, ROOT } from '../support/runner.mjs'
@@ -52,25 +53,14 @@ describe('action.yml', () => {
 
   it('declares every output the action writes, and no other', async () => {
     const runner = recordingRunner()
-    const task = { operation: 'list', name: undefined, state: 'all' } as const
+    const options = reportOptions(runner)
+    await report(done(created(token('a', 'x', 0))), options, runner)
     await report(
-      {
-        operation: 'create',
-        token: token('a', 'x', 0),
-        envName: undefined,
-        reused: false,
-        revokeOnExit: 'never',
-        revokeOnExitSkipped: false,
-      },
-      { summary: false },
+      done({ operation: 'revoke', token: token('a', 'x', 0), alreadyRevoked: false }),
+      options,
       runner,
     )
-    await report(
-      { operation: 'revoke', token: token('a', 'x', 0), alreadyRevoked: false },
-      { summary: false },
-      runner,
-    )
-    await report({ operation: 'list', tokens: [], total: 0, task }, { summary: false }, runner)
+    await report(done(listed([])), options, runner)
     runner.removeTempDir()
     expect(Object.keys(runner.outputs).sort()).toEqual(Object.keys(metadata.outputs).sort())
   })

@@ -1,9 +1,9 @@
+// run, the main step: inputs, failures and cancels (main-post-state.test.ts: what a create
+// leaves for the post step).
 import { afterEach, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
-import { readFileSync } from 'node:fs'
-import { RunnerFileError } from '../../src/shared/errors.js'
 import { failureMessage, run } from '../../src/main.js'
-import { API, AUTH, AUTH_PATH, record, TOKEN_ID, useNock } from '../fixtures/nock-platform.js'
+import { API, AUTH, AUTH_PATH, record, useNock } from '../fixtures/nock-platform.js'
 import { recordingRunner, type RecordingRunner } from '../fixtures/runner.js'
 
 let runner: RecordingRunner
@@ -88,136 +88,6 @@ describe('run', () => {
     )
     expect(runner.outputs.count).toBe('0')
     expect(runner.failures).toEqual([])
-  })
-})
-
-describe('run: what create leaves for the post step', () => {
-  const authOk = () => nock(AUTH).post(AUTH_PATH).reply(200, { access_token: 'access-token-1' })
-
-  it('revokes at once a new token whose value could not be handed on, naming the runner file', async () => {
-    given({ operation: 'create', name: 'pr-1' })
-    authOk()
-    nock(API)
-      .post('/api/tokens')
-      .reply(201, record({ name: 'pr-1' }))
-    nock(API)
-      .post(`/api/tokens/${TOKEN_ID}/revoke`)
-      .query({ tokenId: TOKEN_ID })
-      .reply(200, record({ name: 'pr-1', state: 'revoked', tokenValue: undefined }))
-    runner.setOutput = () => {
-      throw new RunnerFileError(
-        'GITHUB_OUTPUT',
-        new Error('ENOSPC: no space left on device, write'),
-      )
-    }
-    await run(runner)
-    expect(runner.failures).toEqual([
-      `create failed: could not write GITHUB_OUTPUT: ENOSPC: no space left on device, write. The new gateway token 'pr-1' (${TOKEN_ID}) was revoked at once, as its value was not handed on.`,
-    ])
-    expect(nock.pendingMocks()).toEqual([])
-  })
-
-  it('does the same when the state for the post step cannot be written, before any output', async () => {
-    given({ operation: 'create', name: 'pr-1', revokeOnExit: 'true' })
-    authOk()
-    nock(API)
-      .post('/api/tokens')
-      .reply(201, record({ name: 'pr-1' }))
-    nock(API)
-      .post(`/api/tokens/${TOKEN_ID}/revoke`)
-      .query(true)
-      .reply(200, record({ name: 'pr-1', state: 'revoked', tokenValue: undefined }))
-    let saves = 0
-    const save = runner.saveState.bind(runner)
-    // The create is noted (three values), then writing its id fails.
-    runner.saveState = (name, value) => {
-      if (++saves > 3)
-        throw new RunnerFileError('GITHUB_STATE', new Error('Missing file at path: /x'))
-      save(name, value)
-    }
-    await run(runner)
-    expect(runner.failures[0]).toMatch(
-      /^create failed: could not write GITHUB_STATE: Missing file at path: \/x\. The new gateway token/,
-    )
-    expect(runner.outputs).toEqual({})
-    expect(nock.pendingMocks()).toEqual([])
-  })
-
-  it('revokeOnExit: notes the create before it is sent, then the token id', async () => {
-    given({ operation: 'create', name: 'pr-1', revokeOnExit: 'true' })
-    authOk()
-    let stateWhenSent: Record<string, string> = {}
-    const before = Date.now()
-    nock(API)
-      .post('/api/tokens')
-      .reply(() => {
-        stateWhenSent = { ...runner.state }
-        return [201, record({ name: 'pr-1' })]
-      })
-    await run(runner)
-    expect(runner.failures).toEqual([])
-    expect(stateWhenSent).toEqual({
-      revokeOnExitTokenName: 'pr-1',
-      revokeOnExitSince: expect.stringMatching(/^\d+$/),
-      revokeOnExitWhen: 'always',
-    })
-    const since = Number(stateWhenSent.revokeOnExitSince)
-    expect(since).toBeGreaterThanOrEqual(before)
-    expect(since).toBeLessThanOrEqual(Date.now())
-    expect(runner.state).toEqual({ ...stateWhenSent, revokeOnExitTokenId: TOKEN_ID })
-  })
-
-  it('revokeOnExit: a create that got no answer leaves its name and time, and no id', async () => {
-    given({ operation: 'create', name: 'pr-1', revokeOnExit: 'true', retries: '0' })
-    authOk()
-    nock(API)
-      .post('/api/tokens')
-      .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))
-    await run(runner)
-    expect(runner.failures).toEqual([
-      `create failed: POST ${API}/api/tokens got no answer: connection reset (ECONNRESET).`,
-    ])
-    expect(Object.keys(runner.state).sort()).toEqual([
-      'revokeOnExitSince',
-      'revokeOnExitTokenName',
-      'revokeOnExitWhen',
-    ])
-  })
-
-  it('revokeOnExit with a reused token: notes nothing, as nothing is created', async () => {
-    given({ operation: 'create', name: 'pr-1', revokeOnExit: 'true', ifExists: 'reuse' })
-    authOk()
-    nock(API)
-      .get('/api/tokens')
-      .reply(200, [record({ name: 'pr-1' })])
-    await run(runner)
-    expect(runner.failures).toEqual([])
-    expect(runner.outputs.reused).toBe('true')
-    expect(runner.state).toEqual({})
-  })
-
-  it('without revokeOnExit: notes nothing', async () => {
-    given({ operation: 'create', name: 'pr-1' })
-    authOk()
-    nock(API)
-      .post('/api/tokens')
-      .reply(201, record({ name: 'pr-1' }))
-    await run(runner)
-    expect(runner.failures).toEqual([])
-    expect(runner.state).toEqual({})
-  })
-
-  it('writeTokenFile: the value in the file tokenFile names, which the post step will delete', async () => {
-    given({ operation: 'create', name: 'pr-1', writeTokenFile: 'true' })
-    authOk()
-    nock(API)
-      .post('/api/tokens')
-      .reply(201, record({ name: 'pr-1', tokenValue: 'eyJ.the.value' }))
-    await run(runner)
-    expect(runner.failures).toEqual([])
-    const path = runner.outputs.tokenFile ?? ''
-    expect(readFileSync(path, 'utf8')).toBe('eyJ.the.value')
-    expect(runner.state).toEqual({ tokenFile: path })
   })
 })
 

@@ -1,7 +1,10 @@
 import { describe, expect, it } from '@jest/globals'
-import { Deadline } from '../../../src/shared/deadline.js'
+import type { CleanupTask, ListTask, RevokeTask } from '../../../src/inputs/task.js'
+import type { CreateNotes } from '../../../src/operations/create.js'
 import { perform } from '../../../src/operations/index.js'
+import { Deadline } from '../../../src/shared/deadline.js'
 import { FakeClock } from '../../fixtures/clock.js'
+import { createTask } from '../../fixtures/done.js'
 import { recordingRunner } from '../../fixtures/runner.js'
 import { FakeTokenApi, token } from '../../fixtures/token-api.js'
 
@@ -13,29 +16,73 @@ describe('perform', () => {
     return { clock, log: recordingRunner(), deadline: new Deadline(clock, 0) }
   }
 
-  it('runs each operation against the client', async () => {
+  it('runs each operation against the client, and returns its result beside the task', async () => {
     const api = new FakeTokenApi([token(ID, 'ci', 40)])
-    const listed = await perform(
-      api,
-      { operation: 'list', name: undefined, state: 'all' },
-      context(),
-    )
-    expect(listed).toMatchObject({ operation: 'list', total: 1 })
-    const revoked = await perform(api, { operation: 'revoke', tokenId: ID }, context())
-    expect(revoked).toMatchObject({ operation: 'revoke', alreadyRevoked: false })
-    const cleaned = await perform(
-      api,
-      {
-        operation: 'cleanup',
-        name: 'ci',
-        olderThan: undefined,
-        keep: 0,
-        dryRun: true,
-        concurrency: 1,
-      },
-      context(),
-    )
-    expect(cleaned).toMatchObject({ operation: 'cleanup', revoked: [] })
+    const listTask: ListTask = { operation: 'list', name: undefined, state: 'all' }
+    const listed = await perform(api, listTask, context())
+    expect(listed).toEqual({
+      operation: 'list',
+      task: listTask,
+      result: { operation: 'list', tokens: [expect.objectContaining({ id: ID })], total: 1 },
+    })
+    expect(listed.task).toBe(listTask)
+    const revokeTask: RevokeTask = { operation: 'revoke', tokenId: ID }
+    const revoked = await perform(api, revokeTask, context())
+    expect(revoked).toEqual({
+      operation: 'revoke',
+      task: revokeTask,
+      result: expect.objectContaining({ operation: 'revoke', alreadyRevoked: false }),
+    })
+    const cleanupTask: CleanupTask = {
+      operation: 'cleanup',
+      name: 'ci',
+      olderThan: undefined,
+      keep: 0,
+      dryRun: true,
+      concurrency: 1,
+    }
+    const cleaned = await perform(api, cleanupTask, context())
+    expect(cleaned).toMatchObject({
+      operation: 'cleanup',
+      task: cleanupTask,
+      result: { operation: 'cleanup', revoked: [] },
+    })
+    expect(cleaned.task).toBe(cleanupTask)
     expect(api.calls).toEqual(['list', `revoke ${ID}`, 'list'])
+  })
+
+  it('create: hands the context’s createNotes to the create, and returns the task beside it', async () => {
+    const api = new FakeTokenApi()
+    const told: string[] = []
+    const createNotes: CreateNotes = {
+      sending: (name) => {
+        told.push(`sending ${name}`)
+      },
+      answerLost: () => {
+        told.push('answerLost')
+      },
+      created: (created) => {
+        told.push(`created ${created.id}`)
+      },
+    }
+    const task = createTask({ revokeOnExit: 'always' })
+    const done = await perform(api, task, { ...context(), createNotes })
+    expect(done).toEqual({
+      operation: 'create',
+      task,
+      result: {
+        operation: 'create',
+        token: expect.objectContaining({ id: 'id-1' }),
+        reused: false,
+      },
+    })
+    expect(told).toEqual(['sending ci-deploy', 'created id-1'])
+  })
+
+  it('create without createNotes: creates all the same', async () => {
+    const api = new FakeTokenApi()
+    const done = await perform(api, createTask(), context())
+    expect(done.operation).toBe('create')
+    expect(api.calls).toEqual(['create ci-deploy'])
   })
 })

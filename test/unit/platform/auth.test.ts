@@ -15,11 +15,9 @@ describe('Session', () => {
   it('authenticates once for concurrent callers', async () => {
     const source = counting([{ value: 'a', renewAt: undefined }])
     const session = new Session(source.obtain, () => 0)
-    expect(await Promise.all([session.token(), session.token(), session.token()])).toEqual([
-      'a',
-      'a',
-      'a',
-    ])
+    expect(
+      await Promise.all([session.accessToken(), session.accessToken(), session.accessToken()]),
+    ).toEqual(['a', 'a', 'a'])
     expect(source.calls()).toBe(1)
   })
 
@@ -30,11 +28,11 @@ describe('Session', () => {
       { value: 'b', renewAt: 300 },
     ])
     const session = new Session(source.obtain, () => now)
-    expect(await session.token()).toBe('a')
+    expect(await session.accessToken()).toBe('a')
     now = 99
-    expect(await session.token()).toBe('a')
+    expect(await session.accessToken()).toBe('a')
     now = 100
-    expect(await session.token()).toBe('b')
+    expect(await session.accessToken()).toBe('b')
     expect(source.calls()).toBe(2)
   })
 
@@ -44,11 +42,11 @@ describe('Session', () => {
       { value: 'b', renewAt: undefined },
     ])
     const session = new Session(source.obtain, () => 0)
-    await session.token()
+    await session.accessToken()
     await Promise.all([session.reject('a'), session.reject('a')])
-    expect(await session.token()).toBe('b')
+    expect(await session.accessToken()).toBe('b')
     await session.reject('a')
-    expect(await session.token()).toBe('b')
+    expect(await session.accessToken()).toBe('b')
     expect(source.calls()).toBe(2)
   })
 
@@ -61,8 +59,8 @@ describe('Session', () => {
           : Promise.resolve({ value: 'a', renewAt: undefined }),
       () => 0,
     )
-    await expect(session.token()).rejects.toThrow('down')
+    await expect(session.accessToken()).rejects.toThrow('down')
     fail = false
-    await expect(session.token()).resolves.toBe('a')
+    await expect(session.accessToken()).resolves.toBe('a')
   })
 })

@@ -77,23 +77,25 @@ describe('CallLoop under totalTimeout', () => {
   })
 
   it('counts the time authentication took: the attempt gets only what is left after it', async () => {
-    const { callLoop, transport, clock } = loop([{ status: 200 }], { totalMs: 1_000 })
-    callLoop.useAccessTokens(
-      slowTokens(() => {
-        clock.advance(600)
-      }),
-    )
+    const { callLoop, transport } = loop([{ status: 200 }], {
+      totalMs: 1_000,
+      accessTokens: (clock) =>
+        slowTokens(() => {
+          clock.advance(600)
+        }),
+    })
     await expect(callLoop.call('api', REQUEST, readStatus)).resolves.toBe(200)
     expect(transport.sent.map((s) => s.timeoutMs)).toEqual([400])
   })
 
   it('sends no API request when authentication used up the budget', async () => {
-    const { callLoop, transport, clock } = loop([{ status: 200 }], { totalMs: 1_000 })
-    callLoop.useAccessTokens(
-      slowTokens(() => {
-        clock.advance(1_000)
-      }),
-    )
+    const { callLoop, transport } = loop([{ status: 200 }], {
+      totalMs: 1_000,
+      accessTokens: (clock) =>
+        slowTokens(() => {
+          clock.advance(1_000)
+        }),
+    })
     const error = await callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(DeadlineError)
     expect((error as Error).message).toBe(
@@ -195,7 +197,7 @@ function timeout(): TransportError {
 /** Access tokens whose every handing out first runs `takeTime` (an authentication). */
 function slowTokens(takeTime: () => void): AccessTokens {
   return {
-    token: () => {
+    accessToken: () => {
       takeTime()
       return Promise.resolve('access-1')
     },

@@ -1,7 +1,6 @@
 // runPost's warnings when a revoke cannot be done, and what it leaves behind: no cancel
-// listener, no open connection. Requests go to a FakeTransport (post-step.test.ts uses nock).
+// listener, no open connection. Requests go to a FakeTransport (the other step tests use nock).
 import { describe, expect, it } from '@jest/globals'
-import { saveCreateSent, saveLostAnswer, saveTokenToRevoke } from '../../../src/post/state.js'
 import { runPost } from '../../../src/post/step.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import {
@@ -13,6 +12,7 @@ import {
   record,
   TOKEN_ID,
 } from '../../fixtures/nock-platform.js'
+import { noteCreate } from '../../fixtures/post-state.js'
 import { recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
 import { FakeTransport, type Scripted } from '../../fixtures/transport.js'
 
@@ -43,7 +43,7 @@ async function post(runner: RecordingRunner, script: Scripted[]): Promise<FakeTr
 describe('runPost: the warning for a token it could not revoke', () => {
   it('gives no advice for a token the platform does not have', async () => {
     const runner = recordingRunner(INPUTS)
-    saveTokenToRevoke(runner, { id: TOKEN_ID, name: 'ephemeral' })
+    noteCreate(runner, { name: 'ephemeral', id: TOKEN_ID })
     await post(runner, [
       AUTH_OK,
       { status: 404, json: { error: 'Token not found' } },
@@ -58,7 +58,7 @@ describe('runPost: the warning for a token it could not revoke', () => {
 
   it('points at operation: list for an id that is not a UUID, and sends nothing', async () => {
     const runner = recordingRunner(INPUTS)
-    saveTokenToRevoke(runner, { id: 'tok-1', name: 'ephemeral' })
+    noteCreate(runner, { name: 'ephemeral', id: 'tok-1' })
     const transport = await post(runner, [])
     expect(transport.sent).toEqual([])
     expect(warnings(runner)).toEqual([
@@ -72,9 +72,7 @@ describe('runPost: the warning for a token it could not revoke', () => {
 describe('runPost: inputs it cannot connect with', () => {
   it('warns once for each thing it was to revoke, secrets hidden, sending nothing', async () => {
     const runner = recordingRunner({ ...INPUTS, baseUrl: `not a url ${CLIENT_SECRET}` })
-    saveCreateSent(runner, { name: 'pr-7', sentAt: SENT_AT, when: 'always' })
-    saveLostAnswer(runner)
-    saveTokenToRevoke(runner, { id: TOKEN_ID, name: 'pr-7' })
+    noteCreate(runner, { name: 'pr-7', sentAt: SENT_AT, answerLost: true, id: TOKEN_ID })
     const transport = await post(runner, [])
     expect(transport.sent).toEqual([])
     const why = `Input 'baseUrl' must be an absolute URL like https://api.example.com; got "not a url ***".`
@@ -91,7 +89,7 @@ describe('runPost: inputs it cannot connect with', () => {
 describe('runPost: what it leaves behind', () => {
   it('stops listening for a cancel and closes its connections once done', async () => {
     const runner = recordingRunner(INPUTS)
-    saveTokenToRevoke(runner, { id: TOKEN_ID, name: 'ephemeral' })
+    noteCreate(runner, { name: 'ephemeral', id: TOKEN_ID })
     const listening: number[] = []
     const transport = new FakeTransport([
       AUTH_OK,

@@ -2,6 +2,7 @@
 // token not revoked.
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { report } from '../../../src/report/report.js'
+import { cleanedUp, cleanupTask, done, reportOptions } from '../../fixtures/done.js'
 import { recordingRunner as newRunner, type RecordingRunner } from '../../fixtures/runner.js'
 import { token } from '../../fixtures/token-api.js'
 
@@ -16,15 +17,6 @@ afterEach(() => {
   for (const runner of runners.splice(0)) runner.removeTempDir()
 })
 
-const CLEANUP_TASK = {
-  operation: 'cleanup',
-  name: undefined,
-  olderThan: { text: '30d', ms: 30 * 86_400_000 },
-  keep: 0,
-  dryRun: false,
-  concurrency: 4,
-} as const
-
 describe('report: cleanup', () => {
   it('cleanup: names each token revoked by someone else meanwhile, and lists it in the outputs', async () => {
     const runner = recordingRunner()
@@ -35,19 +27,14 @@ describe('report: cleanup', () => {
       revokedBy: 'u-2',
     })
     await report(
-      {
-        operation: 'cleanup',
-        task: CLEANUP_TASK,
-        revoked: [token('mine', 'ci-m', 35, { state: 'revoked', tokenValue: undefined })],
-        revokedElsewhere: [theirs],
-        kept: [],
-        notRevoked: [],
-        now: Date.UTC(2026, 10, 22),
-        left: [],
-        ages: { by: 'platform', skewMs: 0 },
-        stop: { by: 'totalTimeout', totalMs: 900_000 },
-      },
-      { summary: true },
+      done(
+        cleanedUp({
+          revoked: [token('mine', 'ci-m', 35, { state: 'revoked', tokenValue: undefined })],
+          revokedElsewhere: [theirs],
+        }),
+        cleanupTask(),
+      ),
+      reportOptions(runner, true),
       runner,
     )
     expect(runner.lines).toContain(
@@ -66,22 +53,7 @@ describe('report: cleanup', () => {
   it("cleanup: a warning when the runner's clock is far from the platform's, an info line without a Date header", async () => {
     const ran = async (ages: { by: 'platform'; skewMs: number } | { by: 'runner' }) => {
       const runner = recordingRunner()
-      await report(
-        {
-          operation: 'cleanup',
-          task: CLEANUP_TASK,
-          revoked: [],
-          kept: [],
-          notRevoked: [],
-          now: Date.UTC(2026, 10, 22),
-          left: [],
-          revokedElsewhere: [],
-          ages,
-          stop: { by: 'totalTimeout', totalMs: 900_000 },
-        },
-        { summary: true },
-        runner,
-      )
+      await report(done(cleanedUp({ ages }), cleanupTask()), reportOptions(runner, true), runner)
       return runner
     }
     const skewed = await ran({ by: 'platform', skewMs: -2 * 86_400_000 })
@@ -98,23 +70,17 @@ describe('report: cleanup', () => {
   it('cleanup: a warning for each token kept for an unreadable date or name, a line for each kept by keep', async () => {
     const runner = recordingRunner()
     await report(
-      {
-        operation: 'cleanup',
-        task: { ...CLEANUP_TASK, keep: 1 },
-        revoked: [],
-        kept: [
-          { token: token('odd', 'ci', 0, { createdAt: 'yesterday' }), why: 'unreadable date' },
-          { token: token('new', 'ci', 40), why: 'keep' },
-          { token: token('anon', 'x', 50, { name: undefined }), why: 'unreadable name' },
-        ],
-        notRevoked: [],
-        now: Date.UTC(2026, 10, 22),
-        left: [],
-        revokedElsewhere: [],
-        ages: { by: 'platform', skewMs: 0 },
-        stop: { by: 'totalTimeout', totalMs: 900_000 },
-      },
-      { summary: false },
+      done(
+        cleanedUp({
+          kept: [
+            { token: token('odd', 'ci', 0, { createdAt: 'yesterday' }), why: 'unreadable date' },
+            { token: token('new', 'ci', 40), why: 'keep' },
+            { token: token('anon', 'x', 50, { name: undefined }), why: 'unreadable name' },
+          ],
+        }),
+        cleanupTask({ keep: 1 }),
+      ),
+      reportOptions(runner),
       runner,
     )
     expect(runner.lines.filter((line) => line.startsWith('warning:'))).toEqual([
@@ -131,19 +97,14 @@ describe('report: cleanup', () => {
   it('cleanup: with keep above 1, a kept token is one of the newest, and a dry run says the same', async () => {
     const runner = recordingRunner()
     await report(
-      {
-        operation: 'cleanup',
-        task: { ...CLEANUP_TASK, keep: 3, dryRun: true },
-        revoked: [token('gone', 'ci', 90)],
-        kept: [{ token: token('new', 'ci', 40), why: 'keep' }],
-        notRevoked: [],
-        now: Date.UTC(2026, 10, 22),
-        left: [],
-        revokedElsewhere: [],
-        ages: { by: 'platform', skewMs: 0 },
-        stop: { by: 'totalTimeout', totalMs: 900_000 },
-      },
-      { summary: false },
+      done(
+        cleanedUp({
+          revoked: [token('gone', 'ci', 90)],
+          kept: [{ token: token('new', 'ci', 40), why: 'keep' }],
+        }),
+        cleanupTask({ keep: 3, dryRun: true }),
+      ),
+      reportOptions(runner),
       runner,
     )
     expect(runner.lines).toContain(
@@ -158,23 +119,7 @@ describe('report: cleanup', () => {
       token('a', 'ci-a', 40, { state: 'revoked', tokenValue: undefined }),
       token('b', 'ci-b', 35, { state: 'revoked', tokenValue: undefined }),
     ]
-    const task = CLEANUP_TASK
-    await report(
-      {
-        operation: 'cleanup',
-        task,
-        revoked,
-        kept: [],
-        notRevoked: [],
-        now: Date.UTC(2026, 10, 22),
-        left: [],
-        revokedElsewhere: [],
-        ages: { by: 'platform', skewMs: 0 },
-        stop: { by: 'totalTimeout', totalMs: 900_000 },
-      },
-      { summary: true },
-      runner,
-    )
+    await report(done(cleanedUp({ revoked }), cleanupTask()), reportOptions(runner, true), runner)
     expect(runner.outputs.count).toBe('2')
     expect((JSON.parse(runner.outputs.tokens ?? '') as { id: string }[]).map((t) => t.id)).toEqual([
       'a',
@@ -190,7 +135,6 @@ describe('report: cleanup', () => {
 
   it('cleanup: a warning for each token it could not revoke, naming it and why', async () => {
     const runner = recordingRunner()
-    const task = CLEANUP_TASK
     const notRevoked = [
       { token: token('a', 'ci-a', 40), reason: 'POST x answered 403 Forbidden: not yours.' },
       {
@@ -198,22 +142,7 @@ describe('report: cleanup', () => {
         reason: 'POST y answered 500 Internal Server Error (attempt 4 of 4).',
       },
     ]
-    await report(
-      {
-        operation: 'cleanup',
-        task,
-        revoked: [],
-        kept: [],
-        notRevoked,
-        now: Date.UTC(2026, 10, 22),
-        left: [],
-        revokedElsewhere: [],
-        ages: { by: 'platform', skewMs: 0 },
-        stop: { by: 'totalTimeout', totalMs: 900_000 },
-      },
-      { summary: false },
-      runner,
-    )
+    await report(done(cleanedUp({ notRevoked }), cleanupTask()), reportOptions(runner), runner)
     expect(runner.lines.filter((line) => line.startsWith('warning:'))).toEqual([
       "warning: Could not revoke gateway token 'ci-a' (a): POST x answered 403 Forbidden: not yours.",
       "warning: Could not revoke gateway token 'ci-b' (b): POST y answered 500 Internal Server Error (attempt 4 of 4).",
@@ -224,26 +153,15 @@ describe('report: cleanup', () => {
     const runner = recordingRunner()
     const revoked = [token('a', 'ci-a', 40, { state: 'revoked', tokenValue: undefined })]
     await report(
-      {
-        operation: 'cleanup',
-        task: {
-          operation: 'cleanup',
-          name: 'ci-*',
-          olderThan: undefined,
-          keep: 0,
-          dryRun: false,
-          concurrency: 4,
-        },
-        revoked,
-        kept: [],
-        notRevoked: [],
-        now: Date.UTC(2026, 10, 22),
-        left: [token('b', 'ci-b', 41), token('c', 'ci-c', 42)],
-        revokedElsewhere: [],
-        ages: { by: 'platform', skewMs: 0 },
-        stop: { by: 'totalTimeout', totalMs: 60_000 },
-      },
-      { summary: true },
+      done(
+        cleanedUp({
+          revoked,
+          left: [token('b', 'ci-b', 41), token('c', 'ci-c', 42)],
+          stop: { by: 'totalTimeout', totalMs: 60_000 },
+        }),
+        cleanupTask({ name: 'ci-*', olderThan: undefined }),
+      ),
+      reportOptions(runner, true),
       runner,
     )
     expect(runner.outputs.count).toBe('1')

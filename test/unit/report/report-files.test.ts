@@ -5,6 +5,15 @@ import { basename, dirname, join } from 'node:path'
 import { ActionError } from '../../../src/shared/errors.js'
 import type { TokenRecord } from '../../../src/shared/records.js'
 import { MAX_OUTPUT_BYTES, report } from '../../../src/report/report.js'
+import {
+  cleanedUp,
+  cleanupTask,
+  created,
+  createTask,
+  done,
+  listed,
+  reportOptions,
+} from '../../fixtures/done.js'
 import { recordingRunner as newRunner, type RecordingRunner } from '../../fixtures/runner.js'
 import { token } from '../../fixtures/token-api.js'
 
@@ -20,19 +29,13 @@ afterEach(() => {
 })
 
 describe('report: writeTokenFile (output tokenFile)', () => {
-  const created = token('id-1', 'ci-deploy', 0)
-  const result = {
-    operation: 'create',
-    token: created,
-    envName: undefined,
-    reused: false,
-    revokeOnExit: 'never',
-    revokeOnExitSkipped: false,
-  } as const
+  const result = created(token('id-1', 'ci-deploy', 0))
+  /** The create, with writeTokenFile: true. */
+  const withFile = done(result, createTask({ writeTokenFile: true }))
 
   it('writes exactly the value to a new 0600 file under the temp dir, and outputs its path', async () => {
     const runner = recordingRunner()
-    await report(result, { summary: true, writeTokenFile: true }, runner)
+    await report(withFile, reportOptions(runner, true), runner)
     const path = runner.outputs.tokenFile ?? ''
     expect(dirname(path)).toBe(runner.tempDir())
     expect(basename(path)).toMatch(/^gateway-token-[0-9a-f]{32}$/)
@@ -49,22 +52,35 @@ describe('report: writeTokenFile (output tokenFile)', () => {
       runner.state[name] = value
       existed.push(existsSync(value))
     }
-    await report(result, { summary: false, writeTokenFile: true }, runner)
+    await report(withFile, reportOptions(runner), runner)
     expect(existed).toEqual([false])
     expect(existsSync(runner.state.tokenFile ?? '')).toBe(true)
   })
 
+  it('hands the path to postState once, before the file exists; no other state is written', async () => {
+    const runner = recordingRunner()
+    const told: [string, boolean][] = []
+    const postState = {
+      tokenFile: (path: string) => {
+        told.push([path, existsSync(path)])
+      },
+    }
+    await report(withFile, { summary: false, postState }, runner)
+    expect(told).toEqual([[runner.outputs.tokenFile, false]])
+    expect(runner.state).toEqual({})
+  })
+
   it('gives each step a file of its own', async () => {
     const runner = recordingRunner()
-    await report(result, { summary: false, writeTokenFile: true }, runner)
+    await report(withFile, reportOptions(runner), runner)
     const first = runner.outputs.tokenFile
-    await report(result, { summary: false, writeTokenFile: true }, runner)
+    await report(withFile, reportOptions(runner), runner)
     expect(runner.outputs.tokenFile).not.toBe(first)
   })
 
   it('writes no file, and sets tokenFile empty, without writeTokenFile', async () => {
     const runner = recordingRunner()
-    await report(result, { summary: false }, runner)
+    await report(done(result), reportOptions(runner), runner)
     expect(runner.outputs.tokenFile).toBe('')
     expect(runner.state).toEqual({})
     expect(runner.temp).toBeUndefined()
@@ -74,7 +90,7 @@ describe('report: writeTokenFile (output tokenFile)', () => {
     const runner = recordingRunner()
     const missing = join(runner.tempDir(), 'no-such-dir')
     runner.tempDir = () => missing
-    const failure = await report(result, { summary: false, writeTokenFile: true }, runner).then(
+    const failure = await report(withFile, reportOptions(runner), runner).then(
       () => undefined,
       (error: unknown) => error,
     )
@@ -91,17 +107,11 @@ describe('report: writeTokenFile (output tokenFile)', () => {
 })
 
 describe('report: tokensFile, and tokens over 1 MiB', () => {
-  const list = (tokens: TokenRecord[]) =>
-    ({
-      operation: 'list',
-      tokens,
-      total: tokens.length,
-      task: { operation: 'list', name: undefined, state: 'all' },
-    }) as const
+  const list = (tokens: TokenRecord[]) => done(listed(tokens))
 
   it('writes the same JSON as tokens to a file under the temp dir', async () => {
     const runner = recordingRunner()
-    await report(list([token('a', 'x', 1), token('b', 'y', 2)]), { summary: false }, runner)
+    await report(list([token('a', 'x', 1), token('b', 'y', 2)]), reportOptions(runner), runner)
     const path = runner.outputs.tokensFile ?? ''
     expect(dirname(path)).toBe(runner.tempDir())
     expect(basename(path)).toMatch(/^gateway-tokens-[0-9a-f]{32}\.json$/)
@@ -115,7 +125,7 @@ describe('report: tokensFile, and tokens over 1 MiB', () => {
     const tokens = Array.from({ length: 12_000 }, (_, i) =>
       token(`id-${i}`, `mediator-gateway-eu-${i}`, i / 1000),
     )
-    await report(list(tokens), { summary: false }, runner)
+    await report(list(tokens), reportOptions(runner), runner)
     const path = runner.outputs.tokensFile ?? ''
     const file = readFileSync(path, 'utf8')
     const bytes = Buffer.byteLength(file)
@@ -134,7 +144,11 @@ describe('report: tokensFile, and tokens over 1 MiB', () => {
     const runner = recordingRunner()
     const bare = (name: string): TokenRecord => ({ id: 'i', name, state: 'active' })
     const overhead = Buffer.byteLength(JSON.stringify([bare('')]))
-    await report(list([bare('n'.repeat(MAX_OUTPUT_BYTES - overhead))]), { summary: false }, runner)
+    await report(
+      list([bare('n'.repeat(MAX_OUTPUT_BYTES - overhead))]),
+      reportOptions(runner),
+      runner,
+    )
     expect(Buffer.byteLength(runner.outputs.tokens ?? '')).toBe(MAX_OUTPUT_BYTES)
   })
 
@@ -150,7 +164,7 @@ describe('report: tokensFile, and tokens over 1 MiB', () => {
         },
       }),
     )
-    await report(list(tokens), { summary: true }, runner)
+    await report(list(tokens), reportOptions(runner, true), runner)
     expect(serialized).toBe(tokens.length)
     expect(readFileSync(runner.outputs.tokensFile ?? '', 'utf8')).toBe(runner.outputs.tokens)
   })
@@ -159,26 +173,8 @@ describe('report: tokensFile, and tokens over 1 MiB', () => {
     const runner = recordingRunner()
     const revoked = [token('a', 'ci-a', 40, { state: 'revoked', tokenValue: undefined })]
     await report(
-      {
-        operation: 'cleanup',
-        task: {
-          operation: 'cleanup',
-          name: undefined,
-          olderThan: undefined,
-          keep: 0,
-          dryRun: false,
-          concurrency: 4,
-        },
-        revoked,
-        kept: [],
-        notRevoked: [],
-        now: Date.UTC(2026, 10, 22),
-        left: [],
-        revokedElsewhere: [],
-        ages: { by: 'platform', skewMs: 0 },
-        stop: { by: 'totalTimeout', totalMs: 900_000 },
-      },
-      { summary: false },
+      done(cleanedUp({ revoked }), cleanupTask({ olderThan: undefined })),
+      reportOptions(runner),
       runner,
     )
     expect(readFileSync(runner.outputs.tokensFile ?? '', 'utf8')).toBe(runner.outputs.tokens)

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { report } from '../../../src/report/report.js'
+import { createTask, created, done, listed, listTask, reportOptions } from '../../fixtures/done.js'
 import { recordingRunner as newRunner, type RecordingRunner } from '../../fixtures/runner.js'
-import { token } from '../../fixtures/token-api.js'
+import { token as record } from '../../fixtures/token-api.js'
 
 // Every runner of this file, so that the files a report writes are removed after each test.
 const runners: RecordingRunner[] = []
@@ -17,21 +18,14 @@ afterEach(() => {
 describe('report', () => {
   it('create: every output, the value only in tokenValue and the env var', async () => {
     const runner = recordingRunner()
-    const created = token('id-1', 'ci-deploy', 0, {
+    const token = record('id-1', 'ci-deploy', 0, {
       mediatorId: 'm',
       projectId: 'p',
       createdBy: 'u',
     })
     await report(
-      {
-        operation: 'create',
-        token: created,
-        envName: 'GW_TOKEN',
-        reused: false,
-        revokeOnExit: 'never',
-        revokeOnExitSkipped: false,
-      },
-      { summary: true },
+      done(created(token), createTask({ envName: 'GW_TOKEN' })),
+      reportOptions(runner, true),
       runner,
     )
 
@@ -62,32 +56,21 @@ describe('report', () => {
 
   it('create: no env var without envName', async () => {
     const runner = recordingRunner()
-    await report(
-      {
-        operation: 'create',
-        token: token('id-1', 'x', 0),
-        envName: undefined,
-        reused: false,
-        revokeOnExit: 'never',
-        revokeOnExitSkipped: false,
-      },
-      { summary: true },
-      runner,
-    )
+    await report(done(created(record('id-1', 'x', 0))), reportOptions(runner, true), runner)
     expect(runner.env).toEqual({})
   })
 
   it('revoke: the record outputs with revokedAt and revokedBy, no value', async () => {
     const runner = recordingRunner()
-    const revoked = token('id-1', 'x', 2, {
+    const revoked = record('id-1', 'x', 2, {
       state: 'revoked',
       tokenValue: undefined,
       revokedAt: 'T',
       revokedBy: 'u-2',
     })
     await report(
-      { operation: 'revoke', token: revoked, alreadyRevoked: false },
-      { summary: true },
+      done({ operation: 'revoke', token: revoked, alreadyRevoked: false }),
+      reportOptions(runner, true),
       runner,
     )
     expect(runner.outputs).toMatchObject({
@@ -102,17 +85,8 @@ describe('report', () => {
 
   it('list: tokens without values, and count', async () => {
     const runner = recordingRunner()
-    const tokens = [token('a', 'x', 1), token('b', 'y', 2)]
-    await report(
-      {
-        operation: 'list',
-        tokens,
-        total: 7,
-        task: { operation: 'list', name: undefined, state: 'all' },
-      },
-      { summary: false },
-      runner,
-    )
+    const tokens = [record('a', 'x', 1), record('b', 'y', 2)]
+    await report(done(listed(tokens, 7), listTask()), reportOptions(runner), runner)
     expect(JSON.parse(runner.outputs.tokens ?? '')).toEqual([
       { id: 'a', name: 'x', state: 'active', createdAt: tokens[0]?.createdAt },
       { id: 'b', name: 'y', state: 'active', createdAt: tokens[1]?.createdAt },
@@ -124,10 +98,10 @@ describe('report', () => {
 
   it('keeps log lines on one line whatever the name holds', async () => {
     const runner = recordingRunner()
-    const revoked = token('id-1', 'x\n::error::injected', 0, { state: 'revoked' })
+    const revoked = record('id-1', 'x\n::error::injected', 0, { state: 'revoked' })
     await report(
-      { operation: 'revoke', token: revoked, alreadyRevoked: false },
-      { summary: false },
+      done({ operation: 'revoke', token: revoked, alreadyRevoked: false }),
+      reportOptions(runner),
       runner,
     )
     expect(runner.lines).toContain("info: Revoked gateway token 'x ::error::injected' (id-1).")
@@ -137,8 +111,8 @@ describe('report', () => {
     const runner = recordingRunner()
     runner.writeSummary = () => Promise.reject(new Error('disk full'))
     await report(
-      { operation: 'revoke', token: token('id-1', 'x', 0), alreadyRevoked: false },
-      { summary: true },
+      done({ operation: 'revoke', token: record('id-1', 'x', 0), alreadyRevoked: false }),
+      reportOptions(runner, true),
       runner,
     )
     expect(runner.lines).toContain('warning: Could not write the job summary: disk full')
@@ -146,83 +120,55 @@ describe('report', () => {
 })
 
 describe('report: create options', () => {
-  it('create with revokeOnExit: saves the token for the post step before anything else', async () => {
+  it('create with revokeOnExit: writes nothing for the post step (the create noted the token as it came), and says when it goes', async () => {
     const runner = recordingRunner()
     const order: string[] = []
     runner.saveState = (name, value) => order.push(`state ${name}=${value}`)
     runner.setOutput = (name) => order.push(`output ${name}`)
-    const created = token('id-1', 'ephemeral', 0)
     await report(
-      {
-        operation: 'create',
-        token: created,
-        envName: undefined,
-        reused: false,
-        revokeOnExit: 'always',
-        revokeOnExitSkipped: false,
-      },
-      { summary: false },
+      done(created(record('id-1', 'ephemeral', 0)), createTask({ revokeOnExit: 'always' })),
+      reportOptions(runner),
       runner,
     )
-    expect(order.slice(0, 3)).toEqual([
-      'state revokeOnExitTokenId=id-1',
-      'state revokeOnExitTokenName=ephemeral',
-      'output tokenId',
-    ])
+    expect(order.filter((event) => event.startsWith('state '))).toEqual([])
+    expect(order[0]).toBe('output tokenId')
+    expect(runner.lines).toContain('info: It will be revoked at the end of the job (revokeOnExit).')
+    expect(runner.lines.join('\n')).not.toContain('does not apply')
   })
 
   it('create without revokeOnExit (or reused): saves no state, and sets reused', async () => {
     const runner = recordingRunner()
-    await report(
-      {
-        operation: 'create',
-        token: token('id-1', 'x', 0),
-        envName: undefined,
-        reused: true,
-        revokeOnExit: 'never',
-        revokeOnExitSkipped: false,
-      },
-      { summary: false },
-      runner,
-    )
+    await report(done(created(record('id-1', 'x', 0), true)), reportOptions(runner), runner)
     expect(runner.state).toEqual({})
     expect(runner.outputs.reused).toBe('true')
     expect(runner.lines[0]).toBe(
       "info: Reused the gateway token 'x' (id-1), created 2026-11-22T00:00:00.000Z.",
     )
+    // revokeOnExit was not asked for: nothing to say about it.
+    expect(runner.lines.join('\n')).not.toContain('revokeOnExit')
   })
 
-  it('create reused with revokeOnExit asked for: says it does not apply, and saves no state', async () => {
-    const runner = recordingRunner()
-    await report(
-      {
-        operation: 'create',
-        token: token('id-1', 'x', 0),
-        envName: undefined,
-        reused: true,
-        revokeOnExit: 'never',
-        revokeOnExitSkipped: true,
-      },
-      { summary: false },
-      runner,
-    )
-    expect(runner.state).toEqual({})
-    expect(runner.lines).toContain(
-      'info: revokeOnExit does not apply: the token was reused, not created by this step.',
-    )
-  })
+  it.each(['always', 'failure'] as const)(
+    'create reused with revokeOnExit: %s asked for: says it does not apply, not when it goes, and saves no state',
+    async (revokeOnExit) => {
+      const runner = recordingRunner()
+      await report(
+        done(created(record('id-1', 'x', 0), true), createTask({ revokeOnExit })),
+        reportOptions(runner),
+        runner,
+      )
+      expect(runner.state).toEqual({})
+      expect(runner.lines).toContain(
+        'info: revokeOnExit does not apply: the token was reused, not created by this step.',
+      )
+      expect(runner.lines.join('\n')).not.toContain('It will be revoked')
+    },
+  )
 })
 
 describe('report: a value that cannot be handed on (case 4 of issue 18)', () => {
-  const created = (value: string, envName?: string) =>
-    ({
-      operation: 'create',
-      token: token('id-1', 'ci-deploy', 0, { tokenValue: value }),
-      envName,
-      reused: false,
-      revokeOnExit: 'never',
-      revokeOnExitSkipped: false,
-    }) as const
+  const withValue = (value: string, envName?: string) =>
+    done(created(record('id-1', 'ci-deploy', 0, { tokenValue: value })), createTask({ envName }))
   const failure = (promise: Promise<unknown>) =>
     promise.then(
       () => '',
@@ -232,7 +178,7 @@ describe('report: a value that cannot be handed on (case 4 of issue 18)', () => 
   it('fails before writing anything when the value is over 1 MiB, the limit of one output', async () => {
     const runner = recordingRunner()
     const value = 'v'.repeat(1_500_000)
-    expect(await failure(report(created(value), { summary: true }, runner))).toBe(
+    expect(await failure(report(withValue(value), reportOptions(runner, true), runner))).toBe(
       "the token value is 1500000 bytes, over the runner's limit of 1 MiB for one output (tokenValue).",
     )
     expect(runner.outputs).toEqual({})
@@ -241,26 +187,27 @@ describe('report: a value that cannot be handed on (case 4 of issue 18)', () => 
 
   it('hands on a value of exactly 1 MiB', async () => {
     const runner = recordingRunner()
-    await report(created('v'.repeat(1_048_576)), { summary: false }, runner)
+    await report(withValue('v'.repeat(1_048_576)), reportOptions(runner), runner)
     expect(runner.outputs.tokenValue).toHaveLength(1_048_576)
   })
 
   it('refuses envName for a value over 32 KiB, pointing at writeTokenFile; takes 32 KiB', async () => {
     const runner = recordingRunner()
     expect(
-      await failure(report(created('v'.repeat(32 * 1024 + 1), 'GW'), { summary: false }, runner)),
+      await failure(
+        report(withValue('v'.repeat(32 * 1024 + 1), 'GW'), reportOptions(runner), runner),
+      ),
     ).toBe(
       'the token value is 32769 bytes, too large for an environment variable (envName GW: at most 32768 bytes, or later steps and the post step cannot start). Use writeTokenFile: true and read the value from the file.',
     )
     expect(runner.env).toEqual({})
     const fits = recordingRunner()
-    await report(created('v'.repeat(32 * 1024), 'GW'), { summary: false }, fits)
+    await report(withValue('v'.repeat(32 * 1024), 'GW'), reportOptions(fits), fits)
     expect(fits.env.GW).toHaveLength(32 * 1024)
     // Counted in bytes, not characters.
+    const euros = recordingRunner()
     expect(
-      await failure(
-        report(created('€'.repeat(11_000), 'GW'), { summary: false }, recordingRunner()),
-      ),
+      await failure(report(withValue('€'.repeat(11_000), 'GW'), reportOptions(euros), euros)),
     ).toContain('the token value is 33000 bytes')
   })
 })

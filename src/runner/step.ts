@@ -1,0 +1,54 @@
+// What both steps start with: secrets masked through the runner, the step's budget, a cancel that reports, the client.
+import type { Connection } from '../inputs/task.js'
+import { PlatformClient } from '../platform/client.js'
+import type { Transport } from '../platform/http.js'
+import type { Clock } from '../shared/clock.js'
+import { Deadline } from '../shared/deadline.js'
+import { Secrets } from '../shared/secrets.js'
+import { stopOnCancel } from './cancel.js'
+import type { Runner } from './runner.js'
+
+/** Secrets that the runner masks the moment each one is known. */
+export function maskedSecrets(runner: Runner): Secrets {
+  return new Secrets((value) => {
+    runner.setSecret(value)
+  })
+}
+
+export interface Connected {
+  client: PlatformClient
+  deadline: Deadline
+  /** Once the step's work is done: stops listening for a cancel, closes the connections. */
+  close: () => void
+}
+
+/**
+ * The client, under the step's budget (totalTimeout, from now: reading the inputs took
+ * no time worth counting), with a cancel that ends the step with a report of what it did.
+ */
+export function connect(
+  runner: Runner,
+  connection: Connection,
+  secrets: Secrets,
+  clock: Clock,
+  transport?: Transport,
+): Connected {
+  const deadline = new Deadline(clock, connection.totalTimeoutMs)
+  const stopListening = stopOnCancel(runner, deadline, clock)
+  const client = new PlatformClient({
+    ...connection,
+    secrets,
+    log: runner,
+    deadline,
+    clock,
+    ...(transport === undefined ? {} : { transport }),
+  })
+  return {
+    client,
+    deadline,
+    close: () => {
+      stopListening()
+      client.close()
+    },
+  }
+}

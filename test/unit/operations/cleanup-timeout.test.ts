@@ -1,0 +1,151 @@
+// cleanup under totalTimeout: no revoke starts once the budget is spent, those in flight
+// finish, and what is left is reported (and fails the step).
+import { describe, expect, it } from '@jest/globals'
+import { cleanup } from '../../../src/operations/cleanup.js'
+import { DeadlineError } from '../../../src/platform/errors.js'
+import { stepFailure } from '../../../src/report/step-failure.js'
+import { Deadline } from '../../../src/shared/deadline.js'
+import { FakeClock } from '../../fixtures/clock.js'
+import { cleanupTask as task, done } from '../../fixtures/done.js'
+import { recordingRunner } from '../../fixtures/runner.js'
+import { FakeTokenApi, token } from '../../fixtures/token-api.js'
+
+const context = (totalMs = 0) => {
+  const clock = new FakeClock(Date.UTC(2026, 10, 22))
+  return { clock, log: recordingRunner(), deadline: new Deadline(clock, totalMs) }
+}
+const many = (n: number, daysAgo = 60) =>
+  Array.from({ length: n }, (_, i) => token(`t${i}`, `ci-${i}`, daysAgo + i))
+
+describe('cleanup when totalTimeout runs out', () => {
+  it('starts no more revokes, finishes those in flight, and reports what is left', async () => {
+    const api = new FakeTokenApi(many(10))
+    const ctx = context(3_500)
+    api.clock = ctx.clock
+    api.revokeMs = 1_000
+    const asked = task({ concurrency: 2 })
+    const result = await cleanup(api, asked, ctx)
+    const sent = api.calls.filter((call) => call.startsWith('revoke'))
+    expect(sent.length).toBeGreaterThan(0)
+    expect(sent.length).toBeLessThan(10)
+    expect(result.revoked).toHaveLength(sent.length)
+    expect(result.left).toHaveLength(10 - sent.length)
+    expect(result.notRevoked).toEqual([])
+    expect(stepFailure(done(result, asked))).toBe(
+      `totalTimeout (4 s) ran out: ${sent.length} tokens revoked, ${10 - sent.length} left active; run the cleanup again to revoke them.`,
+    )
+  })
+
+  it('does not cut a cleanup with time to spare', async () => {
+    const api = new FakeTokenApi(many(10))
+    const ctx = context(60_000)
+    api.clock = ctx.clock
+    api.revokeMs = 1_000
+    const asked = task({ concurrency: 2 })
+    const result = await cleanup(api, asked, ctx)
+    expect(result.revoked).toHaveLength(10)
+    expect(result.left).toEqual([])
+    expect(stepFailure(done(result, asked))).toBeUndefined()
+  })
+
+  it('counts a revoke cut short by the deadline as left, not as refused', async () => {
+    const api = new FakeTokenApi(many(2))
+    api.refusals.set('t0', new DeadlineError('totalTimeout (1 s) ran out before POST x was sent.'))
+    const result = await cleanup(api, task(), context())
+    expect(result.left.map((t) => t.id)).toEqual(['t0'])
+    expect(result.revoked.map((t) => t.id)).toEqual(['t1'])
+  })
+
+  it('counts a revoke that may have taken effect when the deadline stopped it as not revoked, not left', async () => {
+    const api = new FakeTokenApi(many(2))
+    const cutOff =
+      'totalTimeout (1 s) ran out while POST x waited for an answer. It may have taken effect all the same.'
+    api.refusals.set('t0', new DeadlineError(cutOff, undefined, true))
+    const result = await cleanup(api, task(), context())
+    expect(result.notRevoked.map((n) => [n.token.id, n.reason])).toEqual([['t0', cutOff]])
+    expect(result.left).toEqual([])
+    expect(result.revoked.map((t) => t.id)).toEqual(['t1'])
+  })
+
+  it('leaves a throttled revoke whose wait would outlast the budget, sending it no more', async () => {
+    const api = new FakeTokenApi(many(2))
+    const ctx = context(1_500)
+    api.clock = ctx.clock
+    api.revokeMs = 800
+    // t0 is throttled at 0.8 s and asked to wait 1 s: past the end at 1.5 s.
+    api.throttles = 1
+    const result = await cleanup(api, task({ concurrency: 1 }), ctx)
+    expect(api.calls.filter((call) => call === 'revoke t0')).toHaveLength(1)
+    expect(result.left.map((t) => t.id)).toEqual(['t0'])
+    expect(result.revoked.map((t) => t.id)).toEqual(['t1'])
+    expect(result.notRevoked).toEqual([])
+  })
+
+  it('sends a throttled revoke again after its wait when the budget allows it', async () => {
+    const api = new FakeTokenApi(many(2))
+    const ctx = context(60_000)
+    api.throttles = 1
+    const result = await cleanup(api, task({ concurrency: 1 }), ctx)
+    expect(api.calls.filter((call) => call === 'revoke t0')).toHaveLength(2)
+    expect(result.revoked.map((t) => t.id)).toEqual(['t0', 't1'])
+  })
+
+  it('starts revokes while time is left and none at or after the end, in plan order', async () => {
+    const api = new FakeTokenApi(many(5))
+    const ctx = context(3_000)
+    api.clock = ctx.clock
+    api.revokeMs = 1_000
+    const asked = task({ concurrency: 1 })
+    const result = await cleanup(api, asked, ctx)
+    // t0 starts at 0 s, t1 at 1 s, t2 at 2 s; at 3 s the budget is spent.
+    expect(api.calls).toEqual(['list', 'revoke t0', 'revoke t1', 'revoke t2'])
+    expect(result.revoked.map((t) => t.id)).toEqual(['t0', 't1', 't2'])
+    expect(result.left.map((t) => t.id)).toEqual(['t3', 't4'])
+    expect(stepFailure(done(result, asked))).toBe(
+      'totalTimeout (3 s) ran out: 3 tokens revoked, 2 left active; run the cleanup again to revoke them.',
+    )
+  })
+
+  it('lets the revokes in flight when the budget runs out finish, and counts them revoked', async () => {
+    const api = new FakeTokenApi(many(5))
+    const ctx = context(10_000)
+    const release: (() => void)[] = []
+    api.hold = () => new Promise((resolve) => release.push(resolve))
+    const asked = task({ concurrency: 2 })
+    const running = cleanup(api, asked, ctx)
+    await until(() => release.length === 2)
+    ctx.clock.advance(10_000) // t0 and t1 are still in flight
+    for (const go of release.splice(0)) go()
+    const result = await running
+    expect(api.calls).toEqual(['list', 'revoke t0', 'revoke t1'])
+    expect(result.revoked.map((t) => [t.id, t.state])).toEqual([
+      ['t0', 'revoked'],
+      ['t1', 'revoked'],
+    ])
+    expect(result.left.map((t) => t.id)).toEqual(['t2', 't3', 't4'])
+    expect(result.notRevoked).toEqual([])
+    expect(stepFailure(done(result, asked))).toBe(
+      'totalTimeout (10 s) ran out: 2 tokens revoked, 3 left active; run the cleanup again to revoke them.',
+    )
+  })
+
+  it('with totalTimeout 0 revokes every token, however long it takes', async () => {
+    const api = new FakeTokenApi(many(10))
+    const ctx = context(0)
+    api.clock = ctx.clock
+    api.revokeMs = 3_600_000 // an hour each: 10 hours in all, past the largest totalTimeout
+    const asked = task({ concurrency: 2 })
+    const result = await cleanup(api, asked, ctx)
+    expect(result.revoked).toHaveLength(10)
+    expect(result.left).toEqual([])
+    expect(result.stop).toEqual({ by: 'totalTimeout', totalMs: 0 })
+    expect(stepFailure(done(result, asked))).toBeUndefined()
+  })
+})
+
+/** Lets pending work run until `condition` holds (at most 100 turns), then checks it does. */
+async function until(condition: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 100 && !condition(); turn++)
+    await new Promise((resolve) => setImmediate(resolve))
+  expect(condition()).toBe(true)
+}
