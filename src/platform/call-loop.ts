@@ -11,7 +11,7 @@ import {
   CUT_OFF,
   TransportError,
   type HttpRequest,
-  type Outcome,
+  type SendResult,
   type Target,
   type Transport,
 } from './http.js'
@@ -129,7 +129,11 @@ export class CallLoop {
    * Cut short to fit the budget, not by the timeout input: the budget ran out (a timer
    * may fire a millisecond before the clock says so); or cut off by a cancel.
    */
-  private throwIfCutOff(request: HttpRequest, outcome: Outcome<Answer>, shortened: boolean): void {
+  private throwIfCutOff(
+    request: HttpRequest,
+    outcome: SendResult<Answer>,
+    shortened: boolean,
+  ): void {
     if (!(outcome instanceof TransportError)) return
     if (!((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === CUT_OFF)) return
     const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : ''
@@ -161,7 +165,7 @@ export class CallLoop {
    */
   private retryDelay<T>(
     failure: string,
-    outcome: Outcome<Answer>,
+    outcome: SendResult<Answer>,
     attempt: number,
     options: CallOptions<T>,
   ): number {
@@ -195,7 +199,7 @@ export class CallLoop {
   private finalFailure(
     target: Target,
     request: HttpRequest,
-    outcome: Outcome<Answer>,
+    outcome: SendResult<Answer>,
     failure: string,
   ): RequestError {
     if (outcome instanceof TransportError) {
@@ -219,7 +223,7 @@ export class CallLoop {
   private async attempt(
     target: Target,
     request: HttpRequest,
-  ): Promise<{ outcome: Outcome<Answer>; accessToken?: string; shortened: boolean }> {
+  ): Promise<{ outcome: SendResult<Answer>; accessToken?: string; shortened: boolean }> {
     const { clock, secrets, transport, log, deadline } = this.options
     let accessToken: string | undefined
     let sent = request
@@ -233,7 +237,7 @@ export class CallLoop {
     if (deadline.expired()) throw notSent(deadline, request)
     const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining())
     const started = clock.now()
-    let outcome: Outcome<Answer>
+    let outcome: SendResult<Answer>
     try {
       const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal)
       const json = parseJson(response.body)

@@ -14,7 +14,7 @@ import { AuthenticationError, isRefusal, RequestError, UnsettledRevokeError } fr
 import { HttpTransport, type HttpRequest, type Transport } from './http.js'
 import { DEFAULT_BACKOFF, type Backoff } from './retry.js'
 import { settleRevoke } from './settle-revoke.js'
-import type { CreateOptions, RevokeOptions, RevokeOutcome, TokenApi } from './token-api.js'
+import type { CreateOptions, RevokeOptions, RevokeAnswer, TokenApi } from './token-api.js'
 
 export interface ClientOptions {
   baseUrl: string
@@ -101,7 +101,7 @@ export class PlatformClient implements TokenApi {
    * fetched after it tells a token revoked already (success) from one that does not
    * exist, or one that is still active (the refusal stands). See RevokeOptions.settle.
    */
-  async revokeToken(tokenId: string, options: RevokeOptions = {}): Promise<RevokeOutcome> {
+  async revokeToken(tokenId: string, options: RevokeOptions = {}): Promise<RevokeAnswer> {
     const request = this.apiRequest('POST', revokePath(tokenId))
     // Set when an attempt may have revoked it: then a revoked record is this call's doing.
     const uncertain = { mayHaveRevoked: false }

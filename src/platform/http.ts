@@ -36,7 +36,7 @@ export class TransportError extends Error {
 }
 
 /** What one attempt came to: an answer, or no answer. */
-export type Outcome<A extends HttpResponse = HttpResponse> = A | TransportError
+export type SendResult<A extends HttpResponse = HttpResponse> = A | TransportError
 
 /** Which of the platform's two services a request goes to. */
 export type Target = 'auth' | 'api'

@@ -1,6 +1,6 @@
 // expectedProjectId: a TokenApi that refuses to act on any project but the expected one.
 import { ActionError, messageOf } from '../shared/errors.js'
-import type { CreateOptions, RevokeOptions, RevokeOutcome, TokenApi } from './token-api.js'
+import type { CreateOptions, RevokeOptions, RevokeAnswer, TokenApi } from './token-api.js'
 import { nameAndId, type TokenRecord } from '../shared/records.js'
 import { oneLine, truncate } from '../shared/text.js'
 
@@ -48,7 +48,7 @@ export class ProjectGuard implements TokenApi {
     )
   }
 
-  async revokeToken(tokenId: string, options?: RevokeOptions): Promise<RevokeOutcome> {
+  async revokeToken(tokenId: string, options?: RevokeOptions): Promise<RevokeAnswer> {
     // The list check fails on any record of another project, this token's included.
     if (!this.checked.has(tokenId.toLowerCase())) await this.listTokens()
     return this.api.revokeToken(tokenId, options)

@@ -1,6 +1,6 @@
 // When to try again and how long to wait: transient failures, backoff with jitter, Retry-After.
 import type { IncomingHttpHeaders } from 'node:http'
-import { TransportError, type Outcome } from './http.js'
+import { TransportError, type SendResult } from './http.js'
 
 /** How long to wait between attempts. */
 export interface Backoff {
@@ -35,7 +35,7 @@ const TRANSIENT_CODES = new Set([
   'ENETDOWN',
 ])
 
-export function isTransient(outcome: Outcome): boolean {
+export function isTransient(outcome: SendResult): boolean {
   return outcome instanceof TransportError
     ? TRANSIENT_CODES.has(outcome.code)
     : TRANSIENT_STATUSES.has(outcome.status)
@@ -47,7 +47,7 @@ export function isTransient(outcome: Outcome): boolean {
  * in a way that does not say whether it acted (500, 502, 504). 408, 429 and 503
  * say the request was not processed; a refused connection never sent it.
  */
-export function mayHaveTakenEffect(outcome: Outcome): boolean {
+export function mayHaveTakenEffect(outcome: SendResult): boolean {
   if (outcome instanceof TransportError) return outcome.requestSent
   return outcome.status === 500 || outcome.status === 502 || outcome.status === 504
 }

@@ -2,7 +2,7 @@
 import { oneLine, truncate } from '../shared/text.js'
 import type { Answer } from './decode.js'
 import { requestLine } from './endpoints.js'
-import { TransportError, type HttpRequest, type Outcome } from './http.js'
+import { TransportError, type HttpRequest, type SendResult } from './http.js'
 
 /** The longest reason phrase quoted (a normal one is a few words). */
 const MAX_REASON = 60
@@ -90,7 +90,7 @@ function shorten(text: string): string {
 /** What went wrong: the request, which attempt, and what came back (the server's detail). */
 export function describeFailure(
   request: HttpRequest,
-  outcome: Outcome<Answer>,
+  outcome: SendResult<Answer>,
   { renewed, attempt }: { renewed: boolean; attempt: string },
   scrub: (text: string) => string,
 ): string {

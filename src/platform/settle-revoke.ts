@@ -1,7 +1,7 @@
 // Whether a refused or unclear revoke took effect, told from the token's record in a list fetched after it.
 import type { TokenRecord } from '../shared/records.js'
 import { UnknownTokenError, type UnsettledRevokeError } from './errors.js'
-import type { RevokeOutcome } from './token-api.js'
+import type { RevokeAnswer } from './token-api.js'
 
 /**
  * Settles a revoke from `found`, the token's record in a list fetched after the refusal
@@ -14,7 +14,7 @@ export function settleRevoke(
   tokenId: string,
   unsettled: UnsettledRevokeError,
   found: TokenRecord | undefined,
-): RevokeOutcome {
+): RevokeAnswer {
   if (found === undefined) {
     throw new UnknownTokenError(
       `no token with id ${tokenId} exists in the project: ${unsettled.message}`,

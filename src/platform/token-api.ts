@@ -2,7 +2,7 @@
 import type { TokenRecord } from '../shared/records.js'
 
 /** A revoke that succeeded, or found the token revoked already. */
-export interface RevokeOutcome {
+export interface RevokeAnswer {
   token: TokenRecord
   /** Revoked before this call: this call changed nothing. */
   alreadyRevoked: boolean
@@ -34,7 +34,7 @@ export interface CreateOptions {
 export interface TokenApi {
   createToken(name: string, options?: CreateOptions): Promise<TokenRecord>
   listTokens(): Promise<TokenRecord[]>
-  revokeToken(tokenId: string, options?: RevokeOptions): Promise<RevokeOutcome>
+  revokeToken(tokenId: string, options?: RevokeOptions): Promise<RevokeAnswer>
   /**
    * The platform's time at a time of the runner's clock, by the Date header of its latest
    * answer; undefined when no answer carried one (a platform or a proxy may leave it out).

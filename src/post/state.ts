@@ -63,16 +63,16 @@ export class PostState {
  * id; and the create to look for in the list, when its id never came, or when an attempt
  * got no answer and the create was sent again (the lost attempt's token may have landed).
  */
-export type LeftToRevoke =
+export type ToRevokeOnExit =
   | { when: CreateSent['when']; token: TokenToRevoke; search?: CreateSent }
   // No id saved: there is always a create to look for.
   | { when: CreateSent['when']; token?: undefined; search: CreateSent }
 
 /**
- * Post step: what is left to revoke (see LeftToRevoke); undefined without revokeOnExit,
+ * Post step: what is left to revoke (see ToRevokeOnExit); undefined without revokeOnExit,
  * or for a reused token: nothing is ever created then, so nothing is saved.
  */
-export function leftToRevoke(runner: Runner): LeftToRevoke | undefined {
+export function toRevokeOnExit(runner: Runner): ToRevokeOnExit | undefined {
   const id = runner.getState(TOKEN_ID)
   const name = runner.getState(TOKEN_NAME)
   // Anything but `failure` revokes: a token saved to revoke is never kept by a misread state.

@@ -8,7 +8,7 @@ import { UNKNOWN_CLOCK_MARGIN_MS } from '../platform/lost-create.js'
 import { HttpTransport, type Transport } from '../platform/http.js'
 import type { TokenApi } from '../platform/token-api.js'
 import { searchCreated, type SearchContext } from './search.js'
-import { leftToRevoke, savedTokenFile, type CreateSent, type TokenToRevoke } from './state.js'
+import { toRevokeOnExit, savedTokenFile, type CreateSent, type TokenToRevoke } from './state.js'
 import { shortId, tokenLabel, type TokenRecord } from '../shared/records.js'
 import type { Runner } from '../runner/runner.js'
 import { connect, maskedSecrets } from '../runner/step.js'
@@ -37,16 +37,16 @@ export async function runPost(
   transport: Transport = new HttpTransport(),
 ): Promise<void> {
   deleteTokenFile(runner)
-  const left = leftToRevoke(runner)
-  if (left === undefined) return
+  const owed = toRevokeOnExit(runner)
+  if (owed === undefined) return
   const which =
-    left.token !== undefined
-      ? `the ${tokenLabel(left.token)}`
-      : `the token named '${truncate(oneLine(left.search.name), 200)}' that this step created`
-  if (left.when === 'failure' && !jobFailed(runner, which)) return
+    owed.token !== undefined
+      ? `the ${tokenLabel(owed.token)}`
+      : `the token named '${truncate(oneLine(owed.search.name), 200)}' that this step created`
+  if (owed.when === 'failure' && !jobFailed(runner, which)) return
   const revoking = [
-    ...(left.token === undefined ? [] : [savedToken(left.token)]),
-    ...(left.search === undefined ? [] : [lostCreate(left.search, left.token?.id)]),
+    ...(owed.token === undefined ? [] : [savedToken(owed.token)]),
+    ...(owed.search === undefined ? [] : [lostCreate(owed.search, owed.token?.id)]),
   ]
   const secrets = maskedSecrets(runner)
   let connection: Connection

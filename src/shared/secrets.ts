@@ -143,20 +143,20 @@ export class Secrets implements SecretMasker {
 
   /**
    * Removes every run of PIECE_LENGTH or more characters of a sent secret. Spaces, line
-   * breaks and `+` are skipped on both sides, so a secret split over two lines, or with
+   * breaks and `+` are ignored on both sides, so a secret split over two lines, or with
    * `+` for its spaces, is still found.
    */
   private removePieces(text: string): string {
     const pieces = this.pieces()
     // A fast path: with no sent secret there is nothing to find, and the text may be a 64 KiB body.
     if (pieces.size === 0) return text
-    // The text without what is skipped, and where each of its characters came from.
+    // The text without what is ignored, and where each of its characters came from.
     const kept: string[] = []
     const from: number[] = []
-    const skipped = isAscii(text) ? ASCII_SKIPPED : skippedOne()
+    const ignored = isAscii(text) ? ASCII_IGNORED : ignoredOne()
     for (let i = 0; i < text.length; i++) {
       const char = text.charAt(i)
-      if (skipped.test(char)) continue
+      if (ignored.test(char)) continue
       kept.push(char)
       from.push(i)
     }
@@ -179,13 +179,13 @@ export class Secrets implements SecretMasker {
     return result
   }
 
-  /** Every PIECE_LENGTH-character piece of the sent secrets, skipped characters left out. */
+  /** Every PIECE_LENGTH-character piece of the sent secrets, ignored characters left out. */
   private pieces(): Set<string> {
     if (this.cachedPieces === undefined) {
       const pieces = new Set<string>()
       for (const value of this.sent) {
         const head = value.slice(0, MAX_PIECED)
-        const compact = head.replace(isAscii(head) ? /[\s+]/g : skippedAll(), '')
+        const compact = head.replace(isAscii(head) ? /[\s+]/g : ignoredAll(), '')
         for (let end = PIECE_LENGTH; end <= compact.length; end++)
           pieces.add(compact.slice(end - PIECE_LENGTH, end))
       }
@@ -198,10 +198,10 @@ export class Secrets implements SecretMasker {
 // What a secret's echo may gain or lose between its characters: whitespace, `+`, and the
 // characters that show as nothing (zero-width spaces, soft hyphens, word joiners...).
 // Built on first use, and used only on text that is not plain ASCII.
-const ASCII_SKIPPED = /[\s+]/
-const SKIPPED_CLASS = '[\\s+\\p{Cf}\\p{Default_Ignorable_Code_Point}]'
-const skippedOne = lazyRegExp(() => new RegExp(SKIPPED_CLASS, 'u'))
-const skippedAll = lazyRegExp(() => new RegExp(SKIPPED_CLASS, 'gu'))
+const ASCII_IGNORED = /[\s+]/
+const IGNORED_CLASS = '[\\s+\\p{Cf}\\p{Default_Ignorable_Code_Point}]'
+const ignoredOne = lazyRegExp(() => new RegExp(IGNORED_CLASS, 'u'))
+const ignoredAll = lazyRegExp(() => new RegExp(IGNORED_CLASS, 'gu'))
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
 

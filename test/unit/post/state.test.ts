@@ -1,7 +1,7 @@
 // PostState, the one writer of the post step's state: each fact written once, the moment it
-// is known, and read back by leftToRevoke and savedTokenFile as the post step reads it.
+// is known, and read back by toRevokeOnExit and savedTokenFile as the post step reads it.
 import { describe, expect, it } from '@jest/globals'
-import { leftToRevoke, PostState, savedTokenFile } from '../../../src/post/state.js'
+import { toRevokeOnExit, PostState, savedTokenFile } from '../../../src/post/state.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
 
@@ -74,7 +74,7 @@ describe('PostState.revokeOnExit: what a create tells', () => {
   })
 })
 
-describe('PostState.revokeOnExit: read back by leftToRevoke (the post step)', () => {
+describe('PostState.revokeOnExit: read back by toRevokeOnExit (the post step)', () => {
   /** The state a create leaves, told `how`, as the post step reads it. */
   function roundTrip(
     how: (notes: ReturnType<PostState['revokeOnExit']>) => void,
@@ -82,7 +82,7 @@ describe('PostState.revokeOnExit: read back by leftToRevoke (the post step)', ()
   ) {
     const runner = recordingRunner()
     how(new PostState(runner, new FakeClock(SENT_AT)).revokeOnExit(when))
-    return leftToRevoke(runner)
+    return toRevokeOnExit(runner)
   }
 
   it('sending, then created: the token to revoke by its id, with its name; nothing to look for', () => {
