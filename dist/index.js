@@ -1475,7 +1475,7 @@ class PostState {
         this.runner.saveState(TOKEN_FILE, path);
     }
 }
-function leftToRevoke(runner) {
+function toRevokeOnExit(runner) {
     const id = runner.getState(TOKEN_ID);
     const name = runner.getState(TOKEN_NAME);
     const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
@@ -3114,10 +3114,10 @@ class Secrets {
             return text;
         const kept = [];
         const from = [];
-        const skipped = (0,shared_text/* isAscii */.ER)(text) ? ASCII_SKIPPED : skippedOne();
+        const ignored = (0,shared_text/* isAscii */.ER)(text) ? ASCII_IGNORED : ignoredOne();
         for (let i = 0; i < text.length; i++) {
             const char = text.charAt(i);
-            if (skipped.test(char))
+            if (ignored.test(char))
                 continue;
             kept.push(char);
             from.push(i);
@@ -3149,7 +3149,7 @@ class Secrets {
             const pieces = new Set();
             for (const value of this.sent) {
                 const head = value.slice(0, MAX_PIECED);
-                const compact = head.replace((0,shared_text/* isAscii */.ER)(head) ? /[\s+]/g : skippedAll(), '');
+                const compact = head.replace((0,shared_text/* isAscii */.ER)(head) ? /[\s+]/g : ignoredAll(), '');
                 for (let end = PIECE_LENGTH; end <= compact.length; end++)
                     pieces.add(compact.slice(end - PIECE_LENGTH, end));
             }
@@ -3158,10 +3158,10 @@ class Secrets {
         return this.cachedPieces;
     }
 }
-const ASCII_SKIPPED = /[\s+]/;
-const SKIPPED_CLASS = '[\\s+\\p{Cf}\\p{Default_Ignorable_Code_Point}]';
-const skippedOne = (0,shared_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLASS, 'u'));
-const skippedAll = (0,shared_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLASS, 'gu'));
+const ASCII_IGNORED = /[\s+]/;
+const IGNORED_CLASS = '[\\s+\\p{Cf}\\p{Default_Ignorable_Code_Point}]';
+const ignoredOne = (0,shared_text/* lazyRegExp */.eN)(() => new RegExp(IGNORED_CLASS, 'u'));
+const ignoredAll = (0,shared_text/* lazyRegExp */.eN)(() => new RegExp(IGNORED_CLASS, 'gu'));
 const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 function decodeReferences(text) {
     return text
@@ -4524,9 +4524,9 @@ function formatAge(ms) {
         return `${hours}h ${minutes % 60}m`;
     return `${minutes}m`;
 }
-const SKIPPED = '\\p{Cc}\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u0640\\u07fa\\u180a\\u1cd3\\ufe73';
-const legacyPrefix = lazyRegExp(() => new RegExp(`#[${SKIPPED}]*#[${SKIPPED}]*(?=\\[)`, 'gu'));
-const commandStart = lazyRegExp(() => new RegExp(`^[\\s\\p{Z}${SKIPPED}]*:(?=[${SKIPPED}]*:)`, 'u'));
+const WEIGHTLESS = '\\p{Cc}\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u0640\\u07fa\\u180a\\u1cd3\\ufe73';
+const legacyPrefix = lazyRegExp(() => new RegExp(`#[${WEIGHTLESS}]*#[${WEIGHTLESS}]*(?=\\[)`, 'gu'));
+const commandStart = lazyRegExp(() => new RegExp(`^[\\s\\p{Z}${WEIGHTLESS}]*:(?=[${WEIGHTLESS}]*:)`, 'u'));
 const PLAIN_START = /^[ \t]*[!-9;-~]/;
 const LINE_BREAK = /(\r\n|\r|\n)/;
 function neutralizeLegacyCommands(text) {

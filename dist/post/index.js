@@ -1093,7 +1093,7 @@ class PostState {
         this.runner.saveState(TOKEN_FILE, path);
     }
 }
-function leftToRevoke(runner) {
+function toRevokeOnExit(runner) {
     const id = runner.getState(TOKEN_ID);
     const name = runner.getState(TOKEN_NAME);
     const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
@@ -2051,10 +2051,10 @@ class Secrets {
             return text;
         const kept = [];
         const from = [];
-        const skipped = (0,shared_text/* isAscii */.ER)(text) ? ASCII_SKIPPED : skippedOne();
+        const ignored = (0,shared_text/* isAscii */.ER)(text) ? ASCII_IGNORED : ignoredOne();
         for (let i = 0; i < text.length; i++) {
             const char = text.charAt(i);
-            if (skipped.test(char))
+            if (ignored.test(char))
                 continue;
             kept.push(char);
             from.push(i);
@@ -2086,7 +2086,7 @@ class Secrets {
             const pieces = new Set();
             for (const value of this.sent) {
                 const head = value.slice(0, MAX_PIECED);
-                const compact = head.replace((0,shared_text/* isAscii */.ER)(head) ? /[\s+]/g : skippedAll(), '');
+                const compact = head.replace((0,shared_text/* isAscii */.ER)(head) ? /[\s+]/g : ignoredAll(), '');
                 for (let end = PIECE_LENGTH; end <= compact.length; end++)
                     pieces.add(compact.slice(end - PIECE_LENGTH, end));
             }
@@ -2095,10 +2095,10 @@ class Secrets {
         return this.cachedPieces;
     }
 }
-const ASCII_SKIPPED = /[\s+]/;
-const SKIPPED_CLASS = '[\\s+\\p{Cf}\\p{Default_Ignorable_Code_Point}]';
-const skippedOne = (0,shared_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLASS, 'u'));
-const skippedAll = (0,shared_text/* lazyRegExp */.eN)(() => new RegExp(SKIPPED_CLASS, 'gu'));
+const ASCII_IGNORED = /[\s+]/;
+const IGNORED_CLASS = '[\\s+\\p{Cf}\\p{Default_Ignorable_Code_Point}]';
+const ignoredOne = (0,shared_text/* lazyRegExp */.eN)(() => new RegExp(IGNORED_CLASS, 'u'));
+const ignoredAll = (0,shared_text/* lazyRegExp */.eN)(() => new RegExp(IGNORED_CLASS, 'gu'));
 const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 function decodeReferences(text) {
     return text
@@ -2243,17 +2243,17 @@ function removeTokenFile(path, dir) {
 
 async function runPost(runner, clock = systemClock, transport = new HttpTransport()) {
     deleteTokenFile(runner);
-    const left = leftToRevoke(runner);
-    if (left === undefined)
+    const owed = toRevokeOnExit(runner);
+    if (owed === undefined)
         return;
-    const which = left.token !== undefined
-        ? `the ${tokenLabel(left.token)}`
-        : `the token named '${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(left.search.name), 200)}' that this step created`;
-    if (left.when === 'failure' && !jobFailed(runner, which))
+    const which = owed.token !== undefined
+        ? `the ${tokenLabel(owed.token)}`
+        : `the token named '${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(owed.search.name), 200)}' that this step created`;
+    if (owed.when === 'failure' && !jobFailed(runner, which))
         return;
     const revoking = [
-        ...(left.token === undefined ? [] : [savedToken(left.token)]),
-        ...(left.search === undefined ? [] : [lostCreate(left.search, left.token?.id)]),
+        ...(owed.token === undefined ? [] : [savedToken(owed.token)]),
+        ...(owed.search === undefined ? [] : [lostCreate(owed.search, owed.token?.id)]),
     ];
     const secrets = maskedSecrets(runner);
     let connection;
@@ -3578,9 +3578,9 @@ function formatAge(ms) {
         return `${hours}h ${minutes % 60}m`;
     return `${minutes}m`;
 }
-const SKIPPED = '\\p{Cc}\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u0640\\u07fa\\u180a\\u1cd3\\ufe73';
-const legacyPrefix = lazyRegExp(() => new RegExp(`#[${SKIPPED}]*#[${SKIPPED}]*(?=\\[)`, 'gu'));
-const commandStart = lazyRegExp(() => new RegExp(`^[\\s\\p{Z}${SKIPPED}]*:(?=[${SKIPPED}]*:)`, 'u'));
+const WEIGHTLESS = '\\p{Cc}\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u0640\\u07fa\\u180a\\u1cd3\\ufe73';
+const legacyPrefix = lazyRegExp(() => new RegExp(`#[${WEIGHTLESS}]*#[${WEIGHTLESS}]*(?=\\[)`, 'gu'));
+const commandStart = lazyRegExp(() => new RegExp(`^[\\s\\p{Z}${WEIGHTLESS}]*:(?=[${WEIGHTLESS}]*:)`, 'u'));
 const PLAIN_START = /^[ \t]*[!-9;-~]/;
 const LINE_BREAK = /(\r\n|\r|\n)/;
 function neutralizeLegacyCommands(text) {

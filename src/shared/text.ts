@@ -76,15 +76,17 @@ export function formatAge(ms: number): string {
 // ICU skip characters that weigh nothing: `#\u200B#[` is found as `##[`. These are all of
 // them (checked against ICU's root collation, every code point), and then some: controls,
 // format characters, marks, default-ignorables and five more that ICU passes over.
-const SKIPPED =
+const WEIGHTLESS =
   '\\p{Cc}\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u0640\\u07fa\\u180a\\u1cd3\\ufe73'
 // The `##` of a legacy command, its `[` next (lookahead, so that `##[##[` is two matches).
-const legacyPrefix = lazyRegExp(() => new RegExp(`#[${SKIPPED}]*#[${SKIPPED}]*(?=\\[)`, 'gu'))
+const legacyPrefix = lazyRegExp(() => new RegExp(`#[${WEIGHTLESS}]*#[${WEIGHTLESS}]*(?=\\[)`, 'gu'))
 // A first `:` that another follows, at the start once whitespace (as .NET's TrimStart
-// removes it) and skipped characters are passed.
-const commandStart = lazyRegExp(() => new RegExp(`^[\\s\\p{Z}${SKIPPED}]*:(?=[${SKIPPED}]*:)`, 'u'))
+// removes it) and weightless characters are passed.
+const commandStart = lazyRegExp(
+  () => new RegExp(`^[\\s\\p{Z}${WEIGHTLESS}]*:(?=[${WEIGHTLESS}]*:)`, 'u'),
+)
 // A line whose first character after spaces and tabs is printable ASCII other than `:`
-// cannot start a command: none of those is whitespace or skipped.
+// cannot start a command: none of those is whitespace or weightless.
 const PLAIN_START = /^[ \t]*[!-9;-~]/
 // Where the runner splits what a step prints into lines; kept by split() as a capture.
 const LINE_BREAK = /(\r\n|\r|\n)/
