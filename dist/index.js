@@ -886,8 +886,6 @@ function nameMatcher(pattern) {
     return (name) => {
         if (name === undefined)
             return false;
-        if (name.length < first.length + last.length)
-            return false;
         if (!name.startsWith(first) || !name.endsWith(last))
             return false;
         let at = first.length;

@@ -16,9 +16,9 @@ export function nameMatcher(pattern: string): (name: string | undefined) => bool
   const middle = pattern.slice(firstStar + 1, lastStar).split('*')
   return (name) => {
     if (name === undefined) return false
-    if (name.length < first.length + last.length) return false
     if (!name.startsWith(first) || !name.endsWith(last)) return false
-    // Each middle part, leftmost first, in the span between the fixed ends.
+    // Each middle part, leftmost first, in the span between the fixed ends. There is at
+    // least one (`''` for `a*b`), which also keeps the two ends from overlapping (`ab*ba`).
     let at = first.length
     const end = name.length - last.length
     for (const part of middle) {

@@ -8,7 +8,7 @@ import { Deadline } from '../../../src/shared/deadline.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { cleanupTask as task, done } from '../../fixtures/done.js'
 import { recordingRunner } from '../../fixtures/runner.js'
-import { FakeTokenApi, token } from '../../fixtures/token-api.js'
+import { FakeTokenApi, throttled, token } from '../../fixtures/token-api.js'
 
 const context = (totalMs = 0) => {
   const clock = new FakeClock(Date.UTC(2026, 10, 22))
@@ -50,7 +50,7 @@ describe('cleanup when totalTimeout runs out', () => {
 
   it('counts a revoke cut short by the deadline as left, not as refused', async () => {
     const api = new FakeTokenApi(many(2))
-    api.refusals.set('t0', new DeadlineError('totalTimeout (1 s) ran out before POST x was sent.'))
+    api.revokes.set('t0', new DeadlineError('totalTimeout (1 s) ran out before POST x was sent.'))
     const result = await cleanup(api, task(), context())
     expect(result.left.map((t) => t.id)).toEqual(['t0'])
     expect(result.revoked.map((t) => t.id)).toEqual(['t1'])
@@ -60,7 +60,7 @@ describe('cleanup when totalTimeout runs out', () => {
     const api = new FakeTokenApi(many(2))
     const cutOff =
       'totalTimeout (1 s) ran out while POST x waited for an answer. It may have taken effect all the same.'
-    api.refusals.set('t0', new DeadlineError(cutOff, undefined, true))
+    api.revokes.set('t0', new DeadlineError(cutOff, undefined, true))
     const result = await cleanup(api, task(), context())
     expect(result.notRevoked.map((n) => [n.token.id, n.reason])).toEqual([['t0', cutOff]])
     expect(result.left).toEqual([])
@@ -73,7 +73,7 @@ describe('cleanup when totalTimeout runs out', () => {
     api.clock = ctx.clock
     api.revokeMs = 800
     // t0 is throttled at 0.8 s and asked to wait 1 s: past the end at 1.5 s.
-    api.throttles = 1
+    api.nextRevokes.push(throttled(1, 1000))
     const result = await cleanup(api, task({ concurrency: 1 }), ctx)
     expect(api.calls.filter((call) => call === 'revoke t0')).toHaveLength(1)
     expect(result.left.map((t) => t.id)).toEqual(['t0'])
@@ -84,9 +84,16 @@ describe('cleanup when totalTimeout runs out', () => {
   it('sends a throttled revoke again after its wait when the budget allows it', async () => {
     const api = new FakeTokenApi(many(2))
     const ctx = context(60_000)
-    api.throttles = 1
+    api.nextRevokes.push(throttled(1, 1000))
     const result = await cleanup(api, task({ concurrency: 1 }), ctx)
     expect(api.calls.filter((call) => call === 'revoke t0')).toHaveLength(2)
+    // Sent again after the 1 s Retry-After asked for, counting the attempt it used.
+    const t0 = api.revokesSent.filter((sent) => sent.tokenId === 't0')
+    expect(t0.map((sent) => sent.options.scheduled)).toEqual([
+      { attemptsUsed: 0 },
+      { attemptsUsed: 1 },
+    ])
+    expect(ctx.clock.sleeps.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(1000)
     expect(result.revoked.map((t) => t.id)).toEqual(['t0', 't1'])
   })
 

@@ -8,13 +8,21 @@ import { Deadline } from '../../../src/shared/deadline.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { cleanupTask as task, done } from '../../fixtures/done.js'
 import { recordingRunner } from '../../fixtures/runner.js'
-import { FakeTokenApi, token } from '../../fixtures/token-api.js'
+import {
+  FakeTokenApi,
+  refused,
+  throttled,
+  token,
+  tooManyRequests,
+} from '../../fixtures/token-api.js'
 const context = (totalMs = 0) => {
   const clock = new FakeClock(Date.UTC(2026, 10, 22))
   return { clock, log: recordingRunner(), deadline: new Deadline(clock, totalMs) }
 }
 const many = (n: number, daysAgo = 60) =>
   Array.from({ length: n }, (_, i) => token(`t${i}`, `ci-${i}`, daysAgo + i))
+/** The 409 the platform gives a revoke of a token revoked already, as the client throws it unsettled. */
+const conflict = () => refused(409, 'answered 409 Conflict.')
 
 describe('cleanup', () => {
   it('revokes the old tokens and leaves the new ones', async () => {
@@ -91,6 +99,8 @@ describe('cleanup', () => {
       api.afterNextList = () => {
         for (const t of api.tokens) if (t.id === 't1' || t.id === 't2') t.state = 'revoked'
       }
+      api.revokes.set('t1', conflict())
+      api.revokes.set('t2', conflict())
       const asked = task()
       const result = await cleanup(api, asked, context())
       expect(result.revoked.map((t) => t.id)).toEqual(['t0', 't3'])
@@ -103,6 +113,26 @@ describe('cleanup', () => {
       // The first list plans; one more, after the last revoke, settles both refusals.
       expect(api.calls.filter((call) => call === 'list')).toHaveLength(2)
       expect(api.calls.at(-1)).toBe('list')
+      // Each revoke asked the client to leave a refusal unsettled, for that one list.
+      expect(api.revokesSent.map((sent) => sent.options)).toEqual(
+        Array.from({ length: 4 }, () => ({ scheduled: { attemptsUsed: 0 }, settle: 'later' })),
+      )
+    })
+
+    it('counts a refused revoke an earlier attempt of which may have gone through as its own', async () => {
+      const api = new FakeTokenApi(many(2))
+      api.afterNextList = () => {
+        const t1 = api.tokens.find((t) => t.id === 't1')
+        if (t1) t1.state = 'revoked'
+      }
+      api.revokes.set('t1', refused(409, 'answered 409 Conflict.', true))
+      const result = await cleanup(api, task(), context())
+      expect(result.revoked.map((t) => [t.id, t.state])).toEqual([
+        ['t0', 'revoked'],
+        ['t1', 'revoked'],
+      ])
+      expect(result.revokedElsewhere).toEqual([])
+      expect(result.notRevoked).toEqual([])
     })
 
     it('settles a refusal that came after another with a list fetched after it too', async () => {
@@ -117,21 +147,23 @@ describe('cleanup', () => {
         if (id === 't2' && later) later.state = 'revoked'
         return Promise.resolve()
       }
+      api.revokes.set('t1', conflict())
+      api.revokes.set('t3', conflict())
       const result = await cleanup(api, task({ concurrency: 1 }), context())
       expect(result.revokedElsewhere.map((t) => t.id)).toEqual(['t1', 't3'])
       expect(result.notRevoked).toEqual([])
     })
 
     it.each([
-      ['400', new RequestError('answered 400 Bad Request.', 400)],
-      ['404', new RequestError('answered 404 Not Found.', 404)],
-    ])('settles a %s the same way: any refusal is looked at', async (_, refusal) => {
+      ['400', refused(400, 'answered 400 Bad Request.')],
+      ['404', refused(404, 'answered 404 Not Found.')],
+    ])('settles a %s the same way: any unsettled refusal is looked at', async (_, refusal) => {
       const api = new FakeTokenApi(many(2))
       api.afterNextList = () => {
         const t1 = api.tokens.find((t) => t.id === 't1')
         if (t1) t1.state = 'revoked'
       }
-      api.refusals.set('t1', refusal)
+      api.revokes.set('t1', refusal)
       const result = await cleanup(api, task(), context())
       expect(result.revokedElsewhere.map((t) => t.id)).toEqual(['t1'])
     })
@@ -142,6 +174,7 @@ describe('cleanup', () => {
     api.afterNextList = () => {
       api.tokens = api.tokens.filter((t) => t.id !== 't1')
     }
+    api.revokes.set('t1', refused(404, 'answered 404 Not Found.'))
     const result = await cleanup(api, task(), context())
     expect(result.revoked.map((t) => t.id)).toEqual(['t0'])
     expect(result.notRevoked.map((n) => [n.token.id, n.reason])).toEqual([
@@ -151,7 +184,7 @@ describe('cleanup', () => {
 
   it('keeps each refusal as the reason when the settling list fails too, saying so', async () => {
     const api = new FakeTokenApi(many(2))
-    api.refusals.set('t1', new RequestError('POST y answered 403 Forbidden.', 403))
+    api.revokes.set('t1', refused(403, 'POST y answered 403 Forbidden.'))
     const listTokens = api.listTokens.bind(api)
     let lists = 0
     api.listTokens = () =>
@@ -176,14 +209,12 @@ describe('cleanup', () => {
 
   it('goes on past a token it cannot revoke, and names each one with why', async () => {
     const api = new FakeTokenApi(many(6))
-    api.refusals.set(
+    // A refusal the list settles (t2 is still active: it stands), and a server error.
+    api.revokes.set(
       't2',
-      new RequestError(
-        'POST /api/tokens/t2/revoke answered 403 Forbidden: not your mediator.',
-        403,
-      ),
+      refused(403, 'POST /api/tokens/t2/revoke answered 403 Forbidden: not your mediator.'),
     )
-    api.refusals.set(
+    api.revokes.set(
       't4',
       new RequestError(
         'POST /api/tokens/t4/revoke answered 500 Internal Server Error (attempt 4 of 4).',
@@ -201,7 +232,7 @@ describe('cleanup', () => {
 
   it('names the first five failures in the message and points at the summary for the rest', async () => {
     const api = new FakeTokenApi(many(8))
-    for (let i = 0; i < 8; i++) api.refusals.set(`t${i}`, new RequestError('denied.', 403))
+    for (let i = 0; i < 8; i++) api.revokes.set(`t${i}`, refused(403, 'denied.'))
     const result = await cleanup(api, task(), context())
     expect(cleanupFailure(result)).toMatch(
       /^8 of 8 tokens were not revoked \(the other 0 were\): .* And 3 more: each has a warning above, and the job summary lists them\.$/,
@@ -210,19 +241,23 @@ describe('cleanup', () => {
 
   it('hands each throttled revoke back to the scheduler, which sends it again: every token revoked', async () => {
     const api = new FakeTokenApi(many(40))
-    api.throttles = 12
+    // The next 12 sends are turned away, each told it has used 1 attempt.
+    api.nextRevokes.push(...Array.from({ length: 12 }, () => throttled(1)))
     const ctx = context()
     const result = await cleanup(api, task({ concurrency: 8 }), ctx)
     expect(result.revoked).toHaveLength(40)
     expect(result.notRevoked).toEqual([])
     expect(api.calls.filter((call) => call.startsWith('revoke'))).toHaveLength(52)
+    // Each sent again with the attempts its 429 said it had used.
+    const used = api.revokesSent.map((sent) => sent.options.scheduled?.attemptsUsed)
+    expect(used.filter((n) => n === 0)).toHaveLength(40)
+    expect(used.filter((n) => n === 1)).toHaveLength(12)
   })
 
   it('sends a revoke throttled on its last attempt no more, without losing the others', async () => {
     const api = new FakeTokenApi(many(3))
-    // retries: 0, one attempt: a 429 is final.
-    api.attempts = 1
-    api.throttles = 2
+    // retries: 0, one attempt: the client gives a 429 as a final failure, not handed back.
+    api.nextRevokes.push(tooManyRequests(), tooManyRequests())
     const result = await cleanup(api, task({ concurrency: 1 }), context())
     // Each token once: the client's retries are the whole attempt budget of a request.
     expect(api.calls.filter((call) => call.startsWith('revoke')).sort()).toEqual([

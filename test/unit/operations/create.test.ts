@@ -187,7 +187,7 @@ describe('revokeUnhanded (case 1 of issue 18)', () => {
   it('names the token by id when the revoke at once fails too', async () => {
     const api = new FakeTokenApi()
     const token = await created(api)
-    api.refusals.set(token.id, new RequestError('answered 503 Service Unavailable.', 503))
+    api.revokes.set(token.id, new RequestError('answered 503 Service Unavailable.', 503))
     const error = await revokeUnhanded(api, result(token), why)
     expect(error.message).toContain('revoking the new gateway token')
     expect(error.message).toMatch(

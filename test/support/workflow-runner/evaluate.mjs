@@ -1,0 +1,80 @@
+// Evaluating a workflow's tokens: if: conditions with the status functions, with:, env:, outputs:.
+// @ts-check
+import { isBasicExpression, isMapping, isString } from '@actions/workflow-parser'
+import { truthy } from '@actions/expressions/result'
+import { evaluate } from '../expressions.mjs'
+
+/**
+ * The status functions of `if:` (the runner defines them, not the expression library):
+ * success() and failure() by the job's status so far; always(); cancelled(), never here.
+ * @param {() => string} status
+ * @returns {import('../expressions.mjs').FunctionDefinition[]}
+ */
+export function jobStatusFunctions(status) {
+  /** @param {string} name @param {() => boolean} value */
+  const fn = (name, value) => ({
+    name,
+    minArgs: 0,
+    maxArgs: 0,
+    call: () => evaluate(value() ? 'true' : 'false', {}),
+  })
+  return [
+    fn('success', () => status() === 'success'),
+    fn('failure', () => status() === 'failure'),
+    fn('always', () => true),
+    fn('cancelled', () => false),
+  ]
+}
+
+/**
+ * @param {string} expression
+ * @param {Record<string, unknown>} contexts
+ * @param {import('../expressions.mjs').FunctionDefinition[]} functions
+ */
+export function evaluateCondition(expression, contexts, functions) {
+  return truthy(evaluate(expression, contexts, functions))
+}
+
+/**
+ * A scalar token's value as the runner passes it to a step: a string.
+ * @param {unknown} token
+ * @param {Record<string, unknown>} contexts
+ */
+export function evaluateToken(token, contexts) {
+  const t =
+    /** @type {import('@actions/workflow-parser/templates/tokens/template-token').TemplateToken} */ (
+      token
+    )
+  if (isString(t)) return t.value
+  if (isBasicExpression(t)) return evaluate(t.expression, contexts).coerceString()
+  return String(t)
+}
+
+/**
+ * A mapping of `with:`, `env:` or `outputs:`, each value evaluated.
+ * @param {unknown} token
+ * @param {Record<string, unknown>} contexts
+ * @returns {Record<string, string>}
+ */
+export function evaluateMapping(token, contexts) {
+  if (token === undefined) return {}
+  /** @type {Record<string, string>} */
+  const values = {}
+  for (const { key, value } of mustMapping(token)) {
+    values[String(key)] = evaluateToken(value, contexts)
+  }
+  return values
+}
+
+/**
+ * @param {unknown} token
+ * @returns {import('@actions/workflow-parser/templates/tokens/mapping-token').MappingToken}
+ */
+export function mustMapping(token) {
+  const t =
+    /** @type {import('@actions/workflow-parser/templates/tokens/template-token').TemplateToken} */ (
+      token
+    )
+  if (t === undefined || !isMapping(t)) throw new Error('expected a mapping in the workflow')
+  return t
+}

@@ -1,0 +1,34 @@
+// The workflow runner's types: the options of a run, and what a run and each step give back.
+// @ts-check
+
+/**
+ * @typedef {object} WorkflowOptions
+ * @property {Record<string, string>} [secrets]
+ * @property {Record<string, string>} [vars]
+ * @property {string} [event] github.event_name (workflow_dispatch by default)
+ * @property {Record<string, unknown>} [payload] github.event
+ * @property {Record<string, unknown>} [inputs] workflow_dispatch inputs, over their defaults
+ * @property {string} [fail] FAKE_TOOLS_FAIL: the tool calls that fail (`helm upgrade`)
+ */
+
+/**
+ * @typedef {object} StepRun
+ * @property {string} job
+ * @property {string} name
+ * @property {'main' | 'post'} stage
+ * @property {'action' | 'run' | 'other'} kind
+ * @property {'success' | 'failure' | 'skipped'} outcome
+ * @property {Record<string, string>} outputs
+ * @property {string} log what the step printed, as the job log shows it (secrets masked)
+ * @property {string} raw what the step printed, unmasked
+ * @property {Record<string, string>} inputs the step's `with:`, evaluated
+ * @property {Record<string, string>} [env] a run step's GITHUB_ENV, for the steps after it
+ */
+
+/**
+ * @typedef {object} WorkflowRun
+ * @property {Record<string, 'success' | 'failure' | 'skipped'>} jobs each job's result
+ * @property {StepRun[]} steps every step of every job, in the order they ran, posts included
+ * @property {import('../fake-tools.mjs').ToolCall[]} tools every call of a fake tool
+ * @property {string[]} masked every value registered as a secret during the run
+ */
