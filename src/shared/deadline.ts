@@ -62,8 +62,13 @@ export class Deadline {
 
   /** `totalTimeout (900 s)`, for messages. */
   describe(): string {
-    return `totalTimeout (${Math.round(this.totalMs / 1000)} s)`
+    return budget(this.totalMs)
   }
+}
+
+/** `totalTimeout (900 s)`: the one place that words the budget. */
+function budget(totalMs: number): string {
+  return `totalTimeout (${Math.round(totalMs / 1000)} s)`
 }
 
 /**
@@ -73,5 +78,5 @@ export class Deadline {
 export function stopped(cause: StopCause): string {
   return cause.by === 'cancel'
     ? `The step was cancelled (${cause.signal})`
-    : `totalTimeout (${Math.round(cause.totalMs / 1000)} s) ran out`
+    : `${budget(cause.totalMs)} ran out`
 }
