@@ -1985,13 +1985,16 @@ class Deadline {
             : { by: 'cancel', signal: this.cancelledBy };
     }
     describe() {
-        return `totalTimeout (${Math.round(this.totalMs / 1000)} s)`;
+        return budget(this.totalMs);
     }
+}
+function budget(totalMs) {
+    return `totalTimeout (${Math.round(totalMs / 1000)} s)`;
 }
 function stopped(cause) {
     return cause.by === 'cancel'
         ? `The step was cancelled (${cause.signal})`
-        : `totalTimeout (${Math.round(cause.totalMs / 1000)} s) ran out`;
+        : `${budget(cause.totalMs)} ran out`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/step-failure.ts
