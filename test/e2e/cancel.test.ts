@@ -36,10 +36,13 @@ describe('a cleanup cancelled midway (SIGINT)', () => {
     expect(revokesSent(platform())).toBe(revoked.length)
     expect(revoked.length).toBeGreaterThanOrEqual(5)
     expect(revoked.length).toBeLessThan(20)
+    // The words: the golden messages of the unit tests (test/fixtures/golden.ts).
     const message = expectCleanFailure(run)
-    expect(message).toBe(
-      `cleanup failed: The step was cancelled (SIGINT): ${revoked.length} tokens revoked, ${20 - revoked.length} left active; run the cleanup again to revoke them.`,
+    expect(message).toMatch(/^cleanup failed: The step was cancelled \(SIGINT\): /)
+    expect(message).toContain(
+      `${revoked.length} tokens revoked, ${20 - revoked.length} left active`,
     )
+    expect(message).toContain('run the cleanup again')
     // The outputs, the log and the summary name each token revoked, and only those.
     expect(run.outputs.count).toBe(String(revoked.length))
     const listed = (JSON.parse(run.outputs.tokens ?? '[]') as { id: string }[]).map((t) => t.id)
@@ -78,9 +81,8 @@ describe('a cleanup cancelled midway (SIGINT)', () => {
     expect(message).toMatch(
       /^cleanup failed: The step was cancelled \(SIGINT\): \d+ tokens revoked/,
     )
-    expect(message).toMatch(
-      /: The step was cancelled \(SIGINT\) while POST .*\/revoke\?tokenId=.* waited for an answer\. It may have taken effect all the same\./,
-    )
+    expect(message).toMatch(/cancelled \(SIGINT\) while POST \S+\/revoke\?tokenId=\S+ waited/)
+    expect(message).toContain('It may have taken effect')
     expect(run.summary).toContain('#### Not revoked')
     expect(run.outputs.count).toBe(String(revokedIds(platform()).length))
   })
@@ -89,6 +91,8 @@ describe('a cleanup cancelled midway (SIGINT)', () => {
 describe('a cleanup cancelled with SIGTERM', () => {
   it('cuts off what is in flight at once and reports', async () => {
     seedTwenty(platform())
+    // Slow enough that the revokes are still going when the hang begins, on a busy machine too.
+    platform().latencyMs = 100
     let hanging = false
     const run = await runAgainst(platform(), CLEANUP, {
       cancel: {

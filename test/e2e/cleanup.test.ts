@@ -42,8 +42,8 @@ describe('cleanup (the committed bundle on Node 24)', () => {
     expect([auth, list]).toEqual([AUTH, LIST])
     expect(revokes.sort()).toEqual([old1, old2].map((t) => revokeLine(t.id)).sort())
     expect(run.outputs.tokens).not.toContain('tokenValue')
-    expect(run.summary).toContain(
-      '### Gateway token cleanup\n\nSelected active tokens of any name, older than 30d. Revoked 2 tokens.',
+    expect(run.summary).toMatch(
+      /^### Gateway token cleanup\n\n.*older than 30d\. Revoked 2 tokens\./,
     )
     expect(run.log).toContain(`Revoked gateway token 'ci-a' (${old1.id}), 45d old.`)
     expectNoLeaks(run, [...platform().secrets(), old1.tokenValue ?? '', old2.tokenValue ?? ''])
@@ -84,8 +84,8 @@ describe('cleanup (the committed bundle on Node 24)', () => {
       [prod.id]: 'active',
     })
     expect(run.summary).toContain('#### Kept')
-    expect(run.summary).toContain(
-      `| ci-b | <code>${b1.id}</code> | 50d | the newest of its name (keep: 1); keep: 0 revokes it too |`,
+    expect(run.summary).toMatch(
+      new RegExp(`\\| ci-b \\| <code>${b1.id}</code> \\| 50d \\| .*keep: 1`),
     )
   })
 
@@ -112,11 +112,13 @@ describe('cleanup (the committed bundle on Node 24)', () => {
     })
     const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d', keep: '0' })
 
+    // The words: the golden messages of the unit tests (test/fixtures/golden.ts).
     const message = expectCleanFailure(run)
-    expect(message).toBe(
-      `cleanup failed: 1 of 6 tokens was not revoked (the other 5 were): 'ci-2' (${stuck.id}): ` +
-        `POST ${platform().baseUrl}/api/tokens/${stuck.id}/revoke?tokenId=${stuck.id} answered 403 Forbidden: Only the user who added this mediator may revoke its tokens.`,
+    expect(message).toMatch(/^cleanup failed: 1 of 6 tokens was not revoked \(the other 5 were\): /)
+    expect(message).toContain(
+      `'ci-2' (${stuck.id}): POST ${platform().baseUrl}/api/tokens/${stuck.id}/revoke`,
     )
+    expect(message).toContain('answered 403 Forbidden: Only the user who added this mediator')
     expect(ids(run.outputs.tokens).sort()).toEqual(
       tokens
         .filter((t) => t !== stuck)

@@ -101,10 +101,12 @@ describe('failures (the committed bundle on Node 24)', () => {
       clientSecret: 'wrong-secret',
     })
     const authUrl = `${platform().authUrl}/idp/identity/resources/auth/v2/api-token`
-    expect(expectCleanFailure(run)).toBe(
-      `create failed: authentication was refused: POST ${authUrl} answered 401 Unauthorized: Invalid client credentials. ` +
-        'Check the clientId and clientSecret inputs. Secrets are not passed to workflows triggered from forks.',
-    )
+    // The words of each failure: the golden messages of the unit tests (test/fixtures/golden.ts).
+    const message = expectCleanFailure(run)
+    expect(message).toMatch(/^create failed: authentication was refused: /)
+    expect(message).toContain(`POST ${authUrl} answered 401 Unauthorized`)
+    expect(message).toContain('Check the clientId and clientSecret inputs.')
+    expect(message).toContain('forks')
     expect(platform().requestLines()).toEqual(['POST /idp/identity/resources/auth/v2/api-token'])
     expect(run.masked[0]).toBe('wrong-secret')
     expectNoLeaks(run, ['wrong-secret'])
@@ -114,9 +116,10 @@ describe('failures (the committed bundle on Node 24)', () => {
   it('shows the status and the server detail of a rejection', async () => {
     platform().role = 'viewer'
     const run = await runAgainst(platform(), { operation: 'create', name: 'ci-deploy' })
-    expect(expectCleanFailure(run)).toBe(
-      `create failed: POST ${platform().baseUrl}/api/tokens answered 403 Forbidden: Your role may not manage gateway tokens.`,
-    )
+    const message = expectCleanFailure(run)
+    expect(message).toMatch(/^create failed: /)
+    expect(message).toContain(`POST ${platform().baseUrl}/api/tokens answered 403 Forbidden`)
+    expect(message).toContain('Your role may not manage gateway tokens')
     expect(run.outputs).toEqual({})
     expect(run.summary).toBe('')
   })
@@ -127,11 +130,14 @@ describe('failures (the committed bundle on Node 24)', () => {
     const run = await runAction({
       inputs: { ...platform().connectionInputs(), operation: 'list', authUrl, retries: '1' },
     })
-    expect(expectCleanFailure(run)).toBe(
-      `list failed: authentication failed: POST ${authUrl}/idp/identity/resources/auth/v2/api-token ` +
-        `got no answer (attempt 2 of 2): connection refused (ECONNREFUSED). Check the authUrl input (${authUrl}) ` +
-        'and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).',
+    const message = expectCleanFailure(run)
+    expect(message).toMatch(/^list failed: authentication failed: /)
+    expect(message).toContain(
+      `POST ${authUrl}/idp/identity/resources/auth/v2/api-token got no answer`,
     )
+    expect(message).toContain('(attempt 2 of 2)')
+    expect(message).toContain('(ECONNREFUSED)')
+    expect(message).toContain(`Check the authUrl input (${authUrl})`)
   })
 
   it('masks tokens in an error body and does not quote it', async () => {
@@ -141,9 +147,9 @@ describe('failures (the committed bundle on Node 24)', () => {
     }
     platform().fail({ server: 'auth', status: 201, json: leaky })
     const run = await runAgainst(platform(), { operation: 'list', retries: '0' })
-    expect(expectCleanFailure(run)).toMatch(
-      /answered 201 Created: a JSON body without an error message \(fields: access_token, refresh_token\)\.$/,
-    )
+    const message = expectCleanFailure(run)
+    expect(message).toContain('answered 201 Created')
+    expect(message).toContain('(fields: access_token, refresh_token)')
     expect(run.masked).toEqual(expect.arrayContaining(Object.values(leaky)))
     expectNoLeaks(run, Object.values(leaky))
   })

@@ -8,21 +8,29 @@ import { expectCleanFailure, expectNoLeaks, LIST, runAgainst, useFakePlatform } 
 
 const platform = useFakePlatform()
 const AUTH = `POST ${AUTH_PATH}`
-const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.'
-const CREDENTIALS_HINT = `Check the clientId and clientSecret inputs. ${FORK_HINT}`
+/** The id of a token the platform does not have. */
+const UNKNOWN_ID = '123e4567-e89b-42d3-a456-426614174000'
 
-/** The hint after the token endpoint answered 404 or 405: the path is wrong. */
-const authPathHint = (endpoint: string) =>
-  `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the ` +
-  'path before /resources/auth/v2/api-token (/idp/identity, /frontegg/identity, /identity): ' +
-  'set authUrl to the full endpoint URL, ending in /api-token.'
+// The words of each hint, and of the failures around them, are the golden messages of the
+// unit tests (test/fixtures/golden.ts): these tests check what each failure names.
 
-/** The hint after a host could not be reached. */
-const reachHint = (input: string, origin: string) =>
-  `Check the ${input} input (${origin}) and that the runner can reach that host: a self-hosted ` +
-  'runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).'
+/** The failure names each of `facts`. */
+function expectNames(message: string, ...facts: string[]): void {
+  for (const fact of facts) expect(message).toContain(fact)
+}
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+/** The hint after the token endpoint answered 404 or 405: authUrl, and the URL called. */
+const AUTH_PATH_HINT = (endpoint: string) => [
+  `Check the authUrl input: nothing takes credentials at ${endpoint}.`,
+  'ending in /api-token',
+]
+
+/** The hint after a host could not be reached: the input, its origin, and the network. */
+const REACH_HINT = (input: string, origin: string) => [
+  `Check the ${input} input (${origin})`,
+  'the runner can reach that host',
+  'HTTPS_PROXY, NO_PROXY',
+]
 
 describe('hints: what a failure says to check (the committed bundle on Node 24)', () => {
   describe('the auth endpoint answered 404 or 405: authUrl, not the credentials', () => {
@@ -32,10 +40,8 @@ describe('hints: what a failure says to check (the committed bundle on Node 24)'
       const run = await runAgainst(platform(), { operation: 'list', authUrl: endpoint })
 
       const message = expectCleanFailure(run)
-      expect(message).toBe(
-        `list failed: authentication failed: POST ${endpoint} answered 404 Not Found: ` +
-          `No route /identity/resources/auth/v2/api-token. ${authPathHint(endpoint)}`,
-      )
+      expect(message).toMatch(/^list failed: authentication failed: /)
+      expectNames(message, `POST ${endpoint} answered 404 Not Found`, ...AUTH_PATH_HINT(endpoint))
       expect(message).not.toMatch(/clientId|clientSecret|forks/)
       // Not transient: sent once, though retries is 3 by default.
       expect(platform().requestLines()).toEqual(['POST /identity/resources/auth/v2/api-token'])
@@ -48,10 +54,8 @@ describe('hints: what a failure says to check (the committed bundle on Node 24)'
       const run = await runAgainst(platform(), { operation: 'list' })
 
       const message = expectCleanFailure(run)
-      expect(message).toBe(
-        `list failed: authentication failed: POST ${endpoint} answered 405 Method Not Allowed: ` +
-          `Injected 405. ${authPathHint(endpoint)}`,
-      )
+      expect(message).toMatch(/^list failed: authentication failed: /)
+      expectNames(message, `POST ${endpoint} answered 405`, ...AUTH_PATH_HINT(endpoint))
       expect(message).not.toMatch(/clientId|clientSecret|forks/)
       expect(platform().requestLines()).toEqual([AUTH])
     })
@@ -68,9 +72,12 @@ describe('hints: what a failure says to check (the committed bundle on Node 24)'
         const run = await runAgainst(platform(), inputs)
 
         const message = expectCleanFailure(run)
-        expect(message).toBe(
-          `list failed: authentication was refused: POST ${platform().authUrl}${AUTH_PATH} ` +
-            `answered ${status} ${reason}: ${detail}. ${CREDENTIALS_HINT}`,
+        expect(message).toMatch(/^list failed: authentication was refused: /)
+        expectNames(
+          message,
+          `POST ${platform().authUrl}${AUTH_PATH} answered ${status} ${reason}: ${detail}.`,
+          'Check the clientId and clientSecret inputs.',
+          'forks',
         )
         expect(message).not.toContain('authUrl')
         expect(platform().requestLines()).toEqual([AUTH])
@@ -87,12 +94,20 @@ describe('hints: what a failure says to check (the committed bundle on Node 24)'
       const run = await runAgainst(platform(), inputs)
 
       const base = platform().baseUrl
-      expect(expectCleanFailure(run)).toBe(
-        status === 404
-          ? `list failed: GET ${base}/wrong/api/tokens answered 404 Not Found: No route GET /wrong/api/tokens. ` +
-              `Nothing answers at ${base}/wrong/api/tokens: check the baseUrl input (${base}/wrong). The action adds /api/tokens to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`
-          : `list failed: GET ${base}/api/tokens answered 405 Method Not Allowed: Injected 405.`,
-      )
+      const message = expectCleanFailure(run)
+      expect(message).not.toContain('authUrl')
+      if (status === 404) {
+        expectNames(
+          message,
+          `list failed: GET ${base}/wrong/api/tokens answered 404 Not Found`,
+          `Nothing answers at ${base}/wrong/api/tokens`,
+          `check the baseUrl input (${base}/wrong)`,
+        )
+      } else {
+        expect(message).toBe(
+          `list failed: GET ${base}/api/tokens answered 405 Method Not Allowed: Injected 405.`,
+        )
+      }
       expect(platform().requestLines()).toEqual([
         AUTH,
         status === 404 ? 'GET /wrong/api/tokens' : LIST,
@@ -104,20 +119,25 @@ describe('hints: what a failure says to check (the committed bundle on Node 24)'
     it('a baseUrl ending in /api names baseUrl and the repeated /api/', async () => {
       const baseUrl = `${platform().baseUrl}/api`
       const run = await runAgainst(platform(), { operation: 'list', baseUrl })
-      expect(expectCleanFailure(run)).toBe(
-        `list failed: GET ${baseUrl}/api/tokens answered 404 Not Found: No route GET /api/api/tokens. ` +
-          `Check the baseUrl input (${baseUrl}): the path repeats /api/; the action adds /api/tokens to it, so leave /api off its end.`,
+      expectNames(
+        expectCleanFailure(run),
+        `list failed: GET ${baseUrl}/api/tokens answered 404 Not Found`,
+        `Check the baseUrl input (${baseUrl})`,
+        'the path repeats /api/',
+        'leave /api off its end',
       )
     })
 
     it('a create and a revoke under that baseUrl say the same', async () => {
       const baseUrl = `${platform().baseUrl}/api/`
-      const hint =
-        'the path repeats /api/; the action adds /api/tokens to it, so leave /api off its end.'
+      const hint = 'the path repeats /api/'
       const create = await runAgainst(platform(), { operation: 'create', name: 'x', baseUrl })
       expect(expectCleanFailure(create)).toContain(hint)
-      const id = '123e4567-e89b-42d3-a456-426614174000'
-      const revoke = await runAgainst(platform(), { operation: 'revoke', tokenId: id, baseUrl })
+      const revoke = await runAgainst(platform(), {
+        operation: 'revoke',
+        tokenId: UNKNOWN_ID,
+        baseUrl,
+      })
       expect(expectCleanFailure(revoke)).toContain(hint)
     })
 
@@ -130,10 +150,9 @@ describe('hints: what a failure says to check (the committed bundle on Node 24)'
     })
 
     it('a revoke of an unknown token on the right path gets no baseUrl hint', async () => {
-      const id = '123e4567-e89b-42d3-a456-426614174000'
-      const run = await runAgainst(platform(), { operation: 'revoke', tokenId: id })
+      const run = await runAgainst(platform(), { operation: 'revoke', tokenId: UNKNOWN_ID })
       const message = expectCleanFailure(run)
-      expect(message).toContain(`no token with id ${id} exists in the project`)
+      expect(message).toContain(`no token with id ${UNKNOWN_ID} exists in the project`)
       expect(message).not.toContain('baseUrl')
     })
   })
@@ -143,10 +162,12 @@ describe('hints: what a failure says to check (the committed bundle on Node 24)'
       platform().fail({ server: 'auth', drop: 'hang' })
       const run = await runAgainst(platform(), { operation: 'list', timeout: '1', retries: '0' })
 
-      expect(expectCleanFailure(run)).toBe(
-        `list failed: authentication failed: POST ${platform().authUrl}${AUTH_PATH} got no answer: ` +
-          'no answer within 1 s (timeout). The timeout input allows 1 s per request: raise it if ' +
-          'the platform is this slow.',
+      const message = expectCleanFailure(run)
+      expect(message).toMatch(/^list failed: authentication failed: /)
+      expectNames(
+        message,
+        `POST ${platform().authUrl}${AUTH_PATH} got no answer`,
+        'The timeout input allows 1 s per request',
       )
       expect(platform().requestLines()).toEqual([AUTH])
     })
@@ -156,9 +177,10 @@ describe('hints: what a failure says to check (the committed bundle on Node 24)'
       const run = await runAgainst(platform(), { operation: 'list', timeout: '2', retries: '0' })
 
       const message = expectCleanFailure(run)
-      expect(message).toBe(
-        `list failed: GET ${platform().baseUrl}/api/tokens got no answer: no answer within 2 s ` +
-          '(timeout). The timeout input allows 2 s per request: raise it if the platform is this slow.',
+      expectNames(
+        message,
+        `list failed: GET ${platform().baseUrl}/api/tokens got no answer`,
+        'The timeout input allows 2 s per request',
       )
       expect(message).not.toMatch(/baseUrl|authUrl|clientId/)
       expect(platform().requestLines()).toEqual([AUTH, LIST])
@@ -173,10 +195,14 @@ describe('hints: what a failure says to check (the committed bundle on Node 24)'
       await gone.close()
       const run = await runAgainst(platform(), { operation: 'list', baseUrl, retries: '0' })
 
-      expect(expectCleanFailure(run)).toBe(
-        `list failed: GET ${baseUrl}/api/tokens got no answer: connection refused (ECONNREFUSED). ` +
-          reachHint('baseUrl', baseUrl),
+      const message = expectCleanFailure(run)
+      expectNames(
+        message,
+        `list failed: GET ${baseUrl}/api/tokens got no answer`,
+        '(ECONNREFUSED)',
+        ...REACH_HINT('baseUrl', baseUrl),
       )
+      expect(message).not.toContain('authUrl')
       // Authentication went through: only the API was out of reach.
       expect(platform().requestLines()).toEqual([AUTH])
     })
@@ -200,13 +226,10 @@ describe('hints: what a failure says to check (the committed bundle on Node 24)'
         // Without a network the lookup may fail as EAI_AGAIN rather than ENOTFOUND: both are
         // "cannot be reached", with the same hint.
         const failed = input === 'authUrl' ? 'authentication failed: ' : ''
-        expect(expectCleanFailure(run)).toMatch(
-          new RegExp(
-            `^list failed: ${failed}${escape(request)} got no answer: ` +
-              '(host not found \\(ENOTFOUND\\)|host name lookup failed \\(EAI_AGAIN\\))\\. ' +
-              `${escape(reachHint(input, new URL(url).origin))}$`,
-          ),
-        )
+        const message = expectCleanFailure(run)
+        expect(message.startsWith(`list failed: ${failed}${request} got no answer: `)).toBe(true)
+        expect(message).toMatch(/\((ENOTFOUND|EAI_AGAIN)\)/)
+        expectNames(message, ...REACH_HINT(input, new URL(url).origin))
         expect(platform().requestLines()).toEqual(input === 'authUrl' ? [] : [AUTH])
       },
     )

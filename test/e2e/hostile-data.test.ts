@@ -1,5 +1,6 @@
 // Issue 9, cases 2, 3, 5, 6, 9 and 12: what the platform sends is checked before it is used.
 import { describe, expect, it } from '@jest/globals'
+import { AUTH_PATH } from '../support/fake-platform.mjs'
 import { runAction } from '../support/runner.mjs'
 import {
   AUTH,
@@ -26,16 +27,21 @@ describe('ids go into a URL only as UUIDs (case 2)', () => {
       revokeOnExit: 'true',
     }
     const main = await runAction({ inputs })
-    expect(expectCleanFailure(main)).toMatch(
-      /^create failed: POST .*\/api\/tokens answered 201 but the new token's id "\.\." is not a UUID, so the action cannot use it; look for the token with operation: list; a token named 'pr-2' was created, but its id "\.\." is not a UUID, so the action cannot use it\. Revoke it and run again\.$/,
-    )
+    // The words of each message: the golden messages of the unit tests (test/fixtures/golden.ts).
+    const message = expectCleanFailure(main)
+    expect(message).toMatch(/^create failed: POST \S+\/api\/tokens answered 201 /)
+    expect(message).toContain('id ".." is not a UUID')
+    expect(message).toContain("a token named 'pr-2' was created")
+    expect(message).toContain('Revoke it and run again')
     expect(main.outputs.tokenValue).toBeUndefined()
 
     const post = await runAction({ step: 'post', inputs, state: main.state })
     expect(post.exitCode).toBe(0)
-    expect(post.warnings).toEqual([
-      'Could not revoke gateway token \'pr-2\' (..) at the end of the job: the token id ".." is not a UUID, so it was not sent in a URL; nothing was revoked. It may still be active: look for it with operation: list, and revoke it on the platform.',
-    ])
+    const [warning, ...more] = post.warnings
+    expect(more).toEqual([])
+    expect(warning).toContain("Could not revoke gateway token 'pr-2' (..) at the end of the job")
+    expect(warning).toContain('the token id ".." is not a UUID, so it was not sent in a URL')
+    expect(warning).toContain('look for it with operation: list')
     expect(platform().requestLines()).toEqual([AUTH, CREATE, LIST, AUTH, LIST])
     const [token] = [...platform().tokens.values()]
     expect(token?.state).toBe('active')
@@ -70,8 +76,12 @@ describe('dates are strict ISO 8601 (case 3)', () => {
     expect(platform().requestLines()).toEqual([AUTH, LIST, revokeLine(old.id)])
     for (const token of lenient) expect(platform().tokens.get(token.id)?.state).toBe('active')
     expect(run.warnings).toHaveLength(lenient.length)
-    expect(run.warnings).toContain(
-      `Token 'ci' (${lenient[3]?.id}) has a createdAt that cannot be read ("unknown 2019"): its age is unknown, so it is not revoked.`,
+    expect(run.warnings).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^Token 'ci' \\(${lenient[3]?.id ?? ''}\\) has a createdAt .*"unknown 2019".*not revoked`,
+        ),
+      ),
     )
   })
 })
@@ -82,8 +92,10 @@ describe('odd answers are ordinary failures (case 5)', () => {
     const run = await runAgainst(platform(), { operation: 'list' })
 
     expect(run.exitCode).toBe(0)
-    expect(run.log).toContain(
-      `answered 503 Service Unavailable (attempt 1 of 4): a JSON body of ${30_000 * 6 - 4} characters, too long to read for its message; retrying in`,
+    expect(run.log).toMatch(
+      new RegExp(
+        `answered 503 Service Unavailable \\(attempt 1 of 4\\): a JSON body of ${30_000 * 6 - 4} characters.*; retrying in`,
+      ),
     )
     expect(platform().requestLines()).toEqual([AUTH, LIST, LIST])
   })
@@ -92,9 +104,10 @@ describe('odd answers are ordinary failures (case 5)', () => {
     platform().fail({ server: 'auth', status: 503, nest: 30_000 })
     const run = await runAgainst(platform(), { operation: 'list', retries: '0' })
 
-    expect(expectCleanFailure(run)).toBe(
-      `list failed: authentication failed: POST ${platform().authUrl}/idp/identity/resources/auth/v2/api-token answered 503 Service Unavailable: a JSON body of ${30_000 * 6 - 4} characters, too long to read for its message.`,
-    )
+    const message = expectCleanFailure(run)
+    expect(message).toMatch(/^list failed: authentication failed: /)
+    expect(message).toContain(`POST ${platform().authUrl}${AUTH_PATH} answered 503`)
+    expect(message).toContain(`a JSON body of ${30_000 * 6 - 4} characters`)
   })
 
   it.each([
@@ -108,9 +121,10 @@ describe('odd answers are ordinary failures (case 5)', () => {
       platform().rewriteAuth = (payload) => ({ ...(payload as object), access_token: accessToken })
       const run = await runAgainst(platform(), { operation: 'list' })
 
-      expect(expectCleanFailure(run)).toBe(
-        `list failed: authentication failed: POST ${platform().authUrl}/idp/identity/resources/auth/v2/api-token answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`,
-      )
+      const message = expectCleanFailure(run)
+      expect(message).toMatch(/^list failed: authentication failed: /)
+      expect(message).toContain(`POST ${platform().authUrl}${AUTH_PATH} answered 200`)
+      expect(message).toContain('access_token cannot be sent as a header value')
       expect(platform().requestLines()).toEqual([AUTH])
       expect(run.masked).toContain(accessToken)
       expectNoLeaks(run, platform().secrets())
@@ -188,22 +202,19 @@ describe('after a lost create without a Date header, no token that may be anothe
     }
     const main = await runAction({ inputs })
 
-    expect(expectCleanFailure(main)).toMatch(
-      new RegExp(
-        `the list shows one active token named 'pr-12', ${theirs.id}, but it was created 3\\d s before the create was sent by the runner's clock, and the platform's answers carry no Date header`,
-      ),
-    )
+    const message = expectCleanFailure(main)
+    expect(message).toContain(`one active token named 'pr-12', ${theirs.id}`)
+    expect(message).toMatch(/created 3\d s before the create was sent/)
+    expect(message).toContain('no Date header')
     expect(main.outputs.tokenValue).toBeUndefined()
     expect(platform().requestLines()).toEqual([AUTH, CREATE, LIST])
 
     const post = await runAction({ step: 'post', inputs, state: main.state })
-    expect(post.warnings).toEqual([
-      expect.stringMatching(
-        new RegExp(
-          `^Did not revoke a token named 'pr-12' at the end of the job: the only candidate, ${theirs.id}, was not revoked because it was created 3\\d s before`,
-        ),
-      ),
-    ])
+    const [warning, ...more] = post.warnings
+    expect(more).toEqual([])
+    expect(warning).toMatch(/^Did not revoke a token named 'pr-12' /)
+    expect(warning).toContain(`the only candidate, ${theirs.id}`)
+    expect(warning).toMatch(/created 3\d s before/)
     expect(platform().tokens.get(theirs.id)?.state).toBe('active')
     expect(platform().requestLines().slice(3)).toEqual([AUTH, LIST])
   })

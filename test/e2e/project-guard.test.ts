@@ -116,11 +116,12 @@ describe('expectedProjectId (the committed bundle on Node 24)', () => {
       const [token] = [...platform().tokens.values()]
       expect(token).toBeDefined()
       const id = token?.id ?? ''
-      expect(expectCleanFailure(run)).toBe(
-        `create failed: the new token 'ci-deploy' (${id}) belongs to project ${OTHER_PROJECT}, ` +
-          `but expectedProjectId is ${PROJECT_ID}: its value was not handed on. It was revoked ` +
-          'at once. Check clientId, clientSecret and baseUrl.',
-      )
+      // The words: the golden messages of the unit tests (test/fixtures/golden.ts).
+      const message = expectCleanFailure(run)
+      expect(message).toMatch(/^create failed: /)
+      expect(message).toContain(`'ci-deploy' (${id}) belongs to project ${OTHER_PROJECT}`)
+      expect(message).toContain(`expectedProjectId is ${PROJECT_ID}`)
+      expect(message).toContain('It was revoked at once.')
       expect(platform().requestLines()).toEqual([AUTH, CREATE, revokeLine(id)])
       expect(states()).toEqual({ [id]: 'revoked' })
       // Not handed on: no output, no environment variable, no token file.
@@ -153,12 +154,14 @@ describe('expectedProjectId (the committed bundle on Node 24)', () => {
 
       const [token] = [...platform().tokens.values()]
       const id = token?.id ?? ''
-      expect(expectCleanFailure(run)).toBe(
-        `create failed: the new token 'ci-deploy' (${id}) belongs to project ${OTHER_PROJECT}, ` +
-          `but expectedProjectId is ${PROJECT_ID}: its value was not handed on. Revoking it at once ` +
-          `failed too, so revoke it by hand: POST ${platform().baseUrl}${revokeLine(id).slice('POST '.length)} ` +
-          'answered 403 Forbidden: Your role may not revoke this token. Check clientId, clientSecret and baseUrl.',
-      )
+      const message = expectCleanFailure(run)
+      expect(message).toMatch(/^create failed: /)
+      expect(message).toContain(`'ci-deploy' (${id}) belongs to project ${OTHER_PROJECT}`)
+      expect(message).toContain(`expectedProjectId is ${PROJECT_ID}`)
+      expect(message).toContain('Revoking it at once failed too')
+      expect(message).toContain(`POST ${platform().baseUrl}${revokeLine(id).slice('POST '.length)}`)
+      expect(message).toContain('answered 403 Forbidden: Your role may not revoke this token.')
+      expect(message).not.toContain('It was revoked at once')
       // After a refused revoke the client looks at the list, to tell revoked-already from unknown.
       expect(platform().requestLines()).toEqual([AUTH, CREATE, revokeLine(id), LIST])
       expect(states()).toEqual({ [id]: 'active' })

@@ -52,9 +52,11 @@ describe('proxies (the committed bundle on Node 24)', () => {
 
   it('goes direct for a host in NO_PROXY (which, here, cannot be reached without the proxy)', async () => {
     const result = await run({ HTTPS_PROXY: proxy.url, NO_PROXY: 'platform.test' })
-    expect(expectCleanFailure(result)).toMatch(
-      /got no answer: host (not found \(ENOTFOUND\)|name lookup failed \(EAI_AGAIN\))\. Check the authUrl input \(https:\/\/platform\.test:\d+\) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy \(HTTPS_PROXY, NO_PROXY\)\.$/,
-    )
+    // The words of each failure: the golden messages of the unit tests (test/fixtures/golden.ts).
+    const message = expectCleanFailure(result)
+    expect(message).toMatch(/got no answer: .*\((ENOTFOUND|EAI_AGAIN)\)/)
+    expect(message).toMatch(/Check the authUrl input \(https:\/\/platform\.test:\d+\)/)
+    expect(message).toContain('HTTPS_PROXY, NO_PROXY')
     expect(proxy.tunnels).toEqual([])
   })
 })
@@ -72,8 +74,10 @@ describe('proxy and TLS failures say what to fix (issue 18, case 7)', () => {
     })
     const message = expectCleanFailure(result)
     expect(message).toMatch(
-      /^list failed: authentication failed: POST https:\/\/platform\.test:\d+\/idp\/identity\/resources\/auth\/v2\/api-token got no answer: the proxy answered 407 Proxy Authentication Required \(EPROXY\)\. Check the user name and password in HTTPS_PROXY/,
+      /^list failed: authentication failed: POST https:\/\/platform\.test:\d+\//,
     )
+    expect(message).toContain('got no answer: the proxy answered 407')
+    expect(message).toContain('Check the user name and password in HTTPS_PROXY')
     expect(message).not.toContain('ECONNRESET')
     expect(message).not.toContain('wrong-password')
     // Sent once, though retries is 3: no retry changes the proxy's mind.
@@ -86,9 +90,10 @@ describe('proxy and TLS failures say what to fix (issue 18, case 7)', () => {
       env: { HTTPS_PROXY: proxy.url },
     })
     const message = expectCleanFailure(result)
-    expect(message).toMatch(
-      /got no answer: its certificate is self-signed, and not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\)\. The runner does not trust the certificate of platform\.test:\d+\. .*NODE_EXTRA_CA_CERTS=\/path\/to\/ca\.pem/,
-    )
+    expect(message).toContain('got no answer: its certificate is self-signed')
+    expect(message).toContain('(DEPTH_ZERO_SELF_SIGNED_CERT)')
+    expect(message).toMatch(/does not trust the certificate of platform\.test:\d+\./)
+    expect(message).toContain('NODE_EXTRA_CA_CERTS=')
     expect(message).not.toMatch(/--[a-z-]+|NODE_TLS_REJECT_UNAUTHORIZED/)
   })
 })

@@ -123,10 +123,12 @@ describe('reliability (the committed bundle on Node 24, against a faulty platfor
   it('fails on an unknown token id after one extra request, without retrying the 404', async () => {
     const id = '0f0e0d0c-0b0a-4908-8706-050403020100'
     const run = await runAgainst(platform(), { operation: 'revoke', tokenId: id })
-    expect(expectCleanFailure(run)).toBe(
-      `revoke failed: no token with id ${id} exists in the project: ` +
-        `POST ${platform().baseUrl}/api/tokens/${id}/revoke?tokenId=${id} answered 404 Not Found: Token not found.`,
-    )
+    // The words of each failure: the golden messages of the unit tests (test/fixtures/golden.ts).
+    const message = expectCleanFailure(run)
+    expect(message).toMatch(/^revoke failed: /)
+    expect(message).toContain(`no token with id ${id} exists in the project`)
+    expect(message).toContain(`POST ${platform().baseUrl}${revokeLine(id).slice('POST '.length)}`)
+    expect(message).toContain('answered 404 Not Found')
     expect(platform().requestLines()).toEqual([AUTH, revokeLine(id), LIST])
   })
 
@@ -141,9 +143,9 @@ describe('reliability (the committed bundle on Node 24, against a faulty platfor
   it('fails cleanly on a list that is not an array', async () => {
     platform().fail({ method: 'GET', path: '/api/tokens', status: 200, json: { items: [] } })
     const run = await runAgainst(platform(), { operation: 'list' })
-    expect(expectCleanFailure(run)).toBe(
-      `list failed: GET ${platform().baseUrl}/api/tokens answered 200 but the body is not a list of tokens.`,
-    )
+    const message = expectCleanFailure(run)
+    expect(message).toContain(`list failed: GET ${platform().baseUrl}/api/tokens answered 200`)
+    expect(message).toContain('not a list of tokens')
   })
 
   it('fails after exactly retries + 1 attempts on a persistent 502 HTML page, without pasting it', async () => {
@@ -156,9 +158,10 @@ describe('reliability (the committed bundle on Node 24, against a faulty platfor
       times: Infinity,
     })
     const run = await runAgainst(platform(), { operation: 'list', retries: '2' })
-    expect(expectCleanFailure(run)).toBe(
-      `list failed: GET ${platform().baseUrl}/api/tokens answered 502 Bad Gateway (attempt 3 of 3): the body was not JSON (an HTML page).`,
-    )
+    const message = expectCleanFailure(run)
+    expect(message).toContain(`list failed: GET ${platform().baseUrl}/api/tokens answered 502`)
+    expect(message).toContain('(attempt 3 of 3)')
+    expect(message).toContain('an HTML page')
     expect(platform().requestLines()).toEqual([AUTH, LIST, LIST, LIST])
     expect(run.stdout).not.toContain('nginx')
   })
@@ -174,9 +177,10 @@ describe('reliability (the committed bundle on Node 24, against a faulty platfor
   it('says the access token was rejected when the repeat gets a 401 too', async () => {
     platform().fail({ server: 'api', status: 401, json: { error: 'Token revoked' }, times: 2 })
     const run = await runAgainst(platform(), { operation: 'list' })
-    expect(expectCleanFailure(run)).toBe(
-      `list failed: the access token was rejected: GET ${platform().baseUrl}/api/tokens answered 401 Unauthorized even after authenticating again: Token revoked.`,
-    )
+    const message = expectCleanFailure(run)
+    expect(message).toMatch(/^list failed: the access token was rejected: /)
+    expect(message).toContain(`GET ${platform().baseUrl}/api/tokens answered 401`)
+    expect(message).toContain('Token revoked')
     expect(platform().requestLines()).toEqual([AUTH, LIST, AUTH, LIST])
   })
 
@@ -196,9 +200,10 @@ describe('reliability (the committed bundle on Node 24, against a faulty platfor
       json: { message: 'maintenance' },
     })
     const run = await runAgainst(platform(), { operation: 'list', retries: '0' })
-    expect(expectCleanFailure(run)).toBe(
-      `list failed: GET ${platform().baseUrl}/api/tokens answered 503 Service Unavailable: maintenance.`,
-    )
+    const message = expectCleanFailure(run)
+    expect(message).toContain(`list failed: GET ${platform().baseUrl}/api/tokens answered 503`)
+    expect(message).toContain('maintenance')
+    expect(message).not.toContain('attempt')
     expect(platform().requestLines()).toEqual([AUTH, LIST])
   })
 

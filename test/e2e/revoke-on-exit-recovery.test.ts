@@ -28,9 +28,9 @@ describe('revokeOnExit leaves nothing behind when the create lost its answer (th
     // One list per attempt of the main step (retries: 1): the post step then finds the platform well.
     platform().fail({ server: 'api', method: 'GET', path: '/api/tokens', status: 503, times: 2 })
     const main = await runAction({ inputs })
-    expect(expectCleanFailure(main)).toMatch(
-      /^create failed: .*whether token 'pr-9' was created is unknown, as listing the tokens failed too: /,
-    )
+    const message = expectCleanFailure(main)
+    expect(message).toMatch(/^create failed: /)
+    expect(message).toContain("whether token 'pr-9' was created is unknown")
     expect(platform().faultsLeft()).toBe(0)
     return main
   }

@@ -71,11 +71,14 @@ describe('keep defaults to 1: the newest active token of a name stays (case 2)',
 
     expect(run.exitCode).toBe(0)
     expect(states(platform())).toEqual({ [live.id]: 'active', [older.id]: 'revoked' })
-    expect(run.log).toContain(
-      `Kept gateway token 'prod' (${live.id}), 90d old: the newest of its name (keep: 1); keep: 0 revokes it too.`,
+    // The words: the golden messages of the unit tests (test/fixtures/golden.ts).
+    expect(run.log).toMatch(
+      new RegExp(
+        `Kept gateway token 'prod' \\(${live.id}\\), 90d old: .*\\(keep: 1\\); keep: 0 revokes`,
+      ),
     )
-    expect(run.summary).toContain(
-      `| prod | <code>${live.id}</code> | 90d | the newest of its name (keep: 1); keep: 0 revokes it too |`,
+    expect(run.summary).toMatch(
+      new RegExp(`\\| prod \\| <code>${live.id}</code> \\| 90d \\| .*keep: 1`),
     )
   })
 
@@ -120,9 +123,7 @@ describe("ages are measured on the platform's clock (case 3)", () => {
     })
     expect(run.log).toContain(`Revoked gateway token 'm-old' (${old.id}), 3d old.`)
     expect(run.warnings).toEqual([
-      expect.stringMatching(
-        /^The runner's clock is 2d ahead of the platform's \(by the Date header of its list answer\): ages are measured on the platform's clock\.$/,
-      ),
+      expect.stringMatching(/^The runner's clock is 2d ahead of the platform's .*Date header/),
     ])
     expect(run.summary).toContain("ages are measured on the platform's clock")
   })
@@ -171,8 +172,8 @@ describe('revokeOnExit: failure (case 7)', () => {
       const inputs = create()
       const main = await runAction({ inputs })
       expect(main.exitCode).toBe(0)
-      expect(main.log).toContain(
-        'It will be revoked at the end of the job if the job does not succeed (revokeOnExit: failure).',
+      expect(main.log).toMatch(
+        /It will be revoked at the end of the job if .*\(revokeOnExit: failure\)/,
       )
       const id = main.outputs.tokenId ?? ''
       // The runner evaluates action.yml's defaults again for the post step.

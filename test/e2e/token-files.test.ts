@@ -129,9 +129,11 @@ describe('tokensFile: the records in a file, and tokens within 1 MiB', () => {
     for (const value of Object.values(run.outputs))
       expect(Buffer.byteLength(value)).toBeLessThanOrEqual(1_048_576)
     expect(run.outputs.count).toBe('6000')
-    expect(run.warnings).toEqual([
-      `The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`,
-    ])
+    // The words: the golden messages of the unit tests (test/fixtures/golden.ts).
+    const [warning, ...more] = run.warnings
+    expect(more).toEqual([])
+    expect(warning).toContain(`The tokens output would be ${bytes} bytes`)
+    expect(warning).toContain(`read tokensFile (${path})`)
     const records = JSON.parse(file) as { id: string }[]
     // Seeded newest first, one second apart.
     expect(records.map((record) => record.id)).toEqual(seeded.map((token) => token.id))

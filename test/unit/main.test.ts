@@ -56,11 +56,13 @@ describe('run', () => {
     given({ operation: 'list' })
     nock(AUTH).post(AUTH_PATH).reply(401, { error: 'bad secret the-client-secret' })
     await run(runner)
-    expect(runner.failures).toEqual([
-      expect.stringMatching(
-        /^list failed: authentication was refused: POST .* answered 401 Unauthorized: bad secret \*\*\*\. Check the clientId/,
-      ),
-    ])
+    // The words of each failure: test/unit/golden-messages-*.test.ts.
+    const [failure, ...more] = runner.failures
+    expect(more).toEqual([])
+    expect(failure).toMatch(/^list failed: authentication was refused: /)
+    expect(failure).toContain(`POST ${AUTH}${AUTH_PATH} answered 401`)
+    expect(failure).toContain('bad secret ***')
+    expect(failure).not.toContain('the-client-secret')
   })
 
   it('reports a bug as unexpected, with its stack in debug only', async () => {
@@ -147,7 +149,9 @@ describe('run: a cancelled step reports what it did (issue 18, case 3)', () => {
     ).toBe(true)
     expect(runner.summaries.join('')).toContain('#### Left active: the step was cancelled')
     expect(runner.failures).toEqual([
-      'cleanup failed: The step was cancelled (SIGINT): 1 token revoked, 2 left active; run the cleanup again to revoke them.',
+      expect.stringMatching(
+        /^cleanup failed: The step was cancelled \(SIGINT\): 1 token revoked, 2 left active;/,
+      ),
     ])
     expect(runner.cancelListeners).toBe(0)
     expect(nock.pendingMocks()).toEqual([])

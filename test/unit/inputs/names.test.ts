@@ -36,9 +36,10 @@ describe('refuseUnknownInputs', () => {
   it('refuses an underscore spelling, naming it and the input meant', () => {
     const error = refused(['OPERATION', 'OLDER_THAN'])
     expect(error.input).toBe('older_than')
-    expect(error.message).toMatch(
-      /^Input 'older_than' is not an input of this action: did you mean 'olderThan'\? Nothing was sent/,
-    )
+    // The words of each refusal: test/unit/golden-messages-inputs.test.ts.
+    expect(error.message).toMatch(/^Input 'older_than' is not an input of this action/)
+    expect(error.message).toContain("did you mean 'olderThan'?")
+    expect(error.message).toContain('Nothing was sent')
   })
 
   it('refuses a dashed spelling and a typo, each with the input meant', () => {
@@ -50,8 +51,8 @@ describe('refuseUnknownInputs', () => {
   it('names every unknown input at once, in a fixed order', () => {
     const error = refused(['REVOKE-ON-EXIT', 'OLDER_THAN', 'FOO'])
     expect(error.input).toBe('foo')
-    expect(error.message).toContain(
-      "Also unknown: 'older_than' (did you mean 'olderThan'?), 'revoke-on-exit' (did you mean 'revokeOnExit'?).",
+    expect(error.message).toMatch(
+      /Also unknown: 'older_than' \(did you mean 'olderThan'\?\), 'revoke-on-exit' \(.*'revokeOnExit'/,
     )
   })
 

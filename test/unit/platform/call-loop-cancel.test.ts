@@ -47,9 +47,12 @@ describe('CallLoop when the step is cancelled', () => {
       deadline.cancel('SIGTERM')
     }
     const error = await failure(callLoop.call('api', REQUEST, readStatus))
-    expect((error as DeadlineError).message).toBe(
-      `GET ${REQUEST.url} answered 502 (attempt 1 of 4); the step was cancelled (SIGTERM), so it was not tried again. It may have taken effect all the same.`,
-    )
+    // The words: test/unit/golden-messages-call-loop.test.ts.
+    const { message } = error as DeadlineError
+    expect(message).toContain(`GET ${REQUEST.url} answered 502`)
+    expect(message).toContain('cancelled (SIGTERM)')
+    expect(message).toContain('not tried again')
+    expect(message).toContain('It may have taken effect')
     expect((error as DeadlineError).mayHaveTakenEffect).toBe(true)
     expect(transport.sent).toHaveLength(1)
   })
@@ -69,9 +72,10 @@ describe('CallLoop when the step is cancelled', () => {
       }
       const error = await failure(callLoop.call('api', REQUEST, readStatus))
       expect(error).toBeInstanceOf(DeadlineError)
-      expect((error as DeadlineError).message).toBe(
-        `The step was cancelled (SIGINT) while GET ${REQUEST.url} waited for an answer.${maybe}`,
-      )
+      const { message } = error as DeadlineError
+      expect(message).toContain(`cancelled (SIGINT) while GET ${REQUEST.url} waited for an answer.`)
+      expect(message.endsWith(maybe)).toBe(true)
+      expect(message.includes('may have taken effect')).toBe(sent)
       expect((error as DeadlineError).mayHaveTakenEffect).toBe(sent)
       expect(transport.sent).toHaveLength(1)
     },

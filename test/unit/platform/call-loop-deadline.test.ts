@@ -23,9 +23,11 @@ describe('CallLoop under totalTimeout', () => {
     )
     const error = await callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(DeadlineError)
-    expect((error as Error).message).toBe(
-      `GET ${REQUEST.url} answered 429 (attempt 1 of 4); totalTimeout (10 s) leaves no time to wait 30.0 s and try again.`,
-    )
+    // The words: test/unit/golden-messages-call-loop.test.ts.
+    const { message } = error as Error
+    expect(message).toContain(`GET ${REQUEST.url} answered 429`)
+    expect(message).toContain('totalTimeout (10 s)')
+    expect(message).toContain('wait 30.0 s')
     expect(transport.sent).toHaveLength(1)
     expect(clock.sleeps).toEqual([])
   })
@@ -35,16 +37,14 @@ describe('CallLoop under totalTimeout', () => {
     const bad = loop([{ status: 502 }], { totalMs: 1_000 })
     bad.clock.advance(600)
     const maybe = await bad.callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
-    expect((maybe as DeadlineError).message).toBe(
-      `GET ${REQUEST.url} answered 502 (attempt 1 of 4); totalTimeout (1 s) leaves no time to wait 0.5 s and try again. It may have taken effect all the same.`,
-    )
+    expect((maybe as DeadlineError).message).toContain('answered 502')
+    expect((maybe as DeadlineError).message).toContain('It may have taken effect')
     expect((maybe as DeadlineError).mayHaveTakenEffect).toBe(true)
     const busy = loop([{ status: 503 }], { totalMs: 1_000 })
     busy.clock.advance(600)
     const not = await busy.callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
-    expect((not as DeadlineError).message).toBe(
-      `GET ${REQUEST.url} answered 503 (attempt 1 of 4); totalTimeout (1 s) leaves no time to wait 0.5 s and try again.`,
-    )
+    expect((not as DeadlineError).message).toContain('answered 503')
+    expect((not as DeadlineError).message).not.toContain('may have taken effect')
     expect((not as DeadlineError).mayHaveTakenEffect).toBe(false)
   })
 
@@ -148,9 +148,9 @@ describe('CallLoop under totalTimeout', () => {
     })
     const error = await callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(DeadlineError)
-    expect((error as DeadlineError).message).toBe(
-      `GET ${REQUEST.url} answered 503 (attempt 1 of 4); totalTimeout (1 s) leaves no time to wait 0.5 s and try again.`,
-    )
+    const { message } = error as DeadlineError
+    expect(message).toContain(`GET ${REQUEST.url} answered 503`)
+    expect(message).toContain('totalTimeout (1 s) leaves no time to wait 0.5 s')
     expect((error as DeadlineError).status).toBe(503)
     expect(clock.sleeps).toEqual([])
     expect(transport.sent).toHaveLength(1)
@@ -161,9 +161,9 @@ describe('CallLoop under totalTimeout', () => {
     transport.clock = clock
     const error = await callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(DeadlineError)
-    expect((error as DeadlineError).message).toBe(
-      `totalTimeout (2 s) ran out while GET ${REQUEST.url} waited for an answer. It may have taken effect all the same.`,
-    )
+    const { message } = error as DeadlineError
+    expect(message).toContain(`totalTimeout (2 s) ran out while GET ${REQUEST.url} waited`)
+    expect(message).toContain('It may have taken effect')
     // Sent, and its answer lost: whether it took effect is unknown.
     expect((error as DeadlineError).mayHaveTakenEffect).toBe(true)
     expect(transport.sent.map((s) => s.timeoutMs)).toEqual([2_000])

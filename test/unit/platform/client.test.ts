@@ -110,10 +110,11 @@ describe('PlatformClient', () => {
       const { client } = setup()
       nock(AUTH).post(AUTH_PATH).reply(401, { error: 'Invalid client credentials' })
       const error = await rejection(client.listTokens())
-      expect(error.message).toBe(
-        `authentication was refused: POST ${AUTH}${AUTH_PATH} answered 401 Unauthorized: Invalid client credentials. ` +
-          'Check the clientId and clientSecret inputs. Secrets are not passed to workflows triggered from forks.',
-      )
+      // The words of each failure: test/unit/golden-messages-auth.test.ts.
+      expect(error.message).toContain(`authentication was refused: POST ${AUTH}${AUTH_PATH}`)
+      expect(error.message).toContain('answered 401 Unauthorized: Invalid client credentials.')
+      expect(error.message).toContain('Check the clientId and clientSecret inputs.')
+      expect(error.message).toContain('forks')
       expect(error.status).toBe(401)
     })
 
@@ -121,9 +122,10 @@ describe('PlatformClient', () => {
       const { client } = setup()
       nock(AUTH).post(AUTH_PATH).reply(201, { access_token: ACCESS_TOKEN })
       const error = await rejection(client.listTokens())
-      expect(error.message).toBe(
-        `authentication failed: POST ${AUTH}${AUTH_PATH} answered 201 Created: a JSON body without an error message (fields: access_token).`,
-      )
+      expect(error.message).toContain(`authentication failed: POST ${AUTH}${AUTH_PATH}`)
+      expect(error.message).toContain('answered 201 Created')
+      expect(error.message).toContain('(fields: access_token)')
+      expect(error.message).not.toContain(ACCESS_TOKEN)
     })
 
     it.each([
@@ -186,180 +188,6 @@ describe('PlatformClient', () => {
       const error = await rejection(client.listTokens())
       expect(error.message).toContain(`answered 400 Bad Request: ${'x'.repeat(20)}`)
       expect(error.message).not.toContain(CLIENT_SECRET.slice(0, 6))
-    })
-  })
-
-  describe('failures', () => {
-    it('names the request, the status and the server detail', async () => {
-      const { client } = setup()
-      authOk()
-      nock(API)
-        .post('/prefix/api/tokens')
-        .reply(403, { message: 'Role viewer may not create tokens' })
-      const error = await rejection(client.createToken('x'))
-      expect(error.message).toBe(
-        `POST ${API}/prefix/api/tokens answered 403 Forbidden: Role viewer may not create tokens.`,
-      )
-    })
-
-    it('joins an errors array', async () => {
-      const { client } = setup()
-      authOk()
-      nock(API)
-        .post('/prefix/api/tokens')
-        .reply(400, { errors: [{ message: 'name too long' }, 'bad name'] })
-      await expect(client.createToken('x')).rejects.toThrow(
-        /400 Bad Request: name too long; bad name\.$/,
-      )
-    })
-
-    it('scrubs a secret the server echoes back', async () => {
-      const { client } = setup()
-      nock(AUTH)
-        .post(AUTH_PATH)
-        .reply(400, { error: `bad secret ${CLIENT_SECRET}` })
-      const error = await rejection(client.listTokens())
-      expect(error.message).toContain('bad secret ***')
-      expect(error.message).not.toContain(CLIENT_SECRET)
-    })
-
-    it('does not paste an HTML error page', async () => {
-      const { client } = setup({ retries: 0 })
-      authOk()
-      nock(API)
-        .get('/prefix/api/tokens')
-        .reply(502, '<html><body><h1>502 Bad Gateway</h1><script>x</script></body></html>', {
-          'Content-Type': 'text/html',
-        })
-      const error = await rejection(client.listTokens())
-      expect(error.message).toBe(
-        `GET ${API}/prefix/api/tokens answered 502 Bad Gateway: the body was not JSON (an HTML page).`,
-      )
-    })
-
-    it('fails cleanly on a list that is not an array', async () => {
-      const { client } = setup()
-      authOk()
-      nock(API).get('/prefix/api/tokens').reply(200, { tokens: [] })
-      await expect(client.listTokens()).rejects.toThrow(
-        `answered 200 but the body is not a list of tokens.`,
-      )
-    })
-
-    it('fails cleanly on a record without an id or a state', async () => {
-      const { client } = setup()
-      authOk()
-      nock(API)
-        .get('/prefix/api/tokens')
-        .reply(200, [record(), record({ id: undefined })])
-      await expect(client.listTokens()).rejects.toThrow(
-        'but item 1 of the list is a record without an id.',
-      )
-      nock(API)
-        .post(`/prefix/api/tokens/${TOKEN_ID}/revoke`)
-        .query(true)
-        .reply(200, record({ state: undefined }))
-      // The revoke's outcome is unclear, so the list is read once: the token is still active.
-      nock(API).get('/prefix/api/tokens').reply(200, [record()])
-      await expect(client.revokeToken(TOKEN_ID)).rejects.toThrow(
-        'but the body is a record without a state.',
-      )
-    })
-
-    it('fails on a created token without a value, naming its id', async () => {
-      const { client } = setup()
-      authOk()
-      nock(API)
-        .post('/prefix/api/tokens')
-        .reply(201, record({ tokenValue: undefined }))
-      await expect(client.createToken('x')).rejects.toThrow(
-        `the new token ${TOKEN_ID} has no tokenValue; revoke it and try again;`,
-      )
-    })
-
-    it('revokes at once a created token of another name than asked for, and hands nothing on (case 6)', async () => {
-      const { client } = setup()
-      authOk()
-      const now = new Date(Date.UTC(2026, 10, 22, 12, 0, 0)).toISOString()
-      nock(API)
-        .post('/prefix/api/tokens')
-        .reply(201, record({ name: 'someone-else', createdAt: now }))
-      nock(API)
-        .post(`/prefix/api/tokens/${TOKEN_ID}/revoke`)
-        .query({ tokenId: TOKEN_ID })
-        .reply(200, record({ state: 'revoked', tokenValue: undefined }))
-      await expect(client.createToken('ci-deploy')).rejects.toThrow(
-        `answered with the token 'someone-else' (${TOKEN_ID}) in state "active", not an active token named 'ci-deploy': its value was not handed on. It was revoked at once.`,
-      )
-      expect(nock.pendingMocks()).toEqual([])
-    })
-
-    it('fails on a created token that is not active, revoking nothing (case 6)', async () => {
-      const { client } = setup()
-      authOk()
-      nock(API)
-        .post('/prefix/api/tokens')
-        .reply(201, record({ name: 'x', state: 'revoked' }))
-      await expect(client.createToken('x')).rejects.toThrow(
-        'in state "revoked", not an active token',
-      )
-      expect(nock.pendingMocks()).toEqual([])
-    })
-
-    it('revokes at once a token created without a value, or with a blank one (issue 18, case 4)', async () => {
-      const { client } = setup()
-      authOk()
-      const now = new Date(Date.UTC(2026, 10, 22, 12, 0, 0)).toISOString()
-      nock(API)
-        .post('/prefix/api/tokens')
-        .reply(201, record({ name: 'x', tokenValue: '  \t', createdAt: now }))
-      nock(API)
-        .get('/prefix/api/tokens')
-        .reply(200, [record({ name: 'x', tokenValue: '   ', createdAt: now })])
-      nock(API)
-        .post(`/prefix/api/tokens/${TOKEN_ID}/revoke`)
-        .query(true)
-        .reply(200, record({ name: 'x', state: 'revoked', tokenValue: undefined }))
-      await expect(client.createToken('x')).rejects.toThrow(
-        `token ${TOKEN_ID} was created, but the platform does not show its value (the answer had none, or a blank one). It was revoked at once.`,
-      )
-      expect(nock.pendingMocks()).toEqual([])
-    })
-
-    it('says when no answer came', async () => {
-      const { client } = setup({ retries: 0 })
-      // An Error object: nock 14 drops a plain object silently.
-      nock(AUTH)
-        .post(AUTH_PATH)
-        .replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))
-      const error = await rejection(client.listTokens())
-      expect(error.message).toBe(
-        `authentication failed: POST ${AUTH}${AUTH_PATH} got no answer: connection refused (ECONNREFUSED). Check the authUrl input (${AUTH}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`,
-      )
-      expect(error.status).toBeUndefined()
-    })
-
-    it.each([404, 405])(
-      'points a %s from the auth endpoint at authUrl and the URL called, not the credentials',
-      async (status) => {
-        const { client } = setup({ retries: 0 })
-        nock(AUTH).post(AUTH_PATH).reply(status, { error: 'No route' })
-        const error = await rejection(client.listTokens())
-        expect(error.message).toBe(
-          `authentication failed: POST ${AUTH}${AUTH_PATH} answered ${status} ${status === 404 ? 'Not Found' : 'Method Not Allowed'}: No route. Check the authUrl input: nothing takes credentials at ${AUTH}${AUTH_PATH}. Deployments differ in the path before /resources/auth/v2/api-token (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`,
-        )
-        expect(error.message).not.toContain('clientSecret')
-      },
-    )
-
-    it('still points a 401 or 403 from the auth endpoint at the credentials', async () => {
-      for (const status of [401, 403]) {
-        const { client } = setup({ retries: 0 })
-        nock(AUTH).post(AUTH_PATH).reply(status, { error: 'denied' })
-        const error = await rejection(client.listTokens())
-        expect(error.message).toMatch(/Check the clientId and clientSecret inputs\./)
-        expect(error.message).not.toContain('authUrl')
-      }
     })
   })
 

@@ -43,9 +43,11 @@ describe('checkCreated', () => {
   it('revokes at once an active token of another name, and hands nothing on', async () => {
     const { ctx, revoked } = context()
     const message = await failure(checkCreated(created({ name: 'PR-1' }), ctx))
-    expect(message).toBe(
-      `POST https://api.example.com/api/tokens answered with the token 'PR-1' (t-1) in state "active", not an active token named 'pr-1': its value was not handed on. It was revoked at once.`,
-    )
+    // The words: test/unit/golden-messages-client.test.ts.
+    expect(message).toContain('POST https://api.example.com/api/tokens answered')
+    expect(message).toContain(`the token 'PR-1' (t-1)`)
+    expect(message).toContain("not an active token named 'pr-1'")
+    expect(message).toContain('It was revoked at once.')
     expect(revoked).toEqual(['t-1'])
   })
 
@@ -62,9 +64,10 @@ describe('checkCreated', () => {
   it('names the token to revoke by hand when the revoke at once fails too', async () => {
     const { ctx } = context({ revoke: () => Promise.reject(new Error('answered 503.')) })
     const message = await failure(checkCreated(created({ name: 'other' }), ctx))
-    expect(message).toMatch(
-      /Revoking it at once failed too, so revoke it with operation: revoke and tokenId: t-1: answered 503\.$/,
-    )
+    expect(message).toContain('Revoking it at once failed too')
+    expect(message).toContain('operation: revoke and tokenId: t-1')
+    expect(message).toMatch(/answered 503\.$/)
+    expect(message).not.toContain('It was revoked at once')
   })
 
   it('never revokes a token plainly older than the create: it may be a live one of another name', async () => {

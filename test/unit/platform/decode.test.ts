@@ -7,9 +7,9 @@ import {
   type Answer,
 } from '../../../src/platform/decode.js'
 import { RequestError } from '../../../src/platform/errors.js'
+import { TOKEN_ID as ID } from '../../fixtures/inputs.js'
 
 const REQUEST = { method: 'POST' as const, url: 'https://api.example.com/api/tokens', headers: {} }
-const ID = '123e4567-e89b-42d3-a456-426614174000'
 const answer = (status: number, json: unknown): Answer => ({
   status,
   statusText: '',
@@ -38,9 +38,13 @@ describe('readCreated', () => {
   )
 
   it('says why, without the value', () => {
-    expect(() => readCreated(REQUEST, answer(201, record({ id: '..' })))).toThrow(
-      `POST ${REQUEST.url} answered 201 but the new token's id ".." is not a UUID, so the action cannot use it; look for the token with operation: list.`,
-    )
+    // The words: test/unit/golden-messages-client.test.ts.
+    const created = record({ id: '..', tokenValue: 'the-new-value' })
+    const refused = () => readCreated(REQUEST, answer(201, created))
+    expect(refused).toThrow(`POST ${REQUEST.url} answered 201`)
+    expect(refused).toThrow('id ".." is not a UUID')
+    expect(refused).toThrow('look for the token with operation: list')
+    expect(refused).not.toThrow('the-new-value')
   })
 
   it('refuses a new token without its value', () => {
@@ -98,9 +102,11 @@ describe('readAccessToken', () => {
     ...['eyJ\r\nX-Evil: 1', 'eyJ\r', 'eyJ\nabc', 'eyJ€', 'eyJ\u0000', 'eyJ abc', 'eyJ\tabc'],
     ...['eyJ\u007f', 'eyJé', ' eyJ'],
   ])('refuses %j, which cannot be sent as a header value', (value) => {
-    expect(() => readAccessToken(REQUEST, answer(200, { access_token: value }), now)).toThrow(
-      `POST ${REQUEST.url} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`,
-    )
+    // The words: test/unit/golden-messages-auth.test.ts.
+    const refused = () => readAccessToken(REQUEST, answer(200, { access_token: value }), now)
+    expect(refused).toThrow(`POST ${REQUEST.url} answered 200`)
+    expect(refused).toThrow('access_token cannot be sent as a header value')
+    expect(refused).not.toThrow(value)
   })
 })
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { authEndpoint, AUTH_PATH, revokePath } from '../../../src/platform/endpoints.js'
 import { RequestError } from '../../../src/platform/errors.js'
-
-const ID = '123e4567-e89b-42d3-a456-426614174000'
+import { TOKEN_ID as ID } from '../../fixtures/inputs.js'
 
 describe('revokePath', () => {
   it('puts a UUID in the path and the query', () => {

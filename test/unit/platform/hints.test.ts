@@ -2,29 +2,34 @@
 import { describe, expect, it } from '@jest/globals'
 import { apiPathHint, transportHint } from '../../../src/platform/hints.js'
 import { TransportError } from '../../../src/platform/http.js'
+import { TOKEN_ID as ID } from '../../fixtures/inputs.js'
 
-const ID = '123e4567-e89b-42d3-a456-426614174000'
+// The words of each hint: test/unit/golden-messages-call-loop.test.ts.
 
 describe('apiPathHint', () => {
   it('names a baseUrl ending in /api, the most common mistake, for list, create and revoke', () => {
-    const hint =
-      ' Check the baseUrl input (https://x.example/api): the path repeats /api/; the action adds /api/tokens to it, so leave /api off its end.'
-    expect(apiPathHint({ url: 'https://x.example/api/api/tokens' })).toBe(hint)
+    const hint = apiPathHint({ url: 'https://x.example/api/api/tokens' })
+    expect(hint).toContain('Check the baseUrl input (https://x.example/api)')
+    expect(hint).toContain('the path repeats /api/')
+    expect(hint).toContain('leave /api off its end')
     expect(
       apiPathHint({ url: `https://x.example/api/api/tokens/${ID}/revoke?tokenId=${ID}` }),
     ).toBe(hint)
   })
 
   it('names another repeated segment as a path prefix to check', () => {
-    expect(apiPathHint({ url: 'https://x.example/v1/v1/api/tokens' })).toBe(
-      ' Check the baseUrl input (https://x.example/v1/v1): the path repeats /v1/; check its path prefix.',
-    )
+    const hint = apiPathHint({ url: 'https://x.example/v1/v1/api/tokens' })
+    expect(hint).toContain('Check the baseUrl input (https://x.example/v1/v1)')
+    expect(hint).toContain('the path repeats /v1/')
+    expect(hint).toContain('check its path prefix')
+    expect(hint).not.toContain('leave')
   })
 
   it('says nothing answers on a 404 of /api/tokens itself', () => {
-    expect(apiPathHint({ url: 'https://x.example/gateway/api/tokens' })).toBe(
-      " Nothing answers at https://x.example/gateway/api/tokens: check the baseUrl input (https://x.example/gateway). The action adds /api/tokens to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.",
-    )
+    const hint = apiPathHint({ url: 'https://x.example/gateway/api/tokens' })
+    expect(hint).toContain('Nothing answers at https://x.example/gateway/api/tokens')
+    expect(hint).toContain('check the baseUrl input (https://x.example/gateway)')
+    expect(hint).toContain('The action adds /api/tokens to it')
   })
 
   it("gives no hint for a revoke's 404 on a path that looks right: that is an unknown token", () => {
@@ -55,9 +60,9 @@ describe('transportHint: the proxy and TLS (issue 18, case 7)', () => {
     'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
     'CERT_HAS_EXPIRED',
   ])('names the host and NODE_EXTRA_CA_CERTS for %s', (code) => {
-    expect(hint(code)).toBe(
-      ' The runner does not trust the certificate of platform.test:8443. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.',
-    )
+    expect(hint(code)).toContain('does not trust the certificate of platform.test:8443')
+    expect(hint(code)).toContain('NODE_EXTRA_CA_CERTS=')
+    expect(hint(code)).toContain('TLS checks cannot be turned off')
   })
 
   it('points a certificate for another host at the URL input', () => {

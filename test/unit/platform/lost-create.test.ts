@@ -54,10 +54,11 @@ describe('findCreated, with the platform’s clock known from its Date headers',
 
   it('is unsure of a token whose createdAt cannot be read: it may be the create’s, or older', () => {
     const tokens = [token('a', 1_000, { createdAt: 'yesterday' })]
+    // The words of each why: test/unit/golden-messages-client.test.ts.
     expect(findCreated(tokens, 'pr-7', SENT_AT, skewed(0))).toEqual({
       found: 'unsure',
       token: tokens[0],
-      why: 'its createdAt ("yesterday") cannot be read, so whether it was made by this step or before it cannot be told',
+      why: expect.stringContaining('its createdAt ("yesterday") cannot be read'),
     })
   })
 
@@ -66,7 +67,7 @@ describe('findCreated, with the platform’s clock known from its Date headers',
     expect(findCreated([undated], 'pr-7', SENT_AT, skewed(0))).toEqual({
       found: 'unsure',
       token: undated,
-      why: 'its createdAt ("") cannot be read, so whether it was made by this step or before it cannot be told',
+      why: expect.stringContaining('its createdAt ("") cannot be read'),
     })
   })
 
@@ -93,7 +94,9 @@ describe('findCreated, without a Date header', () => {
     expect(findCreated(tokens, 'pr-7', SENT_AT, noDate)).toEqual({
       found: 'unsure',
       token: tokens[0],
-      why: "it was created 30 s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's",
+      why: expect.stringMatching(
+        /^it was created 30 s before the create was sent.* no Date header/,
+      ),
     })
   })
 

@@ -3,10 +3,10 @@
 import { describe, expect, it } from '@jest/globals'
 import { toRevokeOnExit, PostState, savedTokenFile } from '../../../src/post/state.js'
 import { FakeClock } from '../../fixtures/clock.js'
+import { TOKEN_ID as ID } from '../../fixtures/inputs.js'
 import { recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
 
 const SENT_AT = Date.UTC(2026, 10, 22, 12, 0, 5)
-const ID = '123e4567-e89b-42d3-a456-426614174000'
 
 /** A runner that records every saveState call, in order, besides keeping the state. */
 function writes(): { runner: RecordingRunner; saved: [string, string][] } {

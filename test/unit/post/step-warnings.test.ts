@@ -6,23 +6,15 @@ import { FakeClock } from '../../fixtures/clock.js'
 import {
   ACCESS_TOKEN,
   API,
-  AUTH,
   CLIENT_SECRET,
   REFRESH_TOKEN,
   record,
   TOKEN_ID,
 } from '../../fixtures/nock-platform.js'
-import { noteCreate } from '../../fixtures/post-state.js'
+import { noteCreate, POST_INPUTS as INPUTS } from '../../fixtures/post-state.js'
 import { recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
 import { FakeTransport, type Scripted } from '../../fixtures/transport.js'
 
-const INPUTS = {
-  clientId: 'client-1',
-  clientSecret: CLIENT_SECRET,
-  baseUrl: `${API}/prefix`,
-  authUrl: AUTH,
-  retries: '0',
-}
 const SENT_AT = Date.parse('2026-11-01T10:00:00.000Z')
 const AUTH_OK: Scripted = {
   status: 200,
@@ -49,11 +41,13 @@ describe('runPost: the warning for a token it could not revoke', () => {
       { status: 404, json: { error: 'Token not found' } },
       { status: 200, json: [] },
     ])
-    expect(warnings(runner)).toEqual([
-      `warning: Could not revoke gateway token 'ephemeral' (${TOKEN_ID}) at the end of the job: ` +
-        `no token with id ${TOKEN_ID} exists in the project: ` +
-        `POST ${API}/prefix/api/tokens/${TOKEN_ID}/revoke?tokenId=${TOKEN_ID} answered 404: Token not found.`,
-    ])
+    // The words of each warning: test/unit/golden-messages-post.test.ts.
+    const [warning, ...more] = warnings(runner)
+    expect(more).toEqual([])
+    expect(warning).toContain(`Could not revoke gateway token 'ephemeral' (${TOKEN_ID})`)
+    expect(warning).toContain(`no token with id ${TOKEN_ID} exists in the project`)
+    expect(warning).toContain(`POST ${API}/prefix/api/tokens/${TOKEN_ID}/revoke`)
+    expect(warning).not.toContain('still active')
   })
 
   it('points at operation: list for an id that is not a UUID, and sends nothing', async () => {
@@ -61,11 +55,12 @@ describe('runPost: the warning for a token it could not revoke', () => {
     noteCreate(runner, { name: 'ephemeral', id: 'tok-1' })
     const transport = await post(runner, [])
     expect(transport.sent).toEqual([])
-    expect(warnings(runner)).toEqual([
-      `warning: Could not revoke gateway token 'ephemeral' (tok-1) at the end of the job: ` +
-        'the token id "tok-1" is not a UUID, so it was not sent in a URL; nothing was revoked. ' +
-        'It may still be active: look for it with operation: list, and revoke it on the platform.',
-    ])
+    const [warning, ...more] = warnings(runner)
+    expect(more).toEqual([])
+    expect(warning).toContain("Could not revoke gateway token 'ephemeral' (tok-1)")
+    expect(warning).toContain('"tok-1" is not a UUID')
+    expect(warning).toContain('look for it with operation: list')
+    expect(warning).not.toContain('tokenId')
   })
 })
 
@@ -75,13 +70,17 @@ describe('runPost: inputs it cannot connect with', () => {
     noteCreate(runner, { name: 'pr-7', sentAt: SENT_AT, answerLost: true, id: TOKEN_ID })
     const transport = await post(runner, [])
     expect(transport.sent).toEqual([])
-    const why = `Input 'baseUrl' must be an absolute URL like https://api.example.com; got "not a url ***".`
-    expect(warnings(runner)).toEqual([
-      `warning: Could not revoke gateway token 'pr-7' (${TOKEN_ID}) at the end of the job: ${why} ` +
-        `It may still be active: revoke it with operation: revoke and tokenId: ${TOKEN_ID}.`,
-      `warning: Could not look for the token named 'pr-7' that this step may have created: ${why} ` +
-        "It may still be active: look for an active token named 'pr-7' created since 2026-11-01T09:59:00.000Z, and revoke it.",
-    ])
+    const [revoke, look, ...more] = warnings(runner)
+    expect(more).toEqual([])
+    expect(revoke).toContain(`Could not revoke gateway token 'pr-7' (${TOKEN_ID})`)
+    expect(revoke).toContain(`tokenId: ${TOKEN_ID}`)
+    expect(look).toContain("Could not look for the token named 'pr-7'")
+    expect(look).toContain('created since 2026-11-01T09:59:00.000Z')
+    for (const warning of [revoke, look]) {
+      expect(warning).toContain("Input 'baseUrl'")
+      expect(warning).toContain('"not a url ***"')
+      expect(warning).not.toContain(CLIENT_SECRET)
+    }
     expect(runner.cancelListeners).toBe(0)
   })
 })

@@ -73,11 +73,14 @@ describe('runPost (revokeOnExit)', () => {
       .reply(503, { error: `down ${CLIENT_SECRET}` })
     await runPost(runner, new FakeClock(Date.now()))
     expect(runner.failures).toEqual([])
-    expect(runner.lines.filter((line) => !line.startsWith('debug:'))).toEqual([
-      `warning: Could not revoke gateway token 'ephemeral' (${TOKEN_ID}) at the end of the job: ` +
-        `authentication failed: POST ${AUTH}${AUTH_PATH} answered 503 Service Unavailable: down ***. ` +
-        `It may still be active: revoke it with operation: revoke and tokenId: ${TOKEN_ID}.`,
-    ])
+    // The words of each line: test/unit/golden-messages-post.test.ts.
+    const [warning, ...more] = runner.lines.filter((line) => !line.startsWith('debug:'))
+    expect(more).toEqual([])
+    expect(warning).toContain(`warning: Could not revoke gateway token 'ephemeral' (${TOKEN_ID})`)
+    expect(warning).toContain(`authentication failed: POST ${AUTH}${AUTH_PATH} answered 503`)
+    expect(warning).toContain('down ***')
+    expect(warning).toContain(`revoke it with operation: revoke and tokenId: ${TOKEN_ID}`)
+    expect(warning).not.toContain(CLIENT_SECRET)
   })
 
   it('does not call a token that does not exist "still active"', async () => {
@@ -131,13 +134,11 @@ describe('runPost: revokeOnExit: failure revokes only when the job did not succe
     async (status) => {
       const runner = failureRunner(status)
       await runPost(runner, new FakeClock(Date.now()))
-      expect(runner.lines).toEqual([
-        expect.stringMatching(
-          new RegExp(
-            `^warning: Did not revoke the gateway token 'ephemeral' \\(${TOKEN_ID}\\) at the end of the job: revokeOnExit is failure, and the job's status is not known \\(jobStatus is .*\\)`,
-          ),
-        ),
-      ])
+      const [warning, ...more] = runner.lines
+      expect(more).toEqual([])
+      expect(warning).toContain(`warning: Did not revoke the ${label}`)
+      expect(warning).toContain("the job's status is not known")
+      expect(warning).toContain(`jobStatus is ${JSON.stringify(status)}`)
     },
   )
 
@@ -146,7 +147,7 @@ describe('runPost: revokeOnExit: failure revokes only when the job did not succe
     noteCreate(runner, { name: 'pr-9', sentAt: Date.UTC(2026, 10, 1), when: 'failure' })
     await runPost(runner, new FakeClock(Date.now()))
     expect(runner.lines).toEqual([
-      "info: The job succeeded: the token named 'pr-9' that this step created stays active (revokeOnExit: failure).",
+      expect.stringMatching(/^info: The job succeeded: the token named 'pr-9' .*stays active/),
     ])
   })
 

@@ -37,9 +37,10 @@ describe('report: cleanup', () => {
       reportOptions(runner, true),
       runner,
     )
-    expect(runner.lines).toContain(
-      "info: The gateway token 'ci-t' (theirs) was revoked by someone else meanwhile at 2026-11-22T11:00:00Z by u-2 (another job, or a person): counted as revoked.",
-    )
+    // The words of each line: test/unit/golden-messages-report.test.ts.
+    const line = runner.lines.find((l) => l.startsWith("info: The gateway token 'ci-t' (theirs)"))
+    expect(line).toContain('revoked by someone else meanwhile at 2026-11-22T11:00:00Z by u-2')
+    expect(line).toContain('counted as revoked')
     expect(runner.outputs.count).toBe('2')
     expect(JSON.parse(runner.outputs.tokens ?? '')).toEqual([
       expect.objectContaining({ id: 'mine' }),
@@ -60,9 +61,8 @@ describe('report: cleanup', () => {
     expect(skewed.lines[0]).toMatch(/^warning: The runner's clock is 2d ahead of the platform's/)
     expect(skewed.summaries[0]).toContain("The runner's clock is 2d ahead of the platform's")
     const runnerClock = await ran({ by: 'runner' })
-    expect(runnerClock.lines[0]).toBe(
-      "info: The platform's answers carry no Date header: ages are measured on the runner's clock.",
-    )
+    expect(runnerClock.lines[0]).toMatch(/^info: The platform's answers carry no Date header/)
+    expect(runnerClock.lines[0]).toContain("the runner's clock")
     const close = await ran({ by: 'platform', skewMs: 1000 })
     expect(close.lines.join('\n')).not.toContain('clock')
   })
@@ -83,14 +83,17 @@ describe('report: cleanup', () => {
       reportOptions(runner),
       runner,
     )
-    expect(runner.lines.filter((line) => line.startsWith('warning:'))).toEqual([
-      `warning: Token 'ci' (odd) has a createdAt that cannot be read ("yesterday"): its age is unknown, so it is not revoked.`,
-      'warning: Token (a name that is not text) (anon) is not revoked: its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told. Revoke it by its id (operation: revoke) if nothing uses it.',
-    ])
+    const [odd, anon, ...more] = runner.lines.filter((line) => line.startsWith('warning:'))
+    expect(more).toEqual([])
+    expect(odd).toContain(`Token 'ci' (odd) has a createdAt that cannot be read ("yesterday")`)
+    expect(odd).toContain('it is not revoked')
+    expect(anon).toContain('Token (a name that is not text) (anon) is not revoked')
+    expect(anon).toContain('operation: revoke')
     // The one kept as the newest of its name is named, with how to revoke it too.
-    expect(runner.lines).toContain(
-      "info: Kept gateway token 'ci' (new), 40d old: the newest of its name (keep: 1); keep: 0 revokes it too.",
-    )
+    const kept = runner.lines.find((line) => line.startsWith('info: Kept'))
+    expect(kept).toContain("gateway token 'ci' (new), 40d old")
+    expect(kept).toContain('the newest of its name (keep: 1)')
+    expect(kept).toContain('keep: 0 revokes it too')
     expect(runner.lines.at(-1)).toBe('info: Revoked 0 tokens. Kept 3.')
   })
 
@@ -107,9 +110,9 @@ describe('report: cleanup', () => {
       reportOptions(runner),
       runner,
     )
-    expect(runner.lines).toContain(
-      "info: Kept gateway token 'ci' (new), 40d old: one of the 3 newest of its name (keep: 3); keep: 0 revokes it too.",
-    )
+    const kept = runner.lines.find((line) => line.startsWith('info: Kept'))
+    expect(kept).toContain("gateway token 'ci' (new), 40d old")
+    expect(kept).toContain('one of the 3 newest of its name (keep: 3)')
     expect(runner.lines).toContain("info: Would revoke gateway token 'ci' (gone), 90d old.")
   })
 
@@ -143,10 +146,12 @@ describe('report: cleanup', () => {
       },
     ]
     await report(done(cleanedUp({ notRevoked }), cleanupTask()), reportOptions(runner), runner)
-    expect(runner.lines.filter((line) => line.startsWith('warning:'))).toEqual([
-      "warning: Could not revoke gateway token 'ci-a' (a): POST x answered 403 Forbidden: not yours.",
-      "warning: Could not revoke gateway token 'ci-b' (b): POST y answered 500 Internal Server Error (attempt 4 of 4).",
-    ])
+    const warnings = runner.lines.filter((line) => line.startsWith('warning:'))
+    expect(warnings).toHaveLength(2)
+    notRevoked.forEach(({ token: { id, name = '' }, reason }, i) => {
+      expect(warnings[i]).toContain(`Could not revoke gateway token '${name}' (${id})`)
+      expect(warnings[i]).toContain(reason)
+    })
   })
 
   it('cut short by totalTimeout: outputs what it revoked, and says how many were left', async () => {

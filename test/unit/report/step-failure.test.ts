@@ -16,6 +16,13 @@ const TASK = cleanupTask({ name: 'ci-*', olderThan: undefined })
 const tokens = (prefix: string, n: number) =>
   Array.from({ length: n }, (_, i) => token(`${prefix}${i}`, `ci-${prefix}${i}`, 40))
 
+// The words of each failure: test/unit/golden-messages-report.test.ts.
+/** A cut short cleanup's failure says each of `facts`, and to run the cleanup again. */
+function expectCutShort(failure: string | undefined, ...facts: string[]) {
+  for (const fact of facts) expect(failure).toContain(fact)
+  expect(failure).toContain('run the cleanup again')
+}
+
 describe('timeoutFailure', () => {
   it('names totalTimeout, its value, how many were revoked and how many were left', () => {
     const cut = result({
@@ -23,9 +30,7 @@ describe('timeoutFailure', () => {
       left: tokens('l', 7),
       stop: { by: 'totalTimeout', totalMs: 60_000 },
     })
-    expect(timeoutFailure(cut)).toBe(
-      'totalTimeout (60 s) ran out: 3 tokens revoked, 7 left active; run the cleanup again to revoke them.',
-    )
+    expectCutShort(timeoutFailure(cut), 'totalTimeout (60 s) ran out', '3 tokens revoked', '7 left')
   })
 
   it('names the cancel and its signal when a cancel cut the cleanup short', () => {
@@ -34,18 +39,14 @@ describe('timeoutFailure', () => {
       left: tokens('l', 15),
       stop: { by: 'cancel', signal: 'SIGINT' },
     })
-    expect(timeoutFailure(cut)).toBe(
-      'The step was cancelled (SIGINT): 5 tokens revoked, 15 left active; run the cleanup again to revoke them.',
-    )
+    expectCutShort(timeoutFailure(cut), 'cancelled (SIGINT)', '5 tokens revoked', '15 left')
+    expect(timeoutFailure(cut)).not.toContain('totalTimeout')
   })
 
   it('counts one token as one, and none revoked as 0 tokens', () => {
-    expect(timeoutFailure(result({ revoked: tokens('r', 1), left: tokens('l', 1) }))).toBe(
-      'totalTimeout (900 s) ran out: 1 token revoked, 1 left active; run the cleanup again to revoke them.',
-    )
-    expect(timeoutFailure(result({ left: tokens('l', 2) }))).toBe(
-      'totalTimeout (900 s) ran out: 0 tokens revoked, 2 left active; run the cleanup again to revoke them.',
-    )
+    const one = timeoutFailure(result({ revoked: tokens('r', 1), left: tokens('l', 1) }))
+    expectCutShort(one, ': 1 token revoked, 1 left')
+    expectCutShort(timeoutFailure(result({ left: tokens('l', 2) })), ': 0 tokens revoked, 2 left')
   })
 
   it('says nothing when no token was left, however many were revoked', () => {
@@ -58,8 +59,10 @@ describe('cleanupFailure', () => {
     tokens('n', n).map((t) => ({ token: t, reason: `answered 403 for ${t.id}.` }))
 
   it('names each token not revoked with why, and counts the others', () => {
-    expect(cleanupFailure(result({ revoked: tokens('r', 1), notRevoked: refused(2) }))).toBe(
-      "2 of 3 tokens were not revoked (the other 1 was): 'ci-n0' (n0): answered 403 for n0. 'ci-n1' (n1): answered 403 for n1.",
+    const failure = cleanupFailure(result({ revoked: tokens('r', 1), notRevoked: refused(2) }))
+    expect(failure).toMatch(/^2 of 3 tokens were not revoked \(the other 1 was\): /)
+    expect(failure).toContain(
+      "'ci-n0' (n0): answered 403 for n0. 'ci-n1' (n1): answered 403 for n1.",
     )
   })
 
@@ -85,10 +88,10 @@ describe('stepFailure', () => {
       notRevoked: [{ token: token('n0', 'ci-n0', 40), reason: 'denied.' }],
       left: tokens('l', 2),
     })
-    expect(stepFailure(done(cut, TASK))).toBe(
-      'totalTimeout (900 s) ran out: 1 token revoked, 2 left active; run the cleanup again to revoke them. ' +
-        "1 of 2 tokens was not revoked (the other 1 was): 'ci-n0' (n0): denied.",
-    )
+    const failure = stepFailure(done(cut, TASK)) ?? ''
+    expect(failure).toMatch(/^totalTimeout \(900 s\) ran out: .*2 left active/)
+    expect(failure).toMatch(/\. 1 of 2 tokens was not revoked .*'ci-n0' \(n0\): denied\.$/)
+    expect(failure.indexOf('totalTimeout')).toBeLessThan(failure.indexOf('not revoked'))
   })
 
   it('fails a cleanup that could not revoke some tokens with cleanupFailure alone', () => {

@@ -7,6 +7,7 @@ import {
   revokeSummary,
 } from '../../../src/report/summary.js'
 import { escapeMarkdown, SUMMARY_LIMIT_BYTES } from '../../../src/report/markdown.js'
+import { revokeOnExitNote } from '../../../src/report/wording.js'
 import { formatAge } from '../../../src/shared/text.js'
 import {
   cleanedUp,
@@ -107,9 +108,9 @@ describe('create and cleanup summaries', () => {
       created(record('id-1', 'ci', 0)),
       createTask({ revokeOnExit: 'failure' }),
     )
-    expect(onFailure).toContain(
-      'It will be revoked at the end of the job if the job does not succeed (revokeOnExit: failure).',
-    )
+    // The words of the note: test/unit/golden-messages-report.test.ts.
+    expect(onFailure).toContain(revokeOnExitNote('failure'))
+    expect(onFailure).toContain('(revokeOnExit: failure)')
     // A reused token was never this step's: revokeOnExit asked for or not, it stays.
     for (const revokeOnExit of ['always', 'failure'] as const) {
       const kept = createSummary(

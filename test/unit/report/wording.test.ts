@@ -55,19 +55,20 @@ describe('ageClockNote', () => {
       expect(ageClockNote(result({ ages: { by: 'platform', skewMs } }))).toBeUndefined()
   })
 
+  // The words of each note: test/unit/golden-messages-report.test.ts.
   it("warns past 5 minutes, saying which way the runner's clock is off", () => {
-    expect(ageClockNote(result({ ages: { by: 'platform', skewMs: 5 * MINUTE + 60_000 } }))).toBe(
-      "The runner's clock is 6m behind the platform's (by the Date header of its list answer): ages are measured on the platform's clock.",
-    )
-    expect(ageClockNote(result({ ages: { by: 'platform', skewMs: -2 * 86_400_000 } }))).toBe(
-      "The runner's clock is 2d ahead of the platform's (by the Date header of its list answer): ages are measured on the platform's clock.",
-    )
+    const behind = ageClockNote(result({ ages: { by: 'platform', skewMs: 5 * MINUTE + 60_000 } }))
+    expect(behind).toContain("The runner's clock is 6m behind the platform's")
+    expect(behind).toContain("ages are measured on the platform's clock")
+    const ahead = ageClockNote(result({ ages: { by: 'platform', skewMs: -2 * 86_400_000 } }))
+    expect(ahead).toContain("The runner's clock is 2d ahead of the platform's")
+    expect(ahead).toContain("ages are measured on the platform's clock")
   })
 
   it("says when the ages are on the runner's clock", () => {
-    expect(ageClockNote(result({ ages: { by: 'runner' } }))).toBe(
-      "The platform's answers carry no Date header: ages are measured on the runner's clock.",
-    )
+    const note = ageClockNote(result({ ages: { by: 'runner' } }))
+    expect(note).toContain('no Date header')
+    expect(note).toContain("ages are measured on the runner's clock")
   })
 })
 
@@ -89,9 +90,9 @@ describe('tokens revoked by someone else meanwhile (case 5)', () => {
   })
 
   it('are named with when and by whom', () => {
-    expect(revokedElsewhereNote(elsewhere[0] ?? token('x', 'x', 0))).toBe(
-      'was revoked by someone else meanwhile at 2026-11-22T11:00:00Z by u-2 (another job, or a person): counted as revoked',
-    )
+    const note = revokedElsewhereNote(elsewhere[0] ?? token('x', 'x', 0))
+    expect(note).toMatch(/^was revoked by someone else meanwhile at 2026-11-22T11:00:00Z by u-2 /)
+    expect(note).toContain('counted as revoked')
     expect(revokedElsewhereNote(token('y', 'y', 0, { state: 'revoked' }))).toBe(
       'was revoked by someone else meanwhile (another job, or a person): counted as revoked',
     )

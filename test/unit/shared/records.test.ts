@@ -9,6 +9,7 @@ import {
   uniqueById,
   type TokenRecord,
 } from '../../../src/shared/records.js'
+import { TOKEN_ID } from '../../fixtures/inputs.js'
 
 const token = (id: string, createdAt?: string): TokenRecord => ({
   id,
@@ -141,13 +142,13 @@ describe('uniqueById', () => {
   })
 
   it('takes a UUID in upper and in lower case for one id', () => {
-    const id = '123e4567-e89b-42d3-a456-426614174000'
+    const id = TOKEN_ID
     const records = [token(id.toUpperCase()), token(id)]
     expect(uniqueById(records).map((t) => t.id)).toEqual([id.toUpperCase()])
   })
 
   it('keeps ids that differ in anything but case, one digit or a space included', () => {
-    const id = '123e4567-e89b-42d3-a456-426614174000'
+    const id = TOKEN_ID
     const records = [token(id), token(id.replace(/0$/, '1')), token(`${id} `)]
     expect(uniqueById(records)).toBe(records)
   })

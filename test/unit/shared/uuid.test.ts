@@ -1,8 +1,7 @@
 // isUuid: the only ids the action puts into a URL or takes as an input.
 import { describe, expect, it } from '@jest/globals'
 import { isUuid } from '../../../src/shared/uuid.js'
-
-const ID = '123e4567-e89b-42d3-a456-426614174000'
+import { TOKEN_ID as ID } from '../../fixtures/inputs.js'
 
 describe('isUuid', () => {
   it.each([

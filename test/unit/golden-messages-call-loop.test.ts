@@ -1,0 +1,152 @@
+// Golden messages of the call loop and its hints: a request that failed, ran out of time or
+// was cancelled, and what to check. Worded by a CallLoop over a scripted FakeTransport, or
+// by the hint functions alone. See test/fixtures/golden.ts.
+import { apiPathHint, transportHint } from '../../src/platform/hints.js'
+import { CUT_OFF, TransportError, type HttpRequest } from '../../src/platform/http.js'
+import { loop, readStatus, REQUEST } from '../fixtures/call-loop.js'
+import { failedStep, pinMessages, thrown } from '../fixtures/golden.js'
+import type { Scripted } from '../fixtures/transport.js'
+
+/** A GET of `url` that fails as `script` says, worded as the step's failure. */
+const listFailed = (url: string, script: Scripted[], options: Parameters<typeof loop>[1] = {}) => {
+  const request: HttpRequest = { ...REQUEST, url }
+  return failedStep('list', () => loop(script, options).callLoop.call('api', request, readStatus))
+}
+
+pinMessages('the call loop', [
+  {
+    situation: 'a 429 asks for a wait longer than totalTimeout leaves',
+    message: () => {
+      const { callLoop } = loop([{ status: 429, headers: { 'Retry-After': '30' } }], {
+        totalMs: 10_000,
+      })
+      return thrown(() => callLoop.call('api', REQUEST, readStatus))
+    },
+    expected: `GET ${REQUEST.url} answered 429 (attempt 1 of 4); totalTimeout (10 s) leaves no time to wait 30.0 s and try again.`,
+  },
+  {
+    situation: 'a 502 with no time left to try again: it may have taken effect',
+    message: () => {
+      const { callLoop, clock } = loop([{ status: 502 }], { totalMs: 1_000 })
+      clock.advance(600)
+      return thrown(() => callLoop.call('api', REQUEST, readStatus))
+    },
+    expected: `GET ${REQUEST.url} answered 502 (attempt 1 of 4); totalTimeout (1 s) leaves no time to wait 0.5 s and try again. It may have taken effect all the same.`,
+  },
+  {
+    situation: 'a 503 with no time left to try again: nothing was done',
+    message: () => {
+      const { callLoop, clock } = loop([{ status: 503 }], { totalMs: 1_000 })
+      clock.advance(600)
+      return thrown(() => callLoop.call('api', REQUEST, readStatus))
+    },
+    expected: `GET ${REQUEST.url} answered 503 (attempt 1 of 4); totalTimeout (1 s) leaves no time to wait 0.5 s and try again.`,
+  },
+  {
+    situation: 'totalTimeout runs out while an attempt waits for its answer',
+    message: () => {
+      const { callLoop, transport, clock } = loop(
+        [new TransportError('no answer within 2 s (timeout)', 'ETIMEDOUT', true)],
+        { totalMs: 2_000 },
+      )
+      transport.clock = clock
+      return thrown(() => callLoop.call('api', REQUEST, readStatus))
+    },
+    expected: `totalTimeout (2 s) ran out while GET ${REQUEST.url} waited for an answer. It may have taken effect all the same.`,
+  },
+  {
+    situation: 'the step is cancelled while a 502 waits to be tried again',
+    message: () => {
+      const { callLoop, deadline, transport } = loop([{ status: 502 }, { status: 200 }])
+      transport.onSend = () => {
+        deadline.cancel('SIGTERM')
+      }
+      return thrown(() => callLoop.call('api', REQUEST, readStatus))
+    },
+    expected: `GET ${REQUEST.url} answered 502 (attempt 1 of 4); the step was cancelled (SIGTERM), so it was not tried again. It may have taken effect all the same.`,
+  },
+  {
+    situation: 'the step is cancelled while a request waits for its answer',
+    message: () => {
+      const { callLoop, deadline, transport } = loop([
+        new TransportError('cut off: the step was cancelled', CUT_OFF, true),
+      ])
+      transport.onSend = () => {
+        deadline.cancel('SIGINT')
+      }
+      return thrown(() => callLoop.call('api', REQUEST, readStatus))
+    },
+    expected: `The step was cancelled (SIGINT) while GET ${REQUEST.url} waited for an answer. It may have taken effect all the same.`,
+  },
+  {
+    situation: 'the proxy refuses its credentials (407)',
+    message: () =>
+      listFailed(REQUEST.url, [
+        new TransportError(
+          'the proxy answered 407 Proxy Authentication Required (EPROXY)',
+          'EPROXYAUTH',
+          false,
+        ),
+      ]),
+    expected: `list failed: GET ${REQUEST.url} got no answer: the proxy answered 407 Proxy Authentication Required (EPROXY). Check the user name and password in HTTPS_PROXY (http://user:password@proxy:port, the special characters %-encoded), and that the proxy lets this runner reach api.example.com.`,
+  },
+  {
+    situation: 'no answer within the timeout input',
+    message: () =>
+      listFailed(
+        REQUEST.url,
+        [new TransportError('no answer within 5 s (timeout)', 'ETIMEDOUT', true)],
+        { retries: 0 },
+      ),
+    expected: `list failed: GET ${REQUEST.url} got no answer: no answer within 5 s (timeout). The timeout input allows 5 s per request: raise it if the platform is this slow.`,
+  },
+  {
+    situation: 'the API refuses the connection',
+    message: () =>
+      listFailed(
+        REQUEST.url,
+        [new TransportError('connection refused (ECONNREFUSED)', 'ECONNREFUSED', false)],
+        { retries: 0 },
+      ),
+    expected: `list failed: GET ${REQUEST.url} got no answer: connection refused (ECONNREFUSED). Check the baseUrl input (https://api.example.com) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`,
+  },
+  {
+    situation: 'a 404 from a baseUrl that ends in /api',
+    message: () =>
+      listFailed('https://api.example.com/api/api/tokens', [
+        { status: 404, statusText: 'Not Found', json: { error: 'No route GET /api/api/tokens' } },
+      ]),
+    expected:
+      'list failed: GET https://api.example.com/api/api/tokens answered 404 Not Found: No route GET /api/api/tokens. Check the baseUrl input (https://api.example.com/api): the path repeats /api/; the action adds /api/tokens to it, so leave /api off its end.',
+  },
+  {
+    situation: 'a 404 from a baseUrl with a wrong path prefix',
+    message: () =>
+      listFailed('https://api.example.com/wrong/api/tokens', [
+        { status: 404, statusText: 'Not Found', json: { error: 'No route GET /wrong/api/tokens' } },
+      ]),
+    expected:
+      "list failed: GET https://api.example.com/wrong/api/tokens answered 404 Not Found: No route GET /wrong/api/tokens. Nothing answers at https://api.example.com/wrong/api/tokens: check the baseUrl input (https://api.example.com/wrong). The action adds /api/tokens to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.",
+  },
+])
+
+pinMessages('the hints', [
+  {
+    situation: 'a baseUrl that repeats a segment other than /api',
+    message: () => apiPathHint({ url: 'https://x.example/v1/v1/api/tokens' }),
+    expected:
+      ' Check the baseUrl input (https://x.example/v1/v1): the path repeats /v1/; check its path prefix.',
+  },
+  {
+    situation: 'a certificate the runner does not trust',
+    message: () =>
+      transportHint(
+        new TransportError('x', 'DEPTH_ZERO_SELF_SIGNED_CERT', false),
+        'api',
+        'https://platform.test:8443/api/tokens',
+        30_000,
+      ),
+    expected:
+      ' The runner does not trust the certificate of platform.test:8443. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.',
+  },
+])

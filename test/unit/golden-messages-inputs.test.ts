@@ -1,0 +1,54 @@
+// Golden messages of the inputs: a value refused before any request is sent. Worded by
+// readInputs, with the inputs of test/fixtures/inputs.ts. See test/fixtures/golden.ts.
+import { refuseUnknownInputs } from '../../src/inputs/names.js'
+import { DECLARED_INPUTS } from '../../src/inputs/read.js'
+import { pinMessages, thrown } from '../fixtures/golden.js'
+import { OPERATION, read } from '../fixtures/inputs.js'
+
+/** The message readInputs refuses `given` with, on top of `operation`'s inputs. */
+const refused = (operation: string, given: Record<string, string>) =>
+  thrown(() => read({ ...OPERATION[operation], ...given }))
+
+pinMessages('the inputs', [
+  {
+    situation: 'an envName that would change how every later step runs',
+    message: () => refused('create', { envName: 'PATH' }),
+    expected:
+      "Input 'envName' must not be PATH: it would change how every later step runs. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.",
+  },
+  {
+    situation: 'an envName that is not a variable name',
+    message: () => refused('create', { envName: 'MY TOKEN' }),
+    expected:
+      'Input \'envName\' must be an environment variable name (letters, digits and _, not starting with a digit); got "MY TOKEN".',
+  },
+  {
+    situation: 'an olderThan without a unit',
+    message: () => refused('cleanup', { olderThan: '30' }),
+    expected:
+      'Input \'olderThan\' must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got "30".',
+  },
+  {
+    situation: 'an expectedProjectId that is not a UUID',
+    message: () => refused('list', { expectedProjectId: '..' }),
+    expected:
+      'Input \'expectedProjectId\' must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got "..".',
+  },
+  {
+    situation: 'an input of another spelling than the action’s',
+    message: () =>
+      thrown(() => {
+        refuseUnknownInputs(['OPERATION', 'OLDER_THAN'], DECLARED_INPUTS)
+      }),
+    expected:
+      "Input 'older_than' is not an input of this action: did you mean 'olderThan'? Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes.",
+  },
+  {
+    situation: 'several inputs the action does not have',
+    message: () =>
+      thrown(() => {
+        refuseUnknownInputs(['REVOKE-ON-EXIT', 'OLDER_THAN', 'FOO'], DECLARED_INPUTS)
+      }),
+    expected: `Input 'foo' is not an input of this action (the inputs are ${DECLARED_INPUTS.join(', ')}). Also unknown: 'older_than' (did you mean 'olderThan'?), 'revoke-on-exit' (did you mean 'revokeOnExit'?). Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes.`,
+  },
+])

@@ -1,0 +1,282 @@
+// Golden messages of what a step reports: a cleanup cut short or not done in full, its log
+// lines, a value that cannot be handed on, a cancel. Worded by report/wording.ts,
+// report/step-failure.ts, report and stopOnCancel, each with the fixtures of its own tests.
+// See test/fixtures/golden.ts.
+import type { Done } from '../../src/operations/index.js'
+import { report } from '../../src/report/report.js'
+import { stepFailure } from '../../src/report/step-failure.js'
+import { ageClockNote, revokeOnExitNote } from '../../src/report/wording.js'
+import { stopOnCancel } from '../../src/runner/cancel.js'
+import { Deadline } from '../../src/shared/deadline.js'
+import { ActionError } from '../../src/shared/errors.js'
+import { FakeClock } from '../fixtures/clock.js'
+import {
+  cleanedUp,
+  cleanupTask,
+  created,
+  createTask,
+  done,
+  listed,
+  reportOptions,
+} from '../fixtures/done.js'
+import { failedStep, pinMessages, thrown } from '../fixtures/golden.js'
+import { recordingRunner } from '../fixtures/runner.js'
+import { token } from '../fixtures/token-api.js'
+
+const tokens = (prefix: string, n: number) =>
+  Array.from({ length: n }, (_, i) => token(`${prefix}${i}`, `ci-${prefix}${i}`, 40))
+const revoked = (prefix: string, n: number) =>
+  tokens(prefix, n).map((t) => ({ ...t, state: 'revoked' as const }))
+const ID = '123e4567-e89b-42d3-a456-426614174002'
+
+/** The lines a report logs, its files removed; `<tokensFile>` for the path of the list's file. */
+async function lines(reported: Done): Promise<string[]> {
+  const runner = recordingRunner()
+  await report(reported, reportOptions(runner), runner)
+  const path = runner.outputs.tokensFile ?? ''
+  runner.removeTempDir()
+  return runner.lines.map((line) => (path === '' ? line : line.replace(path, '<tokensFile>')))
+}
+const logged = async (reported: Done, start: string) =>
+  (await lines(reported)).find((line) => line.startsWith(start))
+/** A cleanup's failure, as main.ts fails the step with it. */
+const cleanupFailed = (reported: Done) =>
+  failedStep('cleanup', () => {
+    throw new ActionError(stepFailure(reported) ?? 'no failure')
+  })
+const withValue = (value: string, envName?: string) =>
+  done(created(token('id-1', 'ci-deploy', 0, { tokenValue: value })), createTask({ envName }))
+const reportFails = (reported: Done) =>
+  thrown(() => {
+    const runner = recordingRunner()
+    return report(reported, reportOptions(runner), runner)
+  })
+
+pinMessages('reports', [
+  {
+    situation: 'totalTimeout cut a cleanup short',
+    message: () =>
+      stepFailure(
+        done(
+          cleanedUp({
+            revoked: tokens('r', 3),
+            left: tokens('l', 7),
+            stop: { by: 'totalTimeout', totalMs: 60_000 },
+          }),
+        ),
+      ),
+    expected:
+      'totalTimeout (60 s) ran out: 3 tokens revoked, 7 left active; run the cleanup again to revoke them.',
+  },
+  {
+    situation: 'totalTimeout cut a cleanup short after one token',
+    message: () => stepFailure(done(cleanedUp({ revoked: tokens('r', 1), left: tokens('l', 1) }))),
+    expected:
+      'totalTimeout (900 s) ran out: 1 token revoked, 1 left active; run the cleanup again to revoke them.',
+  },
+  {
+    situation: 'totalTimeout cut a cleanup short before any token',
+    message: () => stepFailure(done(cleanedUp({ left: tokens('l', 2) }))),
+    expected:
+      'totalTimeout (900 s) ran out: 0 tokens revoked, 2 left active; run the cleanup again to revoke them.',
+  },
+  {
+    situation: 'a cancel cut a cleanup short',
+    message: () =>
+      stepFailure(
+        done(
+          cleanedUp({
+            revoked: tokens('r', 5),
+            left: tokens('l', 15),
+            stop: { by: 'cancel', signal: 'SIGINT' },
+          }),
+        ),
+      ),
+    expected:
+      'The step was cancelled (SIGINT): 5 tokens revoked, 15 left active; run the cleanup again to revoke them.',
+  },
+  {
+    situation: 'the step fails for a cleanup a cancel cut short',
+    message: () =>
+      cleanupFailed(
+        done(
+          cleanedUp({
+            revoked: tokens('r', 1),
+            left: tokens('l', 2),
+            stop: { by: 'cancel', signal: 'SIGINT' },
+          }),
+        ),
+      ),
+    expected:
+      'cleanup failed: The step was cancelled (SIGINT): 1 token revoked, 2 left active; run the cleanup again to revoke them.',
+  },
+  {
+    situation: 'a cleanup could not revoke two tokens',
+    message: () => {
+      const notRevoked = tokens('n', 2).map((t) => ({
+        token: t,
+        reason: `answered 403 for ${t.id}.`,
+      }))
+      return stepFailure(done(cleanedUp({ revoked: tokens('r', 1), notRevoked })))
+    },
+    expected:
+      "2 of 3 tokens were not revoked (the other 1 was): 'ci-n0' (n0): answered 403 for n0. 'ci-n1' (n1): answered 403 for n1.",
+  },
+  {
+    situation: 'the step fails for a cleanup that could not revoke one token of six',
+    message: () => {
+      const reason = `POST /revoke?tokenId=${ID} answered 403 Forbidden: not yours.`
+      const stuck = token(ID, 'ci-2', 42)
+      return cleanupFailed(
+        done(cleanedUp({ revoked: revoked('r', 5), notRevoked: [{ token: stuck, reason }] })),
+      )
+    },
+    expected: `cleanup failed: 1 of 6 tokens was not revoked (the other 5 were): 'ci-2' (${ID}): POST /revoke?tokenId=${ID} answered 403 Forbidden: not yours.`,
+  },
+  {
+    situation: 'totalTimeout cut a cleanup short, and it could not revoke a token',
+    message: () =>
+      stepFailure(
+        done(
+          cleanedUp({
+            revoked: tokens('r', 1),
+            notRevoked: [{ token: token('n0', 'ci-n0', 40), reason: 'denied.' }],
+            left: tokens('l', 2),
+          }),
+        ),
+      ),
+    expected:
+      "totalTimeout (900 s) ran out: 1 token revoked, 2 left active; run the cleanup again to revoke them. 1 of 2 tokens was not revoked (the other 1 was): 'ci-n0' (n0): denied.",
+  },
+  {
+    situation: "the runner's clock is 6 minutes behind the platform's",
+    message: () => ageClockNote({ ages: { by: 'platform', skewMs: 6 * 60_000 } }),
+    expected:
+      "The runner's clock is 6m behind the platform's (by the Date header of its list answer): ages are measured on the platform's clock.",
+  },
+  {
+    situation: "the runner's clock is 2 days ahead of the platform's",
+    message: () => ageClockNote({ ages: { by: 'platform', skewMs: -2 * 86_400_000 } }),
+    expected:
+      "The runner's clock is 2d ahead of the platform's (by the Date header of its list answer): ages are measured on the platform's clock.",
+  },
+  {
+    situation: 'no Date header: ages on the runner’s clock',
+    message: () => logged(done(cleanedUp({ ages: { by: 'runner' } })), 'info: The platform'),
+    expected:
+      "info: The platform's answers carry no Date header: ages are measured on the runner's clock.",
+  },
+  {
+    situation: 'a token revoked by someone else while the cleanup ran',
+    message: () => {
+      const fields = { revokedAt: '2026-11-22T11:00:00Z', revokedBy: 'u-2' }
+      const theirs = token('theirs', 'ci-t', 40, {
+        state: 'revoked',
+        tokenValue: undefined,
+        ...fields,
+      })
+      return logged(done(cleanedUp({ revokedElsewhere: [theirs] })), 'info: The gateway token')
+    },
+    expected:
+      "info: The gateway token 'ci-t' (theirs) was revoked by someone else meanwhile at 2026-11-22T11:00:00Z by u-2 (another job, or a person): counted as revoked.",
+  },
+  {
+    situation: 'a cleanup keeps a token whose createdAt cannot be read',
+    message: () => {
+      const odd = token('odd', 'ci', 0, { createdAt: 'yesterday' })
+      return logged(done(cleanedUp({ kept: [{ token: odd, why: 'unreadable date' }] })), 'warning:')
+    },
+    expected:
+      'warning: Token \'ci\' (odd) has a createdAt that cannot be read ("yesterday"): its age is unknown, so it is not revoked.',
+  },
+  {
+    situation: 'a cleanup keeps a token whose name is not text',
+    message: () => {
+      const anon = token('anon', 'x', 50, { name: undefined })
+      return logged(
+        done(cleanedUp({ kept: [{ token: anon, why: 'unreadable name' }] })),
+        'warning:',
+      )
+    },
+    expected:
+      'warning: Token (a name that is not text) (anon) is not revoked: its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told. Revoke it by its id (operation: revoke) if nothing uses it.',
+  },
+  {
+    situation: 'a cleanup keeps the newest token of a name (keep: 1)',
+    message: () =>
+      logged(
+        done(
+          cleanedUp({ kept: [{ token: token('new', 'ci', 40), why: 'keep' }] }),
+          cleanupTask({ keep: 1 }),
+        ),
+        'info: Kept',
+      ),
+    expected:
+      "info: Kept gateway token 'ci' (new), 40d old: the newest of its name (keep: 1); keep: 0 revokes it too.",
+  },
+  {
+    situation: 'a cleanup keeps one of the newest tokens of a name (keep: 3)',
+    message: () =>
+      logged(
+        done(
+          cleanedUp({ kept: [{ token: token('new', 'ci', 40), why: 'keep' }] }),
+          cleanupTask({ keep: 3 }),
+        ),
+        'info: Kept',
+      ),
+    expected:
+      "info: Kept gateway token 'ci' (new), 40d old: one of the 3 newest of its name (keep: 3); keep: 0 revokes it too.",
+  },
+  {
+    situation: 'a cleanup could not revoke a token: its warning',
+    message: () => {
+      const notRevoked = [
+        { token: token('a', 'ci-a', 40), reason: 'POST x answered 403 Forbidden: not yours.' },
+      ]
+      return logged(done(cleanedUp({ notRevoked })), 'warning:')
+    },
+    expected:
+      "warning: Could not revoke gateway token 'ci-a' (a): POST x answered 403 Forbidden: not yours.",
+  },
+  {
+    situation: 'the tokens output would pass the runner’s 1 MiB limit',
+    message: () => {
+      const many = Array.from({ length: 12_000 }, (_, i) =>
+        token(`id-${i}`, `mediator-gateway-eu-${i}`, i / 1000),
+      )
+      return logged(done(listed(many)), 'warning:')
+    },
+    expected:
+      "warning: The tokens output would be 1285781 bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (<tokensFile>) instead.",
+  },
+  {
+    situation: 'a token value over the runner’s 1 MiB limit for one output',
+    message: () => reportFails(withValue('v'.repeat(1_500_000))),
+    expected:
+      "the token value is 1500000 bytes, over the runner's limit of 1 MiB for one output (tokenValue).",
+  },
+  {
+    situation: 'a token value too large for an environment variable (envName)',
+    message: () => reportFails(withValue('v'.repeat(32 * 1024 + 1), 'GW')),
+    expected:
+      'the token value is 32769 bytes, too large for an environment variable (envName GW: at most 32768 bytes, or later steps and the post step cannot start). Use writeTokenFile: true and read the value from the file.',
+  },
+  {
+    situation: 'a create with revokeOnExit: failure',
+    message: () => revokeOnExitNote('failure'),
+    expected:
+      'It will be revoked at the end of the job if the job does not succeed (revokeOnExit: failure).',
+  },
+  {
+    situation: 'the runner cancels the step (SIGINT)',
+    message: () => {
+      const runner = recordingRunner()
+      const clock = new FakeClock()
+      stopOnCancel(runner, new Deadline(clock, 0), clock)
+      runner.cancel('SIGINT')
+      return runner.lines[0]
+    },
+    expected:
+      'info: Cancelled (SIGINT): no more requests start; those in flight have 5 s to end, then what was done is reported.',
+  },
+])
