@@ -1,7 +1,15 @@
 // The layering rules of dependency-cruiser.config.mjs, each broken on purpose in a small project.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { node24 } from '../support/node24.mjs'
@@ -116,4 +124,28 @@ describe('the layering rules (npm run lint:architecture)', () => {
     expect(report.summary.violations).toEqual([])
     expect(report.summary.totalCruised).toBeGreaterThan(50)
   }, 60_000)
+})
+
+/** The house rule: small files. Every file of the project that holds code, tests included. */
+const MAX_LINES = 300
+
+describe('file sizes', () => {
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((file) => /\.(ts|mts|mjs|js|cjs)$/.test(file) && !file.startsWith('dist/'))
+
+  it('finds the code files (src, tests, bench, scripts)', () => {
+    expect(files).toContain('src/main.ts')
+    expect(files).toContain('test/unit/architecture.test.ts')
+    expect(files.some((file) => file.startsWith('bench/'))).toBe(true)
+  })
+
+  it(`has none over ${MAX_LINES} lines`, () => {
+    const lines = (file: string) => readFileSync(`${ROOT}/${file}`, 'utf8').split('\n').length - 1
+    const over = files.filter((file) => lines(file) > MAX_LINES).map((f) => `${f}: ${lines(f)}`)
+    expect(over).toEqual([])
+  })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { readdirSync, readFileSync } from 'node:fs'
-import { parse } from 'yaml'
+import { commandLineLeaks } from '../fixtures/command-line-leaks.js'
 import { ROOT } from '../support/runner.mjs'
 
 /**
@@ -23,110 +23,6 @@ const WORKFLOWS = [
 
 const readme = readFileSync(`${ROOT}/README.md`, 'utf8')
 const README_SNIPPETS = [...readme.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '')
-
-/** What a `run:` script may not do with a token value: each rule and what it finds. */
-const HELM_SET_TOKEN = /--set(?:-string|-json|-literal)?(?:=|\s+)\S*gateway\.token=/
-
-/** Every mapping in a parsed YAML document, depth first. */
-function* mappings(node: unknown): Generator<Record<string, unknown>> {
-  if (Array.isArray(node)) {
-    for (const item of node) yield* mappings(item)
-  } else if (typeof node === 'object' && node !== null) {
-    const mapping = node as Record<string, unknown>
-    yield mapping
-    for (const value of Object.values(mapping)) yield* mappings(value)
-  }
-}
-
-/**
- * Names of the environment variables that hold a token value anywhere in the document:
- * an `env:` entry set from `tokenValue`, or the `envName` of a step of this action.
- */
-function tokenVariables(document: unknown): Set<string> {
-  const names = new Set<string>()
-  for (const mapping of mappings(document)) {
-    const env = mapping.env
-    if (typeof env === 'object' && env !== null && !Array.isArray(env)) {
-      for (const [name, value] of Object.entries(env as Record<string, unknown>)) {
-        if (/tokenValue/.test(String(value))) names.add(name)
-      }
-    }
-    const uses = mapping.uses
-    const inputs = mapping.with as Record<string, unknown> | undefined
-    if (
-      typeof uses === 'string' &&
-      (uses.startsWith('your-org/gateway-token-action@') || uses.startsWith('./')) &&
-      typeof inputs?.envName === 'string'
-    ) {
-      names.add(inputs.envName)
-    }
-  }
-  return names
-}
-
-/**
- * Names of the environment variables that hold the token file's path: an `env:` entry set
- * from a `tokenFile` output. The path is no secret; what the file holds is.
- */
-function tokenFileVariables(document: unknown): Set<string> {
-  const names = new Set<string>()
-  for (const mapping of mappings(document)) {
-    const env = mapping.env
-    if (typeof env === 'object' && env !== null && !Array.isArray(env)) {
-      for (const [name, value] of Object.entries(env as Record<string, unknown>)) {
-        if (/\btokenFile\b/.test(String(value))) names.add(name)
-      }
-    }
-  }
-  return names
-}
-
-/** The text inside each command substitution of a line: `$(...)` and backquotes. */
-function substitutions(line: string): string[] {
-  return [...line.matchAll(/\$\(([^)]*)|`([^`]*)`/g)].map((m) => m[1] ?? m[2] ?? '')
-}
-
-/**
- * A command substitution that prints the token file, whose output, the value, then goes
- * into the command around it: `cat`, `head` or `tail` of the file, or its input
- * redirected (`$(<"$F")`, `$(tr -d '\n' < "$F")`). The file is named by a variable set from
- * `tokenFile`, or by a `tokenFile` expression.
- */
-function readsTokenFile(body: string, fileVariables: readonly string[]): boolean {
-  const file = [
-    ...fileVariables.map((name) => `\\$\\{?${name}(?![A-Za-z0-9_])`),
-    '\\$\\{\\{[^}]*\\btokenFile\\b[^}]*\\}\\}',
-  ].join('|')
-  const printed = new RegExp(`(?:^|[\\s;|&])(?:cat|head|tail)\\s[^;|&]*["']?(?:${file})`)
-  const redirected = new RegExp(`<\\s*["']?(?:${file})`)
-  return printed.test(body) || redirected.test(body)
-}
-
-/** Each line of a `run:` script that puts a token value on a command line, with why. */
-function commandLineLeaks(yamlText: string): string[] {
-  const document: unknown = parse(yamlText)
-  const variables = [...tokenVariables(document)]
-  const fileVariables = [...tokenFileVariables(document)]
-  const leaks: string[] = []
-  for (const mapping of mappings(document)) {
-    if (typeof mapping.run !== 'string') continue
-    for (const raw of mapping.run.split('\n')) {
-      const line = raw.trim()
-      if (line === '' || line.startsWith('#')) continue
-      if (/tokenValue/.test(line)) leaks.push(`${line}  <- expands tokenValue`)
-      for (const name of variables) {
-        if (new RegExp(`\\$\\{?${name}(?![A-Za-z0-9_])`).test(line)) {
-          leaks.push(`${line}  <- expands $${name}, which holds the token`)
-        }
-      }
-      if (HELM_SET_TOKEN.test(line)) leaks.push(`${line}  <- --set of gateway.token`)
-      if (substitutions(line).some((body) => readsTokenFile(body, fileVariables))) {
-        leaks.push(`${line}  <- reads the token file into the command line`)
-      }
-    }
-  }
-  return leaks
-}
 
 describe('the rule: no token value on a command line', () => {
   it.each([

