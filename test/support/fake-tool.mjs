@@ -3,11 +3,13 @@
  * One fake deploy tool (helm, kubectl, docker, nomad), run by the wrappers that
  * fake-tools.mjs puts on PATH: `node fake-tool.mjs <tool> <args...>`. It records, as one
  * JSON line in $FAKE_TOOLS_LOG, its arguments, the files its arguments name and what they
- * hold, what it read on stdin, and the environment variables it was told to pass on, so
- * that a test can show that the token reached the tool, and where, and never as an
- * argument. It answers the few things a workflow reads back (`kubectl create ...
- * --dry-run=client --output=yaml` prints the object), and fails when $FAKE_TOOLS_FAIL
- * names the call (`helm upgrade`), as a deploy that did not go through.
+ * hold (a nomad job file too), what it read on stdin (when told to, or as tee does), and
+ * the environment variables it was told to pass on or reads itself (nomad's address and
+ * ACL token), so that a test can show that the token reached the tool, and where, and
+ * never as an argument. It answers the few things a workflow reads back (`kubectl create
+ * ... --dry-run=client --output=yaml` prints the object, `lsb_release -cs` a codename),
+ * and fails when $FAKE_TOOLS_FAIL names the call (`helm upgrade`), as a deploy that did
+ * not go through.
  */
 import { appendFileSync, readFileSync } from 'node:fs'
 
@@ -49,6 +51,15 @@ for (let i = 0; i < args.length; i++) {
     if (arg === '--filename=-' || next === '-') stdin = readFileSync(0, 'utf8')
   }
 }
+// What reads its stdin on its own: tee and gpg --dearmor (under sudo too).
+const command = tool === 'sudo' ? args[0] : tool
+if (command === 'tee' || (command === 'gpg' && args.includes('--dearmor'))) {
+  stdin = readFileSync(0, 'utf8')
+}
+// nomad job run <job file>; and the variables nomad reads on its own.
+if (tool === 'nomad' && args[0] === 'job' && args[1] === 'run') read(args.at(-1) ?? '')
+if (tool === 'nomad')
+  for (const name of ['NOMAD_ADDR', 'NOMAD_TOKEN']) env[name] = process.env[name]
 
 appendFileSync(
   process.env.FAKE_TOOLS_LOG ?? '/dev/null',
@@ -75,6 +86,8 @@ if (tool === 'kubectl' && args[0] === 'create' && args.includes('--output=yaml')
       .concat(data.length > 0 ? ['data:', ...data] : [])
       .join('\n'),
   )
+} else if (tool === 'lsb_release' && args.includes('-cs')) {
+  console.log('noble')
 } else {
   console.log(`${tool}: ok`)
 }

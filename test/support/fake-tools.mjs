@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * Fake deploy tools on PATH for the example runs: helm, kubectl, docker and nomad (and the
- * commands the examples install them with), each a small wrapper around fake-tool.mjs,
- * which records how it was called.
+ * commands the examples install them with, and npm, which runs a pull request's tests),
+ * each a small wrapper around fake-tool.mjs, which records how it was called.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -22,6 +22,7 @@ const TOOLS = [
   'gpg',
   'lsb_release',
   'wget',
+  'npm',
 ]
 
 /**
@@ -29,8 +30,10 @@ const TOOLS = [
  * @property {string} tool
  * @property {string[]} args
  * @property {Record<string, string>} files the files its arguments name, and what they held
- * @property {Record<string, string | undefined>} env the variables it passed on by name
- * @property {string} stdin what it read on stdin, when told to (`--filename=-`)
+ * @property {Record<string, string | undefined>} env the variables it passed on by name, or
+ *   reads itself (nomad: NOMAD_ADDR, NOMAD_TOKEN)
+ * @property {string} stdin what it read on stdin, when told to (`--filename=-`) or as tee
+ *   and gpg --dearmor do
  * @property {string} cwd
  */
 

@@ -9,9 +9,13 @@
  * through the runner emulation (runner.mjs) against the fake platform; `run:` steps run
  * with bash as the runner runs them (`bash --noprofile --norc -eo pipefail`), with the fake
  * deploy tools first on PATH (fake-tools.mjs). Other actions (actions/checkout) are no-ops.
+ * A job that calls a reusable workflow of this repository (`uses: ./.github/workflows/...`,
+ * or as the examples name it, this repository's placeholder at a SHA) runs the called
+ * jobs, loaded and checked by the parser, with the `with:` and `secrets:` it passes.
  *
- * The parts live in workflow-runner/: one job (job.mjs), `run:` steps and step results
- * (steps.mjs), expressions and tokens (evaluate.mjs) and the types (types.mjs).
+ * The parts live in workflow-runner/: the jobs and reusable calls (jobs.mjs), one job
+ * (job.mjs), `run:` steps and step results (steps.mjs), expressions and tokens
+ * (evaluate.mjs) and the types (types.mjs).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -23,8 +27,8 @@ import {
 } from '@actions/workflow-parser'
 import { installFakeTools } from './fake-tools.mjs'
 import { ROOT } from './runner.mjs'
-import { evaluateCondition, jobStatusFunctions, mustMapping } from './workflow-runner/evaluate.mjs'
-import { runJob } from './workflow-runner/job.mjs'
+import { mustMapping } from './workflow-runner/evaluate.mjs'
+import { reusableWorkflows, runJobs } from './workflow-runner/jobs.mjs'
 
 /** @typedef {import('./workflow-runner/types.mjs').WorkflowOptions} WorkflowOptions */
 /** @typedef {import('./workflow-runner/types.mjs').StepRun} StepRun */
@@ -47,25 +51,33 @@ export async function runWorkflow(file, options = {}) {
  * @returns {Promise<WorkflowRun>}
  */
 export async function runWorkflowText(content, name, options = {}) {
+  /** @type {Map<string, string>} */
+  const workflows = new Map()
   const parsed = parseWorkflow({ name, content }, new NoOperationTraceWriter())
+  const template =
+    parsed.value === undefined
+      ? undefined
+      : await convertWorkflowTemplate(parsed.context, parsed.value, reusableWorkflows(workflows), {
+          fetchReusableWorkflowDepth: 1,
+        })
   const errors = parsed.context.errors.getErrors()
-  if (errors.length > 0 || parsed.value === undefined) {
+  if (errors.length > 0 || parsed.value === undefined || template === undefined) {
     throw new Error(`${name} is not a valid workflow: ${errors.map(String).join('; ')}`)
   }
-  const template = await convertWorkflowTemplate(parsed.context, parsed.value)
   const raw =
     /** @type {import('@actions/workflow-parser/templates/tokens/template-token').TemplateToken} */ (
       parsed.value
     )
-  const root = mustMapping(raw)
-  const rawJobs = mustMapping(root.find('jobs'))
+  const rawJobs = mustMapping(mustMapping(raw).find('jobs'))
+  const event = options.event ?? 'workflow_dispatch'
+  if (!(event in template.events)) throw new Error(`${name} does not run on ${event}`)
   const dir = mkdtempSync(join(tmpdir(), 'gateway-token-workflow-'))
   const tools = installFakeTools(dir)
   /** @type {WorkflowRun} */
-  const run = { jobs: {}, steps: [], tools: [], masked: [] }
+  const run = { jobs: {}, steps: [], tools: [], masked: [], leftovers: {} }
   try {
     const github = {
-      event_name: options.event ?? 'workflow_dispatch',
+      event_name: event,
       event: options.payload ?? {},
       repository: 'your-org/app',
       run_id: '4242',
@@ -76,39 +88,16 @@ export async function runWorkflowText(content, name, options = {}) {
       actor: 'octocat',
       workspace: dir,
     }
-    const dispatch = template.events.workflow_dispatch?.inputs ?? {}
+    // The inputs context holds workflow_dispatch inputs only in a run of that event.
+    const dispatch = event === 'workflow_dispatch' ? template.events.workflow_dispatch : undefined
     const inputs = {
-      ...Object.fromEntries(Object.entries(dispatch).map(([key, input]) => [key, input.default])),
+      ...Object.fromEntries(
+        Object.entries(dispatch?.inputs ?? {}).map(([key, input]) => [key, input.default]),
+      ),
       ...options.inputs,
     }
-    /** @type {Record<string, { result: string, outputs: Record<string, string> }>} */
-    const needs = {}
-    for (const job of template.jobs) {
-      if (job.type !== 'job') throw new Error(`${name}: only jobs of steps run here`)
-      const jobNeeds = (job.needs ?? []).map((need) => need.value)
-      const contexts = {
-        github,
-        inputs,
-        vars: options.vars ?? {},
-        secrets: options.secrets ?? {},
-        needs: Object.fromEntries(jobNeeds.map((id) => [id, needs[id]])),
-        strategy: {},
-        matrix: {},
-        runner: { os: 'Linux', temp: dir },
-      }
-      const upstreamOk = jobNeeds.every((id) => needs[id]?.result === 'success')
-      const statusFunctions = jobStatusFunctions(() => (upstreamOk ? 'success' : 'failure'))
-      const runs = evaluateCondition(job.if?.expression ?? 'success()', contexts, statusFunctions)
-      if (!runs) {
-        run.jobs[job.id.value] = 'skipped'
-        needs[job.id.value] = { result: 'skipped', outputs: {} }
-        continue
-      }
-      const rawJob = mustMapping(rawJobs.find(job.id.value))
-      const result = await runJob(job, rawJob, contexts, { dir, tools, options, run })
-      run.jobs[job.id.value] = result.result
-      needs[job.id.value] = result
-    }
+    const contexts = { github, inputs, vars: options.vars ?? {}, secrets: options.secrets ?? {} }
+    await runJobs(template.jobs, rawJobs, contexts, { dir, tools, options, run, workflows })
     run.tools = tools.calls()
     return run
   } finally {

@@ -1,6 +1,13 @@
 // Evaluating a workflow's tokens: if: conditions with the status functions, with:, env:, outputs:.
 // @ts-check
-import { isBasicExpression, isMapping, isString } from '@actions/workflow-parser'
+import { data } from '@actions/expressions'
+import {
+  isBasicExpression,
+  isBoolean,
+  isMapping,
+  isNumber,
+  isString,
+} from '@actions/workflow-parser'
 import { truthy } from '@actions/expressions/result'
 import { evaluate } from '../expressions.mjs'
 
@@ -48,6 +55,25 @@ export function evaluateToken(token, contexts) {
   if (isString(t)) return t.value
   if (isBasicExpression(t)) return evaluate(t.expression, contexts).coerceString()
   return String(t)
+}
+
+/**
+ * A scalar token's value with its type, as a reusable workflow's input receives it: a
+ * string, number or boolean as written, or what an expression gives.
+ * @param {unknown} token
+ * @param {Record<string, unknown>} contexts
+ * @returns {unknown}
+ */
+export function evaluateValue(token, contexts) {
+  const t =
+    /** @type {import('@actions/workflow-parser/templates/tokens/template-token').TemplateToken} */ (
+      token
+    )
+  if (isString(t) || isNumber(t) || isBoolean(t)) return t.value
+  if (isBasicExpression(t)) {
+    return JSON.parse(JSON.stringify(evaluate(t.expression, contexts), data.replacer))
+  }
+  throw new Error(`expected a scalar in the workflow, not ${String(t)}`)
 }
 
 /**

@@ -1,7 +1,7 @@
 // One job of a workflow: its steps in order, this action's through the runner, then its posts.
 // @ts-check
-import { mkdtempSync, symlinkSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { isSequence } from '@actions/workflow-parser'
 import { ROOT, runAction } from '../runner.mjs'
 import {
@@ -26,8 +26,16 @@ const THIS_ACTION = /^(?:your-org\/gateway-token-action@[0-9a-f]{40}|\.\/?)$/
  * @param {import('@actions/workflow-parser/templates/tokens/mapping-token').MappingToken} rawJob
  * @param {Record<string, unknown>} contexts
  * @param {{ dir: string, tools: ReturnType<typeof import('../fake-tools.mjs').installFakeTools>, options: WorkflowOptions, run: WorkflowRun }} shared
+ * @param {string} [label] the job in the run's records: `<caller> / <id>` in a called workflow
+ * @returns {Promise<{ result: 'success' | 'failure', outputs: Record<string, string> }>}
  */
-export async function runJob(job, rawJob, contexts, { dir, tools, options, run }) {
+export async function runJob(
+  job,
+  rawJob,
+  contexts,
+  { dir, tools, options, run },
+  label = job.id.value,
+) {
   const jobDir = mkdtempSync(join(dir, `${job.id.value}-`))
   // A checkout of the repository: examples/ where the workflows expect it.
   symlinkSync(join(ROOT, 'examples'), join(jobDir, 'examples'))
@@ -55,7 +63,7 @@ export async function runJob(job, rawJob, contexts, { dir, tools, options, run }
     const stepName = step.name === undefined ? step.id : evaluateToken(step.name, contexts)
     const functions = jobStatusFunctions(() => status)
     if (!evaluateCondition(step.if?.expression ?? 'success()', scope, functions)) {
-      run.steps.push(skipped(job.id.value, stepName))
+      run.steps.push(skipped(label, stepName))
       continue
     }
     const stepEnv = { ...jobLevelEnv, ...jobEnv, ...env(scope, rawStep?.find('env')) }
@@ -73,11 +81,12 @@ export async function runJob(job, rawJob, contexts, { dir, tools, options, run }
       posts.unshift({ inputs, state: ran.state, env: stepEnv, name: stepName })
       Object.assign(jobEnv, ran.env)
       result = stepRun(ran.exitCode === 0, ran.outputs, ran.log, ran.stdout + ran.stderr, inputs)
+      result.summary = ran.summary
     } else {
       result = stepRun(true, {}, '', '', {})
       result.kind = 'other'
     }
-    result.job = job.id.value
+    result.job = label
     result.name = stepName
     run.steps.push(result)
     if (result.kind === 'run') Object.assign(jobEnv, result.env ?? {})
@@ -100,8 +109,27 @@ export async function runJob(job, rawJob, contexts, { dir, tools, options, run }
     })
     masked.push(...ran.masked)
     const result = stepRun(ran.exitCode === 0, {}, ran.log, ran.stdout + ran.stderr, post.inputs)
-    run.steps.push({ ...result, job: job.id.value, name: `Post ${post.name}`, stage: 'post' })
+    result.summary = ran.summary
+    run.steps.push({ ...result, job: label, name: `Post ${post.name}`, stage: 'post' })
   }
+  run.leftovers[label] = filesLeft(jobDir)
   const outputs = evaluateMapping(rawJob.find('outputs'), { ...contexts, steps })
   return { result: status, outputs }
+}
+
+/**
+ * The files a job left in its directory (its RUNNER_TEMP, HOME and workspace) after its
+ * post steps, by path relative to it, with what they hold; the checkout's link not followed.
+ * @param {string} root
+ * @param {string} [dir]
+ * @param {Record<string, string>} [files]
+ * @returns {Record<string, string>}
+ */
+function filesLeft(root, dir = root, files = /** @type {Record<string, string>} */ ({})) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) filesLeft(root, path, files)
+    else if (entry.isFile()) files[relative(root, path)] = readFileSync(path, 'utf8')
+  }
+  return files
 }

@@ -8,6 +8,7 @@
  * @property {string} [event] github.event_name (workflow_dispatch by default)
  * @property {Record<string, unknown>} [payload] github.event
  * @property {Record<string, unknown>} [inputs] workflow_dispatch inputs, over their defaults
+ *   (in a run of another event, the inputs context holds only these)
  * @property {string} [fail] FAKE_TOOLS_FAIL: the tool calls that fail (`helm upgrade`)
  */
 
@@ -23,12 +24,16 @@
  * @property {string} raw what the step printed, unmasked
  * @property {Record<string, string>} inputs the step's `with:`, evaluated
  * @property {Record<string, string>} [env] a run step's GITHUB_ENV, for the steps after it
+ * @property {string} [summary] an action step's GITHUB_STEP_SUMMARY
  */
 
 /**
  * @typedef {object} WorkflowRun
- * @property {Record<string, 'success' | 'failure' | 'skipped'>} jobs each job's result
+ * @property {Record<string, 'success' | 'failure' | 'skipped'>} jobs each job's result (the
+ *   jobs of a called workflow as `<caller> / <id>`, the caller's result theirs together)
  * @property {StepRun[]} steps every step of every job, in the order they ran, posts included
  * @property {import('../fake-tools.mjs').ToolCall[]} tools every call of a fake tool
  * @property {string[]} masked every value registered as a secret during the run
+ * @property {Record<string, Record<string, string>>} leftovers by job, the files left in
+ *   its directory after its post steps (path relative to it: content)
  */
