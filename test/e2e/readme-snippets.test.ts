@@ -1,46 +1,12 @@
 // The README's snippets that are whole steps, run as a workflow author who copies one would run it.
 import { describe, expect, it } from '@jest/globals'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { parse, stringify } from 'yaml'
 import { PROJECT_ID, type FakePlatform } from '../support/fake-platform.mjs'
-import { ROOT } from '../support/runner.mjs'
 import { runWorkflowText } from '../support/workflow-runner.mjs'
 import { useFakePlatform } from './helpers.js'
+import { asWorkflow, snippet } from './readme-helpers.js'
 
 const platform = useFakePlatform()
 const DAY = 86_400_000
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-
-/** The first ```yaml block under a heading of the README (`## Usage`, `### Deploy with Helm`). */
-function snippet(heading: string): string {
-  const section = readme.slice(readme.indexOf(`\n${heading}\n`))
-  const match = /```yaml\n([\s\S]*?)```/.exec(section)
-  if (match?.[1] === undefined) throw new Error(`no yaml block under ${heading}`)
-  return match[1]
-}
-
-/** The connection inputs the snippets leave out ("as in Usage"), from the Usage snippet. */
-function usageInputs(): Record<string, string> {
-  const usage = parse(snippet('## Usage')) as unknown
-  const [step] = usage as { with: Record<string, string> }[]
-  const { clientId, clientSecret, baseUrl, authUrl } = step?.with ?? {}
-  return { clientId, clientSecret, baseUrl, authUrl } as Record<string, string>
-}
-
-/** A job around a snippet of steps, with the inputs it leaves out put back. */
-function asWorkflow(steps: string): string {
-  const parsed = parse(steps) as { uses?: string; with?: Record<string, unknown> }[]
-  for (const step of parsed) {
-    if (step.uses?.startsWith('your-org/gateway-token-action@') === true) {
-      step.with = { ...step.with, ...usageInputs() }
-    }
-  }
-  return stringify({
-    on: { workflow_dispatch: {} },
-    jobs: { snippet: { 'runs-on': 'ubuntu-latest', steps: parsed } },
-  })
-}
 
 function settings(p: FakePlatform) {
   return {

@@ -1,0 +1,95 @@
+// The README's other whole snippets (Usage, Docker, Nomad, ephemeral, nightly cleanup), run as copied.
+import { describe, expect, it } from '@jest/globals'
+import { runWorkflowText } from '../support/workflow-runner.mjs'
+import {
+  calls,
+  created,
+  DAY,
+  expectNoLeaks,
+  expectNothingLeft,
+  secretsOf,
+  settings,
+  states,
+} from './example-helpers.js'
+import { useFakePlatform } from './helpers.js'
+import { asWorkflow, jobsAsWorkflow, snippet } from './readme-helpers.js'
+
+const platform = useFakePlatform()
+
+describe("the README's snippets, each copied on its own", () => {
+  it('Usage: a token is created, its value masked in the step output', async () => {
+    const run = await runWorkflowText(
+      asWorkflow(snippet('## Usage')),
+      'usage.yml',
+      settings(platform()),
+    )
+    expect(run.jobs).toEqual({ snippet: 'success' })
+    const fresh = created(platform(), [])
+    expect(fresh.name).toBe('mediator-production')
+    expect(run.steps[0]?.outputs.tokenValue).toBe(fresh.tokenValue)
+    expect(run.masked).toContain(fresh.tokenValue)
+    expectNoLeaks(run, secretsOf(platform(), run))
+  })
+
+  it('Deploy with Docker: the token reaches docker run by the environment only', async () => {
+    const run = await runWorkflowText(
+      asWorkflow(snippet('### Deploy with Docker')),
+      'docker.yml',
+      settings(platform()),
+    )
+    expect(run.jobs).toEqual({ snippet: 'success' })
+    const fresh = created(platform(), [])
+    const [docker] = calls(run, 'docker', 'run')
+    expect(docker?.env).toEqual({ YOURSERVICE_GATEWAY_TOKEN: fresh.tokenValue })
+    expectNoLeaks(run, secretsOf(platform(), run))
+  })
+
+  it("Deploy with Nomad, after Helm's create step: the token goes into the variable from its file", async () => {
+    const helm = snippet('### Deploy with Helm')
+    const create = helm.slice(0, helm.indexOf('- env:'))
+    const steps = `${create}${snippet('### Deploy with Nomad')}`
+    const run = await runWorkflowText(asWorkflow(steps), 'nomad.yml', settings(platform()))
+    expect(run.jobs).toEqual({ snippet: 'success' })
+    const fresh = created(platform(), [])
+    const [put] = calls(run, 'nomad', 'var', 'put')
+    expect(Object.values(put?.files ?? {})).toEqual([fresh.tokenValue])
+    expect(calls(run, 'nomad', 'job', 'run')).toHaveLength(1)
+    expectNoLeaks(run, secretsOf(platform(), run))
+    expectNothingLeft(run, secretsOf(platform(), run))
+  })
+
+  it('Ephemeral environments: the post step revokes the token whatever the job did', async () => {
+    const run = await runWorkflowText(
+      asWorkflow(snippet('### Ephemeral environments'), { pull_request: {} }),
+      'ephemeral.yml',
+      {
+        ...settings(platform()),
+        event: 'pull_request',
+        payload: { pull_request: { number: 123 } },
+      },
+    )
+    expect(run.jobs).toEqual({ snippet: 'success' })
+    const fresh = created(platform(), [])
+    expect(fresh.name).toMatch(/^pr-123-run-\d+$/)
+    expect(states(platform())).toEqual({ [fresh.id]: 'revoked' })
+    expectNoLeaks(run, secretsOf(platform(), run))
+  })
+
+  it('Nightly cleanup: old pr-* tokens revoked, their newest too (keep: 0), nothing else', async () => {
+    const old = platform().seed({ name: 'pr-7-run-1', ageMs: 3 * DAY })
+    const young = platform().seed({ name: 'pr-8-run-1', ageMs: DAY / 4 })
+    const other = platform().seed({ name: 'mediator-production', ageMs: 30 * DAY })
+    const run = await runWorkflowText(
+      jobsAsWorkflow(snippet('### Nightly cleanup')),
+      'cleanup.yml',
+      settings(platform()),
+    )
+    expect(run.jobs).toEqual({ cleanup: 'success' })
+    expect(states(platform())).toEqual({
+      [old.id]: 'revoked',
+      [young.id]: 'active',
+      [other.id]: 'active',
+    })
+    expectNoLeaks(run, secretsOf(platform(), run, [old, young, other]))
+  })
+})
