@@ -286,7 +286,7 @@ __webpack_unused_export__ = debug; // for test
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(307);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(971);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(678);
 
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
@@ -296,7 +296,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 971:
+/***/ 678:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1454,7 +1454,7 @@ class PostState {
         this.runner = runner;
         this.clock = clock;
     }
-    revokeOnExit(when) {
+    createNotes(when) {
         return {
             sending: (name) => {
                 this.runner.saveState(TOKEN_NAME, name);
@@ -1473,7 +1473,7 @@ class PostState {
         this.runner.saveState(TOKEN_FILE, path);
     }
 }
-function toRevokeOnExit(runner) {
+function readToRevokeOnExit(runner) {
     const id = runner.getState(TOKEN_ID);
     const name = runner.getState(TOKEN_NAME);
     const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
@@ -2601,7 +2601,7 @@ class CallLoop {
             const numbered = attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '';
             const scrub = (text) => this.options.secrets.scrub(text);
             const failure = describeFailure(request, outcome, { renewed, attempt: numbered }, scrub);
-            const delay = retrying ? this.retryDelay(failure, outcome, attempt, options) : 0;
+            const delay = retrying ? this.delayOrStop(failure, outcome, attempt, options) : 0;
             if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
                 if (retrying)
                     await this.wait(failure, delay);
@@ -2637,7 +2637,7 @@ class CallLoop {
             throw error;
         }
     }
-    retryDelay(failure, outcome, attempt, options) {
+    delayOrStop(failure, outcome, attempt, options) {
         const { clock, backoff, deadline } = this.options;
         const answer = outcome instanceof TransportError ? undefined : outcome;
         const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff);
@@ -3208,7 +3208,7 @@ function stopOnCancel(runner, deadline, clock) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/runner/step.ts
+;// CONCATENATED MODULE: ./src/runner/start.ts
 
 
 
@@ -3265,7 +3265,7 @@ async function run(runner = github_runner/* githubRunner */.O, clock = systemClo
             const api = expectedProjectId ? new ProjectGuard(client, expectedProjectId) : client;
             const postState = new PostState(runner, clock);
             const createNotes = task.operation === 'create' && task.revokeOnExit !== 'never'
-                ? postState.revokeOnExit(task.revokeOnExit)
+                ? postState.createNotes(task.revokeOnExit)
                 : undefined;
             const done = await perform(api, task, {
                 clock,

@@ -8,7 +8,7 @@ import { report } from './report/report.js'
 import { stepFailure } from './report/step-failure.js'
 import { githubRunner } from './runner/github-runner.js'
 import type { Runner } from './runner/runner.js'
-import { connect, maskedSecrets } from './runner/step.js'
+import { connect, maskedSecrets } from './runner/start.js'
 import { systemClock, type Clock } from './shared/clock.js'
 import { ActionError, InputError, messageOf } from './shared/errors.js'
 import type { SecretMasker } from './shared/secrets.js'
@@ -35,7 +35,7 @@ export async function run(
       const postState = new PostState(runner, clock)
       const createNotes =
         task.operation === 'create' && task.revokeOnExit !== 'never'
-          ? postState.revokeOnExit(task.revokeOnExit)
+          ? postState.createNotes(task.revokeOnExit)
           : undefined
       const done = await perform(api, task, {
         clock,

@@ -286,7 +286,7 @@ __webpack_unused_export__ = debug; // for test
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(307);
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(49);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(863);
 
 
 await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_1__/* .runPost */ .a)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
@@ -296,7 +296,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 49:
+/***/ 863:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1074,7 +1074,7 @@ class PostState {
         this.runner = runner;
         this.clock = clock;
     }
-    revokeOnExit(when) {
+    createNotes(when) {
         return {
             sending: (name) => {
                 this.runner.saveState(TOKEN_NAME, name);
@@ -1093,7 +1093,7 @@ class PostState {
         this.runner.saveState(TOKEN_FILE, path);
     }
 }
-function toRevokeOnExit(runner) {
+function readToRevokeOnExit(runner) {
     const id = runner.getState(TOKEN_ID);
     const name = runner.getState(TOKEN_NAME);
     const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
@@ -1563,7 +1563,7 @@ class CallLoop {
             const numbered = attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '';
             const scrub = (text) => this.options.secrets.scrub(text);
             const failure = describeFailure(request, outcome, { renewed, attempt: numbered }, scrub);
-            const delay = retrying ? this.retryDelay(failure, outcome, attempt, options) : 0;
+            const delay = retrying ? this.delayOrStop(failure, outcome, attempt, options) : 0;
             if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
                 if (retrying)
                     await this.wait(failure, delay);
@@ -1599,7 +1599,7 @@ class CallLoop {
             throw error;
         }
     }
-    retryDelay(failure, outcome, attempt, options) {
+    delayOrStop(failure, outcome, attempt, options) {
         const { clock, backoff, deadline } = this.options;
         const answer = outcome instanceof TransportError ? undefined : outcome;
         const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff);
@@ -2147,7 +2147,7 @@ function stopOnCancel(runner, deadline, clock) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/runner/step.ts
+;// CONCATENATED MODULE: ./src/runner/start.ts
 
 
 
@@ -2246,7 +2246,7 @@ function removeTokenFile(path, dir) {
 
 async function runPost(runner, clock = systemClock, transport = new HttpTransport()) {
     deleteTokenFile(runner);
-    const owed = toRevokeOnExit(runner);
+    const owed = readToRevokeOnExit(runner);
     if (owed === undefined)
         return;
     const which = owed.token !== undefined

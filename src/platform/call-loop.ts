@@ -112,7 +112,7 @@ export class CallLoop {
         attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : ''
       const scrub = (text: string) => this.options.secrets.scrub(text)
       const failure = describeFailure(request, outcome, { renewed, attempt: numbered }, scrub)
-      const delay = retrying ? this.retryDelay(failure, outcome, attempt, options) : 0
+      const delay = retrying ? this.delayOrStop(failure, outcome, attempt, options) : 0
       if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
         // Wait first: a platform that failed mid-way may still be finishing the change.
         if (retrying) await this.wait(failure, delay)
@@ -163,7 +163,7 @@ export class CallLoop {
    * of a scheduled request is handed back to its scheduler instead (ThrottledError); a
    * wait past the budget, or after a cancel, ends the call (DeadlineError).
    */
-  private retryDelay<T>(
+  private delayOrStop<T>(
     failure: string,
     outcome: SendResult<Answer>,
     attempt: number,

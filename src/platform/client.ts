@@ -18,7 +18,7 @@ import type { CreateOptions, RevokeOptions, RevokeAnswer, TokenApi } from './tok
 
 export interface ClientOptions {
   baseUrl: string
-  /** The auth service's base URL, or its token endpoint. */
+  /** The auth service's base URL, or its token endpoint, without a trailing `/` (see authEndpoint). */
   authUrl: string
   clientId: string
   clientSecret: string

@@ -35,7 +35,7 @@ export class PostState {
   ) {}
 
   /** What a create with revokeOnExit tells as it goes (see CreateNotes). */
-  revokeOnExit(when: CreateSent['when']): CreateNotes {
+  createNotes(when: CreateSent['when']): CreateNotes {
     return {
       sending: (name) => {
         this.runner.saveState(TOKEN_NAME, name)
@@ -72,7 +72,7 @@ export type ToRevokeOnExit =
  * Post step: what is left to revoke (see ToRevokeOnExit); undefined without revokeOnExit,
  * or for a reused token: nothing is ever created then, so nothing is saved.
  */
-export function toRevokeOnExit(runner: Runner): ToRevokeOnExit | undefined {
+export function readToRevokeOnExit(runner: Runner): ToRevokeOnExit | undefined {
   const id = runner.getState(TOKEN_ID)
   const name = runner.getState(TOKEN_NAME)
   // Anything but `failure` revokes: a token saved to revoke is never kept by a misread state.

@@ -8,10 +8,10 @@ import { UNKNOWN_CLOCK_MARGIN_MS } from '../platform/lost-create.js'
 import { HttpTransport, type Transport } from '../platform/http.js'
 import type { TokenApi } from '../platform/token-api.js'
 import { searchCreated, type SearchContext } from './search.js'
-import { toRevokeOnExit, savedTokenFile, type CreateSent, type TokenToRevoke } from './state.js'
+import { readToRevokeOnExit, savedTokenFile, type CreateSent, type TokenToRevoke } from './state.js'
 import { shortId, tokenLabel, type TokenRecord } from '../shared/records.js'
 import type { Runner } from '../runner/runner.js'
-import { connect, maskedSecrets } from '../runner/step.js'
+import { connect, maskedSecrets } from '../runner/start.js'
 import type { Connection } from '../inputs/task.js'
 import { asSentence, oneLine, truncate } from '../shared/text.js'
 import { removeTokenFile } from '../shared/token-files.js'
@@ -37,7 +37,7 @@ export async function runPost(
   transport: Transport = new HttpTransport(),
 ): Promise<void> {
   deleteTokenFile(runner)
-  const owed = toRevokeOnExit(runner)
+  const owed = readToRevokeOnExit(runner)
   if (owed === undefined) return
   const which =
     owed.token !== undefined

@@ -154,3 +154,34 @@ describe('examples', () => {
     },
   )
 })
+
+/** The repository's paths the docs name in code spans, as `src/...`, `test/...`, `docs/...`. */
+const DOCS = ['README.md', 'CONTRIBUTING.md', 'SECURITY.md', 'CHANGELOG.md'].concat(
+  readdirSync(`${ROOT}/docs`).map((file) => `docs/${file}`),
+)
+const NAMED_PATH = /`((?:src|test|bench|scripts|examples|docs)\/[\w./*-]+)`/g
+// actions/runner's sources, quoted where the docs explain what the runner does.
+const EXTERNAL = /^src\/Runner\./
+
+describe('paths the docs name', () => {
+  const named = DOCS.flatMap((doc) =>
+    [...readFileSync(`${ROOT}/${doc}`, 'utf8').matchAll(NAMED_PATH)].map((m) => ({
+      doc,
+      path: (m[1] ?? '').replace(/[.]$/, ''),
+    })),
+  ).filter(({ path }) => !EXTERNAL.test(path))
+
+  it('finds them', () => {
+    expect(named.length).toBeGreaterThan(20)
+  })
+
+  it('exist (a glob: its folder does)', () => {
+    const missing = named.filter(({ path }) => {
+      const fixed = path.includes('*')
+        ? path.slice(0, path.lastIndexOf('/', path.indexOf('*')))
+        : path
+      return !existsSync(`${ROOT}/${fixed}`)
+    })
+    expect(missing).toEqual([])
+  })
+})

@@ -1,6 +1,9 @@
 // The release workflow's rules and Dependabot's configuration.
 import { describe, expect, it } from '@jest/globals'
-import { readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { parse } from 'yaml'
 import { ROOT } from '../support/runner.mjs'
 import { workflow } from '../fixtures/workflows.js'
@@ -55,13 +58,67 @@ describe('the release workflow', () => {
     expect(attest?.with?.['subject-path']).toBe('action.yml\ndist/**\n')
     // The decision comes from the check job through env: and if:, not into the script.
     const publishing = publishSteps.find((step) => step.run?.includes('gh release create'))
-    expect(publishing?.env?.LATEST).toBe('${{ needs.check.outputs.latest }}')
+    expect(publishing?.env?.DECIDED).toBe('${{ needs.check.outputs.latest }}')
+    expect(publishing?.env?.STILL_HIGHEST).toBe('${{ steps.now.outputs.highest }}')
     expect(publishing?.run).toContain('--latest="$LATEST"')
     const moving = publishSteps.find((step) => step.run?.includes('git/refs'))
-    expect(moving?.if).toBe("needs.check.outputs.move_major == 'true'")
+    expect(moving?.if).toBe(
+      "needs.check.outputs.move_major == 'true' && steps.now.outputs.highest_of_major == 'true'",
+    )
     expect(moving?.env?.MAJOR).toBe('${{ needs.check.outputs.major }}')
     // The attestation comes before the release it is for.
     expect(publishSteps.indexOf(attest ?? {})).toBeLessThan(publishSteps.indexOf(publishing ?? {}))
+  })
+})
+
+/**
+ * The publish job's own look at the tags, run with bash and a fake `gh` that lists `tags`:
+ * whether `tag` is still the highest stable release of all, and of its major.
+ */
+function stillHighest(tag: string, tags: string[]): Record<string, string> {
+  const publish = workflow('.github/workflows/release.yml').jobs.publish
+  const script = publish?.steps?.find((step) => step.id === 'now')?.run ?? ''
+  const dir = mkdtempSync(join(tmpdir(), 'release-now-'))
+  try {
+    writeFileSync(
+      join(dir, 'gh'),
+      `#!/bin/sh\nprintf '%s\\n' ${tags.map((t) => `'${t}'`).join(' ')}\n`,
+    )
+    chmodSync(join(dir, 'gh'), 0o755)
+    const output = join(dir, 'output')
+    writeFileSync(output, '')
+    execFileSync('bash', ['-eo', 'pipefail', '-c', script], {
+      env: {
+        PATH: `${dir}:${process.env.PATH ?? ''}`,
+        TAG: tag,
+        GITHUB_OUTPUT: output,
+        GITHUB_REPOSITORY: 'o/r',
+      },
+    })
+    return Object.fromEntries(
+      readFileSync(output, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split('=') as [string, string]),
+    )
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+describe('the publish job asks again whether the release is still the highest', () => {
+  it.each<[string, string, string[], boolean, boolean]>([
+    ['the newest of all', 'v1.2.0', ['v1.1.0', 'v1.2.0', 'v1'], true, true],
+    ['by version order, not text', 'v1.10.0', ['v1.9.0', 'v1.10.0'], true, true],
+    ['a newer v1 came meanwhile', 'v1.2.0', ['v1.2.0', 'v1.3.0'], false, false],
+    ['a backport below v2', 'v1.4.1', ['v1.4.1', 'v2.0.0'], false, true],
+    ['a pre-release above it does not count', 'v1.2.0', ['v1.2.0', 'v1.3.0-rc.1'], true, true],
+    ['v10 is not of major v1', 'v1.2.0', ['v1.2.0', 'v10.0.0'], false, true],
+  ])('%s', (_, tag, tags, highest, ofMajor) => {
+    expect(stillHighest(tag, tags)).toEqual({
+      highest: String(highest),
+      highest_of_major: String(ofMajor),
+    })
   })
 })
 

@@ -1,5 +1,5 @@
 // Each input parser on both sides of its rule: what it refuses, with the exact message, and
-// what it accepts. envName and URLs have files of their own (input-parsers-env-name, -url).
+// what it accepts. envName and URLs have files of their own (parsers-env-name, parsers-url).
 import { describe, expect, it } from '@jest/globals'
 import {
   readBoolean,

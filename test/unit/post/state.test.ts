@@ -1,7 +1,7 @@
 // PostState, the one writer of the post step's state: each fact written once, the moment it
-// is known, and read back by toRevokeOnExit and savedTokenFile as the post step reads it.
+// is known, and read back by readToRevokeOnExit and savedTokenFile as the post step reads it.
 import { describe, expect, it } from '@jest/globals'
-import { toRevokeOnExit, PostState, savedTokenFile } from '../../../src/post/state.js'
+import { readToRevokeOnExit, PostState, savedTokenFile } from '../../../src/post/state.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { TOKEN_ID as ID } from '../../fixtures/inputs.js'
 import { recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
@@ -20,11 +20,11 @@ function writes(): { runner: RecordingRunner; saved: [string, string][] } {
   return { runner, saved }
 }
 
-describe('PostState.revokeOnExit: what a create tells', () => {
+describe('PostState.createNotes: what a create tells', () => {
   it('sending: the name, the time by the injected clock at that moment, and when', () => {
     const { runner, saved } = writes()
     const clock = new FakeClock(SENT_AT - 5_000)
-    const notes = new PostState(runner, clock).revokeOnExit('failure')
+    const notes = new PostState(runner, clock).createNotes('failure')
     // Time passes between making the notes and sending: the time saved is the send's.
     clock.advance(5_000)
     notes.sending('pr-1')
@@ -37,20 +37,20 @@ describe('PostState.revokeOnExit: what a create tells', () => {
 
   it('answerLost: sets the lost-answer flag, and nothing else', () => {
     const { runner, saved } = writes()
-    new PostState(runner, new FakeClock(SENT_AT)).revokeOnExit('always').answerLost()
+    new PostState(runner, new FakeClock(SENT_AT)).createNotes('always').answerLost()
     expect(saved).toEqual([['revokeOnExitLostAnswer', 'true']])
   })
 
   it('created: saves the id alone, the name having been saved at sending', () => {
     const { runner, saved } = writes()
-    const notes = new PostState(runner, new FakeClock(SENT_AT)).revokeOnExit('always')
+    const notes = new PostState(runner, new FakeClock(SENT_AT)).createNotes('always')
     notes.created({ id: ID, name: 'pr-1', state: 'active', tokenValue: 'eyJ.the.value' })
     expect(saved).toEqual([['revokeOnExitTokenId', ID]])
   })
 
   it('writes each key exactly once for a whole create, in the order it was told', () => {
     const { runner, saved } = writes()
-    const notes = new PostState(runner, new FakeClock(SENT_AT)).revokeOnExit('always')
+    const notes = new PostState(runner, new FakeClock(SENT_AT)).createNotes('always')
     notes.sending('pr-1')
     notes.answerLost()
     notes.created({ id: ID, name: 'pr-1', state: 'active' })
@@ -67,22 +67,22 @@ describe('PostState.revokeOnExit: what a create tells', () => {
 
   it('never writes the token value, nor anything the token holds besides its id', () => {
     const { runner, saved } = writes()
-    const notes = new PostState(runner, new FakeClock(SENT_AT)).revokeOnExit('always')
+    const notes = new PostState(runner, new FakeClock(SENT_AT)).createNotes('always')
     notes.sending('pr-1')
     notes.created({ id: ID, name: 'pr-1', state: 'active', tokenValue: 'eyJ.the.value' })
     expect(JSON.stringify(saved)).not.toContain('eyJ.the.value')
   })
 })
 
-describe('PostState.revokeOnExit: read back by toRevokeOnExit (the post step)', () => {
+describe('PostState.createNotes: read back by readToRevokeOnExit (the post step)', () => {
   /** The state a create leaves, told `how`, as the post step reads it. */
   function roundTrip(
-    how: (notes: ReturnType<PostState['revokeOnExit']>) => void,
+    how: (notes: ReturnType<PostState['createNotes']>) => void,
     when: 'always' | 'failure' = 'always',
   ) {
     const runner = recordingRunner()
-    how(new PostState(runner, new FakeClock(SENT_AT)).revokeOnExit(when))
-    return toRevokeOnExit(runner)
+    how(new PostState(runner, new FakeClock(SENT_AT)).createNotes(when))
+    return readToRevokeOnExit(runner)
   }
 
   it('sending, then created: the token to revoke by its id, with its name; nothing to look for', () => {

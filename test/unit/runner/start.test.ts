@@ -2,7 +2,7 @@
 // client under the step's budget, with a cancel listener, both released by close().
 import { describe, expect, it } from '@jest/globals'
 import type { Connection } from '../../../src/inputs/task.js'
-import { connect, maskedSecrets } from '../../../src/runner/step.js'
+import { connect, maskedSecrets } from '../../../src/runner/start.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { ACCESS_TOKEN, API, AUTH, AUTH_PATH, CLIENT_SECRET } from '../../fixtures/nock-platform.js'
 import { recordingRunner } from '../../fixtures/runner.js'
