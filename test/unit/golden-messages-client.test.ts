@@ -4,15 +4,13 @@
 import nock from 'nock'
 import { checkCreated, type CreateContext } from '../../src/platform/created-answer.js'
 import { readCreated } from '../../src/platform/decode.js'
-import { TOKENS_PATH } from '../../src/platform/endpoints.js'
 import { findCreated } from '../../src/platform/lost-create.js'
 import type { TokenRecord } from '../../src/shared/records.js'
 import { failedStep, pinMessages, thrown } from '../fixtures/golden.js'
-import { API, authOk, record, setup, TOKEN_ID, useNock } from '../fixtures/nock-platform.js'
+import { API, authOk, record, setup, TOKEN_ID, useNock, LIST } from '../fixtures/nock-platform.js'
 
 useNock()
 
-const LIST = `/prefix${TOKENS_PATH}`
 const REVOKE = `${LIST}/${TOKEN_ID}/revoke`
 const HTML = '<html><body><h1>502 Bad Gateway</h1></body></html>'
 const ADOPTED = '00000000-0000-4000-8000-00000000000a'

@@ -12,12 +12,10 @@ import {
   setup,
   TOKEN_ID,
   useNock,
+  LIST,
 } from '../../fixtures/nock-platform.js'
-import { TOKENS_PATH } from '../../../src/platform/endpoints.js'
 
 useNock()
-
-const LIST = `/prefix${TOKENS_PATH}`
 
 /** An ISO time `ms` after the fake clock's start. */
 const at = (ms: number) => new Date(Date.UTC(2026, 10, 22, 12, 0, 0) + ms).toISOString()

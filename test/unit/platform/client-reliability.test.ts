@@ -10,13 +10,11 @@ import {
   rejection,
   setup,
   useNock,
+  LIST,
+  resetError,
 } from '../../fixtures/nock-platform.js'
-import { TOKENS_PATH } from '../../../src/platform/endpoints.js'
 
 useNock()
-
-const LIST = `/prefix${TOKENS_PATH}`
-const resetError = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })
 
 describe('PlatformClient under faults', () => {
   describe('retries', () => {

@@ -11,15 +11,14 @@ import {
   setup,
   TOKEN_ID,
   useNock,
+  LIST,
+  resetError,
 } from '../../fixtures/nock-platform.js'
 import { UnsettledRevokeError } from '../../../src/platform/errors.js'
-import { TOKENS_PATH } from '../../../src/platform/endpoints.js'
 
 useNock()
 
-const LIST = `/prefix${TOKENS_PATH}`
 const REVOKE = `/prefix/api/tokens/${TOKEN_ID}/revoke`
-const resetError = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })
 
 /** An ISO time `ms` after the fake clock's start. */
 const at = (ms: number) => new Date(Date.UTC(2026, 10, 22, 12, 0, 0) + ms).toISOString()

@@ -1,5 +1,5 @@
 // runPost and the token file (writeTokenFile): deleted first, and only a file this action made.
-import { afterEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -7,20 +7,11 @@ import { runPost } from '../../../src/post/step.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { API, authOk, record, TOKEN_ID, useNock } from '../../fixtures/nock-platform.js'
 import { noteCreate, noteTokenFile, POST_INPUTS as INPUTS } from '../../fixtures/post-state.js'
-import { recordingRunner as newRunner, type RecordingRunner } from '../../fixtures/runner.js'
+import { useTrackedRunners } from '../../fixtures/runner.js'
 
 useNock()
 
-// Every runner of this file, so that the temp dirs of the token file tests are removed.
-const runners: RecordingRunner[] = []
-function recordingRunner(inputs: Record<string, string> = {}): RecordingRunner {
-  const runner = newRunner(inputs)
-  runners.push(runner)
-  return runner
-}
-afterEach(() => {
-  for (const runner of runners.splice(0)) runner.removeTempDir()
-})
+const recordingRunner = useTrackedRunners()
 const REVOKE = `/prefix/api/tokens/${TOKEN_ID}/revoke`
 
 describe('runPost: the token file (writeTokenFile)', () => {

@@ -1,21 +1,12 @@
 // report for a cleanup: the revoked records as outputs, a log line each, a warning for each
 // token not revoked.
-import { afterEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { report } from '../../../src/report/report.js'
 import { cleanedUp, cleanupTask, done, reportOptions } from '../../fixtures/done.js'
-import { recordingRunner as newRunner, type RecordingRunner } from '../../fixtures/runner.js'
+import { useTrackedRunners } from '../../fixtures/runner.js'
 import { token } from '../../fixtures/token-api.js'
 
-// Every runner of this file, so that the files a report writes are removed after each test.
-const runners: RecordingRunner[] = []
-function recordingRunner(): RecordingRunner {
-  const runner = newRunner()
-  runners.push(runner)
-  return runner
-}
-afterEach(() => {
-  for (const runner of runners.splice(0)) runner.removeTempDir()
-})
+const recordingRunner = useTrackedRunners()
 
 describe('report: cleanup', () => {
   it('cleanup: names each token revoked by someone else meanwhile, and lists it in the outputs', async () => {

@@ -1,5 +1,5 @@
 // report's files: the token value (writeTokenFile, output tokenFile) and the records (tokensFile).
-import { afterEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { ActionError } from '../../../src/shared/errors.js'
@@ -14,19 +14,10 @@ import {
   listed,
   reportOptions,
 } from '../../fixtures/done.js'
-import { recordingRunner as newRunner, type RecordingRunner } from '../../fixtures/runner.js'
+import { useTrackedRunners } from '../../fixtures/runner.js'
 import { token } from '../../fixtures/token-api.js'
 
-// Every runner of this file, so that the files a report writes are removed after each test.
-const runners: RecordingRunner[] = []
-function recordingRunner(): RecordingRunner {
-  const runner = newRunner()
-  runners.push(runner)
-  return runner
-}
-afterEach(() => {
-  for (const runner of runners.splice(0)) runner.removeTempDir()
-})
+const recordingRunner = useTrackedRunners()
 
 describe('report: writeTokenFile (output tokenFile)', () => {
   const result = created(token('id-1', 'ci-deploy', 0))

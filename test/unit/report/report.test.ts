@@ -1,19 +1,10 @@
-import { afterEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { report } from '../../../src/report/report.js'
 import { createTask, created, done, listed, listTask, reportOptions } from '../../fixtures/done.js'
-import { recordingRunner as newRunner, type RecordingRunner } from '../../fixtures/runner.js'
+import { useTrackedRunners } from '../../fixtures/runner.js'
 import { token as record } from '../../fixtures/token-api.js'
 
-// Every runner of this file, so that the files a report writes are removed after each test.
-const runners: RecordingRunner[] = []
-function recordingRunner(): RecordingRunner {
-  const runner = newRunner()
-  runners.push(runner)
-  return runner
-}
-afterEach(() => {
-  for (const runner of runners.splice(0)) runner.removeTempDir()
-})
+const recordingRunner = useTrackedRunners()
 
 describe('report', () => {
   it('create: every output, the value only in tokenValue and the env var', async () => {
