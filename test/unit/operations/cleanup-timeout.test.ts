@@ -17,12 +17,18 @@ const context = (totalMs = 0) => {
 const many = (n: number, daysAgo = 60) =>
   Array.from({ length: n }, (_, i) => token(`t${i}`, `ci-${i}`, daysAgo + i))
 
+/** `n` old tokens whose revokes take `revokeMs` each on the context's clock (totalTimeout `totalMs`). */
+function slowRevokes(n: number, revokeMs: number, totalMs: number) {
+  const api = new FakeTokenApi(many(n))
+  const ctx = context(totalMs)
+  api.clock = ctx.clock
+  api.revokeMs = revokeMs
+  return { api, ctx }
+}
+
 describe('cleanup when totalTimeout runs out', () => {
   it('starts no more revokes, finishes those in flight, and reports what is left', async () => {
-    const api = new FakeTokenApi(many(10))
-    const ctx = context(3_500)
-    api.clock = ctx.clock
-    api.revokeMs = 1_000
+    const { api, ctx } = slowRevokes(10, 1_000, 3_500)
     const asked = task({ concurrency: 2 })
     const result = await cleanup(api, asked, ctx)
     const sent = api.calls.filter((call) => call.startsWith('revoke'))
@@ -37,10 +43,7 @@ describe('cleanup when totalTimeout runs out', () => {
   })
 
   it('does not cut a cleanup with time to spare', async () => {
-    const api = new FakeTokenApi(many(10))
-    const ctx = context(60_000)
-    api.clock = ctx.clock
-    api.revokeMs = 1_000
+    const { api, ctx } = slowRevokes(10, 1_000, 60_000)
     const asked = task({ concurrency: 2 })
     const result = await cleanup(api, asked, ctx)
     expect(result.revoked).toHaveLength(10)
@@ -68,10 +71,7 @@ describe('cleanup when totalTimeout runs out', () => {
   })
 
   it('leaves a throttled revoke whose wait would outlast the budget, sending it no more', async () => {
-    const api = new FakeTokenApi(many(2))
-    const ctx = context(1_500)
-    api.clock = ctx.clock
-    api.revokeMs = 800
+    const { api, ctx } = slowRevokes(2, 800, 1_500)
     // t0 is throttled at 0.8 s and asked to wait 1 s: past the end at 1.5 s.
     api.nextRevokes.push(throttled(1, 1000))
     const result = await cleanup(api, task({ concurrency: 1 }), ctx)
@@ -98,10 +98,7 @@ describe('cleanup when totalTimeout runs out', () => {
   })
 
   it('starts revokes while time is left and none at or after the end, in plan order', async () => {
-    const api = new FakeTokenApi(many(5))
-    const ctx = context(3_000)
-    api.clock = ctx.clock
-    api.revokeMs = 1_000
+    const { api, ctx } = slowRevokes(5, 1_000, 3_000)
     const asked = task({ concurrency: 1 })
     const result = await cleanup(api, asked, ctx)
     // t0 starts at 0 s, t1 at 1 s, t2 at 2 s; at 3 s the budget is spent.
@@ -137,10 +134,7 @@ describe('cleanup when totalTimeout runs out', () => {
   })
 
   it('with totalTimeout 0 revokes every token, however long it takes', async () => {
-    const api = new FakeTokenApi(many(10))
-    const ctx = context(0)
-    api.clock = ctx.clock
-    api.revokeMs = 3_600_000 // an hour each: 10 hours in all, past the largest totalTimeout
+    const { api, ctx } = slowRevokes(10, 3_600_000, 0) // an hour each: 10 hours in all, past the largest totalTimeout
     const asked = task({ concurrency: 2 })
     const result = await cleanup(api, asked, ctx)
     expect(result.revoked).toHaveLength(10)
