@@ -12,19 +12,24 @@ import {
 
 const platform = useFakePlatform()
 
+/** The platform makes the token, but the connection resets before its answer. */
+const answerLost = () => {
+  platform().fail({
+    server: 'api',
+    method: 'POST',
+    path: '/api/tokens',
+    commit: true,
+    drop: 'reset',
+  })
+}
+
 describe('revokeOnExit leaves nothing behind when the create lost its answer (the committed bundle)', () => {
   /**
    * The platform creates the token but the connection resets before the answer, and
    * the list that would find it answers 503 on every attempt of the main step.
    */
   async function lostCreate(inputs: Record<string, string>) {
-    platform().fail({
-      server: 'api',
-      method: 'POST',
-      path: '/api/tokens',
-      commit: true,
-      drop: 'reset',
-    })
+    answerLost()
     // One list per attempt of the main step (retries: 1): the post step then finds the platform well.
     platform().fail({ server: 'api', method: 'GET', path: '/api/tokens', status: 503, times: 2 })
     const main = await runAction({ inputs })
@@ -142,13 +147,7 @@ describe('a create the platform finishes late, or a list that lags behind it (is
 
   it('a create sent again past a lagging list: the first one is named, and revokeOnExit revokes both', async () => {
     // The platform makes the token but the answer is lost, and its list shows a token a second late.
-    platform().fail({
-      server: 'api',
-      method: 'POST',
-      path: '/api/tokens',
-      commit: true,
-      drop: 'reset',
-    })
+    answerLost()
     platform().listLagMs = 1_000
     const main = await runAction({ inputs: inputs() })
     expect(main.exitCode).toBe(0)
@@ -170,13 +169,7 @@ describe('a create the platform finishes late, or a list that lags behind it (is
   })
 
   it('without revokeOnExit, the warning names the first token, which is kept', async () => {
-    platform().fail({
-      server: 'api',
-      method: 'POST',
-      path: '/api/tokens',
-      commit: true,
-      drop: 'reset',
-    })
+    answerLost()
     platform().listLagMs = 1_000
     const main = await runAction({ inputs: { ...inputs(), revokeOnExit: 'false' } })
     expect(main.exitCode).toBe(0)
@@ -188,13 +181,7 @@ describe('a create the platform finishes late, or a list that lags behind it (is
   })
 
   it('the post step keeps listing through 503s, while totalTimeout allows, then revokes', async () => {
-    platform().fail({
-      server: 'api',
-      method: 'POST',
-      path: '/api/tokens',
-      commit: true,
-      drop: 'reset',
-    })
+    answerLost()
     platform().fail({ server: 'api', method: 'GET', path: '/api/tokens', status: 503, times: 2 })
     const main = await runAction({ inputs: { ...inputs(), retries: '1' } })
     expect(expectCleanFailure(main)).toMatch(/listing the tokens failed too/)
