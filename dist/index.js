@@ -2818,7 +2818,7 @@ class CreateRecovery {
         const since = this.earliest();
         const late = tokens.filter((token) => token.name === name &&
             token.state === 'active' &&
-            token.id !== kept.id &&
+            !sameId(token.id, kept.id) &&
             (createdTime(token) ?? Infinity) >= since);
         if (late.length === 0)
             return;

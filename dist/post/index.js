@@ -1025,20 +1025,36 @@ const TLS_TRUST = new Set([
 ;// CONCATENATED MODULE: ./src/post/search.ts
 
 
+
 const LATE_CREATE_MS = 60_000;
 const POLL_MS = 2_000;
 const MAX_WAIT_MS = 8_000;
 async function searchCreated(client, create, known, context) {
     const { clock, deadline, log } = context;
     for (;;) {
-        const tokens = (await listPatiently(client, context)).filter((token) => token.id !== known);
-        const created = findCreated(tokens, create.name, create.sentAt, (at) => client.platformTime(at));
+        const platformTime = (at) => client.platformTime(at);
+        const madeLater = madeAfterTheCreate(create, deadline.totalMs, platformTime);
+        const tokens = (await listPatiently(client, context)).filter((token) => (known === undefined || !sameId(token.id, known)) && !madeLater(token));
+        const created = findCreated(tokens, create.name, create.sentAt, platformTime);
         const landing = create.sentAt + LATE_CREATE_MS - clock.now();
         if (created.found !== 'none' || landing <= 0 || deadline.remaining() <= POLL_MS)
             return created;
         log.info(`No token named '${create.name}' in the list yet; a create can land late: looking again in ${POLL_MS / 1000} s, for another ${Math.ceil(landing / 1000)} s at most.`);
         await clock.sleep(Math.min(POLL_MS, landing), deadline.stopSignal);
     }
+}
+function madeAfterTheCreate(create, totalMs, platformTime) {
+    if (totalMs <= 0)
+        return () => false;
+    const lastSent = create.sentAt + totalMs;
+    const onPlatform = platformTime(lastSent);
+    const latest = onPlatform === undefined
+        ? lastSent + LATE_CREATE_MS + UNKNOWN_CLOCK_MARGIN_MS
+        : onPlatform + LATE_CREATE_MS + KNOWN_CLOCK_MARGIN_MS;
+    return (token) => {
+        const created = createdTime(token);
+        return created !== undefined && created > latest;
+    };
 }
 async function listPatiently(client, { clock, deadline, log }) {
     for (let wait = 1_000;; wait = Math.min(2 * wait, MAX_WAIT_MS)) {
@@ -1746,7 +1762,7 @@ class CreateRecovery {
         const since = this.earliest();
         const late = tokens.filter((token) => token.name === name &&
             token.state === 'active' &&
-            token.id !== kept.id &&
+            !sameId(token.id, kept.id) &&
             (createdTime(token) ?? Infinity) >= since);
         if (late.length === 0)
             return;

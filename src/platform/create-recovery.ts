@@ -3,7 +3,7 @@ import type { Clock } from '../shared/clock.js'
 import type { Deadline } from '../shared/deadline.js'
 import type { Logger } from '../shared/logger.js'
 import { messageOf } from '../shared/errors.js'
-import { createdTime, nameAndId, shortId, type TokenRecord } from '../shared/records.js'
+import { createdTime, nameAndId, sameId, shortId, type TokenRecord } from '../shared/records.js'
 import { truncate } from '../shared/text.js'
 import { isUuid } from '../shared/uuid.js'
 import { RequestError } from './errors.js'
@@ -105,7 +105,7 @@ export class CreateRecovery {
       (token) =>
         token.name === name &&
         token.state === 'active' &&
-        token.id !== kept.id &&
+        !sameId(token.id, kept.id) &&
         (createdTime(token) ?? Infinity) >= since,
     )
     if (late.length === 0) return

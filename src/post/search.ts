@@ -3,10 +3,16 @@ import type { Clock } from '../shared/clock.js'
 import type { Deadline } from '../shared/deadline.js'
 import type { Logger } from '../shared/logger.js'
 import { DeadlineError, RequestError } from '../platform/errors.js'
-import { findCreated, type CreatedToken } from '../platform/lost-create.js'
+import {
+  findCreated,
+  KNOWN_CLOCK_MARGIN_MS,
+  UNKNOWN_CLOCK_MARGIN_MS,
+  type CreatedToken,
+  type PlatformTime,
+} from '../platform/lost-create.js'
 import type { TokenApi } from '../platform/token-api.js'
 import type { CreateSent } from './state.js'
-import type { TokenRecord } from '../shared/records.js'
+import { createdTime, sameId, type TokenRecord } from '../shared/records.js'
 
 /**
  * How long after it was sent a create may still land: a platform that was still creating
@@ -39,14 +45,43 @@ export async function searchCreated(
 ): Promise<CreatedToken> {
   const { clock, deadline, log } = context
   for (;;) {
-    const tokens = (await listPatiently(client, context)).filter((token) => token.id !== known)
-    const created = findCreated(tokens, create.name, create.sentAt, (at) => client.platformTime(at))
+    const platformTime: PlatformTime = (at) => client.platformTime(at)
+    const madeLater = madeAfterTheCreate(create, deadline.totalMs, platformTime)
+    const tokens = (await listPatiently(client, context)).filter(
+      (token) => (known === undefined || !sameId(token.id, known)) && !madeLater(token),
+    )
+    const created = findCreated(tokens, create.name, create.sentAt, platformTime)
     const landing = create.sentAt + LATE_CREATE_MS - clock.now()
     if (created.found !== 'none' || landing <= 0 || deadline.remaining() <= POLL_MS) return created
     log.info(
       `No token named '${create.name}' in the list yet; a create can land late: looking again in ${POLL_MS / 1000} s, for another ${Math.ceil(landing / 1000)} s at most.`,
     )
     await clock.sleep(Math.min(POLL_MS, landing), deadline.stopSignal)
+  }
+}
+
+/**
+ * Whether a token was made after the create could have landed: the main step sent every
+ * attempt within its totalTimeout of `sentAt` (no attempt starts past it; the post step
+ * reads the same input), and one lands within LATE_CREATE_MS. A token of that name made
+ * later is another's (a later step, a parallel job): never taken for the create's, even
+ * when it is the only one. With no totalTimeout, nothing bounds it.
+ */
+function madeAfterTheCreate(
+  create: CreateSent,
+  totalMs: number,
+  platformTime: PlatformTime,
+): (token: TokenRecord) => boolean {
+  if (totalMs <= 0) return () => false
+  const lastSent = create.sentAt + totalMs
+  const onPlatform = platformTime(lastSent)
+  const latest =
+    onPlatform === undefined
+      ? lastSent + LATE_CREATE_MS + UNKNOWN_CLOCK_MARGIN_MS
+      : onPlatform + LATE_CREATE_MS + KNOWN_CLOCK_MARGIN_MS
+  return (token) => {
+    const created = createdTime(token)
+    return created !== undefined && created > latest
   }
 }
 

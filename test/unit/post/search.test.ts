@@ -104,3 +104,43 @@ describe('searchCreated', () => {
     })
   })
 })
+
+describe('searchCreated: only what the create could have made', () => {
+  // The main step sent every attempt within totalTimeout (15 min here) of sentAt, and one
+  // lands within a minute: later tokens of the name are another's.
+  const total = 900_000
+
+  it('takes no token made after the create could have landed, even the only one', async () => {
+    const { create, context } = setup(3 * 3_600_000, total)
+    const api = new FakeTokenApi([
+      made('later-job', create.sentAt + total + LATE_CREATE_MS + 2_001),
+    ])
+    expect(await searchCreated(api, create, undefined, context)).toEqual({ found: 'none' })
+  })
+
+  it('takes one made at the last moment it could land', async () => {
+    const { create, context } = setup(3 * 3_600_000, total)
+    const api = new FakeTokenApi([made('own', create.sentAt + total + LATE_CREATE_MS + 2_000)])
+    expect(await searchCreated(api, create, undefined, context)).toEqual({
+      found: 'one',
+      token: expect.objectContaining({ id: 'own' }),
+    })
+  })
+
+  it('without a Date header, allows the clocks a minute more, and no more', async () => {
+    const { create, context } = setup(3 * 3_600_000, total)
+    const last = create.sentAt + total + LATE_CREATE_MS + 60_000
+    const api = new FakeTokenApi([made('own', last), made('other', last + 1)])
+    api.platformOffsetMs = undefined
+    expect(await searchCreated(api, create, undefined, context)).toEqual({
+      found: 'one',
+      token: expect.objectContaining({ id: 'own' }),
+    })
+  })
+
+  it('leaves out the token the step made, whatever the case of its id', async () => {
+    const { create, context } = setup(LATE_CREATE_MS)
+    const api = new FakeTokenApi([made('ABC-1', create.sentAt + 500)])
+    expect(await searchCreated(api, create, 'abc-1', context)).toEqual({ found: 'none' })
+  })
+})
