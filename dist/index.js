@@ -1411,8 +1411,10 @@ class ProjectGuard {
     }
     async createToken(name, options) {
         const token = await this.api.createToken(name, options);
-        if (this.isExpected(token))
+        if (this.isExpected(token)) {
+            this.checked.add(token.id.toLowerCase());
             return token;
+        }
         let revoked;
         try {
             await this.api.revokeToken(token.id);
@@ -1583,8 +1585,8 @@ function keptByKeep(keep) {
     return `${which} (keep: ${keep}); keep: 0 revokes it too`;
 }
 const KEPT_NAMELESS = 'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told';
-function revokeOnExitNote(when) {
-    if (when === 'never')
+function revokeOnExitNote(when, reused = false) {
+    if (when === 'never' || reused)
         return undefined;
     return when === 'always'
         ? 'It will be revoked at the end of the job (revokeOnExit).'
@@ -1639,7 +1641,7 @@ function createSummary(result, task) {
     const what = reused
         ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
         : `Created ${describeToken(token)}${mediator}.`;
-    const note = reused ? undefined : revokeOnExitNote(task.revokeOnExit);
+    const note = revokeOnExitNote(task.revokeOnExit, reused);
     const exit = note === undefined ? '' : ` ${note}`;
     return new Summary(reused ? 'Gateway token reused' : 'Gateway token created')
         .paragraph(`${what} Its value is in ${where}, masked in the log.${exit}`)
@@ -1846,7 +1848,7 @@ function reportCreate(result, task, postState, runner) {
     runner.info(reused
         ? `Reused the ${tokenLabel(token)}, created ${(0,shared_text/* oneLine */.TN)(token.createdAt ?? 'at an unknown time')}.`
         : `Created ${tokenLabel(token)}.`);
-    const exit = reused ? undefined : revokeOnExitNote(task.revokeOnExit);
+    const exit = revokeOnExitNote(task.revokeOnExit, reused);
     if (exit !== undefined)
         runner.info(exit);
     if (reused && task.revokeOnExit !== 'never')

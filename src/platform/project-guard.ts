@@ -34,7 +34,11 @@ export class ProjectGuard implements TokenApi {
 
   async createToken(name: string, options?: CreateOptions): Promise<TokenRecord> {
     const token = await this.api.createToken(name, options)
-    if (this.isExpected(token)) return token
+    if (this.isExpected(token)) {
+      // Its project is known: revoking it at once, if its value cannot be handed on, needs no list.
+      this.checked.add(token.id.toLowerCase())
+      return token
+    }
     let revoked: string
     try {
       await this.api.revokeToken(token.id)

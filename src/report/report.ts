@@ -104,8 +104,7 @@ function reportCreate(
       ? `Reused the ${tokenLabel(token)}, created ${oneLine(token.createdAt ?? 'at an unknown time')}.`
       : `Created ${tokenLabel(token)}.`,
   )
-  // A reused token was never this step's: the post step leaves it alone.
-  const exit = reused ? undefined : revokeOnExitNote(task.revokeOnExit)
+  const exit = revokeOnExitNote(task.revokeOnExit, reused)
   if (exit !== undefined) runner.info(exit)
   if (reused && task.revokeOnExit !== 'never')
     runner.info('revokeOnExit does not apply: the token was reused, not created by this step.')

@@ -40,8 +40,7 @@ export function createSummary(result: CreateResult, task: CreateTask): string {
   const what = reused
     ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
     : `Created ${describeToken(token)}${mediator}.`
-  // A reused token was never this step's: the post step leaves it alone.
-  const note = reused ? undefined : revokeOnExitNote(task.revokeOnExit)
+  const note = revokeOnExitNote(task.revokeOnExit, reused)
   const exit = note === undefined ? '' : ` ${note}`
   return new Summary(reused ? 'Gateway token reused' : 'Gateway token created')
     .paragraph(`${what} Its value is in ${where}, masked in the log.${exit}`)

@@ -22,9 +22,12 @@ export function keptByKeep(keep: number): string {
 export const KEPT_NAMELESS =
   'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told'
 
-/** What a create says of its token's end: revoked at the end of the job, and when. */
-export function revokeOnExitNote(when: RevokeOnExit): string | undefined {
-  if (when === 'never') return undefined
+/**
+ * What a create says of its token's end: revoked at the end of the job, and when. Nothing
+ * for a reused token: it was never this step's, and the post step leaves it alone.
+ */
+export function revokeOnExitNote(when: RevokeOnExit, reused = false): string | undefined {
+  if (when === 'never' || reused) return undefined
   return when === 'always'
     ? 'It will be revoked at the end of the job (revokeOnExit).'
     : 'It will be revoked at the end of the job if the job does not succeed (revokeOnExit: failure).'

@@ -56,6 +56,17 @@ describe('ProjectGuard', () => {
     expect(api.calls).toEqual(['create ci'])
   })
 
+  it('revokes a token it saw created in the expected project with no list first', async () => {
+    const api = new FakeTokenApi([])
+    const create = api.createToken.bind(api)
+    api.createToken = async (name) => ({ ...(await create(name)), projectId: OURS })
+    const guard = new ProjectGuard(api, OURS)
+    const made = await guard.createToken('ci')
+    await guard.revokeToken(made.id.toUpperCase())
+    // A revoke at once (a value that could not be handed on) spends nothing on a list.
+    expect(api.calls).toEqual(['create ci', `revoke ${made.id.toUpperCase()}`])
+  })
+
   it("checks a token's project before revoking it", async () => {
     const api = new FakeTokenApi([token(ID, 'prod', 1, { projectId: THEIRS })])
     await expect(new ProjectGuard(api, OURS).revokeToken(ID)).rejects.toThrow(

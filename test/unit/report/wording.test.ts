@@ -2,6 +2,7 @@
 // ages on, and tokens revoked by someone else (step-failure.test.ts: why a cleanup fails).
 import { describe, expect, it } from '@jest/globals'
 import {
+  revokeOnExitNote,
   ageClockNote,
   allRevoked,
   cleanupOutcome,
@@ -96,5 +97,25 @@ describe('tokens revoked by someone else meanwhile (case 5)', () => {
     expect(revokedElsewhereNote(token('y', 'y', 0, { state: 'revoked' }))).toBe(
       'was revoked by someone else meanwhile (another job, or a person): counted as revoked',
     )
+  })
+})
+
+describe('revokeOnExitNote', () => {
+  it.each(['always', 'failure'] as const)(
+    'says when a token created with %s is revoked',
+    (when) => {
+      expect(revokeOnExitNote(when)).toContain('revoked at the end of the job')
+    },
+  )
+
+  it.each(['always', 'failure', 'never'] as const)(
+    "says nothing of a reused token (%s): it was never this step's",
+    (when) => {
+      expect(revokeOnExitNote(when, true)).toBeUndefined()
+    },
+  )
+
+  it('says nothing with revokeOnExit: false', () => {
+    expect(revokeOnExitNote('never')).toBeUndefined()
   })
 })
