@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { scores, table } from '../../scripts/mutation-scores.mjs'
+import { missing, scores, table } from '../../scripts/mutation-scores.mjs'
 
 /** The per-module gate over Stryker's report (scripts/mutation-scores.mjs). */
 
@@ -27,11 +27,25 @@ afterEach(() => {
   dir = undefined
 })
 
+/** The modules the test's Stryker config mutates: the report has a row for each. */
+const MUTATED = ['src/a.ts', 'src/none.ts', 'src/text.ts']
+
 function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  return runWith(MUTATED, ...args)
+}
+
+function runWith(
+  mutate: string[],
+  ...args: string[]
+): { status: number | null; stdout: string; stderr: string } {
   dir = mkdtempSync(join(tmpdir(), 'mutation-scores-'))
   const file = join(dir, 'mutation.json')
   writeFileSync(file, JSON.stringify(REPORT))
-  const result = spawnSync(process.execPath, [SCRIPT, ...args, file], { encoding: 'utf8' })
+  const config = join(dir, 'stryker.config.mjs')
+  writeFileSync(config, `export default ${JSON.stringify({ mutate })}\n`)
+  const result = spawnSync(process.execPath, [SCRIPT, '--config', config, ...args, file], {
+    encoding: 'utf8',
+  })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
@@ -77,5 +91,26 @@ describe('the command', () => {
     const { status, stderr } = run()
     expect(stderr.trim()).toBe('Under 90%: src/a.ts, src/text.ts')
     expect(status).toBe(1)
+  })
+})
+
+describe('what the gate refuses besides a low score', () => {
+  it('a module the config mutates that the report has no row for (renamed, moved)', () => {
+    expect(missing(scores(REPORT), ['src/text.ts', 'src/gone.ts'])).toEqual(['src/gone.ts'])
+    const { status, stderr } = runWith([...MUTATED, 'src/gone.ts'], '--min', '50')
+    expect(stderr).toContain('No mutants reported for: src/gone.ts')
+    expect(status).toBe(1)
+  })
+
+  it.each([['abc'], ['101'], ['-1']])('--min %s, which is no percentage', (min) => {
+    const { status, stderr } = run('--min', min)
+    expect(stderr).toContain('--min must be a percentage from 0 to 100')
+    expect(status).not.toBe(0)
+  })
+
+  it('--min with no value', () => {
+    const { status, stderr } = runWith(MUTATED, '--min')
+    expect(stderr).toContain('--min must be a percentage')
+    expect(status).not.toBe(0)
   })
 })
