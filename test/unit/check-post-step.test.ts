@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import { parse } from 'yaml'
+import { newTokenFilePath } from '../../src/shared/token-files.js'
 import { startFakePlatform, type FakePlatform } from '../support/fake-platform.mjs'
 
 /**
@@ -14,7 +15,8 @@ import { startFakePlatform, type FakePlatform } from '../support/fake-platform.m
 
 const ACTION = resolve('.github/actions/check-post-step')
 const NAME = 'ephemeral-smoke-test'
-const TOKEN_FILE = `gateway-token-${'0123456789abcdef'.repeat(2)}`
+// Named as the action names its token files, so that a renaming there fails this test.
+const TOKEN_FILE = basename(newTokenFilePath(tmpdir()))
 
 let platform: FakePlatform
 let temp: string
@@ -157,5 +159,14 @@ describe('its action.yml', () => {
       ['authUrl', 'baseUrl', 'clientId', 'clientSecret', 'name'].sort(),
     )
     expect(Object.values(metadata.inputs).every((input) => input.required === true)).toBe(true)
+  })
+
+  it('prints what the platform said as data of one error: no line break, no command of its own', async () => {
+    platform.seed({ name: NAME, id: 'id-1\n::add-mask::x\r%0A ##[group]y' })
+    const result = await runPost()
+    expect(result.status).toBe(1)
+    const lines = result.stdout.split('\n').filter((line) => line !== '')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/^::error::Token id-1%0A::add-mask::x%0D%250A ## \[group\]y \(/)
   })
 })

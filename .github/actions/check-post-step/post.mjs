@@ -77,9 +77,12 @@ async function problems() {
 /** @param {string} line */
 const print = (line) => process.stdout.write(`${line}\n`)
 
-/** A workflow command's message, escaped as the runner reads it. */
+/**
+ * A workflow command's message, escaped as the runner reads it, with the legacy `##[`
+ * form broken (the runner acts on it anywhere in a line): platform text stays data.
+ */
 const escape = (/** @type {string} */ text) =>
-  text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
+  text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/##\[/g, '## [')
 
 try {
   const found = await problems()
