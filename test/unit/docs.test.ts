@@ -155,33 +155,54 @@ describe('examples', () => {
   )
 })
 
-/** The repository's paths the docs name in code spans, as `src/...`, `test/...`, `docs/...`. */
+/** The repository's paths the docs name in code spans, as `src/...`, `.github/...`. */
 const DOCS = ['README.md', 'CONTRIBUTING.md', 'SECURITY.md', 'CHANGELOG.md'].concat(
   readdirSync(`${ROOT}/docs`).map((file) => `docs/${file}`),
 )
-const NAMED_PATH = /`((?:src|test|bench|scripts|examples|docs)\/[\w./*-]+)`/g
+const NAMED_PATH = /`((?:src|test|bench|scripts|examples|docs|\.github)\/[\w./*-]*)`/g
 // actions/runner's sources, quoted where the docs explain what the runner does.
 const EXTERNAL = /^src\/Runner\./
 
-describe('paths the docs name', () => {
-  const named = DOCS.flatMap((doc) =>
-    [...readFileSync(`${ROOT}/${doc}`, 'utf8').matchAll(NAMED_PATH)].map((m) => ({
-      doc,
-      path: (m[1] ?? '').replace(/[.]$/, ''),
-    })),
-  ).filter(({ path }) => !EXTERNAL.test(path))
+/** Whether a path exists; a `*` in its last part matches at least one file of its folder. */
+function exists(path: string): boolean {
+  const slash = path.lastIndexOf('/')
+  const name = path.slice(slash + 1)
+  if (!name.includes('*')) return existsSync(`${ROOT}/${path}`)
+  const folder = `${ROOT}/${path.slice(0, slash)}`
+  const pattern = new RegExp(
+    `^${name
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  )
+  return existsSync(folder) && readdirSync(folder).some((file) => pattern.test(file))
+}
 
-  it('finds them', () => {
-    expect(named.length).toBeGreaterThan(20)
+/** The paths a document names that are not in the repository. */
+function missingPaths(text: string): string[] {
+  return [...text.matchAll(NAMED_PATH)]
+    .map((match) => (match[1] ?? '').replace(/[.]$/, ''))
+    .filter((path) => !EXTERNAL.test(path) && !exists(path))
+}
+
+describe('paths the docs name', () => {
+  it('exist in the repository, every glob matching a file', () => {
+    const named = DOCS.flatMap((doc) =>
+      missingPaths(readFileSync(`${ROOT}/${doc}`, 'utf8')).map((path) => `${doc}: ${path}`),
+    )
+    expect(named).toEqual([])
   })
 
-  it('exist (a glob: its folder does)', () => {
-    const missing = named.filter(({ path }) => {
-      const fixed = path.includes('*')
-        ? path.slice(0, path.lastIndexOf('/', path.indexOf('*')))
-        : path
-      return !existsSync(`${ROOT}/${fixed}`)
-    })
-    expect(missing).toEqual([])
+  it('are found, and one missing, a glob matching nothing, or a misspelt folder is refused', () => {
+    const text = [
+      '`src/main.ts`, `.github/workflows/ci.yml` and `test/e2e/examples*.test.ts` are there.',
+      '`src/gone.ts`, `test/e2e/exmples*.test.ts`, `.github/workflow/ci.yml` are not.',
+      'Neither is `src/Runner.Worker/StepsRunner.cs` ours to check.',
+    ].join('\n')
+    expect(missingPaths(text)).toEqual([
+      'src/gone.ts',
+      'test/e2e/exmples*.test.ts',
+      '.github/workflow/ci.yml',
+    ])
   })
 })
