@@ -815,7 +815,7 @@ async function create(client, task, notes) {
     return result;
 }
 async function revokeUnhanded(client, result, error) {
-    const why = (0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error).replace(/\.$/, ''));
+    const why = (0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error));
     const { token } = result;
     if (result.reused)
         return new errors/* ActionError */.lZ(`${why} The reused ${tokenLabel(token)} stays active.`);
@@ -4439,6 +4439,8 @@ const githubRunner = {
 /* harmony export */   dz: () => (/* binding */ InputError),
 /* harmony export */   lZ: () => (/* binding */ ActionError)
 /* harmony export */ });
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
+
 class ActionError extends Error {
     name = 'ActionError';
 }
@@ -4451,11 +4453,9 @@ class InputError extends ActionError {
     }
 }
 class RunnerFileError extends ActionError {
-    file;
     name = 'RunnerFileError';
     constructor(file, cause) {
-        super(`could not write ${file}: ${messageOf(cause).replace(/\.$/, '')}.`);
-        this.file = file;
+        super(`could not write ${file}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .asSentence */ .KG)(messageOf(cause))}`);
     }
 }
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';

@@ -3512,6 +3512,8 @@ const githubRunner = {
 /* harmony export */   dz: () => (/* binding */ InputError),
 /* harmony export */   lZ: () => (/* binding */ ActionError)
 /* harmony export */ });
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
+
 class ActionError extends Error {
     name = 'ActionError';
 }
@@ -3524,11 +3526,9 @@ class InputError extends ActionError {
     }
 }
 class RunnerFileError extends ActionError {
-    file;
     name = 'RunnerFileError';
     constructor(file, cause) {
-        super(`could not write ${file}: ${messageOf(cause).replace(/\.$/, '')}.`);
-        this.file = file;
+        super(`could not write ${file}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .asSentence */ .KG)(messageOf(cause))}`);
     }
 }
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';

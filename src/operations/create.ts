@@ -81,7 +81,7 @@ export async function revokeUnhanded(
   result: CreateResult,
   error: unknown,
 ): Promise<ActionError> {
-  const why = asSentence(messageOf(error).replace(/\.$/, ''))
+  const why = asSentence(messageOf(error))
   const { token } = result
   if (result.reused) return new ActionError(`${why} The reused ${tokenLabel(token)} stays active.`)
   try {

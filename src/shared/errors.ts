@@ -1,4 +1,6 @@
 // The action's expected failures: their messages are what the workflow author reads.
+import { asSentence } from './text.js'
+
 /**
  * An expected failure (bad input, a platform that refused, a network that failed).
  * Its message is exactly what the workflow author reads, so it must say what went
@@ -28,11 +30,8 @@ export class InputError extends ActionError {
 export class RunnerFileError extends ActionError {
   override name = 'RunnerFileError'
 
-  constructor(
-    readonly file: string,
-    cause: unknown,
-  ) {
-    super(`could not write ${file}: ${messageOf(cause).replace(/\.$/, '')}.`)
+  constructor(file: string, cause: unknown) {
+    super(`could not write ${file}: ${asSentence(messageOf(cause))}`)
   }
 }
 
