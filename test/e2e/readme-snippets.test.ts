@@ -1,23 +1,11 @@
 // The README's snippets that are whole steps, run as a workflow author who copies one would run it.
 import { describe, expect, it } from '@jest/globals'
-import { PROJECT_ID, type FakePlatform } from '../support/fake-platform.mjs'
 import { runWorkflowText } from '../support/workflow-runner.mjs'
+import { created, DAY, settings } from './example-helpers.js'
 import { useFakePlatform } from './helpers.js'
 import { asWorkflow, snippet } from './readme-helpers.js'
 
 const platform = useFakePlatform()
-const DAY = 86_400_000
-
-function settings(p: FakePlatform) {
-  return {
-    secrets: { PLATFORM_CLIENT_ID: p.clientId, PLATFORM_CLIENT_SECRET: p.clientSecret },
-    vars: {
-      PLATFORM_API_URL: p.baseUrl,
-      PLATFORM_AUTH_URL: p.authUrl,
-      PLATFORM_PROJECT_ID: PROJECT_ID,
-    },
-  }
-}
 
 describe("the README's Helm snippet, copied on its own, is safe", () => {
   it('a deploy that succeeds leaves the new token active, from a file, in a Secret of its own', async () => {
@@ -28,14 +16,14 @@ describe("the README's Helm snippet, copied on its own, is safe", () => {
       settings(platform()),
     )
     expect(run.jobs).toEqual({ snippet: 'success' })
-    const fresh = [...platform().tokens.values()].find((t) => t.id !== old.id)
-    expect(fresh?.state).toBe('active')
+    const fresh = created(platform(), [old])
+    expect(fresh.state).toBe('active')
     expect(platform().tokens.get(old.id)?.state).toBe('active')
     const secret = run.tools.find((c) => c.tool === 'kubectl' && c.args[1] === 'secret')
-    expect(Object.values(secret?.files ?? {})).toEqual([fresh?.tokenValue])
+    expect(Object.values(secret?.files ?? {})).toEqual([fresh.tokenValue])
     const upgrade = run.tools.find((c) => c.tool === 'helm' && c.args[0] === 'upgrade')
     expect(upgrade?.args).toEqual(expect.arrayContaining(['--atomic', '--wait']))
-    for (const call of run.tools) expect(call.args.join(' ')).not.toContain(fresh?.tokenValue)
+    for (const call of run.tools) expect(call.args.join(' ')).not.toContain(fresh.tokenValue)
   })
 
   it('a deploy that fails revokes the new token and leaves the old one in service', async () => {
@@ -45,8 +33,8 @@ describe("the README's Helm snippet, copied on its own, is safe", () => {
       fail: 'helm upgrade',
     })
     expect(run.jobs).toEqual({ snippet: 'failure' })
-    const fresh = [...platform().tokens.values()].find((t) => t.id !== old.id)
-    expect(fresh?.state).toBe('revoked')
+    const fresh = created(platform(), [old])
+    expect(fresh.state).toBe('revoked')
     expect(platform().tokens.get(old.id)?.state).toBe('active')
   })
 })
