@@ -3,9 +3,10 @@
 // platform that limits requests in flight (429 with Retry-After 1, 0 or none) or requests a
 // second (a token bucket), at concurrency 4, 8 and 32. Each case gives the ideal (what the
 // limit allows, start-up and the two first requests included), the action's time and the
-// tokens it left active, the most times it sent one revoke, and the floor: a client that
-// knows the limit (node-throttled-floor.mjs). The target: no token left, and at least 0.67
-// of the ideal, where the floor shows that a client can reach it.
+// tokens it left active, the most times it sent one revoke, the floor: a client that knows
+// the limit (node-throttled-floor.mjs), and under a limit in flight, a bare client that does
+// not know it and learns it perfectly at its first 429 (node-throttled-adaptive.mjs). The target: no token left, and at
+// least 0.67 of the ideal, where a client that does not know the limit can reach it.
 import { join } from 'node:path'
 import { startFakePlatform } from '../test/support/fake-platform.mjs'
 import { ROOT } from '../test/support/runner.mjs'
@@ -102,6 +103,21 @@ export async function throttled(cases, { latencyMs, tokens, startMs }) {
         timed(NODE, [join(ROOT, 'bench/node-throttled-floor.mjs')], floorEnv),
         'bench/node-throttled-floor.mjs',
       )
+      // A client that learns the limit at its first 429: what not knowing it costs at least.
+      let adaptiveMs
+      if (c.inFlight) {
+        seed()
+        adaptiveMs = await succeeded(
+          timed(NODE, [join(ROOT, 'bench/node-throttled-adaptive.mjs')], {
+            ...floorEnv,
+            IN_FLIGHT: String(c.concurrency),
+            LIMIT: String(c.inFlight.max),
+          }),
+          'bench/node-throttled-adaptive.mjs',
+        )
+        const leftByIt = [...platform.tokens.values()].filter((t) => t.state === 'active').length
+        if (leftByIt > 0) throw new Error(`node-throttled-adaptive.mjs left ${leftByIt} tokens`)
+      }
       const idealMs =
         startMs +
         2 * latencyMs +
@@ -116,6 +132,7 @@ export async function throttled(cases, { latencyMs, tokens, startMs }) {
         left,
         mostSends: Math.max(0, ...sends.values()),
         floorMs,
+        adaptiveMs,
       })
     } finally {
       await platform.close()
@@ -128,13 +145,15 @@ export async function throttled(cases, { latencyMs, tokens, startMs }) {
 export function throttledTable(rows) {
   const ratio = (/** @type {number} */ a, /** @type {number} */ b) => (a / b).toFixed(2)
   const lines = [
-    '| platform limit | Retry-After | concurrency | ideal | action | tokens left | most sends of one | floor (knows the limit) |',
-    '|---|---|---|---|---|---|---|---|',
+    '| platform limit | Retry-After | concurrency | ideal | action | tokens left | most sends of one | floor (knows the limit) | learns it at the first 429 |',
+    '|---|---|---|---|---|---|---|---|---|',
   ]
+  const time = (/** @type {number} */ ms, /** @type {number} */ ideal) =>
+    `${(ms / 1000).toFixed(1)} s (${ratio(ideal, ms)})`
   for (const r of rows) {
     const exit = r.exitCode === 0 ? '' : `, exit ${r.exitCode}`
     lines.push(
-      `| ${r.limit} | ${r.retryAfter === 'seconds' ? '1 s' : r.retryAfter} | ${r.concurrency} | ${(r.idealMs / 1000).toFixed(1)} s | ${(r.actionMs / 1000).toFixed(1)} s (${ratio(r.idealMs, r.actionMs)})${exit} | ${r.left} | ${r.mostSends} | ${(r.floorMs / 1000).toFixed(1)} s (${ratio(r.idealMs, r.floorMs)}) |`,
+      `| ${r.limit} | ${r.retryAfter === 'seconds' ? '1 s' : r.retryAfter} | ${r.concurrency} | ${(r.idealMs / 1000).toFixed(1)} s | ${time(r.actionMs, r.idealMs)}${exit} | ${r.left} | ${r.mostSends} | ${time(r.floorMs, r.idealMs)} | ${r.adaptiveMs === undefined ? '' : time(r.adaptiveMs, r.idealMs)} |`,
     )
   }
   const ratios = rows.map((r) => r.idealMs / r.actionMs)

@@ -1193,7 +1193,7 @@ class Scheduler {
         const settle = kind === 'rate' && pace !== undefined ? 2000 / pace : 0;
         const backoff = throttle.attemptsUsed >= 2 ? throttle.backoffMs : 0;
         const wait = Math.max(throttle.retryAfterMs ?? throttle.backoffMs, settle, backoff);
-        entry.notBefore = now + wait + this.clock.jitter() * Math.min(250, 20 + wait / 10);
+        entry.notBefore = now + wait + this.clock.jitter() * Math.min(100, 10 + wait / 40);
         entry.attemptsUsed = throttle.attemptsUsed;
         this.say();
     }

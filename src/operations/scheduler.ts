@@ -157,8 +157,10 @@ export class Scheduler {
     // Turned away twice: also its backoff, so that its last attempts wait for the pace to settle.
     const backoff = throttle.attemptsUsed >= 2 ? throttle.backoffMs : 0
     const wait = Math.max(throttle.retryAfterMs ?? throttle.backoffMs, settle, backoff)
-    // A little jitter, so that requests turned away together do not come back together.
-    entry.notBefore = now + wait + this.clock.jitter() * Math.min(250, 20 + wait / 10)
+    // A little jitter, so that requests turned away together do not come back together: 10 ms
+    // and a 40th of the wait, at most 100 ms. The in-flight limit and the pace already space
+    // this cleanup's own sends; more would only delay the last ones (the bench's tail).
+    entry.notBefore = now + wait + this.clock.jitter() * Math.min(100, 10 + wait / 40)
     entry.attemptsUsed = throttle.attemptsUsed
     this.say()
   }
