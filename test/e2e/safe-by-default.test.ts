@@ -106,6 +106,30 @@ describe('keep defaults to 1: the newest active token of a name stays (case 2)',
   })
 })
 
+describe('names that are not text are never revoked by age or by keep (case 4)', () => {
+  // A platform's records whose name is a number, an array or null: read as text they would
+  // all be '', one name, and keep would rank them together.
+  const seedOdd = () =>
+    [42, ['prod'], null].map((name) =>
+      platform().seed({ name: name as unknown as string, ageMs: 90 * DAY }),
+    )
+
+  it.each(['1', '0'])('with keep %s, none of them is revoked, and each is named', async (keep) => {
+    const odd = seedOdd()
+    const named = platform().seed({ name: 'ci-a', ageMs: 90 * DAY })
+    const run = await runAgainst(platform(), { operation: 'cleanup', olderThan: '30d', keep })
+
+    expect(run.exitCode).toBe(0)
+    expect(platform().requestLines()).toEqual(
+      keep === '0' ? [AUTH, LIST, revokeLine(named.id)] : [AUTH, LIST],
+    )
+    for (const token of odd) {
+      expect(platform().tokens.get(token.id)?.state).toBe('active')
+      expect(run.warnings.some((w) => w.includes(`(${token.id}) is not revoked`))).toBe(true)
+    }
+  })
+})
+
 describe("ages are measured on the platform's clock (case 3)", () => {
   const HOUR = 3_600_000
 
