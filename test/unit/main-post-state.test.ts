@@ -45,6 +45,17 @@ afterEach(() => {
 
 describe('run: what create leaves for the post step', () => {
   const authOk = () => nock(AUTH).post(AUTH_PATH).reply(200, { access_token: 'access-token-1' })
+  /** A create of pr-1 that the platform answers at once: what the step wrote, and its clock. */
+  const createPr1 = async () => {
+    const writes = recordWrites()
+    const clock = new FakeClock()
+    authOk()
+    nock(API)
+      .post('/api/tokens')
+      .reply(201, record({ name: 'pr-1' }))
+    await run(runner, clock)
+    return { writes, clock }
+  }
 
   it('revokes at once a new token whose value could not be handed on, naming the runner file', async () => {
     given({ operation: 'create', name: 'pr-1' })
@@ -123,13 +134,7 @@ describe('run: what create leaves for the post step', () => {
 
   it('revokeOnExit: saves each key once, the id before any output, the time by the step’s clock', async () => {
     given({ operation: 'create', name: 'pr-1', revokeOnExit: 'failure' })
-    const writes = recordWrites()
-    const clock = new FakeClock()
-    authOk()
-    nock(API)
-      .post('/api/tokens')
-      .reply(201, record({ name: 'pr-1' }))
-    await run(runner, clock)
+    const { writes, clock } = await createPr1()
     expect(runner.failures).toEqual([])
     // The name is saved once, before the create is sent (no longer again with the id).
     expect(writes.slice(0, 5)).toEqual([
@@ -144,13 +149,7 @@ describe('run: what create leaves for the post step', () => {
 
   it('revokeOnExit and writeTokenFile: the token, then the path of its file, each once', async () => {
     given({ operation: 'create', name: 'pr-1', revokeOnExit: 'true', writeTokenFile: 'true' })
-    const writes = recordWrites()
-    const clock = new FakeClock()
-    authOk()
-    nock(API)
-      .post('/api/tokens')
-      .reply(201, record({ name: 'pr-1' }))
-    await run(runner, clock)
+    const { writes, clock } = await createPr1()
     expect(runner.failures).toEqual([])
     const path = runner.outputs.tokenFile ?? ''
     expect(writes.filter((write) => write.startsWith('state '))).toEqual([
