@@ -286,7 +286,7 @@ __webpack_unused_export__ = debug; // for test
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(307);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(678);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(428);
 
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
@@ -296,7 +296,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 678:
+/***/ 428:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -496,7 +496,7 @@ function refuseUnknownInputs(given, declared) {
         const other = closest(variable, declared);
         return `'${written(variable)}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`;
     });
-    throw new errors/* InputError */.dz(written(first), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes.`);
+    throw new errors/* InputError */.dz(written(first), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`);
 }
 function written(variable) {
     return variable.toLowerCase();
@@ -668,6 +668,54 @@ function readCleanup(orDefault) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/platform/errors.ts
+
+class RequestError extends errors/* ActionError */.lZ {
+    status;
+    transient;
+    name = 'RequestError';
+    constructor(message, status, transient = false) {
+        super(message);
+        this.status = status;
+        this.transient = transient;
+    }
+}
+class AuthenticationError extends RequestError {
+    name = 'AuthenticationError';
+}
+class DeadlineError extends RequestError {
+    mayHaveTakenEffect;
+    name = 'DeadlineError';
+    constructor(message, status, mayHaveTakenEffect = false) {
+        super(message, status);
+        this.mayHaveTakenEffect = mayHaveTakenEffect;
+    }
+}
+class UnsettledRevokeError extends RequestError {
+    refusal;
+    mayHaveRevoked;
+    name = 'UnsettledRevokeError';
+    constructor(refusal, mayHaveRevoked) {
+        super(refusal.message, refusal.status);
+        this.refusal = refusal;
+        this.mayHaveRevoked = mayHaveRevoked;
+    }
+}
+class ThrottledError extends RequestError {
+    throttle;
+    name = 'ThrottledError';
+    constructor(message, throttle) {
+        super(message, 429);
+        this.throttle = throttle;
+    }
+}
+class UnknownTokenError extends RequestError {
+    name = 'UnknownTokenError';
+}
+function isRefusal(status) {
+    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
+}
+
 ;// CONCATENATED MODULE: ./src/shared/timestamp.ts
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?([0-5]\d))$/;
 function readTimestamp(text) {
@@ -727,7 +775,10 @@ function publicJson(records) {
 function nameAndId(token) {
     if (token.name === undefined)
         return `${NO_NAME} (${shortId(token)})`;
-    return `'${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.name), 200)}' (${shortId(token)})`;
+    return `${quoteName(token.name)} (${shortId(token)})`;
+}
+function quoteName(name) {
+    return `'${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(name), 200)}'`;
 }
 const NO_NAME = '(a name that is not text)';
 function shortId(token) {
@@ -778,11 +829,177 @@ function order(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
 }
 
+;// CONCATENATED MODULE: ./src/platform/lost-create.ts
+
+
+
+
+
+function mustSearch(facts) {
+    return facts.lost || (facts.written && facts.id === undefined && !facts.refused);
+}
+const KNOWN_CLOCK_MARGIN_MS = 2_000;
+const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
+const LATE_CREATE_MS = 60_000;
+function createWindow(sentAt, platformTime, totalMs = 0) {
+    const onPlatform = platformTime(sentAt);
+    const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
+    const start = onPlatform ?? sentAt;
+    const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity;
+    return { since: start - margin, until, clockKnown: onPlatform !== undefined };
+}
+function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, except } = {}) {
+    const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs);
+    const candidates = newestFirst(tokens.filter((token) => {
+        if (token.name !== name || token.state !== 'active')
+            return false;
+        if (except !== undefined && sameId(token.id, except))
+            return false;
+        const created = createdTime(token);
+        return created === undefined || (created >= since && created <= until);
+    }));
+    const [only] = candidates;
+    if (only === undefined)
+        return { found: 'none' };
+    if (candidates.length > 1)
+        return { found: 'several', tokens: candidates };
+    const created = createdTime(only);
+    if (created === undefined) {
+        const why = `its createdAt (${JSON.stringify((0,shared_text/* truncate */.xv)(only.createdAt ?? '', 40))}) cannot be read, so whether it was made by this step or before it cannot be told`;
+        return { found: 'unsure', token: only, why };
+    }
+    if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
+        const seconds = Math.round((sentAt - created) / 1000);
+        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
+        return { found: 'unsure', token: only, why };
+    }
+    return { found: 'one', token: only };
+}
+async function revokeAtOnce(revoke, token) {
+    try {
+        await revoke(token.id);
+        return 'It was revoked at once.';
+    }
+    catch (error) {
+        return `Revoking it at once failed too: ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))} Revoke it with operation: revoke and tokenId: ${shortId(token)}.`;
+    }
+}
+async function notHandedOn(revoke, token, why) {
+    const revoked = await revokeAtOnce(revoke, token);
+    return new errors/* ActionError */.lZ(`${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(why))} The value of the new ${tokenLabel(token)} was not handed on. ${revoked}`);
+}
+class FollowedCreate {
+    context;
+    facts;
+    unsaved;
+    lostAttempts = 0;
+    constructor(name, context) {
+        this.context = context;
+        this.facts = { name, sentAt: context.clock.now(), written: false, refused: false, lost: false };
+        context.save({ ...this.facts });
+    }
+    written() {
+        if (!this.facts.written)
+            this.note({ written: true });
+    }
+    async afterLostAnswer(failure) {
+        const { facts, context } = this;
+        const name = quoteName(facts.name);
+        context.log.info(`${failure}. The token may have been created all the same: checking the list.`);
+        this.lostAttempts++;
+        this.note({ lost: true });
+        let tokens;
+        try {
+            tokens = await context.list();
+        }
+        catch (error) {
+            throw new RequestError(`${failure}; whether token ${name} was created is unknown, as listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)} ${lookForSentence(facts, context.platformTime)}`);
+        }
+        const created = findCreated(tokens, facts, context.platformTime);
+        switch (created.found) {
+            case 'none':
+                context.log.info(`No token named ${name} was created: sending the create again.`);
+                return undefined;
+            case 'several':
+                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
+            case 'unsure':
+                throw new RequestError(`${failure}; the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookForSentence(facts, context.platformTime)}`);
+            case 'one':
+                return this.adopted(created.token, failure);
+        }
+    }
+    async accept(token, request) {
+        const { facts, context } = this;
+        if (token.name === facts.name && token.state === 'active') {
+            this.note({ id: token.id });
+            if (this.unsaved !== undefined)
+                throw await notHandedOn(context.revoke, token, this.unsaved.error);
+            if (facts.lost)
+                this.sayLostAttempt(token);
+            return token;
+        }
+        const state = JSON.stringify((0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.state), 40));
+        const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${state}, not an active token named ${quoteName(facts.name)}: its value was not handed on.`;
+        const created = createdTime(token);
+        const since = createWindow(facts.sentAt, context.platformTime).since;
+        if (token.state !== 'active' || (created !== undefined && created < since)) {
+            this.note({ refused: true });
+            const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
+            throw new RequestError(token.state === 'active' ? mismatch + older : mismatch);
+        }
+        this.note({ id: token.id });
+        throw new RequestError(`${mismatch} ${await revokeAtOnce(context.revoke, token)}`);
+    }
+    failed(error) {
+        if (this.facts.id !== undefined || this.facts.lost)
+            return;
+        const status = error instanceof RequestError ? error.status : undefined;
+        if (isRefusal(status) || status === 429)
+            this.note({ refused: true });
+        else if (this.facts.written)
+            this.note({ lost: true });
+    }
+    async adopted(token, failure) {
+        if (!isUuid(token.id)) {
+            throw new RequestError(`${failure}; a token named ${quoteName(this.facts.name)} was created, but its id ${JSON.stringify((0,shared_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
+        }
+        this.note({ id: token.id, lost: this.lostAttempts > 1 });
+        if (token.tokenValue === undefined) {
+            throw new RequestError(`${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${await revokeAtOnce(this.context.revoke, token)}`);
+        }
+        this.context.log.info(`It was: token ${token.id}, created at ${(0,shared_text/* oneLine */.TN)(token.createdAt ?? '?')}, is this step's token.`);
+        return token;
+    }
+    sayLostAttempt(kept) {
+        const { log, postStepLooks, platformTime } = this.context;
+        if (postStepLooks) {
+            log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(kept)} (revokeOnExit).`);
+            return;
+        }
+        log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(this.facts, platformTime, kept.id)} revokeOnExit: true looks for it at the end of the job.`);
+    }
+    note(change) {
+        Object.assign(this.facts, change);
+        try {
+            this.context.save({ ...this.facts });
+        }
+        catch (error) {
+            this.unsaved ??= { error };
+        }
+    }
+}
+function lookForSentence(facts, platformTime, except) {
+    const since = new Date(createWindow(facts.sentAt, platformTime).since).toISOString();
+    const other = except === undefined ? '' : ` other than ${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(except), 80)}`;
+    return `An active token named ${quoteName(facts.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
+}
+
 ;// CONCATENATED MODULE: ./src/operations/create.ts
 
 
 
-async function create(client, task, notes) {
+
+async function create(client, task, options = {}) {
     const { name, ifExists } = task;
     if (ifExists !== 'create') {
         const tokens = await client.listTokens();
@@ -797,81 +1014,14 @@ async function create(client, task, notes) {
             return { operation: 'create', token: existing, reused: true };
         }
     }
-    if (notes === undefined)
-        return { operation: 'create', token: await client.createToken(name), reused: false };
-    notes.sending(name);
-    const token = await client.createToken(name, {
-        onLostAnswer: () => {
-            notes.answerLost();
-        },
-    });
-    const result = { operation: 'create', token, reused: false };
-    try {
-        notes.created(token);
-    }
-    catch (error) {
-        throw await revokeUnhanded(client, result, error);
-    }
-    return result;
+    return { operation: 'create', token: await client.createToken(name, options), reused: false };
 }
 async function revokeUnhanded(client, result, error) {
-    const why = (0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error));
     const { token } = result;
-    if (result.reused)
-        return new errors/* ActionError */.lZ(`${why} The reused ${tokenLabel(token)} stays active.`);
-    try {
-        await client.revokeToken(token.id);
-        return new errors/* ActionError */.lZ(`${why} The new ${tokenLabel(token)} was revoked at once, as its value was not handed on.`);
+    if (result.reused) {
+        return new errors/* ActionError */.lZ(`${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))} The reused ${tokenLabel(token)} stays active.`);
     }
-    catch (revokeError) {
-        return new errors/* ActionError */.lZ(`${why} Its value was not handed on, and revoking the new ${tokenLabel(token)} at once failed too: ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(revokeError))} Revoke it with operation: revoke and tokenId: ${token.id}.`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/platform/errors.ts
-
-class RequestError extends errors/* ActionError */.lZ {
-    status;
-    name = 'RequestError';
-    constructor(message, status) {
-        super(message);
-        this.status = status;
-    }
-}
-class AuthenticationError extends RequestError {
-    name = 'AuthenticationError';
-}
-class DeadlineError extends RequestError {
-    mayHaveTakenEffect;
-    name = 'DeadlineError';
-    constructor(message, status, mayHaveTakenEffect = false) {
-        super(message, status);
-        this.mayHaveTakenEffect = mayHaveTakenEffect;
-    }
-}
-class UnsettledRevokeError extends RequestError {
-    refusal;
-    mayHaveRevoked;
-    name = 'UnsettledRevokeError';
-    constructor(refusal, mayHaveRevoked) {
-        super(refusal.message, refusal.status);
-        this.refusal = refusal;
-        this.mayHaveRevoked = mayHaveRevoked;
-    }
-}
-class ThrottledError extends RequestError {
-    throttle;
-    name = 'ThrottledError';
-    constructor(message, throttle) {
-        super(message, 429);
-        this.throttle = throttle;
-    }
-}
-class UnknownTokenError extends RequestError {
-    name = 'UnknownTokenError';
-}
-function isRefusal(status) {
-    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
+    return notHandedOn((id) => client.revokeToken(id), token, error);
 }
 
 ;// CONCATENATED MODULE: ./src/operations/name-pattern.ts
@@ -1377,7 +1527,7 @@ async function revoke(client, task) {
 async function perform(client, task, context) {
     switch (task.operation) {
         case 'create':
-            return { operation: 'create', task, result: await create(client, task, context.createNotes) };
+            return { operation: 'create', task, result: await create(client, task, context.create) };
         case 'list':
             return { operation: 'list', task, result: await list(client, task) };
         case 'revoke':
@@ -1388,6 +1538,7 @@ async function perform(client, task, context) {
 }
 
 ;// CONCATENATED MODULE: ./src/platform/project-guard.ts
+
 
 
 
@@ -1415,15 +1566,7 @@ class ProjectGuard {
             this.checked.add(token.id.toLowerCase());
             return token;
         }
-        let revoked;
-        try {
-            await this.api.revokeToken(token.id);
-            revoked = 'It was revoked at once.';
-        }
-        catch (error) {
-            const why = (0,errors/* messageOf */.bD)(error);
-            revoked = `Revoking it at once failed too, so revoke it by hand: ${why}`;
-        }
+        const revoked = await revokeAtOnce((id) => this.api.revokeToken(id), token);
         throw new errors/* ActionError */.lZ(`the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`);
     }
     async revokeToken(tokenId, options) {
@@ -1443,50 +1586,44 @@ function projectOf(token) {
 }
 
 ;// CONCATENATED MODULE: ./src/post/state.ts
-const TOKEN_ID = 'revokeOnExitTokenId';
-const TOKEN_NAME = 'revokeOnExitTokenName';
-const CREATE_SENT_AT = 'revokeOnExitSince';
-const WHEN = 'revokeOnExitWhen';
-const LOST_ANSWER = 'revokeOnExitLostAnswer';
+const CREATE = 'create';
 const TOKEN_FILE = 'tokenFile';
 class PostState {
     runner;
-    clock;
-    constructor(runner, clock) {
+    constructor(runner) {
         this.runner = runner;
-        this.clock = clock;
     }
-    createNotes(when) {
-        return {
-            sending: (name) => {
-                this.runner.saveState(TOKEN_NAME, name);
-                this.runner.saveState(CREATE_SENT_AT, String(this.clock.now()));
-                this.runner.saveState(WHEN, when);
-            },
-            answerLost: () => {
-                this.runner.saveState(LOST_ANSWER, 'true');
-            },
-            created: (token) => {
-                this.runner.saveState(TOKEN_ID, token.id);
-            },
+    createSaver(when) {
+        return (facts) => {
+            this.runner.saveState(CREATE, JSON.stringify({ ...facts, when }));
         };
     }
     tokenFile(path) {
         this.runner.saveState(TOKEN_FILE, path);
     }
 }
-function readToRevokeOnExit(runner) {
-    const id = runner.getState(TOKEN_ID);
-    const name = runner.getState(TOKEN_NAME);
-    const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
-    const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
-    const create = name && Number.isSafeInteger(sentAt) ? { name, sentAt, when } : undefined;
-    const lost = runner.getState(LOST_ANSWER) === 'true';
-    if (id) {
-        const token = name ? { id, name } : { id };
-        return create !== undefined && lost ? { when, token, search: create } : { when, token };
+function readSavedCreate(runner) {
+    let saved;
+    try {
+        saved = JSON.parse(runner.getState(CREATE) || 'null');
     }
-    return create === undefined ? undefined : { when, search: create };
+    catch {
+        return undefined;
+    }
+    if (typeof saved !== 'object' || saved === null)
+        return undefined;
+    const { name, sentAt, written, id, refused, lost, when } = saved;
+    if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt))
+        return undefined;
+    return {
+        name,
+        sentAt: sentAt,
+        written: written === true,
+        ...(typeof id === 'string' && id !== '' ? { id } : {}),
+        refused: refused === true,
+        lost: lost === true,
+        when: when === 'failure' ? 'failure' : 'always',
+    };
 }
 function savedTokenFile(runner) {
     return runner.getState(TOKEN_FILE) || undefined;
@@ -1949,13 +2086,15 @@ function listOutputs(runner, tokens) {
 class Deadline {
     clock;
     totalMs;
+    limit;
     endsAt;
     cancelledBy;
     stopping = new AbortController();
     cutting = new AbortController();
-    constructor(clock, totalMs) {
+    constructor(clock, totalMs, limit) {
         this.clock = clock;
         this.totalMs = totalMs;
+        this.limit = limit;
         this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
     }
     remaining() {
@@ -1982,21 +2121,22 @@ class Deadline {
         this.cutting.abort();
     }
     cause() {
-        return this.cancelledBy === undefined
-            ? { by: 'totalTimeout', totalMs: this.totalMs }
-            : { by: 'cancel', signal: this.cancelledBy };
+        if (this.cancelledBy !== undefined)
+            return { by: 'cancel', signal: this.cancelledBy };
+        const cause = { by: 'totalTimeout', totalMs: this.totalMs };
+        return this.limit === undefined ? cause : { ...cause, limit: this.limit };
     }
     describe() {
-        return budget(this.totalMs);
+        return budget(this.totalMs, this.limit);
     }
 }
-function budget(totalMs) {
-    return `totalTimeout (${Math.round(totalMs / 1000)} s)`;
+function budget(totalMs, limit = 'totalTimeout') {
+    return `${limit} (${Math.round(totalMs / 1000)} s)`;
 }
 function stopped(cause) {
     return cause.by === 'cancel'
         ? `The step was cancelled (${cause.signal})`
-        : `${budget(cause.totalMs)} ran out`;
+        : `${budget(cause.totalMs, cause.limit)} ran out`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/step-failure.ts
@@ -2083,84 +2223,6 @@ function requestLine(request) {
     return `${request.method} ${request.url}`;
 }
 
-;// CONCATENATED MODULE: ./src/platform/decode.ts
-
-
-
-
-
-const NOT_JSON = Symbol('not JSON');
-const HEADER_SAFE = /^[\x21-\x7e]+$/;
-function parseJson(body) {
-    try {
-        return JSON.parse(body);
-    }
-    catch {
-        return NOT_JSON;
-    }
-}
-function readRecord(request, answer) {
-    const record = toRecord(readJson(request, answer));
-    if (typeof record === 'string') {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
-    }
-    return record;
-}
-function readRevoked(request, answer, tokenId) {
-    const record = readRecord(request, answer);
-    if (!sameId(record.id, tokenId)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`, answer.status);
-    }
-    if (record.state !== 'revoked') {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify((0,shared_text/* truncate */.xv)(record.state, 40))}, not revoked.`, answer.status);
-    }
-    return record;
-}
-function readCreated(request, answer) {
-    const record = readRecord(request, answer);
-    if (!isUuid(record.id)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,shared_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
-    }
-    if (record.tokenValue === undefined) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
-    }
-    return record;
-}
-function readList(request, answer) {
-    const body = readJson(request, answer);
-    if (!Array.isArray(body)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
-    }
-    const records = body.map((item, index) => {
-        const record = toRecord(item);
-        if (typeof record === 'string') {
-            throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
-        }
-        return record;
-    });
-    return uniqueById(records);
-}
-function readAccessToken(request, answer, now) {
-    const body = readJson(request, answer);
-    const fields = (typeof body === 'object' && body !== null ? body : {});
-    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
-    if (typeof value !== 'string' || value === '') {
-        throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
-    }
-    if (!HEADER_SAFE.test(value)) {
-        throw new RequestError(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
-    }
-    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
-    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
-    return { value, renewAt };
-}
-function readJson(request, answer) {
-    if (answer.json === NOT_JSON) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not JSON.`, answer.status);
-    }
-    return answer.json;
-}
-
 ;// CONCATENATED MODULE: external "node:http"
 const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
 var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
@@ -2190,8 +2252,9 @@ class HttpTransport {
         auth: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
         api: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
     };
-    send(target, request, timeoutMs, signal) {
-        return send(request, this.clients[target].getAgent(request.url), timeoutMs, signal);
+    send(target, request, timeoutMs, signal, onWritten) {
+        const agent = this.clients[target].getAgent(request.url);
+        return send(request, agent, timeoutMs, signal, onWritten);
     }
     close() {
         this.clients.auth.dispose();
@@ -2215,7 +2278,7 @@ const DESCRIPTIONS = {
     CERT_HAS_EXPIRED: 'its certificate has expired',
     ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
 };
-function send(request, agent, timeoutMs, signal) {
+function send(request, agent, timeoutMs, signal, onWritten) {
     return new Promise((resolve, reject) => {
         const url = new URL(request.url);
         const transport = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
@@ -2256,6 +2319,7 @@ function send(request, agent, timeoutMs, signal) {
         req.on('error', fail);
         req.on('finish', () => {
             sent = true;
+            onWritten?.();
         });
         req.on('response', (res) => {
             let chunks = [];
@@ -2371,6 +2435,95 @@ function apiPathHint(request) {
     }
     return '';
 }
+function notJsonHint(request, target) {
+    const { origin, pathname } = new URL(request.url);
+    if (target === 'auth') {
+        return ` Check the authUrl input: the action posts the credentials to ${origin}${pathname}, which must be the auth service's token endpoint (authUrl plus ${AUTH_PATH}, or authUrl itself when it ends in /api-token).`;
+    }
+    const at = pathname.lastIndexOf(TOKENS_PATH);
+    const baseUrl = origin + (at < 0 ? pathname : pathname.slice(0, at));
+    return ` Check the baseUrl input (${baseUrl}): the action adds ${TOKENS_PATH} to it, so it must be the REST API's base URL, not the web app's.`;
+}
+
+;// CONCATENATED MODULE: ./src/platform/decode.ts
+
+
+
+
+
+
+const NOT_JSON = Symbol('not JSON');
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+function parseJson(body) {
+    try {
+        return JSON.parse(body);
+    }
+    catch {
+        return NOT_JSON;
+    }
+}
+function readRecord(request, answer) {
+    const record = toRecord(readJson(request, answer));
+    if (typeof record === 'string') {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
+    }
+    return record;
+}
+function readRevoked(request, answer, tokenId) {
+    const record = readRecord(request, answer);
+    if (!sameId(record.id, tokenId)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`, answer.status);
+    }
+    if (record.state !== 'revoked') {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify((0,shared_text/* truncate */.xv)(record.state, 40))}, not revoked.`, answer.status);
+    }
+    return record;
+}
+function readCreated(request, answer) {
+    const record = readRecord(request, answer);
+    if (!isUuid(record.id)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,shared_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
+    }
+    if (record.tokenValue === undefined) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
+    }
+    return record;
+}
+function readList(request, answer) {
+    const body = readJson(request, answer);
+    if (!Array.isArray(body)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
+    }
+    const records = body.map((item, index) => {
+        const record = toRecord(item);
+        if (typeof record === 'string') {
+            throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
+        }
+        return record;
+    });
+    return uniqueById(records);
+}
+function readAccessToken(request, answer, now) {
+    const body = readJson(request, answer, 'auth');
+    const fields = (typeof body === 'object' && body !== null ? body : {});
+    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
+    if (typeof value !== 'string' || value === '') {
+        throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
+    }
+    if (!HEADER_SAFE.test(value)) {
+        throw new RequestError(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
+    }
+    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
+    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
+    return { value, renewAt };
+}
+function readJson(request, answer, target = 'api') {
+    if (answer.json === NOT_JSON) {
+        const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body';
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with ${page} that is not JSON.${notJsonHint(request, target)}`, answer.status);
+    }
+    return answer.json;
+}
 
 ;// CONCATENATED MODULE: ./src/platform/auth.ts
 
@@ -2430,7 +2583,7 @@ async function authenticate(loop, { clientId, clientSecret, authUrl }, now) {
         if (isRefusal(error.status)) {
             throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`, error.status);
         }
-        throw new AuthenticationError(`authentication failed: ${error.message}`, error.status);
+        throw new AuthenticationError(`authentication failed: ${error.message}`, error.status, error.transient);
     }
 }
 
@@ -2462,7 +2615,7 @@ function isTransient(outcome) {
 function mayHaveTakenEffect(outcome) {
     if (outcome instanceof TransportError)
         return outcome.requestSent;
-    return outcome.status === 500 || outcome.status === 502 || outcome.status === 504;
+    return outcome.status >= 500 || outcome.status === 408;
 }
 function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
     const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
@@ -2586,7 +2739,7 @@ class CallLoop {
         for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1;; attempt++) {
             if (this.options.deadline.expired())
                 throw notSent(this.options.deadline, request);
-            const { outcome, accessToken, shortened } = await this.attempt(target, request);
+            const { outcome, accessToken, shortened } = await this.attempt(target, request, options);
             this.throwIfCutOff(request, outcome, shortened);
             const answer = outcome instanceof TransportError ? undefined : outcome;
             if (answer?.status === 401 && accessToken !== undefined && !renewed) {
@@ -2663,16 +2816,16 @@ class CallLoop {
     finalFailure(target, request, outcome, failure) {
         if (outcome instanceof TransportError) {
             const hint = transportHint(outcome, target, request.url, this.options.timeoutMs);
-            return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint);
+            return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, undefined, isTransient(outcome));
         }
         const hint = target === 'api' && outcome.status === 404 ? apiPathHint(request) : '';
-        return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, outcome.status);
+        return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, outcome.status, isTransient(outcome));
     }
     async wait(failure, delay) {
         this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
         await this.options.clock.sleep(delay, this.options.deadline.stopSignal);
     }
-    async attempt(target, request) {
+    async attempt(target, request, { onWritten }) {
         const { clock, secrets, transport, log, deadline } = this.options;
         let accessToken;
         let sent = request;
@@ -2687,7 +2840,7 @@ class CallLoop {
         const started = clock.now();
         let outcome;
         try {
-            const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal);
+            const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal, onWritten);
             const json = parseJson(response.body);
             secrets.addFrom(json);
             const read = json !== NOT_JSON && isSuccess(target, response.status);
@@ -2721,177 +2874,7 @@ function notSent(deadline, request) {
     return new DeadlineError(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
 }
 
-;// CONCATENATED MODULE: ./src/platform/lost-create.ts
-
-
-const KNOWN_CLOCK_MARGIN_MS = 2_000;
-const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
-function findCreated(tokens, name, sentAt, platformTime) {
-    const platformSentAt = platformTime(sentAt);
-    const since = platformSentAt === undefined
-        ? sentAt - UNKNOWN_CLOCK_MARGIN_MS
-        : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
-    const candidates = newestFirst(tokens.filter((token) => {
-        if (token.name !== name || token.state !== 'active')
-            return false;
-        const created = createdTime(token);
-        return created === undefined || created >= since;
-    }));
-    const [only] = candidates;
-    if (only === undefined)
-        return { found: 'none' };
-    if (candidates.length > 1)
-        return { found: 'several', tokens: candidates };
-    const created = createdTime(only);
-    if (created === undefined) {
-        const why = `its createdAt (${JSON.stringify((0,shared_text/* truncate */.xv)(only.createdAt ?? '', 40))}) cannot be read, so whether it was made by this step or before it cannot be told`;
-        return { found: 'unsure', token: only, why };
-    }
-    if (platformSentAt === undefined && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
-        const seconds = Math.round((sentAt - created) / 1000);
-        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
-        return { found: 'unsure', token: only, why };
-    }
-    return { found: 'one', token: only };
-}
-
-;// CONCATENATED MODULE: ./src/platform/create-recovery.ts
-
-
-
-
-
-
-const LATE_LOOK_MS = 2_000;
-class CreateRecovery {
-    name;
-    sentAt;
-    options;
-    client;
-    sentAgain = false;
-    constructor(name, sentAt, options, client) {
-        this.name = name;
-        this.sentAt = sentAt;
-        this.options = options;
-        this.client = client;
-    }
-    async findCreated(failure) {
-        const { name, sentAt, client } = this;
-        client.log.info(`${failure}. The token may have been created all the same: checking the list.`);
-        let tokens;
-        try {
-            tokens = await client.list();
-        }
-        catch (error) {
-            throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)} Look for it before running again.`);
-        }
-        const created = findCreated(tokens, name, sentAt, client.platformTime);
-        switch (created.found) {
-            case 'none':
-                client.log.info(`No token named '${name}' was created.`);
-                this.sentAgain = true;
-                this.options.onLostAnswer?.();
-                return undefined;
-            case 'several':
-                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
-            case 'unsure':
-                throw new RequestError(`${failure}; the list shows one active token named '${name}', ${shortId(created.token)}, but ${created.why}. It was not taken for this step's: look for this step's token before running again.`);
-            case 'one':
-                return await this.adopted(created.token, failure);
-        }
-    }
-    async nameLateCreates(kept) {
-        const { name, client } = this;
-        if (!this.sentAgain)
-            return;
-        if (client.deadline.remaining() <= LATE_LOOK_MS) {
-            client.log.debug(`No time left in totalTimeout to look for a late create of '${name}'.`);
-            return;
-        }
-        let tokens;
-        try {
-            await client.clock.sleep(LATE_LOOK_MS, client.deadline.stopSignal);
-            tokens = await client.list();
-        }
-        catch (error) {
-            client.log.debug(`Could not look for a late create of '${name}': ${(0,errors/* messageOf */.bD)(error)}`);
-            return;
-        }
-        const since = this.earliest();
-        const late = tokens.filter((token) => token.name === name &&
-            token.state === 'active' &&
-            !sameId(token.id, kept.id) &&
-            (createdTime(token) ?? Infinity) >= since);
-        if (late.length === 0)
-            return;
-        client.log.warning(`The first create of '${name}' got no answer, and the list did not show its token, so the create was sent again; the list now shows ${late.map(nameAndId).join(', ')} created since then as well. It is probably that first create's, finished late, and nobody has its value: revoke it if nothing uses it (operation: revoke, tokenId).`);
-    }
-    earliest() {
-        const platformSentAt = this.client.platformTime(this.sentAt);
-        return platformSentAt === undefined
-            ? this.sentAt - UNKNOWN_CLOCK_MARGIN_MS
-            : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
-    }
-    async adopted(token, failure) {
-        const { name, client } = this;
-        if (!isUuid(token.id)) {
-            throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,shared_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
-        }
-        if (token.tokenValue === undefined) {
-            let revoked;
-            try {
-                await client.revoke(token.id);
-                revoked = 'It was revoked at once.';
-            }
-            catch (error) {
-                revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
-            }
-            throw new RequestError(`${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${revoked}`);
-        }
-        client.log.info(`It was: token ${token.id}, created at ${token.createdAt ?? '?'}, is this step's token.`);
-        return token;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/platform/created-answer.ts
-
-
-
-
-
-async function checkCreated(token, context) {
-    const { name, request } = context;
-    if (token.name === name && token.state === 'active')
-        return token;
-    const state = JSON.stringify((0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.state), 40));
-    const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${state}, not an active token named '${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(name), 200)}': its value was not handed on.`;
-    if (token.state !== 'active')
-        throw new RequestError(mismatch);
-    if (olderThanCreate(token, context)) {
-        throw new RequestError(`${mismatch} It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`);
-    }
-    let revoked;
-    try {
-        await context.revoke(token.id);
-        revoked = 'It was revoked at once.';
-    }
-    catch (error) {
-        revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
-    }
-    throw new RequestError(`${mismatch} ${revoked}`);
-}
-function olderThanCreate(token, { sentAt, platformTime }) {
-    const created = createdTime(token);
-    if (created === undefined)
-        return false;
-    const platformSentAt = platformTime(sentAt);
-    return platformSentAt === undefined
-        ? created < sentAt - UNKNOWN_CLOCK_MARGIN_MS
-        : created < platformSentAt - KNOWN_CLOCK_MARGIN_MS;
-}
-
 ;// CONCATENATED MODULE: ./src/platform/client.ts
-
 
 
 
@@ -2930,22 +2913,31 @@ class PlatformClient {
             },
         });
     }
-    async createToken(name, options = {}) {
+    async createToken(name, { save } = {}) {
         const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
-        const startedAt = this.clock.now();
-        const recovery = this.recovery(name, startedAt, options);
-        const token = await this.loop.call('api', request, {
-            read: (answer) => readCreated(request, answer),
-            onUncertain: (failure) => recovery.findCreated(failure),
-        });
-        await recovery.nameLateCreates(token);
-        return checkCreated(token, {
-            name,
-            request: requestLine(request),
-            sentAt: startedAt,
-            platformTime: (at) => this.platformTime(at),
+        const create = new FollowedCreate(name, {
+            clock: this.clock,
+            log: this.options.log,
+            list: () => this.listTokens(),
             revoke: (tokenId) => this.revokeToken(tokenId),
+            platformTime: (at) => this.platformTime(at),
+            save: save ?? (() => undefined),
+            postStepLooks: save !== undefined,
         });
+        try {
+            const token = await this.loop.call('api', request, {
+                read: (answer) => readCreated(request, answer),
+                onWritten: () => {
+                    create.written();
+                },
+                onUncertain: (failure) => create.afterLostAnswer(failure),
+            });
+            return await create.accept(token, requestLine(request));
+        }
+        catch (error) {
+            create.failed(error);
+            throw error;
+        }
     }
     listTokens() {
         const request = this.apiRequest('GET', TOKENS_PATH);
@@ -2983,16 +2975,6 @@ class PlatformClient {
     }
     close() {
         this.transport.close();
-    }
-    recovery(name, sentAt, options) {
-        return new CreateRecovery(name, sentAt, options, {
-            clock: this.clock,
-            deadline: this.deadline,
-            list: () => this.listTokens(),
-            revoke: (tokenId) => this.revokeToken(tokenId),
-            platformTime: (at) => this.platformTime(at),
-            log: this.options.log,
-        });
     }
     platformTime(at) {
         return this.loop.platformTime(at);
@@ -3220,8 +3202,11 @@ function maskedSecrets(runner) {
         runner.setSecret(value);
     });
 }
-function connect(runner, connection, secrets, clock, transport) {
-    const deadline = new Deadline(clock, connection.totalTimeoutMs);
+function connect(runner, connection, secrets, clock, { transport, limit } = {}) {
+    const total = connection.totalTimeoutMs;
+    const deadline = limit !== undefined && (total === 0 || limit.ms < total)
+        ? new Deadline(clock, limit.ms, limit.name)
+        : new Deadline(clock, total);
     const stopListening = stopOnCancel(runner, deadline, clock);
     const client = new PlatformClient({
         ...connection,
@@ -3265,15 +3250,15 @@ async function run(runner = github_runner/* githubRunner */.O, clock = systemClo
         const { client, deadline, close } = connect(runner, inputs.connection, secrets, clock);
         try {
             const api = expectedProjectId ? new ProjectGuard(client, expectedProjectId) : client;
-            const postState = new PostState(runner, clock);
-            const createNotes = task.operation === 'create' && task.revokeOnExit !== 'never'
-                ? postState.createNotes(task.revokeOnExit)
+            const postState = new PostState(runner);
+            const save = task.operation === 'create' && task.revokeOnExit !== 'never'
+                ? postState.createSaver(task.revokeOnExit)
                 : undefined;
             const done = await perform(api, task, {
                 clock,
                 log: runner,
                 deadline,
-                ...(createNotes === undefined ? {} : { createNotes }),
+                ...(save === undefined ? {} : { create: { save } }),
             });
             try {
                 await report(done, { summary: inputs.summary, postState }, runner);

@@ -32,16 +32,16 @@ export async function run(
     const { client, deadline, close } = connect(runner, inputs.connection, secrets, clock)
     try {
       const api = expectedProjectId ? new ProjectGuard(client, expectedProjectId) : client
-      const postState = new PostState(runner, clock)
-      const createNotes =
+      const postState = new PostState(runner)
+      const save =
         task.operation === 'create' && task.revokeOnExit !== 'never'
-          ? postState.createNotes(task.revokeOnExit)
+          ? postState.createSaver(task.revokeOnExit)
           : undefined
       const done = await perform(api, task, {
         clock,
         log: runner,
         deadline,
-        ...(createNotes === undefined ? {} : { createNotes }),
+        ...(save === undefined ? {} : { create: { save } }),
       })
       try {
         await report(done, { summary: inputs.summary, postState }, runner)

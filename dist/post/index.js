@@ -286,7 +286,7 @@ __webpack_unused_export__ = debug; // for test
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(307);
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(863);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(649);
 
 
 await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_1__/* .runPost */ .a)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
@@ -296,7 +296,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 863:
+/***/ 649:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -304,6 +304,8 @@ __webpack_async_result__();
 __nccwpck_require__.d(__webpack_exports__, {
   a: () => (/* binding */ runPost)
 });
+
+// UNUSED EXPORTS: POST_STEP_LIMIT
 
 ;// CONCATENATED MODULE: ./src/shared/clock.ts
 const systemClock = {
@@ -507,7 +509,7 @@ function names_refuseUnknownInputs(given, declared) {
         const other = closest(variable, declared);
         return `'${written(variable)}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`;
     });
-    throw new InputError(written(first), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes.`);
+    throw new InputError(written(first), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`);
 }
 function written(variable) {
     return variable.toLowerCase();
@@ -678,10 +680,12 @@ function readCleanup(orDefault) {
 
 class RequestError extends errors/* ActionError */.lZ {
     status;
+    transient;
     name = 'RequestError';
-    constructor(message, status) {
+    constructor(message, status, transient = false) {
         super(message);
         this.status = status;
+        this.transient = transient;
     }
 }
 class AuthenticationError extends RequestError {
@@ -719,6 +723,166 @@ class UnknownTokenError extends RequestError {
 function isRefusal(status) {
     return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
 }
+
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
+var lib = __nccwpck_require__(511);
+;// CONCATENATED MODULE: ./src/shared/version.ts
+const VERSION = '0.1.0';
+const USER_AGENT = `gateway-token-action/${VERSION}`;
+
+;// CONCATENATED MODULE: ./src/platform/http.ts
+
+
+
+
+class TransportError extends Error {
+    code;
+    requestSent;
+    name = 'TransportError';
+    constructor(message, code, requestSent) {
+        super(message);
+        this.code = code;
+        this.requestSent = requestSent;
+    }
+}
+const CUT_OFF = 'ECANCELED';
+class HttpTransport {
+    clients = {
+        auth: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
+        api: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
+    };
+    send(target, request, timeoutMs, signal, onWritten) {
+        const agent = this.clients[target].getAgent(request.url);
+        return send(request, agent, timeoutMs, signal, onWritten);
+    }
+    close() {
+        this.clients.auth.dispose();
+        this.clients.api.dispose();
+    }
+}
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+const DESCRIPTIONS = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    EPIPE: 'connection closed while sending',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host name lookup failed',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ECONNABORTED: 'connection aborted',
+    DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed, and not trusted',
+    SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed CA that is not trusted',
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate was issued by a CA that is not trusted',
+    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate was issued by a CA that is not trusted',
+    CERT_HAS_EXPIRED: 'its certificate has expired',
+    ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
+};
+function send(request, agent, timeoutMs, signal, onWritten) {
+    return new Promise((resolve, reject) => {
+        const url = new URL(request.url);
+        const transport = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
+        const headers = { ...request.headers };
+        if (request.body !== undefined)
+            headers['Content-Length'] = String(Buffer.byteLength(request.body));
+        let sent = false;
+        let settled = false;
+        const finish = (outcome) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', cutOff);
+            outcome();
+        };
+        const fail = (error) => {
+            finish(() => {
+                reject(toTransportError(error, sent));
+            });
+        };
+        const req = transport.request(url, { method: request.method, headers, agent });
+        const timer = setTimeout(() => {
+            const seconds = timeoutMs / 1000;
+            const error = new TransportError(`no answer within ${seconds} s (timeout)`, 'ETIMEDOUT', sent);
+            fail(error);
+            req.destroy(error);
+        }, timeoutMs);
+        const cutOff = () => {
+            const error = new TransportError('cut off: the step was cancelled', CUT_OFF, sent);
+            fail(error);
+            req.destroy(error);
+        };
+        if (signal?.aborted === true)
+            cutOff();
+        else
+            signal?.addEventListener('abort', cutOff, { once: true });
+        req.on('error', fail);
+        req.on('finish', () => {
+            sent = true;
+            onWritten?.();
+        });
+        req.on('response', (res) => {
+            let chunks = [];
+            let size = 0;
+            res.on('data', (chunk) => {
+                size += chunk.length;
+                if (size > MAX_BODY_BYTES) {
+                    const error = new TransportError('answer larger than 64 MiB', 'EMSGSIZE', true);
+                    fail(error);
+                    req.destroy(error);
+                    return;
+                }
+                chunks.push(chunk);
+            });
+            res.on('error', fail);
+            res.on('end', () => {
+                const body = Buffer.concat(chunks, size).toString('utf8');
+                chunks = [];
+                finish(() => {
+                    resolve({
+                        status: res.statusCode ?? 0,
+                        statusText: res.statusMessage ?? '',
+                        headers: res.headers,
+                        body,
+                    });
+                });
+            });
+        });
+        req.end(request.body);
+    });
+}
+function toTransportError(error, sent) {
+    if (error instanceof TransportError)
+        return error;
+    const code = error.code;
+    const message = error instanceof Error ? error.message : String(error);
+    const proxyStatus = /tunneling socket could not be established, statusCode=(\d{3})/.exec(message)?.[1];
+    if (proxyStatus !== undefined) {
+        return new TransportError(proxyStatus === '407'
+            ? 'the proxy answered 407 Proxy Authentication Required (EPROXY)'
+            : `the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, proxyStatus === '407' ? 'EPROXYAUTH' : 'EPROXY', false);
+    }
+    const known = typeof code === 'string' ? code : 'EUNKNOWN';
+    const description = DESCRIPTIONS[known] ?? (TLS_TRUST.has(known) ? 'certificate not trusted' : message);
+    return new TransportError(`${description} (${known})`, known, sent);
+}
+const TLS_TRUST = new Set([
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'UNABLE_TO_GET_ISSUER_CERT',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'CERT_UNTRUSTED',
+    'CERT_SIGNATURE_FAILURE',
+    'CERT_HAS_EXPIRED',
+    'CERT_NOT_YET_VALID',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 
 ;// CONCATENATED MODULE: ./src/shared/timestamp.ts
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?([0-5]\d))$/;
@@ -779,7 +943,10 @@ function publicJson(records) {
 function nameAndId(token) {
     if (token.name === undefined)
         return `${NO_NAME} (${shortId(token)})`;
-    return `'${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.name), 200)}' (${shortId(token)})`;
+    return `${quoteName(token.name)} (${shortId(token)})`;
+}
+function quoteName(name) {
+    return `'${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(name), 200)}'`;
 }
 const NO_NAME = '(a name that is not text)';
 function shortId(token) {
@@ -830,21 +997,40 @@ function order(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
 }
 
+;// CONCATENATED MODULE: ./src/shared/uuid.ts
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function uuid_isUuid(value) {
+    return UUID.test(value);
+}
+
 ;// CONCATENATED MODULE: ./src/platform/lost-create.ts
 
 
+
+
+
+function mustSearch(facts) {
+    return facts.lost || (facts.written && facts.id === undefined && !facts.refused);
+}
 const KNOWN_CLOCK_MARGIN_MS = 2_000;
 const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
-function findCreated(tokens, name, sentAt, platformTime) {
-    const platformSentAt = platformTime(sentAt);
-    const since = platformSentAt === undefined
-        ? sentAt - UNKNOWN_CLOCK_MARGIN_MS
-        : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
+const LATE_CREATE_MS = 60_000;
+function createWindow(sentAt, platformTime, totalMs = 0) {
+    const onPlatform = platformTime(sentAt);
+    const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
+    const start = onPlatform ?? sentAt;
+    const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity;
+    return { since: start - margin, until, clockKnown: onPlatform !== undefined };
+}
+function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, except } = {}) {
+    const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs);
     const candidates = newestFirst(tokens.filter((token) => {
         if (token.name !== name || token.state !== 'active')
             return false;
+        if (except !== undefined && sameId(token.id, except))
+            return false;
         const created = createdTime(token);
-        return created === undefined || created >= since;
+        return created === undefined || (created >= since && created <= until);
     }));
     const [only] = candidates;
     if (only === undefined)
@@ -856,271 +1042,207 @@ function findCreated(tokens, name, sentAt, platformTime) {
         const why = `its createdAt (${JSON.stringify((0,shared_text/* truncate */.xv)(only.createdAt ?? '', 40))}) cannot be read, so whether it was made by this step or before it cannot be told`;
         return { found: 'unsure', token: only, why };
     }
-    if (platformSentAt === undefined && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
+    if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
         const seconds = Math.round((sentAt - created) / 1000);
         const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
         return { found: 'unsure', token: only, why };
     }
     return { found: 'one', token: only };
 }
-
-;// CONCATENATED MODULE: external "node:http"
-const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
-var lib = __nccwpck_require__(511);
-;// CONCATENATED MODULE: ./src/shared/version.ts
-const VERSION = '0.1.0';
-const USER_AGENT = `gateway-token-action/${VERSION}`;
-
-;// CONCATENATED MODULE: ./src/platform/http.ts
-
-
-
-
-class TransportError extends Error {
-    code;
-    requestSent;
-    name = 'TransportError';
-    constructor(message, code, requestSent) {
-        super(message);
-        this.code = code;
-        this.requestSent = requestSent;
+async function revokeAtOnce(revoke, token) {
+    try {
+        await revoke(token.id);
+        return 'It was revoked at once.';
+    }
+    catch (error) {
+        return `Revoking it at once failed too: ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))} Revoke it with operation: revoke and tokenId: ${shortId(token)}.`;
     }
 }
-const CUT_OFF = 'ECANCELED';
-class HttpTransport {
-    clients = {
-        auth: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
-        api: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
-    };
-    send(target, request, timeoutMs, signal) {
-        return send(request, this.clients[target].getAgent(request.url), timeoutMs, signal);
+async function notHandedOn(revoke, token, why) {
+    const revoked = await revokeAtOnce(revoke, token);
+    return new errors/* ActionError */.lZ(`${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(why))} The value of the new ${tokenLabel(token)} was not handed on. ${revoked}`);
+}
+class FollowedCreate {
+    context;
+    facts;
+    unsaved;
+    lostAttempts = 0;
+    constructor(name, context) {
+        this.context = context;
+        this.facts = { name, sentAt: context.clock.now(), written: false, refused: false, lost: false };
+        context.save({ ...this.facts });
     }
-    close() {
-        this.clients.auth.dispose();
-        this.clients.api.dispose();
+    written() {
+        if (!this.facts.written)
+            this.note({ written: true });
+    }
+    async afterLostAnswer(failure) {
+        const { facts, context } = this;
+        const name = quoteName(facts.name);
+        context.log.info(`${failure}. The token may have been created all the same: checking the list.`);
+        this.lostAttempts++;
+        this.note({ lost: true });
+        let tokens;
+        try {
+            tokens = await context.list();
+        }
+        catch (error) {
+            throw new RequestError(`${failure}; whether token ${name} was created is unknown, as listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)} ${lookForSentence(facts, context.platformTime)}`);
+        }
+        const created = findCreated(tokens, facts, context.platformTime);
+        switch (created.found) {
+            case 'none':
+                context.log.info(`No token named ${name} was created: sending the create again.`);
+                return undefined;
+            case 'several':
+                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
+            case 'unsure':
+                throw new RequestError(`${failure}; the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookForSentence(facts, context.platformTime)}`);
+            case 'one':
+                return this.adopted(created.token, failure);
+        }
+    }
+    async accept(token, request) {
+        const { facts, context } = this;
+        if (token.name === facts.name && token.state === 'active') {
+            this.note({ id: token.id });
+            if (this.unsaved !== undefined)
+                throw await notHandedOn(context.revoke, token, this.unsaved.error);
+            if (facts.lost)
+                this.sayLostAttempt(token);
+            return token;
+        }
+        const state = JSON.stringify((0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.state), 40));
+        const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${state}, not an active token named ${quoteName(facts.name)}: its value was not handed on.`;
+        const created = createdTime(token);
+        const since = createWindow(facts.sentAt, context.platformTime).since;
+        if (token.state !== 'active' || (created !== undefined && created < since)) {
+            this.note({ refused: true });
+            const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
+            throw new RequestError(token.state === 'active' ? mismatch + older : mismatch);
+        }
+        this.note({ id: token.id });
+        throw new RequestError(`${mismatch} ${await revokeAtOnce(context.revoke, token)}`);
+    }
+    failed(error) {
+        if (this.facts.id !== undefined || this.facts.lost)
+            return;
+        const status = error instanceof RequestError ? error.status : undefined;
+        if (isRefusal(status) || status === 429)
+            this.note({ refused: true });
+        else if (this.facts.written)
+            this.note({ lost: true });
+    }
+    async adopted(token, failure) {
+        if (!uuid_isUuid(token.id)) {
+            throw new RequestError(`${failure}; a token named ${quoteName(this.facts.name)} was created, but its id ${JSON.stringify((0,shared_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
+        }
+        this.note({ id: token.id, lost: this.lostAttempts > 1 });
+        if (token.tokenValue === undefined) {
+            throw new RequestError(`${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${await revokeAtOnce(this.context.revoke, token)}`);
+        }
+        this.context.log.info(`It was: token ${token.id}, created at ${(0,shared_text/* oneLine */.TN)(token.createdAt ?? '?')}, is this step's token.`);
+        return token;
+    }
+    sayLostAttempt(kept) {
+        const { log, postStepLooks, platformTime } = this.context;
+        if (postStepLooks) {
+            log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(kept)} (revokeOnExit).`);
+            return;
+        }
+        log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(this.facts, platformTime, kept.id)} revokeOnExit: true looks for it at the end of the job.`);
+    }
+    note(change) {
+        Object.assign(this.facts, change);
+        try {
+            this.context.save({ ...this.facts });
+        }
+        catch (error) {
+            this.unsaved ??= { error };
+        }
     }
 }
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
-const DESCRIPTIONS = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset',
-    EPIPE: 'connection closed while sending',
-    ENOTFOUND: 'host not found',
-    EAI_AGAIN: 'host name lookup failed',
-    EHOSTUNREACH: 'host unreachable',
-    ENETUNREACH: 'network unreachable',
-    ECONNABORTED: 'connection aborted',
-    DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed, and not trusted',
-    SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed CA that is not trusted',
-    UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate was issued by a CA that is not trusted',
-    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate was issued by a CA that is not trusted',
-    CERT_HAS_EXPIRED: 'its certificate has expired',
-    ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
-};
-function send(request, agent, timeoutMs, signal) {
-    return new Promise((resolve, reject) => {
-        const url = new URL(request.url);
-        const transport = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
-        const headers = { ...request.headers };
-        if (request.body !== undefined)
-            headers['Content-Length'] = String(Buffer.byteLength(request.body));
-        let sent = false;
-        let settled = false;
-        const finish = (outcome) => {
-            if (settled)
-                return;
-            settled = true;
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', cutOff);
-            outcome();
-        };
-        const fail = (error) => {
-            finish(() => {
-                reject(toTransportError(error, sent));
-            });
-        };
-        const req = transport.request(url, { method: request.method, headers, agent });
-        const timer = setTimeout(() => {
-            const seconds = timeoutMs / 1000;
-            const error = new TransportError(`no answer within ${seconds} s (timeout)`, 'ETIMEDOUT', sent);
-            fail(error);
-            req.destroy(error);
-        }, timeoutMs);
-        const cutOff = () => {
-            const error = new TransportError('cut off: the step was cancelled', CUT_OFF, sent);
-            fail(error);
-            req.destroy(error);
-        };
-        if (signal?.aborted === true)
-            cutOff();
-        else
-            signal?.addEventListener('abort', cutOff, { once: true });
-        req.on('error', fail);
-        req.on('finish', () => {
-            sent = true;
-        });
-        req.on('response', (res) => {
-            let chunks = [];
-            let size = 0;
-            res.on('data', (chunk) => {
-                size += chunk.length;
-                if (size > MAX_BODY_BYTES) {
-                    const error = new TransportError('answer larger than 64 MiB', 'EMSGSIZE', true);
-                    fail(error);
-                    req.destroy(error);
-                    return;
-                }
-                chunks.push(chunk);
-            });
-            res.on('error', fail);
-            res.on('end', () => {
-                const body = Buffer.concat(chunks, size).toString('utf8');
-                chunks = [];
-                finish(() => {
-                    resolve({
-                        status: res.statusCode ?? 0,
-                        statusText: res.statusMessage ?? '',
-                        headers: res.headers,
-                        body,
-                    });
-                });
-            });
-        });
-        req.end(request.body);
-    });
+function lookForSentence(facts, platformTime, except) {
+    const since = new Date(createWindow(facts.sentAt, platformTime).since).toISOString();
+    const other = except === undefined ? '' : ` other than ${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(except), 80)}`;
+    return `An active token named ${quoteName(facts.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
 }
-function toTransportError(error, sent) {
-    if (error instanceof TransportError)
-        return error;
-    const code = error.code;
-    const message = error instanceof Error ? error.message : String(error);
-    const proxyStatus = /tunneling socket could not be established, statusCode=(\d{3})/.exec(message)?.[1];
-    if (proxyStatus !== undefined) {
-        return new TransportError(proxyStatus === '407'
-            ? 'the proxy answered 407 Proxy Authentication Required (EPROXY)'
-            : `the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, proxyStatus === '407' ? 'EPROXYAUTH' : 'EPROXY', false);
-    }
-    const known = typeof code === 'string' ? code : 'EUNKNOWN';
-    const description = DESCRIPTIONS[known] ?? (TLS_TRUST.has(known) ? 'certificate not trusted' : message);
-    return new TransportError(`${description} (${known})`, known, sent);
-}
-const TLS_TRUST = new Set([
-    'DEPTH_ZERO_SELF_SIGNED_CERT',
-    'SELF_SIGNED_CERT_IN_CHAIN',
-    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-    'UNABLE_TO_GET_ISSUER_CERT',
-    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-    'CERT_UNTRUSTED',
-    'CERT_SIGNATURE_FAILURE',
-    'CERT_HAS_EXPIRED',
-    'CERT_NOT_YET_VALID',
-    'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
 
 ;// CONCATENATED MODULE: ./src/post/search.ts
 
 
 
-const LATE_CREATE_MS = 60_000;
 const POLL_MS = 2_000;
 const MAX_WAIT_MS = 8_000;
-async function searchCreated(client, create, known, context) {
-    const { clock, deadline, log } = context;
-    for (;;) {
-        const platformTime = (at) => client.platformTime(at);
-        const madeLater = madeAfterTheCreate(create, deadline.totalMs, platformTime);
-        const tokens = (await listPatiently(client, context)).filter((token) => (known === undefined || !sameId(token.id, known)) && !madeLater(token));
-        const created = findCreated(tokens, create.name, create.sentAt, platformTime);
-        const landing = create.sentAt + LATE_CREATE_MS - clock.now();
-        if (created.found !== 'none' || landing <= 0 || deadline.remaining() <= POLL_MS)
+async function searchCreated(api, facts, { clock, deadline, log }, totalMs) {
+    const name = quoteName(facts.name);
+    for (let wait = 1_000;;) {
+        let tokens;
+        try {
+            tokens = await api.listTokens();
+        }
+        catch (error) {
+            const passes = error instanceof RequestError && error.transient;
+            if (!passes || error instanceof DeadlineError || deadline.remaining() <= wait)
+                throw error;
+            log.info(`Listing the tokens failed: ${error.message} Looking again in ${wait / 1000} s.`);
+            await clock.sleep(wait, deadline.stopSignal);
+            wait = Math.min(2 * wait, MAX_WAIT_MS);
+            continue;
+        }
+        const options = facts.id === undefined ? { totalMs } : { totalMs, except: facts.id };
+        const created = findCreated(tokens, facts, (at) => api.platformTime(at), options);
+        const landing = facts.sentAt + LATE_CREATE_MS - clock.now();
+        if (created.found !== 'none')
             return created;
-        log.info(`No token named '${create.name}' in the list yet; a create can land late: looking again in ${POLL_MS / 1000} s, for another ${Math.ceil(landing / 1000)} s at most.`);
+        if (landing <= 0)
+            return { found: 'none', landed: true };
+        if (deadline.remaining() <= Math.min(POLL_MS, landing))
+            return { found: 'none', landed: false };
+        log.info(`No token named ${name} in the list yet; a create can land late: looking again in ${POLL_MS / 1000} s, for another ${Math.ceil(landing / 1000)} s at most.`);
         await clock.sleep(Math.min(POLL_MS, landing), deadline.stopSignal);
     }
 }
-function madeAfterTheCreate(create, totalMs, platformTime) {
-    if (totalMs <= 0)
-        return () => false;
-    const lastSent = create.sentAt + totalMs;
-    const onPlatform = platformTime(lastSent);
-    const latest = onPlatform === undefined
-        ? lastSent + LATE_CREATE_MS + UNKNOWN_CLOCK_MARGIN_MS
-        : onPlatform + LATE_CREATE_MS + KNOWN_CLOCK_MARGIN_MS;
-    return (token) => {
-        const created = createdTime(token);
-        return created !== undefined && created > latest;
-    };
-}
-async function listPatiently(client, { clock, deadline, log }) {
-    for (let wait = 1_000;; wait = Math.min(2 * wait, MAX_WAIT_MS)) {
-        try {
-            return await client.listTokens();
-        }
-        catch (error) {
-            if (!(error instanceof RequestError) || !mayPass(error) || deadline.remaining() <= wait)
-                throw error;
-            log.info(`Listing the tokens failed: ${error.message} Looking again in ${wait / 1000} s, while totalTimeout allows.`);
-            await clock.sleep(wait, deadline.stopSignal);
-        }
-    }
-}
-function mayPass(error) {
-    if (error instanceof DeadlineError)
-        return false;
-    const { status } = error;
-    return status === undefined || status === 408 || status === 429 || status >= 500;
-}
 
 ;// CONCATENATED MODULE: ./src/post/state.ts
-const TOKEN_ID = 'revokeOnExitTokenId';
-const TOKEN_NAME = 'revokeOnExitTokenName';
-const CREATE_SENT_AT = 'revokeOnExitSince';
-const WHEN = 'revokeOnExitWhen';
-const LOST_ANSWER = 'revokeOnExitLostAnswer';
+const CREATE = 'create';
 const TOKEN_FILE = 'tokenFile';
 class PostState {
     runner;
-    clock;
-    constructor(runner, clock) {
+    constructor(runner) {
         this.runner = runner;
-        this.clock = clock;
     }
-    createNotes(when) {
-        return {
-            sending: (name) => {
-                this.runner.saveState(TOKEN_NAME, name);
-                this.runner.saveState(CREATE_SENT_AT, String(this.clock.now()));
-                this.runner.saveState(WHEN, when);
-            },
-            answerLost: () => {
-                this.runner.saveState(LOST_ANSWER, 'true');
-            },
-            created: (token) => {
-                this.runner.saveState(TOKEN_ID, token.id);
-            },
+    createSaver(when) {
+        return (facts) => {
+            this.runner.saveState(CREATE, JSON.stringify({ ...facts, when }));
         };
     }
     tokenFile(path) {
         this.runner.saveState(TOKEN_FILE, path);
     }
 }
-function readToRevokeOnExit(runner) {
-    const id = runner.getState(TOKEN_ID);
-    const name = runner.getState(TOKEN_NAME);
-    const when = runner.getState(WHEN) === 'failure' ? 'failure' : 'always';
-    const sentAt = Number(runner.getState(CREATE_SENT_AT) || NaN);
-    const create = name && Number.isSafeInteger(sentAt) ? { name, sentAt, when } : undefined;
-    const lost = runner.getState(LOST_ANSWER) === 'true';
-    if (id) {
-        const token = name ? { id, name } : { id };
-        return create !== undefined && lost ? { when, token, search: create } : { when, token };
+function readSavedCreate(runner) {
+    let saved;
+    try {
+        saved = JSON.parse(runner.getState(CREATE) || 'null');
     }
-    return create === undefined ? undefined : { when, search: create };
+    catch {
+        return undefined;
+    }
+    if (typeof saved !== 'object' || saved === null)
+        return undefined;
+    const { name, sentAt, written, id, refused, lost, when } = saved;
+    if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt))
+        return undefined;
+    return {
+        name,
+        sentAt: sentAt,
+        written: written === true,
+        ...(typeof id === 'string' && id !== '' ? { id } : {}),
+        refused: refused === true,
+        lost: lost === true,
+        when: when === 'failure' ? 'failure' : 'always',
+    };
 }
 function savedTokenFile(runner) {
     return runner.getState(TOKEN_FILE) || undefined;
@@ -1130,13 +1252,15 @@ function savedTokenFile(runner) {
 class Deadline {
     clock;
     totalMs;
+    limit;
     endsAt;
     cancelledBy;
     stopping = new AbortController();
     cutting = new AbortController();
-    constructor(clock, totalMs) {
+    constructor(clock, totalMs, limit) {
         this.clock = clock;
         this.totalMs = totalMs;
+        this.limit = limit;
         this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
     }
     remaining() {
@@ -1163,27 +1287,22 @@ class Deadline {
         this.cutting.abort();
     }
     cause() {
-        return this.cancelledBy === undefined
-            ? { by: 'totalTimeout', totalMs: this.totalMs }
-            : { by: 'cancel', signal: this.cancelledBy };
+        if (this.cancelledBy !== undefined)
+            return { by: 'cancel', signal: this.cancelledBy };
+        const cause = { by: 'totalTimeout', totalMs: this.totalMs };
+        return this.limit === undefined ? cause : { ...cause, limit: this.limit };
     }
     describe() {
-        return budget(this.totalMs);
+        return budget(this.totalMs, this.limit);
     }
 }
-function budget(totalMs) {
-    return `totalTimeout (${Math.round(totalMs / 1000)} s)`;
+function budget(totalMs, limit = 'totalTimeout') {
+    return `${limit} (${Math.round(totalMs / 1000)} s)`;
 }
 function stopped(cause) {
     return cause.by === 'cancel'
         ? `The step was cancelled (${cause.signal})`
-        : `${budget(cause.totalMs)} ran out`;
-}
-
-;// CONCATENATED MODULE: ./src/shared/uuid.ts
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function uuid_isUuid(value) {
-    return UUID.test(value);
+        : `${budget(cause.totalMs, cause.limit)} ran out`;
 }
 
 ;// CONCATENATED MODULE: ./src/platform/endpoints.ts
@@ -1211,84 +1330,6 @@ function jsonRequest(method, url, body) {
 }
 function requestLine(request) {
     return `${request.method} ${request.url}`;
-}
-
-;// CONCATENATED MODULE: ./src/platform/decode.ts
-
-
-
-
-
-const NOT_JSON = Symbol('not JSON');
-const HEADER_SAFE = /^[\x21-\x7e]+$/;
-function parseJson(body) {
-    try {
-        return JSON.parse(body);
-    }
-    catch {
-        return NOT_JSON;
-    }
-}
-function readRecord(request, answer) {
-    const record = toRecord(readJson(request, answer));
-    if (typeof record === 'string') {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
-    }
-    return record;
-}
-function readRevoked(request, answer, tokenId) {
-    const record = readRecord(request, answer);
-    if (!sameId(record.id, tokenId)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`, answer.status);
-    }
-    if (record.state !== 'revoked') {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify((0,shared_text/* truncate */.xv)(record.state, 40))}, not revoked.`, answer.status);
-    }
-    return record;
-}
-function readCreated(request, answer) {
-    const record = readRecord(request, answer);
-    if (!uuid_isUuid(record.id)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,shared_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
-    }
-    if (record.tokenValue === undefined) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
-    }
-    return record;
-}
-function readList(request, answer) {
-    const body = readJson(request, answer);
-    if (!Array.isArray(body)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
-    }
-    const records = body.map((item, index) => {
-        const record = toRecord(item);
-        if (typeof record === 'string') {
-            throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
-        }
-        return record;
-    });
-    return uniqueById(records);
-}
-function readAccessToken(request, answer, now) {
-    const body = readJson(request, answer);
-    const fields = (typeof body === 'object' && body !== null ? body : {});
-    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
-    if (typeof value !== 'string' || value === '') {
-        throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
-    }
-    if (!HEADER_SAFE.test(value)) {
-        throw new RequestError(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
-    }
-    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
-    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
-    return { value, renewAt };
-}
-function readJson(request, answer) {
-    if (answer.json === NOT_JSON) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not JSON.`, answer.status);
-    }
-    return answer.json;
 }
 
 ;// CONCATENATED MODULE: ./src/platform/hints.ts
@@ -1346,6 +1387,95 @@ function apiPathHint(request) {
         return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${TOKENS_PATH} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
     }
     return '';
+}
+function notJsonHint(request, target) {
+    const { origin, pathname } = new URL(request.url);
+    if (target === 'auth') {
+        return ` Check the authUrl input: the action posts the credentials to ${origin}${pathname}, which must be the auth service's token endpoint (authUrl plus ${AUTH_PATH}, or authUrl itself when it ends in /api-token).`;
+    }
+    const at = pathname.lastIndexOf(TOKENS_PATH);
+    const baseUrl = origin + (at < 0 ? pathname : pathname.slice(0, at));
+    return ` Check the baseUrl input (${baseUrl}): the action adds ${TOKENS_PATH} to it, so it must be the REST API's base URL, not the web app's.`;
+}
+
+;// CONCATENATED MODULE: ./src/platform/decode.ts
+
+
+
+
+
+
+const NOT_JSON = Symbol('not JSON');
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+function parseJson(body) {
+    try {
+        return JSON.parse(body);
+    }
+    catch {
+        return NOT_JSON;
+    }
+}
+function readRecord(request, answer) {
+    const record = toRecord(readJson(request, answer));
+    if (typeof record === 'string') {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
+    }
+    return record;
+}
+function readRevoked(request, answer, tokenId) {
+    const record = readRecord(request, answer);
+    if (!sameId(record.id, tokenId)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`, answer.status);
+    }
+    if (record.state !== 'revoked') {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify((0,shared_text/* truncate */.xv)(record.state, 40))}, not revoked.`, answer.status);
+    }
+    return record;
+}
+function readCreated(request, answer) {
+    const record = readRecord(request, answer);
+    if (!uuid_isUuid(record.id)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,shared_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
+    }
+    if (record.tokenValue === undefined) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
+    }
+    return record;
+}
+function readList(request, answer) {
+    const body = readJson(request, answer);
+    if (!Array.isArray(body)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
+    }
+    const records = body.map((item, index) => {
+        const record = toRecord(item);
+        if (typeof record === 'string') {
+            throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
+        }
+        return record;
+    });
+    return uniqueById(records);
+}
+function readAccessToken(request, answer, now) {
+    const body = readJson(request, answer, 'auth');
+    const fields = (typeof body === 'object' && body !== null ? body : {});
+    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
+    if (typeof value !== 'string' || value === '') {
+        throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
+    }
+    if (!HEADER_SAFE.test(value)) {
+        throw new RequestError(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
+    }
+    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
+    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
+    return { value, renewAt };
+}
+function readJson(request, answer, target = 'api') {
+    if (answer.json === NOT_JSON) {
+        const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body';
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with ${page} that is not JSON.${notJsonHint(request, target)}`, answer.status);
+    }
+    return answer.json;
 }
 
 ;// CONCATENATED MODULE: ./src/platform/auth.ts
@@ -1406,7 +1536,7 @@ async function authenticate(loop, { clientId, clientSecret, authUrl }, now) {
         if (isRefusal(error.status)) {
             throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`, error.status);
         }
-        throw new AuthenticationError(`authentication failed: ${error.message}`, error.status);
+        throw new AuthenticationError(`authentication failed: ${error.message}`, error.status, error.transient);
     }
 }
 
@@ -1438,7 +1568,7 @@ function isTransient(outcome) {
 function mayHaveTakenEffect(outcome) {
     if (outcome instanceof TransportError)
         return outcome.requestSent;
-    return outcome.status === 500 || outcome.status === 502 || outcome.status === 504;
+    return outcome.status >= 500 || outcome.status === 408;
 }
 function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
     const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
@@ -1562,7 +1692,7 @@ class CallLoop {
         for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1;; attempt++) {
             if (this.options.deadline.expired())
                 throw notSent(this.options.deadline, request);
-            const { outcome, accessToken, shortened } = await this.attempt(target, request);
+            const { outcome, accessToken, shortened } = await this.attempt(target, request, options);
             this.throwIfCutOff(request, outcome, shortened);
             const answer = outcome instanceof TransportError ? undefined : outcome;
             if (answer?.status === 401 && accessToken !== undefined && !renewed) {
@@ -1639,16 +1769,16 @@ class CallLoop {
     finalFailure(target, request, outcome, failure) {
         if (outcome instanceof TransportError) {
             const hint = transportHint(outcome, target, request.url, this.options.timeoutMs);
-            return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint);
+            return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, undefined, isTransient(outcome));
         }
         const hint = target === 'api' && outcome.status === 404 ? apiPathHint(request) : '';
-        return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, outcome.status);
+        return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, outcome.status, isTransient(outcome));
     }
     async wait(failure, delay) {
         this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
         await this.options.clock.sleep(delay, this.options.deadline.stopSignal);
     }
-    async attempt(target, request) {
+    async attempt(target, request, { onWritten }) {
         const { clock, secrets, transport, log, deadline } = this.options;
         let accessToken;
         let sent = request;
@@ -1663,7 +1793,7 @@ class CallLoop {
         const started = clock.now();
         let outcome;
         try {
-            const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal);
+            const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal, onWritten);
             const json = parseJson(response.body);
             secrets.addFrom(json);
             const read = json !== NOT_JSON && isSuccess(target, response.status);
@@ -1697,141 +1827,6 @@ function notSent(deadline, request) {
     return new DeadlineError(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
 }
 
-;// CONCATENATED MODULE: ./src/platform/create-recovery.ts
-
-
-
-
-
-
-const LATE_LOOK_MS = 2_000;
-class CreateRecovery {
-    name;
-    sentAt;
-    options;
-    client;
-    sentAgain = false;
-    constructor(name, sentAt, options, client) {
-        this.name = name;
-        this.sentAt = sentAt;
-        this.options = options;
-        this.client = client;
-    }
-    async findCreated(failure) {
-        const { name, sentAt, client } = this;
-        client.log.info(`${failure}. The token may have been created all the same: checking the list.`);
-        let tokens;
-        try {
-            tokens = await client.list();
-        }
-        catch (error) {
-            throw new RequestError(`${failure}; whether token '${name}' was created is unknown, as listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)} Look for it before running again.`);
-        }
-        const created = findCreated(tokens, name, sentAt, client.platformTime);
-        switch (created.found) {
-            case 'none':
-                client.log.info(`No token named '${name}' was created.`);
-                this.sentAgain = true;
-                this.options.onLostAnswer?.();
-                return undefined;
-            case 'several':
-                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named '${name}' were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
-            case 'unsure':
-                throw new RequestError(`${failure}; the list shows one active token named '${name}', ${shortId(created.token)}, but ${created.why}. It was not taken for this step's: look for this step's token before running again.`);
-            case 'one':
-                return await this.adopted(created.token, failure);
-        }
-    }
-    async nameLateCreates(kept) {
-        const { name, client } = this;
-        if (!this.sentAgain)
-            return;
-        if (client.deadline.remaining() <= LATE_LOOK_MS) {
-            client.log.debug(`No time left in totalTimeout to look for a late create of '${name}'.`);
-            return;
-        }
-        let tokens;
-        try {
-            await client.clock.sleep(LATE_LOOK_MS, client.deadline.stopSignal);
-            tokens = await client.list();
-        }
-        catch (error) {
-            client.log.debug(`Could not look for a late create of '${name}': ${(0,errors/* messageOf */.bD)(error)}`);
-            return;
-        }
-        const since = this.earliest();
-        const late = tokens.filter((token) => token.name === name &&
-            token.state === 'active' &&
-            !sameId(token.id, kept.id) &&
-            (createdTime(token) ?? Infinity) >= since);
-        if (late.length === 0)
-            return;
-        client.log.warning(`The first create of '${name}' got no answer, and the list did not show its token, so the create was sent again; the list now shows ${late.map(nameAndId).join(', ')} created since then as well. It is probably that first create's, finished late, and nobody has its value: revoke it if nothing uses it (operation: revoke, tokenId).`);
-    }
-    earliest() {
-        const platformSentAt = this.client.platformTime(this.sentAt);
-        return platformSentAt === undefined
-            ? this.sentAt - UNKNOWN_CLOCK_MARGIN_MS
-            : platformSentAt - KNOWN_CLOCK_MARGIN_MS;
-    }
-    async adopted(token, failure) {
-        const { name, client } = this;
-        if (!uuid_isUuid(token.id)) {
-            throw new RequestError(`${failure}; a token named '${name}' was created, but its id ${JSON.stringify((0,shared_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
-        }
-        if (token.tokenValue === undefined) {
-            let revoked;
-            try {
-                await client.revoke(token.id);
-                revoked = 'It was revoked at once.';
-            }
-            catch (error) {
-                revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
-            }
-            throw new RequestError(`${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${revoked}`);
-        }
-        client.log.info(`It was: token ${token.id}, created at ${token.createdAt ?? '?'}, is this step's token.`);
-        return token;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/platform/created-answer.ts
-
-
-
-
-
-async function checkCreated(token, context) {
-    const { name, request } = context;
-    if (token.name === name && token.state === 'active')
-        return token;
-    const state = JSON.stringify((0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.state), 40));
-    const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${state}, not an active token named '${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(name), 200)}': its value was not handed on.`;
-    if (token.state !== 'active')
-        throw new RequestError(mismatch);
-    if (olderThanCreate(token, context)) {
-        throw new RequestError(`${mismatch} It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`);
-    }
-    let revoked;
-    try {
-        await context.revoke(token.id);
-        revoked = 'It was revoked at once.';
-    }
-    catch (error) {
-        revoked = `Revoking it at once failed too, so revoke it with operation: revoke and tokenId: ${token.id}: ${(0,errors/* messageOf */.bD)(error)}`;
-    }
-    throw new RequestError(`${mismatch} ${revoked}`);
-}
-function olderThanCreate(token, { sentAt, platformTime }) {
-    const created = createdTime(token);
-    if (created === undefined)
-        return false;
-    const platformSentAt = platformTime(sentAt);
-    return platformSentAt === undefined
-        ? created < sentAt - UNKNOWN_CLOCK_MARGIN_MS
-        : created < platformSentAt - KNOWN_CLOCK_MARGIN_MS;
-}
-
 ;// CONCATENATED MODULE: ./src/platform/settle-revoke.ts
 
 function settleRevoke(tokenId, unsettled, found) {
@@ -1844,7 +1839,6 @@ function settleRevoke(tokenId, unsettled, found) {
 }
 
 ;// CONCATENATED MODULE: ./src/platform/client.ts
-
 
 
 
@@ -1883,22 +1877,31 @@ class PlatformClient {
             },
         });
     }
-    async createToken(name, options = {}) {
+    async createToken(name, { save } = {}) {
         const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
-        const startedAt = this.clock.now();
-        const recovery = this.recovery(name, startedAt, options);
-        const token = await this.loop.call('api', request, {
-            read: (answer) => readCreated(request, answer),
-            onUncertain: (failure) => recovery.findCreated(failure),
-        });
-        await recovery.nameLateCreates(token);
-        return checkCreated(token, {
-            name,
-            request: requestLine(request),
-            sentAt: startedAt,
-            platformTime: (at) => this.platformTime(at),
+        const create = new FollowedCreate(name, {
+            clock: this.clock,
+            log: this.options.log,
+            list: () => this.listTokens(),
             revoke: (tokenId) => this.revokeToken(tokenId),
+            platformTime: (at) => this.platformTime(at),
+            save: save ?? (() => undefined),
+            postStepLooks: save !== undefined,
         });
+        try {
+            const token = await this.loop.call('api', request, {
+                read: (answer) => readCreated(request, answer),
+                onWritten: () => {
+                    create.written();
+                },
+                onUncertain: (failure) => create.afterLostAnswer(failure),
+            });
+            return await create.accept(token, requestLine(request));
+        }
+        catch (error) {
+            create.failed(error);
+            throw error;
+        }
     }
     listTokens() {
         const request = this.apiRequest('GET', TOKENS_PATH);
@@ -1936,16 +1939,6 @@ class PlatformClient {
     }
     close() {
         this.transport.close();
-    }
-    recovery(name, sentAt, options) {
-        return new CreateRecovery(name, sentAt, options, {
-            clock: this.clock,
-            deadline: this.deadline,
-            list: () => this.listTokens(),
-            revoke: (tokenId) => this.revokeToken(tokenId),
-            platformTime: (at) => this.platformTime(at),
-            log: this.options.log,
-        });
     }
     platformTime(at) {
         return this.loop.platformTime(at);
@@ -2173,8 +2166,11 @@ function maskedSecrets(runner) {
         runner.setSecret(value);
     });
 }
-function connect(runner, connection, secrets, clock, transport) {
-    const deadline = new Deadline(clock, connection.totalTimeoutMs);
+function connect(runner, connection, secrets, clock, { transport, limit } = {}) {
+    const total = connection.totalTimeoutMs;
+    const deadline = limit !== undefined && (total === 0 || limit.ms < total)
+        ? new Deadline(clock, limit.ms, limit.name)
+        : new Deadline(clock, total);
     const stopListening = stopOnCancel(runner, deadline, clock);
     const client = new PlatformClient({
         ...connection,
@@ -2260,44 +2256,60 @@ function removeTokenFile(path, dir) {
 
 
 
+const POST_STEP_LIMIT = { ms: 120_000, name: "the post step's limit" };
 async function runPost(runner, clock = systemClock, transport = new HttpTransport()) {
     deleteTokenFile(runner);
-    const owed = readToRevokeOnExit(runner);
-    if (owed === undefined)
+    const create = readSavedCreate(runner);
+    if (create === undefined) {
+        sayNoCreate(runner);
         return;
-    const which = owed.token !== undefined
-        ? `the ${tokenLabel(owed.token)}`
-        : `the token named '${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(owed.search.name), 200)}' that this step created`;
-    if (owed.when === 'failure' && !jobFailed(runner, which))
+    }
+    const search = mustSearch(create);
+    if (create.id === undefined && !search) {
+        runner.info(nothingCreated(create));
         return;
-    const revoking = [
-        ...(owed.token === undefined ? [] : [savedToken(owed.token)]),
-        ...(owed.search === undefined ? [] : [lostCreate(owed.search, owed.token?.id)]),
-    ];
+    }
+    const which = create.id !== undefined
+        ? `the ${tokenLabel({ id: create.id, name: create.name })}`
+        : `the token named ${quoteName(create.name)} that this step may have created`;
+    if (create.when === 'failure' && !jobFailed(runner, which))
+        return;
     const secrets = maskedSecrets(runner);
     let connection;
     try {
         connection = readConnection((name) => runner.getInput(name), secrets);
     }
     catch (error) {
-        for (const one of revoking)
-            runner.warning(secrets.scrub(one.failed((0,errors/* messageOf */.bD)(error), error)));
+        if (create.id !== undefined)
+            runner.warning(secrets.scrub(revokeFailed(create.id, create.name, error)));
+        if (search)
+            runner.warning(secrets.scrub(searchFailed(create, error)));
         return;
     }
-    const { client, deadline, close } = connect(runner, connection, secrets, clock, transport);
+    const options = { transport, limit: POST_STEP_LIMIT };
+    const { client, deadline, close } = connect(runner, connection, secrets, clock, options);
     try {
-        for (const one of revoking) {
-            try {
-                await one.run(client, runner, { clock, deadline, log: runner });
-            }
-            catch (error) {
-                runner.warning(secrets.scrub(one.failed((0,errors/* messageOf */.bD)(error), error)));
-            }
-        }
+        if (create.id !== undefined)
+            await revokeSaved(client, runner, create.id, create.name);
+        if (search)
+            await searchAndRevoke(client, runner, create, { clock, deadline, connection });
     }
     finally {
         close();
     }
+}
+function sayNoCreate(runner) {
+    if (runner.getInput('operation') !== 'create')
+        return;
+    if (/^(false|)$/i.test(runner.getInput('revokeOnExit')))
+        return;
+    runner.info('This step created no token (no create was sent, or an existing token was reused): nothing to revoke at the end of the job (revokeOnExit).');
+}
+function nothingCreated(create) {
+    const why = create.written
+        ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
+        : 'its request never left the runner whole (it failed before that: see the main step)';
+    return `This step's create of ${quoteName(create.name)} made no token, as ${why}: nothing to revoke at the end of the job (revokeOnExit).`;
 }
 function jobFailed(runner, which) {
     const status = runner.getInput(JOB_STATUS_INPUT);
@@ -2328,60 +2340,68 @@ function deleteTokenFile(runner) {
         runner.warning(`Did not delete the token file ${path}: ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))}`);
     }
 }
-function savedToken(token) {
-    return {
-        run: async (client, runner) => {
-            await revokeOne(client, runner, token);
-        },
-        failed: (message, error) => revokeFailed(token, message, error),
-    };
+async function revokeSaved(client, runner, id, name) {
+    try {
+        await revokeAtEnd(client, runner, { id, name });
+    }
+    catch (error) {
+        runner.warning(revokeFailed(id, name, error));
+    }
 }
-function lostCreate(create, known) {
-    const { name, sentAt } = create;
-    let candidate;
-    return {
-        run: async (client, runner, context) => {
-            runner.info(known === undefined
-                ? `No token id was saved for this step's create of a token named '${name}': looking for the token it may have made (revokeOnExit).`
-                : `An attempt of this step's create of '${name}' got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`);
-            const created = await searchCreated(client, create, known, context);
-            const notRevoked = `Did not revoke a token named '${name}' at the end of the job`;
-            switch (created.found) {
-                case 'none':
-                    runner.info(`No ${known === undefined ? '' : 'other '}active token named '${name}' was created since the step began: nothing to revoke.`);
-                    return;
-                case 'several': {
-                    const ids = created.tokens.map(shortId).join(', ');
-                    runner.warning(`${notRevoked}: ${created.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${ids}; revoke the one you do not need.`);
-                    return;
-                }
-                case 'unsure':
-                    runner.warning(`${notRevoked}: the only candidate, ${shortId(created.token)}, was not revoked because ${created.why}. Revoke it if it is this step's.`);
-                    return;
-                case 'one':
-                    candidate = created.token;
-                    await revokeOne(client, runner, candidate);
-            }
-        },
-        failed: (message, error) => candidate === undefined
-            ? `Could not look for the token named '${name}' that this step may have created: ${message} It may still be active: look for an active token named '${name}' created since ${new Date(sentAt - UNKNOWN_CLOCK_MARGIN_MS).toISOString()}, and revoke it.`
-            : revokeFailed(candidate, message, error),
-    };
-}
-async function revokeOne(client, runner, token) {
-    const which = tokenLabel(token);
+async function revokeAtEnd(client, runner, token) {
     const { alreadyRevoked } = await client.revokeToken(token.id);
     runner.info(alreadyRevoked
-        ? `The ${which} was already revoked before the end of the job.`
-        : `Revoked ${which} at the end of the job (revokeOnExit).`);
+        ? `The ${tokenLabel(token)} was already revoked before the end of the job.`
+        : `Revoked ${tokenLabel(token)} at the end of the job (revokeOnExit).`);
 }
-function revokeFailed(token, message, error) {
+function revokeFailed(id, name, error) {
     const advice = error instanceof UnknownTokenError
         ? ''
-        : uuid_isUuid(token.id)
-            ? ` It may still be active: revoke it with operation: revoke and tokenId: ${token.id}.`
+        : uuid_isUuid(id)
+            ? ` It may still be active: revoke it with operation: revoke and tokenId: ${id}.`
             : ' It may still be active: look for it with operation: list, and revoke it on the platform.';
-    return `Could not revoke ${tokenLabel(token)} at the end of the job: ${message}${advice}`;
+    return `Could not revoke ${tokenLabel({ id, name })} at the end of the job: ${(0,errors/* messageOf */.bD)(error)}${advice}`;
+}
+async function searchAndRevoke(client, runner, create, { clock, deadline, connection }) {
+    const name = quoteName(create.name);
+    runner.info(create.id === undefined
+        ? `No answer said what became of this step's create of ${name}: looking for the token it may have made (revokeOnExit).`
+        : `An attempt of this step's create of ${name} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`);
+    const notRevoked = `Did not revoke a token named ${name} at the end of the job`;
+    let candidate;
+    try {
+        const context = { clock, deadline, log: runner };
+        const created = await searchCreated(client, create, context, connection.totalTimeoutMs);
+        switch (created.found) {
+            case 'none':
+                if (created.landed === true) {
+                    runner.info(`No ${create.id === undefined ? '' : 'other '}active token named ${name} was created since the step began: nothing to revoke.`);
+                }
+                else {
+                    runner.warning(`${notRevoked}: none was in the list, and the create may still land. ${lookForSentence(create, (at) => client.platformTime(at), create.id)}`);
+                }
+                return;
+            case 'several': {
+                const ids = created.tokens.map(shortId).join(', ');
+                runner.warning(`${notRevoked}: ${created.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${ids}; revoke the one you do not need.`);
+                return;
+            }
+            case 'unsure':
+                runner.warning(`${notRevoked}: the only candidate, ${shortId(created.token)}, was not revoked because ${created.why}. Revoke it if it is this step's.`);
+                return;
+            case 'one':
+                candidate = created.token;
+                await revokeAtEnd(client, runner, candidate);
+        }
+    }
+    catch (error) {
+        runner.warning(candidate === undefined
+            ? searchFailed(create, error, (at) => client.platformTime(at))
+            : revokeFailed(candidate.id, create.name, error));
+    }
+}
+function searchFailed(create, error, platformTime = () => undefined) {
+    return `Could not look for the token named ${quoteName(create.name)} that this step may have created: ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))} ${lookForSentence(create, platformTime, create.id)}`;
 }
 
 

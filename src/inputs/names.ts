@@ -31,7 +31,7 @@ export function refuseUnknownInputs(given: readonly string[], declared: readonly
     written(first),
     `is not an input of this action${guess}${
       also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''
-    } Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes.`,
+    } Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`,
   )
 }
 

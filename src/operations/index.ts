@@ -27,7 +27,7 @@ export async function perform(
 ): Promise<Done> {
   switch (task.operation) {
     case 'create':
-      return { operation: 'create', task, result: await create(client, task, context.createNotes) }
+      return { operation: 'create', task, result: await create(client, task, context.create) }
     case 'list':
       return { operation: 'list', task, result: await list(client, task) }
     case 'revoke':

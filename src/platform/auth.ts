@@ -84,6 +84,10 @@ export async function authenticate(
         error.status,
       )
     }
-    throw new AuthenticationError(`authentication failed: ${error.message}`, error.status)
+    throw new AuthenticationError(
+      `authentication failed: ${error.message}`,
+      error.status,
+      error.transient,
+    )
   }
 }

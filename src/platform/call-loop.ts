@@ -60,6 +60,8 @@ export interface CallOptions<T> {
    * unreadable), finds out whether it did; a result returned ends the call.
    */
   onUncertain?(failure: string): Promise<T | undefined>
+  /** Told each time an attempt is written whole: from then on the server may act on it. */
+  onWritten?(): void
   /**
    * Set when a scheduler sends the request (a cleanup's revokes): a 429 with attempts left
    * is thrown as a ThrottledError, for the scheduler to send it again when it chooses,
@@ -93,7 +95,7 @@ export class CallLoop {
     let renewed = false
     for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1; ; attempt++) {
       if (this.options.deadline.expired()) throw notSent(this.options.deadline, request)
-      const { outcome, accessToken, shortened } = await this.attempt(target, request)
+      const { outcome, accessToken, shortened } = await this.attempt(target, request, options)
       this.throwIfCutOff(request, outcome, shortened)
       const answer = outcome instanceof TransportError ? undefined : outcome
       if (answer?.status === 401 && accessToken !== undefined && !renewed) {
@@ -204,10 +206,10 @@ export class CallLoop {
   ): RequestError {
     if (outcome instanceof TransportError) {
       const hint = transportHint(outcome, target, request.url, this.options.timeoutMs)
-      return new RequestError(asSentence(failure) + hint)
+      return new RequestError(asSentence(failure) + hint, undefined, isTransient(outcome))
     }
     const hint = target === 'api' && outcome.status === 404 ? apiPathHint(request) : ''
-    return new RequestError(asSentence(failure) + hint, outcome.status)
+    return new RequestError(asSentence(failure) + hint, outcome.status, isTransient(outcome))
   }
 
   private async wait(failure: string, delay: number): Promise<void> {
@@ -223,6 +225,7 @@ export class CallLoop {
   private async attempt(
     target: Target,
     request: HttpRequest,
+    { onWritten }: Pick<CallOptions<unknown>, 'onWritten'>,
   ): Promise<{ outcome: SendResult<Answer>; accessToken?: string; shortened: boolean }> {
     const { clock, secrets, transport, log, deadline } = this.options
     let accessToken: string | undefined
@@ -239,7 +242,7 @@ export class CallLoop {
     const started = clock.now()
     let outcome: SendResult<Answer>
     try {
-      const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal)
+      const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal, onWritten)
       const json = parseJson(response.body)
       // Masked on receipt, whatever the status: an error body can hold a token too.
       secrets.addFrom(json)

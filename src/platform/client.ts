@@ -7,8 +7,7 @@ import type { SecretMasker } from '../shared/secrets.js'
 import { authenticate, Session } from './auth.js'
 import { CallLoop } from './call-loop.js'
 import { readCreated, readList, readRevoked } from './decode.js'
-import { CreateRecovery } from './create-recovery.js'
-import { checkCreated } from './created-answer.js'
+import { FollowedCreate } from './lost-create.js'
 import { jsonRequest, requestLine, revokePath, TOKENS_PATH } from './endpoints.js'
 import { AuthenticationError, isRefusal, RequestError, UnsettledRevokeError } from './errors.js'
 import { HttpTransport, type HttpRequest, type Transport } from './http.js'
@@ -69,24 +68,33 @@ export class PlatformClient implements TokenApi {
   /**
    * POST /api/tokens. A create is not simply sent again: when an attempt fails in a
    * way that may have created the token (its answer lost), the list is checked first,
-   * after the backoff wait, and the one token found there is the result.
+   * and the one token found there is the result (lost-create.ts, which also saves what
+   * is learnt for the post step).
    */
-  async createToken(name: string, options: CreateOptions = {}): Promise<TokenRecord> {
+  async createToken(name: string, { save }: CreateOptions = {}): Promise<TokenRecord> {
     const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }))
-    const startedAt = this.clock.now()
-    const recovery = this.recovery(name, startedAt, options)
-    const token = await this.loop.call('api', request, {
-      read: (answer) => readCreated(request, answer),
-      onUncertain: (failure) => recovery.findCreated(failure),
-    })
-    await recovery.nameLateCreates(token)
-    return checkCreated(token, {
-      name,
-      request: requestLine(request),
-      sentAt: startedAt,
-      platformTime: (at) => this.platformTime(at),
+    const create = new FollowedCreate(name, {
+      clock: this.clock,
+      log: this.options.log,
+      list: () => this.listTokens(),
       revoke: (tokenId) => this.revokeToken(tokenId),
+      platformTime: (at) => this.platformTime(at),
+      save: save ?? (() => undefined),
+      postStepLooks: save !== undefined,
     })
+    try {
+      const token = await this.loop.call('api', request, {
+        read: (answer) => readCreated(request, answer),
+        onWritten: () => {
+          create.written()
+        },
+        onUncertain: (failure) => create.afterLostAnswer(failure),
+      })
+      return await create.accept(token, requestLine(request))
+    } catch (error) {
+      create.failed(error)
+      throw error
+    }
   }
 
   /** GET /api/tokens: every token of the project, active and revoked. */
@@ -133,18 +141,6 @@ export class PlatformClient implements TokenApi {
   /** Closes kept-alive connections so that the process can exit at once. */
   close(): void {
     this.transport.close()
-  }
-
-  /** What the recovery after a lost create answer needs of this client. */
-  private recovery(name: string, sentAt: number, options: CreateOptions): CreateRecovery {
-    return new CreateRecovery(name, sentAt, options, {
-      clock: this.clock,
-      deadline: this.deadline,
-      list: () => this.listTokens(),
-      revoke: (tokenId) => this.revokeToken(tokenId),
-      platformTime: (at) => this.platformTime(at),
-      log: this.options.log,
-    })
   }
 
   /** The platform's time at a time of ours, by the Date headers of its answers so far. */

@@ -4,7 +4,8 @@ import { isUuid } from '../shared/uuid.js'
 import { requestLine } from './endpoints.js'
 import { RequestError } from './errors.js'
 import { truncate } from '../shared/text.js'
-import type { HttpRequest, HttpResponse } from './http.js'
+import { notJsonHint } from './hints.js'
+import type { HttpRequest, HttpResponse, Target } from './http.js'
 
 /** An answer, its body parsed once (NOT_JSON when it is not JSON). */
 export interface Answer extends HttpResponse {
@@ -109,7 +110,7 @@ export function readList(request: HttpRequest, answer: Answer): TokenRecord[] {
  * access_token is a non-empty string.
  */
 export function readAccessToken(request: HttpRequest, answer: Answer, now: number): AccessToken {
-  const body = readJson(request, answer)
+  const body = readJson(request, answer, 'auth')
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>
   // One older platform client spells it accessToken; accepting both costs nothing.
   const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken
@@ -134,10 +135,16 @@ export function readAccessToken(request: HttpRequest, answer: Answer, now: numbe
   return { value, renewAt }
 }
 
-function readJson(request: HttpRequest, answer: Answer): unknown {
+/**
+ * The parsed body. A success that is not JSON is most often a web page where the API should
+ * be (baseUrl, or authUrl, pointing at the web app, which answers every path with a page):
+ * the message names the input.
+ */
+function readJson(request: HttpRequest, answer: Answer, target: Target = 'api'): unknown {
   if (answer.json === NOT_JSON) {
+    const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body'
     throw new RequestError(
-      `${requestLine(request)} answered ${answer.status} but the body is not JSON.`,
+      `${requestLine(request)} answered ${answer.status} with ${page} that is not JSON.${notJsonHint(request, target)}`,
       answer.status,
     )
   }

@@ -9,6 +9,11 @@ export class RequestError extends ActionError {
     message: string,
     /** The HTTP status of the last answer, or undefined when none came. */
     readonly status?: number,
+    /**
+     * The failure may pass with time (retry.ts, isTransient): a 503, a reset. Not a refusal,
+     * a certificate, or an answer that cannot be read, which no wait changes.
+     */
+    readonly transient = false,
   ) {
     super(message)
   }

@@ -76,3 +76,18 @@ export function apiPathHint(request: Pick<HttpRequest, 'url'>): string {
   }
   return ''
 }
+
+/**
+ * After an answer that is not JSON where the API should answer: the URL most likely leads
+ * to the web app, which answers every path with a page. The input to check, and what the
+ * action adds to it.
+ */
+export function notJsonHint(request: Pick<HttpRequest, 'url'>, target: Target): string {
+  const { origin, pathname } = new URL(request.url)
+  if (target === 'auth') {
+    return ` Check the authUrl input: the action posts the credentials to ${origin}${pathname}, which must be the auth service's token endpoint (authUrl plus ${AUTH_PATH}, or authUrl itself when it ends in /api-token).`
+  }
+  const at = pathname.lastIndexOf(TOKENS_PATH)
+  const baseUrl = origin + (at < 0 ? pathname : pathname.slice(0, at))
+  return ` Check the baseUrl input (${baseUrl}): the action adds ${TOKENS_PATH} to it, so it must be the REST API's base URL, not the web app's.`
+}

@@ -48,13 +48,15 @@ export const CUT_OFF = 'ECANCELED'
 export interface Transport {
   /**
    * Sends within `timeoutMs`, connect to last byte; cut off (CUT_OFF) when `signal`
-   * aborts.
+   * aborts. `onWritten` is called once the whole request is written: from then on the
+   * server may act on it.
    */
   send(
     target: Target,
     request: HttpRequest,
     timeoutMs: number,
     signal?: AbortSignal,
+    onWritten?: () => void,
   ): Promise<HttpResponse>
   /** Closes kept-alive connections so that the process can exit at once. */
   close(): void
@@ -76,8 +78,10 @@ export class HttpTransport implements Transport {
     request: HttpRequest,
     timeoutMs: number,
     signal?: AbortSignal,
+    onWritten?: () => void,
   ): Promise<HttpResponse> {
-    return send(request, this.clients[target].getAgent(request.url), timeoutMs, signal)
+    const agent = this.clients[target].getAgent(request.url)
+    return send(request, agent, timeoutMs, signal, onWritten)
   }
 
   close(): void {
@@ -117,6 +121,7 @@ export function send(
   agent: http.Agent,
   timeoutMs: number,
   signal?: AbortSignal,
+  onWritten?: () => void,
 ): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     const url = new URL(request.url)
@@ -156,8 +161,10 @@ export function send(
     else signal?.addEventListener('abort', cutOff, { once: true })
 
     req.on('error', fail)
+    // Written whole, and handed to the connection: TLS and the connect are behind it.
     req.on('finish', () => {
       sent = true
+      onWritten?.()
     })
     req.on('response', (res) => {
       let chunks: Buffer[] = []

@@ -1,5 +1,6 @@
 // expectedProjectId: a TokenApi that refuses to act on any project but the expected one.
-import { ActionError, messageOf } from '../shared/errors.js'
+import { ActionError } from '../shared/errors.js'
+import { revokeAtOnce } from './lost-create.js'
 import type { CreateOptions, RevokeOptions, RevokeAnswer, TokenApi } from './token-api.js'
 import { nameAndId, type TokenRecord } from '../shared/records.js'
 import { oneLine, truncate } from '../shared/text.js'
@@ -39,14 +40,7 @@ export class ProjectGuard implements TokenApi {
       this.checked.add(token.id.toLowerCase())
       return token
     }
-    let revoked: string
-    try {
-      await this.api.revokeToken(token.id)
-      revoked = 'It was revoked at once.'
-    } catch (error) {
-      const why = messageOf(error)
-      revoked = `Revoking it at once failed too, so revoke it by hand: ${why}`
-    }
+    const revoked = await revokeAtOnce((id) => this.api.revokeToken(id), token)
     throw new ActionError(
       `the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`,
     )

@@ -42,14 +42,15 @@ export function isTransient(outcome: SendResult): boolean {
 }
 
 /**
- * True when a failed request may have been carried out all the same: its answer
- * was lost after the request was sent (a reset, a timeout), or the server failed
- * in a way that does not say whether it acted (500, 502, 504). 408, 429 and 503
- * say the request was not processed; a refused connection never sent it.
+ * True when a failed request may have been carried out all the same: it was written
+ * whole and no answer said what became of it. Its answer was lost (a reset, a timeout),
+ * or the server failed without saying whether it acted (any 5xx: a gateway's 503 may come
+ * after the platform behind it acted), or gave up on it (408). A refused connection never
+ * sent it; a 4xx other than 408 says no.
  */
 export function mayHaveTakenEffect(outcome: SendResult): boolean {
   if (outcome instanceof TransportError) return outcome.requestSent
-  return outcome.status === 500 || outcome.status === 502 || outcome.status === 504
+  return outcome.status >= 500 || outcome.status === 408
 }
 
 /**

@@ -1,5 +1,6 @@
 // What the operations see of the platform: one method per API call (PlatformClient is the real one).
 import type { TokenRecord } from '../shared/records.js'
+import type { CreateFacts } from './lost-create.js'
 
 /** A revoke that succeeded, or found the token revoked already. */
 export interface RevokeAnswer {
@@ -25,10 +26,10 @@ export interface RevokeOptions {
 
 export interface CreateOptions {
   /**
-   * Told when an attempt's answer was lost and the list showed no token of it, so that
-   * the create is sent again: that token may still land (the post step looks for it).
+   * Saves what is learnt of the create for the post step, each time a fact is learnt
+   * (revokeOnExit; see lost-create.ts): the post step then looks for a lost attempt's token.
    */
-  onLostAnswer?: () => void
+  save?: (facts: CreateFacts) => void
 }
 
 export interface TokenApi {

@@ -1,35 +1,36 @@
-// The post step: deletes the token file, and revokes the token the main step created (revokeOnExit).
+// The post step: deletes the token file, and acts on what the main step recorded of its create (revokeOnExit).
 import { systemClock, type Clock } from '../shared/clock.js'
 import { JOB_STATUS_INPUT, readConnection } from '../inputs/read.js'
 import type { PlatformClient } from '../platform/client.js'
 import { messageOf } from '../shared/errors.js'
 import { UnknownTokenError } from '../platform/errors.js'
-import { UNKNOWN_CLOCK_MARGIN_MS } from '../platform/lost-create.js'
 import { HttpTransport, type Transport } from '../platform/http.js'
-import type { TokenApi } from '../platform/token-api.js'
-import { searchCreated, type SearchContext } from './search.js'
-import { readToRevokeOnExit, savedTokenFile, type CreateSent, type TokenToRevoke } from './state.js'
-import { shortId, tokenLabel, type TokenRecord } from '../shared/records.js'
+import { lookForSentence, mustSearch } from '../platform/lost-create.js'
+import { searchCreated } from './search.js'
+import { readSavedCreate, savedTokenFile, type SavedCreate } from './state.js'
+import { quoteName, shortId, tokenLabel, type TokenRecord } from '../shared/records.js'
 import type { Runner } from '../runner/runner.js'
 import { connect, maskedSecrets } from '../runner/start.js'
 import type { Connection } from '../inputs/task.js'
 import { asSentence, oneLine, truncate } from '../shared/text.js'
+import type { Deadline } from '../shared/deadline.js'
 import { removeTokenFile } from '../shared/token-files.js'
 import { isUuid } from '../shared/uuid.js'
 
-/** One thing to revoke, and how to say that it could not be. */
-interface Revoking {
-  run(client: PlatformClient, runner: Runner, context: SearchContext): Promise<void>
-  failed(message: string, error: unknown): string
-}
+/**
+ * The most the post step takes when totalTimeout allows more: it holds the end of the job,
+ * and a platform that does not answer within it will not answer in time to matter.
+ */
+export const POST_STEP_LIMIT = { ms: 120_000, name: "the post step's limit" }
 
 /**
- * Runs as action.yml's `post`, with `post-if: always()`: whether the job passed,
- * failed or was cancelled. First it deletes the token file (writeTokenFile), which needs
- * no request. Then, with revokeOnExit, it authenticates anew, as the access token may
- * have expired, and revokes the token; and looks for the token of a create whose answer
- * was lost (search.ts). A failure here is a warning, not a failed job. With neither,
- * it does nothing and says nothing. `transport` sends its requests: a fake in tests.
+ * Runs as action.yml's `post`, with `post-if: always()`: whether the job passed, failed
+ * or was cancelled. First it deletes the token file (writeTokenFile), which needs no
+ * request. Then, with revokeOnExit, it acts on what the main step saved of its create:
+ * nothing to do (no create left, or it was refused: no request, one line), the token to
+ * revoke by its id, or a create whose outcome is unknown, looked for in the list
+ * (lost-create.ts). A failure here is a warning, never a failed job. `transport` sends its
+ * requests: a fake in tests.
  */
 export async function runPost(
   runner: Runner,
@@ -37,38 +38,58 @@ export async function runPost(
   transport: Transport = new HttpTransport(),
 ): Promise<void> {
   deleteTokenFile(runner)
-  const owed = readToRevokeOnExit(runner)
-  if (owed === undefined) return
+  const create = readSavedCreate(runner)
+  if (create === undefined) {
+    sayNoCreate(runner)
+    return
+  }
+  const search = mustSearch(create)
+  if (create.id === undefined && !search) {
+    runner.info(nothingCreated(create))
+    return
+  }
   const which =
-    owed.token !== undefined
-      ? `the ${tokenLabel(owed.token)}`
-      : `the token named '${truncate(oneLine(owed.search.name), 200)}' that this step created`
-  if (owed.when === 'failure' && !jobFailed(runner, which)) return
-  const revoking = [
-    ...(owed.token === undefined ? [] : [savedToken(owed.token)]),
-    ...(owed.search === undefined ? [] : [lostCreate(owed.search, owed.token?.id)]),
-  ]
+    create.id !== undefined
+      ? `the ${tokenLabel({ id: create.id, name: create.name })}`
+      : `the token named ${quoteName(create.name)} that this step may have created`
+  if (create.when === 'failure' && !jobFailed(runner, which)) return
+
   const secrets = maskedSecrets(runner)
   let connection: Connection
   try {
     connection = readConnection((name) => runner.getInput(name), secrets)
   } catch (error) {
-    for (const one of revoking) runner.warning(secrets.scrub(one.failed(messageOf(error), error)))
+    // The inputs' messages quote what was given, which may hold the secret.
+    if (create.id !== undefined)
+      runner.warning(secrets.scrub(revokeFailed(create.id, create.name, error)))
+    if (search) runner.warning(secrets.scrub(searchFailed(create, error)))
     return
   }
-  // totalTimeout bounds the post step too: it must not hold the job's end for long.
-  const { client, deadline, close } = connect(runner, connection, secrets, clock, transport)
+  const options = { transport, limit: POST_STEP_LIMIT }
+  const { client, deadline, close } = connect(runner, connection, secrets, clock, options)
   try {
-    for (const one of revoking) {
-      try {
-        await one.run(client, runner, { clock, deadline, log: runner })
-      } catch (error) {
-        runner.warning(secrets.scrub(one.failed(messageOf(error), error)))
-      }
-    }
+    if (create.id !== undefined) await revokeSaved(client, runner, create.id, create.name)
+    if (search) await searchAndRevoke(client, runner, create, { clock, deadline, connection })
   } finally {
     close()
   }
+}
+
+/** With no create saved: one line, when the step was a create with revokeOnExit. */
+function sayNoCreate(runner: Runner): void {
+  if (runner.getInput('operation') !== 'create') return
+  if (/^(false|)$/i.test(runner.getInput('revokeOnExit'))) return
+  runner.info(
+    'This step created no token (no create was sent, or an existing token was reused): nothing to revoke at the end of the job (revokeOnExit).',
+  )
+}
+
+/** Why a create that left no token needs nothing from the post step. */
+function nothingCreated(create: SavedCreate): string {
+  const why = create.written
+    ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
+    : 'its request never left the runner whole (it failed before that: see the main step)'
+  return `This step's create of ${quoteName(create.name)} made no token, as ${why}: nothing to revoke at the end of the job (revokeOnExit).`
 }
 
 /**
@@ -107,84 +128,108 @@ function deleteTokenFile(runner: Runner): void {
   }
 }
 
-/** The token the main step created and named: revoked by its id. */
-function savedToken(token: TokenToRevoke): Revoking {
-  return {
-    run: async (client, runner) => {
-      await revokeOne(client, runner, token)
-    },
-    failed: (message, error) => revokeFailed(token, message, error),
+/** The token the main step created and named: revoked by its id; a failure is a warning. */
+async function revokeSaved(
+  client: PlatformClient,
+  runner: Runner,
+  id: string,
+  name: string,
+): Promise<void> {
+  try {
+    await revokeAtEnd(client, runner, { id, name })
+  } catch (error) {
+    runner.warning(revokeFailed(id, name, error))
   }
 }
 
-/**
- * A create whose token the main step may not know: its answer was lost, or the step
- * could not tell which token was its own, or it was killed; or an attempt got no answer
- * and the create was sent again, making `known`. The token it made, if any, is the
- * active one with this name created since then (lost-create.ts), looked for while it may
- * still land (search.ts): revoked when that can be told; otherwise none is revoked,
- * and a warning names the candidates.
- */
-function lostCreate(create: CreateSent, known: string | undefined): Revoking {
-  const { name, sentAt } = create
-  let candidate: TokenRecord | undefined
-  return {
-    run: async (client, runner, context) => {
-      runner.info(
-        known === undefined
-          ? `No token id was saved for this step's create of a token named '${name}': looking for the token it may have made (revokeOnExit).`
-          : `An attempt of this step's create of '${name}' got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`,
-      )
-      const created = await searchCreated(client, create, known, context)
-      const notRevoked = `Did not revoke a token named '${name}' at the end of the job`
-      switch (created.found) {
-        case 'none':
-          runner.info(
-            `No ${known === undefined ? '' : 'other '}active token named '${name}' was created since the step began: nothing to revoke.`,
-          )
-          return
-        case 'several': {
-          const ids = created.tokens.map(shortId).join(', ')
-          runner.warning(
-            `${notRevoked}: ${created.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${ids}; revoke the one you do not need.`,
-          )
-          return
-        }
-        case 'unsure':
-          runner.warning(
-            `${notRevoked}: the only candidate, ${shortId(created.token)}, was not revoked because ${created.why}. Revoke it if it is this step's.`,
-          )
-          return
-        case 'one':
-          candidate = created.token
-          await revokeOne(client, runner, candidate)
-      }
-    },
-    failed: (message, error) =>
-      candidate === undefined
-        ? `Could not look for the token named '${name}' that this step may have created: ${message} It may still be active: look for an active token named '${name}' created since ${new Date(sentAt - UNKNOWN_CLOCK_MARGIN_MS).toISOString()}, and revoke it.`
-        : revokeFailed(candidate, message, error),
-  }
-}
-
-async function revokeOne(client: TokenApi, runner: Runner, token: TokenToRevoke): Promise<void> {
-  const which = tokenLabel(token)
+async function revokeAtEnd(
+  client: PlatformClient,
+  runner: Runner,
+  token: Pick<TokenRecord, 'id' | 'name'>,
+): Promise<void> {
   const { alreadyRevoked } = await client.revokeToken(token.id)
   runner.info(
     alreadyRevoked
-      ? `The ${which} was already revoked before the end of the job.`
-      : `Revoked ${which} at the end of the job (revokeOnExit).`,
+      ? `The ${tokenLabel(token)} was already revoked before the end of the job.`
+      : `Revoked ${tokenLabel(token)} at the end of the job (revokeOnExit).`,
   )
 }
 
-function revokeFailed(token: TokenToRevoke, message: string, error: unknown): string {
+function revokeFailed(id: string, name: string, error: unknown): string {
   // An id that is not a UUID is not one the action (or its tokenId input) can revoke by.
   const advice =
     error instanceof UnknownTokenError
       ? ''
-      : isUuid(token.id)
-        ? ` It may still be active: revoke it with operation: revoke and tokenId: ${token.id}.`
+      : isUuid(id)
+        ? ` It may still be active: revoke it with operation: revoke and tokenId: ${id}.`
         : ' It may still be active: look for it with operation: list, and revoke it on the platform.'
+  return `Could not revoke ${tokenLabel({ id, name })} at the end of the job: ${messageOf(error)}${advice}`
+}
 
-  return `Could not revoke ${tokenLabel(token)} at the end of the job: ${message}${advice}`
+/**
+ * A create whose outcome is unknown: its answer was lost, or an attempt's was and the
+ * create was sent again. The token it made, if any, is looked for in the list
+ * (searchCreated): revoked when exactly one can be told; otherwise none is, and a warning
+ * says where it would be.
+ */
+async function searchAndRevoke(
+  client: PlatformClient,
+  runner: Runner,
+  create: SavedCreate,
+  { clock, deadline, connection }: { clock: Clock; deadline: Deadline; connection: Connection },
+): Promise<void> {
+  const name = quoteName(create.name)
+  runner.info(
+    create.id === undefined
+      ? `No answer said what became of this step's create of ${name}: looking for the token it may have made (revokeOnExit).`
+      : `An attempt of this step's create of ${name} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`,
+  )
+  const notRevoked = `Did not revoke a token named ${name} at the end of the job`
+  let candidate: TokenRecord | undefined
+  try {
+    const context = { clock, deadline, log: runner }
+    const created = await searchCreated(client, create, context, connection.totalTimeoutMs)
+    switch (created.found) {
+      case 'none':
+        if (created.landed === true) {
+          runner.info(
+            `No ${create.id === undefined ? '' : 'other '}active token named ${name} was created since the step began: nothing to revoke.`,
+          )
+        } else {
+          runner.warning(
+            `${notRevoked}: none was in the list, and the create may still land. ${lookForSentence(create, (at) => client.platformTime(at), create.id)}`,
+          )
+        }
+        return
+      case 'several': {
+        const ids = created.tokens.map(shortId).join(', ')
+        runner.warning(
+          `${notRevoked}: ${created.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${ids}; revoke the one you do not need.`,
+        )
+        return
+      }
+      case 'unsure':
+        runner.warning(
+          `${notRevoked}: the only candidate, ${shortId(created.token)}, was not revoked because ${created.why}. Revoke it if it is this step's.`,
+        )
+        return
+      case 'one':
+        candidate = created.token
+        await revokeAtEnd(client, runner, candidate)
+    }
+  } catch (error) {
+    runner.warning(
+      candidate === undefined
+        ? searchFailed(create, error, (at) => client.platformTime(at))
+        : revokeFailed(candidate.id, create.name, error),
+    )
+  }
+}
+
+function searchFailed(
+  create: SavedCreate,
+  error: unknown,
+  platformTime: (at: number) => number | undefined = () => undefined,
+): string {
+  return `Could not look for the token named ${quoteName(create.name)} that this step may have created: ${asSentence(messageOf(error))} ${lookForSentence(create, platformTime, create.id)}`
 }

@@ -31,9 +31,14 @@ export function connect(
   connection: Connection,
   secrets: Secrets,
   clock: Clock,
-  transport?: Transport,
+  { transport, limit }: { transport?: Transport; limit?: { ms: number; name: string } } = {},
 ): Connected {
-  const deadline = new Deadline(clock, connection.totalTimeoutMs)
+  // A tighter bound of the action's own applies when it is lower than totalTimeout.
+  const total = connection.totalTimeoutMs
+  const deadline =
+    limit !== undefined && (total === 0 || limit.ms < total)
+      ? new Deadline(clock, limit.ms, limit.name)
+      : new Deadline(clock, total)
   const stopListening = stopOnCancel(runner, deadline, clock)
   const client = new PlatformClient({
     ...connection,

@@ -1,8 +1,12 @@
 // The step's time budget (totalTimeout), ended early by a cancel: so that a step stops cleanly, and says what it did, before it is killed.
 import type { Clock } from './clock.js'
 
-/** What ended the budget: totalTimeout running out, or the runner cancelling the step. */
-export type StopCause = { by: 'totalTimeout'; totalMs: number } | { by: 'cancel'; signal: string }
+/**
+ * What ended the budget: totalTimeout running out (or `limit`, a tighter bound of the
+ * action's own, when it is lower), or the runner cancelling the step.
+ */
+export type StopCause =
+  { by: 'totalTimeout'; totalMs: number; limit?: string } | { by: 'cancel'; signal: string }
 
 export class Deadline {
   private readonly endsAt: number
@@ -10,10 +14,14 @@ export class Deadline {
   private readonly stopping = new AbortController()
   private readonly cutting = new AbortController()
 
-  /** @param totalMs the whole budget; 0 means no limit. */
+  /**
+   * @param totalMs the whole budget; 0 means no limit.
+   * @param limit what sets it, for messages, when it is not the totalTimeout input.
+   */
   constructor(
     private readonly clock: Clock,
     readonly totalMs: number,
+    private readonly limit?: string,
   ) {
     this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity
   }
@@ -55,20 +63,20 @@ export class Deadline {
 
   /** What ended the budget (or will): a cancel, else totalTimeout. */
   cause(): StopCause {
-    return this.cancelledBy === undefined
-      ? { by: 'totalTimeout', totalMs: this.totalMs }
-      : { by: 'cancel', signal: this.cancelledBy }
+    if (this.cancelledBy !== undefined) return { by: 'cancel', signal: this.cancelledBy }
+    const cause = { by: 'totalTimeout' as const, totalMs: this.totalMs }
+    return this.limit === undefined ? cause : { ...cause, limit: this.limit }
   }
 
   /** `totalTimeout (900 s)`, for messages. */
   describe(): string {
-    return budget(this.totalMs)
+    return budget(this.totalMs, this.limit)
   }
 }
 
 /** `totalTimeout (900 s)`: the one place that words the budget. */
-function budget(totalMs: number): string {
-  return `totalTimeout (${Math.round(totalMs / 1000)} s)`
+function budget(totalMs: number, limit = 'totalTimeout'): string {
+  return `${limit} (${Math.round(totalMs / 1000)} s)`
 }
 
 /**
@@ -78,5 +86,5 @@ function budget(totalMs: number): string {
 export function stopped(cause: StopCause): string {
   return cause.by === 'cancel'
     ? `The step was cancelled (${cause.signal})`
-    : `${budget(cause.totalMs)} ran out`
+    : `${budget(cause.totalMs, cause.limit)} ran out`
 }

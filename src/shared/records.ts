@@ -73,9 +73,14 @@ export function publicJson(records: TokenRecord | readonly TokenRecord[]): strin
 
 /** `'name' (id)`, for messages: on one line and short, whatever the platform sent. */
 export function nameAndId(token: Pick<TokenRecord, 'name' | 'id'>): string {
-  // Cut like an id: a name of 140 KB would otherwise make each log line and message as long.
   if (token.name === undefined) return `${NO_NAME} (${shortId(token)})`
-  return `'${truncate(oneLine(token.name), 200)}' (${shortId(token)})`
+  return `${quoteName(token.name)} (${shortId(token)})`
+}
+
+/** A token name for a message: quoted, on one line, and short whatever the platform sent. */
+export function quoteName(name: string): string {
+  // Cut like an id: a name of 140 KB would otherwise make each log line and message as long.
+  return `'${truncate(oneLine(name), 200)}'`
 }
 
 /** How a record whose name is not a string is named in messages and the summary. */

@@ -87,11 +87,15 @@ describe('revokeOnExit: the post step, as the runner runs it', () => {
     }
     const main = await runAction({ inputs })
     expect(main.exitCode).toBe(0)
-    expect(main.state).toEqual({
-      revokeOnExitTokenId: main.outputs.tokenId,
-      revokeOnExitTokenName: 'pr-123',
-      revokeOnExitSince: expect.stringMatching(/^\d+$/),
-      revokeOnExitWhen: 'always',
+    expect(Object.keys(main.state)).toEqual(['create'])
+    expect(JSON.parse(main.state.create ?? '')).toEqual({
+      name: 'pr-123',
+      sentAt: expect.any(Number),
+      written: true,
+      id: main.outputs.tokenId,
+      refused: false,
+      lost: false,
+      when: 'always',
     })
     expect(main.log).toContain('It will be revoked at the end of the job (revokeOnExit).')
     expect(platform().tokens.get(main.outputs.tokenId ?? '')?.state).toBe('active')
@@ -126,7 +130,11 @@ describe('revokeOnExit: the post step, as the runner runs it', () => {
 
     const post = await runAction({ step: 'post', inputs, state: main.state })
     expect(post.exitCode).toBe(0)
-    expect(post.stdout).toBe('')
+    // One line, no request: nothing was created.
+    expect(post.log).toBe(
+      'This step created no token (no create was sent, or an existing token was reused): nothing to revoke at the end of the job (revokeOnExit).\n',
+    )
+    expect(platform().requestLines()).toEqual([AUTH, LIST])
     expect(platform().tokens.get(existing.id)?.state).toBe('active')
   })
 

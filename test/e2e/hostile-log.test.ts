@@ -182,7 +182,9 @@ describe('no runner command through platform text (the committed bundle, read as
     const run = await runAgainst(platform(), { operation: 'create', name })
 
     expect(run.exitCode).toBe(0)
-    expect(run.log).toContain("No token named 'pr-43 Bump deps ## [stop-commands]y' was created.")
+    expect(run.log).toContain(
+      "No token named 'pr-43 Bump deps ## [stop-commands]y' was created: sending the create again.",
+    )
     const [created] = [...platform().tokens.values()]
     expect(run.masked).toContain(created?.tokenValue)
     expectOwnCommandsOnly(run, platform().secrets())

@@ -36,7 +36,7 @@ describe('a runner file that cannot be written after a create (case 1)', () => {
     expect(message).toMatch(new RegExp(`^create failed: could not write ${file}: `))
     const token = onlyToken(platform())
     expect(message).toContain(
-      `The new gateway token 'pr-1' (${token?.id ?? ''}) was revoked at once, as its value was not handed on.`,
+      `The value of the new gateway token 'pr-1' (${token?.id ?? ''}) was not handed on. It was revoked at once.`,
     )
     expect(token?.state).toBe('revoked')
     expectNoLeaks(run, platform().secrets())

@@ -177,3 +177,33 @@ describe('file sizes', () => {
     expect(over).toEqual([])
   })
 })
+
+/**
+ * One owner for what happened to a create (platform/lost-create.ts): the time window a
+ * create's token is looked for in, and the words that revoke a token nobody has the value
+ * of or name it, each written once in src/; the others call it.
+ */
+describe('the rules of a lost create live in one module', () => {
+  const sources = execFileSync(
+    'git',
+    ['ls-files', '--cached', '--others', '--exclude-standard', 'src'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  )
+    .split('\n')
+    .filter((file) => file.endsWith('.ts'))
+  const holding = (pattern: RegExp) =>
+    sources.filter((file) => pattern.test(readFileSync(`${ROOT}/${file}`, 'utf8')))
+
+  it.each([
+    ['the clocks’ margins of the time window', /CLOCK_MARGIN_MS = /],
+    ['the time window’s arithmetic', /LATE_CREATE_MS \+/],
+    ['"revoked at once"', /revoked at once\./],
+    ['"Revoking it at once failed too"', /Revoking it at once failed too/],
+    ['where a lost create’s token would be', /would be this step's, and nobody has its value/],
+  ])('%s: in lost-create.ts alone', (_, pattern) => {
+    expect(holding(pattern)).toEqual(['src/platform/lost-create.ts'])
+  })
+})

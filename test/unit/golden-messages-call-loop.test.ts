@@ -34,13 +34,13 @@ pinMessages('the call loop', [
     expected: `GET ${REQUEST.url} answered 502 (attempt 1 of 4); totalTimeout (1 s) leaves no time to wait 0.5 s and try again. It may have taken effect all the same.`,
   },
   {
-    situation: 'a 503 with no time left to try again: nothing was done',
+    situation: 'a 429 with no time left to try again: nothing was done',
     message: () => {
-      const { callLoop, clock } = loop([{ status: 503 }], { totalMs: 1_000 })
+      const { callLoop, clock } = loop([{ status: 429 }], { totalMs: 1_000 })
       clock.advance(600)
       return thrown(() => callLoop.call('api', REQUEST, readStatus))
     },
-    expected: `GET ${REQUEST.url} answered 503 (attempt 1 of 4); totalTimeout (1 s) leaves no time to wait 0.5 s and try again.`,
+    expected: `GET ${REQUEST.url} answered 429 (attempt 1 of 4); totalTimeout (1 s) leaves no time to wait 0.5 s and try again.`,
   },
   {
     situation: 'totalTimeout runs out while an attempt waits for its answer',

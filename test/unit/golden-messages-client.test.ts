@@ -2,12 +2,13 @@
 // answer, an answer that cannot be used. Worded by a PlatformClient against nock, or by
 // the function that words it alone. See test/fixtures/golden.ts.
 import nock from 'nock'
-import { checkCreated, type CreateContext } from '../../src/platform/created-answer.js'
 import { readCreated } from '../../src/platform/decode.js'
-import { findCreated } from '../../src/platform/lost-create.js'
+import { findCreated, FollowedCreate, type CreateContext } from '../../src/platform/lost-create.js'
 import type { TokenRecord } from '../../src/shared/records.js'
 import { failedStep, pinMessages, thrown } from '../fixtures/golden.js'
+import { FakeClock } from '../fixtures/clock.js'
 import { API, authOk, record, setup, TOKEN_ID, useNock, LIST } from '../fixtures/nock-platform.js'
+import { recordingRunner } from '../fixtures/runner.js'
 
 useNock()
 
@@ -33,14 +34,18 @@ function lostCreate(tokens: unknown[]) {
   return setup()
 }
 
-/** What checkCreated is told of a create of 'pr-1' that answered. */
-const ANSWERED: CreateContext = {
-  name: 'pr-1',
-  request: `POST ${API}${LIST}`,
-  sentAt: Date.UTC(2026, 10, 22, 12, 0, 0),
-  platformTime: (time) => time,
-  revoke: () => Promise.resolve(),
-}
+/** A create of 'pr-1' that answered with `token`, checked against the request. */
+const answered = (token: TokenRecord, fields: Partial<CreateContext> = {}) =>
+  new FollowedCreate('pr-1', {
+    clock: new FakeClock(Date.UTC(2026, 10, 22, 12, 0, 0)),
+    log: recordingRunner(),
+    list: () => Promise.resolve([]),
+    platformTime: (time) => time,
+    revoke: () => Promise.resolve(),
+    save: () => undefined,
+    postStepLooks: false,
+    ...fields,
+  }).accept(token, `POST ${API}${LIST}`)
 
 /** A token of 'pr-7' for findCreated, created `offsetMs` after the create was sent. */
 const SENT_AT = Date.parse('2026-11-01T10:00:00.000Z')
@@ -52,7 +57,7 @@ const pr7 = (offsetMs: number, fields: Partial<TokenRecord> = {}): TokenRecord =
   ...fields,
 })
 const unsureWhy = (token: TokenRecord, platformTime: (at: number) => number | undefined) => {
-  const found = findCreated([token], 'pr-7', SENT_AT, platformTime)
+  const found = findCreated([token], { name: 'pr-7', sentAt: SENT_AT }, platformTime)
   return found.found === 'unsure' ? found.why : found.found
 }
 
@@ -144,20 +149,18 @@ pinMessages('the API', [
   },
   {
     situation: 'a create answered with a token of another name: revoked at once',
-    message: () =>
-      thrown(() => checkCreated(record({ id: 't-1', name: 'PR-1', createdAt: at(500) }), ANSWERED)),
+    message: () => thrown(() => answered(record({ id: 't-1', name: 'PR-1', createdAt: at(500) }))),
     expected: `POST ${API}${LIST} answered with the token 'PR-1' (t-1) in state "active", not an active token named 'pr-1': its value was not handed on. It was revoked at once.`,
   },
   {
     situation: 'a create answered with a token of another name, whose revoke fails too',
     message: () =>
       thrown(() =>
-        checkCreated(record({ id: 't-1', name: 'other', createdAt: at(500) }), {
-          ...ANSWERED,
+        answered(record({ id: 't-1', name: 'other', createdAt: at(500) }), {
           revoke: () => Promise.reject(new Error('answered 503.')),
         }),
       ),
-    expected: `POST ${API}${LIST} answered with the token 'other' (t-1) in state "active", not an active token named 'pr-1': its value was not handed on. Revoking it at once failed too, so revoke it with operation: revoke and tokenId: t-1: answered 503.`,
+    expected: `POST ${API}${LIST} answered with the token 'other' (t-1) in state "active", not an active token named 'pr-1': its value was not handed on. Revoking it at once failed too: answered 503. Revoke it with operation: revoke and tokenId: t-1.`,
   },
   {
     situation: 'a lost create answer: the list shows the token',
@@ -182,7 +185,7 @@ pinMessages('the API', [
       const theirs = record({ id: THEIRS, createdAt: at(-30_000) })
       return thrown(() => lostCreate([theirs]).client.createToken('ci-deploy'))
     },
-    expected: `POST ${API}${LIST} answered 502 Bad Gateway (attempt 1 of 4); the list shows one active token named 'ci-deploy', ${THEIRS}, but it was created 30 s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's. It was not taken for this step's: look for this step's token before running again.`,
+    expected: `POST ${API}${LIST} answered 502 Bad Gateway (attempt 1 of 4); the list shows one active token named 'ci-deploy', ${THEIRS}, but it was created 30 s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's. It was not taken for this step's. An active token named 'ci-deploy' created after 2026-11-22T11:59:00.000Z would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`,
   },
   {
     situation: 'a lost create answer, and listing the tokens fails too',
@@ -192,7 +195,7 @@ pinMessages('the API', [
       nock(API).get(LIST).times(2).reply(500, { error: 'list down' })
       return thrown(() => setup({ retries: 1 }).client.createToken('ci-deploy'))
     },
-    expected: `POST ${API}${LIST} answered 502 Bad Gateway (attempt 1 of 2); whether token 'ci-deploy' was created is unknown, as listing the tokens failed too: GET ${API}${LIST} answered 500 Internal Server Error (attempt 2 of 2): list down. Look for it before running again.`,
+    expected: `POST ${API}${LIST} answered 502 Bad Gateway (attempt 1 of 2); whether token 'ci-deploy' was created is unknown, as listing the tokens failed too: GET ${API}${LIST} answered 500 Internal Server Error (attempt 2 of 2): list down. An active token named 'ci-deploy' created after 2026-11-22T11:59:00.000Z would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`,
   },
   {
     situation: 'a lost create: a candidate whose createdAt cannot be read',

@@ -41,7 +41,7 @@ pinMessages('the inputs', [
         refuseUnknownInputs(['OPERATION', 'OLDER_THAN'], DECLARED_INPUTS)
       }),
     expected:
-      "Input 'older_than' is not an input of this action: did you mean 'olderThan'? Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes.",
+      "Input 'older_than' is not an input of this action: did you mean 'olderThan'? Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_OLDER_THAN there reaches the action as an input; rename it.",
   },
   {
     situation: 'several inputs the action does not have',
@@ -49,6 +49,6 @@ pinMessages('the inputs', [
       thrown(() => {
         refuseUnknownInputs(['REVOKE-ON-EXIT', 'OLDER_THAN', 'FOO'], DECLARED_INPUTS)
       }),
-    expected: `Input 'foo' is not an input of this action (the inputs are ${DECLARED_INPUTS.join(', ')}). Also unknown: 'older_than' (did you mean 'olderThan'?), 'revoke-on-exit' (did you mean 'revokeOnExit'?). Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes.`,
+    expected: `Input 'foo' is not an input of this action (the inputs are ${DECLARED_INPUTS.join(', ')}). Also unknown: 'older_than' (did you mean 'olderThan'?), 'revoke-on-exit' (did you mean 'revokeOnExit'?). Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_FOO there reaches the action as an input; rename it.`,
   },
 ])

@@ -82,7 +82,7 @@ pinMessages('the operations', [
         const result = created(token(TOKEN_ID, 'pr-1', 0))
         throw await revokeUnhanded(api([]), result, new RunnerFileError('GITHUB_OUTPUT', full))
       }),
-    expected: `create failed: could not write GITHUB_OUTPUT: ENOSPC: no space left on device, write. The new gateway token 'pr-1' (${TOKEN_ID}) was revoked at once, as its value was not handed on.`,
+    expected: `create failed: could not write GITHUB_OUTPUT: ENOSPC: no space left on device, write. The value of the new gateway token 'pr-1' (${TOKEN_ID}) was not handed on. It was revoked at once.`,
   },
   {
     situation: 'expectedProjectId, and the list holds a token of another project',
@@ -112,7 +112,7 @@ pinMessages('the operations', [
         new ProjectGuard(api([elsewhere], { revoke }), PROJECT_ID).createToken('ci-deploy'),
       )
     },
-    expected: `create failed: the new token 'ci-deploy' (${TOKEN_ID}) belongs to project ${OTHER_PROJECT}, but expectedProjectId is ${PROJECT_ID}: its value was not handed on. Revoking it at once failed too, so revoke it by hand: ${REVOKE} answered 403 Forbidden: Your role may not revoke this token. Check clientId, clientSecret and baseUrl.`,
+    expected: `create failed: the new token 'ci-deploy' (${TOKEN_ID}) belongs to project ${OTHER_PROJECT}, but expectedProjectId is ${PROJECT_ID}: its value was not handed on. Revoking it at once failed too: ${REVOKE} answered 403 Forbidden: Your role may not revoke this token. Revoke it with operation: revoke and tokenId: ${TOKEN_ID}. Check clientId, clientSecret and baseUrl.`,
   },
   {
     situation: 'a refused revoke that the list cannot settle, as listing fails too',
@@ -148,16 +148,21 @@ pinMessages('the operations', [
       const clock = new FakeClock()
       const log = recordingRunner()
       let lists = 0
-      const list = () => (++lists === 1 ? refusal('GET answered 503.', 503) : Promise.resolve([]))
-      const sent = { name: 'pr-7', sentAt: clock.now() - 61_000, when: 'always' as const }
-      await searchCreated(api([], { list }), sent, undefined, {
-        clock,
-        log,
-        deadline: new Deadline(clock, 0),
-      })
+      const list = () =>
+        ++lists === 1
+          ? Promise.reject(new RequestError('GET answered 503.', 503, true))
+          : Promise.resolve([])
+      const facts = {
+        name: 'pr-7',
+        sentAt: clock.now() - 61_000,
+        written: true,
+        refused: false,
+        lost: true,
+      }
+      const context = { clock, log, deadline: new Deadline(clock, 0) }
+      await searchCreated(api([], { list }), facts, context, 0)
       return log.lines[0]
     },
-    expected:
-      'info: Listing the tokens failed: GET answered 503. Looking again in 1 s, while totalTimeout allows.',
+    expected: 'info: Listing the tokens failed: GET answered 503. Looking again in 1 s.',
   },
 ])

@@ -50,17 +50,17 @@ const last = async (lines: Promise<string[]>) => (await lines).at(-1)
 
 pinMessages('the post step', [
   {
-    situation: 'no token id was saved: looking for the token the create may have made',
+    situation: 'no answer said what became of the create: looking for its token',
     message: async () => (await post({}, [AUTH_OK, listed()]))[0],
     expected:
-      "info: No token id was saved for this step's create of a token named 'pr-7': looking for the token it may have made (revokeOnExit).",
+      "info: No answer said what became of this step's create of 'pr-7': looking for the token it may have made (revokeOnExit).",
   },
   {
     situation: 'an attempt of the create lost its answer: looking for its token',
     message: async () => {
       const revoked = record({ name: 'pr-7', state: 'revoked', tokenValue: undefined })
       const known = record({ name: 'pr-7', createdAt: new Date(SENT_AT + 3_000).toISOString() })
-      const lines = post({ answerLost: true, id: TOKEN_ID }, [
+      const lines = post({ lost: true, id: TOKEN_ID }, [
         AUTH_OK,
         { status: 200, json: revoked },
         listed(known),
@@ -74,7 +74,7 @@ pinMessages('the post step', [
     situation: 'no other token of that name was created',
     message: () =>
       last(
-        post({ answerLost: true, id: TOKEN_ID }, [
+        post({ lost: true, id: TOKEN_ID }, [
           AUTH_OK,
           { status: 200, json: record({ name: 'pr-7', state: 'revoked', tokenValue: undefined }) },
           listed(record({ name: 'pr-7', createdAt: new Date(SENT_AT + 3_000).toISOString() })),
@@ -101,7 +101,7 @@ pinMessages('the post step', [
   {
     situation: 'the list fails while looking for the token',
     message: () => last(post({}, [AUTH_OK, MAINTENANCE], { totalTimeout: '1' })),
-    expected: `warning: Could not look for the token named 'pr-7' that this step may have created: GET ${LIST} answered 503 Service Unavailable: maintenance. It may still be active: look for an active token named 'pr-7' created since 2026-11-01T09:59:00.000Z, and revoke it.`,
+    expected: `warning: Could not look for the token named 'pr-7' that this step may have created: GET ${LIST} answered 503 Service Unavailable: maintenance. An active token named 'pr-7' created after 2026-11-01T09:59:00.000Z would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`,
   },
   {
     situation: 'the revoke of the saved token fails',
@@ -145,8 +145,8 @@ pinMessages('the post step', [
   {
     situation: 'the inputs cannot connect: the lost create is not looked for',
     message: () =>
-      last(post({ answerLost: true, id: TOKEN_ID }, [], { baseUrl: `not a url ${CLIENT_SECRET}` })),
-    expected: `warning: Could not look for the token named 'pr-7' that this step may have created: Input 'baseUrl' must be an absolute URL like https://api.example.com; got "not a url ***". It may still be active: look for an active token named 'pr-7' created since 2026-11-01T09:59:00.000Z, and revoke it.`,
+      last(post({ lost: true, id: TOKEN_ID }, [], { baseUrl: `not a url ${CLIENT_SECRET}` })),
+    expected: `warning: Could not look for the token named 'pr-7' that this step may have created: Input 'baseUrl' must be an absolute URL like https://api.example.com; got "not a url ***". An active token named 'pr-7' other than ${TOKEN_ID} created after 2026-11-01T09:59:00.000Z would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`,
   },
   {
     situation: 'revokeOnExit: failure, and the job’s status is not known',
@@ -160,6 +160,6 @@ pinMessages('the post step', [
     situation: 'revokeOnExit: failure, the job succeeded, and no token id was saved',
     message: () => last(post({ name: 'pr-9', when: 'failure' }, [], { jobStatus: 'success' })),
     expected:
-      "info: The job succeeded: the token named 'pr-9' that this step created stays active (revokeOnExit: failure).",
+      "info: The job succeeded: the token named 'pr-9' that this step may have created stays active (revokeOnExit: failure).",
   },
 ])

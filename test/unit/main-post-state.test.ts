@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { readFileSync } from 'node:fs'
 import { run } from '../../src/main.js'
+import { readSavedCreate } from '../../src/post/state.js'
 import { RunnerFileError } from '../../src/shared/errors.js'
 import { FakeClock } from '../fixtures/clock.js'
 import { PROJECT_ID } from '../fixtures/inputs.js'
@@ -78,7 +79,7 @@ describe('run: what create leaves for the post step', () => {
     const [failure, ...more] = runner.failures
     expect(more).toEqual([])
     expect(failure).toMatch(/^create failed: could not write GITHUB_OUTPUT: ENOSPC/)
-    expect(failure).toContain(`'pr-1' (${TOKEN_ID}) was revoked at once`)
+    expect(failure).toContain(`'pr-1' (${TOKEN_ID}) was not handed on. It was revoked at once.`)
     expect(nock.pendingMocks()).toEqual([])
   })
 
@@ -92,83 +93,74 @@ describe('run: what create leaves for the post step', () => {
       .post(`/api/tokens/${TOKEN_ID}/revoke`)
       .query(true)
       .reply(200, record({ name: 'pr-1', state: 'revoked', tokenValue: undefined }))
-    let saves = 0
     const save = runner.saveState.bind(runner)
-    // The create is noted (three values), then writing its id fails.
+    // The create is saved before it is sent; every later save fails.
     runner.saveState = (name, value) => {
-      if (++saves > 3)
+      if (name in runner.state)
         throw new RunnerFileError('GITHUB_STATE', new Error('Missing file at path: /x'))
       save(name, value)
     }
     await run(runner)
     expect(runner.failures[0]).toMatch(
-      /^create failed: could not write GITHUB_STATE: Missing file at path: \/x\. The new gateway token/,
+      /^create failed: could not write GITHUB_STATE: Missing file at path: \/x\. The value of the new gateway token .* It was revoked at once\.$/,
     )
     expect(runner.outputs).toEqual({})
     expect(nock.pendingMocks()).toEqual([])
   })
 
-  it('revokeOnExit: notes the create before it is sent, then the token id', async () => {
+  it('sends no create when even its first fact cannot be saved', async () => {
     given({ operation: 'create', name: 'pr-1', revokeOnExit: 'true' })
     authOk()
-    let stateWhenSent: Record<string, string> = {}
-    const before = Date.now()
+    runner.saveState = () => {
+      throw new RunnerFileError('GITHUB_STATE', new Error('Missing file at path: /x'))
+    }
+    await run(runner)
+    expect(runner.failures).toEqual([
+      'create failed: could not write GITHUB_STATE: Missing file at path: /x.',
+    ])
+    // The authentication was not sent either: the create had not begun.
+    expect(nock.pendingMocks()).toHaveLength(1)
+  })
+
+  it('revokeOnExit: saves the create before it is sent, then its token id before any output', async () => {
+    given({ operation: 'create', name: 'pr-1', revokeOnExit: 'failure' })
+    authOk()
+    let savedWhenSent: unknown
     nock(API)
       .post('/api/tokens')
       .reply(() => {
-        stateWhenSent = { ...runner.state }
+        savedWhenSent = readSavedCreate(runner)
         return [201, record({ name: 'pr-1' })]
       })
-    await run(runner)
+    const writes = recordWrites()
+    const clock = new FakeClock()
+    await run(runner, clock)
     expect(runner.failures).toEqual([])
-    expect(stateWhenSent).toEqual({
-      revokeOnExitTokenName: 'pr-1',
-      revokeOnExitSince: expect.stringMatching(/^\d+$/),
-      revokeOnExitWhen: 'always',
-    })
-    const since = Number(stateWhenSent.revokeOnExitSince)
-    expect(since).toBeGreaterThanOrEqual(before)
-    expect(since).toBeLessThanOrEqual(Date.now())
-    expect(runner.state).toEqual({ ...stateWhenSent, revokeOnExitTokenId: TOKEN_ID })
+    const facts = { name: 'pr-1', sentAt: clock.time, refused: false, lost: false, when: 'failure' }
+    expect(savedWhenSent).toEqual({ ...facts, written: false })
+    expect(readSavedCreate(runner)).toEqual({ ...facts, written: true, id: TOKEN_ID })
+    // Every save before the first output.
+    const firstOutput = writes.indexOf('output tokenId')
+    expect(writes.slice(firstOutput).some((write) => write.startsWith('state '))).toBe(false)
   })
 
-  it('revokeOnExit: saves each key once, the id before any output, the time by the step’s clock', async () => {
-    given({ operation: 'create', name: 'pr-1', revokeOnExit: 'failure' })
-    const { writes, clock } = await createPr1()
-    expect(runner.failures).toEqual([])
-    // The name is saved once, before the create is sent (no longer again with the id).
-    expect(writes.slice(0, 5)).toEqual([
-      'state revokeOnExitTokenName=pr-1',
-      `state revokeOnExitSince=${clock.time}`,
-      'state revokeOnExitWhen=failure',
-      `state revokeOnExitTokenId=${TOKEN_ID}`,
-      'output tokenId',
-    ])
-    expect(writes.filter((write) => write.startsWith('state '))).toHaveLength(4)
-  })
-
-  it('revokeOnExit and writeTokenFile: the token, then the path of its file, each once', async () => {
+  it('revokeOnExit and writeTokenFile: the create, then the path of its file', async () => {
     given({ operation: 'create', name: 'pr-1', revokeOnExit: 'true', writeTokenFile: 'true' })
-    const { writes, clock } = await createPr1()
+    const { writes } = await createPr1()
     expect(runner.failures).toEqual([])
     const path = runner.outputs.tokenFile ?? ''
-    expect(writes.filter((write) => write.startsWith('state '))).toEqual([
-      'state revokeOnExitTokenName=pr-1',
-      `state revokeOnExitSince=${clock.time}`,
-      'state revokeOnExitWhen=always',
-      `state revokeOnExitTokenId=${TOKEN_ID}`,
-      `state tokenFile=${path}`,
-    ])
+    const saved = writes.filter((write) => write.startsWith('state '))
+    expect(saved.at(-1)).toBe(`state tokenFile=${path}`)
+    expect(saved.slice(0, -1).every((write) => write.startsWith('state create='))).toBe(true)
   })
 
-  it('revokeOnExit: an attempt whose answer was lost, the create sent again, is noted too (through expectedProjectId)', async () => {
+  it('revokeOnExit: an attempt whose answer was lost, the create sent again, is saved too (through expectedProjectId)', async () => {
     given({
       operation: 'create',
       name: 'pr-1',
       revokeOnExit: 'true',
       expectedProjectId: PROJECT_ID,
     })
-    const writes = recordWrites()
     const clock = new FakeClock()
     const made = record({ name: 'pr-1', projectId: PROJECT_ID, createdAt: '2026-11-22T12:00:01Z' })
     authOk()
@@ -177,18 +169,10 @@ describe('run: what create leaves for the post step', () => {
     // The list shows no token of that attempt: the create is sent again.
     nock(API).get('/api/tokens').reply(200, [])
     nock(API).post('/api/tokens').reply(201, made)
-    // The look for a late token of the lost attempt, a moment later.
-    nock(API).get('/api/tokens').reply(200, [made])
     await run(runner, clock)
     expect(runner.failures).toEqual([])
     expect(nock.pendingMocks()).toEqual([])
-    expect(writes.filter((write) => write.startsWith('state '))).toEqual([
-      'state revokeOnExitTokenName=pr-1',
-      `state revokeOnExitSince=${Date.UTC(2026, 10, 22, 12)}`,
-      'state revokeOnExitWhen=always',
-      'state revokeOnExitLostAnswer=true',
-      `state revokeOnExitTokenId=${TOKEN_ID}`,
-    ])
+    expect(readSavedCreate(runner)).toMatchObject({ id: TOKEN_ID, lost: true, written: true })
   })
 
   it('revokeOnExit: a create that got no answer leaves its name and time, and no id', async () => {
@@ -201,11 +185,18 @@ describe('run: what create leaves for the post step', () => {
     expect(runner.failures).toEqual([
       `create failed: POST ${API}/api/tokens got no answer: connection reset (ECONNRESET).`,
     ])
-    expect(Object.keys(runner.state).sort()).toEqual([
-      'revokeOnExitSince',
-      'revokeOnExitTokenName',
-      'revokeOnExitWhen',
-    ])
+    const saved = readSavedCreate(runner)
+    expect(saved).toMatchObject({ name: 'pr-1', refused: false })
+    expect(saved).not.toHaveProperty('id')
+  })
+
+  it('revokeOnExit: a refused create is saved as refused: the post step sends nothing', async () => {
+    given({ operation: 'create', name: 'pr-1', revokeOnExit: 'true' })
+    authOk()
+    nock(API).post('/api/tokens').reply(422, { error: 'name taken' })
+    await run(runner)
+    expect(runner.failures[0]).toMatch(/^create failed: .* answered 422/)
+    expect(readSavedCreate(runner)).toMatchObject({ refused: true, lost: false })
   })
 
   it('revokeOnExit with a reused token: notes nothing, as nothing is created', async () => {

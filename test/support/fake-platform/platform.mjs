@@ -125,6 +125,13 @@ export class FakePlatform {
     const api = requestHandler(this, this.#state, 'api')
     this.#authServer = tls ? createTlsServer(tls, auth) : createServer(auth)
     this.#apiServer = tls ? createTlsServer(tls, api) : createServer(api)
+    /**
+     * Connections each server accepted (with TLS, each one a handshake, whether it
+     * succeeds or not): how often a client tried again.
+     */
+    this.connections = { auth: 0, api: 0 }
+    this.#authServer.on('connection', () => this.connections.auth++)
+    this.#apiServer.on('connection', () => this.connections.api++)
     this.#origin = `${tls ? 'https' : 'http'}://${options.host ?? '127.0.0.1'}`
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { ActionError } from '../../../src/shared/errors.js'
-import { create, revokeUnhanded, type CreateNotes } from '../../../src/operations/create.js'
+import { create, revokeUnhanded } from '../../../src/operations/create.js'
 import type { CreateOptions } from '../../../src/platform/token-api.js'
 import type { TokenRecord } from '../../../src/shared/records.js'
 import { RequestError } from '../../../src/platform/errors.js'
@@ -83,90 +83,37 @@ describe('create', () => {
   })
 })
 
-describe('create: what it tells the notes (revokeOnExit, for the post step)', () => {
-  /**
-   * Notes that record what they are told, in one log with what the API is sent; the API
-   * answers the create as `answer` says, told the options it was given.
-   */
-  function told(
-    tokens: TokenRecord[] = [],
-    answer: (options: CreateOptions | undefined) => void = () => undefined,
-  ) {
-    const log: string[] = []
+describe('create: the options that save its facts for the post step (revokeOnExit)', () => {
+  /** An API that records the options each create was sent with. */
+  function recording(tokens: TokenRecord[] = []) {
     const api = new FakeTokenApi(tokens)
     const createToken = api.createToken.bind(api)
-    const sent: unknown[][] = []
-    api.createToken = (...args: [string, CreateOptions?]) => {
-      sent.push(args)
-      log.push(`send ${args[0]}`)
-      answer(args[1])
-      return createToken(args[0])
+    const sent: [string, CreateOptions | undefined][] = []
+    api.createToken = (name: string, options?: CreateOptions) => {
+      sent.push([name, options])
+      return createToken(name)
     }
-    const tokensTold: TokenRecord[] = []
-    const notes: CreateNotes = {
-      sending: (name) => {
-        log.push(`sending ${name}`)
-      },
-      answerLost: () => {
-        log.push('answerLost')
-      },
-      created: (token) => {
-        log.push(`created ${token.id}`)
-        tokensTold.push(token)
-      },
-    }
-    return { api, notes, log, sent, tokensTold }
+    return { api, sent }
   }
+  const save = () => undefined
 
-  it('tells sending just before the create is sent, and created with the token right after', async () => {
-    const { api, notes, log, tokensTold } = told()
-    const created = await create(api, task({ revokeOnExit: 'always' }), notes)
-    expect(log).toEqual(['sending ci-deploy', 'send ci-deploy', 'created id-1'])
-    // The very token the create returns.
-    expect(tokensTold).toEqual([created.token])
-    expect(created).toEqual({ operation: 'create', token: tokensTold[0], reused: false })
+  it('hands them to the client, which saves what it learns as it learns it', async () => {
+    const { api, sent } = recording()
+    await create(api, task({ revokeOnExit: 'always' }), { save })
+    expect(sent).toEqual([['ci-deploy', { save }]])
   })
 
-  it('hands createToken an onLostAnswer that tells answerLost, between sending and created', async () => {
-    const { api, notes, log, sent } = told([], (options) => {
-      // The client tells of an attempt whose answer was lost, then sends the create again.
-      options?.onLostAnswer?.()
-    })
-    await create(api, task({ revokeOnExit: 'failure' }), notes)
-    expect(sent).toEqual([['ci-deploy', { onLostAnswer: expect.any(Function) }]])
-    expect(log).toEqual(['sending ci-deploy', 'send ci-deploy', 'answerLost', 'created id-1'])
-  })
-
-  it('tells nothing for a reused token: no create is sent, and it is not this step\u2019s', async () => {
-    const { api, notes, log, sent } = told(existing())
-    const reused = await create(api, task({ ifExists: 'reuse', revokeOnExit: 'always' }), notes)
+  it('sends no create for a reused token, so nothing is saved: it is not this step\u2019s', async () => {
+    const { api, sent } = recording(existing())
+    const reused = await create(api, task({ ifExists: 'reuse', revokeOnExit: 'always' }), { save })
     expect(reused.reused).toBe(true)
-    expect(log).toEqual([])
     expect(sent).toEqual([])
   })
 
-  it('tells of the create that reuse makes when no token of the name exists', async () => {
-    const { api, notes, log } = told([token('other', 'ci-deploy-2', 1)])
-    await create(api, task({ ifExists: 'reuse', revokeOnExit: 'always' }), notes)
-    expect(log).toEqual(['sending ci-deploy', 'send ci-deploy', 'created id-1'])
-  })
-
-  it('tells sending and no more when the create fails', async () => {
-    const { api, notes, log } = told([], () => {
-      throw new RequestError('POST /api/tokens got no answer.')
-    })
-    await expect(create(api, task({ revokeOnExit: 'always' }), notes)).rejects.toThrow(
-      'POST /api/tokens got no answer.',
-    )
-    expect(log).toEqual(['sending ci-deploy', 'send ci-deploy'])
-  })
-
-  it('without notes, sends the create with the name alone, as before', async () => {
-    const { api, log, sent } = told()
-    const created = await create(api, task())
-    expect(sent).toEqual([['ci-deploy']])
-    expect(log).toEqual(['send ci-deploy'])
-    expect(created.reused).toBe(false)
+  it('hands them on to the create that reuse makes when no token of the name exists', async () => {
+    const { api, sent } = recording([token('other', 'ci-deploy-2', 1)])
+    await create(api, task({ ifExists: 'reuse', revokeOnExit: 'always' }), { save })
+    expect(sent).toEqual([['ci-deploy', { save }]])
   })
 })
 
@@ -180,7 +127,7 @@ describe('revokeUnhanded (case 1 of issue 18)', () => {
     const error = await revokeUnhanded(api, result(token), why)
     expect(api.tokens[0]?.state).toBe('revoked')
     expect(error.message).toBe(
-      `could not write GITHUB_OUTPUT: ENOSPC: no space left on device, write. The new gateway token 'pr-1' (${token.id}) was revoked at once, as its value was not handed on.`,
+      `could not write GITHUB_OUTPUT: ENOSPC: no space left on device, write. The value of the new gateway token 'pr-1' (${token.id}) was not handed on. It was revoked at once.`,
     )
   })
 
@@ -189,7 +136,7 @@ describe('revokeUnhanded (case 1 of issue 18)', () => {
     const token = await created(api)
     api.revokes.set(token.id, new RequestError('answered 503 Service Unavailable.', 503))
     const error = await revokeUnhanded(api, result(token), why)
-    expect(error.message).toContain('revoking the new gateway token')
+    expect(error.message).toContain('Revoking it at once failed too')
     expect(error.message).toMatch(
       new RegExp(
         `answered 503 Service Unavailable\\. Revoke it with operation: revoke and tokenId: ${token.id}\\.$`,

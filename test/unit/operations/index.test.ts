@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import type { CleanupTask, ListTask, RevokeTask } from '../../../src/inputs/task.js'
-import type { CreateNotes } from '../../../src/operations/create.js'
+import type { CreateOptions } from '../../../src/platform/token-api.js'
 import { perform } from '../../../src/operations/index.js'
 import { Deadline } from '../../../src/shared/deadline.js'
 import { FakeClock } from '../../fixtures/clock.js'
@@ -51,22 +51,17 @@ describe('perform', () => {
     expect(api.calls).toEqual(['list', `revoke ${ID}`, 'list'])
   })
 
-  it('create: hands the context’s createNotes to the create, and returns the task beside it', async () => {
+  it('create: hands the context’s create options to the create, and returns the task beside it', async () => {
     const api = new FakeTokenApi()
-    const told: string[] = []
-    const createNotes: CreateNotes = {
-      sending: (name) => {
-        told.push(`sending ${name}`)
-      },
-      answerLost: () => {
-        told.push('answerLost')
-      },
-      created: (created) => {
-        told.push(`created ${created.id}`)
-      },
+    const createToken = api.createToken.bind(api)
+    const sent: unknown[] = []
+    api.createToken = (name: string, options?: CreateOptions) => {
+      sent.push(options)
+      return createToken(name)
     }
+    const options: CreateOptions = { save: () => undefined }
     const task = createTask({ revokeOnExit: 'always' })
-    const done = await perform(api, task, { ...context(), createNotes })
+    const done = await perform(api, task, { ...context(), create: options })
     expect(done).toEqual({
       operation: 'create',
       task,
@@ -76,10 +71,10 @@ describe('perform', () => {
         reused: false,
       },
     })
-    expect(told).toEqual(['sending ci-deploy', 'created id-1'])
+    expect(sent).toEqual([options])
   })
 
-  it('create without createNotes: creates all the same', async () => {
+  it('create without create options: creates all the same', async () => {
     const api = new FakeTokenApi()
     const done = await perform(api, createTask(), context())
     expect(done.operation).toBe('create')

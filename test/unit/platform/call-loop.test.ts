@@ -130,8 +130,8 @@ describe('CallLoop', () => {
     expect(transport.sent).toHaveLength(1)
   })
 
-  it('does not ask after a failure that says nothing was done (503)', async () => {
-    const { callLoop } = loop([{ status: 503 }, { status: 200 }])
+  it('does not ask after a failure that says nothing was done (429)', async () => {
+    const { callLoop } = loop([{ status: 429 }, { status: 200 }])
     const asked: string[] = []
     await callLoop.call('api', REQUEST, {
       ...readStatus,
@@ -141,6 +141,38 @@ describe('CallLoop', () => {
       },
     })
     expect(asked).toEqual([])
+  })
+
+  it('tells onWritten each time an attempt is written whole, and only then', async () => {
+    const { callLoop } = loop([
+      new TransportError('refused (ECONNREFUSED)', 'ECONNREFUSED', false),
+      { status: 200 },
+    ])
+    let written = 0
+    await callLoop.call('api', REQUEST, {
+      ...readStatus,
+      onWritten: () => {
+        written++
+      },
+    })
+    expect(written).toBe(1)
+  })
+
+  it('marks a failure that may pass as transient, and one that will not as not', async () => {
+    const busy = await loop([{ status: 503 }], { retries: 0 })
+      .callLoop.call('api', REQUEST, readStatus)
+      .catch((e: unknown) => e)
+    expect(busy).toMatchObject({ status: 503, transient: true })
+    const cert = await loop([
+      new TransportError('certificate not trusted', 'CERT_UNTRUSTED', false),
+    ])
+      .callLoop.call('api', REQUEST, readStatus)
+      .catch((e: unknown) => e)
+    expect(cert).toMatchObject({ transient: false })
+    const refused = await loop([{ status: 404 }])
+      .callLoop.call('api', REQUEST, readStatus)
+      .catch((e: unknown) => e)
+    expect(refused).toMatchObject({ status: 404, transient: false })
   })
 
   it('masks secrets in any answer, a failure included, and scrubs them from the message', async () => {

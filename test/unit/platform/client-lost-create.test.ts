@@ -14,6 +14,7 @@ import {
   useNock,
   LIST,
 } from '../../fixtures/nock-platform.js'
+import type { CreateFacts } from '../../../src/platform/lost-create.js'
 
 useNock()
 
@@ -100,7 +101,7 @@ describe('PlatformClient under faults', () => {
       expect(nock.pendingMocks()).toEqual([])
     })
 
-    it('creates again when the list shows it was not created', async () => {
+    it('creates again when the list shows it was not created; the post step then looks for the lost one', async () => {
       const { client, clock, log } = setup()
       authOk()
       createFails((i) => i.reply(500, { error: 'oops' }))
@@ -111,88 +112,40 @@ describe('PlatformClient under faults', () => {
       nock(API)
         .post(LIST)
         .reply(201, record({ id: '00000000-0000-4000-8000-00000000000b', createdAt: at(600) }))
-      // Two seconds after the create sent again, the list is read once more for a late one.
-      nock(API)
-        .get(LIST)
-        .reply(200, [
-          record({ id: 'old', createdAt: at(-3_600_000) }),
-          record({ id: '00000000-0000-4000-8000-00000000000b', createdAt: at(600) }),
-        ])
-      const lost: string[] = []
+      const saved: CreateFacts[] = []
       await expect(
-        client.createToken('ci-deploy', { onLostAnswer: () => lost.push('lost') }),
-      ).resolves.toMatchObject({
+        client.createToken('ci-deploy', { save: (facts) => saved.push(facts) }),
+      ).resolves.toMatchObject({ id: '00000000-0000-4000-8000-00000000000b' })
+      // No second look at the list: the post step looks, when the create may have landed.
+      expect(clock.sleeps).toEqual([500])
+      expect(saved.at(-1)).toMatchObject({
         id: '00000000-0000-4000-8000-00000000000b',
+        lost: true,
+        written: true,
       })
-      expect(clock.sleeps).toEqual([500, 2000])
-      expect(lost).toEqual(['lost'])
       expect(log.lines.filter((line) => line.startsWith('warning'))).toEqual([])
+      expect(log.lines).toContain(
+        'info: An earlier attempt got no answer: the post step looks for a token it may have made, beside 00000000-0000-4000-8000-00000000000b (revokeOnExit).',
+      )
       expect(nock.pendingMocks()).toEqual([])
     })
 
-    it('names a token of the lost create that the list shows late, and keeps it', async () => {
+    it('without revokeOnExit, warns where the lost attempt’s token would be, and lists no more', async () => {
       const { client, log } = setup()
       authOk()
       createFails((i) => i.reply(500, { error: 'oops' }))
       nock(API).get(LIST).reply(200, [])
       const mine = '00000000-0000-4000-8000-00000000000b'
-      const late = '00000000-0000-4000-8000-00000000000f'
       nock(API)
         .post(LIST)
         .reply(201, record({ id: mine, createdAt: at(600) }))
-      nock(API)
-        .get(LIST)
-        .reply(200, [
-          record({ id: late, createdAt: at(100) }),
-          record({ id: mine, createdAt: at(600) }),
-          // Made before this step began: another's, not named.
-          record({ id: 'earlier', createdAt: at(-3_600_000) }),
-          // Another name, and a revoked one: not named either.
-          record({ id: 'other', name: 'ci-other', createdAt: at(100) }),
-          record({ id: 'gone', createdAt: at(100), state: 'revoked' }),
-        ])
       await expect(client.createToken('ci-deploy')).resolves.toMatchObject({ id: mine })
       const warnings = log.lines.filter((line) => line.startsWith('warning'))
       expect(warnings).toHaveLength(1)
-      expect(warnings[0]).toContain(`'ci-deploy' (${late})`)
+      expect(warnings[0]).toContain(`An active token named 'ci-deploy' other than ${mine}`)
+      expect(warnings[0]).toContain('created after 2026-11-22T11:59:00.000Z')
       expect(warnings[0]).toContain('nobody has its value')
-      expect(warnings[0]).not.toMatch(/earlier|other|gone/)
-      // Kept: with the same name, another job's token would look the same.
-      expect(nock.pendingMocks()).toEqual([])
-    })
-
-    it('still hands on its token when the late look at the list fails', async () => {
-      const { client, log } = setup({ retries: 1 })
-      authOk()
-      createFails((i) => i.reply(500, { error: 'oops' }))
-      nock(API).get(LIST).reply(200, [])
-      const mine = '00000000-0000-4000-8000-00000000000b'
-      nock(API)
-        .post(LIST)
-        .reply(201, record({ id: mine, createdAt: at(600) }))
-      nock(API).get(LIST).times(2).reply(503, { error: 'busy' })
-      await expect(client.createToken('ci-deploy')).resolves.toMatchObject({ id: mine })
-      expect(
-        log.lines.some((line) => line.startsWith('debug: Could not look for a late create')),
-      ).toBe(true)
-      expect(nock.pendingMocks()).toEqual([])
-    })
-
-    it('does not wait to look for a late create past totalTimeout', async () => {
-      // 2.4 s in all: after the 0.5 s backoff, less than the 2 s wait is left.
-      const { client, clock, log } = setup({ totalTimeoutMs: 2_400 })
-      authOk()
-      createFails((i) => i.reply(500, { error: 'oops' }))
-      nock(API).get(LIST).reply(200, [])
-      const mine = '00000000-0000-4000-8000-00000000000b'
-      nock(API)
-        .post(LIST)
-        .reply(201, record({ id: mine, createdAt: at(600) }))
-      await expect(client.createToken('ci-deploy')).resolves.toMatchObject({ id: mine })
-      expect(clock.sleeps).toEqual([500])
-      expect(log.lines).toContain(
-        "debug: No time left in totalTimeout to look for a late create of 'ci-deploy'.",
-      )
+      expect(warnings[0]).toContain('revokeOnExit: true looks for it')
       expect(nock.pendingMocks()).toEqual([])
     })
 
@@ -202,10 +155,13 @@ describe('PlatformClient under faults', () => {
       nock(API)
         .post(LIST)
         .reply(201, record({ id: '00000000-0000-4000-8000-00000000000b', createdAt: at(600) }))
-      const lost: string[] = []
-      await client.createToken('ci-deploy', { onLostAnswer: () => lost.push('lost') })
+      const saved: CreateFacts[] = []
+      await client.createToken('ci-deploy', { save: (facts) => saved.push(facts) })
       expect(clock.sleeps).toEqual([])
-      expect(lost).toEqual([])
+      expect(saved.at(-1)).toMatchObject({
+        id: '00000000-0000-4000-8000-00000000000b',
+        lost: false,
+      })
     })
 
     it('uses the platform’s Date header to tell its tokens from earlier ones', async () => {
@@ -246,10 +202,20 @@ describe('PlatformClient under faults', () => {
       expect(nock.pendingMocks()).toEqual([])
     })
 
-    it('sends a 503 again at once: it says nothing was done', async () => {
+    it('checks the list after a 503 before sending again: a gateway may answer it after the platform acted', async () => {
       const { client } = setup()
       authOk()
       createFails((i) => i.reply(503, ''))
+      nock(API).get(LIST).reply(200, [])
+      nock(API).post(LIST).reply(201, record())
+      await expect(client.createToken('ci-deploy')).resolves.toMatchObject({ id: TOKEN_ID })
+      expect(nock.pendingMocks()).toEqual([])
+    })
+
+    it('sends a 429 again without a look at the list: it says nothing was done', async () => {
+      const { client } = setup()
+      authOk()
+      createFails((i) => i.reply(429, ''))
       nock(API).post(LIST).reply(201, record())
       await expect(client.createToken('ci-deploy')).resolves.toMatchObject({ id: TOKEN_ID })
       expect(nock.pendingMocks()).toEqual([])

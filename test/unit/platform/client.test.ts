@@ -145,9 +145,11 @@ describe('PlatformClient', () => {
     it('fails on a 200 whose body is not JSON', async () => {
       const { client } = setup()
       nock(AUTH).post(AUTH_PATH).reply(200, 'OK')
-      await expect(client.listTokens()).rejects.toThrow(
-        `POST ${AUTH}${AUTH_PATH} answered 200 but the body is not JSON.`,
+      const error = await rejection(client.listTokens())
+      expect(error.message).toContain(
+        `POST ${AUTH}${AUTH_PATH} answered 200 with a body that is not JSON. Check the authUrl input`,
       )
+      expect(error.transient).toBe(false)
     })
   })
 

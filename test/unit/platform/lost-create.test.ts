@@ -1,8 +1,19 @@
 import { describe, expect, it } from '@jest/globals'
-import { findCreated, type PlatformTime } from '../../../src/platform/lost-create.js'
+// The rules of a create whose answer was lost: which token is its own, when the post step
+// looks, and a token nobody has the value of revoked at once or named.
+import {
+  createWindow,
+  findCreated,
+  lookForSentence,
+  mustSearch,
+  revokeAtOnce,
+  type CreateFacts,
+  type PlatformTime,
+} from '../../../src/platform/lost-create.js'
 import type { TokenRecord } from '../../../src/shared/records.js'
 
 const SENT_AT = Date.parse('2026-11-01T10:00:00.000Z')
+const PR7 = { name: 'pr-7', sentAt: SENT_AT }
 /** A token of that name, created `offsetMs` after SENT_AT by the platform's clock. */
 const token = (id: string, offsetMs: number, fields: Partial<TokenRecord> = {}): TokenRecord => ({
   id,
@@ -27,26 +38,26 @@ describe('findCreated, with the platform’s clock known from its Date headers',
       token('revoked', 2_000, { state: 'revoked' }),
       token('other-name', 2_000, { name: 'pr-70' }),
     ]
-    expect(findCreated(tokens, 'pr-7', SENT_AT, skewed(0))).toEqual({
+    expect(findCreated(tokens, PR7, skewed(0))).toEqual({
       found: 'one',
       token: tokens[1],
     })
   })
 
   it('allows for the Date header’s whole seconds: 2 s before is in, 3 s before is out', () => {
-    expect(findCreated([token('a', -2_000)], 'pr-7', SENT_AT, skewed(0)).found).toBe('one')
-    expect(findCreated([token('a', -3_000)], 'pr-7', SENT_AT, skewed(0)).found).toBe('none')
+    expect(findCreated([token('a', -2_000)], PR7, skewed(0)).found).toBe('one')
+    expect(findCreated([token('a', -3_000)], PR7, skewed(0)).found).toBe('none')
   })
 
   it('reads createdAt by the platform’s clock: 30 s behind, a token 30 s "before" is the create’s', () => {
     const behind = skewed(-30_000)
-    expect(findCreated([token('mine', -29_000)], 'pr-7', SENT_AT, behind).found).toBe('one')
-    expect(findCreated([token('older', -40_000)], 'pr-7', SENT_AT, behind).found).toBe('none')
+    expect(findCreated([token('mine', -29_000)], PR7, behind).found).toBe('one')
+    expect(findCreated([token('older', -40_000)], PR7, behind).found).toBe('none')
   })
 
   it('names every candidate, newest first, when there are several', () => {
     const tokens = [token('a', 1_000), token('b', 3_000)]
-    expect(findCreated(tokens, 'pr-7', SENT_AT, skewed(0))).toEqual({
+    expect(findCreated(tokens, PR7, skewed(0))).toEqual({
       found: 'several',
       tokens: [tokens[1], tokens[0]],
     })
@@ -55,7 +66,7 @@ describe('findCreated, with the platform’s clock known from its Date headers',
   it('is unsure of a token whose createdAt cannot be read: it may be the create’s, or older', () => {
     const tokens = [token('a', 1_000, { createdAt: 'yesterday' })]
     // The words of each why: test/unit/golden-messages-client.test.ts.
-    expect(findCreated(tokens, 'pr-7', SENT_AT, skewed(0))).toEqual({
+    expect(findCreated(tokens, PR7, skewed(0))).toEqual({
       found: 'unsure',
       token: tokens[0],
       why: expect.stringContaining('its createdAt ("yesterday") cannot be read'),
@@ -64,7 +75,7 @@ describe('findCreated, with the platform’s clock known from its Date headers',
 
   it('is unsure of a token listed without a createdAt, and says it cannot be read', () => {
     const undated: TokenRecord = { id: 'a', name: 'pr-7', state: 'active' }
-    expect(findCreated([undated], 'pr-7', SENT_AT, skewed(0))).toEqual({
+    expect(findCreated([undated], PR7, skewed(0))).toEqual({
       found: 'unsure',
       token: undated,
       why: expect.stringContaining('its createdAt ("") cannot be read'),
@@ -73,7 +84,7 @@ describe('findCreated, with the platform’s clock known from its Date headers',
 
   it('counts a token whose createdAt cannot be read among several candidates', () => {
     const tokens = [token('mine', 1_000), token('odd', 0, { createdAt: '12' })]
-    expect(findCreated(tokens, 'pr-7', SENT_AT, skewed(0))).toEqual({
+    expect(findCreated(tokens, PR7, skewed(0))).toEqual({
       found: 'several',
       tokens: [tokens[0], tokens[1]],
     })
@@ -83,7 +94,7 @@ describe('findCreated, with the platform’s clock known from its Date headers',
 describe('findCreated, without a Date header', () => {
   it('takes a token created after the create was sent by the runner’s clock', () => {
     const tokens = [token('mine', 1_000)]
-    expect(findCreated(tokens, 'pr-7', SENT_AT, noDate)).toEqual({
+    expect(findCreated(tokens, PR7, noDate)).toEqual({
       found: 'one',
       token: tokens[0],
     })
@@ -91,7 +102,7 @@ describe('findCreated, without a Date header', () => {
 
   it('is unsure of a lone token made 30 s before the create: it may be another deployment’s', () => {
     const tokens = [token('theirs', -30_000)]
-    expect(findCreated(tokens, 'pr-7', SENT_AT, noDate)).toEqual({
+    expect(findCreated(tokens, PR7, noDate)).toEqual({
       found: 'unsure',
       token: tokens[0],
       why: expect.stringMatching(
@@ -101,17 +112,123 @@ describe('findCreated, without a Date header', () => {
   })
 
   it('allows 2 s for the platform’s whole seconds: 2 s before is the create’s, 3 s before is unsure', () => {
-    expect(findCreated([token('a', -2_000)], 'pr-7', SENT_AT, noDate).found).toBe('one')
-    expect(findCreated([token('a', -3_000)], 'pr-7', SENT_AT, noDate).found).toBe('unsure')
+    expect(findCreated([token('a', -2_000)], PR7, noDate).found).toBe('one')
+    expect(findCreated([token('a', -3_000)], PR7, noDate).found).toBe('unsure')
   })
 
   it('still looks a minute back, so that a token of another clock is not missed', () => {
-    expect(findCreated([token('a', -59_000)], 'pr-7', SENT_AT, noDate).found).toBe('unsure')
-    expect(findCreated([token('a', -61_000)], 'pr-7', SENT_AT, noDate).found).toBe('none')
+    expect(findCreated([token('a', -59_000)], PR7, noDate).found).toBe('unsure')
+    expect(findCreated([token('a', -61_000)], PR7, noDate).found).toBe('none')
   })
 
   it('counts a token from the minute before as a candidate: with one after, there are two', () => {
     const tokens = [token('theirs', -30_000), token('mine', 1_000)]
-    expect(findCreated(tokens, 'pr-7', SENT_AT, noDate).found).toBe('several')
+    expect(findCreated(tokens, PR7, noDate).found).toBe('several')
+  })
+})
+
+describe('findCreated: only what the create could have made, and not the one known', () => {
+  // Every attempt was sent within totalTimeout (15 min here) of the first, and one lands
+  // within a minute: a later token of the name is another's, even the only one.
+  const total = 900_000
+  const last = total + 60_000 + 2_000
+
+  it('takes one made at the last moment it could land, and none made a millisecond later', () => {
+    const options = { totalMs: total }
+    expect(findCreated([token('own', last)], PR7, skewed(0), options).found).toBe('one')
+    expect(findCreated([token('later', last + 1_000)], PR7, skewed(0), options).found).toBe('none')
+  })
+
+  it('without a Date header, allows the clocks a minute more, and no more', () => {
+    const options = { totalMs: total }
+    const unknown = last - 2_000 + 60_000
+    expect(findCreated([token('own', unknown)], PR7, noDate, options).found).toBe('one')
+    expect(findCreated([token('x', unknown + 1_000)], PR7, noDate, options).found).toBe('none')
+  })
+
+  it('with no totalTimeout, nothing bounds it', () => {
+    expect(findCreated([token('own', 86_400_000)], PR7, skewed(0)).found).toBe('one')
+  })
+
+  it('leaves out the token known already, whatever the case of its id', () => {
+    const tokens = [token('ABC-1', 500), token('first', 1_000)]
+    expect(findCreated(tokens, PR7, skewed(0), { except: 'abc-1' })).toEqual({
+      found: 'one',
+      token: tokens[1],
+    })
+  })
+})
+
+describe('createWindow', () => {
+  it('starts 2 s before the send on the platform’s clock, 60 s before on the runner’s', () => {
+    expect(createWindow(SENT_AT, skewed(5_000))).toEqual({
+      since: SENT_AT + 3_000,
+      until: Infinity,
+      clockKnown: true,
+    })
+    expect(createWindow(SENT_AT, noDate)).toEqual({
+      since: SENT_AT - 60_000,
+      until: Infinity,
+      clockKnown: false,
+    })
+  })
+
+  it('ends totalTimeout, a minute to land and the clocks’ margin after the send', () => {
+    expect(createWindow(SENT_AT, skewed(0), 60_000).until).toBe(SENT_AT + 122_000)
+    expect(createWindow(SENT_AT, noDate, 60_000).until).toBe(SENT_AT + 180_000)
+  })
+})
+
+describe('mustSearch: the post step looks only when a create left and no answer said what became of it', () => {
+  const facts = (change: Partial<CreateFacts>): CreateFacts => ({
+    ...PR7,
+    written: true,
+    refused: false,
+    lost: false,
+    ...change,
+  })
+
+  it.each([
+    ['never written whole (auth, DNS, a refused connection, a certificate)', { written: false }],
+    ['refused (a 4xx, or still 429)', { refused: true }],
+    ['answered with its token', { id: 'id-1' }],
+  ])('not when it was %s', (_, change) => {
+    expect(mustSearch(facts(change))).toBe(false)
+  })
+
+  it.each([
+    ['written and no outcome came (the step was killed)', {}],
+    ['an attempt was lost, then it was refused', { refused: true, lost: true }],
+    ['an attempt was lost, then it made a token', { id: 'id-1', lost: true }],
+  ])('when %s', (_, change) => {
+    expect(mustSearch(facts(change))).toBe(true)
+  })
+})
+
+describe('revokeAtOnce and lookForSentence: a token nobody has the value of', () => {
+  const made = token('123e4567-e89b-42d3-a456-426614174000', 500)
+
+  it('says it was revoked at once when the revoke works', async () => {
+    const revoked: string[] = []
+    const revoke = (id: string) => {
+      revoked.push(id)
+      return Promise.resolve()
+    }
+    expect(await revokeAtOnce(revoke, made)).toBe('It was revoked at once.')
+    expect(revoked).toEqual([made.id])
+  })
+
+  it('names its id, and why, when the revoke fails too', async () => {
+    const revoke = () => Promise.reject(new Error('POST x answered 503'))
+    expect(await revokeAtOnce(revoke, made)).toBe(
+      `Revoking it at once failed too: POST x answered 503. Revoke it with operation: revoke and tokenId: ${made.id}.`,
+    )
+  })
+
+  it('says where a token of the create would be: the name, the time on the platform’s clock', () => {
+    expect(lookForSentence(PR7, skewed(5_000), 'id-1')).toBe(
+      "An active token named 'pr-7' other than id-1 created after 2026-11-01T10:00:03.000Z would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).",
+    )
+    expect(lookForSentence(PR7, noDate)).toContain("named 'pr-7' created after 2026-11-01T09:59:00")
   })
 })

@@ -90,8 +90,17 @@ describe('classification', () => {
   })
 
   it('knows which failures may have been carried out', () => {
-    expect([500, 502, 504].map((s) => mayHaveTakenEffect(answer(s)))).toEqual([true, true, true])
-    expect([408, 429, 503, 400].map((s) => mayHaveTakenEffect(answer(s)))).toEqual([
+    // Any 5xx (a gateway may answer 503 after the platform acted) and 408: unknown.
+    expect([500, 502, 503, 504, 501, 408].map((s) => mayHaveTakenEffect(answer(s)))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ])
+    // A refusal, or "too many requests": not done.
+    expect([429, 400, 404, 409].map((s) => mayHaveTakenEffect(answer(s)))).toEqual([
       false,
       false,
       false,

@@ -1,12 +1,19 @@
-// PostState, the one writer of the post step's state: each fact written once, the moment it
-// is known, and read back by readToRevokeOnExit and savedTokenFile as the post step reads it.
+// PostState, the one writer of the post step's state, and what the post step reads back:
+// a create's facts saved whole each time one is learnt, and the token file's path.
 import { describe, expect, it } from '@jest/globals'
-import { readToRevokeOnExit, PostState, savedTokenFile } from '../../../src/post/state.js'
-import { FakeClock } from '../../fixtures/clock.js'
+import type { CreateFacts } from '../../../src/platform/lost-create.js'
+import { PostState, readSavedCreate, savedTokenFile } from '../../../src/post/state.js'
 import { TOKEN_ID as ID } from '../../fixtures/inputs.js'
 import { recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
 
 const SENT_AT = Date.UTC(2026, 10, 22, 12, 0, 5)
+const SENDING: CreateFacts = {
+  name: 'pr-1',
+  sentAt: SENT_AT,
+  written: false,
+  refused: false,
+  lost: false,
+}
 
 /** A runner that records every saveState call, in order, besides keeping the state. */
 function writes(): { runner: RecordingRunner; saved: [string, string][] } {
@@ -20,104 +27,59 @@ function writes(): { runner: RecordingRunner; saved: [string, string][] } {
   return { runner, saved }
 }
 
-describe('PostState.createNotes: what a create tells', () => {
-  it('sending: the name, the time by the injected clock at that moment, and when', () => {
+describe('PostState.createSaver: a create’s facts, saved whole each time', () => {
+  it('saves one key, the facts and when, as JSON; the last save is what the post step reads', () => {
     const { runner, saved } = writes()
-    const clock = new FakeClock(SENT_AT - 5_000)
-    const notes = new PostState(runner, clock).createNotes('failure')
-    // Time passes between making the notes and sending: the time saved is the send's.
-    clock.advance(5_000)
-    notes.sending('pr-1')
-    expect(saved).toEqual([
-      ['revokeOnExitTokenName', 'pr-1'],
-      ['revokeOnExitSince', String(SENT_AT)],
-      ['revokeOnExitWhen', 'failure'],
-    ])
+    const save = new PostState(runner).createSaver('failure')
+    save(SENDING)
+    save({ ...SENDING, written: true, id: ID })
+    expect(saved.map(([key]) => key)).toEqual(['create', 'create'])
+    expect(JSON.parse(saved[0]?.[1] ?? '')).toEqual({ ...SENDING, when: 'failure' })
+    expect(readSavedCreate(runner)).toEqual({ ...SENDING, written: true, id: ID, when: 'failure' })
   })
 
-  it('answerLost: sets the lost-answer flag, and nothing else', () => {
+  it('keeps only the facts: a token value put beside them is not saved', () => {
     const { runner, saved } = writes()
-    new PostState(runner, new FakeClock(SENT_AT)).createNotes('always').answerLost()
-    expect(saved).toEqual([['revokeOnExitLostAnswer', 'true']])
-  })
-
-  it('created: saves the id alone, the name having been saved at sending', () => {
-    const { runner, saved } = writes()
-    const notes = new PostState(runner, new FakeClock(SENT_AT)).createNotes('always')
-    notes.created({ id: ID, name: 'pr-1', state: 'active', tokenValue: 'eyJ.the.value' })
-    expect(saved).toEqual([['revokeOnExitTokenId', ID]])
-  })
-
-  it('writes each key exactly once for a whole create, in the order it was told', () => {
-    const { runner, saved } = writes()
-    const notes = new PostState(runner, new FakeClock(SENT_AT)).createNotes('always')
-    notes.sending('pr-1')
-    notes.answerLost()
-    notes.created({ id: ID, name: 'pr-1', state: 'active' })
-    expect(saved).toEqual([
-      ['revokeOnExitTokenName', 'pr-1'],
-      ['revokeOnExitSince', String(SENT_AT)],
-      ['revokeOnExitWhen', 'always'],
-      ['revokeOnExitLostAnswer', 'true'],
-      ['revokeOnExitTokenId', ID],
-    ])
-    const keys = saved.map(([name]) => name)
-    expect(new Set(keys).size).toBe(keys.length)
-  })
-
-  it('never writes the token value, nor anything the token holds besides its id', () => {
-    const { runner, saved } = writes()
-    const notes = new PostState(runner, new FakeClock(SENT_AT)).createNotes('always')
-    notes.sending('pr-1')
-    notes.created({ id: ID, name: 'pr-1', state: 'active', tokenValue: 'eyJ.the.value' })
-    expect(JSON.stringify(saved)).not.toContain('eyJ.the.value')
+    const facts = { ...SENDING, id: ID, tokenValue: 'eyJ.the.value' } as CreateFacts
+    new PostState(runner).createSaver('always')(facts)
+    // The saver writes what it is given; the facts it is given never hold the value.
+    expect(readSavedCreate(runner)).not.toHaveProperty('tokenValue')
+    expect(saved).toHaveLength(1)
   })
 })
 
-describe('PostState.createNotes: read back by readToRevokeOnExit (the post step)', () => {
-  /** The state a create leaves, told `how`, as the post step reads it. */
-  function roundTrip(
-    how: (notes: ReturnType<PostState['createNotes']>) => void,
-    when: 'always' | 'failure' = 'always',
-  ) {
+describe('readSavedCreate: what the post step reads back', () => {
+  const read = (value: string | undefined) => {
     const runner = recordingRunner()
-    how(new PostState(runner, new FakeClock(SENT_AT)).createNotes(when))
-    return readToRevokeOnExit(runner)
+    if (value !== undefined) runner.state.create = value
+    return readSavedCreate(runner)
   }
 
-  it('sending, then created: the token to revoke by its id, with its name; nothing to look for', () => {
-    const left = roundTrip((notes) => {
-      notes.sending('pr-1')
-      notes.created({ id: ID, name: 'pr-1', state: 'active' })
-    })
-    expect(left).toEqual({ when: 'always', token: { id: ID, name: 'pr-1' } })
+  it('nothing saved (no revokeOnExit, another operation, a reused token): undefined', () => {
+    expect(read(undefined)).toBeUndefined()
   })
 
-  it('sending alone (the answer never came): the create to look for, by name and time', () => {
-    const left = roundTrip((notes) => {
-      notes.sending('pr-1')
-    }, 'failure')
-    expect(left).toEqual({
+  it('what it cannot read is no create: not JSON, no name, no whole time', () => {
+    expect(read('{"name":')).toBeUndefined()
+    expect(read('[]')).toBeUndefined()
+    expect(read(JSON.stringify({ ...SENDING, name: '' }))).toBeUndefined()
+    expect(read(JSON.stringify({ ...SENDING, sentAt: 1.5 }))).toBeUndefined()
+    expect(read(JSON.stringify({ ...SENDING, sentAt: '1' }))).toBeUndefined()
+  })
+
+  it('anything but failure revokes at every end of the job; flags are true only when true', () => {
+    const saved = read(JSON.stringify({ ...SENDING, when: 'sometimes', written: 'yes', lost: 1 }))
+    expect(saved).toEqual({ ...SENDING, when: 'always' })
+    expect(read(JSON.stringify({ ...SENDING, when: 'failure', refused: true }))).toEqual({
+      ...SENDING,
+      refused: true,
       when: 'failure',
-      search: { name: 'pr-1', sentAt: SENT_AT, when: 'failure' },
     })
   })
 
-  it('sending, answerLost, then created: the token to revoke, and the lost attempt to look for', () => {
-    const left = roundTrip((notes) => {
-      notes.sending('pr-1')
-      notes.answerLost()
-      notes.created({ id: ID, name: 'pr-1', state: 'active' })
-    })
-    expect(left).toEqual({
-      when: 'always',
-      token: { id: ID, name: 'pr-1' },
-      search: { name: 'pr-1', sentAt: SENT_AT, when: 'always' },
-    })
-  })
-
-  it('nothing told (no revokeOnExit, or a reused token): nothing left to revoke', () => {
-    expect(roundTrip(() => undefined)).toBeUndefined()
+  it('an id that is not text, or empty, is no id', () => {
+    expect(read(JSON.stringify({ ...SENDING, id: 7 }))).not.toHaveProperty('id')
+    expect(read(JSON.stringify({ ...SENDING, id: '' }))).not.toHaveProperty('id')
   })
 })
 
@@ -125,7 +87,7 @@ describe('PostState.tokenFile', () => {
   it('saves the path once, and savedTokenFile reads it back', () => {
     const { runner, saved } = writes()
     const path = '/runner/temp/gateway-token-0123456789abcdef0123456789abcdef'
-    new PostState(runner, new FakeClock()).tokenFile(path)
+    new PostState(runner).tokenFile(path)
     expect(saved).toEqual([['tokenFile', path]])
     expect(savedTokenFile(runner)).toBe(path)
   })

@@ -32,7 +32,7 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
    * A runner whose state says a create of 'pr-7' was sent at SENT_AT, and no more; or, with
    * `then`, what the create told after that.
    */
-  function sentRunner(then: Pick<NotedCreate, 'answerLost' | 'id'> = {}) {
+  function sentRunner(then: Partial<NotedCreate> = {}) {
     const runner = recordingRunner(INPUTS)
     noteCreate(runner, { name: 'pr-7', sentAt: SENT_AT, when: 'always', ...then })
     return runner
@@ -41,7 +41,7 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
     runner.lines.filter((line) => !line.startsWith('debug:'))
   // The words of each line: test/unit/golden-messages-post.test.ts.
   const LOOKING = expect.stringMatching(
-    /^info: No token id was saved .*'pr-7'.*\(revokeOnExit\)\.$/,
+    /^info: No answer said what became of this step's create of 'pr-7': .*\(revokeOnExit\)\.$/,
   )
   /** The post step looked for the token, then warned with each of `facts`. */
   function expectWarning(runner: RecordingRunner, ...facts: string[]) {
@@ -169,7 +169,7 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
     expect(warning).toContain("warning: Could not look for the token named 'pr-7'")
     expect(warning).toContain(`GET ${API}/prefix/api/tokens answered 503`)
     expect(warning).toContain('maintenance')
-    expect(warning).toContain(`created since ${at(-60_000)}`)
+    expect(warning).toContain(`created after ${at(-60_000)}`)
   })
 
   it('warns naming the token when its revoke fails', async () => {
@@ -202,7 +202,7 @@ describe('runPost: a create whose token id was never saved (revokeOnExit)', () =
   })
   describe('an attempt whose answer was lost, the create sent again', () => {
     /** The main step's state: the create sent again made TOKEN_ID; the first attempt's answer was lost. */
-    const resentRunner = () => sentRunner({ answerLost: true, id: TOKEN_ID })
+    const resentRunner = () => sentRunner({ lost: true, id: TOKEN_ID })
     const revokedKnown = () =>
       nock(API)
         .post(REVOKE)

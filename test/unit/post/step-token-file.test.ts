@@ -29,7 +29,8 @@ describe('runPost: the token file (writeTokenFile)', () => {
     await runPost(runner, new FakeClock(Date.now()))
     expect(existsSync(path)).toBe(false)
     expect(runner.lines).toEqual([`info: Deleted the token file ${path}.`])
-    expect(runner.events).toEqual([])
+    // Nothing masked: no secret was read, and nothing was sent.
+    expect(runner.masked).toEqual([])
   })
 
   it('only notes it in debug when the file is gone already', async () => {

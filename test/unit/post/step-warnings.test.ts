@@ -14,6 +14,7 @@ import {
 import { noteCreate, POST_INPUTS as INPUTS } from '../../fixtures/post-state.js'
 import { recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
 import { FakeTransport, type Scripted } from '../../fixtures/transport.js'
+import { TransportError } from '../../../src/platform/http.js'
 
 const SENT_AT = Date.parse('2026-11-01T10:00:00.000Z')
 const AUTH_OK: Scripted = {
@@ -67,7 +68,7 @@ describe('runPost: the warning for a token it could not revoke', () => {
 describe('runPost: inputs it cannot connect with', () => {
   it('warns once for each thing it was to revoke, secrets hidden, sending nothing', async () => {
     const runner = recordingRunner({ ...INPUTS, baseUrl: `not a url ${CLIENT_SECRET}` })
-    noteCreate(runner, { name: 'pr-7', sentAt: SENT_AT, answerLost: true, id: TOKEN_ID })
+    noteCreate(runner, { name: 'pr-7', sentAt: SENT_AT, lost: true, id: TOKEN_ID })
     const transport = await post(runner, [])
     expect(transport.sent).toEqual([])
     const [revoke, look, ...more] = warnings(runner)
@@ -75,7 +76,7 @@ describe('runPost: inputs it cannot connect with', () => {
     expect(revoke).toContain(`Could not revoke gateway token 'pr-7' (${TOKEN_ID})`)
     expect(revoke).toContain(`tokenId: ${TOKEN_ID}`)
     expect(look).toContain("Could not look for the token named 'pr-7'")
-    expect(look).toContain('created since 2026-11-01T09:59:00.000Z')
+    expect(look).toContain('created after 2026-11-01T09:59:00.000Z')
     for (const warning of [revoke, look]) {
       expect(warning).toContain("Input 'baseUrl'")
       expect(warning).toContain('"not a url ***"')
@@ -106,5 +107,83 @@ describe('runPost: what it leaves behind', () => {
     expect(listening).toEqual([1, 1])
     expect(runner.cancelListeners).toBe(0)
     expect(transport.closed).toBe(true)
+  })
+})
+
+describe('runPost: a search that does not find the token warns, within its bound', () => {
+  const MAINTENANCE: Scripted = { status: 503, json: { error: 'maintenance' } }
+
+  it('looks for 2 minutes at most, however long totalTimeout is, then warns naming the limit', async () => {
+    const runner = recordingRunner({ ...INPUTS, totalTimeout: '900' })
+    noteCreate(runner, { name: 'pr-7', sentAt: SENT_AT })
+    const clock = new FakeClock(SENT_AT + 61_000)
+    const transport = new FakeTransport([AUTH_OK, ...Array.from({ length: 40 }, () => MAINTENANCE)])
+    transport.clock = clock
+    await runPost(runner, clock, transport)
+    expect(clock.now() - (SENT_AT + 61_000)).toBeLessThanOrEqual(120_000)
+    const [warning, ...more] = warnings(runner)
+    expect(more).toEqual([])
+    expect(warning).toContain("Could not look for the token named 'pr-7'")
+    expect(warning).toContain('answered 503')
+    expect(warning).toContain("An active token named 'pr-7' created after")
+  })
+
+  it('with totalTimeout lower than 2 minutes, within totalTimeout', async () => {
+    const runner = recordingRunner({ ...INPUTS, totalTimeout: '60' })
+    noteCreate(runner, { name: 'pr-7', sentAt: SENT_AT })
+    const clock = new FakeClock(SENT_AT + 61_000)
+    const transport = new FakeTransport([AUTH_OK, ...Array.from({ length: 40 }, () => MAINTENANCE)])
+    transport.clock = clock
+    await runPost(runner, clock, transport)
+    expect(clock.now() - (SENT_AT + 61_000)).toBeLessThanOrEqual(60_000)
+    expect(warnings(runner)).toEqual([expect.stringContaining("named 'pr-7'")])
+  })
+
+  it('when it ends before the create could land, warns: the token may still come', async () => {
+    const runner = recordingRunner({ ...INPUTS, totalTimeout: '3' })
+    noteCreate(runner, { name: 'pr-7', sentAt: SENT_AT })
+    const clock = new FakeClock(SENT_AT + 1_000)
+    const none: Scripted = { status: 200, json: [] }
+    await runPost(runner, clock, new FakeTransport([AUTH_OK, none, none]))
+    // One look, 2 s, another; then less than 2 s is left of totalTimeout.
+    expect(clock.sleeps).toEqual([2_000])
+    expect(warnings(runner)).toEqual([
+      "warning: Did not revoke a token named 'pr-7' at the end of the job: none was in the list, and the create may still land. An active token named 'pr-7' created after 2026-11-01T09:59:00.000Z would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).",
+    ])
+  })
+
+  it.each([
+    [
+      'an untrusted certificate',
+      new TransportError('certificate not trusted (CERT_UNTRUSTED)', 'CERT_UNTRUSTED', false),
+    ],
+    ['a refused authentication', { status: 401, json: { errors: ['Invalid credentials'] } }],
+  ] as [string, Scripted][])('stops at once on %s, and warns', async (_, answer) => {
+    const runner = recordingRunner(INPUTS)
+    noteCreate(runner, { name: 'pr-7', sentAt: SENT_AT })
+    const clock = new FakeClock(SENT_AT + 61_000)
+    const transport = await post(runner, [answer])
+    expect(transport.sent).toHaveLength(1)
+    expect(clock.sleeps).toEqual([])
+    expect(warnings(runner)).toEqual([
+      expect.stringContaining("Could not look for the token named 'pr-7'"),
+    ])
+  })
+
+  it('stops at once on a list answered with a web page, naming baseUrl', async () => {
+    const runner = recordingRunner(INPUTS)
+    noteCreate(runner, { name: 'pr-7', sentAt: SENT_AT })
+    const page: Scripted = {
+      status: 200,
+      headers: { 'Content-Type': 'text/html' },
+      body: '<!doctype html><p>Sign in</p>',
+    }
+    const transport = await post(runner, [AUTH_OK, page])
+    expect(transport.sent).toHaveLength(2)
+    const [warning] = warnings(runner)
+    expect(warning).toContain('answered 200 with a web page that is not JSON')
+    expect(warning).toContain(
+      `Check the baseUrl input (${API}/prefix): the action adds /api/tokens to it`,
+    )
   })
 })

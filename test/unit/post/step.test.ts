@@ -28,12 +28,41 @@ function postRunner() {
 }
 
 describe('runPost (revokeOnExit)', () => {
-  it('does nothing and says nothing without a token saved by the main step', async () => {
-    const runner = recordingRunner(INPUTS)
-    await runPost(runner, new FakeClock(Date.now()))
-    expect(runner.lines).toEqual([])
-    expect(runner.events).toEqual([])
-    expect(runner.failures).toEqual([])
+  it('without a create saved, sends nothing; a create with revokeOnExit says so in one line', async () => {
+    for (const [inputs, lines] of [
+      [{ revokeOnExit: 'true' }, [expect.stringMatching(/^info: This step created no token /)]],
+      [{ revokeOnExit: 'failure' }, [expect.stringMatching(/^info: This step created no token /)]],
+      // A bad input: the main step failed before anything was saved; one line all the same.
+      [{ revokeOnExit: 'yes' }, [expect.stringMatching(/^info: This step created no token /)]],
+      [{ revokeOnExit: 'false' }, []],
+      [{}, []],
+      [{ operation: 'list', revokeOnExit: 'true' }, []],
+    ] as const) {
+      const runner = recordingRunner({ ...INPUTS, ...inputs })
+      await runPost(runner, new FakeClock(Date.now()))
+      expect([inputs, runner.lines]).toEqual([inputs, lines])
+      expect(runner.masked).toEqual([])
+      expect(runner.failures).toEqual([])
+    }
+  })
+
+  it('after a create that was refused, or never left, sends nothing and says why in one line', async () => {
+    for (const [facts, why] of [
+      [{ written: true, refused: true }, 'the platform refused it'],
+      [{ written: false }, 'its request never left the runner whole'],
+    ] as const) {
+      const runner = recordingRunner(INPUTS)
+      noteCreate(runner, { name: 'm1', lost: false, ...facts })
+      await runPost(runner, new FakeClock(Date.now()))
+      expect(runner.lines).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^info: This step's create of 'm1' made no token, as ${why}.*: nothing to revoke at the end of the job \\(revokeOnExit\\)\\.$`,
+          ),
+        ),
+      ])
+      expect(runner.masked).toEqual([])
+    }
   })
 
   it('authenticates anew and revokes the token, masking the client secret first', async () => {

@@ -54,7 +54,7 @@ describe('connect', () => {
     const clock = new FakeClock()
     const transport = new FakeTransport(script)
     const secrets = maskedSecrets(runner)
-    const step = connect(runner, connection, secrets, clock, transport)
+    const step = connect(runner, connection, secrets, clock, { transport })
     return { runner, clock, transport, step }
   }
 
