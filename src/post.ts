@@ -1,5 +1,5 @@
-// The post step's entry point (revokeOnExit): it only starts it.
+// The post step's entry point (revokeOnExit): it only starts it (all logic is in post/step.ts).
 import { githubRunner } from './runner/github-runner.js'
-import { runPost } from './post/step.js'
+import { run } from './post/step.js'
 
-await runPost(githubRunner)
+await run(githubRunner)

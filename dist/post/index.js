@@ -289,7 +289,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(649);
 
 
-await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_1__/* .runPost */ .a)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
+await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
@@ -302,7 +302,7 @@ __webpack_async_result__();
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  a: () => (/* binding */ runPost)
+  e: () => (/* binding */ run)
 });
 
 // UNUSED EXPORTS: POST_STEP_LIMIT
@@ -1248,6 +1248,8 @@ function savedTokenFile(runner) {
     return runner.getState(TOKEN_FILE) || undefined;
 }
 
+// EXTERNAL MODULE: ./src/runner/github-runner.ts + 14 modules
+var github_runner = __nccwpck_require__(307);
 ;// CONCATENATED MODULE: ./src/shared/deadline.ts
 class Deadline {
     clock;
@@ -2256,8 +2258,9 @@ function removeTokenFile(path, dir) {
 
 
 
+
 const POST_STEP_LIMIT = { ms: 120_000, name: "the post step's limit" };
-async function runPost(runner, clock = systemClock, transport = new HttpTransport()) {
+async function run(runner = github_runner/* githubRunner */.O, clock = systemClock, transport = new HttpTransport()) {
     deleteTokenFile(runner);
     const create = readSavedCreate(runner);
     if (create === undefined) {

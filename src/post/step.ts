@@ -9,6 +9,7 @@ import { lookForSentence, mustSearch } from '../platform/lost-create.js'
 import { searchCreated } from './search.js'
 import { readSavedCreate, savedTokenFile, type SavedCreate } from './state.js'
 import { quoteName, shortId, tokenLabel, type TokenRecord } from '../shared/records.js'
+import { githubRunner } from '../runner/github-runner.js'
 import type { Runner } from '../runner/runner.js'
 import { connect, maskedSecrets } from '../runner/start.js'
 import type { Connection } from '../inputs/task.js'
@@ -25,15 +26,16 @@ export const POST_STEP_LIMIT = { ms: 120_000, name: "the post step's limit" }
 
 /**
  * Runs as action.yml's `post`, with `post-if: always()`: whether the job passed, failed
- * or was cancelled. First it deletes the token file (writeTokenFile), which needs no
+ * or was cancelled. Named and defaulted like main.ts's, so that `npm run local-action`
+ * (@github/local-action, which imports it and calls `run()`) runs it too. First it deletes the token file (writeTokenFile), which needs no
  * request. Then, with revokeOnExit, it acts on what the main step saved of its create:
  * nothing to do (no create left, or it was refused: no request, one line), the token to
  * revoke by its id, or a create whose outcome is unknown, looked for in the list
  * (lost-create.ts). A failure here is a warning, never a failed job. `transport` sends its
  * requests: a fake in tests.
  */
-export async function runPost(
-  runner: Runner,
+export async function run(
+  runner: Runner = githubRunner,
   clock: Clock = systemClock,
   transport: Transport = new HttpTransport(),
 ): Promise<void> {

@@ -7,6 +7,31 @@ import { actionMetadata, ROOT } from '../support/runner.mjs'
 
 const example = readFileSync(join(ROOT, '.env.example'), 'utf8')
 
+/** `npm run local-action`'s arguments, from package.json: run, the dir, main, .env, --post, post. */
+function localActionArguments(): string[] {
+  const scripts = (
+    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>
+    }
+  ).scripts
+  return (scripts['local-action'] ?? '').split(' ').slice(1)
+}
+
+/** A token's state on the fake platform of the test (8801, 8802), asked over its API. */
+async function tokenState(id: string): Promise<string | undefined> {
+  const auth = await fetch('http://127.0.0.1:8801/idp/identity/resources/auth/v2/api-token', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ clientId: 'ci-deployer', secret: 'local-fake-secret' }),
+  })
+  const { access_token: accessToken } = (await auth.json()) as { access_token: string }
+  const list = await fetch('http://127.0.0.1:8802/api/tokens', {
+    headers: { Authorization: `Bearer ${accessToken}` },
+  })
+  const tokens = (await list.json()) as { id: string; state: string }[]
+  return tokens.find((token) => token.id === id)?.state
+}
+
 /** .env.example's variables, in order. */
 function variables(text: string): [string, string][] {
   return text
@@ -16,6 +41,17 @@ function variables(text: string): [string, string][] {
 }
 
 describe('npm run local-action (the source, run by @github/local-action)', () => {
+  it('runs the post step too: package.json names its module', () => {
+    expect(localActionArguments()).toEqual([
+      'run',
+      '.',
+      'src/main.ts',
+      '.env',
+      '--post',
+      'src/post/step.ts',
+    ])
+  })
+
   it('.env.example sets every input of action.yml', () => {
     const declared = Object.keys(actionMetadata().inputs).map(
       (name) => `INPUT_${name.toUpperCase()}`,
@@ -35,7 +71,7 @@ describe('npm run local-action (the source, run by @github/local-action)', () =>
     }
   })
 
-  it('runs the action from source, as the README says: the fake platform on 8801 and 8802, .env.example as .env', async () => {
+  it('runs the action and its post step from source, as CONTRIBUTING says: the fake platform on 8801 and 8802, .env.example as .env with revokeOnExit', async () => {
     // `npm run fake-platform -- 8801 8802`, with the secret .env.example holds.
     const platform = spawn(
       process.execPath,
@@ -60,12 +96,14 @@ describe('npm run local-action (the source, run by @github/local-action)', () =>
         authUrl: 'http://127.0.0.1:8801',
       })
       const envFile = join(dir, '.env')
-      writeFileSync(envFile, example)
+      // As CONTRIBUTING says to try the post step: revokeOnExit on.
+      writeFileSync(envFile, example.replace(/^INPUT_REVOKEONEXIT=.*$/m, 'INPUT_REVOKEONEXIT=true'))
       const { code, output } = await new Promise<{ code: number | null; output: string }>(
         (resolve) => {
           execFile(
             join(ROOT, 'node_modules/.bin/local-action'),
-            ['run', ROOT, 'src/main.ts', envFile],
+            // The arguments of `npm run local-action`, with this .env.
+            [...localActionArguments().slice(0, 3), envFile, ...localActionArguments().slice(4)],
             {
               cwd: ROOT,
               env: {
@@ -84,7 +122,14 @@ describe('npm run local-action (the source, run by @github/local-action)', () =>
         },
       )
       expect(code).toBe(0)
-      expect(output).toMatch(/Created gateway token 'local-run' \([0-9a-f-]{36}\)/)
+      const id = /Created gateway token 'local-run' \(([0-9a-f-]{36})\)/.exec(output)?.[1] ?? ''
+      expect(id).not.toBe('')
+      // The post step ran after it, in the same process, with the state the main step saved.
+      expect(output).toContain(
+        `Revoked gateway token 'local-run' (${id}) at the end of the job (revokeOnExit).`,
+      )
+      expect(output.indexOf('Running Post Step')).toBeGreaterThan(output.indexOf(id))
+      expect(await tokenState(id)).toBe('revoked')
       expect(output).not.toContain('local-fake-secret')
     } finally {
       platform.kill()

@@ -33,7 +33,7 @@ afterEach(async () => {
  * Runs post.mjs with the inputs the CI job gives it. Asynchronously: the fake platform
  * answers from this process.
  */
-function runPost(inputs: Record<string, string> = {}) {
+function run(inputs: Record<string, string> = {}) {
   const connection = platform.connectionInputs()
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -67,7 +67,7 @@ describe('the check of the post step', () => {
     writeFileSync(join(temp, 'gateway-tokens-0123.json'), '[]')
     writeFileSync(join(temp, `${TOKEN_FILE}.bak`), '')
 
-    const result = await runPost()
+    const result = await run()
 
     expect(result).toEqual({
       status: 0,
@@ -84,7 +84,7 @@ describe('the check of the post step', () => {
     const revoked = platform.seed({ name: NAME, state: 'revoked' })
     const active = platform.seed({ name: NAME })
 
-    const result = await runPost()
+    const result = await run()
 
     expect(result.status).toBe(1)
     expect(errors(result.stdout)).toEqual([
@@ -97,7 +97,7 @@ describe('the check of the post step', () => {
     platform.seed({ name: NAME, state: 'revoked' })
     writeFileSync(join(temp, TOKEN_FILE), 'value')
 
-    const result = await runPost()
+    const result = await run()
 
     expect(result.status).toBe(1)
     expect(errors(result.stdout)).toEqual([
@@ -109,7 +109,7 @@ describe('the check of the post step', () => {
     platform.seed({ name: NAME })
     writeFileSync(join(temp, TOKEN_FILE), 'value')
 
-    const result = await runPost()
+    const result = await run()
 
     expect(result.status).toBe(1)
     expect(errors(result.stdout)).toHaveLength(2)
@@ -118,7 +118,7 @@ describe('the check of the post step', () => {
   it('fails when the platform has no token of the name: the create did not run', async () => {
     platform.seed({ name: 'another-name', state: 'revoked' })
 
-    const result = await runPost()
+    const result = await run()
 
     expect(result.status).toBe(1)
     expect(errors(result.stdout)).toEqual([`::error::The platform has no token named ${NAME}.`])
@@ -127,13 +127,13 @@ describe('the check of the post step', () => {
   it('fails when it cannot ask the platform, rather than pass', async () => {
     platform.seed({ name: NAME, state: 'revoked' })
 
-    const refused = await runPost({ INPUT_CLIENTSECRET: 'wrong' })
+    const refused = await run({ INPUT_CLIENTSECRET: 'wrong' })
     expect(refused.status).toBe(1)
     expect(errors(refused.stdout)).toEqual([
       '::error::Could not check the post step: The auth endpoint answered 401',
     ])
 
-    const missing = await runPost({ INPUT_NAME: '' })
+    const missing = await run({ INPUT_NAME: '' })
     expect(missing.status).toBe(1)
     expect(errors(missing.stdout)).toEqual([
       '::error::Could not check the post step: Input required and not supplied: name',
@@ -163,7 +163,7 @@ describe('its action.yml', () => {
 
   it('prints what the platform said as data of one error: no line break, no command of its own', async () => {
     platform.seed({ name: NAME, id: 'id-1\n::add-mask::x\r%0A ##[group]y' })
-    const result = await runPost()
+    const result = await run()
     expect(result.status).toBe(1)
     const lines = result.stdout.split('\n').filter((line) => line !== '')
     expect(lines).toHaveLength(1)

@@ -1,8 +1,8 @@
-// runPost and a create whose token id was never saved, or one of whose attempts lost its
+// run and a create whose token id was never saved, or one of whose attempts lost its
 // answer (revokeOnExit): the post step looks for the token in the list. Requests go to nock.
 import { describe, expect, it } from '@jest/globals'
 import nock from 'nock'
-import { runPost } from '../../../src/post/step.js'
+import { run as runPost } from '../../../src/post/step.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import {
   ACCESS_TOKEN,
@@ -20,7 +20,7 @@ import { recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
 useNock()
 const REVOKE = `/prefix/api/tokens/${TOKEN_ID}/revoke`
 
-describe('runPost: a create whose token id was never saved (revokeOnExit)', () => {
+describe('run: a create whose token id was never saved (revokeOnExit)', () => {
   const SENT_AT = Date.parse('2026-11-01T10:00:00.000Z')
   const at = (offsetMs: number) => new Date(SENT_AT + offsetMs).toISOString()
   const ID = (n: number) => `123e4567-e89b-42d3-a456-42661417400${n}`

@@ -1,9 +1,9 @@
-// runPost and the token file (writeTokenFile): deleted first, and only a file this action made.
+// run and the token file (writeTokenFile): deleted first, and only a file this action made.
 import { describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { runPost } from '../../../src/post/step.js'
+import { run as runPost } from '../../../src/post/step.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { API, authOk, record, TOKEN_ID, useNock } from '../../fixtures/nock-platform.js'
 import { noteCreate, noteTokenFile, POST_INPUTS as INPUTS } from '../../fixtures/post-state.js'
@@ -14,7 +14,7 @@ useNock()
 const recordingRunner = useTrackedRunners()
 const REVOKE = `/prefix/api/tokens/${TOKEN_ID}/revoke`
 
-describe('runPost: the token file (writeTokenFile)', () => {
+describe('run: the token file (writeTokenFile)', () => {
   /** A runner whose state names a token file written in its temp dir. */
   function withTokenFile(inputs: Record<string, string> = {}) {
     const runner = recordingRunner(inputs)

@@ -1,7 +1,7 @@
-// runPost's warnings when a revoke cannot be done, and what it leaves behind: no cancel
+// run's warnings when a revoke cannot be done, and what it leaves behind: no cancel
 // listener, no open connection. Requests go to a FakeTransport (the other step tests use nock).
 import { describe, expect, it } from '@jest/globals'
-import { runPost } from '../../../src/post/step.js'
+import { run as runPost } from '../../../src/post/step.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import {
   ACCESS_TOKEN,
@@ -33,7 +33,7 @@ async function post(runner: RecordingRunner, script: Scripted[]): Promise<FakeTr
   return transport
 }
 
-describe('runPost: the warning for a token it could not revoke', () => {
+describe('run: the warning for a token it could not revoke', () => {
   it('gives no advice for a token the platform does not have', async () => {
     const runner = recordingRunner(INPUTS)
     noteCreate(runner, { name: 'ephemeral', id: TOKEN_ID })
@@ -65,7 +65,7 @@ describe('runPost: the warning for a token it could not revoke', () => {
   })
 })
 
-describe('runPost: inputs it cannot connect with', () => {
+describe('run: inputs it cannot connect with', () => {
   it('warns once for each thing it was to revoke, secrets hidden, sending nothing', async () => {
     const runner = recordingRunner({ ...INPUTS, baseUrl: `not a url ${CLIENT_SECRET}` })
     noteCreate(runner, { name: 'pr-7', sentAt: SENT_AT, lost: true, id: TOKEN_ID })
@@ -86,7 +86,7 @@ describe('runPost: inputs it cannot connect with', () => {
   })
 })
 
-describe('runPost: what it leaves behind', () => {
+describe('run: what it leaves behind', () => {
   it('stops listening for a cancel and closes its connections once done', async () => {
     const runner = recordingRunner(INPUTS)
     noteCreate(runner, { name: 'ephemeral', id: TOKEN_ID })
@@ -110,7 +110,7 @@ describe('runPost: what it leaves behind', () => {
   })
 })
 
-describe('runPost: a search that does not find the token warns, within its bound', () => {
+describe('run: a search that does not find the token warns, within its bound', () => {
   const MAINTENANCE: Scripted = { status: 503, json: { error: 'maintenance' } }
 
   it('looks for 2 minutes at most, however long totalTimeout is, then warns naming the limit', async () => {

@@ -1,8 +1,8 @@
-// runPost and revokeOnExit: the token the main step saved, revoked at the end of the job, or
+// run and revokeOnExit: the token the main step saved, revoked at the end of the job, or
 // kept when revokeOnExit is failure and the job succeeded. Requests go to nock.
 import { describe, expect, it } from '@jest/globals'
 import nock from 'nock'
-import { runPost } from '../../../src/post/step.js'
+import { run as runPost } from '../../../src/post/step.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import {
   API,
@@ -27,7 +27,7 @@ function postRunner() {
   return runner
 }
 
-describe('runPost (revokeOnExit)', () => {
+describe('run (revokeOnExit)', () => {
   it('without a create saved, sends nothing; a create with revokeOnExit says so in one line', async () => {
     for (const [inputs, lines] of [
       [{ revokeOnExit: 'true' }, [expect.stringMatching(/^info: This step created no token /)]],
@@ -124,7 +124,7 @@ describe('runPost (revokeOnExit)', () => {
   })
 })
 
-describe('runPost: revokeOnExit: failure revokes only when the job did not succeed (case 7)', () => {
+describe('run: revokeOnExit: failure revokes only when the job did not succeed (case 7)', () => {
   function failureRunner(jobStatus: string) {
     const runner = recordingRunner({ ...INPUTS, jobStatus })
     noteCreate(runner, { name: 'ephemeral', when: 'failure', id: TOKEN_ID })
