@@ -11,7 +11,15 @@
  *   plain text;
  * - `stop-commands` with data TOKEN stops all command processing (`add-mask` included)
  *   until a command named TOKEN, in either syntax, resumes it;
- * - `add-mask` masks its data in every line printed after it.
+ * - `add-mask` masks its data in every line printed after it;
+ * - `set-output` and `save-state` are still carried out (SetOutputCommandExtension,
+ *   SaveStateCommandExtension; a file command for the same name, processed after the step,
+ *   wins); `set-env` and `add-path` fail the step unless ACTIONS_ALLOW_UNSECURE_COMMANDS is
+ *   `true` (ActionCommandManager.TryProcessCommand: "Unable to process command '...'
+ *   successfully.", CommandResult = Failed);
+ * - `error`, `warning` and `notice` are written to the log, every one, and kept as
+ *   annotations, masked, cut to 4,096 characters and at most 10 of each type per step, the
+ *   runner's own included (ExecutionContext.AddIssue).
  *
  * .NET compares with the current culture (ICU), which passes over characters that weigh
  * nothing: `#\u200B#[` is found as `##[`, and `\u200B::` starts with `::`. IGNORABLE is a
@@ -56,19 +64,49 @@ const LEGACY_START = new RegExp(`#[${IGNORABLE}]*#[${IGNORABLE}]*\\[`, 'gu')
  * @property {number} line index of the line in its stream
  */
 
+/** The most annotations of one type a step keeps, and the longest message of one. */
+const MAX_ANNOTATIONS = 10
+const MAX_ANNOTATION_LENGTH = 4096
+
+/** @typedef {{ error: string[], warning: string[], notice: string[] }} Annotations */
+
 /**
  * Reads the commands in a step's output, stdout then stderr (the runner reads both),
+ * carries out those that change the step (outputs, state, and the two the runner refuses),
  * and renders the log as the workflow author sees it.
  * @param {{ stdout: string, stderr?: string }} output
- * @param {{ debug?: boolean }} [options]
+ * @param {{ debug?: boolean, allowUnsecure?: boolean }} [options] `allowUnsecure`:
+ *   ACTIONS_ALLOW_UNSECURE_COMMANDS is `true` in the step's environment
  */
-export function readWorkflowCommands({ stdout, stderr = '' }, { debug = false } = {}) {
+export function readWorkflowCommands(
+  { stdout, stderr = '' },
+  { debug = false, allowUnsecure = false } = {},
+) {
   /** @type {WorkflowCommand[]} */
   const commands = []
   /** @type {string[]} values registered by an add-mask that the runner processed */
   const masked = []
   /** @type {string[]} */
   const shown = []
+  /** @type {Annotations} */
+  const annotations = { error: [], warning: [], notice: [] }
+  /** @type {Record<string, string>} */
+  const outputs = {}
+  /** @type {Record<string, string>} */
+  const state = {}
+  /** @type {Record<string, string>} */
+  const env = {}
+  /** @type {string[]} */
+  const path = []
+  let failed = false
+  /** An issue: every one written to the log, the first 10 of its type kept, masked and cut. */
+  const issue = (/** @type {keyof Annotations} */ type, /** @type {string} */ message) => {
+    const label = type[0]?.toUpperCase() + type.slice(1)
+    shown.push(mask(`${label}: ${message}`, masked))
+    if (annotations[type].length < MAX_ANNOTATIONS) {
+      annotations[type].push(mask(message, masked).slice(0, MAX_ANNOTATION_LENGTH))
+    }
+  }
   // Names compare without regard to case (StringComparer.OrdinalIgnoreCase): kept in lower case.
   const registered = new Set(RUNNER_COMMANDS)
   /** @type {string | undefined} set while commands are stopped */
@@ -96,6 +134,7 @@ export function readWorkflowCommands({ stdout, stderr = '' }, { debug = false } 
       }
       const command = { ...parsed, stream, line: index }
       commands.push(command)
+      const name = command.properties.name ?? ''
       if (command.command === 'stop-commands') {
         stopToken = command.message.toLowerCase()
         registered.add(stopToken)
@@ -103,9 +142,23 @@ export function readWorkflowCommands({ stdout, stderr = '' }, { debug = false } 
         if (command.message.trim() !== '') masked.push(command.message)
       } else if (command.command === 'debug') {
         if (debug) shown.push(mask(`##[debug]${command.message}`, masked))
-      } else if (['error', 'warning', 'notice'].includes(command.command)) {
-        const label = command.command[0]?.toUpperCase() + command.command.slice(1)
-        shown.push(mask(`${label}: ${command.message}`, masked))
+      } else if (command.command === 'error' || command.command === 'warning') {
+        issue(command.command, command.message)
+      } else if (command.command === 'notice') {
+        issue('notice', command.message)
+      } else if (command.command === 'set-output' || command.command === 'save-state') {
+        if (name === '') {
+          failed = true
+          issue('error', `Unable to process command '${line}' successfully.`)
+          issue('error', `Required field 'name' is missing in ##[${command.command}] command.`)
+        } else (command.command === 'set-output' ? outputs : state)[name] = command.message
+      } else if (command.command === 'set-env' || command.command === 'add-path') {
+        if (!allowUnsecure) {
+          failed = true
+          issue('error', `Unable to process command '${line}' successfully.`)
+          issue('error', UNSECURE_DISABLED.replace('{0}', command.command))
+        } else if (command.command === 'add-path') path.unshift(command.message)
+        else if (name !== '') env[name] = command.message
       }
     })
   }
@@ -118,8 +171,18 @@ export function readWorkflowCommands({ stdout, stderr = '' }, { debug = false } 
     errors: of('error'),
     warnings: of('warning'),
     notices: of('notice'),
+    annotations,
+    outputs,
+    state,
+    env,
+    path,
+    failed,
   }
 }
+
+/** actions/runner's Constants.Runner.UnsupportedCommandMessageDisabled. */
+const UNSECURE_DISABLED =
+  'The `{0}` command is disabled. Please upgrade to using Environment Files or opt into unsecure command execution by setting the `ACTIONS_ALLOW_UNSECURE_COMMANDS` environment variable to `true`. For more information see: https://github.blog/changelog/2020-10-01-github-actions-deprecating-set-env-and-add-path-commands/'
 
 /**
  * `::name props::data` (TryParseV2): the line, trimmed at its start, starts with `::`;

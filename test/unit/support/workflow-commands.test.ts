@@ -83,4 +83,54 @@ describe('readWorkflowCommands', () => {
     const run = read('s3cr3t before\n::add-mask::s3cr3t\ns3cr3t after')
     expect(run.log).toBe('s3cr3t before\n*** after')
   })
+
+  it('carries out set-output and save-state, in either syntax (the runner still does)', () => {
+    const run = read('::set-output name=a::1\nx ##[save-state name=b]2\n::set-output name=a::3')
+    expect(run.outputs).toEqual({ a: '3' })
+    expect(run.state).toEqual({ b: '2' })
+    expect(run.failed).toBe(false)
+  })
+
+  it('fails the step on a set-output without a name, saying so', () => {
+    const run = read('::set-output::orphan')
+    expect(run.failed).toBe(true)
+    expect(run.annotations.error).toEqual([
+      "Unable to process command '::set-output::orphan' successfully.",
+      "Required field 'name' is missing in ##[set-output] command.",
+    ])
+  })
+
+  it('refuses set-env and add-path, failing the step, unless ACTIONS_ALLOW_UNSECURE_COMMANDS', () => {
+    const output = '::set-env name=X::1\n::add-path::/opt/bin'
+    const refused = read(output)
+    expect(refused.failed).toBe(true)
+    expect(refused.env).toEqual({})
+    expect(refused.path).toEqual([])
+    expect(refused.annotations.error).toEqual([
+      "Unable to process command '::set-env name=X::1' successfully.",
+      expect.stringMatching(
+        /^The `set-env` command is disabled\. .*ACTIONS_ALLOW_UNSECURE_COMMANDS/,
+      ),
+      "Unable to process command '::add-path::/opt/bin' successfully.",
+      expect.stringMatching(/^The `add-path` command is disabled\./),
+    ])
+    const allowed = readWorkflowCommands({ stdout: output }, { allowUnsecure: true })
+    expect(allowed.failed).toBe(false)
+    expect(allowed.env).toEqual({ X: '1' })
+    expect(allowed.path).toEqual(['/opt/bin'])
+  })
+
+  it('keeps 10 annotations of each type, each cut to 4,096 characters and masked; the log has all', () => {
+    const long = 'w'.repeat(5_000)
+    const lines = [
+      '::add-mask::s3cr3t',
+      ...Array.from({ length: 12 }, (_, i) => `::warning::${i} s3cr3t`),
+    ]
+    const run = read([...lines, `::error::${long}`, '::notice::n'].join('\n'))
+    expect(run.warnings).toHaveLength(12)
+    expect(run.annotations.warning).toEqual(Array.from({ length: 10 }, (_, i) => `${i} ***`))
+    expect(run.annotations.error).toEqual(['w'.repeat(4_096)])
+    expect(run.annotations.notice).toEqual(['n'])
+    expect(run.log.split('\n').filter((line) => line.startsWith('Warning: '))).toHaveLength(12)
+  })
 })
