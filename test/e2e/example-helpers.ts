@@ -25,6 +25,9 @@ export function settings(p: FakePlatform) {
       PLATFORM_PROJECT_ID: PROJECT_ID,
       NOMAD_ADDR: 'https://nomad.internal.example:4646',
     },
+    // The examples' jobs name it (environment: production); its own secrets and vars are
+    // none here: the repository's reach it (README, "Before you start").
+    environments: { production: {} },
   }
 }
 

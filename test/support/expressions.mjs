@@ -12,7 +12,36 @@ import { data, Evaluator, Lexer, Parser } from '@actions/expressions'
  */
 
 /**
- * Evaluates one expression, written without `${{ }}`.
+ * Contexts the emulation holds only in part: a property of theirs it does not have (say
+ * `github.token`, `runner.arch`) would read as null, and an example relying on it would pass
+ * with a value GitHub never gives. Reading one fails instead, loudly.
+ */
+const PARTIAL_CONTEXTS = new Set(['github', 'runner', 'job', 'strategy'])
+
+/** A dictionary whose missing keys are an error: what the emulation does not model. */
+class StrictDictionary extends data.Dictionary {
+  /** @param {string} name @param {import('@actions/expressions').data.Dictionary} from */
+  constructor(name, from) {
+    super(...from.pairs())
+    this.name = name
+  }
+
+  /**
+   * @override
+   * @param {string} key
+   */
+  get(key) {
+    const value = super.get(key)
+    if (value === undefined) {
+      throw new Error(`the workflow runner does not model ${this.name}.${key}: it cannot run this`)
+    }
+    return value
+  }
+}
+
+/**
+ * Evaluates one expression, written without `${{ }}`. A context it is not given, a function
+ * it does not know, or a property of a context it holds only in part fails, loudly.
  * @param {string} expression
  * @param {Contexts} contexts
  * @param {FunctionDefinition[]} [functions] beyond the built-in ones: the status functions
@@ -22,7 +51,16 @@ export function evaluate(expression, contexts, functions = []) {
   const { tokens } = new Lexer(expression).lex()
   const parsed = new Parser(tokens, Object.keys(contexts), functions).parse()
   /** @type {import('@actions/expressions').data.Dictionary} */
-  const context = JSON.parse(JSON.stringify(contexts), data.reviver)
+  const revived = JSON.parse(JSON.stringify(contexts), data.reviver)
+  const context = new data.Dictionary(
+    ...revived.pairs().map(({ key, value }) => ({
+      key,
+      value:
+        PARTIAL_CONTEXTS.has(key) && value instanceof data.Dictionary
+          ? new StrictDictionary(key, value)
+          : value,
+    })),
+  )
   const byName = new Map(functions.map((f) => [f.name.toLowerCase(), f]))
   return new Evaluator(parsed, context, byName).evaluate()
 }

@@ -1,21 +1,28 @@
 // @ts-check
 /**
  * Runs a workflow (a file of examples/, or a README snippet made whole) the way GitHub
- * would, as far as a test needs: parsed and checked by GitHub's own workflow parser, every
- * `if:`, `with:`, `env:` and `outputs:` evaluated by GitHub's expression library, jobs in
- * the order their `needs` give, steps in order, a failed step skipping the rest unless
- * their `if:` says otherwise, and at the end of each job the post steps of the actions it
- * ran, last first, with the job's status. This action's steps run the committed bundle
- * through the runner emulation (runner.mjs) against the fake platform; `run:` steps run
- * with bash as the runner runs them (`bash --noprofile --norc -eo pipefail`), with the fake
- * deploy tools first on PATH (fake-tools.mjs). Other actions (actions/checkout) are no-ops.
- * A job that calls a reusable workflow of this repository (`uses: ./.github/workflows/...`,
- * or as the examples name it, this repository's placeholder at a SHA) runs the called
- * jobs, loaded and checked by the parser, with the `with:` and `secrets:` it passes.
+ * would, as far as a test needs, and fails loudly where it cannot: parsed and checked by
+ * GitHub's own workflow parser, every `if:`, `with:`, `env:`, `strategy:` and `outputs:`
+ * evaluated by GitHub's expression library (a context or a property it does not model is an
+ * error, not a null), the workflow's `env:` reaching every job, jobs in the order their
+ * `needs` give, a matrix expanded into its combinations (lists, include, exclude, fromJSON
+ * of a job's output), secrets and vars scoped by `environment:`, steps in order, a failed
+ * or cancelled step skipping the rest unless their `if:` says otherwise, and at the end of
+ * each job the post steps of the actions it ran, last first, with the job's status and
+ * env then. This action's steps run the committed bundle through the runner emulation
+ * (runner.mjs) against the fake platform; `run:` steps run with bash as the runner runs
+ * them (`bash --noprofile --norc -eo pipefail`), with the fake deploy tools first on PATH
+ * (fake-tools.mjs); both get the runner's file and workflow commands, a cancel
+ * (`options.cancel`) and `timeout-minutes`. actions/checkout is the job's directory; any
+ * other `uses:` is an error. A job that calls a reusable workflow of this repository
+ * (`uses: ./.github/workflows/...`, or as the examples name it, this repository's
+ * placeholder at a SHA) runs the called jobs, loaded and checked by the parser, with the
+ * `with:` and `secrets:` it passes. Job outputs holding a secret are dropped, as the
+ * runner drops them.
  *
- * The parts live in workflow-runner/: the jobs and reusable calls (jobs.mjs), one job
- * (job.mjs), `run:` steps and step results (steps.mjs), expressions and tokens
- * (evaluate.mjs) and the types (types.mjs).
+ * The parts live in workflow-runner/: the jobs, matrices, environments and reusable calls
+ * (jobs.mjs, matrix.mjs), one job (job.mjs), `run:` steps and step results (steps.mjs),
+ * expressions and tokens (evaluate.mjs) and the types (types.mjs).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -27,7 +34,7 @@ import {
 } from '@actions/workflow-parser'
 import { installFakeTools } from './fake-tools.mjs'
 import { ROOT } from './runner.mjs'
-import { mustMapping } from './workflow-runner/evaluate.mjs'
+import { evaluateMapping, mustMapping } from './workflow-runner/evaluate.mjs'
 import { reusableWorkflows, runJobs } from './workflow-runner/jobs.mjs'
 
 /** @typedef {import('./workflow-runner/types.mjs').WorkflowOptions} WorkflowOptions */
@@ -74,7 +81,7 @@ export async function runWorkflowText(content, name, options = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-token-workflow-'))
   const tools = installFakeTools(dir)
   /** @type {WorkflowRun} */
-  const run = { jobs: {}, steps: [], tools: [], masked: [], leftovers: {} }
+  const run = { jobs: {}, warnings: [], steps: [], tools: [], masked: [], leftovers: {} }
   try {
     const github = {
       event_name: event,
@@ -96,7 +103,9 @@ export async function runWorkflowText(content, name, options = {}) {
       ),
       ...options.inputs,
     }
-    const contexts = { github, inputs, vars: options.vars ?? {}, secrets: options.secrets ?? {} }
+    const base = { github, inputs, vars: options.vars ?? {}, secrets: options.secrets ?? {} }
+    // The workflow's env: reaches every job and step; it may use github, inputs, vars, secrets.
+    const contexts = { ...base, env: evaluateMapping(mustMapping(raw).find('env'), base) }
     await runJobs(template.jobs, rawJobs, contexts, { dir, tools, options, run, workflows })
     run.tools = tools.calls()
     return run

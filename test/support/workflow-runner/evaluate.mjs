@@ -4,8 +4,10 @@ import { data } from '@actions/expressions'
 import {
   isBasicExpression,
   isBoolean,
+  isLiteral,
   isMapping,
   isNumber,
+  isSequence,
   isString,
 } from '@actions/workflow-parser'
 import { truthy } from '@actions/expressions/result'
@@ -13,7 +15,7 @@ import { evaluate } from '../expressions.mjs'
 
 /**
  * The status functions of `if:` (the runner defines them, not the expression library):
- * success() and failure() by the job's status so far; always(); cancelled(), never here.
+ * success(), failure() and cancelled() by the job's status so far; always().
  * @param {() => string} status
  * @returns {import('../expressions.mjs').FunctionDefinition[]}
  */
@@ -29,7 +31,7 @@ export function jobStatusFunctions(status) {
     fn('success', () => status() === 'success'),
     fn('failure', () => status() === 'failure'),
     fn('always', () => true),
-    fn('cancelled', () => false),
+    fn('cancelled', () => status() === 'cancelled'),
   ]
 }
 
@@ -103,4 +105,31 @@ export function mustMapping(token) {
     )
   if (t === undefined || !isMapping(t)) throw new Error('expected a mapping in the workflow')
   return t
+}
+
+/**
+ * A whole token (a mapping, a sequence, expressions anywhere in it) as the JSON value it
+ * evaluates to: `strategy`, `environment`, a matrix from `fromJSON` of a job's output.
+ * @param {unknown} token
+ * @param {Record<string, unknown>} contexts
+ * @returns {unknown}
+ */
+export function evaluateTree(token, contexts) {
+  if (token === undefined) return undefined
+  const t =
+    /** @type {import('@actions/workflow-parser/templates/tokens/template-token').TemplateToken} */ (
+      token
+    )
+  if (isMapping(t)) {
+    return Object.fromEntries(
+      [...t].map(({ key, value }) => [String(key), evaluateTree(value, contexts)]),
+    )
+  }
+  if (isSequence(t)) return [...t].map((item) => evaluateTree(item, contexts))
+  if (isBasicExpression(t)) {
+    return JSON.parse(JSON.stringify(evaluate(t.expression, contexts), data.replacer))
+  }
+  if (isString(t) || isNumber(t) || isBoolean(t)) return t.value
+  if (isLiteral(t)) return null
+  throw new Error(`the workflow runner cannot evaluate ${String(t)}`)
 }

@@ -9,16 +9,18 @@ import {
   evaluateCondition,
   evaluateMapping,
   evaluateToken,
+  evaluateTree,
   evaluateValue,
   jobStatusFunctions,
   mustMapping,
 } from './evaluate.mjs'
 import { runJob } from './job.mjs'
+import { expandMatrix } from './matrix.mjs'
 
 /** @typedef {import('@actions/workflow-parser/model/workflow-template').WorkflowJob} WorkflowJob */
 /** @typedef {import('@actions/workflow-parser/model/workflow-template').ReusableWorkflowJob} ReusableWorkflowJob */
 /** @typedef {import('@actions/workflow-parser/templates/tokens/mapping-token').MappingToken} MappingToken */
-/** @typedef {{ result: 'success' | 'failure' | 'skipped', outputs: Record<string, string> }} JobResult */
+/** @typedef {{ result: 'success' | 'failure' | 'skipped' | 'cancelled', outputs: Record<string, string> }} JobResult */
 /**
  * @typedef {object} Shared what every job of a run shares
  * @property {string} dir
@@ -56,10 +58,14 @@ export function reusableWorkflows(workflows) {
 
 /**
  * Runs jobs, each once the jobs it needs have ended: skipped when its `if:` (success() by
- * default: every job it needs succeeded) is false.
+ * default: every job it needs succeeded) is false. A job with a matrix runs once per
+ * combination (matrix.mjs), with `matrix` and `strategy`; with `fail-fast` (the default),
+ * a failed combination cancels those not run yet. A job with `environment:` sees that
+ * environment's secrets and vars over the repository's.
  * @param {WorkflowJob[]} jobs
  * @param {MappingToken} rawJobs the `jobs:` mapping as written, for what the model leaves out
- * @param {Record<string, unknown>} base the contexts every job sees (github, inputs, vars, secrets)
+ * @param {Record<string, unknown> & { env: Record<string, string> }} base the contexts every
+ *   job sees (github, inputs, vars, secrets, and the workflow's env:)
  * @param {Shared} shared
  * @param {string} [prefix] before each job's id in run.jobs: `<caller> / ` in a called workflow
  * @returns {Promise<Record<string, JobResult>>} each job's result and outputs, by id
@@ -78,23 +84,115 @@ export async function runJobs(jobs, rawJobs, base, shared, prefix = '') {
     const contexts = {
       ...base,
       needs: Object.fromEntries(jobNeeds.map((need) => [need, done[need]])),
-      strategy: {},
-      matrix: {},
       runner: { os: 'Linux', temp: shared.dir },
     }
-    const upstreamOk = jobNeeds.every((need) => done[need]?.result === 'success')
-    const statusFunctions = jobStatusFunctions(() => (upstreamOk ? 'success' : 'failure'))
-    if (!evaluateCondition(job.if?.expression ?? 'success()', contexts, statusFunctions)) {
+    const upstream = jobNeeds.map((need) => done[need]?.result)
+    const status = upstream.includes('cancelled')
+      ? 'cancelled'
+      : upstream.every((result) => result === 'success')
+        ? 'success'
+        : 'failure'
+    const statusFunctions = jobStatusFunctions(() => status)
+    const noMatrix = { ...contexts, strategy: {}, matrix: {} }
+    if (!evaluateCondition(job.if?.expression ?? 'success()', noMatrix, statusFunctions)) {
       done[id] = { result: 'skipped', outputs: {} }
     } else if (job.type === 'reusableWorkflowJob') {
-      done[id] = await callWorkflow(job, contexts, shared, `${prefix}${id}`)
+      done[id] = await callWorkflow(job, noMatrix, shared, `${prefix}${id}`)
     } else {
-      const rawJob = mustMapping(rawJobs.find(id))
-      done[id] = await runJob(job, rawJob, contexts, shared, `${prefix}${id}`)
+      done[id] = await runCombinations(
+        job,
+        mustMapping(rawJobs.find(id)),
+        contexts,
+        shared,
+        `${prefix}${id}`,
+      )
     }
     shared.run.jobs[`${prefix}${id}`] = done[id].result
   }
   return done
+}
+
+/**
+ * A job, once per combination of its matrix (once without one), each with its environment.
+ * @param {import('@actions/workflow-parser/model/workflow-template').Job} job
+ * @param {MappingToken} rawJob
+ * @param {Record<string, unknown> & { env: Record<string, string> }} contexts
+ * @param {Shared} shared
+ * @param {string} label
+ * @returns {Promise<JobResult>}
+ */
+async function runCombinations(job, rawJob, contexts, shared, label) {
+  const strategy = /** @type {{ matrix?: unknown, 'fail-fast'?: unknown } | undefined} */ (
+    evaluateTree(job.strategy, contexts)
+  )
+  const combinations = strategy?.matrix === undefined ? [undefined] : expandMatrix(strategy.matrix)
+  const failFast = strategy?.['fail-fast'] !== false
+  /** @type {JobResult['result'][]} */
+  const results = []
+  /** @type {Record<string, string>} */
+  const outputs = {}
+  for (const [index, matrix] of combinations.entries()) {
+    const name =
+      matrix === undefined ? label : `${label} (${Object.values(matrix).map(String).join(', ')})`
+    if (failFast && results.includes('failure')) {
+      results.push('cancelled')
+      shared.run.jobs[name] = 'cancelled'
+      continue
+    }
+    const scope = {
+      ...contexts,
+      matrix: matrix ?? {},
+      strategy: {
+        'fail-fast': failFast,
+        'job-index': index,
+        'job-total': combinations.length,
+        'max-parallel': combinations.length,
+      },
+    }
+    const done = await runJob(
+      job,
+      rawJob,
+      withEnvironment(job, scope, shared.options),
+      shared,
+      name,
+    )
+    results.push(done.result)
+    if (matrix !== undefined) shared.run.jobs[name] = done.result
+    // Of a matrix, the outputs of the combination that ends last win (GitHub's docs).
+    Object.assign(outputs, done.outputs)
+  }
+  const result = results.includes('failure')
+    ? 'failure'
+    : results.includes('cancelled')
+      ? 'cancelled'
+      : 'success'
+  return { result, outputs }
+}
+
+/**
+ * The contexts of a job with `environment:`: that environment's secrets and vars over the
+ * repository's. An environment the run was not given is an error: its protection rules and
+ * secrets are not modelled.
+ * @param {import('@actions/workflow-parser/model/workflow-template').Job} job
+ * @param {Record<string, unknown> & { env: Record<string, string> }} contexts
+ * @param {import('./types.mjs').WorkflowOptions} options
+ */
+function withEnvironment(job, contexts, options) {
+  const environment = evaluateTree(job.environment, contexts)
+  const name =
+    typeof environment === 'object' && environment !== null
+      ? /** @type {{ name?: unknown }} */ (environment).name
+      : environment
+  // None, or an expression that comes to '' (a reusable workflow's optional input): none.
+  if (name === undefined || name === null || name === '') return contexts
+  const scoped = options.environments?.[String(name)]
+  if (scoped === undefined)
+    throw new Error(`the run was given no environment named ${String(name)}`)
+  return {
+    ...contexts,
+    secrets: { .../** @type {object} */ (contexts.secrets), ...scoped.secrets },
+    vars: { .../** @type {object} */ (contexts.vars), ...scoped.vars },
+  }
 }
 
 /**
@@ -118,11 +216,19 @@ async function callWorkflow(job, contexts, shared, id) {
   const secrets = job['inherit-secrets']
     ? contexts.secrets
     : evaluateMapping(job['secret-values'], contexts)
+  const calledInputs = callInputs(job, contexts, id)
+  const workflowEnv = evaluateMapping(parsedEnv(parsed), {
+    github: contexts.github,
+    vars: contexts.vars,
+    inputs: calledInputs,
+    secrets,
+  })
   const called = {
     github: contexts.github,
     vars: contexts.vars,
-    inputs: callInputs(job, contexts, id),
+    inputs: calledInputs,
     secrets,
+    env: workflowEnv,
   }
   const done = await runJobs(job.jobs, rawJobs, called, shared, `${id} / `)
   const failed = Object.values(done).some((result) => result.result === 'failure')
@@ -168,4 +274,12 @@ function callInputs(job, contexts, id) {
     inputs[name] = input
   }
   return inputs
+}
+
+/**
+ * A workflow's own `env:`, as written.
+ * @param {ReturnType<typeof parseWorkflow>} parsed
+ */
+export function parsedEnv(parsed) {
+  return mustMapping(parsed.value).find('env')
 }

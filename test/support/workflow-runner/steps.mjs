@@ -1,9 +1,10 @@
 // A `run:` step run by bash with the fake tools, and the StepRun records of every step.
 // @ts-check
-import { spawn } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { parseCommandFile, prepareStep } from '../runner.mjs'
+import { writeFileSync } from 'node:fs'
+import { delimiter, join } from 'node:path'
+import { processFiles } from '../file-commands.mjs'
+import { prepareStep } from '../runner.mjs'
+import { runStepProcess } from '../step-process.mjs'
 import { readWorkflowCommands } from '../workflow-commands.mjs'
 
 /** @typedef {import('./types.mjs').StepRun} StepRun */
@@ -11,65 +12,61 @@ import { readWorkflowCommands } from '../workflow-commands.mjs'
 
 /**
  * A `run:` step: the script in a file, run by bash as the runner runs it, in the job's
- * directory with the fake tools first on PATH; GITHUB_OUTPUT and GITHUB_ENV read back.
+ * directory with the fake tools first on PATH, after what earlier steps put there; stopped
+ * by a cancel or its `timeout-minutes` as any step; its workflow commands and file commands
+ * processed as for any step (runner.mjs).
  * @param {string} script
  * @param {Record<string, string>} env
- * @param {{ jobDir: string, tools: ReturnType<typeof import('../fake-tools.mjs').installFakeTools>, options: WorkflowOptions, masked: string[] }} where
- * @returns {Promise<StepRun & { env?: Record<string, string> }>}
+ * @param {{ jobDir: string, path: string[], tools: ReturnType<typeof import('../fake-tools.mjs').installFakeTools>, options: WorkflowOptions, masked: string[], secrets: string[] }} where
+ *   `secrets`: the job's, which the runner masks in its log besides what add-mask registers
+ * @param {import('../step-process.mjs').ProcessOptions} stop
+ * @returns {Promise<StepRun & { env: Record<string, string>, path: string[] }>}
  */
-export async function runScript(script, env, { jobDir, tools, options, masked }) {
-  const step = prepareStep({ dir: jobDir })
-  const file = join(jobDir, `step-${Math.random().toString(36).slice(2)}.sh`)
-  writeFileSync(file, script)
-  const { code, stdout, stderr } = await spawnBash(file, jobDir, {
-    ...step.env,
-    ...tools.env,
-    ...env,
-    PATH: `${tools.bin}:${process.env.PATH ?? ''}`,
-    FAKE_TOOLS_FAIL: options.fail ?? '',
-  })
-  const commands = readWorkflowCommands({ stdout, stderr })
-  masked.push(...commands.masked)
-  const secrets = [...masked, ...Object.values(options.secrets ?? {})].filter((v) => v !== '')
-  const log = maskAll(stdout + stderr, secrets)
-  const result = stepRun(
-    code === 0,
-    parseCommandFile(readFileSync(step.files.GITHUB_OUTPUT, 'utf8')),
-    log,
-    stdout + stderr,
-    {},
-  )
-  return {
-    ...result,
-    kind: 'run',
-    env: parseCommandFile(readFileSync(step.files.GITHUB_ENV, 'utf8')),
+export async function runScript(
+  script,
+  env,
+  { jobDir, path, tools, options, masked, secrets },
+  stop,
+) {
+  const step = prepareStep({ dir: jobDir, env, path, action: false })
+  try {
+    const file = join(jobDir, `step-${Math.random().toString(36).slice(2)}.sh`)
+    writeFileSync(file, script)
+    const bash = /** @type {[string, ...string[]]} */ ([
+      'bash',
+      '--noprofile',
+      '--norc',
+      '-eo',
+      'pipefail',
+      file,
+    ])
+    const ended = await runStepProcess(
+      bash,
+      {
+        ...step.env,
+        ...tools.env,
+        PATH: `${tools.bin}${delimiter}${step.env.PATH ?? ''}`,
+        FAKE_TOOLS_FAIL: options.fail ?? '',
+      },
+      jobDir,
+      stop,
+    )
+    const { stdout, stderr } = ended
+    const commands = readWorkflowCommands(
+      { stdout, stderr },
+      { allowUnsecure: step.env.ACTIONS_ALLOW_UNSECURE_COMMANDS === 'true' },
+    )
+    masked.push(...commands.masked)
+    const after = processFiles(step.files, {}, commands)
+    const hidden = [...masked, ...secrets].filter((v) => v !== '')
+    const ok =
+      ended.exitCode === 0 && !commands.failed && !after.failed && ended.stoppedBy === undefined
+    const result = stepRun(ok, after.outputs, maskAll(after.log, hidden), stdout + stderr, {})
+    if (ended.stoppedBy === 'cancel') result.outcome = 'cancelled'
+    return { ...result, kind: 'run', env: after.env, path: after.path }
+  } finally {
+    step.cleanup()
   }
-}
-
-/**
- * @param {string} file
- * @param {string} cwd
- * @param {Record<string, string>} env
- * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
- */
-function spawnBash(file, cwd, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-  })
 }
 
 /**

@@ -10,6 +10,13 @@
  * @property {Record<string, unknown>} [inputs] workflow_dispatch inputs, over their defaults
  *   (in a run of another event, the inputs context holds only these)
  * @property {string} [fail] FAKE_TOOLS_FAIL: the tool calls that fail (`helm upgrade`)
+ * @property {Record<string, { secrets?: Record<string, string>, vars?: Record<string, string> }>} [environments]
+ *   the repository's environments: a job with `environment:` sees their secrets and vars
+ *   over the repository's
+ * @property {{ step: string, afterMs?: number }} [cancel] cancel the run while the step of
+ *   this name runs, `afterMs` after it started: its process gets the runner's signals, the
+ *   job's status becomes cancelled
+ * @property {number} [minuteMs] how long a minute of `timeout-minutes` lasts (60,000)
  */
 
 /**
@@ -18,7 +25,7 @@
  * @property {string} name
  * @property {'main' | 'post'} stage
  * @property {'action' | 'run' | 'other'} kind
- * @property {'success' | 'failure' | 'skipped'} outcome
+ * @property {'success' | 'failure' | 'skipped' | 'cancelled'} outcome
  * @property {Record<string, string>} outputs
  * @property {string} log what the step printed, as the job log shows it (secrets masked)
  * @property {string} raw what the step printed, unmasked
@@ -29,8 +36,10 @@
 
 /**
  * @typedef {object} WorkflowRun
- * @property {Record<string, 'success' | 'failure' | 'skipped'>} jobs each job's result (the
- *   jobs of a called workflow as `<caller> / <id>`, the caller's result theirs together)
+ * @property {Record<string, 'success' | 'failure' | 'skipped' | 'cancelled'>} jobs each job's
+ *   result (the jobs of a called workflow as `<caller> / <id>`, the caller's result theirs
+ *   together; each combination of a matrix as `<id> (<values>)`, the job's own theirs together)
+ * @property {string[]} warnings what the runner warned of: job outputs it skipped
  * @property {StepRun[]} steps every step of every job, in the order they ran, posts included
  * @property {import('../fake-tools.mjs').ToolCall[]} tools every call of a fake tool
  * @property {string[]} masked every value registered as a secret during the run
