@@ -1,7 +1,7 @@
 // The README's snippets, taken out of it and made into workflows a test can run as they are.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { parse, stringify } from 'yaml'
+import { wrapSnippet } from '../../scripts/lint-actions/snippets.mjs'
 import { ROOT } from '../support/runner.mjs'
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
@@ -14,16 +14,15 @@ export function snippet(heading: string): string {
   return match[1]
 }
 
-/** A job around a snippet of steps, run `on` an event. */
+/** A job around a snippet of steps, run `on` an event, made as `npm run lint:actions` makes it. */
 export function asWorkflow(
   steps: string,
   on: Record<string, unknown> = { workflow_dispatch: {} },
 ): string {
-  const parsed = parse(steps) as unknown[]
-  return stringify({ on, jobs: { snippet: { 'runs-on': 'ubuntu-latest', steps: parsed } } })
+  return wrapSnippet(steps, 'steps', JSON.stringify(on)).text
 }
 
-/** A snippet that is a whole `jobs:` map, as a workflow. */
+/** A snippet that is a whole `jobs:` map, as a workflow run on workflow_dispatch. */
 export function jobsAsWorkflow(jobs: string): string {
-  return stringify({ on: { workflow_dispatch: {} }, ...(parse(jobs) as Record<string, unknown>) })
+  return wrapSnippet(jobs, 'workflow').text
 }
