@@ -5,8 +5,11 @@ import { actionMetadata, ROOT } from '../support/runner.mjs'
 
 const readme = readFileSync(`${ROOT}/README.md`, 'utf8')
 
-/** The README is for workflow authors: short enough to read in minutes. */
-const README_MAX_BYTES = 20_000
+/**
+ * The README is for workflow authors: short enough to read in minutes. Its snippets are whole
+ * steps, credentials included, so that one pasted on its own runs (and passes the lint).
+ */
+const README_MAX_BYTES = 24_000
 
 /** This action, pinned by a full commit SHA with its version in a comment. */
 const PINNED_PLACEHOLDER =
@@ -94,7 +97,7 @@ describe('README tables match action.yml', () => {
 })
 
 describe('README', () => {
-  it('is at most 20 KB, to be read in minutes', () => {
+  it('is at most 24 KB, to be read in minutes', () => {
     expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(README_MAX_BYTES)
   })
 
