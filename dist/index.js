@@ -286,7 +286,7 @@ __webpack_unused_export__ = debug; // for test
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(307);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(428);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(164);
 
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
@@ -296,7 +296,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 428:
+/***/ 164:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -309,14 +309,122 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/shared/errors.ts
 var errors = __nccwpck_require__(382);
-;// CONCATENATED MODULE: ./src/shared/uuid.ts
+// EXTERNAL MODULE: ./src/shared/text.ts
+var shared_text = __nccwpck_require__(646);
+;// CONCATENATED MODULE: ./src/shared/records.ts
+
+const PUBLIC_FIELDS = [
+    'id',
+    'name',
+    'state',
+    'mediatorId',
+    'projectId',
+    'createdBy',
+    'createdByEmail',
+    'createdAt',
+    'revokedAt',
+    'revokedBy',
+];
+const OUTPUT_FIELDS = [...PUBLIC_FIELDS];
+function toRecord(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return 'not an object';
+    const fields = value;
+    if (typeof fields.id !== 'string' || fields.id === '')
+        return 'a record without an id';
+    if (typeof fields.state !== 'string' || fields.state === '')
+        return 'a record without a state';
+    const record = { id: fields.id, state: fields.state };
+    for (const field of PUBLIC_FIELDS) {
+        const v = fields[field];
+        if (typeof v === 'string')
+            record[field] = v;
+    }
+    if (typeof fields.tokenValue === 'string' && fields.tokenValue.trim() !== '') {
+        record.tokenValue = fields.tokenValue;
+    }
+    return record;
+}
+function publicJson(records) {
+    return JSON.stringify(records, OUTPUT_FIELDS);
+}
+function nameAndId(token) {
+    if (token.name === undefined)
+        return `${NO_NAME} (${shortId(token)})`;
+    return `${quoteName(token.name)} (${shortId(token)})`;
+}
+function quoteName(name) {
+    return `'${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(name), 200)}'`;
+}
+const NO_NAME = '(a name that is not text)';
+function shortId(token) {
+    return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.id), 80);
+}
+function tokenLabel(token) {
+    return `gateway token ${nameAndId(token)}`;
+}
+function uniqueById(records) {
+    const seen = new Set();
+    const isNew = (record) => {
+        const id = caseless(record.id);
+        if (seen.has(id))
+            return false;
+        seen.add(id);
+        return true;
+    };
+    if (records.every(isNew))
+        return records;
+    seen.clear();
+    return records.filter(isNew);
+}
+function caseless(id) {
+    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
+}
+function sameId(a, b) {
+    return caseless(a) === caseless(b);
+}
+function findById(tokens, tokenId) {
+    const wanted = caseless(tokenId);
+    return tokens.find((token) => caseless(token.id) === wanted);
+}
+function createdTime(record) {
+    return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
+}
+function newestFirst(records) {
+    return newestFirstBy(records, (record) => record);
+}
+function newestFirstBy(items, recordOf) {
+    const keyed = items.map((item) => {
+        const record = recordOf(item);
+        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
+    });
+    keyed.sort((a, b) => order(b.time, a.time) || order(a.id, b.id));
+    return keyed.map(({ item }) => item);
+}
+function order(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function isUuid(value) {
     return UUID.test(value);
 }
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?([0-5]\d))$/;
+function readTimestamp(text) {
+    const match = ISO_8601.exec(text);
+    if (match === null)
+        return undefined;
+    const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+    const millis = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
+    const sign = match[9] === '-' ? -1 : 1;
+    const offsetMinutes = match[8] ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));
+    if (Math.abs(offsetMinutes) > 18 * 60)
+        return undefined;
+    const utc = Date.UTC(year, month - 1, day, hour, minute, second);
+    if (new Date(utc).toISOString().slice(0, 19) !== text.slice(0, 19))
+        return undefined;
+    return utc + millis - offsetMinutes * 60_000;
+}
 
-// EXTERNAL MODULE: ./src/shared/text.ts
-var shared_text = __nccwpck_require__(646);
 ;// CONCATENATED MODULE: ./src/inputs/parsers.ts
 
 
@@ -716,119 +824,6 @@ function isRefusal(status) {
     return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
 }
 
-;// CONCATENATED MODULE: ./src/shared/timestamp.ts
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?([0-5]\d))$/;
-function readTimestamp(text) {
-    const match = ISO_8601.exec(text);
-    if (match === null)
-        return undefined;
-    const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
-    const millis = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
-    const sign = match[9] === '-' ? -1 : 1;
-    const offsetMinutes = match[8] ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));
-    if (Math.abs(offsetMinutes) > 18 * 60)
-        return undefined;
-    const utc = Date.UTC(year, month - 1, day, hour, minute, second);
-    if (new Date(utc).toISOString().slice(0, 19) !== text.slice(0, 19))
-        return undefined;
-    return utc + millis - offsetMinutes * 60_000;
-}
-
-;// CONCATENATED MODULE: ./src/shared/records.ts
-
-
-const PUBLIC_FIELDS = [
-    'id',
-    'name',
-    'state',
-    'mediatorId',
-    'projectId',
-    'createdBy',
-    'createdByEmail',
-    'createdAt',
-    'revokedAt',
-    'revokedBy',
-];
-const OUTPUT_FIELDS = [...PUBLIC_FIELDS];
-function toRecord(value) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-        return 'not an object';
-    const fields = value;
-    if (typeof fields.id !== 'string' || fields.id === '')
-        return 'a record without an id';
-    if (typeof fields.state !== 'string' || fields.state === '')
-        return 'a record without a state';
-    const record = { id: fields.id, state: fields.state };
-    for (const field of PUBLIC_FIELDS) {
-        const v = fields[field];
-        if (typeof v === 'string')
-            record[field] = v;
-    }
-    if (typeof fields.tokenValue === 'string' && fields.tokenValue.trim() !== '') {
-        record.tokenValue = fields.tokenValue;
-    }
-    return record;
-}
-function publicJson(records) {
-    return JSON.stringify(records, OUTPUT_FIELDS);
-}
-function nameAndId(token) {
-    if (token.name === undefined)
-        return `${NO_NAME} (${shortId(token)})`;
-    return `${quoteName(token.name)} (${shortId(token)})`;
-}
-function quoteName(name) {
-    return `'${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(name), 200)}'`;
-}
-const NO_NAME = '(a name that is not text)';
-function shortId(token) {
-    return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.id), 80);
-}
-function tokenLabel(token) {
-    return `gateway token ${nameAndId(token)}`;
-}
-function uniqueById(records) {
-    const seen = new Set();
-    const isNew = (record) => {
-        const id = caseless(record.id);
-        if (seen.has(id))
-            return false;
-        seen.add(id);
-        return true;
-    };
-    if (records.every(isNew))
-        return records;
-    seen.clear();
-    return records.filter(isNew);
-}
-function caseless(id) {
-    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
-}
-function sameId(a, b) {
-    return caseless(a) === caseless(b);
-}
-function findById(tokens, tokenId) {
-    const wanted = caseless(tokenId);
-    return tokens.find((token) => caseless(token.id) === wanted);
-}
-function createdTime(record) {
-    return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
-}
-function newestFirst(records) {
-    return newestFirstBy(records, (record) => record);
-}
-function newestFirstBy(items, recordOf) {
-    const keyed = items.map((item) => {
-        const record = recordOf(item);
-        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
-    });
-    keyed.sort((a, b) => order(b.time, a.time) || order(a.id, b.id));
-    return keyed.map(({ item }) => item);
-}
-function order(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-
 ;// CONCATENATED MODULE: ./src/platform/lost-create.ts
 
 
@@ -1024,6 +1019,860 @@ async function revokeUnhanded(client, result, error) {
     return notHandedOn((id) => client.revokeToken(id), token, error);
 }
 
+;// CONCATENATED MODULE: ./src/shared/time.ts
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal?.aborted === true) {
+            resolve();
+            return;
+        }
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+    }),
+    jitter: () => Math.random(),
+};
+class Deadline {
+    clock;
+    totalMs;
+    limit;
+    endsAt;
+    cancelledBy;
+    stopping = new AbortController();
+    cutting = new AbortController();
+    constructor(clock, totalMs, limit) {
+        this.clock = clock;
+        this.totalMs = totalMs;
+        this.limit = limit;
+        this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
+    }
+    remaining() {
+        if (this.cancelledBy !== undefined)
+            return 0;
+        return Math.max(0, this.endsAt - this.clock.now());
+    }
+    expired() {
+        return this.remaining() === 0;
+    }
+    get stopSignal() {
+        return this.stopping.signal;
+    }
+    get cutSignal() {
+        return this.cutting.signal;
+    }
+    cancel(signal) {
+        if (this.cancelledBy !== undefined)
+            return;
+        this.cancelledBy = signal;
+        this.stopping.abort();
+    }
+    cut() {
+        this.cutting.abort();
+    }
+    cause() {
+        if (this.cancelledBy !== undefined)
+            return { by: 'cancel', signal: this.cancelledBy };
+        const cause = { by: 'totalTimeout', totalMs: this.totalMs };
+        return this.limit === undefined ? cause : { ...cause, limit: this.limit };
+    }
+    describe() {
+        return budget(this.totalMs, this.limit);
+    }
+}
+function budget(totalMs, limit = 'totalTimeout') {
+    return `${limit} (${Math.round(totalMs / 1000)} s)`;
+}
+function stopped(cause) {
+    return cause.by === 'cancel'
+        ? `The step was cancelled (${cause.signal})`
+        : `${budget(cause.totalMs, cause.limit)} ran out`;
+}
+
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
+var lib = __nccwpck_require__(511);
+;// CONCATENATED MODULE: ./src/platform/http.ts
+
+
+
+
+
+
+const VERSION = '0.1.0';
+const USER_AGENT = `gateway-token-action/${VERSION}`;
+class TransportError extends Error {
+    code;
+    requestSent;
+    name = 'TransportError';
+    constructor(message, code, requestSent) {
+        super(message);
+        this.code = code;
+        this.requestSent = requestSent;
+    }
+}
+const CUT_OFF = 'ECANCELED';
+class HttpTransport {
+    clients = {
+        auth: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
+        api: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
+    };
+    send(target, request, timeoutMs, signal, onWritten) {
+        const agent = this.clients[target].getAgent(request.url);
+        return send(request, agent, timeoutMs, signal, onWritten);
+    }
+    close() {
+        this.clients.auth.dispose();
+        this.clients.api.dispose();
+    }
+}
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+const DESCRIPTIONS = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    EPIPE: 'connection closed while sending',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host name lookup failed',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ECONNABORTED: 'connection aborted',
+    DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed, and not trusted',
+    SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed CA that is not trusted',
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate was issued by a CA that is not trusted',
+    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate was issued by a CA that is not trusted',
+    CERT_HAS_EXPIRED: 'its certificate has expired',
+    ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
+};
+function send(request, agent, timeoutMs, signal, onWritten) {
+    return new Promise((resolve, reject) => {
+        const url = new URL(request.url);
+        const transport = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
+        const headers = { ...request.headers };
+        if (request.body !== undefined)
+            headers['Content-Length'] = String(Buffer.byteLength(request.body));
+        let sent = false;
+        let settled = false;
+        const finish = (outcome) => {
+            if (settled)
+                return;
+            settled = true;
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', cutOff);
+            outcome();
+        };
+        const fail = (error) => {
+            finish(() => {
+                reject(toTransportError(error, sent));
+            });
+        };
+        const req = transport.request(url, { method: request.method, headers, agent });
+        const timer = setTimeout(() => {
+            const seconds = timeoutMs / 1000;
+            const error = new TransportError(`no answer within ${seconds} s (timeout)`, 'ETIMEDOUT', sent);
+            fail(error);
+            req.destroy(error);
+        }, timeoutMs);
+        const cutOff = () => {
+            const error = new TransportError('cut off: the step was cancelled', CUT_OFF, sent);
+            fail(error);
+            req.destroy(error);
+        };
+        if (signal?.aborted === true)
+            cutOff();
+        else
+            signal?.addEventListener('abort', cutOff, { once: true });
+        req.on('error', fail);
+        req.on('finish', () => {
+            sent = true;
+            onWritten?.();
+        });
+        req.on('response', (res) => {
+            let chunks = [];
+            let size = 0;
+            res.on('data', (chunk) => {
+                size += chunk.length;
+                if (size > MAX_BODY_BYTES) {
+                    const error = new TransportError('answer larger than 64 MiB', 'EMSGSIZE', true);
+                    fail(error);
+                    req.destroy(error);
+                    return;
+                }
+                chunks.push(chunk);
+            });
+            res.on('error', fail);
+            res.on('end', () => {
+                const body = Buffer.concat(chunks, size).toString('utf8');
+                chunks = [];
+                finish(() => {
+                    resolve({
+                        status: res.statusCode ?? 0,
+                        statusText: res.statusMessage ?? '',
+                        headers: res.headers,
+                        body,
+                    });
+                });
+            });
+        });
+        req.end(request.body);
+    });
+}
+function toTransportError(error, sent) {
+    if (error instanceof TransportError)
+        return error;
+    const code = error.code;
+    const message = error instanceof Error ? error.message : String(error);
+    const proxyStatus = /tunneling socket could not be established, statusCode=(\d{3})/.exec(message)?.[1];
+    if (proxyStatus !== undefined) {
+        return new TransportError(proxyStatus === '407'
+            ? 'the proxy answered 407 Proxy Authentication Required (EPROXY)'
+            : `the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, proxyStatus === '407' ? 'EPROXYAUTH' : 'EPROXY', false);
+    }
+    const known = typeof code === 'string' ? code : 'EUNKNOWN';
+    const description = DESCRIPTIONS[known] ?? (TLS_TRUST.has(known) ? 'certificate not trusted' : message);
+    return new TransportError(`${description} (${known})`, known, sent);
+}
+const TLS_TRUST = new Set([
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'UNABLE_TO_GET_ISSUER_CERT',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'CERT_UNTRUSTED',
+    'CERT_SIGNATURE_FAILURE',
+    'CERT_HAS_EXPIRED',
+    'CERT_NOT_YET_VALID',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
+function authEndpoint(authUrl) {
+    return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
+}
+const TOKENS_PATH = '/api/tokens';
+function revokePath(tokenId) {
+    if (!isUuid(tokenId)) {
+        throw new RequestError(`the token id ${JSON.stringify((0,shared_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+    }
+    const id = encodeURIComponent(tokenId);
+    return `/api/tokens/${id}/revoke?tokenId=${id}`;
+}
+function jsonRequest(method, url, body) {
+    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
+    if (body === undefined)
+        return { method, url, headers };
+    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
+}
+function requestLine(request) {
+    return `${request.method} ${request.url}`;
+}
+
+;// CONCATENATED MODULE: ./src/platform/failures.ts
+
+
+const DEFAULT_BACKOFF = {
+    baseDelayMs: 500,
+    maxDelayMs: 8_000,
+    maxRetryAfterMs: 60_000,
+};
+const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+const TRANSIENT_CODES = new Set([
+    'ECONNRESET',
+    'ECONNREFUSED',
+    'ECONNABORTED',
+    'EPIPE',
+    'ETIMEDOUT',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENETDOWN',
+]);
+function isTransient(outcome) {
+    return outcome instanceof TransportError
+        ? TRANSIENT_CODES.has(outcome.code)
+        : TRANSIENT_STATUSES.has(outcome.status);
+}
+function mayHaveTakenEffect(outcome) {
+    if (outcome instanceof TransportError)
+        return outcome.requestSent;
+    return outcome.status >= 500 || outcome.status === 408;
+}
+function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
+    const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
+    return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
+}
+function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
+    const value = headers['retry-after']?.trim();
+    if (!value)
+        return undefined;
+    let delay;
+    if (/^\d+$/.test(value)) {
+        delay = Number(value) * 1000;
+    }
+    else {
+        const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
+        if (Number.isNaN(at))
+            return undefined;
+        const serverNow = headers.date === undefined ? NaN : Date.parse(headers.date);
+        delay = Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow));
+    }
+    return Math.min(delay, backoff.maxRetryAfterMs);
+}
+const MAX_REASON = 60;
+const MAX_DETAIL = 300;
+const MAX_BODY = 64 * 1024;
+const MAX_DEPTH = 4;
+const MAX_PARTS = 16;
+function describeBody(body, contentType, scrub) {
+    const truncated = body.length > MAX_BODY;
+    const text = scrub(truncated ? body.slice(0, MAX_BODY) : body).trim();
+    if (text === '')
+        return '';
+    if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
+        return 'the body was not JSON (an HTML page)';
+    }
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        if (truncated && /^[[{]/.test(text)) {
+            return `a JSON body of ${body.length} characters, too long to read for its message`;
+        }
+        return shorten(text);
+    }
+    const detail = jsonDetail(json);
+    if (detail !== undefined)
+        return shorten(scrub(detail));
+    const fields = typeof json === 'object' && json !== null && !Array.isArray(json)
+        ? Object.keys(json).slice(0, 8)
+        : [];
+    return fields.length > 0
+        ? shorten(`a JSON body without an error message (fields: ${fields.join(', ')})`)
+        : 'a JSON body without an error message';
+}
+function jsonDetail(value, depth = 0) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH)
+        return undefined;
+    const fields = value;
+    const parts = [
+        fields.error,
+        fields.message,
+        fields.errors,
+        fields.error_description,
+        fields.detail,
+    ]
+        .flatMap((field) => (Array.isArray(field) ? field : [field]))
+        .slice(0, MAX_PARTS)
+        .map((field) => typeof field === 'object' && field !== null ? jsonDetail(field, depth + 1) : field)
+        .filter((field) => typeof field === 'string' && field.trim() !== '');
+    return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
+}
+function shorten(text) {
+    return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(text), MAX_DETAIL);
+}
+function describeFailure(request, outcome, { renewed, attempt }, scrub) {
+    if (outcome instanceof TransportError) {
+        return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
+    }
+    const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
+    const reason = (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
+    const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
+    const what = detail ? `: ${detail}` : '';
+    if (renewed && outcome.status === 401) {
+        return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
+    }
+    return `${requestLine(request)} answered ${status}${attempt}${what}`;
+}
+const UNREACHABLE = new Set([
+    'ECONNREFUSED',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENETDOWN',
+]);
+function transportHint(error, target, url, timeoutMs) {
+    if (error.code === 'ETIMEDOUT') {
+        return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
+    }
+    const input = target === 'auth' ? 'authUrl' : 'baseUrl';
+    const { host, origin } = new URL(url);
+    if (UNREACHABLE.has(error.code)) {
+        return ` Check the ${input} input (${origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`;
+    }
+    if (error.code === 'EPROXYAUTH') {
+        return ` Check the user name and password in HTTPS_PROXY (http://user:password@proxy:port, the special characters %-encoded), and that the proxy lets this runner reach ${host}.`;
+    }
+    if (error.code === 'EPROXY') {
+        return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`;
+    }
+    if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+        return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`;
+    }
+    if (TLS_TRUST.has(error.code)) {
+        return ` The runner does not trust the certificate of ${host}. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.`;
+    }
+    return '';
+}
+function authPathHint(endpoint) {
+    const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'));
+    return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
+}
+function apiPathHint(request) {
+    const { origin, pathname } = new URL(request.url);
+    const at = pathname.lastIndexOf(TOKENS_PATH);
+    if (at < 0)
+        return '';
+    const baseUrl = origin + pathname.slice(0, at);
+    const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1];
+    if (repeated !== undefined) {
+        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${TOKENS_PATH}/`.startsWith(`/${repeated}/`)
+            ? `the action adds ${TOKENS_PATH} to it, so leave /${repeated} off its end`
+            : 'check its path prefix';
+        return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`;
+    }
+    if (pathname.endsWith(TOKENS_PATH)) {
+        return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${TOKENS_PATH} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
+    }
+    return '';
+}
+function notJsonHint(request, target) {
+    const { origin, pathname } = new URL(request.url);
+    if (target === 'auth') {
+        return ` Check the authUrl input: the action posts the credentials to ${origin}${pathname}, which must be the auth service's token endpoint (authUrl plus ${AUTH_PATH}, or authUrl itself when it ends in /api-token).`;
+    }
+    const at = pathname.lastIndexOf(TOKENS_PATH);
+    const baseUrl = origin + (at < 0 ? pathname : pathname.slice(0, at));
+    return ` Check the baseUrl input (${baseUrl}): the action adds ${TOKENS_PATH} to it, so it must be the REST API's base URL, not the web app's.`;
+}
+
+;// CONCATENATED MODULE: ./src/platform/decode.ts
+
+
+
+
+
+
+const NOT_JSON = Symbol('not JSON');
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+function parseJson(body) {
+    try {
+        return JSON.parse(body);
+    }
+    catch {
+        return NOT_JSON;
+    }
+}
+function readRecord(request, answer) {
+    const record = toRecord(readJson(request, answer));
+    if (typeof record === 'string') {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
+    }
+    return record;
+}
+function readRevoked(request, answer, tokenId) {
+    const record = readRecord(request, answer);
+    if (!sameId(record.id, tokenId)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`, answer.status);
+    }
+    if (record.state !== 'revoked') {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify((0,shared_text/* truncate */.xv)(record.state, 40))}, not revoked.`, answer.status);
+    }
+    return record;
+}
+function readCreated(request, answer) {
+    const record = readRecord(request, answer);
+    if (!isUuid(record.id)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,shared_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
+    }
+    if (record.tokenValue === undefined) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
+    }
+    return record;
+}
+function readList(request, answer) {
+    const body = readJson(request, answer);
+    if (!Array.isArray(body)) {
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
+    }
+    const records = body.map((item, index) => {
+        const record = toRecord(item);
+        if (typeof record === 'string') {
+            throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
+        }
+        return record;
+    });
+    return uniqueById(records);
+}
+function readAccessToken(request, answer, now) {
+    const body = readJson(request, answer, 'auth');
+    const fields = (typeof body === 'object' && body !== null ? body : {});
+    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
+    if (typeof value !== 'string' || value === '') {
+        throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
+    }
+    if (!HEADER_SAFE.test(value)) {
+        throw new RequestError(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
+    }
+    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
+    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
+    return { value, renewAt };
+}
+function readJson(request, answer, target = 'api') {
+    if (answer.json === NOT_JSON) {
+        const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body';
+        throw new RequestError(`${requestLine(request)} answered ${answer.status} with ${page} that is not JSON.${notJsonHint(request, target)}`, answer.status);
+    }
+    return answer.json;
+}
+
+;// CONCATENATED MODULE: ./src/platform/call-loop.ts
+
+
+
+
+
+
+
+
+
+class CallLoop {
+    options;
+    platformOffset;
+    accessTokens;
+    constructor(options) {
+        this.options = options;
+        this.accessTokens = options.accessTokens?.(this);
+    }
+    platformTime(at) {
+        return this.platformOffset === undefined ? undefined : at + this.platformOffset;
+    }
+    async call(target, request, options) {
+        const attempts = this.options.retries + 1;
+        let renewed = false;
+        for (let attempt = (options.pooled?.attemptsUsed ?? 0) + 1;; attempt++) {
+            if (this.options.deadline.expired())
+                throw notSent(this.options.deadline, request);
+            const { outcome, accessToken, shortened } = await this.attempt(target, request, options);
+            this.throwIfCutOff(request, outcome, shortened);
+            const answer = outcome instanceof TransportError ? undefined : outcome;
+            if (answer?.status === 401 && accessToken !== undefined && !renewed) {
+                renewed = true;
+                this.options.log.info(`${requestLine(request)} answered 401: authenticating again.`);
+                await this.accessTokens?.reject(accessToken);
+                attempt--;
+                continue;
+            }
+            if (answer !== undefined && isSuccess(target, answer.status)) {
+                return this.readSuccess(answer, options);
+            }
+            const retrying = isTransient(outcome) && attempt < attempts;
+            const numbered = attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '';
+            const scrub = (text) => this.options.secrets.scrub(text);
+            const failure = describeFailure(request, outcome, { renewed, attempt: numbered }, scrub);
+            const delay = retrying ? this.delayOrStop(failure, outcome, attempt, options) : 0;
+            if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
+                if (retrying)
+                    await this.wait(failure, delay);
+                const found = await options.onUncertain(failure);
+                if (found !== undefined)
+                    return found;
+                if (retrying)
+                    continue;
+            }
+            if (!retrying)
+                throw this.finalFailure(target, request, outcome, failure);
+            await this.wait(failure, delay);
+        }
+    }
+    throwIfCutOff(request, outcome, shortened) {
+        if (!(outcome instanceof TransportError))
+            return;
+        if (!((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === CUT_OFF))
+            return;
+        const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : '';
+        throw new DeadlineError(`${stopped(this.options.deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
+    }
+    async readSuccess(answer, options) {
+        try {
+            return options.read(answer);
+        }
+        catch (error) {
+            const found = error instanceof RequestError
+                ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
+                : undefined;
+            if (found !== undefined)
+                return found;
+            throw error;
+        }
+    }
+    delayOrStop(failure, outcome, attempt, options) {
+        const { clock, backoff, deadline } = this.options;
+        const answer = outcome instanceof TransportError ? undefined : outcome;
+        const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff);
+        const delay = retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff);
+        if (answer?.status === 429 && options.pooled !== undefined) {
+            throw new ThrottledError((0,shared_text/* asSentence */.KG)(failure), { waitMs: delay, attemptsUsed: attempt });
+        }
+        if (delay < deadline.remaining())
+            return delay;
+        const maybe = mayHaveTakenEffect(outcome);
+        const cause = deadline.cause();
+        const why = cause.by === 'cancel'
+            ? `the step was cancelled (${cause.signal}), so it was not tried again`
+            : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`;
+        throw new DeadlineError(`${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
+    }
+    finalFailure(target, request, outcome, failure) {
+        if (outcome instanceof TransportError) {
+            const hint = transportHint(outcome, target, request.url, this.options.timeoutMs);
+            return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, undefined, isTransient(outcome));
+        }
+        const hint = target === 'api' && outcome.status === 404 ? apiPathHint(request) : '';
+        return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, outcome.status, isTransient(outcome));
+    }
+    async wait(failure, delay) {
+        this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
+        await this.options.clock.sleep(delay, this.options.deadline.stopSignal);
+    }
+    async attempt(target, request, { onWritten }) {
+        const { clock, secrets, transport, log, deadline } = this.options;
+        let accessToken;
+        let sent = request;
+        if (target === 'api' && this.accessTokens !== undefined) {
+            accessToken = await this.accessTokens.accessToken();
+            secrets.add(accessToken, 'sent');
+            sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${accessToken}` } };
+        }
+        if (deadline.expired())
+            throw notSent(deadline, request);
+        const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining());
+        const started = clock.now();
+        let outcome;
+        try {
+            const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal, onWritten);
+            const json = parseJson(response.body);
+            secrets.addFrom(json);
+            const read = json !== NOT_JSON && isSuccess(target, response.status);
+            outcome = { ...response, body: read ? '' : response.body, json };
+            if (target === 'api')
+                this.notePlatformTime(outcome);
+        }
+        catch (error) {
+            if (!(error instanceof TransportError))
+                throw error;
+            outcome = error;
+        }
+        const result = outcome instanceof TransportError ? outcome.code : String(outcome.status);
+        log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
+        const shortened = timeoutMs < this.options.timeoutMs;
+        return accessToken === undefined ? { outcome, shortened } : { outcome, accessToken, shortened };
+    }
+    notePlatformTime(answer) {
+        const date = answer.headers.date === undefined ? NaN : Date.parse(answer.headers.date);
+        if (!Number.isNaN(date))
+            this.platformOffset = date + 500 - this.options.clock.now();
+    }
+}
+function isSuccess(target, status) {
+    return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
+}
+function seconds(ms) {
+    return `${(ms / 1000).toFixed(1)} s`;
+}
+function notSent(deadline, request) {
+    return new DeadlineError(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
+}
+
+;// CONCATENATED MODULE: ./src/platform/client.ts
+
+
+
+
+
+
+
+
+
+class PlatformClient {
+    options;
+    clock;
+    transport;
+    loop;
+    constructor(options) {
+        this.options = options;
+        this.clock = options.clock ?? systemClock;
+        this.transport = options.transport ?? new HttpTransport();
+        this.loop = new CallLoop({
+            transport: this.transport,
+            timeoutMs: options.timeoutMs,
+            deadline: options.deadline ?? new Deadline(this.clock, 0),
+            retries: options.retries,
+            secrets: options.secrets,
+            log: options.log,
+            clock: this.clock,
+            backoff: options.backoff ?? DEFAULT_BACKOFF,
+            accessTokens: (loop) => new Session(() => this.authenticate(loop), () => this.clock.now()),
+        });
+    }
+    async createToken(name, { save } = {}) {
+        const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
+        const create = new FollowedCreate(name, {
+            clock: this.clock,
+            log: this.options.log,
+            list: () => this.listTokens(),
+            revoke: (tokenId) => this.revokeToken(tokenId),
+            platformTime: this.platformTime,
+            save: save ?? (() => undefined),
+            postStepLooks: save !== undefined,
+        });
+        try {
+            const token = await this.loop.call('api', request, {
+                read: (answer) => readCreated(request, answer),
+                onWritten: () => {
+                    create.written();
+                },
+                onUncertain: (failure) => create.afterLostAnswer(failure),
+            });
+            return await create.accept(token, requestLine(request));
+        }
+        catch (error) {
+            create.failed(error);
+            throw error;
+        }
+    }
+    listTokens() {
+        const request = this.apiRequest('GET', TOKENS_PATH);
+        return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
+    }
+    async revokeToken(tokenId, options = {}) {
+        const request = this.apiRequest('POST', revokePath(tokenId));
+        let mayHaveRevoked = false;
+        try {
+            const token = await this.loop.call('api', request, {
+                read: (answer) => readRevoked(request, answer, tokenId),
+                onUncertain: () => {
+                    mayHaveRevoked = true;
+                    return Promise.resolve(undefined);
+                },
+                ...(options.pooled && { pooled: options.pooled }),
+            });
+            return { token, alreadyRevoked: false };
+        }
+        catch (error) {
+            const status = error instanceof RequestError ? error.status : undefined;
+            if (status === undefined || status === 401 || error instanceof AuthenticationError)
+                throw error;
+            if (!(isRefusal(status) || (status >= 200 && status <= 299)))
+                throw error;
+            const unsettled = new UnsettledRevokeError(error, mayHaveRevoked);
+            if (options.settle === 'later')
+                throw unsettled;
+            const [settled] = await settleRefusals(() => this.listTokens(), [{ tokenId, unsettled }]);
+            if (settled === undefined || 'error' in settled)
+                throw settled?.error ?? error;
+            return settled;
+        }
+    }
+    close() {
+        this.transport.close();
+    }
+    platformTime = (at) => this.loop.platformTime(at);
+    apiRequest(method, path, body) {
+        return jsonRequest(method, this.options.baseUrl + path, body);
+    }
+    async authenticate(loop) {
+        const { clientId, clientSecret, authUrl } = this.options;
+        const endpoint = authEndpoint(authUrl);
+        const request = jsonRequest('POST', endpoint, JSON.stringify({ clientId, secret: clientSecret }));
+        try {
+            return await loop.call('auth', request, {
+                read: (answer) => readAccessToken(request, answer, this.clock.now()),
+            });
+        }
+        catch (error) {
+            if (!(error instanceof RequestError))
+                throw error;
+            const { status, transient } = error;
+            const detail = status === 404 || status === 405
+                ? `failed: ${error.message} ${authPathHint(endpoint)}`
+                : isRefusal(status)
+                    ? `was refused: ${error.message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`
+                    : `failed: ${error.message}`;
+            throw new AuthenticationError(`authentication ${detail}`, status, transient);
+        }
+    }
+}
+class Session {
+    obtain;
+    now;
+    pending;
+    constructor(obtain, now) {
+        this.obtain = obtain;
+        this.now = now;
+    }
+    async accessToken() {
+        const current = this.pending;
+        if (current !== undefined) {
+            const token = await current;
+            if (token.renewAt === undefined || this.now() < token.renewAt)
+                return token.value;
+            if (this.pending === current)
+                this.pending = undefined;
+        }
+        if (this.pending === undefined) {
+            const pending = this.obtain();
+            this.pending = pending;
+            pending.catch(() => {
+                if (this.pending === pending)
+                    this.pending = undefined;
+            });
+        }
+        return (await this.pending).value;
+    }
+    async reject(value) {
+        const current = this.pending;
+        const token = await current?.catch(() => undefined);
+        if (token?.value === value && this.pending === current)
+            this.pending = undefined;
+    }
+}
+async function settleRefusals(list, unsettled) {
+    if (unsettled.length === 0)
+        return [];
+    let tokens;
+    try {
+        tokens = await list();
+    }
+    catch (error) {
+        const why = ` Whether it was revoked already could not be told: listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)}`;
+        return unsettled.map(({ unsettled: { refusal } }) => ({
+            error: new RequestError(refusal.message + why, refusal.status),
+        }));
+    }
+    return unsettled.map(({ tokenId, unsettled: { refusal, mayHaveRevoked } }) => {
+        const found = findById(tokens, tokenId);
+        if (found === undefined) {
+            const message = `no token with id ${tokenId} exists in the project: ${refusal.message}`;
+            return { error: new UnknownTokenError(message, refusal.status) };
+        }
+        if (found.state === 'revoked')
+            return { token: found, alreadyRevoked: !mayHaveRevoked };
+        return { error: refusal };
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/operations/name-pattern.ts
 function nameMatcher(pattern) {
     if (!pattern.includes('*'))
@@ -1102,200 +1951,72 @@ function planCleanup(tokens, task, now) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/operations/in-flight-limit.ts
-class InFlightLimit {
-    max;
-    good = 0;
-    bad = Infinity;
-    current;
-    round = 0;
-    lastThrottleAt = -Infinity;
-    probeAfterMs = FIRST_PROBE_AFTER_MS;
-    probing = false;
-    probeRound = 0;
-    constructor(max) {
-        this.max = max;
-        this.current = max;
-    }
-    get value() {
-        return this.current;
-    }
-    get ceiling() {
-        return this.bad === Infinity ? undefined : this.bad - 1;
-    }
-    admitted(depth) {
-        if (this.probing && depth >= this.current && ++this.probeRound >= this.current) {
-            this.probing = false;
-            this.bad = this.current + 1;
-        }
-        this.good = Math.max(this.good, Math.min(depth, this.bad - 1));
-        const ceiling = Math.min(this.max, this.bad - 1);
-        if (this.current < ceiling && ++this.round >= this.current) {
-            this.current = Math.min(ceiling, this.bad === Infinity ? this.current * 2 : this.current + 1);
-            this.round = 0;
-        }
-    }
-    throttled(depth, now) {
-        if (this.good === 0) {
-            this.current = 1;
-            this.round = 0;
-            return 'in flight';
-        }
-        if (depth < this.good || depth === 1)
-            return 'rate';
-        this.bad = Math.min(this.bad, depth);
-        this.good = Math.min(this.good, this.bad - 1);
-        this.current = Math.max(1, Math.min(this.current, this.bad - 1));
-        this.round = 0;
-        this.lastThrottleAt = now;
-        if (this.probing) {
-            this.probing = false;
-            this.probeAfterMs *= 2;
-        }
-        return 'in flight';
-    }
-    probe(now, remaining) {
-        const ceiling = this.ceiling;
-        if (ceiling === undefined || this.probing || this.current !== ceiling)
-            return;
-        if (this.current >= this.max || now - this.lastThrottleAt < this.probeAfterMs)
-            return;
-        if (remaining < PROBE_WORTH_ROUNDS * (this.current + 1))
-            return;
-        this.current++;
-        this.probing = true;
-        this.probeRound = 0;
-        this.lastThrottleAt = now;
-    }
-}
-const FIRST_PROBE_AFTER_MS = 2_000;
-const PROBE_WORTH_ROUNDS = 10;
-
-;// CONCATENATED MODULE: ./src/operations/rate-pacer.ts
-class RatePacer {
-    perSecond;
-    nextAt = -Infinity;
-    firstSentAt;
-    admittedAt = [];
-    lastThrottleAt = -Infinity;
-    lastRaisedAt = -Infinity;
-    get rate() {
-        return this.perSecond;
-    }
-    nextSendAt(now) {
-        return this.perSecond === undefined ? now : Math.max(now, this.nextAt);
-    }
-    sent(now) {
-        this.firstSentAt ??= now;
-        if (this.perSecond !== undefined) {
-            this.nextAt = Math.max(now, this.nextAt) + 1000 / this.perSecond;
-        }
-    }
-    admitted(now) {
-        this.admittedAt.push(now);
-        this.forget(now);
-        this.raise(now);
-    }
-    throttled(now) {
-        this.forget(now);
-        const windowMs = Math.max(MIN_WINDOW_MS, Math.min(WINDOW_MS, now - (this.firstSentAt ?? now)));
-        const accepted = (this.admittedAt.length * 1000) / windowMs;
-        const under = Math.max(MIN_PER_SECOND, accepted * UNDER);
-        this.perSecond =
-            this.perSecond === undefined ? under : Math.min(under, this.perSecond * DECREASE);
-        this.lastThrottleAt = now;
-        this.lastRaisedAt = now;
-        this.nextAt = Math.max(this.nextAt, now + 1000 / this.perSecond);
-    }
-    raise(now) {
-        if (this.perSecond === undefined || now - this.lastThrottleAt < QUIET_MS)
-            return;
-        const seconds = (now - this.lastRaisedAt) / 1000;
-        this.perSecond *= 1 + RAISE_PER_SECOND * seconds;
-        this.lastRaisedAt = now;
-    }
-    forget(now) {
-        const since = now - WINDOW_MS;
-        let old = 0;
-        while (old < this.admittedAt.length && (this.admittedAt[old] ?? now) < since)
-            old++;
-        if (old > 0)
-            this.admittedAt.splice(0, old);
-    }
-}
+;// CONCATENATED MODULE: ./src/operations/pool.ts
+const UNDER = 0.9;
 const WINDOW_MS = 1_000;
 const MIN_WINDOW_MS = 100;
-const UNDER = 0.9;
-const DECREASE = 0.9;
-const MIN_PER_SECOND = 0.2;
-const QUIET_MS = 1_000;
-const RAISE_PER_SECOND = 0.02;
-
-;// CONCATENATED MODULE: ./src/operations/scheduler.ts
-
-
-class Scheduler {
+class Pool {
     clock;
     deadline;
     log;
     limit;
-    pacer = new RatePacer();
-    requests = new Depths();
-    reported = { ceiling: undefined, paced: false };
-    constructor(maxInFlight, clock, deadline, log) {
+    deepest = 0;
+    gap = 0;
+    nextSendAt = 0;
+    admittedAt = [];
+    startedAt;
+    inFlight = new Set();
+    constructor(concurrency, clock, deadline, log) {
         this.clock = clock;
         this.deadline = deadline;
         this.log = log;
-        this.limit = new InFlightLimit(maxInFlight);
-    }
-    get inFlightLimit() {
-        return this.limit.value;
-    }
-    get pace() {
-        return this.pacer.rate;
+        this.limit = concurrency;
     }
     async run(items, send, left) {
         const results = new Array(items.length);
         let next = 0;
         let waiting = [];
-        let inFlight = 0;
         let bug;
-        let changed = new AbortController();
+        let wake = new AbortController();
+        const woken = () => {
+            wake.abort();
+            wake = new AbortController();
+        };
+        this.deadline.stopSignal.addEventListener('abort', woken);
         const start = (entry) => {
-            inFlight++;
-            const request = this.requests.sent(this.clock.now());
-            this.pacer.sent(request.sentAt);
+            const request = { beside: [...this.inFlight] };
+            this.inFlight.add(request);
+            this.startedAt ??= this.clock.now();
+            this.nextSendAt = this.clock.now() + this.gap;
             send(entry.item, entry.attemptsUsed)
                 .then((sent) => {
-                inFlight--;
-                const now = this.clock.now();
-                const depth = this.requests.ended(request, 'done' in sent);
+                this.inFlight.delete(request);
+                request.admitted = 'done' in sent;
+                const depth = 1 + request.beside.filter((other) => other.admitted !== false).length;
+                request.beside = [];
                 if ('done' in sent) {
                     results[entry.index] = sent.done;
-                    this.limit.admitted(depth);
-                    this.pacer.admitted(now);
+                    this.admitted(depth);
+                    return;
                 }
-                else {
-                    this.throttled(entry, sent.throttled, depth, now);
-                    if (this.endsAfterDeadline(entry.notBefore))
-                        results[entry.index] = left(entry.item);
-                    else
-                        waiting.push(entry);
-                }
+                this.throttled(depth);
+                entry.attemptsUsed = sent.throttled.attemptsUsed;
+                const { waitMs } = sent.throttled;
+                entry.notBefore =
+                    this.clock.now() + waitMs + this.clock.jitter() * Math.min(100, 10 + waitMs / 40);
+                if (entry.notBefore >= this.clock.now() + this.deadline.remaining())
+                    results[entry.index] = left(entry.item);
+                else
+                    waiting.push(entry);
             })
                 .catch((error) => {
-                inFlight--;
+                this.inFlight.delete(request);
                 bug = { error };
             })
-                .finally(wake);
+                .finally(woken);
         };
-        const wake = () => {
-            const waking = changed;
-            changed = new AbortController();
-            waking.abort();
-        };
-        this.deadline.stopSignal.addEventListener('abort', wake);
-        while (bug === undefined && (next < items.length || waiting.length > 0 || inFlight > 0)) {
+        while (bug === undefined &&
+            (next < items.length || waiting.length > 0 || this.inFlight.size > 0)) {
             const now = this.clock.now();
             if (this.deadline.expired()) {
                 for (const entry of waiting)
@@ -1303,19 +2024,18 @@ class Scheduler {
                 for (; next < items.length; next++)
                     results[next] = left(items[next]);
                 waiting = [];
-                if (inFlight > 0)
-                    await ended(changed.signal);
+                if (this.inFlight.size > 0)
+                    await ended(wake.signal);
                 continue;
             }
-            this.limit.probe(now, items.length - next + waiting.length);
-            const sendAt = this.pacer.nextSendAt(now);
-            const retry = soonest(waiting);
+            const retry = waiting.reduce((first, entry) => first === undefined || entry.notBefore < first.notBefore ? entry : first, undefined);
             const ready = retry !== undefined && retry.notBefore <= now
                 ? retry
                 : next < items.length
                     ? { item: items[next], index: next, attemptsUsed: 0, notBefore: now }
                     : undefined;
-            if (ready !== undefined && inFlight < this.limit.value && sendAt <= now) {
+            const free = this.inFlight.size < this.limit;
+            if (ready !== undefined && free && this.nextSendAt <= now) {
                 if (ready === retry)
                     waiting = waiting.filter((entry) => entry !== retry);
                 else
@@ -1324,66 +2044,42 @@ class Scheduler {
                 continue;
             }
             const readyAt = ready !== undefined ? now : (retry?.notBefore ?? Infinity);
-            const wakeAt = inFlight < this.limit.value ? Math.max(readyAt, sendAt) : Infinity;
+            const wakeAt = free ? Math.max(readyAt, this.nextSendAt) : Infinity;
             if (wakeAt === Infinity)
-                await ended(changed.signal);
+                await ended(wake.signal);
             else
-                await this.clock.sleep(wakeAt - now, changed.signal);
+                await this.clock.sleep(wakeAt - now, wake.signal);
         }
-        this.deadline.stopSignal.removeEventListener('abort', wake);
+        this.deadline.stopSignal.removeEventListener('abort', woken);
         if (bug !== undefined)
             throw bug.error;
         return results;
     }
-    throttled(entry, throttle, depth, now) {
-        const kind = this.limit.throttled(depth, now);
-        if (kind === 'rate')
-            this.pacer.throttled(now);
-        const pace = this.pacer.rate;
-        const settle = kind === 'rate' && pace !== undefined ? 2000 / pace : 0;
-        const backoff = throttle.attemptsUsed >= 2 ? throttle.backoffMs : 0;
-        const wait = Math.max(throttle.retryAfterMs ?? throttle.backoffMs, settle, backoff);
-        entry.notBefore = now + wait + this.clock.jitter() * Math.min(100, 10 + wait / 40);
-        entry.attemptsUsed = throttle.attemptsUsed;
-        this.say();
+    admitted(depth) {
+        this.deepest = Math.max(this.deepest, depth);
+        this.admittedAt.push(this.clock.now());
     }
-    say() {
-        const ceiling = this.limit.ceiling;
-        if (ceiling !== undefined && ceiling !== this.reported.ceiling) {
-            this.reported.ceiling = ceiling;
-            this.log.info(`The platform turns away more than ${ceiling} revokes in flight: sending ${this.limit.value} at a time.`);
+    throttled(depth) {
+        const now = this.clock.now();
+        if (depth > this.deepest) {
+            const limit = Math.max(1, this.deepest);
+            if (limit < this.limit) {
+                this.limit = limit;
+                this.log.info(`The platform turns away more than ${limit} revokes in flight: sending ${limit} at a time.`);
+            }
+            return;
         }
-        const pace = this.pacer.rate;
-        if (pace !== undefined && !this.reported.paced) {
-            this.reported.paced = true;
-            this.log.info(`The platform limits the rate of requests: sending about ${pace.toFixed(1)} revokes a second, more as it allows.`);
+        while ((this.admittedAt[0] ?? now) < now - WINDOW_MS)
+            this.admittedAt.shift();
+        const windowMs = Math.max(MIN_WINDOW_MS, Math.min(WINDOW_MS, now - (this.startedAt ?? now)));
+        const letIn = Math.max(0.2, (this.admittedAt.length * 1000 * UNDER) / windowMs);
+        const gap = Math.max(this.gap / UNDER, 1000 / letIn);
+        if (this.gap === 0) {
+            this.log.info('The platform limits the rate of requests: sending revokes a little slower than it lets them in.');
         }
+        this.gap = gap;
+        this.nextSendAt = Math.max(this.nextSendAt, now + gap);
     }
-    endsAfterDeadline(time) {
-        return time >= this.clock.now() + this.deadline.remaining();
-    }
-}
-class Depths {
-    inFlight = new Set();
-    sent(now) {
-        const request = { sentAt: now, beside: [...this.inFlight] };
-        this.inFlight.add(request);
-        return request;
-    }
-    ended(request, admitted) {
-        this.inFlight.delete(request);
-        request.admitted = admitted;
-        const depth = 1 + request.beside.filter((other) => other.admitted !== false).length;
-        request.beside = [];
-        return depth;
-    }
-}
-function soonest(waiting) {
-    let first;
-    for (const entry of waiting)
-        if (first === undefined || entry.notBefore < first.notBefore)
-            first = entry;
-    return first;
 }
 function ended(signal) {
     return new Promise((resolve) => {
@@ -1394,52 +2090,6 @@ function ended(signal) {
                 resolve();
             }, { once: true });
     });
-}
-
-;// CONCATENATED MODULE: ./src/platform/settle-revoke.ts
-
-function settleRevoke(tokenId, unsettled, found) {
-    if (found === undefined) {
-        throw new UnknownTokenError(`no token with id ${tokenId} exists in the project: ${unsettled.message}`, unsettled.status);
-    }
-    if (found.state === 'revoked')
-        return { token: found, alreadyRevoked: !unsettled.mayHaveRevoked };
-    throw unsettled.refusal;
-}
-
-;// CONCATENATED MODULE: ./src/operations/settle-refusals.ts
-
-
-
-
-async function settleRefusals(client, unsettled) {
-    const settled = { revoked: [], revokedElsewhere: [], notRevoked: [] };
-    if (unsettled.length === 0)
-        return settled;
-    let tokens;
-    try {
-        tokens = await client.listTokens();
-    }
-    catch (error) {
-        const why = ` Whether it was revoked already could not be told: listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)}`;
-        settled.notRevoked.push(...unsettled.map(({ token, error }) => ({ token, reason: error.message + why })));
-        return settled;
-    }
-    for (const { token, error } of unsettled) {
-        try {
-            const outcome = settleRevoke(token.id, error, findById(tokens, token.id));
-            if (outcome.alreadyRevoked)
-                settled.revokedElsewhere.push(outcome.token);
-            else
-                settled.revoked.push(outcome.token);
-        }
-        catch (refusal) {
-            if (!(refusal instanceof RequestError))
-                throw refusal;
-            settled.notRevoked.push({ token, reason: refusal.message });
-        }
-    }
-    return settled;
 }
 
 ;// CONCATENATED MODULE: ./src/operations/cleanup.ts
@@ -1467,38 +2117,46 @@ async function cleanup(client, task, { clock, log, deadline }) {
         const stop = deadline.cause();
         return { ...result, revoked: plan.revoke, revokedElsewhere: [], notRevoked: [], left: [], stop };
     }
-    const scheduler = new Scheduler(task.concurrency, clock, deadline, log);
-    const ends = await scheduler.run(plan.revoke, async (token, attemptsUsed) => {
+    const pool = new Pool(task.concurrency, clock, deadline, log);
+    const ends = await pool.run(plan.revoke, async (token, attemptsUsed) => {
         try {
-            const revoked = await client.revokeToken(token.id, {
-                scheduled: { attemptsUsed },
-                settle: 'later',
-            });
-            return { done: { revoked: revoked.token } };
+            const options = { pooled: { attemptsUsed }, settle: 'later' };
+            return { done: { token, revoked: (await client.revokeToken(token.id, options)).token } };
         }
         catch (error) {
             if (error instanceof ThrottledError)
                 return { throttled: error.throttle };
             if (error instanceof UnsettledRevokeError)
-                return { done: { unsettled: { token, error } } };
+                return { done: { token, unsettled: error } };
             if (!(error instanceof RequestError))
                 throw error;
-            if (error instanceof DeadlineError && !error.mayHaveTakenEffect) {
-                return { done: { left: token } };
-            }
-            return { done: { failed: { token, reason: error.message } } };
+            if (error instanceof DeadlineError && !error.mayHaveTakenEffect)
+                return { done: { token } };
+            return { done: { token, reason: error.message } };
         }
-    }, (token) => ({ left: token }));
-    const settled = await settleRefusals(client, ends.flatMap((o) => ('unsettled' in o ? [o.unsettled] : [])));
+    }, (token) => ({ token }));
+    const refused = ends.filter((end) => end.unsettled !== undefined);
+    const settled = await settleRefusals(() => client.listTokens(), refused.flatMap(({ token, unsettled }) => unsettled === undefined ? [] : [{ tokenId: token.id, unsettled }]));
+    refused.forEach((end, i) => {
+        const outcome = settled[i];
+        if (outcome === undefined)
+            return;
+        if ('error' in outcome)
+            end.reason = outcome.error.message;
+        else if (outcome.alreadyRevoked)
+            end.elsewhere = outcome.token;
+        else
+            end.revoked = outcome.token;
+    });
+    const of = (pick) => newestFirst(ends.flatMap((end) => pick(end) ?? []));
     return {
         ...result,
-        revoked: newestFirst([
-            ...ends.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
-            ...settled.revoked,
-        ]),
-        revokedElsewhere: newestFirst(settled.revokedElsewhere),
-        notRevoked: newestFirstBy([...ends.flatMap((o) => ('failed' in o ? [o.failed] : [])), ...settled.notRevoked], ({ token }) => token),
-        left: ends.flatMap((o) => ('left' in o ? [o.left] : [])),
+        revoked: of((end) => end.revoked),
+        revokedElsewhere: of((end) => end.elsewhere),
+        notRevoked: newestFirstBy(ends.flatMap(({ token, reason }) => (reason === undefined ? [] : [{ token, reason }])), ({ token }) => token),
+        left: ends.flatMap((end) => (end.unsettled ?? end.revoked ?? end.elsewhere ?? end.reason) === undefined
+            ? [end.token]
+            : []),
         stop: deadline.cause(),
     };
 }
@@ -2082,63 +2740,6 @@ function listOutputs(runner, tokens) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/shared/deadline.ts
-class Deadline {
-    clock;
-    totalMs;
-    limit;
-    endsAt;
-    cancelledBy;
-    stopping = new AbortController();
-    cutting = new AbortController();
-    constructor(clock, totalMs, limit) {
-        this.clock = clock;
-        this.totalMs = totalMs;
-        this.limit = limit;
-        this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
-    }
-    remaining() {
-        if (this.cancelledBy !== undefined)
-            return 0;
-        return Math.max(0, this.endsAt - this.clock.now());
-    }
-    expired() {
-        return this.remaining() === 0;
-    }
-    get stopSignal() {
-        return this.stopping.signal;
-    }
-    get cutSignal() {
-        return this.cutting.signal;
-    }
-    cancel(signal) {
-        if (this.cancelledBy !== undefined)
-            return;
-        this.cancelledBy = signal;
-        this.stopping.abort();
-    }
-    cut() {
-        this.cutting.abort();
-    }
-    cause() {
-        if (this.cancelledBy !== undefined)
-            return { by: 'cancel', signal: this.cancelledBy };
-        const cause = { by: 'totalTimeout', totalMs: this.totalMs };
-        return this.limit === undefined ? cause : { ...cause, limit: this.limit };
-    }
-    describe() {
-        return budget(this.totalMs, this.limit);
-    }
-}
-function budget(totalMs, limit = 'totalTimeout') {
-    return `${limit} (${Math.round(totalMs / 1000)} s)`;
-}
-function stopped(cause) {
-    return cause.by === 'cancel'
-        ? `The step was cancelled (${cause.signal})`
-        : `${budget(cause.totalMs, cause.limit)} ran out`;
-}
-
 ;// CONCATENATED MODULE: ./src/report/step-failure.ts
 
 
@@ -2173,823 +2774,6 @@ function cleanupFailure(result) {
 
 // EXTERNAL MODULE: ./src/runner/github-runner.ts + 14 modules
 var github_runner = __nccwpck_require__(307);
-;// CONCATENATED MODULE: ./src/shared/clock.ts
-const systemClock = {
-    now: () => Date.now(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal?.aborted === true) {
-            resolve();
-            return;
-        }
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal?.addEventListener('abort', done, { once: true });
-    }),
-    jitter: () => Math.random(),
-};
-
-;// CONCATENATED MODULE: ./src/shared/version.ts
-const VERSION = '0.1.0';
-const USER_AGENT = `gateway-token-action/${VERSION}`;
-
-;// CONCATENATED MODULE: ./src/platform/endpoints.ts
-
-
-
-
-const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
-function authEndpoint(authUrl) {
-    return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
-}
-const TOKENS_PATH = '/api/tokens';
-function revokePath(tokenId) {
-    if (!isUuid(tokenId)) {
-        throw new RequestError(`the token id ${JSON.stringify((0,shared_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
-    }
-    const id = encodeURIComponent(tokenId);
-    return `/api/tokens/${id}/revoke?tokenId=${id}`;
-}
-function jsonRequest(method, url, body) {
-    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
-    if (body === undefined)
-        return { method, url, headers };
-    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
-}
-function requestLine(request) {
-    return `${request.method} ${request.url}`;
-}
-
-;// CONCATENATED MODULE: external "node:http"
-const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
-var lib = __nccwpck_require__(511);
-;// CONCATENATED MODULE: ./src/platform/http.ts
-
-
-
-
-class TransportError extends Error {
-    code;
-    requestSent;
-    name = 'TransportError';
-    constructor(message, code, requestSent) {
-        super(message);
-        this.code = code;
-        this.requestSent = requestSent;
-    }
-}
-const CUT_OFF = 'ECANCELED';
-class HttpTransport {
-    clients = {
-        auth: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
-        api: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
-    };
-    send(target, request, timeoutMs, signal, onWritten) {
-        const agent = this.clients[target].getAgent(request.url);
-        return send(request, agent, timeoutMs, signal, onWritten);
-    }
-    close() {
-        this.clients.auth.dispose();
-        this.clients.api.dispose();
-    }
-}
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
-const DESCRIPTIONS = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset',
-    EPIPE: 'connection closed while sending',
-    ENOTFOUND: 'host not found',
-    EAI_AGAIN: 'host name lookup failed',
-    EHOSTUNREACH: 'host unreachable',
-    ENETUNREACH: 'network unreachable',
-    ECONNABORTED: 'connection aborted',
-    DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed, and not trusted',
-    SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed CA that is not trusted',
-    UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate was issued by a CA that is not trusted',
-    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate was issued by a CA that is not trusted',
-    CERT_HAS_EXPIRED: 'its certificate has expired',
-    ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
-};
-function send(request, agent, timeoutMs, signal, onWritten) {
-    return new Promise((resolve, reject) => {
-        const url = new URL(request.url);
-        const transport = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
-        const headers = { ...request.headers };
-        if (request.body !== undefined)
-            headers['Content-Length'] = String(Buffer.byteLength(request.body));
-        let sent = false;
-        let settled = false;
-        const finish = (outcome) => {
-            if (settled)
-                return;
-            settled = true;
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', cutOff);
-            outcome();
-        };
-        const fail = (error) => {
-            finish(() => {
-                reject(toTransportError(error, sent));
-            });
-        };
-        const req = transport.request(url, { method: request.method, headers, agent });
-        const timer = setTimeout(() => {
-            const seconds = timeoutMs / 1000;
-            const error = new TransportError(`no answer within ${seconds} s (timeout)`, 'ETIMEDOUT', sent);
-            fail(error);
-            req.destroy(error);
-        }, timeoutMs);
-        const cutOff = () => {
-            const error = new TransportError('cut off: the step was cancelled', CUT_OFF, sent);
-            fail(error);
-            req.destroy(error);
-        };
-        if (signal?.aborted === true)
-            cutOff();
-        else
-            signal?.addEventListener('abort', cutOff, { once: true });
-        req.on('error', fail);
-        req.on('finish', () => {
-            sent = true;
-            onWritten?.();
-        });
-        req.on('response', (res) => {
-            let chunks = [];
-            let size = 0;
-            res.on('data', (chunk) => {
-                size += chunk.length;
-                if (size > MAX_BODY_BYTES) {
-                    const error = new TransportError('answer larger than 64 MiB', 'EMSGSIZE', true);
-                    fail(error);
-                    req.destroy(error);
-                    return;
-                }
-                chunks.push(chunk);
-            });
-            res.on('error', fail);
-            res.on('end', () => {
-                const body = Buffer.concat(chunks, size).toString('utf8');
-                chunks = [];
-                finish(() => {
-                    resolve({
-                        status: res.statusCode ?? 0,
-                        statusText: res.statusMessage ?? '',
-                        headers: res.headers,
-                        body,
-                    });
-                });
-            });
-        });
-        req.end(request.body);
-    });
-}
-function toTransportError(error, sent) {
-    if (error instanceof TransportError)
-        return error;
-    const code = error.code;
-    const message = error instanceof Error ? error.message : String(error);
-    const proxyStatus = /tunneling socket could not be established, statusCode=(\d{3})/.exec(message)?.[1];
-    if (proxyStatus !== undefined) {
-        return new TransportError(proxyStatus === '407'
-            ? 'the proxy answered 407 Proxy Authentication Required (EPROXY)'
-            : `the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, proxyStatus === '407' ? 'EPROXYAUTH' : 'EPROXY', false);
-    }
-    const known = typeof code === 'string' ? code : 'EUNKNOWN';
-    const description = DESCRIPTIONS[known] ?? (TLS_TRUST.has(known) ? 'certificate not trusted' : message);
-    return new TransportError(`${description} (${known})`, known, sent);
-}
-const TLS_TRUST = new Set([
-    'DEPTH_ZERO_SELF_SIGNED_CERT',
-    'SELF_SIGNED_CERT_IN_CHAIN',
-    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-    'UNABLE_TO_GET_ISSUER_CERT',
-    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-    'CERT_UNTRUSTED',
-    'CERT_SIGNATURE_FAILURE',
-    'CERT_HAS_EXPIRED',
-    'CERT_NOT_YET_VALID',
-    'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
-
-;// CONCATENATED MODULE: ./src/platform/hints.ts
-
-
-const UNREACHABLE = new Set([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ENETDOWN',
-]);
-function transportHint(error, target, url, timeoutMs) {
-    if (error.code === 'ETIMEDOUT') {
-        return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
-    }
-    const input = target === 'auth' ? 'authUrl' : 'baseUrl';
-    const { host, origin } = new URL(url);
-    if (UNREACHABLE.has(error.code)) {
-        return ` Check the ${input} input (${origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`;
-    }
-    if (error.code === 'EPROXYAUTH') {
-        return ` Check the user name and password in HTTPS_PROXY (http://user:password@proxy:port, the special characters %-encoded), and that the proxy lets this runner reach ${host}.`;
-    }
-    if (error.code === 'EPROXY') {
-        return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`;
-    }
-    if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-        return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`;
-    }
-    if (TLS_TRUST.has(error.code)) {
-        return ` The runner does not trust the certificate of ${host}. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.`;
-    }
-    return '';
-}
-function authPathHint(endpoint) {
-    const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'));
-    return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
-}
-function apiPathHint(request) {
-    const { origin, pathname } = new URL(request.url);
-    const at = pathname.lastIndexOf(TOKENS_PATH);
-    if (at < 0)
-        return '';
-    const baseUrl = origin + pathname.slice(0, at);
-    const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1];
-    if (repeated !== undefined) {
-        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${TOKENS_PATH}/`.startsWith(`/${repeated}/`)
-            ? `the action adds ${TOKENS_PATH} to it, so leave /${repeated} off its end`
-            : 'check its path prefix';
-        return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`;
-    }
-    if (pathname.endsWith(TOKENS_PATH)) {
-        return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${TOKENS_PATH} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
-    }
-    return '';
-}
-function notJsonHint(request, target) {
-    const { origin, pathname } = new URL(request.url);
-    if (target === 'auth') {
-        return ` Check the authUrl input: the action posts the credentials to ${origin}${pathname}, which must be the auth service's token endpoint (authUrl plus ${AUTH_PATH}, or authUrl itself when it ends in /api-token).`;
-    }
-    const at = pathname.lastIndexOf(TOKENS_PATH);
-    const baseUrl = origin + (at < 0 ? pathname : pathname.slice(0, at));
-    return ` Check the baseUrl input (${baseUrl}): the action adds ${TOKENS_PATH} to it, so it must be the REST API's base URL, not the web app's.`;
-}
-
-;// CONCATENATED MODULE: ./src/platform/decode.ts
-
-
-
-
-
-
-const NOT_JSON = Symbol('not JSON');
-const HEADER_SAFE = /^[\x21-\x7e]+$/;
-function parseJson(body) {
-    try {
-        return JSON.parse(body);
-    }
-    catch {
-        return NOT_JSON;
-    }
-}
-function readRecord(request, answer) {
-    const record = toRecord(readJson(request, answer));
-    if (typeof record === 'string') {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
-    }
-    return record;
-}
-function readRevoked(request, answer, tokenId) {
-    const record = readRecord(request, answer);
-    if (!sameId(record.id, tokenId)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`, answer.status);
-    }
-    if (record.state !== 'revoked') {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify((0,shared_text/* truncate */.xv)(record.state, 40))}, not revoked.`, answer.status);
-    }
-    return record;
-}
-function readCreated(request, answer) {
-    const record = readRecord(request, answer);
-    if (!isUuid(record.id)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,shared_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
-    }
-    if (record.tokenValue === undefined) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
-    }
-    return record;
-}
-function readList(request, answer) {
-    const body = readJson(request, answer);
-    if (!Array.isArray(body)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
-    }
-    const records = body.map((item, index) => {
-        const record = toRecord(item);
-        if (typeof record === 'string') {
-            throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
-        }
-        return record;
-    });
-    return uniqueById(records);
-}
-function readAccessToken(request, answer, now) {
-    const body = readJson(request, answer, 'auth');
-    const fields = (typeof body === 'object' && body !== null ? body : {});
-    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
-    if (typeof value !== 'string' || value === '') {
-        throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
-    }
-    if (!HEADER_SAFE.test(value)) {
-        throw new RequestError(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
-    }
-    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
-    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
-    return { value, renewAt };
-}
-function readJson(request, answer, target = 'api') {
-    if (answer.json === NOT_JSON) {
-        const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body';
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} with ${page} that is not JSON.${notJsonHint(request, target)}`, answer.status);
-    }
-    return answer.json;
-}
-
-;// CONCATENATED MODULE: ./src/platform/auth.ts
-
-
-
-
-
-class Session {
-    obtain;
-    now;
-    pending;
-    constructor(obtain, now) {
-        this.obtain = obtain;
-        this.now = now;
-    }
-    async accessToken() {
-        const current = this.pending;
-        if (current !== undefined) {
-            const token = await current;
-            if (token.renewAt === undefined || this.now() < token.renewAt)
-                return token.value;
-            if (this.pending === current)
-                this.pending = undefined;
-        }
-        this.pending ??= this.start();
-        return (await this.pending).value;
-    }
-    async reject(value) {
-        const current = this.pending;
-        const token = await current?.catch(() => undefined);
-        if (token?.value === value && this.pending === current)
-            this.pending = undefined;
-    }
-    start() {
-        const pending = this.obtain();
-        pending.catch(() => {
-            if (this.pending === pending)
-                this.pending = undefined;
-        });
-        return pending;
-    }
-}
-async function authenticate(loop, { clientId, clientSecret, authUrl }, now) {
-    const endpoint = authEndpoint(authUrl);
-    const request = jsonRequest('POST', endpoint, JSON.stringify({ clientId, secret: clientSecret }));
-    try {
-        return await loop.call('auth', request, {
-            read: (answer) => readAccessToken(request, answer, now()),
-        });
-    }
-    catch (error) {
-        if (!(error instanceof RequestError))
-            throw error;
-        if (error.status === 404 || error.status === 405) {
-            throw new AuthenticationError(`authentication failed: ${error.message} ${authPathHint(endpoint)}`, error.status);
-        }
-        if (isRefusal(error.status)) {
-            throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`, error.status);
-        }
-        throw new AuthenticationError(`authentication failed: ${error.message}`, error.status, error.transient);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/platform/retry.ts
-
-const DEFAULT_BACKOFF = {
-    baseDelayMs: 500,
-    maxDelayMs: 8_000,
-    maxRetryAfterMs: 60_000,
-};
-const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
-const TRANSIENT_CODES = new Set([
-    'ECONNRESET',
-    'ECONNREFUSED',
-    'ECONNABORTED',
-    'EPIPE',
-    'ETIMEDOUT',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ENETDOWN',
-]);
-function isTransient(outcome) {
-    return outcome instanceof TransportError
-        ? TRANSIENT_CODES.has(outcome.code)
-        : TRANSIENT_STATUSES.has(outcome.status);
-}
-function mayHaveTakenEffect(outcome) {
-    if (outcome instanceof TransportError)
-        return outcome.requestSent;
-    return outcome.status >= 500 || outcome.status === 408;
-}
-function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
-    const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
-    return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
-}
-function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
-    const value = headers['retry-after']?.trim();
-    if (!value)
-        return undefined;
-    let delay;
-    if (/^\d+$/.test(value)) {
-        delay = Number(value) * 1000;
-    }
-    else {
-        const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
-        if (Number.isNaN(at))
-            return undefined;
-        const serverNow = headers.date === undefined ? NaN : Date.parse(headers.date);
-        delay = Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow));
-    }
-    return Math.min(delay, backoff.maxRetryAfterMs);
-}
-
-;// CONCATENATED MODULE: ./src/platform/server-detail.ts
-
-
-
-const MAX_REASON = 60;
-const MAX_DETAIL = 300;
-const MAX_BODY = 64 * 1024;
-const MAX_DEPTH = 4;
-const MAX_PARTS = 16;
-function describeBody(body, contentType, scrub) {
-    const truncated = body.length > MAX_BODY;
-    const text = scrub(truncated ? body.slice(0, MAX_BODY) : body).trim();
-    if (text === '')
-        return '';
-    if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
-        return 'the body was not JSON (an HTML page)';
-    }
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch {
-        if (truncated && /^[[{]/.test(text)) {
-            return `a JSON body of ${body.length} characters, too long to read for its message`;
-        }
-        return shorten(text);
-    }
-    const detail = jsonDetail(json);
-    if (detail !== undefined)
-        return shorten(scrub(detail));
-    const fields = typeof json === 'object' && json !== null && !Array.isArray(json)
-        ? Object.keys(json).slice(0, 8)
-        : [];
-    return fields.length > 0
-        ? shorten(`a JSON body without an error message (fields: ${fields.join(', ')})`)
-        : 'a JSON body without an error message';
-}
-function jsonDetail(value, depth = 0) {
-    if (typeof value === 'string')
-        return value;
-    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH)
-        return undefined;
-    const fields = value;
-    const parts = [
-        fields.error,
-        fields.message,
-        fields.errors,
-        fields.error_description,
-        fields.detail,
-    ]
-        .flatMap((field) => (Array.isArray(field) ? field : [field]))
-        .slice(0, MAX_PARTS)
-        .map((field) => typeof field === 'object' && field !== null ? jsonDetail(field, depth + 1) : field)
-        .filter((field) => typeof field === 'string' && field.trim() !== '');
-    return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
-}
-function shorten(text) {
-    return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(text), MAX_DETAIL);
-}
-function describeFailure(request, outcome, { renewed, attempt }, scrub) {
-    if (outcome instanceof TransportError) {
-        return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
-    }
-    const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
-    const reason = (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
-    const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
-    const what = detail ? `: ${detail}` : '';
-    if (renewed && outcome.status === 401) {
-        return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
-    }
-    return `${requestLine(request)} answered ${status}${attempt}${what}`;
-}
-
-;// CONCATENATED MODULE: ./src/platform/call-loop.ts
-
-
-
-
-
-
-
-
-
-class CallLoop {
-    options;
-    platformOffset;
-    accessTokens;
-    constructor(options) {
-        this.options = options;
-        this.accessTokens = options.accessTokens?.(this);
-    }
-    platformTime(at) {
-        return this.platformOffset === undefined ? undefined : at + this.platformOffset;
-    }
-    async call(target, request, options) {
-        const attempts = this.options.retries + 1;
-        let renewed = false;
-        for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1;; attempt++) {
-            if (this.options.deadline.expired())
-                throw notSent(this.options.deadline, request);
-            const { outcome, accessToken, shortened } = await this.attempt(target, request, options);
-            this.throwIfCutOff(request, outcome, shortened);
-            const answer = outcome instanceof TransportError ? undefined : outcome;
-            if (answer?.status === 401 && accessToken !== undefined && !renewed) {
-                renewed = true;
-                this.options.log.info(`${requestLine(request)} answered 401: authenticating again.`);
-                await this.accessTokens?.reject(accessToken);
-                attempt--;
-                continue;
-            }
-            if (answer !== undefined && isSuccess(target, answer.status)) {
-                return this.readSuccess(answer, options);
-            }
-            const retrying = isTransient(outcome) && attempt < attempts;
-            const numbered = attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '';
-            const scrub = (text) => this.options.secrets.scrub(text);
-            const failure = describeFailure(request, outcome, { renewed, attempt: numbered }, scrub);
-            const delay = retrying ? this.delayOrStop(failure, outcome, attempt, options) : 0;
-            if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
-                if (retrying)
-                    await this.wait(failure, delay);
-                const found = await options.onUncertain(failure);
-                if (found !== undefined)
-                    return found;
-                if (retrying)
-                    continue;
-            }
-            if (!retrying)
-                throw this.finalFailure(target, request, outcome, failure);
-            await this.wait(failure, delay);
-        }
-    }
-    throwIfCutOff(request, outcome, shortened) {
-        if (!(outcome instanceof TransportError))
-            return;
-        if (!((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === CUT_OFF))
-            return;
-        const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : '';
-        throw new DeadlineError(`${stopped(this.options.deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
-    }
-    async readSuccess(answer, options) {
-        try {
-            return options.read(answer);
-        }
-        catch (error) {
-            const found = error instanceof RequestError
-                ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
-                : undefined;
-            if (found !== undefined)
-                return found;
-            throw error;
-        }
-    }
-    delayOrStop(failure, outcome, attempt, options) {
-        const { clock, backoff, deadline } = this.options;
-        const answer = outcome instanceof TransportError ? undefined : outcome;
-        const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff);
-        const delay = retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff);
-        if (answer?.status === 429 && options.scheduled !== undefined) {
-            throw new ThrottledError((0,shared_text/* asSentence */.KG)(failure), {
-                retryAfterMs: retryAfter,
-                backoffMs: backoffDelay(attempt, clock.jitter(), backoff),
-                attemptsUsed: attempt,
-            });
-        }
-        if (delay < deadline.remaining())
-            return delay;
-        const maybe = mayHaveTakenEffect(outcome);
-        const cause = deadline.cause();
-        const why = cause.by === 'cancel'
-            ? `the step was cancelled (${cause.signal}), so it was not tried again`
-            : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`;
-        throw new DeadlineError(`${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
-    }
-    finalFailure(target, request, outcome, failure) {
-        if (outcome instanceof TransportError) {
-            const hint = transportHint(outcome, target, request.url, this.options.timeoutMs);
-            return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, undefined, isTransient(outcome));
-        }
-        const hint = target === 'api' && outcome.status === 404 ? apiPathHint(request) : '';
-        return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, outcome.status, isTransient(outcome));
-    }
-    async wait(failure, delay) {
-        this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
-        await this.options.clock.sleep(delay, this.options.deadline.stopSignal);
-    }
-    async attempt(target, request, { onWritten }) {
-        const { clock, secrets, transport, log, deadline } = this.options;
-        let accessToken;
-        let sent = request;
-        if (target === 'api' && this.accessTokens !== undefined) {
-            accessToken = await this.accessTokens.accessToken();
-            secrets.add(accessToken, 'sent');
-            sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${accessToken}` } };
-        }
-        if (deadline.expired())
-            throw notSent(deadline, request);
-        const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining());
-        const started = clock.now();
-        let outcome;
-        try {
-            const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal, onWritten);
-            const json = parseJson(response.body);
-            secrets.addFrom(json);
-            const read = json !== NOT_JSON && isSuccess(target, response.status);
-            outcome = { ...response, body: read ? '' : response.body, json };
-            if (target === 'api')
-                this.notePlatformTime(outcome);
-        }
-        catch (error) {
-            if (!(error instanceof TransportError))
-                throw error;
-            outcome = error;
-        }
-        const result = outcome instanceof TransportError ? outcome.code : String(outcome.status);
-        log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
-        const shortened = timeoutMs < this.options.timeoutMs;
-        return accessToken === undefined ? { outcome, shortened } : { outcome, accessToken, shortened };
-    }
-    notePlatformTime(answer) {
-        const date = answer.headers.date === undefined ? NaN : Date.parse(answer.headers.date);
-        if (!Number.isNaN(date))
-            this.platformOffset = date + 500 - this.options.clock.now();
-    }
-}
-function isSuccess(target, status) {
-    return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
-}
-function seconds(ms) {
-    return `${(ms / 1000).toFixed(1)} s`;
-}
-function notSent(deadline, request) {
-    return new DeadlineError(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
-}
-
-;// CONCATENATED MODULE: ./src/platform/client.ts
-
-
-
-
-
-
-
-
-
-
-
-
-class PlatformClient {
-    options;
-    clock;
-    transport;
-    loop;
-    deadline;
-    constructor(options) {
-        this.options = options;
-        this.clock = options.clock ?? systemClock;
-        this.transport = options.transport ?? new HttpTransport();
-        this.deadline = options.deadline ?? new Deadline(this.clock, 0);
-        this.loop = new CallLoop({
-            transport: this.transport,
-            timeoutMs: options.timeoutMs,
-            deadline: this.deadline,
-            retries: options.retries,
-            secrets: options.secrets,
-            log: options.log,
-            clock: this.clock,
-            backoff: options.backoff ?? DEFAULT_BACKOFF,
-            accessTokens: (loop) => {
-                const now = () => this.clock.now();
-                return new Session(() => authenticate(loop, options, now), now);
-            },
-        });
-    }
-    async createToken(name, { save } = {}) {
-        const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
-        const create = new FollowedCreate(name, {
-            clock: this.clock,
-            log: this.options.log,
-            list: () => this.listTokens(),
-            revoke: (tokenId) => this.revokeToken(tokenId),
-            platformTime: (at) => this.platformTime(at),
-            save: save ?? (() => undefined),
-            postStepLooks: save !== undefined,
-        });
-        try {
-            const token = await this.loop.call('api', request, {
-                read: (answer) => readCreated(request, answer),
-                onWritten: () => {
-                    create.written();
-                },
-                onUncertain: (failure) => create.afterLostAnswer(failure),
-            });
-            return await create.accept(token, requestLine(request));
-        }
-        catch (error) {
-            create.failed(error);
-            throw error;
-        }
-    }
-    listTokens() {
-        const request = this.apiRequest('GET', TOKENS_PATH);
-        return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
-    }
-    async revokeToken(tokenId, options = {}) {
-        const request = this.apiRequest('POST', revokePath(tokenId));
-        const uncertain = { mayHaveRevoked: false };
-        try {
-            const token = await this.loop.call('api', request, {
-                read: (answer) => readRevoked(request, answer, tokenId),
-                onUncertain: () => {
-                    uncertain.mayHaveRevoked = true;
-                    return Promise.resolve(undefined);
-                },
-                ...(options.scheduled && { scheduled: options.scheduled }),
-            });
-            return { token, alreadyRevoked: false };
-        }
-        catch (error) {
-            if (!(error instanceof RequestError) || !worthLookingUp(error))
-                throw error;
-            const unsettled = new UnsettledRevokeError(error, uncertain.mayHaveRevoked);
-            if (options.settle === 'later')
-                throw unsettled;
-            let tokens;
-            try {
-                tokens = await this.listTokens();
-            }
-            catch {
-                throw error;
-            }
-            return settleRevoke(tokenId, unsettled, findById(tokens, tokenId));
-        }
-    }
-    close() {
-        this.transport.close();
-    }
-    platformTime(at) {
-        return this.loop.platformTime(at);
-    }
-    apiRequest(method, path, body) {
-        return jsonRequest(method, this.options.baseUrl + path, body);
-    }
-}
-function worthLookingUp(error) {
-    const { status } = error;
-    if (error instanceof AuthenticationError || status === undefined || status === 401)
-        return false;
-    return (status >= 200 && status <= 299) || isRefusal(status);
-}
-
 ;// CONCATENATED MODULE: ./src/shared/secrets.ts
 
 const SECRET_FIELDS = new Set([
@@ -3004,13 +2788,12 @@ const SECRET_FIELDS = new Set([
 ]);
 const PIECE_LENGTH = 8;
 const MAX_PIECED = 16 * 1024;
-const MAX_ENCODED = 64 * 1024;
 class Secrets {
     mask;
     values = new Set();
     sent = new Set();
-    cachedForms;
-    cachedPieces;
+    longestFirst;
+    pieces;
     constructor(mask) {
         this.mask = mask;
     }
@@ -3019,21 +2802,16 @@ class Secrets {
             return;
         if (kind === 'sent' && !this.sent.has(value)) {
             this.sent.add(value);
-            this.cachedPieces = undefined;
+            this.pieces = undefined;
         }
-        if (this.values.has(value))
-            return;
-        this.mask(value);
-        if (/[\r\n]/.test(value)) {
-            for (const line of value.split(/\r\n|\r|\n/)) {
-                if (line.trim() !== '' && !this.values.has(line)) {
-                    this.mask(line);
-                    this.values.add(line);
-                }
-            }
+        const lines = /[\r\n]/.test(value) ? value.split(/\r\n|\r|\n/) : [];
+        for (const part of [value, ...lines]) {
+            if (part.trim() === '' || this.values.has(part))
+                continue;
+            this.mask(part);
+            this.values.add(part);
+            this.longestFirst = undefined;
         }
-        this.values.add(value);
-        this.cachedForms = undefined;
     }
     addFrom(json) {
         const pending = [json];
@@ -3048,75 +2826,47 @@ class Secrets {
                     if (SECRET_FIELDS.has(key))
                         this.add(field, 'received');
                 }
-                else if (typeof field === 'object' && field !== null) {
+                else if (typeof field === 'object' && field !== null)
                     pending.push(field);
-                }
             }
         }
     }
     scrub(text) {
         if (this.values.size === 0)
             return text;
-        let result = this.replaceForms(text);
-        const decoded = decodeReferences(result);
-        if (decoded !== result) {
-            const scrubbed = this.replaceForms(decoded);
-            const pieces = this.removePieces(scrubbed);
-            if (pieces !== decoded)
-                return pieces;
+        const exact = this.removeWhole(text);
+        const decoded = secrets_unescape(exact);
+        if (decoded !== exact) {
+            const hidden = this.hide(decoded);
+            if (hidden !== decoded)
+                return hidden;
         }
-        result = this.removePieces(result);
-        return result;
+        return this.hide(exact);
     }
-    replaceForms(text) {
+    removeWhole(text) {
+        this.longestFirst ??= [...this.values].sort((a, b) => b.length - a.length);
         let result = text;
-        for (const form of this.forms()) {
-            if (result.includes(form))
-                result = result.split(form).join('***');
+        for (const value of this.longestFirst) {
+            if (result.includes(value))
+                result = result.split(value).join('***');
         }
         return result;
     }
-    forms() {
-        if (this.cachedForms === undefined) {
-            const forms = new Set();
-            for (const value of this.values) {
-                forms.add(value);
-                if (value.length > MAX_ENCODED)
-                    continue;
-                const url = encodeURIComponent(value);
-                const lower = url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
-                const json = JSON.stringify(value).slice(1, -1);
-                forms.add(value).add(json).add(json.replace(/\//g, '\\/')).add(url).add(lower);
-                forms.add(url.replace(/%20/g, '+')).add(lower.replace(/%20/g, '+'));
-            }
-            this.cachedForms = [...forms].sort((a, b) => b.length - a.length);
-        }
-        return this.cachedForms;
+    hide(text) {
+        const result = this.removeWhole(text);
+        if (this.sent.size === 0)
+            return result;
+        return this.removePieces(result).replace(ENCODED_RUN, (run) => decodings(run).some((decoded) => this.holdsPiece(decoded)) ? '***' : run);
     }
     removePieces(text) {
-        const pieces = this.pieces();
-        if (pieces.size === 0)
-            return text;
-        const kept = [];
-        const from = [];
-        const ignored = (0,shared_text/* isAscii */.ER)(text) ? ASCII_IGNORED : ignoredOne();
-        for (let i = 0; i < text.length; i++) {
-            const char = text.charAt(i);
-            if (ignored.test(char))
-                continue;
-            kept.push(char);
-            from.push(i);
-        }
-        const compact = kept.join('');
+        const { kept, from } = compact(text);
         const hidden = new Uint8Array(text.length);
         let found = false;
-        for (let i = 0; i + PIECE_LENGTH <= compact.length; i++) {
-            if (!pieces.has(compact.slice(i, i + PIECE_LENGTH)))
+        for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
+            if (!this.piecesOf().has(kept.slice(i, i + PIECE_LENGTH)))
                 continue;
             found = true;
-            const start = from[i] ?? 0;
-            const end = from[i + PIECE_LENGTH - 1] ?? start;
-            hidden.fill(1, start, end + 1);
+            hidden.fill(1, from[i], (from[i + PIECE_LENGTH - 1] ?? 0) + 1);
         }
         if (!found)
             return text;
@@ -3129,41 +2879,65 @@ class Secrets {
         }
         return result;
     }
-    pieces() {
-        if (this.cachedPieces === undefined) {
-            const pieces = new Set();
-            for (const value of this.sent) {
-                const head = value.slice(0, MAX_PIECED);
-                const compact = head.replace((0,shared_text/* isAscii */.ER)(head) ? /[\s+]/g : ignoredAll(), '');
-                for (let end = PIECE_LENGTH; end <= compact.length; end++)
-                    pieces.add(compact.slice(end - PIECE_LENGTH, end));
-            }
-            this.cachedPieces = pieces;
+    holdsPiece(text) {
+        const { kept } = compact(text);
+        for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
+            if (this.piecesOf().has(kept.slice(i, i + PIECE_LENGTH)))
+                return true;
         }
-        return this.cachedPieces;
+        return false;
+    }
+    piecesOf() {
+        if (this.pieces === undefined) {
+            this.pieces = new Set();
+            for (const value of this.sent) {
+                const { kept } = compact(value.slice(0, MAX_PIECED));
+                for (let end = PIECE_LENGTH; end <= kept.length; end++)
+                    this.pieces.add(kept.slice(end - PIECE_LENGTH, end));
+            }
+        }
+        return this.pieces;
     }
 }
-const ASCII_IGNORED = /[\s+]/;
-const IGNORED_CLASS = '[\\s+\\p{Cf}\\p{Default_Ignorable_Code_Point}]';
-const ignoredOne = (0,shared_text/* lazyRegExp */.eN)(() => new RegExp(IGNORED_CLASS, 'u'));
-const ignoredAll = (0,shared_text/* lazyRegExp */.eN)(() => new RegExp(IGNORED_CLASS, 'gu'));
+const IGNORED = (0,shared_text/* lazyRegExp */.eN)(() => /[\s+\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
+function compact(text) {
+    const ignored = (0,shared_text/* isAscii */.ER)(text) ? /[\s+]/ : IGNORED();
+    let kept = '';
+    const from = [];
+    for (let i = 0; i < text.length; i++) {
+        const char = text.charAt(i);
+        if (ignored.test(char))
+            continue;
+        kept += char;
+        from.push(i);
+    }
+    return { kept, from };
+}
+const ENCODED_RUN = /[A-Za-z0-9+/_-]{11,}={0,2}/g;
+function decodings(run) {
+    const bytes = [Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64')];
+    if (/^(?:[0-9a-f]{2})+$/i.test(run))
+        bytes.push(Buffer.from(run, 'hex'));
+    return bytes.flatMap((b) => [b.toString('latin1'), b.toString('utf8')]);
+}
 const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-function decodeReferences(text) {
+function secrets_unescape(text) {
     return text
+        .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex, char) => hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)))
         .replace(/&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi, (match, dec, hex, name) => {
         if (typeof name === 'string')
             return NAMED[name.toLowerCase()] ?? match;
         const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
         return code <= 0x10ffff ? String.fromCodePoint(code) : match;
     })
-        .replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+        .replace(/[^\s"'<>&=?]*%[0-9a-f]{2}[^\s"'<>&=?]*/gi, (word) => word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
         try {
             return decodeURIComponent(escapes);
         }
         catch {
-            return escapes;
+            return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one));
         }
-    });
+    }));
 }
 
 ;// CONCATENATED MODULE: ./src/runner/cancel.ts

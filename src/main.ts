@@ -9,7 +9,7 @@ import { stepFailure } from './report/step-failure.js'
 import { githubRunner } from './runner/github-runner.js'
 import type { Runner } from './runner/runner.js'
 import { connect, maskedSecrets } from './runner/start.js'
-import { systemClock, type Clock } from './shared/clock.js'
+import { systemClock, type Clock } from './shared/time.js'
 import { ActionError, InputError, messageOf } from './shared/errors.js'
 import type { SecretMasker } from './shared/secrets.js'
 

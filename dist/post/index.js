@@ -286,7 +286,7 @@ __webpack_unused_export__ = debug; // for test
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(307);
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(649);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(574);
 
 
 await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
@@ -296,7 +296,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 649:
+/***/ 574:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -307,7 +307,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: POST_STEP_LIMIT
 
-;// CONCATENATED MODULE: ./src/shared/clock.ts
+;// CONCATENATED MODULE: ./src/shared/time.ts
 const systemClock = {
     now: () => Date.now(),
     sleep: (ms, signal) => new Promise((resolve) => {
@@ -325,11 +325,180 @@ const systemClock = {
     }),
     jitter: () => Math.random(),
 };
+class Deadline {
+    clock;
+    totalMs;
+    limit;
+    endsAt;
+    cancelledBy;
+    stopping = new AbortController();
+    cutting = new AbortController();
+    constructor(clock, totalMs, limit) {
+        this.clock = clock;
+        this.totalMs = totalMs;
+        this.limit = limit;
+        this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
+    }
+    remaining() {
+        if (this.cancelledBy !== undefined)
+            return 0;
+        return Math.max(0, this.endsAt - this.clock.now());
+    }
+    expired() {
+        return this.remaining() === 0;
+    }
+    get stopSignal() {
+        return this.stopping.signal;
+    }
+    get cutSignal() {
+        return this.cutting.signal;
+    }
+    cancel(signal) {
+        if (this.cancelledBy !== undefined)
+            return;
+        this.cancelledBy = signal;
+        this.stopping.abort();
+    }
+    cut() {
+        this.cutting.abort();
+    }
+    cause() {
+        if (this.cancelledBy !== undefined)
+            return { by: 'cancel', signal: this.cancelledBy };
+        const cause = { by: 'totalTimeout', totalMs: this.totalMs };
+        return this.limit === undefined ? cause : { ...cause, limit: this.limit };
+    }
+    describe() {
+        return budget(this.totalMs, this.limit);
+    }
+}
+function budget(totalMs, limit = 'totalTimeout') {
+    return `${limit} (${Math.round(totalMs / 1000)} s)`;
+}
+function stopped(cause) {
+    return cause.by === 'cancel'
+        ? `The step was cancelled (${cause.signal})`
+        : `${budget(cause.totalMs, cause.limit)} ran out`;
+}
 
 // EXTERNAL MODULE: ./src/shared/errors.ts
 var errors = __nccwpck_require__(382);
 // EXTERNAL MODULE: ./src/shared/text.ts
 var shared_text = __nccwpck_require__(646);
+;// CONCATENATED MODULE: ./src/shared/records.ts
+
+const PUBLIC_FIELDS = [
+    'id',
+    'name',
+    'state',
+    'mediatorId',
+    'projectId',
+    'createdBy',
+    'createdByEmail',
+    'createdAt',
+    'revokedAt',
+    'revokedBy',
+];
+const OUTPUT_FIELDS = [...PUBLIC_FIELDS];
+function toRecord(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return 'not an object';
+    const fields = value;
+    if (typeof fields.id !== 'string' || fields.id === '')
+        return 'a record without an id';
+    if (typeof fields.state !== 'string' || fields.state === '')
+        return 'a record without a state';
+    const record = { id: fields.id, state: fields.state };
+    for (const field of PUBLIC_FIELDS) {
+        const v = fields[field];
+        if (typeof v === 'string')
+            record[field] = v;
+    }
+    if (typeof fields.tokenValue === 'string' && fields.tokenValue.trim() !== '') {
+        record.tokenValue = fields.tokenValue;
+    }
+    return record;
+}
+function publicJson(records) {
+    return JSON.stringify(records, OUTPUT_FIELDS);
+}
+function nameAndId(token) {
+    if (token.name === undefined)
+        return `${NO_NAME} (${shortId(token)})`;
+    return `${quoteName(token.name)} (${shortId(token)})`;
+}
+function quoteName(name) {
+    return `'${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(name), 200)}'`;
+}
+const NO_NAME = '(a name that is not text)';
+function shortId(token) {
+    return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.id), 80);
+}
+function tokenLabel(token) {
+    return `gateway token ${nameAndId(token)}`;
+}
+function uniqueById(records) {
+    const seen = new Set();
+    const isNew = (record) => {
+        const id = caseless(record.id);
+        if (seen.has(id))
+            return false;
+        seen.add(id);
+        return true;
+    };
+    if (records.every(isNew))
+        return records;
+    seen.clear();
+    return records.filter(isNew);
+}
+function caseless(id) {
+    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
+}
+function sameId(a, b) {
+    return caseless(a) === caseless(b);
+}
+function findById(tokens, tokenId) {
+    const wanted = caseless(tokenId);
+    return tokens.find((token) => caseless(token.id) === wanted);
+}
+function createdTime(record) {
+    return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
+}
+function newestFirst(records) {
+    return newestFirstBy(records, (record) => record);
+}
+function newestFirstBy(items, recordOf) {
+    const keyed = items.map((item) => {
+        const record = recordOf(item);
+        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
+    });
+    keyed.sort((a, b) => order(b.time, a.time) || order(a.id, b.id));
+    return keyed.map(({ item }) => item);
+}
+function order(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function records_isUuid(value) {
+    return UUID.test(value);
+}
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?([0-5]\d))$/;
+function readTimestamp(text) {
+    const match = ISO_8601.exec(text);
+    if (match === null)
+        return undefined;
+    const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+    const millis = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
+    const sign = match[9] === '-' ? -1 : 1;
+    const offsetMinutes = match[8] ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));
+    if (Math.abs(offsetMinutes) > 18 * 60)
+        return undefined;
+    const utc = Date.UTC(year, month - 1, day, hour, minute, second);
+    if (new Date(utc).toISOString().slice(0, 19) !== text.slice(0, 19))
+        return undefined;
+    return utc + millis - offsetMinutes * 60_000;
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/parsers.ts
 
 
@@ -732,15 +901,15 @@ const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(imp
 var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
 // EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
 var lib = __nccwpck_require__(511);
-;// CONCATENATED MODULE: ./src/shared/version.ts
-const VERSION = '0.1.0';
-const USER_AGENT = `gateway-token-action/${VERSION}`;
-
 ;// CONCATENATED MODULE: ./src/platform/http.ts
 
 
 
 
+
+
+const VERSION = '0.1.0';
+const USER_AGENT = `gateway-token-action/${VERSION}`;
 class TransportError extends Error {
     code;
     requestSent;
@@ -883,124 +1052,26 @@ const TLS_TRUST = new Set([
     'CERT_NOT_YET_VALID',
     'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
-
-;// CONCATENATED MODULE: ./src/shared/timestamp.ts
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?([0-5]\d))$/;
-function readTimestamp(text) {
-    const match = ISO_8601.exec(text);
-    if (match === null)
-        return undefined;
-    const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
-    const millis = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
-    const sign = match[9] === '-' ? -1 : 1;
-    const offsetMinutes = match[8] ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));
-    if (Math.abs(offsetMinutes) > 18 * 60)
-        return undefined;
-    const utc = Date.UTC(year, month - 1, day, hour, minute, second);
-    if (new Date(utc).toISOString().slice(0, 19) !== text.slice(0, 19))
-        return undefined;
-    return utc + millis - offsetMinutes * 60_000;
+const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
+function authEndpoint(authUrl) {
+    return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
 }
-
-;// CONCATENATED MODULE: ./src/shared/records.ts
-
-
-const PUBLIC_FIELDS = [
-    'id',
-    'name',
-    'state',
-    'mediatorId',
-    'projectId',
-    'createdBy',
-    'createdByEmail',
-    'createdAt',
-    'revokedAt',
-    'revokedBy',
-];
-const OUTPUT_FIELDS = [...PUBLIC_FIELDS];
-function toRecord(value) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-        return 'not an object';
-    const fields = value;
-    if (typeof fields.id !== 'string' || fields.id === '')
-        return 'a record without an id';
-    if (typeof fields.state !== 'string' || fields.state === '')
-        return 'a record without a state';
-    const record = { id: fields.id, state: fields.state };
-    for (const field of PUBLIC_FIELDS) {
-        const v = fields[field];
-        if (typeof v === 'string')
-            record[field] = v;
+const TOKENS_PATH = '/api/tokens';
+function revokePath(tokenId) {
+    if (!records_isUuid(tokenId)) {
+        throw new RequestError(`the token id ${JSON.stringify((0,shared_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
     }
-    if (typeof fields.tokenValue === 'string' && fields.tokenValue.trim() !== '') {
-        record.tokenValue = fields.tokenValue;
-    }
-    return record;
+    const id = encodeURIComponent(tokenId);
+    return `/api/tokens/${id}/revoke?tokenId=${id}`;
 }
-function publicJson(records) {
-    return JSON.stringify(records, OUTPUT_FIELDS);
+function jsonRequest(method, url, body) {
+    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
+    if (body === undefined)
+        return { method, url, headers };
+    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
 }
-function nameAndId(token) {
-    if (token.name === undefined)
-        return `${NO_NAME} (${shortId(token)})`;
-    return `${quoteName(token.name)} (${shortId(token)})`;
-}
-function quoteName(name) {
-    return `'${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(name), 200)}'`;
-}
-const NO_NAME = '(a name that is not text)';
-function shortId(token) {
-    return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.id), 80);
-}
-function tokenLabel(token) {
-    return `gateway token ${nameAndId(token)}`;
-}
-function uniqueById(records) {
-    const seen = new Set();
-    const isNew = (record) => {
-        const id = caseless(record.id);
-        if (seen.has(id))
-            return false;
-        seen.add(id);
-        return true;
-    };
-    if (records.every(isNew))
-        return records;
-    seen.clear();
-    return records.filter(isNew);
-}
-function caseless(id) {
-    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
-}
-function sameId(a, b) {
-    return caseless(a) === caseless(b);
-}
-function findById(tokens, tokenId) {
-    const wanted = caseless(tokenId);
-    return tokens.find((token) => caseless(token.id) === wanted);
-}
-function createdTime(record) {
-    return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
-}
-function newestFirst(records) {
-    return newestFirstBy(records, (record) => record);
-}
-function newestFirstBy(items, recordOf) {
-    const keyed = items.map((item) => {
-        const record = recordOf(item);
-        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
-    });
-    keyed.sort((a, b) => order(b.time, a.time) || order(a.id, b.id));
-    return keyed.map(({ item }) => item);
-}
-function order(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-
-;// CONCATENATED MODULE: ./src/shared/uuid.ts
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function uuid_isUuid(value) {
-    return UUID.test(value);
+function requestLine(request) {
+    return `${request.method} ${request.url}`;
 }
 
 ;// CONCATENATED MODULE: ./src/platform/lost-create.ts
@@ -1134,7 +1205,7 @@ class FollowedCreate {
             this.note({ lost: true });
     }
     async adopted(token, failure) {
-        if (!uuid_isUuid(token.id)) {
+        if (!records_isUuid(token.id)) {
             throw new RequestError(`${failure}; a token named ${quoteName(this.facts.name)} was created, but its id ${JSON.stringify((0,shared_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
         }
         this.note({ id: token.id, lost: this.lostAttempts > 1 });
@@ -1250,93 +1321,126 @@ function savedTokenFile(runner) {
 
 // EXTERNAL MODULE: ./src/runner/github-runner.ts + 14 modules
 var github_runner = __nccwpck_require__(307);
-;// CONCATENATED MODULE: ./src/shared/deadline.ts
-class Deadline {
-    clock;
-    totalMs;
-    limit;
-    endsAt;
-    cancelledBy;
-    stopping = new AbortController();
-    cutting = new AbortController();
-    constructor(clock, totalMs, limit) {
-        this.clock = clock;
-        this.totalMs = totalMs;
-        this.limit = limit;
-        this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
-    }
-    remaining() {
-        if (this.cancelledBy !== undefined)
-            return 0;
-        return Math.max(0, this.endsAt - this.clock.now());
-    }
-    expired() {
-        return this.remaining() === 0;
-    }
-    get stopSignal() {
-        return this.stopping.signal;
-    }
-    get cutSignal() {
-        return this.cutting.signal;
-    }
-    cancel(signal) {
-        if (this.cancelledBy !== undefined)
-            return;
-        this.cancelledBy = signal;
-        this.stopping.abort();
-    }
-    cut() {
-        this.cutting.abort();
-    }
-    cause() {
-        if (this.cancelledBy !== undefined)
-            return { by: 'cancel', signal: this.cancelledBy };
-        const cause = { by: 'totalTimeout', totalMs: this.totalMs };
-        return this.limit === undefined ? cause : { ...cause, limit: this.limit };
-    }
-    describe() {
-        return budget(this.totalMs, this.limit);
-    }
+;// CONCATENATED MODULE: ./src/platform/failures.ts
+
+
+const DEFAULT_BACKOFF = {
+    baseDelayMs: 500,
+    maxDelayMs: 8_000,
+    maxRetryAfterMs: 60_000,
+};
+const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+const TRANSIENT_CODES = new Set([
+    'ECONNRESET',
+    'ECONNREFUSED',
+    'ECONNABORTED',
+    'EPIPE',
+    'ETIMEDOUT',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENETDOWN',
+]);
+function isTransient(outcome) {
+    return outcome instanceof TransportError
+        ? TRANSIENT_CODES.has(outcome.code)
+        : TRANSIENT_STATUSES.has(outcome.status);
 }
-function budget(totalMs, limit = 'totalTimeout') {
-    return `${limit} (${Math.round(totalMs / 1000)} s)`;
+function mayHaveTakenEffect(outcome) {
+    if (outcome instanceof TransportError)
+        return outcome.requestSent;
+    return outcome.status >= 500 || outcome.status === 408;
 }
-function stopped(cause) {
-    return cause.by === 'cancel'
-        ? `The step was cancelled (${cause.signal})`
-        : `${budget(cause.totalMs, cause.limit)} ran out`;
+function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
+    const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
+    return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
 }
-
-;// CONCATENATED MODULE: ./src/platform/endpoints.ts
-
-
-
-
-const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
-function authEndpoint(authUrl) {
-    return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
-}
-const TOKENS_PATH = '/api/tokens';
-function revokePath(tokenId) {
-    if (!uuid_isUuid(tokenId)) {
-        throw new RequestError(`the token id ${JSON.stringify((0,shared_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
+    const value = headers['retry-after']?.trim();
+    if (!value)
+        return undefined;
+    let delay;
+    if (/^\d+$/.test(value)) {
+        delay = Number(value) * 1000;
     }
-    const id = encodeURIComponent(tokenId);
-    return `/api/tokens/${id}/revoke?tokenId=${id}`;
+    else {
+        const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
+        if (Number.isNaN(at))
+            return undefined;
+        const serverNow = headers.date === undefined ? NaN : Date.parse(headers.date);
+        delay = Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow));
+    }
+    return Math.min(delay, backoff.maxRetryAfterMs);
 }
-function jsonRequest(method, url, body) {
-    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
-    if (body === undefined)
-        return { method, url, headers };
-    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
+const MAX_REASON = 60;
+const MAX_DETAIL = 300;
+const MAX_BODY = 64 * 1024;
+const MAX_DEPTH = 4;
+const MAX_PARTS = 16;
+function describeBody(body, contentType, scrub) {
+    const truncated = body.length > MAX_BODY;
+    const text = scrub(truncated ? body.slice(0, MAX_BODY) : body).trim();
+    if (text === '')
+        return '';
+    if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
+        return 'the body was not JSON (an HTML page)';
+    }
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        if (truncated && /^[[{]/.test(text)) {
+            return `a JSON body of ${body.length} characters, too long to read for its message`;
+        }
+        return shorten(text);
+    }
+    const detail = jsonDetail(json);
+    if (detail !== undefined)
+        return shorten(scrub(detail));
+    const fields = typeof json === 'object' && json !== null && !Array.isArray(json)
+        ? Object.keys(json).slice(0, 8)
+        : [];
+    return fields.length > 0
+        ? shorten(`a JSON body without an error message (fields: ${fields.join(', ')})`)
+        : 'a JSON body without an error message';
 }
-function requestLine(request) {
-    return `${request.method} ${request.url}`;
+function jsonDetail(value, depth = 0) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH)
+        return undefined;
+    const fields = value;
+    const parts = [
+        fields.error,
+        fields.message,
+        fields.errors,
+        fields.error_description,
+        fields.detail,
+    ]
+        .flatMap((field) => (Array.isArray(field) ? field : [field]))
+        .slice(0, MAX_PARTS)
+        .map((field) => typeof field === 'object' && field !== null ? jsonDetail(field, depth + 1) : field)
+        .filter((field) => typeof field === 'string' && field.trim() !== '');
+    return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
 }
-
-;// CONCATENATED MODULE: ./src/platform/hints.ts
-
-
+function shorten(text) {
+    return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(text), MAX_DETAIL);
+}
+function describeFailure(request, outcome, { renewed, attempt }, scrub) {
+    if (outcome instanceof TransportError) {
+        return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
+    }
+    const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
+    const reason = (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
+    const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
+    const what = detail ? `: ${detail}` : '';
+    if (renewed && outcome.status === 401) {
+        return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
+    }
+    return `${requestLine(request)} answered ${status}${attempt}${what}`;
+}
 const UNREACHABLE = new Set([
     'ECONNREFUSED',
     'ENOTFOUND',
@@ -1436,7 +1540,7 @@ function readRevoked(request, answer, tokenId) {
 }
 function readCreated(request, answer) {
     const record = readRecord(request, answer);
-    if (!uuid_isUuid(record.id)) {
+    if (!records_isUuid(record.id)) {
         throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,shared_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
     }
     if (record.tokenValue === undefined) {
@@ -1480,193 +1584,6 @@ function readJson(request, answer, target = 'api') {
     return answer.json;
 }
 
-;// CONCATENATED MODULE: ./src/platform/auth.ts
-
-
-
-
-
-class Session {
-    obtain;
-    now;
-    pending;
-    constructor(obtain, now) {
-        this.obtain = obtain;
-        this.now = now;
-    }
-    async accessToken() {
-        const current = this.pending;
-        if (current !== undefined) {
-            const token = await current;
-            if (token.renewAt === undefined || this.now() < token.renewAt)
-                return token.value;
-            if (this.pending === current)
-                this.pending = undefined;
-        }
-        this.pending ??= this.start();
-        return (await this.pending).value;
-    }
-    async reject(value) {
-        const current = this.pending;
-        const token = await current?.catch(() => undefined);
-        if (token?.value === value && this.pending === current)
-            this.pending = undefined;
-    }
-    start() {
-        const pending = this.obtain();
-        pending.catch(() => {
-            if (this.pending === pending)
-                this.pending = undefined;
-        });
-        return pending;
-    }
-}
-async function authenticate(loop, { clientId, clientSecret, authUrl }, now) {
-    const endpoint = authEndpoint(authUrl);
-    const request = jsonRequest('POST', endpoint, JSON.stringify({ clientId, secret: clientSecret }));
-    try {
-        return await loop.call('auth', request, {
-            read: (answer) => readAccessToken(request, answer, now()),
-        });
-    }
-    catch (error) {
-        if (!(error instanceof RequestError))
-            throw error;
-        if (error.status === 404 || error.status === 405) {
-            throw new AuthenticationError(`authentication failed: ${error.message} ${authPathHint(endpoint)}`, error.status);
-        }
-        if (isRefusal(error.status)) {
-            throw new AuthenticationError(`authentication was refused: ${error.message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`, error.status);
-        }
-        throw new AuthenticationError(`authentication failed: ${error.message}`, error.status, error.transient);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/platform/retry.ts
-
-const DEFAULT_BACKOFF = {
-    baseDelayMs: 500,
-    maxDelayMs: 8_000,
-    maxRetryAfterMs: 60_000,
-};
-const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
-const TRANSIENT_CODES = new Set([
-    'ECONNRESET',
-    'ECONNREFUSED',
-    'ECONNABORTED',
-    'EPIPE',
-    'ETIMEDOUT',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ENETDOWN',
-]);
-function isTransient(outcome) {
-    return outcome instanceof TransportError
-        ? TRANSIENT_CODES.has(outcome.code)
-        : TRANSIENT_STATUSES.has(outcome.status);
-}
-function mayHaveTakenEffect(outcome) {
-    if (outcome instanceof TransportError)
-        return outcome.requestSent;
-    return outcome.status >= 500 || outcome.status === 408;
-}
-function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
-    const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
-    return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
-}
-function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
-    const value = headers['retry-after']?.trim();
-    if (!value)
-        return undefined;
-    let delay;
-    if (/^\d+$/.test(value)) {
-        delay = Number(value) * 1000;
-    }
-    else {
-        const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
-        if (Number.isNaN(at))
-            return undefined;
-        const serverNow = headers.date === undefined ? NaN : Date.parse(headers.date);
-        delay = Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow));
-    }
-    return Math.min(delay, backoff.maxRetryAfterMs);
-}
-
-;// CONCATENATED MODULE: ./src/platform/server-detail.ts
-
-
-
-const MAX_REASON = 60;
-const MAX_DETAIL = 300;
-const MAX_BODY = 64 * 1024;
-const MAX_DEPTH = 4;
-const MAX_PARTS = 16;
-function describeBody(body, contentType, scrub) {
-    const truncated = body.length > MAX_BODY;
-    const text = scrub(truncated ? body.slice(0, MAX_BODY) : body).trim();
-    if (text === '')
-        return '';
-    if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
-        return 'the body was not JSON (an HTML page)';
-    }
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch {
-        if (truncated && /^[[{]/.test(text)) {
-            return `a JSON body of ${body.length} characters, too long to read for its message`;
-        }
-        return shorten(text);
-    }
-    const detail = jsonDetail(json);
-    if (detail !== undefined)
-        return shorten(scrub(detail));
-    const fields = typeof json === 'object' && json !== null && !Array.isArray(json)
-        ? Object.keys(json).slice(0, 8)
-        : [];
-    return fields.length > 0
-        ? shorten(`a JSON body without an error message (fields: ${fields.join(', ')})`)
-        : 'a JSON body without an error message';
-}
-function jsonDetail(value, depth = 0) {
-    if (typeof value === 'string')
-        return value;
-    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH)
-        return undefined;
-    const fields = value;
-    const parts = [
-        fields.error,
-        fields.message,
-        fields.errors,
-        fields.error_description,
-        fields.detail,
-    ]
-        .flatMap((field) => (Array.isArray(field) ? field : [field]))
-        .slice(0, MAX_PARTS)
-        .map((field) => typeof field === 'object' && field !== null ? jsonDetail(field, depth + 1) : field)
-        .filter((field) => typeof field === 'string' && field.trim() !== '');
-    return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
-}
-function shorten(text) {
-    return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(text), MAX_DETAIL);
-}
-function describeFailure(request, outcome, { renewed, attempt }, scrub) {
-    if (outcome instanceof TransportError) {
-        return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
-    }
-    const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
-    const reason = (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
-    const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
-    const what = detail ? `: ${detail}` : '';
-    if (renewed && outcome.status === 401) {
-        return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
-    }
-    return `${requestLine(request)} answered ${status}${attempt}${what}`;
-}
-
 ;// CONCATENATED MODULE: ./src/platform/call-loop.ts
 
 
@@ -1691,7 +1608,7 @@ class CallLoop {
     async call(target, request, options) {
         const attempts = this.options.retries + 1;
         let renewed = false;
-        for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1;; attempt++) {
+        for (let attempt = (options.pooled?.attemptsUsed ?? 0) + 1;; attempt++) {
             if (this.options.deadline.expired())
                 throw notSent(this.options.deadline, request);
             const { outcome, accessToken, shortened } = await this.attempt(target, request, options);
@@ -1752,12 +1669,8 @@ class CallLoop {
         const answer = outcome instanceof TransportError ? undefined : outcome;
         const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff);
         const delay = retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff);
-        if (answer?.status === 429 && options.scheduled !== undefined) {
-            throw new ThrottledError((0,shared_text/* asSentence */.KG)(failure), {
-                retryAfterMs: retryAfter,
-                backoffMs: backoffDelay(attempt, clock.jitter(), backoff),
-                attemptsUsed: attempt,
-            });
+        if (answer?.status === 429 && options.pooled !== undefined) {
+            throw new ThrottledError((0,shared_text/* asSentence */.KG)(failure), { waitMs: delay, attemptsUsed: attempt });
         }
         if (delay < deadline.remaining())
             return delay;
@@ -1829,21 +1742,7 @@ function notSent(deadline, request) {
     return new DeadlineError(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
 }
 
-;// CONCATENATED MODULE: ./src/platform/settle-revoke.ts
-
-function settleRevoke(tokenId, unsettled, found) {
-    if (found === undefined) {
-        throw new UnknownTokenError(`no token with id ${tokenId} exists in the project: ${unsettled.message}`, unsettled.status);
-    }
-    if (found.state === 'revoked')
-        return { token: found, alreadyRevoked: !unsettled.mayHaveRevoked };
-    throw unsettled.refusal;
-}
-
 ;// CONCATENATED MODULE: ./src/platform/client.ts
-
-
-
 
 
 
@@ -1858,25 +1757,20 @@ class PlatformClient {
     clock;
     transport;
     loop;
-    deadline;
     constructor(options) {
         this.options = options;
         this.clock = options.clock ?? systemClock;
         this.transport = options.transport ?? new HttpTransport();
-        this.deadline = options.deadline ?? new Deadline(this.clock, 0);
         this.loop = new CallLoop({
             transport: this.transport,
             timeoutMs: options.timeoutMs,
-            deadline: this.deadline,
+            deadline: options.deadline ?? new Deadline(this.clock, 0),
             retries: options.retries,
             secrets: options.secrets,
             log: options.log,
             clock: this.clock,
             backoff: options.backoff ?? DEFAULT_BACKOFF,
-            accessTokens: (loop) => {
-                const now = () => this.clock.now();
-                return new Session(() => authenticate(loop, options, now), now);
-            },
+            accessTokens: (loop) => new Session(() => this.authenticate(loop), () => this.clock.now()),
         });
     }
     async createToken(name, { save } = {}) {
@@ -1886,7 +1780,7 @@ class PlatformClient {
             log: this.options.log,
             list: () => this.listTokens(),
             revoke: (tokenId) => this.revokeToken(tokenId),
-            platformTime: (at) => this.platformTime(at),
+            platformTime: this.platformTime,
             save: save ?? (() => undefined),
             postStepLooks: save !== undefined,
         });
@@ -1911,49 +1805,119 @@ class PlatformClient {
     }
     async revokeToken(tokenId, options = {}) {
         const request = this.apiRequest('POST', revokePath(tokenId));
-        const uncertain = { mayHaveRevoked: false };
+        let mayHaveRevoked = false;
         try {
             const token = await this.loop.call('api', request, {
                 read: (answer) => readRevoked(request, answer, tokenId),
                 onUncertain: () => {
-                    uncertain.mayHaveRevoked = true;
+                    mayHaveRevoked = true;
                     return Promise.resolve(undefined);
                 },
-                ...(options.scheduled && { scheduled: options.scheduled }),
+                ...(options.pooled && { pooled: options.pooled }),
             });
             return { token, alreadyRevoked: false };
         }
         catch (error) {
-            if (!(error instanceof RequestError) || !worthLookingUp(error))
+            const status = error instanceof RequestError ? error.status : undefined;
+            if (status === undefined || status === 401 || error instanceof AuthenticationError)
                 throw error;
-            const unsettled = new UnsettledRevokeError(error, uncertain.mayHaveRevoked);
+            if (!(isRefusal(status) || (status >= 200 && status <= 299)))
+                throw error;
+            const unsettled = new UnsettledRevokeError(error, mayHaveRevoked);
             if (options.settle === 'later')
                 throw unsettled;
-            let tokens;
-            try {
-                tokens = await this.listTokens();
-            }
-            catch {
-                throw error;
-            }
-            return settleRevoke(tokenId, unsettled, findById(tokens, tokenId));
+            const [settled] = await settleRefusals(() => this.listTokens(), [{ tokenId, unsettled }]);
+            if (settled === undefined || 'error' in settled)
+                throw settled?.error ?? error;
+            return settled;
         }
     }
     close() {
         this.transport.close();
     }
-    platformTime(at) {
-        return this.loop.platformTime(at);
-    }
+    platformTime = (at) => this.loop.platformTime(at);
     apiRequest(method, path, body) {
         return jsonRequest(method, this.options.baseUrl + path, body);
     }
+    async authenticate(loop) {
+        const { clientId, clientSecret, authUrl } = this.options;
+        const endpoint = authEndpoint(authUrl);
+        const request = jsonRequest('POST', endpoint, JSON.stringify({ clientId, secret: clientSecret }));
+        try {
+            return await loop.call('auth', request, {
+                read: (answer) => readAccessToken(request, answer, this.clock.now()),
+            });
+        }
+        catch (error) {
+            if (!(error instanceof RequestError))
+                throw error;
+            const { status, transient } = error;
+            const detail = status === 404 || status === 405
+                ? `failed: ${error.message} ${authPathHint(endpoint)}`
+                : isRefusal(status)
+                    ? `was refused: ${error.message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`
+                    : `failed: ${error.message}`;
+            throw new AuthenticationError(`authentication ${detail}`, status, transient);
+        }
+    }
 }
-function worthLookingUp(error) {
-    const { status } = error;
-    if (error instanceof AuthenticationError || status === undefined || status === 401)
-        return false;
-    return (status >= 200 && status <= 299) || isRefusal(status);
+class Session {
+    obtain;
+    now;
+    pending;
+    constructor(obtain, now) {
+        this.obtain = obtain;
+        this.now = now;
+    }
+    async accessToken() {
+        const current = this.pending;
+        if (current !== undefined) {
+            const token = await current;
+            if (token.renewAt === undefined || this.now() < token.renewAt)
+                return token.value;
+            if (this.pending === current)
+                this.pending = undefined;
+        }
+        if (this.pending === undefined) {
+            const pending = this.obtain();
+            this.pending = pending;
+            pending.catch(() => {
+                if (this.pending === pending)
+                    this.pending = undefined;
+            });
+        }
+        return (await this.pending).value;
+    }
+    async reject(value) {
+        const current = this.pending;
+        const token = await current?.catch(() => undefined);
+        if (token?.value === value && this.pending === current)
+            this.pending = undefined;
+    }
+}
+async function settleRefusals(list, unsettled) {
+    if (unsettled.length === 0)
+        return [];
+    let tokens;
+    try {
+        tokens = await list();
+    }
+    catch (error) {
+        const why = ` Whether it was revoked already could not be told: listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)}`;
+        return unsettled.map(({ unsettled: { refusal } }) => ({
+            error: new RequestError(refusal.message + why, refusal.status),
+        }));
+    }
+    return unsettled.map(({ tokenId, unsettled: { refusal, mayHaveRevoked } }) => {
+        const found = findById(tokens, tokenId);
+        if (found === undefined) {
+            const message = `no token with id ${tokenId} exists in the project: ${refusal.message}`;
+            return { error: new UnknownTokenError(message, refusal.status) };
+        }
+        if (found.state === 'revoked')
+            return { token: found, alreadyRevoked: !mayHaveRevoked };
+        return { error: refusal };
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/shared/secrets.ts
@@ -1970,13 +1934,12 @@ const SECRET_FIELDS = new Set([
 ]);
 const PIECE_LENGTH = 8;
 const MAX_PIECED = 16 * 1024;
-const MAX_ENCODED = 64 * 1024;
 class Secrets {
     mask;
     values = new Set();
     sent = new Set();
-    cachedForms;
-    cachedPieces;
+    longestFirst;
+    pieces;
     constructor(mask) {
         this.mask = mask;
     }
@@ -1985,21 +1948,16 @@ class Secrets {
             return;
         if (kind === 'sent' && !this.sent.has(value)) {
             this.sent.add(value);
-            this.cachedPieces = undefined;
+            this.pieces = undefined;
         }
-        if (this.values.has(value))
-            return;
-        this.mask(value);
-        if (/[\r\n]/.test(value)) {
-            for (const line of value.split(/\r\n|\r|\n/)) {
-                if (line.trim() !== '' && !this.values.has(line)) {
-                    this.mask(line);
-                    this.values.add(line);
-                }
-            }
+        const lines = /[\r\n]/.test(value) ? value.split(/\r\n|\r|\n/) : [];
+        for (const part of [value, ...lines]) {
+            if (part.trim() === '' || this.values.has(part))
+                continue;
+            this.mask(part);
+            this.values.add(part);
+            this.longestFirst = undefined;
         }
-        this.values.add(value);
-        this.cachedForms = undefined;
     }
     addFrom(json) {
         const pending = [json];
@@ -2014,75 +1972,47 @@ class Secrets {
                     if (SECRET_FIELDS.has(key))
                         this.add(field, 'received');
                 }
-                else if (typeof field === 'object' && field !== null) {
+                else if (typeof field === 'object' && field !== null)
                     pending.push(field);
-                }
             }
         }
     }
     scrub(text) {
         if (this.values.size === 0)
             return text;
-        let result = this.replaceForms(text);
-        const decoded = decodeReferences(result);
-        if (decoded !== result) {
-            const scrubbed = this.replaceForms(decoded);
-            const pieces = this.removePieces(scrubbed);
-            if (pieces !== decoded)
-                return pieces;
+        const exact = this.removeWhole(text);
+        const decoded = secrets_unescape(exact);
+        if (decoded !== exact) {
+            const hidden = this.hide(decoded);
+            if (hidden !== decoded)
+                return hidden;
         }
-        result = this.removePieces(result);
-        return result;
+        return this.hide(exact);
     }
-    replaceForms(text) {
+    removeWhole(text) {
+        this.longestFirst ??= [...this.values].sort((a, b) => b.length - a.length);
         let result = text;
-        for (const form of this.forms()) {
-            if (result.includes(form))
-                result = result.split(form).join('***');
+        for (const value of this.longestFirst) {
+            if (result.includes(value))
+                result = result.split(value).join('***');
         }
         return result;
     }
-    forms() {
-        if (this.cachedForms === undefined) {
-            const forms = new Set();
-            for (const value of this.values) {
-                forms.add(value);
-                if (value.length > MAX_ENCODED)
-                    continue;
-                const url = encodeURIComponent(value);
-                const lower = url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
-                const json = JSON.stringify(value).slice(1, -1);
-                forms.add(value).add(json).add(json.replace(/\//g, '\\/')).add(url).add(lower);
-                forms.add(url.replace(/%20/g, '+')).add(lower.replace(/%20/g, '+'));
-            }
-            this.cachedForms = [...forms].sort((a, b) => b.length - a.length);
-        }
-        return this.cachedForms;
+    hide(text) {
+        const result = this.removeWhole(text);
+        if (this.sent.size === 0)
+            return result;
+        return this.removePieces(result).replace(ENCODED_RUN, (run) => decodings(run).some((decoded) => this.holdsPiece(decoded)) ? '***' : run);
     }
     removePieces(text) {
-        const pieces = this.pieces();
-        if (pieces.size === 0)
-            return text;
-        const kept = [];
-        const from = [];
-        const ignored = (0,shared_text/* isAscii */.ER)(text) ? ASCII_IGNORED : ignoredOne();
-        for (let i = 0; i < text.length; i++) {
-            const char = text.charAt(i);
-            if (ignored.test(char))
-                continue;
-            kept.push(char);
-            from.push(i);
-        }
-        const compact = kept.join('');
+        const { kept, from } = compact(text);
         const hidden = new Uint8Array(text.length);
         let found = false;
-        for (let i = 0; i + PIECE_LENGTH <= compact.length; i++) {
-            if (!pieces.has(compact.slice(i, i + PIECE_LENGTH)))
+        for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
+            if (!this.piecesOf().has(kept.slice(i, i + PIECE_LENGTH)))
                 continue;
             found = true;
-            const start = from[i] ?? 0;
-            const end = from[i + PIECE_LENGTH - 1] ?? start;
-            hidden.fill(1, start, end + 1);
+            hidden.fill(1, from[i], (from[i + PIECE_LENGTH - 1] ?? 0) + 1);
         }
         if (!found)
             return text;
@@ -2095,41 +2025,65 @@ class Secrets {
         }
         return result;
     }
-    pieces() {
-        if (this.cachedPieces === undefined) {
-            const pieces = new Set();
-            for (const value of this.sent) {
-                const head = value.slice(0, MAX_PIECED);
-                const compact = head.replace((0,shared_text/* isAscii */.ER)(head) ? /[\s+]/g : ignoredAll(), '');
-                for (let end = PIECE_LENGTH; end <= compact.length; end++)
-                    pieces.add(compact.slice(end - PIECE_LENGTH, end));
-            }
-            this.cachedPieces = pieces;
+    holdsPiece(text) {
+        const { kept } = compact(text);
+        for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
+            if (this.piecesOf().has(kept.slice(i, i + PIECE_LENGTH)))
+                return true;
         }
-        return this.cachedPieces;
+        return false;
+    }
+    piecesOf() {
+        if (this.pieces === undefined) {
+            this.pieces = new Set();
+            for (const value of this.sent) {
+                const { kept } = compact(value.slice(0, MAX_PIECED));
+                for (let end = PIECE_LENGTH; end <= kept.length; end++)
+                    this.pieces.add(kept.slice(end - PIECE_LENGTH, end));
+            }
+        }
+        return this.pieces;
     }
 }
-const ASCII_IGNORED = /[\s+]/;
-const IGNORED_CLASS = '[\\s+\\p{Cf}\\p{Default_Ignorable_Code_Point}]';
-const ignoredOne = (0,shared_text/* lazyRegExp */.eN)(() => new RegExp(IGNORED_CLASS, 'u'));
-const ignoredAll = (0,shared_text/* lazyRegExp */.eN)(() => new RegExp(IGNORED_CLASS, 'gu'));
+const IGNORED = (0,shared_text/* lazyRegExp */.eN)(() => /[\s+\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
+function compact(text) {
+    const ignored = (0,shared_text/* isAscii */.ER)(text) ? /[\s+]/ : IGNORED();
+    let kept = '';
+    const from = [];
+    for (let i = 0; i < text.length; i++) {
+        const char = text.charAt(i);
+        if (ignored.test(char))
+            continue;
+        kept += char;
+        from.push(i);
+    }
+    return { kept, from };
+}
+const ENCODED_RUN = /[A-Za-z0-9+/_-]{11,}={0,2}/g;
+function decodings(run) {
+    const bytes = [Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64')];
+    if (/^(?:[0-9a-f]{2})+$/i.test(run))
+        bytes.push(Buffer.from(run, 'hex'));
+    return bytes.flatMap((b) => [b.toString('latin1'), b.toString('utf8')]);
+}
 const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-function decodeReferences(text) {
+function secrets_unescape(text) {
     return text
+        .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex, char) => hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)))
         .replace(/&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi, (match, dec, hex, name) => {
         if (typeof name === 'string')
             return NAMED[name.toLowerCase()] ?? match;
         const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
         return code <= 0x10ffff ? String.fromCodePoint(code) : match;
     })
-        .replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+        .replace(/[^\s"'<>&=?]*%[0-9a-f]{2}[^\s"'<>&=?]*/gi, (word) => word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
         try {
             return decodeURIComponent(escapes);
         }
         catch {
-            return escapes;
+            return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one));
         }
-    });
+    }));
 }
 
 ;// CONCATENATED MODULE: ./src/runner/cancel.ts
@@ -2360,7 +2314,7 @@ async function revokeAtEnd(client, runner, token) {
 function revokeFailed(id, name, error) {
     const advice = error instanceof UnknownTokenError
         ? ''
-        : uuid_isUuid(id)
+        : records_isUuid(id)
             ? ` It may still be active: revoke it with operation: revoke and tokenId: ${id}.`
             : ' It may still be active: look for it with operation: list, and revoke it on the platform.';
     return `Could not revoke ${tokenLabel({ id, name })} at the end of the job: ${(0,errors/* messageOf */.bD)(error)}${advice}`;

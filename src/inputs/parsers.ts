@@ -1,6 +1,6 @@
 // Parsers of single input values: each returns the typed value or throws an InputError naming the input.
 import { InputError } from '../shared/errors.js'
-import { isUuid } from '../shared/uuid.js'
+import { isUuid } from '../shared/records.js'
 import type { RevokeOnExit } from './task.js'
 import { CONTROL_CHARACTER, truncate } from '../shared/text.js'
 

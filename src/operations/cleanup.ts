@@ -1,18 +1,23 @@
 // The cleanup operation: revoke what the plan selects, at the platform's pace, and settle the refusals.
-import type { StopCause } from '../shared/deadline.js'
+import type { StopCause } from '../shared/time.js'
 import type { CleanupTask } from '../inputs/task.js'
+import { settleRefusals, type TokenApi } from '../platform/client.js'
 import {
   DeadlineError,
   RequestError,
   ThrottledError,
   UnsettledRevokeError,
 } from '../platform/errors.js'
-import type { TokenApi } from '../platform/token-api.js'
 import { newestFirst, newestFirstBy, type TokenRecord } from '../shared/records.js'
 import { planCleanup, type KeptToken } from './cleanup-plan.js'
 import type { OperationContext } from './context.js'
-import { Scheduler, type Sent } from './scheduler.js'
-import { settleRefusals, type NotRevoked, type Unsettled } from './settle-refusals.js'
+import { Pool, type Sent } from './pool.js'
+
+/** A token the cleanup selected and could not revoke, and why (scrubbed server text). */
+export interface NotRevoked {
+  token: TokenRecord
+  reason: string
+}
 
 export interface CleanupResult {
   operation: 'cleanup'
@@ -44,7 +49,7 @@ type AgeClock = { by: 'platform'; skewMs: number } | { by: 'runner' }
 
 /**
  * Revokes the tokens a selection chooses (see planCleanup), at most `concurrency` at a
- * time and at the pace the platform allows (Scheduler). A token that cannot be revoked
+ * time and at the pace the platform allows (Pool). A token that cannot be revoked
  * does not stop the others; it is reported in `notRevoked`. When totalTimeout runs
  * out, or the step is cancelled, no more revokes start: the rest are reported in `left`.
  */
@@ -74,56 +79,70 @@ export async function cleanup(
     return { ...result, revoked: plan.revoke, revokedElsewhere: [], notRevoked: [], left: [], stop }
   }
 
-  // One scheduler owns every send of a revoke: a 429 hands the request back to it.
-  const scheduler = new Scheduler(task.concurrency, clock, deadline, log)
-  const ends = await scheduler.run(
+  // One pool owns every send of a revoke: a 429 hands the request back to it.
+  const pool = new Pool(task.concurrency, clock, deadline, log)
+  const ends = await pool.run(
     plan.revoke,
-    async (token, attemptsUsed): Promise<Sent<RevokeEnd>> => {
+    async (token, attemptsUsed): Promise<Sent<End>> => {
       try {
-        const revoked = await client.revokeToken(token.id, {
-          scheduled: { attemptsUsed },
-          // Settled below, all with one list fetched after the last refusal.
-          settle: 'later',
-        })
-        return { done: { revoked: revoked.token } }
+        // Refusals are settled below, all with one list fetched after the last of them.
+        const options = { pooled: { attemptsUsed }, settle: 'later' as const }
+        return { done: { token, revoked: (await client.revokeToken(token.id, options)).token } }
       } catch (error) {
         if (error instanceof ThrottledError) return { throttled: error.throttle }
-        if (error instanceof UnsettledRevokeError) return { done: { unsettled: { token, error } } }
+        if (error instanceof UnsettledRevokeError) return { done: { token, unsettled: error } }
         if (!(error instanceof RequestError)) throw error
-        if (error instanceof DeadlineError && !error.mayHaveTakenEffect) {
-          return { done: { left: token } }
-        }
-        // With mayHaveTakenEffect, the message says that it may have taken effect all the same.
-        return { done: { failed: { token, reason: error.message } } }
+        // Not sent in time: left. With mayHaveTakenEffect, the message says it may have.
+        if (error instanceof DeadlineError && !error.mayHaveTakenEffect) return { done: { token } }
+        return { done: { token, reason: error.message } }
       }
     },
     // Out of time before it was sent, or before its 429's wait was over.
-    (token) => ({ left: token }),
+    (token): End => ({ token }),
   )
+  const refused = ends.filter((end) => end.unsettled !== undefined)
   const settled = await settleRefusals(
-    client,
-    ends.flatMap((o) => ('unsettled' in o ? [o.unsettled] : [])),
+    () => client.listTokens(),
+    refused.flatMap(({ token, unsettled }) =>
+      unsettled === undefined ? [] : [{ tokenId: token.id, unsettled }],
+    ),
   )
+  refused.forEach((end, i) => {
+    const outcome = settled[i]
+    if (outcome === undefined) return
+    if ('error' in outcome) end.reason = outcome.error.message
+    else if (outcome.alreadyRevoked) end.elsewhere = outcome.token
+    else end.revoked = outcome.token
+  })
+  const of = (pick: (end: End) => TokenRecord | undefined) =>
+    newestFirst(ends.flatMap((end) => pick(end) ?? []))
   return {
     ...result,
-    revoked: newestFirst([
-      ...ends.flatMap((o) => ('revoked' in o ? [o.revoked] : [])),
-      ...settled.revoked,
-    ]),
-    revokedElsewhere: newestFirst(settled.revokedElsewhere),
+    revoked: of((end) => end.revoked),
+    revokedElsewhere: of((end) => end.elsewhere),
     notRevoked: newestFirstBy(
-      [...ends.flatMap((o) => ('failed' in o ? [o.failed] : [])), ...settled.notRevoked],
+      ends.flatMap(({ token, reason }) => (reason === undefined ? [] : [{ token, reason }])),
       ({ token }) => token,
     ),
-    left: ends.flatMap((o) => ('left' in o ? [o.left] : [])),
+    left: ends.flatMap((end) =>
+      (end.unsettled ?? end.revoked ?? end.elsewhere ?? end.reason) === undefined
+        ? [end.token]
+        : [],
+    ),
     // Read last: a cancel may have come while the revokes ran.
     stop: deadline.cause(),
   }
 }
 
-/** What became of one revoke the scheduler sent. */
-type RevokeEnd =
-  | { revoked: TokenRecord }
-  | { failed: NotRevoked }
-  | { left: TokenRecord }
-  | { unsettled: Unsettled }
+/**
+ * What became of one token the pool sent: revoked, by this step or (settled) someone else,
+ * refused with a reason, refused and waiting for the list to settle it, or, with none of
+ * those, left (not sent before totalTimeout ran out or the step was cancelled).
+ */
+interface End {
+  token: TokenRecord
+  revoked?: TokenRecord
+  elsewhere?: TokenRecord
+  reason?: string
+  unsettled?: UnsettledRevokeError
+}

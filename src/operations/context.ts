@@ -1,8 +1,8 @@
 // What every operation is given besides the client.
-import type { Clock } from '../shared/clock.js'
-import type { Deadline } from '../shared/deadline.js'
-import type { Logger } from '../shared/logger.js'
-import type { CreateOptions } from '../platform/token-api.js'
+import type { Clock } from '../shared/time.js'
+import type { Deadline } from '../shared/time.js'
+import type { Logger } from '../shared/text.js'
+import type { CreateOptions } from '../platform/client.js'
 
 /** What operations get besides the client: time, the log and the step's budget. */
 export interface OperationContext {

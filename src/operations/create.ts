@@ -2,7 +2,7 @@
 import { ActionError, messageOf } from '../shared/errors.js'
 import type { CreateTask } from '../inputs/task.js'
 import { notHandedOn } from '../platform/lost-create.js'
-import type { CreateOptions, TokenApi } from '../platform/token-api.js'
+import type { CreateOptions, TokenApi } from '../platform/client.js'
 import { newestFirst, tokenLabel, type TokenRecord } from '../shared/records.js'
 import { asSentence } from '../shared/text.js'
 

@@ -1,6 +1,6 @@
 // Maps the operation asked for to the module that performs it.
 import type { CleanupTask, CreateTask, ListTask, RevokeTask, Task } from '../inputs/task.js'
-import type { TokenApi } from '../platform/token-api.js'
+import type { TokenApi } from '../platform/client.js'
 import { cleanup, type CleanupResult } from './cleanup.js'
 import { create, type CreateResult } from './create.js'
 import { list, type ListResult } from './list.js'

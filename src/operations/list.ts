@@ -1,5 +1,5 @@
 // The list operation: the tokens that match the name and state filters, newest first.
-import type { TokenApi } from '../platform/token-api.js'
+import type { TokenApi } from '../platform/client.js'
 import type { ListTask } from '../inputs/task.js'
 import { nameMatcher } from './name-pattern.js'
 import { newestFirst, type TokenRecord } from '../shared/records.js'

@@ -1,5 +1,5 @@
 // The revoke operation: one token by id, idempotently.
-import type { TokenApi } from '../platform/token-api.js'
+import type { TokenApi } from '../platform/client.js'
 import type { RevokeTask } from '../inputs/task.js'
 import type { TokenRecord } from '../shared/records.js'
 

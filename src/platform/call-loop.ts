@@ -1,12 +1,12 @@
 // The call loop: one logical request sent until it succeeds, fails for good, or runs out of attempts.
-import type { Clock } from '../shared/clock.js'
-import { stopped, type Deadline } from '../shared/deadline.js'
-import type { Logger } from '../shared/logger.js'
+import type { Clock } from '../shared/time.js'
+import { stopped, type Deadline } from '../shared/time.js'
+import type { Logger } from '../shared/text.js'
 import type { SecretMasker } from '../shared/secrets.js'
 import { NOT_JSON, parseJson, type Answer } from './decode.js'
-import { requestLine } from './endpoints.js'
+import { requestLine } from './http.js'
 import { DeadlineError, RequestError, ThrottledError } from './errors.js'
-import { apiPathHint, transportHint } from './hints.js'
+import { apiPathHint, transportHint } from './failures.js'
 import {
   CUT_OFF,
   TransportError,
@@ -21,8 +21,8 @@ import {
   mayHaveTakenEffect,
   retryAfterDelay,
   type Backoff,
-} from './retry.js'
-import { describeFailure } from './server-detail.js'
+} from './failures.js'
+import { describeFailure } from './failures.js'
 import { asSentence } from '../shared/text.js'
 
 /** Where API calls get their access token: see auth.ts. */
@@ -63,12 +63,12 @@ export interface CallOptions<T> {
   /** Told each time an attempt is written whole: from then on the server may act on it. */
   onWritten?(): void
   /**
-   * Set when a scheduler sends the request (a cleanup's revokes): a 429 with attempts left
-   * is thrown as a ThrottledError, for the scheduler to send it again when it chooses,
-   * instead of being waited out here while holding the scheduler's slot. `attemptsUsed`:
-   * the attempts the request used before this send, so that the bound holds across sends.
+   * Set when a pool sends the request (a cleanup's revokes): a 429 with attempts left is
+   * thrown as a ThrottledError, for the pool to send it again when its wait is over,
+   * instead of being waited out here while holding the pool's slot. `attemptsUsed`: the
+   * attempts the request used before this send, so that the bound holds across sends.
    */
-  scheduled?: { attemptsUsed: number }
+  pooled?: { attemptsUsed: number }
 }
 
 export class CallLoop {
@@ -93,7 +93,7 @@ export class CallLoop {
   async call<T>(target: Target, request: HttpRequest, options: CallOptions<T>): Promise<T> {
     const attempts = this.options.retries + 1
     let renewed = false
-    for (let attempt = (options.scheduled?.attemptsUsed ?? 0) + 1; ; attempt++) {
+    for (let attempt = (options.pooled?.attemptsUsed ?? 0) + 1; ; attempt++) {
       if (this.options.deadline.expired()) throw notSent(this.options.deadline, request)
       const { outcome, accessToken, shortened } = await this.attempt(target, request, options)
       this.throwIfCutOff(request, outcome, shortened)
@@ -162,8 +162,8 @@ export class CallLoop {
 
   /**
    * How long to wait before the next attempt: as Retry-After asks, or the backoff. A 429
-   * of a scheduled request is handed back to its scheduler instead (ThrottledError); a
-   * wait past the budget, or after a cancel, ends the call (DeadlineError).
+   * of a pooled request is handed back to its pool instead (ThrottledError); a wait past
+   * the budget, or after a cancel, ends the call (DeadlineError).
    */
   private delayOrStop<T>(
     failure: string,
@@ -175,13 +175,9 @@ export class CallLoop {
     const answer = outcome instanceof TransportError ? undefined : outcome
     const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff)
     const delay = retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff)
-    if (answer?.status === 429 && options.scheduled !== undefined) {
-      // Its slot goes to others: the scheduler sends it again, not before `delay`.
-      throw new ThrottledError(asSentence(failure), {
-        retryAfterMs: retryAfter,
-        backoffMs: backoffDelay(attempt, clock.jitter(), backoff),
-        attemptsUsed: attempt,
-      })
+    if (answer?.status === 429 && options.pooled !== undefined) {
+      // Its slot goes to others: the pool sends it again, not before `delay`.
+      throw new ThrottledError(asSentence(failure), { waitMs: delay, attemptsUsed: attempt })
     }
     if (delay < deadline.remaining()) return delay
     const maybe = mayHaveTakenEffect(outcome)

@@ -1,23 +1,66 @@
-// The platform client: create, list and revoke, with recovery after a lost create and idempotent revokes.
-import { systemClock, type Clock } from '../shared/clock.js'
-import { Deadline } from '../shared/deadline.js'
-import type { Logger } from '../shared/logger.js'
+// The platform client: its API as the operations see it, the session that authenticates it, and how a refused revoke is settled.
+import { FORK_HINT, messageOf } from '../shared/errors.js'
 import { findById, type TokenRecord } from '../shared/records.js'
 import type { SecretMasker } from '../shared/secrets.js'
-import { authenticate, Session } from './auth.js'
-import { CallLoop } from './call-loop.js'
-import { readCreated, readList, readRevoked } from './decode.js'
-import { FollowedCreate } from './lost-create.js'
-import { jsonRequest, requestLine, revokePath, TOKENS_PATH } from './endpoints.js'
-import { AuthenticationError, isRefusal, RequestError, UnsettledRevokeError } from './errors.js'
-import { HttpTransport, type HttpRequest, type Transport } from './http.js'
-import { DEFAULT_BACKOFF, type Backoff } from './retry.js'
-import { settleRevoke } from './settle-revoke.js'
-import type { CreateOptions, RevokeOptions, RevokeAnswer, TokenApi } from './token-api.js'
+import type { Logger } from '../shared/text.js'
+import { Deadline, systemClock, type Clock } from '../shared/time.js'
+import { CallLoop, type AccessTokens } from './call-loop.js'
+import { readAccessToken, readCreated, readList, readRevoked, type AccessToken } from './decode.js'
+import {
+  AuthenticationError,
+  isRefusal,
+  RequestError,
+  UnknownTokenError,
+  UnsettledRevokeError,
+} from './errors.js'
+import { authPathHint, DEFAULT_BACKOFF, type Backoff } from './failures.js'
+import {
+  authEndpoint,
+  HttpTransport,
+  jsonRequest,
+  requestLine,
+  revokePath,
+  TOKENS_PATH,
+  type HttpRequest,
+  type Transport,
+} from './http.js'
+import { FollowedCreate, type CreateFacts, type PlatformTime } from './lost-create.js'
+
+/** A revoke that succeeded, or found the token revoked already. */
+export interface RevokeAnswer {
+  token: TokenRecord
+  /** Revoked before this call: this call changed nothing. */
+  alreadyRevoked: boolean
+}
+
+export interface RevokeOptions {
+  /** Sent by a pool (a cleanup): a 429 with attempts left is handed back (ThrottledError). */
+  pooled?: { attemptsUsed: number }
+  /**
+   * A refusal, or a success that does not show this token revoked, is settled by a list
+   * fetched after it (settleRefusals): at once, or with `later`, thrown as an
+   * UnsettledRevokeError for a batch to settle all of them with one list after the last.
+   */
+  settle?: 'now' | 'later'
+}
+
+export interface CreateOptions {
+  /** Saves what is learnt of the create for the post step (revokeOnExit; lost-create.ts). */
+  save?: (facts: CreateFacts) => void
+}
+
+/** What the operations see of the platform: one method per API call. */
+export interface TokenApi {
+  createToken(name: string, options?: CreateOptions): Promise<TokenRecord>
+  listTokens(): Promise<TokenRecord[]>
+  revokeToken(tokenId: string, options?: RevokeOptions): Promise<RevokeAnswer>
+  /** The platform's time at a time of the runner's, by its Date headers; undefined without. */
+  platformTime: PlatformTime
+}
 
 export interface ClientOptions {
   baseUrl: string
-  /** The auth service's base URL, or its token endpoint, without a trailing `/` (see authEndpoint). */
+  /** The auth service's base URL, or its token endpoint, without a trailing `/`. */
   authUrl: string
   clientId: string
   clientSecret: string
@@ -43,33 +86,32 @@ export class PlatformClient implements TokenApi {
   private readonly clock: Clock
   private readonly transport: Transport
   private readonly loop: CallLoop
-  private readonly deadline: Deadline
 
   constructor(private readonly options: ClientOptions) {
     this.clock = options.clock ?? systemClock
     this.transport = options.transport ?? new HttpTransport()
-    this.deadline = options.deadline ?? new Deadline(this.clock, 0)
     this.loop = new CallLoop({
       transport: this.transport,
       timeoutMs: options.timeoutMs,
-      deadline: this.deadline,
+      deadline: options.deadline ?? new Deadline(this.clock, 0),
       retries: options.retries,
       secrets: options.secrets,
       log: options.log,
       clock: this.clock,
       backoff: options.backoff ?? DEFAULT_BACKOFF,
-      accessTokens: (loop) => {
-        const now = () => this.clock.now()
-        return new Session(() => authenticate(loop, options, now), now)
-      },
+      accessTokens: (loop) =>
+        new Session(
+          () => this.authenticate(loop),
+          () => this.clock.now(),
+        ),
     })
   }
 
   /**
-   * POST /api/tokens. A create is not simply sent again: when an attempt fails in a
-   * way that may have created the token (its answer lost), the list is checked first,
-   * and the one token found there is the result (lost-create.ts, which also saves what
-   * is learnt for the post step).
+   * POST /api/tokens. A create is not simply sent again: when an attempt fails in a way
+   * that may have created the token (its answer lost), the list is checked first, and the
+   * one token found there is the result (lost-create.ts, which also saves what is learnt
+   * for the post step).
    */
   async createToken(name: string, { save }: CreateOptions = {}): Promise<TokenRecord> {
     const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }))
@@ -78,7 +120,7 @@ export class PlatformClient implements TokenApi {
       log: this.options.log,
       list: () => this.listTokens(),
       revoke: (tokenId) => this.revokeToken(tokenId),
-      platformTime: (at) => this.platformTime(at),
+      platformTime: this.platformTime,
       save: save ?? (() => undefined),
       postStepLooks: save !== undefined,
     })
@@ -105,36 +147,35 @@ export class PlatformClient implements TokenApi {
 
   /**
    * POST /api/tokens/{id}/revoke?tokenId={id}. Idempotent: when the platform refuses, or
-   * answers with anything but this token's record, revoked, the token's record in a list
-   * fetched after it tells a token revoked already (success) from one that does not
-   * exist, or one that is still active (the refusal stands). See RevokeOptions.settle.
+   * answers with anything but this token's record, revoked, a list fetched after it tells a
+   * token revoked already (success) from one that does not exist, or is still active (the
+   * refusal stands): settleRefusals, at once or later (RevokeOptions.settle).
    */
   async revokeToken(tokenId: string, options: RevokeOptions = {}): Promise<RevokeAnswer> {
     const request = this.apiRequest('POST', revokePath(tokenId))
     // Set when an attempt may have revoked it: then a revoked record is this call's doing.
-    const uncertain = { mayHaveRevoked: false }
+    let mayHaveRevoked = false
     try {
       const token = await this.loop.call('api', request, {
         read: (answer) => readRevoked(request, answer, tokenId),
         onUncertain: () => {
-          uncertain.mayHaveRevoked = true
+          mayHaveRevoked = true
           return Promise.resolve(undefined)
         },
-        ...(options.scheduled && { scheduled: options.scheduled }),
+        ...(options.pooled && { pooled: options.pooled }),
       })
       return { token, alreadyRevoked: false }
     } catch (error) {
-      if (!(error instanceof RequestError) || !worthLookingUp(error)) throw error
-      const unsettled = new UnsettledRevokeError(error, uncertain.mayHaveRevoked)
-      if (options.settle === 'later') throw unsettled
-      let tokens: TokenRecord[]
-      try {
-        tokens = await this.listTokens()
-      } catch {
-        // The list is for a better answer; if it fails too, the refusal stands.
+      // After a refusal (not a 401) or an unreadable success, the token's record can tell.
+      const status = error instanceof RequestError ? error.status : undefined
+      if (status === undefined || status === 401 || error instanceof AuthenticationError)
         throw error
-      }
-      return settleRevoke(tokenId, unsettled, findById(tokens, tokenId))
+      if (!(isRefusal(status) || (status >= 200 && status <= 299))) throw error
+      const unsettled = new UnsettledRevokeError(error as RequestError, mayHaveRevoked)
+      if (options.settle === 'later') throw unsettled
+      const [settled] = await settleRefusals(() => this.listTokens(), [{ tokenId, unsettled }])
+      if (settled === undefined || 'error' in settled) throw settled?.error ?? error
+      return settled
     }
   }
 
@@ -144,22 +185,116 @@ export class PlatformClient implements TokenApi {
   }
 
   /** The platform's time at a time of ours, by the Date headers of its answers so far. */
-  platformTime(at: number): number | undefined {
-    return this.loop.platformTime(at)
-  }
+  platformTime: PlatformTime = (at) => this.loop.platformTime(at)
 
   private apiRequest(method: HttpRequest['method'], path: string, body?: string): HttpRequest {
     return jsonRequest(method, this.options.baseUrl + path, body)
   }
+
+  /**
+   * Exchanges the client credentials for an access token (docs/PLATFORM-API.md section 5).
+   * A refusal points at the credentials, a 404 or 405 at authUrl's path.
+   */
+  private async authenticate(loop: CallLoop): Promise<AccessToken> {
+    const { clientId, clientSecret, authUrl } = this.options
+    const endpoint = authEndpoint(authUrl)
+    const request = jsonRequest(
+      'POST',
+      endpoint,
+      JSON.stringify({ clientId, secret: clientSecret }),
+    )
+    try {
+      return await loop.call('auth', request, {
+        read: (answer) => readAccessToken(request, answer, this.clock.now()),
+      })
+    } catch (error) {
+      if (!(error instanceof RequestError)) throw error
+      const { status, transient } = error
+      const detail =
+        status === 404 || status === 405
+          ? `failed: ${error.message} ${authPathHint(endpoint)}`
+          : isRefusal(status)
+            ? `was refused: ${error.message} Check the clientId and clientSecret inputs. ${FORK_HINT}`
+            : `failed: ${error.message}`
+      throw new AuthenticationError(`authentication ${detail}`, status, transient)
+    }
+  }
 }
 
 /**
- * After a revoke ends this way, the token's record can tell what happened: a refusal
- * (other than 401) or an unreadable success. Not after a failed authentication, which
- * sent no revoke at all.
+ * The access token of one run: obtained on first use, shared by concurrent calls (one
+ * authentication for all: the auth service keeps at most 100 refresh tokens per client),
+ * renewed shortly before it expires, and dropped when the API rejects it.
  */
-function worthLookingUp(error: RequestError): boolean {
-  const { status } = error
-  if (error instanceof AuthenticationError || status === undefined || status === 401) return false
-  return (status >= 200 && status <= 299) || isRefusal(status)
+export class Session implements AccessTokens {
+  private pending: Promise<AccessToken> | undefined
+
+  constructor(
+    private readonly obtain: () => Promise<AccessToken>,
+    private readonly now: () => number,
+  ) {}
+
+  /** A usable access token, authenticating when there is none or it is about to expire. */
+  async accessToken(): Promise<string> {
+    const current = this.pending
+    if (current !== undefined) {
+      const token = await current
+      if (token.renewAt === undefined || this.now() < token.renewAt) return token.value
+      if (this.pending === current) this.pending = undefined
+    }
+    if (this.pending === undefined) {
+      const pending = this.obtain()
+      this.pending = pending
+      // A failed authentication is not kept: the next call tries again.
+      pending.catch(() => {
+        if (this.pending === pending) this.pending = undefined
+      })
+    }
+    return (await this.pending).value
+  }
+
+  /** Forgets a token the API rejected, unless a concurrent call has already replaced it. */
+  async reject(value: string): Promise<void> {
+    const current = this.pending
+    const token = await current?.catch(() => undefined)
+    if (token?.value === value && this.pending === current) this.pending = undefined
+  }
+}
+
+/** What a refused revoke came to, once settled: a revoke after all, or the failure. */
+export type Settled = RevokeAnswer | { error: RequestError }
+
+/**
+ * The one way a refused or unclear revoke is settled. Two jobs over the same tokens race: a
+ * revoke of a token the other has just revoked is refused (409, or 400 or 404 on some
+ * platforms). Only a list fetched after the refusal can tell that from a real refusal, and
+ * one list fetched after the last of them settles them all (a list fetched at the first
+ * would show the later ones still active): a revoked record is a success, this call's own
+ * when an attempt may have revoked it, else someone else's (`alreadyRevoked`); no record,
+ * the project has no such token; an active one, the refusal stands. When that list cannot
+ * be had, every refusal stands, saying so. One result per refusal, in order.
+ */
+export async function settleRefusals(
+  list: () => Promise<TokenRecord[]>,
+  unsettled: readonly { tokenId: string; unsettled: UnsettledRevokeError }[],
+): Promise<Settled[]> {
+  if (unsettled.length === 0) return []
+  let tokens: TokenRecord[]
+  try {
+    tokens = await list()
+  } catch (error) {
+    const why = ` Whether it was revoked already could not be told: listing the tokens failed too: ${messageOf(error)}`
+    return unsettled.map(({ unsettled: { refusal } }) => ({
+      error: new RequestError(refusal.message + why, refusal.status),
+    }))
+  }
+  return unsettled.map(({ tokenId, unsettled: { refusal, mayHaveRevoked } }): Settled => {
+    const found = findById(tokens, tokenId)
+    if (found === undefined) {
+      const message = `no token with id ${tokenId} exists in the project: ${refusal.message}`
+      return { error: new UnknownTokenError(message, refusal.status) }
+    }
+    if (found.state === 'revoked') return { token: found, alreadyRevoked: !mayHaveRevoked }
+    return { error: refusal }
+  })
 }

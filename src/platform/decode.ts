@@ -1,10 +1,10 @@
 // Decoding answers: a body parsed once, then checked and read into records or an access token.
 import { nameAndId, sameId, toRecord, uniqueById, type TokenRecord } from '../shared/records.js'
-import { isUuid } from '../shared/uuid.js'
-import { requestLine } from './endpoints.js'
+import { isUuid } from '../shared/records.js'
+import { requestLine } from './http.js'
 import { RequestError } from './errors.js'
 import { truncate } from '../shared/text.js'
-import { notJsonHint } from './hints.js'
+import { notJsonHint } from './failures.js'
 import type { HttpRequest, HttpResponse, Target } from './http.js'
 
 /** An answer, its body parsed once (NOT_JSON when it is not JSON). */

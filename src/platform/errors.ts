@@ -43,11 +43,11 @@ export class DeadlineError extends RequestError {
 }
 
 /**
- * A revoke whose outcome only the token's record can tell: the platform refused it (a
- * 4xx other than 401, 408 and 429: the token may have been revoked by someone else), or
- * answered with a success that does not show this token revoked. A list fetched after
- * it settles it (settle-revoke.ts). With `mayHaveRevoked`, an earlier attempt may have
- * revoked the token: then a revoked record is this call's doing.
+ * A revoke whose outcome only the token's record can tell: the platform refused
+ * it (a 4xx other than 401, 408 and 429: someone else may have revoked it), or answered
+ * with a success that does not show it revoked. A list fetched after it settles it
+ * (client.ts, settleRefusals). With `mayHaveRevoked`, an earlier attempt may have revoked
+ * the token: then a revoked record is this call's doing.
  */
 export class UnsettledRevokeError extends RequestError {
   override name = 'UnsettledRevokeError'
@@ -61,23 +61,16 @@ export class UnsettledRevokeError extends RequestError {
 }
 
 /**
- * A 429 to a request that a scheduler sends (a cleanup's revoke), with attempts left: not
- * waited out in place, but handed back, so that the scheduler sends it again when it
- * chooses and gives its slot to other requests meanwhile.
+ * A 429 to a request a pool sends (a cleanup's revoke), with attempts left: not waited out
+ * in place, but handed back, so that the pool gives its slot to others meanwhile and sends
+ * it again after `waitMs` (its Retry-After, else its backoff). `attemptsUsed` counts this one.
  */
 export class ThrottledError extends RequestError {
   override name = 'ThrottledError'
 
   constructor(
     message: string,
-    readonly throttle: {
-      /** The wait Retry-After asked for; undefined without one. */
-      retryAfterMs: number | undefined
-      /** The request's backoff, for a 429 without Retry-After. */
-      backoffMs: number
-      /** Attempts the request has used, this one included. */
-      attemptsUsed: number
-    },
+    readonly throttle: { waitMs: number; attemptsUsed: number },
   ) {
     super(message, 429)
   }

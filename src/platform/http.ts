@@ -1,10 +1,16 @@
-// One HTTP exchange on node:http with a deadline covering connect to last byte, and the transport on top.
+// The requests the action sends (the platform's addresses, the headers), one exchange on node:http with a deadline from connect to last byte, and the transport on top.
 // Default imports: the module objects, looked up at call time, so that test doubles
 // that patch `request` (nock) see our calls; a namespace import copies it at load.
 import http from 'node:http'
 import https from 'node:https'
 import { HttpClient } from '@actions/http-client'
-import { USER_AGENT } from '../shared/version.js'
+import { truncate } from '../shared/text.js'
+import { isUuid } from '../shared/records.js'
+import { RequestError } from './errors.js'
+
+/** The action's version, kept equal to package.json's by a test, and the User-Agent it sends. */
+export const VERSION = '0.1.0'
+export const USER_AGENT = `gateway-token-action/${VERSION}`
 
 export interface HttpRequest {
   method: 'GET' | 'POST'
@@ -236,3 +242,49 @@ export const TLS_TRUST = new Set([
   'CERT_NOT_YET_VALID',
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ])
+
+/** The token endpoint under the auth service's base URL (section 4.1). */
+export const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token'
+
+/**
+ * The full URL of the token endpoint, from authUrl (trailing `/` trimmed by the input
+ * reader). Deployments differ in the path prefix, so a URL that already names the
+ * endpoint (ends in `/api-token`) is used as it is.
+ */
+export function authEndpoint(authUrl: string): string {
+  return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH
+}
+
+/** Create (POST) and list (GET): section 4.2 and 4.3. */
+export const TOKENS_PATH = '/api/tokens'
+
+/**
+ * Revoke: the id as a path segment and as the query parameter tokenId, both sent
+ * (section 4.4). Only a UUID goes into the URL: an id from the platform such as `..`
+ * or `a/b` would send the request somewhere else.
+ */
+export function revokePath(tokenId: string): string {
+  if (!isUuid(tokenId)) {
+    throw new RequestError(
+      `the token id ${JSON.stringify(truncate(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`,
+    )
+  }
+  const id = encodeURIComponent(tokenId)
+  return `/api/tokens/${id}/revoke?tokenId=${id}`
+}
+
+/** A request with the JSON headers every call sends. */
+export function jsonRequest(
+  method: HttpRequest['method'],
+  url: string,
+  body?: string,
+): HttpRequest {
+  const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': USER_AGENT }
+  if (body === undefined) return { method, url, headers }
+  return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body }
+}
+
+/** `METHOD url`, for messages and debug lines. URLs carry no credentials (inputs refuse them). */
+export function requestLine(request: Pick<HttpRequest, 'method' | 'url'>): string {
+  return `${request.method} ${request.url}`
+}

@@ -1,8 +1,8 @@
 // What became of a create: the facts the main step records as they happen, and every rule for a create whose answer was lost.
-import type { Clock } from '../shared/clock.js'
+import type { Clock } from '../shared/time.js'
 import { ActionError, messageOf } from '../shared/errors.js'
 import { RequestError, isRefusal } from './errors.js'
-import type { Logger } from '../shared/logger.js'
+import type { Logger } from '../shared/text.js'
 import {
   createdTime,
   nameAndId,
@@ -14,7 +14,7 @@ import {
   type TokenRecord,
 } from '../shared/records.js'
 import { asSentence, oneLine, truncate } from '../shared/text.js'
-import { isUuid } from '../shared/uuid.js'
+import { isUuid } from '../shared/records.js'
 
 /**
  * What the main step knows of its create, saved for the post step the moment each fact is

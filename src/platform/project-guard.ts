@@ -1,7 +1,7 @@
 // expectedProjectId: a TokenApi that refuses to act on any project but the expected one.
 import { ActionError } from '../shared/errors.js'
 import { revokeAtOnce } from './lost-create.js'
-import type { CreateOptions, RevokeOptions, RevokeAnswer, TokenApi } from './token-api.js'
+import type { CreateOptions, RevokeOptions, RevokeAnswer, TokenApi } from './client.js'
 import { nameAndId, type TokenRecord } from '../shared/records.js'
 import { oneLine, truncate } from '../shared/text.js'
 

@@ -1,7 +1,7 @@
 // The post step's search for the token of a create whose outcome is unknown: while it may land, while the list may answer, within the step's bound.
-import type { Clock } from '../shared/clock.js'
-import type { Deadline } from '../shared/deadline.js'
-import type { Logger } from '../shared/logger.js'
+import type { Clock } from '../shared/time.js'
+import type { Deadline } from '../shared/time.js'
+import type { Logger } from '../shared/text.js'
 import { DeadlineError, RequestError } from '../platform/errors.js'
 import {
   findCreated,

@@ -1,5 +1,5 @@
 // The post step: deletes the token file, and acts on what the main step recorded of its create (revokeOnExit).
-import { systemClock, type Clock } from '../shared/clock.js'
+import { systemClock, type Clock } from '../shared/time.js'
 import { JOB_STATUS_INPUT, readConnection } from '../inputs/read.js'
 import type { PlatformClient } from '../platform/client.js'
 import { messageOf } from '../shared/errors.js'
@@ -14,9 +14,9 @@ import type { Runner } from '../runner/runner.js'
 import { connect, maskedSecrets } from '../runner/start.js'
 import type { Connection } from '../inputs/task.js'
 import { asSentence, oneLine, truncate } from '../shared/text.js'
-import type { Deadline } from '../shared/deadline.js'
+import type { Deadline } from '../shared/time.js'
 import { removeTokenFile } from '../shared/token-files.js'
-import { isUuid } from '../shared/uuid.js'
+import { isUuid } from '../shared/records.js'
 
 /**
  * The most the post step takes when totalTimeout allows more: it holds the end of the job,

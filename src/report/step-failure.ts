@@ -1,7 +1,7 @@
 // Whether a result, written out in full, still fails the step: a cleanup that left tokens active.
 import type { CleanupResult } from '../operations/cleanup.js'
 import type { Done } from '../operations/index.js'
-import { stopped } from '../shared/deadline.js'
+import { stopped } from '../shared/time.js'
 import { nameAndId } from '../shared/records.js'
 import { countTokens } from '../shared/text.js'
 import { allRevoked } from './wording.js'

@@ -5,7 +5,7 @@ import type { CreateResult } from '../operations/create.js'
 import type { ListResult } from '../operations/list.js'
 import type { RevokeResult } from '../operations/revoke.js'
 import { createdTime, NO_NAME, type TokenRecord } from '../shared/records.js'
-import { readTimestamp } from '../shared/timestamp.js'
+import { readTimestamp } from '../shared/records.js'
 import { escapeMarkdown, Summary } from './markdown.js'
 import { countTokens, formatAge, oneLine, truncate } from '../shared/text.js'
 import {

@@ -1,6 +1,6 @@
 // A cancelled step: SIGINT stops new requests and gives those in flight a grace period; SIGTERM cuts them off.
-import type { Clock } from '../shared/clock.js'
-import type { Deadline } from '../shared/deadline.js'
+import type { Clock } from '../shared/time.js'
+import type { Deadline } from '../shared/time.js'
 import type { Runner } from './runner.js'
 
 /**

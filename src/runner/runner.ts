@@ -1,5 +1,5 @@
 // The seam to the GitHub runner: everything the action asks of it, as one interface (github-runner.ts is the real one).
-import type { Logger } from '../shared/logger.js'
+import type { Logger } from '../shared/text.js'
 
 /** What the action hands to, and reads from, the runner. A recording fake in tests. */
 export interface Runner extends Logger {

@@ -2,11 +2,10 @@
 import { isAscii, lazyRegExp } from './text.js'
 
 // Fields that hold a secret wherever they turn up in the platform's answers, error bodies
-// included: masked, and scrubbed in their exact forms. Only what the action itself sends
-// (the client secret, the access token it uses) is scrubbed piece by piece too: a server
-// may echo it in any form, and it is short. A value a server sends is as long as the
-// server likes (an 18 MB refresh_token in an error body), and cutting it into pieces
-// would cost time and memory without end.
+// included: masked, and scrubbed whole. Only what the action itself sends (the client
+// secret, the access token it uses) is scrubbed piece by piece too: a server may echo it in
+// any form, and it is short; a value a server sends may be as long as it likes (an 18 MB
+// refresh token), and cutting it into pieces would cost time and memory without end.
 const SECRET_FIELDS = new Set([
   'access_token',
   'accessToken',
@@ -22,27 +21,33 @@ const SECRET_FIELDS = new Set([
 const PIECE_LENGTH = 8
 /** Pieces are taken from this much of a sent value at most (a JWT is a few KB). */
 const MAX_PIECED = 16 * 1024
-/** A value longer than this is scrubbed in its exact form only, not in its encodings. */
-const MAX_ENCODED = 64 * 1024
 
 /** Masks secrets in the runner's log and scrubs them out of any text we build. */
 export interface SecretMasker {
   /**
-   * Registers a secret: masked in the log from now on, scrubbed from messages. A
-   * secret the action sends (the default) is also scrubbed piecewise.
+   * Registers a secret: masked in the log from now on, scrubbed from messages. A secret the
+   * action sends (the default) is also scrubbed piece by piece, in any encoding.
    */
   add(value: string | undefined, kind?: 'sent' | 'received'): void
   /** Registers every string held by a secret field anywhere in a parsed JSON answer. */
   addFrom(json: unknown): void
-  /** Replaces every known secret, in any of its encoded forms, with `***`. */
+  /** Replaces every known secret, in any form a server may echo it in, with `***`. */
   scrub(text: string): string
 }
 
+/**
+ * The one scrubbing rule: a secret is removed from the text as it is, and from the text
+ * decoded (%-escapes in either case, `+` for a space, JSON escapes, HTML references); of a
+ * secret the action sends, any run of 8 or more of its characters is removed too, across
+ * spaces, line breaks and characters that show as nothing, and so is any run of the text
+ * that decodes, as base64, base64url (padded or not) or hex, to something holding one (an
+ * `id:secret` credential, a hex dump). The decoded text is shown only when it held a secret.
+ */
 export class Secrets implements SecretMasker {
   private readonly values = new Set<string>()
   private readonly sent = new Set<string>()
-  private cachedForms: string[] | undefined
-  private cachedPieces: Set<string> | undefined
+  private longestFirst: string[] | undefined
+  private pieces: Set<string> | undefined
 
   /** @param mask tells the runner to mask a value (`core.setSecret`). */
   constructor(private readonly mask: (value: string) => void) {}
@@ -52,28 +57,21 @@ export class Secrets implements SecretMasker {
     if (value === undefined || value.trim() === '') return
     if (kind === 'sent' && !this.sent.has(value)) {
       this.sent.add(value)
-      this.cachedPieces = undefined
+      this.pieces = undefined
     }
-    if (this.values.has(value)) return
-    // Mask first: the runner hides a value only from the moment it reads `::add-mask::`.
-    this.mask(value)
-    // The runner masks line by line: a value of several lines is masked whole (for the
-    // rare line that holds it all) and each of its lines too, so that echoing it shows none.
-    if (/[\r\n]/.test(value)) {
-      for (const line of value.split(/\r\n|\r|\n/)) {
-        if (line.trim() !== '' && !this.values.has(line)) {
-          this.mask(line)
-          this.values.add(line)
-        }
-      }
+    // Masked first: the runner hides a value only from the moment it reads `::add-mask::`.
+    // It masks line by line: a value of several lines is masked whole and each line too.
+    const lines = /[\r\n]/.test(value) ? value.split(/\r\n|\r|\n/) : []
+    for (const part of [value, ...lines]) {
+      if (part.trim() === '' || this.values.has(part)) continue
+      this.mask(part)
+      this.values.add(part)
+      this.longestFirst = undefined
     }
-    this.values.add(value)
-    this.cachedForms = undefined
   }
 
   addFrom(json: unknown): void {
-    // Breadth first, without recursion: a list of thousands of records is one level deep,
-    // and a body nested thousands of levels deep must not overflow the stack.
+    // Breadth first, without recursion: a body nested thousands of levels deep is no crash.
     const pending = [json]
     for (let i = 0; i < pending.length; i++) {
       const value = pending[i]
@@ -84,91 +82,50 @@ export class Secrets implements SecretMasker {
         const field = fields[key]
         if (typeof field === 'string') {
           if (SECRET_FIELDS.has(key)) this.add(field, 'received')
-        } else if (typeof field === 'object' && field !== null) {
-          pending.push(field)
-        }
+        } else if (typeof field === 'object' && field !== null) pending.push(field)
       }
     }
   }
 
-  /**
-   * Scrubs the text as it is, and, when the text holds HTML character references or
-   * %-escapes, its decoded form too: a server may echo a secret as `&#97;&#98;...` or
-   * with some characters escaped. Then any run of PIECE_LENGTH or more characters of a
-   * sent secret is removed, also across line breaks and spaces.
-   */
   scrub(text: string): string {
     if (this.values.size === 0) return text
-    let result = this.replaceForms(text)
-    const decoded = decodeReferences(result)
-    if (decoded !== result) {
-      const scrubbed = this.replaceForms(decoded)
-      const pieces = this.removePieces(scrubbed)
-      // The decoded text is shown only when it held a secret: otherwise the text stays as sent.
-      if (pieces !== decoded) return pieces
+    // Whole values first: a piece removed before decoding would break a secret's escapes.
+    const exact = this.removeWhole(text)
+    const decoded = unescape(exact)
+    if (decoded !== exact) {
+      const hidden = this.hide(decoded)
+      if (hidden !== decoded) return hidden
     }
-    result = this.removePieces(result)
-    return result
+    return this.hide(exact)
   }
 
-  private replaceForms(text: string): string {
+  private removeWhole(text: string): string {
+    this.longestFirst ??= [...this.values].sort((a, b) => b.length - a.length)
     let result = text
-    for (const form of this.forms()) {
-      if (result.includes(form)) result = result.split(form).join('***')
+    for (const value of this.longestFirst) {
+      if (result.includes(value)) result = result.split(value).join('***')
     }
     return result
   }
 
-  /**
-   * Every secret as it is, JSON-escaped (with and without `\\/`) and URL-encoded (upper- and lower-case hex, and
-   * `+` for a space), longest first so that a secret containing another is replaced
-   * whole. Made when first needed after a secret was added: a list brings thousands.
-   */
-  private forms(): string[] {
-    if (this.cachedForms === undefined) {
-      const forms = new Set<string>()
-      for (const value of this.values) {
-        forms.add(value)
-        if (value.length > MAX_ENCODED) continue
-        const url = encodeURIComponent(value)
-        const lower = url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())
-        const json = JSON.stringify(value).slice(1, -1)
-        forms.add(value).add(json).add(json.replace(/\//g, '\\/')).add(url).add(lower)
-        forms.add(url.replace(/%20/g, '+')).add(lower.replace(/%20/g, '+'))
-      }
-      this.cachedForms = [...forms].sort((a, b) => b.length - a.length)
-    }
-    return this.cachedForms
+  /** The text without the secrets, whole, in pieces, or inside a base64 or hex run. */
+  private hide(text: string): string {
+    const result = this.removeWhole(text)
+    if (this.sent.size === 0) return result
+    return this.removePieces(result).replace(ENCODED_RUN, (run) =>
+      decodings(run).some((decoded) => this.holdsPiece(decoded)) ? '***' : run,
+    )
   }
 
-  /**
-   * Removes every run of PIECE_LENGTH or more characters of a sent secret. Spaces, line
-   * breaks and `+` are ignored on both sides, so a secret split over two lines, or with
-   * `+` for its spaces, is still found.
-   */
+  /** Every run of PIECE_LENGTH or more characters of a sent secret, ignored characters aside. */
   private removePieces(text: string): string {
-    const pieces = this.pieces()
-    // A fast path: with no sent secret there is nothing to find, and the text may be a 64 KiB body.
-    if (pieces.size === 0) return text
-    // The text without what is ignored, and where each of its characters came from.
-    const kept: string[] = []
-    const from: number[] = []
-    const ignored = isAscii(text) ? ASCII_IGNORED : ignoredOne()
-    for (let i = 0; i < text.length; i++) {
-      const char = text.charAt(i)
-      if (ignored.test(char)) continue
-      kept.push(char)
-      from.push(i)
-    }
-    const compact = kept.join('')
+    const { kept, from } = compact(text)
     const hidden = new Uint8Array(text.length)
     let found = false
-    for (let i = 0; i + PIECE_LENGTH <= compact.length; i++) {
-      if (!pieces.has(compact.slice(i, i + PIECE_LENGTH))) continue
+    for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
+      if (!this.piecesOf().has(kept.slice(i, i + PIECE_LENGTH))) continue
       found = true
-      const start = from[i] ?? 0
-      const end = from[i + PIECE_LENGTH - 1] ?? start
-      hidden.fill(1, start, end + 1)
+      hidden.fill(1, from[i], (from[i + PIECE_LENGTH - 1] ?? 0) + 1)
     }
     if (!found) return text
     let result = ''
@@ -179,36 +136,68 @@ export class Secrets implements SecretMasker {
     return result
   }
 
-  /** Every PIECE_LENGTH-character piece of the sent secrets, ignored characters left out. */
-  private pieces(): Set<string> {
-    if (this.cachedPieces === undefined) {
-      const pieces = new Set<string>()
-      for (const value of this.sent) {
-        const head = value.slice(0, MAX_PIECED)
-        const compact = head.replace(isAscii(head) ? /[\s+]/g : ignoredAll(), '')
-        for (let end = PIECE_LENGTH; end <= compact.length; end++)
-          pieces.add(compact.slice(end - PIECE_LENGTH, end))
-      }
-      this.cachedPieces = pieces
+  private holdsPiece(text: string): boolean {
+    const { kept } = compact(text)
+    for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
+      if (this.piecesOf().has(kept.slice(i, i + PIECE_LENGTH))) return true
     }
-    return this.cachedPieces
+    return false
+  }
+
+  /** Every PIECE_LENGTH-character piece of the sent secrets, ignored characters left out. */
+  private piecesOf(): Set<string> {
+    if (this.pieces === undefined) {
+      this.pieces = new Set()
+      for (const value of this.sent) {
+        const { kept } = compact(value.slice(0, MAX_PIECED))
+        for (let end = PIECE_LENGTH; end <= kept.length; end++)
+          this.pieces.add(kept.slice(end - PIECE_LENGTH, end))
+      }
+    }
+    return this.pieces
   }
 }
 
-// What a secret's echo may gain or lose between its characters: whitespace, `+`, and the
-// characters that show as nothing (zero-width spaces, soft hyphens, word joiners...).
-// Built on first use, and used only on text that is not plain ASCII.
-const ASCII_IGNORED = /[\s+]/
-const IGNORED_CLASS = '[\\s+\\p{Cf}\\p{Default_Ignorable_Code_Point}]'
-const ignoredOne = lazyRegExp(() => new RegExp(IGNORED_CLASS, 'u'))
-const ignoredAll = lazyRegExp(() => new RegExp(IGNORED_CLASS, 'gu'))
+// What a secret's echo may gain or lose between its characters: whitespace, `+`, and, in
+// text that is not plain ASCII, the characters that show as nothing (zero-width spaces...).
+const IGNORED = lazyRegExp(() => /[\s+\p{Cf}\p{Default_Ignorable_Code_Point}]/u)
+
+/** The text without what is ignored, and where each of its characters came from. */
+function compact(text: string): { kept: string; from: number[] } {
+  const ignored = isAscii(text) ? /[\s+]/ : IGNORED()
+  let kept = ''
+  const from: number[] = []
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charAt(i)
+    if (ignored.test(char)) continue
+    kept += char
+    from.push(i)
+  }
+  return { kept, from }
+}
+
+// A run that may be base64, base64url or hex: long enough to hold a piece once decoded.
+const ENCODED_RUN = /[A-Za-z0-9+/_-]{11,}={0,2}/g
+
+/** What a run decodes to as base64 (either alphabet) and, when it is hex, as hex. */
+function decodings(run: string): string[] {
+  const bytes = [Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64')]
+  if (/^(?:[0-9a-f]{2})+$/i.test(run)) bytes.push(Buffer.from(run, 'hex'))
+  return bytes.flatMap((b) => [b.toString('latin1'), b.toString('utf8')])
+}
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
 
-/** Decodes HTML character references (`&#97;`, `&#x61;`, `&amp;`) and %-escapes. */
-function decodeReferences(text: string): string {
-  // No fast path for text without `&` or `%`: both scans pass over it quickly (15 ms on 18 MB).
+/**
+ * The text with its escapes decoded: JSON's (`\"`, `\/`, `\u0041`), HTML references
+ * (`&#97;`, `&#x61;`, `&amp;` in any case) and %-escapes (a word holding one has `+` for a
+ * space; a run that is no UTF-8 is decoded where it is ASCII and left as it is otherwise).
+ */
+function unescape(text: string): string {
   return text
+    .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex: string | undefined, char: string) =>
+      hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)),
+    )
     .replace(
       /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi,
       (match, dec, hex, name) => {
@@ -217,11 +206,13 @@ function decodeReferences(text: string): string {
         return code <= 0x10ffff ? String.fromCodePoint(code) : match
       },
     )
-    .replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
-      try {
-        return decodeURIComponent(escapes)
-      } catch {
-        return escapes
-      }
-    })
+    .replace(/[^\s"'<>&=?]*%[0-9a-f]{2}[^\s"'<>&=?]*/gi, (word) =>
+      word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+        try {
+          return decodeURIComponent(escapes)
+        } catch {
+          return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one))
+        }
+      }),
+    )
 }

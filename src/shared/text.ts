@@ -1,4 +1,4 @@
-// Small text helpers for messages: one line, cut to a length, counted tokens, no runner commands.
+// Small text helpers for messages (one line, cut to a length, counted tokens, no runner commands), and the Logger that prints them.
 
 // C0 and C1 control characters, DEL included.
 // eslint-disable-next-line no-control-regex
@@ -120,4 +120,11 @@ export function neutralizeCommands(text: string): string {
 export function lazyRegExp(build: () => RegExp): () => RegExp {
   let built: RegExp | undefined
   return () => (built ??= build())
+}
+
+export interface Logger {
+  debug(message: string): void
+  info(message: string): void
+  notice(message: string): void
+  warning(message: string): void
 }

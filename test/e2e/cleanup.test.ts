@@ -203,7 +203,7 @@ describe('cleanup (the committed bundle on Node 24)', () => {
     expect([...platform().tokens.values()].every((t) => t.state === 'revoked')).toBe(true)
     expect(platform().throttled).toBeGreaterThan(0)
     expect(run.log).toMatch(
-      /The platform limits the rate of requests: sending about [\d.]+ revokes a second, more as it allows\./,
+      /The platform limits the rate of requests: sending revokes a little slower than it lets them in\./,
     )
   }, 60_000)
 

@@ -57,7 +57,7 @@ describe("a cleanup at the platform's pace (the committed bundle)", () => {
       expect(run.outputs.count).toBe('80')
       expect(mostSends(platform())).toBeLessThanOrEqual(4)
       expect(run.log).toMatch(
-        /The platform limits the rate of requests: sending about [\d.]+ revokes a second/,
+        /The platform limits the rate of requests: sending revokes a little slower than it lets them in/,
       )
     },
     30_000,

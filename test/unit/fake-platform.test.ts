@@ -6,7 +6,7 @@ import {
   FakePlatform,
   AUTH_PATH,
 } from '../support/fake-platform.mjs'
-import { UUID } from '../../src/shared/uuid.js'
+import { UUID } from '../../src/shared/records.js'
 import {
   authenticate,
   call,

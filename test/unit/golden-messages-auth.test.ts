@@ -2,10 +2,13 @@
 // access token that cannot be used. Worded by a PlatformClient against nock, or by
 // authenticate over a scripted CallLoop. See test/fixtures/golden.ts.
 import nock from 'nock'
-import { authenticate } from '../../src/platform/auth.js'
+import { PlatformClient } from '../../src/platform/client.js'
 import { TransportError } from '../../src/platform/http.js'
+import { FakeClock } from '../fixtures/clock.js'
+import { recordingRunner } from '../fixtures/runner.js'
+import { recordingSecrets } from '../fixtures/secrets.js'
+import { FakeTransport } from '../fixtures/transport.js'
 import { nestedJson } from '../support/fake-platform.mjs'
-import { loop } from '../fixtures/call-loop.js'
 import { failedStep, pinMessages, thrown } from '../fixtures/golden.js'
 import { API, AUTH, AUTH_PATH, CLIENT_SECRET, setup, useNock } from '../fixtures/nock-platform.js'
 
@@ -17,11 +20,18 @@ const refused = () => Object.assign(new Error('connect ECONNREFUSED'), { code: '
 /** A list whose authentication gets no answer, as `error` says, worded as the step's failure. */
 const unanswered = (error: TransportError) =>
   failedStep('list', () =>
-    authenticate(
-      loop([error], { retries: 0 }).callLoop,
-      { clientId: 'client-1', clientSecret: CLIENT_SECRET, authUrl: AUTH },
-      () => 0,
-    ),
+    new PlatformClient({
+      baseUrl: API,
+      authUrl: AUTH,
+      clientId: 'client-1',
+      clientSecret: CLIENT_SECRET,
+      timeoutMs: 5_000,
+      retries: 0,
+      secrets: recordingSecrets().secrets,
+      log: recordingRunner(),
+      clock: new FakeClock(),
+      transport: new FakeTransport([error]),
+    }).listTokens(),
   )
 
 pinMessages('authentication', [

@@ -1,7 +1,7 @@
 // Golden messages of the call loop and its hints: a request that failed, ran out of time or
 // was cancelled, and what to check. Worded by a CallLoop over a scripted FakeTransport, or
 // by the hint functions alone. See test/fixtures/golden.ts.
-import { apiPathHint, transportHint } from '../../src/platform/hints.js'
+import { apiPathHint, transportHint } from '../../src/platform/failures.js'
 import { CUT_OFF, TransportError, type HttpRequest } from '../../src/platform/http.js'
 import { loop, readStatus, REQUEST } from '../fixtures/call-loop.js'
 import { failedStep, pinMessages, thrown } from '../fixtures/golden.js'

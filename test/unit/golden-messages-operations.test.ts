@@ -3,13 +3,13 @@
 // search. Worded by the operation code over a TokenApi that answers as each row says.
 // See test/fixtures/golden.ts.
 import { create, revokeUnhanded } from '../../src/operations/create.js'
-import { settleRefusals } from '../../src/operations/settle-refusals.js'
+import { settleRefusals } from '../../src/platform/client.js'
 import { RequestError, UnsettledRevokeError } from '../../src/platform/errors.js'
 import { ProjectGuard } from '../../src/platform/project-guard.js'
-import type { TokenApi } from '../../src/platform/token-api.js'
+import type { TokenApi } from '../../src/platform/client.js'
 import { searchCreated } from '../../src/post/search.js'
 import { cleanupFailure } from '../../src/report/step-failure.js'
-import { Deadline } from '../../src/shared/deadline.js'
+import { Deadline } from '../../src/shared/time.js'
 import { RunnerFileError } from '../../src/shared/errors.js'
 import type { TokenRecord } from '../../src/shared/records.js'
 import { FakeClock } from '../fixtures/clock.js'
@@ -118,14 +118,12 @@ pinMessages('the operations', [
     situation: 'a refused revoke that the list cannot settle, as listing fails too',
     message: async () => {
       const list = () => refusal('GET answered 503.', 503)
-      const error = new UnsettledRevokeError(
+      const unsettled = new UnsettledRevokeError(
         new RequestError('POST y answered 403 Forbidden.', 403),
         false,
       )
-      const settled = await settleRefusals(api([], { list }), [
-        { token: token('t1', 'ci-1', 40), error },
-      ])
-      return settled.notRevoked[0]?.reason
+      const [settled] = await settleRefusals(list, [{ tokenId: 't1', unsettled }])
+      return settled !== undefined && 'error' in settled ? settled.error.message : undefined
     },
     expected:
       'POST y answered 403 Forbidden. Whether it was revoked already could not be told: listing the tokens failed too: GET answered 503.',

@@ -7,7 +7,7 @@ import { report } from '../../src/report/report.js'
 import { stepFailure } from '../../src/report/step-failure.js'
 import { ageClockNote, revokeOnExitNote } from '../../src/report/wording.js'
 import { stopOnCancel } from '../../src/runner/cancel.js'
-import { Deadline } from '../../src/shared/deadline.js'
+import { Deadline } from '../../src/shared/time.js'
 import { ActionError } from '../../src/shared/errors.js'
 import { FakeClock } from '../fixtures/clock.js'
 import {

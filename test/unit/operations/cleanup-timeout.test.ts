@@ -4,7 +4,7 @@ import { describe, expect, it } from '@jest/globals'
 import { cleanup } from '../../../src/operations/cleanup.js'
 import { DeadlineError } from '../../../src/platform/errors.js'
 import { stepFailure } from '../../../src/report/step-failure.js'
-import { Deadline } from '../../../src/shared/deadline.js'
+import { Deadline } from '../../../src/shared/time.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { cleanupTask as task, done } from '../../fixtures/done.js'
 import { recordingRunner } from '../../fixtures/runner.js'
@@ -89,7 +89,7 @@ describe('cleanup when totalTimeout runs out', () => {
     expect(api.calls.filter((call) => call === 'revoke t0')).toHaveLength(2)
     // Sent again after the 1 s Retry-After asked for, counting the attempt it used.
     const t0 = api.revokesSent.filter((sent) => sent.tokenId === 't0')
-    expect(t0.map((sent) => sent.options.scheduled)).toEqual([
+    expect(t0.map((sent) => sent.options.pooled)).toEqual([
       { attemptsUsed: 0 },
       { attemptsUsed: 1 },
     ])

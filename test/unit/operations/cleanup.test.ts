@@ -4,7 +4,7 @@ import { describe, expect, it } from '@jest/globals'
 import { cleanup } from '../../../src/operations/cleanup.js'
 import { RequestError } from '../../../src/platform/errors.js'
 import { cleanupFailure, stepFailure } from '../../../src/report/step-failure.js'
-import { Deadline } from '../../../src/shared/deadline.js'
+import { Deadline } from '../../../src/shared/time.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { cleanupTask as task, done } from '../../fixtures/done.js'
 import { recordingRunner } from '../../fixtures/runner.js'
@@ -115,7 +115,7 @@ describe('cleanup', () => {
       expect(api.calls.at(-1)).toBe('list')
       // Each revoke asked the client to leave a refusal unsettled, for that one list.
       expect(api.revokesSent.map((sent) => sent.options)).toEqual(
-        Array.from({ length: 4 }, () => ({ scheduled: { attemptsUsed: 0 }, settle: 'later' })),
+        Array.from({ length: 4 }, () => ({ pooled: { attemptsUsed: 0 }, settle: 'later' })),
       )
     })
 
@@ -239,7 +239,7 @@ describe('cleanup', () => {
     )
   })
 
-  it('hands each throttled revoke back to the scheduler, which sends it again: every token revoked', async () => {
+  it('hands each throttled revoke back to the pool, which sends it again: every token revoked', async () => {
     const api = new FakeTokenApi(many(40))
     // The next 12 sends are turned away, each told it has used 1 attempt.
     api.nextRevokes.push(...Array.from({ length: 12 }, () => throttled(1)))
@@ -249,7 +249,7 @@ describe('cleanup', () => {
     expect(result.notRevoked).toEqual([])
     expect(api.calls.filter((call) => call.startsWith('revoke'))).toHaveLength(52)
     // Each sent again with the attempts its 429 said it had used.
-    const used = api.revokesSent.map((sent) => sent.options.scheduled?.attemptsUsed)
+    const used = api.revokesSent.map((sent) => sent.options.pooled?.attemptsUsed)
     expect(used.filter((n) => n === 0)).toHaveLength(40)
     expect(used.filter((n) => n === 1)).toHaveLength(12)
   })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { Session } from '../../../src/platform/auth.js'
+import { Session } from '../../../src/platform/client.js'
 import type { AccessToken } from '../../../src/platform/decode.js'
 
 function counting(tokens: AccessToken[]) {

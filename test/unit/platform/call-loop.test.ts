@@ -31,10 +31,10 @@ describe('CallLoop', () => {
     )
   })
 
-  describe('a request a scheduler sends (scheduled)', () => {
-    const scheduled = (attemptsUsed: number) => ({ ...readStatus, scheduled: { attemptsUsed } })
+  describe('a request a pool sends (pooled)', () => {
+    const scheduled = (attemptsUsed: number) => ({ ...readStatus, pooled: { attemptsUsed } })
 
-    it('hands a 429 back at once, with its Retry-After, its backoff and the attempts used', async () => {
+    it('hands a 429 back at once, with its Retry-After and the attempts used', async () => {
       const { callLoop, transport, clock } = loop([
         { status: 429, headers: { 'Retry-After': '3' } },
       ])
@@ -42,10 +42,10 @@ describe('CallLoop', () => {
       expect(error).toBeInstanceOf(ThrottledError)
       expect(error).toMatchObject({
         status: 429,
-        throttle: { retryAfterMs: 3000, backoffMs: expect.any(Number), attemptsUsed: 1 },
+        throttle: { waitMs: 3000, attemptsUsed: 1 },
       })
       expect((error as Error).message).toBe(`GET ${REQUEST.url} answered 429 (attempt 1 of 4).`)
-      // Nothing waited here, nothing sent again: the slot is the scheduler's to give.
+      // Nothing waited here, nothing sent again: the slot is the pool's to give.
       expect(clock.sleeps).toEqual([])
       expect(transport.sent).toHaveLength(1)
     })
@@ -53,7 +53,8 @@ describe('CallLoop', () => {
     it('counts the attempts of earlier sends: the last one is a final failure', async () => {
       const { callLoop } = loop([{ status: 429 }])
       const third = await callLoop.call('api', REQUEST, scheduled(2)).catch((e: unknown) => e)
-      expect(third).toMatchObject({ throttle: { retryAfterMs: undefined, attemptsUsed: 3 } })
+      // Without Retry-After, its wait is its backoff: 2 s for a third attempt.
+      expect(third).toMatchObject({ throttle: { waitMs: 2000, attemptsUsed: 3 } })
       const { callLoop: last } = loop([{ status: 429 }])
       const fourth = await last.call('api', REQUEST, scheduled(3)).catch((e: unknown) => e)
       expect(fourth).not.toBeInstanceOf(ThrottledError)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { authEndpoint, AUTH_PATH, revokePath } from '../../../src/platform/endpoints.js'
+import { authEndpoint, AUTH_PATH, revokePath } from '../../../src/platform/http.js'
 import { RequestError } from '../../../src/platform/errors.js'
 import { TOKEN_ID as ID } from '../../fixtures/inputs.js'
 

@@ -6,7 +6,7 @@ import {
   isTransient,
   mayHaveTakenEffect,
   retryAfterDelay,
-} from '../../../src/platform/retry.js'
+} from '../../../src/platform/failures.js'
 
 const answer = (status: number): HttpResponse => ({ status, statusText: '', headers: {}, body: '' })
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0)

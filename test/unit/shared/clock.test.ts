@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { systemClock } from '../../../src/shared/clock.js'
+import { systemClock } from '../../../src/shared/time.js'
 
 describe('systemClock', () => {
   it('tells the time, waits, and gives jitter in [0, 1)', async () => {

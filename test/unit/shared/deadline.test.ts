@@ -1,6 +1,6 @@
 // Deadline: the step's budget (totalTimeout) on an injected clock; 0 means no limit.
 import { describe, expect, it } from '@jest/globals'
-import { Deadline, stopped } from '../../../src/shared/deadline.js'
+import { Deadline, stopped } from '../../../src/shared/time.js'
 import { FakeClock } from '../../fixtures/clock.js'
 
 describe('Deadline', () => {

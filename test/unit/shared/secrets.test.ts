@@ -79,6 +79,33 @@ describe('Secrets: echoed forms', () => {
     expect(scrubbed).not.toContain('Zq9')
   })
 
+  const b64 = (text: string) => Buffer.from(text).toString('base64')
+  const b64url = (text: string) => Buffer.from(text).toString('base64url')
+  it.each([
+    ['base64', b64(SECRET)],
+    ['base64 without its padding', b64(SECRET).replace(/=+$/, '')],
+    ['base64url, unpadded', b64url(SECRET)],
+    ['hex', Buffer.from(SECRET).toString('hex')],
+    ['upper-case hex', Buffer.from(SECRET).toString('hex').toUpperCase()],
+    [
+      'JSON \\u escapes',
+      Array.from(SECRET, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+    ],
+    ['base64 of client-1:secret (a Basic credential)', b64(`client-1:${SECRET}`)],
+    [
+      'base64url of the secret inside a longer value',
+      b64url(`{"id":"client-1","secret":"${SECRET}"}`),
+    ],
+  ])('scrubs the client secret echoed as %s, by the one rule', (_, echoed) => {
+    const scrubbed = setup().scrub(`rejected: ${echoed}.`)
+    expect(scrubbed).toBe('rejected: ***.')
+  })
+
+  it('leaves runs that decode to no secret as they are: ids, paths, other base64', () => {
+    const text = `GET /api/tokens/123e4567-e89b-42d3-a456-426614174000 ${b64('a harmless note')} deadbeefdeadbeef`
+    expect(setup().scrub(text)).toBe(text)
+  })
+
   it('removes any run of 8 or more characters of a sent secret, not shorter ones', () => {
     const secrets = setup()
     expect(secrets.scrub('x Yw+7Lm&Rt y')).toBe('x *** y')
