@@ -286,7 +286,7 @@ __webpack_unused_export__ = debug; // for test
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(307);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(164);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(341);
 
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
@@ -296,7 +296,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 164:
+/***/ 341:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1873,34 +1873,7 @@ async function settleRefusals(list, unsettled) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/operations/name-pattern.ts
-function nameMatcher(pattern) {
-    if (!pattern.includes('*'))
-        return (name) => name === pattern;
-    const firstStar = pattern.indexOf('*');
-    const lastStar = pattern.lastIndexOf('*');
-    const first = pattern.slice(0, firstStar);
-    const last = pattern.slice(lastStar + 1);
-    const middle = pattern.slice(firstStar + 1, lastStar).split('*');
-    return (name) => {
-        if (name === undefined)
-            return false;
-        if (!name.startsWith(first) || !name.endsWith(last))
-            return false;
-        let at = first.length;
-        const end = name.length - last.length;
-        for (const part of middle) {
-            const found = name.indexOf(part, at);
-            if (found === -1 || found + part.length > end)
-                return false;
-            at = found + part.length;
-        }
-        return true;
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/operations/cleanup-plan.ts
-
 
 function planCleanup(tokens, task, now) {
     const matches = task.name === undefined ? () => true : nameMatcher(task.name);
@@ -1948,6 +1921,30 @@ function planCleanup(tokens, task, now) {
     return {
         revoke: newestFirst(revoke),
         kept: newestFirstBy(kept, ({ token }) => token),
+    };
+}
+function nameMatcher(pattern) {
+    if (!pattern.includes('*'))
+        return (name) => name === pattern;
+    const firstStar = pattern.indexOf('*');
+    const lastStar = pattern.lastIndexOf('*');
+    const first = pattern.slice(0, firstStar);
+    const last = pattern.slice(lastStar + 1);
+    const middle = pattern.slice(firstStar + 1, lastStar).split('*');
+    return (name) => {
+        if (name === undefined)
+            return false;
+        if (!name.startsWith(first) || !name.endsWith(last))
+            return false;
+        let at = first.length;
+        const end = name.length - last.length;
+        for (const part of middle) {
+            const found = name.indexOf(part, at);
+            if (found === -1 || found + part.length > end)
+                return false;
+            at = found + part.length;
+        }
+        return true;
     };
 }
 
@@ -2161,22 +2158,6 @@ async function cleanup(client, task, { clock, log, deadline }) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/operations/list.ts
-
-
-async function list(client, task) {
-    const all = await client.listTokens();
-    const matchesName = task.name === undefined ? () => true : nameMatcher(task.name);
-    const tokens = all.filter((token) => matchesName(token.name) && (task.state === 'all' || token.state === task.state));
-    return { operation: 'list', tokens: newestFirst(tokens), total: all.length };
-}
-
-;// CONCATENATED MODULE: ./src/operations/revoke.ts
-async function revoke(client, task) {
-    const { token, alreadyRevoked } = await client.revokeToken(task.tokenId);
-    return { operation: 'revoke', token, alreadyRevoked };
-}
-
 ;// CONCATENATED MODULE: ./src/operations/index.ts
 
 
@@ -2186,10 +2167,17 @@ async function perform(client, task, context) {
     switch (task.operation) {
         case 'create':
             return { operation: 'create', task, result: await create(client, task, context.create) };
-        case 'list':
-            return { operation: 'list', task, result: await list(client, task) };
-        case 'revoke':
-            return { operation: 'revoke', task, result: await revoke(client, task) };
+        case 'list': {
+            const all = await client.listTokens();
+            const matches = task.name === undefined ? () => true : nameMatcher(task.name);
+            const tokens = all.filter((token) => matches(token.name) && (task.state === 'all' || token.state === task.state));
+            const result = { operation: 'list', tokens: newestFirst(tokens), total: all.length };
+            return { operation: 'list', task, result };
+        }
+        case 'revoke': {
+            const { token, alreadyRevoked } = await client.revokeToken(task.tokenId);
+            return { operation: 'revoke', task, result: { operation: 'revoke', token, alreadyRevoked } };
+        }
         case 'cleanup':
             return { operation: 'cleanup', task, result: await cleanup(client, task, context) };
     }
@@ -2372,6 +2360,7 @@ function escapeMarkdown(value) {
 ;// CONCATENATED MODULE: ./src/report/wording.ts
 
 
+
 function leftBecause({ stop }) {
     return stop.by === 'cancel' ? 'the step was cancelled' : 'totalTimeout ran out';
 }
@@ -2416,6 +2405,32 @@ function cleanupOutcome(result, { dryRun }) {
     const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : '';
     const late = left.length > 0 ? `; ${left.length} left when ${leftBecause(result)}` : '';
     return `Revoked ${(0,shared_text/* countTokens */.ih)(revoked.length)}${elsewhere}${failed}${late}.`;
+}
+function stepFailure(outcome) {
+    if (outcome.operation !== 'cleanup')
+        return undefined;
+    const failures = [timeoutFailure(outcome.result), cleanupFailure(outcome.result)];
+    const text = failures.filter((failure) => failure !== undefined).join(' ');
+    return text === '' ? undefined : text;
+}
+function timeoutFailure(result) {
+    const { left, revoked, stop } = result;
+    if (left.length === 0)
+        return undefined;
+    return `${stopped(stop)}: ${(0,shared_text/* countTokens */.ih)(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`;
+}
+function cleanupFailure(result) {
+    const { notRevoked } = result;
+    if (notRevoked.length === 0)
+        return undefined;
+    const revoked = allRevoked(result);
+    const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`);
+    const more = notRevoked.length > shown.length
+        ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
+        : '';
+    const total = notRevoked.length + revoked.length;
+    const were = (n) => (n === 1 ? 'was' : 'were');
+    return `${notRevoked.length} of ${(0,shared_text/* countTokens */.ih)(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -2587,17 +2602,17 @@ function removeTokenFile(path, dir) {
 
 const MAX_OUTPUT_BYTES = 1_048_576;
 const MAX_ENV_VALUE_BYTES = 32 * 1024;
-async function report(done, options, runner) {
+async function report(outcome, options, runner) {
     let summary;
-    switch (done.operation) {
+    switch (outcome.operation) {
         case 'create': {
-            const { task, result } = done;
+            const { task, result } = outcome;
             reportCreate(result, task, options.postState, runner);
             summary = createSummary(result, task);
             break;
         }
         case 'list': {
-            const { task, result } = done;
+            const { task, result } = outcome;
             const { tokens, total } = result;
             runner.info(`${tokens.length} of ${(0,shared_text/* countTokens */.ih)(total)} match.`);
             listOutputs(runner, tokens);
@@ -2605,7 +2620,7 @@ async function report(done, options, runner) {
             break;
         }
         case 'revoke': {
-            const { result } = done;
+            const { result } = outcome;
             const { token, alreadyRevoked } = result;
             if (alreadyRevoked) {
                 const when = token.revokedAt ? ` at ${(0,shared_text/* oneLine */.TN)(token.revokedAt)}` : '';
@@ -2621,7 +2636,7 @@ async function report(done, options, runner) {
             break;
         }
         case 'cleanup': {
-            const { task, result } = done;
+            const { task, result } = outcome;
             reportCleanup(result, task, runner);
             summary = cleanupSummary(result, task);
             break;
@@ -2738,38 +2753,6 @@ function listOutputs(runner, tokens) {
         runner.warning(`The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`);
         runner.setOutput('tokens', '');
     }
-}
-
-;// CONCATENATED MODULE: ./src/report/step-failure.ts
-
-
-
-
-function stepFailure(done) {
-    if (done.operation !== 'cleanup')
-        return undefined;
-    const failures = [timeoutFailure(done.result), cleanupFailure(done.result)];
-    const text = failures.filter((failure) => failure !== undefined).join(' ');
-    return text === '' ? undefined : text;
-}
-function timeoutFailure(result) {
-    const { left, revoked, stop } = result;
-    if (left.length === 0)
-        return undefined;
-    return `${stopped(stop)}: ${(0,shared_text/* countTokens */.ih)(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`;
-}
-function cleanupFailure(result) {
-    const { notRevoked } = result;
-    if (notRevoked.length === 0)
-        return undefined;
-    const revoked = allRevoked(result);
-    const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`);
-    const more = notRevoked.length > shown.length
-        ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
-        : '';
-    const total = notRevoked.length + revoked.length;
-    const were = (n) => (n === 1 ? 'was' : 'were');
-    return `${notRevoked.length} of ${(0,shared_text/* countTokens */.ih)(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
 }
 
 // EXTERNAL MODULE: ./src/runner/github-runner.ts + 14 modules
@@ -2940,34 +2923,7 @@ function secrets_unescape(text) {
     }));
 }
 
-;// CONCATENATED MODULE: ./src/runner/cancel.ts
-const CANCEL_GRACE_MS = 5_000;
-function stopOnCancel(runner, deadline, clock) {
-    const done = new AbortController();
-    const stopListening = runner.onCancel((signal) => {
-        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
-            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
-            deadline.cancel(signal);
-            void clock.sleep(CANCEL_GRACE_MS, done.signal).then(() => {
-                if (!done.signal.aborted)
-                    deadline.cut();
-            });
-            return;
-        }
-        if (!deadline.cutSignal.aborted) {
-            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
-        }
-        deadline.cancel(signal);
-        deadline.cut();
-    });
-    return () => {
-        done.abort();
-        stopListening();
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/runner/start.ts
-
 
 
 
@@ -2999,6 +2955,30 @@ function connect(runner, connection, secrets, clock, { transport, limit } = {}) 
         },
     };
 }
+const CANCEL_GRACE_MS = 5_000;
+function stopOnCancel(runner, deadline, clock) {
+    const finished = new AbortController();
+    const stopListening = runner.onCancel((signal) => {
+        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
+            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
+            deadline.cancel(signal);
+            void clock.sleep(CANCEL_GRACE_MS, finished.signal).then(() => {
+                if (!finished.signal.aborted)
+                    deadline.cut();
+            });
+            return;
+        }
+        if (!deadline.cutSignal.aborted) {
+            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
+        }
+        deadline.cancel(signal);
+        deadline.cut();
+    });
+    return () => {
+        finished.abort();
+        stopListening();
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/main.ts
 
@@ -3028,21 +3008,21 @@ async function run(runner = github_runner/* githubRunner */.O, clock = systemClo
             const save = task.operation === 'create' && task.revokeOnExit !== 'never'
                 ? postState.createSaver(task.revokeOnExit)
                 : undefined;
-            const done = await perform(api, task, {
+            const outcome = await perform(api, task, {
                 clock,
                 log: runner,
                 deadline,
                 ...(save === undefined ? {} : { create: { save } }),
             });
             try {
-                await report(done, { summary: inputs.summary, postState }, runner);
+                await report(outcome, { summary: inputs.summary, postState }, runner);
             }
             catch (error) {
-                if (done.operation !== 'create')
+                if (outcome.operation !== 'create')
                     throw error;
-                throw await revokeUnhanded(api, done.result, error);
+                throw await revokeUnhanded(api, outcome.result, error);
             }
-            const problem = stepFailure(done);
+            const problem = stepFailure(outcome);
             if (problem !== undefined)
                 throw new errors/* ActionError */.lZ(problem);
         }

@@ -5,7 +5,7 @@ import { perform } from './operations/index.js'
 import { ProjectGuard } from './platform/project-guard.js'
 import { PostState } from './post/state.js'
 import { report } from './report/report.js'
-import { stepFailure } from './report/step-failure.js'
+import { stepFailure } from './report/wording.js'
 import { githubRunner } from './runner/github-runner.js'
 import type { Runner } from './runner/runner.js'
 import { connect, maskedSecrets } from './runner/start.js'
@@ -37,21 +37,21 @@ export async function run(
         task.operation === 'create' && task.revokeOnExit !== 'never'
           ? postState.createSaver(task.revokeOnExit)
           : undefined
-      const done = await perform(api, task, {
+      const outcome = await perform(api, task, {
         clock,
         log: runner,
         deadline,
         ...(save === undefined ? {} : { create: { save } }),
       })
       try {
-        await report(done, { summary: inputs.summary, postState }, runner)
+        await report(outcome, { summary: inputs.summary, postState }, runner)
       } catch (error) {
         // A new token that could not be handed on is revoked at once: nobody has its value.
-        if (done.operation !== 'create') throw error
-        throw await revokeUnhanded(api, done.result, error)
+        if (outcome.operation !== 'create') throw error
+        throw await revokeUnhanded(api, outcome.result, error)
       }
       // Written out in full first: a cleanup that revoked some tokens lists them, then fails.
-      const problem = stepFailure(done)
+      const problem = stepFailure(outcome)
       if (problem !== undefined) throw new ActionError(problem)
     } finally {
       close()

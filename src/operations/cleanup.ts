@@ -1,5 +1,6 @@
 // The cleanup operation: revoke what the plan selects, at the platform's pace, and settle the refusals.
-import type { StopCause } from '../shared/time.js'
+import type { Logger } from '../shared/text.js'
+import type { Clock, Deadline, StopCause } from '../shared/time.js'
 import type { CleanupTask } from '../inputs/task.js'
 import { settleRefusals, type TokenApi } from '../platform/client.js'
 import {
@@ -10,7 +11,6 @@ import {
 } from '../platform/errors.js'
 import { newestFirst, newestFirstBy, type TokenRecord } from '../shared/records.js'
 import { planCleanup, type KeptToken } from './cleanup-plan.js'
-import type { OperationContext } from './context.js'
 import { Pool, type Sent } from './pool.js'
 
 /** A token the cleanup selected and could not revoke, and why (scrubbed server text). */
@@ -56,7 +56,7 @@ type AgeClock = { by: 'platform'; skewMs: number } | { by: 'runner' }
 export async function cleanup(
   client: TokenApi,
   task: CleanupTask,
-  { clock, log, deadline }: OperationContext,
+  { clock, log, deadline }: { clock: Clock; log: Logger; deadline: Deadline },
 ): Promise<CleanupResult> {
   const tokens = await client.listTokens()
   const runnerNow = clock.now()

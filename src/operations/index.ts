@@ -1,37 +1,75 @@
-// Maps the operation asked for to the module that performs it.
+// The operations: the one asked for, run against the platform to a plain result (create and cleanup have modules of their own).
 import type { CleanupTask, CreateTask, ListTask, RevokeTask, Task } from '../inputs/task.js'
-import type { TokenApi } from '../platform/client.js'
+import type { CreateOptions, TokenApi } from '../platform/client.js'
+import { newestFirst, type TokenRecord } from '../shared/records.js'
+import type { Logger } from '../shared/text.js'
+import type { Clock, Deadline } from '../shared/time.js'
 import { cleanup, type CleanupResult } from './cleanup.js'
+import { nameMatcher } from './cleanup-plan.js'
 import { create, type CreateResult } from './create.js'
-import { list, type ListResult } from './list.js'
-import type { OperationContext } from './context.js'
-import { revoke, type RevokeResult } from './revoke.js'
+
+export interface ListResult {
+  operation: 'list'
+  /** The matching records, newest first. */
+  tokens: TokenRecord[]
+  /** How many records the project has in all, before filtering. */
+  total: number
+}
+
+export interface RevokeResult {
+  operation: 'revoke'
+  token: TokenRecord
+  /** The token was revoked before this step: the step changed nothing. */
+  alreadyRevoked: boolean
+}
 
 export type Result = CreateResult | ListResult | RevokeResult | CleanupResult
 
+/** What operations get besides the client: time, the log and the step's budget. */
+export interface OperationContext {
+  clock: Clock
+  log: Logger
+  deadline: Deadline
+  /** create with revokeOnExit: what is learnt of the create is saved for the post step. */
+  create?: CreateOptions
+}
+
 /**
- * An operation done: the task asked for, beside the result, which holds only what the
+ * An operation's outcome: the task asked for, beside the result, which holds only what the
  * platform returned and what happened (report/ reads the settings from the task).
  */
-export type Done =
+export type Outcome =
   | { operation: 'create'; task: CreateTask; result: CreateResult }
   | { operation: 'list'; task: ListTask; result: ListResult }
   | { operation: 'revoke'; task: RevokeTask; result: RevokeResult }
   | { operation: 'cleanup'; task: CleanupTask; result: CleanupResult }
 
-/** Runs the operation the inputs asked for. */
+/**
+ * Runs the operation the inputs asked for. list: the tokens that match the name and state
+ * filters, newest first. revoke: one token by id, idempotently (a token revoked already is
+ * a success that changed nothing).
+ */
 export async function perform(
   client: TokenApi,
   task: Task,
   context: OperationContext,
-): Promise<Done> {
+): Promise<Outcome> {
   switch (task.operation) {
     case 'create':
       return { operation: 'create', task, result: await create(client, task, context.create) }
-    case 'list':
-      return { operation: 'list', task, result: await list(client, task) }
-    case 'revoke':
-      return { operation: 'revoke', task, result: await revoke(client, task) }
+    case 'list': {
+      const all = await client.listTokens()
+      const matches = task.name === undefined ? () => true : nameMatcher(task.name)
+      const tokens = all.filter(
+        (token) => matches(token.name) && (task.state === 'all' || token.state === task.state),
+      )
+      const result = { operation: 'list' as const, tokens: newestFirst(tokens), total: all.length }
+      return { operation: 'list', task, result }
+    }
+    case 'revoke': {
+      const { token, alreadyRevoked } = await client.revokeToken(task.tokenId)
+      return { operation: 'revoke', task, result: { operation: 'revoke', token, alreadyRevoked } }
+    }
     case 'cleanup':
       return { operation: 'cleanup', task, result: await cleanup(client, task, context) }
   }

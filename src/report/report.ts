@@ -2,7 +2,7 @@
 import type { CleanupTask, CreateTask } from '../inputs/task.js'
 import type { CleanupResult } from '../operations/cleanup.js'
 import type { CreateResult } from '../operations/create.js'
-import type { Done } from '../operations/index.js'
+import type { Outcome } from '../operations/index.js'
 import { ActionError, messageOf } from '../shared/errors.js'
 import type { PostState } from '../post/state.js'
 import {
@@ -42,17 +42,21 @@ const MAX_ENV_VALUE_BYTES = 32 * 1024
  * environment, state for the post step and the job summary. Token values were
  * masked when they arrived.
  */
-export async function report(done: Done, options: ReportOptions, runner: Runner): Promise<void> {
+export async function report(
+  outcome: Outcome,
+  options: ReportOptions,
+  runner: Runner,
+): Promise<void> {
   let summary: string
-  switch (done.operation) {
+  switch (outcome.operation) {
     case 'create': {
-      const { task, result } = done
+      const { task, result } = outcome
       reportCreate(result, task, options.postState, runner)
       summary = createSummary(result, task)
       break
     }
     case 'list': {
-      const { task, result } = done
+      const { task, result } = outcome
       const { tokens, total } = result
       runner.info(`${tokens.length} of ${countTokens(total)} match.`)
       listOutputs(runner, tokens)
@@ -60,7 +64,7 @@ export async function report(done: Done, options: ReportOptions, runner: Runner)
       break
     }
     case 'revoke': {
-      const { result } = done
+      const { result } = outcome
       const { token, alreadyRevoked } = result
       if (alreadyRevoked) {
         const when = token.revokedAt ? ` at ${oneLine(token.revokedAt)}` : ''
@@ -75,7 +79,7 @@ export async function report(done: Done, options: ReportOptions, runner: Runner)
       break
     }
     case 'cleanup': {
-      const { task, result } = done
+      const { task, result } = outcome
       reportCleanup(result, task, runner)
       summary = cleanupSummary(result, task)
       break

@@ -1,8 +1,10 @@
-// How results are put into words, shared by the log lines (report.ts) and the job summary (summary.ts).
-import type { CleanupResult } from '../operations/cleanup.js'
-import { newestFirst, type TokenRecord } from '../shared/records.js'
+// How results are put into words, shared by the log lines (report.ts) and the job summary (summary.ts), and the step's failure when a result still fails it.
 import type { CleanupTask, RevokeOnExit } from '../inputs/task.js'
+import type { CleanupResult } from '../operations/cleanup.js'
+import type { Outcome } from '../operations/index.js'
+import { nameAndId, newestFirst, type TokenRecord } from '../shared/records.js'
 import { countTokens, formatAge, oneLine, truncate } from '../shared/text.js'
+import { stopped } from '../shared/time.js'
 
 /** Why the tokens in `left` were left: `totalTimeout ran out`, or `the step was cancelled`. */
 export function leftBecause({ stop }: Pick<CleanupResult, 'stop'>): string {
@@ -78,4 +80,37 @@ export function cleanupOutcome(result: CleanupResult, { dryRun }: CleanupTask): 
   const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : ''
   const late = left.length > 0 ? `; ${left.length} left when ${leftBecause(result)}` : ''
   return `Revoked ${countTokens(revoked.length)}${elsewhere}${failed}${late}.`
+}
+
+/** Why a result, written out in full, still fails the step (some tokens not revoked). */
+export function stepFailure(outcome: Outcome): string | undefined {
+  if (outcome.operation !== 'cleanup') return undefined
+  const failures = [timeoutFailure(outcome.result), cleanupFailure(outcome.result)]
+  const text = failures.filter((failure) => failure !== undefined).join(' ')
+  return text === '' ? undefined : text
+}
+
+/**
+ * When totalTimeout, or a cancel, cut a cleanup short: how far it got, and that a rerun
+ * finishes it.
+ */
+export function timeoutFailure(result: CleanupResult): string | undefined {
+  const { left, revoked, stop } = result
+  if (left.length === 0) return undefined
+  return `${stopped(stop)}: ${countTokens(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`
+}
+
+/** The step's failure when some tokens were not revoked: each named, with why. */
+export function cleanupFailure(result: CleanupResult): string | undefined {
+  const { notRevoked } = result
+  if (notRevoked.length === 0) return undefined
+  const revoked = allRevoked(result)
+  const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`)
+  const more =
+    notRevoked.length > shown.length
+      ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
+      : ''
+  const total = notRevoked.length + revoked.length
+  const were = (n: number) => (n === 1 ? 'was' : 'were')
+  return `${notRevoked.length} of ${countTokens(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`
 }

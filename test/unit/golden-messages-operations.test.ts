@@ -8,7 +8,7 @@ import { RequestError, UnsettledRevokeError } from '../../src/platform/errors.js
 import { ProjectGuard } from '../../src/platform/project-guard.js'
 import type { TokenApi } from '../../src/platform/client.js'
 import { searchCreated } from '../../src/post/search.js'
-import { cleanupFailure } from '../../src/report/step-failure.js'
+import { cleanupFailure } from '../../src/report/wording.js'
 import { Deadline } from '../../src/shared/time.js'
 import { RunnerFileError } from '../../src/shared/errors.js'
 import type { TokenRecord } from '../../src/shared/records.js'

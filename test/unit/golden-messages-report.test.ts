@@ -2,11 +2,11 @@
 // lines, a value that cannot be handed on, a cancel. Worded by report/wording.ts,
 // report/step-failure.ts, report and stopOnCancel, each with the fixtures of its own tests.
 // See test/fixtures/golden.ts.
-import type { Done } from '../../src/operations/index.js'
+import type { Outcome } from '../../src/operations/index.js'
 import { report } from '../../src/report/report.js'
-import { stepFailure } from '../../src/report/step-failure.js'
+import { stepFailure } from '../../src/report/wording.js'
 import { ageClockNote, revokeOnExitNote } from '../../src/report/wording.js'
-import { stopOnCancel } from '../../src/runner/cancel.js'
+import { stopOnCancel } from '../../src/runner/start.js'
 import { Deadline } from '../../src/shared/time.js'
 import { ActionError } from '../../src/shared/errors.js'
 import { FakeClock } from '../fixtures/clock.js'
@@ -30,23 +30,23 @@ const revoked = (prefix: string, n: number) =>
 const ID = '123e4567-e89b-42d3-a456-426614174002'
 
 /** The lines a report logs, its files removed; `<tokensFile>` for the path of the list's file. */
-async function lines(reported: Done): Promise<string[]> {
+async function lines(reported: Outcome): Promise<string[]> {
   const runner = recordingRunner()
   await report(reported, reportOptions(runner), runner)
   const path = runner.outputs.tokensFile ?? ''
   runner.removeTempDir()
   return runner.lines.map((line) => (path === '' ? line : line.replace(path, '<tokensFile>')))
 }
-const logged = async (reported: Done, start: string) =>
+const logged = async (reported: Outcome, start: string) =>
   (await lines(reported)).find((line) => line.startsWith(start))
 /** A cleanup's failure, as main.ts fails the step with it. */
-const cleanupFailed = (reported: Done) =>
+const cleanupFailed = (reported: Outcome) =>
   failedStep('cleanup', () => {
     throw new ActionError(stepFailure(reported) ?? 'no failure')
   })
 const withValue = (value: string, envName?: string) =>
   done(created(token('id-1', 'ci-deploy', 0, { tokenValue: value })), createTask({ envName }))
-const reportFails = (reported: Done) =>
+const reportFails = (reported: Outcome) =>
   thrown(() => {
     const runner = recordingRunner()
     return report(reported, reportOptions(runner), runner)

@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { cleanup } from '../../../src/operations/cleanup.js'
 import { DeadlineError } from '../../../src/platform/errors.js'
-import { stepFailure } from '../../../src/report/step-failure.js'
+import { stepFailure } from '../../../src/report/wording.js'
 import { Deadline } from '../../../src/shared/time.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { cleanupTask as task, done } from '../../fixtures/done.js'

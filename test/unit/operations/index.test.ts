@@ -10,12 +10,12 @@ import { FakeTokenApi, token } from '../../fixtures/token-api.js'
 
 const ID = '123e4567-e89b-42d3-a456-426614174000'
 
-describe('perform', () => {
-  const context = () => {
-    const clock = new FakeClock()
-    return { clock, log: recordingRunner(), deadline: new Deadline(clock, 0) }
-  }
+const context = () => {
+  const clock = new FakeClock()
+  return { clock, log: recordingRunner(), deadline: new Deadline(clock, 0) }
+}
 
+describe('perform', () => {
   it('runs each operation against the client, and returns its result beside the task', async () => {
     const api = new FakeTokenApi([token(ID, 'ci', 40)])
     const listTask: ListTask = { operation: 'list', name: undefined, state: 'all' }
@@ -79,5 +79,69 @@ describe('perform', () => {
     const done = await perform(api, createTask(), context())
     expect(done.operation).toBe('create')
     expect(api.calls).toEqual(['create ci-deploy'])
+  })
+})
+
+/** list and revoke, as perform runs them, with the context they do not use. */
+const list = async (api: FakeTokenApi, task: ListTask) => {
+  const outcome = await perform(api, task, context())
+  if (outcome.operation !== 'list') throw new Error('not a list')
+  return outcome.result
+}
+const revoke = async (api: FakeTokenApi, task: RevokeTask) => {
+  const outcome = await perform(api, task, context())
+  if (outcome.operation !== 'revoke') throw new Error('not a revoke')
+  return outcome.result
+}
+
+describe('list', () => {
+  const tokens = () => [
+    token('a', 'ci-eu', 5),
+    token('b', 'prod', 1),
+    token('c', 'ci-us', 9, { state: 'revoked', tokenValue: undefined }),
+    token('d', 'ci-eu', 2),
+  ]
+
+  it('returns every record newest first, with the total', async () => {
+    const api = new FakeTokenApi(tokens())
+    const result = await list(api, { operation: 'list', name: undefined, state: 'all' })
+    expect(result.tokens.map((t) => t.id)).toEqual(['b', 'd', 'a', 'c'])
+    expect(result.total).toBe(4)
+    expect(api.calls).toEqual(['list'])
+  })
+
+  it('filters by a name pattern and by state', async () => {
+    const api = new FakeTokenApi(tokens())
+    const active = await list(api, { operation: 'list', name: 'ci-*', state: 'active' })
+    expect(active.tokens.map((t) => t.id)).toEqual(['d', 'a'])
+    const revoked = await list(api, { operation: 'list', name: 'ci-*', state: 'revoked' })
+    expect(revoked.tokens.map((t) => t.id)).toEqual(['c'])
+    const exact = await list(api, { operation: 'list', name: 'ci-eu', state: 'all' })
+    expect(exact.tokens.map((t) => t.id)).toEqual(['d', 'a'])
+  })
+})
+
+describe('revoke', () => {
+  it('passes on that the token was revoked already', async () => {
+    const revoked = token('a', 'ci', 1, { state: 'revoked', tokenValue: undefined })
+    const api = new FakeTokenApi([revoked])
+    // What the client answers once the list has settled the platform's refusal.
+    api.revokes.set('a', { token: revoked, alreadyRevoked: true })
+    const result = await revoke(api, { operation: 'revoke', tokenId: 'a' })
+    expect(result).toEqual({
+      operation: 'revoke',
+      token: expect.objectContaining({ id: 'a' }),
+      alreadyRevoked: true,
+    })
+    // Settled by the client, as it settles a single revoke: nothing left for later.
+    expect(api.revokesSent).toEqual([{ tokenId: 'a', options: {} }])
+  })
+
+  it('revokes the token and returns the revoked record', async () => {
+    const api = new FakeTokenApi([token('a', 'ci', 1)])
+    const result = await revoke(api, { operation: 'revoke', tokenId: 'a' })
+    expect(api.calls).toEqual(['revoke a'])
+    expect(result.token).toMatchObject({ id: 'a', state: 'revoked' })
+    expect(result.token).not.toHaveProperty('tokenValue')
   })
 })

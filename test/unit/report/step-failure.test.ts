@@ -1,7 +1,7 @@
 // step-failure: why an operation done, written out in full, still fails the step: a cleanup
 // that totalTimeout (or a cancel) cut short, or that could not revoke some tokens.
 import { describe, expect, it } from '@jest/globals'
-import { cleanupFailure, stepFailure, timeoutFailure } from '../../../src/report/step-failure.js'
+import { cleanupFailure, stepFailure, timeoutFailure } from '../../../src/report/wording.js'
 import {
   cleanedUp as result,
   cleanupTask,

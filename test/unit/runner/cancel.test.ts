@@ -1,6 +1,6 @@
 // stopOnCancel: SIGINT stops new requests and cuts those in flight after the grace; SIGTERM cuts them at once.
 import { describe, expect, it } from '@jest/globals'
-import { CANCEL_GRACE_MS, stopOnCancel } from '../../../src/runner/cancel.js'
+import { CANCEL_GRACE_MS, stopOnCancel } from '../../../src/runner/start.js'
 import { Deadline } from '../../../src/shared/time.js'
 import { recordingRunner } from '../../fixtures/runner.js'
 import { VirtualClock } from '../../fixtures/virtual-clock.js'
