@@ -286,7 +286,7 @@ __webpack_unused_export__ = debug; // for test
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(307);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(341);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(410);
 
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
@@ -296,7 +296,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 341:
+/***/ 410:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -429,75 +429,50 @@ function readTimestamp(text) {
 
 
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const startingWith = (prefix, why) => ({
-    refuses: (upper) => upper.startsWith(prefix),
-    why: `names starting with ${prefix} ${why}`,
-});
-const SHELL_AND_SYSTEM_NAMES = new Set([
-    'PATH',
-    'BASH_ENV',
-    'ENV',
-    'SHELLOPTS',
-    'PS4',
-    'PROMPT_COMMAND',
-    'HOME',
-    'SHELL',
-    'IFS',
-    'CDPATH',
-    'GCONV_PATH',
-]);
-const ENV_NAME_RULES = [
-    ...['GITHUB_', 'RUNNER_', 'ACTIONS_', 'INPUT_', 'STATE_'].map((prefix) => startingWith(prefix, 'belong to the runner')),
-    {
-        refuses: (upper) => SHELL_AND_SYSTEM_NAMES.has(upper),
-        why: 'it would change how every later step runs',
-    },
-    startingWith('LD_', 'change how the dynamic linker loads every program in later steps'),
-    startingWith('DYLD_', 'change how the macOS dynamic linker loads every program in later steps'),
-    startingWith('GIT_', 'change how git runs in later steps'),
-    startingWith('NODE_', 'change how Node.js runs in later steps'),
-    startingWith('PYTHON', 'change how Python runs in later steps'),
-    startingWith('PERL', 'change how Perl runs in later steps'),
-    startingWith('RUBY', 'change how Ruby runs in later steps'),
-    startingWith('JAVA_', 'change how Java runs in later steps'),
-    startingWith('_JAVA_', 'change how Java runs in later steps'),
-    startingWith('DOTNET_', 'change how .NET runs in later steps'),
-    startingWith('SSL_', 'change which certificates later steps trust'),
-    {
-        refuses: (upper) => upper.endsWith('_PROXY'),
-        why: 'names ending in _PROXY change where later steps send their network traffic',
-    },
-];
+const refuser = (input) => (problem) => new errors/* InputError */.dz(input, problem);
+const BOOLEANS = ['true', 'True', 'TRUE', 'false', 'False', 'FALSE'];
 const DURATION = /^(\d+)([mhdw])$/;
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const LATER = 'in later steps';
+const REFUSED_ENV_NAMES = [
+    [/^(GITHUB_|RUNNER_|ACTIONS_|INPUT_|STATE_)/, 'belong to the runner'],
+    [/^(?:PATH|BASH_ENV|ENV|SHELLOPTS|PS4|PROMPT_COMMAND|HOME|SHELL|IFS|CDPATH|GCONV_PATH)$/, ''],
+    [/^(LD_)/, `change how the dynamic linker loads every program ${LATER}`],
+    [/^(DYLD_)/, `change how the macOS dynamic linker loads every program ${LATER}`],
+    [/^(GIT_)/, `change how git runs ${LATER}`],
+    [/^(NODE_)/, `change how Node.js runs ${LATER}`],
+    [/^(PYTHON)/, `change how Python runs ${LATER}`],
+    [/^(PERL)/, `change how Perl runs ${LATER}`],
+    [/^(RUBY)/, `change how Ruby runs ${LATER}`],
+    [/^(_?JAVA_)/, `change how Java runs ${LATER}`],
+    [/^(DOTNET_)/, `change how .NET runs ${LATER}`],
+    [/^(SSL_)/, 'change which certificates later steps trust'],
+    [/_PROXY$/, 'change where later steps send their network traffic'],
+];
 function readChoice(input, raw, choices) {
     const choice = choices.find((c) => c === raw);
-    if (choice === undefined) {
-        throw new errors/* InputError */.dz(input, `must be one of ${choices.join(', ')}; got ${quote(raw)}.`);
-    }
+    if (choice === undefined)
+        throw refuser(input)(`must be one of ${choices.join(', ')}; got ${quote(raw)}.`);
     return choice;
 }
 function readBoolean(input, raw) {
-    if (['true', 'True', 'TRUE'].includes(raw))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(raw))
-        return false;
-    throw new errors/* InputError */.dz(input, `must be true or false; got ${quote(raw)}.`);
+    if (!BOOLEANS.includes(raw))
+        throw refuser(input)(`must be true or false; got ${quote(raw)}.`);
+    return BOOLEANS.indexOf(raw) < 3;
 }
 function readRevokeOnExit(raw) {
     if (raw === 'failure')
         return 'failure';
-    if (!['true', 'True', 'TRUE', 'false', 'False', 'FALSE'].includes(raw)) {
-        throw new errors/* InputError */.dz('revokeOnExit', `must be true, false or failure (revoke only when the job does not succeed); got ${quote(raw)}.`);
+    if (!BOOLEANS.includes(raw)) {
+        throw refuser('revokeOnExit')(`must be true, false or failure (revoke only when the job does not succeed); got ${quote(raw)}.`);
     }
     return readBoolean('revokeOnExit', raw) ? 'always' : 'never';
 }
 function readInteger(input, raw, min, max, what) {
     const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
-    if (!(number >= min && number <= max)) {
-        throw new errors/* InputError */.dz(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
-    }
+    if (!(number >= min && number <= max))
+        throw refuser(input)(`must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
     return number;
 }
 function readDuration(raw) {
@@ -507,78 +482,76 @@ function readDuration(raw) {
     const count = Number(match?.[1]);
     const unit = match?.[2];
     if (unit === undefined || !(count >= 1)) {
-        throw new errors/* InputError */.dz('olderThan', `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`);
+        throw refuser('olderThan')(`must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`);
     }
     return { text: raw, ms: count * UNIT_MS[unit] };
 }
 function readRequiredName(raw, what) {
     if (!raw)
-        throw new errors/* InputError */.dz('name', `is required for this operation: ${what}.`);
+        throw refuser('name')(`is required for this operation: ${what}.`);
     return checkName(raw);
 }
 function readNameFilter(raw) {
     return raw ? checkName(raw) : undefined;
 }
 function checkName(raw) {
-    if (shared_text/* CONTROL_CHARACTER */.gW.test(raw)) {
-        throw new errors/* InputError */.dz('name', `must not hold control characters (line breaks, tabs); got ${quote(raw)}.`);
-    }
+    if (shared_text/* CONTROL_CHARACTER */.gW.test(raw))
+        throw refuser('name')(`must not hold control characters (line breaks, tabs); got ${quote(raw)}.`);
     return raw;
 }
 function readTokenId(raw) {
-    if (!raw) {
-        throw new errors/* InputError */.dz('tokenId', 'is required for operation revoke: the id (a UUID) of the token.');
-    }
-    if (!isUuid(raw)) {
-        throw new errors/* InputError */.dz('tokenId', `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`);
-    }
+    const refuse = refuser('tokenId');
+    if (!raw)
+        throw refuse('is required for operation revoke: the id (a UUID) of the token.');
+    if (!isUuid(raw))
+        throw refuse(`must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`);
     return raw;
 }
 function readProjectId(raw) {
-    if (!raw)
-        return undefined;
-    if (!isUuid(raw)) {
-        throw new errors/* InputError */.dz('expectedProjectId', `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
-    }
-    return raw;
+    if (!raw || isUuid(raw))
+        return raw || undefined;
+    throw refuser('expectedProjectId')(`must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
 }
 function readEnvName(raw) {
+    const refuse = refuser('envName');
     if (!raw)
         return undefined;
     if (!ENV_NAME.test(raw)) {
-        throw new errors/* InputError */.dz('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
+        throw refuse(`must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
     }
     const upper = raw.toUpperCase();
-    const rule = ENV_NAME_RULES.find((r) => r.refuses(upper));
-    if (rule !== undefined) {
-        throw new errors/* InputError */.dz('envName', `must not be ${raw}: ${rule.why}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
+    for (const [pattern, why] of REFUSED_ENV_NAMES) {
+        const prefix = pattern.exec(upper)?.[1];
+        if (!pattern.test(upper))
+            continue;
+        const reason = why === ''
+            ? 'it would change how every later step runs'
+            : `names ${prefix === undefined ? 'ending in _PROXY' : `starting with ${prefix}`} ${why}`;
+        throw refuse(`must not be ${raw}: ${reason}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
     }
     return raw;
 }
 function readUrl(input, raw, what) {
+    const refuse = refuser(input);
     if (!raw)
-        throw new errors/* InputError */.dz(input, `is required: ${what}, like https://api.example.com.`);
+        throw refuse(`is required: ${what}, like https://api.example.com.`);
     let url;
     try {
         url = new URL(raw);
     }
     catch {
-        throw new errors/* InputError */.dz(input, `must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
+        throw refuse(`must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
     }
     if (url.username || url.password) {
-        throw new errors/* InputError */.dz(input, 'must not contain a user name or password: the action authenticates with clientId and clientSecret.');
+        throw refuse('must not contain a user name or password: the action authenticates with clientId and clientSecret.');
     }
     if (url.search || url.hash) {
-        throw new errors/* InputError */.dz(input, `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
+        throw refuse(`must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
     }
-    const loopback = isLoopback(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-        throw new errors/* InputError */.dz(input, `must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
-    }
+    const loopback = /^(?:localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+        throw refuse(`must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
     return url;
-}
-function isLoopback(hostname) {
-    return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 function withoutTrailingSlash(url) {
     return url.origin + url.pathname.replace(/\/+$/, '');
@@ -586,9 +559,6 @@ function withoutTrailingSlash(url) {
 function quote(raw) {
     return JSON.stringify((0,shared_text/* truncate */.xv)(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
-
-;// CONCATENATED MODULE: ./src/inputs/names.ts
-
 function inputVariable(name) {
     return name.replace(/ /g, '_').toUpperCase();
 }
@@ -643,16 +613,12 @@ function editDistance(a, b) {
     return at(a.length, b.length);
 }
 
-;// CONCATENATED MODULE: ./src/inputs/task.ts
-const OPERATIONS = ['create', 'list', 'revoke', 'cleanup'];
-const STATE_FILTERS = ['active', 'revoked', 'all'];
-const IF_EXISTS = ['create', 'reuse', 'fail'];
-
 ;// CONCATENATED MODULE: ./src/inputs/read.ts
 
 
-
-
+const OPERATIONS = ['create', 'list', 'revoke', 'cleanup'];
+const STATE_FILTERS = ['active', 'revoked', 'all'];
+const IF_EXISTS = ['create', 'reuse', 'fail'];
 const INPUT_DEFAULTS = {
     name: '',
     tokenId: '',
@@ -776,57 +742,7 @@ function readCleanup(orDefault) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/platform/errors.ts
-
-class RequestError extends errors/* ActionError */.lZ {
-    status;
-    transient;
-    name = 'RequestError';
-    constructor(message, status, transient = false) {
-        super(message);
-        this.status = status;
-        this.transient = transient;
-    }
-}
-class AuthenticationError extends RequestError {
-    name = 'AuthenticationError';
-}
-class DeadlineError extends RequestError {
-    mayHaveTakenEffect;
-    name = 'DeadlineError';
-    constructor(message, status, mayHaveTakenEffect = false) {
-        super(message, status);
-        this.mayHaveTakenEffect = mayHaveTakenEffect;
-    }
-}
-class UnsettledRevokeError extends RequestError {
-    refusal;
-    mayHaveRevoked;
-    name = 'UnsettledRevokeError';
-    constructor(refusal, mayHaveRevoked) {
-        super(refusal.message, refusal.status);
-        this.refusal = refusal;
-        this.mayHaveRevoked = mayHaveRevoked;
-    }
-}
-class ThrottledError extends RequestError {
-    throttle;
-    name = 'ThrottledError';
-    constructor(message, throttle) {
-        super(message, 429);
-        this.throttle = throttle;
-    }
-}
-class UnknownTokenError extends RequestError {
-    name = 'UnknownTokenError';
-}
-function isRefusal(status) {
-    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
-}
-
 ;// CONCATENATED MODULE: ./src/platform/lost-create.ts
-
-
 
 
 
@@ -908,7 +824,7 @@ class FollowedCreate {
             tokens = await context.list();
         }
         catch (error) {
-            throw new RequestError(`${failure}; whether token ${name} was created is unknown, as listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)} ${lookForSentence(facts, context.platformTime)}`);
+            throw new errors/* RequestError */.GI(`${failure}; whether token ${name} was created is unknown, as listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)} ${lookForSentence(facts, context.platformTime)}`);
         }
         const created = findCreated(tokens, facts, context.platformTime);
         switch (created.found) {
@@ -916,9 +832,9 @@ class FollowedCreate {
                 context.log.info(`No token named ${name} was created: sending the create again.`);
                 return undefined;
             case 'several':
-                throw new RequestError(`${failure}; ${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
+                throw new errors/* RequestError */.GI(`${failure}; ${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
             case 'unsure':
-                throw new RequestError(`${failure}; the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookForSentence(facts, context.platformTime)}`);
+                throw new errors/* RequestError */.GI(`${failure}; the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookForSentence(facts, context.platformTime)}`);
             case 'one':
                 return this.adopted(created.token, failure);
         }
@@ -940,27 +856,27 @@ class FollowedCreate {
         if (token.state !== 'active' || (created !== undefined && created < since)) {
             this.note({ refused: true });
             const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
-            throw new RequestError(token.state === 'active' ? mismatch + older : mismatch);
+            throw new errors/* RequestError */.GI(token.state === 'active' ? mismatch + older : mismatch);
         }
         this.note({ id: token.id });
-        throw new RequestError(`${mismatch} ${await revokeAtOnce(context.revoke, token)}`);
+        throw new errors/* RequestError */.GI(`${mismatch} ${await revokeAtOnce(context.revoke, token)}`);
     }
     failed(error) {
         if (this.facts.id !== undefined || this.facts.lost)
             return;
-        const status = error instanceof RequestError ? error.status : undefined;
-        if (isRefusal(status) || status === 429)
+        const status = error instanceof errors/* RequestError */.GI ? error.status : undefined;
+        if ((0,errors/* isRefusal */.vu)(status) || status === 429)
             this.note({ refused: true });
         else if (this.facts.written)
             this.note({ lost: true });
     }
     async adopted(token, failure) {
         if (!isUuid(token.id)) {
-            throw new RequestError(`${failure}; a token named ${quoteName(this.facts.name)} was created, but its id ${JSON.stringify((0,shared_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
+            throw new errors/* RequestError */.GI(`${failure}; a token named ${quoteName(this.facts.name)} was created, but its id ${JSON.stringify((0,shared_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
         }
         this.note({ id: token.id, lost: this.lostAttempts > 1 });
         if (token.tokenValue === undefined) {
-            throw new RequestError(`${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${await revokeAtOnce(this.context.revoke, token)}`);
+            throw new errors/* RequestError */.GI(`${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${await revokeAtOnce(this.context.revoke, token)}`);
         }
         this.context.log.info(`It was: token ${token.id}, created at ${(0,shared_text/* oneLine */.TN)(token.createdAt ?? '?')}, is this step's token.`);
         return token;
@@ -1259,7 +1175,7 @@ function authEndpoint(authUrl) {
 const TOKENS_PATH = '/api/tokens';
 function revokePath(tokenId) {
     if (!isUuid(tokenId)) {
-        throw new RequestError(`the token id ${JSON.stringify((0,shared_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+        throw new errors/* RequestError */.GI(`the token id ${JSON.stringify((0,shared_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
     }
     const id = encodeURIComponent(tokenId);
     return `/api/tokens/${id}/revoke?tokenId=${id}`;
@@ -1463,7 +1379,6 @@ function notJsonHint(request, target) {
 
 
 
-
 const NOT_JSON = Symbol('not JSON');
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
 function parseJson(body) {
@@ -1477,39 +1392,39 @@ function parseJson(body) {
 function readRecord(request, answer) {
     const record = toRecord(readJson(request, answer));
     if (typeof record === 'string') {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
+        throw new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
     }
     return record;
 }
 function readRevoked(request, answer, tokenId) {
     const record = readRecord(request, answer);
     if (!sameId(record.id, tokenId)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`, answer.status);
+        throw new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`, answer.status);
     }
     if (record.state !== 'revoked') {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify((0,shared_text/* truncate */.xv)(record.state, 40))}, not revoked.`, answer.status);
+        throw new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify((0,shared_text/* truncate */.xv)(record.state, 40))}, not revoked.`, answer.status);
     }
     return record;
 }
 function readCreated(request, answer) {
     const record = readRecord(request, answer);
     if (!isUuid(record.id)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,shared_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
+        throw new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,shared_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
     }
     if (record.tokenValue === undefined) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
+        throw new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
     }
     return record;
 }
 function readList(request, answer) {
     const body = readJson(request, answer);
     if (!Array.isArray(body)) {
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
+        throw new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
     }
     const records = body.map((item, index) => {
         const record = toRecord(item);
         if (typeof record === 'string') {
-            throw new RequestError(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
+            throw new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
         }
         return record;
     });
@@ -1520,10 +1435,10 @@ function readAccessToken(request, answer, now) {
     const fields = (typeof body === 'object' && body !== null ? body : {});
     const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
     if (typeof value !== 'string' || value === '') {
-        throw new RequestError(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
+        throw new errors/* RequestError */.GI(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
     }
     if (!HEADER_SAFE.test(value)) {
-        throw new RequestError(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
+        throw new errors/* RequestError */.GI(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
     }
     const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
     const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
@@ -1532,15 +1447,12 @@ function readAccessToken(request, answer, now) {
 function readJson(request, answer, target = 'api') {
     if (answer.json === NOT_JSON) {
         const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body';
-        throw new RequestError(`${requestLine(request)} answered ${answer.status} with ${page} that is not JSON.${notJsonHint(request, target)}`, answer.status);
+        throw new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status} with ${page} that is not JSON.${notJsonHint(request, target)}`, answer.status);
     }
     return answer.json;
 }
 
 ;// CONCATENATED MODULE: ./src/platform/call-loop.ts
-
-
-
 
 
 
@@ -1602,14 +1514,14 @@ class CallLoop {
         if (!((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === CUT_OFF))
             return;
         const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : '';
-        throw new DeadlineError(`${stopped(this.options.deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
+        throw new errors/* DeadlineError */.j3(`${stopped(this.options.deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
     }
     async readSuccess(answer, options) {
         try {
             return options.read(answer);
         }
         catch (error) {
-            const found = error instanceof RequestError
+            const found = error instanceof errors/* RequestError */.GI
                 ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
                 : undefined;
             if (found !== undefined)
@@ -1623,7 +1535,7 @@ class CallLoop {
         const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff);
         const delay = retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff);
         if (answer?.status === 429 && options.pooled !== undefined) {
-            throw new ThrottledError((0,shared_text/* asSentence */.KG)(failure), { waitMs: delay, attemptsUsed: attempt });
+            throw new errors/* ThrottledError */.Xe((0,shared_text/* asSentence */.KG)(failure), { waitMs: delay, attemptsUsed: attempt });
         }
         if (delay < deadline.remaining())
             return delay;
@@ -1632,15 +1544,15 @@ class CallLoop {
         const why = cause.by === 'cancel'
             ? `the step was cancelled (${cause.signal}), so it was not tried again`
             : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`;
-        throw new DeadlineError(`${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
+        throw new errors/* DeadlineError */.j3(`${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
     }
     finalFailure(target, request, outcome, failure) {
         if (outcome instanceof TransportError) {
             const hint = transportHint(outcome, target, request.url, this.options.timeoutMs);
-            return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, undefined, isTransient(outcome));
+            return new errors/* RequestError */.GI((0,shared_text/* asSentence */.KG)(failure) + hint, undefined, isTransient(outcome));
         }
         const hint = target === 'api' && outcome.status === 404 ? apiPathHint(request) : '';
-        return new RequestError((0,shared_text/* asSentence */.KG)(failure) + hint, outcome.status, isTransient(outcome));
+        return new errors/* RequestError */.GI((0,shared_text/* asSentence */.KG)(failure) + hint, outcome.status, isTransient(outcome));
     }
     async wait(failure, delay) {
         this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
@@ -1692,11 +1604,10 @@ function seconds(ms) {
     return `${(ms / 1000).toFixed(1)} s`;
 }
 function notSent(deadline, request) {
-    return new DeadlineError(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
+    return new errors/* DeadlineError */.j3(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
 }
 
 ;// CONCATENATED MODULE: ./src/platform/client.ts
-
 
 
 
@@ -1771,12 +1682,12 @@ class PlatformClient {
             return { token, alreadyRevoked: false };
         }
         catch (error) {
-            const status = error instanceof RequestError ? error.status : undefined;
-            if (status === undefined || status === 401 || error instanceof AuthenticationError)
+            const status = error instanceof errors/* RequestError */.GI ? error.status : undefined;
+            if (status === undefined || status === 401 || error instanceof errors/* AuthenticationError */.v3)
                 throw error;
-            if (!(isRefusal(status) || (status >= 200 && status <= 299)))
+            if (!((0,errors/* isRefusal */.vu)(status) || (status >= 200 && status <= 299)))
                 throw error;
-            const unsettled = new UnsettledRevokeError(error, mayHaveRevoked);
+            const unsettled = new errors/* UnsettledRevokeError */.V0(error, mayHaveRevoked);
             if (options.settle === 'later')
                 throw unsettled;
             const [settled] = await settleRefusals(() => this.listTokens(), [{ tokenId, unsettled }]);
@@ -1802,15 +1713,15 @@ class PlatformClient {
             });
         }
         catch (error) {
-            if (!(error instanceof RequestError))
+            if (!(error instanceof errors/* RequestError */.GI))
                 throw error;
             const { status, transient } = error;
             const detail = status === 404 || status === 405
                 ? `failed: ${error.message} ${authPathHint(endpoint)}`
-                : isRefusal(status)
+                : (0,errors/* isRefusal */.vu)(status)
                     ? `was refused: ${error.message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`
                     : `failed: ${error.message}`;
-            throw new AuthenticationError(`authentication ${detail}`, status, transient);
+            throw new errors/* AuthenticationError */.v3(`authentication ${detail}`, status, transient);
         }
     }
 }
@@ -1858,14 +1769,14 @@ async function settleRefusals(list, unsettled) {
     catch (error) {
         const why = ` Whether it was revoked already could not be told: listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)}`;
         return unsettled.map(({ unsettled: { refusal } }) => ({
-            error: new RequestError(refusal.message + why, refusal.status),
+            error: new errors/* RequestError */.GI(refusal.message + why, refusal.status),
         }));
     }
     return unsettled.map(({ tokenId, unsettled: { refusal, mayHaveRevoked } }) => {
         const found = findById(tokens, tokenId);
         if (found === undefined) {
             const message = `no token with id ${tokenId} exists in the project: ${refusal.message}`;
-            return { error: new UnknownTokenError(message, refusal.status) };
+            return { error: new errors/* UnknownTokenError */.YP(message, refusal.status) };
         }
         if (found.state === 'revoked')
             return { token: found, alreadyRevoked: !mayHaveRevoked };
@@ -2121,13 +2032,13 @@ async function cleanup(client, task, { clock, log, deadline }) {
             return { done: { token, revoked: (await client.revokeToken(token.id, options)).token } };
         }
         catch (error) {
-            if (error instanceof ThrottledError)
+            if (error instanceof errors/* ThrottledError */.Xe)
                 return { throttled: error.throttle };
-            if (error instanceof UnsettledRevokeError)
+            if (error instanceof errors/* UnsettledRevokeError */.V0)
                 return { done: { token, unsettled: error } };
-            if (!(error instanceof RequestError))
+            if (!(error instanceof errors/* RequestError */.GI))
                 throw error;
-            if (error instanceof DeadlineError && !error.mayHaveTakenEffect)
+            if (error instanceof errors/* DeadlineError */.j3 && !error.mayHaveTakenEffect)
                 return { done: { token } };
             return { done: { token, reason: error.message } };
         }
@@ -2434,7 +2345,6 @@ function cleanupFailure(result) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
-
 
 
 
@@ -3062,6 +2972,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   O: () => (/* binding */ githubRunner)
 });
 
+// EXTERNAL MODULE: ./src/shared/text.ts
+var shared_text = __nccwpck_require__(646);
 ;// CONCATENATED MODULE: external "os"
 const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
@@ -4087,8 +3999,6 @@ function getIDToken(aud) {
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 // EXTERNAL MODULE: ./src/shared/errors.ts
 var errors = __nccwpck_require__(382);
-// EXTERNAL MODULE: ./src/shared/text.ts
-var shared_text = __nccwpck_require__(646);
 ;// CONCATENATED MODULE: ./src/runner/github-runner.ts
 
 
@@ -4173,10 +4083,17 @@ const githubRunner = {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   DS: () => (/* binding */ FORK_HINT),
+/* harmony export */   GI: () => (/* binding */ RequestError),
 /* harmony export */   TX: () => (/* binding */ RunnerFileError),
+/* harmony export */   V0: () => (/* binding */ UnsettledRevokeError),
+/* harmony export */   Xe: () => (/* binding */ ThrottledError),
+/* harmony export */   YP: () => (/* binding */ UnknownTokenError),
 /* harmony export */   bD: () => (/* binding */ messageOf),
 /* harmony export */   dz: () => (/* binding */ InputError),
-/* harmony export */   lZ: () => (/* binding */ ActionError)
+/* harmony export */   j3: () => (/* binding */ DeadlineError),
+/* harmony export */   lZ: () => (/* binding */ ActionError),
+/* harmony export */   v3: () => (/* binding */ AuthenticationError),
+/* harmony export */   vu: () => (/* binding */ isRefusal)
 /* harmony export */ });
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
 
@@ -4201,6 +4118,51 @@ const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
 function messageOf(error) {
     const { message } = (error ?? {});
     return typeof message === 'string' ? message : String(error);
+}
+class RequestError extends ActionError {
+    status;
+    transient;
+    name = 'RequestError';
+    constructor(message, status, transient = false) {
+        super(message);
+        this.status = status;
+        this.transient = transient;
+    }
+}
+class AuthenticationError extends RequestError {
+    name = 'AuthenticationError';
+}
+class DeadlineError extends RequestError {
+    mayHaveTakenEffect;
+    name = 'DeadlineError';
+    constructor(message, status, mayHaveTakenEffect = false) {
+        super(message, status);
+        this.mayHaveTakenEffect = mayHaveTakenEffect;
+    }
+}
+class UnsettledRevokeError extends RequestError {
+    refusal;
+    mayHaveRevoked;
+    name = 'UnsettledRevokeError';
+    constructor(refusal, mayHaveRevoked) {
+        super(refusal.message, refusal.status);
+        this.refusal = refusal;
+        this.mayHaveRevoked = mayHaveRevoked;
+    }
+}
+class ThrottledError extends RequestError {
+    throttle;
+    name = 'ThrottledError';
+    constructor(message, throttle) {
+        super(message, 429);
+        this.throttle = throttle;
+    }
+}
+class UnknownTokenError extends RequestError {
+    name = 'UnknownTokenError';
+}
+function isRefusal(status) {
+    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
 }
 
 

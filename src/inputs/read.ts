@@ -1,4 +1,4 @@
-// The one place that reads the step's inputs: every INPUT_* turned into one checked, typed object.
+// The one place that reads the step's inputs: every INPUT_* turned into one checked, typed task.
 import { FORK_HINT, InputError } from '../shared/errors.js'
 import {
   readBoolean,
@@ -12,19 +12,75 @@ import {
   readRevokeOnExit,
   readTokenId,
   readUrl,
+  refuseUnknownInputs,
+  type RevokeOnExit,
   withoutTrailingSlash,
 } from './parsers.js'
-import { refuseUnknownInputs } from './names.js'
 import type { SecretMasker } from '../shared/secrets.js'
-import {
-  IF_EXISTS,
-  OPERATIONS,
-  STATE_FILTERS,
-  type CleanupTask,
-  type Connection,
-  type Operation,
-  type Task,
-} from './task.js'
+
+export const OPERATIONS = ['create', 'list', 'revoke', 'cleanup'] as const
+export type Operation = (typeof OPERATIONS)[number]
+
+export const STATE_FILTERS = ['active', 'revoked', 'all'] as const
+type StateFilter = (typeof STATE_FILTERS)[number]
+
+export const IF_EXISTS = ['create', 'reuse', 'fail'] as const
+type IfExists = (typeof IF_EXISTS)[number]
+
+/** Where and how to reach the platform. */
+export interface Connection {
+  clientId: string
+  clientSecret: string
+  /** REST API base, without a trailing `/`. */
+  baseUrl: string
+  /** The auth service's base URL, or its token endpoint, without a trailing `/`. */
+  authUrl: string
+  timeoutMs: number
+  /** Retries of a transient failure, on top of the first attempt. */
+  retries: number
+  /** The whole step's time budget, retries and waits included; 0 for no limit. */
+  totalTimeoutMs: number
+}
+
+export interface CreateTask {
+  operation: 'create'
+  name: string
+  /** Also export the value into this environment variable. */
+  envName: string | undefined
+  /** What to do when an active token with this exact name exists. */
+  ifExists: IfExists
+  /** Whether the post step revokes the created token at the end of the job. */
+  revokeOnExit: RevokeOnExit
+  /** Also write the value to a new 0600 file under RUNNER_TEMP (output tokenFile). */
+  writeTokenFile: boolean
+}
+
+export interface ListTask {
+  operation: 'list'
+  /** Exact name or a `*` pattern; undefined lists every name. */
+  name: string | undefined
+  state: StateFilter
+}
+
+export interface RevokeTask {
+  operation: 'revoke'
+  tokenId: string
+}
+
+export interface CleanupTask {
+  operation: 'cleanup'
+  /** Exact name or a `*` pattern; undefined selects every name. */
+  name: string | undefined
+  /** Revoke only tokens older than this; undefined selects any age. */
+  olderThan: { text: string; ms: number } | undefined
+  /** Keep this many of the newest active tokens of each name, whatever their age. */
+  keep: number
+  dryRun: boolean
+  /** Revokes in flight at once. */
+  concurrency: number
+}
+
+export type Task = CreateTask | ListTask | RevokeTask | CleanupTask
 
 /** Reads one raw input by name (`core.getInput`: trimmed, `''` when unset). */
 export type InputSource = (name: string) => string
@@ -96,7 +152,7 @@ const OPERATION_SPECIFIC = [...new Set(Object.values(USED_BY).flat())]
 /**
  * Reads and checks every input, or throws an InputError naming the first bad one.
  * Nothing is sent before this returns, so a bad input costs no request. `given` names
- * the inputs the step was given, as the runner spells their variables (see names.ts).
+ * the inputs the step was given, as the runner spells their variables (refuseUnknownInputs).
  */
 export function readInputs(
   read: InputSource,

@@ -1,5 +1,5 @@
 // Which tokens a filter takes: token names matched against patterns, and what a cleanup revokes and keeps, decided from the list alone.
-import type { CleanupTask } from '../inputs/task.js'
+import type { CleanupTask } from '../inputs/read.js'
 import { createdTime, newestFirst, newestFirstBy, type TokenRecord } from '../shared/records.js'
 
 export interface KeptToken {

@@ -1,14 +1,14 @@
 // The cleanup operation: revoke what the plan selects, at the platform's pace, and settle the refusals.
 import type { Logger } from '../shared/text.js'
 import type { Clock, Deadline, StopCause } from '../shared/time.js'
-import type { CleanupTask } from '../inputs/task.js'
+import type { CleanupTask } from '../inputs/read.js'
 import { settleRefusals, type TokenApi } from '../platform/client.js'
 import {
   DeadlineError,
   RequestError,
   ThrottledError,
   UnsettledRevokeError,
-} from '../platform/errors.js'
+} from '../shared/errors.js'
 import { newestFirst, newestFirstBy, type TokenRecord } from '../shared/records.js'
 import { planCleanup, type KeptToken } from './cleanup-plan.js'
 import { Pool, type Sent } from './pool.js'

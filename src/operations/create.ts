@@ -1,6 +1,6 @@
 // The create operation: a new token, or with ifExists an existing one reused or refused.
 import { ActionError, messageOf } from '../shared/errors.js'
-import type { CreateTask } from '../inputs/task.js'
+import type { CreateTask } from '../inputs/read.js'
 import { notHandedOn } from '../platform/lost-create.js'
 import type { CreateOptions, TokenApi } from '../platform/client.js'
 import { newestFirst, tokenLabel, type TokenRecord } from '../shared/records.js'

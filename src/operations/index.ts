@@ -1,5 +1,5 @@
 // The operations: the one asked for, run against the platform to a plain result (create and cleanup have modules of their own).
-import type { CleanupTask, CreateTask, ListTask, RevokeTask, Task } from '../inputs/task.js'
+import type { CleanupTask, CreateTask, ListTask, RevokeTask, Task } from '../inputs/read.js'
 import type { CreateOptions, TokenApi } from '../platform/client.js'
 import { newestFirst, type TokenRecord } from '../shared/records.js'
 import type { Logger } from '../shared/text.js'

@@ -1,6 +1,5 @@
 // The cleanup's pool: every revoke sent through it, at most `concurrency` at once and at the pace the platform allows.
-import type { Clock } from '../shared/time.js'
-import type { Deadline } from '../shared/time.js'
+import type { Clock, Deadline } from '../shared/time.js'
 import type { Logger } from '../shared/text.js'
 
 /** A 429 whose request has attempts left: the pool sends it again, not before `waitMs`. */

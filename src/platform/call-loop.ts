@@ -1,31 +1,30 @@
 // The call loop: one logical request sent until it succeeds, fails for good, or runs out of attempts.
-import type { Clock } from '../shared/time.js'
-import { stopped, type Deadline } from '../shared/time.js'
-import type { Logger } from '../shared/text.js'
+import { type Clock, type Deadline, stopped } from '../shared/time.js'
+import { asSentence, type Logger } from '../shared/text.js'
 import type { SecretMasker } from '../shared/secrets.js'
 import { NOT_JSON, parseJson, type Answer } from './decode.js'
-import { requestLine } from './http.js'
-import { DeadlineError, RequestError, ThrottledError } from './errors.js'
-import { apiPathHint, transportHint } from './failures.js'
 import {
   CUT_OFF,
-  TransportError,
   type HttpRequest,
+  requestLine,
   type SendResult,
   type Target,
   type Transport,
+  TransportError,
 } from './http.js'
+import { DeadlineError, RequestError, ThrottledError } from '../shared/errors.js'
 import {
+  apiPathHint,
+  type Backoff,
   backoffDelay,
+  describeFailure,
   isTransient,
   mayHaveTakenEffect,
   retryAfterDelay,
-  type Backoff,
+  transportHint,
 } from './failures.js'
-import { describeFailure } from './failures.js'
-import { asSentence } from '../shared/text.js'
 
-/** Where API calls get their access token: see auth.ts. */
+/** Where API calls get their access token: the client's Session. */
 export interface AccessTokens {
   /** A usable access token, authenticating when needed. */
   accessToken(): Promise<string>

@@ -1,18 +1,19 @@
 // The platform client: its API as the operations see it, the session that authenticates it, and how a refused revoke is settled.
-import { FORK_HINT, messageOf } from '../shared/errors.js'
+import {
+  AuthenticationError,
+  FORK_HINT,
+  isRefusal,
+  messageOf,
+  RequestError,
+  UnknownTokenError,
+  UnsettledRevokeError,
+} from '../shared/errors.js'
 import { findById, type TokenRecord } from '../shared/records.js'
 import type { SecretMasker } from '../shared/secrets.js'
 import type { Logger } from '../shared/text.js'
 import { Deadline, systemClock, type Clock } from '../shared/time.js'
 import { CallLoop, type AccessTokens } from './call-loop.js'
 import { readAccessToken, readCreated, readList, readRevoked, type AccessToken } from './decode.js'
-import {
-  AuthenticationError,
-  isRefusal,
-  RequestError,
-  UnknownTokenError,
-  UnsettledRevokeError,
-} from './errors.js'
 import { authPathHint, DEFAULT_BACKOFF, type Backoff } from './failures.js'
 import {
   authEndpoint,

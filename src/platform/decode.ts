@@ -1,11 +1,16 @@
 // Decoding answers: a body parsed once, then checked and read into records or an access token.
-import { nameAndId, sameId, toRecord, uniqueById, type TokenRecord } from '../shared/records.js'
-import { isUuid } from '../shared/records.js'
-import { requestLine } from './http.js'
-import { RequestError } from './errors.js'
+import {
+  isUuid,
+  nameAndId,
+  sameId,
+  type TokenRecord,
+  toRecord,
+  uniqueById,
+} from '../shared/records.js'
+import { type HttpRequest, type HttpResponse, requestLine, type Target } from './http.js'
+import { RequestError } from '../shared/errors.js'
 import { truncate } from '../shared/text.js'
 import { notJsonHint } from './failures.js'
-import type { HttpRequest, HttpResponse, Target } from './http.js'
 
 /** An answer, its body parsed once (NOT_JSON when it is not JSON). */
 export interface Answer extends HttpResponse {

@@ -6,7 +6,7 @@ import https from 'node:https'
 import { HttpClient } from '@actions/http-client'
 import { truncate } from '../shared/text.js'
 import { isUuid } from '../shared/records.js'
-import { RequestError } from './errors.js'
+import { RequestError } from '../shared/errors.js'
 
 /** The action's version, kept equal to package.json's by a test, and the User-Agent it sends. */
 export const VERSION = '0.1.0'

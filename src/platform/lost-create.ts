@@ -1,10 +1,10 @@
 // What became of a create: the facts the main step records as they happen, and every rule for a create whose answer was lost.
 import type { Clock } from '../shared/time.js'
-import { ActionError, messageOf } from '../shared/errors.js'
-import { RequestError, isRefusal } from './errors.js'
-import type { Logger } from '../shared/text.js'
+import { ActionError, isRefusal, messageOf, RequestError } from '../shared/errors.js'
+import { asSentence, type Logger, oneLine, truncate } from '../shared/text.js'
 import {
   createdTime,
+  isUuid,
   nameAndId,
   newestFirst,
   quoteName,
@@ -13,8 +13,6 @@ import {
   tokenLabel,
   type TokenRecord,
 } from '../shared/records.js'
-import { asSentence, oneLine, truncate } from '../shared/text.js'
-import { isUuid } from '../shared/records.js'
 
 /**
  * What the main step knows of its create, saved for the post step the moment each fact is

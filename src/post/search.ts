@@ -1,8 +1,7 @@
 // The post step's search for the token of a create whose outcome is unknown: while it may land, while the list may answer, within the step's bound.
-import type { Clock } from '../shared/time.js'
-import type { Deadline } from '../shared/time.js'
+import type { Clock, Deadline } from '../shared/time.js'
 import type { Logger } from '../shared/text.js'
-import { DeadlineError, RequestError } from '../platform/errors.js'
+import { DeadlineError, RequestError } from '../shared/errors.js'
 import {
   findCreated,
   LATE_CREATE_MS,

@@ -1,7 +1,7 @@
 // What the main step leaves for the post step (GITHUB_STATE, read back as STATE_*): every key, read and written here.
-import type { RevokeOnExit } from '../inputs/task.js'
+import type { RevokeOnExit } from '../inputs/parsers.js'
 import type { CreateFacts } from '../platform/lost-create.js'
-import type { Runner } from '../runner/runner.js'
+import type { Runner } from '../runner/github-runner.js'
 
 const CREATE = 'create'
 const TOKEN_FILE = 'tokenFile'

@@ -1,22 +1,17 @@
 // The post step: deletes the token file, and acts on what the main step recorded of its create (revokeOnExit).
-import { systemClock, type Clock } from '../shared/time.js'
-import { JOB_STATUS_INPUT, readConnection } from '../inputs/read.js'
+import { type Clock, type Deadline, systemClock } from '../shared/time.js'
+import { type Connection, JOB_STATUS_INPUT, readConnection } from '../inputs/read.js'
 import type { PlatformClient } from '../platform/client.js'
-import { messageOf } from '../shared/errors.js'
-import { UnknownTokenError } from '../platform/errors.js'
+import { messageOf, UnknownTokenError } from '../shared/errors.js'
 import { HttpTransport, type Transport } from '../platform/http.js'
 import { lookForSentence, mustSearch } from '../platform/lost-create.js'
 import { searchCreated } from './search.js'
 import { readSavedCreate, savedTokenFile, type SavedCreate } from './state.js'
-import { quoteName, shortId, tokenLabel, type TokenRecord } from '../shared/records.js'
-import { githubRunner } from '../runner/github-runner.js'
-import type { Runner } from '../runner/runner.js'
+import { isUuid, quoteName, shortId, tokenLabel, type TokenRecord } from '../shared/records.js'
+import { githubRunner, type Runner } from '../runner/github-runner.js'
 import { connect, maskedSecrets } from '../runner/start.js'
-import type { Connection } from '../inputs/task.js'
 import { asSentence, oneLine, truncate } from '../shared/text.js'
-import type { Deadline } from '../shared/time.js'
 import { removeTokenFile } from '../shared/token-files.js'
-import { isUuid } from '../shared/records.js'
 
 /**
  * The most the post step takes when totalTimeout allows more: it holds the end of the job,

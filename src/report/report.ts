@@ -1,5 +1,5 @@
 // The one place that writes a result to the runner: log lines, outputs, env, post-step state, summary.
-import type { CleanupTask, CreateTask } from '../inputs/task.js'
+import type { CleanupTask, CreateTask } from '../inputs/read.js'
 import type { CleanupResult } from '../operations/cleanup.js'
 import type { CreateResult } from '../operations/create.js'
 import type { Outcome } from '../operations/index.js'
@@ -12,7 +12,7 @@ import {
   tokenLabel,
   type TokenRecord,
 } from '../shared/records.js'
-import type { Runner } from '../runner/runner.js'
+import type { Runner } from '../runner/github-runner.js'
 import { cleanupSummary, createSummary, listSummary, revokeSummary } from './summary.js'
 import { asSentence, countTokens, formatAge, oneLine } from '../shared/text.js'
 import { newTokenFilePath, writeTokenFile, writeTokensFile } from '../shared/token-files.js'

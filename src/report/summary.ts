@@ -1,11 +1,9 @@
 // The job summary: escaped Markdown for each operation, always under the runner's size limit.
-import type { CleanupTask, CreateTask, ListTask } from '../inputs/task.js'
+import type { CleanupTask, CreateTask, ListTask } from '../inputs/read.js'
 import type { CleanupResult } from '../operations/cleanup.js'
 import type { CreateResult } from '../operations/create.js'
-import type { ListResult } from '../operations/index.js'
-import type { RevokeResult } from '../operations/index.js'
-import { createdTime, NO_NAME, type TokenRecord } from '../shared/records.js'
-import { readTimestamp } from '../shared/records.js'
+import type { ListResult, RevokeResult } from '../operations/index.js'
+import { createdTime, NO_NAME, readTimestamp, type TokenRecord } from '../shared/records.js'
 import { escapeMarkdown, Summary } from './markdown.js'
 import { countTokens, formatAge, oneLine, truncate } from '../shared/text.js'
 import {

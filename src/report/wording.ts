@@ -1,5 +1,6 @@
 // How results are put into words, shared by the log lines (report.ts) and the job summary (summary.ts), and the step's failure when a result still fails it.
-import type { CleanupTask, RevokeOnExit } from '../inputs/task.js'
+import type { CleanupTask } from '../inputs/read.js'
+import type { RevokeOnExit } from '../inputs/parsers.js'
 import type { CleanupResult } from '../operations/cleanup.js'
 import type { Outcome } from '../operations/index.js'
 import { nameAndId, newestFirst, type TokenRecord } from '../shared/records.js'

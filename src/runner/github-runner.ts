@@ -1,9 +1,13 @@
 // The only module that talks to @actions/core: the Runner of a real step.
+import {
+  type Logger,
+  neutralizeCommands,
+  neutralizeLegacyCommands,
+  oneLine,
+} from '../shared/text.js'
 import * as core from '@actions/core'
 import { tmpdir } from 'node:os'
 import { RunnerFileError } from '../shared/errors.js'
-import type { CancelSignal, Runner } from './runner.js'
-import { neutralizeCommands, neutralizeLegacyCommands, oneLine } from '../shared/text.js'
 
 /** Writes to one of the runner's files, naming that file if it fails. */
 function toFile(file: string, write: () => void): void {
@@ -93,3 +97,34 @@ export const githubRunner: Runner = {
     }
   },
 }
+
+/** What the action hands to, and reads from, the runner. A recording fake in tests. */
+export interface Runner extends Logger {
+  /** One input, trimmed; `''` when unset. */
+  getInput(name: string): string
+  /**
+   * The names of every input the step was given: its INPUT_* variables without the
+   * prefix, as the runner spells them (upper case, spaces as `_`).
+   */
+  inputNames(): string[]
+  /** Masks a value in the log from now on. */
+  setSecret(value: string): void
+  /** Ends the step as failed with this message (one error annotation). */
+  setFailed(message: string): void
+  setOutput(name: string, value: string): void
+  exportVariable(name: string, value: string): void
+  /** Saves a value for the post step, which reads it with getState. */
+  saveState(name: string, value: string): void
+  getState(name: string): string
+  writeSummary(markdown: string): Promise<void>
+  /** The directory for the job's temporary files: RUNNER_TEMP, else the system's temp dir. */
+  tempDir(): string
+  /**
+   * Calls `listener` when the runner cancels the step: it sends SIGINT, then SIGTERM
+   * 7.5 s later, then kills the step 2.5 s after that. Returns what stops listening.
+   */
+  onCancel(listener: (signal: CancelSignal) => void): () => void
+}
+
+/** The signals a runner cancels a step with, in the order it sends them. */
+export type CancelSignal = 'SIGINT' | 'SIGTERM'

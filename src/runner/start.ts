@@ -1,11 +1,10 @@
 // What both steps start with: secrets masked through the runner, the step's budget, a cancel that reports, the client.
-import type { Connection } from '../inputs/task.js'
+import type { Connection } from '../inputs/read.js'
 import { PlatformClient } from '../platform/client.js'
 import type { Transport } from '../platform/http.js'
-import type { Clock } from '../shared/time.js'
-import { Deadline } from '../shared/time.js'
+import { type Clock, Deadline } from '../shared/time.js'
 import { Secrets } from '../shared/secrets.js'
-import type { Runner } from './runner.js'
+import type { Runner } from './github-runner.js'
 
 /** Secrets that the runner masks the moment each one is known. */
 export function maskedSecrets(runner: Runner): Secrets {

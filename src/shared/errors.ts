@@ -46,3 +46,88 @@ export function messageOf(error: unknown): string {
   const { message } = (error ?? {}) as { message?: unknown }
   return typeof message === 'string' ? message : String(error)
 }
+
+/** A request that failed: refused, unanswered, or answered with something unreadable. */
+export class RequestError extends ActionError {
+  override name = 'RequestError'
+
+  constructor(
+    message: string,
+    /** The HTTP status of the last answer, or undefined when none came. */
+    readonly status?: number,
+    /**
+     * The failure may pass with time (failures.ts, isTransient): a 503, a reset. Not a refusal,
+     * a certificate, or an answer that cannot be read, which no wait changes.
+     */
+    readonly transient = false,
+  ) {
+    super(message)
+  }
+}
+
+/** The access token could not be obtained: no API call was made. */
+export class AuthenticationError extends RequestError {
+  override name = 'AuthenticationError'
+}
+
+/**
+ * The step's totalTimeout ran out, or the step was cancelled: the request was not sent,
+ * not sent again, or cut off. With
+ * `mayHaveTakenEffect`, an attempt had been sent and whether it took effect is unknown:
+ * its answer did not come in the time left, or was a failure that does not say (a 502).
+ */
+export class DeadlineError extends RequestError {
+  override name = 'DeadlineError'
+
+  constructor(
+    message: string,
+    status?: number,
+    readonly mayHaveTakenEffect = false,
+  ) {
+    super(message, status)
+  }
+}
+
+/**
+ * A revoke whose outcome only the token's record can tell: the platform refused
+ * it (a 4xx other than 401, 408 and 429: someone else may have revoked it), or answered
+ * with a success that does not show it revoked. A list fetched after it settles it
+ * (client.ts, settleRefusals). With `mayHaveRevoked`, an earlier attempt may have revoked
+ * the token: then a revoked record is this call's doing.
+ */
+export class UnsettledRevokeError extends RequestError {
+  override name = 'UnsettledRevokeError'
+
+  constructor(
+    readonly refusal: RequestError,
+    readonly mayHaveRevoked: boolean,
+  ) {
+    super(refusal.message, refusal.status)
+  }
+}
+
+/**
+ * A 429 to a request a pool sends (a cleanup's revoke), with attempts left: not waited out
+ * in place, but handed back, so that the pool gives its slot to others meanwhile and sends
+ * it again after `waitMs` (its Retry-After, else its backoff). `attemptsUsed` counts this one.
+ */
+export class ThrottledError extends RequestError {
+  override name = 'ThrottledError'
+
+  constructor(
+    message: string,
+    readonly throttle: { waitMs: number; attemptsUsed: number },
+  ) {
+    super(message, 429)
+  }
+}
+
+/** A revoke of a token id the project does not have. */
+export class UnknownTokenError extends RequestError {
+  override name = 'UnknownTokenError'
+}
+
+/** A 4xx that says no, rather than "not now" (408, 429). */
+export function isRefusal(status: number | undefined): boolean {
+  return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429
+}

@@ -3,14 +3,12 @@
 // search. Worded by the operation code over a TokenApi that answers as each row says.
 // See test/fixtures/golden.ts.
 import { create, revokeUnhanded } from '../../src/operations/create.js'
-import { settleRefusals } from '../../src/platform/client.js'
-import { RequestError, UnsettledRevokeError } from '../../src/platform/errors.js'
+import { settleRefusals, type TokenApi } from '../../src/platform/client.js'
+import { RequestError, RunnerFileError, UnsettledRevokeError } from '../../src/shared/errors.js'
 import { ProjectGuard } from '../../src/platform/project-guard.js'
-import type { TokenApi } from '../../src/platform/client.js'
 import { searchCreated } from '../../src/post/search.js'
 import { cleanupFailure } from '../../src/report/wording.js'
 import { Deadline } from '../../src/shared/time.js'
-import { RunnerFileError } from '../../src/shared/errors.js'
 import type { TokenRecord } from '../../src/shared/records.js'
 import { FakeClock } from '../fixtures/clock.js'
 import { cleanedUp, created, createTask } from '../fixtures/done.js'

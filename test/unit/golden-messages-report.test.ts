@@ -4,8 +4,7 @@
 // See test/fixtures/golden.ts.
 import type { Outcome } from '../../src/operations/index.js'
 import { report } from '../../src/report/report.js'
-import { stepFailure } from '../../src/report/wording.js'
-import { ageClockNote, revokeOnExitNote } from '../../src/report/wording.js'
+import { ageClockNote, revokeOnExitNote, stepFailure } from '../../src/report/wording.js'
 import { stopOnCancel } from '../../src/runner/start.js'
 import { Deadline } from '../../src/shared/time.js'
 import { ActionError } from '../../src/shared/errors.js'

@@ -1,11 +1,16 @@
 // readInputs: each input read by the right parser, with its range, on both sides of every rule.
 import { describe, expect, it } from '@jest/globals'
 import { InputError } from '../../../src/shared/errors.js'
-import { inputVariable } from '../../../src/inputs/names.js'
-import { readConnection, readInputs, type Inputs } from '../../../src/inputs/read.js'
+import { inputVariable } from '../../../src/inputs/parsers.js'
+import {
+  type CreateTask,
+  type Inputs,
+  type ListTask,
+  readConnection,
+  readInputs,
+} from '../../../src/inputs/read.js'
 import { Secrets } from '../../../src/shared/secrets.js'
 import { authEndpoint } from '../../../src/platform/http.js'
-import type { CreateTask, ListTask } from '../../../src/inputs/task.js'
 import { refusal } from '../../fixtures/input-error.js'
 import { CONNECTION, OPERATION, PROJECT_ID, read, TOKEN_ID } from '../../fixtures/inputs.js'
 import { recordingSecrets } from '../../fixtures/secrets.js'

@@ -2,7 +2,7 @@
 // finish, and what is left is reported (and fails the step).
 import { describe, expect, it } from '@jest/globals'
 import { cleanup } from '../../../src/operations/cleanup.js'
-import { DeadlineError } from '../../../src/platform/errors.js'
+import { DeadlineError } from '../../../src/shared/errors.js'
 import { stepFailure } from '../../../src/report/wording.js'
 import { Deadline } from '../../../src/shared/time.js'
 import { FakeClock } from '../../fixtures/clock.js'

@@ -2,7 +2,7 @@
 // fails the step (cleanup-timeout.test.ts: when totalTimeout runs out).
 import { describe, expect, it } from '@jest/globals'
 import { cleanup } from '../../../src/operations/cleanup.js'
-import { RequestError } from '../../../src/platform/errors.js'
+import { RequestError } from '../../../src/shared/errors.js'
 import { cleanupFailure, stepFailure } from '../../../src/report/wording.js'
 import { Deadline } from '../../../src/shared/time.js'
 import { FakeClock } from '../../fixtures/clock.js'

@@ -1,9 +1,8 @@
 import { describe, expect, it } from '@jest/globals'
-import { ActionError } from '../../../src/shared/errors.js'
+import { ActionError, RequestError } from '../../../src/shared/errors.js'
 import { create, revokeUnhanded } from '../../../src/operations/create.js'
 import type { CreateOptions } from '../../../src/platform/client.js'
 import type { TokenRecord } from '../../../src/shared/records.js'
-import { RequestError } from '../../../src/platform/errors.js'
 import { created as result, createTask as task } from '../../fixtures/done.js'
 import { FakeTokenApi, token } from '../../fixtures/token-api.js'
 const existing = () => [

@@ -1,6 +1,6 @@
 // The operation tests' FakeTokenApi answers only what a test scripts: it settles nothing and guesses no refusal.
 import { describe, expect, it } from '@jest/globals'
-import { RequestError, UnsettledRevokeError } from '../../../src/platform/errors.js'
+import { RequestError, UnsettledRevokeError } from '../../../src/shared/errors.js'
 import { FakeTokenApi, refused, token } from '../../fixtures/token-api.js'
 
 describe('FakeTokenApi', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import type { CleanupTask, ListTask, RevokeTask } from '../../../src/inputs/task.js'
+import type { CleanupTask, ListTask, RevokeTask } from '../../../src/inputs/read.js'
 import type { CreateOptions } from '../../../src/platform/client.js'
 import { perform } from '../../../src/operations/index.js'
 import { Deadline } from '../../../src/shared/time.js'

@@ -1,6 +1,6 @@
 // CallLoop when the step is cancelled: nothing is sent after the cancel, a wait ends at once, and a request cut off in flight says it may have taken effect.
 import { describe, expect, it } from '@jest/globals'
-import { DeadlineError } from '../../../src/platform/errors.js'
+import { DeadlineError } from '../../../src/shared/errors.js'
 import { CUT_OFF, TransportError } from '../../../src/platform/http.js'
 import { loop, readStatus, REQUEST } from '../../fixtures/call-loop.js'
 

@@ -2,7 +2,7 @@
 // it, and an attempt gets at most the time left. Time is a FakeClock.
 import { describe, expect, it } from '@jest/globals'
 import type { AccessTokens } from '../../../src/platform/call-loop.js'
-import { DeadlineError } from '../../../src/platform/errors.js'
+import { DeadlineError } from '../../../src/shared/errors.js'
 import { TransportError } from '../../../src/platform/http.js'
 import { loop, readStatus, REQUEST } from '../../fixtures/call-loop.js'
 

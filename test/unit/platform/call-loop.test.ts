@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { RequestError, ThrottledError } from '../../../src/platform/errors.js'
+import { RequestError, ThrottledError } from '../../../src/shared/errors.js'
 import { TransportError } from '../../../src/platform/http.js'
 import { loop, readStatus, REQUEST } from '../../fixtures/call-loop.js'
 import { thrown } from '../../fixtures/golden.js'

@@ -14,7 +14,7 @@ import {
   LIST,
   resetError,
 } from '../../fixtures/nock-platform.js'
-import { UnsettledRevokeError } from '../../../src/platform/errors.js'
+import { UnsettledRevokeError } from '../../../src/shared/errors.js'
 
 useNock()
 

@@ -6,7 +6,7 @@ import {
   readList,
   type Answer,
 } from '../../../src/platform/decode.js'
-import { RequestError } from '../../../src/platform/errors.js'
+import { RequestError } from '../../../src/shared/errors.js'
 import { TOKEN_ID as ID } from '../../fixtures/inputs.js'
 
 const REQUEST = { method: 'POST' as const, url: 'https://api.example.com/api/tokens', headers: {} }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { authEndpoint, AUTH_PATH, revokePath } from '../../../src/platform/http.js'
-import { RequestError } from '../../../src/platform/errors.js'
+import { RequestError } from '../../../src/shared/errors.js'
 import { TOKEN_ID as ID } from '../../fixtures/inputs.js'
 
 describe('revokePath', () => {

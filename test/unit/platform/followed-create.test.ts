@@ -1,6 +1,6 @@
 // One create followed from its send: its answer checked against the request, and each fact saved for the post step as it is learnt.
 import { describe, expect, it } from '@jest/globals'
-import { AuthenticationError, DeadlineError, RequestError } from '../../../src/platform/errors.js'
+import { AuthenticationError, DeadlineError, RequestError } from '../../../src/shared/errors.js'
 import {
   FollowedCreate,
   type CreateContext,

@@ -1,7 +1,7 @@
 // The post step's search for a lost create's token: while the create may land, while the list fails with what may pass, within its deadline.
 import { describe, expect, it } from '@jest/globals'
 import { Deadline } from '../../../src/shared/time.js'
-import { DeadlineError, RequestError } from '../../../src/platform/errors.js'
+import { DeadlineError, RequestError } from '../../../src/shared/errors.js'
 import type { CreateFacts } from '../../../src/platform/lost-create.js'
 import { searchCreated } from '../../../src/post/search.js'
 import { FakeClock } from '../../fixtures/clock.js'

@@ -1,7 +1,7 @@
 // What both steps start with (runner/step.ts): secrets masked through the runner, and the
 // client under the step's budget, with a cancel listener, both released by close().
 import { describe, expect, it } from '@jest/globals'
-import type { Connection } from '../../../src/inputs/task.js'
+import type { Connection } from '../../../src/inputs/read.js'
 import { connect, maskedSecrets } from '../../../src/runner/start.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { ACCESS_TOKEN, API, AUTH, AUTH_PATH, CLIENT_SECRET } from '../../fixtures/nock-platform.js'
