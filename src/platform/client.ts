@@ -61,12 +61,10 @@ export interface TokenApi {
 
 export interface ClientOptions {
   baseUrl: string
-  /** The auth service's base URL, or its token endpoint, without a trailing `/`. */
   authUrl: string
   clientId: string
   clientSecret: string
   timeoutMs: number
-  /** Retries of a transient failure, on top of the first attempt. */
   retries: number
   secrets: SecretMasker
   log: Logger
