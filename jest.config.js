@@ -38,4 +38,7 @@ export default {
   },
   // The end-to-end tests start real processes; a stuck one must fail, not hang CI.
   testTimeout: 30_000,
+  // One worker per core, not jest's default of one fewer: on 2 cores that would run every
+  // file in turn, and the end-to-end files spend most of their time waiting on processes.
+  maxWorkers: '100%',
 }

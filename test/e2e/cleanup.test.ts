@@ -189,24 +189,6 @@ describe('cleanup (the committed bundle on Node 24)', () => {
     expect(ids(run.outputs.tokens)).toEqual([good.id])
   })
 
-  it('finishes a cleanup of hundreds of tokens under a platform that rate-limits, every token revoked', async () => {
-    for (let i = 0; i < 200; i++) platform().seed({ name: `ci-${i % 20}`, ageMs: (31 + i) * DAY })
-    platform().rateLimit = { perSecond: 60, burst: 10 }
-    const run = await runAgainst(
-      platform(),
-      { operation: 'cleanup', olderThan: '30d', keep: '0', concurrency: '8' },
-      { timeoutMs: 60_000 },
-    )
-
-    expect(run.exitCode).toBe(0)
-    expect(run.outputs.count).toBe('200')
-    expect([...platform().tokens.values()].every((t) => t.state === 'revoked')).toBe(true)
-    expect(platform().throttled).toBeGreaterThan(0)
-    expect(run.log).toMatch(
-      /The platform limits the rate of requests: sending revokes a little slower than it lets them in\./,
-    )
-  }, 60_000)
-
   it('renews an access token that expires in the middle of a long cleanup', async () => {
     for (let i = 0; i < 20; i++) platform().seed({ name: `ci-${i}`, ageMs: 40 * DAY })
     platform().accessTokenLifetime = 1

@@ -46,7 +46,9 @@ describe("a cleanup at the platform's pace (the committed bundle)", () => {
     'paces to a rate limit of 50 a second, bursts of 10 (Retry-After %s): every token revoked, attempts bounded',
     async (retryAfter) => {
       platform().rateLimit = { perSecond: 50, burst: 10, retryAfter }
-      seedOld(platform(), 80)
+      // Several tokens of each name (keep: 0 still revokes every one of them).
+      for (let i = 0; i < 80; i++)
+        platform().seed({ name: `ci-${i % 8}`, ageMs: (31 + i) * DAY })
       const run = await runAgainst(
         platform(),
         { ...cleanup, concurrency: '8' },
@@ -55,6 +57,8 @@ describe("a cleanup at the platform's pace (the committed bundle)", () => {
 
       expect(run.exitCode).toBe(0)
       expect(run.outputs.count).toBe('80')
+      expect([...platform().tokens.values()].every((t) => t.state === 'revoked')).toBe(true)
+      expect(platform().throttled).toBeGreaterThan(0)
       expect(mostSends(platform())).toBeLessThanOrEqual(4)
       expect(run.log).toMatch(
         /The platform limits the rate of requests: sending revokes a little slower than it lets them in/,
