@@ -1,16 +1,10 @@
 // Decoding answers: a body parsed once, then checked and read into records or an access token.
-import {
-  isUuid,
-  nameAndId,
-  sameId,
-  type TokenRecord,
-  toRecord,
-  uniqueById,
-} from '../shared/records.js'
-import { type HttpRequest, type HttpResponse, requestLine, type Target } from './http.js'
+import { isUuid, nameAndId, sameId, toRecord, uniqueById } from '../shared/records.js'
+import type { TokenRecord } from '../shared/records.js'
+import { AUTH_PATH, requestLine, TOKENS_PATH } from './http.js'
+import type { HttpRequest, HttpResponse, Target } from './http.js'
 import { RequestError } from '../shared/errors.js'
 import { truncate } from '../shared/text.js'
-import { notJsonHint } from './failures.js'
 
 /** An answer, its body parsed once (NOT_JSON when it is not JSON). */
 export interface Answer extends HttpResponse {
@@ -36,53 +30,49 @@ export function parseJson(body: string): unknown {
   }
 }
 
-/** One gateway token record (the create and revoke answers). */
-function readRecord(request: HttpRequest, answer: Answer): TokenRecord {
-  const record = toRecord(readJson(request, answer))
-  if (typeof record === 'string') {
-    throw new RequestError(
-      `${requestLine(request)} answered ${answer.status} but the body is ${record}.`,
-      answer.status,
-    )
-  }
+/** An answer that cannot be used: `what` follows `METHOD url answered STATUS`. */
+function unusable(request: HttpRequest, answer: Answer, what: string): RequestError {
+  return new RequestError(`${requestLine(request)} answered ${answer.status}${what}`, answer.status)
+}
+
+/** One gateway token record: the body of a create or revoke answer, or an item of a list. */
+function readRecord(request: HttpRequest, answer: Answer, value: unknown, where: string) {
+  const record = toRecord(value)
+  if (typeof record === 'string') throw unusable(request, answer, ` but ${where} is ${record}.`)
   return record
 }
 
 /**
  * The revoke answer: the record of the token revoked, in state `revoked`. A success that
  * says anything else (another token's record, a state other than revoked) is not taken
- * for one: the revoke is then settled from the list (settle-revoke.ts).
+ * for one: the revoke is then settled from a list (settleRefusals in client.ts).
  */
 export function readRevoked(request: HttpRequest, answer: Answer, tokenId: string): TokenRecord {
-  const record = readRecord(request, answer)
-  if (!sameId(record.id, tokenId)) {
-    throw new RequestError(
-      `${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`,
-      answer.status,
-    )
-  }
+  const record = readRecord(request, answer, readJson(request, answer), 'the body')
+  if (!sameId(record.id, tokenId))
+    throw unusable(request, answer, ` with the record of another token, ${nameAndId(record)}.`)
   if (record.state !== 'revoked') {
-    throw new RequestError(
-      `${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify(truncate(record.state, 40))}, not revoked.`,
-      answer.status,
-    )
+    const state = JSON.stringify(truncate(record.state, 40))
+    throw unusable(request, answer, ` with the token in state ${state}, not revoked.`)
   }
   return record
 }
 
 /** The create answer: a record whose id can go into a URL (the post step revokes by it). */
 export function readCreated(request: HttpRequest, answer: Answer): TokenRecord {
-  const record = readRecord(request, answer)
+  const record = readRecord(request, answer, readJson(request, answer), 'the body')
   if (!isUuid(record.id)) {
-    throw new RequestError(
-      `${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify(truncate(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`,
-      answer.status,
+    throw unusable(
+      request,
+      answer,
+      ` but the new token's id ${JSON.stringify(truncate(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`,
     )
   }
   if (record.tokenValue === undefined) {
-    throw new RequestError(
-      `${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`,
-      answer.status,
+    throw unusable(
+      request,
+      answer,
+      ` but the new token ${record.id} has no tokenValue; revoke it and try again.`,
     )
   }
   return record
@@ -91,46 +81,32 @@ export function readCreated(request: HttpRequest, answer: Answer): TokenRecord {
 /** The list answer: an array of records, one per id. */
 export function readList(request: HttpRequest, answer: Answer): TokenRecord[] {
   const body = readJson(request, answer)
-  if (!Array.isArray(body)) {
-    throw new RequestError(
-      `${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`,
-      answer.status,
-    )
-  }
-  const records = body.map((item: unknown, index) => {
-    const record = toRecord(item)
-    if (typeof record === 'string') {
-      throw new RequestError(
-        `${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`,
-        answer.status,
-      )
-    }
-    return record
-  })
+  if (!Array.isArray(body))
+    throw unusable(request, answer, ' but the body is not a list of tokens.')
+  const records = body.map((item: unknown, index) =>
+    readRecord(request, answer, item, `item ${index} of the list`),
+  )
   return uniqueById(records)
 }
 
 /**
- * The token endpoint's answer (section 5): valid only from a 200 answer whose
- * access_token is a non-empty string.
+ * The token endpoint's answer (section 5): valid only from a 200 answer (the only success
+ * the call loop hands on) whose access_token is a non-empty string.
  */
 export function readAccessToken(request: HttpRequest, answer: Answer, now: number): AccessToken {
   const body = readJson(request, answer, 'auth')
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>
   // One older platform client spells it accessToken; accepting both costs nothing.
   const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken
-  if (typeof value !== 'string' || value === '') {
-    throw new RequestError(
-      `${requestLine(request)} answered 200 without an access_token.`,
-      answer.status,
-    )
-  }
+  if (typeof value !== 'string' || value === '')
+    throw unusable(request, answer, ' without an access_token.')
   // Sent as `Authorization: Bearer <token>`: a line break, NUL or non-ASCII character
   // there would make every API call fail (or split the header), so it fails here.
   if (!HEADER_SAFE.test(value)) {
-    throw new RequestError(
-      `${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`,
-      answer.status,
+    throw unusable(
+      request,
+      answer,
+      ' but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.',
     )
   }
   // expires_in is in seconds in every sample; renew a little before the end.
@@ -143,15 +119,17 @@ export function readAccessToken(request: HttpRequest, answer: Answer, now: numbe
 /**
  * The parsed body. A success that is not JSON is most often a web page where the API should
  * be (baseUrl, or authUrl, pointing at the web app, which answers every path with a page):
- * the message names the input.
+ * the message names the input to check, and what the action adds to it.
  */
 function readJson(request: HttpRequest, answer: Answer, target: Target = 'api'): unknown {
-  if (answer.json === NOT_JSON) {
-    const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body'
-    throw new RequestError(
-      `${requestLine(request)} answered ${answer.status} with ${page} that is not JSON.${notJsonHint(request, target)}`,
-      answer.status,
-    )
-  }
-  return answer.json
+  if (answer.json !== NOT_JSON) return answer.json
+  const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body'
+  const { origin, pathname } = new URL(request.url)
+  const at = pathname.lastIndexOf(TOKENS_PATH)
+  const baseUrl = origin + (at < 0 ? pathname : pathname.slice(0, at))
+  const hint =
+    target === 'auth'
+      ? ` Check the authUrl input: the action posts the credentials to ${origin}${pathname}, which must be the auth service's token endpoint (authUrl plus ${AUTH_PATH}, or authUrl itself when it ends in /api-token).`
+      : ` Check the baseUrl input (${baseUrl}): the action adds ${TOKENS_PATH} to it, so it must be the REST API's base URL, not the web app's.`
+  throw unusable(request, answer, ` with ${page} that is not JSON.${hint}`)
 }

@@ -10,7 +10,7 @@ import { RequestError } from '../shared/errors.js'
 
 /** The action's version, kept equal to package.json's by a test, and the User-Agent it sends. */
 export const VERSION = '0.1.0'
-export const USER_AGENT = `gateway-token-action/${VERSION}`
+const USER_AGENT = `gateway-token-action/${VERSION}`
 
 export interface HttpRequest {
   method: 'GET' | 'POST'
@@ -32,7 +32,7 @@ export class TransportError extends Error {
 
   constructor(
     message: string,
-    /** The Node error code (`ECONNRESET`, `ETIMEDOUT`, ...). */
+    /** The Node error code (`ECONNRESET`, `ETIMEDOUT`, ...), or the action's own. */
     readonly code: string,
     /** True once the whole request was written: the server may have acted on it. */
     readonly requestSent: boolean,
@@ -50,20 +50,16 @@ export type Target = 'auth' | 'api'
 /** The code of a TransportError for a request cut off by its signal: the step was cancelled. */
 export const CUT_OFF = 'ECANCELED'
 
+/**
+ * How one attempt is sent: within `timeoutMs`, connect to last byte; cut off (CUT_OFF) when
+ * `signal` aborts; `onWritten` is called once the whole request is written: from then on
+ * the server may act on it.
+ */
+type SendOptions = [timeoutMs: number, signal?: AbortSignal, onWritten?: () => void]
+
 /** Sends one attempt; throws a TransportError when no answer came. A fake in tests. */
 export interface Transport {
-  /**
-   * Sends within `timeoutMs`, connect to last byte; cut off (CUT_OFF) when `signal`
-   * aborts. `onWritten` is called once the whole request is written: from then on the
-   * server may act on it.
-   */
-  send(
-    target: Target,
-    request: HttpRequest,
-    timeoutMs: number,
-    signal?: AbortSignal,
-    onWritten?: () => void,
-  ): Promise<HttpResponse>
+  send(target: Target, request: HttpRequest, ...options: SendOptions): Promise<HttpResponse>
   /** Closes kept-alive connections so that the process can exit at once. */
   close(): void
 }
@@ -74,47 +70,62 @@ export interface Transport {
  * whose protocol must match).
  */
 export class HttpTransport implements Transport {
-  private readonly clients = {
-    auth: new HttpClient(USER_AGENT, [], { keepAlive: true }),
-    api: new HttpClient(USER_AGENT, [], { keepAlive: true }),
-  }
+  private readonly clients = { auth: keptAlive(), api: keptAlive() }
 
-  send(
-    target: Target,
-    request: HttpRequest,
-    timeoutMs: number,
-    signal?: AbortSignal,
-    onWritten?: () => void,
-  ): Promise<HttpResponse> {
-    const agent = this.clients[target].getAgent(request.url)
-    return send(request, agent, timeoutMs, signal, onWritten)
+  send(target: Target, request: HttpRequest, ...options: SendOptions): Promise<HttpResponse> {
+    return send(request, this.clients[target].getAgent(request.url), ...options)
   }
 
   close(): void {
-    this.clients.auth.dispose()
-    this.clients.api.dispose()
+    for (const client of Object.values(this.clients)) client.dispose()
   }
+}
+
+function keptAlive(): HttpClient {
+  return new HttpClient(USER_AGENT, [], { keepAlive: true })
+}
+
+const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted'
+
+/**
+ * The Node error codes of a request that got no answer, with the action's words for most
+ * (else Node's own are kept) and their kind, which decides whether the failure may pass
+ * (isTransient) and what to check (transportHint): a host not reached at all (a wrong URL,
+ * or a network in the way) and a connection lost may pass with time; a certificate that is
+ * not trusted, or not for the host, does not, and Node's own words for that may suggest a
+ * flag a workflow cannot pass.
+ */
+export const NODE_ERRORS: Record<string, [kind: 'unreachable' | 'lost' | 'tls', words?: string]> = {
+  ECONNREFUSED: ['unreachable', 'connection refused'],
+  ENOTFOUND: ['unreachable', 'host not found'],
+  EAI_AGAIN: ['unreachable', 'host name lookup failed'],
+  EHOSTUNREACH: ['unreachable', 'host unreachable'],
+  ENETUNREACH: ['unreachable', 'network unreachable'],
+  ENETDOWN: ['unreachable'],
+  ECONNRESET: ['lost', 'connection reset'],
+  ECONNABORTED: ['lost', 'connection aborted'],
+  EPIPE: ['lost', 'connection closed while sending'],
+  ETIMEDOUT: ['lost'],
+  DEPTH_ZERO_SELF_SIGNED_CERT: ['tls', 'its certificate is self-signed, and not trusted'],
+  SELF_SIGNED_CERT_IN_CHAIN: [
+    'tls',
+    'its certificate chain ends in a self-signed CA that is not trusted',
+  ],
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: ['tls', UNTRUSTED_CA],
+  UNABLE_TO_GET_ISSUER_CERT: ['tls', 'certificate not trusted'],
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ['tls', UNTRUSTED_CA],
+  CERT_UNTRUSTED: ['tls', 'certificate not trusted'],
+  CERT_SIGNATURE_FAILURE: ['tls', 'certificate not trusted'],
+  CERT_HAS_EXPIRED: ['tls', 'its certificate has expired'],
+  CERT_NOT_YET_VALID: ['tls', 'certificate not trusted'],
+  ERR_TLS_CERT_ALTNAME_INVALID: ['tls', 'its certificate is for another host name'],
 }
 
 // A list of 10,000 tokens is about 7 MB; anything far larger is not an answer to read.
 const MAX_BODY_BYTES = 64 * 1024 * 1024
 
-const DESCRIPTIONS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  EPIPE: 'connection closed while sending',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host name lookup failed',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ECONNABORTED: 'connection aborted',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed, and not trusted',
-  SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed CA that is not trusted',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate was issued by a CA that is not trusted',
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate was issued by a CA that is not trusted',
-  CERT_HAS_EXPIRED: 'its certificate has expired',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
-}
+// The proxy's own answer to CONNECT, in the words of the tunnel library.
+const PROXY_REFUSAL = /tunneling socket could not be established, statusCode=(\d{3})/
 
 /**
  * Sends one request and reads the whole answer, all within `timeoutMs`: connecting,
@@ -125,79 +136,58 @@ const DESCRIPTIONS: Record<string, string> = {
 export function send(
   request: HttpRequest,
   agent: http.Agent,
-  timeoutMs: number,
-  signal?: AbortSignal,
-  onWritten?: () => void,
+  ...[timeoutMs, signal, onWritten]: SendOptions
 ): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     const url = new URL(request.url)
-    const transport = url.protocol === 'https:' ? https : http
-    const headers = { ...request.headers }
-    if (request.body !== undefined)
-      headers['Content-Length'] = String(Buffer.byteLength(request.body))
-
+    const { method, headers } = request
+    // end(body) sends it with its Content-Length.
+    const req = (url.protocol === 'https:' ? https : http).request(url, { method, headers, agent })
     let sent = false
-    let settled = false
-    const finish = (outcome: () => void): void => {
-      if (settled) return
-      settled = true
+    // The first of the answer, an error, the timeout and the cancel settles the promise;
+    // what comes after (the error of a request destroyed, say) changes nothing.
+    const finish = (error: unknown, response?: HttpResponse): void => {
       clearTimeout(timer)
       signal?.removeEventListener('abort', cutOff)
-      outcome()
+      if (response === undefined) reject(toTransportError(error, sent))
+      else resolve(response)
     }
-    const fail = (error: unknown): void => {
-      finish(() => {
-        reject(toTransportError(error, sent))
-      })
-    }
-
-    const req = transport.request(url, { method: request.method, headers, agent })
-    const timer = setTimeout(() => {
-      const seconds = timeoutMs / 1000
-      const error = new TransportError(`no answer within ${seconds} s (timeout)`, 'ETIMEDOUT', sent)
-      fail(error)
+    const stop = (message: string, code: string): void => {
+      const error = new TransportError(message, code, sent)
+      finish(error)
       req.destroy(error)
+    }
+    const timer = setTimeout(() => {
+      stop(`no answer within ${timeoutMs / 1000} s (timeout)`, 'ETIMEDOUT')
     }, timeoutMs)
     const cutOff = (): void => {
-      const error = new TransportError('cut off: the step was cancelled', CUT_OFF, sent)
-      fail(error)
-      req.destroy(error)
+      stop('cut off: the step was cancelled', CUT_OFF)
     }
     if (signal?.aborted === true) cutOff()
     else signal?.addEventListener('abort', cutOff, { once: true })
 
-    req.on('error', fail)
+    req.on('error', finish)
     // Written whole, and handed to the connection: TLS and the connect are behind it.
     req.on('finish', () => {
       sent = true
       onWritten?.()
     })
     req.on('response', (res) => {
+      sent = true // An answer came: the server had the request.
       let chunks: Buffer[] = []
       let size = 0
       res.on('data', (chunk: Buffer) => {
         size += chunk.length
-        if (size > MAX_BODY_BYTES) {
-          const error = new TransportError('answer larger than 64 MiB', 'EMSGSIZE', true)
-          fail(error)
-          req.destroy(error)
-          return
-        }
-        chunks.push(chunk)
+        if (size > MAX_BODY_BYTES) stop('answer larger than 64 MiB', 'EMSGSIZE')
+        else chunks.push(chunk)
       })
-      res.on('error', fail)
+      res.on('error', finish)
       res.on('end', () => {
         const body = Buffer.concat(chunks, size).toString('utf8')
         // Let go of the bytes now, not when the answer is: a long list then goes on as text only.
         chunks = []
-        finish(() => {
-          resolve({
-            status: res.statusCode ?? 0,
-            statusText: res.statusMessage ?? '',
-            headers: res.headers,
-            body,
-          })
-        })
+        const { statusCode: status = 0, statusMessage: statusText = '' } = res
+        finish(undefined, { status, statusText, headers: res.headers, body })
       })
     })
     req.end(request.body)
@@ -206,13 +196,10 @@ export function send(
 
 function toTransportError(error: unknown, sent: boolean): TransportError {
   if (error instanceof TransportError) return error
-  const code = (error as { code?: unknown }).code
   const message = error instanceof Error ? error.message : String(error)
-  // The proxy's own answer to CONNECT: the tunnel library calls it ECONNRESET, and it would
-  // be retried as one. A 407 is the proxy's credentials; no retry changes that.
-  const proxyStatus = /tunneling socket could not be established, statusCode=(\d{3})/.exec(
-    message,
-  )?.[1]
+  // The tunnel library calls the proxy's refusal ECONNRESET, which would be retried as
+  // one. A 407 is the proxy's credentials; no retry changes that.
+  const proxyStatus = PROXY_REFUSAL.exec(message)?.[1]
   if (proxyStatus !== undefined) {
     return new TransportError(
       proxyStatus === '407'
@@ -222,26 +209,10 @@ function toTransportError(error: unknown, sent: boolean): TransportError {
       false,
     )
   }
+  const code = (error as { code?: unknown }).code
   const known = typeof code === 'string' ? code : 'EUNKNOWN'
-  // A certificate Node does not trust: its own text may suggest a flag a workflow cannot pass.
-  const description =
-    DESCRIPTIONS[known] ?? (TLS_TRUST.has(known) ? 'certificate not trusted' : message)
-  return new TransportError(`${description} (${known})`, known, sent)
+  return new TransportError(`${NODE_ERRORS[known]?.[1] ?? message} (${known})`, known, sent)
 }
-
-/** What Node says of a certificate it does not trust, or that is not for the host. */
-export const TLS_TRUST = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_UNTRUSTED',
-  'CERT_SIGNATURE_FAILURE',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-])
 
 /** The token endpoint under the auth service's base URL (section 4.1). */
 export const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token'
@@ -260,26 +231,20 @@ export const TOKENS_PATH = '/api/tokens'
 
 /**
  * Revoke: the id as a path segment and as the query parameter tokenId, both sent
- * (section 4.4). Only a UUID goes into the URL: an id from the platform such as `..`
- * or `a/b` would send the request somewhere else.
+ * (section 4.4). Only a UUID goes into the URL (where it needs no escaping): an id from
+ * the platform such as `..` or `a/b` would send the request somewhere else.
  */
 export function revokePath(tokenId: string): string {
-  if (!isUuid(tokenId)) {
+  if (!isUuid(tokenId))
     throw new RequestError(
       `the token id ${JSON.stringify(truncate(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`,
     )
-  }
-  const id = encodeURIComponent(tokenId)
-  return `/api/tokens/${id}/revoke?tokenId=${id}`
+  return `${TOKENS_PATH}/${tokenId}/revoke?tokenId=${tokenId}`
 }
 
 /** A request with the JSON headers every call sends. */
-export function jsonRequest(
-  method: HttpRequest['method'],
-  url: string,
-  body?: string,
-): HttpRequest {
-  const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': USER_AGENT }
+export function jsonRequest(method: 'GET' | 'POST', url: string, body?: string): HttpRequest {
+  const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT }
   if (body === undefined) return { method, url, headers }
   return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body }
 }

@@ -24,11 +24,10 @@ export class ProjectGuard implements TokenApi {
   async listTokens(): Promise<TokenRecord[]> {
     const tokens = await this.api.listTokens()
     const other = tokens.find((token) => !this.isExpected(token))
-    if (other !== undefined) {
+    if (other !== undefined)
       throw new ActionError(
         `the platform listed ${nameAndId(other)} of project ${projectOf(other)}, but expectedProjectId is ${this.expected}: these credentials reach another project. Nothing was revoked or created; check clientId, clientSecret and baseUrl.`,
       )
-    }
     for (const token of tokens) this.checked.add(token.id.toLowerCase())
     return tokens
   }

@@ -82,4 +82,11 @@ describe('describeBody and secrets', () => {
     const detail = describeBody(body, 'application/json', (text) => text.split(secret).join('***'))
     expect(detail).toBe('bad secret ***')
   })
+
+  it('scrubs an escaped secret from the field names it quotes, once decoded', () => {
+    const detail = describeBody('{"ab\\u002Bcd":1}', 'application/json', (text) =>
+      text.split('ab+cd').join('***'),
+    )
+    expect(detail).toBe('a JSON body without an error message (fields: ***)')
+  })
 })
