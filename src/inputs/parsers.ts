@@ -34,7 +34,7 @@ const REFUSED_ENV_NAMES: [RegExp, string][] = [
 ]
 
 /** One of `choices`, exactly as written. */
-export function oneOf<T extends string>(choices: readonly T[]): Parser<T> {
+export function oneOf<const T extends string>(choices: readonly T[]): Parser<T> {
   return (raw, input) => {
     const choice = choices.find((c) => c === raw)
     if (choice !== undefined) return choice

@@ -1,39 +1,10 @@
 // The one place that reads the step's inputs: every INPUT_* turned into one checked, typed task.
 import { FORK_HINT, InputError } from '../shared/errors.js'
-import {
-  oneOf,
-  type Parser,
-  readBoolean,
-  readDuration,
-  readEnvName,
-  readNameFilter,
-  readProjectId,
-  readRequiredName,
-  readRevokeOnExit,
-  readTokenId,
-  readUrl,
-  refuseUnknownInputs,
-  wholeNumber,
-} from './parsers.js'
+import * as parsers from './parsers.js'
 import type { SecretMasker } from '../shared/secrets.js'
 
 const OPERATIONS = ['create', 'list', 'revoke', 'cleanup'] as const
 type Operation = (typeof OPERATIONS)[number]
-
-/** Where and how to reach the platform. */
-export interface Connection {
-  clientId: string
-  clientSecret: string
-  /** REST API base, without a trailing `/`. */
-  baseUrl: string
-  /** The auth service's base URL, or its token endpoint, without a trailing `/`. */
-  authUrl: string
-  timeoutMs: number
-  /** Retries of a transient failure, on top of the first attempt. */
-  retries: number
-  /** The whole step's time budget, retries and waits included; 0 for no limit. */
-  totalTimeoutMs: number
-}
 
 /**
  * The defaults of action.yml. The runner fills them in before the action starts;
@@ -81,38 +52,38 @@ export const DECLARED_INPUTS: readonly string[] = [
  */
 const TASK_INPUTS = {
   create: {
-    name: readRequiredName,
+    name: parsers.readRequiredName,
     /** Also export the value into this environment variable. */
-    envName: readEnvName,
+    envName: parsers.readEnvName,
     /** What to do when an active token with this exact name exists. */
-    ifExists: oneOf(['create', 'reuse', 'fail']),
+    ifExists: parsers.oneOf(['create', 'reuse', 'fail']),
     /** Whether the post step revokes the created token at the end of the job. */
-    revokeOnExit: readRevokeOnExit,
+    revokeOnExit: parsers.readRevokeOnExit,
     /** Also write the value to a new 0600 file under RUNNER_TEMP (output tokenFile). */
-    writeTokenFile: readBoolean,
+    writeTokenFile: parsers.readBoolean,
   },
   /** `name`: exact or a `*` pattern; undefined lists every name. */
-  list: { name: readNameFilter, state: oneOf(['active', 'revoked', 'all']) },
-  revoke: { tokenId: readTokenId },
+  list: { name: parsers.readNameFilter, state: parsers.oneOf(['active', 'revoked', 'all']) },
+  revoke: { tokenId: parsers.readTokenId },
   cleanup: {
     /** Exact or a `*` pattern; undefined selects every name. */
-    name: readNameFilter,
+    name: parsers.readNameFilter,
     /** Revoke only tokens older than this; undefined selects any age. */
-    olderThan: readDuration,
+    olderThan: parsers.readDuration,
     /** Keep this many of the newest active tokens of each name, whatever their age. */
-    keep: wholeNumber(0, 1000),
-    dryRun: readBoolean,
+    keep: parsers.wholeNumber(0, 1000),
+    dryRun: parsers.readBoolean,
     /** Revokes in flight at once. */
-    concurrency: wholeNumber(1, 32),
+    concurrency: parsers.wholeNumber(1, 32),
   },
-} satisfies Record<Operation, Partial<Record<Optional, Parser<unknown>>>>
+} satisfies Record<Operation, Partial<Record<Optional, parsers.Parser<unknown>>>>
 const TASK_SPECIFIC = [
-  ...new Set(Object.values(TASK_INPUTS).flatMap((parsers) => Object.keys(parsers))),
+  ...new Set(Object.values(TASK_INPUTS).flatMap((task) => Object.keys(task))),
 ] as Optional[]
 
 /** What the parsers of an operation's inputs make of them: its task, but for `operation`. */
 type Parsed<Parsers> = {
-  -readonly [K in keyof Parsers]: Parsers[K] extends Parser<infer T> ? T : never
+  -readonly [K in keyof Parsers]: Parsers[K] extends parsers.Parser<infer T> ? T : never
 }
 type TaskOf<O extends Operation> = { operation: O } & Parsed<(typeof TASK_INPUTS)[O]>
 export type CreateTask = TaskOf<'create'>
@@ -125,27 +96,29 @@ export type Task = CreateTask | ListTask | RevokeTask | CleanupTask
 type InputSource = (name: string) => string
 
 export type Inputs = ReturnType<typeof readInputs>
+/** Where and how to reach the platform. */
+export type Connection = ReturnType<typeof readConnection>
 
 /**
  * Reads and checks every input, or throws an InputError naming the first bad one.
  * Nothing is sent before this returns, so a bad input costs no request. `given` names
- * the inputs the step was given, as the runner spells their variables (refuseUnknownInputs).
+ * the inputs the step was given, as the runner spells their variables (parsers.refuseUnknownInputs).
  */
 export function readInputs(read: InputSource, secrets: SecretMasker, given: readonly string[]) {
   // Masked before any other input is read or checked: the runner hides a value only from
   // the moment it is registered. readConnection registers it again, which is harmless.
   secrets.add(read('clientSecret'))
   // Before any other check: a misspelt input explains the one found missing.
-  refuseUnknownInputs(given, DECLARED_INPUTS)
+  parsers.refuseUnknownInputs(given, DECLARED_INPUTS)
   const raw = read('operation')
   if (!raw) throw new InputError('operation', `is required: one of ${OPERATIONS.join(', ')}.`)
-  const operation = oneOf(OPERATIONS)(raw, 'operation')
+  const operation = parsers.oneOf(OPERATIONS)(raw, 'operation')
   const connection = readConnection(read, secrets)
   const value = withDefaults(read)
-  const summary = readBoolean(value('summary'), 'summary')
+  const summary = parsers.readBoolean(value('summary'), 'summary')
 
-  const parsers: Partial<Record<Optional, Parser<unknown>>> = TASK_INPUTS[operation]
-  const fields = Object.entries(parsers).map(
+  const taskParsers: Partial<Record<Optional, parsers.Parser<unknown>>> = TASK_INPUTS[operation]
+  const fields = Object.entries(taskParsers).map(
     ([input, parse]) => [input, parse(value(input as Optional), input)] as const,
   )
   const task = { operation, ...Object.fromEntries(fields) } as Task
@@ -161,10 +134,10 @@ export function readInputs(read: InputSource, secrets: SecretMasker, given: read
     task,
     summary,
     /** Refuse to act on tokens of any other project (a UUID); undefined checks nothing. */
-    expectedProjectId: readProjectId(value('expectedProjectId')),
+    expectedProjectId: parsers.readProjectId(value('expectedProjectId')),
     /** Inputs that were set but that this operation does not use. */
     warnings: TASK_SPECIFIC.filter(
-      (input) => !(input in parsers) && value(input) !== INPUT_DEFAULTS[input],
+      (input) => !(input in taskParsers) && value(input) !== INPUT_DEFAULTS[input],
     ).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`),
   }
 }
@@ -173,7 +146,7 @@ export function readInputs(read: InputSource, secrets: SecretMasker, given: read
  * The inputs that reach the platform: credentials, URLs, timeout and retries. The
  * post step reads them on their own, the client secret masked first.
  */
-export function readConnection(read: InputSource, secrets: SecretMasker): Connection {
+export function readConnection(read: InputSource, secrets: SecretMasker) {
   const clientSecret = read('clientSecret')
   secrets.add(clientSecret)
   const clientId = read('clientId')
@@ -181,17 +154,21 @@ export function readConnection(read: InputSource, secrets: SecretMasker): Connec
     new InputError(input, `is required: the API client ${what}, from a secret. ${FORK_HINT}`)
   if (!clientId) throw required('clientId', 'id')
   if (!clientSecret) throw required('clientSecret', 'secret')
-  const authUrl = readUrl(read('authUrl'), 'authUrl', 'the auth service base URL')
+  const authUrl = parsers.readUrl(read('authUrl'), 'authUrl', 'the auth service base URL')
   const value = withDefaults(read)
   const seconds = (input: Optional, min: number, max: number) =>
-    wholeNumber(min, max, 'a whole number of seconds')(value(input), input) * 1000
+    parsers.wholeNumber(min, max, 'a whole number of seconds')(value(input), input) * 1000
   return {
     clientId,
     clientSecret,
-    baseUrl: readUrl(read('baseUrl'), 'baseUrl', 'the REST API base URL'),
+    /** REST API base, without a trailing `/`. */
+    baseUrl: parsers.readUrl(read('baseUrl'), 'baseUrl', 'the REST API base URL'),
+    /** The auth service's base URL, or its token endpoint, without a trailing `/`. */
     authUrl,
     timeoutMs: seconds('timeout', 1, 600),
-    retries: wholeNumber(0, 10)(value('retries'), 'retries'),
+    /** Retries of a transient failure, on top of the first attempt. */
+    retries: parsers.wholeNumber(0, 10)(value('retries'), 'retries'),
+    /** The whole step's time budget, retries and waits included; 0 for no limit. */
     totalTimeoutMs: seconds('totalTimeout', 0, 21_600),
   }
 }

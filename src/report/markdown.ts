@@ -29,23 +29,26 @@ export class Summary {
   }
 
   /**
-   * A table under a heading, a row per item; `whereAll` says where the complete list is.
-   * Rows are made only while they fit: a list of thousands is not escaped and dated
-   * whole for the few hundred rows a summary can show.
+   * A table under a heading, a row per item, a column per entry of `columns` (its name, and
+   * how to make its cell of an item); `whereAll` says where the complete list is. Rows are
+   * made only while they fit: a list of thousands is not escaped and dated whole for the
+   * few hundred rows a summary can show.
    */
   table<T>(
     heading: string,
-    columns: string[],
     items: readonly T[],
-    row: (item: T) => string[],
+    columns: Record<string, (item: T) => string>,
     whereAll: string,
   ): this {
     if (items.length === 0) return this
-    const head = `#### ${heading}\n\n| ${columns.join(' | ')} |\n|${' --- |'.repeat(columns.length)}\n`
+    const names = Object.keys(columns)
+    const cells = Object.values(columns)
     let shown = 0
-    if (this.add(head))
+    if (
+      this.add(`#### ${heading}\n\n| ${names.join(' | ')} |\n|${' --- |'.repeat(names.length)}\n`)
+    )
       for (const item of items) {
-        if (!this.add(`| ${row(item).join(' | ')} |\n`, RESERVE_BYTES)) break
+        if (!this.add(`| ${cells.map((cell) => cell(item)).join(' | ')} |\n`, RESERVE_BYTES)) break
         shown++
       }
     const omitted = items.length - shown
