@@ -2,16 +2,10 @@
 import type { Outcome } from '../operations/index.js'
 import { ActionError, messageOf } from '../shared/errors.js'
 import type { PostState } from '../post/state.js'
-import {
-  createdTime,
-  nameAndId,
-  publicJson,
-  tokenLabel,
-  type TokenRecord,
-} from '../shared/records.js'
+import { nameAndId, publicJson, tokenLabel, type TokenRecord } from '../shared/records.js'
 import type { Runner } from '../runner/github-runner.js'
 import { cleanupSummary, createSummary, listSummary, revokeSummary } from './summary.js'
-import { asSentence, countTokens, formatAge, oneLine } from '../shared/text.js'
+import { asSentence, countTokens, oneLine } from '../shared/text.js'
 import { newTokenFilePath, writeTokenFile, writeTokensFile } from '../shared/token-files.js'
 import * as wording from './wording.js'
 
@@ -31,12 +25,8 @@ const MAX_ENV_VALUE_BYTES = 32 * 1024
  * environment, state for the post step and the job summary. Token values were
  * masked when they arrived.
  */
-export async function report(
-  outcome: Outcome,
-  options: ReportOptions,
-  runner: Runner,
-): Promise<void> {
-  const summary = writeOut(outcome, options.postState, runner)
+export async function report(outcome: Outcome, options: ReportOptions, runner: Runner) {
+  const summary = writeOut(outcome, options, runner)
   if (!options.summary) return
   try {
     await runner.writeSummary(summary)
@@ -46,11 +36,14 @@ export async function report(
   }
 }
 
+/** An operation's outcome, by its name. */
+type Done<O extends Outcome['operation']> = Extract<Outcome, { operation: O }>
+
 /** Writes an outcome's log lines and outputs; returns its summary. */
-function writeOut(outcome: Outcome, postState: ReportOptions['postState'], runner: Runner) {
+function writeOut(outcome: Outcome, options: ReportOptions, runner: Runner) {
   switch (outcome.operation) {
     case 'create':
-      writeCreate(outcome, postState, runner)
+      writeCreate(outcome, options, runner)
       return createSummary(outcome.result, outcome.task)
     case 'list': {
       const { tokens, total } = outcome.result
@@ -64,7 +57,9 @@ function writeOut(outcome: Outcome, postState: ReportOptions['postState'], runne
       if (alreadyRevoked)
         runner.notice(`The ${tokenLabel(token)} was already revoked${when}; nothing to do.`)
       else runner.info(`Revoked ${tokenLabel(token)}.`)
-      recordOutputs(runner, token, ['revokedAt', 'revokedBy'])
+      recordOutputs(runner, token)
+      for (const field of ['revokedAt', 'revokedBy'] as const)
+        runner.setOutput(field, token[field] ?? '')
       return revokeSummary(outcome.result)
     }
     case 'cleanup':
@@ -73,11 +68,8 @@ function writeOut(outcome: Outcome, postState: ReportOptions['postState'], runne
   }
 }
 
-function writeCreate(
-  { task, result: { token, reused } }: Extract<Outcome, { operation: 'create' }>,
-  postState: ReportOptions['postState'],
-  runner: Runner,
-): void {
+function writeCreate({ task, result }: Done<'create'>, options: ReportOptions, runner: Runner) {
+  const { token, reused } = result
   const value = token.tokenValue ?? ''
   // Whether the value can be handed on at all, before anything is written: the runner takes
   // at most 1 MiB in one output, and a later step cannot start with a variable much larger
@@ -106,7 +98,7 @@ function writeCreate(
   recordOutputs(runner, token)
   runner.setOutput('tokenValue', value)
   runner.setOutput('reused', String(reused))
-  runner.setOutput('tokenFile', task.writeTokenFile ? tokenFile(runner, postState, value) : '')
+  runner.setOutput('tokenFile', task.writeTokenFile ? tokenFile(value, options, runner) : '')
   if (task.envName) {
     runner.exportVariable(task.envName, value)
     runner.info(
@@ -115,22 +107,19 @@ function writeCreate(
   }
 }
 
-function writeCleanup(
-  { task, result }: Extract<Outcome, { operation: 'cleanup' }>,
-  runner: Runner,
-): void {
+function writeCleanup({ task, result }: Done<'cleanup'>, runner: Runner) {
   const clock = wording.ageClockNote(result)
   if (clock !== undefined) {
     if (result.ages.by === 'runner') runner.info(clock)
     else runner.warning(clock)
   }
-  const age = (token: TokenRecord) => {
-    const created = createdTime(token)
-    return created === undefined ? '' : `, ${formatAge(result.now - created)} old`
+  const old = (token: TokenRecord) => {
+    const age = wording.ageOf(token, result.now)
+    return age === undefined ? '' : `, ${age} old`
   }
   for (const { token, why } of result.kept) {
     if (why === 'keep') {
-      runner.info(`Kept ${tokenLabel(token)}${age(token)}: ${wording.keptByKeep(task.keep)}.`)
+      runner.info(`Kept ${tokenLabel(token)}${old(token)}: ${wording.keptByKeep(task.keep)}.`)
     } else if (why === 'unreadable name') {
       runner.warning(
         `Token ${nameAndId(token)} is not revoked: ${wording.KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`,
@@ -142,7 +131,7 @@ function writeCleanup(
     }
   }
   const verb = task.dryRun ? 'Would revoke' : 'Revoked'
-  for (const token of result.revoked) runner.info(`${verb} ${tokenLabel(token)}${age(token)}.`)
+  for (const token of result.revoked) runner.info(`${verb} ${tokenLabel(token)}${old(token)}.`)
   for (const token of result.revokedElsewhere)
     runner.info(`The ${tokenLabel(token)} ${wording.revokedElsewhereNote(token)}.`)
   // Each one named, with why: the step's failure message names only the first few.
@@ -152,14 +141,10 @@ function writeCleanup(
   listOutputs(runner, wording.allRevoked(result))
 }
 
-/** The outputs of one record, shared by create and revoke, and `more` of its fields. Never the value. */
-function recordOutputs(
-  runner: Runner,
-  token: TokenRecord,
-  more: ('revokedAt' | 'revokedBy')[] = [],
-): void {
+/** The outputs of one record, shared by create and revoke. Never the value. */
+function recordOutputs(runner: Runner, token: TokenRecord) {
   runner.setOutput('tokenId', token.id)
-  for (const field of ['name', 'mediatorId', 'projectId', 'state', 'createdAt', ...more] as const)
+  for (const field of ['name', 'mediatorId', 'projectId', 'state', 'createdAt'] as const)
     runner.setOutput(field, token[field] ?? '')
   runner.setOutput('token', publicJson(token))
 }
@@ -179,7 +164,7 @@ function toFile<T>(what: string, write: () => T): T {
  * that the post step deletes it whatever happens from here on. The path is not
  * secret; the content is, and is never logged.
  */
-function tokenFile(runner: Runner, postState: ReportOptions['postState'], value: string): string {
+function tokenFile(value: string, { postState }: ReportOptions, runner: Runner) {
   const path = newTokenFilePath(runner.tempDir())
   postState.tokenFile(path)
   toFile(`the token value to ${path} (writeTokenFile)`, () => {
@@ -194,7 +179,7 @@ function tokenFile(runner: Runner, postState: ReportOptions['postState'], value:
  * runner's limit for one output, tokens is the empty string (`[]` would read as "no
  * tokens") and the file is the only full copy.
  */
-function listOutputs(runner: Runner, tokens: readonly TokenRecord[]): void {
+function listOutputs(runner: Runner, tokens: readonly TokenRecord[]) {
   const json = publicJson(tokens)
   const bytes = Buffer.byteLength(json)
   const fits = bytes <= MAX_OUTPUT_BYTES

@@ -3,13 +3,19 @@ import type { CleanupTask } from '../inputs/read.js'
 import type { RevokeOnExit } from '../inputs/parsers.js'
 import type { CleanupResult } from '../operations/cleanup.js'
 import type { Outcome } from '../operations/index.js'
-import { nameAndId, newestFirst, type TokenRecord } from '../shared/records.js'
+import { createdTime, nameAndId, newestFirst, type TokenRecord } from '../shared/records.js'
 import { countTokens, formatAge, oneLine, truncate } from '../shared/text.js'
 import { stopped } from '../shared/time.js'
 
 /** Why the tokens in `left` were left: `totalTimeout ran out`, or `the step was cancelled`. */
 export function leftBecause({ stop }: Pick<CleanupResult, 'stop'>): string {
   return stop.by === 'cancel' ? 'the step was cancelled' : 'totalTimeout ran out'
+}
+
+/** A token's age at `now` (`45d 3h`), or undefined when its createdAt cannot be read. */
+export function ageOf(token: Pick<TokenRecord, 'createdAt'>, now: number): string | undefined {
+  const created = createdTime(token)
+  return created === undefined ? undefined : formatAge(now - created)
 }
 
 /**
