@@ -78,12 +78,11 @@ export function wholeNumber(min: number, max: number, what = 'a whole number'): 
 export function readDuration(raw: string): { text: string; ms: number } | undefined {
   if (!raw) return undefined
   const [, count, unit] = DURATION.exec(raw) ?? []
-  if (unit === undefined || !(Number(count) >= 1)) {
+  if (unit === undefined || !(Number(count) >= 1))
     throw new InputError(
       'olderThan',
       `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`,
     )
-  }
   return { text: raw, ms: Number(count) * UNIT_MS[unit as keyof typeof UNIT_MS] }
 }
 
@@ -125,12 +124,11 @@ export function readProjectId(raw: string): string | undefined {
 
 export function readEnvName(raw: string): string | undefined {
   if (!raw) return undefined
-  if (!ENV_NAME.test(raw)) {
+  if (!ENV_NAME.test(raw))
     throw new InputError(
       'envName',
       `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`,
     )
-  }
   const upper = raw.toUpperCase()
   const [pattern, why] = REFUSED_ENV_NAMES.find(([family]) => family.test(upper)) ?? []
   if (pattern === undefined) return raw
@@ -156,17 +154,15 @@ export function readUrl(raw: string, input: string, what: string): string {
     throw refuse(`must be an absolute URL like https://api.example.com; got ${quote(raw)}.`)
   const url = new URL(raw)
   // Credentials in a URL would be printed with every request line and error message.
-  if (url.username || url.password) {
+  if (url.username || url.password)
     throw refuse(
       'must not contain a user name or password: the action authenticates with clientId and clientSecret.',
     )
-  }
   // Not quoted whole: a query may carry a key, and the message goes to the log.
-  if (url.search || url.hash) {
+  if (url.search || url.hash)
     throw refuse(
       `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`,
     )
-  }
   const loopback = /^(?:localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(url.hostname)
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
     throw refuse(
@@ -240,20 +236,16 @@ export function closest(variable: string, declared: readonly string[]): string |
  */
 export function editDistance(a: string, b: string): number {
   // rows[i][j]: the distance between the first i characters of a and the first j of b.
-  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i])
-  for (let j = 1; j <= b.length; j++) rows[0]?.push(j)
+  // Outside the table (a swap before the second character) is Infinity: no such edit.
+  const rows = [Array.from({ length: b.length + 1 }, (_, j) => j)]
   const at = (i: number, j: number) => rows[i]?.[j] ?? Infinity
   for (let i = 1; i <= a.length; i++) {
+    const row = [i]
+    rows.push(row)
     for (let j = 1; j <= b.length; j++) {
-      const swapped = i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]
-      rows[i]?.push(
-        Math.min(
-          at(i - 1, j) + 1,
-          at(i, j - 1) + 1,
-          at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1),
-          swapped ? at(i - 2, j - 2) + 1 : Infinity,
-        ),
-      )
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      const swap = a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1] ? at(i - 2, j - 2) + 1 : Infinity
+      row.push(Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost, swap))
     }
   }
   return at(a.length, b.length)

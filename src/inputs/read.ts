@@ -82,9 +82,7 @@ const TASK_SPECIFIC = [
 ] as Optional[]
 
 /** What the parsers of an operation's inputs make of them: its task, but for `operation`. */
-type Parsed<Parsers> = {
-  -readonly [K in keyof Parsers]: Parsers[K] extends parsers.Parser<infer T> ? T : never
-}
+type Parsed<P> = { [K in keyof P]: P[K] extends parsers.Parser<infer T> ? T : never }
 type TaskOf<O extends Operation> = { operation: O } & Parsed<(typeof TASK_INPUTS)[O]>
 export type CreateTask = TaskOf<'create'>
 export type ListTask = TaskOf<'list'>

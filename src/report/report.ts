@@ -76,16 +76,14 @@ function writeCreate({ task, result }: Done<'create'>, options: ReportOptions, r
   // than 32 KiB in its environment (Windows' limit; on Linux, 128 KiB per variable), nor
   // can the post step, which would then not revoke anything.
   const bytes = Buffer.byteLength(value)
-  if (bytes > MAX_OUTPUT_BYTES) {
+  if (bytes > MAX_OUTPUT_BYTES)
     throw new ActionError(
       `the token value is ${bytes} bytes, over the runner's limit of 1 MiB for one output (tokenValue).`,
     )
-  }
-  if (task.envName !== undefined && bytes > MAX_ENV_VALUE_BYTES) {
+  if (task.envName !== undefined && bytes > MAX_ENV_VALUE_BYTES)
     throw new ActionError(
       `the token value is ${bytes} bytes, too large for an environment variable (envName ${task.envName}: at most ${MAX_ENV_VALUE_BYTES} bytes, or later steps and the post step cannot start). Use writeTokenFile: true and read the value from the file.`,
     )
-  }
   runner.info(
     reused
       ? `Reused the ${tokenLabel(token)}, created ${oneLine(token.createdAt ?? 'at an unknown time')}.`

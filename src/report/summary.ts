@@ -30,7 +30,8 @@ type Row = Omit<TokenRecord, 'tokenValue'> & { why?: string }
 
 /** Each column a table can have, and its cell for a row; ages are measured at `now`. */
 const CELLS = {
-  Name: (row: Row) => name(row),
+  // What stands for a name that was not text is shown as such.
+  Name: (row: Row) => (row.name === undefined ? `<em>${NO_NAME}</em>` : field(row.name)),
   Id: (row: Row) => code(row.id),
   State: (row: Row) => field(row.state),
   Created: (row: Row) => date(row.createdAt),
@@ -79,9 +80,7 @@ export function listSummary({ tokens, total }: ListResult, task: ListTask): stri
 export function cleanupSummary(result: CleanupResult, task: CleanupTask): string {
   const { keep } = task
   const selection = [
-    task.name === undefined
-      ? 'active tokens of any name'
-      : `active tokens named ${code(task.name)}`,
+    `active tokens ${task.name === undefined ? 'of any name' : `named ${code(task.name)}`}`,
     task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
     keep > 0 ? `keeping the ${keep} newest of each name` : undefined,
   ]
@@ -109,12 +108,7 @@ export function cleanupSummary(result: CleanupResult, task: CleanupTask): string
 }
 
 function describeToken(token: Row): string {
-  return `gateway token <strong>${name(token)}</strong> (${code(token.id)})`
-}
-
-/** A record's name for a table, or what stands for a name that was not text. */
-function name(token: Row): string {
-  return token.name === undefined ? `<em>${NO_NAME}</em>` : field(token.name)
+  return `gateway token <strong>${CELLS.Name(token)}</strong> (${code(token.id)})`
 }
 
 function code(value: string): string {
@@ -211,11 +205,7 @@ const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu
  */
 export function cutMarkdown(markdown: string, maxBytes: number): string | undefined {
   if (Buffer.byteLength(markdown) <= maxBytes) return markdown
-  const closers = (open: readonly string[]) =>
-    open
-      .map((tag) => `</${tag}>`)
-      .reverse()
-      .join('')
+  const closers = (open: readonly string[]) => open.reduce((all, tag) => `</${tag}>${all}`, '')
   let open: readonly string[] = []
   let kept = ''
   let bytes = 0

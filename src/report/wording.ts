@@ -80,21 +80,20 @@ export function cleanupOutcome(result: CleanupResult, { dryRun }: CleanupTask): 
   const { revoked, revokedElsewhere, notRevoked, left } = result
   if (dryRun)
     return `Dry run: ${countTokens(revoked.length)} would be revoked; nothing was revoked.`
-  const elsewhere =
-    revokedElsewhere.length > 0
-      ? `; ${revokedElsewhere.length} more had been revoked by someone else meanwhile`
-      : ''
-  const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : ''
-  const late = left.length > 0 ? `; ${left.length} left when ${leftBecause(result)}` : ''
-  return `Revoked ${countTokens(revoked.length)}${elsewhere}${failed}${late}.`
+  const more = [
+    [revokedElsewhere.length, 'more had been revoked by someone else meanwhile'],
+    [notRevoked.length, 'could not be revoked'],
+    [left.length, `left when ${leftBecause(result)}`],
+  ] as const
+  const said = more.filter(([count]) => count > 0).map(([count, what]) => `; ${count} ${what}`)
+  return `Revoked ${countTokens(revoked.length)}${said.join('')}.`
 }
 
 /** Why a result, written out in full, still fails the step (some tokens not revoked). */
 export function stepFailure(outcome: Outcome): string | undefined {
   if (outcome.operation !== 'cleanup') return undefined
   const failures = [timeoutFailure(outcome.result), cleanupFailure(outcome.result)]
-  const text = failures.filter((failure) => failure !== undefined).join(' ')
-  return text === '' ? undefined : text
+  return failures.filter((failure) => failure !== undefined).join(' ') || undefined
 }
 
 /**
