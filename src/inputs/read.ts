@@ -3,9 +3,6 @@ import { FORK_HINT, InputError } from '../shared/errors.js'
 import * as parsers from './parsers.js'
 import type { SecretMasker } from '../shared/secrets.js'
 
-const OPERATIONS = ['create', 'list', 'revoke', 'cleanup'] as const
-type Operation = (typeof OPERATIONS)[number]
-
 /**
  * The defaults of action.yml. The runner fills them in before the action starts;
  * they are repeated here for runs that do not (local runs, tests). A test keeps
@@ -46,9 +43,9 @@ export const DECLARED_INPUTS: readonly string[] = [
 ]
 
 /**
- * The inputs each operation reads besides the connection, with their parsers, in the order
- * they are checked. A task's fields are named after its inputs; any other operation's
- * input that is set is reported as ignored.
+ * The operations, each with the inputs it reads besides the connection and their parsers,
+ * in the order they are checked. A task's fields are named after its inputs; any other
+ * operation's input that is set is reported as ignored.
  */
 const TASK_INPUTS = {
   create: {
@@ -76,7 +73,9 @@ const TASK_INPUTS = {
     /** Revokes in flight at once. */
     concurrency: parsers.wholeNumber(1, 32),
   },
-} satisfies Record<Operation, Partial<Record<Optional, parsers.Parser<unknown>>>>
+} satisfies Record<string, Partial<Record<Optional, parsers.Parser<unknown>>>>
+type Operation = keyof typeof TASK_INPUTS
+const OPERATIONS = Object.keys(TASK_INPUTS) as Operation[]
 const TASK_SPECIFIC = [
   ...new Set(Object.values(TASK_INPUTS).flatMap((task) => Object.keys(task))),
 ] as Optional[]

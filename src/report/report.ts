@@ -45,12 +45,10 @@ function writeOut(outcome: Outcome, options: ReportOptions, runner: Runner) {
     case 'create':
       writeCreate(outcome, options, runner)
       return createSummary(outcome.result, outcome.task)
-    case 'list': {
-      const { tokens, total } = outcome.result
-      runner.info(`${tokens.length} of ${countTokens(total)} match.`)
-      listOutputs(runner, tokens)
+    case 'list':
+      runner.info(`${outcome.result.tokens.length} of ${countTokens(outcome.result.total)} match.`)
+      listOutputs(runner, outcome.result.tokens)
       return listSummary(outcome.result, outcome.task)
-    }
     case 'revoke': {
       const { token, alreadyRevoked } = outcome.result
       const when = token.revokedAt ? ` at ${oneLine(token.revokedAt)}` : ''
@@ -106,28 +104,25 @@ function writeCreate({ task, result }: Done<'create'>, options: ReportOptions, r
 }
 
 function writeCleanup({ task, result }: Done<'cleanup'>, runner: Runner) {
+  // Measured on the runner's clock for want of a Date header: said. Clocks far apart: warned.
   const clock = wording.ageClockNote(result)
-  if (clock !== undefined) {
-    if (result.ages.by === 'runner') runner.info(clock)
-    else runner.warning(clock)
-  }
+  if (clock !== undefined && result.ages.by === 'runner') runner.info(clock)
+  else if (clock !== undefined) runner.warning(clock)
   const old = (token: TokenRecord) => {
     const age = wording.ageOf(token, result.now)
     return age === undefined ? '' : `, ${age} old`
   }
-  for (const { token, why } of result.kept) {
-    if (why === 'keep') {
+  for (const { token, why } of result.kept)
+    if (why === 'keep')
       runner.info(`Kept ${tokenLabel(token)}${old(token)}: ${wording.keptByKeep(task.keep)}.`)
-    } else if (why === 'unreadable name') {
+    else if (why === 'unreadable name')
       runner.warning(
         `Token ${nameAndId(token)} is not revoked: ${wording.KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`,
       )
-    } else {
+    else
       runner.warning(
         `Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`,
       )
-    }
-  }
   const verb = task.dryRun ? 'Would revoke' : 'Revoked'
   for (const token of result.revoked) runner.info(`${verb} ${tokenLabel(token)}${old(token)}.`)
   for (const token of result.revokedElsewhere)
@@ -180,18 +175,16 @@ function tokenFile(value: string, { postState }: ReportOptions, runner: Runner) 
 function listOutputs(runner: Runner, tokens: readonly TokenRecord[]) {
   const json = publicJson(tokens)
   const bytes = Buffer.byteLength(json)
-  const fits = bytes <= MAX_OUTPUT_BYTES
   runner.setOutput('count', String(tokens.length))
   // Set before the file is written, so that a cleanup's outputs stand if writing fails.
-  if (fits) runner.setOutput('tokens', json)
+  runner.setOutput('tokens', bytes <= MAX_OUTPUT_BYTES ? json : '')
   const dir = runner.tempDir()
   const path = toFile(`the records to a file in ${dir} (tokensFile)`, () =>
     writeTokensFile(dir, json),
   )
   runner.setOutput('tokensFile', path)
-  if (fits) return
-  runner.warning(
-    `The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`,
-  )
-  runner.setOutput('tokens', '')
+  if (bytes > MAX_OUTPUT_BYTES)
+    runner.warning(
+      `The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`,
+    )
 }

@@ -70,19 +70,17 @@ export function listSummary({ tokens, total }: ListResult, task: ListTask): stri
     task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
   ].filter((filter) => filter !== undefined)
   const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : ''
-  const columns: Column[] = ['State', 'Created', 'Created by', 'Revoked']
   return new Summary('Gateway tokens')
     .paragraph(`${tokens.length} of ${countTokens(total)}${matching}.`)
-    .table('Tokens', tokens, columns, ALL_IN_TOKENS_FILE)
+    .table('Tokens', tokens, ['State', 'Created', 'Created by', 'Revoked'])
     .toString()
 }
 
 export function cleanupSummary(result: CleanupResult, task: CleanupTask): string {
-  const { keep } = task
   const selection = [
     `active tokens ${task.name === undefined ? 'of any name' : `named ${code(task.name)}`}`,
     task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
-    keep > 0 ? `keeping the ${keep} newest of each name` : undefined,
+    task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
   ]
   const sentences = [
     `Selected ${selection.filter((part) => part !== undefined).join(', ')}.`,
@@ -90,7 +88,7 @@ export function cleanupSummary(result: CleanupResult, task: CleanupTask): string
     wording.ageClockNote(result),
   ]
   const keptBecause = {
-    keep: wording.keptByKeep(keep),
+    keep: wording.keptByKeep(task.keep),
     'unreadable name': wording.KEPT_NAMELESS,
     'unreadable date': 'its createdAt cannot be read',
   }
