@@ -35,7 +35,10 @@ type Optional = keyof typeof INPUT_DEFAULTS
  */
 export const JOB_STATUS_INPUT = 'jobStatus'
 
-/** Every input action.yml declares, in its order (the first five required); a test keeps the two in step. */
+/**
+ * Every input action.yml declares, in its order, the first five required (the runner does
+ * not enforce that: readInputs does). A test keeps the two in step.
+ */
 export const DECLARED_INPUTS: readonly string[] = [
   ...['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl'],
   ...Object.keys(INPUT_DEFAULTS),
@@ -49,6 +52,7 @@ export const DECLARED_INPUTS: readonly string[] = [
  */
 const TASK_INPUTS = {
   create: {
+    /** The new token's name, required. */
     name: parsers.readRequiredName,
     /** Also export the value into this environment variable. */
     envName: parsers.readEnvName,
@@ -76,6 +80,7 @@ const TASK_INPUTS = {
 } satisfies Record<string, Partial<Record<Optional, parsers.Parser<unknown>>>>
 type Operation = keyof typeof TASK_INPUTS
 const OPERATIONS = Object.keys(TASK_INPUTS) as Operation[]
+// The inputs that some operations read and the others ignore.
 const TASK_SPECIFIC = [
   ...new Set(Object.values(TASK_INPUTS).flatMap((task) => Object.keys(task))),
 ] as Optional[]

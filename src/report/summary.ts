@@ -30,7 +30,7 @@ type Row = Omit<TokenRecord, 'tokenValue'> & { why?: string }
 
 /** Each column a table can have, and its cell for a row; ages are measured at `now`. */
 const CELLS = {
-  // What stands for a name that was not text is shown as such.
+  // A name that is not text is shown as what stands for one, in italics.
   Name: (row: Row) => (row.name === undefined ? `<em>${NO_NAME}</em>` : field(row.name)),
   Id: (row: Row) => code(row.id),
   State: (row: Row) => field(row.state),

@@ -50,9 +50,8 @@ const CLOCK_SKEW_WARNING_MS = 5 * 60_000
  * nothing to say (the platform's, and the runner's within 5 minutes of it).
  */
 export function ageClockNote({ ages }: Pick<CleanupResult, 'ages'>): string | undefined {
-  if (ages.by === 'runner') {
+  if (ages.by === 'runner')
     return "The platform's answers carry no Date header: ages are measured on the runner's clock."
-  }
   if (Math.abs(ages.skewMs) <= CLOCK_SKEW_WARNING_MS) return undefined
   const way = ages.skewMs > 0 ? 'behind' : 'ahead of'
   // To the nearest minute: the Date header has whole seconds, and the answer took time.
