@@ -3,8 +3,11 @@ import { InputError } from '../shared/errors.js'
 import { isUuid } from '../shared/records.js'
 import { CONTROL_CHARACTER, truncate } from '../shared/text.js'
 
-/** What refuses a value of `input`: `throw refuse('is ...')`. */
-const refuser = (input: string) => (problem: string) => new InputError(input, problem)
+/**
+ * Reads one raw value (the input's default when it was left empty) as `input`, or throws an
+ * InputError naming it. Parsers made for one input (readEnvName...) name that input themselves.
+ */
+export type Parser<T> = (raw: string, input: string) => T
 
 const BOOLEANS = ['true', 'True', 'TRUE', 'false', 'False', 'FALSE']
 const DURATION = /^(\d+)([mhdw])$/
@@ -12,7 +15,8 @@ const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as co
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 const LATER = 'in later steps'
 // Names that belong to the runner, or change how later steps, the shell, a language or the
-// dynamic linker behave, with why. Compared in upper case: Windows runners ignore case.
+// dynamic linker behave, with why ('' for the names every step depends on). Compared in
+// upper case: Windows runners ignore case. The group is the family's prefix, for the message.
 const REFUSED_ENV_NAMES: [RegExp, string][] = [
   [/^(GITHUB_|RUNNER_|ACTIONS_|INPUT_|STATE_)/, 'belong to the runner'],
   [/^(?:PATH|BASH_ENV|ENV|SHELLOPTS|PS4|PROMPT_COMMAND|HOME|SHELL|IFS|CDPATH|GCONV_PATH)$/, ''],
@@ -29,16 +33,19 @@ const REFUSED_ENV_NAMES: [RegExp, string][] = [
   [/_PROXY$/, 'change where later steps send their network traffic'],
 ]
 
-export function readChoice<T extends string>(input: string, raw: string, choices: readonly T[]): T {
-  const choice = choices.find((c) => c === raw)
-  if (choice === undefined)
-    throw refuser(input)(`must be one of ${choices.join(', ')}; got ${quote(raw)}.`)
-  return choice
+/** One of `choices`, exactly as written. */
+export function oneOf<const T extends string>(choices: readonly T[]): Parser<T> {
+  return (raw, input) => {
+    const choice = choices.find((c) => c === raw)
+    if (choice !== undefined) return choice
+    throw new InputError(input, `must be one of ${choices.join(', ')}; got ${quote(raw)}.`)
+  }
 }
 
 /** YAML 1.2 core-schema booleans, as `core.getBooleanInput` accepts them. */
-export function readBoolean(input: string, raw: string): boolean {
-  if (!BOOLEANS.includes(raw)) throw refuser(input)(`must be true or false; got ${quote(raw)}.`)
+export function readBoolean(raw: string, input: string): boolean {
+  if (!BOOLEANS.includes(raw))
+    throw new InputError(input, `must be true or false; got ${quote(raw)}.`)
   return BOOLEANS.indexOf(raw) < 3
 }
 
@@ -51,124 +58,116 @@ export type RevokeOnExit = 'always' | 'failure' | 'never'
 /** revokeOnExit: a boolean as readBoolean reads one, or `failure`. */
 export function readRevokeOnExit(raw: string): RevokeOnExit {
   if (raw === 'failure') return 'failure'
-  if (!BOOLEANS.includes(raw)) {
-    throw refuser('revokeOnExit')(
-      `must be true, false or failure (revoke only when the job does not succeed); got ${quote(raw)}.`,
-    )
-  }
-  return readBoolean('revokeOnExit', raw) ? 'always' : 'never'
+  if (BOOLEANS.includes(raw)) return readBoolean(raw, 'revokeOnExit') ? 'always' : 'never'
+  throw new InputError(
+    'revokeOnExit',
+    `must be true, false or failure (revoke only when the job does not succeed); got ${quote(raw)}.`,
+  )
 }
 
 /** A whole number from `min` to `max`; `what` says what it counts, for the message. */
-export function readInteger(input: string, raw: string, min: number, max: number, what: string) {
-  const number = /^\d+$/.test(raw) ? Number(raw) : NaN
-  if (!(number >= min && number <= max))
-    throw refuser(input)(`must be ${what} from ${min} to ${max}; got ${quote(raw)}.`)
-  return number
+export function wholeNumber(min: number, max: number, what = 'a whole number'): Parser<number> {
+  return (raw, input) => {
+    const number = /^\d+$/.test(raw) ? Number(raw) : NaN
+    if (number >= min && number <= max) return number
+    throw new InputError(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`)
+  }
 }
 
 /** `30d`, `12h`, `90m`, `2w`: a whole number, at least 1, and a unit. */
 export function readDuration(raw: string): { text: string; ms: number } | undefined {
   if (!raw) return undefined
-  const match = DURATION.exec(raw)
-  const count = Number(match?.[1])
-  const unit = match?.[2] as keyof typeof UNIT_MS | undefined
-  if (unit === undefined || !(count >= 1)) {
-    throw refuser('olderThan')(
+  const [, count, unit] = DURATION.exec(raw) ?? []
+  if (unit === undefined || !(Number(count) >= 1))
+    throw new InputError(
+      'olderThan',
       `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`,
     )
-  }
-  return { text: raw, ms: count * UNIT_MS[unit] }
+  return { text: raw, ms: Number(count) * UNIT_MS[unit as keyof typeof UNIT_MS] }
 }
 
-export function readRequiredName(raw: string, what: string): string {
-  if (!raw) throw refuser('name')(`is required for this operation: ${what}.`)
-  return checkName(raw)
-}
-
+/** list's and cleanup's name: exact or a `*` pattern; undefined (every name) when empty. */
 export function readNameFilter(raw: string): string | undefined {
-  return raw ? checkName(raw) : undefined
+  if (!CONTROL_CHARACTER.test(raw)) return raw || undefined
+  throw new InputError(
+    'name',
+    `must not hold control characters (line breaks, tabs); got ${quote(raw)}.`,
+  )
 }
 
-function checkName(raw: string): string {
-  if (CONTROL_CHARACTER.test(raw))
-    throw refuser('name')(
-      `must not hold control characters (line breaks, tabs); got ${quote(raw)}.`,
-    )
-  return raw
+/** create's name: the new token's, required. */
+export function readRequiredName(raw: string): string {
+  const name = readNameFilter(raw)
+  if (name === undefined)
+    throw new InputError('name', "is required for this operation: the new token's name.")
+  return name
 }
 
 export function readTokenId(raw: string): string {
-  const refuse = refuser('tokenId')
-  if (!raw) throw refuse('is required for operation revoke: the id (a UUID) of the token.')
-  if (!isUuid(raw))
-    throw refuse(`must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`)
-  return raw
+  if (isUuid(raw)) return raw
+  throw new InputError(
+    'tokenId',
+    raw
+      ? `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`
+      : 'is required for operation revoke: the id (a UUID) of the token.',
+  )
 }
 
 /** expectedProjectId: empty, or a UUID. */
 export function readProjectId(raw: string): string | undefined {
   if (!raw || isUuid(raw)) return raw || undefined
-  throw refuser('expectedProjectId')(
+  throw new InputError(
+    'expectedProjectId',
     `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`,
   )
 }
 
 export function readEnvName(raw: string): string | undefined {
-  const refuse = refuser('envName')
   if (!raw) return undefined
-  if (!ENV_NAME.test(raw)) {
-    throw refuse(
+  if (!ENV_NAME.test(raw))
+    throw new InputError(
+      'envName',
       `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`,
     )
-  }
   const upper = raw.toUpperCase()
-  for (const [pattern, why] of REFUSED_ENV_NAMES) {
-    const prefix = pattern.exec(upper)?.[1]
-    if (!pattern.test(upper)) continue
-    const reason =
-      why === ''
-        ? 'it would change how every later step runs'
-        : `names ${prefix === undefined ? 'ending in _PROXY' : `starting with ${prefix}`} ${why}`
-    throw refuse(
-      `must not be ${raw}: ${reason}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`,
-    )
-  }
-  return raw
+  const [pattern, why] = REFUSED_ENV_NAMES.find(([family]) => family.test(upper)) ?? []
+  if (pattern === undefined) return raw
+  const prefix = pattern.exec(upper)?.[1]
+  const reason = why
+    ? `names ${prefix === undefined ? 'ending in _PROXY' : `starting with ${prefix}`} ${why}`
+    : 'it would change how every later step runs'
+  throw new InputError(
+    'envName',
+    `must not be ${raw}: ${reason}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`,
+  )
 }
 
-/** An absolute https URL (http for loopback only), without credentials, query or fragment. */
-export function readUrl(input: string, raw: string, what: string): URL {
-  const refuse = refuser(input)
+/**
+ * An absolute https URL (http for loopback only), without credentials, query or fragment,
+ * returned as its origin and path without a trailing `/`. `what` says what it is, for the
+ * message when it is missing.
+ */
+export function readUrl(raw: string, input: string, what: string): string {
+  const refuse = (problem: string) => new InputError(input, problem)
   if (!raw) throw refuse(`is required: ${what}, like https://api.example.com.`)
-  let url: URL
-  try {
-    url = new URL(raw)
-  } catch {
+  if (!URL.canParse(raw))
     throw refuse(`must be an absolute URL like https://api.example.com; got ${quote(raw)}.`)
-  }
+  const url = new URL(raw)
   // Credentials in a URL would be printed with every request line and error message.
-  if (url.username || url.password) {
+  if (url.username || url.password)
     throw refuse(
       'must not contain a user name or password: the action authenticates with clientId and clientSecret.',
     )
-  }
   // Not quoted whole: a query may carry a key, and the message goes to the log.
-  if (url.search || url.hash) {
+  if (url.search || url.hash)
     throw refuse(
       `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`,
     )
-  }
   const loopback = /^(?:localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(url.hostname)
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
     throw refuse(
       `must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`,
     )
-  return url
-}
-
-/** The URL's origin and path, without a trailing `/`. */
-export function withoutTrailingSlash(url: URL): string {
   return url.origin + url.pathname.replace(/\/+$/, '')
 }
 
@@ -193,31 +192,26 @@ export function inputVariable(name: string): string {
  * Fails when the step was given an input that is not declared. The runner only warns
  * about one, and passes it on: a misspelt `olderThan` would leave a cleanup without its
  * age filter, and it would revoke every token of the name. `given` holds the names of
- * the INPUT_* variables, without the prefix, as the runner spells them (upper case).
+ * the INPUT_* variables, without the prefix, as the runner spells them (upper case); they
+ * are named in lower case, as they were most likely written in `with:`.
  */
 export function refuseUnknownInputs(given: readonly string[], declared: readonly string[]): void {
   const known = new Set(declared.map(inputVariable))
-  const unknown = given.filter((variable) => !known.has(variable.toUpperCase())).sort()
-  const [first, ...others] = unknown
+  const [first, ...others] = given.filter((variable) => !known.has(variable.toUpperCase())).sort()
   if (first === undefined) return
   const meant = closest(first, declared)
   const guess =
     meant === undefined ? ` (the inputs are ${declared.join(', ')}).` : `: did you mean '${meant}'?`
   const also = others.map((variable) => {
     const other = closest(variable, declared)
-    return `'${written(variable)}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`
+    return `'${variable.toLowerCase()}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`
   })
   throw new InputError(
-    written(first),
+    first.toLowerCase(),
     `is not an input of this action${guess}${
       also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''
     } Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`,
   )
-}
-
-/** How the input was most likely written in `with:`: the runner gives it in upper case. */
-function written(variable: string): string {
-  return variable.toLowerCase()
 }
 
 /**
@@ -226,20 +220,14 @@ function written(variable: string): string {
  * that a slip of the keyboard explains it.
  */
 export function closest(variable: string, declared: readonly string[]): string | undefined {
+  // Letters and digits only, upper case: what is left when separators and case are ignored.
+  const squash = (name: string) => name.toUpperCase().replace(/[^A-Z0-9]/g, '')
   const wanted = squash(variable)
-  if (wanted === '') return undefined
-  let best: { name: string; distance: number } | undefined
-  for (const name of declared) {
-    const distance = editDistance(wanted, squash(name))
-    if (best === undefined || distance < best.distance) best = { name, distance }
-  }
-  if (best === undefined) return undefined
-  return best.distance <= Math.max(1, Math.floor(wanted.length / 4)) ? best.name : undefined
-}
-
-/** Letters and digits only, upper case: what is left when separators and case are ignored. */
-function squash(name: string): string {
-  return name.toUpperCase().replace(/[^A-Z0-9]/g, '')
+  const [best] = declared
+    .map((name) => ({ name, distance: editDistance(wanted, squash(name)) }))
+    .sort((a, b) => a.distance - b.distance)
+  const near = Math.max(1, Math.floor(wanted.length / 4))
+  return wanted !== '' && best !== undefined && best.distance <= near ? best.name : undefined
 }
 
 /**
@@ -248,19 +236,16 @@ function squash(name: string): string {
  */
 export function editDistance(a: string, b: string): number {
   // rows[i][j]: the distance between the first i characters of a and the first j of b.
-  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  )
+  // Outside the table (a swap before the second character) is Infinity: no such edit.
+  const rows = [Array.from({ length: b.length + 1 }, (_, j) => j)]
   const at = (i: number, j: number) => rows[i]?.[j] ?? Infinity
   for (let i = 1; i <= a.length; i++) {
-    const row = rows[i] ?? []
+    const row = [i]
+    rows.push(row)
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        distance = Math.min(distance, at(i - 2, j - 2) + 1)
-      }
-      row[j] = distance
+      const swap = a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1] ? at(i - 2, j - 2) + 1 : Infinity
+      row.push(Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost, swap))
     }
   }
   return at(a.length, b.length)

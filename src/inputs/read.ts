@@ -1,89 +1,7 @@
 // The one place that reads the step's inputs: every INPUT_* turned into one checked, typed task.
 import { FORK_HINT, InputError } from '../shared/errors.js'
-import {
-  readBoolean,
-  readChoice,
-  readDuration,
-  readEnvName,
-  readInteger,
-  readNameFilter,
-  readProjectId,
-  readRequiredName,
-  readRevokeOnExit,
-  readTokenId,
-  readUrl,
-  refuseUnknownInputs,
-  type RevokeOnExit,
-  withoutTrailingSlash,
-} from './parsers.js'
+import * as parsers from './parsers.js'
 import type { SecretMasker } from '../shared/secrets.js'
-
-export const OPERATIONS = ['create', 'list', 'revoke', 'cleanup'] as const
-export type Operation = (typeof OPERATIONS)[number]
-
-export const STATE_FILTERS = ['active', 'revoked', 'all'] as const
-type StateFilter = (typeof STATE_FILTERS)[number]
-
-export const IF_EXISTS = ['create', 'reuse', 'fail'] as const
-type IfExists = (typeof IF_EXISTS)[number]
-
-/** Where and how to reach the platform. */
-export interface Connection {
-  clientId: string
-  clientSecret: string
-  /** REST API base, without a trailing `/`. */
-  baseUrl: string
-  /** The auth service's base URL, or its token endpoint, without a trailing `/`. */
-  authUrl: string
-  timeoutMs: number
-  /** Retries of a transient failure, on top of the first attempt. */
-  retries: number
-  /** The whole step's time budget, retries and waits included; 0 for no limit. */
-  totalTimeoutMs: number
-}
-
-export interface CreateTask {
-  operation: 'create'
-  name: string
-  /** Also export the value into this environment variable. */
-  envName: string | undefined
-  /** What to do when an active token with this exact name exists. */
-  ifExists: IfExists
-  /** Whether the post step revokes the created token at the end of the job. */
-  revokeOnExit: RevokeOnExit
-  /** Also write the value to a new 0600 file under RUNNER_TEMP (output tokenFile). */
-  writeTokenFile: boolean
-}
-
-export interface ListTask {
-  operation: 'list'
-  /** Exact name or a `*` pattern; undefined lists every name. */
-  name: string | undefined
-  state: StateFilter
-}
-
-export interface RevokeTask {
-  operation: 'revoke'
-  tokenId: string
-}
-
-export interface CleanupTask {
-  operation: 'cleanup'
-  /** Exact name or a `*` pattern; undefined selects every name. */
-  name: string | undefined
-  /** Revoke only tokens older than this; undefined selects any age. */
-  olderThan: { text: string; ms: number } | undefined
-  /** Keep this many of the newest active tokens of each name, whatever their age. */
-  keep: number
-  dryRun: boolean
-  /** Revokes in flight at once. */
-  concurrency: number
-}
-
-export type Task = CreateTask | ListTask | RevokeTask | CleanupTask
-
-/** Reads one raw input by name (`core.getInput`: trimmed, `''` when unset). */
-export type InputSource = (name: string) => string
 
 /**
  * The defaults of action.yml. The runner fills them in before the action starts;
@@ -108,6 +26,7 @@ export const INPUT_DEFAULTS = {
   expectedProjectId: '',
   totalTimeout: '900',
 } as const satisfies Record<string, string>
+type Optional = keyof typeof INPUT_DEFAULTS
 
 /**
  * An input the workflow author never sets: its default in action.yml is
@@ -116,157 +35,96 @@ export const INPUT_DEFAULTS = {
  */
 export const JOB_STATUS_INPUT = 'jobStatus'
 
-/** The inputs action.yml requires (the runner does not enforce that: readInputs does). */
-const REQUIRED_INPUTS = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl']
-
-/** Every input action.yml declares, in its order; a test keeps the two in step. */
+/**
+ * Every input action.yml declares, in its order, the first five required (the runner does
+ * not enforce that: readInputs does). A test keeps the two in step.
+ */
 export const DECLARED_INPUTS: readonly string[] = [
-  ...REQUIRED_INPUTS,
+  ...['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl'],
   ...Object.keys(INPUT_DEFAULTS),
   JOB_STATUS_INPUT,
 ]
 
-type Optional = keyof typeof INPUT_DEFAULTS
-/** An optional input's value, its default when it was left empty. */
-type ValueOf = (input: Optional) => string
+/**
+ * The operations, each with the inputs it reads besides the connection and their parsers,
+ * in the order they are checked. A task's fields are named after its inputs; any other
+ * operation's input that is set is reported as ignored.
+ */
+const TASK_INPUTS = {
+  create: {
+    /** The new token's name, required. */
+    name: parsers.readRequiredName,
+    /** Also export the value into this environment variable. */
+    envName: parsers.readEnvName,
+    /** What to do when an active token with this exact name exists. */
+    ifExists: parsers.oneOf(['create', 'reuse', 'fail']),
+    /** Whether the post step revokes the created token at the end of the job. */
+    revokeOnExit: parsers.readRevokeOnExit,
+    /** Also write the value to a new 0600 file under RUNNER_TEMP (output tokenFile). */
+    writeTokenFile: parsers.readBoolean,
+  },
+  /** `name`: exact or a `*` pattern; undefined lists every name. */
+  list: { name: parsers.readNameFilter, state: parsers.oneOf(['active', 'revoked', 'all']) },
+  revoke: { tokenId: parsers.readTokenId },
+  cleanup: {
+    /** Exact or a `*` pattern; undefined selects every name. */
+    name: parsers.readNameFilter,
+    /** Revoke only tokens older than this; undefined selects any age. */
+    olderThan: parsers.readDuration,
+    /** Keep this many of the newest active tokens of each name, whatever their age. */
+    keep: parsers.wholeNumber(0, 1000),
+    dryRun: parsers.readBoolean,
+    /** Revokes in flight at once. */
+    concurrency: parsers.wholeNumber(1, 32),
+  },
+} satisfies Record<string, Partial<Record<Optional, parsers.Parser<unknown>>>>
+type Operation = keyof typeof TASK_INPUTS
+const OPERATIONS = Object.keys(TASK_INPUTS) as Operation[]
+// The inputs that some operations read and the others ignore.
+const TASK_SPECIFIC = [
+  ...new Set(Object.values(TASK_INPUTS).flatMap((task) => Object.keys(task))),
+] as Optional[]
 
-export interface Inputs {
-  connection: Connection
-  task: Task
-  summary: boolean
-  /** Refuse to act on tokens of any other project (a UUID); undefined checks nothing. */
-  expectedProjectId: string | undefined
-  /** Inputs that were set but that this operation does not use. */
-  warnings: string[]
-}
+/** What the parsers of an operation's inputs make of them: its task, but for `operation`. */
+type Parsed<P> = { [K in keyof P]: P[K] extends parsers.Parser<infer T> ? T : never }
+type TaskOf<O extends Operation> = { operation: O } & Parsed<(typeof TASK_INPUTS)[O]>
+export type CreateTask = TaskOf<'create'>
+export type ListTask = TaskOf<'list'>
+export type RevokeTask = TaskOf<'revoke'>
+export type CleanupTask = TaskOf<'cleanup'>
+export type Task = CreateTask | ListTask | RevokeTask | CleanupTask
 
-/** The operation-specific inputs each operation reads; any other one set is reported as ignored. */
-const USED_BY: Record<Operation, readonly Optional[]> = {
-  create: ['name', 'envName', 'ifExists', 'revokeOnExit', 'writeTokenFile'],
-  list: ['name', 'state'],
-  revoke: ['tokenId'],
-  cleanup: ['name', 'olderThan', 'keep', 'dryRun', 'concurrency'],
-}
-const OPERATION_SPECIFIC = [...new Set(Object.values(USED_BY).flat())]
+/** Reads one raw input by name (`core.getInput`: trimmed, `''` when unset). */
+type InputSource = (name: string) => string
+
+export type Inputs = ReturnType<typeof readInputs>
+/** Where and how to reach the platform. */
+export type Connection = ReturnType<typeof readConnection>
 
 /**
  * Reads and checks every input, or throws an InputError naming the first bad one.
  * Nothing is sent before this returns, so a bad input costs no request. `given` names
- * the inputs the step was given, as the runner spells their variables (refuseUnknownInputs).
+ * the inputs the step was given, as the runner spells their variables (parsers.refuseUnknownInputs).
  */
-export function readInputs(
-  read: InputSource,
-  secrets: SecretMasker,
-  given: readonly string[],
-): Inputs {
-  maskClientSecret(read, secrets)
+export function readInputs(read: InputSource, secrets: SecretMasker, given: readonly string[]) {
+  // Masked before any other input is read or checked: the runner hides a value only from
+  // the moment it is registered. readConnection registers it again, which is harmless.
+  secrets.add(read('clientSecret'))
   // Before any other check: a misspelt input explains the one found missing.
-  refuseUnknownInputs(given, DECLARED_INPUTS)
-  const operation = readOperation(read('operation'))
-  const connection = readConnection(read, secrets)
-  const orDefault = withDefaults(read)
-  const summary = readBoolean('summary', orDefault('summary'))
-
-  let task: Task
-  switch (operation) {
-    case 'create':
-      task = {
-        operation,
-        name: readRequiredName(orDefault('name'), "the new token's name"),
-        envName: readEnvName(orDefault('envName')),
-        ifExists: readChoice('ifExists', orDefault('ifExists'), IF_EXISTS),
-        revokeOnExit: readRevokeOnExit(orDefault('revokeOnExit')),
-        writeTokenFile: readBoolean('writeTokenFile', orDefault('writeTokenFile')),
-      }
-      break
-    case 'list':
-      task = {
-        operation,
-        name: readNameFilter(orDefault('name')),
-        state: readChoice('state', orDefault('state'), STATE_FILTERS),
-      }
-      break
-    case 'revoke':
-      task = { operation, tokenId: readTokenId(orDefault('tokenId')) }
-      break
-    case 'cleanup':
-      task = readCleanup(orDefault)
-      break
-  }
-
-  const warnings = OPERATION_SPECIFIC.filter(
-    (input) => !USED_BY[operation].includes(input) && orDefault(input) !== INPUT_DEFAULTS[input],
-  ).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`)
-
-  return {
-    connection,
-    task,
-    summary,
-    expectedProjectId: readProjectId(orDefault('expectedProjectId')),
-    warnings,
-  }
-}
-
-/**
- * The inputs that reach the platform: credentials, URLs, timeout and retries. The
- * post step reads them on their own.
- */
-export function readConnection(read: InputSource, secrets: SecretMasker): Connection {
-  const clientSecret = maskClientSecret(read, secrets)
-  const clientId = read('clientId')
-  if (!clientId)
-    throw new InputError('clientId', `is required: the API client id, from a secret. ${FORK_HINT}`)
-  if (!clientSecret) {
-    throw new InputError(
-      'clientSecret',
-      `is required: the API client secret, from a secret. ${FORK_HINT}`,
-    )
-  }
-  const orDefault = withDefaults(read)
-  const authUrl = readUrl('authUrl', read('authUrl'), 'the auth service base URL')
-  return {
-    clientId,
-    clientSecret,
-    baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
-    authUrl: withoutTrailingSlash(authUrl),
-    timeoutMs:
-      readInteger('timeout', orDefault('timeout'), 1, 600, 'a whole number of seconds') * 1000,
-    retries: readInteger('retries', orDefault('retries'), 0, 10, 'a whole number'),
-    totalTimeoutMs:
-      readInteger(
-        'totalTimeout',
-        orDefault('totalTimeout'),
-        0,
-        21_600,
-        'a whole number of seconds',
-      ) * 1000,
-  }
-}
-
-function withDefaults(read: InputSource): ValueOf {
-  return (input) => read(input) || INPUT_DEFAULTS[input]
-}
-
-/**
- * Every step calls this first: the runner hides a value only from the moment it is
- * registered, so the secret is masked before any other input is read or checked.
- * Registering it twice is harmless.
- */
-function maskClientSecret(read: InputSource, secrets: SecretMasker): string {
-  const clientSecret = read('clientSecret')
-  secrets.add(clientSecret)
-  return clientSecret
-}
-
-function readOperation(raw: string): Operation {
+  parsers.refuseUnknownInputs(given, DECLARED_INPUTS)
+  const raw = read('operation')
   if (!raw) throw new InputError('operation', `is required: one of ${OPERATIONS.join(', ')}.`)
-  return readChoice('operation', raw, OPERATIONS)
-}
+  const operation = parsers.oneOf(OPERATIONS)(raw, 'operation')
+  const connection = readConnection(read, secrets)
+  const value = withDefaults(read)
+  const summary = parsers.readBoolean(value('summary'), 'summary')
 
-function readCleanup(orDefault: ValueOf): CleanupTask {
-  const name = readNameFilter(orDefault('name'))
-  const olderThan = readDuration(orDefault('olderThan'))
-  if (name === undefined && olderThan === undefined) {
+  const taskParsers: Partial<Record<Optional, parsers.Parser<unknown>>> = TASK_INPUTS[operation]
+  const fields = Object.entries(taskParsers).map(
+    ([input, parse]) => [input, parse(value(input as Optional), input)] as const,
+  )
+  const task = { operation, ...Object.fromEntries(fields) } as Task
+  if (task.operation === 'cleanup' && task.name === undefined && task.olderThan === undefined) {
     // Without a selector, a cleanup would revoke every token of the project.
     throw new InputError(
       'name',
@@ -274,11 +132,50 @@ function readCleanup(orDefault: ValueOf): CleanupTask {
     )
   }
   return {
-    operation: 'cleanup',
-    name,
-    olderThan,
-    keep: readInteger('keep', orDefault('keep'), 0, 1000, 'a whole number'),
-    dryRun: readBoolean('dryRun', orDefault('dryRun')),
-    concurrency: readInteger('concurrency', orDefault('concurrency'), 1, 32, 'a whole number'),
+    connection,
+    task,
+    summary,
+    /** Refuse to act on tokens of any other project (a UUID); undefined checks nothing. */
+    expectedProjectId: parsers.readProjectId(value('expectedProjectId')),
+    /** Inputs that were set but that this operation does not use. */
+    warnings: TASK_SPECIFIC.filter(
+      (input) => !(input in taskParsers) && value(input) !== INPUT_DEFAULTS[input],
+    ).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`),
   }
+}
+
+/**
+ * The inputs that reach the platform: credentials, URLs, timeout and retries. The
+ * post step reads them on their own, the client secret masked first.
+ */
+export function readConnection(read: InputSource, secrets: SecretMasker) {
+  const clientSecret = read('clientSecret')
+  secrets.add(clientSecret)
+  const clientId = read('clientId')
+  const required = (input: string, what: string) =>
+    new InputError(input, `is required: the API client ${what}, from a secret. ${FORK_HINT}`)
+  if (!clientId) throw required('clientId', 'id')
+  if (!clientSecret) throw required('clientSecret', 'secret')
+  const authUrl = parsers.readUrl(read('authUrl'), 'authUrl', 'the auth service base URL')
+  const value = withDefaults(read)
+  const seconds = (input: Optional, min: number, max: number) =>
+    parsers.wholeNumber(min, max, 'a whole number of seconds')(value(input), input) * 1000
+  return {
+    clientId,
+    clientSecret,
+    /** REST API base, without a trailing `/`. */
+    baseUrl: parsers.readUrl(read('baseUrl'), 'baseUrl', 'the REST API base URL'),
+    /** The auth service's base URL, or its token endpoint, without a trailing `/`. */
+    authUrl,
+    timeoutMs: seconds('timeout', 1, 600),
+    /** Retries of a transient failure, on top of the first attempt. */
+    retries: parsers.wholeNumber(0, 10)(value('retries'), 'retries'),
+    /** The whole step's time budget, retries and waits included; 0 for no limit. */
+    totalTimeoutMs: seconds('totalTimeout', 0, 21_600),
+  }
+}
+
+/** An optional input's value, its default when it was left empty. */
+function withDefaults(read: InputSource): (input: Optional) => string {
+  return (input) => read(input) || INPUT_DEFAULTS[input]
 }

@@ -1,30 +1,13 @@
 // The one place that writes a result to the runner: log lines, outputs, env, post-step state, summary.
-import type { CleanupTask, CreateTask } from '../inputs/read.js'
-import type { CleanupResult } from '../operations/cleanup.js'
-import type { CreateResult } from '../operations/create.js'
 import type { Outcome } from '../operations/index.js'
 import { ActionError, messageOf } from '../shared/errors.js'
 import type { PostState } from '../post/state.js'
-import {
-  createdTime,
-  nameAndId,
-  publicJson,
-  tokenLabel,
-  type TokenRecord,
-} from '../shared/records.js'
+import { nameAndId, publicJson, tokenLabel, type TokenRecord } from '../shared/records.js'
 import type { Runner } from '../runner/github-runner.js'
 import { cleanupSummary, createSummary, listSummary, revokeSummary } from './summary.js'
-import { asSentence, countTokens, formatAge, oneLine } from '../shared/text.js'
+import { asSentence, countTokens, oneLine } from '../shared/text.js'
 import { newTokenFilePath, writeTokenFile, writeTokensFile } from '../shared/token-files.js'
-import {
-  ageClockNote,
-  allRevoked,
-  revokeOnExitNote,
-  cleanupOutcome,
-  KEPT_NAMELESS,
-  keptByKeep,
-  revokedElsewhereNote,
-} from './wording.js'
+import * as wording from './wording.js'
 
 export interface ReportOptions {
   summary: boolean
@@ -42,49 +25,8 @@ const MAX_ENV_VALUE_BYTES = 32 * 1024
  * environment, state for the post step and the job summary. Token values were
  * masked when they arrived.
  */
-export async function report(
-  outcome: Outcome,
-  options: ReportOptions,
-  runner: Runner,
-): Promise<void> {
-  let summary: string
-  switch (outcome.operation) {
-    case 'create': {
-      const { task, result } = outcome
-      reportCreate(result, task, options.postState, runner)
-      summary = createSummary(result, task)
-      break
-    }
-    case 'list': {
-      const { task, result } = outcome
-      const { tokens, total } = result
-      runner.info(`${tokens.length} of ${countTokens(total)} match.`)
-      listOutputs(runner, tokens)
-      summary = listSummary(result, task)
-      break
-    }
-    case 'revoke': {
-      const { result } = outcome
-      const { token, alreadyRevoked } = result
-      if (alreadyRevoked) {
-        const when = token.revokedAt ? ` at ${oneLine(token.revokedAt)}` : ''
-        runner.notice(`The ${tokenLabel(token)} was already revoked${when}; nothing to do.`)
-      } else {
-        runner.info(`Revoked ${tokenLabel(token)}.`)
-      }
-      recordOutputs(runner, token)
-      runner.setOutput('revokedAt', token.revokedAt ?? '')
-      runner.setOutput('revokedBy', token.revokedBy ?? '')
-      summary = revokeSummary(result)
-      break
-    }
-    case 'cleanup': {
-      const { task, result } = outcome
-      reportCleanup(result, task, runner)
-      summary = cleanupSummary(result, task)
-      break
-    }
-  }
+export async function report(outcome: Outcome, options: ReportOptions, runner: Runner) {
+  const summary = writeOut(outcome, options, runner)
   if (!options.summary) return
   try {
     await runner.writeSummary(summary)
@@ -94,100 +36,119 @@ export async function report(
   }
 }
 
-function reportCreate(
-  result: CreateResult,
-  task: CreateTask,
-  postState: ReportOptions['postState'],
-  runner: Runner,
-): void {
+/** An operation's outcome, by its name. */
+type Done<O extends Outcome['operation']> = Extract<Outcome, { operation: O }>
+
+/** Writes an outcome's log lines and outputs; returns its summary. */
+function writeOut(outcome: Outcome, options: ReportOptions, runner: Runner) {
+  switch (outcome.operation) {
+    case 'create':
+      writeCreate(outcome, options, runner)
+      return createSummary(outcome.result, outcome.task)
+    case 'list':
+      runner.info(`${outcome.result.tokens.length} of ${countTokens(outcome.result.total)} match.`)
+      listOutputs(runner, outcome.result.tokens)
+      return listSummary(outcome.result, outcome.task)
+    case 'revoke': {
+      const { token, alreadyRevoked } = outcome.result
+      const when = token.revokedAt ? ` at ${oneLine(token.revokedAt)}` : ''
+      if (alreadyRevoked)
+        runner.notice(`The ${tokenLabel(token)} was already revoked${when}; nothing to do.`)
+      else runner.info(`Revoked ${tokenLabel(token)}.`)
+      recordOutputs(runner, token)
+      for (const field of ['revokedAt', 'revokedBy'] as const)
+        runner.setOutput(field, token[field] ?? '')
+      return revokeSummary(outcome.result)
+    }
+    case 'cleanup':
+      writeCleanup(outcome, runner)
+      return cleanupSummary(outcome.result, outcome.task)
+  }
+}
+
+function writeCreate({ task, result }: Done<'create'>, options: ReportOptions, runner: Runner) {
   const { token, reused } = result
-  const { envName } = task
-  checkHandOver(token.tokenValue ?? '', envName)
+  const value = token.tokenValue ?? ''
+  // Whether the value can be handed on at all, before anything is written: the runner takes
+  // at most 1 MiB in one output, and a later step cannot start with a variable much larger
+  // than 32 KiB in its environment (Windows' limit; on Linux, 128 KiB per variable), nor
+  // can the post step, which would then not revoke anything.
+  const bytes = Buffer.byteLength(value)
+  if (bytes > MAX_OUTPUT_BYTES)
+    throw new ActionError(
+      `the token value is ${bytes} bytes, over the runner's limit of 1 MiB for one output (tokenValue).`,
+    )
+  if (task.envName !== undefined && bytes > MAX_ENV_VALUE_BYTES)
+    throw new ActionError(
+      `the token value is ${bytes} bytes, too large for an environment variable (envName ${task.envName}: at most ${MAX_ENV_VALUE_BYTES} bytes, or later steps and the post step cannot start). Use writeTokenFile: true and read the value from the file.`,
+    )
   runner.info(
     reused
       ? `Reused the ${tokenLabel(token)}, created ${oneLine(token.createdAt ?? 'at an unknown time')}.`
       : `Created ${tokenLabel(token)}.`,
   )
-  const exit = revokeOnExitNote(task.revokeOnExit, reused)
+  const exit = wording.revokeOnExitNote(task.revokeOnExit, reused)
   if (exit !== undefined) runner.info(exit)
   if (reused && task.revokeOnExit !== 'never')
     runner.info('revokeOnExit does not apply: the token was reused, not created by this step.')
   recordOutputs(runner, token)
-  runner.setOutput('tokenValue', token.tokenValue ?? '')
+  runner.setOutput('tokenValue', value)
   runner.setOutput('reused', String(reused))
-  runner.setOutput('tokenFile', task.writeTokenFile ? tokenFile(runner, postState, token) : '')
-  if (envName) {
-    runner.exportVariable(envName, token.tokenValue ?? '')
+  runner.setOutput('tokenFile', task.writeTokenFile ? tokenFile(value, options, runner) : '')
+  if (task.envName) {
+    runner.exportVariable(task.envName, value)
     runner.info(
-      `The token value is in the environment variable ${envName} for later steps (masked).`,
+      `The token value is in the environment variable ${task.envName} for later steps (masked).`,
     )
   }
 }
 
-/**
- * Whether the value can be handed on at all: the runner takes at most 1 MiB in one output,
- * and a later step cannot start with a variable much larger than 32 KiB in its environment
- * (Windows' limit; on Linux, 128 KiB per variable), nor can the post step, which would then
- * not revoke anything. Checked before anything is written.
- */
-function checkHandOver(value: string, envName: string | undefined): void {
-  const bytes = Buffer.byteLength(value)
-  if (bytes > MAX_OUTPUT_BYTES) {
-    throw new ActionError(
-      `the token value is ${bytes} bytes, over the runner's limit of 1 MiB for one output (tokenValue).`,
-    )
+function writeCleanup({ task, result }: Done<'cleanup'>, runner: Runner) {
+  // Measured on the runner's clock for want of a Date header: said. Clocks far apart: warned.
+  const clock = wording.ageClockNote(result)
+  if (clock !== undefined && result.ages.by === 'runner') runner.info(clock)
+  else if (clock !== undefined) runner.warning(clock)
+  const old = (token: TokenRecord) => {
+    const age = wording.ageOf(token, result.now)
+    return age === undefined ? '' : `, ${age} old`
   }
-  if (envName !== undefined && bytes > MAX_ENV_VALUE_BYTES) {
-    throw new ActionError(
-      `the token value is ${bytes} bytes, too large for an environment variable (envName ${envName}: at most ${MAX_ENV_VALUE_BYTES} bytes, or later steps and the post step cannot start). Use writeTokenFile: true and read the value from the file.`,
-    )
-  }
-}
-
-function reportCleanup(result: CleanupResult, task: CleanupTask, runner: Runner): void {
-  const { revoked, kept, notRevoked, now } = result
-  const clock = ageClockNote(result)
-  if (clock !== undefined) {
-    if (result.ages.by === 'runner') runner.info(clock)
-    else runner.warning(clock)
-  }
-  const age = (token: TokenRecord) => {
-    const created = createdTime(token)
-    return created === undefined ? '' : `, ${formatAge(now - created)} old`
-  }
-  for (const { token, why } of kept) {
-    if (why === 'keep') {
-      runner.info(`Kept ${tokenLabel(token)}${age(token)}: ${keptByKeep(task.keep)}.`)
-    } else if (why === 'unreadable name') {
+  for (const { token, why } of result.kept)
+    if (why === 'keep')
+      runner.info(`Kept ${tokenLabel(token)}${old(token)}: ${wording.keptByKeep(task.keep)}.`)
+    else if (why === 'unreadable name')
       runner.warning(
-        `Token ${nameAndId(token)} is not revoked: ${KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`,
+        `Token ${nameAndId(token)} is not revoked: ${wording.KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`,
       )
-    } else {
+    else
       runner.warning(
         `Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`,
       )
-    }
-  }
   const verb = task.dryRun ? 'Would revoke' : 'Revoked'
-  for (const token of revoked) runner.info(`${verb} ${tokenLabel(token)}${age(token)}.`)
+  for (const token of result.revoked) runner.info(`${verb} ${tokenLabel(token)}${old(token)}.`)
   for (const token of result.revokedElsewhere)
-    runner.info(`The ${tokenLabel(token)} ${revokedElsewhereNote(token)}.`)
+    runner.info(`The ${tokenLabel(token)} ${wording.revokedElsewhereNote(token)}.`)
   // Each one named, with why: the step's failure message names only the first few.
-  for (const { token, reason } of notRevoked)
+  for (const { token, reason } of result.notRevoked)
     runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`)
-  runner.info(`${cleanupOutcome(result, task)} Kept ${kept.length}.`)
-  listOutputs(runner, allRevoked(result))
+  runner.info(`${wording.cleanupOutcome(result, task)} Kept ${result.kept.length}.`)
+  listOutputs(runner, wording.allRevoked(result))
 }
 
 /** The outputs of one record, shared by create and revoke. Never the value. */
-function recordOutputs(runner: Runner, token: TokenRecord): void {
+function recordOutputs(runner: Runner, token: TokenRecord) {
   runner.setOutput('tokenId', token.id)
-  runner.setOutput('name', token.name ?? '')
-  runner.setOutput('mediatorId', token.mediatorId ?? '')
-  runner.setOutput('projectId', token.projectId ?? '')
-  runner.setOutput('state', token.state)
-  runner.setOutput('createdAt', token.createdAt ?? '')
+  for (const field of ['name', 'mediatorId', 'projectId', 'state', 'createdAt'] as const)
+    runner.setOutput(field, token[field] ?? '')
   runner.setOutput('token', publicJson(token))
+}
+
+/** Runs a write to a file of the action's own; a failure names `what` could not be written. */
+function toFile<T>(what: string, write: () => T): T {
+  try {
+    return write()
+  } catch (error) {
+    throw new ActionError(`could not write ${what}: ${asSentence(messageOf(error))}`)
+  }
 }
 
 /**
@@ -196,20 +157,12 @@ function recordOutputs(runner: Runner, token: TokenRecord): void {
  * that the post step deletes it whatever happens from here on. The path is not
  * secret; the content is, and is never logged.
  */
-function tokenFile(
-  runner: Runner,
-  postState: ReportOptions['postState'],
-  token: TokenRecord,
-): string {
+function tokenFile(value: string, { postState }: ReportOptions, runner: Runner) {
   const path = newTokenFilePath(runner.tempDir())
   postState.tokenFile(path)
-  try {
-    writeTokenFile(path, token.tokenValue ?? '')
-  } catch (error) {
-    throw new ActionError(
-      `could not write the token value to ${path} (writeTokenFile): ${asSentence(messageOf(error))}`,
-    )
-  }
+  toFile(`the token value to ${path} (writeTokenFile)`, () => {
+    writeTokenFile(path, value)
+  })
   return path
 }
 
@@ -219,25 +172,19 @@ function tokenFile(
  * runner's limit for one output, tokens is the empty string (`[]` would read as "no
  * tokens") and the file is the only full copy.
  */
-function listOutputs(runner: Runner, tokens: readonly TokenRecord[]): void {
+function listOutputs(runner: Runner, tokens: readonly TokenRecord[]) {
   const json = publicJson(tokens)
   const bytes = Buffer.byteLength(json)
   runner.setOutput('count', String(tokens.length))
   // Set before the file is written, so that a cleanup's outputs stand if writing fails.
-  if (bytes <= MAX_OUTPUT_BYTES) runner.setOutput('tokens', json)
-  let path: string
-  try {
-    path = writeTokensFile(runner.tempDir(), json)
-  } catch (error) {
-    throw new ActionError(
-      `could not write the records to a file in ${runner.tempDir()} (tokensFile): ${asSentence(messageOf(error))}`,
-    )
-  }
+  runner.setOutput('tokens', bytes <= MAX_OUTPUT_BYTES ? json : '')
+  const dir = runner.tempDir()
+  const path = toFile(`the records to a file in ${dir} (tokensFile)`, () =>
+    writeTokensFile(dir, json),
+  )
   runner.setOutput('tokensFile', path)
-  if (bytes > MAX_OUTPUT_BYTES) {
+  if (bytes > MAX_OUTPUT_BYTES)
     runner.warning(
       `The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`,
     )
-    runner.setOutput('tokens', '')
-  }
 }

@@ -3,13 +3,19 @@ import type { CleanupTask } from '../inputs/read.js'
 import type { RevokeOnExit } from '../inputs/parsers.js'
 import type { CleanupResult } from '../operations/cleanup.js'
 import type { Outcome } from '../operations/index.js'
-import { nameAndId, newestFirst, type TokenRecord } from '../shared/records.js'
+import { createdTime, nameAndId, newestFirst, type TokenRecord } from '../shared/records.js'
 import { countTokens, formatAge, oneLine, truncate } from '../shared/text.js'
 import { stopped } from '../shared/time.js'
 
 /** Why the tokens in `left` were left: `totalTimeout ran out`, or `the step was cancelled`. */
 export function leftBecause({ stop }: Pick<CleanupResult, 'stop'>): string {
   return stop.by === 'cancel' ? 'the step was cancelled' : 'totalTimeout ran out'
+}
+
+/** A token's age at `now` (`45d 3h`), or undefined when its createdAt cannot be read. */
+export function ageOf(token: Pick<TokenRecord, 'createdAt'>, now: number): string | undefined {
+  const created = createdTime(token)
+  return created === undefined ? undefined : formatAge(now - created)
 }
 
 /**
@@ -44,9 +50,8 @@ const CLOCK_SKEW_WARNING_MS = 5 * 60_000
  * nothing to say (the platform's, and the runner's within 5 minutes of it).
  */
 export function ageClockNote({ ages }: Pick<CleanupResult, 'ages'>): string | undefined {
-  if (ages.by === 'runner') {
+  if (ages.by === 'runner')
     return "The platform's answers carry no Date header: ages are measured on the runner's clock."
-  }
   if (Math.abs(ages.skewMs) <= CLOCK_SKEW_WARNING_MS) return undefined
   const way = ages.skewMs > 0 ? 'behind' : 'ahead of'
   // To the nearest minute: the Date header has whole seconds, and the answer took time.
@@ -74,21 +79,20 @@ export function cleanupOutcome(result: CleanupResult, { dryRun }: CleanupTask): 
   const { revoked, revokedElsewhere, notRevoked, left } = result
   if (dryRun)
     return `Dry run: ${countTokens(revoked.length)} would be revoked; nothing was revoked.`
-  const elsewhere =
-    revokedElsewhere.length > 0
-      ? `; ${revokedElsewhere.length} more had been revoked by someone else meanwhile`
-      : ''
-  const failed = notRevoked.length > 0 ? `; ${notRevoked.length} could not be revoked` : ''
-  const late = left.length > 0 ? `; ${left.length} left when ${leftBecause(result)}` : ''
-  return `Revoked ${countTokens(revoked.length)}${elsewhere}${failed}${late}.`
+  const more = [
+    [revokedElsewhere.length, 'more had been revoked by someone else meanwhile'],
+    [notRevoked.length, 'could not be revoked'],
+    [left.length, `left when ${leftBecause(result)}`],
+  ] as const
+  const said = more.filter(([count]) => count > 0).map(([count, what]) => `; ${count} ${what}`)
+  return `Revoked ${countTokens(revoked.length)}${said.join('')}.`
 }
 
 /** Why a result, written out in full, still fails the step (some tokens not revoked). */
 export function stepFailure(outcome: Outcome): string | undefined {
   if (outcome.operation !== 'cleanup') return undefined
   const failures = [timeoutFailure(outcome.result), cleanupFailure(outcome.result)]
-  const text = failures.filter((failure) => failure !== undefined).join(' ')
-  return text === '' ? undefined : text
+  return failures.filter((failure) => failure !== undefined).join(' ') || undefined
 }
 
 /**

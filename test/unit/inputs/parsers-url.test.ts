@@ -1,11 +1,11 @@
 // readUrl: https required, http for loopback hosts only (look-alikes refused), no
-// credentials, no query or fragment; withoutTrailingSlash.
+// credentials, no query or fragment; read without a trailing slash.
 import { describe, expect, it } from '@jest/globals'
-import { readUrl, withoutTrailingSlash } from '../../../src/inputs/parsers.js'
+import { readUrl } from '../../../src/inputs/parsers.js'
 import { refusal } from '../../fixtures/input-error.js'
 
 describe('readUrl', () => {
-  const baseUrl = (raw: string) => withoutTrailingSlash(readUrl('baseUrl', raw, 'the base URL'))
+  const baseUrl = (raw: string) => readUrl(raw, 'baseUrl', 'the base URL')
   const HTTPS =
     "Input 'baseUrl' must use https (http only for localhost, 127.0.0.0/8 and [::1]); got"
 

@@ -2,29 +2,29 @@
 // what it accepts. envName and URLs have files of their own (parsers-env-name, parsers-url).
 import { describe, expect, it } from '@jest/globals'
 import {
+  oneOf,
   readBoolean,
-  readChoice,
   readDuration,
-  readInteger,
   readNameFilter,
   readProjectId,
   readRequiredName,
   readTokenId,
+  wholeNumber,
 } from '../../../src/inputs/parsers.js'
 import { refusal } from '../../fixtures/input-error.js'
 import { TOKEN_ID as UUID } from '../../fixtures/inputs.js'
 
-describe('readChoice', () => {
+describe('oneOf', () => {
   const STATES = ['active', 'revoked', 'all'] as const
 
   it.each(STATES)('accepts the choice %s exactly as written', (raw) => {
-    expect(readChoice('state', raw, STATES)).toBe(raw)
+    expect(oneOf(STATES)(raw, 'state')).toBe(raw)
   })
 
   it.each(['', 'Active', 'ALL', 'active ', 'revoke', 'any'])(
     'refuses %j, naming every choice',
     (raw) => {
-      expect(refusal(() => readChoice('state', raw, STATES)).message).toBe(
+      expect(refusal(() => oneOf(STATES)(raw, 'state')).message).toBe(
         `Input 'state' must be one of active, revoked, all; got ${JSON.stringify(raw)}.`,
       )
     },
@@ -33,33 +33,33 @@ describe('readChoice', () => {
 
 describe('readBoolean', () => {
   it.each(['true', 'True', 'TRUE'])('reads %s as true', (raw) => {
-    expect(readBoolean('dryRun', raw)).toBe(true)
+    expect(readBoolean(raw, 'dryRun')).toBe(true)
   })
 
   it.each(['false', 'False', 'FALSE'])('reads %s as false', (raw) => {
-    expect(readBoolean('dryRun', raw)).toBe(false)
+    expect(readBoolean(raw, 'dryRun')).toBe(false)
   })
 
   it.each(['', 'tRUE', 'fAlse', 'yes', 'no', 'on', 'off', '1', '0', 'y', 'true '])(
     'refuses %j, which is not a YAML 1.2 boolean',
     (raw) => {
-      expect(refusal(() => readBoolean('dryRun', raw)).message).toBe(
+      expect(refusal(() => readBoolean(raw, 'dryRun')).message).toBe(
         `Input 'dryRun' must be true or false; got ${JSON.stringify(raw)}.`,
       )
     },
   )
 })
 
-describe('readInteger', () => {
+describe('wholeNumber', () => {
   it.each(['0', '7', '10', '007'])('accepts %j', (raw) => {
-    expect(readInteger('retries', raw, 0, 10, 'a whole number')).toBe(Number(raw))
+    expect(wholeNumber(0, 10)(raw, 'retries')).toBe(Number(raw))
   })
 
   it.each([
     ...['', '-1', '11', '3.5', ' 3', '3 ', '+3', '1e1', '0x1', '٣', 'three'],
     '99999999999999999999', // past Number.MAX_SAFE_INTEGER: still out of range, not rounded in
   ])('refuses %j', (raw) => {
-    expect(refusal(() => readInteger('retries', raw, 0, 10, 'a whole number')).message).toBe(
+    expect(refusal(() => wholeNumber(0, 10)(raw, 'retries')).message).toBe(
       `Input 'retries' must be a whole number from 0 to 10; got ${JSON.stringify(raw)}.`,
     )
   })
@@ -108,7 +108,7 @@ describe('names and ids', () => {
     ['"a\\u0080b"', 'a\u0080b'],
     ['"\\u0001"', '\u0001'],
   ])('refuses the name %s', (quoted, name) => {
-    expect(refusal(() => readRequiredName(name, 'x')).message).toBe(`${CONTROL} ${quoted}.`)
+    expect(refusal(() => readRequiredName(name)).message).toBe(`${CONTROL} ${quoted}.`)
     expect(refusal(() => readNameFilter(name)).message).toBe(`${CONTROL} ${quoted}.`)
   })
 
@@ -117,12 +117,12 @@ describe('names and ids', () => {
     // Next to the control ranges: space after C0, ~ before DEL, no-break space after C1.
     ...['a b', 'a~b', 'a\u00a0b'],
   ])('accepts the name %j', (name) => {
-    expect(readRequiredName(name, 'x')).toBe(name)
+    expect(readRequiredName(name)).toBe(name)
     expect(readNameFilter(name)).toBe(name)
   })
 
   it('refuses an empty name where one is required, and an empty tokenId', () => {
-    expect(refusal(() => readRequiredName('', "the new token's name")).message).toBe(
+    expect(refusal(() => readRequiredName('')).message).toBe(
       "Input 'name' is required for this operation: the new token's name.",
     )
     expect(refusal(() => readTokenId('')).message).toBe(

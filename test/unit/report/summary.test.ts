@@ -3,10 +3,11 @@ import { describe, expect, it } from '@jest/globals'
 import {
   cleanupSummary,
   createSummary,
+  escapeMarkdown,
   listSummary,
   revokeSummary,
+  SUMMARY_LIMIT_BYTES,
 } from '../../../src/report/summary.js'
-import { escapeMarkdown, SUMMARY_LIMIT_BYTES } from '../../../src/report/markdown.js'
 import { revokeOnExitNote } from '../../../src/report/wording.js'
 import { formatAge } from '../../../src/shared/text.js'
 import {
