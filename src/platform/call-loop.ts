@@ -6,6 +6,7 @@ import { NOT_JSON, parseJson, type Answer } from './decode.js'
 import {
   CUT_OFF,
   type HttpRequest,
+  HttpTransport,
   requestLine,
   type Target,
   type Transport,
@@ -31,7 +32,8 @@ export interface AccessTokens {
 }
 
 export interface CallLoopOptions {
-  transport: Transport
+  /** How attempts are sent: node:http by default. */
+  transport?: Transport
   /** The most one attempt may take. */
   timeoutMs: number
   /** The whole step's budget: no attempt starts, and no wait begins, past it. */
@@ -72,12 +74,20 @@ const MAYBE = ' It may have taken effect all the same.'
 export class CallLoop {
   /** Platform clock minus ours, from the Date header of the last answer; undefined until one came. */
   private platformOffset: number | undefined
+  private readonly transport: Transport
 
-  constructor(private readonly options: CallLoopOptions) {}
+  constructor(private readonly options: CallLoopOptions) {
+    this.transport = options.transport ?? new HttpTransport()
+  }
 
   /** The platform's time now, by its Date headers; undefined until one came. */
   platformTime(at: number): number | undefined {
     return this.platformOffset === undefined ? undefined : at + this.platformOffset
+  }
+
+  /** Closes kept-alive connections so that the process can exit at once. */
+  close(): void {
+    this.transport.close()
   }
 
   /**
@@ -106,8 +116,8 @@ export class CallLoop {
           return options.read(answer)
         } catch (error) {
           // A success that cannot be read was still a success: find out what it did.
-          const why = error instanceof RequestError ? error.message.replace(/\.$/, '') : undefined
-          const found = why === undefined ? undefined : await options.onUncertain?.(why)
+          if (!(error instanceof RequestError)) throw error
+          const found = await options.onUncertain?.(error.message.replace(/\.$/, ''))
           if (found !== undefined) return found
           throw error
         }
@@ -168,14 +178,13 @@ export class CallLoop {
    * masks what comes back.
    */
   private async attempt(target: Target, request: HttpRequest, onWritten?: () => void) {
-    const { clock, secrets, transport, log, deadline, accessTokens } = this.options
+    const { clock, secrets, log, deadline, accessTokens } = this.options
+    const { transport } = this
     const accessToken = target === 'api' ? await accessTokens?.accessToken() : undefined
-    let sent = request
-    if (accessToken !== undefined) {
-      // Sent, so a server may echo it in any form: scrubbed piece by piece too.
-      secrets.add(accessToken, 'sent')
-      sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${accessToken}` } }
-    }
+    // Sent, so a server may echo it in any form: scrubbed piece by piece too.
+    if (accessToken !== undefined) secrets.add(accessToken, 'sent')
+    const bearer = accessToken === undefined ? {} : { Authorization: `Bearer ${accessToken}` }
+    const sent = { ...request, headers: { ...request.headers, ...bearer } }
     // Measured after authenticating, which may have taken time of its own.
     if (deadline.expired()) throw notSent(deadline, request)
     const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining())

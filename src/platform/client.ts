@@ -9,20 +9,11 @@ import {
   UnsettledRevokeError,
 } from '../shared/errors.js'
 import { findById, type TokenRecord } from '../shared/records.js'
-import { Deadline, systemClock, type Clock } from '../shared/time.js'
+import { Deadline, type Clock } from '../shared/time.js'
 import { CallLoop, type AccessTokens, type CallLoopOptions } from './call-loop.js'
 import { readAccessToken, readCreated, readList, readRevoked, type AccessToken } from './decode.js'
 import { authPathHint } from './failures.js'
-import {
-  authEndpoint,
-  HttpTransport,
-  jsonRequest,
-  requestLine,
-  revokePath,
-  TOKENS_PATH,
-  type HttpRequest,
-  type Transport,
-} from './http.js'
+import { authEndpoint, jsonRequest, requestLine, revokePath, TOKENS_PATH } from './http.js'
 import { FollowedCreate, type CreateFacts, type PlatformTime } from './lost-create.js'
 
 /** A revoke that succeeded, or found the token revoked already. */
@@ -57,11 +48,11 @@ export interface TokenApi {
   platformTime: PlatformTime
 }
 
-/** The connection, and the parts of the call loop: node:http, the system clock and no budget by default. */
+/** The connection, and the parts of the call loop: node:http and no budget by default. */
 export interface ClientOptions
   extends
-    Pick<CallLoopOptions, 'timeoutMs' | 'retries' | 'secrets' | 'log'>,
-    Partial<Pick<CallLoopOptions, 'clock' | 'transport' | 'deadline'>> {
+    Pick<CallLoopOptions, 'timeoutMs' | 'retries' | 'secrets' | 'log' | 'clock'>,
+    Partial<Pick<CallLoopOptions, 'transport' | 'deadline'>> {
   baseUrl: string
   authUrl: string
   clientId: string
@@ -74,19 +65,13 @@ export interface ClientOptions
  * checks every answer; every secret is masked the moment it arrives.
  */
 export class PlatformClient implements TokenApi {
-  private readonly clock: Clock
-  private readonly transport: Transport
   private readonly loop: CallLoop
 
   constructor(private readonly options: ClientOptions) {
-    this.clock = options.clock ?? systemClock
-    this.transport = options.transport ?? new HttpTransport()
     this.loop = new CallLoop({
       ...options,
-      clock: this.clock,
-      transport: this.transport,
-      deadline: options.deadline ?? new Deadline(this.clock, 0),
-      accessTokens: new Session(() => this.authenticate(), this.clock),
+      deadline: options.deadline ?? new Deadline(options.clock, 0),
+      accessTokens: new Session(() => this.authenticate(), options.clock),
     })
   }
 
@@ -99,7 +84,7 @@ export class PlatformClient implements TokenApi {
   async createToken(name: string, { save }: CreateOptions = {}): Promise<TokenRecord> {
     const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }))
     const create = new FollowedCreate(name, {
-      clock: this.clock,
+      clock: this.options.clock,
       log: this.options.log,
       list: () => this.listTokens(),
       revoke: (tokenId) => this.revokeToken(tokenId),
@@ -163,13 +148,13 @@ export class PlatformClient implements TokenApi {
 
   /** Closes kept-alive connections so that the process can exit at once. */
   close(): void {
-    this.transport.close()
+    this.loop.close()
   }
 
   /** The platform's time at a time of ours, by the Date headers of its answers so far. */
   platformTime: PlatformTime = (at) => this.loop.platformTime(at)
 
-  private apiRequest(method: HttpRequest['method'], path: string, body?: string): HttpRequest {
+  private apiRequest(method: 'GET' | 'POST', path: string, body?: string) {
     return jsonRequest(method, this.options.baseUrl + path, body)
   }
 
@@ -183,7 +168,7 @@ export class PlatformClient implements TokenApi {
     const request = jsonRequest('POST', endpoint, JSON.stringify({ clientId, secret }))
     try {
       return await this.loop.call('auth', request, {
-        read: (answer) => readAccessToken(request, answer, this.clock.now()),
+        read: (answer) => readAccessToken(request, answer, this.options.clock.now()),
       })
     } catch (error) {
       if (!(error instanceof RequestError)) throw error

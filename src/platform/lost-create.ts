@@ -177,45 +177,40 @@ export class FollowedCreate {
   async afterLostAnswer(failure: string): Promise<TokenRecord | undefined> {
     const { facts, context } = this
     const name = quoteName(facts.name)
+    const lookFor = lookForSentence(facts, context.platformTime)
     context.log.info(`${failure}. The token may have been created all the same: checking the list.`)
     this.lostAttempts++
     this.note({ lost: true })
     const tokens = await context.list().catch((error: unknown) => {
-      throw new RequestError(
-        `${failure}; whether token ${name} was created is unknown, as listing the tokens failed too: ${messageOf(error)} ${lookForSentence(facts, context.platformTime)}`,
-      )
+      const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${messageOf(error)} ${lookFor}`
+      throw new RequestError(`${failure}; ${unknown}`)
     })
     const created = findCreated(tokens, facts, context.platformTime)
     if (created.found === 'none') {
       context.log.info(`No token named ${name} was created: sending the create again.`)
       return undefined
     }
-    if (created.found === 'several') {
-      throw new RequestError(
-        `${failure}; ${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`,
-      )
-    }
-    if (created.found === 'unsure') {
-      throw new RequestError(
-        `${failure}; the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookForSentence(facts, context.platformTime)}`,
-      )
+    if (created.found !== 'one') {
+      const why =
+        created.found === 'several'
+          ? `${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`
+          : `the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`
+      throw new RequestError(`${failure}; ${why}`)
     }
     const { token } = created
     if (!isUuid(token.id)) {
-      throw new RequestError(
-        `${failure}; a token named ${name} was created, but its id ${JSON.stringify(truncate(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`,
-      )
+      const id = JSON.stringify(truncate(token.id, 80))
+      const why = `a token named ${name} was created, but its id ${id} is not a UUID, so the action cannot use it. Revoke it and run again.`
+      throw new RequestError(`${failure}; ${why}`)
     }
     // Found: that attempt is accounted for; an earlier one, sent again, may still land.
     this.note({ id: token.id, lost: this.lostAttempts > 1 })
     if (token.tokenValue === undefined) {
-      throw new RequestError(
-        `${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${await revokeAtOnce(context.revoke, token)}`,
-      )
+      const why = `token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one).`
+      throw new RequestError(`${failure}; ${why} ${await revokeAtOnce(context.revoke, token)}`)
     }
-    context.log.info(
-      `It was: token ${token.id}, created at ${oneLine(token.createdAt ?? '?')}, is this step's token.`,
-    )
+    const createdAt = oneLine(token.createdAt ?? '?')
+    context.log.info(`It was: token ${token.id}, created at ${createdAt}, is this step's token.`)
     return token
   }
 
@@ -229,17 +224,15 @@ export class FollowedCreate {
     if (token.name === facts.name && token.state === 'active') {
       this.note({ id: token.id })
       // The post step was not told about it, and nobody else will revoke it.
-      if (this.unsaved !== undefined)
+      if (this.unsaved !== undefined) {
         throw await notHandedOn(context.revoke, token, this.unsaved.error)
+      }
       // An earlier attempt's token may still land: the post step looks for it, or the user is told.
-      if (facts.lost && context.postStepLooks) {
-        context.log.info(
-          `An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`,
-        )
-      } else if (facts.lost) {
-        context.log.warning(
-          `An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(facts, context.platformTime, token.id)} revokeOnExit: true looks for it at the end of the job.`,
-        )
+      if (facts.lost) {
+        const looks = `An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`
+        const told = `An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(facts, context.platformTime, token.id)} revokeOnExit: true looks for it at the end of the job.`
+        if (context.postStepLooks) context.log.info(looks)
+        else context.log.warning(told)
       }
       return token
     }
