@@ -3,15 +3,8 @@ import { type Clock, type Deadline, stopped } from '../shared/time.js'
 import { asSentence, type Logger } from '../shared/text.js'
 import type { SecretMasker } from '../shared/secrets.js'
 import { NOT_JSON, parseJson, type Answer } from './decode.js'
-import {
-  CUT_OFF,
-  type HttpRequest,
-  HttpTransport,
-  requestLine,
-  type Target,
-  type Transport,
-  TransportError,
-} from './http.js'
+import { CUT_OFF, HttpTransport, requestLine, TransportError } from './http.js'
+import type { HttpRequest, Target, Transport } from './http.js'
 import { DeadlineError, RequestError, ThrottledError } from '../shared/errors.js'
 import {
   apiPathHint,

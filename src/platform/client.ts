@@ -48,11 +48,10 @@ export interface TokenApi {
   platformTime: PlatformTime
 }
 
-/** The connection, and the parts of the call loop: node:http and no budget by default. */
-export interface ClientOptions
-  extends
-    Pick<CallLoopOptions, 'timeoutMs' | 'retries' | 'secrets' | 'log' | 'clock'>,
-    Partial<Pick<CallLoopOptions, 'transport' | 'deadline'>> {
+/** The call loop's parts (node:http by default) and the connection. */
+export interface ClientOptions extends Omit<CallLoopOptions, 'accessTokens' | 'deadline'> {
+  /** The step's budget (totalTimeout); none by default. */
+  deadline?: Deadline
   baseUrl: string
   authUrl: string
   clientId: string
@@ -172,14 +171,14 @@ export class PlatformClient implements TokenApi {
       })
     } catch (error) {
       if (!(error instanceof RequestError)) throw error
-      const { status, transient } = error
+      const { status, message } = error
       const detail =
         status === 404 || status === 405
-          ? `failed: ${error.message} ${authPathHint(endpoint)}`
+          ? `failed: ${message} ${authPathHint(endpoint)}`
           : isRefusal(status)
-            ? `was refused: ${error.message} Check the clientId and clientSecret inputs. ${FORK_HINT}`
-            : `failed: ${error.message}`
-      throw new AuthenticationError(`authentication ${detail}`, status, transient)
+            ? `was refused: ${message} Check the clientId and clientSecret inputs. ${FORK_HINT}`
+            : `failed: ${message}`
+      throw new AuthenticationError(`authentication ${detail}`, status, error.transient)
     }
   }
 }
@@ -243,13 +242,12 @@ export async function settleRefusals(
   const why = ' Whether it was revoked already could not be told: listing the tokens failed too: '
   const tokens = await list().catch((error: unknown) => why + messageOf(error))
   return unsettled.map(({ tokenId, unsettled: { refusal, mayHaveRevoked } }): Settled => {
-    if (typeof tokens === 'string') {
-      return { error: new RequestError(refusal.message + tokens, refusal.status) }
-    }
+    const { message, status } = refusal
+    if (typeof tokens === 'string') return { error: new RequestError(message + tokens, status) }
     const found = findById(tokens, tokenId)
     if (found === undefined) {
-      const message = `no token with id ${tokenId} exists in the project: ${refusal.message}`
-      return { error: new UnknownTokenError(message, refusal.status) }
+      const unknown = `no token with id ${tokenId} exists in the project: ${message}`
+      return { error: new UnknownTokenError(unknown, status) }
     }
     if (found.state === 'revoked') return { token: found, alreadyRevoked: !mayHaveRevoked }
     return { error: refusal }

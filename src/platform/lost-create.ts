@@ -224,9 +224,8 @@ export class FollowedCreate {
     if (token.name === facts.name && token.state === 'active') {
       this.note({ id: token.id })
       // The post step was not told about it, and nobody else will revoke it.
-      if (this.unsaved !== undefined) {
+      if (this.unsaved !== undefined)
         throw await notHandedOn(context.revoke, token, this.unsaved.error)
-      }
       // An earlier attempt's token may still land: the post step looks for it, or the user is told.
       if (facts.lost) {
         const looks = `An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`
