@@ -36,7 +36,10 @@ export interface CallLoopOptions {
   secrets: SecretMasker
   log: Logger
   clock: Clock
-  /** Where API calls get their access token (authenticating is itself a call through this loop); none, none is sent. */
+  /**
+   * Where API calls get their access token (authenticating is itself a call through this
+   * loop). None: API calls are sent without one.
+   */
   accessTokens?: AccessTokens
 }
 
@@ -73,7 +76,7 @@ export class CallLoop {
     this.transport = options.transport ?? new HttpTransport()
   }
 
-  /** The platform's time now, by its Date headers; undefined until one came. */
+  /** The platform's time at a time of the runner's clock, by its Date headers; undefined until one came. */
   platformTime(at: number): number | undefined {
     return this.platformOffset === undefined ? undefined : at + this.platformOffset
   }

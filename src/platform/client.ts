@@ -245,10 +245,8 @@ export async function settleRefusals(
     const { message, status } = refusal
     if (typeof tokens === 'string') return { error: new RequestError(message + tokens, status) }
     const found = findById(tokens, tokenId)
-    if (found === undefined) {
-      const unknown = `no token with id ${tokenId} exists in the project: ${message}`
-      return { error: new UnknownTokenError(unknown, status) }
-    }
+    const unknown = `no token with id ${tokenId} exists in the project: ${message}`
+    if (found === undefined) return { error: new UnknownTokenError(unknown, status) }
     if (found.state === 'revoked') return { token: found, alreadyRevoked: !mayHaveRevoked }
     return { error: refusal }
   })
