@@ -3,19 +3,11 @@ import { type Clock, type Deadline, stopped } from '../shared/time.js'
 import { asSentence, type Logger } from '../shared/text.js'
 import type { SecretMasker } from '../shared/secrets.js'
 import { NOT_JSON, parseJson, type Answer } from './decode.js'
-import {
-  CUT_OFF,
-  type HttpRequest,
-  requestLine,
-  type SendResult,
-  type Target,
-  type Transport,
-  TransportError,
-} from './http.js'
+import { CUT_OFF, HttpTransport, requestLine, TransportError } from './http.js'
+import type { HttpRequest, Target, Transport } from './http.js'
 import { DeadlineError, RequestError, ThrottledError } from '../shared/errors.js'
 import {
   apiPathHint,
-  type Backoff,
   backoffDelay,
   describeFailure,
   isTransient,
@@ -33,7 +25,8 @@ export interface AccessTokens {
 }
 
 export interface CallLoopOptions {
-  transport: Transport
+  /** How attempts are sent: node:http by default. */
+  transport?: Transport
   /** The most one attempt may take. */
   timeoutMs: number
   /** The whole step's budget: no attempt starts, and no wait begins, past it. */
@@ -43,12 +36,11 @@ export interface CallLoopOptions {
   secrets: SecretMasker
   log: Logger
   clock: Clock
-  backoff: Backoff
   /**
-   * Where API calls get their access token, made from this loop: authenticating is itself
-   * a call through it. None: API calls are sent without one.
+   * Where API calls get their access token (authenticating is itself a call through this
+   * loop). None: API calls are sent without one.
    */
-  accessTokens?: (loop: CallLoop) => AccessTokens
+  accessTokens?: AccessTokens
 }
 
 export interface CallOptions<T> {
@@ -60,7 +52,7 @@ export interface CallOptions<T> {
    */
   onUncertain?(failure: string): Promise<T | undefined>
   /** Told each time an attempt is written whole: from then on the server may act on it. */
-  onWritten?(): void
+  onWritten?: () => void
   /**
    * Set when a pool sends the request (a cleanup's revokes): a 429 with attempts left is
    * thrown as a ThrottledError, for the pool to send it again when its wait is over,
@@ -70,18 +62,28 @@ export interface CallOptions<T> {
   pooled?: { attemptsUsed: number }
 }
 
+/** What one attempt came to: an answer (its body parsed), or no answer. */
+type Outcome = Answer | TransportError
+
+const MAYBE = ' It may have taken effect all the same.'
+
 export class CallLoop {
   /** Platform clock minus ours, from the Date header of the last answer; undefined until one came. */
   private platformOffset: number | undefined
-  private readonly accessTokens: AccessTokens | undefined
+  private readonly transport: Transport
 
   constructor(private readonly options: CallLoopOptions) {
-    this.accessTokens = options.accessTokens?.(this)
+    this.transport = options.transport ?? new HttpTransport()
   }
 
-  /** The platform's time now, by its Date headers; undefined until one came. */
+  /** The platform's time at a time of the runner's clock, by its Date headers; undefined until one came. */
   platformTime(at: number): number | undefined {
     return this.platformOffset === undefined ? undefined : at + this.platformOffset
+  }
+
+  /** Closes kept-alive connections so that the process can exit at once. */
+  close(): void {
+    this.transport.close()
   }
 
   /**
@@ -90,152 +92,100 @@ export class CallLoop {
    * renews the access token and repeats the call, once.
    */
   async call<T>(target: Target, request: HttpRequest, options: CallOptions<T>): Promise<T> {
-    const attempts = this.options.retries + 1
+    const { retries, deadline, secrets, log, timeoutMs, accessTokens } = this.options
+    const attempts = retries + 1
     let renewed = false
     for (let attempt = (options.pooled?.attemptsUsed ?? 0) + 1; ; attempt++) {
-      if (this.options.deadline.expired()) throw notSent(this.options.deadline, request)
-      const { outcome, accessToken, shortened } = await this.attempt(target, request, options)
-      this.throwIfCutOff(request, outcome, shortened)
+      if (deadline.expired()) throw notSent(deadline, request)
+      const { outcome, accessToken } = await this.attempt(target, request, options.onWritten)
       const answer = outcome instanceof TransportError ? undefined : outcome
       if (answer?.status === 401 && accessToken !== undefined && !renewed) {
         // The access token expired or was revoked: authenticate again and repeat, once.
         renewed = true
-        this.options.log.info(`${requestLine(request)} answered 401: authenticating again.`)
-        await this.accessTokens?.reject(accessToken)
+        log.info(`${requestLine(request)} answered 401: authenticating again.`)
+        await accessTokens?.reject(accessToken)
         attempt--
         continue
       }
       if (answer !== undefined && isSuccess(target, answer.status)) {
-        return this.readSuccess(answer, options)
+        try {
+          return options.read(answer)
+        } catch (error) {
+          // A success that cannot be read was still a success: find out what it did.
+          if (!(error instanceof RequestError)) throw error
+          const found = await options.onUncertain?.(error.message.replace(/\.$/, ''))
+          if (found !== undefined) return found
+          throw error
+        }
       }
-      const retrying = isTransient(outcome) && attempt < attempts
-      const numbered =
-        attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : ''
-      const scrub = (text: string) => this.options.secrets.scrub(text)
+      const transient = isTransient(outcome)
+      const retrying = transient && attempt < attempts
+      const numbered = attempts > 1 && transient ? ` (attempt ${attempt} of ${attempts})` : ''
+      const scrub = (text: string) => secrets.scrub(text)
       const failure = describeFailure(request, outcome, { renewed, attempt: numbered }, scrub)
-      const delay = retrying ? this.delayOrStop(failure, outcome, attempt, options) : 0
-      if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
-        // Wait first: a platform that failed mid-way may still be finishing the change.
-        if (retrying) await this.wait(failure, delay)
-        const found = await options.onUncertain(failure)
-        if (found !== undefined) return found
-        if (retrying) continue
-      }
-      if (!retrying) throw this.finalFailure(target, request, outcome, failure)
-      await this.wait(failure, delay)
-    }
-  }
-
-  /**
-   * Cut short to fit the budget, not by the timeout input: the budget ran out (a timer
-   * may fire a millisecond before the clock says so); or cut off by a cancel.
-   */
-  private throwIfCutOff(
-    request: HttpRequest,
-    outcome: SendResult<Answer>,
-    shortened: boolean,
-  ): void {
-    if (!(outcome instanceof TransportError)) return
-    if (!((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === CUT_OFF)) return
-    const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : ''
-    throw new DeadlineError(
-      `${stopped(this.options.deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`,
-      undefined,
-      outcome.requestSent,
-    )
-  }
-
-  /** A success that cannot be read was still a success: find out what it did. */
-  private async readSuccess<T>(answer: Answer, options: CallOptions<T>): Promise<T> {
-    try {
-      return options.read(answer)
-    } catch (error) {
-      const found =
-        error instanceof RequestError
-          ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
-          : undefined
+      // Waited first: a platform that failed mid-way may still be finishing the change.
+      if (retrying) await this.waitToRetry(failure, outcome, attempt, options.pooled !== undefined)
+      const found = mayHaveTakenEffect(outcome) ? await options.onUncertain?.(failure) : undefined
       if (found !== undefined) return found
-      throw error
+      if (retrying) continue
+      // The failure that ends the call, with what to check (a transport error, a 404 from the API).
+      const hint =
+        outcome instanceof TransportError
+          ? transportHint(outcome, target, request.url, timeoutMs)
+          : target === 'api' && outcome.status === 404
+            ? apiPathHint(request)
+            : ''
+      throw new RequestError(asSentence(failure) + hint, answer?.status, transient)
     }
   }
 
   /**
-   * How long to wait before the next attempt: as Retry-After asks, or the backoff. A 429
-   * of a pooled request is handed back to its pool instead (ThrottledError); a wait past
-   * the budget, or after a cancel, ends the call (DeadlineError).
+   * Waits before the next attempt: as Retry-After asks, or the backoff. A 429 of a pooled
+   * request is handed back to its pool instead (ThrottledError); a wait past the budget,
+   * or after a cancel, ends the call (DeadlineError).
    */
-  private delayOrStop<T>(
-    failure: string,
-    outcome: SendResult<Answer>,
-    attempt: number,
-    options: CallOptions<T>,
-  ): number {
-    const { clock, backoff, deadline } = this.options
+  private async waitToRetry(failure: string, outcome: Outcome, attempt: number, pooled: boolean) {
+    const { clock, deadline, log } = this.options
     const answer = outcome instanceof TransportError ? undefined : outcome
-    const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff)
-    const delay = retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff)
-    if (answer?.status === 429 && options.pooled !== undefined) {
+    const delay =
+      (answer && retryAfterDelay(answer.headers, clock.now())) ??
+      backoffDelay(attempt, clock.jitter())
+    if (answer?.status === 429 && pooled) {
       // Its slot goes to others: the pool sends it again, not before `delay`.
       throw new ThrottledError(asSentence(failure), { waitMs: delay, attemptsUsed: attempt })
     }
-    if (delay < deadline.remaining()) return delay
-    const maybe = mayHaveTakenEffect(outcome)
-    const cause = deadline.cause()
-    const why =
-      cause.by === 'cancel'
-        ? `the step was cancelled (${cause.signal}), so it was not tried again`
-        : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`
-    throw new DeadlineError(
-      `${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`,
-      answer?.status,
-      maybe,
-    )
-  }
-
-  /** The failure that ends the call, with what to check (a 404 from the API, a transport error). */
-  private finalFailure(
-    target: Target,
-    request: HttpRequest,
-    outcome: SendResult<Answer>,
-    failure: string,
-  ): RequestError {
-    if (outcome instanceof TransportError) {
-      const hint = transportHint(outcome, target, request.url, this.options.timeoutMs)
-      return new RequestError(asSentence(failure) + hint, undefined, isTransient(outcome))
+    const seconds = `${(delay / 1000).toFixed(1)} s`
+    if (delay >= deadline.remaining()) {
+      const maybe = mayHaveTakenEffect(outcome)
+      const cause = deadline.cause()
+      const why =
+        cause.by === 'cancel'
+          ? `the step was cancelled (${cause.signal}), so it was not tried again`
+          : `${deadline.describe()} leaves no time to wait ${seconds} and try again`
+      throw new DeadlineError(`${failure}; ${why}.${maybe ? MAYBE : ''}`, answer?.status, maybe)
     }
-    const hint = target === 'api' && outcome.status === 404 ? apiPathHint(request) : ''
-    return new RequestError(asSentence(failure) + hint, outcome.status, isTransient(outcome))
-  }
-
-  private async wait(failure: string, delay: number): Promise<void> {
-    this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`)
+    log.info(`${failure}; retrying in ${seconds}.`)
     // A cancel ends the wait: nothing is sent after it.
-    await this.options.clock.sleep(delay, this.options.deadline.stopSignal)
+    await clock.sleep(delay, deadline.stopSignal)
   }
 
   /**
    * Sends one attempt, with the access token for the API, within the time left, and
    * masks what comes back.
    */
-  private async attempt(
-    target: Target,
-    request: HttpRequest,
-    { onWritten }: Pick<CallOptions<unknown>, 'onWritten'>,
-  ): Promise<{ outcome: SendResult<Answer>; accessToken?: string; shortened: boolean }> {
-    const { clock, secrets, transport, log, deadline } = this.options
-    let accessToken: string | undefined
-    let sent = request
-    if (target === 'api' && this.accessTokens !== undefined) {
-      accessToken = await this.accessTokens.accessToken()
-      // Sent, so a server may echo it in any form: scrubbed piece by piece too.
-      secrets.add(accessToken, 'sent')
-      sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${accessToken}` } }
-    }
+  private async attempt(target: Target, request: HttpRequest, onWritten?: () => void) {
+    const { clock, secrets, log, deadline, accessTokens } = this.options
+    const { transport } = this
+    const accessToken = target === 'api' ? await accessTokens?.accessToken() : undefined
+    // Sent, so a server may echo it in any form: scrubbed piece by piece too.
+    if (accessToken !== undefined) secrets.add(accessToken, 'sent')
+    const bearer = accessToken === undefined ? {} : { Authorization: `Bearer ${accessToken}` }
+    const sent = { ...request, headers: { ...request.headers, ...bearer } }
     // Measured after authenticating, which may have taken time of its own.
     if (deadline.expired()) throw notSent(deadline, request)
     const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining())
     const started = clock.now()
-    let outcome: SendResult<Answer>
+    let outcome: Outcome
     try {
       const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal, onWritten)
       const json = parseJson(response.body)
@@ -246,33 +196,33 @@ export class CallLoop {
       const read = json !== NOT_JSON && isSuccess(target, response.status)
       outcome = { ...response, body: read ? '' : response.body, json }
       // The API's clock dates the tokens; the auth service is another host with its own.
-      if (target === 'api') this.notePlatformTime(outcome)
+      // The Date header is truncated to the second: the platform's time is half a second later on average.
+      const date = Date.parse(response.headers.date ?? '')
+      if (target === 'api' && !Number.isNaN(date)) this.platformOffset = date + 500 - clock.now()
     } catch (error) {
       if (!(error instanceof TransportError)) throw error
       outcome = error
     }
-    const result = outcome instanceof TransportError ? outcome.code : String(outcome.status)
+    const result = outcome instanceof TransportError ? outcome.code : outcome.status
     log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`)
-    // Given less than the timeout input because the step's budget is nearly spent.
+    // Cut short to fit the budget, not by the timeout input: the budget ran out (a timer
+    // may fire a millisecond before the clock says so); or cut off by a cancel.
     const shortened = timeoutMs < this.options.timeoutMs
-    return accessToken === undefined ? { outcome, shortened } : { outcome, accessToken, shortened }
-  }
-
-  private notePlatformTime(answer: Answer): void {
-    const date = answer.headers.date === undefined ? NaN : Date.parse(answer.headers.date)
-    // The Date header is truncated to the second: the platform's time is half a second later on average.
-    if (!Number.isNaN(date)) this.platformOffset = date + 500 - this.options.clock.now()
+    if (
+      outcome instanceof TransportError &&
+      ((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === CUT_OFF)
+    ) {
+      const { requestSent } = outcome
+      const waited = `while ${requestLine(request)} waited for an answer.${requestSent ? MAYBE : ''}`
+      throw new DeadlineError(`${stopped(deadline.cause())} ${waited}`, undefined, requestSent)
+    }
+    return { outcome, accessToken }
   }
 }
 
 /** The token endpoint answers exactly 200 on success (section 5); the API any 2xx. */
 function isSuccess(target: Target, status: number): boolean {
   return target === 'auth' ? status === 200 : status >= 200 && status <= 299
-}
-
-/** `2.5 s`, for messages. */
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`
 }
 
 /** The budget ran out, or the step was cancelled, before `request` was sent. */

@@ -9,22 +9,11 @@ import {
   UnsettledRevokeError,
 } from '../shared/errors.js'
 import { findById, type TokenRecord } from '../shared/records.js'
-import type { SecretMasker } from '../shared/secrets.js'
-import type { Logger } from '../shared/text.js'
-import { Deadline, systemClock, type Clock } from '../shared/time.js'
-import { CallLoop, type AccessTokens } from './call-loop.js'
+import { Deadline, type Clock } from '../shared/time.js'
+import { CallLoop, type AccessTokens, type CallLoopOptions } from './call-loop.js'
 import { readAccessToken, readCreated, readList, readRevoked, type AccessToken } from './decode.js'
-import { authPathHint, DEFAULT_BACKOFF, type Backoff } from './failures.js'
-import {
-  authEndpoint,
-  HttpTransport,
-  jsonRequest,
-  requestLine,
-  revokePath,
-  TOKENS_PATH,
-  type HttpRequest,
-  type Transport,
-} from './http.js'
+import { authPathHint } from './failures.js'
+import { authEndpoint, jsonRequest, requestLine, revokePath, TOKENS_PATH } from './http.js'
 import { FollowedCreate, type CreateFacts, type PlatformTime } from './lost-create.js'
 
 /** A revoke that succeeded, or found the token revoked already. */
@@ -59,21 +48,14 @@ export interface TokenApi {
   platformTime: PlatformTime
 }
 
-export interface ClientOptions {
+/** The call loop's parts (node:http by default) and the connection. */
+export interface ClientOptions extends Omit<CallLoopOptions, 'accessTokens' | 'deadline'> {
+  /** The step's budget (totalTimeout); none by default. */
+  deadline?: Deadline
   baseUrl: string
   authUrl: string
   clientId: string
   clientSecret: string
-  timeoutMs: number
-  retries: number
-  secrets: SecretMasker
-  log: Logger
-  clock?: Clock
-  backoff?: Backoff
-  /** How attempts are sent; node:http by default. */
-  transport?: Transport
-  /** The step's budget (totalTimeout); none by default. */
-  deadline?: Deadline
 }
 
 /**
@@ -82,27 +64,13 @@ export interface ClientOptions {
  * checks every answer; every secret is masked the moment it arrives.
  */
 export class PlatformClient implements TokenApi {
-  private readonly clock: Clock
-  private readonly transport: Transport
   private readonly loop: CallLoop
 
   constructor(private readonly options: ClientOptions) {
-    this.clock = options.clock ?? systemClock
-    this.transport = options.transport ?? new HttpTransport()
     this.loop = new CallLoop({
-      transport: this.transport,
-      timeoutMs: options.timeoutMs,
-      deadline: options.deadline ?? new Deadline(this.clock, 0),
-      retries: options.retries,
-      secrets: options.secrets,
-      log: options.log,
-      clock: this.clock,
-      backoff: options.backoff ?? DEFAULT_BACKOFF,
-      accessTokens: (loop) =>
-        new Session(
-          () => this.authenticate(loop),
-          () => this.clock.now(),
-        ),
+      ...options,
+      deadline: options.deadline ?? new Deadline(options.clock, 0),
+      accessTokens: new Session(() => this.authenticate(), options.clock),
     })
   }
 
@@ -115,7 +83,7 @@ export class PlatformClient implements TokenApi {
   async createToken(name: string, { save }: CreateOptions = {}): Promise<TokenRecord> {
     const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }))
     const create = new FollowedCreate(name, {
-      clock: this.clock,
+      clock: this.options.clock,
       log: this.options.log,
       list: () => this.listTokens(),
       revoke: (tokenId) => this.revokeToken(tokenId),
@@ -126,9 +94,7 @@ export class PlatformClient implements TokenApi {
     try {
       const token = await this.loop.call('api', request, {
         read: (answer) => readCreated(request, answer),
-        onWritten: () => {
-          create.written()
-        },
+        onWritten: create.written,
         onUncertain: (failure) => create.afterLostAnswer(failure),
       })
       return await create.accept(token, requestLine(request))
@@ -166,27 +132,28 @@ export class PlatformClient implements TokenApi {
       return { token, alreadyRevoked: false }
     } catch (error) {
       // After a refusal (not a 401) or an unreadable success, the token's record can tell.
-      const status = error instanceof RequestError ? error.status : undefined
-      if (status === undefined || status === 401 || error instanceof AuthenticationError)
+      const status = error instanceof RequestError ? (error.status ?? 0) : 0
+      const tellable = status !== 401 && (isRefusal(status) || (status >= 200 && status <= 299))
+      if (!tellable || !(error instanceof RequestError) || error instanceof AuthenticationError)
         throw error
-      if (!(isRefusal(status) || (status >= 200 && status <= 299))) throw error
-      const unsettled = new UnsettledRevokeError(error as RequestError, mayHaveRevoked)
+      const unsettled = new UnsettledRevokeError(error, mayHaveRevoked)
       if (options.settle === 'later') throw unsettled
-      const [settled] = await settleRefusals(() => this.listTokens(), [{ tokenId, unsettled }])
-      if (settled === undefined || 'error' in settled) throw settled?.error ?? error
+      const list = () => this.listTokens()
+      const [settled = { error }] = await settleRefusals(list, [{ tokenId, unsettled }])
+      if ('error' in settled) throw settled.error
       return settled
     }
   }
 
   /** Closes kept-alive connections so that the process can exit at once. */
   close(): void {
-    this.transport.close()
+    this.loop.close()
   }
 
   /** The platform's time at a time of ours, by the Date headers of its answers so far. */
   platformTime: PlatformTime = (at) => this.loop.platformTime(at)
 
-  private apiRequest(method: HttpRequest['method'], path: string, body?: string): HttpRequest {
+  private apiRequest(method: 'GET' | 'POST', path: string, body?: string) {
     return jsonRequest(method, this.options.baseUrl + path, body)
   }
 
@@ -194,28 +161,24 @@ export class PlatformClient implements TokenApi {
    * Exchanges the client credentials for an access token (docs/PLATFORM-API.md section 5).
    * A refusal points at the credentials, a 404 or 405 at authUrl's path.
    */
-  private async authenticate(loop: CallLoop): Promise<AccessToken> {
-    const { clientId, clientSecret, authUrl } = this.options
+  private async authenticate(): Promise<AccessToken> {
+    const { clientId, clientSecret: secret, authUrl } = this.options
     const endpoint = authEndpoint(authUrl)
-    const request = jsonRequest(
-      'POST',
-      endpoint,
-      JSON.stringify({ clientId, secret: clientSecret }),
-    )
+    const request = jsonRequest('POST', endpoint, JSON.stringify({ clientId, secret }))
     try {
-      return await loop.call('auth', request, {
-        read: (answer) => readAccessToken(request, answer, this.clock.now()),
+      return await this.loop.call('auth', request, {
+        read: (answer) => readAccessToken(request, answer, this.options.clock.now()),
       })
     } catch (error) {
       if (!(error instanceof RequestError)) throw error
-      const { status, transient } = error
+      const { status, message } = error
       const detail =
         status === 404 || status === 405
-          ? `failed: ${error.message} ${authPathHint(endpoint)}`
+          ? `failed: ${message} ${authPathHint(endpoint)}`
           : isRefusal(status)
-            ? `was refused: ${error.message} Check the clientId and clientSecret inputs. ${FORK_HINT}`
-            : `failed: ${error.message}`
-      throw new AuthenticationError(`authentication ${detail}`, status, transient)
+            ? `was refused: ${message} Check the clientId and clientSecret inputs. ${FORK_HINT}`
+            : `failed: ${message}`
+      throw new AuthenticationError(`authentication ${detail}`, status, error.transient)
     }
   }
 }
@@ -230,18 +193,16 @@ export class Session implements AccessTokens {
 
   constructor(
     private readonly obtain: () => Promise<AccessToken>,
-    private readonly now: () => number,
+    private readonly clock: Pick<Clock, 'now'>,
   ) {}
 
   /** A usable access token, authenticating when there is none or it is about to expire. */
   async accessToken(): Promise<string> {
     const current = this.pending
-    if (current !== undefined) {
-      const token = await current
-      if (token.renewAt === undefined || this.now() < token.renewAt) return token.value
-      if (this.pending === current) this.pending = undefined
-    }
-    if (this.pending === undefined) {
+    const token = await current
+    if (token !== undefined && this.clock.now() < (token.renewAt ?? Infinity)) return token.value
+    // Unless a concurrent call has already renewed it.
+    if (this.pending === current || this.pending === undefined) {
       const pending = this.obtain()
       this.pending = pending
       // A failed authentication is not kept: the next call tries again.
@@ -278,21 +239,14 @@ export async function settleRefusals(
   unsettled: readonly { tokenId: string; unsettled: UnsettledRevokeError }[],
 ): Promise<Settled[]> {
   if (unsettled.length === 0) return []
-  let tokens: TokenRecord[]
-  try {
-    tokens = await list()
-  } catch (error) {
-    const why = ` Whether it was revoked already could not be told: listing the tokens failed too: ${messageOf(error)}`
-    return unsettled.map(({ unsettled: { refusal } }) => ({
-      error: new RequestError(refusal.message + why, refusal.status),
-    }))
-  }
+  const why = ' Whether it was revoked already could not be told: listing the tokens failed too: '
+  const tokens = await list().catch((error: unknown) => why + messageOf(error))
   return unsettled.map(({ tokenId, unsettled: { refusal, mayHaveRevoked } }): Settled => {
+    const { message, status } = refusal
+    if (typeof tokens === 'string') return { error: new RequestError(message + tokens, status) }
     const found = findById(tokens, tokenId)
-    if (found === undefined) {
-      const message = `no token with id ${tokenId} exists in the project: ${refusal.message}`
-      return { error: new UnknownTokenError(message, refusal.status) }
-    }
+    const unknown = `no token with id ${tokenId} exists in the project: ${message}`
+    if (found === undefined) return { error: new UnknownTokenError(unknown, status) }
     if (found.state === 'revoked') return { token: found, alreadyRevoked: !mayHaveRevoked }
     return { error: refusal }
   })

@@ -32,6 +32,9 @@ export interface CreateFacts {
   lost: boolean
 }
 
+/** A create as sent: its name, and when it was first sent (the runner's clock). */
+type Sent = Pick<CreateFacts, 'name' | 'sentAt'>
+
 /** Whether the post step must look for a token of this create in the list. */
 export function mustSearch(facts: CreateFacts): boolean {
   return facts.lost || (facts.written && facts.id === undefined && !facts.refused)
@@ -39,6 +42,9 @@ export function mustSearch(facts: CreateFacts): boolean {
 
 /** The platform's time at a time of the runner's clock, by its Date headers; undefined without. */
 export type PlatformTime = (runnerTime: number) => number | undefined
+
+/** Revokes a token by its id. */
+type Revoke = (tokenId: string) => Promise<unknown>
 
 // How far apart the two clocks may be: with a Date header, its whole seconds and the
 // answer's time on the way; without one, a minute (a self-hosted runner's clock drifts).
@@ -51,11 +57,7 @@ export const LATE_CREATE_MS = 60_000
  * When a token of this create was made, by the platform's clock: from the first send (less
  * the clocks' margin) to the last one a totalTimeout allows, landed. Outside it, another's.
  */
-export function createWindow(
-  sentAt: number,
-  platformTime: PlatformTime,
-  totalMs = 0,
-): { since: number; until: number; clockKnown: boolean } {
+export function createWindow(sentAt: number, platformTime: PlatformTime, totalMs = 0) {
   const onPlatform = platformTime(sentAt)
   const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS
   const start = onPlatform ?? sentAt
@@ -79,7 +81,7 @@ export type CreatedToken =
  */
 export function findCreated(
   tokens: readonly TokenRecord[],
-  { name, sentAt }: Pick<CreateFacts, 'name' | 'sentAt'>,
+  { name, sentAt }: Sent,
   platformTime: PlatformTime,
   { totalMs = 0, except }: { totalMs?: number; except?: string } = {},
 ): CreatedToken {
@@ -92,9 +94,9 @@ export function findCreated(
       return created === undefined || (created >= since && created <= until)
     }),
   )
-  const [only] = candidates
+  const [only, ...others] = candidates
   if (only === undefined) return { found: 'none' }
-  if (candidates.length > 1) return { found: 'several', tokens: candidates }
+  if (others.length > 0) return { found: 'several', tokens: candidates }
   const created = createdTime(only)
   if (created === undefined) {
     const why = `its createdAt (${JSON.stringify(truncate(only.createdAt ?? '', 40))}) cannot be read, so whether it was made by this step or before it cannot be told`
@@ -112,10 +114,7 @@ export function findCreated(
  * A token this step made whose value nobody will have: revoked at once, or, when that
  * fails, named by its id. Returns the sentence that says which.
  */
-export async function revokeAtOnce(
-  revoke: (tokenId: string) => Promise<unknown>,
-  token: TokenRecord,
-): Promise<string> {
+export async function revokeAtOnce(revoke: Revoke, token: TokenRecord): Promise<string> {
   try {
     await revoke(token.id)
     return 'It was revoked at once.'
@@ -125,15 +124,17 @@ export async function revokeAtOnce(
 }
 
 /** The failure of a step that made a token and could not hand it on (`why`): revoked at once. */
-export async function notHandedOn(
-  revoke: (tokenId: string) => Promise<unknown>,
-  token: TokenRecord,
-  why: unknown,
-): Promise<ActionError> {
+export async function notHandedOn(revoke: Revoke, token: TokenRecord, why: unknown) {
   const revoked = await revokeAtOnce(revoke, token)
-  return new ActionError(
-    `${asSentence(messageOf(why))} The value of the new ${tokenLabel(token)} was not handed on. ${revoked}`,
-  )
+  const what = `The value of the new ${tokenLabel(token)} was not handed on.`
+  return new ActionError(`${asSentence(messageOf(why))} ${what} ${revoked}`)
+}
+
+/** Where a token of this create would be (an active one of its name, made since), and that nobody has its value. */
+export function lookForSentence(facts: Sent, platformTime: PlatformTime, except?: string) {
+  const since = new Date(createWindow(facts.sentAt, platformTime).since).toISOString()
+  const other = except === undefined ? '' : ` other than ${truncate(oneLine(except), 80)}`
+  return `An active token named ${quoteName(facts.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`
 }
 
 /** What following a create needs of the client; `save` and `postStepLooks` come with revokeOnExit. */
@@ -141,7 +142,7 @@ export interface CreateContext {
   clock: Clock
   log: Logger
   list: () => Promise<TokenRecord[]>
-  revoke: (tokenId: string) => Promise<unknown>
+  revoke: Revoke
   platformTime: PlatformTime
   save(facts: CreateFacts): void
   postStepLooks: boolean
@@ -163,7 +164,8 @@ export class FollowedCreate {
     context.save({ ...this.facts })
   }
 
-  written(): void {
+  /** An attempt was written whole: from then on the platform may have made the token. */
+  readonly written = (): void => {
     if (!this.facts.written) this.note({ written: true })
   }
 
@@ -175,33 +177,41 @@ export class FollowedCreate {
   async afterLostAnswer(failure: string): Promise<TokenRecord | undefined> {
     const { facts, context } = this
     const name = quoteName(facts.name)
+    const lookFor = lookForSentence(facts, context.platformTime)
     context.log.info(`${failure}. The token may have been created all the same: checking the list.`)
     this.lostAttempts++
     this.note({ lost: true })
-    let tokens: TokenRecord[]
-    try {
-      tokens = await context.list()
-    } catch (error) {
-      throw new RequestError(
-        `${failure}; whether token ${name} was created is unknown, as listing the tokens failed too: ${messageOf(error)} ${lookForSentence(facts, context.platformTime)}`,
-      )
-    }
+    const tokens = await context.list().catch((error: unknown) => {
+      const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${messageOf(error)} ${lookFor}`
+      throw new RequestError(`${failure}; ${unknown}`)
+    })
     const created = findCreated(tokens, facts, context.platformTime)
-    switch (created.found) {
-      case 'none':
-        context.log.info(`No token named ${name} was created: sending the create again.`)
-        return undefined
-      case 'several':
-        throw new RequestError(
-          `${failure}; ${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`,
-        )
-      case 'unsure':
-        throw new RequestError(
-          `${failure}; the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookForSentence(facts, context.platformTime)}`,
-        )
-      case 'one':
-        return this.adopted(created.token, failure)
+    if (created.found === 'none') {
+      context.log.info(`No token named ${name} was created: sending the create again.`)
+      return undefined
     }
+    if (created.found !== 'one') {
+      const why =
+        created.found === 'several'
+          ? `${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`
+          : `the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`
+      throw new RequestError(`${failure}; ${why}`)
+    }
+    const { token } = created
+    if (!isUuid(token.id)) {
+      const id = JSON.stringify(truncate(token.id, 80))
+      const why = `a token named ${name} was created, but its id ${id} is not a UUID, so the action cannot use it. Revoke it and run again.`
+      throw new RequestError(`${failure}; ${why}`)
+    }
+    // Found: that attempt is accounted for; an earlier one, sent again, may still land.
+    this.note({ id: token.id, lost: this.lostAttempts > 1 })
+    if (token.tokenValue === undefined) {
+      const why = `token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one).`
+      throw new RequestError(`${failure}; ${why} ${await revokeAtOnce(context.revoke, token)}`)
+    }
+    const createdAt = oneLine(token.createdAt ?? '?')
+    context.log.info(`It was: token ${token.id}, created at ${createdAt}, is this step's token.`)
+    return token
   }
 
   /**
@@ -216,7 +226,13 @@ export class FollowedCreate {
       // The post step was not told about it, and nobody else will revoke it.
       if (this.unsaved !== undefined)
         throw await notHandedOn(context.revoke, token, this.unsaved.error)
-      if (facts.lost) this.sayLostAttempt(token)
+      // An earlier attempt's token may still land: the post step looks for it, or the user is told.
+      if (facts.lost) {
+        const looks = `An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`
+        const told = `An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(facts, context.platformTime, token.id)} revokeOnExit: true looks for it at the end of the job.`
+        if (context.postStepLooks) context.log.info(looks)
+        else context.log.warning(told)
+      }
       return token
     }
     const state = JSON.stringify(truncate(oneLine(token.state), 40))
@@ -240,40 +256,6 @@ export class FollowedCreate {
     else if (this.facts.written) this.note({ lost: true })
   }
 
-  /** The token a lost create made, once it is sure to be usable as this step's. */
-  private async adopted(token: TokenRecord, failure: string): Promise<TokenRecord> {
-    if (!isUuid(token.id)) {
-      throw new RequestError(
-        `${failure}; a token named ${quoteName(this.facts.name)} was created, but its id ${JSON.stringify(truncate(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`,
-      )
-    }
-    // Found: that attempt is accounted for; an earlier one, sent again, may still land.
-    this.note({ id: token.id, lost: this.lostAttempts > 1 })
-    if (token.tokenValue === undefined) {
-      throw new RequestError(
-        `${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${await revokeAtOnce(this.context.revoke, token)}`,
-      )
-    }
-    this.context.log.info(
-      `It was: token ${token.id}, created at ${oneLine(token.createdAt ?? '?')}, is this step's token.`,
-    )
-    return token
-  }
-
-  /** An attempt's token may still land: the post step looks for it, or the user is told. */
-  private sayLostAttempt(kept: TokenRecord): void {
-    const { log, postStepLooks, platformTime } = this.context
-    if (postStepLooks) {
-      log.info(
-        `An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(kept)} (revokeOnExit).`,
-      )
-      return
-    }
-    log.warning(
-      `An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(this.facts, platformTime, kept.id)} revokeOnExit: true looks for it at the end of the job.`,
-    )
-  }
-
   /** Saves the facts; a failure is kept, not thrown (it may come mid-request): accept acts on it. */
   private note(change: Partial<CreateFacts>): void {
     Object.assign(this.facts, change)
@@ -283,15 +265,4 @@ export class FollowedCreate {
       this.unsaved ??= { error }
     }
   }
-}
-
-/** Where a token of this create would be (an active one of its name, made since), and that nobody has its value. */
-export function lookForSentence(
-  facts: Pick<CreateFacts, 'name' | 'sentAt'>,
-  platformTime: PlatformTime,
-  except?: string,
-): string {
-  const since = new Date(createWindow(facts.sentAt, platformTime).since).toISOString()
-  const other = except === undefined ? '' : ` other than ${truncate(oneLine(except), 80)}`
-  return `An active token named ${quoteName(facts.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`
 }

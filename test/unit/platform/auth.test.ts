@@ -14,7 +14,7 @@ function counting(tokens: AccessToken[]) {
 describe('Session', () => {
   it('authenticates once for concurrent callers', async () => {
     const source = counting([{ value: 'a', renewAt: undefined }])
-    const session = new Session(source.obtain, () => 0)
+    const session = new Session(source.obtain, { now: () => 0 })
     expect(
       await Promise.all([session.accessToken(), session.accessToken(), session.accessToken()]),
     ).toEqual(['a', 'a', 'a'])
@@ -27,7 +27,7 @@ describe('Session', () => {
       { value: 'a', renewAt: 100 },
       { value: 'b', renewAt: 300 },
     ])
-    const session = new Session(source.obtain, () => now)
+    const session = new Session(source.obtain, { now: () => now })
     expect(await session.accessToken()).toBe('a')
     now = 99
     expect(await session.accessToken()).toBe('a')
@@ -41,7 +41,7 @@ describe('Session', () => {
       { value: 'a', renewAt: undefined },
       { value: 'b', renewAt: undefined },
     ])
-    const session = new Session(source.obtain, () => 0)
+    const session = new Session(source.obtain, { now: () => 0 })
     await session.accessToken()
     await Promise.all([session.reject('a'), session.reject('a')])
     expect(await session.accessToken()).toBe('b')
@@ -57,7 +57,7 @@ describe('Session', () => {
         fail
           ? Promise.reject(new Error('down'))
           : Promise.resolve({ value: 'a', renewAt: undefined }),
-      () => 0,
+      { now: () => 0 },
     )
     await expect(session.accessToken()).rejects.toThrow('down')
     fail = false
