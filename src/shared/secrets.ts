@@ -126,15 +126,9 @@ const IGNORED = lazyRegExp(() => /[\s+\p{Cf}\p{Default_Ignorable_Code_Point}]/u)
 /** The text without what is ignored, and where each of its characters came from. */
 function compact(text: string): { kept: string; from: number[] } {
   const ignored = isAscii(text) ? /[\s+]/ : IGNORED()
-  let kept = ''
   const from: number[] = []
-  for (let i = 0; i < text.length; i++) {
-    const char = text.charAt(i)
-    if (ignored.test(char)) continue
-    kept += char
-    from.push(i)
-  }
-  return { kept, from }
+  for (let i = 0; i < text.length; i++) if (!ignored.test(text.charAt(i))) from.push(i)
+  return { kept: from.map((i) => text.charAt(i)).join(''), from }
 }
 
 // A run that may be base64, base64url or hex: long enough to hold a piece once decoded.
