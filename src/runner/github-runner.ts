@@ -2,40 +2,13 @@
 import * as core from '@actions/core'
 import { tmpdir } from 'node:os'
 import { RunnerFileError } from '../shared/errors.js'
-import {
-  type Logger,
-  neutralizeCommands,
-  neutralizeLegacyCommands,
-  oneLine,
-} from '../shared/text.js'
+import { neutralizeCommands, neutralizeLegacyCommands, oneLine } from '../shared/text.js'
 
-/** What the action hands to, and reads from, the runner. A recording fake in tests. */
-export interface Runner extends Logger {
-  /** One input, trimmed; `''` when unset. */
-  getInput(name: string): string
-  /**
-   * The names of every input the step was given: its INPUT_* variables without the
-   * prefix, as the runner spells them (upper case, spaces as `_`).
-   */
-  inputNames(): string[]
-  /** Masks a value in the log from now on. */
-  setSecret(value: string): void
-  /** Ends the step as failed with this message (one error annotation). */
-  setFailed(message: string): void
-  setOutput(name: string, value: string): void
-  exportVariable(name: string, value: string): void
-  /** Saves a value for the post step, which reads it with getState. */
-  saveState(name: string, value: string): void
-  getState(name: string): string
-  writeSummary(markdown: string): Promise<void>
-  /** The directory for the job's temporary files: RUNNER_TEMP, else the system's temp dir. */
-  tempDir(): string
-  /**
-   * Calls `listener` when the runner cancels the step: it sends SIGINT, then SIGTERM
-   * 7.5 s later, then kills the step 2.5 s after that. Returns what stops listening.
-   */
-  onCancel(listener: (signal: CancelSignal) => void): () => void
-}
+/**
+ * What the action hands to, and reads from, the runner: what the GitHub runner below does.
+ * A recording fake in tests.
+ */
+export type Runner = typeof githubRunner
 
 /** The signals a runner cancels a step with, in the order it sends them. */
 export type CancelSignal = 'SIGINT' | 'SIGTERM'
@@ -61,31 +34,37 @@ const toFile =
   }
 
 /** The GitHub runner, through `@actions/core`. */
-export const githubRunner: Runner = {
-  getInput: (name) => core.getInput(name),
-  // The runner sets INPUT_<NAME> for each input in `with:`, declared or not, and for
-  // each declared one with a default. Names are compared in upper case (Windows keeps
-  // the case it was given).
-  inputNames: () =>
+export const githubRunner = {
+  /** One input, trimmed; `''` when unset. */
+  getInput: (name: string): string => core.getInput(name),
+  /**
+   * The names of every input the step was given: its INPUT_* variables without the
+   * prefix, as the runner spells them (upper case, spaces as `_`). The runner sets
+   * INPUT_<NAME> for each input in `with:`, declared or not, and for each declared one
+   * with a default. Names are compared in upper case (Windows keeps the case it was given).
+   */
+  inputNames: (): string[] =>
     Object.keys(process.env)
       .filter((variable) => variable.toUpperCase().startsWith('INPUT_'))
       .map((variable) => variable.slice('INPUT_'.length)),
-  // Registered exactly as given: a changed value would not be the one masked.
+  /** Masks a value in the log from now on, exactly as given: a changed one would not be masked. */
   setSecret: core.setSecret,
+  /** Ends the step as failed with this message (one error annotation). */
   setFailed: withoutLegacyCommands(core.setFailed),
   debug: withoutLegacyCommands(core.debug),
   // core.info writes its text as it is: a line starting with `::`, or holding `##[`
   // anywhere, is a command to the runner. One line, then neither.
-  info: (message) => {
+  info: (message: string): void => {
     core.info(neutralizeCommands(oneLine(message)))
   },
   notice: withoutLegacyCommands(core.notice),
   warning: withoutLegacyCommands(core.warning),
   setOutput: toFile('GITHUB_OUTPUT', core.setOutput),
   exportVariable: toFile('GITHUB_ENV', core.exportVariable),
+  /** Saves a value for the post step, which reads it with getState. */
   saveState: toFile('GITHUB_STATE', core.saveState),
-  getState: (name) => core.getState(name),
-  writeSummary: async (markdown) => {
+  getState: (name: string): string => core.getState(name),
+  writeSummary: async (markdown: string): Promise<void> => {
     // Outside a runner (a local run) there is no summary file; that is not a failure.
     if (!process.env.GITHUB_STEP_SUMMARY) {
       core.debug('GITHUB_STEP_SUMMARY is not set; no job summary written.')
@@ -93,10 +72,17 @@ export const githubRunner: Runner = {
     }
     await core.summary.addRaw(markdown, true).write()
   },
-  // The runner empties RUNNER_TEMP at the end of each job; a local run has none.
-  tempDir: () => process.env.RUNNER_TEMP || tmpdir(),
-  // Listening replaces Node's default, which ends the process at once and reports nothing.
-  onCancel: (listener) => {
+  /**
+   * The directory for the job's temporary files: RUNNER_TEMP, else the system's temp dir.
+   * The runner empties RUNNER_TEMP at the end of each job; a local run has none.
+   */
+  tempDir: (): string => process.env.RUNNER_TEMP || tmpdir(),
+  /**
+   * Calls `listener` when the runner cancels the step: it sends SIGINT, then SIGTERM
+   * 7.5 s later, then kills the step 2.5 s after that. Returns what stops listening.
+   * Listening replaces Node's default, which ends the process at once and reports nothing.
+   */
+  onCancel: (listener: (signal: CancelSignal) => void): (() => void) => {
     const onSigint = () => {
       listener('SIGINT')
     }

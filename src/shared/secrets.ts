@@ -145,35 +145,35 @@ const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', a
 
 /**
  * The text with its escapes decoded: JSON's (`\"`, `\/`, `\u0041`), HTML references
- * (`&#97;`, `&#x61;`, `&amp;` in any case) and %-escapes (a word holding one has `+` for a
- * space; a run that is no UTF-8 is decoded where it is ASCII and left as it is otherwise).
+ * (`&#97;`, `&#x61;`, `&amp;` in any case) and %-escapes, word by word: a pattern that
+ * looked for the escape inside a word would go over a long word once per character.
  */
 function unescape(text: string): string {
-  return (
-    text
-      .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex: string | undefined, char: string) =>
-        hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)),
-      )
-      .replace(
-        /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi,
-        (match, dec, hex, name) => {
-          if (typeof name === 'string') return NAMED[name.toLowerCase()] ?? match
-          const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16)
-          return code <= 0x10ffff ? String.fromCodePoint(code) : match
-        },
-      )
-      // Word by word, each found in one pass: a pattern that looked for the escape inside a
-      // word would go over a long word once for each of its characters.
-      .replace(/[^\s"'<>&=?]+/g, (word) =>
-        /%[0-9a-f]{2}/i.test(word)
-          ? word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
-              try {
-                return decodeURIComponent(escapes)
-              } catch {
-                return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one))
-              }
-            })
-          : word,
-      )
-  )
+  return text
+    .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex: string | undefined, char: string) =>
+      hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)),
+    )
+    .replace(
+      /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi,
+      (match, dec, hex, name) => {
+        if (typeof name === 'string') return NAMED[name.toLowerCase()] ?? match
+        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16)
+        return code <= 0x10ffff ? String.fromCodePoint(code) : match
+      },
+    )
+    .replace(/[^\s"'<>&=?]+/g, (word) => (/%[0-9a-f]{2}/i.test(word) ? decodeWord(word) : word))
+}
+
+/**
+ * A word that holds a %-escape, decoded: its `+` are spaces; a run of escapes that is no
+ * UTF-8 is decoded where it is ASCII and left as it is otherwise.
+ */
+function decodeWord(word: string): string {
+  return word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+    try {
+      return decodeURIComponent(escapes)
+    } catch {
+      return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one))
+    }
+  })
 }
