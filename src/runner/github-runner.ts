@@ -66,11 +66,8 @@ export const githubRunner = {
   getState: (name: string): string => core.getState(name),
   writeSummary: async (markdown: string): Promise<void> => {
     // Outside a runner (a local run) there is no summary file; that is not a failure.
-    if (!process.env.GITHUB_STEP_SUMMARY) {
-      core.debug('GITHUB_STEP_SUMMARY is not set; no job summary written.')
-      return
-    }
-    await core.summary.addRaw(markdown, true).write()
+    if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown, true).write()
+    else core.debug('GITHUB_STEP_SUMMARY is not set; no job summary written.')
   },
   /**
    * The directory for the job's temporary files: RUNNER_TEMP, else the system's temp dir.
@@ -83,12 +80,8 @@ export const githubRunner = {
    * Listening replaces Node's default, which ends the process at once and reports nothing.
    */
   onCancel: (listener: (signal: CancelSignal) => void): (() => void) => {
-    const onSigint = () => {
-      listener('SIGINT')
-    }
-    const onSigterm = () => {
-      listener('SIGTERM')
-    }
+    const onSigint = listener.bind(undefined, 'SIGINT')
+    const onSigterm = listener.bind(undefined, 'SIGTERM')
     process.on('SIGINT', onSigint).on('SIGTERM', onSigterm)
     return () => {
       process.off('SIGINT', onSigint).off('SIGTERM', onSigterm)

@@ -92,12 +92,8 @@ export function tokenLabel(token: Pick<TokenRecord, 'name' | 'id'>): string {
 export function uniqueById<T extends Pick<TokenRecord, 'id'>>(records: T[]): T[] {
   // A list of thousands is looked through once, and copied only when it holds a duplicate.
   const seen = new Set<string>()
-  const isNew = (record: T): boolean => {
-    const id = caseless(record.id)
-    if (seen.has(id)) return false
-    seen.add(id)
-    return true
-  }
+  // New when adding its id makes the set grow.
+  const isNew = (record: T): boolean => seen.size < seen.add(caseless(record.id)).size
   if (records.every(isNew)) return records
   seen.clear()
   return records.filter(isNew)

@@ -96,7 +96,6 @@ function budget(totalMs: number, limit = 'totalTimeout'): string {
  * or `The step was cancelled (SIGINT)`.
  */
 export function stopped(cause: StopCause): string {
-  return cause.by === 'cancel'
-    ? `The step was cancelled (${cause.signal})`
-    : `${budget(cause.totalMs, cause.limit)} ran out`
+  if (cause.by === 'cancel') return `The step was cancelled (${cause.signal})`
+  return `${budget(cause.totalMs, cause.limit)} ran out`
 }
