@@ -8,9 +8,7 @@ import type { Runner } from './github-runner.js'
 
 /** Secrets that the runner masks the moment each one is known. */
 export function maskedSecrets(runner: Runner): Secrets {
-  return new Secrets((value) => {
-    runner.setSecret(value)
-  })
+  return new Secrets(runner.setSecret)
 }
 
 /**

@@ -6,13 +6,7 @@ import { asSentence } from './text.js'
  * Its message is exactly what the workflow author reads, so it must say what went
  * wrong and what to do, and must never hold a secret. Anything else thrown is a bug.
  */
-export class ActionError extends Error {
-  constructor(message: string) {
-    super(message)
-    // Each class's own name in a stack trace (`RequestError: ...`), set here for all.
-    this.name = new.target.name
-  }
-}
+export class ActionError extends Error {}
 
 /** A bad input, found before any request is sent. The message starts with the input's name. */
 export class InputError extends ActionError {

@@ -141,6 +141,7 @@ function decodings(run: string): string[] {
   return bytes.flatMap((b) => [b.toString('latin1'), b.toString('utf8')])
 }
 
+const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
 
 /**
@@ -153,14 +154,11 @@ function unescape(text: string): string {
     .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex: string | undefined, char: string) =>
       hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)),
     )
-    .replace(
-      /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi,
-      (match, dec, hex, name) => {
-        if (typeof name === 'string') return NAMED[name.toLowerCase()] ?? match
-        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16)
-        return code <= 0x10ffff ? String.fromCodePoint(code) : match
-      },
-    )
+    .replace(HTML_REFERENCE, (match, dec, hex, name) => {
+      if (typeof name === 'string') return NAMED[name.toLowerCase()] ?? match
+      const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16)
+      return code <= 0x10ffff ? String.fromCodePoint(code) : match
+    })
     .replace(/[^\s"'<>&=?]+/g, (word) => (/%[0-9a-f]{2}/i.test(word) ? decodeWord(word) : word))
 }
 
