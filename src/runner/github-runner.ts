@@ -18,16 +18,20 @@ export type CancelSignal = 'SIGINT' | 'SIGTERM'
 // setFailed, debug, notice and warning are `::` commands whose data core escapes, and the
 // runner tries that syntax first; `##[` is still taken out of them, as it costs nothing
 // and does not rest on the runner's order of parsing.
-const withoutLegacyCommands = (command: (message: string) => void) => (message: string) => {
-  command(neutralizeLegacyCommands(message))
-}
+// core's functions are looked up at each call, not taken when this module loads: a run
+// through @github/local-action (npm run local-action) stands its own in for them.
+const withoutLegacyCommands =
+  (command: 'setFailed' | 'debug' | 'notice' | 'warning') => (message: string) => {
+    core[command](neutralizeLegacyCommands(message))
+  }
 
 // Outputs, the environment and state go to files, not to the log: left as they are.
 // A file that cannot be written (a full disk, a file gone) is named in the failure.
 const toFile =
-  (file: string, write: (name: string, value: string) => void) => (name: string, value: string) => {
+  (file: string, write: 'setOutput' | 'exportVariable' | 'saveState') =>
+  (name: string, value: string) => {
     try {
-      write(name, value)
+      core[write](name, value)
     } catch (error) {
       throw new RunnerFileError(file, error)
     }
@@ -48,21 +52,23 @@ export const githubRunner = {
       .filter((variable) => variable.toUpperCase().startsWith('INPUT_'))
       .map((variable) => variable.slice('INPUT_'.length)),
   /** Masks a value in the log from now on, exactly as given: a changed one would not be masked. */
-  setSecret: core.setSecret,
+  setSecret: (value: string): void => {
+    core.setSecret(value)
+  },
   /** Ends the step as failed with this message (one error annotation). */
-  setFailed: withoutLegacyCommands(core.setFailed),
-  debug: withoutLegacyCommands(core.debug),
+  setFailed: withoutLegacyCommands('setFailed'),
+  debug: withoutLegacyCommands('debug'),
   // core.info writes its text as it is: a line starting with `::`, or holding `##[`
   // anywhere, is a command to the runner. One line, then neither.
   info: (message: string): void => {
     core.info(neutralizeCommands(oneLine(message)))
   },
-  notice: withoutLegacyCommands(core.notice),
-  warning: withoutLegacyCommands(core.warning),
-  setOutput: toFile('GITHUB_OUTPUT', core.setOutput),
-  exportVariable: toFile('GITHUB_ENV', core.exportVariable),
+  notice: withoutLegacyCommands('notice'),
+  warning: withoutLegacyCommands('warning'),
+  setOutput: toFile('GITHUB_OUTPUT', 'setOutput'),
+  exportVariable: toFile('GITHUB_ENV', 'exportVariable'),
   /** Saves a value for the post step, which reads it with getState. */
-  saveState: toFile('GITHUB_STATE', core.saveState),
+  saveState: toFile('GITHUB_STATE', 'saveState'),
   getState: (name: string): string => core.getState(name),
   writeSummary: async (markdown: string): Promise<void> => {
     // Outside a runner (a local run) there is no summary file; that is not a failure.
