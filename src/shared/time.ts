@@ -31,10 +31,12 @@ export type StopCause =
 
 export class Deadline {
   private readonly endsAt: number
-  private cancelledBy: string | undefined
   private readonly stopping = new AbortController()
   private readonly cutting = new AbortController()
-  /** Aborts when the step is cancelled: nothing new starts, and waits end at once. */
+  /**
+   * Aborts when the step is cancelled, its reason the runner's signal (the first one): nothing
+   * new starts, and waits end at once.
+   */
   readonly stopSignal = this.stopping.signal
   /** Aborts when the requests still in flight are to be cut off. */
   readonly cutSignal = this.cutting.signal
@@ -53,7 +55,7 @@ export class Deadline {
 
   /** Milliseconds left; Infinity without a limit; none once the step was cancelled. */
   remaining(): number {
-    return this.cancelledBy === undefined ? Math.max(0, this.endsAt - this.clock.now()) : 0
+    return this.stopSignal.aborted ? 0 : Math.max(0, this.endsAt - this.clock.now())
   }
 
   expired(): boolean {
@@ -65,8 +67,7 @@ export class Deadline {
    * flight go on until cut(), so that what they did is known.
    */
   cancel(signal: string): void {
-    this.cancelledBy ??= signal
-    this.stopping.abort()
+    this.stopping.abort(signal)
   }
 
   /** Cuts off the requests in flight: the step must report and end now. */
@@ -76,7 +77,7 @@ export class Deadline {
 
   /** What ended the budget (or will): a cancel, else totalTimeout. */
   cause(): StopCause {
-    if (this.cancelledBy !== undefined) return { by: 'cancel', signal: this.cancelledBy }
+    if (this.stopSignal.aborted) return { by: 'cancel', signal: String(this.stopSignal.reason) }
     return { by: 'totalTimeout', totalMs: this.totalMs, limit: this.limit }
   }
 
