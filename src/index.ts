@@ -1,5 +1,4 @@
-// The main step's entry point: it only starts the action (all logic is in main.ts).
-import { githubRunner } from './runner/github-runner.js'
+// The main step's entry point: it only starts the action (all logic is in main.ts; run() uses the GitHub runner unless given another).
 import { run } from './main.js'
 
-await run(githubRunner)
+await run()

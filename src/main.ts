@@ -8,7 +8,7 @@ import { report } from './report/report.js'
 import { stepFailure } from './report/wording.js'
 import { githubRunner, type Runner } from './runner/github-runner.js'
 import { connect, maskedSecrets } from './runner/start.js'
-import { systemClock, type Clock } from './shared/time.js'
+import { systemClock } from './shared/time.js'
 import { ActionError, InputError, messageOf } from './shared/errors.js'
 import type { SecretMasker } from './shared/secrets.js'
 
@@ -16,10 +16,7 @@ import type { SecretMasker } from './shared/secrets.js'
  * Every failure ends here, as one message without a stack trace or a secret. The
  * runner defaults to the real one for `npm run local-action`, which calls `run()`.
  */
-export async function run(
-  runner: Runner = githubRunner,
-  clock: Clock = systemClock,
-): Promise<void> {
+export async function run(runner: Runner = githubRunner, clock = systemClock): Promise<void> {
   const secrets = maskedSecrets(runner)
   let operation: string | undefined
   try {
@@ -32,16 +29,11 @@ export async function run(
     try {
       const api = expectedProjectId ? new ProjectGuard(client, expectedProjectId) : client
       const postState = new PostState(runner)
-      const save =
+      const create =
         task.operation === 'create' && task.revokeOnExit !== 'never'
-          ? postState.createSaver(task.revokeOnExit)
-          : undefined
-      const outcome = await perform(api, task, {
-        clock,
-        log: runner,
-        deadline,
-        ...(save === undefined ? {} : { create: { save } }),
-      })
+          ? { save: postState.createSaver(task.revokeOnExit) }
+          : {}
+      const outcome = await perform(api, task, { clock, log: runner, deadline, create })
       try {
         await report(outcome, { summary: inputs.summary, postState }, runner)
       } catch (error) {

@@ -1,5 +1,4 @@
-// The post step's entry point (revokeOnExit): it only starts it (all logic is in post/step.ts).
-import { githubRunner } from './runner/github-runner.js'
+// The post step's entry point (revokeOnExit): it only starts it (all logic is in post/step.ts; run() uses the GitHub runner unless given another).
 import { run } from './post/step.js'
 
-await run(githubRunner)
+await run()

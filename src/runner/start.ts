@@ -8,21 +8,14 @@ import type { Runner } from './github-runner.js'
 
 /** Secrets that the runner masks the moment each one is known. */
 export function maskedSecrets(runner: Runner): Secrets {
-  return new Secrets((value) => {
-    runner.setSecret(value)
-  })
-}
-
-export interface Connected {
-  client: PlatformClient
-  deadline: Deadline
-  /** Once the step's work is done: stops listening for a cancel, closes the connections. */
-  close: () => void
+  return new Secrets(runner.setSecret)
 }
 
 /**
  * The client, under the step's budget (totalTimeout, from now: reading the inputs took
  * no time worth counting), with a cancel that ends the step with a report of what it did.
+ * `close`, once the step's work is done, stops listening for a cancel and closes the
+ * connections.
  */
 export function connect(
   runner: Runner,
@@ -30,30 +23,19 @@ export function connect(
   secrets: Secrets,
   clock: Clock,
   { transport, limit }: { transport?: Transport; limit?: { ms: number; name: string } } = {},
-): Connected {
+) {
   // A tighter bound of the action's own applies when it is lower than totalTimeout.
   const total = connection.totalTimeoutMs
-  const deadline =
-    limit !== undefined && (total === 0 || limit.ms < total)
-      ? new Deadline(clock, limit.ms, limit.name)
-      : new Deadline(clock, total)
+  const tighter = limit !== undefined && (total === 0 || limit.ms < total)
+  const deadline = tighter ? new Deadline(clock, limit.ms, limit.name) : new Deadline(clock, total)
   const stopListening = stopOnCancel(runner, deadline, clock)
-  const client = new PlatformClient({
-    ...connection,
-    secrets,
-    log: runner,
-    deadline,
-    clock,
-    ...(transport === undefined ? {} : { transport }),
-  })
-  return {
-    client,
-    deadline,
-    close: () => {
-      stopListening()
-      client.close()
-    },
+  const options = { ...connection, secrets, log: runner, deadline, clock }
+  const client = new PlatformClient(transport ? { ...options, transport } : options)
+  const close = () => {
+    stopListening()
+    client.close()
   }
+  return { client, deadline, close }
 }
 
 /**

@@ -6,14 +6,10 @@ import { asSentence } from './text.js'
  * Its message is exactly what the workflow author reads, so it must say what went
  * wrong and what to do, and must never hold a secret. Anything else thrown is a bug.
  */
-export class ActionError extends Error {
-  override name = 'ActionError'
-}
+export class ActionError extends Error {}
 
 /** A bad input, found before any request is sent. The message starts with the input's name. */
 export class InputError extends ActionError {
-  override name = 'InputError'
-
   constructor(
     readonly input: string,
     problem: string,
@@ -28,8 +24,6 @@ export class InputError extends ActionError {
  * which: a full disk (ENOSPC) or a file gone missing.
  */
 export class RunnerFileError extends ActionError {
-  override name = 'RunnerFileError'
-
   constructor(file: string, cause: unknown) {
     super(`could not write ${file}: ${asSentence(messageOf(cause))}`)
   }
@@ -49,8 +43,6 @@ export function messageOf(error: unknown): string {
 
 /** A request that failed: refused, unanswered, or answered with something unreadable. */
 export class RequestError extends ActionError {
-  override name = 'RequestError'
-
   constructor(
     message: string,
     /** The HTTP status of the last answer, or undefined when none came. */
@@ -66,9 +58,7 @@ export class RequestError extends ActionError {
 }
 
 /** The access token could not be obtained: no API call was made. */
-export class AuthenticationError extends RequestError {
-  override name = 'AuthenticationError'
-}
+export class AuthenticationError extends RequestError {}
 
 /**
  * The step's totalTimeout ran out, or the step was cancelled: the request was not sent,
@@ -77,8 +67,6 @@ export class AuthenticationError extends RequestError {
  * its answer did not come in the time left, or was a failure that does not say (a 502).
  */
 export class DeadlineError extends RequestError {
-  override name = 'DeadlineError'
-
   constructor(
     message: string,
     status?: number,
@@ -96,8 +84,6 @@ export class DeadlineError extends RequestError {
  * the token: then a revoked record is this call's doing.
  */
 export class UnsettledRevokeError extends RequestError {
-  override name = 'UnsettledRevokeError'
-
   constructor(
     readonly refusal: RequestError,
     readonly mayHaveRevoked: boolean,
@@ -112,8 +98,6 @@ export class UnsettledRevokeError extends RequestError {
  * it again after `waitMs` (its Retry-After, else its backoff). `attemptsUsed` counts this one.
  */
 export class ThrottledError extends RequestError {
-  override name = 'ThrottledError'
-
   constructor(
     message: string,
     readonly throttle: { waitMs: number; attemptsUsed: number },
@@ -123,9 +107,7 @@ export class ThrottledError extends RequestError {
 }
 
 /** A revoke of a token id the project does not have. */
-export class UnknownTokenError extends RequestError {
-  override name = 'UnknownTokenError'
-}
+export class UnknownTokenError extends RequestError {}
 
 /** A 4xx that says no, rather than "not now" (408, 429). */
 export function isRefusal(status: number | undefined): boolean {

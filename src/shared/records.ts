@@ -1,28 +1,6 @@
 // Gateway token records: checked copies of what the platform sent, how to name, find and order them, their ids (UUIDs) and dates (strict ISO 8601).
 import { oneLine, truncate } from './text.js'
 
-/** A gateway token record as the platform returns it (docs/PLATFORM-API.md section 2.3). */
-export interface TokenRecord {
-  id: string
-  /**
-   * The name, when the platform sent a string. A name of another type (a number, an
-   * array, null) is left out rather than made into text: records whose names were all
-   * read as `''` would make one name, and a cleanup would rank them against each other.
-   */
-  name?: string
-  /** `active` or `revoked`; kept as given so that a new state is not mistaken for either. */
-  state: string
-  /** The secret: only in the create answer and on active records of a list. */
-  tokenValue?: string
-  mediatorId?: string
-  projectId?: string
-  createdBy?: string
-  createdByEmail?: string
-  createdAt?: string
-  revokedAt?: string
-  revokedBy?: string
-}
-
 // Only these fields are read, and written to outputs in this order. Unknown fields are
 // dropped rather than passed on, so that a secret the platform may add one day cannot
 // reach an output.
@@ -37,8 +15,22 @@ const PUBLIC_FIELDS = [
   'createdAt',
   'revokedAt',
   'revokedBy',
-] as const satisfies readonly Exclude<keyof TokenRecord, 'tokenValue'>[]
-const OUTPUT_FIELDS: string[] = [...PUBLIC_FIELDS]
+] as const
+
+/** A gateway token record as the platform returns it (docs/PLATFORM-API.md section 2.3). */
+export interface TokenRecord extends Partial<Record<(typeof PUBLIC_FIELDS)[number], string>> {
+  id: string
+  /**
+   * The name, when the platform sent a string. A name of another type (a number, an
+   * array, null) is left out rather than made into text: records whose names were all
+   * read as `''` would make one name, and a cleanup would rank them against each other.
+   */
+  name?: string
+  /** `active` or `revoked`; kept as given so that a new state is not mistaken for either. */
+  state: string
+  /** The secret: only in the create answer and on active records of a list. */
+  tokenValue?: string
+}
 
 /**
  * Checks that a parsed JSON value is a token record and copies its known fields.
@@ -47,17 +39,16 @@ const OUTPUT_FIELDS: string[] = [...PUBLIC_FIELDS]
 export function toRecord(value: unknown): TokenRecord | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object'
   const fields = value as Record<string, unknown>
-  if (typeof fields.id !== 'string' || fields.id === '') return 'a record without an id'
-  if (typeof fields.state !== 'string' || fields.state === '') return 'a record without a state'
-  const record: TokenRecord = { id: fields.id, state: fields.state }
+  const { id, state, tokenValue } = fields
+  if (typeof id !== 'string' || id === '') return 'a record without an id'
+  if (typeof state !== 'string' || state === '') return 'a record without a state'
+  const record: TokenRecord = { id, state }
   for (const field of PUBLIC_FIELDS) {
-    const v = fields[field]
-    if (typeof v === 'string') record[field] = v
+    const text = fields[field]
+    if (typeof text === 'string') record[field] = text
   }
   // A blank value is no value: handing on `"   "` as a token would only fail later.
-  if (typeof fields.tokenValue === 'string' && fields.tokenValue.trim() !== '') {
-    record.tokenValue = fields.tokenValue
-  }
+  if (typeof tokenValue === 'string' && tokenValue.trim() !== '') record.tokenValue = tokenValue
   return record
 }
 
@@ -67,13 +58,12 @@ export function toRecord(value: unknown): TokenRecord | string {
  * thousands.
  */
 export function publicJson(records: TokenRecord | readonly TokenRecord[]): string {
-  return JSON.stringify(records, OUTPUT_FIELDS)
+  return JSON.stringify(records, [...PUBLIC_FIELDS])
 }
 
 /** `'name' (id)`, for messages: on one line and short, whatever the platform sent. */
 export function nameAndId(token: Pick<TokenRecord, 'name' | 'id'>): string {
-  if (token.name === undefined) return `${NO_NAME} (${shortId(token)})`
-  return `${quoteName(token.name)} (${shortId(token)})`
+  return `${token.name === undefined ? NO_NAME : quoteName(token.name)} (${shortId(token)})`
 }
 
 /** A token name for a message: quoted, on one line, and short whatever the platform sent. */
@@ -102,12 +92,8 @@ export function tokenLabel(token: Pick<TokenRecord, 'name' | 'id'>): string {
 export function uniqueById<T extends Pick<TokenRecord, 'id'>>(records: T[]): T[] {
   // A list of thousands is looked through once, and copied only when it holds a duplicate.
   const seen = new Set<string>()
-  const isNew = (record: T): boolean => {
-    const id = caseless(record.id)
-    if (seen.has(id)) return false
-    seen.add(id)
-    return true
-  }
+  // New when adding its id makes the set grow.
+  const isNew = (record: T): boolean => seen.size < seen.add(caseless(record.id)).size
   if (records.every(isNew)) return records
   seen.clear()
   return records.filter(isNew)
@@ -128,8 +114,7 @@ export function sameId(a: string, b: string): boolean {
 
 /** The record with this id (ids compared without regard to case), or undefined. */
 export function findById(tokens: readonly TokenRecord[], tokenId: string): TokenRecord | undefined {
-  const wanted = caseless(tokenId)
-  return tokens.find((token) => caseless(token.id) === wanted)
+  return tokens.find((token) => sameId(token.id, tokenId))
 }
 
 /**
@@ -155,13 +140,9 @@ export function newestFirstBy<T>(items: readonly T[], recordOf: (item: T) => Tok
     const record = recordOf(item)
     return { item, time: createdTime(record) ?? -Infinity, id: record.id }
   })
-  keyed.sort((a, b) => order(b.time, a.time) || order(a.id, b.id))
+  // A tie in time falls through to the ids: 0, or NaN when neither date can be read.
+  keyed.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
   return keyed.map(({ item }) => item)
-}
-
-// One comparison for times and ids: a tie in time (0) falls through to the ids.
-function order<T extends number | string>(a: T, b: T): number {
-  return a < b ? -1 : a > b ? 1 : 0
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -180,14 +161,7 @@ const ISO_8601 =
 export function readTimestamp(text: string): number | undefined {
   const match = ISO_8601.exec(text)
   if (match === null) return undefined
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ]
+  const [year = 0, month = 0, day, hour, minute, second] = match.slice(1, 7).map(Number)
   // Milliseconds: the first three digits of the fraction, any finer ones dropped.
   const millis = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3))
   const sign = match[9] === '-' ? -1 : 1

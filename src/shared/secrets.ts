@@ -6,155 +6,116 @@ import { isAscii, lazyRegExp } from './text.js'
 // secret, the access token it uses) is scrubbed piece by piece too: a server may echo it in
 // any form, and it is short; a value a server sends may be as long as it likes (an 18 MB
 // refresh token), and cutting it into pieces would cost time and memory without end.
-const SECRET_FIELDS = new Set([
-  'access_token',
-  'accessToken',
-  'refresh_token',
-  'refreshToken',
-  'id_token',
-  'secret',
-  'clientSecret',
-  'tokenValue',
-])
+const SECRET_FIELD =
+  /^(?:access_token|accessToken|refresh_token|refreshToken|id_token|secret|clientSecret|tokenValue)$/
 
 /** The shortest piece of a sent secret that is scrubbed wherever it appears. */
 const PIECE_LENGTH = 8
 /** Pieces are taken from this much of a sent value at most (a JWT is a few KB). */
 const MAX_PIECED = 16 * 1024
 
-/** Masks secrets in the runner's log and scrubs them out of any text we build. */
-export interface SecretMasker {
-  /**
-   * Registers a secret: masked in the log from now on, scrubbed from messages. A secret the
-   * action sends (the default) is also scrubbed piece by piece, in any encoding.
-   */
-  add(value: string | undefined, kind?: 'sent' | 'received'): void
-  /** Registers every string held by a secret field anywhere in a parsed JSON answer. */
-  addFrom(json: unknown): void
-  /** Replaces every known secret, in any form a server may echo it in, with `***`. */
-  scrub(text: string): string
-}
+/** What the rest of the action sees of Secrets: a fake in tests needs no more. */
+export type SecretMasker = Pick<Secrets, 'add' | 'addFrom' | 'scrub'>
 
 /**
- * The one scrubbing rule: a secret is removed from the text as it is, and from the text
- * decoded (%-escapes in either case, `+` for a space, JSON escapes, HTML references); of a
- * secret the action sends, any run of 8 or more of its characters is removed too, across
- * spaces, line breaks and characters that show as nothing, and so is any run of the text
- * that decodes, as base64, base64url (padded or not) or hex, to something holding one (an
- * `id:secret` credential, a hex dump). The decoded text is shown only when it held a secret.
+ * Masks secrets in the runner's log and scrubs them out of any text we build, by one rule:
+ * a secret is removed from the text as it is, and from the text decoded (%-escapes in either
+ * case, `+` for a space, JSON escapes, HTML references); of a secret the action sends, any
+ * run of 8 or more of its characters is removed too, across spaces, line breaks and
+ * characters that show as nothing, and so is any run of the text that decodes, as base64,
+ * base64url (padded or not) or hex, to something holding one (an `id:secret` credential, a
+ * hex dump). The decoded text is shown only when it held a secret.
+ *
+ * Every step is linear in the text: a server's answer of megabytes is scrubbed in
+ * milliseconds, and an 18 MB secret registered in as many.
  */
-export class Secrets implements SecretMasker {
+export class Secrets {
   private readonly values = new Set<string>()
   private readonly sent = new Set<string>()
+  /** Every PIECE_LENGTH-character piece of the sent secrets, ignored characters left out. */
+  private readonly pieces = new Set<string>()
   private longestFirst: string[] | undefined
-  private pieces: Set<string> | undefined
 
   /** @param mask tells the runner to mask a value (`core.setSecret`). */
   constructor(private readonly mask: (value: string) => void) {}
 
+  /**
+   * Registers a secret: masked in the log from now on, scrubbed from messages. A secret the
+   * action sends (the default) is also scrubbed piece by piece, in any encoding.
+   */
   add(value: string | undefined, kind: 'sent' | 'received' = 'sent'): void {
     // A blank value is no secret; masking it would mask every run of spaces in the log.
     if (value === undefined || value.trim() === '') return
-    if (kind === 'sent' && !this.sent.has(value)) {
-      this.sent.add(value)
-      this.pieces = undefined
-    }
     // Masked first: the runner hides a value only from the moment it reads `::add-mask::`.
     // It masks line by line: a value of several lines is masked whole and each line too.
-    const lines = /[\r\n]/.test(value) ? value.split(/\r\n|\r|\n/) : []
-    for (const part of [value, ...lines]) {
+    for (const part of [value, ...value.split(/\r\n|\r|\n/)]) {
       if (part.trim() === '' || this.values.has(part)) continue
       this.mask(part)
       this.values.add(part)
       this.longestFirst = undefined
     }
+    if (kind === 'received' || this.sent.has(value)) return
+    this.sent.add(value)
+    const { kept } = compact(value.slice(0, MAX_PIECED))
+    for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
+      this.pieces.add(kept.slice(i, i + PIECE_LENGTH))
+    }
   }
 
+  /** Registers every string held by a secret field anywhere in a parsed JSON answer. */
   addFrom(json: unknown): void {
     // Breadth first, without recursion: a body nested thousands of levels deep is no crash.
     const pending = [json]
-    for (let i = 0; i < pending.length; i++) {
-      const value = pending[i]
+    for (const value of pending) {
       if (typeof value !== 'object' || value === null) continue
       // for...in, not Object.entries: no array per record of a list of thousands.
       const fields = value as Record<string, unknown>
       for (const key in fields) {
         const field = fields[key]
-        if (typeof field === 'string') {
-          if (SECRET_FIELDS.has(key)) this.add(field, 'received')
-        } else if (typeof field === 'object' && field !== null) pending.push(field)
+        if (typeof field === 'object') pending.push(field)
+        else if (typeof field === 'string' && SECRET_FIELD.test(key)) this.add(field, 'received')
       }
     }
   }
 
+  /** Replaces every known secret, in any form a server may echo it in, with `***`. */
   scrub(text: string): string {
     if (this.values.size === 0) return text
     // Whole values first: a piece removed before decoding would break a secret's escapes.
     const exact = this.removeWhole(text)
     const decoded = unescape(exact)
-    if (decoded !== exact) {
-      const hidden = this.hide(decoded)
-      if (hidden !== decoded) return hidden
-    }
-    return this.hide(exact)
+    // The decoded text is shown only when it held a secret.
+    const hidden = decoded === exact ? decoded : this.hide(decoded)
+    return hidden === decoded ? this.hide(exact) : hidden
   }
 
   private removeWhole(text: string): string {
     this.longestFirst ??= [...this.values].sort((a, b) => b.length - a.length)
-    let result = text
-    for (const value of this.longestFirst) {
-      if (result.includes(value)) result = result.split(value).join('***')
-    }
-    return result
+    return this.longestFirst.reduce((result, value) => result.replaceAll(value, '***'), text)
   }
 
   /** The text without the secrets, whole, in pieces, or inside a base64 or hex run. */
   private hide(text: string): string {
     const result = this.removeWhole(text)
-    if (this.sent.size === 0) return result
+    if (this.pieces.size === 0) return result
     return this.removePieces(result).replace(ENCODED_RUN, (run) =>
-      decodings(run).some((decoded) => this.holdsPiece(decoded)) ? '***' : run,
+      decodings(run).some((decoded) => this.removePieces(decoded) !== decoded) ? '***' : run,
     )
   }
 
-  /** Every run of PIECE_LENGTH or more characters of a sent secret, ignored characters aside. */
+  /** The text without any run of PIECE_LENGTH or more characters of a sent secret. */
   private removePieces(text: string): string {
     const { kept, from } = compact(text)
-    const hidden = new Uint8Array(text.length)
-    let found = false
-    for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
-      if (!this.piecesOf().has(kept.slice(i, i + PIECE_LENGTH))) continue
-      found = true
-      hidden.fill(1, from[i], (from[i + PIECE_LENGTH - 1] ?? 0) + 1)
-    }
-    if (!found) return text
     let result = ''
-    for (let i = 0; i < text.length; i++) {
-      if (hidden[i] === 0) result += text.charAt(i)
-      else if (i === 0 || hidden[i - 1] === 0) result += '***'
-    }
-    return result
-  }
-
-  private holdsPiece(text: string): boolean {
-    const { kept } = compact(text)
+    let end = -1 // where the text last hidden ends
     for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
-      if (this.piecesOf().has(kept.slice(i, i + PIECE_LENGTH))) return true
+      if (!this.pieces.has(kept.slice(i, i + PIECE_LENGTH))) continue
+      const start = from[i] ?? 0
+      // Pieces that overlap or touch are hidden as one.
+      if (start > end) result += `${text.slice(Math.max(end, 0), start)}***`
+      end = (from[i + PIECE_LENGTH - 1] ?? 0) + 1
     }
-    return false
-  }
-
-  /** Every PIECE_LENGTH-character piece of the sent secrets, ignored characters left out. */
-  private piecesOf(): Set<string> {
-    if (this.pieces === undefined) {
-      this.pieces = new Set()
-      for (const value of this.sent) {
-        const { kept } = compact(value.slice(0, MAX_PIECED))
-        for (let end = PIECE_LENGTH; end <= kept.length; end++)
-          this.pieces.add(kept.slice(end - PIECE_LENGTH, end))
-      }
-    }
-    return this.pieces
+    return end < 0 ? text : result + text.slice(end)
   }
 }
 
@@ -165,54 +126,52 @@ const IGNORED = lazyRegExp(() => /[\s+\p{Cf}\p{Default_Ignorable_Code_Point}]/u)
 /** The text without what is ignored, and where each of its characters came from. */
 function compact(text: string): { kept: string; from: number[] } {
   const ignored = isAscii(text) ? /[\s+]/ : IGNORED()
-  let kept = ''
   const from: number[] = []
-  for (let i = 0; i < text.length; i++) {
-    const char = text.charAt(i)
-    if (ignored.test(char)) continue
-    kept += char
-    from.push(i)
-  }
-  return { kept, from }
+  for (let i = 0; i < text.length; i++) if (!ignored.test(text.charAt(i))) from.push(i)
+  return { kept: from.map((i) => text.charAt(i)).join(''), from }
 }
 
 // A run that may be base64, base64url or hex: long enough to hold a piece once decoded.
 const ENCODED_RUN = /[A-Za-z0-9+/_-]{11,}={0,2}/g
 
-/** What a run decodes to as base64 (either alphabet) and, when it is hex, as hex. */
+/** What a run decodes to as base64 (Node reads either alphabet) and, when it is hex, as hex. */
 function decodings(run: string): string[] {
-  const bytes = [Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64')]
+  const bytes = [Buffer.from(run, 'base64')]
   if (/^(?:[0-9a-f]{2})+$/i.test(run)) bytes.push(Buffer.from(run, 'hex'))
   return bytes.flatMap((b) => [b.toString('latin1'), b.toString('utf8')])
 }
 
+const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
 
 /**
  * The text with its escapes decoded: JSON's (`\"`, `\/`, `\u0041`), HTML references
- * (`&#97;`, `&#x61;`, `&amp;` in any case) and %-escapes (a word holding one has `+` for a
- * space; a run that is no UTF-8 is decoded where it is ASCII and left as it is otherwise).
+ * (`&#97;`, `&#x61;`, `&amp;` in any case) and %-escapes, word by word: a pattern that
+ * looked for the escape inside a word would go over a long word once per character.
  */
 function unescape(text: string): string {
   return text
     .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex: string | undefined, char: string) =>
       hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)),
     )
-    .replace(
-      /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi,
-      (match, dec, hex, name) => {
-        if (typeof name === 'string') return NAMED[name.toLowerCase()] ?? match
-        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16)
-        return code <= 0x10ffff ? String.fromCodePoint(code) : match
-      },
-    )
-    .replace(/[^\s"'<>&=?]*%[0-9a-f]{2}[^\s"'<>&=?]*/gi, (word) =>
-      word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
-        try {
-          return decodeURIComponent(escapes)
-        } catch {
-          return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one))
-        }
-      }),
-    )
+    .replace(HTML_REFERENCE, (match, dec, hex, name) => {
+      if (typeof name === 'string') return NAMED[name.toLowerCase()] ?? match
+      const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16)
+      return code <= 0x10ffff ? String.fromCodePoint(code) : match
+    })
+    .replace(/[^\s"'<>&=?]+/g, (word) => (/%[0-9a-f]{2}/i.test(word) ? decodeWord(word) : word))
+}
+
+/**
+ * A word that holds a %-escape, decoded: its `+` are spaces; a run of escapes that is no
+ * UTF-8 is decoded where it is ASCII and left as it is otherwise.
+ */
+function decodeWord(word: string): string {
+  return word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+    try {
+      return decodeURIComponent(escapes)
+    } catch {
+      return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one))
+    }
+  })
 }

@@ -43,13 +43,11 @@ export function showInvisible(value: string): string {
 export function truncate(value: string, max: number): string {
   if (value.length <= max) return value
   let end = Math.max(0, max - 3)
-  // At end 0, charCodeAt(-1) is NaN: no surrogate, nothing to step back over.
-  if (isHighSurrogate(value.charCodeAt(end - 1))) end--
+  // A high surrogate before the cut is stepped back over. At end 0, charCodeAt(-1) is NaN:
+  // no surrogate, nothing to step back over.
+  const code = value.charCodeAt(end - 1)
+  if (code >= 0xd800 && code <= 0xdbff) end--
   return `${value.slice(0, end)}...`
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff
 }
 
 /** Ends a text with a full stop, unless it ends a sentence already (`.`, `!`, `?`). */
@@ -122,9 +120,4 @@ export function lazyRegExp(build: () => RegExp): () => RegExp {
   return () => (built ??= build())
 }
 
-export interface Logger {
-  debug(message: string): void
-  info(message: string): void
-  notice(message: string): void
-  warning(message: string): void
-}
+export type Logger = Record<'debug' | 'info' | 'notice' | 'warning', (message: string) => void>

@@ -1,4 +1,6 @@
 // Time: the injectable clock (time, waits, jitter) and the step's budget (totalTimeout), ended early by a cancel.
+import { setTimeout as wait } from 'node:timers/promises'
+
 /** Time, as the action sees it: injectable so that retry and age tests run instantly. */
 export interface Clock {
   /** Milliseconds since the epoch. */
@@ -14,20 +16,8 @@ export interface Clock {
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve) => {
-      if (signal?.aborted === true) {
-        resolve()
-        return
-      }
-      const done = () => {
-        clearTimeout(timer)
-        signal?.removeEventListener('abort', done)
-        resolve()
-      }
-      const timer = setTimeout(done, ms)
-      signal?.addEventListener('abort', done, { once: true })
-    }),
+  // A wait cut short rejects, its timer cleared: that is the end of the wait.
+  sleep: (ms, signal) => wait(ms, undefined, { signal }).catch(() => undefined),
   jitter: () => Math.random(),
 }
 
@@ -36,13 +26,20 @@ export const systemClock: Clock = {
  * action's own, when it is lower), or the runner cancelling the step.
  */
 export type StopCause =
-  { by: 'totalTimeout'; totalMs: number; limit?: string } | { by: 'cancel'; signal: string }
+  | { by: 'totalTimeout'; totalMs: number; limit?: string | undefined }
+  | { by: 'cancel'; signal: string }
 
 export class Deadline {
   private readonly endsAt: number
-  private cancelledBy: string | undefined
   private readonly stopping = new AbortController()
   private readonly cutting = new AbortController()
+  /**
+   * Aborts when the step is cancelled, its reason the runner's signal (the first one): nothing
+   * new starts, and waits end at once.
+   */
+  readonly stopSignal = this.stopping.signal
+  /** Aborts when the requests still in flight are to be cut off. */
+  readonly cutSignal = this.cutting.signal
 
   /**
    * @param totalMs the whole budget; 0 means no limit.
@@ -58,22 +55,11 @@ export class Deadline {
 
   /** Milliseconds left; Infinity without a limit; none once the step was cancelled. */
   remaining(): number {
-    if (this.cancelledBy !== undefined) return 0
-    return Math.max(0, this.endsAt - this.clock.now())
+    return this.stopSignal.aborted ? 0 : Math.max(0, this.endsAt - this.clock.now())
   }
 
   expired(): boolean {
     return this.remaining() === 0
-  }
-
-  /** Aborts when the step is cancelled: nothing new starts, and waits end at once. */
-  get stopSignal(): AbortSignal {
-    return this.stopping.signal
-  }
-
-  /** Aborts when the requests still in flight are to be cut off. */
-  get cutSignal(): AbortSignal {
-    return this.cutting.signal
   }
 
   /**
@@ -81,9 +67,7 @@ export class Deadline {
    * flight go on until cut(), so that what they did is known.
    */
   cancel(signal: string): void {
-    if (this.cancelledBy !== undefined) return
-    this.cancelledBy = signal
-    this.stopping.abort()
+    this.stopping.abort(signal)
   }
 
   /** Cuts off the requests in flight: the step must report and end now. */
@@ -93,9 +77,8 @@ export class Deadline {
 
   /** What ended the budget (or will): a cancel, else totalTimeout. */
   cause(): StopCause {
-    if (this.cancelledBy !== undefined) return { by: 'cancel', signal: this.cancelledBy }
-    const cause = { by: 'totalTimeout' as const, totalMs: this.totalMs }
-    return this.limit === undefined ? cause : { ...cause, limit: this.limit }
+    if (this.stopSignal.aborted) return { by: 'cancel', signal: String(this.stopSignal.reason) }
+    return { by: 'totalTimeout', totalMs: this.totalMs, limit: this.limit }
   }
 
   /** `totalTimeout (900 s)`, for messages. */
@@ -114,7 +97,6 @@ function budget(totalMs: number, limit = 'totalTimeout'): string {
  * or `The step was cancelled (SIGINT)`.
  */
 export function stopped(cause: StopCause): string {
-  return cause.by === 'cancel'
-    ? `The step was cancelled (${cause.signal})`
-    : `${budget(cause.totalMs, cause.limit)} ran out`
+  if (cause.by === 'cancel') return `The step was cancelled (${cause.signal})`
+  return `${budget(cause.totalMs, cause.limit)} ran out`
 }

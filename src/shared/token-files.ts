@@ -1,7 +1,7 @@
 // The files the action leaves under RUNNER_TEMP: the token value (tokenFile) and a list's records (tokensFile).
 import { randomBytes } from 'node:crypto'
 import { closeSync, fchmodSync, lstatSync, openSync, unlinkSync, writeFileSync } from 'node:fs'
-import { basename, dirname, join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 
 // 128 random bits: another process cannot guess the name to plant a file or a link there
 // first (and `wx` refuses to write through one if it does).
@@ -15,33 +15,30 @@ export function newTokenFilePath(dir: string): string {
 }
 
 /**
- * Writes the token value to `path`, which must not exist yet: exactly the value, no
- * newline, readable by the runner's user alone. The mode given to open is cut by the
- * umask, which can only take bits away; fchmod then makes it exactly 0600.
+ * Writes the token value to `path`, which must not exist yet (`wx`: never through a file or
+ * a link that is already there): exactly the value, no newline, readable by the runner's
+ * user alone. The mode given to open is cut by the umask, which can only take bits away;
+ * fchmod then makes it exactly 0600.
  */
 export function writeTokenFile(path: string, value: string): void {
-  writeNewFile(path, value, 0o600)
-}
-
-/**
- * Writes a list's JSON to a new file in `dir` and returns its path. The records are not
- * secret (no tokenValue), but they name people (createdByEmail): 0600 too.
- */
-export function writeTokensFile(dir: string, json: string): string {
-  const path = join(resolve(dir), randomName('gateway-tokens-', '.json'))
-  writeNewFile(path, json, 0o600)
-  return path
-}
-
-function writeNewFile(path: string, content: string, mode: number): void {
-  // `wx`: never through a file or a link that is already there.
-  const fd = openSync(path, 'wx', mode)
+  const fd = openSync(path, 'wx', 0o600)
   try {
-    fchmodSync(fd, mode)
-    writeFileSync(fd, content)
+    fchmodSync(fd, 0o600)
+    writeFileSync(fd, value)
   } finally {
     closeSync(fd)
   }
+}
+
+/**
+ * Writes a list's JSON to a new file in `dir`, as the token value is written, and returns
+ * its path. The records are not secret (no tokenValue), but they name people
+ * (createdByEmail): 0600 too.
+ */
+export function writeTokensFile(dir: string, json: string): string {
+  const path = join(resolve(dir), randomName('gateway-tokens-', '.json'))
+  writeTokenFile(path, json)
+  return path
 }
 
 /**
@@ -51,11 +48,7 @@ function writeNewFile(path: string, content: string, mode: number): void {
  * when it is not ours to delete.
  */
 export function removeTokenFile(path: string, dir: string): boolean {
-  if (
-    resolve(path) !== path ||
-    dirname(path) !== resolve(dir) ||
-    !TOKEN_FILE_NAME.test(basename(path))
-  ) {
+  if (!TOKEN_FILE_NAME.test(basename(path)) || path !== join(resolve(dir), basename(path))) {
     throw new Error(`it is not a token file of this action in ${resolve(dir)}.`)
   }
   try {

@@ -202,6 +202,16 @@ describe('Secrets: bounded, and blind to what shows as nothing', () => {
     expect(secrets.scrub(`echo ${huge} end`)).toBe('echo *** end')
   })
 
+  it('scrubs a long word in time linear in its length (64 KB of one word took 5 s)', () => {
+    const { secrets } = recordingSecrets()
+    secrets.add('client-secret-value-1234')
+    const text = `${'A'.repeat(128 * 1024)} 100%25`
+    const started = Date.now()
+    expect(secrets.scrub(text)).toBe(text)
+    // About 0.2 s; a pattern that went over the word once per character would take 20 s.
+    expect(Date.now() - started).toBeLessThan(5_000)
+  })
+
   it('cuts a long sent value into pieces from its first 16 KiB only', () => {
     const { secrets } = recordingSecrets()
     const head = Array.from({ length: 16 * 1024 }, (_, i) =>
