@@ -47,8 +47,7 @@ describe("a cleanup at the platform's pace (the committed bundle)", () => {
     async (retryAfter) => {
       platform().rateLimit = { perSecond: 50, burst: 10, retryAfter }
       // Several tokens of each name (keep: 0 still revokes every one of them).
-      for (let i = 0; i < 80; i++)
-        platform().seed({ name: `ci-${i % 8}`, ageMs: (31 + i) * DAY })
+      for (let i = 0; i < 80; i++) platform().seed({ name: `ci-${i % 8}`, ageMs: (31 + i) * DAY })
       const run = await runAgainst(
         platform(),
         { ...cleanup, concurrency: '8' },
