@@ -1,6 +1,6 @@
 // The operations: the one asked for, run against the platform to a plain result (create and cleanup have modules of their own).
 import type { CleanupTask, CreateTask, ListTask, RevokeTask, Task } from '../inputs/read.js'
-import type { CreateOptions, TokenApi } from '../platform/client.js'
+import type { CreateOptions, RevokeAnswer, TokenApi } from '../platform/client.js'
 import { newestFirst, type TokenRecord } from '../shared/records.js'
 import type { Logger } from '../shared/text.js'
 import type { Clock, Deadline } from '../shared/time.js'
@@ -16,12 +16,8 @@ export interface ListResult {
   total: number
 }
 
-export interface RevokeResult {
-  operation: 'revoke'
-  token: TokenRecord
-  /** The token was revoked before this step: the step changed nothing. */
-  alreadyRevoked: boolean
-}
+/** A revoke's answer: the token, and whether it was revoked before this step (nothing changed). */
+export type RevokeResult = RevokeAnswer & { operation: 'revoke' }
 
 export type Result = CreateResult | ListResult | RevokeResult | CleanupResult
 
@@ -60,15 +56,14 @@ export async function perform(
     case 'list': {
       const all = await client.listTokens()
       const matches = task.name === undefined ? () => true : nameMatcher(task.name)
-      const tokens = all.filter(
-        (token) => matches(token.name) && (task.state === 'all' || token.state === task.state),
-      )
-      const result = { operation: 'list' as const, tokens: newestFirst(tokens), total: all.length }
+      const { state } = task
+      const tokens = all.filter((t) => matches(t.name) && (state === 'all' || t.state === state))
+      const result = { operation: 'list', tokens: newestFirst(tokens), total: all.length } as const
       return { operation: 'list', task, result }
     }
     case 'revoke': {
-      const { token, alreadyRevoked } = await client.revokeToken(task.tokenId)
-      return { operation: 'revoke', task, result: { operation: 'revoke', token, alreadyRevoked } }
+      const result = { operation: 'revoke', ...(await client.revokeToken(task.tokenId)) } as const
+      return { operation: 'revoke', task, result }
     }
     case 'cleanup':
       return { operation: 'cleanup', task, result: await cleanup(client, task, context) }

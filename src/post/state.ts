@@ -39,14 +39,14 @@ export class PostState {
  * misread state.
  */
 export function readSavedCreate(runner: Pick<Runner, 'getState'>): SavedCreate | undefined {
-  let saved: unknown
+  let saved: Record<string, unknown> | null
   try {
-    saved = JSON.parse(runner.getState(CREATE) || 'null')
+    // Anything but an object has none of these fields, and is not read.
+    saved = JSON.parse(runner.getState(CREATE) || '{}') as Record<string, unknown> | null
   } catch {
     return undefined
   }
-  if (typeof saved !== 'object' || saved === null) return undefined
-  const { name, sentAt, written, id, refused, lost, when } = saved as Record<string, unknown>
+  const { name, sentAt, written, id, refused, lost, when } = saved ?? {}
   if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt)) return undefined
   return {
     name,
