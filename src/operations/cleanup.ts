@@ -31,19 +31,16 @@ export interface CleanupResult {
   stop: StopCause
   /** When the ages were measured, on the clock `ages` names. */
   now: number
-  /** Whose clock measured the ages: see AgeClock. */
-  ages: AgeClock
+  /**
+   * Whose clock measured the ages: the platform's, which dated the tokens (the Date header
+   * of the list answer; `skewMs` is how far the runner's clock is behind it, negative:
+   * ahead), or without a Date header the runner's, all there is.
+   */
+  ages: { by: 'platform'; skewMs: number } | { by: 'runner' }
 }
 
-/**
- * Ages are measured on the platform's clock, which dated the tokens: the Date header of
- * the list answer. `skewMs` is how far the runner's clock is behind it (negative: ahead).
- * Without a Date header, the runner's clock is all there is.
- */
-type AgeClock = { by: 'platform'; skewMs: number } | { by: 'runner' }
-
 /** What became of one revoke: an answer or a failure, a refusal to settle, or none (left). */
-type End = Settled | UnsettledRevokeError | undefined
+type End = Settled | { tokenId: string; unsettled: UnsettledRevokeError } | undefined
 
 /**
  * Revokes the tokens a selection chooses (see planCleanup), at most `concurrency` at a
@@ -62,8 +59,6 @@ export async function cleanup(
   // A self-hosted runner's clock drifts: days off would revoke tokens hours old.
   const now = platformNow ?? runnerNow
   const plan = planCleanup(tokens, task, now)
-  // One pool owns every send of a revoke: a 429 hands the request back to it.
-  const pool = new Pool(task.concurrency, clock, deadline, log)
   const send = async (token: TokenRecord, attemptsUsed: number): Promise<Sent<End>> => {
     try {
       // Refusals are settled below, all with one list fetched after the last of them.
@@ -74,17 +69,16 @@ export async function cleanup(
       if (!(error instanceof RequestError)) throw error
       // Not sent in time: left. With mayHaveTakenEffect, the message says it may have.
       if (error instanceof DeadlineError && !error.mayHaveTakenEffect) return { done: undefined }
-      return { done: error instanceof UnsettledRevokeError ? error : { error } }
+      const unsettled = error instanceof UnsettledRevokeError
+      return { done: unsettled ? { tokenId: token.id, unsettled: error } : { error } }
     }
   }
   const ends: End[] = task.dryRun
     ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))
-    : // Left: out of time before it was sent, or before its 429's wait was over.
-      await pool.run(plan.revoke, send, () => undefined)
-  const refusals = plan.revoke.flatMap((token, i) => {
-    const end = ends[i]
-    return end instanceof UnsettledRevokeError ? [{ tokenId: token.id, unsettled: end }] : []
-  })
+    : // One pool owns every send of a revoke: a 429 hands the request back to it. Left: out
+      // of time before it was sent, or before its 429's wait was over.
+      await new Pool(task.concurrency, clock, deadline, log).run(plan.revoke, send, () => undefined)
+  const refusals = ends.flatMap((end) => (end !== undefined && 'unsettled' in end ? [end] : []))
   const settled = await settleRefusals(() => client.listTokens(), refusals)
   const revoked: TokenRecord[] = []
   const revokedElsewhere: TokenRecord[] = []
@@ -92,7 +86,8 @@ export async function cleanup(
   const notRevoked: CleanupResult['notRevoked'] = []
   const left: TokenRecord[] = []
   plan.revoke.forEach((token, i) => {
-    const end = ends[i] instanceof UnsettledRevokeError ? settled.shift() : ends[i]
+    const sent = ends[i]
+    const end = sent !== undefined && 'unsettled' in sent ? settled.shift() : sent
     if (end === undefined) left.push(token)
     else if ('error' in end) notRevoked.push({ token, reason: end.error.message })
     else (end.alreadyRevoked ? revokedElsewhere : revoked).push(end.token)

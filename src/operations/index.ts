@@ -21,15 +21,6 @@ export type RevokeResult = RevokeAnswer & { operation: 'revoke' }
 
 export type Result = CreateResult | ListResult | RevokeResult | CleanupResult
 
-/** What operations get besides the client: time, the log and the step's budget. */
-export interface OperationContext {
-  clock: Clock
-  log: Logger
-  deadline: Deadline
-  /** create with revokeOnExit: what is learnt of the create is saved for the post step. */
-  create?: CreateOptions
-}
-
 /**
  * An operation's outcome: the task asked for, beside the result, which holds only what the
  * platform returned and what happened (report/ reads the settings from the task).
@@ -41,14 +32,15 @@ export type Outcome =
   | { operation: 'cleanup'; task: CleanupTask; result: CleanupResult }
 
 /**
- * Runs the operation the inputs asked for. list: the tokens that match the name and state
- * filters, newest first. revoke: one token by id, idempotently (a token revoked already is
- * a success that changed nothing).
+ * Runs the operation the inputs asked for, with time, the log and the step's budget (and for
+ * a create with revokeOnExit, where what is learnt of it is saved for the post step). list:
+ * the tokens that match the name and state filters, newest first. revoke: one token by id,
+ * idempotently (a token revoked already is a success that changed nothing).
  */
 export async function perform(
   client: TokenApi,
   task: Task,
-  context: OperationContext,
+  context: { clock: Clock; log: Logger; deadline: Deadline; create?: CreateOptions },
 ): Promise<Outcome> {
   switch (task.operation) {
     case 'create':

@@ -18,9 +18,9 @@ const MIN_WINDOW_MS = 100
 /**
  * Sends each item with `send`, as many at once as the platform takes and as fast as it lets
  * them in, learning both from its 429s. A request turned away at a depth (the pool's
- * requests in flight when it was sent, itself included) deeper than any let in shows a
- * limit in flight: the pool keeps to the deepest let in. One turned away at a depth let in before
- * shows a rate: the pool paces its sends at a little under the rate let in over the last
+ * requests in flight when it was sent, itself included, but those turned away since) deeper
+ * than any let in shows a limit in flight: the pool keeps to the deepest let in. One turned
+ * away at a depth let in before shows a rate: the pool paces its sends at a little under the rate let in over the last
  * second. A throttled request gives its slot back at once and waits its own Retry-After,
  * first in line after that; `send` ends a request that used its last attempt. When the
  * deadline runs out, or the step is cancelled, nothing more starts: the items not sent, or
@@ -35,6 +35,8 @@ export class Pool {
   private readonly admittedAt: number[] = []
   private startedAt: number | undefined
   private inFlight = 0
+  /** How many 429s were answered so far. */
+  private turnedAway = 0
 
   /** `limit` starts at the cleanup's concurrency, and comes down to what the platform takes. */
   constructor(
@@ -64,18 +66,22 @@ export class Pool {
     }
     deadline.stopSignal.addEventListener('abort', woken)
     const start = async (entry: (typeof pending)[number]) => {
-      const depth = ++this.inFlight
+      const inFlightAtSend = ++this.inFlight
+      const turnedAwayAtSend = this.turnedAway
       this.startedAt ??= clock.now()
       this.nextSendAt = clock.now() + this.gap
       try {
         const sent = await send(entry.item, entry.attemptsUsed)
         const now = clock.now()
+        // Those turned away meanwhile took no place at the platform, though in flight here.
+        const depth = inFlightAtSend - (this.turnedAway - turnedAwayAtSend)
         if ('done' in sent) {
           results[entry.index] = sent.done
           this.deepest = Math.max(this.deepest, depth)
           this.admittedAt.push(now)
           return
         }
+        this.turnedAway++
         this.throttled(depth, now)
         const { waitMs } = sent.throttled
         entry.attemptsUsed = sent.throttled.attemptsUsed

@@ -1,7 +1,7 @@
 // The post step's search for the token of a create whose outcome is unknown: while it may land, while the list may answer, within the step's bound.
 import type { Clock, Deadline } from '../shared/time.js'
 import type { Logger } from '../shared/text.js'
-import { DeadlineError, RequestError } from '../shared/errors.js'
+import { RequestError } from '../shared/errors.js'
 import {
   findCreated,
   LATE_CREATE_MS,
@@ -19,9 +19,10 @@ const MAX_WAIT_MS = 8_000
 /**
  * The post step's search for the token of a create whose outcome is unknown (mustSearch):
  * the list, read again while the create may still land (`landed`: true when it no longer
- * can, false when the search ended before that), and after a failure that may pass, with backoff; all while `deadline`
- * allows. A failure that waiting will not change (a certificate, a refused authentication,
- * a 404, an answer that is not JSON) ends it at once: it is thrown.
+ * can, false when the search ended before that), and after a failure that may pass, with
+ * backoff; all while `deadline` allows. A failure that waiting will not change (a
+ * certificate, a refused authentication, a 404, an answer that is not JSON) ends it at once:
+ * it is thrown, as is the deadline's own (no time is left to wait).
  */
 export async function searchCreated(
   api: { listTokens(): Promise<TokenRecord[]>; platformTime: PlatformTime },
@@ -36,7 +37,7 @@ export async function searchCreated(
       tokens = await api.listTokens()
     } catch (error) {
       const passes = error instanceof RequestError && error.transient
-      if (!passes || error instanceof DeadlineError || deadline.remaining() <= wait) throw error
+      if (!passes || deadline.remaining() <= wait) throw error
       log.info(`Listing the tokens failed: ${error.message} Looking again in ${wait / 1000} s.`)
       await clock.sleep(wait, deadline.stopSignal)
       wait = Math.min(2 * wait, MAX_WAIT_MS)

@@ -159,11 +159,8 @@ async function revokeAtEnd(client: PlatformClient, runner: Runner, id: string, n
   const label = tokenLabel({ id, name })
   try {
     const { alreadyRevoked } = await client.revokeToken(id)
-    runner.info(
-      alreadyRevoked
-        ? `The ${label} was already revoked before the end of the job.`
-        : `Revoked ${label} at the end of the job (revokeOnExit).`,
-    )
+    if (alreadyRevoked) runner.info(`The ${label} was already revoked before the end of the job.`)
+    else runner.info(`Revoked ${label} at the end of the job (revokeOnExit).`)
   } catch (error) {
     runner.warning(revokeFailed(id, name, error))
   }
