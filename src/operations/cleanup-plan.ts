@@ -2,15 +2,12 @@
 import type { CleanupTask } from '../inputs/read.js'
 import { createdTime, newestFirst, newestFirstBy, type TokenRecord } from '../shared/records.js'
 
-export interface KeptToken {
-  token: TokenRecord
-  /**
-   * Why a token the selection took is not revoked. `keep`: it is among the `keep` newest
-   * of its name, and would be revoked without that; `unreadable date`: its age cannot be
-   * told; `unreadable name`: its name is not text, so it belongs to no name to rank in.
-   */
-  why: 'keep' | 'unreadable date' | 'unreadable name'
-}
+/**
+ * A token the selection took and does not revoke, and why. `keep`: it is among the `keep`
+ * newest of its name, and would be revoked without that; `unreadable date`: its age cannot
+ * be told; `unreadable name`: its name is not text, so it belongs to no name to rank in.
+ */
+export type KeptToken = { token: TokenRecord; why: 'keep' | 'unreadable date' | 'unreadable name' }
 
 /**
  * Chooses what a cleanup revokes: active tokens matching `name` (exact or `*`

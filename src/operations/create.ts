@@ -6,13 +6,8 @@ import type { CreateOptions, TokenApi } from '../platform/client.js'
 import { newestFirst, tokenLabel, type TokenRecord } from '../shared/records.js'
 import { asSentence } from '../shared/text.js'
 
-export interface CreateResult {
-  operation: 'create'
-  /** The token, value included (already masked). */
-  token: TokenRecord
-  /** An existing token was returned (ifExists: reuse); nothing was created. */
-  reused: boolean
-}
+/** The token, value included (already masked); `reused`: an existing one (nothing was created). */
+export type CreateResult = { operation: 'create'; token: TokenRecord; reused: boolean }
 
 /**
  * Creates a token, or with ifExists `reuse` returns the newest active token with

@@ -8,13 +8,8 @@ import { cleanup, type CleanupResult } from './cleanup.js'
 import { nameMatcher } from './cleanup-plan.js'
 import { create, type CreateResult } from './create.js'
 
-export interface ListResult {
-  operation: 'list'
-  /** The matching records, newest first. */
-  tokens: TokenRecord[]
-  /** How many records the project has in all, before filtering. */
-  total: number
-}
+/** The matching records, newest first, and how many the project has in all, before filtering. */
+export type ListResult = { operation: 'list'; tokens: TokenRecord[]; total: number }
 
 /** A revoke's answer: the token, and whether it was revoked before this step (nothing changed). */
 export type RevokeResult = RevokeAnswer & { operation: 'revoke' }

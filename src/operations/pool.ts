@@ -18,13 +18,13 @@ const MIN_WINDOW_MS = 100
 /**
  * Sends each item with `send`, as many at once as the platform takes and as fast as it lets
  * them in, learning both from its 429s. A request turned away at a depth (the pool's
- * requests in flight when it was sent, itself included, but those turned away since) deeper
- * than any let in shows a limit in flight: the pool keeps to the deepest let in. One turned
- * away at a depth let in before shows a rate: the pool paces its sends at a little under the rate let in over the last
- * second. A throttled request gives its slot back at once and waits its own Retry-After,
- * first in line after that; `send` ends a request that used its last attempt. When the
- * deadline runs out, or the step is cancelled, nothing more starts: the items not sent, or
- * whose wait would end after it, are `left`.
+ * requests in flight when it was sent, itself included, less those turned away since)
+ * deeper than any let in shows a limit in flight: the pool keeps to the deepest let in. One
+ * turned away at a depth let in before shows a rate: the pool paces its sends at a little
+ * under the rate let in over the last second. A throttled request gives its slot back at
+ * once and waits its own Retry-After, first in line after that; `send` ends a request that
+ * used its last attempt. When the deadline runs out, or the step is cancelled, nothing more
+ * starts: the items not sent, or whose wait would end after it, are `left`.
  */
 export class Pool {
   /** The deepest depth a request was let in at. */

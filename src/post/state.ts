@@ -6,11 +6,11 @@ import type { Runner } from '../runner/github-runner.js'
 const CREATE = 'create'
 const TOKEN_FILE = 'tokenFile'
 
-/** A create with revokeOnExit, as the main step last saved it. */
-export interface SavedCreate extends CreateFacts {
-  /** revokeOnExit: at the end of every job, or only one that did not succeed. */
-  when: Exclude<RevokeOnExit, 'never'>
-}
+/**
+ * A create with revokeOnExit, as the main step last saved it, and when to revoke its token:
+ * at the end of every job, or only one that did not succeed.
+ */
+export type SavedCreate = CreateFacts & { when: Exclude<RevokeOnExit, 'never'> }
 
 /**
  * The one writer of the post step's state, in the main step: each fact is written the
