@@ -9,6 +9,12 @@ import type { Logger } from '../shared/text.js'
  */
 export type Sent<R> = { done: R } | { throttled: { waitMs: number; attemptsUsed: number } }
 
+/** A request in flight: the others in flight when it was sent, and whether it got in. */
+interface InFlight {
+  beside: InFlight[]
+  admitted?: boolean
+}
+
 /** The pace, as a share of the rate the platform let in: a little under it. */
 const UNDER = 0.9
 /** How far back the rate let in is measured, and the least of it at the start. */
@@ -17,14 +23,14 @@ const MIN_WINDOW_MS = 100
 
 /**
  * Sends each item with `send`, as many at once as the platform takes and as fast as it lets
- * them in, learning both from its 429s. A request turned away at a depth (the pool's
- * requests in flight when it was sent, itself included, less those turned away since)
- * deeper than any let in shows a limit in flight: the pool keeps to the deepest let in. One
- * turned away at a depth let in before shows a rate: the pool paces its sends at a little
- * under the rate let in over the last second. A throttled request gives its slot back at
- * once and waits its own Retry-After, first in line after that; `send` ends a request that
- * used its last attempt. When the deadline runs out, or the step is cancelled, nothing more
- * starts: the items not sent, or whose wait would end after it, are `left`.
+ * them in, learning both from its 429s. A request turned away at a depth (the requests of
+ * the pool the platform was answering with it) deeper than any let in shows a limit in
+ * flight: the pool keeps to the deepest let in. One turned away at a depth let in before
+ * shows a rate: the pool paces its sends at a little under the rate let in over the last
+ * second. A throttled request gives its slot back at once and waits its own Retry-After,
+ * first in line after that; `send` ends a request that used its last attempt. When the
+ * deadline runs out, or the step is cancelled, nothing more starts: the items not sent, or
+ * whose wait would end after it, are `left`.
  */
 export class Pool {
   /** The deepest depth a request was let in at. */
@@ -34,9 +40,7 @@ export class Pool {
   private nextSendAt = 0
   private readonly admittedAt: number[] = []
   private startedAt: number | undefined
-  private inFlight = 0
-  /** How many 429s were answered so far. */
-  private turnedAway = 0
+  private readonly inFlight = new Set<InFlight>()
 
   /** `limit` starts at the cleanup's concurrency, and comes down to what the platform takes. */
   constructor(
@@ -66,22 +70,23 @@ export class Pool {
     }
     deadline.stopSignal.addEventListener('abort', woken)
     const start = async (entry: (typeof pending)[number]) => {
-      const inFlightAtSend = ++this.inFlight
-      const turnedAwayAtSend = this.turnedAway
+      const request: InFlight = { beside: [...this.inFlight] }
+      this.inFlight.add(request)
       this.startedAt ??= clock.now()
       this.nextSendAt = clock.now() + this.gap
       try {
         const sent = await send(entry.item, entry.attemptsUsed)
+        request.admitted = 'done' in sent
+        // Those turned away took no place at the platform, though in flight here.
+        const depth = 1 + request.beside.filter((other) => other.admitted !== false).length
+        request.beside = []
         const now = clock.now()
-        // Those turned away meanwhile took no place at the platform, though in flight here.
-        const depth = inFlightAtSend - (this.turnedAway - turnedAwayAtSend)
         if ('done' in sent) {
           results[entry.index] = sent.done
           this.deepest = Math.max(this.deepest, depth)
           this.admittedAt.push(now)
           return
         }
-        this.turnedAway++
         this.throttled(depth, now)
         const { waitMs } = sent.throttled
         entry.attemptsUsed = sent.throttled.attemptsUsed
@@ -97,7 +102,7 @@ export class Pool {
       } catch (error) {
         bug = { error }
       } finally {
-        this.inFlight--
+        this.inFlight.delete(request)
         woken()
       }
     }
@@ -105,9 +110,9 @@ export class Pool {
       const now = clock.now()
       if (deadline.expired())
         for (const entry of pending.splice(0)) results[entry.index] = left(entry.item)
-      if (pending.length === 0 && this.inFlight === 0) break
+      if (pending.length === 0 && this.inFlight.size === 0) break
       const ready = pending.find((entry) => entry.notBefore <= now)
-      const free = this.inFlight < this.limit
+      const free = this.inFlight.size < this.limit
       if (ready !== undefined && free && this.nextSendAt <= now) {
         pending.splice(pending.indexOf(ready), 1)
         void start(ready)
