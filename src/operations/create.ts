@@ -6,13 +6,8 @@ import type { CreateOptions, TokenApi } from '../platform/client.js'
 import { newestFirst, tokenLabel, type TokenRecord } from '../shared/records.js'
 import { asSentence } from '../shared/text.js'
 
-export interface CreateResult {
-  operation: 'create'
-  /** The token, value included (already masked). */
-  token: TokenRecord
-  /** An existing token was returned (ifExists: reuse); nothing was created. */
-  reused: boolean
-}
+/** The token, value included (already masked); `reused`: an existing one (nothing was created). */
+export type CreateResult = { operation: 'create'; token: TokenRecord; reused: boolean }
 
 /**
  * Creates a token, or with ifExists `reuse` returns the newest active token with
@@ -21,26 +16,23 @@ export interface CreateResult {
  */
 export async function create(
   client: TokenApi,
-  task: CreateTask,
+  { name, ifExists }: CreateTask,
   options: CreateOptions = {},
 ): Promise<CreateResult> {
-  const { name, ifExists } = task
-  if (ifExists !== 'create') {
-    const tokens = await client.listTokens()
-    const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'))
-    if (existing !== undefined) {
-      const which = `an active token named '${name}' exists already: ${existing.id}, created ${existing.createdAt ?? 'at an unknown time'}`
-      if (ifExists === 'fail') throw new ActionError(`${which}, and ifExists is fail.`)
-      if (existing.tokenValue === undefined) {
-        throw new ActionError(
-          `${which}, but the platform did not return its value, so it cannot be reused.`,
-        )
-      }
-      // Nothing is saved for the post step: a reused token was never this step's.
-      return { operation: 'create', token: existing, reused: true }
-    }
+  const tokens = ifExists === 'create' ? [] : await client.listTokens()
+  const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'))
+  if (existing === undefined) {
+    return { operation: 'create', token: await client.createToken(name, options), reused: false }
   }
-  return { operation: 'create', token: await client.createToken(name, options), reused: false }
+  const which = `an active token named '${name}' exists already: ${existing.id}, created ${existing.createdAt ?? 'at an unknown time'}`
+  if (ifExists === 'fail') throw new ActionError(`${which}, and ifExists is fail.`)
+  if (existing.tokenValue === undefined) {
+    throw new ActionError(
+      `${which}, but the platform did not return its value, so it cannot be reused.`,
+    )
+  }
+  // Nothing is saved for the post step: a reused token was never this step's.
+  return { operation: 'create', token: existing, reused: true }
 }
 
 /**
@@ -51,14 +43,11 @@ export async function create(
  */
 export async function revokeUnhanded(
   client: TokenApi,
-  result: CreateResult,
+  { token, reused }: CreateResult,
   error: unknown,
 ): Promise<ActionError> {
-  const { token } = result
-  if (result.reused) {
-    return new ActionError(
-      `${asSentence(messageOf(error))} The reused ${tokenLabel(token)} stays active.`,
-    )
-  }
-  return notHandedOn((id) => client.revokeToken(id), token, error)
+  if (!reused) return notHandedOn((id) => client.revokeToken(id), token, error)
+  return new ActionError(
+    `${asSentence(messageOf(error))} The reused ${tokenLabel(token)} stays active.`,
+  )
 }

@@ -1,6 +1,6 @@
 // The operations: the one asked for, run against the platform to a plain result (create and cleanup have modules of their own).
 import type { CleanupTask, CreateTask, ListTask, RevokeTask, Task } from '../inputs/read.js'
-import type { CreateOptions, TokenApi } from '../platform/client.js'
+import type { CreateOptions, RevokeAnswer, TokenApi } from '../platform/client.js'
 import { newestFirst, type TokenRecord } from '../shared/records.js'
 import type { Logger } from '../shared/text.js'
 import type { Clock, Deadline } from '../shared/time.js'
@@ -8,31 +8,13 @@ import { cleanup, type CleanupResult } from './cleanup.js'
 import { nameMatcher } from './cleanup-plan.js'
 import { create, type CreateResult } from './create.js'
 
-export interface ListResult {
-  operation: 'list'
-  /** The matching records, newest first. */
-  tokens: TokenRecord[]
-  /** How many records the project has in all, before filtering. */
-  total: number
-}
+/** The matching records, newest first, and how many the project has in all, before filtering. */
+export type ListResult = { operation: 'list'; tokens: TokenRecord[]; total: number }
 
-export interface RevokeResult {
-  operation: 'revoke'
-  token: TokenRecord
-  /** The token was revoked before this step: the step changed nothing. */
-  alreadyRevoked: boolean
-}
+/** A revoke's answer: the token, and whether it was revoked before this step (nothing changed). */
+export type RevokeResult = RevokeAnswer & { operation: 'revoke' }
 
 export type Result = CreateResult | ListResult | RevokeResult | CleanupResult
-
-/** What operations get besides the client: time, the log and the step's budget. */
-export interface OperationContext {
-  clock: Clock
-  log: Logger
-  deadline: Deadline
-  /** create with revokeOnExit: what is learnt of the create is saved for the post step. */
-  create?: CreateOptions
-}
 
 /**
  * An operation's outcome: the task asked for, beside the result, which holds only what the
@@ -45,14 +27,15 @@ export type Outcome =
   | { operation: 'cleanup'; task: CleanupTask; result: CleanupResult }
 
 /**
- * Runs the operation the inputs asked for. list: the tokens that match the name and state
- * filters, newest first. revoke: one token by id, idempotently (a token revoked already is
- * a success that changed nothing).
+ * Runs the operation the inputs asked for, with time, the log and the step's budget (and for
+ * a create with revokeOnExit, where what is learnt of it is saved for the post step). list:
+ * the tokens that match the name and state filters, newest first. revoke: one token by id,
+ * idempotently (a token revoked already is a success that changed nothing).
  */
 export async function perform(
   client: TokenApi,
   task: Task,
-  context: OperationContext,
+  context: { clock: Clock; log: Logger; deadline: Deadline; create?: CreateOptions },
 ): Promise<Outcome> {
   switch (task.operation) {
     case 'create':
@@ -60,15 +43,14 @@ export async function perform(
     case 'list': {
       const all = await client.listTokens()
       const matches = task.name === undefined ? () => true : nameMatcher(task.name)
-      const tokens = all.filter(
-        (token) => matches(token.name) && (task.state === 'all' || token.state === task.state),
-      )
-      const result = { operation: 'list' as const, tokens: newestFirst(tokens), total: all.length }
+      const { state } = task
+      const tokens = all.filter((t) => matches(t.name) && (state === 'all' || t.state === state))
+      const result = { operation: 'list', tokens: newestFirst(tokens), total: all.length } as const
       return { operation: 'list', task, result }
     }
     case 'revoke': {
-      const { token, alreadyRevoked } = await client.revokeToken(task.tokenId)
-      return { operation: 'revoke', task, result: { operation: 'revoke', token, alreadyRevoked } }
+      const result = { operation: 'revoke', ...(await client.revokeToken(task.tokenId)) } as const
+      return { operation: 'revoke', task, result }
     }
     case 'cleanup':
       return { operation: 'cleanup', task, result: await cleanup(client, task, context) }

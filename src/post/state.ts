@@ -6,11 +6,11 @@ import type { Runner } from '../runner/github-runner.js'
 const CREATE = 'create'
 const TOKEN_FILE = 'tokenFile'
 
-/** A create with revokeOnExit, as the main step last saved it. */
-export interface SavedCreate extends CreateFacts {
-  /** revokeOnExit: at the end of every job, or only one that did not succeed. */
-  when: Exclude<RevokeOnExit, 'never'>
-}
+/**
+ * A create with revokeOnExit, as the main step last saved it, and when to revoke its token:
+ * at the end of every job, or only one that did not succeed.
+ */
+export type SavedCreate = CreateFacts & { when: Exclude<RevokeOnExit, 'never'> }
 
 /**
  * The one writer of the post step's state, in the main step: each fact is written the
@@ -39,14 +39,14 @@ export class PostState {
  * misread state.
  */
 export function readSavedCreate(runner: Pick<Runner, 'getState'>): SavedCreate | undefined {
-  let saved: unknown
+  let saved: Record<string, unknown> | null
   try {
-    saved = JSON.parse(runner.getState(CREATE) || 'null')
+    // Anything but an object has none of these fields, and is not read.
+    saved = JSON.parse(runner.getState(CREATE) || '{}') as Record<string, unknown> | null
   } catch {
     return undefined
   }
-  if (typeof saved !== 'object' || saved === null) return undefined
-  const { name, sentAt, written, id, refused, lost, when } = saved as Record<string, unknown>
+  const { name, sentAt, written, id, refused, lost, when } = saved ?? {}
   if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt)) return undefined
   return {
     name,

@@ -4,30 +4,24 @@ import { type Connection, JOB_STATUS_INPUT, readConnection } from '../inputs/rea
 import type { PlatformClient } from '../platform/client.js'
 import { messageOf, UnknownTokenError } from '../shared/errors.js'
 import { HttpTransport, type Transport } from '../platform/http.js'
-import { lookForSentence, mustSearch } from '../platform/lost-create.js'
+import { lookForSentence, mustSearch, type PlatformTime } from '../platform/lost-create.js'
 import { searchCreated } from './search.js'
 import { readSavedCreate, savedTokenFile, type SavedCreate } from './state.js'
-import { isUuid, quoteName, shortId, tokenLabel, type TokenRecord } from '../shared/records.js'
+import { isUuid, quoteName, shortId, tokenLabel } from '../shared/records.js'
 import { githubRunner, type Runner } from '../runner/github-runner.js'
 import { connect, maskedSecrets } from '../runner/start.js'
 import { asSentence, oneLine, truncate } from '../shared/text.js'
 import { removeTokenFile } from '../shared/token-files.js'
 
 /**
- * The most the post step takes when totalTimeout allows more: it holds the end of the job,
- * and a platform that does not answer within it will not answer in time to matter.
- */
-export const POST_STEP_LIMIT = { ms: 120_000, name: "the post step's limit" }
-
-/**
  * Runs as action.yml's `post`, with `post-if: always()`: whether the job passed, failed
  * or was cancelled. Named and defaulted like main.ts's, so that `npm run local-action`
- * (@github/local-action, which imports it and calls `run()`) runs it too. First it deletes the token file (writeTokenFile), which needs no
- * request. Then, with revokeOnExit, it acts on what the main step saved of its create:
- * nothing to do (no create left, or it was refused: no request, one line), the token to
- * revoke by its id, or a create whose outcome is unknown, looked for in the list
- * (lost-create.ts). A failure here is a warning, never a failed job. `transport` sends its
- * requests: a fake in tests.
+ * (@github/local-action, which imports it and calls `run()`) runs it too. First it deletes
+ * the token file (writeTokenFile), which needs no request. Then, with revokeOnExit, it acts
+ * on what the main step saved of its create: nothing to do (no create left, or it was
+ * refused: no request, one line), the token to revoke by its id, or a create whose outcome
+ * is unknown, looked for in the list (lost-create.ts). A failure here is a warning, never a
+ * failed job. `transport` sends its requests: a fake in tests.
  */
 export async function run(
   runner: Runner = githubRunner,
@@ -36,57 +30,91 @@ export async function run(
 ): Promise<void> {
   deleteTokenFile(runner)
   const create = readSavedCreate(runner)
+  const nothing = 'nothing to revoke at the end of the job (revokeOnExit).'
   if (create === undefined) {
-    sayNoCreate(runner)
+    // Said only when the step was a create with revokeOnExit.
+    const revokeOnExit = !/^(false|)$/i.test(runner.getInput('revokeOnExit'))
+    if (revokeOnExit && runner.getInput('operation') === 'create') {
+      runner.info(
+        `This step created no token (no create was sent, or an existing token was reused): ${nothing}`,
+      )
+    }
     return
   }
+  const { id, name } = create
   const search = mustSearch(create)
-  if (create.id === undefined && !search) {
-    runner.info(nothingCreated(create))
+  if (id === undefined && !search) {
+    const why = create.written
+      ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
+      : 'its request never left the runner whole (it failed before that: see the main step)'
+    runner.info(`This step's create of ${quoteName(name)} made no token, as ${why}: ${nothing}`)
     return
   }
-  const which =
-    create.id !== undefined
-      ? `the ${tokenLabel({ id: create.id, name: create.name })}`
-      : `the token named ${quoteName(create.name)} that this step may have created`
-  if (create.when === 'failure' && !jobFailed(runner, which)) return
+  if (create.when === 'failure' && !jobFailed(runner, create)) return
 
   const secrets = maskedSecrets(runner)
   let connection: Connection
   try {
-    connection = readConnection((name) => runner.getInput(name), secrets)
+    connection = readConnection((input) => runner.getInput(input), secrets)
   } catch (error) {
     // The inputs' messages quote what was given, which may hold the secret.
-    if (create.id !== undefined)
-      runner.warning(secrets.scrub(revokeFailed(create.id, create.name, error)))
-    if (search) runner.warning(secrets.scrub(searchFailed(create, error)))
+    if (id !== undefined) runner.warning(secrets.scrub(revokeFailed(id, name, error)))
+    if (search) runner.warning(secrets.scrub(searchFailed(create, error, () => undefined)))
     return
   }
-  const options = { transport, limit: POST_STEP_LIMIT }
+  // The most the post step takes when totalTimeout allows more: it holds the end of the job,
+  // and a platform that does not answer within it will not answer in time to matter.
+  const options = { transport, limit: { ms: 120_000, name: "the post step's limit" } }
   const { client, deadline, close } = connect(runner, connection, secrets, clock, options)
   try {
-    if (create.id !== undefined) await revokeSaved(client, runner, create.id, create.name)
-    if (search) await searchAndRevoke(client, runner, create, { clock, deadline, connection })
+    if (id !== undefined) await revokeAtEnd(client, runner, id, name)
+    const context = { clock, deadline, log: runner }
+    if (search) await searchAndRevoke(client, runner, create, context, connection.totalTimeoutMs)
   } finally {
     close()
   }
 }
 
-/** With no create saved: one line, when the step was a create with revokeOnExit. */
-function sayNoCreate(runner: Runner): void {
-  if (runner.getInput('operation') !== 'create') return
-  if (/^(false|)$/i.test(runner.getInput('revokeOnExit'))) return
+/**
+ * A create whose outcome is unknown: its answer was lost, or an attempt's was and the
+ * create was sent again. The token it made, if any, is looked for in the list
+ * (searchCreated): revoked when exactly one can be told; otherwise none is, and a warning
+ * says where it would be.
+ */
+async function searchAndRevoke(
+  client: PlatformClient,
+  runner: Runner,
+  create: SavedCreate,
+  context: { clock: Clock; deadline: Deadline; log: Runner },
+  totalMs: number,
+): Promise<void> {
+  const { id } = create
+  const name = quoteName(create.name)
   runner.info(
-    'This step created no token (no create was sent, or an existing token was reused): nothing to revoke at the end of the job (revokeOnExit).',
+    id === undefined
+      ? `No answer said what became of this step's create of ${name}: looking for the token it may have made (revokeOnExit).`
+      : `An attempt of this step's create of ${name} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`,
   )
-}
-
-/** Why a create that left no token needs nothing from the post step. */
-function nothingCreated(create: SavedCreate): string {
-  const why = create.written
-    ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
-    : 'its request never left the runner whole (it failed before that: see the main step)'
-  return `This step's create of ${quoteName(create.name)} made no token, as ${why}: nothing to revoke at the end of the job (revokeOnExit).`
+  const created = await searchCreated(client, create, context, totalMs).catch((error: unknown) => {
+    runner.warning(searchFailed(create, error, client.platformTime))
+  })
+  if (created === undefined) return
+  if (created.found === 'one') {
+    await revokeAtEnd(client, runner, created.token.id, create.name)
+  } else if (created.found === 'none' && created.landed === true) {
+    const other = id === undefined ? '' : 'other '
+    runner.info(
+      `No ${other}active token named ${name} was created since the step began: nothing to revoke.`,
+    )
+  } else {
+    const why =
+      created.found === 'none'
+        ? `none was in the list, and the create may still land. ${lookForSentence(create, client.platformTime, id)}`
+        : created.found === 'several'
+          ? `${created.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${created.tokens.map(shortId).join(', ')}; revoke the one you do not need.`
+          : `the only candidate, ${shortId(created.token)}, was not revoked because ${created.why}. Revoke it if it is this step's.`
+    runner.warning(`Did not revoke a token named ${name} at the end of the job: ${why}`)
+  }
 }
 
 /**
@@ -96,21 +124,22 @@ function nothingCreated(create: SavedCreate): string {
  * not known, the token is kept: revoking one that a successful deploy put into service
  * would cut its mediator off.
  */
-function jobFailed(runner: Runner, which: string): boolean {
+function jobFailed(runner: Runner, { id, name }: SavedCreate): boolean {
+  const which =
+    id === undefined
+      ? `the token named ${quoteName(name)} that this step may have created`
+      : `the ${tokenLabel({ id, name })}`
   const status = runner.getInput(JOB_STATUS_INPUT)
-  if (status === 'failure' || status === 'cancelled') {
-    const how = status === 'failure' ? 'failed' : 'was cancelled'
-    runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).`)
-    return true
-  }
-  if (status === 'success') {
+  const how = status === 'failure' ? 'failed' : status === 'cancelled' ? 'was cancelled' : undefined
+  if (how !== undefined) runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).`)
+  else if (status === 'success')
     runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`)
-  } else {
+  else {
     runner.warning(
       `Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${JSON.stringify(truncate(oneLine(status), 40))}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`,
     )
   }
-  return false
+  return how !== undefined
 }
 
 /** Deletes the file the main step saved (or was about to write): never any other. */
@@ -125,31 +154,16 @@ function deleteTokenFile(runner: Runner): void {
   }
 }
 
-/** The token the main step created and named: revoked by its id; a failure is a warning. */
-async function revokeSaved(
-  client: PlatformClient,
-  runner: Runner,
-  id: string,
-  name: string,
-): Promise<void> {
+/** A token of this step's, revoked by its id at the end of the job; a failure is a warning. */
+async function revokeAtEnd(client: PlatformClient, runner: Runner, id: string, name: string) {
+  const label = tokenLabel({ id, name })
   try {
-    await revokeAtEnd(client, runner, { id, name })
+    const { alreadyRevoked } = await client.revokeToken(id)
+    if (alreadyRevoked) runner.info(`The ${label} was already revoked before the end of the job.`)
+    else runner.info(`Revoked ${label} at the end of the job (revokeOnExit).`)
   } catch (error) {
     runner.warning(revokeFailed(id, name, error))
   }
-}
-
-async function revokeAtEnd(
-  client: PlatformClient,
-  runner: Runner,
-  token: Pick<TokenRecord, 'id' | 'name'>,
-): Promise<void> {
-  const { alreadyRevoked } = await client.revokeToken(token.id)
-  runner.info(
-    alreadyRevoked
-      ? `The ${tokenLabel(token)} was already revoked before the end of the job.`
-      : `Revoked ${tokenLabel(token)} at the end of the job (revokeOnExit).`,
-  )
 }
 
 function revokeFailed(id: string, name: string, error: unknown): string {
@@ -163,70 +177,6 @@ function revokeFailed(id: string, name: string, error: unknown): string {
   return `Could not revoke ${tokenLabel({ id, name })} at the end of the job: ${messageOf(error)}${advice}`
 }
 
-/**
- * A create whose outcome is unknown: its answer was lost, or an attempt's was and the
- * create was sent again. The token it made, if any, is looked for in the list
- * (searchCreated): revoked when exactly one can be told; otherwise none is, and a warning
- * says where it would be.
- */
-async function searchAndRevoke(
-  client: PlatformClient,
-  runner: Runner,
-  create: SavedCreate,
-  { clock, deadline, connection }: { clock: Clock; deadline: Deadline; connection: Connection },
-): Promise<void> {
-  const name = quoteName(create.name)
-  runner.info(
-    create.id === undefined
-      ? `No answer said what became of this step's create of ${name}: looking for the token it may have made (revokeOnExit).`
-      : `An attempt of this step's create of ${name} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`,
-  )
-  const notRevoked = `Did not revoke a token named ${name} at the end of the job`
-  let candidate: TokenRecord | undefined
-  try {
-    const context = { clock, deadline, log: runner }
-    const created = await searchCreated(client, create, context, connection.totalTimeoutMs)
-    switch (created.found) {
-      case 'none':
-        if (created.landed === true) {
-          runner.info(
-            `No ${create.id === undefined ? '' : 'other '}active token named ${name} was created since the step began: nothing to revoke.`,
-          )
-        } else {
-          runner.warning(
-            `${notRevoked}: none was in the list, and the create may still land. ${lookForSentence(create, (at) => client.platformTime(at), create.id)}`,
-          )
-        }
-        return
-      case 'several': {
-        const ids = created.tokens.map(shortId).join(', ')
-        runner.warning(
-          `${notRevoked}: ${created.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${ids}; revoke the one you do not need.`,
-        )
-        return
-      }
-      case 'unsure':
-        runner.warning(
-          `${notRevoked}: the only candidate, ${shortId(created.token)}, was not revoked because ${created.why}. Revoke it if it is this step's.`,
-        )
-        return
-      case 'one':
-        candidate = created.token
-        await revokeAtEnd(client, runner, candidate)
-    }
-  } catch (error) {
-    runner.warning(
-      candidate === undefined
-        ? searchFailed(create, error, (at) => client.platformTime(at))
-        : revokeFailed(candidate.id, create.name, error),
-    )
-  }
-}
-
-function searchFailed(
-  create: SavedCreate,
-  error: unknown,
-  platformTime: (at: number) => number | undefined = () => undefined,
-): string {
+function searchFailed(create: SavedCreate, error: unknown, platformTime: PlatformTime): string {
   return `Could not look for the token named ${quoteName(create.name)} that this step may have created: ${asSentence(messageOf(error))} ${lookForSentence(create, platformTime, create.id)}`
 }
