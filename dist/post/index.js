@@ -285,18 +285,16 @@ __webpack_unused_export__ = debug; // for test
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(307);
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(550);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(640);
 
-
-await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_0__/* .githubRunner */ .O);
+await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 550:
+/***/ 640:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -305,24 +303,59 @@ __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ run)
 });
 
-// UNUSED EXPORTS: POST_STEP_LIMIT
+// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/platform.js
+var platform_namespaceObject = {};
+__nccwpck_require__.r(platform_namespaceObject);
+__nccwpck_require__.d(platform_namespaceObject, {
+  arch: () => (arch),
+  getDetails: () => (getDetails),
+  isLinux: () => (isLinux),
+  isMacOS: () => (isMacOS),
+  isWindows: () => (isWindows),
+  platform: () => (platform)
+});
 
+// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/core.js
+var core_namespaceObject = {};
+__nccwpck_require__.r(core_namespaceObject);
+__nccwpck_require__.d(core_namespaceObject, {
+  ExitCode: () => (ExitCode),
+  addPath: () => (addPath),
+  debug: () => (debug),
+  endGroup: () => (endGroup),
+  error: () => (error),
+  exportVariable: () => (exportVariable),
+  getBooleanInput: () => (getBooleanInput),
+  getIDToken: () => (getIDToken),
+  getInput: () => (getInput),
+  getMultilineInput: () => (getMultilineInput),
+  getState: () => (getState),
+  group: () => (group),
+  info: () => (info),
+  isDebug: () => (isDebug),
+  markdownSummary: () => (markdownSummary),
+  notice: () => (notice),
+  platform: () => (platform_namespaceObject),
+  saveState: () => (saveState),
+  setCommandEcho: () => (setCommandEcho),
+  setFailed: () => (setFailed),
+  setOutput: () => (setOutput),
+  setSecret: () => (setSecret),
+  startGroup: () => (startGroup),
+  summary: () => (summary),
+  toPlatformPath: () => (toPlatformPath),
+  toPosixPath: () => (toPosixPath),
+  toWin32Path: () => (toWin32Path),
+  warning: () => (warning)
+});
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./src/shared/time.ts
+
 const systemClock = {
     now: () => Date.now(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal?.aborted === true) {
-            resolve();
-            return;
-        }
-        const done = () => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal?.addEventListener('abort', done, { once: true });
-    }),
+    sleep: (ms, signal) => (0,promises_namespaceObject.setTimeout)(ms, undefined, { signal }).catch(() => undefined),
     jitter: () => Math.random(),
 };
 class Deadline {
@@ -330,9 +363,10 @@ class Deadline {
     totalMs;
     limit;
     endsAt;
-    cancelledBy;
     stopping = new AbortController();
     cutting = new AbortController();
+    stopSignal = this.stopping.signal;
+    cutSignal = this.cutting.signal;
     constructor(clock, totalMs, limit) {
         this.clock = clock;
         this.totalMs = totalMs;
@@ -340,33 +374,21 @@ class Deadline {
         this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
     }
     remaining() {
-        if (this.cancelledBy !== undefined)
-            return 0;
-        return Math.max(0, this.endsAt - this.clock.now());
+        return this.stopSignal.aborted ? 0 : Math.max(0, this.endsAt - this.clock.now());
     }
     expired() {
         return this.remaining() === 0;
     }
-    get stopSignal() {
-        return this.stopping.signal;
-    }
-    get cutSignal() {
-        return this.cutting.signal;
-    }
     cancel(signal) {
-        if (this.cancelledBy !== undefined)
-            return;
-        this.cancelledBy = signal;
-        this.stopping.abort();
+        this.stopping.abort(signal);
     }
     cut() {
         this.cutting.abort();
     }
     cause() {
-        if (this.cancelledBy !== undefined)
-            return { by: 'cancel', signal: this.cancelledBy };
-        const cause = { by: 'totalTimeout', totalMs: this.totalMs };
-        return this.limit === undefined ? cause : { ...cause, limit: this.limit };
+        if (this.stopSignal.aborted)
+            return { by: 'cancel', signal: String(this.stopSignal.reason) };
+        return { by: 'totalTimeout', totalMs: this.totalMs, limit: this.limit };
     }
     describe() {
         return budget(this.totalMs, this.limit);
@@ -376,3123 +398,12 @@ function budget(totalMs, limit = 'totalTimeout') {
     return `${limit} (${Math.round(totalMs / 1000)} s)`;
 }
 function stopped(cause) {
-    return cause.by === 'cancel'
-        ? `The step was cancelled (${cause.signal})`
-        : `${budget(cause.totalMs, cause.limit)} ran out`;
+    if (cause.by === 'cancel')
+        return `The step was cancelled (${cause.signal})`;
+    return `${budget(cause.totalMs, cause.limit)} ran out`;
 }
 
-// EXTERNAL MODULE: ./src/shared/errors.ts
-var errors = __nccwpck_require__(382);
-// EXTERNAL MODULE: ./src/shared/text.ts
-var shared_text = __nccwpck_require__(646);
-;// CONCATENATED MODULE: ./src/shared/records.ts
-
-const PUBLIC_FIELDS = [
-    'id',
-    'name',
-    'state',
-    'mediatorId',
-    'projectId',
-    'createdBy',
-    'createdByEmail',
-    'createdAt',
-    'revokedAt',
-    'revokedBy',
-];
-const OUTPUT_FIELDS = [...PUBLIC_FIELDS];
-function toRecord(value) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-        return 'not an object';
-    const fields = value;
-    if (typeof fields.id !== 'string' || fields.id === '')
-        return 'a record without an id';
-    if (typeof fields.state !== 'string' || fields.state === '')
-        return 'a record without a state';
-    const record = { id: fields.id, state: fields.state };
-    for (const field of PUBLIC_FIELDS) {
-        const v = fields[field];
-        if (typeof v === 'string')
-            record[field] = v;
-    }
-    if (typeof fields.tokenValue === 'string' && fields.tokenValue.trim() !== '') {
-        record.tokenValue = fields.tokenValue;
-    }
-    return record;
-}
-function publicJson(records) {
-    return JSON.stringify(records, OUTPUT_FIELDS);
-}
-function nameAndId(token) {
-    if (token.name === undefined)
-        return `${NO_NAME} (${shortId(token)})`;
-    return `${quoteName(token.name)} (${shortId(token)})`;
-}
-function quoteName(name) {
-    return `'${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(name), 200)}'`;
-}
-const NO_NAME = '(a name that is not text)';
-function shortId(token) {
-    return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.id), 80);
-}
-function tokenLabel(token) {
-    return `gateway token ${nameAndId(token)}`;
-}
-function uniqueById(records) {
-    const seen = new Set();
-    const isNew = (record) => {
-        const id = caseless(record.id);
-        if (seen.has(id))
-            return false;
-        seen.add(id);
-        return true;
-    };
-    if (records.every(isNew))
-        return records;
-    seen.clear();
-    return records.filter(isNew);
-}
-function caseless(id) {
-    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
-}
-function sameId(a, b) {
-    return caseless(a) === caseless(b);
-}
-function findById(tokens, tokenId) {
-    const wanted = caseless(tokenId);
-    return tokens.find((token) => caseless(token.id) === wanted);
-}
-function createdTime(record) {
-    return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
-}
-function newestFirst(records) {
-    return newestFirstBy(records, (record) => record);
-}
-function newestFirstBy(items, recordOf) {
-    const keyed = items.map((item) => {
-        const record = recordOf(item);
-        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
-    });
-    keyed.sort((a, b) => order(b.time, a.time) || order(a.id, b.id));
-    return keyed.map(({ item }) => item);
-}
-function order(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function records_isUuid(value) {
-    return UUID.test(value);
-}
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?([0-5]\d))$/;
-function readTimestamp(text) {
-    const match = ISO_8601.exec(text);
-    if (match === null)
-        return undefined;
-    const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
-    const millis = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
-    const sign = match[9] === '-' ? -1 : 1;
-    const offsetMinutes = match[8] ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));
-    if (Math.abs(offsetMinutes) > 18 * 60)
-        return undefined;
-    const utc = Date.UTC(year, month - 1, day, hour, minute, second);
-    if (new Date(utc).toISOString().slice(0, 19) !== text.slice(0, 19))
-        return undefined;
-    return utc + millis - offsetMinutes * 60_000;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/parsers.ts
-
-
-
-const refuser = (input) => (problem) => new errors/* InputError */.dz(input, problem);
-const BOOLEANS = (/* unused pure expression or super */ null && (['true', 'True', 'TRUE', 'false', 'False', 'FALSE']));
-const DURATION = /^(\d+)([mhdw])$/;
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const LATER = 'in later steps';
-const REFUSED_ENV_NAMES = [
-    [/^(GITHUB_|RUNNER_|ACTIONS_|INPUT_|STATE_)/, 'belong to the runner'],
-    [/^(?:PATH|BASH_ENV|ENV|SHELLOPTS|PS4|PROMPT_COMMAND|HOME|SHELL|IFS|CDPATH|GCONV_PATH)$/, ''],
-    [/^(LD_)/, `change how the dynamic linker loads every program ${LATER}`],
-    [/^(DYLD_)/, `change how the macOS dynamic linker loads every program ${LATER}`],
-    [/^(GIT_)/, `change how git runs ${LATER}`],
-    [/^(NODE_)/, `change how Node.js runs ${LATER}`],
-    [/^(PYTHON)/, `change how Python runs ${LATER}`],
-    [/^(PERL)/, `change how Perl runs ${LATER}`],
-    [/^(RUBY)/, `change how Ruby runs ${LATER}`],
-    [/^(_?JAVA_)/, `change how Java runs ${LATER}`],
-    [/^(DOTNET_)/, `change how .NET runs ${LATER}`],
-    [/^(SSL_)/, 'change which certificates later steps trust'],
-    [/_PROXY$/, 'change where later steps send their network traffic'],
-];
-function parsers_readChoice(input, raw, choices) {
-    const choice = choices.find((c) => c === raw);
-    if (choice === undefined)
-        throw refuser(input)(`must be one of ${choices.join(', ')}; got ${quote(raw)}.`);
-    return choice;
-}
-function parsers_readBoolean(input, raw) {
-    if (!BOOLEANS.includes(raw))
-        throw refuser(input)(`must be true or false; got ${quote(raw)}.`);
-    return BOOLEANS.indexOf(raw) < 3;
-}
-function parsers_readRevokeOnExit(raw) {
-    if (raw === 'failure')
-        return 'failure';
-    if (!BOOLEANS.includes(raw)) {
-        throw refuser('revokeOnExit')(`must be true, false or failure (revoke only when the job does not succeed); got ${quote(raw)}.`);
-    }
-    return parsers_readBoolean('revokeOnExit', raw) ? 'always' : 'never';
-}
-function parsers_readInteger(input, raw, min, max, what) {
-    const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
-    if (!(number >= min && number <= max))
-        throw refuser(input)(`must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
-    return number;
-}
-function parsers_readDuration(raw) {
-    if (!raw)
-        return undefined;
-    const match = DURATION.exec(raw);
-    const count = Number(match?.[1]);
-    const unit = match?.[2];
-    if (unit === undefined || !(count >= 1)) {
-        throw refuser('olderThan')(`must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`);
-    }
-    return { text: raw, ms: count * UNIT_MS[unit] };
-}
-function parsers_readRequiredName(raw, what) {
-    if (!raw)
-        throw refuser('name')(`is required for this operation: ${what}.`);
-    return checkName(raw);
-}
-function parsers_readNameFilter(raw) {
-    return raw ? checkName(raw) : undefined;
-}
-function checkName(raw) {
-    if (CONTROL_CHARACTER.test(raw))
-        throw refuser('name')(`must not hold control characters (line breaks, tabs); got ${quote(raw)}.`);
-    return raw;
-}
-function parsers_readTokenId(raw) {
-    const refuse = refuser('tokenId');
-    if (!raw)
-        throw refuse('is required for operation revoke: the id (a UUID) of the token.');
-    if (!isUuid(raw))
-        throw refuse(`must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`);
-    return raw;
-}
-function parsers_readProjectId(raw) {
-    if (!raw || isUuid(raw))
-        return raw || undefined;
-    throw refuser('expectedProjectId')(`must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
-}
-function parsers_readEnvName(raw) {
-    const refuse = refuser('envName');
-    if (!raw)
-        return undefined;
-    if (!ENV_NAME.test(raw)) {
-        throw refuse(`must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
-    }
-    const upper = raw.toUpperCase();
-    for (const [pattern, why] of REFUSED_ENV_NAMES) {
-        const prefix = pattern.exec(upper)?.[1];
-        if (!pattern.test(upper))
-            continue;
-        const reason = why === ''
-            ? 'it would change how every later step runs'
-            : `names ${prefix === undefined ? 'ending in _PROXY' : `starting with ${prefix}`} ${why}`;
-        throw refuse(`must not be ${raw}: ${reason}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
-    }
-    return raw;
-}
-function readUrl(input, raw, what) {
-    const refuse = refuser(input);
-    if (!raw)
-        throw refuse(`is required: ${what}, like https://api.example.com.`);
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        throw refuse(`must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
-    }
-    if (url.username || url.password) {
-        throw refuse('must not contain a user name or password: the action authenticates with clientId and clientSecret.');
-    }
-    if (url.search || url.hash) {
-        throw refuse(`must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
-    }
-    const loopback = /^(?:localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
-        throw refuse(`must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
-    return url;
-}
-function withoutTrailingSlash(url) {
-    return url.origin + url.pathname.replace(/\/+$/, '');
-}
-function quote(raw) {
-    return JSON.stringify((0,shared_text/* truncate */.xv)(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-function inputVariable(name) {
-    return name.replace(/ /g, '_').toUpperCase();
-}
-function parsers_refuseUnknownInputs(given, declared) {
-    const known = new Set(declared.map(inputVariable));
-    const unknown = given.filter((variable) => !known.has(variable.toUpperCase())).sort();
-    const [first, ...others] = unknown;
-    if (first === undefined)
-        return;
-    const meant = closest(first, declared);
-    const guess = meant === undefined ? ` (the inputs are ${declared.join(', ')}).` : `: did you mean '${meant}'?`;
-    const also = others.map((variable) => {
-        const other = closest(variable, declared);
-        return `'${written(variable)}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`;
-    });
-    throw new InputError(written(first), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`);
-}
-function written(variable) {
-    return variable.toLowerCase();
-}
-function closest(variable, declared) {
-    const wanted = squash(variable);
-    if (wanted === '')
-        return undefined;
-    let best;
-    for (const name of declared) {
-        const distance = editDistance(wanted, squash(name));
-        if (best === undefined || distance < best.distance)
-            best = { name, distance };
-    }
-    if (best === undefined)
-        return undefined;
-    return best.distance <= Math.max(1, Math.floor(wanted.length / 4)) ? best.name : undefined;
-}
-function squash(name) {
-    return name.toUpperCase().replace(/[^A-Z0-9]/g, '');
-}
-function editDistance(a, b) {
-    const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-    const at = (i, j) => rows[i]?.[j] ?? Infinity;
-    for (let i = 1; i <= a.length; i++) {
-        const row = rows[i] ?? [];
-        for (let j = 1; j <= b.length; j++) {
-            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-            let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
-            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-                distance = Math.min(distance, at(i - 2, j - 2) + 1);
-            }
-            row[j] = distance;
-        }
-    }
-    return at(a.length, b.length);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/read.ts
-
-
-const OPERATIONS = (/* unused pure expression or super */ null && (['create', 'list', 'revoke', 'cleanup']));
-const STATE_FILTERS = (/* unused pure expression or super */ null && (['active', 'revoked', 'all']));
-const IF_EXISTS = (/* unused pure expression or super */ null && (['create', 'reuse', 'fail']));
-const INPUT_DEFAULTS = {
-    name: '',
-    tokenId: '',
-    envName: '',
-    ifExists: 'create',
-    revokeOnExit: 'false',
-    state: 'all',
-    olderThan: '',
-    keep: '1',
-    dryRun: 'false',
-    concurrency: '4',
-    timeout: '30',
-    retries: '3',
-    summary: 'true',
-    writeTokenFile: 'false',
-    expectedProjectId: '',
-    totalTimeout: '900',
-};
-const JOB_STATUS_INPUT = 'jobStatus';
-const REQUIRED_INPUTS = ['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl'];
-const DECLARED_INPUTS = [
-    ...REQUIRED_INPUTS,
-    ...Object.keys(INPUT_DEFAULTS),
-    JOB_STATUS_INPUT,
-];
-const USED_BY = {
-    create: ['name', 'envName', 'ifExists', 'revokeOnExit', 'writeTokenFile'],
-    list: ['name', 'state'],
-    revoke: ['tokenId'],
-    cleanup: ['name', 'olderThan', 'keep', 'dryRun', 'concurrency'],
-};
-const OPERATION_SPECIFIC = [...new Set(Object.values(USED_BY).flat())];
-function readInputs(read, secrets, given) {
-    maskClientSecret(read, secrets);
-    refuseUnknownInputs(given, DECLARED_INPUTS);
-    const operation = readOperation(read('operation'));
-    const connection = readConnection(read, secrets);
-    const orDefault = withDefaults(read);
-    const summary = readBoolean('summary', orDefault('summary'));
-    let task;
-    switch (operation) {
-        case 'create':
-            task = {
-                operation,
-                name: readRequiredName(orDefault('name'), "the new token's name"),
-                envName: readEnvName(orDefault('envName')),
-                ifExists: readChoice('ifExists', orDefault('ifExists'), IF_EXISTS),
-                revokeOnExit: readRevokeOnExit(orDefault('revokeOnExit')),
-                writeTokenFile: readBoolean('writeTokenFile', orDefault('writeTokenFile')),
-            };
-            break;
-        case 'list':
-            task = {
-                operation,
-                name: readNameFilter(orDefault('name')),
-                state: readChoice('state', orDefault('state'), STATE_FILTERS),
-            };
-            break;
-        case 'revoke':
-            task = { operation, tokenId: readTokenId(orDefault('tokenId')) };
-            break;
-        case 'cleanup':
-            task = readCleanup(orDefault);
-            break;
-    }
-    const warnings = OPERATION_SPECIFIC.filter((input) => !USED_BY[operation].includes(input) && orDefault(input) !== INPUT_DEFAULTS[input]).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`);
-    return {
-        connection,
-        task,
-        summary,
-        expectedProjectId: readProjectId(orDefault('expectedProjectId')),
-        warnings,
-    };
-}
-function readConnection(read, secrets) {
-    const clientSecret = maskClientSecret(read, secrets);
-    const clientId = read('clientId');
-    if (!clientId)
-        throw new errors/* InputError */.dz('clientId', `is required: the API client id, from a secret. ${errors/* FORK_HINT */.DS}`);
-    if (!clientSecret) {
-        throw new errors/* InputError */.dz('clientSecret', `is required: the API client secret, from a secret. ${errors/* FORK_HINT */.DS}`);
-    }
-    const orDefault = withDefaults(read);
-    const authUrl = readUrl('authUrl', read('authUrl'), 'the auth service base URL');
-    return {
-        clientId,
-        clientSecret,
-        baseUrl: withoutTrailingSlash(readUrl('baseUrl', read('baseUrl'), 'the REST API base URL')),
-        authUrl: withoutTrailingSlash(authUrl),
-        timeoutMs: parsers_readInteger('timeout', orDefault('timeout'), 1, 600, 'a whole number of seconds') * 1000,
-        retries: parsers_readInteger('retries', orDefault('retries'), 0, 10, 'a whole number'),
-        totalTimeoutMs: parsers_readInteger('totalTimeout', orDefault('totalTimeout'), 0, 21_600, 'a whole number of seconds') * 1000,
-    };
-}
-function withDefaults(read) {
-    return (input) => read(input) || INPUT_DEFAULTS[input];
-}
-function maskClientSecret(read, secrets) {
-    const clientSecret = read('clientSecret');
-    secrets.add(clientSecret);
-    return clientSecret;
-}
-function readOperation(raw) {
-    if (!raw)
-        throw new InputError('operation', `is required: one of ${OPERATIONS.join(', ')}.`);
-    return readChoice('operation', raw, OPERATIONS);
-}
-function readCleanup(orDefault) {
-    const name = readNameFilter(orDefault('name'));
-    const olderThan = readDuration(orDefault('olderThan'));
-    if (name === undefined && olderThan === undefined) {
-        throw new InputError('name', "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.");
-    }
-    return {
-        operation: 'cleanup',
-        name,
-        olderThan,
-        keep: readInteger('keep', orDefault('keep'), 0, 1000, 'a whole number'),
-        dryRun: readBoolean('dryRun', orDefault('dryRun')),
-        concurrency: readInteger('concurrency', orDefault('concurrency'), 1, 32, 'a whole number'),
-    };
-}
-
-;// CONCATENATED MODULE: external "node:http"
-const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
-var lib = __nccwpck_require__(511);
-;// CONCATENATED MODULE: ./src/platform/http.ts
-
-
-
-
-
-
-const VERSION = '0.1.0';
-const USER_AGENT = `gateway-token-action/${VERSION}`;
-class TransportError extends Error {
-    code;
-    requestSent;
-    name = 'TransportError';
-    constructor(message, code, requestSent) {
-        super(message);
-        this.code = code;
-        this.requestSent = requestSent;
-    }
-}
-const CUT_OFF = 'ECANCELED';
-class HttpTransport {
-    clients = {
-        auth: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
-        api: new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true }),
-    };
-    send(target, request, timeoutMs, signal, onWritten) {
-        const agent = this.clients[target].getAgent(request.url);
-        return send(request, agent, timeoutMs, signal, onWritten);
-    }
-    close() {
-        this.clients.auth.dispose();
-        this.clients.api.dispose();
-    }
-}
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
-const DESCRIPTIONS = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset',
-    EPIPE: 'connection closed while sending',
-    ENOTFOUND: 'host not found',
-    EAI_AGAIN: 'host name lookup failed',
-    EHOSTUNREACH: 'host unreachable',
-    ENETUNREACH: 'network unreachable',
-    ECONNABORTED: 'connection aborted',
-    DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed, and not trusted',
-    SELF_SIGNED_CERT_IN_CHAIN: 'its certificate chain ends in a self-signed CA that is not trusted',
-    UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate was issued by a CA that is not trusted',
-    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate was issued by a CA that is not trusted',
-    CERT_HAS_EXPIRED: 'its certificate has expired',
-    ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another host name',
-};
-function send(request, agent, timeoutMs, signal, onWritten) {
-    return new Promise((resolve, reject) => {
-        const url = new URL(request.url);
-        const transport = url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default());
-        const headers = { ...request.headers };
-        if (request.body !== undefined)
-            headers['Content-Length'] = String(Buffer.byteLength(request.body));
-        let sent = false;
-        let settled = false;
-        const finish = (outcome) => {
-            if (settled)
-                return;
-            settled = true;
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', cutOff);
-            outcome();
-        };
-        const fail = (error) => {
-            finish(() => {
-                reject(toTransportError(error, sent));
-            });
-        };
-        const req = transport.request(url, { method: request.method, headers, agent });
-        const timer = setTimeout(() => {
-            const seconds = timeoutMs / 1000;
-            const error = new TransportError(`no answer within ${seconds} s (timeout)`, 'ETIMEDOUT', sent);
-            fail(error);
-            req.destroy(error);
-        }, timeoutMs);
-        const cutOff = () => {
-            const error = new TransportError('cut off: the step was cancelled', CUT_OFF, sent);
-            fail(error);
-            req.destroy(error);
-        };
-        if (signal?.aborted === true)
-            cutOff();
-        else
-            signal?.addEventListener('abort', cutOff, { once: true });
-        req.on('error', fail);
-        req.on('finish', () => {
-            sent = true;
-            onWritten?.();
-        });
-        req.on('response', (res) => {
-            let chunks = [];
-            let size = 0;
-            res.on('data', (chunk) => {
-                size += chunk.length;
-                if (size > MAX_BODY_BYTES) {
-                    const error = new TransportError('answer larger than 64 MiB', 'EMSGSIZE', true);
-                    fail(error);
-                    req.destroy(error);
-                    return;
-                }
-                chunks.push(chunk);
-            });
-            res.on('error', fail);
-            res.on('end', () => {
-                const body = Buffer.concat(chunks, size).toString('utf8');
-                chunks = [];
-                finish(() => {
-                    resolve({
-                        status: res.statusCode ?? 0,
-                        statusText: res.statusMessage ?? '',
-                        headers: res.headers,
-                        body,
-                    });
-                });
-            });
-        });
-        req.end(request.body);
-    });
-}
-function toTransportError(error, sent) {
-    if (error instanceof TransportError)
-        return error;
-    const code = error.code;
-    const message = error instanceof Error ? error.message : String(error);
-    const proxyStatus = /tunneling socket could not be established, statusCode=(\d{3})/.exec(message)?.[1];
-    if (proxyStatus !== undefined) {
-        return new TransportError(proxyStatus === '407'
-            ? 'the proxy answered 407 Proxy Authentication Required (EPROXY)'
-            : `the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, proxyStatus === '407' ? 'EPROXYAUTH' : 'EPROXY', false);
-    }
-    const known = typeof code === 'string' ? code : 'EUNKNOWN';
-    const description = DESCRIPTIONS[known] ?? (TLS_TRUST.has(known) ? 'certificate not trusted' : message);
-    return new TransportError(`${description} (${known})`, known, sent);
-}
-const TLS_TRUST = new Set([
-    'DEPTH_ZERO_SELF_SIGNED_CERT',
-    'SELF_SIGNED_CERT_IN_CHAIN',
-    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-    'UNABLE_TO_GET_ISSUER_CERT',
-    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-    'CERT_UNTRUSTED',
-    'CERT_SIGNATURE_FAILURE',
-    'CERT_HAS_EXPIRED',
-    'CERT_NOT_YET_VALID',
-    'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
-const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
-function authEndpoint(authUrl) {
-    return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
-}
-const TOKENS_PATH = '/api/tokens';
-function revokePath(tokenId) {
-    if (!records_isUuid(tokenId)) {
-        throw new errors/* RequestError */.GI(`the token id ${JSON.stringify((0,shared_text/* truncate */.xv)(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
-    }
-    const id = encodeURIComponent(tokenId);
-    return `/api/tokens/${id}/revoke?tokenId=${id}`;
-}
-function jsonRequest(method, url, body) {
-    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
-    if (body === undefined)
-        return { method, url, headers };
-    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
-}
-function requestLine(request) {
-    return `${request.method} ${request.url}`;
-}
-
-;// CONCATENATED MODULE: ./src/platform/lost-create.ts
-
-
-
-function mustSearch(facts) {
-    return facts.lost || (facts.written && facts.id === undefined && !facts.refused);
-}
-const KNOWN_CLOCK_MARGIN_MS = 2_000;
-const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
-const LATE_CREATE_MS = 60_000;
-function createWindow(sentAt, platformTime, totalMs = 0) {
-    const onPlatform = platformTime(sentAt);
-    const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
-    const start = onPlatform ?? sentAt;
-    const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity;
-    return { since: start - margin, until, clockKnown: onPlatform !== undefined };
-}
-function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, except } = {}) {
-    const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs);
-    const candidates = newestFirst(tokens.filter((token) => {
-        if (token.name !== name || token.state !== 'active')
-            return false;
-        if (except !== undefined && sameId(token.id, except))
-            return false;
-        const created = createdTime(token);
-        return created === undefined || (created >= since && created <= until);
-    }));
-    const [only] = candidates;
-    if (only === undefined)
-        return { found: 'none' };
-    if (candidates.length > 1)
-        return { found: 'several', tokens: candidates };
-    const created = createdTime(only);
-    if (created === undefined) {
-        const why = `its createdAt (${JSON.stringify((0,shared_text/* truncate */.xv)(only.createdAt ?? '', 40))}) cannot be read, so whether it was made by this step or before it cannot be told`;
-        return { found: 'unsure', token: only, why };
-    }
-    if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
-        const seconds = Math.round((sentAt - created) / 1000);
-        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
-        return { found: 'unsure', token: only, why };
-    }
-    return { found: 'one', token: only };
-}
-async function revokeAtOnce(revoke, token) {
-    try {
-        await revoke(token.id);
-        return 'It was revoked at once.';
-    }
-    catch (error) {
-        return `Revoking it at once failed too: ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))} Revoke it with operation: revoke and tokenId: ${shortId(token)}.`;
-    }
-}
-async function notHandedOn(revoke, token, why) {
-    const revoked = await revokeAtOnce(revoke, token);
-    return new errors/* ActionError */.lZ(`${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(why))} The value of the new ${tokenLabel(token)} was not handed on. ${revoked}`);
-}
-class FollowedCreate {
-    context;
-    facts;
-    unsaved;
-    lostAttempts = 0;
-    constructor(name, context) {
-        this.context = context;
-        this.facts = { name, sentAt: context.clock.now(), written: false, refused: false, lost: false };
-        context.save({ ...this.facts });
-    }
-    written() {
-        if (!this.facts.written)
-            this.note({ written: true });
-    }
-    async afterLostAnswer(failure) {
-        const { facts, context } = this;
-        const name = quoteName(facts.name);
-        context.log.info(`${failure}. The token may have been created all the same: checking the list.`);
-        this.lostAttempts++;
-        this.note({ lost: true });
-        let tokens;
-        try {
-            tokens = await context.list();
-        }
-        catch (error) {
-            throw new errors/* RequestError */.GI(`${failure}; whether token ${name} was created is unknown, as listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)} ${lookForSentence(facts, context.platformTime)}`);
-        }
-        const created = findCreated(tokens, facts, context.platformTime);
-        switch (created.found) {
-            case 'none':
-                context.log.info(`No token named ${name} was created: sending the create again.`);
-                return undefined;
-            case 'several':
-                throw new errors/* RequestError */.GI(`${failure}; ${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`);
-            case 'unsure':
-                throw new errors/* RequestError */.GI(`${failure}; the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookForSentence(facts, context.platformTime)}`);
-            case 'one':
-                return this.adopted(created.token, failure);
-        }
-    }
-    async accept(token, request) {
-        const { facts, context } = this;
-        if (token.name === facts.name && token.state === 'active') {
-            this.note({ id: token.id });
-            if (this.unsaved !== undefined)
-                throw await notHandedOn(context.revoke, token, this.unsaved.error);
-            if (facts.lost)
-                this.sayLostAttempt(token);
-            return token;
-        }
-        const state = JSON.stringify((0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.state), 40));
-        const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${state}, not an active token named ${quoteName(facts.name)}: its value was not handed on.`;
-        const created = createdTime(token);
-        const since = createWindow(facts.sentAt, context.platformTime).since;
-        if (token.state !== 'active' || (created !== undefined && created < since)) {
-            this.note({ refused: true });
-            const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
-            throw new errors/* RequestError */.GI(token.state === 'active' ? mismatch + older : mismatch);
-        }
-        this.note({ id: token.id });
-        throw new errors/* RequestError */.GI(`${mismatch} ${await revokeAtOnce(context.revoke, token)}`);
-    }
-    failed(error) {
-        if (this.facts.id !== undefined || this.facts.lost)
-            return;
-        const status = error instanceof errors/* RequestError */.GI ? error.status : undefined;
-        if ((0,errors/* isRefusal */.vu)(status) || status === 429)
-            this.note({ refused: true });
-        else if (this.facts.written)
-            this.note({ lost: true });
-    }
-    async adopted(token, failure) {
-        if (!records_isUuid(token.id)) {
-            throw new errors/* RequestError */.GI(`${failure}; a token named ${quoteName(this.facts.name)} was created, but its id ${JSON.stringify((0,shared_text/* truncate */.xv)(token.id, 80))} is not a UUID, so the action cannot use it. Revoke it and run again.`);
-        }
-        this.note({ id: token.id, lost: this.lostAttempts > 1 });
-        if (token.tokenValue === undefined) {
-            throw new errors/* RequestError */.GI(`${failure}; token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one). ${await revokeAtOnce(this.context.revoke, token)}`);
-        }
-        this.context.log.info(`It was: token ${token.id}, created at ${(0,shared_text/* oneLine */.TN)(token.createdAt ?? '?')}, is this step's token.`);
-        return token;
-    }
-    sayLostAttempt(kept) {
-        const { log, postStepLooks, platformTime } = this.context;
-        if (postStepLooks) {
-            log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(kept)} (revokeOnExit).`);
-            return;
-        }
-        log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(this.facts, platformTime, kept.id)} revokeOnExit: true looks for it at the end of the job.`);
-    }
-    note(change) {
-        Object.assign(this.facts, change);
-        try {
-            this.context.save({ ...this.facts });
-        }
-        catch (error) {
-            this.unsaved ??= { error };
-        }
-    }
-}
-function lookForSentence(facts, platformTime, except) {
-    const since = new Date(createWindow(facts.sentAt, platformTime).since).toISOString();
-    const other = except === undefined ? '' : ` other than ${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(except), 80)}`;
-    return `An active token named ${quoteName(facts.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
-}
-
-;// CONCATENATED MODULE: ./src/post/search.ts
-
-
-
-const POLL_MS = 2_000;
-const MAX_WAIT_MS = 8_000;
-async function searchCreated(api, facts, { clock, deadline, log }, totalMs) {
-    const name = quoteName(facts.name);
-    for (let wait = 1_000;;) {
-        let tokens;
-        try {
-            tokens = await api.listTokens();
-        }
-        catch (error) {
-            const passes = error instanceof errors/* RequestError */.GI && error.transient;
-            if (!passes || error instanceof errors/* DeadlineError */.j3 || deadline.remaining() <= wait)
-                throw error;
-            log.info(`Listing the tokens failed: ${error.message} Looking again in ${wait / 1000} s.`);
-            await clock.sleep(wait, deadline.stopSignal);
-            wait = Math.min(2 * wait, MAX_WAIT_MS);
-            continue;
-        }
-        const options = facts.id === undefined ? { totalMs } : { totalMs, except: facts.id };
-        const created = findCreated(tokens, facts, (at) => api.platformTime(at), options);
-        const landing = facts.sentAt + LATE_CREATE_MS - clock.now();
-        if (created.found !== 'none')
-            return created;
-        if (landing <= 0)
-            return { found: 'none', landed: true };
-        if (deadline.remaining() <= Math.min(POLL_MS, landing))
-            return { found: 'none', landed: false };
-        log.info(`No token named ${name} in the list yet; a create can land late: looking again in ${POLL_MS / 1000} s, for another ${Math.ceil(landing / 1000)} s at most.`);
-        await clock.sleep(Math.min(POLL_MS, landing), deadline.stopSignal);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/post/state.ts
-const CREATE = 'create';
-const TOKEN_FILE = 'tokenFile';
-class PostState {
-    runner;
-    constructor(runner) {
-        this.runner = runner;
-    }
-    createSaver(when) {
-        return (facts) => {
-            this.runner.saveState(CREATE, JSON.stringify({ ...facts, when }));
-        };
-    }
-    tokenFile(path) {
-        this.runner.saveState(TOKEN_FILE, path);
-    }
-}
-function readSavedCreate(runner) {
-    let saved;
-    try {
-        saved = JSON.parse(runner.getState(CREATE) || 'null');
-    }
-    catch {
-        return undefined;
-    }
-    if (typeof saved !== 'object' || saved === null)
-        return undefined;
-    const { name, sentAt, written, id, refused, lost, when } = saved;
-    if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt))
-        return undefined;
-    return {
-        name,
-        sentAt: sentAt,
-        written: written === true,
-        ...(typeof id === 'string' && id !== '' ? { id } : {}),
-        refused: refused === true,
-        lost: lost === true,
-        when: when === 'failure' ? 'failure' : 'always',
-    };
-}
-function savedTokenFile(runner) {
-    return runner.getState(TOKEN_FILE) || undefined;
-}
-
-// EXTERNAL MODULE: ./src/runner/github-runner.ts + 14 modules
-var github_runner = __nccwpck_require__(307);
-;// CONCATENATED MODULE: ./src/platform/failures.ts
-
-
-const DEFAULT_BACKOFF = {
-    baseDelayMs: 500,
-    maxDelayMs: 8_000,
-    maxRetryAfterMs: 60_000,
-};
-const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
-const TRANSIENT_CODES = new Set([
-    'ECONNRESET',
-    'ECONNREFUSED',
-    'ECONNABORTED',
-    'EPIPE',
-    'ETIMEDOUT',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ENETDOWN',
-]);
-function isTransient(outcome) {
-    return outcome instanceof TransportError
-        ? TRANSIENT_CODES.has(outcome.code)
-        : TRANSIENT_STATUSES.has(outcome.status);
-}
-function mayHaveTakenEffect(outcome) {
-    if (outcome instanceof TransportError)
-        return outcome.requestSent;
-    return outcome.status >= 500 || outcome.status === 408;
-}
-function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
-    const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
-    return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
-}
-function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
-    const value = headers['retry-after']?.trim();
-    if (!value)
-        return undefined;
-    let delay;
-    if (/^\d+$/.test(value)) {
-        delay = Number(value) * 1000;
-    }
-    else {
-        const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
-        if (Number.isNaN(at))
-            return undefined;
-        const serverNow = headers.date === undefined ? NaN : Date.parse(headers.date);
-        delay = Math.max(0, at - (Number.isNaN(serverNow) ? now : serverNow));
-    }
-    return Math.min(delay, backoff.maxRetryAfterMs);
-}
-const MAX_REASON = 60;
-const MAX_DETAIL = 300;
-const MAX_BODY = 64 * 1024;
-const MAX_DEPTH = 4;
-const MAX_PARTS = 16;
-function describeBody(body, contentType, scrub) {
-    const truncated = body.length > MAX_BODY;
-    const text = scrub(truncated ? body.slice(0, MAX_BODY) : body).trim();
-    if (text === '')
-        return '';
-    if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text)) {
-        return 'the body was not JSON (an HTML page)';
-    }
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch {
-        if (truncated && /^[[{]/.test(text)) {
-            return `a JSON body of ${body.length} characters, too long to read for its message`;
-        }
-        return shorten(text);
-    }
-    const detail = jsonDetail(json);
-    if (detail !== undefined)
-        return shorten(scrub(detail));
-    const fields = typeof json === 'object' && json !== null && !Array.isArray(json)
-        ? Object.keys(json).slice(0, 8)
-        : [];
-    return fields.length > 0
-        ? shorten(`a JSON body without an error message (fields: ${fields.join(', ')})`)
-        : 'a JSON body without an error message';
-}
-function jsonDetail(value, depth = 0) {
-    if (typeof value === 'string')
-        return value;
-    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH)
-        return undefined;
-    const fields = value;
-    const parts = [
-        fields.error,
-        fields.message,
-        fields.errors,
-        fields.error_description,
-        fields.detail,
-    ]
-        .flatMap((field) => (Array.isArray(field) ? field : [field]))
-        .slice(0, MAX_PARTS)
-        .map((field) => typeof field === 'object' && field !== null ? jsonDetail(field, depth + 1) : field)
-        .filter((field) => typeof field === 'string' && field.trim() !== '');
-    return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
-}
-function shorten(text) {
-    return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(text), MAX_DETAIL);
-}
-function describeFailure(request, outcome, { renewed, attempt }, scrub) {
-    if (outcome instanceof TransportError) {
-        return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
-    }
-    const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
-    const reason = (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
-    const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
-    const what = detail ? `: ${detail}` : '';
-    if (renewed && outcome.status === 401) {
-        return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
-    }
-    return `${requestLine(request)} answered ${status}${attempt}${what}`;
-}
-const UNREACHABLE = new Set([
-    'ECONNREFUSED',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ENETDOWN',
-]);
-function transportHint(error, target, url, timeoutMs) {
-    if (error.code === 'ETIMEDOUT') {
-        return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
-    }
-    const input = target === 'auth' ? 'authUrl' : 'baseUrl';
-    const { host, origin } = new URL(url);
-    if (UNREACHABLE.has(error.code)) {
-        return ` Check the ${input} input (${origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`;
-    }
-    if (error.code === 'EPROXYAUTH') {
-        return ` Check the user name and password in HTTPS_PROXY (http://user:password@proxy:port, the special characters %-encoded), and that the proxy lets this runner reach ${host}.`;
-    }
-    if (error.code === 'EPROXY') {
-        return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`;
-    }
-    if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-        return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`;
-    }
-    if (TLS_TRUST.has(error.code)) {
-        return ` The runner does not trust the certificate of ${host}. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.`;
-    }
-    return '';
-}
-function authPathHint(endpoint) {
-    const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'));
-    return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
-}
-function apiPathHint(request) {
-    const { origin, pathname } = new URL(request.url);
-    const at = pathname.lastIndexOf(TOKENS_PATH);
-    if (at < 0)
-        return '';
-    const baseUrl = origin + pathname.slice(0, at);
-    const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1];
-    if (repeated !== undefined) {
-        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${TOKENS_PATH}/`.startsWith(`/${repeated}/`)
-            ? `the action adds ${TOKENS_PATH} to it, so leave /${repeated} off its end`
-            : 'check its path prefix';
-        return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`;
-    }
-    if (pathname.endsWith(TOKENS_PATH)) {
-        return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${TOKENS_PATH} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
-    }
-    return '';
-}
-function notJsonHint(request, target) {
-    const { origin, pathname } = new URL(request.url);
-    if (target === 'auth') {
-        return ` Check the authUrl input: the action posts the credentials to ${origin}${pathname}, which must be the auth service's token endpoint (authUrl plus ${AUTH_PATH}, or authUrl itself when it ends in /api-token).`;
-    }
-    const at = pathname.lastIndexOf(TOKENS_PATH);
-    const baseUrl = origin + (at < 0 ? pathname : pathname.slice(0, at));
-    return ` Check the baseUrl input (${baseUrl}): the action adds ${TOKENS_PATH} to it, so it must be the REST API's base URL, not the web app's.`;
-}
-
-;// CONCATENATED MODULE: ./src/platform/decode.ts
-
-
-
-
-
-const NOT_JSON = Symbol('not JSON');
-const HEADER_SAFE = /^[\x21-\x7e]+$/;
-function parseJson(body) {
-    try {
-        return JSON.parse(body);
-    }
-    catch {
-        return NOT_JSON;
-    }
-}
-function readRecord(request, answer) {
-    const record = toRecord(readJson(request, answer));
-    if (typeof record === 'string') {
-        throw new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status} but the body is ${record}.`, answer.status);
-    }
-    return record;
-}
-function readRevoked(request, answer, tokenId) {
-    const record = readRecord(request, answer);
-    if (!sameId(record.id, tokenId)) {
-        throw new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status} with the record of another token, ${nameAndId(record)}.`, answer.status);
-    }
-    if (record.state !== 'revoked') {
-        throw new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status} with the token in state ${JSON.stringify((0,shared_text/* truncate */.xv)(record.state, 40))}, not revoked.`, answer.status);
-    }
-    return record;
-}
-function readCreated(request, answer) {
-    const record = readRecord(request, answer);
-    if (!records_isUuid(record.id)) {
-        throw new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status} but the new token's id ${JSON.stringify((0,shared_text/* truncate */.xv)(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`, answer.status);
-    }
-    if (record.tokenValue === undefined) {
-        throw new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status} but the new token ${record.id} has no tokenValue; revoke it and try again.`, answer.status);
-    }
-    return record;
-}
-function readList(request, answer) {
-    const body = readJson(request, answer);
-    if (!Array.isArray(body)) {
-        throw new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status} but the body is not a list of tokens.`, answer.status);
-    }
-    const records = body.map((item, index) => {
-        const record = toRecord(item);
-        if (typeof record === 'string') {
-            throw new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status} but item ${index} of the list is ${record}.`, answer.status);
-        }
-        return record;
-    });
-    return uniqueById(records);
-}
-function readAccessToken(request, answer, now) {
-    const body = readJson(request, answer, 'auth');
-    const fields = (typeof body === 'object' && body !== null ? body : {});
-    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
-    if (typeof value !== 'string' || value === '') {
-        throw new errors/* RequestError */.GI(`${requestLine(request)} answered 200 without an access_token.`, answer.status);
-    }
-    if (!HEADER_SAFE.test(value)) {
-        throw new errors/* RequestError */.GI(`${requestLine(request)} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`, answer.status);
-    }
-    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
-    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
-    return { value, renewAt };
-}
-function readJson(request, answer, target = 'api') {
-    if (answer.json === NOT_JSON) {
-        const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body';
-        throw new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status} with ${page} that is not JSON.${notJsonHint(request, target)}`, answer.status);
-    }
-    return answer.json;
-}
-
-;// CONCATENATED MODULE: ./src/platform/call-loop.ts
-
-
-
-
-
-
-class CallLoop {
-    options;
-    platformOffset;
-    accessTokens;
-    constructor(options) {
-        this.options = options;
-        this.accessTokens = options.accessTokens?.(this);
-    }
-    platformTime(at) {
-        return this.platformOffset === undefined ? undefined : at + this.platformOffset;
-    }
-    async call(target, request, options) {
-        const attempts = this.options.retries + 1;
-        let renewed = false;
-        for (let attempt = (options.pooled?.attemptsUsed ?? 0) + 1;; attempt++) {
-            if (this.options.deadline.expired())
-                throw notSent(this.options.deadline, request);
-            const { outcome, accessToken, shortened } = await this.attempt(target, request, options);
-            this.throwIfCutOff(request, outcome, shortened);
-            const answer = outcome instanceof TransportError ? undefined : outcome;
-            if (answer?.status === 401 && accessToken !== undefined && !renewed) {
-                renewed = true;
-                this.options.log.info(`${requestLine(request)} answered 401: authenticating again.`);
-                await this.accessTokens?.reject(accessToken);
-                attempt--;
-                continue;
-            }
-            if (answer !== undefined && isSuccess(target, answer.status)) {
-                return this.readSuccess(answer, options);
-            }
-            const retrying = isTransient(outcome) && attempt < attempts;
-            const numbered = attempts > 1 && isTransient(outcome) ? ` (attempt ${attempt} of ${attempts})` : '';
-            const scrub = (text) => this.options.secrets.scrub(text);
-            const failure = describeFailure(request, outcome, { renewed, attempt: numbered }, scrub);
-            const delay = retrying ? this.delayOrStop(failure, outcome, attempt, options) : 0;
-            if (options.onUncertain !== undefined && mayHaveTakenEffect(outcome)) {
-                if (retrying)
-                    await this.wait(failure, delay);
-                const found = await options.onUncertain(failure);
-                if (found !== undefined)
-                    return found;
-                if (retrying)
-                    continue;
-            }
-            if (!retrying)
-                throw this.finalFailure(target, request, outcome, failure);
-            await this.wait(failure, delay);
-        }
-    }
-    throwIfCutOff(request, outcome, shortened) {
-        if (!(outcome instanceof TransportError))
-            return;
-        if (!((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === CUT_OFF))
-            return;
-        const maybe = outcome.requestSent ? ' It may have taken effect all the same.' : '';
-        throw new errors/* DeadlineError */.j3(`${stopped(this.options.deadline.cause())} while ${requestLine(request)} waited for an answer.${maybe}`, undefined, outcome.requestSent);
-    }
-    async readSuccess(answer, options) {
-        try {
-            return options.read(answer);
-        }
-        catch (error) {
-            const found = error instanceof errors/* RequestError */.GI
-                ? await options.onUncertain?.(error.message.replace(/\.$/, ''))
-                : undefined;
-            if (found !== undefined)
-                return found;
-            throw error;
-        }
-    }
-    delayOrStop(failure, outcome, attempt, options) {
-        const { clock, backoff, deadline } = this.options;
-        const answer = outcome instanceof TransportError ? undefined : outcome;
-        const retryAfter = answer && retryAfterDelay(answer.headers, clock.now(), backoff);
-        const delay = retryAfter ?? backoffDelay(attempt, clock.jitter(), backoff);
-        if (answer?.status === 429 && options.pooled !== undefined) {
-            throw new errors/* ThrottledError */.Xe((0,shared_text/* asSentence */.KG)(failure), { waitMs: delay, attemptsUsed: attempt });
-        }
-        if (delay < deadline.remaining())
-            return delay;
-        const maybe = mayHaveTakenEffect(outcome);
-        const cause = deadline.cause();
-        const why = cause.by === 'cancel'
-            ? `the step was cancelled (${cause.signal}), so it was not tried again`
-            : `${deadline.describe()} leaves no time to wait ${seconds(delay)} and try again`;
-        throw new errors/* DeadlineError */.j3(`${failure}; ${why}.${maybe ? ' It may have taken effect all the same.' : ''}`, answer?.status, maybe);
-    }
-    finalFailure(target, request, outcome, failure) {
-        if (outcome instanceof TransportError) {
-            const hint = transportHint(outcome, target, request.url, this.options.timeoutMs);
-            return new errors/* RequestError */.GI((0,shared_text/* asSentence */.KG)(failure) + hint, undefined, isTransient(outcome));
-        }
-        const hint = target === 'api' && outcome.status === 404 ? apiPathHint(request) : '';
-        return new errors/* RequestError */.GI((0,shared_text/* asSentence */.KG)(failure) + hint, outcome.status, isTransient(outcome));
-    }
-    async wait(failure, delay) {
-        this.options.log.info(`${failure}; retrying in ${seconds(delay)}.`);
-        await this.options.clock.sleep(delay, this.options.deadline.stopSignal);
-    }
-    async attempt(target, request, { onWritten }) {
-        const { clock, secrets, transport, log, deadline } = this.options;
-        let accessToken;
-        let sent = request;
-        if (target === 'api' && this.accessTokens !== undefined) {
-            accessToken = await this.accessTokens.accessToken();
-            secrets.add(accessToken, 'sent');
-            sent = { ...request, headers: { ...request.headers, Authorization: `Bearer ${accessToken}` } };
-        }
-        if (deadline.expired())
-            throw notSent(deadline, request);
-        const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining());
-        const started = clock.now();
-        let outcome;
-        try {
-            const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal, onWritten);
-            const json = parseJson(response.body);
-            secrets.addFrom(json);
-            const read = json !== NOT_JSON && isSuccess(target, response.status);
-            outcome = { ...response, body: read ? '' : response.body, json };
-            if (target === 'api')
-                this.notePlatformTime(outcome);
-        }
-        catch (error) {
-            if (!(error instanceof TransportError))
-                throw error;
-            outcome = error;
-        }
-        const result = outcome instanceof TransportError ? outcome.code : String(outcome.status);
-        log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
-        const shortened = timeoutMs < this.options.timeoutMs;
-        return accessToken === undefined ? { outcome, shortened } : { outcome, accessToken, shortened };
-    }
-    notePlatformTime(answer) {
-        const date = answer.headers.date === undefined ? NaN : Date.parse(answer.headers.date);
-        if (!Number.isNaN(date))
-            this.platformOffset = date + 500 - this.options.clock.now();
-    }
-}
-function isSuccess(target, status) {
-    return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
-}
-function seconds(ms) {
-    return `${(ms / 1000).toFixed(1)} s`;
-}
-function notSent(deadline, request) {
-    return new errors/* DeadlineError */.j3(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
-}
-
-;// CONCATENATED MODULE: ./src/platform/client.ts
-
-
-
-
-
-
-
-
-class PlatformClient {
-    options;
-    clock;
-    transport;
-    loop;
-    constructor(options) {
-        this.options = options;
-        this.clock = options.clock ?? systemClock;
-        this.transport = options.transport ?? new HttpTransport();
-        this.loop = new CallLoop({
-            transport: this.transport,
-            timeoutMs: options.timeoutMs,
-            deadline: options.deadline ?? new Deadline(this.clock, 0),
-            retries: options.retries,
-            secrets: options.secrets,
-            log: options.log,
-            clock: this.clock,
-            backoff: options.backoff ?? DEFAULT_BACKOFF,
-            accessTokens: (loop) => new Session(() => this.authenticate(loop), () => this.clock.now()),
-        });
-    }
-    async createToken(name, { save } = {}) {
-        const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
-        const create = new FollowedCreate(name, {
-            clock: this.clock,
-            log: this.options.log,
-            list: () => this.listTokens(),
-            revoke: (tokenId) => this.revokeToken(tokenId),
-            platformTime: this.platformTime,
-            save: save ?? (() => undefined),
-            postStepLooks: save !== undefined,
-        });
-        try {
-            const token = await this.loop.call('api', request, {
-                read: (answer) => readCreated(request, answer),
-                onWritten: () => {
-                    create.written();
-                },
-                onUncertain: (failure) => create.afterLostAnswer(failure),
-            });
-            return await create.accept(token, requestLine(request));
-        }
-        catch (error) {
-            create.failed(error);
-            throw error;
-        }
-    }
-    listTokens() {
-        const request = this.apiRequest('GET', TOKENS_PATH);
-        return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
-    }
-    async revokeToken(tokenId, options = {}) {
-        const request = this.apiRequest('POST', revokePath(tokenId));
-        let mayHaveRevoked = false;
-        try {
-            const token = await this.loop.call('api', request, {
-                read: (answer) => readRevoked(request, answer, tokenId),
-                onUncertain: () => {
-                    mayHaveRevoked = true;
-                    return Promise.resolve(undefined);
-                },
-                ...(options.pooled && { pooled: options.pooled }),
-            });
-            return { token, alreadyRevoked: false };
-        }
-        catch (error) {
-            const status = error instanceof errors/* RequestError */.GI ? error.status : undefined;
-            if (status === undefined || status === 401 || error instanceof errors/* AuthenticationError */.v3)
-                throw error;
-            if (!((0,errors/* isRefusal */.vu)(status) || (status >= 200 && status <= 299)))
-                throw error;
-            const unsettled = new errors/* UnsettledRevokeError */.V0(error, mayHaveRevoked);
-            if (options.settle === 'later')
-                throw unsettled;
-            const [settled] = await settleRefusals(() => this.listTokens(), [{ tokenId, unsettled }]);
-            if (settled === undefined || 'error' in settled)
-                throw settled?.error ?? error;
-            return settled;
-        }
-    }
-    close() {
-        this.transport.close();
-    }
-    platformTime = (at) => this.loop.platformTime(at);
-    apiRequest(method, path, body) {
-        return jsonRequest(method, this.options.baseUrl + path, body);
-    }
-    async authenticate(loop) {
-        const { clientId, clientSecret, authUrl } = this.options;
-        const endpoint = authEndpoint(authUrl);
-        const request = jsonRequest('POST', endpoint, JSON.stringify({ clientId, secret: clientSecret }));
-        try {
-            return await loop.call('auth', request, {
-                read: (answer) => readAccessToken(request, answer, this.clock.now()),
-            });
-        }
-        catch (error) {
-            if (!(error instanceof errors/* RequestError */.GI))
-                throw error;
-            const { status, transient } = error;
-            const detail = status === 404 || status === 405
-                ? `failed: ${error.message} ${authPathHint(endpoint)}`
-                : (0,errors/* isRefusal */.vu)(status)
-                    ? `was refused: ${error.message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`
-                    : `failed: ${error.message}`;
-            throw new errors/* AuthenticationError */.v3(`authentication ${detail}`, status, transient);
-        }
-    }
-}
-class Session {
-    obtain;
-    now;
-    pending;
-    constructor(obtain, now) {
-        this.obtain = obtain;
-        this.now = now;
-    }
-    async accessToken() {
-        const current = this.pending;
-        if (current !== undefined) {
-            const token = await current;
-            if (token.renewAt === undefined || this.now() < token.renewAt)
-                return token.value;
-            if (this.pending === current)
-                this.pending = undefined;
-        }
-        if (this.pending === undefined) {
-            const pending = this.obtain();
-            this.pending = pending;
-            pending.catch(() => {
-                if (this.pending === pending)
-                    this.pending = undefined;
-            });
-        }
-        return (await this.pending).value;
-    }
-    async reject(value) {
-        const current = this.pending;
-        const token = await current?.catch(() => undefined);
-        if (token?.value === value && this.pending === current)
-            this.pending = undefined;
-    }
-}
-async function settleRefusals(list, unsettled) {
-    if (unsettled.length === 0)
-        return [];
-    let tokens;
-    try {
-        tokens = await list();
-    }
-    catch (error) {
-        const why = ` Whether it was revoked already could not be told: listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)}`;
-        return unsettled.map(({ unsettled: { refusal } }) => ({
-            error: new errors/* RequestError */.GI(refusal.message + why, refusal.status),
-        }));
-    }
-    return unsettled.map(({ tokenId, unsettled: { refusal, mayHaveRevoked } }) => {
-        const found = findById(tokens, tokenId);
-        if (found === undefined) {
-            const message = `no token with id ${tokenId} exists in the project: ${refusal.message}`;
-            return { error: new errors/* UnknownTokenError */.YP(message, refusal.status) };
-        }
-        if (found.state === 'revoked')
-            return { token: found, alreadyRevoked: !mayHaveRevoked };
-        return { error: refusal };
-    });
-}
-
-;// CONCATENATED MODULE: ./src/shared/secrets.ts
-
-const SECRET_FIELDS = new Set([
-    'access_token',
-    'accessToken',
-    'refresh_token',
-    'refreshToken',
-    'id_token',
-    'secret',
-    'clientSecret',
-    'tokenValue',
-]);
-const PIECE_LENGTH = 8;
-const MAX_PIECED = 16 * 1024;
-class Secrets {
-    mask;
-    values = new Set();
-    sent = new Set();
-    longestFirst;
-    pieces;
-    constructor(mask) {
-        this.mask = mask;
-    }
-    add(value, kind = 'sent') {
-        if (value === undefined || value.trim() === '')
-            return;
-        if (kind === 'sent' && !this.sent.has(value)) {
-            this.sent.add(value);
-            this.pieces = undefined;
-        }
-        const lines = /[\r\n]/.test(value) ? value.split(/\r\n|\r|\n/) : [];
-        for (const part of [value, ...lines]) {
-            if (part.trim() === '' || this.values.has(part))
-                continue;
-            this.mask(part);
-            this.values.add(part);
-            this.longestFirst = undefined;
-        }
-    }
-    addFrom(json) {
-        const pending = [json];
-        for (let i = 0; i < pending.length; i++) {
-            const value = pending[i];
-            if (typeof value !== 'object' || value === null)
-                continue;
-            const fields = value;
-            for (const key in fields) {
-                const field = fields[key];
-                if (typeof field === 'string') {
-                    if (SECRET_FIELDS.has(key))
-                        this.add(field, 'received');
-                }
-                else if (typeof field === 'object' && field !== null)
-                    pending.push(field);
-            }
-        }
-    }
-    scrub(text) {
-        if (this.values.size === 0)
-            return text;
-        const exact = this.removeWhole(text);
-        const decoded = secrets_unescape(exact);
-        if (decoded !== exact) {
-            const hidden = this.hide(decoded);
-            if (hidden !== decoded)
-                return hidden;
-        }
-        return this.hide(exact);
-    }
-    removeWhole(text) {
-        this.longestFirst ??= [...this.values].sort((a, b) => b.length - a.length);
-        let result = text;
-        for (const value of this.longestFirst) {
-            if (result.includes(value))
-                result = result.split(value).join('***');
-        }
-        return result;
-    }
-    hide(text) {
-        const result = this.removeWhole(text);
-        if (this.sent.size === 0)
-            return result;
-        return this.removePieces(result).replace(ENCODED_RUN, (run) => decodings(run).some((decoded) => this.holdsPiece(decoded)) ? '***' : run);
-    }
-    removePieces(text) {
-        const { kept, from } = compact(text);
-        const hidden = new Uint8Array(text.length);
-        let found = false;
-        for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
-            if (!this.piecesOf().has(kept.slice(i, i + PIECE_LENGTH)))
-                continue;
-            found = true;
-            hidden.fill(1, from[i], (from[i + PIECE_LENGTH - 1] ?? 0) + 1);
-        }
-        if (!found)
-            return text;
-        let result = '';
-        for (let i = 0; i < text.length; i++) {
-            if (hidden[i] === 0)
-                result += text.charAt(i);
-            else if (i === 0 || hidden[i - 1] === 0)
-                result += '***';
-        }
-        return result;
-    }
-    holdsPiece(text) {
-        const { kept } = compact(text);
-        for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
-            if (this.piecesOf().has(kept.slice(i, i + PIECE_LENGTH)))
-                return true;
-        }
-        return false;
-    }
-    piecesOf() {
-        if (this.pieces === undefined) {
-            this.pieces = new Set();
-            for (const value of this.sent) {
-                const { kept } = compact(value.slice(0, MAX_PIECED));
-                for (let end = PIECE_LENGTH; end <= kept.length; end++)
-                    this.pieces.add(kept.slice(end - PIECE_LENGTH, end));
-            }
-        }
-        return this.pieces;
-    }
-}
-const IGNORED = (0,shared_text/* lazyRegExp */.eN)(() => /[\s+\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
-function compact(text) {
-    const ignored = (0,shared_text/* isAscii */.ER)(text) ? /[\s+]/ : IGNORED();
-    let kept = '';
-    const from = [];
-    for (let i = 0; i < text.length; i++) {
-        const char = text.charAt(i);
-        if (ignored.test(char))
-            continue;
-        kept += char;
-        from.push(i);
-    }
-    return { kept, from };
-}
-const ENCODED_RUN = /[A-Za-z0-9+/_-]{11,}={0,2}/g;
-function decodings(run) {
-    const bytes = [Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64')];
-    if (/^(?:[0-9a-f]{2})+$/i.test(run))
-        bytes.push(Buffer.from(run, 'hex'));
-    return bytes.flatMap((b) => [b.toString('latin1'), b.toString('utf8')]);
-}
-const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-function secrets_unescape(text) {
-    return text
-        .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex, char) => hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)))
-        .replace(/&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi, (match, dec, hex, name) => {
-        if (typeof name === 'string')
-            return NAMED[name.toLowerCase()] ?? match;
-        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
-        return code <= 0x10ffff ? String.fromCodePoint(code) : match;
-    })
-        .replace(/[^\s"'<>&=?]*%[0-9a-f]{2}[^\s"'<>&=?]*/gi, (word) => word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
-        try {
-            return decodeURIComponent(escapes);
-        }
-        catch {
-            return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one));
-        }
-    }));
-}
-
-;// CONCATENATED MODULE: ./src/runner/start.ts
-
-
-
-function maskedSecrets(runner) {
-    return new Secrets((value) => {
-        runner.setSecret(value);
-    });
-}
-function connect(runner, connection, secrets, clock, { transport, limit } = {}) {
-    const total = connection.totalTimeoutMs;
-    const deadline = limit !== undefined && (total === 0 || limit.ms < total)
-        ? new Deadline(clock, limit.ms, limit.name)
-        : new Deadline(clock, total);
-    const stopListening = stopOnCancel(runner, deadline, clock);
-    const client = new PlatformClient({
-        ...connection,
-        secrets,
-        log: runner,
-        deadline,
-        clock,
-        ...(transport === undefined ? {} : { transport }),
-    });
-    return {
-        client,
-        deadline,
-        close: () => {
-            stopListening();
-            client.close();
-        },
-    };
-}
-const CANCEL_GRACE_MS = 5_000;
-function stopOnCancel(runner, deadline, clock) {
-    const finished = new AbortController();
-    const stopListening = runner.onCancel((signal) => {
-        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
-            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
-            deadline.cancel(signal);
-            void clock.sleep(CANCEL_GRACE_MS, finished.signal).then(() => {
-                if (!finished.signal.aborted)
-                    deadline.cut();
-            });
-            return;
-        }
-        if (!deadline.cutSignal.aborted) {
-            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
-        }
-        deadline.cancel(signal);
-        deadline.cut();
-    });
-    return () => {
-        finished.abort();
-        stopListening();
-    };
-}
-
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/shared/token-files.ts
-
-
-
-const TOKEN_FILE_NAME = /^gateway-token-[0-9a-f]{32}$/;
-const randomName = (prefix, suffix = '') => `${prefix}${randomBytes(16).toString('hex')}${suffix}`;
-function newTokenFilePath(dir) {
-    return join(resolve(dir), randomName('gateway-token-'));
-}
-function writeTokenFile(path, value) {
-    writeNewFile(path, value, 0o600);
-}
-function writeTokensFile(dir, json) {
-    const path = join(resolve(dir), randomName('gateway-tokens-', '.json'));
-    writeNewFile(path, json, 0o600);
-    return path;
-}
-function writeNewFile(path, content, mode) {
-    const fd = openSync(path, 'wx', mode);
-    try {
-        fchmodSync(fd, mode);
-        writeFileSync(fd, content);
-    }
-    finally {
-        closeSync(fd);
-    }
-}
-function removeTokenFile(path, dir) {
-    if ((0,external_node_path_namespaceObject.resolve)(path) !== path ||
-        (0,external_node_path_namespaceObject.dirname)(path) !== (0,external_node_path_namespaceObject.resolve)(dir) ||
-        !TOKEN_FILE_NAME.test((0,external_node_path_namespaceObject.basename)(path))) {
-        throw new Error(`it is not a token file of this action in ${(0,external_node_path_namespaceObject.resolve)(dir)}.`);
-    }
-    try {
-        if (!(0,external_node_fs_namespaceObject.lstatSync)(path).isFile())
-            throw new Error('it is no longer a plain file.');
-        (0,external_node_fs_namespaceObject.unlinkSync)(path);
-        return true;
-    }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return false;
-        throw error;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/post/step.ts
-
-
-
-
-
-
-
-
-
-
-
-
-const POST_STEP_LIMIT = { ms: 120_000, name: "the post step's limit" };
-async function run(runner = github_runner/* githubRunner */.O, clock = systemClock, transport = new HttpTransport()) {
-    deleteTokenFile(runner);
-    const create = readSavedCreate(runner);
-    if (create === undefined) {
-        sayNoCreate(runner);
-        return;
-    }
-    const search = mustSearch(create);
-    if (create.id === undefined && !search) {
-        runner.info(nothingCreated(create));
-        return;
-    }
-    const which = create.id !== undefined
-        ? `the ${tokenLabel({ id: create.id, name: create.name })}`
-        : `the token named ${quoteName(create.name)} that this step may have created`;
-    if (create.when === 'failure' && !jobFailed(runner, which))
-        return;
-    const secrets = maskedSecrets(runner);
-    let connection;
-    try {
-        connection = readConnection((name) => runner.getInput(name), secrets);
-    }
-    catch (error) {
-        if (create.id !== undefined)
-            runner.warning(secrets.scrub(revokeFailed(create.id, create.name, error)));
-        if (search)
-            runner.warning(secrets.scrub(searchFailed(create, error)));
-        return;
-    }
-    const options = { transport, limit: POST_STEP_LIMIT };
-    const { client, deadline, close } = connect(runner, connection, secrets, clock, options);
-    try {
-        if (create.id !== undefined)
-            await revokeSaved(client, runner, create.id, create.name);
-        if (search)
-            await searchAndRevoke(client, runner, create, { clock, deadline, connection });
-    }
-    finally {
-        close();
-    }
-}
-function sayNoCreate(runner) {
-    if (runner.getInput('operation') !== 'create')
-        return;
-    if (/^(false|)$/i.test(runner.getInput('revokeOnExit')))
-        return;
-    runner.info('This step created no token (no create was sent, or an existing token was reused): nothing to revoke at the end of the job (revokeOnExit).');
-}
-function nothingCreated(create) {
-    const why = create.written
-        ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
-        : 'its request never left the runner whole (it failed before that: see the main step)';
-    return `This step's create of ${quoteName(create.name)} made no token, as ${why}: nothing to revoke at the end of the job (revokeOnExit).`;
-}
-function jobFailed(runner, which) {
-    const status = runner.getInput(JOB_STATUS_INPUT);
-    if (status === 'failure' || status === 'cancelled') {
-        const how = status === 'failure' ? 'failed' : 'was cancelled';
-        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).`);
-        return true;
-    }
-    if (status === 'success') {
-        runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`);
-    }
-    else {
-        runner.warning(`Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${JSON.stringify((0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(status), 40))}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`);
-    }
-    return false;
-}
-function deleteTokenFile(runner) {
-    const path = savedTokenFile(runner);
-    if (path === undefined)
-        return;
-    try {
-        if (removeTokenFile(path, runner.tempDir()))
-            runner.info(`Deleted the token file ${path}.`);
-        else
-            runner.debug(`The token file ${path} was gone already.`);
-    }
-    catch (error) {
-        runner.warning(`Did not delete the token file ${path}: ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))}`);
-    }
-}
-async function revokeSaved(client, runner, id, name) {
-    try {
-        await revokeAtEnd(client, runner, { id, name });
-    }
-    catch (error) {
-        runner.warning(revokeFailed(id, name, error));
-    }
-}
-async function revokeAtEnd(client, runner, token) {
-    const { alreadyRevoked } = await client.revokeToken(token.id);
-    runner.info(alreadyRevoked
-        ? `The ${tokenLabel(token)} was already revoked before the end of the job.`
-        : `Revoked ${tokenLabel(token)} at the end of the job (revokeOnExit).`);
-}
-function revokeFailed(id, name, error) {
-    const advice = error instanceof errors/* UnknownTokenError */.YP
-        ? ''
-        : records_isUuid(id)
-            ? ` It may still be active: revoke it with operation: revoke and tokenId: ${id}.`
-            : ' It may still be active: look for it with operation: list, and revoke it on the platform.';
-    return `Could not revoke ${tokenLabel({ id, name })} at the end of the job: ${(0,errors/* messageOf */.bD)(error)}${advice}`;
-}
-async function searchAndRevoke(client, runner, create, { clock, deadline, connection }) {
-    const name = quoteName(create.name);
-    runner.info(create.id === undefined
-        ? `No answer said what became of this step's create of ${name}: looking for the token it may have made (revokeOnExit).`
-        : `An attempt of this step's create of ${name} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`);
-    const notRevoked = `Did not revoke a token named ${name} at the end of the job`;
-    let candidate;
-    try {
-        const context = { clock, deadline, log: runner };
-        const created = await searchCreated(client, create, context, connection.totalTimeoutMs);
-        switch (created.found) {
-            case 'none':
-                if (created.landed === true) {
-                    runner.info(`No ${create.id === undefined ? '' : 'other '}active token named ${name} was created since the step began: nothing to revoke.`);
-                }
-                else {
-                    runner.warning(`${notRevoked}: none was in the list, and the create may still land. ${lookForSentence(create, (at) => client.platformTime(at), create.id)}`);
-                }
-                return;
-            case 'several': {
-                const ids = created.tokens.map(shortId).join(', ');
-                runner.warning(`${notRevoked}: ${created.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${ids}; revoke the one you do not need.`);
-                return;
-            }
-            case 'unsure':
-                runner.warning(`${notRevoked}: the only candidate, ${shortId(created.token)}, was not revoked because ${created.why}. Revoke it if it is this step's.`);
-                return;
-            case 'one':
-                candidate = created.token;
-                await revokeAtEnd(client, runner, candidate);
-        }
-    }
-    catch (error) {
-        runner.warning(candidate === undefined
-            ? searchFailed(create, error, (at) => client.platformTime(at))
-            : revokeFailed(candidate.id, create.name, error));
-    }
-}
-function searchFailed(create, error, platformTime = () => undefined) {
-    return `Could not look for the token named ${quoteName(create.name)} that this step may have created: ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))} ${lookForSentence(create, platformTime, create.id)}`;
-}
-
-
-/***/ }),
-
-/***/ 307:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  O: () => (/* binding */ githubRunner)
-});
-
-// EXTERNAL MODULE: ./src/shared/text.ts
-var shared_text = __nccwpck_require__(646);
-;// CONCATENATED MODULE: external "os"
-const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-/**
- * Sanitizes an input into a string so it can be passed into issueCommand safely
- * @param input input to sanitize into a string
- */
-function toCommandValue(input) {
-    if (input === null || input === undefined) {
-        return '';
-    }
-    else if (typeof input === 'string' || input instanceof String) {
-        return input;
-    }
-    return JSON.stringify(input);
-}
-/**
- *
- * @param annotationProperties
- * @returns The command properties to send with the actual annotation command
- * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
- */
-function toCommandProperties(annotationProperties) {
-    if (!Object.keys(annotationProperties).length) {
-        return {};
-    }
-    return {
-        title: annotationProperties.title,
-        file: annotationProperties.file,
-        line: annotationProperties.startLine,
-        endLine: annotationProperties.endLine,
-        col: annotationProperties.startColumn,
-        endColumn: annotationProperties.endColumn
-    };
-}
-//# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
-
-
-/**
- * Issues a command to the GitHub Actions runner
- *
- * @param command - The command name to issue
- * @param properties - Additional properties for the command (key-value pairs)
- * @param message - The message to include with the command
- * @remarks
- * This function outputs a specially formatted string to stdout that the Actions
- * runner interprets as a command. These commands can control workflow behavior,
- * set outputs, create annotations, mask values, and more.
- *
- * Command Format:
- *   ::name key=value,key=value::message
- *
- * @example
- * ```typescript
- * // Issue a warning annotation
- * issueCommand('warning', {}, 'This is a warning message');
- * // Output: ::warning::This is a warning message
- *
- * // Set an environment variable
- * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
- * // Output: ::set-env name=MY_VAR::some value
- *
- * // Add a secret mask
- * issueCommand('add-mask', {}, 'secretValue123');
- * // Output: ::add-mask::secretValue123
- * ```
- *
- * @internal
- * This is an internal utility function that powers the public API functions
- * such as setSecret, warning, error, and exportVariable.
- */
-function command_issueCommand(command, properties, message) {
-    const cmd = new Command(command, properties, message);
-    process.stdout.write(cmd.toString() + external_os_namespaceObject.EOL);
-}
-function command_issue(name, message = '') {
-    command_issueCommand(name, {}, message);
-}
-const CMD_STRING = '::';
-class Command {
-    constructor(command, properties, message) {
-        if (!command) {
-            command = 'missing.command';
-        }
-        this.command = command;
-        this.properties = properties;
-        this.message = message;
-    }
-    toString() {
-        let cmdStr = CMD_STRING + this.command;
-        if (this.properties && Object.keys(this.properties).length > 0) {
-            cmdStr += ' ';
-            let first = true;
-            for (const key in this.properties) {
-                if (this.properties.hasOwnProperty(key)) {
-                    const val = this.properties[key];
-                    if (val) {
-                        if (first) {
-                            first = false;
-                        }
-                        else {
-                            cmdStr += ',';
-                        }
-                        cmdStr += `${key}=${escapeProperty(val)}`;
-                    }
-                }
-            }
-        }
-        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
-        return cmdStr;
-    }
-}
-function escapeData(s) {
-    return toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A');
-}
-function escapeProperty(s) {
-    return toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A')
-        .replace(/:/g, '%3A')
-        .replace(/,/g, '%2C');
-}
-//# sourceMappingURL=command.js.map
-;// CONCATENATED MODULE: external "crypto"
-const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
-;// CONCATENATED MODULE: external "fs"
-const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
-// For internal use, subject to change.
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
-
-
-
-function file_command_issueFileCommand(command, message) {
-    const filePath = process.env[`GITHUB_${command}`];
-    if (!filePath) {
-        throw new Error(`Unable to find environment variable for file command ${command}`);
-    }
-    if (!external_fs_namespaceObject.existsSync(filePath)) {
-        throw new Error(`Missing file at path: ${filePath}`);
-    }
-    external_fs_namespaceObject.appendFileSync(filePath, `${toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
-        encoding: 'utf8'
-    });
-}
-function prepareKeyValueMessage(key, value) {
-    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
-    const convertedValue = toCommandValue(value);
-    // These should realistically never happen, but just in case someone finds a
-    // way to exploit uuid generation let's not allow keys or values that contain
-    // the delimiter.
-    if (key.includes(delimiter)) {
-        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
-    }
-    if (convertedValue.includes(delimiter)) {
-        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
-    }
-    return `${key}<<${delimiter}${external_os_namespaceObject.EOL}${convertedValue}${external_os_namespaceObject.EOL}${delimiter}`;
-}
-//# sourceMappingURL=file-command.js.map
-;// CONCATENATED MODULE: external "path"
-const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
-var lib = __nccwpck_require__(511);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-class BasicCredentialHandler {
-    constructor(username, password) {
-        this.username = username;
-        this.password = password;
-    }
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return __awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-class auth_BearerCredentialHandler {
-    constructor(token) {
-        this.token = token;
-    }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Bearer ${this.token}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return __awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-class PersonalAccessTokenCredentialHandler {
-    constructor(token) {
-        this.token = token;
-    }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Basic ${Buffer.from(`PAT:${this.token}`).toString('base64')}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return __awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-//# sourceMappingURL=auth.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
-var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-class oidc_utils_OidcClient {
-    static createHttpClient(allowRetry = true, maxRetry = 10) {
-        const requestOptions = {
-            allowRetries: allowRetry,
-            maxRetries: maxRetry
-        };
-        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(oidc_utils_OidcClient.getRequestToken())], requestOptions);
-    }
-    static getRequestToken() {
-        const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
-        if (!token) {
-            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_TOKEN env variable');
-        }
-        return token;
-    }
-    static getIDTokenUrl() {
-        const runtimeUrl = process.env['ACTIONS_ID_TOKEN_REQUEST_URL'];
-        if (!runtimeUrl) {
-            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable');
-        }
-        return runtimeUrl;
-    }
-    static getCall(id_token_url) {
-        return oidc_utils_awaiter(this, void 0, void 0, function* () {
-            var _a;
-            const httpclient = oidc_utils_OidcClient.createHttpClient();
-            const res = yield httpclient
-                .getJson(id_token_url)
-                .catch(error => {
-                throw new Error(`Failed to get ID Token. \n 
-        Error Code : ${error.statusCode}\n 
-        Error Message: ${error.message}`);
-            });
-            const id_token = (_a = res.result) === null || _a === void 0 ? void 0 : _a.value;
-            if (!id_token) {
-                throw new Error('Response json body do not have ID Token field');
-            }
-            return id_token;
-        });
-    }
-    static getIDToken(audience) {
-        return oidc_utils_awaiter(this, void 0, void 0, function* () {
-            try {
-                // New ID Token is requested from action service
-                let id_token_url = oidc_utils_OidcClient.getIDTokenUrl();
-                if (audience) {
-                    const encodedAudience = encodeURIComponent(audience);
-                    id_token_url = `${id_token_url}&audience=${encodedAudience}`;
-                }
-                debug(`ID token url is ${id_token_url}`);
-                const id_token = yield oidc_utils_OidcClient.getCall(id_token_url);
-                setSecret(id_token);
-                return id_token;
-            }
-            catch (error) {
-                throw new Error(`Error message: ${error.message}`);
-            }
-        });
-    }
-}
-//# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
-var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { access, appendFile, writeFile } = external_fs_namespaceObject.promises;
-const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
-const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
-class Summary {
-    constructor() {
-        this._buffer = '';
-    }
-    /**
-     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
-     * Also checks r/w permissions.
-     *
-     * @returns step summary file path
-     */
-    filePath() {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            if (this._filePath) {
-                return this._filePath;
-            }
-            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
-            if (!pathFromEnv) {
-                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
-            }
-            try {
-                yield access(pathFromEnv, external_fs_namespaceObject.constants.R_OK | external_fs_namespaceObject.constants.W_OK);
-            }
-            catch (_a) {
-                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
-            }
-            this._filePath = pathFromEnv;
-            return this._filePath;
-        });
-    }
-    /**
-     * Wraps content in an HTML tag, adding any HTML attributes
-     *
-     * @param {string} tag HTML tag to wrap
-     * @param {string | null} content content within the tag
-     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
-     *
-     * @returns {string} content wrapped in HTML element
-     */
-    wrap(tag, content, attrs = {}) {
-        const htmlAttrs = Object.entries(attrs)
-            .map(([key, value]) => ` ${key}="${value}"`)
-            .join('');
-        if (!content) {
-            return `<${tag}${htmlAttrs}>`;
-        }
-        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
-    }
-    /**
-     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
-     *
-     * @param {SummaryWriteOptions} [options] (optional) options for write operation
-     *
-     * @returns {Promise<Summary>} summary instance
-     */
-    write(options) {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
-            const filePath = yield this.filePath();
-            const writeFunc = overwrite ? writeFile : appendFile;
-            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
-            return this.emptyBuffer();
-        });
-    }
-    /**
-     * Clears the summary buffer and wipes the summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    clear() {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            return this.emptyBuffer().write({ overwrite: true });
-        });
-    }
-    /**
-     * Returns the current summary buffer as a string
-     *
-     * @returns {string} string of summary buffer
-     */
-    stringify() {
-        return this._buffer;
-    }
-    /**
-     * If the summary buffer is empty
-     *
-     * @returns {boolen} true if the buffer is empty
-     */
-    isEmptyBuffer() {
-        return this._buffer.length === 0;
-    }
-    /**
-     * Resets the summary buffer without writing to summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    emptyBuffer() {
-        this._buffer = '';
-        return this;
-    }
-    /**
-     * Adds raw text to the summary buffer
-     *
-     * @param {string} text content to add
-     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addRaw(text, addEOL = false) {
-        this._buffer += text;
-        return addEOL ? this.addEOL() : this;
-    }
-    /**
-     * Adds the operating system-specific end-of-line marker to the buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addEOL() {
-        return this.addRaw(external_os_namespaceObject.EOL);
-    }
-    /**
-     * Adds an HTML codeblock to the summary buffer
-     *
-     * @param {string} code content to render within fenced code block
-     * @param {string} lang (optional) language to syntax highlight code
-     *
-     * @returns {Summary} summary instance
-     */
-    addCodeBlock(code, lang) {
-        const attrs = Object.assign({}, (lang && { lang }));
-        const element = this.wrap('pre', this.wrap('code', code), attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML list to the summary buffer
-     *
-     * @param {string[]} items list of items to render
-     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addList(items, ordered = false) {
-        const tag = ordered ? 'ol' : 'ul';
-        const listItems = items.map(item => this.wrap('li', item)).join('');
-        const element = this.wrap(tag, listItems);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML table to the summary buffer
-     *
-     * @param {SummaryTableCell[]} rows table rows
-     *
-     * @returns {Summary} summary instance
-     */
-    addTable(rows) {
-        const tableBody = rows
-            .map(row => {
-            const cells = row
-                .map(cell => {
-                if (typeof cell === 'string') {
-                    return this.wrap('td', cell);
-                }
-                const { header, data, colspan, rowspan } = cell;
-                const tag = header ? 'th' : 'td';
-                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
-                return this.wrap(tag, data, attrs);
-            })
-                .join('');
-            return this.wrap('tr', cells);
-        })
-            .join('');
-        const element = this.wrap('table', tableBody);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds a collapsable HTML details element to the summary buffer
-     *
-     * @param {string} label text for the closed state
-     * @param {string} content collapsable content
-     *
-     * @returns {Summary} summary instance
-     */
-    addDetails(label, content) {
-        const element = this.wrap('details', this.wrap('summary', label) + content);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML image tag to the summary buffer
-     *
-     * @param {string} src path to the image you to embed
-     * @param {string} alt text description of the image
-     * @param {SummaryImageOptions} options (optional) addition image attributes
-     *
-     * @returns {Summary} summary instance
-     */
-    addImage(src, alt, options) {
-        const { width, height } = options || {};
-        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
-        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML section heading element
-     *
-     * @param {string} text heading text
-     * @param {number | string} [level=1] (optional) the heading level, default: 1
-     *
-     * @returns {Summary} summary instance
-     */
-    addHeading(text, level) {
-        const tag = `h${level}`;
-        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
-            ? tag
-            : 'h1';
-        const element = this.wrap(allowedTag, text);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML thematic break (<hr>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addSeparator() {
-        const element = this.wrap('hr', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML line break (<br>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addBreak() {
-        const element = this.wrap('br', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML blockquote to the summary buffer
-     *
-     * @param {string} text quote text
-     * @param {string} cite (optional) citation url
-     *
-     * @returns {Summary} summary instance
-     */
-    addQuote(text, cite) {
-        const attrs = Object.assign({}, (cite && { cite }));
-        const element = this.wrap('blockquote', text, attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML anchor tag to the summary buffer
-     *
-     * @param {string} text link text/content
-     * @param {string} href hyperlink
-     *
-     * @returns {Summary} summary instance
-     */
-    addLink(text, href) {
-        const element = this.wrap('a', text, { href });
-        return this.addRaw(element).addEOL();
-    }
-}
-const _summary = new Summary();
-/**
- * @deprecated use `core.summary`
- */
-const markdownSummary = (/* unused pure expression or super */ null && (_summary));
-const summary = _summary;
-//# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
-
-/**
- * toPosixPath converts the given path to the posix form. On Windows, \\ will be
- * replaced with /.
- *
- * @param pth. Path to transform.
- * @return string Posix path.
- */
-function toPosixPath(pth) {
-    return pth.replace(/[\\]/g, '/');
-}
-/**
- * toWin32Path converts the given path to the win32 form. On Linux, / will be
- * replaced with \\.
- *
- * @param pth. Path to transform.
- * @return string Win32 path.
- */
-function toWin32Path(pth) {
-    return pth.replace(/[/]/g, '\\');
-}
-/**
- * toPlatformPath converts the given path to a platform-specific path. It does
- * this by replacing instances of / and \ with the platform-specific path
- * separator.
- *
- * @param pth The path to platformize.
- * @return string The platform-specific path.
- */
-function toPlatformPath(pth) {
-    return pth.replace(/[/\\]/g, path.sep);
-}
-//# sourceMappingURL=path-utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
-var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout: version } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
-        silent: true
-    });
-    const { stdout: name } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
-        silent: true
-    });
-    return {
-        name: name.trim(),
-        version: version.trim()
-    };
-});
-const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    var _a, _b, _c, _d;
-    const { stdout } = yield exec.getExecOutput('sw_vers', undefined, {
-        silent: true
-    });
-    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
-    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
-    return {
-        name,
-        version
-    };
-});
-const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout } = yield exec.getExecOutput('lsb_release', ['-i', '-r', '-s'], {
-        silent: true
-    });
-    const [name, version] = stdout.trim().split('\n');
-    return {
-        name,
-        version
-    };
-});
-const platform = external_os_namespaceObject.platform();
-const arch = external_os_namespaceObject.arch();
-const isWindows = platform === 'win32';
-const isMacOS = platform === 'darwin';
-const isLinux = platform === 'linux';
-function getDetails() {
-    return platform_awaiter(this, void 0, void 0, function* () {
-        return Object.assign(Object.assign({}, (yield (isWindows
-            ? getWindowsInfo()
-            : isMacOS
-                ? getMacOsInfo()
-                : getLinuxInfo()))), { platform,
-            arch,
-            isWindows,
-            isMacOS,
-            isLinux });
-    });
-}
-//# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
-var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-/**
- * The code to exit an action
- */
-var ExitCode;
-(function (ExitCode) {
-    /**
-     * A code indicating that the action was successful
-     */
-    ExitCode[ExitCode["Success"] = 0] = "Success";
-    /**
-     * A code indicating that the action was a failure
-     */
-    ExitCode[ExitCode["Failure"] = 1] = "Failure";
-})(ExitCode || (ExitCode = {}));
-//-----------------------------------------------------------------------
-// Variables
-//-----------------------------------------------------------------------
-/**
- * Sets env variable for this action and future actions in the job
- * @param name the name of the variable to set
- * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function exportVariable(name, val) {
-    const convertedVal = toCommandValue(val);
-    process.env[name] = convertedVal;
-    const filePath = process.env['GITHUB_ENV'] || '';
-    if (filePath) {
-        return file_command_issueFileCommand('ENV', prepareKeyValueMessage(name, val));
-    }
-    command_issueCommand('set-env', { name }, convertedVal);
-}
-/**
- * Registers a secret which will get masked from logs
- *
- * @param secret - Value of the secret to be masked
- * @remarks
- * This function instructs the Actions runner to mask the specified value in any
- * logs produced during the workflow run. Once registered, the secret value will
- * be replaced with asterisks (***) whenever it appears in console output, logs,
- * or error messages.
- *
- * This is useful for protecting sensitive information such as:
- * - API keys
- * - Access tokens
- * - Authentication credentials
- * - URL parameters containing signatures (SAS tokens)
- *
- * Note that masking only affects future logs; any previous appearances of the
- * secret in logs before calling this function will remain unmasked.
- *
- * @example
- * ```typescript
- * // Register an API token as a secret
- * const apiToken = "abc123xyz456";
- * setSecret(apiToken);
- *
- * // Now any logs containing this value will show *** instead
- * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
- * ```
- */
-function core_setSecret(secret) {
-    command_issueCommand('add-mask', {}, secret);
-}
-/**
- * Prepends inputPath to the PATH (for this action and future actions)
- * @param inputPath
- */
-function addPath(inputPath) {
-    const filePath = process.env['GITHUB_PATH'] || '';
-    if (filePath) {
-        issueFileCommand('PATH', inputPath);
-    }
-    else {
-        issueCommand('add-path', {}, inputPath);
-    }
-    process.env['PATH'] = `${inputPath}${path.delimiter}${process.env['PATH']}`;
-}
-/**
- * Gets the value of an input.
- * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
- * Returns an empty string if the value is not defined.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string
- */
-function getInput(name, options) {
-    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
-    if (options && options.required && !val) {
-        throw new Error(`Input required and not supplied: ${name}`);
-    }
-    if (options && options.trimWhitespace === false) {
-        return val;
-    }
-    return val.trim();
-}
-/**
- * Gets the values of an multiline input.  Each value is also trimmed.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string[]
- *
- */
-function getMultilineInput(name, options) {
-    const inputs = getInput(name, options)
-        .split('\n')
-        .filter(x => x !== '');
-    if (options && options.trimWhitespace === false) {
-        return inputs;
-    }
-    return inputs.map(input => input.trim());
-}
-/**
- * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
- * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
- * The return value is also in boolean type.
- * ref: https://yaml.org/spec/1.2/spec.html#id2804923
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   boolean
- */
-function getBooleanInput(name, options) {
-    const trueValue = ['true', 'True', 'TRUE'];
-    const falseValue = ['false', 'False', 'FALSE'];
-    const val = getInput(name, options);
-    if (trueValue.includes(val))
-        return true;
-    if (falseValue.includes(val))
-        return false;
-    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
-        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
-}
-/**
- * Sets the value of an output.
- *
- * @param     name     name of the output to set
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function setOutput(name, value) {
-    const filePath = process.env['GITHUB_OUTPUT'] || '';
-    if (filePath) {
-        return file_command_issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
-    }
-    process.stdout.write(external_os_namespaceObject.EOL);
-    command_issueCommand('set-output', { name }, toCommandValue(value));
-}
-/**
- * Enables or disables the echoing of commands into stdout for the rest of the step.
- * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
- *
- */
-function setCommandEcho(enabled) {
-    issue('echo', enabled ? 'on' : 'off');
-}
-//-----------------------------------------------------------------------
-// Results
-//-----------------------------------------------------------------------
-/**
- * Sets the action status to failed.
- * When the action exits it will be with an exit code of 1
- * @param message add error issue message
- */
-function setFailed(message) {
-    process.exitCode = ExitCode.Failure;
-    error(message);
-}
-//-----------------------------------------------------------------------
-// Logging Commands
-//-----------------------------------------------------------------------
-/**
- * Gets whether Actions Step Debug is on or not
- */
-function isDebug() {
-    return process.env['RUNNER_DEBUG'] === '1';
-}
-/**
- * Writes debug message to user log
- * @param message debug message
- */
-function core_debug(message) {
-    command_issueCommand('debug', {}, message);
-}
-/**
- * Adds an error issue
- * @param message error issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function error(message, properties = {}) {
-    command_issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a warning issue
- * @param message warning issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function warning(message, properties = {}) {
-    command_issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a notice issue
- * @param message notice issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function notice(message, properties = {}) {
-    command_issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Writes info to log with console.log.
- * @param message info message
- */
-function info(message) {
-    process.stdout.write(message + external_os_namespaceObject.EOL);
-}
-/**
- * Begin an output group.
- *
- * Output until the next `groupEnd` will be foldable in this group
- *
- * @param name The name of the output group
- */
-function startGroup(name) {
-    issue('group', name);
-}
-/**
- * End an output group.
- */
-function endGroup() {
-    issue('endgroup');
-}
-/**
- * Wrap an asynchronous function call in a group.
- *
- * Returns the same type as the function itself.
- *
- * @param name The name of the group
- * @param fn The function to wrap in the group
- */
-function group(name, fn) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        startGroup(name);
-        let result;
-        try {
-            result = yield fn();
-        }
-        finally {
-            endGroup();
-        }
-        return result;
-    });
-}
-//-----------------------------------------------------------------------
-// Wrapper action state
-//-----------------------------------------------------------------------
-/**
- * Saves state for current action, the state can only be retrieved by this action's post job execution.
- *
- * @param     name     name of the state to store
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function saveState(name, value) {
-    const filePath = process.env['GITHUB_STATE'] || '';
-    if (filePath) {
-        return file_command_issueFileCommand('STATE', prepareKeyValueMessage(name, value));
-    }
-    command_issueCommand('save-state', { name }, toCommandValue(value));
-}
-/**
- * Gets the value of an state set by this action's main execution.
- *
- * @param     name     name of the state to get
- * @returns   string
- */
-function getState(name) {
-    return process.env[`STATE_${name}`] || '';
-}
-function getIDToken(aud) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        return yield OidcClient.getIDToken(aud);
-    });
-}
-/**
- * Summary exports
- */
-
-/**
- * @deprecated use core.summary
- */
-
-/**
- * Path exports
- */
-
-/**
- * Platform utilities exports
- */
-
-//# sourceMappingURL=core.js.map
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-// EXTERNAL MODULE: ./src/shared/errors.ts
-var errors = __nccwpck_require__(382);
-;// CONCATENATED MODULE: ./src/runner/github-runner.ts
-
-
-
-
-function toFile(file, write) {
-    try {
-        write();
-    }
-    catch (error) {
-        throw new errors/* RunnerFileError */.TX(file, error);
-    }
-}
-const githubRunner = {
-    getInput: (name) => getInput(name),
-    inputNames: () => Object.keys(process.env)
-        .filter((variable) => variable.toUpperCase().startsWith('INPUT_'))
-        .map((variable) => variable.slice('INPUT_'.length)),
-    setSecret: (value) => {
-        core_setSecret(value);
-    },
-    setFailed: (message) => {
-        setFailed((0,shared_text/* neutralizeLegacyCommands */.N9)(message));
-    },
-    debug: (message) => {
-        core_debug((0,shared_text/* neutralizeLegacyCommands */.N9)(message));
-    },
-    info: (message) => {
-        info((0,shared_text/* neutralizeCommands */.Kw)((0,shared_text/* oneLine */.TN)(message)));
-    },
-    notice: (message) => {
-        notice((0,shared_text/* neutralizeLegacyCommands */.N9)(message));
-    },
-    warning: (message) => {
-        warning((0,shared_text/* neutralizeLegacyCommands */.N9)(message));
-    },
-    setOutput: (name, value) => {
-        toFile('GITHUB_OUTPUT', () => {
-            setOutput(name, value);
-        });
-    },
-    exportVariable: (name, value) => {
-        toFile('GITHUB_ENV', () => {
-            exportVariable(name, value);
-        });
-    },
-    saveState: (name, value) => {
-        toFile('GITHUB_STATE', () => {
-            saveState(name, value);
-        });
-    },
-    getState: (name) => getState(name),
-    writeSummary: async (markdown) => {
-        if (!process.env.GITHUB_STEP_SUMMARY) {
-            core_debug('GITHUB_STEP_SUMMARY is not set; no job summary written.');
-            return;
-        }
-        await summary.addRaw(markdown, true).write();
-    },
-    tempDir: () => process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(),
-    onCancel: (listener) => {
-        const signals = ['SIGINT', 'SIGTERM'];
-        const handlers = signals.map((signal) => {
-            const handler = () => {
-                listener(signal);
-            };
-            process.on(signal, handler);
-            return [signal, handler];
-        });
-        return () => {
-            for (const [signal, handler] of handlers)
-                process.off(signal, handler);
-        };
-    },
-};
-
-
-/***/ }),
-
-/***/ 382:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   DS: () => (/* binding */ FORK_HINT),
-/* harmony export */   GI: () => (/* binding */ RequestError),
-/* harmony export */   TX: () => (/* binding */ RunnerFileError),
-/* harmony export */   V0: () => (/* binding */ UnsettledRevokeError),
-/* harmony export */   Xe: () => (/* binding */ ThrottledError),
-/* harmony export */   YP: () => (/* binding */ UnknownTokenError),
-/* harmony export */   bD: () => (/* binding */ messageOf),
-/* harmony export */   dz: () => (/* binding */ InputError),
-/* harmony export */   j3: () => (/* binding */ DeadlineError),
-/* harmony export */   lZ: () => (/* binding */ ActionError),
-/* harmony export */   v3: () => (/* binding */ AuthenticationError),
-/* harmony export */   vu: () => (/* binding */ isRefusal)
-/* harmony export */ });
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
-
-class ActionError extends Error {
-    name = 'ActionError';
-}
-class InputError extends ActionError {
-    input;
-    name = 'InputError';
-    constructor(input, problem) {
-        super(`Input '${input}' ${problem}`);
-        this.input = input;
-    }
-}
-class RunnerFileError extends ActionError {
-    name = 'RunnerFileError';
-    constructor(file, cause) {
-        super(`could not write ${file}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .asSentence */ .KG)(messageOf(cause))}`);
-    }
-}
-const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
-function messageOf(error) {
-    const { message } = (error ?? {});
-    return typeof message === 'string' ? message : String(error);
-}
-class RequestError extends ActionError {
-    status;
-    transient;
-    name = 'RequestError';
-    constructor(message, status, transient = false) {
-        super(message);
-        this.status = status;
-        this.transient = transient;
-    }
-}
-class AuthenticationError extends RequestError {
-    name = 'AuthenticationError';
-}
-class DeadlineError extends RequestError {
-    mayHaveTakenEffect;
-    name = 'DeadlineError';
-    constructor(message, status, mayHaveTakenEffect = false) {
-        super(message, status);
-        this.mayHaveTakenEffect = mayHaveTakenEffect;
-    }
-}
-class UnsettledRevokeError extends RequestError {
-    refusal;
-    mayHaveRevoked;
-    name = 'UnsettledRevokeError';
-    constructor(refusal, mayHaveRevoked) {
-        super(refusal.message, refusal.status);
-        this.refusal = refusal;
-        this.mayHaveRevoked = mayHaveRevoked;
-    }
-}
-class ThrottledError extends RequestError {
-    throttle;
-    name = 'ThrottledError';
-    constructor(message, throttle) {
-        super(message, 429);
-        this.throttle = throttle;
-    }
-}
-class UnknownTokenError extends RequestError {
-    name = 'UnknownTokenError';
-}
-function isRefusal(status) {
-    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
-}
-
-
-/***/ }),
-
-/***/ 646:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   ER: () => (/* binding */ isAscii),
-/* harmony export */   KG: () => (/* binding */ asSentence),
-/* harmony export */   Kw: () => (/* binding */ neutralizeCommands),
-/* harmony export */   N9: () => (/* binding */ neutralizeLegacyCommands),
-/* harmony export */   TN: () => (/* binding */ oneLine),
-/* harmony export */   eN: () => (/* binding */ lazyRegExp),
-/* harmony export */   xv: () => (/* binding */ truncate)
-/* harmony export */ });
-/* unused harmony exports CONTROL_CHARACTER, showInvisible, countTokens, formatAge */
+;// CONCATENATED MODULE: ./src/shared/text.ts
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 const CONTROL_OR_SPACE = new RegExp(`(?:${CONTROL_CHARACTER.source}|\\s)+`, 'g');
 function oneLine(value) {
@@ -3514,12 +425,10 @@ function truncate(value, max) {
     if (value.length <= max)
         return value;
     let end = Math.max(0, max - 3);
-    if (isHighSurrogate(value.charCodeAt(end - 1)))
+    const code = value.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff)
         end--;
     return `${value.slice(0, end)}...`;
-}
-function isHighSurrogate(code) {
-    return code >= 0xd800 && code <= 0xdbff;
 }
 function asSentence(text) {
     return /[.!?]$/.test(text) ? text : `${text}.`;
@@ -3556,69 +465,441 @@ function lazyRegExp(build) {
     return () => (built ??= build());
 }
 
+;// CONCATENATED MODULE: ./src/shared/errors.ts
 
-/***/ }),
+class ActionError extends Error {
+}
+class errors_InputError extends ActionError {
+    input;
+    constructor(input, problem) {
+        super(`Input '${input}' ${problem}`);
+        this.input = input;
+    }
+}
+class RunnerFileError extends ActionError {
+    constructor(file, cause) {
+        super(`could not write ${file}: ${asSentence(messageOf(cause))}`);
+    }
+}
+const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
+function messageOf(error) {
+    const { message } = (error ?? {});
+    return typeof message === 'string' ? message : String(error);
+}
+class RequestError extends ActionError {
+    status;
+    transient;
+    constructor(message, status, transient = false) {
+        super(message);
+        this.status = status;
+        this.transient = transient;
+    }
+}
+class AuthenticationError extends RequestError {
+}
+class DeadlineError extends RequestError {
+    mayHaveTakenEffect;
+    constructor(message, status, mayHaveTakenEffect = false) {
+        super(message, status);
+        this.mayHaveTakenEffect = mayHaveTakenEffect;
+    }
+}
+class UnsettledRevokeError extends RequestError {
+    refusal;
+    mayHaveRevoked;
+    constructor(refusal, mayHaveRevoked) {
+        super(refusal.message, refusal.status);
+        this.refusal = refusal;
+        this.mayHaveRevoked = mayHaveRevoked;
+    }
+}
+class ThrottledError extends RequestError {
+    throttle;
+    constructor(message, throttle) {
+        super(message, 429);
+        this.throttle = throttle;
+    }
+}
+class UnknownTokenError extends RequestError {
+}
+function isRefusal(status) {
+    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
+}
 
-/***/ 613:
-/***/ ((module) => {
+;// CONCATENATED MODULE: ./src/shared/records.ts
 
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+const PUBLIC_FIELDS = [
+    'id',
+    'name',
+    'state',
+    'mediatorId',
+    'projectId',
+    'createdBy',
+    'createdByEmail',
+    'createdAt',
+    'revokedAt',
+    'revokedBy',
+];
+function toRecord(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return 'not an object';
+    const fields = value;
+    const { id, state, tokenValue } = fields;
+    if (typeof id !== 'string' || id === '')
+        return 'a record without an id';
+    if (typeof state !== 'string' || state === '')
+        return 'a record without a state';
+    const record = { id, state };
+    for (const field of PUBLIC_FIELDS) {
+        const text = fields[field];
+        if (typeof text === 'string')
+            record[field] = text;
+    }
+    if (typeof tokenValue === 'string' && tokenValue.trim() !== '')
+        record.tokenValue = tokenValue;
+    return record;
+}
+function publicJson(records) {
+    return JSON.stringify(records, [...PUBLIC_FIELDS]);
+}
+function nameAndId(token) {
+    return `${token.name === undefined ? NO_NAME : quoteName(token.name)} (${shortId(token)})`;
+}
+function quoteName(name) {
+    return `'${truncate(oneLine(name), 200)}'`;
+}
+const NO_NAME = '(a name that is not text)';
+function shortId(token) {
+    return truncate(oneLine(token.id), 80);
+}
+function tokenLabel(token) {
+    return `gateway token ${nameAndId(token)}`;
+}
+function uniqueById(records) {
+    const seen = new Set();
+    const isNew = (record) => seen.size < seen.add(caseless(record.id)).size;
+    if (records.every(isNew))
+        return records;
+    seen.clear();
+    return records.filter(isNew);
+}
+function caseless(id) {
+    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
+}
+function sameId(a, b) {
+    return caseless(a) === caseless(b);
+}
+function findById(tokens, tokenId) {
+    return tokens.find((token) => sameId(token.id, tokenId));
+}
+function createdTime(record) {
+    return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
+}
+function newestFirst(records) {
+    return newestFirstBy(records, (record) => record);
+}
+function newestFirstBy(items, recordOf) {
+    const keyed = items.map((item) => {
+        const record = recordOf(item);
+        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
+    });
+    keyed.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return keyed.map(({ item }) => item);
+}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function records_isUuid(value) {
+    return UUID.test(value);
+}
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?([0-5]\d))$/;
+function readTimestamp(text) {
+    const match = ISO_8601.exec(text);
+    if (match === null)
+        return undefined;
+    const [year = 0, month = 0, day, hour, minute, second] = match.slice(1, 7).map(Number);
+    const millis = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
+    const sign = match[9] === '-' ? -1 : 1;
+    const offsetMinutes = match[8] ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));
+    if (Math.abs(offsetMinutes) > 18 * 60)
+        return undefined;
+    const utc = Date.UTC(year, month - 1, day, hour, minute, second);
+    if (new Date(utc).toISOString().slice(0, 19) !== text.slice(0, 19))
+        return undefined;
+    return utc + millis - offsetMinutes * 60_000;
+}
 
-/***/ }),
-
-/***/ 434:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
-
-/***/ }),
-
-/***/ 611:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
-
-/***/ }),
-
-/***/ 692:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
-
-/***/ }),
-
-/***/ 278:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
-
-/***/ }),
-
-/***/ 756:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
-
-/***/ }),
-
-/***/ 23:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
-
-/***/ }),
-
-/***/ 511:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+;// CONCATENATED MODULE: ./src/inputs/parsers.ts
 
 
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Qq: () => (/* binding */ HttpClient)
-});
 
-// UNUSED EXPORTS: Headers, HttpClientError, HttpClientResponse, HttpCodes, MediaTypes, getProxyUrl, isHttps
+const BOOLEANS = ['true', 'True', 'TRUE', 'false', 'False', 'FALSE'];
+const DURATION = /^(\d+)([mhdw])$/;
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const LATER = 'in later steps';
+const REFUSED_ENV_NAMES = [
+    [/^(GITHUB_|RUNNER_|ACTIONS_|INPUT_|STATE_)/, 'belong to the runner'],
+    [/^(?:PATH|BASH_ENV|ENV|SHELLOPTS|PS4|PROMPT_COMMAND|HOME|SHELL|IFS|CDPATH|GCONV_PATH)$/, ''],
+    [/^(LD_)/, `change how the dynamic linker loads every program ${LATER}`],
+    [/^(DYLD_)/, `change how the macOS dynamic linker loads every program ${LATER}`],
+    [/^(GIT_)/, `change how git runs ${LATER}`],
+    [/^(NODE_)/, `change how Node.js runs ${LATER}`],
+    [/^(PYTHON)/, `change how Python runs ${LATER}`],
+    [/^(PERL)/, `change how Perl runs ${LATER}`],
+    [/^(RUBY)/, `change how Ruby runs ${LATER}`],
+    [/^(_?JAVA_)/, `change how Java runs ${LATER}`],
+    [/^(DOTNET_)/, `change how .NET runs ${LATER}`],
+    [/^(SSL_)/, 'change which certificates later steps trust'],
+    [/_PROXY$/, 'change where later steps send their network traffic'],
+];
+function oneOf(choices) {
+    return (raw, input) => {
+        const choice = choices.find((c) => c === raw);
+        if (choice !== undefined)
+            return choice;
+        throw new errors_InputError(input, `must be one of ${choices.join(', ')}; got ${quote(raw)}.`);
+    };
+}
+function readBoolean(raw, input) {
+    if (!BOOLEANS.includes(raw))
+        throw new errors_InputError(input, `must be true or false; got ${quote(raw)}.`);
+    return BOOLEANS.indexOf(raw) < 3;
+}
+function readRevokeOnExit(raw) {
+    if (raw === 'failure')
+        return 'failure';
+    if (BOOLEANS.includes(raw))
+        return readBoolean(raw, 'revokeOnExit') ? 'always' : 'never';
+    throw new errors_InputError('revokeOnExit', `must be true, false or failure (revoke only when the job does not succeed); got ${quote(raw)}.`);
+}
+function wholeNumber(min, max, what = 'a whole number') {
+    return (raw, input) => {
+        const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
+        if (number >= min && number <= max)
+            return number;
+        throw new errors_InputError(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
+    };
+}
+function readDuration(raw) {
+    if (!raw)
+        return undefined;
+    const [, count, unit] = DURATION.exec(raw) ?? [];
+    if (unit === undefined || !(Number(count) >= 1))
+        throw new errors_InputError('olderThan', `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`);
+    return { text: raw, ms: Number(count) * UNIT_MS[unit] };
+}
+function readAuditAge(raw) {
+    const age = readDuration(raw);
+    if (age !== undefined)
+        return age;
+    throw new errors_InputError('olderThan', 'is required for operation audit: the age past which an active token is a finding (90d, 12h, 2w).');
+}
+function readNameFilters(raw) {
+    const lines = raw.split('\n').flatMap((line) => line.trim() || []);
+    for (const line of lines)
+        if (CONTROL_CHARACTER.test(line))
+            throw new errors_InputError('name', `must not hold control characters (tabs, carriage returns) within a line; got ${quote(line)}.`);
+    return lines.length > 0 ? lines : undefined;
+}
+function readRequiredName(raw) {
+    const [name, ...more] = readNameFilters(raw) ?? [];
+    if (name === undefined)
+        throw new errors_InputError('name', "is required for this operation: the new token's name.");
+    if (more.length > 0 || CONTROL_CHARACTER.test(raw))
+        throw new errors_InputError('name', `must be one line for operation create: a token has one name (several lines are filters, for list, cleanup and audit); got ${quote(raw)}.`);
+    return name;
+}
+function readTokenId(raw) {
+    if (records_isUuid(raw))
+        return raw;
+    throw new errors_InputError('tokenId', raw
+        ? `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`
+        : 'is required for operation revoke: the id (a UUID) of the token.');
+}
+function readProjectId(raw) {
+    if (!raw || isUuid(raw))
+        return raw || undefined;
+    throw new InputError('expectedProjectId', `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
+}
+function readEnvName(raw) {
+    if (!raw)
+        return undefined;
+    if (!ENV_NAME.test(raw))
+        throw new errors_InputError('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
+    const upper = raw.toUpperCase();
+    const [pattern, why] = REFUSED_ENV_NAMES.find(([family]) => family.test(upper)) ?? [];
+    if (pattern === undefined)
+        return raw;
+    const prefix = pattern.exec(upper)?.[1];
+    const reason = why
+        ? `names ${prefix === undefined ? 'ending in _PROXY' : `starting with ${prefix}`} ${why}`
+        : 'it would change how every later step runs';
+    throw new errors_InputError('envName', `must not be ${raw}: ${reason}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
+}
+function readUrl(raw, input, what) {
+    const refuse = (problem) => new errors_InputError(input, problem);
+    if (!raw)
+        throw refuse(`is required: ${what}, like https://api.example.com.`);
+    if (!URL.canParse(raw))
+        throw refuse(`must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
+    const url = new URL(raw);
+    if (url.username || url.password)
+        throw refuse('must not contain a user name or password: the action authenticates with clientId and clientSecret.');
+    if (url.search || url.hash)
+        throw refuse(`must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
+    const loopback = /^(?:localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+        throw refuse(`must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
+    return url.origin + url.pathname.replace(/\/+$/, '');
+}
+function quote(raw) {
+    return JSON.stringify(truncate(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+function inputVariable(name) {
+    return name.replace(/ /g, '_').toUpperCase();
+}
+function refuseUnknownInputs(given, declared) {
+    const known = new Set(declared.map(inputVariable));
+    const [first, ...others] = given.filter((variable) => !known.has(variable.toUpperCase())).sort();
+    if (first === undefined)
+        return;
+    const meant = closest(first, declared);
+    const guess = meant === undefined ? ` (the inputs are ${declared.join(', ')}).` : `: did you mean '${meant}'?`;
+    const also = others.map((variable) => {
+        const other = closest(variable, declared);
+        return `'${variable.toLowerCase()}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`;
+    });
+    throw new InputError(first.toLowerCase(), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`);
+}
+function closest(variable, declared) {
+    const squash = (name) => name.toUpperCase().replace(/[^A-Z0-9]/g, '');
+    const wanted = squash(variable);
+    const [best] = declared
+        .map((name) => ({ name, distance: editDistance(wanted, squash(name)) }))
+        .sort((a, b) => a.distance - b.distance);
+    const near = Math.max(1, Math.floor(wanted.length / 4));
+    return wanted !== '' && best !== undefined && best.distance <= near ? best.name : undefined;
+}
+function editDistance(a, b) {
+    const rows = [Array.from({ length: b.length + 1 }, (_, j) => j)];
+    const at = (i, j) => rows[i]?.[j] ?? Infinity;
+    for (let i = 1; i <= a.length; i++) {
+        const row = [i];
+        rows.push(row);
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            const swap = a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1] ? at(i - 2, j - 2) + 1 : Infinity;
+            row.push(Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost, swap));
+        }
+    }
+    return at(a.length, b.length);
+}
 
+;// CONCATENATED MODULE: ./src/inputs/read.ts
+
+
+const INPUT_DEFAULTS = {
+    name: '',
+    tokenId: '',
+    envName: '',
+    ifExists: 'create',
+    revokeOnExit: 'false',
+    state: 'all',
+    olderThan: '',
+    keep: '1',
+    dryRun: 'false',
+    concurrency: '4',
+    timeout: '30',
+    retries: '3',
+    summary: 'true',
+    writeTokenFile: 'false',
+    expectedProjectId: '',
+    totalTimeout: '900',
+};
+const JOB_STATUS_INPUT = 'jobStatus';
+const DECLARED_INPUTS = [
+    ...['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl'],
+    ...Object.keys(INPUT_DEFAULTS),
+    JOB_STATUS_INPUT,
+];
+const TASK_INPUTS = {
+    create: {
+        name: readRequiredName,
+        envName: readEnvName,
+        ifExists: oneOf(['create', 'reuse', 'fail']),
+        revokeOnExit: readRevokeOnExit,
+        writeTokenFile: readBoolean,
+    },
+    list: { name: readNameFilters, state: oneOf(['active', 'revoked', 'all']) },
+    revoke: { tokenId: readTokenId },
+    cleanup: {
+        name: readNameFilters,
+        olderThan: readDuration,
+        keep: wholeNumber(0, 1000),
+        dryRun: readBoolean,
+        concurrency: wholeNumber(1, 32),
+    },
+    audit: { name: readNameFilters, olderThan: readAuditAge },
+};
+const OPERATIONS = Object.keys(TASK_INPUTS);
+const TASK_SPECIFIC = [
+    ...new Set(Object.values(TASK_INPUTS).flatMap((task) => Object.keys(task))),
+];
+function readInputs(read, secrets, given) {
+    secrets.add(read('clientSecret'));
+    parsers.refuseUnknownInputs(given, DECLARED_INPUTS);
+    const raw = read('operation');
+    if (!raw)
+        throw new InputError('operation', `is required: one of ${OPERATIONS.join(', ')}.`);
+    const operation = parsers.oneOf(OPERATIONS)(raw, 'operation');
+    const connection = readConnection(read, secrets);
+    const value = withDefaults(read);
+    const summary = parsers.readBoolean(value('summary'), 'summary');
+    const taskParsers = TASK_INPUTS[operation];
+    const fields = Object.entries(taskParsers).map(([input, parse]) => [input, parse(value(input), input)]);
+    const task = { operation, ...Object.fromEntries(fields) };
+    if (task.operation === 'cleanup' && task.name === undefined && task.olderThan === undefined) {
+        throw new InputError('name', "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.");
+    }
+    return {
+        connection,
+        task,
+        summary,
+        expectedProjectId: parsers.readProjectId(value('expectedProjectId')),
+        warnings: TASK_SPECIFIC.filter((input) => !(input in taskParsers) && value(input) !== INPUT_DEFAULTS[input]).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`),
+    };
+}
+function readConnection(read, secrets) {
+    const clientSecret = read('clientSecret');
+    secrets.add(clientSecret);
+    const clientId = read('clientId');
+    const required = (input, what) => new errors_InputError(input, `is required: the API client ${what}, from a secret. ${FORK_HINT}`);
+    if (!clientId)
+        throw required('clientId', 'id');
+    if (!clientSecret)
+        throw required('clientSecret', 'secret');
+    const authUrl = readUrl(read('authUrl'), 'authUrl', 'the auth service base URL');
+    const value = withDefaults(read);
+    const seconds = (input, min, max) => wholeNumber(min, max, 'a whole number of seconds')(value(input), input) * 1000;
+    return {
+        clientId,
+        clientSecret,
+        baseUrl: readUrl(read('baseUrl'), 'baseUrl', 'the REST API base URL'),
+        authUrl,
+        timeoutMs: seconds('timeout', 1, 600),
+        retries: wholeNumber(0, 10)(value('retries'), 'retries'),
+        totalTimeoutMs: seconds('totalTimeout', 0, 21_600),
+    };
+}
+function withDefaults(read) {
+    return (input) => read(input) || INPUT_DEFAULTS[input];
+}
+
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
 // EXTERNAL MODULE: external "http"
 var external_http_ = __nccwpck_require__(611);
 var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
@@ -4422,6 +1703,2366 @@ class HttpClient {
 }
 const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
 //# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./src/platform/http.ts
+
+
+
+
+
+
+const VERSION = '0.1.0';
+const USER_AGENT = `gateway-token-action/${VERSION}`;
+class TransportError extends Error {
+    code;
+    requestSent;
+    name = 'TransportError';
+    constructor(message, code, requestSent) {
+        super(message);
+        this.code = code;
+        this.requestSent = requestSent;
+    }
+}
+const CUT_OFF = 'ECANCELED';
+class HttpTransport {
+    clients = { auth: keptAlive(), api: keptAlive() };
+    send(target, request, ...options) {
+        return send(request, this.clients[target].getAgent(request.url), ...options);
+    }
+    close() {
+        for (const client of Object.values(this.clients))
+            client.dispose();
+    }
+}
+function keptAlive() {
+    return new HttpClient(USER_AGENT, [], { keepAlive: true });
+}
+const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted';
+const NODE_ERRORS = {
+    ECONNREFUSED: ['unreachable', 'connection refused'],
+    ENOTFOUND: ['unreachable', 'host not found'],
+    EAI_AGAIN: ['unreachable', 'host name lookup failed'],
+    EHOSTUNREACH: ['unreachable', 'host unreachable'],
+    ENETUNREACH: ['unreachable', 'network unreachable'],
+    ENETDOWN: ['unreachable'],
+    ECONNRESET: ['lost', 'connection reset'],
+    ECONNABORTED: ['lost', 'connection aborted'],
+    EPIPE: ['lost', 'connection closed while sending'],
+    ETIMEDOUT: ['lost'],
+    DEPTH_ZERO_SELF_SIGNED_CERT: ['tls', 'its certificate is self-signed, and not trusted'],
+    SELF_SIGNED_CERT_IN_CHAIN: [
+        'tls',
+        'its certificate chain ends in a self-signed CA that is not trusted',
+    ],
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: ['tls', UNTRUSTED_CA],
+    UNABLE_TO_GET_ISSUER_CERT: ['tls', 'certificate not trusted'],
+    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ['tls', UNTRUSTED_CA],
+    CERT_UNTRUSTED: ['tls', 'certificate not trusted'],
+    CERT_SIGNATURE_FAILURE: ['tls', 'certificate not trusted'],
+    CERT_HAS_EXPIRED: ['tls', 'its certificate has expired'],
+    CERT_NOT_YET_VALID: ['tls', 'certificate not trusted'],
+    ERR_TLS_CERT_ALTNAME_INVALID: ['tls', 'its certificate is for another host name'],
+};
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+const PROXY_REFUSAL = /tunneling socket could not be established, statusCode=(\d{3})/;
+function send(request, agent, ...[timeoutMs, signal, onWritten]) {
+    return new Promise((resolve, reject) => {
+        const url = new URL(request.url);
+        const { method, headers } = request;
+        const req = (url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default())).request(url, { method, headers, agent });
+        let sent = false;
+        const finish = (error, response) => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', cutOff);
+            if (response === undefined)
+                reject(toTransportError(error, sent));
+            else
+                resolve(response);
+        };
+        const stop = (message, code) => {
+            const error = new TransportError(message, code, sent);
+            finish(error);
+            req.destroy(error);
+        };
+        const timer = setTimeout(() => {
+            stop(`no answer within ${timeoutMs / 1000} s (timeout)`, 'ETIMEDOUT');
+        }, timeoutMs);
+        const cutOff = () => {
+            stop('cut off: the step was cancelled', CUT_OFF);
+        };
+        if (signal?.aborted === true)
+            cutOff();
+        else
+            signal?.addEventListener('abort', cutOff, { once: true });
+        req.on('error', finish);
+        req.on('finish', () => {
+            sent = true;
+            onWritten?.();
+        });
+        req.on('response', (res) => {
+            sent = true;
+            let chunks = [];
+            let size = 0;
+            res.on('data', (chunk) => {
+                size += chunk.length;
+                if (size > MAX_BODY_BYTES)
+                    stop('answer larger than 64 MiB', 'EMSGSIZE');
+                else
+                    chunks.push(chunk);
+            });
+            res.on('error', finish);
+            res.on('end', () => {
+                const body = Buffer.concat(chunks, size).toString('utf8');
+                chunks = [];
+                const { statusCode: status = 0, statusMessage: statusText = '' } = res;
+                finish(undefined, { status, statusText, headers: res.headers, body });
+            });
+        });
+        req.end(request.body);
+    });
+}
+function toTransportError(error, sent) {
+    if (error instanceof TransportError)
+        return error;
+    const message = error instanceof Error ? error.message : String(error);
+    const proxyStatus = PROXY_REFUSAL.exec(message)?.[1];
+    if (proxyStatus !== undefined) {
+        return new TransportError(proxyStatus === '407'
+            ? 'the proxy answered 407 Proxy Authentication Required (EPROXY)'
+            : `the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, proxyStatus === '407' ? 'EPROXYAUTH' : 'EPROXY', false);
+    }
+    const code = error.code;
+    const known = typeof code === 'string' ? code : 'EUNKNOWN';
+    return new TransportError(`${NODE_ERRORS[known]?.[1] ?? message} (${known})`, known, sent);
+}
+const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
+function authEndpoint(authUrl) {
+    return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
+}
+const TOKENS_PATH = '/api/tokens';
+function revokePath(tokenId) {
+    if (!records_isUuid(tokenId))
+        throw new RequestError(`the token id ${JSON.stringify(truncate(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+    return `${TOKENS_PATH}/${tokenId}/revoke?tokenId=${tokenId}`;
+}
+function jsonRequest(method, url, body) {
+    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
+    if (body === undefined)
+        return { method, url, headers };
+    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
+}
+function requestLine(request) {
+    return `${request.method} ${request.url}`;
+}
+
+;// CONCATENATED MODULE: ./src/platform/lost-create.ts
+
+
+
+function mustSearch(facts) {
+    return facts.lost || (facts.written && facts.id === undefined && !facts.refused);
+}
+const KNOWN_CLOCK_MARGIN_MS = 2_000;
+const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
+const LATE_CREATE_MS = 60_000;
+function createWindow(sentAt, platformTime, totalMs = 0) {
+    const onPlatform = platformTime(sentAt);
+    const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
+    const start = onPlatform ?? sentAt;
+    const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity;
+    return { since: start - margin, until, clockKnown: onPlatform !== undefined };
+}
+function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, except } = {}) {
+    const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs);
+    const candidates = newestFirst(tokens.filter((token) => {
+        if (token.name !== name || token.state !== 'active')
+            return false;
+        if (except !== undefined && sameId(token.id, except))
+            return false;
+        const created = createdTime(token);
+        return created === undefined || (created >= since && created <= until);
+    }));
+    const [only, ...others] = candidates;
+    if (only === undefined)
+        return { found: 'none' };
+    if (others.length > 0)
+        return { found: 'several', tokens: candidates };
+    const created = createdTime(only);
+    if (created === undefined) {
+        const why = `its createdAt (${JSON.stringify(truncate(only.createdAt ?? '', 40))}) cannot be read, so whether it was made by this step or before it cannot be told`;
+        return { found: 'unsure', token: only, why };
+    }
+    if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
+        const seconds = Math.round((sentAt - created) / 1000);
+        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
+        return { found: 'unsure', token: only, why };
+    }
+    return { found: 'one', token: only };
+}
+async function revokeAtOnce(revoke, token) {
+    try {
+        await revoke(token.id);
+        return 'It was revoked at once.';
+    }
+    catch (error) {
+        return `Revoking it at once failed too: ${asSentence(messageOf(error))} Revoke it with operation: revoke and tokenId: ${shortId(token)}.`;
+    }
+}
+async function notHandedOn(revoke, token, why) {
+    const revoked = await revokeAtOnce(revoke, token);
+    const what = `The value of the new ${tokenLabel(token)} was not handed on.`;
+    return new ActionError(`${asSentence(messageOf(why))} ${what} ${revoked}`);
+}
+function lookForSentence(facts, platformTime, except) {
+    const since = new Date(createWindow(facts.sentAt, platformTime).since).toISOString();
+    const other = except === undefined ? '' : ` other than ${truncate(oneLine(except), 80)}`;
+    return `An active token named ${quoteName(facts.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
+}
+class FollowedCreate {
+    context;
+    facts;
+    unsaved;
+    lostAttempts = 0;
+    constructor(name, context) {
+        this.context = context;
+        this.facts = { name, sentAt: context.clock.now(), written: false, refused: false, lost: false };
+        context.save({ ...this.facts });
+    }
+    written = () => {
+        if (!this.facts.written)
+            this.note({ written: true });
+    };
+    async afterLostAnswer(failure) {
+        const { facts, context } = this;
+        const name = quoteName(facts.name);
+        const lookFor = lookForSentence(facts, context.platformTime);
+        context.log.info(`${failure}. The token may have been created all the same: checking the list.`);
+        this.lostAttempts++;
+        this.note({ lost: true });
+        const tokens = await context.list().catch((error) => {
+            const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${messageOf(error)} ${lookFor}`;
+            throw new RequestError(`${failure}; ${unknown}`);
+        });
+        const created = findCreated(tokens, facts, context.platformTime);
+        if (created.found === 'none') {
+            context.log.info(`No token named ${name} was created: sending the create again.`);
+            return undefined;
+        }
+        if (created.found !== 'one') {
+            const why = created.found === 'several'
+                ? `${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`
+                : `the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`;
+            throw new RequestError(`${failure}; ${why}`);
+        }
+        const { token } = created;
+        if (!records_isUuid(token.id)) {
+            const id = JSON.stringify(truncate(token.id, 80));
+            const why = `a token named ${name} was created, but its id ${id} is not a UUID, so the action cannot use it. Revoke it and run again.`;
+            throw new RequestError(`${failure}; ${why}`);
+        }
+        this.note({ id: token.id, lost: this.lostAttempts > 1 });
+        if (token.tokenValue === undefined) {
+            const why = `token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one).`;
+            throw new RequestError(`${failure}; ${why} ${await revokeAtOnce(context.revoke, token)}`);
+        }
+        const createdAt = oneLine(token.createdAt ?? '?');
+        context.log.info(`It was: token ${token.id}, created at ${createdAt}, is this step's token.`);
+        return token;
+    }
+    async accept(token, request) {
+        const { facts, context } = this;
+        if (token.name === facts.name && token.state === 'active') {
+            this.note({ id: token.id });
+            if (this.unsaved !== undefined)
+                throw await notHandedOn(context.revoke, token, this.unsaved.error);
+            if (facts.lost) {
+                const looks = `An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`;
+                const told = `An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(facts, context.platformTime, token.id)} revokeOnExit: true looks for it at the end of the job.`;
+                if (context.postStepLooks)
+                    context.log.info(looks);
+                else
+                    context.log.warning(told);
+            }
+            return token;
+        }
+        const state = JSON.stringify(truncate(oneLine(token.state), 40));
+        const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${state}, not an active token named ${quoteName(facts.name)}: its value was not handed on.`;
+        const created = createdTime(token);
+        const since = createWindow(facts.sentAt, context.platformTime).since;
+        if (token.state !== 'active' || (created !== undefined && created < since)) {
+            this.note({ refused: true });
+            const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
+            throw new RequestError(token.state === 'active' ? mismatch + older : mismatch);
+        }
+        this.note({ id: token.id });
+        throw new RequestError(`${mismatch} ${await revokeAtOnce(context.revoke, token)}`);
+    }
+    failed(error) {
+        if (this.facts.id !== undefined || this.facts.lost)
+            return;
+        const status = error instanceof RequestError ? error.status : undefined;
+        if (isRefusal(status) || status === 429)
+            this.note({ refused: true });
+        else if (this.facts.written)
+            this.note({ lost: true });
+    }
+    note(change) {
+        Object.assign(this.facts, change);
+        try {
+            this.context.save({ ...this.facts });
+        }
+        catch (error) {
+            this.unsaved ??= { error };
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/post/search.ts
+
+
+
+const POLL_MS = 2_000;
+const MAX_WAIT_MS = 8_000;
+async function searchCreated(api, facts, { clock, deadline, log }, totalMs) {
+    const options = facts.id === undefined ? { totalMs } : { totalMs, except: facts.id };
+    for (let wait = 1_000;;) {
+        let tokens;
+        try {
+            tokens = await api.listTokens();
+        }
+        catch (error) {
+            const passes = error instanceof RequestError && error.transient;
+            if (!passes || deadline.remaining() <= wait)
+                throw error;
+            log.info(`Listing the tokens failed: ${error.message} Looking again in ${wait / 1000} s.`);
+            await clock.sleep(wait, deadline.stopSignal);
+            wait = Math.min(2 * wait, MAX_WAIT_MS);
+            continue;
+        }
+        const created = findCreated(tokens, facts, (at) => api.platformTime(at), options);
+        if (created.found !== 'none')
+            return created;
+        const landing = facts.sentAt + LATE_CREATE_MS - clock.now();
+        if (landing <= 0)
+            return { found: 'none', landed: true };
+        const next = Math.min(POLL_MS, landing);
+        if (deadline.remaining() <= next)
+            return { found: 'none', landed: false };
+        log.info(`No token named ${quoteName(facts.name)} in the list yet; a create can land late: looking again in ${POLL_MS / 1000} s, for another ${Math.ceil(landing / 1000)} s at most.`);
+        await clock.sleep(next, deadline.stopSignal);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/post/state.ts
+const CREATE = 'create';
+const TOKEN_FILE = 'tokenFile';
+class PostState {
+    runner;
+    constructor(runner) {
+        this.runner = runner;
+    }
+    createSaver(when) {
+        return (facts) => {
+            this.runner.saveState(CREATE, JSON.stringify({ ...facts, when }));
+        };
+    }
+    tokenFile(path) {
+        this.runner.saveState(TOKEN_FILE, path);
+    }
+}
+function readSavedCreate(runner) {
+    let saved;
+    try {
+        saved = JSON.parse(runner.getState(CREATE) || '{}');
+    }
+    catch {
+        return undefined;
+    }
+    const { name, sentAt, written, id, refused, lost, when } = saved ?? {};
+    if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt))
+        return undefined;
+    return {
+        name,
+        sentAt: sentAt,
+        written: written === true,
+        ...(typeof id === 'string' && id !== '' ? { id } : {}),
+        refused: refused === true,
+        lost: lost === true,
+        when: when === 'failure' ? 'failure' : 'always',
+    };
+}
+function savedTokenFile(runner) {
+    return runner.getState(TOKEN_FILE) || undefined;
+}
+
+;// CONCATENATED MODULE: external "os"
+const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/**
+ * Sanitizes an input into a string so it can be passed into issueCommand safely
+ * @param input input to sanitize into a string
+ */
+function toCommandValue(input) {
+    if (input === null || input === undefined) {
+        return '';
+    }
+    else if (typeof input === 'string' || input instanceof String) {
+        return input;
+    }
+    return JSON.stringify(input);
+}
+/**
+ *
+ * @param annotationProperties
+ * @returns The command properties to send with the actual annotation command
+ * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
+ */
+function toCommandProperties(annotationProperties) {
+    if (!Object.keys(annotationProperties).length) {
+        return {};
+    }
+    return {
+        title: annotationProperties.title,
+        file: annotationProperties.file,
+        line: annotationProperties.startLine,
+        endLine: annotationProperties.endLine,
+        col: annotationProperties.startColumn,
+        endColumn: annotationProperties.endColumn
+    };
+}
+//# sourceMappingURL=utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
+
+
+/**
+ * Issues a command to the GitHub Actions runner
+ *
+ * @param command - The command name to issue
+ * @param properties - Additional properties for the command (key-value pairs)
+ * @param message - The message to include with the command
+ * @remarks
+ * This function outputs a specially formatted string to stdout that the Actions
+ * runner interprets as a command. These commands can control workflow behavior,
+ * set outputs, create annotations, mask values, and more.
+ *
+ * Command Format:
+ *   ::name key=value,key=value::message
+ *
+ * @example
+ * ```typescript
+ * // Issue a warning annotation
+ * issueCommand('warning', {}, 'This is a warning message');
+ * // Output: ::warning::This is a warning message
+ *
+ * // Set an environment variable
+ * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
+ * // Output: ::set-env name=MY_VAR::some value
+ *
+ * // Add a secret mask
+ * issueCommand('add-mask', {}, 'secretValue123');
+ * // Output: ::add-mask::secretValue123
+ * ```
+ *
+ * @internal
+ * This is an internal utility function that powers the public API functions
+ * such as setSecret, warning, error, and exportVariable.
+ */
+function issueCommand(command, properties, message) {
+    const cmd = new Command(command, properties, message);
+    process.stdout.write(cmd.toString() + external_os_namespaceObject.EOL);
+}
+function issue(name, message = '') {
+    issueCommand(name, {}, message);
+}
+const CMD_STRING = '::';
+class Command {
+    constructor(command, properties, message) {
+        if (!command) {
+            command = 'missing.command';
+        }
+        this.command = command;
+        this.properties = properties;
+        this.message = message;
+    }
+    toString() {
+        let cmdStr = CMD_STRING + this.command;
+        if (this.properties && Object.keys(this.properties).length > 0) {
+            cmdStr += ' ';
+            let first = true;
+            for (const key in this.properties) {
+                if (this.properties.hasOwnProperty(key)) {
+                    const val = this.properties[key];
+                    if (val) {
+                        if (first) {
+                            first = false;
+                        }
+                        else {
+                            cmdStr += ',';
+                        }
+                        cmdStr += `${key}=${escapeProperty(val)}`;
+                    }
+                }
+            }
+        }
+        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
+        return cmdStr;
+    }
+}
+function escapeData(s) {
+    return toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A');
+}
+function escapeProperty(s) {
+    return toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A')
+        .replace(/:/g, '%3A')
+        .replace(/,/g, '%2C');
+}
+//# sourceMappingURL=command.js.map
+;// CONCATENATED MODULE: external "crypto"
+const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+;// CONCATENATED MODULE: external "fs"
+const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
+// For internal use, subject to change.
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+
+
+
+function issueFileCommand(command, message) {
+    const filePath = process.env[`GITHUB_${command}`];
+    if (!filePath) {
+        throw new Error(`Unable to find environment variable for file command ${command}`);
+    }
+    if (!external_fs_namespaceObject.existsSync(filePath)) {
+        throw new Error(`Missing file at path: ${filePath}`);
+    }
+    external_fs_namespaceObject.appendFileSync(filePath, `${toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
+        encoding: 'utf8'
+    });
+}
+function prepareKeyValueMessage(key, value) {
+    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
+    const convertedValue = toCommandValue(value);
+    // These should realistically never happen, but just in case someone finds a
+    // way to exploit uuid generation let's not allow keys or values that contain
+    // the delimiter.
+    if (key.includes(delimiter)) {
+        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
+    }
+    if (convertedValue.includes(delimiter)) {
+        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
+    }
+    return `${key}<<${delimiter}${external_os_namespaceObject.EOL}${convertedValue}${external_os_namespaceObject.EOL}${delimiter}`;
+}
+//# sourceMappingURL=file-command.js.map
+;// CONCATENATED MODULE: external "path"
+const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
+var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+class BasicCredentialHandler {
+    constructor(username, password) {
+        this.username = username;
+        this.password = password;
+    }
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return auth_awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+class BearerCredentialHandler {
+    constructor(token) {
+        this.token = token;
+    }
+    // currently implements pre-authorization
+    // TODO: support preAuth = false where it hooks on 401
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Bearer ${this.token}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return auth_awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+class PersonalAccessTokenCredentialHandler {
+    constructor(token) {
+        this.token = token;
+    }
+    // currently implements pre-authorization
+    // TODO: support preAuth = false where it hooks on 401
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Basic ${Buffer.from(`PAT:${this.token}`).toString('base64')}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return auth_awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+//# sourceMappingURL=auth.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
+var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+class OidcClient {
+    static createHttpClient(allowRetry = true, maxRetry = 10) {
+        const requestOptions = {
+            allowRetries: allowRetry,
+            maxRetries: maxRetry
+        };
+        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(OidcClient.getRequestToken())], requestOptions);
+    }
+    static getRequestToken() {
+        const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
+        if (!token) {
+            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_TOKEN env variable');
+        }
+        return token;
+    }
+    static getIDTokenUrl() {
+        const runtimeUrl = process.env['ACTIONS_ID_TOKEN_REQUEST_URL'];
+        if (!runtimeUrl) {
+            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable');
+        }
+        return runtimeUrl;
+    }
+    static getCall(id_token_url) {
+        return oidc_utils_awaiter(this, void 0, void 0, function* () {
+            var _a;
+            const httpclient = OidcClient.createHttpClient();
+            const res = yield httpclient
+                .getJson(id_token_url)
+                .catch(error => {
+                throw new Error(`Failed to get ID Token. \n 
+        Error Code : ${error.statusCode}\n 
+        Error Message: ${error.message}`);
+            });
+            const id_token = (_a = res.result) === null || _a === void 0 ? void 0 : _a.value;
+            if (!id_token) {
+                throw new Error('Response json body do not have ID Token field');
+            }
+            return id_token;
+        });
+    }
+    static getIDToken(audience) {
+        return oidc_utils_awaiter(this, void 0, void 0, function* () {
+            try {
+                // New ID Token is requested from action service
+                let id_token_url = OidcClient.getIDTokenUrl();
+                if (audience) {
+                    const encodedAudience = encodeURIComponent(audience);
+                    id_token_url = `${id_token_url}&audience=${encodedAudience}`;
+                }
+                debug(`ID token url is ${id_token_url}`);
+                const id_token = yield OidcClient.getCall(id_token_url);
+                setSecret(id_token);
+                return id_token;
+            }
+            catch (error) {
+                throw new Error(`Error message: ${error.message}`);
+            }
+        });
+    }
+}
+//# sourceMappingURL=oidc-utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
+var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { access, appendFile, writeFile } = external_fs_namespaceObject.promises;
+const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
+const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
+class Summary {
+    constructor() {
+        this._buffer = '';
+    }
+    /**
+     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
+     * Also checks r/w permissions.
+     *
+     * @returns step summary file path
+     */
+    filePath() {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            if (this._filePath) {
+                return this._filePath;
+            }
+            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
+            if (!pathFromEnv) {
+                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
+            }
+            try {
+                yield access(pathFromEnv, external_fs_namespaceObject.constants.R_OK | external_fs_namespaceObject.constants.W_OK);
+            }
+            catch (_a) {
+                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
+            }
+            this._filePath = pathFromEnv;
+            return this._filePath;
+        });
+    }
+    /**
+     * Wraps content in an HTML tag, adding any HTML attributes
+     *
+     * @param {string} tag HTML tag to wrap
+     * @param {string | null} content content within the tag
+     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
+     *
+     * @returns {string} content wrapped in HTML element
+     */
+    wrap(tag, content, attrs = {}) {
+        const htmlAttrs = Object.entries(attrs)
+            .map(([key, value]) => ` ${key}="${value}"`)
+            .join('');
+        if (!content) {
+            return `<${tag}${htmlAttrs}>`;
+        }
+        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
+    }
+    /**
+     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
+     *
+     * @param {SummaryWriteOptions} [options] (optional) options for write operation
+     *
+     * @returns {Promise<Summary>} summary instance
+     */
+    write(options) {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
+            const filePath = yield this.filePath();
+            const writeFunc = overwrite ? writeFile : appendFile;
+            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
+            return this.emptyBuffer();
+        });
+    }
+    /**
+     * Clears the summary buffer and wipes the summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    clear() {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            return this.emptyBuffer().write({ overwrite: true });
+        });
+    }
+    /**
+     * Returns the current summary buffer as a string
+     *
+     * @returns {string} string of summary buffer
+     */
+    stringify() {
+        return this._buffer;
+    }
+    /**
+     * If the summary buffer is empty
+     *
+     * @returns {boolen} true if the buffer is empty
+     */
+    isEmptyBuffer() {
+        return this._buffer.length === 0;
+    }
+    /**
+     * Resets the summary buffer without writing to summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    emptyBuffer() {
+        this._buffer = '';
+        return this;
+    }
+    /**
+     * Adds raw text to the summary buffer
+     *
+     * @param {string} text content to add
+     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addRaw(text, addEOL = false) {
+        this._buffer += text;
+        return addEOL ? this.addEOL() : this;
+    }
+    /**
+     * Adds the operating system-specific end-of-line marker to the buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addEOL() {
+        return this.addRaw(external_os_namespaceObject.EOL);
+    }
+    /**
+     * Adds an HTML codeblock to the summary buffer
+     *
+     * @param {string} code content to render within fenced code block
+     * @param {string} lang (optional) language to syntax highlight code
+     *
+     * @returns {Summary} summary instance
+     */
+    addCodeBlock(code, lang) {
+        const attrs = Object.assign({}, (lang && { lang }));
+        const element = this.wrap('pre', this.wrap('code', code), attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML list to the summary buffer
+     *
+     * @param {string[]} items list of items to render
+     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addList(items, ordered = false) {
+        const tag = ordered ? 'ol' : 'ul';
+        const listItems = items.map(item => this.wrap('li', item)).join('');
+        const element = this.wrap(tag, listItems);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML table to the summary buffer
+     *
+     * @param {SummaryTableCell[]} rows table rows
+     *
+     * @returns {Summary} summary instance
+     */
+    addTable(rows) {
+        const tableBody = rows
+            .map(row => {
+            const cells = row
+                .map(cell => {
+                if (typeof cell === 'string') {
+                    return this.wrap('td', cell);
+                }
+                const { header, data, colspan, rowspan } = cell;
+                const tag = header ? 'th' : 'td';
+                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
+                return this.wrap(tag, data, attrs);
+            })
+                .join('');
+            return this.wrap('tr', cells);
+        })
+            .join('');
+        const element = this.wrap('table', tableBody);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds a collapsable HTML details element to the summary buffer
+     *
+     * @param {string} label text for the closed state
+     * @param {string} content collapsable content
+     *
+     * @returns {Summary} summary instance
+     */
+    addDetails(label, content) {
+        const element = this.wrap('details', this.wrap('summary', label) + content);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML image tag to the summary buffer
+     *
+     * @param {string} src path to the image you to embed
+     * @param {string} alt text description of the image
+     * @param {SummaryImageOptions} options (optional) addition image attributes
+     *
+     * @returns {Summary} summary instance
+     */
+    addImage(src, alt, options) {
+        const { width, height } = options || {};
+        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
+        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML section heading element
+     *
+     * @param {string} text heading text
+     * @param {number | string} [level=1] (optional) the heading level, default: 1
+     *
+     * @returns {Summary} summary instance
+     */
+    addHeading(text, level) {
+        const tag = `h${level}`;
+        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
+            ? tag
+            : 'h1';
+        const element = this.wrap(allowedTag, text);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML thematic break (<hr>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addSeparator() {
+        const element = this.wrap('hr', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML line break (<br>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addBreak() {
+        const element = this.wrap('br', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML blockquote to the summary buffer
+     *
+     * @param {string} text quote text
+     * @param {string} cite (optional) citation url
+     *
+     * @returns {Summary} summary instance
+     */
+    addQuote(text, cite) {
+        const attrs = Object.assign({}, (cite && { cite }));
+        const element = this.wrap('blockquote', text, attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML anchor tag to the summary buffer
+     *
+     * @param {string} text link text/content
+     * @param {string} href hyperlink
+     *
+     * @returns {Summary} summary instance
+     */
+    addLink(text, href) {
+        const element = this.wrap('a', text, { href });
+        return this.addRaw(element).addEOL();
+    }
+}
+const _summary = new Summary();
+/**
+ * @deprecated use `core.summary`
+ */
+const markdownSummary = _summary;
+const summary = _summary;
+//# sourceMappingURL=summary.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
+
+/**
+ * toPosixPath converts the given path to the posix form. On Windows, \\ will be
+ * replaced with /.
+ *
+ * @param pth. Path to transform.
+ * @return string Posix path.
+ */
+function toPosixPath(pth) {
+    return pth.replace(/[\\]/g, '/');
+}
+/**
+ * toWin32Path converts the given path to the win32 form. On Linux, / will be
+ * replaced with \\.
+ *
+ * @param pth. Path to transform.
+ * @return string Win32 path.
+ */
+function toWin32Path(pth) {
+    return pth.replace(/[/]/g, '\\');
+}
+/**
+ * toPlatformPath converts the given path to a platform-specific path. It does
+ * this by replacing instances of / and \ with the platform-specific path
+ * separator.
+ *
+ * @param pth The path to platformize.
+ * @return string The platform-specific path.
+ */
+function toPlatformPath(pth) {
+    return pth.replace(/[/\\]/g, external_path_namespaceObject.sep);
+}
+//# sourceMappingURL=path-utils.js.map
+;// CONCATENATED MODULE: ./src/bundle/exec.ts
+function getExecOutput() {
+    return Promise.reject(new Error('@actions/exec is not bundled with this action (see src/bundle/exec.ts).'));
+}
+
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
+var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout: version } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
+        silent: true
+    });
+    const { stdout: name } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
+        silent: true
+    });
+    return {
+        name: name.trim(),
+        version: version.trim()
+    };
+});
+const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    var _a, _b, _c, _d;
+    const { stdout } = yield getExecOutput('sw_vers', undefined, {
+        silent: true
+    });
+    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
+    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
+    return {
+        name,
+        version
+    };
+});
+const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout } = yield getExecOutput('lsb_release', ['-i', '-r', '-s'], {
+        silent: true
+    });
+    const [name, version] = stdout.trim().split('\n');
+    return {
+        name,
+        version
+    };
+});
+const platform = external_os_namespaceObject.platform();
+const arch = external_os_namespaceObject.arch();
+const isWindows = platform === 'win32';
+const isMacOS = platform === 'darwin';
+const isLinux = platform === 'linux';
+function getDetails() {
+    return platform_awaiter(this, void 0, void 0, function* () {
+        return Object.assign(Object.assign({}, (yield (isWindows
+            ? getWindowsInfo()
+            : isMacOS
+                ? getMacOsInfo()
+                : getLinuxInfo()))), { platform,
+            arch,
+            isWindows,
+            isMacOS,
+            isLinux });
+    });
+}
+//# sourceMappingURL=platform.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
+var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+/**
+ * The code to exit an action
+ */
+var ExitCode;
+(function (ExitCode) {
+    /**
+     * A code indicating that the action was successful
+     */
+    ExitCode[ExitCode["Success"] = 0] = "Success";
+    /**
+     * A code indicating that the action was a failure
+     */
+    ExitCode[ExitCode["Failure"] = 1] = "Failure";
+})(ExitCode || (ExitCode = {}));
+//-----------------------------------------------------------------------
+// Variables
+//-----------------------------------------------------------------------
+/**
+ * Sets env variable for this action and future actions in the job
+ * @param name the name of the variable to set
+ * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function exportVariable(name, val) {
+    const convertedVal = toCommandValue(val);
+    process.env[name] = convertedVal;
+    const filePath = process.env['GITHUB_ENV'] || '';
+    if (filePath) {
+        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
+    }
+    issueCommand('set-env', { name }, convertedVal);
+}
+/**
+ * Registers a secret which will get masked from logs
+ *
+ * @param secret - Value of the secret to be masked
+ * @remarks
+ * This function instructs the Actions runner to mask the specified value in any
+ * logs produced during the workflow run. Once registered, the secret value will
+ * be replaced with asterisks (***) whenever it appears in console output, logs,
+ * or error messages.
+ *
+ * This is useful for protecting sensitive information such as:
+ * - API keys
+ * - Access tokens
+ * - Authentication credentials
+ * - URL parameters containing signatures (SAS tokens)
+ *
+ * Note that masking only affects future logs; any previous appearances of the
+ * secret in logs before calling this function will remain unmasked.
+ *
+ * @example
+ * ```typescript
+ * // Register an API token as a secret
+ * const apiToken = "abc123xyz456";
+ * setSecret(apiToken);
+ *
+ * // Now any logs containing this value will show *** instead
+ * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
+ * ```
+ */
+function setSecret(secret) {
+    issueCommand('add-mask', {}, secret);
+}
+/**
+ * Prepends inputPath to the PATH (for this action and future actions)
+ * @param inputPath
+ */
+function addPath(inputPath) {
+    const filePath = process.env['GITHUB_PATH'] || '';
+    if (filePath) {
+        issueFileCommand('PATH', inputPath);
+    }
+    else {
+        issueCommand('add-path', {}, inputPath);
+    }
+    process.env['PATH'] = `${inputPath}${external_path_namespaceObject.delimiter}${process.env['PATH']}`;
+}
+/**
+ * Gets the value of an input.
+ * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
+ * Returns an empty string if the value is not defined.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string
+ */
+function getInput(name, options) {
+    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
+    if (options && options.required && !val) {
+        throw new Error(`Input required and not supplied: ${name}`);
+    }
+    if (options && options.trimWhitespace === false) {
+        return val;
+    }
+    return val.trim();
+}
+/**
+ * Gets the values of an multiline input.  Each value is also trimmed.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string[]
+ *
+ */
+function getMultilineInput(name, options) {
+    const inputs = getInput(name, options)
+        .split('\n')
+        .filter(x => x !== '');
+    if (options && options.trimWhitespace === false) {
+        return inputs;
+    }
+    return inputs.map(input => input.trim());
+}
+/**
+ * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
+ * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
+ * The return value is also in boolean type.
+ * ref: https://yaml.org/spec/1.2/spec.html#id2804923
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   boolean
+ */
+function getBooleanInput(name, options) {
+    const trueValue = ['true', 'True', 'TRUE'];
+    const falseValue = ['false', 'False', 'FALSE'];
+    const val = getInput(name, options);
+    if (trueValue.includes(val))
+        return true;
+    if (falseValue.includes(val))
+        return false;
+    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
+        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
+}
+/**
+ * Sets the value of an output.
+ *
+ * @param     name     name of the output to set
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function setOutput(name, value) {
+    const filePath = process.env['GITHUB_OUTPUT'] || '';
+    if (filePath) {
+        return issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
+    }
+    process.stdout.write(external_os_namespaceObject.EOL);
+    issueCommand('set-output', { name }, toCommandValue(value));
+}
+/**
+ * Enables or disables the echoing of commands into stdout for the rest of the step.
+ * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
+ *
+ */
+function setCommandEcho(enabled) {
+    issue('echo', enabled ? 'on' : 'off');
+}
+//-----------------------------------------------------------------------
+// Results
+//-----------------------------------------------------------------------
+/**
+ * Sets the action status to failed.
+ * When the action exits it will be with an exit code of 1
+ * @param message add error issue message
+ */
+function setFailed(message) {
+    process.exitCode = ExitCode.Failure;
+    error(message);
+}
+//-----------------------------------------------------------------------
+// Logging Commands
+//-----------------------------------------------------------------------
+/**
+ * Gets whether Actions Step Debug is on or not
+ */
+function isDebug() {
+    return process.env['RUNNER_DEBUG'] === '1';
+}
+/**
+ * Writes debug message to user log
+ * @param message debug message
+ */
+function debug(message) {
+    issueCommand('debug', {}, message);
+}
+/**
+ * Adds an error issue
+ * @param message error issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function error(message, properties = {}) {
+    issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a warning issue
+ * @param message warning issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function warning(message, properties = {}) {
+    issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a notice issue
+ * @param message notice issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function notice(message, properties = {}) {
+    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Writes info to log with console.log.
+ * @param message info message
+ */
+function info(message) {
+    process.stdout.write(message + external_os_namespaceObject.EOL);
+}
+/**
+ * Begin an output group.
+ *
+ * Output until the next `groupEnd` will be foldable in this group
+ *
+ * @param name The name of the output group
+ */
+function startGroup(name) {
+    issue('group', name);
+}
+/**
+ * End an output group.
+ */
+function endGroup() {
+    issue('endgroup');
+}
+/**
+ * Wrap an asynchronous function call in a group.
+ *
+ * Returns the same type as the function itself.
+ *
+ * @param name The name of the group
+ * @param fn The function to wrap in the group
+ */
+function group(name, fn) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        startGroup(name);
+        let result;
+        try {
+            result = yield fn();
+        }
+        finally {
+            endGroup();
+        }
+        return result;
+    });
+}
+//-----------------------------------------------------------------------
+// Wrapper action state
+//-----------------------------------------------------------------------
+/**
+ * Saves state for current action, the state can only be retrieved by this action's post job execution.
+ *
+ * @param     name     name of the state to store
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function saveState(name, value) {
+    const filePath = process.env['GITHUB_STATE'] || '';
+    if (filePath) {
+        return issueFileCommand('STATE', prepareKeyValueMessage(name, value));
+    }
+    issueCommand('save-state', { name }, toCommandValue(value));
+}
+/**
+ * Gets the value of an state set by this action's main execution.
+ *
+ * @param     name     name of the state to get
+ * @returns   string
+ */
+function getState(name) {
+    return process.env[`STATE_${name}`] || '';
+}
+function getIDToken(aud) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        return yield OidcClient.getIDToken(aud);
+    });
+}
+/**
+ * Summary exports
+ */
+
+/**
+ * @deprecated use core.summary
+ */
+
+/**
+ * Path exports
+ */
+
+/**
+ * Platform utilities exports
+ */
+
+//# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/runner/github-runner.ts
+
+
+
+
+const withoutLegacyCommands = (command) => (message) => {
+    core_namespaceObject[command](neutralizeLegacyCommands(message));
+};
+const toFile = (file, write) => (name, value) => {
+    try {
+        core_namespaceObject[write](name, value);
+    }
+    catch (error) {
+        throw new RunnerFileError(file, error);
+    }
+};
+const githubRunner = {
+    getInput: (name) => getInput(name),
+    inputNames: () => Object.keys(process.env)
+        .filter((variable) => variable.toUpperCase().startsWith('INPUT_'))
+        .map((variable) => variable.slice('INPUT_'.length)),
+    setSecret: (value) => {
+        setSecret(value);
+    },
+    setFailed: withoutLegacyCommands('setFailed'),
+    debug: withoutLegacyCommands('debug'),
+    info: (message) => {
+        info(neutralizeCommands(oneLine(message)));
+    },
+    notice: withoutLegacyCommands('notice'),
+    warning: withoutLegacyCommands('warning'),
+    setOutput: toFile('GITHUB_OUTPUT', 'setOutput'),
+    exportVariable: toFile('GITHUB_ENV', 'exportVariable'),
+    saveState: toFile('GITHUB_STATE', 'saveState'),
+    getState: (name) => getState(name),
+    writeSummary: async (markdown) => {
+        if (process.env.GITHUB_STEP_SUMMARY)
+            await summary.addRaw(markdown, true).write();
+        else
+            debug('GITHUB_STEP_SUMMARY is not set; no job summary written.');
+    },
+    tempDir: () => process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(),
+    onCancel: (listener) => {
+        const onSigint = listener.bind(undefined, 'SIGINT');
+        const onSigterm = listener.bind(undefined, 'SIGTERM');
+        process.on('SIGINT', onSigint).on('SIGTERM', onSigterm);
+        return () => {
+            process.off('SIGINT', onSigint).off('SIGTERM', onSigterm);
+        };
+    },
+};
+
+;// CONCATENATED MODULE: ./src/platform/decode.ts
+
+
+
+
+const NOT_JSON = Symbol('not JSON');
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+function parseJson(body) {
+    try {
+        return JSON.parse(body);
+    }
+    catch {
+        return NOT_JSON;
+    }
+}
+function unusable(request, answer, what) {
+    return new RequestError(`${requestLine(request)} answered ${answer.status}${what}`, answer.status);
+}
+function readRecord(request, answer, value, where) {
+    const record = toRecord(value);
+    if (typeof record === 'string')
+        throw unusable(request, answer, ` but ${where} is ${record}.`);
+    return record;
+}
+function readRevoked(request, answer, tokenId) {
+    const record = readRecord(request, answer, readJson(request, answer), 'the body');
+    if (!sameId(record.id, tokenId))
+        throw unusable(request, answer, ` with the record of another token, ${nameAndId(record)}.`);
+    if (record.state !== 'revoked') {
+        const state = JSON.stringify(truncate(record.state, 40));
+        throw unusable(request, answer, ` with the token in state ${state}, not revoked.`);
+    }
+    return record;
+}
+function readCreated(request, answer) {
+    const record = readRecord(request, answer, readJson(request, answer), 'the body');
+    if (!records_isUuid(record.id)) {
+        throw unusable(request, answer, ` but the new token's id ${JSON.stringify(truncate(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`);
+    }
+    if (record.tokenValue === undefined) {
+        throw unusable(request, answer, ` but the new token ${record.id} has no tokenValue; revoke it and try again.`);
+    }
+    return record;
+}
+function readList(request, answer) {
+    const body = readJson(request, answer);
+    if (!Array.isArray(body))
+        throw unusable(request, answer, ' but the body is not a list of tokens.');
+    const records = body.map((item, index) => readRecord(request, answer, item, `item ${index} of the list`));
+    return uniqueById(records);
+}
+function readAccessToken(request, answer, now) {
+    const body = readJson(request, answer, 'auth');
+    const fields = (typeof body === 'object' && body !== null ? body : {});
+    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
+    if (typeof value !== 'string' || value === '')
+        throw unusable(request, answer, ' without an access_token.');
+    if (!HEADER_SAFE.test(value)) {
+        throw unusable(request, answer, ' but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.');
+    }
+    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
+    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
+    return { value, renewAt };
+}
+function readJson(request, answer, target = 'api') {
+    if (answer.json !== NOT_JSON)
+        return answer.json;
+    const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body';
+    const { origin, pathname } = new URL(request.url);
+    const at = pathname.lastIndexOf(TOKENS_PATH);
+    const baseUrl = origin + (at < 0 ? pathname : pathname.slice(0, at));
+    const hint = target === 'auth'
+        ? ` Check the authUrl input: the action posts the credentials to ${origin}${pathname}, which must be the auth service's token endpoint (authUrl plus ${AUTH_PATH}, or authUrl itself when it ends in /api-token).`
+        : ` Check the baseUrl input (${baseUrl}): the action adds ${TOKENS_PATH} to it, so it must be the REST API's base URL, not the web app's.`;
+    throw unusable(request, answer, ` with ${page} that is not JSON.${hint}`);
+}
+
+;// CONCATENATED MODULE: ./src/platform/failures.ts
+
+
+
+const DEFAULT_BACKOFF = { baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+function isTransient(outcome) {
+    if (!(outcome instanceof TransportError))
+        return TRANSIENT_STATUSES.has(outcome.status);
+    const kind = NODE_ERRORS[outcome.code]?.[0];
+    return kind === 'unreachable' || kind === 'lost';
+}
+function mayHaveTakenEffect(outcome) {
+    if (outcome instanceof TransportError)
+        return outcome.requestSent;
+    return outcome.status >= 500 || outcome.status === 408;
+}
+function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
+    const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
+    return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
+}
+function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
+    const value = headers['retry-after']?.trim() ?? '';
+    if (/^\d+$/.test(value))
+        return Math.min(Number(value) * 1000, backoff.maxRetryAfterMs);
+    const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
+    if (Number.isNaN(at))
+        return undefined;
+    const serverNow = Date.parse(headers.date ?? '');
+    const delay = at - (Number.isNaN(serverNow) ? now : serverNow);
+    return Math.min(Math.max(0, delay), backoff.maxRetryAfterMs);
+}
+const MAX_REASON = 60;
+const MAX_DETAIL = 300;
+const MAX_BODY = 64 * 1024;
+const MAX_DEPTH = 4;
+const MAX_PARTS = 16;
+const DETAIL_FIELDS = ['error', 'message', 'errors', 'error_description', 'detail'];
+function describeBody(body, contentType, scrub) {
+    const text = scrub(body.slice(0, MAX_BODY)).trim();
+    if (text === '')
+        return '';
+    if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text))
+        return 'the body was not JSON (an HTML page)';
+    const json = parseJson(text);
+    if (json === NOT_JSON) {
+        return body.length > MAX_BODY && /^[[{]/.test(text)
+            ? `a JSON body of ${body.length} characters, too long to read for its message`
+            : shorten(text);
+    }
+    const keys = typeof json === 'object' && json !== null && !Array.isArray(json) ? Object.keys(json) : [];
+    const fields = keys.length > 0 ? ` (fields: ${keys.slice(0, 8).join(', ')})` : '';
+    return shorten(scrub(jsonDetail(json) ?? `a JSON body without an error message${fields}`));
+}
+function jsonDetail(value, depth = 0) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH)
+        return undefined;
+    const parts = DETAIL_FIELDS.flatMap((field) => value[field])
+        .slice(0, MAX_PARTS)
+        .map((part) => jsonDetail(part, depth + 1))
+        .filter((part) => part !== undefined && part.trim() !== '');
+    return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
+}
+function shorten(text) {
+    return truncate(oneLine(text), MAX_DETAIL);
+}
+function describeFailure(request, outcome, { renewed, attempt }, scrub) {
+    if (outcome instanceof TransportError)
+        return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
+    const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
+    const reason = truncate(oneLine(scrub(outcome.statusText)), MAX_REASON);
+    const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
+    const what = detail ? `: ${detail}` : '';
+    if (renewed && outcome.status === 401)
+        return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
+    return `${requestLine(request)} answered ${status}${attempt}${what}`;
+}
+function transportHint(error, target, url, timeoutMs) {
+    const input = target === 'auth' ? 'authUrl' : 'baseUrl';
+    const { host, origin } = new URL(url);
+    const kind = NODE_ERRORS[error.code]?.[0];
+    if (error.code === 'ETIMEDOUT')
+        return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
+    if (kind === 'unreachable')
+        return ` Check the ${input} input (${origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`;
+    if (error.code === 'EPROXYAUTH')
+        return ` Check the user name and password in HTTPS_PROXY (http://user:password@proxy:port, the special characters %-encoded), and that the proxy lets this runner reach ${host}.`;
+    if (error.code === 'EPROXY')
+        return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`;
+    if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+        return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`;
+    if (kind === 'tls')
+        return ` The runner does not trust the certificate of ${host}. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.`;
+    return '';
+}
+function authPathHint(endpoint) {
+    const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'));
+    return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
+}
+function apiPathHint(request) {
+    const { origin, pathname } = new URL(request.url);
+    const at = pathname.lastIndexOf(TOKENS_PATH);
+    if (at < 0)
+        return '';
+    const baseUrl = origin + pathname.slice(0, at);
+    const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1];
+    if (repeated !== undefined) {
+        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${TOKENS_PATH}/`.startsWith(`/${repeated}/`)
+            ? `the action adds ${TOKENS_PATH} to it, so leave /${repeated} off its end`
+            : 'check its path prefix';
+        return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`;
+    }
+    if (!pathname.endsWith(TOKENS_PATH))
+        return '';
+    return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${TOKENS_PATH} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
+}
+
+;// CONCATENATED MODULE: ./src/platform/call-loop.ts
+
+
+
+
+
+
+const MAYBE = ' It may have taken effect all the same.';
+class CallLoop {
+    options;
+    platformOffset;
+    transport;
+    constructor(options) {
+        this.options = options;
+        this.transport = options.transport ?? new HttpTransport();
+    }
+    platformTime(at) {
+        return this.platformOffset === undefined ? undefined : at + this.platformOffset;
+    }
+    close() {
+        this.transport.close();
+    }
+    async call(target, request, options) {
+        const { retries, deadline, secrets, log, timeoutMs, accessTokens } = this.options;
+        const attempts = retries + 1;
+        let renewed = false;
+        for (let attempt = (options.pooled?.attemptsUsed ?? 0) + 1;; attempt++) {
+            if (deadline.expired())
+                throw notSent(deadline, request);
+            const { outcome, accessToken } = await this.attempt(target, request, options.onWritten);
+            const answer = outcome instanceof TransportError ? undefined : outcome;
+            if (answer?.status === 401 && accessToken !== undefined && !renewed) {
+                renewed = true;
+                log.info(`${requestLine(request)} answered 401: authenticating again.`);
+                await accessTokens?.reject(accessToken);
+                attempt--;
+                continue;
+            }
+            if (answer !== undefined && isSuccess(target, answer.status)) {
+                try {
+                    return options.read(answer);
+                }
+                catch (error) {
+                    if (!(error instanceof RequestError))
+                        throw error;
+                    const found = await options.onUncertain?.(error.message.replace(/\.$/, ''));
+                    if (found !== undefined)
+                        return found;
+                    throw error;
+                }
+            }
+            const transient = isTransient(outcome);
+            const retrying = transient && attempt < attempts;
+            const numbered = attempts > 1 && transient ? ` (attempt ${attempt} of ${attempts})` : '';
+            const scrub = (text) => secrets.scrub(text);
+            const failure = describeFailure(request, outcome, { renewed, attempt: numbered }, scrub);
+            if (retrying)
+                await this.waitToRetry(failure, outcome, attempt, options.pooled !== undefined);
+            const found = mayHaveTakenEffect(outcome) ? await options.onUncertain?.(failure) : undefined;
+            if (found !== undefined)
+                return found;
+            if (retrying)
+                continue;
+            const hint = outcome instanceof TransportError
+                ? transportHint(outcome, target, request.url, timeoutMs)
+                : target === 'api' && outcome.status === 404
+                    ? apiPathHint(request)
+                    : '';
+            throw new RequestError(asSentence(failure) + hint, answer?.status, transient);
+        }
+    }
+    async waitToRetry(failure, outcome, attempt, pooled) {
+        const { clock, deadline, log } = this.options;
+        const answer = outcome instanceof TransportError ? undefined : outcome;
+        const delay = (answer && retryAfterDelay(answer.headers, clock.now())) ??
+            backoffDelay(attempt, clock.jitter());
+        if (answer?.status === 429 && pooled) {
+            throw new ThrottledError(asSentence(failure), { waitMs: delay, attemptsUsed: attempt });
+        }
+        const seconds = `${(delay / 1000).toFixed(1)} s`;
+        if (delay >= deadline.remaining()) {
+            const maybe = mayHaveTakenEffect(outcome);
+            const cause = deadline.cause();
+            const why = cause.by === 'cancel'
+                ? `the step was cancelled (${cause.signal}), so it was not tried again`
+                : `${deadline.describe()} leaves no time to wait ${seconds} and try again`;
+            throw new DeadlineError(`${failure}; ${why}.${maybe ? MAYBE : ''}`, answer?.status, maybe);
+        }
+        log.info(`${failure}; retrying in ${seconds}.`);
+        await clock.sleep(delay, deadline.stopSignal);
+    }
+    async attempt(target, request, onWritten) {
+        const { clock, secrets, log, deadline, accessTokens } = this.options;
+        const { transport } = this;
+        const accessToken = target === 'api' ? await accessTokens?.accessToken() : undefined;
+        if (accessToken !== undefined)
+            secrets.add(accessToken, 'sent');
+        const bearer = accessToken === undefined ? {} : { Authorization: `Bearer ${accessToken}` };
+        const sent = { ...request, headers: { ...request.headers, ...bearer } };
+        if (deadline.expired())
+            throw notSent(deadline, request);
+        const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining());
+        const started = clock.now();
+        let outcome;
+        try {
+            const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal, onWritten);
+            const json = parseJson(response.body);
+            secrets.addFrom(json);
+            const read = json !== NOT_JSON && isSuccess(target, response.status);
+            outcome = { ...response, body: read ? '' : response.body, json };
+            const date = Date.parse(response.headers.date ?? '');
+            if (target === 'api' && !Number.isNaN(date))
+                this.platformOffset = date + 500 - clock.now();
+        }
+        catch (error) {
+            if (!(error instanceof TransportError))
+                throw error;
+            outcome = error;
+        }
+        const result = outcome instanceof TransportError ? outcome.code : outcome.status;
+        log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
+        const shortened = timeoutMs < this.options.timeoutMs;
+        if (outcome instanceof TransportError &&
+            ((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === CUT_OFF)) {
+            const { requestSent } = outcome;
+            const waited = `while ${requestLine(request)} waited for an answer.${requestSent ? MAYBE : ''}`;
+            throw new DeadlineError(`${stopped(deadline.cause())} ${waited}`, undefined, requestSent);
+        }
+        return { outcome, accessToken };
+    }
+}
+function isSuccess(target, status) {
+    return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
+}
+function notSent(deadline, request) {
+    return new DeadlineError(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
+}
+
+;// CONCATENATED MODULE: ./src/platform/client.ts
+
+
+
+
+
+
+
+
+class PlatformClient {
+    options;
+    loop;
+    constructor(options) {
+        this.options = options;
+        this.loop = new CallLoop({
+            ...options,
+            deadline: options.deadline ?? new Deadline(options.clock, 0),
+            accessTokens: new Session(() => this.authenticate(), options.clock),
+        });
+    }
+    async createToken(name, { save } = {}) {
+        const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
+        const create = new FollowedCreate(name, {
+            clock: this.options.clock,
+            log: this.options.log,
+            list: () => this.listTokens(),
+            revoke: (tokenId) => this.revokeToken(tokenId),
+            platformTime: this.platformTime,
+            save: save ?? (() => undefined),
+            postStepLooks: save !== undefined,
+        });
+        try {
+            const token = await this.loop.call('api', request, {
+                read: (answer) => readCreated(request, answer),
+                onWritten: create.written,
+                onUncertain: (failure) => create.afterLostAnswer(failure),
+            });
+            return await create.accept(token, requestLine(request));
+        }
+        catch (error) {
+            create.failed(error);
+            throw error;
+        }
+    }
+    listTokens() {
+        const request = this.apiRequest('GET', TOKENS_PATH);
+        return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
+    }
+    async revokeToken(tokenId, options = {}) {
+        const request = this.apiRequest('POST', revokePath(tokenId));
+        let mayHaveRevoked = false;
+        try {
+            const token = await this.loop.call('api', request, {
+                read: (answer) => readRevoked(request, answer, tokenId),
+                onUncertain: () => {
+                    mayHaveRevoked = true;
+                    return Promise.resolve(undefined);
+                },
+                ...(options.pooled && { pooled: options.pooled }),
+            });
+            return { token, alreadyRevoked: false };
+        }
+        catch (error) {
+            const status = error instanceof RequestError ? (error.status ?? 0) : 0;
+            const tellable = status !== 401 && (isRefusal(status) || (status >= 200 && status <= 299));
+            if (!tellable || !(error instanceof RequestError) || error instanceof AuthenticationError)
+                throw error;
+            const unsettled = new UnsettledRevokeError(error, mayHaveRevoked);
+            if (options.settle === 'later')
+                throw unsettled;
+            const list = () => this.listTokens();
+            const [settled = { error }] = await settleRefusals(list, [{ tokenId, unsettled }]);
+            if ('error' in settled)
+                throw settled.error;
+            return settled;
+        }
+    }
+    close() {
+        this.loop.close();
+    }
+    platformTime = (at) => this.loop.platformTime(at);
+    apiRequest(method, path, body) {
+        return jsonRequest(method, this.options.baseUrl + path, body);
+    }
+    async authenticate() {
+        const { clientId, clientSecret: secret, authUrl } = this.options;
+        const endpoint = authEndpoint(authUrl);
+        const request = jsonRequest('POST', endpoint, JSON.stringify({ clientId, secret }));
+        try {
+            return await this.loop.call('auth', request, {
+                read: (answer) => readAccessToken(request, answer, this.options.clock.now()),
+            });
+        }
+        catch (error) {
+            if (!(error instanceof RequestError))
+                throw error;
+            const { status, message } = error;
+            const detail = status === 404 || status === 405
+                ? `failed: ${message} ${authPathHint(endpoint)}`
+                : isRefusal(status)
+                    ? `was refused: ${message} Check the clientId and clientSecret inputs. ${FORK_HINT}`
+                    : `failed: ${message}`;
+            throw new AuthenticationError(`authentication ${detail}`, status, error.transient);
+        }
+    }
+}
+class Session {
+    obtain;
+    clock;
+    pending;
+    constructor(obtain, clock) {
+        this.obtain = obtain;
+        this.clock = clock;
+    }
+    async accessToken() {
+        const current = this.pending;
+        const token = await current;
+        if (token !== undefined && this.clock.now() < (token.renewAt ?? Infinity))
+            return token.value;
+        if (this.pending === current || this.pending === undefined) {
+            const pending = this.obtain();
+            this.pending = pending;
+            pending.catch(() => {
+                if (this.pending === pending)
+                    this.pending = undefined;
+            });
+        }
+        return (await this.pending).value;
+    }
+    async reject(value) {
+        const current = this.pending;
+        const token = await current?.catch(() => undefined);
+        if (token?.value === value && this.pending === current)
+            this.pending = undefined;
+    }
+}
+async function settleRefusals(list, unsettled) {
+    if (unsettled.length === 0)
+        return [];
+    const why = ' Whether it was revoked already could not be told: listing the tokens failed too: ';
+    const tokens = await list().catch((error) => why + messageOf(error));
+    return unsettled.map(({ tokenId, unsettled: { refusal, mayHaveRevoked } }) => {
+        const { message, status } = refusal;
+        if (typeof tokens === 'string')
+            return { error: new RequestError(message + tokens, status) };
+        const found = findById(tokens, tokenId);
+        const unknown = `no token with id ${tokenId} exists in the project: ${message}`;
+        if (found === undefined)
+            return { error: new UnknownTokenError(unknown, status) };
+        if (found.state === 'revoked')
+            return { token: found, alreadyRevoked: !mayHaveRevoked };
+        return { error: refusal };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/shared/secrets.ts
+
+const SECRET_FIELD = /^(?:access_token|accessToken|refresh_token|refreshToken|id_token|secret|clientSecret|tokenValue)$/;
+const PIECE_LENGTH = 8;
+const MAX_PIECED = 16 * 1024;
+class Secrets {
+    mask;
+    values = new Set();
+    sent = new Set();
+    pieces = new Set();
+    longestFirst;
+    constructor(mask) {
+        this.mask = mask;
+    }
+    add(value, kind = 'sent') {
+        if (value === undefined || value.trim() === '')
+            return;
+        for (const part of [value, ...value.split(/\r\n|\r|\n/)]) {
+            if (part.trim() === '' || this.values.has(part))
+                continue;
+            this.mask(part);
+            this.values.add(part);
+            this.longestFirst = undefined;
+        }
+        if (kind === 'received' || this.sent.has(value))
+            return;
+        this.sent.add(value);
+        const { kept } = compact(value.slice(0, MAX_PIECED));
+        for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
+            this.pieces.add(kept.slice(i, i + PIECE_LENGTH));
+        }
+    }
+    addFrom(json) {
+        const pending = [json];
+        for (const value of pending) {
+            if (typeof value !== 'object' || value === null)
+                continue;
+            const fields = value;
+            for (const key in fields) {
+                const field = fields[key];
+                if (typeof field === 'object')
+                    pending.push(field);
+                else if (typeof field === 'string' && SECRET_FIELD.test(key))
+                    this.add(field, 'received');
+            }
+        }
+    }
+    scrub(text) {
+        if (this.values.size === 0)
+            return text;
+        const exact = this.removeWhole(text);
+        const decoded = secrets_unescape(exact);
+        const hidden = decoded === exact ? decoded : this.hide(decoded);
+        return hidden === decoded ? this.hide(exact) : hidden;
+    }
+    removeWhole(text) {
+        this.longestFirst ??= [...this.values].sort((a, b) => b.length - a.length);
+        return this.longestFirst.reduce((result, value) => result.replaceAll(value, '***'), text);
+    }
+    hide(text) {
+        const result = this.removeWhole(text);
+        if (this.pieces.size === 0)
+            return result;
+        return this.removePieces(result).replace(ENCODED_RUN, (run) => decodings(run).some((decoded) => this.removePieces(decoded) !== decoded) ? '***' : run);
+    }
+    removePieces(text) {
+        const { kept, from } = compact(text);
+        let result = '';
+        let end = -1;
+        for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
+            if (!this.pieces.has(kept.slice(i, i + PIECE_LENGTH)))
+                continue;
+            const start = from[i] ?? 0;
+            if (start > end)
+                result += `${text.slice(Math.max(end, 0), start)}***`;
+            end = (from[i + PIECE_LENGTH - 1] ?? 0) + 1;
+        }
+        return end < 0 ? text : result + text.slice(end);
+    }
+}
+const IGNORED = lazyRegExp(() => /[\s+\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
+function compact(text) {
+    const ignored = isAscii(text) ? /[\s+]/ : IGNORED();
+    const from = [];
+    for (let i = 0; i < text.length; i++)
+        if (!ignored.test(text.charAt(i)))
+            from.push(i);
+    return { kept: from.map((i) => text.charAt(i)).join(''), from };
+}
+const ENCODED_RUN = /[A-Za-z0-9+/_-]{11,}={0,2}/g;
+function decodings(run) {
+    const bytes = [Buffer.from(run, 'base64')];
+    if (/^(?:[0-9a-f]{2})+$/i.test(run))
+        bytes.push(Buffer.from(run, 'hex'));
+    return bytes.flatMap((b) => [b.toString('latin1'), b.toString('utf8')]);
+}
+const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi;
+const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+function secrets_unescape(text) {
+    return text
+        .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex, char) => hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)))
+        .replace(HTML_REFERENCE, (match, dec, hex, name) => {
+        if (typeof name === 'string')
+            return NAMED[name.toLowerCase()] ?? match;
+        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : match;
+    })
+        .replace(/[^\s"'<>&=?]+/g, (word) => (/%[0-9a-f]{2}/i.test(word) ? decodeWord(word) : word));
+}
+function decodeWord(word) {
+    return word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+        try {
+            return decodeURIComponent(escapes);
+        }
+        catch {
+            return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one));
+        }
+    });
+}
+
+;// CONCATENATED MODULE: ./src/runner/start.ts
+
+
+
+function maskedSecrets(runner) {
+    return new Secrets(runner.setSecret);
+}
+function connect(runner, connection, secrets, clock, { transport, limit } = {}) {
+    const total = connection.totalTimeoutMs;
+    const tighter = limit !== undefined && (total === 0 || limit.ms < total);
+    const deadline = tighter ? new Deadline(clock, limit.ms, limit.name) : new Deadline(clock, total);
+    const stopListening = stopOnCancel(runner, deadline, clock);
+    const options = { ...connection, secrets, log: runner, deadline, clock };
+    const client = new PlatformClient(transport ? { ...options, transport } : options);
+    const close = () => {
+        stopListening();
+        client.close();
+    };
+    return { client, deadline, close };
+}
+const CANCEL_GRACE_MS = 5_000;
+function stopOnCancel(runner, deadline, clock) {
+    const finished = new AbortController();
+    const stopListening = runner.onCancel((signal) => {
+        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
+            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
+            deadline.cancel(signal);
+            void clock.sleep(CANCEL_GRACE_MS, finished.signal).then(() => {
+                if (!finished.signal.aborted)
+                    deadline.cut();
+            });
+            return;
+        }
+        if (!deadline.cutSignal.aborted) {
+            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
+        }
+        deadline.cancel(signal);
+        deadline.cut();
+    });
+    return () => {
+        finished.abort();
+        stopListening();
+    };
+}
+
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/shared/token-files.ts
+
+
+
+const TOKEN_FILE_NAME = /^gateway-token-[0-9a-f]{32}$/;
+const randomName = (prefix, suffix = '') => `${prefix}${randomBytes(16).toString('hex')}${suffix}`;
+function newTokenFilePath(dir) {
+    return join(resolve(dir), randomName('gateway-token-'));
+}
+function writeTokenFile(path, value) {
+    const fd = openSync(path, 'wx', 0o600);
+    try {
+        fchmodSync(fd, 0o600);
+        writeFileSync(fd, value);
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+function writeTokensFile(dir, json) {
+    const path = join(resolve(dir), randomName('gateway-tokens-', '.json'));
+    writeTokenFile(path, json);
+    return path;
+}
+function removeTokenFile(path, dir) {
+    if (!TOKEN_FILE_NAME.test((0,external_node_path_namespaceObject.basename)(path)) || path !== (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), (0,external_node_path_namespaceObject.basename)(path))) {
+        throw new Error(`it is not a token file of this action in ${(0,external_node_path_namespaceObject.resolve)(dir)}.`);
+    }
+    try {
+        if (!(0,external_node_fs_namespaceObject.lstatSync)(path).isFile())
+            throw new Error('it is no longer a plain file.');
+        (0,external_node_fs_namespaceObject.unlinkSync)(path);
+        return true;
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return false;
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/post/step.ts
+
+
+
+
+
+
+
+
+
+
+
+
+async function run(runner = githubRunner, clock = systemClock, transport = new HttpTransport()) {
+    deleteTokenFile(runner);
+    const create = readSavedCreate(runner);
+    const nothing = 'nothing to revoke at the end of the job (revokeOnExit).';
+    if (create === undefined) {
+        const revokeOnExit = !/^(false|)$/i.test(runner.getInput('revokeOnExit'));
+        if (revokeOnExit && runner.getInput('operation') === 'create') {
+            runner.info(`This step created no token (no create was sent, or an existing token was reused): ${nothing}`);
+        }
+        return;
+    }
+    const { id, name } = create;
+    const search = mustSearch(create);
+    if (id === undefined && !search) {
+        const why = create.written
+            ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
+            : 'its request never left the runner whole (it failed before that: see the main step)';
+        runner.info(`This step's create of ${quoteName(name)} made no token, as ${why}: ${nothing}`);
+        return;
+    }
+    if (create.when === 'failure' && !jobFailed(runner, create))
+        return;
+    const secrets = maskedSecrets(runner);
+    let connection;
+    try {
+        connection = readConnection((input) => runner.getInput(input), secrets);
+    }
+    catch (error) {
+        if (id !== undefined)
+            runner.warning(secrets.scrub(revokeFailed(id, name, error)));
+        if (search)
+            runner.warning(secrets.scrub(searchFailed(create, error, () => undefined)));
+        return;
+    }
+    const options = { transport, limit: { ms: 120_000, name: "the post step's limit" } };
+    const { client, deadline, close } = connect(runner, connection, secrets, clock, options);
+    try {
+        if (id !== undefined)
+            await revokeAtEnd(client, runner, id, name);
+        const context = { clock, deadline, log: runner };
+        if (search)
+            await searchAndRevoke(client, runner, create, context, connection.totalTimeoutMs);
+    }
+    finally {
+        close();
+    }
+}
+async function searchAndRevoke(client, runner, create, context, totalMs) {
+    const { id } = create;
+    const name = quoteName(create.name);
+    runner.info(id === undefined
+        ? `No answer said what became of this step's create of ${name}: looking for the token it may have made (revokeOnExit).`
+        : `An attempt of this step's create of ${name} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`);
+    const created = await searchCreated(client, create, context, totalMs).catch((error) => {
+        runner.warning(searchFailed(create, error, client.platformTime));
+    });
+    if (created === undefined)
+        return;
+    if (created.found === 'one') {
+        await revokeAtEnd(client, runner, created.token.id, create.name);
+    }
+    else if (created.found === 'none' && created.landed === true) {
+        const other = id === undefined ? '' : 'other ';
+        runner.info(`No ${other}active token named ${name} was created since the step began: nothing to revoke.`);
+    }
+    else {
+        const why = created.found === 'none'
+            ? `none was in the list, and the create may still land. ${lookForSentence(create, client.platformTime, id)}`
+            : created.found === 'several'
+                ? `${created.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${created.tokens.map(shortId).join(', ')}; revoke the one you do not need.`
+                : `the only candidate, ${shortId(created.token)}, was not revoked because ${created.why}. Revoke it if it is this step's.`;
+        runner.warning(`Did not revoke a token named ${name} at the end of the job: ${why}`);
+    }
+}
+function jobFailed(runner, { id, name }) {
+    const which = id === undefined
+        ? `the token named ${quoteName(name)} that this step may have created`
+        : `the ${tokenLabel({ id, name })}`;
+    const status = runner.getInput(JOB_STATUS_INPUT);
+    const how = status === 'failure' ? 'failed' : status === 'cancelled' ? 'was cancelled' : undefined;
+    if (how !== undefined)
+        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).`);
+    else if (status === 'success')
+        runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`);
+    else {
+        runner.warning(`Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${JSON.stringify(truncate(oneLine(status), 40))}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`);
+    }
+    return how !== undefined;
+}
+function deleteTokenFile(runner) {
+    const path = savedTokenFile(runner);
+    if (path === undefined)
+        return;
+    try {
+        if (removeTokenFile(path, runner.tempDir()))
+            runner.info(`Deleted the token file ${path}.`);
+        else
+            runner.debug(`The token file ${path} was gone already.`);
+    }
+    catch (error) {
+        runner.warning(`Did not delete the token file ${path}: ${asSentence(messageOf(error))}`);
+    }
+}
+async function revokeAtEnd(client, runner, id, name) {
+    const label = tokenLabel({ id, name });
+    try {
+        const { alreadyRevoked } = await client.revokeToken(id);
+        if (alreadyRevoked)
+            runner.info(`The ${label} was already revoked before the end of the job.`);
+        else
+            runner.info(`Revoked ${label} at the end of the job (revokeOnExit).`);
+    }
+    catch (error) {
+        runner.warning(revokeFailed(id, name, error));
+    }
+}
+function revokeFailed(id, name, error) {
+    const advice = error instanceof UnknownTokenError
+        ? ''
+        : records_isUuid(id)
+            ? ` It may still be active: revoke it with operation: revoke and tokenId: ${id}.`
+            : ' It may still be active: look for it with operation: list, and revoke it on the platform.';
+    return `Could not revoke ${tokenLabel({ id, name })} at the end of the job: ${messageOf(error)}${advice}`;
+}
+function searchFailed(create, error, platformTime) {
+    return `Could not look for the token named ${quoteName(create.name)} that this step may have created: ${asSentence(messageOf(error))} ${lookForSentence(create, platformTime, create.id)}`;
+}
+
+
+/***/ }),
+
+/***/ 613:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+
+/***/ }),
+
+/***/ 434:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
+
+/***/ }),
+
+/***/ 611:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
+
+/***/ }),
+
+/***/ 692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
+
+/***/ }),
+
+/***/ 278:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
+
+/***/ }),
+
+/***/ 756:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
+
+/***/ }),
+
+/***/ 23:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ })
 

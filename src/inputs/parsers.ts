@@ -74,8 +74,8 @@ export function wholeNumber(min: number, max: number, what = 'a whole number'): 
   }
 }
 
-/** `30d`, `12h`, `90m`, `2w`: a whole number, at least 1, and a unit. */
-export function readDuration(raw: string): { text: string; ms: number } | undefined {
+/** `30d`, `12h`, `90m`, `2w`: a whole number, at least 1, and a unit; undefined when empty. */
+export function readDuration(raw: string): Duration | undefined {
   if (!raw) return undefined
   const [, count, unit] = DURATION.exec(raw) ?? []
   if (unit === undefined || !(Number(count) >= 1))
@@ -85,21 +85,43 @@ export function readDuration(raw: string): { text: string; ms: number } | undefi
     )
   return { text: raw, ms: Number(count) * UNIT_MS[unit as keyof typeof UNIT_MS] }
 }
+export type Duration = { text: string; ms: number }
 
-/** list's and cleanup's name: exact or a `*` pattern; undefined (every name) when empty. */
-export function readNameFilter(raw: string): string | undefined {
-  if (!CONTROL_CHARACTER.test(raw)) return raw || undefined
+/** audit's olderThan: the age past which an active token is a finding, required. */
+export function readAuditAge(raw: string): Duration {
+  const age = readDuration(raw)
+  if (age !== undefined) return age
   throw new InputError(
-    'name',
-    `must not hold control characters (line breaks, tabs); got ${quote(raw)}.`,
+    'olderThan',
+    'is required for operation audit: the age past which an active token is a finding (90d, 12h, 2w).',
   )
 }
 
-/** create's name: the new token's, required. */
+/**
+ * list's, cleanup's and audit's name: one filter per line, each exact or a `*` pattern, blank
+ * lines and the spaces around a line dropped; undefined (every name) when there is none.
+ */
+export function readNameFilters(raw: string): string[] | undefined {
+  const lines = raw.split('\n').flatMap((line) => line.trim() || [])
+  for (const line of lines)
+    if (CONTROL_CHARACTER.test(line))
+      throw new InputError(
+        'name',
+        `must not hold control characters (tabs, carriage returns) within a line; got ${quote(line)}.`,
+      )
+  return lines.length > 0 ? lines : undefined
+}
+
+/** create's name: the new token's, required, one line. */
 export function readRequiredName(raw: string): string {
-  const name = readNameFilter(raw)
+  const [name, ...more] = readNameFilters(raw) ?? []
   if (name === undefined)
     throw new InputError('name', "is required for this operation: the new token's name.")
+  if (more.length > 0 || CONTROL_CHARACTER.test(raw))
+    throw new InputError(
+      'name',
+      `must be one line for operation create: a token has one name (several lines are filters, for list, cleanup and audit); got ${quote(raw)}.`,
+    )
   return name
 }
 

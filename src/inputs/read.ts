@@ -63,12 +63,12 @@ const TASK_INPUTS = {
     /** Also write the value to a new 0600 file under RUNNER_TEMP (output tokenFile). */
     writeTokenFile: parsers.readBoolean,
   },
-  /** `name`: exact or a `*` pattern; undefined lists every name. */
-  list: { name: parsers.readNameFilter, state: parsers.oneOf(['active', 'revoked', 'all']) },
+  /** `name`: filters, one per line, exact or `*` patterns; undefined lists every name. */
+  list: { name: parsers.readNameFilters, state: parsers.oneOf(['active', 'revoked', 'all']) },
   revoke: { tokenId: parsers.readTokenId },
   cleanup: {
-    /** Exact or a `*` pattern; undefined selects every name. */
-    name: parsers.readNameFilter,
+    /** Filters as for list; undefined selects every name. */
+    name: parsers.readNameFilters,
     /** Revoke only tokens older than this; undefined selects any age. */
     olderThan: parsers.readDuration,
     /** Keep this many of the newest active tokens of each name, whatever their age. */
@@ -77,6 +77,8 @@ const TASK_INPUTS = {
     /** Revokes in flight at once. */
     concurrency: parsers.wholeNumber(1, 32),
   },
+  /** Finds active tokens matching `name` (filters as for list) older than `olderThan`. */
+  audit: { name: parsers.readNameFilters, olderThan: parsers.readAuditAge },
 } satisfies Record<string, Partial<Record<Optional, parsers.Parser<unknown>>>>
 type Operation = keyof typeof TASK_INPUTS
 const OPERATIONS = Object.keys(TASK_INPUTS) as Operation[]
@@ -92,7 +94,8 @@ export type CreateTask = TaskOf<'create'>
 export type ListTask = TaskOf<'list'>
 export type RevokeTask = TaskOf<'revoke'>
 export type CleanupTask = TaskOf<'cleanup'>
-export type Task = CreateTask | ListTask | RevokeTask | CleanupTask
+export type AuditTask = TaskOf<'audit'>
+export type Task = CreateTask | ListTask | RevokeTask | CleanupTask | AuditTask
 
 /** Reads one raw input by name (`core.getInput`: trimmed, `''` when unset). */
 type InputSource = (name: string) => string

@@ -1,13 +1,20 @@
-// Which tokens a filter takes: token names matched against patterns, and what a cleanup revokes and keeps, decided from the list alone.
-import type { CleanupTask } from '../inputs/read.js'
+// Which tokens a filter takes: token names matched against patterns, what a cleanup revokes and keeps, and what an audit finds, decided from the list alone.
+import type { Duration } from '../inputs/parsers.js'
+import type { AuditTask, CleanupTask } from '../inputs/read.js'
 import { createdTime, newestFirst, newestFirstBy, type TokenRecord } from '../shared/records.js'
 
 /**
  * A token the selection took and does not revoke, and why. `keep`: it is among the `keep`
- * newest of its name, and would be revoked without that; `unreadable date`: its age cannot
- * be told; `unreadable name`: its name is not text, so it belongs to no name to rank in.
+ * newest of its name, and would be revoked without that (`soleOfName`: a pattern took it,
+ * and it is the only record its name has, like `pr-123`'s: keep: 0 may be meant for it);
+ * `unreadable date`: its age cannot be told; `unreadable name`: its name is not text, so it
+ * belongs to no name to rank in.
  */
-export type KeptToken = { token: TokenRecord; why: 'keep' | 'unreadable date' | 'unreadable name' }
+export type KeptToken = {
+  token: TokenRecord
+  why: 'keep' | 'unreadable date' | 'unreadable name'
+  soleOfName?: boolean
+}
 
 /**
  * Chooses what a cleanup revokes: active tokens matching `name` (exact or `*`
@@ -23,17 +30,16 @@ export function planCleanup(
   task: Pick<CleanupTask, 'name' | 'olderThan' | 'keep'>,
   now: number,
 ): { revoke: TokenRecord[]; kept: KeptToken[] } {
-  const matches = task.name === undefined ? () => true : nameMatcher(task.name)
-  // A selection that takes every name would take a token whose name is unknown too.
-  const anyName = task.name === undefined || /^\*+$/.test(task.name)
+  const matches = nameMatcher(task.name)
   const byName = new Map<string, TokenRecord[]>()
+  const records = new Map<string | undefined, number>()
   const revoke: TokenRecord[] = []
   const kept: KeptToken[] = []
   for (const token of tokens) {
-    if (token.state !== 'active') continue
-    if (token.name === undefined) {
-      if (anyName) kept.push({ token, why: 'unreadable name' })
-    } else if (matches(token.name)) {
+    records.set(token.name, (records.get(token.name) ?? 0) + 1)
+    if (token.state !== 'active' || !matches(token.name)) continue
+    if (token.name === undefined) kept.push({ token, why: 'unreadable name' })
+    else {
       const group = byName.get(token.name) ?? []
       group.push(token)
       byName.set(token.name, group)
@@ -41,7 +47,9 @@ export function planCleanup(
   }
 
   const ageMatters = task.olderThan !== undefined || task.keep > 0
-  const older = task.olderThan?.ms
+  const { olderThan } = task
+  // An exact name is one in use: its newest token is kept with no word of keep: 0.
+  const pattern = task.name === undefined || task.name.some((line) => line.includes('*'))
   for (const group of byName.values()) {
     const times = group.flatMap((token) => createdTime(token) ?? []).sort((a, b) => b - a)
     // Timestamps have whole seconds: a token created in the same second as the last one
@@ -51,30 +59,71 @@ export function planCleanup(
     for (const token of group) {
       const created = createdTime(token)
       // Not old enough: the selection does not take it, so nothing keeps it either.
-      if (created !== undefined && older !== undefined && now - created <= older) continue
+      if (created !== undefined && olderThan && !isOlder(created, olderThan, now)) continue
       if (created === undefined && ageMatters) kept.push({ token, why: 'unreadable date' })
-      else if (created !== undefined && created >= boundary) kept.push({ token, why: 'keep' })
-      else revoke.push(token)
+      else if (created !== undefined && created >= boundary) {
+        const sole = pattern && records.get(token.name) === 1
+        kept.push({ token, why: 'keep', ...(sole && { soleOfName: true }) })
+      } else revoke.push(token)
     }
   }
   return { revoke: newestFirst(revoke), kept: newestFirstBy(kept, ({ token }) => token) }
 }
 
 /**
- * Matches token names against a filter: an exact name, or a pattern in which `*`
+ * An audit's findings, newest first: the active tokens matching `name` older than
+ * `olderThan`, the newest of a name too (keep does not apply); and the matching active
+ * tokens whose createdAt cannot be read (`undated`), reported, never dropped.
+ */
+export function planAudit(
+  tokens: readonly TokenRecord[],
+  task: Pick<AuditTask, 'name' | 'olderThan'>,
+  now: number,
+): { findings: TokenRecord[]; undated: TokenRecord[] } {
+  const matches = nameMatcher(task.name)
+  const findings: TokenRecord[] = []
+  const undated: TokenRecord[] = []
+  for (const token of tokens) {
+    if (token.state !== 'active' || !matches(token.name)) continue
+    const created = createdTime(token)
+    if (created === undefined) undated.push(token)
+    else if (isOlder(created, task.olderThan, now)) findings.push(token)
+  }
+  return { findings: newestFirst(findings), undated }
+}
+
+/** Whether a token created at `created` is older than `age` at `now` (its age in full). */
+function isOlder(created: number, age: Duration, now: number): boolean {
+  return now - created > age.ms
+}
+
+/**
+ * Matches token names against filters (undefined: every name), taking a name that matches
+ * any of them. A record whose name is not text matches only a filter that takes every name
+ * (none, or one of `*` alone).
+ */
+export function nameMatcher(filters: readonly string[] | undefined) {
+  if (filters === undefined) return () => true
+  const each = filters.map(patternMatcher)
+  const everyName = filters.some((filter) => /^\*+$/.test(filter))
+  return (name: string | undefined) =>
+    name === undefined ? everyName : each.some((matches) => matches(name))
+}
+
+/**
+ * Matches token names against one filter: an exact name, or a pattern in which `*`
  * stands for any run of characters (`ci-*`, `*-staging`, `ci-*-db`). Case-sensitive,
- * and every other character is literal. A record without a name (its name was not a
- * string) matches nothing, not even `*`. Linear in the name's length, unlike a regular
+ * and every other character is literal. Linear in the name's length, unlike a regular
  * expression, which a long name could make backtrack for ever.
  */
-export function nameMatcher(pattern: string): (name: string | undefined) => boolean {
+function patternMatcher(pattern: string): (name: string) => boolean {
   // The fixed start and end (none without a `*`), and the parts between them. An empty
   // part (`**`) matches anywhere: it changes nothing, so it is not taken out.
   const [first = '', ...middle] = pattern.split('*')
   const last = middle.pop()
   if (last === undefined) return (name) => name === pattern
   return (name) => {
-    if (name === undefined || !name.startsWith(first) || !name.endsWith(last)) return false
+    if (!name.startsWith(first) || !name.endsWith(last)) return false
     // Each middle part, leftmost first: the parts fit when the last of them ends before the
     // fixed end begins (which also keeps the two ends from overlapping: `ab*ba`).
     let at = first.length

@@ -31,12 +31,29 @@ export interface CleanupResult {
   stop: StopCause
   /** When the ages were measured, on the clock `ages` names. */
   now: number
-  /**
-   * Whose clock measured the ages: the platform's, which dated the tokens (the Date header
-   * of the list answer; `skewMs` is how far the runner's clock is behind it, negative:
-   * ahead), or without a Date header the runner's, all there is.
-   */
-  ages: { by: 'platform'; skewMs: number } | { by: 'runner' }
+  ages: AgeClock
+}
+
+/**
+ * Whose clock measures ages: the platform's, which dated the tokens (the Date header of the
+ * list answer; `skewMs` is how far the runner's clock is behind it, negative: ahead), or
+ * without a Date header the runner's, all there is.
+ */
+export type AgeClock = { by: 'platform'; skewMs: number } | { by: 'runner' }
+
+/**
+ * The project's tokens, and `now` on the clock their ages are measured on. A self-hosted
+ * runner's clock drifts: days off would revoke tokens hours old.
+ */
+export async function listWithClock(client: TokenApi, clock: Clock) {
+  const tokens = await client.listTokens()
+  const runnerNow = clock.now()
+  const platformNow = client.platformTime(runnerNow)
+  const ages: AgeClock =
+    platformNow === undefined
+      ? { by: 'runner' }
+      : { by: 'platform', skewMs: platformNow - runnerNow }
+  return { tokens, now: platformNow ?? runnerNow, ages }
 }
 
 /** What became of one revoke: an answer or a failure, a refusal to settle, or none (left). */
@@ -53,11 +70,7 @@ export async function cleanup(
   task: CleanupTask,
   { clock, log, deadline }: { clock: Clock; log: Logger; deadline: Deadline },
 ): Promise<CleanupResult> {
-  const tokens = await client.listTokens()
-  const runnerNow = clock.now()
-  const platformNow = client.platformTime(runnerNow)
-  // A self-hosted runner's clock drifts: days off would revoke tokens hours old.
-  const now = platformNow ?? runnerNow
+  const { tokens, now, ages } = await listWithClock(client, clock)
   const plan = planCleanup(tokens, task, now)
   const send = async (token: TokenRecord, attemptsUsed: number): Promise<Sent<End>> => {
     try {
@@ -102,9 +115,6 @@ export async function cleanup(
     // Read last: a cancel may have come while the revokes ran.
     stop: deadline.cause(),
     now,
-    ages:
-      platformNow === undefined
-        ? { by: 'runner' }
-        : { by: 'platform', skewMs: platformNow - runnerNow },
+    ages,
   }
 }

@@ -1,11 +1,18 @@
 // The operations: the one asked for, run against the platform to a plain result (create and cleanup have modules of their own).
-import type { CleanupTask, CreateTask, ListTask, RevokeTask, Task } from '../inputs/read.js'
+import type {
+  AuditTask,
+  CleanupTask,
+  CreateTask,
+  ListTask,
+  RevokeTask,
+  Task,
+} from '../inputs/read.js'
 import type { CreateOptions, RevokeAnswer, TokenApi } from '../platform/client.js'
 import { newestFirst, type TokenRecord } from '../shared/records.js'
 import type { Logger } from '../shared/text.js'
 import type { Clock, Deadline } from '../shared/time.js'
-import { cleanup, type CleanupResult } from './cleanup.js'
-import { nameMatcher } from './cleanup-plan.js'
+import { cleanup, listWithClock, type AgeClock, type CleanupResult } from './cleanup.js'
+import { nameMatcher, planAudit } from './cleanup-plan.js'
 import { create, type CreateResult } from './create.js'
 
 /** The matching records, newest first, and how many the project has in all, before filtering. */
@@ -14,7 +21,18 @@ export type ListResult = { operation: 'list'; tokens: TokenRecord[]; total: numb
 /** A revoke's answer: the token, and whether it was revoked before this step (nothing changed). */
 export type RevokeResult = RevokeAnswer & { operation: 'revoke' }
 
-export type Result = CreateResult | ListResult | RevokeResult | CleanupResult
+/**
+ * An audit's findings and undated tokens (see planAudit), how many tokens the project has,
+ * and when and on whose clock the ages were measured.
+ */
+export type AuditResult = ReturnType<typeof planAudit> & {
+  operation: 'audit'
+  total: number
+  now: number
+  ages: AgeClock
+}
+
+export type Result = CreateResult | ListResult | RevokeResult | CleanupResult | AuditResult
 
 /**
  * An operation's outcome: the task asked for, beside the result, which holds only what the
@@ -25,12 +43,14 @@ export type Outcome =
   | { operation: 'list'; task: ListTask; result: ListResult }
   | { operation: 'revoke'; task: RevokeTask; result: RevokeResult }
   | { operation: 'cleanup'; task: CleanupTask; result: CleanupResult }
+  | { operation: 'audit'; task: AuditTask; result: AuditResult }
 
 /**
  * Runs the operation the inputs asked for, with time, the log and the step's budget (and for
  * a create with revokeOnExit, where what is learnt of it is saved for the post step). list:
  * the tokens that match the name and state filters, newest first. revoke: one token by id,
- * idempotently (a token revoked already is a success that changed nothing).
+ * idempotently (a token revoked already is a success that changed nothing). audit: never
+ * revokes, whatever it finds.
  */
 export async function perform(
   client: TokenApi,
@@ -42,7 +62,7 @@ export async function perform(
       return { operation: 'create', task, result: await create(client, task, context.create) }
     case 'list': {
       const all = await client.listTokens()
-      const matches = task.name === undefined ? () => true : nameMatcher(task.name)
+      const matches = nameMatcher(task.name)
       const { state } = task
       const tokens = all.filter((t) => matches(t.name) && (state === 'all' || t.state === state))
       const result = { operation: 'list', tokens: newestFirst(tokens), total: all.length } as const
@@ -54,5 +74,11 @@ export async function perform(
     }
     case 'cleanup':
       return { operation: 'cleanup', task, result: await cleanup(client, task, context) }
+    case 'audit': {
+      const { tokens, now, ages } = await listWithClock(client, context.clock)
+      const found = planAudit(tokens, task, now)
+      const result = { operation: 'audit', ...found, total: tokens.length, now, ages } as const
+      return { operation: 'audit', task, result }
+    }
   }
 }

@@ -10,7 +10,6 @@ import type { HttpRequest, HttpResponse, SendResult, Target } from './http.js'
  * than maxRetryAfterMs is cut to that.
  */
 export const DEFAULT_BACKOFF = { baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 }
-export type Backoff = typeof DEFAULT_BACKOFF
 
 /** Statuses that say "not now" rather than "no". */
 const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504])

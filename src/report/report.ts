@@ -1,10 +1,17 @@
 // The one place that writes a result to the runner: log lines, outputs, env, post-step state, summary.
+import type { CleanupResult } from '../operations/cleanup.js'
 import type { Outcome } from '../operations/index.js'
 import { ActionError, messageOf } from '../shared/errors.js'
 import type { PostState } from '../post/state.js'
 import { nameAndId, publicJson, tokenLabel, type TokenRecord } from '../shared/records.js'
 import type { Runner } from '../runner/github-runner.js'
-import { cleanupSummary, createSummary, listSummary, revokeSummary } from './summary.js'
+import {
+  auditSummary,
+  cleanupSummary,
+  createSummary,
+  listSummary,
+  revokeSummary,
+} from './summary.js'
 import { asSentence, countTokens, oneLine } from '../shared/text.js'
 import { newTokenFilePath, writeTokenFile, writeTokensFile } from '../shared/token-files.js'
 import * as wording from './wording.js'
@@ -63,6 +70,9 @@ function writeOut(outcome: Outcome, options: ReportOptions, runner: Runner) {
     case 'cleanup':
       writeCleanup(outcome, runner)
       return cleanupSummary(outcome.result, outcome.task)
+    case 'audit':
+      writeAudit(outcome, runner)
+      return auditSummary(outcome.result, outcome.task)
   }
 }
 
@@ -103,28 +113,34 @@ function writeCreate({ task, result }: Done<'create'>, options: ReportOptions, r
   }
 }
 
-function writeCleanup({ task, result }: Done<'cleanup'>, runner: Runner) {
-  // Measured on the runner's clock for want of a Date header: said. Clocks far apart: warned.
+/** Says whose clock measured the ages: the runner's, for want of a Date header; or far apart. */
+function writeAgeClock(result: Pick<CleanupResult, 'ages'>, runner: Runner) {
   const clock = wording.ageClockNote(result)
   if (clock !== undefined && result.ages.by === 'runner') runner.info(clock)
   else if (clock !== undefined) runner.warning(clock)
-  const old = (token: TokenRecord) => {
-    const age = wording.ageOf(token, result.now)
-    return age === undefined ? '' : `, ${age} old`
-  }
-  for (const { token, why } of result.kept)
+}
+
+/** `, 45d 3h old`, or nothing when the token's age cannot be told. */
+function old(token: TokenRecord, now: number): string {
+  const age = wording.ageOf(token, now)
+  return age === undefined ? '' : `, ${age} old`
+}
+
+function writeCleanup({ task, result }: Done<'cleanup'>, runner: Runner) {
+  writeAgeClock(result, runner)
+  for (const { token, why, soleOfName } of result.kept)
     if (why === 'keep')
-      runner.info(`Kept ${tokenLabel(token)}${old(token)}: ${wording.keptByKeep(task.keep)}.`)
+      runner.info(
+        `Kept ${tokenLabel(token)}${old(token, result.now)}: ${wording.keptByKeep(task.keep, soleOfName)}.`,
+      )
     else if (why === 'unreadable name')
       runner.warning(
         `Token ${nameAndId(token)} is not revoked: ${wording.KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`,
       )
-    else
-      runner.warning(
-        `Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown, so it is not revoked.`,
-      )
+    else runner.warning(`${wording.undated(token)}, so it is not revoked.`)
   const verb = task.dryRun ? 'Would revoke' : 'Revoked'
-  for (const token of result.revoked) runner.info(`${verb} ${tokenLabel(token)}${old(token)}.`)
+  for (const token of result.revoked)
+    runner.info(`${verb} ${tokenLabel(token)}${old(token, result.now)}.`)
   for (const token of result.revokedElsewhere)
     runner.info(`The ${tokenLabel(token)} ${wording.revokedElsewhereNote(token)}.`)
   // Each one named, with why: the step's failure message names only the first few.
@@ -132,6 +148,18 @@ function writeCleanup({ task, result }: Done<'cleanup'>, runner: Runner) {
     runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`)
   runner.info(`${wording.cleanupOutcome(result, task)} Kept ${result.kept.length}.`)
   listOutputs(runner, wording.allRevoked(result))
+}
+
+function writeAudit({ task, result }: Done<'audit'>, runner: Runner) {
+  writeAgeClock(result, runner)
+  for (const token of result.findings)
+    runner.info(`Older than ${task.olderThan.text}: ${tokenLabel(token)}${old(token, result.now)}.`)
+  for (const token of result.undated)
+    runner.warning(
+      `${wording.undated(token)}, so this audit cannot tell whether it is older than ${task.olderThan.text}. Check it on the platform.`,
+    )
+  runner.info(wording.auditOutcome(result, task))
+  listOutputs(runner, result.findings)
 }
 
 /** The outputs of one record, shared by create and revoke. Never the value. */

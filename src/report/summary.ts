@@ -1,8 +1,8 @@
 // The job summary: escaped Markdown for each operation, built under the runner's size limit.
-import type { CleanupTask, CreateTask, ListTask } from '../inputs/read.js'
+import type { AuditTask, CleanupTask, CreateTask, ListTask } from '../inputs/read.js'
 import type { CleanupResult } from '../operations/cleanup.js'
 import type { CreateResult } from '../operations/create.js'
-import type { ListResult, RevokeResult } from '../operations/index.js'
+import type { AuditResult, ListResult, RevokeResult } from '../operations/index.js'
 import { NO_NAME, readTimestamp, type TokenRecord } from '../shared/records.js'
 import { countTokens, lazyRegExp, oneLine, truncate } from '../shared/text.js'
 import * as wording from './wording.js'
@@ -21,6 +21,7 @@ const RESERVE_BYTES = 4 * 1024
 const FIELD_CHARACTERS = 200
 // Where a list or cleanup's records all are: the tokens output is left empty past 1 MiB.
 const ALL_IN_TOKENS_FILE = 'the file named by the <code>tokensFile</code> output has all of them'
+const UNDATED = 'its createdAt cannot be read'
 
 /**
  * A row of a table: a token, and why it is where it is (a cleanup's tokens not revoked or
@@ -66,7 +67,7 @@ export function revokeSummary({ token, alreadyRevoked }: RevokeResult): string {
 
 export function listSummary({ tokens, total }: ListResult, task: ListTask): string {
   const filters = [
-    task.name === undefined ? undefined : `name ${code(task.name)}`,
+    task.name === undefined ? undefined : `name ${names(task.name)}`,
     task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
   ].filter((filter) => filter !== undefined)
   const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : ''
@@ -78,7 +79,7 @@ export function listSummary({ tokens, total }: ListResult, task: ListTask): stri
 
 export function cleanupSummary(result: CleanupResult, task: CleanupTask): string {
   const selection = [
-    `active tokens ${task.name === undefined ? 'of any name' : `named ${code(task.name)}`}`,
+    `active tokens ${named(task.name)}`,
     task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
     task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
   ]
@@ -87,12 +88,11 @@ export function cleanupSummary(result: CleanupResult, task: CleanupTask): string
     wording.cleanupOutcome(result, task),
     wording.ageClockNote(result),
   ]
-  const keptBecause = {
-    keep: wording.keptByKeep(task.keep),
-    'unreadable name': wording.KEPT_NAMELESS,
-    'unreadable date': 'its createdAt cannot be read',
-  }
-  const kept = result.kept.map(({ token, why }) => ({ ...token, why: keptBecause[why] }))
+  const keptBecause = { 'unreadable name': wording.KEPT_NAMELESS, 'unreadable date': UNDATED }
+  const kept = result.kept.map(({ token, why, soleOfName }) => ({
+    ...token,
+    why: why === 'keep' ? wording.keptByKeep(task.keep, soleOfName) : keptBecause[why],
+  }))
   const notRevoked = result.notRevoked.map(({ token, reason }) => ({ ...token, why: reason }))
   const left = `Left active: ${wording.leftBecause(result)}`
   return new Summary(`Gateway token cleanup${task.dryRun ? ' (dry run)' : ''}`, result.now)
@@ -103,6 +103,31 @@ export function cleanupSummary(result: CleanupResult, task: CleanupTask): string
     .table('Revoked by someone else meanwhile', result.revokedElsewhere, ['Revoked', 'By'])
     .table('Kept', kept, ['Age', 'Why'], 'the log says how many were kept')
     .toString()
+}
+
+/**
+ * An audit report: the limit, the tokens older than it (a row each: name, id, age, created
+ * by), and those whose age cannot be told. It revokes nothing, and never says it would.
+ */
+export function auditSummary(result: AuditResult, task: AuditTask): string {
+  const limit = `Active tokens ${named(task.name)}, older than ${field(task.olderThan.text)}.`
+  const sentences = [limit, wording.auditOutcome(result, task), wording.ageClockNote(result)]
+  const undated = result.undated.map((token) => ({ ...token, why: UNDATED }))
+  return new Summary('Gateway token audit', result.now)
+    .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
+    .table(`Older than ${field(task.olderThan.text)}`, result.findings, ['Age', 'Created by'])
+    .table('Age unknown', undated, ['Created', 'Why'], 'each has a warning in the log')
+    .toString()
+}
+
+/** `of any name`, or `named` and the name filters. */
+function named(filters: readonly string[] | undefined): string {
+  return filters === undefined ? 'of any name' : `named ${names(filters)}`
+}
+
+/** Name filters, each as code. */
+function names(filters: readonly string[]): string {
+  return filters.map(code).join(', ')
 }
 
 function describeToken(token: Row): string {

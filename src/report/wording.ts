@@ -1,8 +1,8 @@
 // How results are put into words, shared by the log lines (report.ts) and the job summary (summary.ts), and the step's failure when a result still fails it.
-import type { CleanupTask } from '../inputs/read.js'
+import type { AuditTask, CleanupTask } from '../inputs/read.js'
 import type { RevokeOnExit } from '../inputs/parsers.js'
 import type { CleanupResult } from '../operations/cleanup.js'
-import type { Outcome } from '../operations/index.js'
+import type { AuditResult, Outcome } from '../operations/index.js'
 import { createdTime, nameAndId, newestFirst, type TokenRecord } from '../shared/records.js'
 import { countTokens, formatAge, oneLine, truncate } from '../shared/text.js'
 import { stopped } from '../shared/time.js'
@@ -19,12 +19,20 @@ export function ageOf(token: Pick<TokenRecord, 'createdAt'>, now: number): strin
 }
 
 /**
- * Why a token is kept for `keep`, and how to revoke it too: the newest token of a name is
- * most likely the one a running mediator uses, so only an explicit `keep: 0` revokes it.
+ * Why a token is kept for `keep`: the newest token of a name is most likely the one a
+ * running mediator uses, so only an explicit `keep: 0` revokes it. That is said only of the
+ * only token of a name a pattern took (`pr-123`): of a name in use, it would invite the one
+ * change that cuts its mediator off.
  */
-export function keptByKeep(keep: number): string {
+export function keptByKeep(keep: number, soleOfName = false): string {
   const which = keep === 1 ? 'the newest of its name' : `one of the ${keep} newest of its name`
-  return `${which} (keep: ${keep}); keep: 0 revokes it too`
+  const hint = soleOfName ? '; the only token its name has: keep: 0 revokes it too' : ''
+  return `${which} (keep: ${keep})${hint}`
+}
+
+/** A token whose createdAt cannot be read, for a warning that says what follows from it. */
+export function undated(token: TokenRecord): string {
+  return `Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown`
 }
 
 /** Why a token whose name is not text is never revoked by a cleanup. */
@@ -88,8 +96,25 @@ export function cleanupOutcome(result: CleanupResult, { dryRun }: CleanupTask): 
   return `Revoked ${countTokens(revoked.length)}${said.join('')}.`
 }
 
+/** One sentence on what an audit found, for the log and the summary. */
+export function auditOutcome(result: AuditResult, { name, olderThan }: AuditTask): string {
+  const { findings, undated, total } = result
+  const unknown = undated.length > 0 ? `; ${undated.length} more cannot be dated` : ''
+  if (findings.length === 0 && undated.length === 0)
+    return `No active token${name ? ' matching name' : ''} is older than ${olderThan.text} (${countTokens(total)} checked).`
+  const are = findings.length === 1 ? 'is' : 'are'
+  return `${findings.length} active ${findings.length === 1 ? 'token' : 'tokens'} ${are} older than ${olderThan.text}${unknown}.`
+}
+
+/** Up to 5 of `items` in one line, and how many more, with where they all are. */
+function someOf(items: readonly string[], whereAll: string): string {
+  const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : ''
+  return `${items.slice(0, 5).join(', ')}.${more}`
+}
+
 /** Why a result, written out in full, still fails the step (some tokens not revoked). */
 export function stepFailure(outcome: Outcome): string | undefined {
+  if (outcome.operation === 'audit') return auditFailure(outcome.result, outcome.task)
   if (outcome.operation !== 'cleanup') return undefined
   const failures = [timeoutFailure(outcome.result), cleanupFailure(outcome.result)]
   return failures.filter((failure) => failure !== undefined).join(' ') || undefined
@@ -103,6 +128,19 @@ export function timeoutFailure(result: CleanupResult): string | undefined {
   const { left, revoked, stop } = result
   if (left.length === 0) return undefined
   return `${stopped(stop)}: ${countTokens(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`
+}
+
+/** An audit's failure: the tokens older than the limit, and those whose age is unknown. */
+function auditFailure(result: AuditResult, task: AuditTask): string | undefined {
+  const { findings, undated } = result
+  if (findings.length === 0 && undated.length === 0) return undefined
+  const whereAll = 'the job summary and the tokensFile output list them'
+  const found = findings.length > 0 ? ` Older: ${someOf(findings.map(nameAndId), whereAll)}` : ''
+  const unknown =
+    undated.length > 0
+      ? ` Their createdAt cannot be read: ${someOf(undated.map(nameAndId), 'each has a warning above')}`
+      : ''
+  return `${auditOutcome(result, task)}${found}${unknown}`
 }
 
 /** The step's failure when some tokens were not revoked: each named, with why. */

@@ -1,6 +1,6 @@
 // Golden messages of what a step reports: a cleanup cut short or not done in full, its log
-// lines, a value that cannot be handed on, a cancel. Worded by report/wording.ts,
-// report/step-failure.ts, report and stopOnCancel, each with the fixtures of its own tests.
+// lines, a value that cannot be handed on, a cancel. Worded by
+// report/wording.ts, report/report.ts and stopOnCancel, each with the fixtures of its own tests.
 // See test/fixtures/golden.ts.
 import type { Outcome } from '../../src/operations/index.js'
 import { report } from '../../src/report/report.js'
@@ -201,7 +201,7 @@ pinMessages('reports', [
       'warning: Token (a name that is not text) (anon) is not revoked: its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told. Revoke it by its id (operation: revoke) if nothing uses it.',
   },
   {
-    situation: 'a cleanup keeps the newest token of a name (keep: 1)',
+    situation: 'a cleanup keeps the newest token of a name in use (keep: 1)',
     message: () =>
       logged(
         done(
@@ -210,8 +210,7 @@ pinMessages('reports', [
         ),
         'info: Kept',
       ),
-    expected:
-      "info: Kept gateway token 'ci' (new), 40d old: the newest of its name (keep: 1); keep: 0 revokes it too.",
+    expected: "info: Kept gateway token 'ci' (new), 40d old: the newest of its name (keep: 1).",
   },
   {
     situation: 'a cleanup keeps one of the newest tokens of a name (keep: 3)',
@@ -224,7 +223,22 @@ pinMessages('reports', [
         'info: Kept',
       ),
     expected:
-      "info: Kept gateway token 'ci' (new), 40d old: one of the 3 newest of its name (keep: 3); keep: 0 revokes it too.",
+      "info: Kept gateway token 'ci' (new), 40d old: one of the 3 newest of its name (keep: 3).",
+  },
+  {
+    situation: 'a cleanup by pattern keeps the only token of a name (pr-123)',
+    message: () =>
+      logged(
+        done(
+          cleanedUp({
+            kept: [{ token: token('new', 'pr-123', 40), why: 'keep', soleOfName: true }],
+          }),
+          cleanupTask({ name: ['pr-*'], keep: 1 }),
+        ),
+        'info: Kept',
+      ),
+    expected:
+      "info: Kept gateway token 'pr-123' (new), 40d old: the newest of its name (keep: 1); the only token its name has: keep: 0 revokes it too.",
   },
   {
     situation: 'a cleanup could not revoke a token: its warning',

@@ -33,7 +33,7 @@ describe('run', () => {
       'read operation',
     ])
     expect(runner.failures).toEqual([
-      "Input 'operation' is required: one of create, list, revoke, cleanup.",
+      "Input 'operation' is required: one of create, list, revoke, cleanup, audit.",
     ])
   })
 

@@ -5,7 +5,8 @@ import {
   oneOf,
   readBoolean,
   readDuration,
-  readNameFilter,
+  readAuditAge,
+  readNameFilters,
   readProjectId,
   readRequiredName,
   readTokenId,
@@ -76,8 +77,13 @@ describe('readDuration', () => {
     expect(readDuration(raw)).toEqual({ text: raw, ms })
   })
 
-  it('reads an empty olderThan as no age limit', () => {
+  it('reads an empty olderThan as no age limit, but audit requires one', () => {
     expect(readDuration('')).toBeUndefined()
+    expect(readAuditAge('90d')).toEqual({ text: '90d', ms: 90 * 86_400_000 })
+    expect(refusal(() => readAuditAge('')).message).toBe(
+      "Input 'olderThan' is required for operation audit: the age past which an active token is a finding (90d, 12h, 2w).",
+    )
+    expect(refusal(() => readAuditAge('90')).message).toContain("Input 'olderThan' must be")
   })
 
   it.each(['0d', '30', '30s', '1.5h', '1y', '30D', '-1d', ' 30d', '30d ', 'd', '00m'])(
@@ -93,10 +99,10 @@ describe('readDuration', () => {
 })
 
 describe('names and ids', () => {
-  const CONTROL = "Input 'name' must not hold control characters (line breaks, tabs); got"
+  const CONTROL =
+    "Input 'name' must not hold control characters (tabs, carriage returns) within a line; got"
 
   it.each([
-    ['"a\\nb"', 'a\nb'],
     ['"a\\rb"', 'a\rb'],
     ['"a\\tb"', 'a\tb'],
     ['"a\\u0000b"', 'a\u0000b'],
@@ -109,7 +115,26 @@ describe('names and ids', () => {
     ['"\\u0001"', '\u0001'],
   ])('refuses the name %s', (quoted, name) => {
     expect(refusal(() => readRequiredName(name)).message).toBe(`${CONTROL} ${quoted}.`)
-    expect(refusal(() => readNameFilter(name)).message).toBe(`${CONTROL} ${quoted}.`)
+    expect(refusal(() => readNameFilters(`ok\n${name}`)).message).toBe(`${CONTROL} ${quoted}.`)
+  })
+
+  it('reads name filters one per line: blank lines and the spaces around a line dropped', () => {
+    expect(readNameFilters('preview-pr-7\n\n  preview-pr-9  \r\n\tci-*\n')).toEqual([
+      'preview-pr-7',
+      'preview-pr-9',
+      'ci-*',
+    ])
+    expect(readNameFilters(' \n\r\n  ')).toBeUndefined()
+  })
+
+  it.each([
+    ['"a\\nb"', 'a\nb'],
+    ['"a\\r\\nb"', 'a\r\nb'],
+    ['"\\n\\nb"', '\n\nb'],
+  ])('refuses a create name of more than one line, %s', (quoted, name) => {
+    expect(refusal(() => readRequiredName(name)).message).toBe(
+      `Input 'name' must be one line for operation create: a token has one name (several lines are filters, for list, cleanup and audit); got ${quoted}.`,
+    )
   })
 
   it.each([
@@ -117,8 +142,8 @@ describe('names and ids', () => {
     // Next to the control ranges: space after C0, ~ before DEL, no-break space after C1.
     ...['a b', 'a~b', 'a\u00a0b'],
   ])('accepts the name %j', (name) => {
-    expect(readRequiredName(name)).toBe(name)
-    expect(readNameFilter(name)).toBe(name)
+    expect(readRequiredName(name)).toBe(name.trim())
+    expect(readNameFilters(name)).toEqual([name.trim()])
   })
 
   it('refuses an empty name where one is required, and an empty tokenId', () => {
@@ -131,7 +156,7 @@ describe('names and ids', () => {
   })
 
   it('reads an empty filter as none, and a long bad value cut short in the message', () => {
-    expect(readNameFilter('')).toBeUndefined()
+    expect(readNameFilters('')).toBeUndefined()
     expect(readProjectId('')).toBeUndefined()
     expect(refusal(() => readTokenId('x'.repeat(500))).message).toBe(
       `Input 'tokenId' must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got "${'x'.repeat(77)}...".`,

@@ -16,6 +16,7 @@ describe('readInputs: inputs not used by the operation', () => {
     ['list', { name: 'x', state: 'active' }],
     ['revoke', { tokenId: TOKEN_ID }],
     ['cleanup', { name: 'x', olderThan: '1d', keep: '2', dryRun: 'true', concurrency: '8' }],
+    ['audit', { name: 'x\ny', olderThan: '12h' }],
   ])('reads operation %s without warning about the inputs it uses: %j', (operation, used) => {
     const { inputs } = read({ ...COMMON, ...OPERATION[operation], ...used })
     expect(inputs.task.operation).toBe(operation)
@@ -35,6 +36,10 @@ describe('readInputs: inputs not used by the operation', () => {
     ['list', 'keep', '2'],
     ['revoke', 'name', 'x'],
     ['cleanup', 'state', 'revoked'],
+    // keep does not apply to an audit: the newest token of a name is a finding too.
+    ['audit', 'keep', '2'],
+    ['audit', 'dryRun', 'true'],
+    ['audit', 'state', 'active'],
   ])('warns that operation %s ignores %s', (operation, input, raw) => {
     const { inputs } = read({ ...OPERATION[operation], [input]: raw })
     expect(inputs.warnings).toEqual([

@@ -32,17 +32,17 @@ describe('planCleanup', () => {
   })
 
   it('selects by name pattern', () => {
-    const plan = planCleanup(tokens, { name: 'ci-*', olderThan: days(30), keep: 0 }, NOW)
+    const plan = planCleanup(tokens, { name: ['ci-*'], olderThan: days(30), keep: 0 }, NOW)
     expect(ids(plan.revoke)).toEqual(['a-mid', 'b-old', 'a-old'])
   })
 
   it('selects by exact name alone, of any age', () => {
-    const plan = planCleanup(tokens, { name: 'ci-a', olderThan: undefined, keep: 0 }, NOW)
+    const plan = planCleanup(tokens, { name: ['ci-a'], olderThan: undefined, keep: 0 }, NOW)
     expect(ids(plan.revoke)).toEqual(['a-new', 'a-mid', 'a-old'])
   })
 
   it('keeps the newest active tokens of each name, whatever their age', () => {
-    const plan = planCleanup(tokens, { name: 'ci-*', olderThan: undefined, keep: 1 }, NOW)
+    const plan = planCleanup(tokens, { name: ['ci-*'], olderThan: undefined, keep: 1 }, NOW)
     expect(ids(plan.revoke)).toEqual(['a-mid', 'a-old'])
     expect(plan.kept).toEqual([
       { token: expect.objectContaining({ id: 'a-new' }), why: 'keep' },
@@ -92,16 +92,16 @@ describe('planCleanup', () => {
     })
 
     it("keeps them from a selection of every name ('*'), and a pattern that needs text never takes them", () => {
-      const all = planCleanup(odd, { name: '*', olderThan: undefined, keep: 0 }, NOW)
+      const all = planCleanup(odd, { name: ['*'], olderThan: undefined, keep: 0 }, NOW)
       expect(ids(all.revoke)).toEqual(['named'])
       expect(all.kept.map((k) => k.why)).toEqual(['unreadable name', 'unreadable name'])
-      const some = planCleanup(odd, { name: 'ci-*', olderThan: undefined, keep: 0 }, NOW)
+      const some = planCleanup(odd, { name: ['ci-*'], olderThan: undefined, keep: 0 }, NOW)
       expect(ids(some.revoke)).toEqual(['named'])
       expect(some.kept).toEqual([])
     })
 
     it("takes '**' as every name, like '*'", () => {
-      const all = planCleanup(odd, { name: '**', olderThan: undefined, keep: 0 }, NOW)
+      const all = planCleanup(odd, { name: ['**'], olderThan: undefined, keep: 0 }, NOW)
       expect(ids(all.revoke)).toEqual(['named'])
       expect(all.kept.map((k) => [k.token.id, k.why])).toEqual([
         ['n1', 'unreadable name'],
@@ -114,7 +114,7 @@ describe('planCleanup', () => {
       ['ci*', ['named']],
       ['*-db', []],
     ])('a pattern with text before or after its stars (%j) never takes them', (name, revoked) => {
-      const plan = planCleanup(odd, { name, olderThan: undefined, keep: 0 }, NOW)
+      const plan = planCleanup(odd, { name: [name], olderThan: undefined, keep: 0 }, NOW)
       expect(ids(plan.revoke)).toEqual(revoked)
       expect(plan.kept).toEqual([])
     })
@@ -127,7 +127,7 @@ describe('planCleanup', () => {
         token('old', 'ci-a', 90),
         token('bad', 'ci-b', 0, { createdAt: '?' }),
       ],
-      { name: 'ci-*', olderThan: undefined, keep: 0 },
+      { name: ['ci-*'], olderThan: undefined, keep: 0 },
       NOW,
     )
     expect(plan).toEqual({
@@ -152,14 +152,14 @@ describe('planCleanup', () => {
       ['bad', 'unreadable date'],
       ['none', 'unreadable date'],
     ])
-    const byKeep = planCleanup(odd, { name: 'ci-a', olderThan: undefined, keep: 1 }, NOW)
+    const byKeep = planCleanup(odd, { name: ['ci-a'], olderThan: undefined, keep: 1 }, NOW)
     expect(ids(byKeep.revoke)).toEqual([])
   })
 
   it('revokes an unreadable date with a name alone: no age is involved', () => {
     const plan = planCleanup(
       [token('bad', 'ci-a', 0, { createdAt: 'soon' })],
-      { name: 'ci-a', olderThan: undefined, keep: 0 },
+      { name: ['ci-a'], olderThan: undefined, keep: 0 },
       NOW,
     )
     expect(ids(plan.revoke)).toEqual(['bad'])
@@ -174,7 +174,7 @@ describe('planCleanup', () => {
       at('t-old', 'ci', '2026-11-20T10:00:00Z'),
     ]
     const plan = (tokens: typeof tied, keep: number) =>
-      planCleanup(tokens, { name: 'ci', olderThan: undefined, keep }, NOW)
+      planCleanup(tokens, { name: ['ci'], olderThan: undefined, keep }, NOW)
 
     it('keeps every token that ties with the last one kept, rather than revoke one of them', () => {
       const result = plan(tied, 2)
@@ -208,10 +208,10 @@ describe('planCleanup', () => {
 
     it('keeps a tie at the boundary even when olderThan would take it; a second older goes', () => {
       // All four are about 2 days old: olderThan 1d alone revokes every one.
-      const byAgeAlone = planCleanup(tied, { name: 'ci', olderThan: days(1), keep: 0 }, NOW)
+      const byAgeAlone = planCleanup(tied, { name: ['ci'], olderThan: days(1), keep: 0 }, NOW)
       expect(ids(byAgeAlone.revoke)).toEqual(['t-newest', 't-a', 't-b', 't-old'])
       for (const tokens of [tied, [...tied].reverse()]) {
-        const result = planCleanup(tokens, { name: 'ci', olderThan: days(1), keep: 2 }, NOW)
+        const result = planCleanup(tokens, { name: ['ci'], olderThan: days(1), keep: 2 }, NOW)
         expect(result.kept).toEqual([
           { token: expect.objectContaining({ id: 't-newest' }), why: 'keep' },
           { token: expect.objectContaining({ id: 't-a' }), why: 'keep' },
@@ -270,11 +270,27 @@ describe('nameMatcher', () => {
     ['a***b*c', 'abc', true],
     ['a***b*c', 'ac', false],
   ])('%s against %s is %s', (pattern, name, expected) => {
-    expect(nameMatcher(pattern)(name)).toBe(expected)
+    expect(nameMatcher([pattern])(name)).toBe(expected)
   })
 
-  it('matches no record without a name, whatever the pattern', () => {
-    for (const pattern of ['*', '**', 'x', '*x*'])
-      expect(nameMatcher(pattern)(undefined)).toBe(false)
+  it('matches a record without a name only with a filter that takes every name', () => {
+    for (const filters of [['x'], ['*x*'], ['x*', '*y']])
+      expect(nameMatcher(filters)(undefined)).toBe(false)
+    for (const filters of [undefined, ['*'], ['x', '**']])
+      expect(nameMatcher(filters)(undefined)).toBe(true)
+  })
+
+  it('takes a name that any line matches, each line whole: look-alikes stay out', () => {
+    const matches = nameMatcher(['preview-pr-7', 'preview-pr-9', 'ci-*'])
+    for (const name of ['preview-pr-7', 'preview-pr-9', 'ci-', 'ci-build'])
+      expect(matches(name)).toBe(true)
+    for (const name of [
+      'preview-pr-70',
+      'preview-pr-7-debug',
+      'xpreview-pr-7',
+      'preview-pr-',
+      'ci',
+    ])
+      expect(matches(name)).toBe(false)
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import type { CleanupTask, ListTask, RevokeTask } from '../../../src/inputs/read.js'
+import type { AuditTask, CleanupTask, ListTask, RevokeTask } from '../../../src/inputs/read.js'
 import type { CreateOptions } from '../../../src/platform/client.js'
 import { perform } from '../../../src/operations/index.js'
 import { Deadline } from '../../../src/shared/time.js'
@@ -9,6 +9,7 @@ import { recordingRunner } from '../../fixtures/runner.js'
 import { FakeTokenApi, token } from '../../fixtures/token-api.js'
 
 const ID = '123e4567-e89b-42d3-a456-426614174000'
+const days = (n: number) => ({ text: `${n}d`, ms: n * 86_400_000 })
 
 const context = () => {
   const clock = new FakeClock()
@@ -35,7 +36,7 @@ describe('perform', () => {
     })
     const cleanupTask: CleanupTask = {
       operation: 'cleanup',
-      name: 'ci',
+      name: ['ci'],
       olderThan: undefined,
       keep: 0,
       dryRun: true,
@@ -49,6 +50,29 @@ describe('perform', () => {
     })
     expect(cleaned.task).toBe(cleanupTask)
     expect(api.calls).toEqual(['list', `revoke ${ID}`, 'list'])
+  })
+
+  it('audit: lists once, measures ages on the platform’s clock, and never revokes', async () => {
+    const api = new FakeTokenApi([token('old', 'ci', 100), token('new', 'ci', 1)])
+    // The runner's clock is 20 days behind the platform's: on it, the old token is 80 days old.
+    api.platformOffsetMs = 20 * 86_400_000
+    const ctx = context()
+    ctx.clock.time = Date.UTC(2026, 10, 2)
+    const task: AuditTask = { operation: 'audit', name: ['ci'], olderThan: days(90) }
+    const audited = await perform(api, task, ctx)
+    expect(audited).toEqual({
+      operation: 'audit',
+      task,
+      result: {
+        operation: 'audit',
+        findings: [expect.objectContaining({ id: 'old' })],
+        undated: [],
+        total: 2,
+        now: Date.UTC(2026, 10, 22),
+        ages: { by: 'platform', skewMs: 20 * 86_400_000 },
+      },
+    })
+    expect(api.calls).toEqual(['list'])
   })
 
   it('create: hands the context’s create options to the create, and returns the task beside it', async () => {
@@ -112,11 +136,11 @@ describe('list', () => {
 
   it('filters by a name pattern and by state', async () => {
     const api = new FakeTokenApi(tokens())
-    const active = await list(api, { operation: 'list', name: 'ci-*', state: 'active' })
+    const active = await list(api, { operation: 'list', name: ['ci-*'], state: 'active' })
     expect(active.tokens.map((t) => t.id)).toEqual(['d', 'a'])
-    const revoked = await list(api, { operation: 'list', name: 'ci-*', state: 'revoked' })
+    const revoked = await list(api, { operation: 'list', name: ['ci-*'], state: 'revoked' })
     expect(revoked.tokens.map((t) => t.id)).toEqual(['c'])
-    const exact = await list(api, { operation: 'list', name: 'ci-eu', state: 'all' })
+    const exact = await list(api, { operation: 'list', name: ['ci-eu'], state: 'all' })
     expect(exact.tokens.map((t) => t.id)).toEqual(['d', 'a'])
   })
 })

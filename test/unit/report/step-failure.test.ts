@@ -12,7 +12,7 @@ import {
 } from '../../fixtures/done.js'
 import { token } from '../../fixtures/token-api.js'
 
-const TASK = cleanupTask({ name: 'ci-*', olderThan: undefined })
+const TASK = cleanupTask({ name: ['ci-*'], olderThan: undefined })
 const tokens = (prefix: string, n: number) =>
   Array.from({ length: n }, (_, i) => token(`${prefix}${i}`, `ci-${prefix}${i}`, 40))
 

@@ -1,6 +1,7 @@
 // The job summary's 128 KiB bound, counted in bytes: every summary, and its Markdown builder.
 import { describe, expect, it } from '@jest/globals'
 import {
+  auditSummary,
   cleanupSummary,
   createSummary,
   cutMarkdown,
@@ -10,6 +11,8 @@ import {
   SUMMARY_LIMIT_BYTES,
 } from '../../../src/report/summary.js'
 import {
+  audited,
+  auditTask,
   cleanedUp,
   cleanupTask,
   created,
@@ -44,7 +47,7 @@ describe('the 128 KiB bound, in bytes', () => {
         token: record(name, name, 3, { state: 'revoked', revokedAt: name }),
         alreadyRevoked: true,
       }),
-      listSummary(listed(many), listTask({ name })),
+      listSummary(listed(many), listTask({ name: [name] })),
       cleanupSummary(
         cleanedUp({
           left: many,
@@ -52,7 +55,11 @@ describe('the 128 KiB bound, in bytes', () => {
           notRevoked: many.map((t) => ({ token: t, reason: name })),
           kept: many.map((t) => ({ token: t, why: 'keep' as const })),
         }),
-        cleanupTask({ name, olderThan: { text: name, ms: 1 }, keep: 1 }),
+        cleanupTask({ name: [name], olderThan: { text: name, ms: 1 }, keep: 1 }),
+      ),
+      auditSummary(
+        audited({ findings: many, undated: many, total: 100 }),
+        auditTask({ name: [name, name] }),
       ),
     ]
     for (const [i, summary] of summaries.entries()) {

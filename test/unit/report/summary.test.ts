@@ -50,7 +50,7 @@ describe('summaries', () => {
         createdBy: 'u-1',
       }),
     ]
-    const summary = listSummary(listed(tokens, 5), listTask({ name: 'ci-*', state: 'all' }))
+    const summary = listSummary(listed(tokens, 5), listTask({ name: ['ci-*'], state: 'all' }))
     expect(summary).toContain('2 of 5 tokens match name <code>ci-&#42;</code>.')
     expect(summary).toContain('| Name | Id | State | Created | Created by | Revoked |')
     expect(summary).toContain(
@@ -123,7 +123,7 @@ describe('create and cleanup summaries', () => {
     }
   })
 
-  const task = cleanupTask({ name: 'ci-*', keep: 1 })
+  const task = cleanupTask({ name: ['ci-*'], keep: 1 })
 
   it('cleanup: the selection, then tables of what was not revoked, revoked and kept', () => {
     const summary = cleanupSummary(
@@ -136,6 +136,7 @@ describe('create and cleanup summaries', () => {
         ],
         kept: [
           { token: record('k1', 'ci-a', 1), why: 'keep' },
+          { token: record('k3', 'ci-d', 2), why: 'keep', soleOfName: true },
           { token: record('k2', 'ci-c', 0, { createdAt: 'soon' }), why: 'unreadable date' },
         ],
       }),
@@ -147,7 +148,8 @@ describe('create and cleanup summaries', () => {
         '#### Not revoked\n\n| Name | Id | Why |\n| --- | --- | --- |\n| ci-b | <code>n1</code> | POST x answered 403 Forbidden: not yours. |\n\n' +
         '#### Revoked\n\n| Name | Id | Age | Created by |\n| --- | --- | --- | --- |\n| ci-a | <code>r1</code> | 45d 12h | bot@example.com |\n\n' +
         '#### Kept\n\n| Name | Id | Age | Why |\n| --- | --- | --- | --- |\n' +
-        '| ci-a | <code>k1</code> | 1d | the newest of its name (keep: 1); keep: 0 revokes it too |\n| ci-c | <code>k2</code> | unknown | its createdAt cannot be read |\n\n',
+        '| ci-a | <code>k1</code> | 1d | the newest of its name (keep: 1) |\n' +
+        '| ci-d | <code>k3</code> | 2d | the newest of its name (keep: 1); the only token its name has: keep: 0 revokes it too |\n| ci-c | <code>k2</code> | unknown | its createdAt cannot be read |\n\n',
     )
   })
 

@@ -26,8 +26,8 @@ describe('the workflow runner fails loudly on what it cannot run', () => {
     )
   })
 
-  it('a property of a context it holds only in part (github.token, runner.arch)', async () => {
-    for (const expression of ['github.token', 'runner.arch']) {
+  it('a property of a context it holds only in part (github.server_url, runner.arch)', async () => {
+    for (const expression of ['github.server_url', 'runner.arch']) {
       const text = workflow({ a: job([run(`echo "\${{ ${expression} }}"`)]) })
       await expect(runWorkflowText(text, 'w.yml')).rejects.toThrow(
         `the workflow runner does not model ${expression}`,
@@ -160,6 +160,35 @@ describe('the workflow runner does what GitHub does', () => {
     const result = await runWorkflowText(text, 'w.yml')
     expect(printed(result).at(-1)).toBe('b: [] 7')
     expect(result.warnings).toEqual(["Skip output 'value' since it may contain secret."])
+  })
+
+  it('gives the job a GITHUB_TOKEN, github.token and secrets.GITHUB_TOKEN, masked', async () => {
+    const text = workflow({
+      a: job([run('echo "${{ github.token }} ${{ secrets.GITHUB_TOKEN }}"', { env: {} })]),
+    })
+    const result = await runWorkflowText(text, 'w.yml')
+    expect(printed(result)).toEqual(['a: *** ***'])
+  })
+
+  it('fails the tool calls that hold the words of an entry of fail, in order', async () => {
+    const calls = [
+      'helm upgrade --install m --values=deploy/production-eu.yaml',
+      'helm upgrade --install m --values=deploy/staging.yaml',
+      'helm repo add production-eu',
+    ]
+    const text = workflow({
+      a: job(calls.map((call) => run(call, { 'continue-on-error': true }))),
+    })
+    const result = await runWorkflowText(text, 'w.yml', { fail: 'helm upgrade production-eu' })
+    expect(result.steps.map((s) => s.outcome)).toEqual(['failure', 'success', 'success'])
+  })
+
+  it('gh pr list --state closed names the closed pull requests it was given', async () => {
+    const text = workflow({
+      a: job([run("gh pr list --state closed --json number --jq '.[].number'")]),
+    })
+    const result = await runWorkflowText(text, 'w.yml', { closedPullRequests: [7, 9] })
+    expect(printed(result)).toEqual(['a: 7\n9'])
   })
 
   it('a cancel: the step is stopped, the job cancelled, success() steps skipped, cancelled() ones run', async () => {

@@ -1,0 +1,77 @@
+// planAudit's findings, and planCleanup with several name filters and the keep hint's one case.
+import { describe, expect, it } from '@jest/globals'
+import { planAudit, planCleanup } from '../../../src/operations/cleanup-plan.js'
+import { token } from '../../fixtures/token-api.js'
+
+const NOW = Date.UTC(2026, 10, 22)
+const days = (n: number) => ({ text: `${n}d`, ms: n * 86_400_000 })
+const ids = (tokens: { id: string }[]) => tokens.map((t) => t.id)
+
+describe('planAudit', () => {
+  const tokens = [
+    token('only', 'mediator-production', 120),
+    token('young', 'mediator-staging', 10),
+    token('edge', 'mediator-edge', 90),
+    token('ci-new', 'ci-7', 95),
+    token('ci-old', 'ci-7', 300),
+    token('gone', 'mediator-old', 400, { state: 'revoked' }),
+    token('odd', 'mediator-legacy', 0, { createdAt: 'last spring' }),
+    token('anon', 'x', 200, { name: undefined }),
+  ]
+
+  it('finds every active token older than the limit, the newest and only of its name too', () => {
+    const { findings, undated } = planAudit(tokens, { name: undefined, olderThan: days(90) }, NOW)
+    // Exactly 90 days is not older; revoked tokens are not findings; a nameless one is.
+    expect(ids(findings)).toEqual(['ci-new', 'only', 'anon', 'ci-old'])
+    expect(ids(undated)).toEqual(['odd'])
+  })
+
+  it('takes only the names its filters match, look-alikes left out', () => {
+    const name = ['mediator-production', 'ci-*', 'mediator-legacy']
+    const { findings, undated } = planAudit(
+      [...tokens, token('alike', 'mediator-production-2', 200)],
+      { name, olderThan: days(90) },
+      NOW,
+    )
+    expect(ids(findings)).toEqual(['ci-new', 'only', 'ci-old'])
+    expect(ids(undated)).toEqual(['odd'])
+  })
+})
+
+describe('planCleanup with a name list', () => {
+  const tokens = [
+    token('p7', 'preview-pr-7', 9),
+    token('p9-new', 'preview-pr-9', 2),
+    token('p9-old', 'preview-pr-9', 8),
+    token('p70', 'preview-pr-70', 20),
+    token('p7d', 'preview-pr-7-debug', 20),
+    token('p8', 'preview-pr-8', 20),
+  ]
+
+  it('revokes the union of the lines, exact names only, keep applied per exact name', () => {
+    const name = ['preview-pr-7', 'preview-pr-9', 'preview-pr-12']
+    const swept = planCleanup(tokens, { name, olderThan: undefined, keep: 0 }, NOW)
+    expect(ids(swept.revoke)).toEqual(['p9-new', 'p9-old', 'p7'])
+    const kept = planCleanup(tokens, { name, olderThan: undefined, keep: 1 }, NOW)
+    expect(ids(kept.revoke)).toEqual(['p9-old'])
+    expect(kept.kept.map(({ token }) => token.id)).toEqual(['p9-new', 'p7'])
+  })
+
+  it('names keep: 0 only for the only token of a name that a pattern took', () => {
+    const withRevoked = [...tokens, token('p8-gone', 'preview-pr-8', 30, { state: 'revoked' })]
+    const byPattern = planCleanup(
+      withRevoked,
+      { name: ['preview-*'], olderThan: undefined, keep: 1 },
+      NOW,
+    )
+    const sole = byPattern.kept.filter((k) => k.soleOfName).map(({ token }) => token.id)
+    // preview-pr-9 has two tokens and preview-pr-8 an older revoked one: names in use.
+    expect(sole).toEqual(['p7', 'p70', 'p7d'])
+    const exact = planCleanup(
+      tokens,
+      { name: ['preview-pr-7'], olderThan: undefined, keep: 1 },
+      NOW,
+    )
+    expect(exact.kept).toEqual([{ token: expect.objectContaining({ id: 'p7' }), why: 'keep' }])
+  })
+})
