@@ -27,7 +27,10 @@ export function settings(p: FakePlatform) {
     },
     // The examples' jobs name it (environment: production); its own secrets and vars are
     // none here: the repository's reach it (README, "Before you start").
-    environments: { production: {} },
+    // Every environment the examples and snippets name, with no secrets of their own.
+    environments: Object.fromEntries(
+      ['production', 'preview', 'staging', 'production-eu', 'production-us'].map((n) => [n, {}]),
+    ),
   }
 }
 

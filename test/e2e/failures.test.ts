@@ -8,7 +8,7 @@ describe('failures (the committed bundle on Node 24)', () => {
   it('with no inputs at all, fails on the missing operation', async () => {
     const run = await runAction()
     expect(expectCleanFailure(run)).toBe(
-      "Input 'operation' is required: one of create, list, revoke, cleanup.",
+      "Input 'operation' is required: one of create, list, revoke, cleanup, audit.",
     )
   })
 
@@ -16,7 +16,7 @@ describe('failures (the committed bundle on Node 24)', () => {
     [
       'unknown operation',
       { operation: 'rotate' },
-      /^Input 'operation' must be one of create, list, revoke, cleanup; got "rotate"\.$/,
+      /^Input 'operation' must be one of create, list, revoke, cleanup, audit; got "rotate"\.$/,
     ],
     ['empty clientId', { operation: 'list', clientId: '' }, /^Input 'clientId' is required/],
     [
@@ -36,9 +36,9 @@ describe('failures (the committed bundle on Node 24)', () => {
     ],
     ['create without name', { operation: 'create' }, /^Input 'name' is required/],
     [
-      'a name with a line break',
+      'a name of two lines',
       { operation: 'create', name: 'a\nb' },
-      /^Input 'name' must not hold control characters/,
+      /^Input 'name' must be one line for operation create/,
     ],
     ['revoke without tokenId', { operation: 'revoke' }, /^Input 'tokenId' is required/],
     [

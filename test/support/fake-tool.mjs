@@ -7,9 +7,9 @@
  * the environment variables it was told to pass on or reads itself (nomad's address and
  * ACL token), so that a test can show that the token reached the tool, and where, and
  * never as an argument. It answers the few things a workflow reads back (`kubectl create
- * ... --dry-run=client --output=yaml` prints the object, `lsb_release -cs` a codename),
- * and fails when $FAKE_TOOLS_FAIL names the call (`helm upgrade`), as a deploy that did
- * not go through.
+ * ... --dry-run=client --output=yaml` prints the object, `lsb_release -cs` a codename,
+ * `gh pr list --state closed` the numbers in $FAKE_GH_CLOSED), and fails when
+ * $FAKE_TOOLS_FAIL names the call (`helm upgrade`), as a deploy that did not go through.
  */
 import { appendFileSync, readFileSync } from 'node:fs'
 
@@ -66,9 +66,25 @@ appendFileSync(
   `${JSON.stringify({ tool, args, files, env, stdin, cwd: process.cwd() })}\n`,
 )
 
-const call = `${tool} ${args.join(' ')}`
-const failing = (process.env.FAKE_TOOLS_FAIL ?? '').split(',').filter((prefix) => prefix !== '')
-if (failing.some((prefix) => call.startsWith(prefix))) {
+/**
+ * Whether the call holds each word of a FAKE_TOOLS_FAIL entry in order: the tool, then a
+ * part of an argument for each other word. `helm upgrade` fails every upgrade,
+ * `helm upgrade production-eu` only the one whose arguments name that cluster's values.
+ * @param {string} entry
+ */
+function holds(entry) {
+  const [first, ...words] = entry.split(' ').filter((word) => word !== '')
+  if (first !== tool) return false
+  let from = 0
+  for (const word of words) {
+    const found = args.findIndex((arg, i) => i >= from && arg.includes(word))
+    if (found < 0) return false
+    from = found + 1
+  }
+  return true
+}
+const failing = (process.env.FAKE_TOOLS_FAIL ?? '').split(',').filter((entry) => entry !== '')
+if (failing.some(holds)) {
   console.error(`${tool}: failed, as the test asked (FAKE_TOOLS_FAIL)`)
   process.exit(1)
 }
@@ -86,6 +102,11 @@ if (tool === 'kubectl' && args[0] === 'create' && args.includes('--output=yaml')
       .concat(data.length > 0 ? ['data:', ...data] : [])
       .join('\n'),
   )
+} else if (tool === 'gh' && args[0] === 'pr' && args[1] === 'list') {
+  // The pull requests of the state asked for, as `--json number --jq '.[].number'` prints them.
+  const state = args[args.indexOf('--state') + 1] ?? 'open'
+  const numbers = state === 'closed' ? (process.env.FAKE_GH_CLOSED ?? '') : ''
+  for (const number of numbers.split(' ').filter((n) => n !== '')) console.log(number)
 } else if (tool === 'lsb_release' && args.includes('-cs')) {
   console.log('noble')
 } else {

@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * Fake deploy tools on PATH for the example runs: helm, kubectl, docker and nomad (and the
- * commands the examples install them with, and npm, which runs a pull request's tests),
+ * commands the examples install them with, npm, which runs a pull request's tests, and gh,
+ * which names closed pull requests),
  * each a small wrapper around fake-tool.mjs, which records how it was called.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -23,6 +24,7 @@ const TOOLS = [
   'lsb_release',
   'wget',
   'npm',
+  'gh',
 ]
 
 /**

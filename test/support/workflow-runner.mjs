@@ -83,7 +83,10 @@ export async function runWorkflowText(content, name, options = {}) {
   /** @type {WorkflowRun} */
   const run = { jobs: {}, warnings: [], steps: [], tools: [], masked: [], leftovers: {} }
   try {
+    // The job's GITHUB_TOKEN: github.token and secrets.GITHUB_TOKEN, masked like any secret.
+    const token = `ghs_${'0123456789abcdefghijkl'.repeat(2)}`
     const github = {
+      token,
       event_name: event,
       event: options.payload ?? {},
       repository: 'your-org/app',
@@ -103,7 +106,8 @@ export async function runWorkflowText(content, name, options = {}) {
       ),
       ...options.inputs,
     }
-    const base = { github, inputs, vars: options.vars ?? {}, secrets: options.secrets ?? {} }
+    const secrets = { GITHUB_TOKEN: token, ...options.secrets }
+    const base = { github, inputs, vars: options.vars ?? {}, secrets }
     // The workflow's env: reaches every job and step; it may use github, inputs, vars, secrets.
     const contexts = { ...base, env: evaluateMapping(mustMapping(raw).find('env'), base) }
     await runJobs(template.jobs, rawJobs, contexts, { dir, tools, options, run, workflows })

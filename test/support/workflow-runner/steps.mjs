@@ -47,6 +47,7 @@ export async function runScript(
         ...tools.env,
         PATH: `${tools.bin}${delimiter}${step.env.PATH ?? ''}`,
         FAKE_TOOLS_FAIL: options.fail ?? '',
+        FAKE_GH_CLOSED: (options.closedPullRequests ?? []).join(' '),
       },
       jobDir,
       stop,

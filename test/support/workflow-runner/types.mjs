@@ -9,7 +9,9 @@
  * @property {Record<string, unknown>} [payload] github.event
  * @property {Record<string, unknown>} [inputs] workflow_dispatch inputs, over their defaults
  *   (in a run of another event, the inputs context holds only these)
- * @property {string} [fail] FAKE_TOOLS_FAIL: the tool calls that fail (`helm upgrade`)
+ * @property {string} [fail] FAKE_TOOLS_FAIL: the tool calls that fail (`helm upgrade`), each
+ *   entry the tool and words its arguments hold, in order (`helm upgrade production-eu`)
+ * @property {number[]} [closedPullRequests] what `gh pr list --state closed` names
  * @property {Record<string, { secrets?: Record<string, string>, vars?: Record<string, string> }>} [environments]
  *   the repository's environments: a job with `environment:` sees their secrets and vars
  *   over the repository's
