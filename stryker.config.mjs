@@ -1,21 +1,34 @@
 // Mutation testing (`npm run mutate`): would the unit tests notice a broken rule in the
-// modules that guard secrets and decide what is revoked? See docs/MUTATION.md.
+// modules that guard secrets, decide what is revoked, and what is printed or handed on?
+// See docs/MUTATION.md.
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   mutate: [
+    // Secrets, text from outside, inputs, records and dates.
     'src/shared/secrets.ts',
     'src/shared/text.ts',
-    'src/inputs/parsers.ts',
     'src/shared/records.ts',
-    'src/shared/timestamp.ts',
-    'src/operations/name-pattern.ts',
-    'src/operations/cleanup-plan.ts',
-    'src/platform/lost-create.ts',
-    'src/platform/retry.ts',
-    'src/platform/decode.ts',
-    'src/post/step.ts',
+    'src/shared/time.ts',
     'src/shared/token-files.ts',
+    'src/inputs/parsers.ts',
+    // What is revoked, and at what pace.
+    'src/operations/cleanup-plan.ts',
+    'src/operations/cleanup.ts',
+    'src/operations/pool.ts',
+    // The client: requests, retries, answers, the lost-create rules.
+    'src/platform/call-loop.ts',
+    'src/platform/client.ts',
+    'src/platform/failures.ts',
+    'src/platform/decode.ts',
+    'src/platform/lost-create.ts',
+    // The post step and its search.
+    'src/post/step.ts',
+    'src/post/search.ts',
+    // What is printed and handed on.
+    'src/report/report.ts',
+    'src/report/summary.ts',
+    'src/report/wording.ts',
   ],
   testRunner: 'jest',
   testRunnerNodeArgs: ['--experimental-vm-modules'],

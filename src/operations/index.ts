@@ -1,4 +1,4 @@
-// The operations: the one asked for, run against the platform to a plain result (create and cleanup have modules of their own).
+// The operations: the one asked for, run against the platform to a plain result (list, revoke and audit here; create and cleanup have modules of their own).
 import type {
   AuditTask,
   CleanupTask,
