@@ -2941,7 +2941,8 @@ function keptByKeep(keep, soleOfName = false) {
     return `${which} (keep: ${keep})${hint}`;
 }
 function undated(token) {
-    return `Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown`;
+    const createdAt = truncate(JSON.stringify(token.createdAt ?? null), 100);
+    return `Token ${nameAndId(token)} has a createdAt that cannot be read (${createdAt}): its age is unknown`;
 }
 const KEPT_NAMELESS = 'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told';
 function revokeOnExitNote(when, reused = false) {

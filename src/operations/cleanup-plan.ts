@@ -17,8 +17,8 @@ export type KeptToken = {
 }
 
 /**
- * Chooses what a cleanup revokes: active tokens matching `name` (exact or `*`
- * pattern), older than `olderThan`, except the `keep` newest of each name. A token
+ * Chooses what a cleanup revokes: active tokens matching `name` (any of its filters, see
+ * nameMatcher), older than `olderThan`, except the `keep` newest of each exact name. A token
  * whose createdAt cannot be read is never revoked when the choice depends on age
  * (`olderThan`, or ranking for `keep`); with a name alone and `keep: 0`, it goes too. A
  * token whose name is not text is never revoked: nothing can rank it among its name.
@@ -32,6 +32,7 @@ export function planCleanup(
 ): { revoke: TokenRecord[]; kept: KeptToken[] } {
   const matches = nameMatcher(task.name)
   const byName = new Map<string, TokenRecord[]>()
+  // Every record of each name, revoked ones too: a name with one has been used once.
   const records = new Map<string | undefined, number>()
   const revoke: TokenRecord[] = []
   const kept: KeptToken[] = []

@@ -30,9 +30,13 @@ export function keptByKeep(keep: number, soleOfName = false): string {
   return `${which} (keep: ${keep})${hint}`
 }
 
-/** A token whose createdAt cannot be read, for a warning that says what follows from it. */
+/**
+ * A token whose createdAt cannot be read, for a warning that says what follows from it; the
+ * value cut short, as a name is: the platform could send any length.
+ */
 export function undated(token: TokenRecord): string {
-  return `Token ${nameAndId(token)} has a createdAt that cannot be read (${JSON.stringify(token.createdAt ?? null)}): its age is unknown`
+  const createdAt = truncate(JSON.stringify(token.createdAt ?? null), 100)
+  return `Token ${nameAndId(token)} has a createdAt that cannot be read (${createdAt}): its age is unknown`
 }
 
 /** Why a token whose name is not text is never revoked by a cleanup. */

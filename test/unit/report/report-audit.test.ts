@@ -33,6 +33,15 @@ describe('report: audit', () => {
     ])
   })
 
+  it('cuts an unreadable date of any length short in its warning', async () => {
+    const runner = recordingRunner()
+    const long = token('long', 'ci', 0, { createdAt: `x${'y'.repeat(100_000)}` })
+    await report(done(audited({ undated: [long], total: 1 })), reportOptions(runner), runner)
+    const [warning] = runner.lines.filter((line) => line.startsWith('warning:'))
+    expect(warning).toContain('("xyyy')
+    expect(warning?.length).toBeLessThan(400)
+  })
+
   it('a clean audit: count 0, an empty list, and a line that says so', async () => {
     const runner = recordingRunner()
     await report(done(audited({ total: 3 })), reportOptions(runner), runner)
