@@ -53,4 +53,29 @@ pinMessages('audit', [
     expected:
       "7 active tokens are older than 90d; 1 more cannot be dated. Older: 'ci-f0' (f0), 'ci-f1' (f1), 'ci-f2' (f2), 'ci-f3' (f3), 'ci-f4' (f4). And 2 more: the job summary and the tokensFile output list them. Their createdAt cannot be read: 'mediator-legacy' (odd).",
   },
+  {
+    situation: 'an audit finds exactly five: all named, no more to say',
+    message: () => stepFailure(done(audited({ findings: tokens('f', 5), total: 5 }))),
+    expected:
+      "5 active tokens are older than 90d. Older: 'ci-f0' (f0), 'ci-f1' (f1), 'ci-f2' (f2), 'ci-f3' (f3), 'ci-f4' (f4).",
+  },
+  {
+    situation: 'an audit finds one token older, none undated',
+    message: () => stepFailure(done(audited({ findings: tokens('f', 1), total: 3 }))),
+    expected: "1 active token is older than 90d. Older: 'ci-f0' (f0).",
+  },
+  {
+    situation: 'an audit finds only a token it cannot date',
+    message: () => {
+      const undated = [token('odd', 'mediator-legacy', 1, { createdAt: 'last spring' })]
+      return stepFailure(done(audited({ undated, total: 1 })))
+    },
+    expected:
+      "0 active tokens are older than 90d; 1 more cannot be dated. Their createdAt cannot be read: 'mediator-legacy' (odd).",
+  },
+  {
+    situation: 'an audit that finds nothing does not fail the step',
+    message: () => String(stepFailure(done(audited({ total: 4 })))),
+    expected: 'undefined',
+  },
 ])

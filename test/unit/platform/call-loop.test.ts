@@ -116,6 +116,17 @@ describe('CallLoop', () => {
     expect(refused.transport.sent).toHaveLength(2)
   })
 
+  it('a renewal uses up no attempt: with one retry, a 401 then a 503 are still followed by a send', async () => {
+    const { callLoop, transport, log } = loop([{ status: 401 }, { status: 503 }, { status: 200 }], {
+      retries: 1,
+    })
+    await expect(callLoop.call('api', REQUEST, readStatus)).resolves.toBe(200)
+    expect(transport.sent).toHaveLength(3)
+    expect(log.lines).toContain(
+      `info: GET ${REQUEST.url} answered 503 (attempt 1 of 2); retrying in 0.5 s.`,
+    )
+  })
+
   it('asks whether a failure that may have taken effect did, before sending again', async () => {
     const { callLoop, transport } = loop([{ status: 502 }, { status: 200 }])
     const asked: string[] = []

@@ -128,5 +128,38 @@ describe('the 128 KiB bound, in bytes', () => {
     expect(cutMarkdown('€€€€', 8)).toBe('€...')
     expect(cutMarkdown('😀😀', 6)).toBe('...')
     expect(cutMarkdown('abc', 2)).toBeUndefined()
+    // What fits exactly is kept whole; a named entity is one piece; a closed tag stays closed.
+    expect(cutMarkdown('abc', 3)).toBe('abc')
+    expect(cutMarkdown('ab&amp;cd', 7)).toBe('ab...')
+    expect(cutMarkdown(`<code>a</code>${'x'.repeat(50)}`, 25)).toBe('<code>a</code>xxxxxxxx...')
+  })
+
+  it('says where every row is when a table is cut short, each table its own way', () => {
+    const many = Array.from({ length: 1500 }, (_, i) =>
+      record(`id-${i}`, `ci-${'x'.repeat(150)}`, 40),
+    )
+    const cleanup = cleanupSummary(
+      cleanedUp({
+        notRevoked: many.map((token) => ({ token, reason: 'POST x answered 403' })),
+        left: many,
+        kept: many.map((token) => ({ token, why: 'keep' as const })),
+      }),
+      cleanupTask(),
+    )
+    for (const whereAll of [
+      'each has a warning in the log',
+      'run the cleanup again to revoke them',
+      'the log says how many were kept',
+    ])
+      expect(cleanup).toContain(
+        `more not shown: a step summary must stay under 128 KiB; ${whereAll}.`,
+      )
+    const audit = auditSummary(audited({ findings: many, undated: many, total: 3000 }), auditTask())
+    expect(audit).toContain(
+      'more not shown: a step summary must stay under 128 KiB; each has a warning in the log.',
+    )
+    expect(audit).toContain(
+      'more not shown: a step summary must stay under 128 KiB; the file named by the <code>tokensFile</code> output has all of them.',
+    )
   })
 })

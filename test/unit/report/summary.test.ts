@@ -91,6 +91,8 @@ describe('summaries', () => {
     for (const c of '&<>"`\\*[]~$') expect(escapeMarkdown(c)).toBe(`&#${c.charCodeAt(0)};`)
     // `_` only where it could start or end emphasis.
     expect(escapeMarkdown('GW_TOKEN a_b _x_ __y')).toBe('GW_TOKEN a_b &#95;x&#95; &#95;&#95;y')
+    // Between two digits, or a digit and a letter, `_` cannot start or end emphasis either.
+    expect(escapeMarkdown('v1_2 b_3 4_c')).toBe('v1_2 b_3 4_c')
   })
 })
 
