@@ -70,7 +70,10 @@ describe('report, word for word', () => {
 
   it('a reused token whose createdAt is missing says so', async () => {
     const runner = await reported(
-      done(created({ ...bare, createdAt: undefined }, true), createTask({ name: 'ci' })),
+      done(
+        created(token('id-1', 'ci', 2, { createdAt: undefined }), true),
+        createTask({ name: 'ci' }),
+      ),
     )
     expect(runner.lines).toEqual([
       "info: Reused the gateway token 'ci' (id-1), created at an unknown time.",
@@ -125,7 +128,7 @@ describe('summaries, word for word', () => {
   })
 
   it('list without filters: how many, and the table of tokens; a name that is not text in italics', () => {
-    const anon = { ...bare, id: 'id-2', name: undefined }
+    const anon = token('id-2', 'x', 2, { name: undefined, mediatorId: undefined })
     expect(listSummary(listed([anon], 1), listTask())).toBe(
       '### Gateway tokens\n\n1 of 1 token.\n\n' +
         '#### Tokens\n\n| Name | Id | State | Created | Created by | Revoked |\n| --- | --- | --- | --- | --- | --- |\n' +
