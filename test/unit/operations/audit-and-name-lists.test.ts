@@ -67,6 +67,15 @@ describe('planCleanup with a name list', () => {
     const sole = byPattern.kept.filter((k) => k.soleOfName).map(({ token }) => token.id)
     // preview-pr-9 has two tokens and preview-pr-8 an older revoked one: names in use.
     expect(sole).toEqual(['p7', 'p70', 'p7d'])
+    // A list that holds a pattern is one that may take names used once.
+    const mixed = planCleanup(
+      tokens,
+      { name: ['preview-pr-7', 'ci-*'], olderThan: undefined, keep: 1 },
+      NOW,
+    )
+    expect(mixed.kept).toEqual([
+      { token: expect.objectContaining({ id: 'p7' }), why: 'keep', soleOfName: true },
+    ])
     const exact = planCleanup(
       tokens,
       { name: ['preview-pr-7'], olderThan: undefined, keep: 1 },
