@@ -2554,7 +2554,7 @@ function planCleanup(tokens, task, now) {
     }
     const ageMatters = task.olderThan !== undefined || task.keep > 0;
     const { olderThan } = task;
-    const pattern = task.name === undefined || task.name.some((line) => line.includes('*'));
+    const exactNames = new Set(task.name?.filter((line) => !line.includes('*')));
     for (const group of byName.values()) {
         const times = group.flatMap((token) => createdTime(token) ?? []).sort((a, b) => b - a);
         const boundary = times[Math.min(task.keep, times.length) - 1] ?? Infinity;
@@ -2565,7 +2565,7 @@ function planCleanup(tokens, task, now) {
             if (created === undefined && ageMatters)
                 kept.push({ token, why: 'unreadable date' });
             else if (created !== undefined && created >= boundary) {
-                const sole = pattern && records.get(token.name) === 1;
+                const sole = !exactNames.has(token.name) && records.get(token.name) === 1;
                 kept.push({ token, why: 'keep', ...(sole && { soleOfName: true }) });
             }
             else
@@ -2987,6 +2987,10 @@ function auditOutcome(result, { name, olderThan }) {
     const unknown = undated.length > 0 ? `; ${undated.length} more cannot be dated` : '';
     if (findings.length === 0 && undated.length === 0)
         return `No active token${name ? ' matching name' : ''} is older than ${olderThan.text} (${countTokens(total)} checked).`;
+    if (findings.length === 0) {
+        const [them, are] = undated.length === 1 ? ['it', 'is'] : ['they', 'are'];
+        return `${undated.length} active ${undated.length === 1 ? 'token' : 'tokens'} cannot be dated: this audit cannot tell whether ${them} ${are} older than ${olderThan.text}.`;
+    }
     const are = findings.length === 1 ? 'is' : 'are';
     return `${findings.length} active ${findings.length === 1 ? 'token' : 'tokens'} ${are} older than ${olderThan.text}${unknown}.`;
 }

@@ -49,8 +49,8 @@ export function planCleanup(
 
   const ageMatters = task.olderThan !== undefined || task.keep > 0
   const { olderThan } = task
-  // An exact name is one in use: its newest token is kept with no word of keep: 0.
-  const pattern = task.name === undefined || task.name.some((line) => line.includes('*'))
+  // A name a line names exactly is one in use: its newest token is kept with no word of keep: 0.
+  const exactNames = new Set<string | undefined>(task.name?.filter((line) => !line.includes('*')))
   for (const group of byName.values()) {
     const times = group.flatMap((token) => createdTime(token) ?? []).sort((a, b) => b - a)
     // Timestamps have whole seconds: a token created in the same second as the last one
@@ -63,7 +63,7 @@ export function planCleanup(
       if (created !== undefined && olderThan && !isOlder(created, olderThan, now)) continue
       if (created === undefined && ageMatters) kept.push({ token, why: 'unreadable date' })
       else if (created !== undefined && created >= boundary) {
-        const sole = pattern && records.get(token.name) === 1
+        const sole = !exactNames.has(token.name) && records.get(token.name) === 1
         kept.push({ token, why: 'keep', ...(sole && { soleOfName: true }) })
       } else revoke.push(token)
     }

@@ -106,6 +106,10 @@ export function auditOutcome(result: AuditResult, { name, olderThan }: AuditTask
   const unknown = undated.length > 0 ? `; ${undated.length} more cannot be dated` : ''
   if (findings.length === 0 && undated.length === 0)
     return `No active token${name ? ' matching name' : ''} is older than ${olderThan.text} (${countTokens(total)} checked).`
+  if (findings.length === 0) {
+    const [them, are] = undated.length === 1 ? ['it', 'is'] : ['they', 'are']
+    return `${undated.length} active ${undated.length === 1 ? 'token' : 'tokens'} cannot be dated: this audit cannot tell whether ${them} ${are} older than ${olderThan.text}.`
+  }
   const are = findings.length === 1 ? 'is' : 'are'
   return `${findings.length} active ${findings.length === 1 ? 'token' : 'tokens'} ${are} older than ${olderThan.text}${unknown}.`
 }

@@ -67,14 +67,16 @@ describe('planCleanup with a name list', () => {
     const sole = byPattern.kept.filter((k) => k.soleOfName).map(({ token }) => token.id)
     // preview-pr-9 has two tokens and preview-pr-8 an older revoked one: names in use.
     expect(sole).toEqual(['p7', 'p70', 'p7d'])
-    // A list that holds a pattern is one that may take names used once.
+    // In a list that mixes them, a name its own line names exactly is a name in use; one
+    // only a pattern took may be used once.
     const mixed = planCleanup(
       tokens,
-      { name: ['preview-pr-7', 'ci-*'], olderThan: undefined, keep: 1 },
+      { name: ['preview-pr-7', 'preview-pr-8*'], olderThan: undefined, keep: 1 },
       NOW,
     )
     expect(mixed.kept).toEqual([
-      { token: expect.objectContaining({ id: 'p7' }), why: 'keep', soleOfName: true },
+      { token: expect.objectContaining({ id: 'p7' }), why: 'keep' },
+      { token: expect.objectContaining({ id: 'p8' }), why: 'keep', soleOfName: true },
     ])
     const exact = planCleanup(
       tokens,
