@@ -652,7 +652,7 @@ function readRequiredName(raw) {
     const [name, ...more] = readNameFilters(raw) ?? [];
     if (name === undefined)
         throw new InputError('name', "is required for this operation: the new token's name.");
-    if (more.length > 0 || CONTROL_CHARACTER.test(raw))
+    if (more.length > 0 || raw.includes('\n'))
         throw new InputError('name', `must be one line for operation create: a token has one name (several lines are filters, for list, cleanup and audit); got ${quote(raw)}.`);
     return name;
 }

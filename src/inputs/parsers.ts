@@ -117,7 +117,8 @@ export function readRequiredName(raw: string): string {
   const [name, ...more] = readNameFilters(raw) ?? []
   if (name === undefined)
     throw new InputError('name', "is required for this operation: the new token's name.")
-  if (more.length > 0 || CONTROL_CHARACTER.test(raw))
+  // A line break the filters' reading dropped (blank lines) still makes a name of two lines.
+  if (more.length > 0 || raw.includes('\n'))
     throw new InputError(
       'name',
       `must be one line for operation create: a token has one name (several lines are filters, for list, cleanup and audit); got ${quote(raw)}.`,

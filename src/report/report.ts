@@ -1,5 +1,5 @@
 // The one place that writes a result to the runner: log lines, outputs, env, post-step state, summary.
-import type { CleanupResult } from '../operations/cleanup.js'
+import type { AgeClock } from '../operations/cleanup.js'
 import type { Outcome } from '../operations/index.js'
 import { ActionError, messageOf } from '../shared/errors.js'
 import type { PostState } from '../post/state.js'
@@ -114,7 +114,7 @@ function writeCreate({ task, result }: Done<'create'>, options: ReportOptions, r
 }
 
 /** Says whose clock measured the ages: the runner's, for want of a Date header; or far apart. */
-function writeAgeClock(result: Pick<CleanupResult, 'ages'>, runner: Runner) {
+function writeAgeClock(result: { ages: AgeClock }, runner: Runner) {
   const clock = wording.ageClockNote(result)
   if (clock !== undefined && result.ages.by === 'runner') runner.info(clock)
   else if (clock !== undefined) runner.warning(clock)

@@ -1,7 +1,7 @@
 // How results are put into words, shared by the log lines (report.ts) and the job summary (summary.ts), and the step's failure when a result still fails it.
 import type { AuditTask, CleanupTask } from '../inputs/read.js'
 import type { RevokeOnExit } from '../inputs/parsers.js'
-import type { CleanupResult } from '../operations/cleanup.js'
+import type { AgeClock, CleanupResult } from '../operations/cleanup.js'
 import type { AuditResult, Outcome } from '../operations/index.js'
 import { createdTime, nameAndId, newestFirst, type TokenRecord } from '../shared/records.js'
 import { countTokens, formatAge, oneLine, truncate } from '../shared/text.js'
@@ -61,7 +61,7 @@ const CLOCK_SKEW_WARNING_MS = 5 * 60_000
  * What a cleanup says about the clock it measured ages on, or undefined when there is
  * nothing to say (the platform's, and the runner's within 5 minutes of it).
  */
-export function ageClockNote({ ages }: Pick<CleanupResult, 'ages'>): string | undefined {
+export function ageClockNote({ ages }: { ages: AgeClock }): string | undefined {
   if (ages.by === 'runner')
     return "The platform's answers carry no Date header: ages are measured on the runner's clock."
   if (Math.abs(ages.skewMs) <= CLOCK_SKEW_WARNING_MS) return undefined
