@@ -73,8 +73,8 @@ export async function throttled(cases, { latencyMs, tokens, startMs }) {
           platform.seed({ name: `ci-${i % 30}`, ageMs: (31 + i) * DAY })
       }
       const limit = () => {
-        platform.inFlightLimit = c.inFlight && { ...c.inFlight, retryAfter: c.retryAfter }
-        platform.rateLimit = c.rate && { ...c.rate, retryAfter: c.retryAfter }
+        const limit = c.inFlight ? { inFlight: c.inFlight.max } : c.rate
+        platform.throttle = { ...(limit && { limit }), retryAfter: c.retryAfter }
       }
       seed()
       limit()
@@ -93,7 +93,7 @@ export async function throttled(cases, { latencyMs, tokens, startMs }) {
 
       // The floor: a client that knows the limit, on a fresh platform of the same kind.
       seed()
-      await new Promise((resolve) => setTimeout(resolve, 1000)) // the bucket fills up again
+      limit() // a new throttle: its bucket full again
       const floorEnv = recipeEnv(platform, {
         OLDER_THAN_DAYS: '30',
         IN_FLIGHT: String(Math.min(c.inFlight?.max ?? Infinity, c.concurrency)),
@@ -107,6 +107,7 @@ export async function throttled(cases, { latencyMs, tokens, startMs }) {
       let adaptiveMs
       if (c.inFlight) {
         seed()
+        limit()
         adaptiveMs = await succeeded(
           timed(NODE, [join(ROOT, 'bench/node-throttled-adaptive.mjs')], {
             ...floorEnv,

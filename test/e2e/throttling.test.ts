@@ -26,7 +26,7 @@ describe("a cleanup at the platform's pace (the committed bundle)", () => {
     'learns a limit of 4 in flight with concurrency 8 (Retry-After %s): every token revoked, each sent at most retries + 1 times',
     async (retryAfter) => {
       platform().latencyMs = 10
-      platform().inFlightLimit = { max: 4, retryAfter }
+      platform().throttle = { limit: { inFlight: 4 }, retryAfter }
       seedOld(platform(), 60)
       const run = await runAgainst(platform(), { ...cleanup, concurrency: '8' })
 
@@ -45,7 +45,7 @@ describe("a cleanup at the platform's pace (the committed bundle)", () => {
   it.each(['seconds', '0', 'none'] as const)(
     'paces to a rate limit of 50 a second, bursts of 10 (Retry-After %s): every token revoked, attempts bounded',
     async (retryAfter) => {
-      platform().rateLimit = { perSecond: 50, burst: 10, retryAfter }
+      platform().throttle = { limit: { perSecond: 50, burst: 10 }, retryAfter }
       // Several tokens of each name (keep: 0 still revokes every one of them).
       for (let i = 0; i < 80; i++) platform().seed({ name: `ci-${i % 8}`, ageMs: (31 + i) * DAY })
       const run = await runAgainst(
@@ -67,7 +67,7 @@ describe("a cleanup at the platform's pace (the committed bundle)", () => {
   )
 
   it('with retries 0, a throttled revoke is sent once and reported, the others revoked', async () => {
-    platform().inFlightLimit = { max: 2 }
+    platform().throttle = { limit: { inFlight: 2 } }
     platform().latencyMs = 10
     seedOld(platform(), 10)
     const run = await runAgainst(platform(), { ...cleanup, concurrency: '4', retries: '0' })

@@ -16,7 +16,10 @@
  *   a deeply nested JSON body (`nest`) or an error body that echoes the request (`echo`);
  * - `sendDate = false` leaves out the Date header; `clockOffsetMs` sets the platform's
  *   clock (createdAt, revokedAt, the Date header) apart from the runner's;
- * - `alreadyRevoked` says how a revoke of a revoked token is refused (409 by default).
+ * - `alreadyRevoked` says how a revoke of a revoked token is refused (409 by default);
+ * - `throttle` throttles the API as a real platform would (throttle.mjs): a limit in flight,
+ *   a token bucket or a sliding window, a 429 at once or after the latency, Retry-After in
+ *   every style, a share of the limit taken by another job, 503 outages.
  * A reason phrase, header or status that Node refuses to send is written to the socket
  * by hand, as a hostile server would.
  *
@@ -25,9 +28,9 @@
  *
  * The parts live in fake-platform/: the class and its settings (platform.mjs), the
  * request handler (server.mjs), the auth endpoint (auth.mjs), the REST API (api.mjs),
- * the stored records (records.mjs), faults (faults.mjs), limits (limits.mjs), the wire
- * (http.mjs), small helpers (messages.mjs), the types (types.mjs) and the command line
- * (cli.mjs).
+ * the stored records (records.mjs), faults (faults.mjs), the throttle's model
+ * (throttle.mjs) and its answers (limits.mjs), the wire (http.mjs), small helpers
+ * (messages.mjs), the types (types.mjs) and the command line (cli.mjs).
  */
 import { pathToFileURL } from 'node:url'
 import { serveFromCommandLine } from './fake-platform/cli.mjs'
@@ -45,7 +48,8 @@ export { PROJECT_ID, timestamp, USER_EMAIL, USER_ID } from './fake-platform/reco
 /** @typedef {import('./fake-platform/types.mjs').RecordAnswer} RecordAnswer */
 /** @typedef {import('./fake-platform/types.mjs').SeedSpec} SeedSpec */
 /** @typedef {import('./fake-platform/types.mjs').FakePlatformOptions} FakePlatformOptions */
-/** @typedef {import('./fake-platform/types.mjs').RetryAfterStyle} RetryAfterStyle */
+/** @typedef {import('./fake-platform/throttle.mjs').ThrottleSpec} ThrottleSpec */
+/** @typedef {import('./fake-platform/throttle.mjs').RetryAfterStyle} RetryAfterStyle */
 
 // `node test/support/fake-platform.mjs [authPort apiPort]`: a platform to run the action against by hand.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -9,7 +9,7 @@ import {
   utf8,
 } from '../fixtures/fake-platform-calls.js'
 
-/** The hostile options of the fake platform that the end-to-end tests rely on: faults and limits. */
+/** The hostile options of the fake platform that the end-to-end tests rely on: faults. */
 
 const current = useFreshPlatform()
 
@@ -147,41 +147,4 @@ describe('alreadyRevokedStatus', () => {
       expect((await call('api', 'POST', path, { token })).status).toBe(status)
     },
   )
-})
-
-describe('limits: requests in flight and a token bucket', () => {
-  const list = (token: string) => call('api', 'GET', '/api/tokens', { token })
-
-  it('answers 429 to a request over the in-flight limit, with Retry-After 1, 0 or none', async () => {
-    const token = await authenticate()
-    current().latencyMs = 50
-    for (const [style, header] of [
-      [undefined, '1'],
-      ['0', '0'],
-      ['none', undefined],
-    ] as const) {
-      current().inFlightLimit = style === undefined ? { max: 2 } : { max: 2, retryAfter: style }
-      const answers = await Promise.all([list(token), list(token), list(token), list(token)])
-      expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 429, 429])
-      for (const answer of answers.filter((a) => a.status === 429))
-        expect(answer.headers['retry-after']).toBe(header)
-    }
-    expect(current().maxInFlight).toBe(2)
-    expect(current().throttled).toBe(6)
-    // One at a time stays under the limit.
-    expect((await list(token)).status).toBe(200)
-  })
-
-  it('lets a burst through, then paces requests to the rate, with the wait rounded up to seconds', async () => {
-    const token = await authenticate()
-    current().rateLimit = { perSecond: 10, burst: 2 }
-    const answers = [await list(token), await list(token), await list(token)]
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 429])
-    expect(answers[2]?.headers['retry-after']).toBe('1')
-    await new Promise((resolve) => setTimeout(resolve, 120))
-    expect((await list(token)).status).toBe(200)
-    current().rateLimit = { perSecond: 10, burst: 1, retryAfter: 'none' }
-    await list(token)
-    expect((await list(token)).headers).not.toHaveProperty('retry-after')
-  })
 })

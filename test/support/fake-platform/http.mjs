@@ -30,7 +30,7 @@ export function sendAnswer(platform, req, res, answer) {
     'Content-Type': type,
     'Content-Length': String(Buffer.byteLength(body)),
     // The platform's own clock, not Node's: see clockOffsetMs.
-    ...(platform.sendDate ? { Date: new Date(platform.now()).toUTCString() } : {}),
+    ...(platform.sendDate ? { Date: new Date(answer.dated ?? platform.now()).toUTCString() } : {}),
     ...answer.headers,
   }
   const statusText = answer.statusText ?? STATUS_CODES[answer.status] ?? ''

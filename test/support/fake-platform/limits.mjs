@@ -1,47 +1,38 @@
-// The API's limits: requests in flight and a rate limit's token bucket, over them a 429.
+// The API's throttle at the door: each request's fate by the model the tests set (throttle.mjs), made an answer.
 // @ts-check
 import { error } from './messages.mjs'
 
 /** @typedef {import('./types.mjs').Answer} Answer */
-/** @typedef {import('./types.mjs').RetryAfterStyle} RetryAfterStyle */
 
 /**
- * A 429 answer when an API request arriving now is over a limit, else undefined (and the
- * request takes a token from the bucket).
+ * @typedef {object} Gate
+ * @property {Answer | undefined} refusal the 429 or 503 to answer, or undefined: let in
+ * @property {boolean} atOnce the refusal is answered at once, before the latency
+ * @property {() => void} leave to call once the request is answered, whatever its fate
+ */
+
+/**
+ * The fate of an API request arriving now, by the platform's throttle, on its own clock.
  * @param {import('./platform.mjs').FakePlatform} platform
  * @param {import('./types.mjs').PlatformState} state
- * @returns {Answer | undefined}
+ * @returns {Gate}
  */
-export function overLimit(platform, state) {
-  const inFlight = platform.inFlightLimit
-  if (inFlight !== undefined && state.inFlight >= inFlight.max) {
-    platform.throttled++
-    return tooMany(1000, inFlight.retryAfter)
+export function admit(platform, state) {
+  // The throttle of this request: a new one set meanwhile does not count it.
+  const { throttle } = state
+  const now = platform.now()
+  const { refusal, ticket } = throttle.arrive(now)
+  const leave = () => throttle.leave(ticket)
+  if (refusal === undefined) {
+    platform.maxInFlight = Math.max(platform.maxInFlight, throttle.inFlight)
+    return { refusal: undefined, atOnce: false, leave }
   }
-  const rate = platform.rateLimit
-  if (rate === undefined) return undefined
-  const now = Date.now()
-  const bucket = state.bucket ?? { tokens: rate.burst, at: now }
-  bucket.tokens = Math.min(rate.burst, bucket.tokens + ((now - bucket.at) * rate.perSecond) / 1000)
-  bucket.at = now
-  state.bucket = bucket
-  if (bucket.tokens >= 1) {
-    bucket.tokens -= 1
-    return undefined
+  const answer =
+    refusal.status === 429 ? error(429, 'Too many requests') : error(503, 'Service unavailable')
+  // Dated when decided, so that a Retry-After date and the Date header tell the same wait.
+  return {
+    refusal: { ...answer, headers: refusal.headers, dated: now },
+    atOnce: refusal.atOnce,
+    leave,
   }
-  platform.throttled++
-  return tooMany(((1 - bucket.tokens) * 1000) / rate.perSecond, rate.retryAfter)
-}
-
-/**
- * A 429 answer, with a Retry-After for a wait of `waitMs` in the given style.
- * @param {number} waitMs
- * @param {RetryAfterStyle} [style]
- * @returns {Answer}
- */
-function tooMany(waitMs, style = 'seconds') {
-  const answer = error(429, 'Too many requests')
-  if (style === 'none') return answer
-  const seconds = style === '0' ? '0' : String(Math.max(1, Math.ceil(waitMs / 1000)))
-  return { ...answer, headers: { 'Retry-After': seconds } }
 }

@@ -6,6 +6,7 @@ import { createServer as createTlsServer } from 'node:https'
 import { close, listen } from './http.mjs'
 import { newRecord, revokeRecord, timestamp } from './records.mjs'
 import { requestHandler } from './server.mjs'
+import { Throttle } from './throttle.mjs'
 
 /** @typedef {import('./types.mjs').TokenRecord} TokenRecord */
 /** @typedef {import('./types.mjs').RecordedRequest} RecordedRequest */
@@ -13,7 +14,7 @@ import { requestHandler } from './server.mjs'
 /** @typedef {import('./types.mjs').RecordAnswer} RecordAnswer */
 /** @typedef {import('./types.mjs').SeedSpec} SeedSpec */
 /** @typedef {import('./types.mjs').FakePlatformOptions} FakePlatformOptions */
-/** @typedef {import('./types.mjs').RetryAfterStyle} RetryAfterStyle */
+/** @typedef {import('./throttle.mjs').ThrottleSpec} ThrottleSpec */
 
 export const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token'
 
@@ -34,8 +35,7 @@ export class FakePlatform {
     accessTokens: new Map(),
     faults: [],
     madeAt: new Map(),
-    inFlight: 0,
-    bucket: undefined,
+    throttle: new Throttle({}, 0),
   }
   /** @type {import('node:http').Server} */
   #authServer
@@ -66,21 +66,7 @@ export class FakePlatform {
      * @type {'admin' | 'viewer'}
      */
     this.role = 'admin'
-    /**
-     * The API's limits, each off when undefined. `inFlightLimit`: at most `max` requests
-     * being answered at once. `rateLimit`: a token bucket, `perSecond` requests a second on
-     * average with bursts of up to `burst`. A request over a limit is answered 429 (after
-     * the latency, as over a network), with a Retry-After as `retryAfter` says: `seconds`
-     * (the default: the wait rounded up to whole seconds, as servers send it; 1 for a
-     * request over the in-flight limit, whose wait no one knows), `0`, or `none`.
-     * @type {{ max: number, retryAfter?: RetryAfterStyle } | undefined}
-     */
-    this.inFlightLimit = undefined
-    /** @type {{ perSecond: number, burst: number, retryAfter?: RetryAfterStyle } | undefined} */
-    this.rateLimit = undefined
-    /** How many requests the limits turned away. */
-    this.throttled = 0
-    /** The most API requests that were being answered at once. */
+    /** The most API requests counted in flight at once (by the throttle's count). */
     this.maxInFlight = 0
     /**
      * Rewrites each record in the answers that carry records (create, list, revoke). It
@@ -133,6 +119,37 @@ export class FakePlatform {
     this.#authServer.on('connection', () => this.connections.auth++)
     this.#apiServer.on('connection', () => this.connections.api++)
     this.#origin = `${tls ? 'https' : 'http'}://${options.host ?? '127.0.0.1'}`
+  }
+
+  /** @type {ThrottleSpec | undefined} */
+  #throttleSpec
+
+  /**
+   * How the API throttles (throttle.mjs): undefined lets every request in. Setting it starts
+   * a new throttle at that moment, on now(): its counts, bucket and window, and the times of
+   * `shared` and `outages`, start from there. A request refused `at once` is answered before
+   * the latency, one refused `after latency` (the default) or in an outage after it; one
+   * counted in flight (`rejectedInFlight`) leaves when answered. Retry-After is as the model
+   * writes it, and a refusal's Date header is the time it was decided, so that a Retry-After
+   * date read against it tells the wait.
+   */
+  get throttle() {
+    return this.#throttleSpec
+  }
+
+  set throttle(spec) {
+    this.#throttleSpec = spec
+    this.#state.throttle = new Throttle(spec ?? {}, this.now())
+  }
+
+  /** The requests the throttle set last turned away: 429 (over the limit), 503 (outages). */
+  get refused() {
+    return { ...this.#state.throttle.refused }
+  }
+
+  /** How many 429s the throttle set last answered. */
+  get throttled() {
+    return this.#state.throttle.refused[429]
   }
 
   /** @type {{ auth: number, api: number }} */

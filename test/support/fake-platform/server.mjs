@@ -1,10 +1,10 @@
-// The request handler of both servers: each request recorded, limited, faulted and answered.
+// The request handler of both servers: each request recorded, throttled, faulted and answered.
 // @ts-check
 import { answerApi } from './api.mjs'
 import { authenticate } from './auth.mjs'
 import { applyFault, takeFault } from './faults.mjs'
 import { readBody, sendAnswer } from './http.mjs'
-import { overLimit } from './limits.mjs'
+import { admit } from './limits.mjs'
 
 /** @typedef {import('./types.mjs').RecordedRequest} RecordedRequest */
 /** @typedef {import('./types.mjs').Answer} Answer */
@@ -53,15 +53,16 @@ async function receive(platform, state, server, req, res) {
     at: Date.now(),
   }
   platform.requests.push(request)
-  // The limits decide on arrival: a server turns a request away before working on it.
-  const throttle = request.server === 'api' ? overLimit(platform, state) : undefined
-  const admitted = request.server === 'api' && throttle === undefined
-  if (admitted) platform.maxInFlight = Math.max(platform.maxInFlight, ++state.inFlight)
+  // The throttle decides on arrival: a server turns a request away before working on it.
+  const gate = request.server === 'api' ? admit(platform, state) : undefined
   try {
+    // A gateway's 429 comes before any work; the backend's, and an outage's 503, after it.
+    if (gate?.refusal !== undefined && gate.atOnce)
+      return void sendAnswer(platform, req, res, gate.refusal)
     if (platform.latencyMs > 0) {
       await new Promise((resolve) => setTimeout(resolve, platform.latencyMs))
     }
-    if (throttle !== undefined) return void sendAnswer(platform, req, res, throttle)
+    if (gate?.refusal !== undefined) return void sendAnswer(platform, req, res, gate.refusal)
     const fault = takeFault(state.faults, platform.apiPrefix, request)
     if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
     const carriedOut =
@@ -79,7 +80,7 @@ async function receive(platform, state, server, req, res) {
     const sent = fault === undefined ? answer : applyFault(answer, fault, request)
     sendAnswer(platform, req, res, sent)
   } finally {
-    if (admitted) state.inFlight--
+    gate?.leave()
   }
 }
 

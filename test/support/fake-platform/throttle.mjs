@@ -69,8 +69,7 @@ export class Throttle {
    */
   arrive(now) {
     const { spec } = this
-    const since = now - this.startMs
-    if ((spec.outages ?? []).some(({ fromMs, untilMs }) => since >= fromMs && since < untilMs)) {
+    if (this.inOutage(now)) {
       this.refused[503]++
       const refusal = { status: /** @type {const} */ (503), headers: {}, atOnce: false }
       return { refusal, ticket: { counted: false } }
@@ -112,6 +111,18 @@ export class Throttle {
     const change = this.#nextShareChange(now)
     if (limit !== undefined && 'inFlight' in limit) return change
     return Math.min(now + wait, change)
+  }
+
+  /**
+   * Whether a request arriving at `now` falls in an outage (and is answered 503): the ideal
+   * times count no work done then.
+   * @param {number} now
+   */
+  inOutage(now) {
+    const since = now - this.startMs
+    return (this.spec.outages ?? []).some(
+      ({ fromMs, untilMs }) => since >= fromMs && since < untilMs,
+    )
   }
 
   /** The share of the limit that is ours at `now`. @param {number} now */

@@ -76,6 +76,8 @@
  * @property {string} [type] the Content-Type of a raw body (default text/plain)
  * @property {string} [statusText]
  * @property {AnswerHeaders} [headers]
+ * @property {number} [dated] the time of its Date header, on the platform's clock (default:
+ *   when it is sent)
  */
 
 /** @typedef {'create' | 'list' | 'revoke'} RecordAnswer which answer carries a record */
@@ -105,11 +107,10 @@
  * @property {number} [apiPort]
  * @property {{ key: string | Buffer, cert: string | Buffer }} [tls] serve HTTPS with this key and certificate
  * @property {string} [host] the host name in authUrl and baseUrl (default 127.0.0.1); it must resolve to it
- * @property {() => number} [now] the clock, in milliseconds, for createdAt, revokedAt and expiry
+ * @property {() => number} [now] the clock, in milliseconds, for createdAt, revokedAt, expiry,
+ *   the Date header and the throttle
  * @property {number} [latencyMs] delay every answer by this much, like a platform across a network
  */
-
-/** @typedef {'seconds' | '0' | 'none'} RetryAfterStyle how a 429 says when to come back */
 
 /**
  * What a FakePlatform keeps to itself, shared with the modules that answer for it.
@@ -118,6 +119,6 @@
  * @property {(Fault & { times: number })[]} faults
  * @property {Map<string, number>} madeAt when each token was made, to the millisecond
  *   (createdAt has whole seconds): for listLagMs
- * @property {number} inFlight API requests being answered now, admitted by the limits
- * @property {{ tokens: number, at: number } | undefined} bucket the rate limit's bucket
+ * @property {import('./throttle.mjs').Throttle} throttle decides on each API request's arrival
+ *   and counts those in flight (one without a limit when none is set)
  */

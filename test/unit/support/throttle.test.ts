@@ -83,6 +83,14 @@ describe('outages and no limit', () => {
     expect(throttle.arrive(T0 + 100).refusal).toEqual({ status: 503, headers: {}, atOnce: false })
     expect(throttle.arrive(T0 + 200).refusal).toBeUndefined()
     expect(throttle.refused).toEqual({ 429: 0, 503: 1 })
+    // Asking changes nothing: no refusal counted.
+    expect([99, 100, 199, 200].map((ms) => throttle.inOutage(T0 + ms))).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ])
+    expect(throttle.refused).toEqual({ 429: 0, 503: 1 })
     expect(throttle.capacity(T0)).toEqual({ inFlight: Infinity, perSecond: Infinity })
   })
 })
