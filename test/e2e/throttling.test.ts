@@ -1,6 +1,7 @@
-// A cleanup at the platform's pace (issue 17): its limits learnt, no token lost, attempts bounded.
+// A cleanup at the platform's pace (issues 17, 31): its limits learnt, no token lost, attempts bounded.
 import { describe, expect, it } from '@jest/globals'
 import type { FakePlatform } from '../support/fake-platform.mjs'
+import type { ActionRun } from '../support/runner.mjs'
 import { runAgainst, useFakePlatform } from './helpers.js'
 
 const platform = useFakePlatform()
@@ -19,6 +20,14 @@ function mostSends(p: FakePlatform): number {
   return Math.max(...counts.values())
 }
 
+/** What every throttled cleanup must come to: each token revoked, none sent more than retries + 1 = 4 times. */
+function expectEveryTokenRevoked(run: ActionRun, p: FakePlatform, n: number) {
+  expect(run.exitCode).toBe(0)
+  expect(run.outputs.count).toBe(String(n))
+  expect([...p.tokens.values()].every((t) => t.state === 'revoked')).toBe(true)
+  expect(mostSends(p)).toBeLessThanOrEqual(4)
+}
+
 const cleanup = { operation: 'cleanup', olderThan: '30d', keep: '0' }
 
 describe("a cleanup at the platform's pace (the committed bundle)", () => {
@@ -30,10 +39,7 @@ describe("a cleanup at the platform's pace (the committed bundle)", () => {
       seedOld(platform(), 60)
       const run = await runAgainst(platform(), { ...cleanup, concurrency: '8' })
 
-      expect(run.exitCode).toBe(0)
-      expect(run.outputs.count).toBe('60')
-      expect([...platform().tokens.values()].every((t) => t.state === 'revoked')).toBe(true)
-      expect(mostSends(platform())).toBeLessThanOrEqual(4)
+      expectEveryTokenRevoked(run, platform(), 60)
       // Only the first round over the limit is turned away: the limit is learnt from it.
       expect(platform().throttled).toBeLessThanOrEqual(8)
       expect(run.log).toContain(
@@ -54,11 +60,8 @@ describe("a cleanup at the platform's pace (the committed bundle)", () => {
         { timeoutMs: 30_000 },
       )
 
-      expect(run.exitCode).toBe(0)
-      expect(run.outputs.count).toBe('80')
-      expect([...platform().tokens.values()].every((t) => t.state === 'revoked')).toBe(true)
+      expectEveryTokenRevoked(run, platform(), 80)
       expect(platform().throttled).toBeGreaterThan(0)
-      expect(mostSends(platform())).toBeLessThanOrEqual(4)
       expect(run.log).toMatch(
         /The platform limits the rate of requests: sending revokes a little slower than it lets them in/,
       )
@@ -76,5 +79,68 @@ describe("a cleanup at the platform's pace (the committed bundle)", () => {
     expect(notRevoked).toBe(platform().throttled)
     expect(notRevoked).toBeGreaterThan(0)
     expect(run.exitCode).toBe(1)
+  })
+})
+
+/**
+ * The family of issue 31 that only real HTTP shows: a gateway's 429 before any answer of the
+ * backend, a Retry-After date read against the platform's own Date header, 503s mixed in.
+ * The simulation covers the rest.
+ */
+describe('a cleanup on platforms that throttle in other ways (the committed bundle)', () => {
+  it('a gateway turning away more than 8 in flight at once, without Retry-After, at concurrency 32', async () => {
+    platform().latencyMs = 20
+    platform().throttle = { limit: { inFlight: 8 }, rejects: 'at once', retryAfter: 'none' }
+    seedOld(platform(), 100)
+    const run = await runAgainst(platform(), { ...cleanup, concurrency: '32' })
+
+    expectEveryTokenRevoked(run, platform(), 100)
+    expect(platform().throttled).toBeGreaterThan(0)
+  })
+
+  // Fails with today's pool (5 or so of the 12 left after 4 sends each: its first 429s read
+  // as a limit in flight, it never paces and sends again after 0 ms): it.failing until the
+  // pool of issue 31 lands, then an `it`.
+  it.failing(
+    'a token bucket of 1 a second, Retry-After 0, at the default concurrency and retries',
+    async () => {
+      platform().latencyMs = 20
+      platform().throttle = { limit: { perSecond: 1, burst: 1 }, retryAfter: '0' }
+      seedOld(platform(), 12)
+      const run = await runAgainst(platform(), cleanup, { timeoutMs: 50_000 })
+
+      expectEveryTokenRevoked(run, platform(), 12)
+    },
+    60_000,
+  )
+
+  it("a sliding window answering at once with a Retry-After date, the platform's clock an hour ahead", async () => {
+    platform().latencyMs = 20
+    // Read against the runner's clock, each date would be an hour away.
+    platform().clockOffsetMs = 3_600_000
+    platform().throttle = {
+      limit: { perWindow: 10, windowMs: 1000 },
+      rejects: 'at once',
+      retryAfter: 'date',
+    }
+    seedOld(platform(), 20)
+    const run = await runAgainst(platform(), { ...cleanup, concurrency: '8' })
+
+    expectEveryTokenRevoked(run, platform(), 20)
+    expect(platform().throttled).toBeGreaterThan(0)
+  })
+
+  it('a 503 burst in the middle of a limit of 4 in flight', async () => {
+    platform().latencyMs = 20
+    platform().throttle = {
+      limit: { inFlight: 4 },
+      // Late enough that the revokes have begun even on a slow machine; they last 2 s at least.
+      outages: [{ fromMs: 1000, untilMs: 1300 }],
+    }
+    seedOld(platform(), 400)
+    const run = await runAgainst(platform(), { ...cleanup, concurrency: '8' })
+
+    expectEveryTokenRevoked(run, platform(), 400)
+    expect(platform().refused[503]).toBeGreaterThan(0)
   })
 })
