@@ -1,8 +1,9 @@
 // @ts-check
 // What the two bare throttled clients share (node-throttled-floor.mjs and
-// node-throttled-adaptive.mjs): node:http with keep-alive, authentication, and the ids of
-// the active tokens older than OLDER_THAN_DAYS. No checks, no masking, nothing of the
-// action: they are the programs the action is measured against.
+// node-throttled-adaptive.mjs): node:http with keep-alive, authentication, the ids of the
+// active tokens older than OLDER_THAN_DAYS, and the wait a Retry-After asks for. No checks,
+// no masking, nothing of the action: they are the programs the action is measured against.
+// Environment: PLATFORM_AUTH_URL, PLATFORM_API_URL, CLIENT_ID, CLIENT_SECRET, OLDER_THAN_DAYS.
 import { createRequire } from 'node:module'
 
 const http = createRequire(import.meta.url)('node:http')
@@ -14,7 +15,7 @@ const { env } = process
  * @param {string} url
  * @param {string | undefined} body
  * @param {Record<string, string>} headers
- * @returns {Promise<{ status: number, json: any, retryAfter: string | undefined }>}
+ * @returns {Promise<{ status: number, json: any, retryAfter: string | undefined, date: string | undefined }>}
  */
 export function call(method, url, body, headers) {
   return new Promise((resolve, reject) => {
@@ -27,6 +28,7 @@ export function call(method, url, body, headers) {
           status: res.statusCode,
           json: text ? JSON.parse(text) : null,
           retryAfter: res.headers['retry-after'],
+          date: res.headers.date,
         }),
       )
     })
@@ -67,4 +69,16 @@ export async function oldTokenIds(bearer) {
 export function revoke(id, bearer) {
   const url = `${env.PLATFORM_API_URL}/api/tokens/${id}/revoke?tokenId=${id}`
   return call('POST', url, undefined, bearer)
+}
+
+/**
+ * The wait a Retry-After asks for, in milliseconds: seconds (fractional ones too), or an
+ * HTTP date read against the answer's Date header; undefined without one.
+ * @param {{ retryAfter: string | undefined, date: string | undefined }} answer
+ */
+export function retryAfterMs({ retryAfter, date }) {
+  if (retryAfter === undefined) return undefined
+  const seconds = Number(retryAfter)
+  if (!Number.isNaN(seconds)) return seconds * 1000
+  return Math.max(0, Date.parse(retryAfter) - Date.parse(date ?? new Date().toUTCString()))
 }

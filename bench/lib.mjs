@@ -17,20 +17,29 @@ export const median = (values) => {
 }
 
 /**
- * Runs a command to its end, stdout read through a pipe as the runner reads it.
+ * Runs a command to its end, stdout read through a pipe as the runner reads it (and kept
+ * when `keepStdout`, for a case that reports what the step said).
  * @param {string} command
  * @param {string[]} args
  * @param {Record<string, string>} env
- * @returns {Promise<{ ms: number, code: number | null }>}
+ * @param {{ keepStdout?: boolean }} [options]
+ * @returns {Promise<{ ms: number, code: number | null, stdout: string }>}
  */
-export function timed(command, args, env) {
+export function timed(command, args, env, { keepStdout = false } = {}) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint()
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'ignore'] })
-    child.stdout.resume()
+    /** @type {Buffer[]} */
+    const chunks = []
+    if (keepStdout) child.stdout.on('data', (/** @type {Buffer} */ chunk) => chunks.push(chunk))
+    else child.stdout.resume()
     child.on('error', reject)
     child.on('close', (code) =>
-      resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, code }),
+      resolve({
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+        code,
+        stdout: Buffer.concat(chunks).toString('utf8'),
+      }),
     )
   })
 }
@@ -51,11 +60,12 @@ export async function succeeded(run, what) {
  * @param {Record<string, string>} inputs
  * @param {string[]} [nodeArgs]
  * @param {Record<string, string>} [extraEnv]
+ * @param {{ keepStdout?: boolean }} [options]
  */
-export async function runStep(inputs, nodeArgs = [], extraEnv = {}) {
+export async function runStep(inputs, nodeArgs = [], extraEnv = {}, options = {}) {
   const { env, cleanup } = prepareStep({ inputs })
   try {
-    return await timed(NODE, [...nodeArgs, ENTRY], { ...env, ...extraEnv })
+    return await timed(NODE, [...nodeArgs, ENTRY], { ...env, ...extraEnv }, options)
   } finally {
     cleanup()
   }

@@ -4,12 +4,13 @@
 // revoke every old token, starting with IN_FLIGHT at once (the action's concurrency). At
 // its first 429 it keeps to LIMIT from then on (the platform's limit, which no real client
 // is told: the best that learning can do). A 429 gives its place back and is sent again
-// exactly when its Retry-After says (no jitter; 500 ms without one), before the tokens
-// never sent. No checks, no masking, no logging. The benchmark runs it beside the action
-// under a limit in flight: what a client that must learn the limit cannot beat, since its
-// first round over the limit waits out a Retry-After. Environment: as
-// node-throttled-floor.mjs, plus LIMIT.
-import { agent, authenticate, oldTokenIds, revoke } from './bare-cleanup-client.mjs'
+// exactly when its Retry-After says, in any style (no jitter; 500 ms without one), before
+// the tokens never sent; a 503 likewise, but it says nothing of the limit. No checks, no
+// masking, no logging. The benchmark runs it beside the action under a limit in flight:
+// what a client that must learn the limit cannot beat, since its first round over the
+// limit waits out a Retry-After. Environment: as bare-cleanup-client.mjs, plus IN_FLIGHT
+// and LIMIT.
+import { agent, authenticate, oldTokenIds, retryAfterMs, revoke } from './bare-cleanup-client.mjs'
 
 const { env } = process
 const bearer = await authenticate()
@@ -32,14 +33,13 @@ await new Promise((/** @type {(value?: unknown) => void} */ finish) => {
         return
       }
       inFlight++
-      void revoke(id, bearer).then(({ status, retryAfter }) => {
+      void revoke(id, bearer).then((answer) => {
         inFlight--
         const now = Date.now()
-        if (status === 429) {
-          const wait = retryAfter === undefined ? 500 : Number(retryAfter) * 1000
-          again.push({ id, at: now + wait })
+        if (answer.status === 429 || answer.status === 503) {
+          again.push({ id, at: now + (retryAfterMs(answer) ?? 500) })
           again.sort((a, b) => a.at - b.at)
-          limit = Math.min(limit, Number(env.LIMIT))
+          if (answer.status === 429) limit = Math.min(limit, Number(env.LIMIT))
         } else {
           left--
         }
