@@ -20,7 +20,8 @@
  *      tokens left, most sends of one revoke, a client that knows the limit and one that
  *      learns it at its first 429, and whether each meets the targets
  *      (bench/throttled-table.mjs). `--no-throttled` leaves them out; `--throttled-only`
- *      runs only them (about 10 minutes; `--quick`, 7 of them).
+ *      runs only them (14 minutes on 2 cores with the pool of issue 27, most of it the
+ *      action's own time; `--quick`, 7 of them, 2 minutes).
  */
 import { spawnSync } from 'node:child_process'
 import { statSync } from 'node:fs'
