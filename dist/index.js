@@ -2143,8 +2143,8 @@ function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
 }
 function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
     const value = headers['retry-after']?.trim() ?? '';
-    if (/^\d+$/.test(value))
-        return Math.min(Number(value) * 1000, backoff.maxRetryAfterMs);
+    if (/^\d+(?:\.\d+)?$/.test(value))
+        return Math.min(Math.round(Number(value) * 1000), backoff.maxRetryAfterMs);
     const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
     if (Number.isNaN(at))
         return undefined;
@@ -2190,14 +2190,17 @@ function shorten(text) {
 }
 function describeFailure(request, outcome, { renewed, attempt }, scrub) {
     if (outcome instanceof TransportError)
-        return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`;
+        return `${requestLine(request)} got no answer${attempt && ` (${attempt})`}: ${scrub(outcome.message)}`;
     const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
     const reason = truncate(oneLine(scrub(outcome.statusText)), MAX_REASON);
     const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
     const what = detail ? `: ${detail}` : '';
     if (renewed && outcome.status === 401)
         return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
-    return `${requestLine(request)} answered ${status}${attempt}${what}`;
+    const told = outcome.headers['retry-after']?.trim();
+    const wait = told ? `Retry-After: ${truncate(oneLine(scrub(told)), MAX_REASON)}` : '';
+    const notes = [attempt, wait].filter((note) => note !== '').join(', ');
+    return `${requestLine(request)} answered ${status}${notes && ` (${notes})`}${what}`;
 }
 function transportHint(error, target, url, timeoutMs) {
     const input = target === 'auth' ? 'authUrl' : 'baseUrl';
@@ -2292,7 +2295,7 @@ class CallLoop {
             }
             const transient = isTransient(outcome);
             const retrying = transient && attempt < attempts;
-            const numbered = attempts > 1 && transient ? ` (attempt ${attempt} of ${attempts})` : '';
+            const numbered = attempts > 1 && transient ? `attempt ${attempt} of ${attempts}` : '';
             const scrub = (text) => secrets.scrub(text);
             const failure = describeFailure(request, outcome, { renewed, attempt: numbered }, scrub);
             if (retrying)
@@ -2316,7 +2319,8 @@ class CallLoop {
         const delay = (answer && retryAfterDelay(answer.headers, clock.now())) ??
             backoffDelay(attempt, clock.jitter());
         if (answer?.status === 429 && pooled) {
-            throw new ThrottledError(asSentence(failure), { waitMs: delay, attemptsUsed: attempt });
+            const waitMs = attempt > 1 ? Math.max(delay, backoffDelay(attempt, clock.jitter())) : delay;
+            throw new ThrottledError(asSentence(failure), { waitMs, attemptsUsed: attempt });
         }
         const seconds = `${(delay / 1000).toFixed(1)} s`;
         if (delay >= deadline.remaining()) {

@@ -120,7 +120,7 @@ export class CallLoop {
       }
       const transient = isTransient(outcome)
       const retrying = transient && attempt < attempts
-      const numbered = attempts > 1 && transient ? ` (attempt ${attempt} of ${attempts})` : ''
+      const numbered = attempts > 1 && transient ? `attempt ${attempt} of ${attempts}` : ''
       const scrub = (text: string) => secrets.scrub(text)
       const failure = describeFailure(request, outcome, { renewed, attempt: numbered }, scrub)
       // Waited first: a platform that failed mid-way may still be finishing the change.
@@ -151,8 +151,10 @@ export class CallLoop {
       (answer && retryAfterDelay(answer.headers, clock.now())) ??
       backoffDelay(attempt, clock.jitter())
     if (answer?.status === 429 && pooled) {
-      // Its slot goes to others: the pool sends it again, not before `delay`.
-      throw new ThrottledError(asSentence(failure), { waitMs: delay, attemptsUsed: attempt })
+      // Its slot goes to others: the pool sends it again, not before `delay`. Turned away
+      // again, it waits its backoff at least: the platform's capacity may have changed.
+      const waitMs = attempt > 1 ? Math.max(delay, backoffDelay(attempt, clock.jitter())) : delay
+      throw new ThrottledError(asSentence(failure), { waitMs, attemptsUsed: attempt })
     }
     const seconds = `${(delay / 1000).toFixed(1)} s`
     if (delay >= deadline.remaining()) {

@@ -59,7 +59,9 @@ export function retryAfterDelay(
   backoff = DEFAULT_BACKOFF,
 ): number | undefined {
   const value = headers['retry-after']?.trim() ?? ''
-  if (/^\d+$/.test(value)) return Math.min(Number(value) * 1000, backoff.maxRetryAfterMs)
+  // Whole seconds, as RFC 9110 writes them, or with a fraction, as some gateways send them.
+  if (/^\d+(?:\.\d+)?$/.test(value))
+    return Math.min(Math.round(Number(value) * 1000), backoff.maxRetryAfterMs)
   // An HTTP-date names its day and month ("Sun, 22 Nov 2026 09:00:05 GMT").
   const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN
   if (Number.isNaN(at)) return undefined
@@ -139,7 +141,7 @@ export function describeFailure(
   scrub: Scrub,
 ): string {
   if (outcome instanceof TransportError)
-    return `${requestLine(request)} got no answer${attempt}: ${scrub(outcome.message)}`
+    return `${requestLine(request)} got no answer${attempt && ` (${attempt})`}: ${scrub(outcome.message)}`
   const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub)
   // The reason phrase is server text like the body: scrubbed, on one line, short.
   const reason = truncate(oneLine(scrub(outcome.statusText)), MAX_REASON)
@@ -147,7 +149,11 @@ export function describeFailure(
   const what = detail ? `: ${detail}` : ''
   if (renewed && outcome.status === 401)
     return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`
-  return `${requestLine(request)} answered ${status}${attempt}${what}`
+  // The wait it was told: what a throttled request waits, and why a cleanup may leave it.
+  const told = outcome.headers['retry-after']?.trim()
+  const wait = told ? `Retry-After: ${truncate(oneLine(scrub(told)), MAX_REASON)}` : ''
+  const notes = [attempt, wait].filter((note) => note !== '').join(', ')
+  return `${requestLine(request)} answered ${status}${notes && ` (${notes})`}${what}`
 }
 
 /** A sentence to add to a final failure that got no answer, or '' when there is nothing to say. */

@@ -162,7 +162,7 @@ describe('no runner command through platform text (the committed bundle, read as
       expectNoLeaks(list, [...secrets, ...platform().secrets()])
       if (run === 0) {
         expect(list.log).toContain(
-          'answered 503 ci ## [ADD-MASK]x (attempt 5 of 11): ::set-output::x; ## [set-output]x;',
+          'answered 503 ci ## [ADD-MASK]x (attempt 5 of 11, Retry-After: 0): ::set-output::x; ## [set-output]x;',
         )
       }
     }

@@ -63,7 +63,9 @@ describe('scrubbing of what a server echoes (case 7)', () => {
     const run = await runAgainst(platform(), { operation: 'list' })
 
     expect(run.exitCode).toBe(0)
-    expect(run.stdout).toContain('answered 503 Unavailable for *** (attempt 1 of 4)')
+    expect(run.stdout).toContain(
+      'answered 503 Unavailable for *** (attempt 1 of 4, Retry-After: 0)',
+    )
     expectNoLeaks(run, [...platform().secrets(), accessToken])
   })
 

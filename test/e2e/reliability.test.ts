@@ -38,7 +38,7 @@ describe('reliability (the committed bundle on Node 24, against a faulty platfor
     const [, throttled, retried] = platform().requests
     expect((retried?.at ?? 0) - (throttled?.at ?? 0)).toBeGreaterThanOrEqual(1000)
     expect(run.log).toContain(
-      'answered 429 Too Many Requests (attempt 1 of 4): Injected 429; retrying in 1.0 s.',
+      'answered 429 Too Many Requests (attempt 1 of 4, Retry-After: 1): Injected 429; retrying in 1.0 s.',
     )
   })
 

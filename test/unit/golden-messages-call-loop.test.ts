@@ -22,7 +22,7 @@ pinMessages('the call loop', [
       })
       return thrown(() => callLoop.call('api', REQUEST, readStatus))
     },
-    expected: `GET ${REQUEST.url} answered 429 (attempt 1 of 4); totalTimeout (10 s) leaves no time to wait 30.0 s and try again.`,
+    expected: `GET ${REQUEST.url} answered 429 (attempt 1 of 4, Retry-After: 30); totalTimeout (10 s) leaves no time to wait 30.0 s and try again.`,
   },
   {
     situation: 'a 502 with no time left to try again: it may have taken effect',

@@ -44,7 +44,10 @@ describe('CallLoop', () => {
         status: 429,
         throttle: { waitMs: 3000, attemptsUsed: 1 },
       })
-      expect((error as Error).message).toBe(`GET ${REQUEST.url} answered 429 (attempt 1 of 4).`)
+      // What it was told to wait is in what it says: a cleanup that leaves it names it.
+      expect((error as Error).message).toBe(
+        `GET ${REQUEST.url} answered 429 (attempt 1 of 4, Retry-After: 3).`,
+      )
       // Nothing waited here, nothing sent again: the slot is the pool's to give.
       expect(clock.sleeps).toEqual([])
       expect(transport.sent).toHaveLength(1)
@@ -59,6 +62,16 @@ describe('CallLoop', () => {
       const fourth = await last.call('api', REQUEST, scheduled(3)).catch((e: unknown) => e)
       expect(fourth).not.toBeInstanceOf(ThrottledError)
       expect((fourth as Error).message).toBe(`GET ${REQUEST.url} answered 429 (attempt 4 of 4).`)
+    })
+
+    it('asks one turned away again to wait its backoff at least: the platform may have changed', async () => {
+      const { callLoop } = loop([{ status: 429, headers: { 'Retry-After': '0' } }])
+      const second = await callLoop.call('api', REQUEST, scheduled(1)).catch((e: unknown) => e)
+      // Retry-After 0, but a second 429: its backoff for a second attempt, 1 s (jitter 1).
+      expect(second).toMatchObject({ throttle: { waitMs: 1000, attemptsUsed: 2 } })
+      const { callLoop: first } = loop([{ status: 429, headers: { 'Retry-After': '0' } }])
+      const once = await first.call('api', REQUEST, scheduled(0)).catch((e: unknown) => e)
+      expect(once).toMatchObject({ throttle: { waitMs: 0, attemptsUsed: 1 } })
     })
 
     it('still waits out other transient failures in place, within the same attempts', async () => {

@@ -57,7 +57,16 @@ describe('retryAfterDelay', () => {
     expect(retryAfterDelay({ 'retry-after': '-1' }, NOW)).toBeUndefined()
     // Digits, then more: neither delta-seconds nor an HTTP-date.
     expect(retryAfterDelay({ 'retry-after': '120 seconds' }, NOW)).toBeUndefined()
-    expect(retryAfterDelay({ 'retry-after': '1.5' }, NOW)).toBeUndefined()
+    expect(retryAfterDelay({ 'retry-after': '1.5.2' }, NOW)).toBeUndefined()
+    expect(retryAfterDelay({ 'retry-after': '.5' }, NOW)).toBeUndefined()
+    expect(retryAfterDelay({ 'retry-after': '1e3' }, NOW)).toBeUndefined()
+  })
+
+  it('reads fractional seconds, as some gateways send them, to the millisecond', () => {
+    expect(retryAfterDelay({ 'retry-after': '1.5' }, NOW)).toBe(1500)
+    expect(retryAfterDelay({ 'retry-after': '0.25' }, NOW)).toBe(250)
+    expect(retryAfterDelay({ 'retry-after': '0.0004' }, NOW)).toBe(0)
+    expect(retryAfterDelay({ 'retry-after': '3600.5' }, NOW)).toBe(60_000)
   })
 })
 
