@@ -13,7 +13,11 @@ const common = {
 }
 
 /** The unit tests: also the base of Stryker's flat config (stryker.jest.config.js). */
-export const unitProject = { ...common, displayName: 'unit', roots: ['<rootDir>/test/unit'] }
+export const unitProject = {
+  ...common,
+  displayName: 'unit',
+  roots: ['<rootDir>/test/unit', '<rootDir>/test/simulation'],
+}
 
 /** @type {import('jest').Config} */
 export default {

@@ -465,7 +465,7 @@ class ThrottledError extends RequestError {
     throttle;
     constructor(message, throttle) {
         super(message, 429);
-        this.throttle = throttle;
+        this.throttle = { ...throttle, why: message };
     }
 }
 class UnknownTokenError extends RequestError {
@@ -1061,6 +1061,10 @@ class Deadline {
     }
     cancel(signal) {
         this.stopping.abort(signal);
+    }
+    grace(ms) {
+        if (!this.stopSignal.aborted)
+            this.endsAt += ms;
     }
     cut() {
         this.cutting.abort();
@@ -2626,25 +2630,68 @@ function patternMatcher(pattern) {
 const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
 ;// CONCATENATED MODULE: ./src/operations/pool.ts
 
+const SECOND = 1_000;
 const UNDER = 0.9;
-const WINDOW_MS = 1_000;
-const MIN_WINDOW_MS = 100;
+const FASTER = 1.5;
+const PAST = 1.1;
+const SLOWEST = 1;
+const FIRST_STEP_MS = 50;
+const LONGEST_STEP_MS = 1_000;
+class Learnt {
+    value;
+    stepMs = FIRST_STEP_MS;
+    nextStepAt = 0;
+    steppedAt = -Infinity;
+    downAt = -Infinity;
+    triedUntil = 0;
+    held = Infinity;
+    failed = Infinity;
+    constructor(value) {
+        this.value = value;
+    }
+    down(to, now, tryMs = 0) {
+        if (to >= this.value)
+            return false;
+        this.value = this.held = to;
+        this.downAt = now;
+        this.stepMs = Math.min(LONGEST_STEP_MS, this.stepMs * 2);
+        this.nextStepAt = now + this.stepMs;
+        this.triedUntil = now + tryMs;
+        return true;
+    }
+    up(to, now, tryMs) {
+        if (now < this.nextStepAt)
+            return false;
+        if (this.steppedAt > this.downAt)
+            this.stepMs = Math.max(FIRST_STEP_MS, this.stepMs / 4);
+        this.value = to;
+        this.steppedAt = now;
+        this.nextStepAt = now + this.stepMs;
+        this.triedUntil = now + tryMs;
+        return true;
+    }
+}
 class Pool {
-    limit;
+    concurrency;
     clock;
     deadline;
     log;
-    deepest = 0;
-    gap = 0;
-    nextSendAt = 0;
-    admittedAt = [];
-    startedAt;
+    limit;
+    pace = new Learnt(Infinity);
     inFlight = new Set();
-    constructor(limit, clock, deadline, log) {
-        this.limit = limit;
+    lastSentAt = -Infinity;
+    sentAt = [];
+    letIn = [];
+    turnedAwayAt = -Infinity;
+    roundTripMs = 0;
+    lastWaitMs = SECOND;
+    said = { limit: Infinity, paced: false };
+    constructor(concurrency, clock, deadline, log) {
+        this.concurrency = concurrency;
         this.clock = clock;
         this.deadline = deadline;
         this.log = log;
+        this.limit = new Learnt(concurrency);
     }
     async run(items, send, left) {
         const { clock, deadline } = this;
@@ -2658,28 +2705,27 @@ class Pool {
         };
         deadline.stopSignal.addEventListener('abort', woken);
         const start = async (entry) => {
-            const request = { beside: [...this.inFlight] };
+            const sentAt = clock.now();
+            const request = { sentAt, pace: this.pace.value, others: [...this.inFlight] };
             this.inFlight.add(request);
-            this.startedAt ??= clock.now();
-            this.nextSendAt = clock.now() + this.gap;
+            this.lastSentAt = sentAt;
+            this.sentAt.push(sentAt);
             try {
                 const sent = await send(entry.item, entry.attemptsUsed);
-                request.admitted = 'done' in sent;
-                const depth = 1 + request.beside.filter((other) => other.admitted !== false).length;
-                request.beside = [];
                 const now = clock.now();
+                const depth = 1 + request.others.filter((other) => other.turnedAway !== true).length;
                 if ('done' in sent) {
                     results[entry.index] = sent.done;
-                    this.deepest = Math.max(this.deepest, depth);
-                    this.admittedAt.push(now);
+                    this.admitted(request, depth, now);
                     return;
                 }
-                this.throttled(depth, now);
-                const { waitMs } = sent.throttled;
-                entry.attemptsUsed = sent.throttled.attemptsUsed;
+                request.turnedAway = true;
+                const { waitMs, attemptsUsed } = sent.throttled;
+                this.throttled(depth, waitMs, request, now);
+                entry.attemptsUsed = attemptsUsed;
                 entry.notBefore = now + waitMs + clock.jitter() * Math.min(100, 10 + waitMs / 40);
                 if (entry.notBefore >= now + deadline.remaining())
-                    results[entry.index] = left(entry.item);
+                    results[entry.index] = left(entry.item, sent.throttled);
                 else {
                     const after = pending.findIndex((other) => other.attemptsUsed === 0 || other.notBefore > entry.notBefore);
                     pending.splice(after < 0 ? pending.length : after, 0, entry);
@@ -2689,6 +2735,7 @@ class Pool {
                 bug = { error };
             }
             finally {
+                request.others = [];
                 this.inFlight.delete(request);
                 woken();
             }
@@ -2700,15 +2747,23 @@ class Pool {
                     results[entry.index] = left(entry.item);
             if (pending.length === 0 && this.inFlight.size === 0)
                 break;
-            const ready = pending.find((entry) => entry.notBefore <= now);
-            const free = this.inFlight.size < this.limit;
-            if (ready !== undefined && free && this.nextSendAt <= now) {
+            const triedUntil = Math.max(this.limit.triedUntil, this.pace.triedUntil);
+            const safe = now >= triedUntil && (this.letIn.at(-1)?.at ?? -Infinity) > this.turnedAwayAt;
+            const alone = pending.at(-1)?.attemptsUsed !== 0 && this.inFlight.size === 0;
+            const ready = pending.find((entry) => entry.notBefore <= now && (entry.attemptsUsed === 0 || safe || alone));
+            if (ready !== undefined && ready.attemptsUsed < 2)
+                this.stepUp(now, pending);
+            const free = this.inFlight.size < this.limit.value;
+            const paced = this.nextSendAt();
+            if (ready !== undefined && free && paced <= now) {
                 pending.splice(pending.indexOf(ready), 1);
                 void start(ready);
                 continue;
             }
-            const readyAt = ready !== undefined ? now : (pending[0]?.notBefore ?? Infinity);
-            const wakeAt = free ? Math.max(readyAt, this.nextSendAt) : Infinity;
+            const first = pending[0]?.notBefore ?? Infinity;
+            const held = first > now ? first : triedUntil > now ? triedUntil : Infinity;
+            const step = ready !== undefined && paced > now ? now + FIRST_STEP_MS : Infinity;
+            const wakeAt = free ? Math.min(Math.max(ready ? now : held, paced), step) : Infinity;
             if (wakeAt === Infinity)
                 await (0,external_node_events_namespaceObject.once)(wake.signal, 'abort');
             else
@@ -2719,24 +2774,77 @@ class Pool {
             throw bug.error;
         return results;
     }
-    throttled(depth, now) {
-        if (depth > this.deepest) {
-            const limit = Math.max(1, this.deepest);
-            if (limit < this.limit) {
-                this.limit = limit;
-                this.log.info(`The platform turns away more than ${limit} revokes in flight: sending ${limit} at a time.`);
-            }
+    admitted(request, depth, now) {
+        this.letIn.push({ at: now, depth });
+        this.roundTripMs = now - request.sentAt;
+        if (request.sentAt >= this.pace.downAt)
+            this.pace.held = Math.max(this.pace.held, request.pace);
+    }
+    throttled(depth, waitMs, request, now) {
+        this.lastWaitMs = waitMs;
+        this.turnedAwayAt = now;
+        const { limit, pace } = this;
+        const recent = now - Math.max(SECOND / 10, 4 * this.roundTripMs);
+        const deep = this.letIn.some((admitted) => admitted.at >= recent && admitted.depth >= depth);
+        if (depth > 1 && !deep) {
+            if (!limit.down(depth - 1, now) || depth - 1 >= this.said.limit)
+                return;
+            this.said.limit = depth - 1;
+            this.log.info(`The platform turned away a revoke with ${depth - 1} others in flight: sending at most ${depth - 1} at a time.`);
             return;
         }
-        while ((this.admittedAt[0] ?? now) < now - WINDOW_MS)
-            this.admittedAt.shift();
-        const windowMs = Math.max(MIN_WINDOW_MS, Math.min(WINDOW_MS, now - (this.startedAt ?? now)));
-        const letIn = Math.max(0.2, (this.admittedAt.length * 1000 * UNDER) / windowMs);
-        if (this.gap === 0) {
+        if (request.sentAt < pace.downAt)
+            return;
+        pace.failed = Math.min(pace.failed, request.pace);
+        const letIn = this.letInPerSecond(now);
+        while ((this.sentAt[0] ?? now) <= now - SECOND)
+            this.sentAt.shift();
+        const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now));
+        const half = Math.min(request.pace, sending) / 2;
+        const under = letIn === 0 ? Math.max(SLOWEST, half) : letIn < request.pace ? UNDER * letIn : Infinity;
+        if (!pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs()))
+            return;
+        this.lastSentAt = Math.max(this.lastSentAt, now);
+        if (!this.said.paced)
             this.log.info('The platform limits the rate of requests: sending revokes a little slower than it lets them in.');
+        this.said.paced = true;
+    }
+    stepUp(now, pending) {
+        let lastBack = now;
+        for (const entry of pending) {
+            if (entry.attemptsUsed === 0)
+                break;
+            lastBack = entry.notBefore;
         }
-        this.gap = Math.max(this.gap / UNDER, 1000 / letIn);
-        this.nextSendAt = Math.max(this.nextSendAt, now + this.gap);
+        const since = Math.max(SECOND / 10, now - (this.letIn[0]?.at ?? now));
+        const letIn = Math.max(this.letInPerSecond(now), (this.letIn.length * SECOND) / since);
+        if (now + this.lastWaitMs >= Math.max(lastBack, now + (pending.length * SECOND) / letIn))
+            return;
+        const { limit, pace } = this;
+        if (this.inFlight.size >= limit.value && limit.value < this.concurrency)
+            limit.up(limit.value + 1, now, 2 * this.roundTripMs);
+        else if (this.nextSendAt() > now) {
+            const near = pace.value >= 0.95 * pace.failed;
+            const halfway = Math.min(pace.value * FASTER, (pace.value + pace.failed) / 2);
+            if (pace.up(near ? pace.value * PAST : halfway, now, this.paceTrialMs()) && near)
+                pace.failed = Infinity;
+        }
+    }
+    nextSendAt() {
+        return this.lastSentAt + SECOND / this.pace.value;
+    }
+    paceTrialMs() {
+        return Math.max(SECOND, (4 * SECOND) / this.pace.held);
+    }
+    letInPerSecond(now) {
+        const times = this.letIn;
+        while (times.length > 4 && (times[0]?.at ?? now) <= now - SECOND)
+            times.shift();
+        const first = times[0]?.at ?? now;
+        const last = times.at(-1)?.at ?? now;
+        if ((times.length >= 4 && first > now - SECOND) || last - first < SECOND / 10)
+            return times.filter((time) => time.at > now - SECOND).length;
+        return ((times.length - 1) * SECOND) / (last - first);
     }
 }
 
@@ -2755,39 +2863,54 @@ async function listWithClock(client, clock) {
         : { by: 'platform', skewMs: platformNow - runnerNow };
     return { tokens, now: platformNow ?? runnerNow, ages };
 }
+const SETTLE_GRACE_MS = 5_000;
 async function cleanup(client, task, { clock, log, deadline }) {
     const { tokens, now, ages } = await listWithClock(client, clock);
     const plan = planCleanup(tokens, task, now);
+    let slowestMs = 0;
     const send = async (token, attemptsUsed) => {
+        const tokenId = token.id;
+        const sentAt = clock.now();
         try {
             const options = { pooled: { attemptsUsed }, settle: 'later' };
-            return { done: await client.revokeToken(token.id, options) };
+            const answer = await client.revokeToken(tokenId, options);
+            slowestMs = Math.max(slowestMs, clock.now() - sentAt);
+            return { done: answer };
         }
         catch (error) {
             if (error instanceof ThrottledError)
                 return { throttled: error.throttle };
             if (!(error instanceof RequestError))
                 throw error;
-            if (error instanceof DeadlineError && !error.mayHaveTakenEffect)
-                return { done: undefined };
+            if (error instanceof DeadlineError)
+                return { done: error.mayHaveTakenEffect ? { tokenId, unsure: error } : undefined };
             const unsettled = error instanceof UnsettledRevokeError;
-            return { done: unsettled ? { tokenId: token.id, unsettled: error } : { error } };
+            return { done: unsettled ? { tokenId, unsettled: error } : { error } };
         }
+    };
+    const outlasted = (throttle) => throttle && {
+        error: new RequestError(`${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`, 429),
     };
     const ends = task.dryRun
         ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))
         :
-            await new Pool(task.concurrency, clock, deadline, log).run(plan.revoke, send, () => undefined);
-    const refusals = ends.flatMap((end) => (end !== undefined && 'unsettled' in end ? [end] : []));
-    const settled = await settleRefusals(() => client.listTokens(), refusals);
+            await new Pool(task.concurrency, clock, deadline, log).run(plan.revoke, send, (_, t) => outlasted(t));
+    const { settled, fates } = await settleEnds(client, ends, { clock, deadline, slowestMs });
     const revoked = [];
     const revokedElsewhere = [];
     const notRevoked = [];
     const left = [];
+    const unknown = [];
     plan.revoke.forEach((token, i) => {
         const sent = ends[i];
-        const end = sent !== undefined && 'unsettled' in sent ? settled.shift() : sent;
-        if (end === undefined)
+        const end = sent !== undefined && 'unsettled' in sent
+            ? settled.shift()
+            : sent !== undefined && 'unsure' in sent
+                ? fates.get(token.id)
+                : sent;
+        if (end === 'unknown')
+            unknown.push(token);
+        else if (end === undefined)
             left.push(token);
         else if ('error' in end)
             notRevoked.push({ token, reason: end.error.message });
@@ -2801,10 +2924,33 @@ async function cleanup(client, task, { clock, log, deadline }) {
         kept: plan.kept,
         notRevoked,
         left,
+        unknown,
         stop: deadline.cause(),
         now,
         ages,
     };
+}
+async function settleEnds(client, ends, { clock, deadline, slowestMs }) {
+    const refusals = ends.flatMap((end) => (end !== undefined && 'unsettled' in end ? [end] : []));
+    const unsure = ends.flatMap((end) => (end !== undefined && 'unsure' in end ? [end] : []));
+    if (unsure.length > 0) {
+        deadline.grace(SETTLE_GRACE_MS);
+        await clock.sleep(Math.min(SETTLE_GRACE_MS / 2, 2 * slowestMs), deadline.stopSignal);
+    }
+    const listed = refusals.length + unsure.length > 0 ? client.listTokens() : undefined;
+    listed?.catch(() => undefined);
+    const settled = await settleRefusals(() => listed ?? client.listTokens(), refusals);
+    const tokens = await listed?.catch(() => undefined);
+    const fates = new Map();
+    for (const { tokenId } of unsure) {
+        const found = tokens && findById(tokens, tokenId);
+        fates.set(tokenId, found === undefined
+            ? 'unknown'
+            : found.state === 'revoked'
+                ? { token: found, alreadyRevoked: false }
+                : undefined);
+    }
+    return { settled, fates };
 }
 
 ;// CONCATENATED MODULE: ./src/operations/index.ts
@@ -2982,6 +3128,7 @@ function cleanupOutcome(result, { dryRun }) {
         [revokedElsewhere.length, 'more had been revoked by someone else meanwhile'],
         [notRevoked.length, 'could not be revoked'],
         [left.length, `left when ${leftBecause(result)}`],
+        [result.unknown.length, unknownBecause(result)],
     ];
     const said = more.filter(([count]) => count > 0).map(([count, what]) => `; ${count} ${what}`);
     return `Revoked ${countTokens(revoked.length)}${said.join('')}.`;
@@ -3007,8 +3154,15 @@ function stepFailure(outcome) {
         return auditFailure(outcome.result, outcome.task);
     if (outcome.operation !== 'cleanup')
         return undefined;
-    const failures = [timeoutFailure(outcome.result), cleanupFailure(outcome.result)];
+    const { result } = outcome;
+    const unknown = result.unknown.length > 0
+        ? `${countTokens(result.unknown.length)} ${unknownBecause(result)} (${result.unknown.map(nameAndId).slice(0, 5).join(', ')}): list the tokens to see.`
+        : undefined;
+    const failures = [timeoutFailure(result), unknown, cleanupFailure(result)];
     return failures.filter((failure) => failure !== undefined).join(' ') || undefined;
+}
+function unknownBecause(result) {
+    return `may have been revoked or not: in flight when ${leftBecause(result)}, and no list could tell`;
 }
 function timeoutFailure(result) {
     const { left, revoked, stop } = result;
@@ -3107,11 +3261,13 @@ function cleanupSummary(result, task) {
         why: why === 'keep' ? keptByKeep(task.keep, soleOfName) : keptBecause[why],
     }));
     const notRevoked = result.notRevoked.map(({ token, reason }) => ({ ...token, why: reason }));
+    const unknown = result.unknown.map((token) => ({ ...token, why: unknownBecause(result) }));
     const left = `Left active: ${leftBecause(result)}`;
     return new Summary(`Gateway token cleanup${task.dryRun ? ' (dry run)' : ''}`, result.now)
         .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
         .table('Not revoked', notRevoked, ['Why'], 'each has a warning in the log')
         .table(left, result.left, ['Age'], 'run the cleanup again to revoke them')
+        .table('Revoked or not: unknown', unknown, ['Why'], 'each has a warning in the log')
         .table(task.dryRun ? 'Would revoke' : 'Revoked', result.revoked, ['Age', 'Created by'])
         .table('Revoked by someone else meanwhile', result.revokedElsewhere, ['Revoked', 'By'])
         .table('Kept', kept, ['Age', 'Why'], 'the log says how many were kept')
@@ -3372,6 +3528,8 @@ function writeCleanup({ task, result }, runner) {
         runner.info(`The ${tokenLabel(token)} ${revokedElsewhereNote(token)}.`);
     for (const { token, reason } of result.notRevoked)
         runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`);
+    for (const token of result.unknown)
+        runner.warning(`The ${tokenLabel(token)} ${unknownBecause(result)}.`);
     runner.info(`${cleanupOutcome(result, task)} Kept ${result.kept.length}.`);
     listOutputs(runner, allRevoked(result));
 }

@@ -382,6 +382,10 @@ class Deadline {
     cancel(signal) {
         this.stopping.abort(signal);
     }
+    grace(ms) {
+        if (!this.stopSignal.aborted)
+            this.endsAt += ms;
+    }
     cut() {
         this.cutting.abort();
     }
@@ -517,7 +521,7 @@ class ThrottledError extends RequestError {
     throttle;
     constructor(message, throttle) {
         super(message, 429);
-        this.throttle = throttle;
+        this.throttle = { ...throttle, why: message };
     }
 }
 class UnknownTokenError extends RequestError {

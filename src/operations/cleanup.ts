@@ -9,7 +9,7 @@ import {
   ThrottledError,
   UnsettledRevokeError,
 } from '../shared/errors.js'
-import { newestFirst, type TokenRecord } from '../shared/records.js'
+import { findById, newestFirst, type TokenRecord } from '../shared/records.js'
 import { planCleanup, type KeptToken } from './cleanup-plan.js'
 import { Pool, type Sent } from './pool.js'
 
@@ -27,6 +27,11 @@ export interface CleanupResult {
   notRevoked: { token: TokenRecord; reason: string }[]
   /** Tokens not revoked because totalTimeout ran out, or the step was cancelled, first. */
   left: TokenRecord[]
+  /**
+   * Tokens whose revoke was in flight when totalTimeout ran out, or the step was cancelled,
+   * and that no list fetched afterwards could tell the fate of: they may have been revoked.
+   */
+  unknown: TokenRecord[]
   /** What ends the step's budget, or ended it: for the message when some were left. */
   stop: StopCause
   /** When the ages were measured, on the clock `ages` names. */
@@ -56,8 +61,18 @@ export async function listWithClock(client: TokenApi, clock: Clock) {
   return { tokens, now: platformNow ?? runnerNow, ages }
 }
 
-/** What became of one revoke: an answer or a failure, a refusal to settle, or none (left). */
-type End = Settled | { tokenId: string; unsettled: UnsettledRevokeError } | undefined
+/**
+ * What became of one revoke: an answer or a failure, a refusal to settle, one in flight when
+ * the time ran out (`unsure`: settled by a list too), or none (left).
+ */
+type End =
+  | Settled
+  | { tokenId: string; unsettled: UnsettledRevokeError }
+  | { tokenId: string; unsure: DeadlineError }
+  | undefined
+
+/** How long after totalTimeout the list that settles the revokes still in flight may take. */
+const SETTLE_GRACE_MS = 5_000
 
 /**
  * Revokes the tokens a selection chooses (see planCleanup), at most `concurrency` at a
@@ -72,36 +87,59 @@ export async function cleanup(
 ): Promise<CleanupResult> {
   const { tokens, now, ages } = await listWithClock(client, clock)
   const plan = planCleanup(tokens, task, now)
+  // The longest a revoke took to be answered: how long one in flight may still take.
+  let slowestMs = 0
   const send = async (token: TokenRecord, attemptsUsed: number): Promise<Sent<End>> => {
+    const tokenId = token.id
+    const sentAt = clock.now()
     try {
       // Refusals are settled below, all with one list fetched after the last of them.
       const options = { pooled: { attemptsUsed }, settle: 'later' as const }
-      return { done: await client.revokeToken(token.id, options) }
+      const answer = await client.revokeToken(tokenId, options)
+      slowestMs = Math.max(slowestMs, clock.now() - sentAt)
+      return { done: answer }
     } catch (error) {
       if (error instanceof ThrottledError) return { throttled: error.throttle }
       if (!(error instanceof RequestError)) throw error
-      // Not sent in time: left. With mayHaveTakenEffect, the message says it may have.
-      if (error instanceof DeadlineError && !error.mayHaveTakenEffect) return { done: undefined }
+      // Out of time before it was sent: left; after it was: settled by the list below.
+      if (error instanceof DeadlineError)
+        return { done: error.mayHaveTakenEffect ? { tokenId, unsure: error } : undefined }
       const unsettled = error instanceof UnsettledRevokeError
-      return { done: unsettled ? { tokenId: token.id, unsettled: error } : { error } }
+      return { done: unsettled ? { tokenId, unsettled: error } : { error } }
     }
   }
+  // A 429 whose wait outlasts the time left is not revoked, with what the 429 said.
+  const outlasted = (throttle?: { why: string }): End =>
+    throttle && {
+      error: new RequestError(
+        `${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`,
+        429,
+      ),
+    }
   const ends: End[] = task.dryRun
     ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))
     : // One pool owns every send of a revoke: a 429 hands the request back to it. Left: out
-      // of time before it was sent, or before its 429's wait was over.
-      await new Pool(task.concurrency, clock, deadline, log).run(plan.revoke, send, () => undefined)
-  const refusals = ends.flatMap((end) => (end !== undefined && 'unsettled' in end ? [end] : []))
-  const settled = await settleRefusals(() => client.listTokens(), refusals)
+      // of time before it was sent.
+      await new Pool(task.concurrency, clock, deadline, log).run(plan.revoke, send, (_, t) =>
+        outlasted(t),
+      )
+  const { settled, fates } = await settleEnds(client, ends, { clock, deadline, slowestMs })
   const revoked: TokenRecord[] = []
   const revokedElsewhere: TokenRecord[] = []
-  // These two in the plan's order: newest first.
+  // These in the plan's order: newest first.
   const notRevoked: CleanupResult['notRevoked'] = []
   const left: TokenRecord[] = []
+  const unknown: TokenRecord[] = []
   plan.revoke.forEach((token, i) => {
     const sent = ends[i]
-    const end = sent !== undefined && 'unsettled' in sent ? settled.shift() : sent
-    if (end === undefined) left.push(token)
+    const end =
+      sent !== undefined && 'unsettled' in sent
+        ? settled.shift()
+        : sent !== undefined && 'unsure' in sent
+          ? fates.get(token.id)
+          : sent
+    if (end === 'unknown') unknown.push(token)
+    else if (end === undefined) left.push(token)
     else if ('error' in end) notRevoked.push({ token, reason: end.error.message })
     else (end.alreadyRevoked ? revokedElsewhere : revoked).push(end.token)
   })
@@ -112,9 +150,48 @@ export async function cleanup(
     kept: plan.kept,
     notRevoked,
     left,
+    unknown,
     // Read last: a cancel may have come while the revokes ran.
     stop: deadline.cause(),
     now,
     ages,
   }
+}
+
+/**
+ * Settles, with one list fetched after the last of them, the refused revokes (settleRefusals)
+ * and those in flight when the time ran out: a list shows each of those revoked (this step's
+ * doing), still active (left), or, when it fails, is cut off, or the step was cancelled,
+ * nothing: `unknown`, never not revoked. After totalTimeout, that list has SETTLE_GRACE_MS,
+ * and is sent once the platform had time to end what it was doing (twice the slowest revoke,
+ * half the grace at most).
+ */
+async function settleEnds(
+  client: TokenApi,
+  ends: readonly End[],
+  { clock, deadline, slowestMs }: { clock: Clock; deadline: Deadline; slowestMs: number },
+) {
+  const refusals = ends.flatMap((end) => (end !== undefined && 'unsettled' in end ? [end] : []))
+  const unsure = ends.flatMap((end) => (end !== undefined && 'unsure' in end ? [end] : []))
+  if (unsure.length > 0) {
+    deadline.grace(SETTLE_GRACE_MS)
+    await clock.sleep(Math.min(SETTLE_GRACE_MS / 2, 2 * slowestMs), deadline.stopSignal)
+  }
+  const listed = refusals.length + unsure.length > 0 ? client.listTokens() : undefined
+  listed?.catch(() => undefined)
+  const settled = await settleRefusals(() => listed ?? client.listTokens(), refusals)
+  const tokens = await listed?.catch(() => undefined)
+  const fates = new Map<string, Settled | 'unknown' | undefined>()
+  for (const { tokenId } of unsure) {
+    const found = tokens && findById(tokens, tokenId)
+    fates.set(
+      tokenId,
+      found === undefined
+        ? 'unknown'
+        : found.state === 'revoked'
+          ? { token: found, alreadyRevoked: false }
+          : undefined,
+    )
+  }
+  return { settled, fates }
 }

@@ -146,6 +146,8 @@ function writeCleanup({ task, result }: Done<'cleanup'>, runner: Runner) {
   // Each one named, with why: the step's failure message names only the first few.
   for (const { token, reason } of result.notRevoked)
     runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`)
+  for (const token of result.unknown)
+    runner.warning(`The ${tokenLabel(token)} ${wording.unknownBecause(result)}.`)
   runner.info(`${wording.cleanupOutcome(result, task)} Kept ${result.kept.length}.`)
   listOutputs(runner, wording.allRevoked(result))
 }

@@ -94,11 +94,13 @@ export function cleanupSummary(result: CleanupResult, task: CleanupTask): string
     why: why === 'keep' ? wording.keptByKeep(task.keep, soleOfName) : keptBecause[why],
   }))
   const notRevoked = result.notRevoked.map(({ token, reason }) => ({ ...token, why: reason }))
+  const unknown = result.unknown.map((token) => ({ ...token, why: wording.unknownBecause(result) }))
   const left = `Left active: ${wording.leftBecause(result)}`
   return new Summary(`Gateway token cleanup${task.dryRun ? ' (dry run)' : ''}`, result.now)
     .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
     .table('Not revoked', notRevoked, ['Why'], 'each has a warning in the log')
     .table(left, result.left, ['Age'], 'run the cleanup again to revoke them')
+    .table('Revoked or not: unknown', unknown, ['Why'], 'each has a warning in the log')
     .table(task.dryRun ? 'Would revoke' : 'Revoked', result.revoked, ['Age', 'Created by'])
     .table('Revoked by someone else meanwhile', result.revokedElsewhere, ['Revoked', 'By'])
     .table('Kept', kept, ['Age', 'Why'], 'the log says how many were kept')

@@ -95,6 +95,7 @@ export function cleanupOutcome(result: CleanupResult, { dryRun }: CleanupTask): 
     [revokedElsewhere.length, 'more had been revoked by someone else meanwhile'],
     [notRevoked.length, 'could not be revoked'],
     [left.length, `left when ${leftBecause(result)}`],
+    [result.unknown.length, unknownBecause(result)],
   ] as const
   const said = more.filter(([count]) => count > 0).map(([count, what]) => `; ${count} ${what}`)
   return `Revoked ${countTokens(revoked.length)}${said.join('')}.`
@@ -124,8 +125,18 @@ function someOf(items: readonly string[], whereAll: string): string {
 export function stepFailure(outcome: Outcome): string | undefined {
   if (outcome.operation === 'audit') return auditFailure(outcome.result, outcome.task)
   if (outcome.operation !== 'cleanup') return undefined
-  const failures = [timeoutFailure(outcome.result), cleanupFailure(outcome.result)]
+  const { result } = outcome
+  const unknown =
+    result.unknown.length > 0
+      ? `${countTokens(result.unknown.length)} ${unknownBecause(result)} (${result.unknown.map(nameAndId).slice(0, 5).join(', ')}): list the tokens to see.`
+      : undefined
+  const failures = [timeoutFailure(result), unknown, cleanupFailure(result)]
   return failures.filter((failure) => failure !== undefined).join(' ') || undefined
+}
+
+/** Of tokens whose revoke was in flight when the step stopped, and that no list could settle. */
+export function unknownBecause(result: Pick<CleanupResult, 'stop'>): string {
+  return `may have been revoked or not: in flight when ${leftBecause(result)}, and no list could tell`
 }
 
 /**

@@ -30,7 +30,7 @@ export type StopCause =
   | { by: 'cancel'; signal: string }
 
 export class Deadline {
-  private readonly endsAt: number
+  private endsAt: number
   private readonly stopping = new AbortController()
   private readonly cutting = new AbortController()
   /**
@@ -68,6 +68,14 @@ export class Deadline {
    */
   cancel(signal: string): void {
     this.stopping.abort(signal)
+  }
+
+  /**
+   * `ms` more once totalTimeout ran out (not after a cancel): for the one list that tells
+   * what became of the requests still in flight when it did.
+   */
+  grace(ms: number): void {
+    if (!this.stopSignal.aborted) this.endsAt += ms
   }
 
   /** Cuts off the requests in flight: the step must report and end now. */

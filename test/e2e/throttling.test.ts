@@ -40,10 +40,12 @@ describe("a cleanup at the platform's pace (the committed bundle)", () => {
       const run = await runAgainst(platform(), { ...cleanup, concurrency: '8' })
 
       expectEveryTokenRevoked(run, platform(), 60)
-      // Only the first round over the limit is turned away: the limit is learnt from it.
+      // The first round over the limit is turned away, the limit learnt from it; a step up
+      // a little later may be too.
       expect(platform().throttled).toBeLessThanOrEqual(8)
-      expect(run.log).toContain(
-        'The platform turns away more than 4 revokes in flight: sending 4 at a time.',
+      // Over a real network, an answer on its way back can let one more look in flight: 4 or 5.
+      expect(run.log).toMatch(
+        /The platform turned away a revoke with [45] others in flight: sending at most [45] at a time\./,
       )
     },
   )
@@ -98,8 +100,8 @@ describe('a cleanup on platforms that throttle in other ways (the committed bund
     expect(platform().throttled).toBeGreaterThan(0)
   })
 
-  // The pool before issue 31 left 4 to 6 of the 12 after 4 sends each: it sent a request
-  // turned away again after 0 ms, and the next time it was turned away again.
+  // The pool before issue 31 left 4 to 6 of the 12 after 4 sends each: it read the first
+  // 429s as a limit in flight, never paced, and sent again after 0 ms.
   it('a token bucket of 1 a second, Retry-After 0, at the default concurrency and retries', async () => {
     platform().latencyMs = 20
     platform().throttle = { limit: { perSecond: 1, burst: 1 }, retryAfter: '0' }

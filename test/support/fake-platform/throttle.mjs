@@ -168,7 +168,8 @@ export class Throttle {
       bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) * rate) / 1000)
       bucket.at = now
       this.#bucket = bucket
-      return bucket.tokens >= 1 ? undefined : ((1 - bucket.tokens) * 1000) / rate
+      // A hair under 1 is 1: the time nextAdmission() tells must let the request in.
+      return bucket.tokens >= 1 - 1e-9 ? undefined : ((1 - bucket.tokens) * 1000) / rate
     }
     const max = Math.max(1, Math.floor(limit.perWindow * share))
     while ((this.#admitted[0] ?? Infinity) <= now - limit.windowMs) this.#admitted.shift()

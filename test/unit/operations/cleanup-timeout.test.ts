@@ -59,26 +59,94 @@ describe('cleanup when totalTimeout runs out', () => {
     expect(result.revoked.map((t) => t.id)).toEqual(['t1'])
   })
 
-  it('counts a revoke that may have taken effect when the deadline stopped it as not revoked, not left', async () => {
-    const api = new FakeTokenApi(many(2))
-    const cutOff =
-      'totalTimeout (1 s) ran out while POST x waited for an answer. It may have taken effect all the same.'
-    api.revokes.set('t0', new DeadlineError(cutOff, undefined, true))
-    const result = await cleanup(api, task(), context())
-    expect(result.notRevoked.map((n) => [n.token.id, n.reason])).toEqual([['t0', cutOff]])
-    expect(result.left).toEqual([])
-    expect(result.revoked.map((t) => t.id)).toEqual(['t1'])
+  describe('a revoke in flight when the time ran out is settled by one more list, never reported as not revoked', () => {
+    const cutOff = new DeadlineError(
+      'totalTimeout (1 s) ran out while POST x waited for an answer. It may have taken effect all the same.',
+      undefined,
+      true,
+    )
+
+    it('counts it revoked when the list shows it revoked: the platform carried it out', async () => {
+      const api = new FakeTokenApi(many(2))
+      // The platform revoked t0 while its answer was cut off.
+      api.hold = (id) => {
+        if (id === 't0') Object.assign(api.tokens[0] ?? {}, { state: 'revoked' })
+        return Promise.resolve()
+      }
+      api.revokes.set('t0', cutOff)
+      const result = await cleanup(api, task(), context())
+      expect(api.calls).toEqual(['list', 'revoke t0', 'revoke t1', 'list'])
+      expect(result.revoked.map((t) => t.id)).toEqual(['t0', 't1'])
+      expect([result.left, result.notRevoked, result.unknown, result.revokedElsewhere]).toEqual([
+        [],
+        [],
+        [],
+        [],
+      ])
+    })
+
+    it('counts it left when the list shows it still active', async () => {
+      const api = new FakeTokenApi(many(2))
+      api.revokes.set('t0', cutOff)
+      const result = await cleanup(api, task(), context())
+      expect(result.left.map((t) => t.id)).toEqual(['t0'])
+      expect([result.notRevoked, result.unknown]).toEqual([[], []])
+    })
+
+    it('reports it unknown when that list fails: it may have been revoked', async () => {
+      const api = new FakeTokenApi(many(2))
+      api.revokes.set('t0', cutOff)
+      // The first list is the cleanup's own, taken as it starts; the second one fails.
+      const running = cleanup(api, task(), context())
+      api.nextLists.push(new DeadlineError('totalTimeout (1 s) ran out before GET x was sent.'))
+      const result = await running
+      expect(result.unknown.map((t) => t.id)).toEqual(['t0'])
+      expect(result.revoked.map((t) => t.id)).toEqual(['t1'])
+      expect([result.left, result.notRevoked]).toEqual([[], []])
+    })
+
+    it('gives that list 5 s past totalTimeout, and none after a cancel', async () => {
+      const ctx = context(1_000)
+      const api = new FakeTokenApi(many(1))
+      // In flight when the second runs out.
+      api.hold = () => {
+        ctx.clock.advance(1_000)
+        return Promise.resolve()
+      }
+      api.revokes.set('t0', cutOff)
+      const remaining: number[] = []
+      api.afterNextList = () => undefined
+      const listTokens = api.listTokens.bind(api)
+      api.listTokens = () => {
+        remaining.push(ctx.deadline.remaining())
+        return listTokens()
+      }
+      await cleanup(api, task(), ctx)
+      expect(remaining).toEqual([1_000, 5_000])
+      const cancelled = context(1_000)
+      cancelled.deadline.cancel('SIGINT')
+      cancelled.deadline.grace(5_000)
+      expect(cancelled.deadline.remaining()).toBe(0)
+    })
   })
 
-  it('leaves a throttled revoke whose wait would outlast the budget, sending it no more', async () => {
+  it('does not leave a revoke whose 429 asks for a wait past totalTimeout: it is not revoked, saying what the 429 said', async () => {
     const { api, ctx } = slowRevokes(2, 800, 1_500)
     // t0 is throttled at 0.8 s and asked to wait 1 s: past the end at 1.5 s.
     api.nextRevokes.push(throttled(1, 1000))
-    const result = await cleanup(api, task({ concurrency: 1 }), ctx)
+    const asked = task({ concurrency: 1 })
+    const result = await cleanup(api, asked, ctx)
     expect(api.calls.filter((call) => call === 'revoke t0')).toHaveLength(1)
-    expect(result.left.map((t) => t.id)).toEqual(['t0'])
+    expect(result.notRevoked.map(({ token, reason }) => [token.id, reason])).toEqual([
+      [
+        't0',
+        'POST /revoke answered 429 Too Many Requests. Its wait ends after totalTimeout (2 s) does: run the cleanup again later.',
+      ],
+    ])
     expect(result.revoked.map((t) => t.id)).toEqual(['t1'])
-    expect(result.notRevoked).toEqual([])
+    expect(result.left).toEqual([])
+    // Not "totalTimeout ran out": it had not.
+    expect(stepFailure(done(result, asked))).not.toMatch(/ran out/)
   })
 
   it('sends a throttled revoke again after its wait when the budget allows it', async () => {

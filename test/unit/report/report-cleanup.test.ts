@@ -42,6 +42,21 @@ describe('report: cleanup', () => {
     )
   })
 
+  it('cleanup: warns of each token whose revoke may have taken effect, tables it, and counts it in no output', async () => {
+    const runner = recordingRunner()
+    const unknown = token('maybe', 'ci-x', 40)
+    const result = cleanedUp({ unknown: [unknown], stop: { by: 'totalTimeout', totalMs: 5000 } })
+    await report(done(result, cleanupTask()), reportOptions(runner, true), runner)
+    expect(runner.lines).toContain(
+      "warning: The gateway token 'ci-x' (maybe) may have been revoked or not: in flight when totalTimeout ran out, and no list could tell.",
+    )
+    expect(runner.outputs.count).toBe('0')
+    expect(runner.summaries[0]).toContain(
+      '#### Revoked or not: unknown\n\n| Name | Id | Why |\n| --- | --- | --- |\n| ci-x | <code>maybe</code> | may have been revoked or not: in flight when totalTimeout ran out, and no list could tell |',
+    )
+    expect(runner.summaries[0]).toContain('Revoked 0 tokens; 1 may have been revoked or not')
+  })
+
   it("cleanup: a warning when the runner's clock is far from the platform's, an info line without a Date header", async () => {
     const ran = async (ages: { by: 'platform'; skewMs: number } | { by: 'runner' }) => {
       const runner = recordingRunner()

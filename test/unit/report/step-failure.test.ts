@@ -23,6 +23,27 @@ function expectCutShort(failure: string | undefined, ...facts: string[]) {
   expect(failure).toContain('run the cleanup again')
 }
 
+describe('revokes whose fate is unknown', () => {
+  it('names them, says why, and to look at the list, after what was cut short', () => {
+    const cut = result({
+      revoked: tokens('r', 2),
+      left: tokens('l', 3),
+      unknown: tokens('u', 2),
+      stop: { by: 'totalTimeout', totalMs: 10_000 },
+    })
+    expect(stepFailure(done(cut, TASK))).toBe(
+      "totalTimeout (10 s) ran out: 2 tokens revoked, 3 left active; run the cleanup again to revoke them. 2 tokens may have been revoked or not: in flight when totalTimeout ran out, and no list could tell ('ci-u0' (u0), 'ci-u1' (u1)): list the tokens to see.",
+    )
+  })
+
+  it('fails a cleanup whose only trouble is a revoke cut off by a cancel', () => {
+    const cut = result({ unknown: tokens('u', 1), stop: { by: 'cancel', signal: 'SIGTERM' } })
+    expect(stepFailure(done(cut, TASK))).toBe(
+      "1 token may have been revoked or not: in flight when the step was cancelled, and no list could tell ('ci-u0' (u0)): list the tokens to see.",
+    )
+  })
+})
+
 describe('timeoutFailure', () => {
   it('names totalTimeout, its value, how many were revoked and how many were left', () => {
     const cut = result({

@@ -1,0 +1,186 @@
+// A cleanup at the platform's pace, in simulated time: the action's cleanup (client, call loop, pool) against the ways real platforms throttle, property by property.
+import { describe, expect, it } from '@jest/globals'
+import fc from 'fast-check'
+import type { Limit, ThrottleSpec } from '../support/fake-platform/throttle.mjs'
+import { knowingClient, simulateCleanup, type Workload } from '../fixtures/simulation.js'
+
+// The family: what is limited, when a 429 comes, whether it counts, what it says to wait, and
+// another job taking a share of the limit for a while.
+const limit: fc.Arbitrary<Limit> = fc.oneof(
+  fc.record({ inFlight: fc.integer({ min: 1, max: 12 }) }),
+  fc.integer({ min: 2, max: 100 }).chain((perSecond) =>
+    fc.record({
+      perSecond: fc.constant(perSecond),
+      burst: fc.integer({ min: 1, max: Math.min(20, perSecond) }),
+    }),
+  ),
+  fc.record({
+    perWindow: fc.integer({ min: 2, max: 60 }),
+    windowMs: fc.constantFrom(250, 500, 1000),
+  }),
+)
+const share = fc.record({
+  fromMs: fc.integer({ min: 0, max: 3000 }),
+  lengthMs: fc.integer({ min: 300, max: 2000 }),
+  share: fc.double({ min: 0.4, max: 0.6, noNaN: true }),
+})
+const platform: fc.Arbitrary<ThrottleSpec> = fc
+  .record({
+    limit,
+    rejects: fc.constantFrom('at once' as const, 'after latency' as const),
+    rejectedInFlight: fc.boolean(),
+    retryAfter: fc.constantFrom('none' as const, '0' as const, 'seconds' as const),
+    fractional: fc.constantFrom('fractional' as const, 'date' as const),
+    odd: fc.boolean(),
+    shared: fc.option(share, { nil: undefined }),
+  })
+  .map(({ odd, fractional, retryAfter, shared, ...spec }) => ({
+    ...spec,
+    retryAfter: odd ? fractional : retryAfter,
+    ...(shared && { shared: [{ ...shared, untilMs: shared.fromMs + shared.lengthMs }] }),
+  }))
+const work = (
+  spec: fc.Arbitrary<ThrottleSpec>,
+  retries: fc.Arbitrary<number>,
+  tokens = fc.integer({ min: 20, max: 120 }),
+) =>
+  fc.record({
+    spec,
+    tokens,
+    concurrency: fc.integer({ min: 1, max: 32 }),
+    latencyMs: fc.integer({ min: 5, max: 60 }),
+    retries,
+    seed: fc.integer(),
+  })
+
+/** A seeded source of jitter, so that a failing case runs again the same. */
+function seeded(seed: number): () => number {
+  let x = seed >>> 0
+  return () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32
+}
+
+/** Requests a second the platform lets through; a limit in flight has no rate. */
+function rateOf(spec: ThrottleSpec): number {
+  const { limit: l } = spec
+  if (l === undefined || 'inFlight' in l) return Infinity
+  return 'perSecond' in l ? l.perSecond : (l.perWindow * 1000) / l.windowMs
+}
+
+/**
+ * The longest wait the platform asks for: what its Retry-After says (1 s for a slot, whose
+ * wait nobody knows), or, when it says nothing or 0, what its limit makes a request wait
+ * anyway (a window, a bucket's gap, a request in flight), and how long another job holds a
+ * share of it.
+ */
+function longestWait(spec: ThrottleSpec, latencyMs: number): number {
+  const { limit: l } = spec
+  const real =
+    l === undefined || 'inFlight' in l
+      ? latencyMs
+      : 'perSecond' in l
+        ? 1000 / l.perSecond
+        : l.windowMs
+  // Without one, the request waits its backoff: from half a second to a second, then longer.
+  const told = ['seconds', 'date', 'none'].includes(spec.retryAfter ?? '')
+    ? Math.max(1000, real)
+    : real
+  const slot = l !== undefined && 'inFlight' in l && spec.retryAfter === 'fractional' ? 1000 : 0
+  const shared = Math.max(0, ...(spec.shared ?? []).map((s) => s.untilMs - s.fromMs))
+  return Math.max(told, slot, shared)
+}
+
+/** Runs one workload: the action's cleanup and the client that knows the limit. */
+async function run(w: Omit<Workload, 'jitter'> & { seed: number }) {
+  const workload: Workload = { ...w, jitter: seeded(w.seed) }
+  return { sim: await simulateCleanup(workload), knowing: (await knowingClient(workload)).ms }
+}
+
+describe('a cleanup against the ways platforms throttle (simulated time)', () => {
+  it('revokes nothing twice, sends no revoke more than retries + 1 times, and accounts for every token', async () => {
+    await fc.assert(
+      fc.asyncProperty(work(platform, fc.integer({ min: 0, max: 5 })), async (w) => {
+        const { result, platform: p, ids } = (await run(w)).sim
+        const revokedOnce = p.arrived.filter((a) => a.tokenId !== undefined && a.status === 200)
+        expect(new Set(revokedOnce.map((a) => a.tokenId)).size).toBe(revokedOnce.length)
+        expect(Math.max(...p.revokesPerToken().values())).toBeLessThanOrEqual(w.retries + 1)
+        const reported = [
+          ...result.revoked,
+          ...result.revokedElsewhere,
+          ...result.notRevoked.map(({ token }) => token),
+          ...result.left,
+          ...result.unknown,
+        ].map((token) => token.id)
+        expect(reported.sort()).toEqual([...ids].sort())
+        const revoked = [...result.revoked, ...result.revokedElsewhere].map((t) => t.id)
+        expect(revoked.sort()).toEqual(revokedOnce.map((a) => a.tokenId).sort())
+      }),
+      { numRuns: 100, seed: Number(process.env.FC_SEED ?? 1) },
+    )
+  })
+
+  // Where the work at the limit lasts five times the longest wait the platform asks for, and
+  // 2 s at least: shorter, the first round over the limit (its waits, and the backoff of a
+  // request turned away twice) is most of it.
+  const promise = async (
+    family: fc.Arbitrary<ThrottleSpec>,
+    tokens: fc.Arbitrary<number>,
+    numRuns: number,
+  ) => {
+    await fc.assert(
+      fc.asyncProperty(work(family, fc.constant(3), tokens), async (w) => {
+        const { sim, knowing } = await run(w)
+        expect(sim.platform.activeCount()).toBe(0)
+        if (knowing >= Math.max(2000, 5 * longestWait(w.spec, w.latencyMs)))
+          expect(sim.ms).toBeLessThanOrEqual(1.5 * knowing)
+      }),
+      { numRuns, seed: Number(process.env.FC_SEED ?? 1) },
+    )
+  }
+
+  it('with the default retries, revokes every token under a limit in flight, in at most 1.5 times what a client that knows the limit needs', async () => {
+    const inFlight = platform.filter((spec) => rateOf(spec) === Infinity)
+    await promise(inFlight, fc.integer({ min: 100, max: 400 }), 40)
+  })
+
+  it('with the default retries, revokes every token at a rate of 20 requests a second or more, in at most 1.5 times what a client that knows the limit needs', async () => {
+    await promise(
+      platform.filter((spec) => rateOf(spec) >= 20),
+      fc.integer({ min: 20, max: 120 }),
+      60,
+    )
+  })
+
+  it('reaches within 2 s a capacity another job took half of, and one it gave back', async () => {
+    const limits = fc.oneof(
+      fc.record({ inFlight: fc.integer({ min: 4, max: 8 }) }),
+      fc.record({ perSecond: fc.integer({ min: 40, max: 100 }), burst: fc.constant(5) }),
+    )
+    const taken: fc.Arbitrary<ThrottleSpec> = fc.record({
+      limit: limits,
+      rejects: fc.constantFrom('at once' as const, 'after latency' as const),
+      retryAfter: fc.constantFrom('none' as const, '0' as const, 'fractional' as const),
+      shared: fc.constant([{ fromMs: 1000, untilMs: 4000, share: 0.5 }]),
+    })
+    await fc.assert(
+      fc.asyncProperty(taken, fc.integer(), async (spec, seed) => {
+        const workload = {
+          spec,
+          tokens: 1000,
+          concurrency: 32,
+          latencyMs: 40,
+          jitter: seeded(seed),
+        }
+        const { platform: pool } = await simulateCleanup(workload)
+        const { platform: knowing } = await knowingClient(workload)
+        // Taken at 1 s: from 3 s the pool sends at the share left, nearly as fast as a client
+        // that knows it (its steady state under a rate is 0.85 to 0.9 of it); given back at
+        // 4 s: from 6 s, at the whole of it.
+        for (const from of [3000, 6000])
+          expect(pool.letInBetween(from, from + 1000)).toBeGreaterThanOrEqual(
+            0.7 * knowing.letInBetween(from, from + 1000),
+          )
+      }),
+      { numRuns: 12, seed: Number(process.env.FC_SEED ?? 1) },
+    )
+  })
+})
