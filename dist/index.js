@@ -285,7 +285,7 @@ __webpack_unused_export__ = debug; // for test
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(786);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(826);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -294,7 +294,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 786:
+/***/ 826:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -702,6 +702,9 @@ function readUrl(raw, input, what) {
 function quote(raw) {
     return JSON.stringify(truncate(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+;// CONCATENATED MODULE: ./src/inputs/unknown-inputs.ts
+
 function inputVariable(name) {
     return name.replace(/ /g, '_').toUpperCase();
 }
@@ -743,6 +746,7 @@ function editDistance(a, b) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/read.ts
+
 
 
 const INPUT_DEFAULTS = {
@@ -2924,6 +2928,36 @@ function savedTokenFile(runner) {
     return runner.getState(TOKEN_FILE) || undefined;
 }
 
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+
+const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu;
+function cutMarkdown(markdown, maxBytes) {
+    if (Buffer.byteLength(markdown) <= maxBytes)
+        return markdown;
+    const closers = (open) => open.reduce((all, tag) => `</${tag}>${all}`, '');
+    let open = [];
+    let kept = '';
+    let bytes = 0;
+    for (const [piece, slash, tag] of markdown.matchAll(PIECE)) {
+        const next = tag === undefined ? open : slash ? open.slice(0, -1) : [...open, tag];
+        const size = Buffer.byteLength(piece);
+        if (bytes + size + Buffer.byteLength(`...${closers(next)}`) > maxBytes)
+            break;
+        kept += piece;
+        bytes += size;
+        open = next;
+    }
+    const cut = `${kept}...${closers(open)}`;
+    return Buffer.byteLength(cut) <= maxBytes ? cut : undefined;
+}
+const markdownSpecial = lazyRegExp(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu);
+const MAYBE_SPECIAL = /[&<>"|`\\*[\]~$_]/;
+function escapeMarkdown(value) {
+    if (!MAYBE_SPECIAL.test(value))
+        return value;
+    return value.replace(markdownSpecial(), (c) => `&#${c.charCodeAt(0)};`);
+}
+
 ;// CONCATENATED MODULE: ./src/report/wording.ts
 
 
@@ -3038,6 +3072,7 @@ function cleanupFailure(result) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
+
 
 
 
@@ -3191,33 +3226,6 @@ class Summary {
         this.bytes += bytes;
         return true;
     }
-}
-const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu;
-function cutMarkdown(markdown, maxBytes) {
-    if (Buffer.byteLength(markdown) <= maxBytes)
-        return markdown;
-    const closers = (open) => open.reduce((all, tag) => `</${tag}>${all}`, '');
-    let open = [];
-    let kept = '';
-    let bytes = 0;
-    for (const [piece, slash, tag] of markdown.matchAll(PIECE)) {
-        const next = tag === undefined ? open : slash ? open.slice(0, -1) : [...open, tag];
-        const size = Buffer.byteLength(piece);
-        if (bytes + size + Buffer.byteLength(`...${closers(next)}`) > maxBytes)
-            break;
-        kept += piece;
-        bytes += size;
-        open = next;
-    }
-    const cut = `${kept}...${closers(open)}`;
-    return Buffer.byteLength(cut) <= maxBytes ? cut : undefined;
-}
-const markdownSpecial = lazyRegExp(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu);
-const MAYBE_SPECIAL = /[&<>"|`\\*[\]~$_]/;
-function escapeMarkdown(value) {
-    if (!MAYBE_SPECIAL.test(value))
-        return value;
-    return value.replace(markdownSpecial(), (c) => `&#${c.charCodeAt(0)};`);
 }
 
 ;// CONCATENATED MODULE: external "node:crypto"

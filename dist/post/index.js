@@ -285,7 +285,7 @@ __webpack_unused_export__ = debug; // for test
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(640);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(746);
 
 await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -294,7 +294,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 640:
+/***/ 746:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -754,10 +754,13 @@ function readUrl(raw, input, what) {
 function quote(raw) {
     return JSON.stringify(truncate(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+;// CONCATENATED MODULE: ./src/inputs/unknown-inputs.ts
+
 function inputVariable(name) {
     return name.replace(/ /g, '_').toUpperCase();
 }
-function refuseUnknownInputs(given, declared) {
+function unknown_inputs_refuseUnknownInputs(given, declared) {
     const known = new Set(declared.map(inputVariable));
     const [first, ...others] = given.filter((variable) => !known.has(variable.toUpperCase())).sort();
     if (first === undefined)
@@ -795,6 +798,7 @@ function editDistance(a, b) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/read.ts
+
 
 
 const INPUT_DEFAULTS = {
@@ -846,7 +850,7 @@ const TASK_SPECIFIC = [
 ];
 function readInputs(read, secrets, given) {
     secrets.add(read('clientSecret'));
-    parsers.refuseUnknownInputs(given, DECLARED_INPUTS);
+    refuseUnknownInputs(given, DECLARED_INPUTS);
     const raw = read('operation');
     if (!raw)
         throw new InputError('operation', `is required: one of ${OPERATIONS.join(', ')}.`);

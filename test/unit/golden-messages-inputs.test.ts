@@ -1,6 +1,6 @@
 // Golden messages of the inputs: a value refused before any request is sent. Worded by
 // readInputs, with the inputs of test/fixtures/inputs.ts. See test/fixtures/golden.ts.
-import { refuseUnknownInputs } from '../../src/inputs/parsers.js'
+import { refuseUnknownInputs } from '../../src/inputs/unknown-inputs.js'
 import { DECLARED_INPUTS } from '../../src/inputs/read.js'
 import { pinMessages, thrown } from '../fixtures/golden.js'
 import { OPERATION, read } from '../fixtures/inputs.js'
