@@ -663,6 +663,13 @@ function readTokenId(raw) {
         ? `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`
         : 'is required for operation revoke: the id (a UUID) of the token.');
 }
+function readKeepIds(raw) {
+    const ids = raw.split('\n').flatMap((line) => line.trim() || []);
+    const other = ids.find((id) => !isUuid(id));
+    if (other === undefined)
+        return ids;
+    throw new InputError('keepIds', `must hold token ids (UUIDs), one per line, like 123e4567-e89b-42d3-a456-426614174000; got ${quote(other)}.`);
+}
 function readProjectId(raw) {
     if (!raw || isUuid(raw))
         return raw || undefined;
@@ -758,6 +765,7 @@ const INPUT_DEFAULTS = {
     state: 'all',
     olderThan: '',
     keep: '1',
+    keepIds: '',
     dryRun: 'false',
     concurrency: '4',
     timeout: '30',
@@ -787,6 +795,7 @@ const TASK_INPUTS = {
         name: readNameFilters,
         olderThan: readDuration,
         keep: wholeNumber(0, 1000),
+        keepIds: readKeepIds,
         dryRun: readBoolean,
         concurrency: wholeNumber(1, 32),
     },
@@ -2576,6 +2585,18 @@ function planCleanup(tokens, task, now) {
                 revoke.push(token);
         }
     }
+    return spareKeepIds({ revoke, kept }, task.keepIds ?? []);
+}
+function spareKeepIds(plan, keepIds) {
+    const spared = new Set(keepIds.map((id) => id.toLowerCase()));
+    const isSpared = (token) => spared.has(token.id.toLowerCase());
+    const kept = [
+        ...plan.kept.filter(({ token }) => !isSpared(token)),
+        ...[...plan.revoke, ...plan.kept.map(({ token }) => token)]
+            .filter(isSpared)
+            .map((token) => ({ token, why: 'keepIds' })),
+    ];
+    const revoke = plan.revoke.filter((token) => !isSpared(token));
     return { revoke: newestFirst(revoke), kept: newestFirstBy(kept, ({ token }) => token) };
 }
 function planAudit(tokens, task, now) {
@@ -2978,6 +2999,10 @@ function undated(token) {
     const createdAt = truncate(JSON.stringify(token.createdAt ?? null), 100);
     return `Token ${nameAndId(token)} has a createdAt that cannot be read (${createdAt}): its age is unknown`;
 }
+const KEPT_BY_ID = 'its id is in keepIds';
+function keptIds(count) {
+    return `${count === 1 ? 'token id' : `${count} token ids`} in keepIds`;
+}
 const KEPT_NAMELESS = 'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told';
 function revokeOnExitNote(when, reused = false) {
     if (when === 'never' || reused)
@@ -3126,13 +3151,18 @@ function cleanupSummary(result, task) {
         `active tokens ${named(task.name)}`,
         task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
         task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
+        task.keepIds.length > 0 ? `never the ${keptIds(task.keepIds.length)}` : undefined,
     ];
     const sentences = [
         `Selected ${selection.filter((part) => part !== undefined).join(', ')}.`,
         cleanupOutcome(result, task),
         ageClockNote(result),
     ];
-    const keptBecause = { 'unreadable name': KEPT_NAMELESS, 'unreadable date': UNDATED };
+    const keptBecause = {
+        keepIds: KEPT_BY_ID,
+        'unreadable name': KEPT_NAMELESS,
+        'unreadable date': UNDATED,
+    };
     const kept = result.kept.map(({ token, why, soleOfName }) => ({
         ...token,
         why: why === 'keep' ? keptByKeep(task.keep, soleOfName) : keptBecause[why],
@@ -3363,8 +3393,8 @@ function old(token, now) {
 function writeCleanup({ task, result }, runner) {
     writeAgeClock(result, runner);
     for (const { token, why, soleOfName } of result.kept)
-        if (why === 'keep')
-            runner.info(`Kept ${tokenLabel(token)}${old(token, result.now)}: ${keptByKeep(task.keep, soleOfName)}.`);
+        if (why === 'keep' || why === 'keepIds')
+            runner.info(`Kept ${tokenLabel(token)}${old(token, result.now)}: ${why === 'keep' ? keptByKeep(task.keep, soleOfName) : KEPT_BY_ID}.`);
         else if (why === 'unreadable name')
             runner.warning(`Token ${nameAndId(token)} is not revoked: ${KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`);
         else

@@ -715,6 +715,13 @@ function readTokenId(raw) {
         ? `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`
         : 'is required for operation revoke: the id (a UUID) of the token.');
 }
+function readKeepIds(raw) {
+    const ids = raw.split('\n').flatMap((line) => line.trim() || []);
+    const other = ids.find((id) => !records_isUuid(id));
+    if (other === undefined)
+        return ids;
+    throw new errors_InputError('keepIds', `must hold token ids (UUIDs), one per line, like 123e4567-e89b-42d3-a456-426614174000; got ${quote(other)}.`);
+}
 function readProjectId(raw) {
     if (!raw || isUuid(raw))
         return raw || undefined;
@@ -810,6 +817,7 @@ const INPUT_DEFAULTS = {
     state: 'all',
     olderThan: '',
     keep: '1',
+    keepIds: '',
     dryRun: 'false',
     concurrency: '4',
     timeout: '30',
@@ -839,6 +847,7 @@ const TASK_INPUTS = {
         name: readNameFilters,
         olderThan: readDuration,
         keep: wholeNumber(0, 1000),
+        keepIds: readKeepIds,
         dryRun: readBoolean,
         concurrency: wholeNumber(1, 32),
     },

@@ -136,6 +136,21 @@ export function readTokenId(raw: string): string {
   )
 }
 
+/**
+ * cleanup's keepIds: the ids (UUIDs) of tokens it never revokes, one per line, blank lines
+ * and the spaces around a line dropped. Each is checked before any request: an id mistyped
+ * would keep nothing, and the token it meant (one a mediator runs on) would be revoked.
+ */
+export function readKeepIds(raw: string): string[] {
+  const ids = raw.split('\n').flatMap((line) => line.trim() || [])
+  const other = ids.find((id) => !isUuid(id))
+  if (other === undefined) return ids
+  throw new InputError(
+    'keepIds',
+    `must hold token ids (UUIDs), one per line, like 123e4567-e89b-42d3-a456-426614174000; got ${quote(other)}.`,
+  )
+}
+
 /** expectedProjectId: empty, or a UUID. */
 export function readProjectId(raw: string): string | undefined {
   if (!raw || isUuid(raw)) return raw || undefined

@@ -18,6 +18,7 @@ export const INPUT_DEFAULTS = {
   state: 'all',
   olderThan: '',
   keep: '1',
+  keepIds: '',
   dryRun: 'false',
   concurrency: '4',
   timeout: '30',
@@ -74,6 +75,8 @@ const TASK_INPUTS = {
     olderThan: parsers.readDuration,
     /** Keep this many of the newest active tokens of each name, whatever their age. */
     keep: parsers.wholeNumber(0, 1000),
+    /** Ids of tokens never revoked, whatever their age or keep (a rotation's new token). */
+    keepIds: parsers.readKeepIds,
     dryRun: parsers.readBoolean,
     /** Revokes in flight at once. */
     concurrency: parsers.wholeNumber(1, 32),

@@ -83,13 +83,18 @@ export function cleanupSummary(result: CleanupResult, task: CleanupTask): string
     `active tokens ${named(task.name)}`,
     task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
     task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
+    task.keepIds.length > 0 ? `never the ${wording.keptIds(task.keepIds.length)}` : undefined,
   ]
   const sentences = [
     `Selected ${selection.filter((part) => part !== undefined).join(', ')}.`,
     wording.cleanupOutcome(result, task),
     wording.ageClockNote(result),
   ]
-  const keptBecause = { 'unreadable name': wording.KEPT_NAMELESS, 'unreadable date': UNDATED }
+  const keptBecause = {
+    keepIds: wording.KEPT_BY_ID,
+    'unreadable name': wording.KEPT_NAMELESS,
+    'unreadable date': UNDATED,
+  }
   const kept = result.kept.map(({ token, why, soleOfName }) => ({
     ...token,
     why: why === 'keep' ? wording.keptByKeep(task.keep, soleOfName) : keptBecause[why],

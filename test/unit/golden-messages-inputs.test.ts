@@ -29,6 +29,12 @@ pinMessages('the inputs', [
       'Input \'olderThan\' must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got "30".',
   },
   {
+    situation: 'a keepIds line that is not a token id',
+    message: () => refused('cleanup', { keepIds: 'mediator-production' }),
+    expected:
+      'Input \'keepIds\' must hold token ids (UUIDs), one per line, like 123e4567-e89b-42d3-a456-426614174000; got "mediator-production".',
+  },
+  {
     situation: 'an expectedProjectId that is not a UUID',
     message: () => refused('list', { expectedProjectId: '..' }),
     expected:

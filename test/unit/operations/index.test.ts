@@ -39,6 +39,7 @@ describe('perform', () => {
       name: ['ci'],
       olderThan: undefined,
       keep: 0,
+      keepIds: [],
       dryRun: true,
       concurrency: 1,
     }

@@ -148,6 +148,17 @@ describe('create and cleanup summaries', () => {
     )
   })
 
+  it('cleanup: says it spares the ids of keepIds, and names each token kept for that', () => {
+    const kept = [{ token: record('k1', 'ci-a', 3), why: 'keepIds' as const }]
+    const one = cleanupSummary(cleanedUp({ kept }), { ...task, keepIds: ['k1'] })
+    expect(one).toContain(
+      'Selected active tokens named <code>ci-&#42;</code>, older than 30d, keeping the 1 newest of each name, never the token id in keepIds. Revoked 0 tokens.',
+    )
+    expect(one).toContain('| ci-a | <code>k1</code> | 3d | its id is in keepIds |')
+    const two = cleanupSummary(cleanedUp(), { ...task, keep: 0, keepIds: ['k1', 'k2'] })
+    expect(two).toContain('older than 30d, never the 2 token ids in keepIds.')
+  })
+
   it('cleanup: a dry run is marked as one', () => {
     const summary = cleanupSummary(cleanedUp({ revoked: [record('r1', 'ci-a', 40)] }), {
       ...task,
