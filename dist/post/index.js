@@ -3979,8 +3979,9 @@ function jobFailed(runner, { id, name }) {
         : `the ${tokenLabel({ id, name })}`;
     const status = runner.getInput(JOB_STATUS_INPUT);
     const how = status === 'failure' ? 'failed' : status === 'cancelled' ? 'was cancelled' : undefined;
+    const cancelled = ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.';
     if (how !== undefined)
-        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).`);
+        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? cancelled : ''}`);
     else if (status === 'success')
         runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`);
     else {
