@@ -537,6 +537,19 @@ function caseless(id) {
 function sameId(a, b) {
     return caseless(a) === caseless(b);
 }
+function projectOf(records) {
+    const [first, ...rest] = records;
+    const id = first?.projectId;
+    if (id === undefined)
+        return undefined;
+    let several = false;
+    for (const { projectId } of rest) {
+        if (projectId === undefined)
+            return undefined;
+        several ||= !sameId(projectId, id);
+    }
+    return several ? 'several' : { id };
+}
 function findById(tokens, tokenId) {
     return tokens.find((token) => sameId(token.id, tokenId));
 }
@@ -2774,10 +2787,10 @@ async function listWithClock(client, clock) {
     const ages = platformNow === undefined
         ? { by: 'runner' }
         : { by: 'platform', skewMs: platformNow - runnerNow };
-    return { tokens, now: platformNow ?? runnerNow, ages };
+    return { tokens, project: projectOf(tokens), now: platformNow ?? runnerNow, ages };
 }
 async function cleanup(client, task, { clock, log, deadline }) {
-    const { tokens, now, ages } = await listWithClock(client, clock);
+    const { tokens, project, now, ages } = await listWithClock(client, clock);
     const plan = planCleanup(tokens, task, now);
     const send = async (token, attemptsUsed) => {
         try {
@@ -2822,6 +2835,7 @@ async function cleanup(client, task, { clock, log, deadline }) {
         kept: plan.kept,
         notRevoked,
         left,
+        project,
         stop: deadline.cause(),
         now,
         ages,
@@ -2842,7 +2856,13 @@ async function perform(client, task, context) {
             const matches = nameMatcher(task.name);
             const { state } = task;
             const tokens = all.filter((t) => matches(t.name) && (state === 'all' || t.state === state));
-            const result = { operation: 'list', tokens: newestFirst(tokens), total: all.length };
+            const project = projectOf(all);
+            const result = {
+                operation: 'list',
+                tokens: newestFirst(tokens),
+                total: all.length,
+                project,
+            };
             return { operation: 'list', task, result };
         }
         case 'revoke': {
@@ -2852,9 +2872,16 @@ async function perform(client, task, context) {
         case 'cleanup':
             return { operation: 'cleanup', task, result: await cleanup(client, task, context) };
         case 'audit': {
-            const { tokens, now, ages } = await listWithClock(client, context.clock);
+            const { tokens, now, ages, project } = await listWithClock(client, context.clock);
             const found = planAudit(tokens, task, now);
-            const result = { operation: 'audit', ...found, total: tokens.length, now, ages };
+            const result = {
+                operation: 'audit',
+                ...found,
+                total: tokens.length,
+                project,
+                now,
+                ages,
+            };
             return { operation: 'audit', task, result };
         }
     }
@@ -2877,7 +2904,7 @@ class ProjectGuard {
         const tokens = await this.api.listTokens();
         const other = tokens.find((token) => !this.isExpected(token));
         if (other !== undefined)
-            throw new ActionError(`the platform listed ${nameAndId(other)} of project ${projectOf(other)}, but expectedProjectId is ${this.expected}: these credentials reach another project. Nothing was revoked or created; check clientId, clientSecret and baseUrl.`);
+            throw new ActionError(`the platform listed ${nameAndId(other)} of project ${project_guard_projectOf(other)}, but expectedProjectId is ${this.expected}: these credentials reach another project. Nothing was revoked or created; check clientId, clientSecret and baseUrl.`);
         for (const token of tokens)
             this.checked.add(token.id.toLowerCase());
         return tokens;
@@ -2889,7 +2916,7 @@ class ProjectGuard {
             return token;
         }
         const revoked = await revokeAtOnce((id) => this.api.revokeToken(id), token);
-        throw new ActionError(`the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`);
+        throw new ActionError(`the new token ${nameAndId(token)} belongs to project ${project_guard_projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`);
     }
     async revokeToken(tokenId, options) {
         if (!this.checked.has(tokenId.toLowerCase()))
@@ -2903,7 +2930,7 @@ class ProjectGuard {
         return token.projectId?.toLowerCase() === this.expected.toLowerCase();
     }
 }
-function projectOf(token) {
+function project_guard_projectOf(token) {
     return token.projectId === undefined ? '(none given)' : truncate(oneLine(token.projectId), 80);
 }
 
@@ -3135,13 +3162,14 @@ function revokeSummary({ token, alreadyRevoked }) {
         : `Revoked ${describeToken(token)}${when}.`;
     return new Summary('Gateway token revoked').paragraph(what).toString();
 }
-function listSummary({ tokens, total }, task) {
+function listSummary(result, task) {
+    const { tokens, total } = result;
     const filters = [
         task.name === undefined ? undefined : `name ${names(task.name)}`,
         task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
     ].filter((filter) => filter !== undefined);
     const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : '';
-    return new Summary('Gateway tokens')
+    return new Summary(`Gateway tokens${inProject(result.project)}`)
         .paragraph(`${tokens.length} of ${countTokens(total)}${matching}.`)
         .table('Tokens', tokens, ['State', 'Created', 'Created by', 'Revoked'])
         .toString();
@@ -3169,7 +3197,8 @@ function cleanupSummary(result, task) {
     }));
     const notRevoked = result.notRevoked.map(({ token, reason }) => ({ ...token, why: reason }));
     const left = `Left active: ${leftBecause(result)}`;
-    return new Summary(`Gateway token cleanup${task.dryRun ? ' (dry run)' : ''}`, result.now)
+    const heading = `Gateway token cleanup${task.dryRun ? ' (dry run)' : ''}`;
+    return new Summary(`${heading}${inProject(result.project)}`, result.now)
         .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
         .table('Not revoked', notRevoked, ['Why'], 'each has a warning in the log')
         .table(left, result.left, ['Age'], 'run the cleanup again to revoke them')
@@ -3182,11 +3211,16 @@ function auditSummary(result, task) {
     const limit = `Active tokens ${named(task.name)}, older than ${field(task.olderThan.text)}.`;
     const sentences = [limit, auditOutcome(result, task), ageClockNote(result)];
     const undated = result.undated.map((token) => ({ ...token, why: UNDATED }));
-    return new Summary('Gateway token audit', result.now)
+    return new Summary(`Gateway token audit${inProject(result.project)}`, result.now)
         .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
         .table(`Older than ${field(task.olderThan.text)}`, result.findings, ['Age', 'Created by'])
         .table('Age unknown', undated, ['Created', 'Why'], 'each has a warning in the log')
         .toString();
+}
+function inProject(project) {
+    if (project === undefined)
+        return '';
+    return project === 'several' ? ': several projects' : `: project ${code(project.id)}`;
 }
 function named(filters) {
     return filters === undefined ? 'of any name' : `named ${names(filters)}`;

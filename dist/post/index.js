@@ -589,6 +589,19 @@ function caseless(id) {
 function sameId(a, b) {
     return caseless(a) === caseless(b);
 }
+function projectOf(records) {
+    const [first, ...rest] = records;
+    const id = first?.projectId;
+    if (id === undefined)
+        return undefined;
+    let several = false;
+    for (const { projectId } of rest) {
+        if (projectId === undefined)
+            return undefined;
+        several ||= !sameId(projectId, id);
+    }
+    return several ? 'several' : { id };
+}
 function findById(tokens, tokenId) {
     return tokens.find((token) => sameId(token.id, tokenId));
 }

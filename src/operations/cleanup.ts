@@ -9,7 +9,7 @@ import {
   ThrottledError,
   UnsettledRevokeError,
 } from '../shared/errors.js'
-import { newestFirst, type TokenRecord } from '../shared/records.js'
+import { newestFirst, projectOf, type ListedProject, type TokenRecord } from '../shared/records.js'
 import { planCleanup, type KeptToken } from './cleanup-plan.js'
 import { Pool, type Sent } from './pool.js'
 
@@ -27,6 +27,8 @@ export interface CleanupResult {
   notRevoked: { token: TokenRecord; reason: string }[]
   /** Tokens not revoked because totalTimeout ran out, or the step was cancelled, first. */
   left: TokenRecord[]
+  /** The project the listed records belong to, for the summary. */
+  project: ListedProject
   /** What ends the step's budget, or ended it: for the message when some were left. */
   stop: StopCause
   /** When the ages were measured, on the clock `ages` names. */
@@ -42,8 +44,8 @@ export interface CleanupResult {
 export type AgeClock = { by: 'platform'; skewMs: number } | { by: 'runner' }
 
 /**
- * The project's tokens, and `now` on the clock their ages are measured on. A self-hosted
- * runner's clock drifts: days off would revoke tokens hours old.
+ * The project's tokens, which project they belong to, and `now` on the clock their ages are
+ * measured on. A self-hosted runner's clock drifts: days off would revoke tokens hours old.
  */
 export async function listWithClock(client: TokenApi, clock: Clock) {
   const tokens = await client.listTokens()
@@ -53,7 +55,7 @@ export async function listWithClock(client: TokenApi, clock: Clock) {
     platformNow === undefined
       ? { by: 'runner' }
       : { by: 'platform', skewMs: platformNow - runnerNow }
-  return { tokens, now: platformNow ?? runnerNow, ages }
+  return { tokens, project: projectOf(tokens), now: platformNow ?? runnerNow, ages }
 }
 
 /** What became of one revoke: an answer or a failure, a refusal to settle, or none (left). */
@@ -70,7 +72,7 @@ export async function cleanup(
   task: CleanupTask,
   { clock, log, deadline }: { clock: Clock; log: Logger; deadline: Deadline },
 ): Promise<CleanupResult> {
-  const { tokens, now, ages } = await listWithClock(client, clock)
+  const { tokens, project, now, ages } = await listWithClock(client, clock)
   const plan = planCleanup(tokens, task, now)
   const send = async (token: TokenRecord, attemptsUsed: number): Promise<Sent<End>> => {
     try {
@@ -112,6 +114,7 @@ export async function cleanup(
     kept: plan.kept,
     notRevoked,
     left,
+    project,
     // Read last: a cancel may have come while the revokes ran.
     stop: deadline.cause(),
     now,

@@ -3,7 +3,7 @@ import type { AuditTask, CleanupTask, CreateTask, ListTask } from '../inputs/rea
 import type { CleanupResult } from '../operations/cleanup.js'
 import type { CreateResult } from '../operations/create.js'
 import type { AuditResult, ListResult, RevokeResult } from '../operations/index.js'
-import { NO_NAME, readTimestamp, type TokenRecord } from '../shared/records.js'
+import { NO_NAME, readTimestamp, type ListedProject, type TokenRecord } from '../shared/records.js'
 import { countTokens, oneLine, truncate } from '../shared/text.js'
 import { cutMarkdown, escapeMarkdown } from './markdown.js'
 import * as wording from './wording.js'
@@ -66,13 +66,14 @@ export function revokeSummary({ token, alreadyRevoked }: RevokeResult): string {
   return new Summary('Gateway token revoked').paragraph(what).toString()
 }
 
-export function listSummary({ tokens, total }: ListResult, task: ListTask): string {
+export function listSummary(result: ListResult, task: ListTask): string {
+  const { tokens, total } = result
   const filters = [
     task.name === undefined ? undefined : `name ${names(task.name)}`,
     task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
   ].filter((filter) => filter !== undefined)
   const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : ''
-  return new Summary('Gateway tokens')
+  return new Summary(`Gateway tokens${inProject(result.project)}`)
     .paragraph(`${tokens.length} of ${countTokens(total)}${matching}.`)
     .table('Tokens', tokens, ['State', 'Created', 'Created by', 'Revoked'])
     .toString()
@@ -101,7 +102,8 @@ export function cleanupSummary(result: CleanupResult, task: CleanupTask): string
   }))
   const notRevoked = result.notRevoked.map(({ token, reason }) => ({ ...token, why: reason }))
   const left = `Left active: ${wording.leftBecause(result)}`
-  return new Summary(`Gateway token cleanup${task.dryRun ? ' (dry run)' : ''}`, result.now)
+  const heading = `Gateway token cleanup${task.dryRun ? ' (dry run)' : ''}`
+  return new Summary(`${heading}${inProject(result.project)}`, result.now)
     .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
     .table('Not revoked', notRevoked, ['Why'], 'each has a warning in the log')
     .table(left, result.left, ['Age'], 'run the cleanup again to revoke them')
@@ -119,11 +121,21 @@ export function auditSummary(result: AuditResult, task: AuditTask): string {
   const limit = `Active tokens ${named(task.name)}, older than ${field(task.olderThan.text)}.`
   const sentences = [limit, wording.auditOutcome(result, task), wording.ageClockNote(result)]
   const undated = result.undated.map((token) => ({ ...token, why: UNDATED }))
-  return new Summary('Gateway token audit', result.now)
+  return new Summary(`Gateway token audit${inProject(result.project)}`, result.now)
     .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
     .table(`Older than ${field(task.olderThan.text)}`, result.findings, ['Age', 'Created by'])
     .table('Age unknown', undated, ['Created', 'Why'], 'each has a warning in the log')
     .toString()
+}
+
+/**
+ * For the heading of a list, cleanup or audit: the project its records belong to, so that the
+ * summaries of a matrix over several projects tell which is which; said of several projects
+ * too (credentials that reach more than one); nothing when the records do not tell.
+ */
+function inProject(project: ListedProject): string {
+  if (project === undefined) return ''
+  return project === 'several' ? ': several projects' : `: project ${code(project.id)}`
 }
 
 /** `of any name`, or `named` and the name filters. */
