@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * Runs the committed bundle the way the GitHub runner does (actions/runner; the facts in
- * ../shared/spec/RUNNER.md): inputs as `INPUT_<NAME>` with action.yml's defaults filled in
+ * Runs the committed bundle the way the GitHub runner does (actions/runner; the facts, with
+ * the runner's file and function each is read from, in docs/RUNNER.md): inputs as `INPUT_<NAME>` with action.yml's defaults filled in
  * and evaluated at each stage, a clean environment, new GITHUB_OUTPUT, GITHUB_ENV,
  * GITHUB_STATE, GITHUB_PATH and GITHUB_STEP_SUMMARY files read back with the runner's rules
  * (file-commands.mjs: a malformed one fails the step, even with exit code 0), workflow

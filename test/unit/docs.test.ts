@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
+import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { actionMetadata, ROOT } from '../support/runner.mjs'
@@ -207,5 +208,34 @@ describe('paths the docs name', () => {
       'test/e2e/exmples*.test.ts',
       '.github/workflow/ci.yml',
     ])
+  })
+})
+
+describe('the repository', () => {
+  // The team's own notes (the contract, the runner's facts, conventions, tools) live outside
+  // the repository: a clone must read whole without them. docs/RUNNER.md holds the facts.
+  const OUTSIDE = /\.\.\/shared\/(?:spec|hooks)\/|\b(?:CONTRACT|CONVENTIONS)\.md\b/
+
+  it('cites no file outside it', () => {
+    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter((file) => file !== '' && !/^dist\/|package-lock\.json$|\.(?:crt|key)$/.test(file))
+    const citing = files.filter((file) => OUTSIDE.test(readFileSync(`${ROOT}/${file}`, 'utf8')))
+    expect(citing).toEqual([])
+  })
+
+  it('finds such a citation where one is (this test names none)', () => {
+    // Put together here, so that this file does not cite them itself.
+    const shared = ['..', 'shared'].join('/')
+    const citations = [
+      `${shared}/spec/RUNNER.md`,
+      `${shared}/hooks/w.mjs`,
+      ['CONTRACT', 'md'].join('.'),
+    ]
+    for (const text of citations) expect(OUTSIDE.test(`see ${text}`)).toBe(true)
+    expect(OUTSIDE.test("import { x } from '../shared/text.js'")).toBe(false)
   })
 })
