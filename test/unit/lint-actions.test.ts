@@ -55,6 +55,7 @@ beforeAll(async () => {
   const roots: Record<string, string> = {
     repository: ROOT,
     'misspelt-input': repository('misspelt-input'),
+    'composite-input': repository('composite-input'),
     'missing-input': repository('missing-input'),
     'bad-icon': repository('bad-icon'),
     'undeclared-output': repository('undeclared-output'),
@@ -93,6 +94,18 @@ describe('npm run lint:actions', () => {
         "examples/deploy.yml:17:11: Invalid action input 'clientSecert'",
       ],
       summary: 'lint:actions: 2 files and 0 snippets: 2 problems',
+    })
+  })
+
+  it('fails on a misspelt input in a composite action of examples/, and where a workflow uses it', () => {
+    expect(runs['composite-input']).toEqual({
+      code: 1,
+      problems: [
+        "examples/deploy/action.yml:18:9: Invalid action input 'revokeOnExt'",
+        'examples/use-deploy.yml:13:9: Missing required input `environment`',
+        "examples/use-deploy.yml:14:11: Invalid action input 'enviroment'",
+      ],
+      summary: 'lint:actions: 3 files and 0 snippets: 3 problems',
     })
   })
 
