@@ -58,3 +58,13 @@ describe("the README's Rotate snippet, copied on its own", () => {
     expect(cleanup?.log).toContain(`(${fresh.id}), 0m old: its id is in keepIds.`)
   })
 })
+
+describe("the README's Windows snippet", () => {
+  // It runs in CI, on windows-latest (.github/workflows/ci.yml; test/unit/workflows.test.ts
+  // checks that CI runs its lines): here, with no PowerShell, it must not pass as run by bash.
+  it('is refused here, loudly, for its shell: pwsh', async () => {
+    await expect(
+      runWorkflowText(asWorkflow(snippet('### On Windows')), 'windows.yml', settings(platform())),
+    ).rejects.toThrow(/cannot run shell: pwsh/)
+  })
+})

@@ -128,6 +128,20 @@ describe('README', () => {
     for (const block of yamlBlocks) expect(() => parse(block) as unknown).not.toThrow()
   })
 
+  it('has each of its YAML snippets run by an end-to-end test, by its heading', () => {
+    const tests = readdirSync(`${ROOT}/test/e2e`)
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => readFileSync(`${ROOT}/test/e2e/${file}`, 'utf8'))
+      .join('\n')
+    // The heading each block is under: the one that `snippet(heading)` finds it by.
+    const sections = readme.split(/^(?=#+ )/m)
+    const headings = sections
+      .filter((section) => /^```yaml$/m.test(section))
+      .map((section) => section.split('\n')[0] ?? '')
+    expect(headings.length).toBe(yamlBlocks.length)
+    expect(headings.filter((heading) => !tests.includes(`snippet('${heading}')`))).toEqual([])
+  })
+
   it('refers to this action by a full commit SHA, and says that it is a placeholder', () => {
     const uses = [...readme.matchAll(/uses: (your-org\/gateway-token-action\S*.*)$/gm)].map(
       (m) => m[1],
