@@ -56,6 +56,7 @@ beforeAll(async () => {
     repository: ROOT,
     'misspelt-input': repository('misspelt-input'),
     'composite-input': repository('composite-input'),
+    'permission-scopes': repository('permission-scopes'),
     'missing-input': repository('missing-input'),
     'bad-icon': repository('bad-icon'),
     'undeclared-output': repository('undeclared-output'),
@@ -107,6 +108,17 @@ describe('npm run lint:actions', () => {
       ],
       summary: 'lint:actions: 3 files and 0 snippets: 3 problems',
     })
+  })
+
+  it('takes a permission scope GitHub knows (artifact-metadata), and fails on a misspelt one', () => {
+    const found = runs['permission-scopes']
+    expect(found?.code).toBe(1)
+    expect(found?.problems).toEqual([
+      ".github/workflows/release.yml:9:3: Unexpected value 'artifact-metdata'",
+      expect.stringMatching(
+        /^\.github\/workflows\/release\.yml:9:3: unknown permission scope "artifact-metdata"\. .* \[permissions\]$/,
+      ),
+    ])
   })
 
   it('fails on a required input missing from a snippet, at its line in the Markdown', () => {
