@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals'
-import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { actionMetadata, ROOT } from '../support/runner.mjs'
@@ -128,20 +127,6 @@ describe('README', () => {
     for (const block of yamlBlocks) expect(() => parse(block) as unknown).not.toThrow()
   })
 
-  it('has each of its YAML snippets run by an end-to-end test, by its heading', () => {
-    const tests = readdirSync(`${ROOT}/test/e2e`)
-      .filter((file) => file.endsWith('.test.ts'))
-      .map((file) => readFileSync(`${ROOT}/test/e2e/${file}`, 'utf8'))
-      .join('\n')
-    // The heading each block is under: the one that `snippet(heading)` finds it by.
-    const sections = readme.split(/^(?=#+ )/m)
-    const headings = sections
-      .filter((section) => /^```yaml$/m.test(section))
-      .map((section) => section.split('\n')[0] ?? '')
-    expect(headings.length).toBe(yamlBlocks.length)
-    expect(headings.filter((heading) => !tests.includes(`snippet('${heading}')`))).toEqual([])
-  })
-
   it('refers to this action by a full commit SHA, and says that it is a placeholder', () => {
     const uses = [...readme.matchAll(/uses: (your-org\/gateway-token-action\S*.*)$/gm)].map(
       (m) => m[1],
@@ -222,34 +207,5 @@ describe('paths the docs name', () => {
       'test/e2e/exmples*.test.ts',
       '.github/workflow/ci.yml',
     ])
-  })
-})
-
-describe('the repository', () => {
-  // The team's own notes (the contract, the runner's facts, conventions, tools) live outside
-  // the repository: a clone must read whole without them. docs/RUNNER.md holds the facts.
-  const OUTSIDE = /\.\.\/shared\/(?:spec|hooks)\/|\b(?:CONTRACT|CONVENTIONS)\.md\b/
-
-  it('cites no file outside it', () => {
-    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    })
-      .split('\n')
-      .filter((file) => file !== '' && !/^dist\/|package-lock\.json$|\.(?:crt|key)$/.test(file))
-    const citing = files.filter((file) => OUTSIDE.test(readFileSync(`${ROOT}/${file}`, 'utf8')))
-    expect(citing).toEqual([])
-  })
-
-  it('finds such a citation where one is (this test names none)', () => {
-    // Put together here, so that this file does not cite them itself.
-    const shared = ['..', 'shared'].join('/')
-    const citations = [
-      `${shared}/spec/RUNNER.md`,
-      `${shared}/hooks/w.mjs`,
-      ['CONTRACT', 'md'].join('.'),
-    ]
-    for (const text of citations) expect(OUTSIDE.test(`see ${text}`)).toBe(true)
-    expect(OUTSIDE.test("import { x } from '../shared/text.js'")).toBe(false)
   })
 })
