@@ -56,7 +56,9 @@ export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..')
 
 /**
  * @typedef {object} RunOptions
- * @property {Record<string, string>} [inputs] as in a workflow's `with:`
+ * @property {Record<string, string>} [inputs] as in a workflow's `with:`, evaluated for this
+ *   stage: the runner evaluates `with:` again for the post step, with the contexts then (the
+ *   workflow runner does so); action.yml's defaults are evaluated here
  * @property {Record<string, string>} [env] the step's environment besides the runner's own:
  *   the job's env and GITHUB_ENV of earlier steps (RUNNER_DEBUG, proxies, ...)
  * @property {string[]} [path] directories earlier steps put before PATH (GITHUB_PATH)
@@ -65,7 +67,8 @@ export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..')
  * @property {string} [script] a script to run instead, as a step of another action: the
  *   emulation's own tests give it what the action never does (a CRLF file, set-env)
  * @property {'success' | 'failure' | 'cancelled'} [jobStatus] the job's status as the step
- *   sees it (`job.status`: the post step's default of jobStatus); success by default
+ *   sees it (`job.status`: the post step's default of jobStatus; inside a composite action
+ *   too, the job's, not the action's: docs/RUNNER.md); success by default
  * @property {Partial<Record<'GITHUB_OUTPUT' | 'GITHUB_ENV' | 'GITHUB_STATE', 'full' | 'missing' | 'folder'>>} [broken]
  *   runner files that cannot be written: `full` (ENOSPC: /dev/full on Linux), `missing`
  *   (the path names a file that is not there) or `folder` (EISDIR); they are not read back
