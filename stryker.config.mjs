@@ -29,6 +29,7 @@ export default {
     // What is printed and handed on.
     'src/report/report.ts',
     'src/report/summary.ts',
+    'src/report/markdown.ts',
     'src/report/wording.ts',
   ],
   testRunner: 'jest',
