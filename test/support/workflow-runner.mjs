@@ -41,6 +41,7 @@ import {
 import { installFakeTools } from './fake-tools.mjs'
 import { ROOT } from './runner.mjs'
 import { evaluateMapping, mustMapping } from './workflow-runner/evaluate.mjs'
+import { refuseWorkflowDefaults } from './workflow-runner/job.mjs'
 import { reusableWorkflows, runJobs } from './workflow-runner/jobs.mjs'
 
 /** @typedef {import('./workflow-runner/types.mjs').WorkflowOptions} WorkflowOptions */
@@ -82,6 +83,7 @@ export async function runWorkflowText(content, name, options = {}) {
       parsed.value
     )
   const rawJobs = mustMapping(mustMapping(raw).find('jobs'))
+  refuseWorkflowDefaults(raw, name)
   const event = options.event ?? 'workflow_dispatch'
   if (!(event in template.events)) throw new Error(`${name} does not run on ${event}`)
   const dir = mkdtempSync(join(tmpdir(), 'gateway-token-workflow-'))

@@ -132,3 +132,16 @@ function filesLeft(root, dir = root, files = /** @type {Record<string, string>} 
   }
   return files
 }
+
+/**
+ * A workflow's own `defaults:` (a shell for every `run:` step of it) is not modelled: the
+ * run fails, loudly, rather than run its steps with another shell. A job's are (job.mjs).
+ * @param {unknown} raw the workflow's tokens, as written
+ * @param {string} name
+ */
+export function refuseWorkflowDefaults(raw, name) {
+  if (mustMapping(raw).find('defaults') !== undefined)
+    throw new Error(
+      `${name}: the workflow runner does not model a workflow's defaults: (a job's, it does)`,
+    )
+}

@@ -73,6 +73,18 @@ describe('the workflow runner runs a run: step with the shell a Linux runner wou
     },
   )
 
+  it('refuses a workflow’s own defaults:, which it does not model: a job’s it takes', async () => {
+    const text = stringify({
+      on: { workflow_dispatch: {} },
+      permissions: {},
+      defaults: { run: { shell: 'bash' } },
+      jobs: { a: { 'runs-on': 'ubuntu-latest', steps: [{ run: 'true' }] } },
+    })
+    await expect(runWorkflowText(text, 'w.yml')).rejects.toThrow(
+      "w.yml: the workflow runner does not model a workflow's defaults:",
+    )
+  })
+
   it('refuses a working-directory it does not model', async () => {
     const steps = [{ name: 'in', 'working-directory': 'sub', run: 'pwd' }]
     await expect(runWorkflowText(workflow(steps), 'w.yml')).rejects.toThrow(
