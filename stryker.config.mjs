@@ -12,6 +12,7 @@ export default {
     'src/shared/time.ts',
     'src/shared/token-files.ts',
     'src/inputs/parsers.ts',
+    'src/inputs/unknown-inputs.ts',
     // What is revoked, and at what pace.
     'src/operations/cleanup-plan.ts',
     'src/operations/cleanup.ts',
@@ -28,6 +29,7 @@ export default {
     // What is printed and handed on.
     'src/report/report.ts',
     'src/report/summary.ts',
+    'src/report/markdown.ts',
     'src/report/wording.ts',
   ],
   testRunner: 'jest',

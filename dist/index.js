@@ -285,7 +285,7 @@ __webpack_unused_export__ = debug; // for test
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(786);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(826);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -294,7 +294,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 786:
+/***/ 826:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -537,6 +537,19 @@ function caseless(id) {
 function sameId(a, b) {
     return caseless(a) === caseless(b);
 }
+function projectOf(records) {
+    const [first, ...rest] = records;
+    const id = first?.projectId;
+    if (id === undefined)
+        return undefined;
+    let several = false;
+    for (const { projectId } of rest) {
+        if (projectId === undefined)
+            return undefined;
+        several ||= !sameId(projectId, id);
+    }
+    return several ? 'several' : { id };
+}
 function findById(tokens, tokenId) {
     return tokens.find((token) => sameId(token.id, tokenId));
 }
@@ -663,6 +676,13 @@ function readTokenId(raw) {
         ? `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`
         : 'is required for operation revoke: the id (a UUID) of the token.');
 }
+function readKeepIds(raw) {
+    const ids = raw.split('\n').flatMap((line) => line.trim() || []);
+    const other = ids.find((id) => !isUuid(id));
+    if (other === undefined)
+        return ids;
+    throw new InputError('keepIds', `must hold token ids (UUIDs), one per line, like 123e4567-e89b-42d3-a456-426614174000; got ${quote(other)}.`);
+}
 function readProjectId(raw) {
     if (!raw || isUuid(raw))
         return raw || undefined;
@@ -702,6 +722,9 @@ function readUrl(raw, input, what) {
 function quote(raw) {
     return JSON.stringify(truncate(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+;// CONCATENATED MODULE: ./src/inputs/unknown-inputs.ts
+
 function inputVariable(name) {
     return name.replace(/ /g, '_').toUpperCase();
 }
@@ -745,6 +768,7 @@ function editDistance(a, b) {
 ;// CONCATENATED MODULE: ./src/inputs/read.ts
 
 
+
 const INPUT_DEFAULTS = {
     name: '',
     tokenId: '',
@@ -754,6 +778,7 @@ const INPUT_DEFAULTS = {
     state: 'all',
     olderThan: '',
     keep: '1',
+    keepIds: '',
     dryRun: 'false',
     concurrency: '4',
     timeout: '30',
@@ -783,6 +808,7 @@ const TASK_INPUTS = {
         name: readNameFilters,
         olderThan: readDuration,
         keep: wholeNumber(0, 1000),
+        keepIds: readKeepIds,
         dryRun: readBoolean,
         concurrency: wholeNumber(1, 32),
     },
@@ -2580,6 +2606,18 @@ function planCleanup(tokens, task, now) {
                 revoke.push(token);
         }
     }
+    return spareKeepIds({ revoke, kept }, task.keepIds ?? []);
+}
+function spareKeepIds(plan, keepIds) {
+    const spared = new Set(keepIds.map((id) => id.toLowerCase()));
+    const isSpared = (token) => spared.has(token.id.toLowerCase());
+    const kept = [
+        ...plan.kept.filter(({ token }) => !isSpared(token)),
+        ...[...plan.revoke, ...plan.kept.map(({ token }) => token)]
+            .filter(isSpared)
+            .map((token) => ({ token, why: 'keepIds' })),
+    ];
+    const revoke = plan.revoke.filter((token) => !isSpared(token));
     return { revoke: newestFirst(revoke), kept: newestFirstBy(kept, ({ token }) => token) };
 }
 function planAudit(tokens, task, now) {
@@ -2861,11 +2899,11 @@ async function listWithClock(client, clock) {
     const ages = platformNow === undefined
         ? { by: 'runner' }
         : { by: 'platform', skewMs: platformNow - runnerNow };
-    return { tokens, now: platformNow ?? runnerNow, ages };
+    return { tokens, project: projectOf(tokens), now: platformNow ?? runnerNow, ages };
 }
 const SETTLE_GRACE_MS = 5_000;
 async function cleanup(client, task, { clock, log, deadline }) {
-    const { tokens, now, ages } = await listWithClock(client, clock);
+    const { tokens, project, now, ages } = await listWithClock(client, clock);
     const plan = planCleanup(tokens, task, now);
     let slowestMs = 0;
     const send = async (token, attemptsUsed) => {
@@ -2925,6 +2963,7 @@ async function cleanup(client, task, { clock, log, deadline }) {
         notRevoked,
         left,
         unknown,
+        project,
         stop: deadline.cause(),
         now,
         ages,
@@ -2967,7 +3006,13 @@ async function perform(client, task, context) {
             const matches = nameMatcher(task.name);
             const { state } = task;
             const tokens = all.filter((t) => matches(t.name) && (state === 'all' || t.state === state));
-            const result = { operation: 'list', tokens: newestFirst(tokens), total: all.length };
+            const project = projectOf(all);
+            const result = {
+                operation: 'list',
+                tokens: newestFirst(tokens),
+                total: all.length,
+                project,
+            };
             return { operation: 'list', task, result };
         }
         case 'revoke': {
@@ -2977,9 +3022,16 @@ async function perform(client, task, context) {
         case 'cleanup':
             return { operation: 'cleanup', task, result: await cleanup(client, task, context) };
         case 'audit': {
-            const { tokens, now, ages } = await listWithClock(client, context.clock);
+            const { tokens, now, ages, project } = await listWithClock(client, context.clock);
             const found = planAudit(tokens, task, now);
-            const result = { operation: 'audit', ...found, total: tokens.length, now, ages };
+            const result = {
+                operation: 'audit',
+                ...found,
+                total: tokens.length,
+                project,
+                now,
+                ages,
+            };
             return { operation: 'audit', task, result };
         }
     }
@@ -3002,7 +3054,7 @@ class ProjectGuard {
         const tokens = await this.api.listTokens();
         const other = tokens.find((token) => !this.isExpected(token));
         if (other !== undefined)
-            throw new ActionError(`the platform listed ${nameAndId(other)} of project ${projectOf(other)}, but expectedProjectId is ${this.expected}: these credentials reach another project. Nothing was revoked or created; check clientId, clientSecret and baseUrl.`);
+            throw new ActionError(`the platform listed ${nameAndId(other)} of project ${project_guard_projectOf(other)}, but expectedProjectId is ${this.expected}: these credentials reach another project. Nothing was revoked or created; check clientId, clientSecret and baseUrl.`);
         for (const token of tokens)
             this.checked.add(token.id.toLowerCase());
         return tokens;
@@ -3014,7 +3066,7 @@ class ProjectGuard {
             return token;
         }
         const revoked = await revokeAtOnce((id) => this.api.revokeToken(id), token);
-        throw new ActionError(`the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`);
+        throw new ActionError(`the new token ${nameAndId(token)} belongs to project ${project_guard_projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`);
     }
     async revokeToken(tokenId, options) {
         if (!this.checked.has(tokenId.toLowerCase()))
@@ -3028,7 +3080,7 @@ class ProjectGuard {
         return token.projectId?.toLowerCase() === this.expected.toLowerCase();
     }
 }
-function projectOf(token) {
+function project_guard_projectOf(token) {
     return token.projectId === undefined ? '(none given)' : truncate(oneLine(token.projectId), 80);
 }
 
@@ -3074,6 +3126,36 @@ function savedTokenFile(runner) {
     return runner.getState(TOKEN_FILE) || undefined;
 }
 
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+
+const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu;
+function cutMarkdown(markdown, maxBytes) {
+    if (Buffer.byteLength(markdown) <= maxBytes)
+        return markdown;
+    const closers = (open) => open.reduce((all, tag) => `</${tag}>${all}`, '');
+    let open = [];
+    let kept = '';
+    let bytes = 0;
+    for (const [piece, slash, tag] of markdown.matchAll(PIECE)) {
+        const next = tag === undefined ? open : slash ? open.slice(0, -1) : [...open, tag];
+        const size = Buffer.byteLength(piece);
+        if (bytes + size + Buffer.byteLength(`...${closers(next)}`) > maxBytes)
+            break;
+        kept += piece;
+        bytes += size;
+        open = next;
+    }
+    const cut = `${kept}...${closers(open)}`;
+    return Buffer.byteLength(cut) <= maxBytes ? cut : undefined;
+}
+const markdownSpecial = lazyRegExp(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu);
+const MAYBE_SPECIAL = /[&<>"|`\\*[\]~$_]/;
+function escapeMarkdown(value) {
+    if (!MAYBE_SPECIAL.test(value))
+        return value;
+    return value.replace(markdownSpecial(), (c) => `&#${c.charCodeAt(0)};`);
+}
+
 ;// CONCATENATED MODULE: ./src/report/wording.ts
 
 
@@ -3093,6 +3175,10 @@ function keptByKeep(keep, soleOfName = false) {
 function undated(token) {
     const createdAt = truncate(JSON.stringify(token.createdAt ?? null), 100);
     return `Token ${nameAndId(token)} has a createdAt that cannot be read (${createdAt}): its age is unknown`;
+}
+const KEPT_BY_ID = 'its id is in keepIds';
+function keptIds(count) {
+    return `${count === 1 ? 'token id' : `${count} token ids`} in keepIds`;
 }
 const KEPT_NAMELESS = 'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told';
 function revokeOnExitNote(when, reused = false) {
@@ -3199,6 +3285,7 @@ function cleanupFailure(result) {
 
 
 
+
 const SUMMARY_LIMIT_BYTES = 128 * 1024;
 const RESERVE_BYTES = 4 * 1024;
 const FIELD_CHARACTERS = 200;
@@ -3233,13 +3320,14 @@ function revokeSummary({ token, alreadyRevoked }) {
         : `Revoked ${describeToken(token)}${when}.`;
     return new Summary('Gateway token revoked').paragraph(what).toString();
 }
-function listSummary({ tokens, total }, task) {
+function listSummary(result, task) {
+    const { tokens, total } = result;
     const filters = [
         task.name === undefined ? undefined : `name ${names(task.name)}`,
         task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
     ].filter((filter) => filter !== undefined);
     const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : '';
-    return new Summary('Gateway tokens')
+    return new Summary(`Gateway tokens${inProject(result.project)}`)
         .paragraph(`${tokens.length} of ${countTokens(total)}${matching}.`)
         .table('Tokens', tokens, ['State', 'Created', 'Created by', 'Revoked'])
         .toString();
@@ -3249,13 +3337,18 @@ function cleanupSummary(result, task) {
         `active tokens ${named(task.name)}`,
         task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
         task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
+        task.keepIds.length > 0 ? `never the ${keptIds(task.keepIds.length)}` : undefined,
     ];
     const sentences = [
         `Selected ${selection.filter((part) => part !== undefined).join(', ')}.`,
         cleanupOutcome(result, task),
         ageClockNote(result),
     ];
-    const keptBecause = { 'unreadable name': KEPT_NAMELESS, 'unreadable date': UNDATED };
+    const keptBecause = {
+        keepIds: KEPT_BY_ID,
+        'unreadable name': KEPT_NAMELESS,
+        'unreadable date': UNDATED,
+    };
     const kept = result.kept.map(({ token, why, soleOfName }) => ({
         ...token,
         why: why === 'keep' ? keptByKeep(task.keep, soleOfName) : keptBecause[why],
@@ -3263,7 +3356,8 @@ function cleanupSummary(result, task) {
     const notRevoked = result.notRevoked.map(({ token, reason }) => ({ ...token, why: reason }));
     const unknown = result.unknown.map((token) => ({ ...token, why: unknownBecause(result) }));
     const left = `Left active: ${leftBecause(result)}`;
-    return new Summary(`Gateway token cleanup${task.dryRun ? ' (dry run)' : ''}`, result.now)
+    const heading = `Gateway token cleanup${task.dryRun ? ' (dry run)' : ''}`;
+    return new Summary(`${heading}${inProject(result.project)}`, result.now)
         .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
         .table('Not revoked', notRevoked, ['Why'], 'each has a warning in the log')
         .table(left, result.left, ['Age'], 'run the cleanup again to revoke them')
@@ -3277,11 +3371,16 @@ function auditSummary(result, task) {
     const limit = `Active tokens ${named(task.name)}, older than ${field(task.olderThan.text)}.`;
     const sentences = [limit, auditOutcome(result, task), ageClockNote(result)];
     const undated = result.undated.map((token) => ({ ...token, why: UNDATED }));
-    return new Summary('Gateway token audit', result.now)
+    return new Summary(`Gateway token audit${inProject(result.project)}`, result.now)
         .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
         .table(`Older than ${field(task.olderThan.text)}`, result.findings, ['Age', 'Created by'])
         .table('Age unknown', undated, ['Created', 'Why'], 'each has a warning in the log')
         .toString();
+}
+function inProject(project) {
+    if (project === undefined)
+        return '';
+    return project === 'several' ? ': several projects' : `: project ${code(project.id)}`;
 }
 function named(filters) {
     return filters === undefined ? 'of any name' : `named ${names(filters)}`;
@@ -3351,33 +3450,6 @@ class Summary {
         this.bytes += bytes;
         return true;
     }
-}
-const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu;
-function cutMarkdown(markdown, maxBytes) {
-    if (Buffer.byteLength(markdown) <= maxBytes)
-        return markdown;
-    const closers = (open) => open.reduce((all, tag) => `</${tag}>${all}`, '');
-    let open = [];
-    let kept = '';
-    let bytes = 0;
-    for (const [piece, slash, tag] of markdown.matchAll(PIECE)) {
-        const next = tag === undefined ? open : slash ? open.slice(0, -1) : [...open, tag];
-        const size = Buffer.byteLength(piece);
-        if (bytes + size + Buffer.byteLength(`...${closers(next)}`) > maxBytes)
-            break;
-        kept += piece;
-        bytes += size;
-        open = next;
-    }
-    const cut = `${kept}...${closers(open)}`;
-    return Buffer.byteLength(cut) <= maxBytes ? cut : undefined;
-}
-const markdownSpecial = lazyRegExp(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu);
-const MAYBE_SPECIAL = /[&<>"|`\\*[\]~$_]/;
-function escapeMarkdown(value) {
-    if (!MAYBE_SPECIAL.test(value))
-        return value;
-    return value.replace(markdownSpecial(), (c) => `&#${c.charCodeAt(0)};`);
 }
 
 ;// CONCATENATED MODULE: external "node:crypto"
@@ -3515,8 +3587,8 @@ function old(token, now) {
 function writeCleanup({ task, result }, runner) {
     writeAgeClock(result, runner);
     for (const { token, why, soleOfName } of result.kept)
-        if (why === 'keep')
-            runner.info(`Kept ${tokenLabel(token)}${old(token, result.now)}: ${keptByKeep(task.keep, soleOfName)}.`);
+        if (why === 'keep' || why === 'keepIds')
+            runner.info(`Kept ${tokenLabel(token)}${old(token, result.now)}: ${why === 'keep' ? keptByKeep(task.keep, soleOfName) : KEPT_BY_ID}.`);
         else if (why === 'unreadable name')
             runner.warning(`Token ${nameAndId(token)} is not revoked: ${KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`);
         else

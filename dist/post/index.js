@@ -285,7 +285,7 @@ __webpack_unused_export__ = debug; // for test
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(640);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(746);
 
 await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -294,7 +294,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 640:
+/***/ 746:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -593,6 +593,19 @@ function caseless(id) {
 function sameId(a, b) {
     return caseless(a) === caseless(b);
 }
+function projectOf(records) {
+    const [first, ...rest] = records;
+    const id = first?.projectId;
+    if (id === undefined)
+        return undefined;
+    let several = false;
+    for (const { projectId } of rest) {
+        if (projectId === undefined)
+            return undefined;
+        several ||= !sameId(projectId, id);
+    }
+    return several ? 'several' : { id };
+}
 function findById(tokens, tokenId) {
     return tokens.find((token) => sameId(token.id, tokenId));
 }
@@ -719,6 +732,13 @@ function readTokenId(raw) {
         ? `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`
         : 'is required for operation revoke: the id (a UUID) of the token.');
 }
+function readKeepIds(raw) {
+    const ids = raw.split('\n').flatMap((line) => line.trim() || []);
+    const other = ids.find((id) => !records_isUuid(id));
+    if (other === undefined)
+        return ids;
+    throw new errors_InputError('keepIds', `must hold token ids (UUIDs), one per line, like 123e4567-e89b-42d3-a456-426614174000; got ${quote(other)}.`);
+}
 function readProjectId(raw) {
     if (!raw || isUuid(raw))
         return raw || undefined;
@@ -758,10 +778,13 @@ function readUrl(raw, input, what) {
 function quote(raw) {
     return JSON.stringify(truncate(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+;// CONCATENATED MODULE: ./src/inputs/unknown-inputs.ts
+
 function inputVariable(name) {
     return name.replace(/ /g, '_').toUpperCase();
 }
-function refuseUnknownInputs(given, declared) {
+function unknown_inputs_refuseUnknownInputs(given, declared) {
     const known = new Set(declared.map(inputVariable));
     const [first, ...others] = given.filter((variable) => !known.has(variable.toUpperCase())).sort();
     if (first === undefined)
@@ -801,6 +824,7 @@ function editDistance(a, b) {
 ;// CONCATENATED MODULE: ./src/inputs/read.ts
 
 
+
 const INPUT_DEFAULTS = {
     name: '',
     tokenId: '',
@@ -810,6 +834,7 @@ const INPUT_DEFAULTS = {
     state: 'all',
     olderThan: '',
     keep: '1',
+    keepIds: '',
     dryRun: 'false',
     concurrency: '4',
     timeout: '30',
@@ -839,6 +864,7 @@ const TASK_INPUTS = {
         name: readNameFilters,
         olderThan: readDuration,
         keep: wholeNumber(0, 1000),
+        keepIds: readKeepIds,
         dryRun: readBoolean,
         concurrency: wholeNumber(1, 32),
     },
@@ -850,7 +876,7 @@ const TASK_SPECIFIC = [
 ];
 function readInputs(read, secrets, given) {
     secrets.add(read('clientSecret'));
-    parsers.refuseUnknownInputs(given, DECLARED_INPUTS);
+    refuseUnknownInputs(given, DECLARED_INPUTS);
     const raw = read('operation');
     if (!raw)
         throw new InputError('operation', `is required: one of ${OPERATIONS.join(', ')}.`);
@@ -3974,8 +4000,9 @@ function jobFailed(runner, { id, name }) {
         : `the ${tokenLabel({ id, name })}`;
     const status = runner.getInput(JOB_STATUS_INPUT);
     const how = status === 'failure' ? 'failed' : status === 'cancelled' ? 'was cancelled' : undefined;
+    const cancelled = ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.';
     if (how !== undefined)
-        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).`);
+        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? cancelled : ''}`);
     else if (status === 'success')
         runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`);
     else {

@@ -45,16 +45,25 @@ function filesOf(root, folder, names) {
 }
 
 /**
- * The action metadata of a root: its `action.yml`, then the local actions under
- * `.github/actions/`, which its workflows use.
+ * The action metadata of a root: its `action.yml`, then the local actions its workflows use,
+ * in the folders of `.github/actions/` and of `examples/` (a composite action an example
+ * uses, which users copy).
  * @param {string} root
  */
 function actionFiles(root) {
-  const local = '.github/actions'
-  const folders = existsSync(join(root, local)) ? readdirSync(join(root, local)).sort() : []
+  /** @param {string} local */
+  const folders = (local) =>
+    existsSync(join(root, local))
+      ? readdirSync(join(root, local), { withFileTypes: true })
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => `${local}/${entry.name}`)
+          .sort()
+      : []
   return [
     ...filesOf(root, '.', /^action\.ya?ml$/),
-    ...folders.flatMap((folder) => filesOf(root, `${local}/${folder}`, /^action\.ya?ml$/)),
+    ...[...folders('.github/actions'), ...folders('examples')].flatMap((folder) =>
+      filesOf(root, folder, /^action\.ya?ml$/),
+    ),
   ]
 }
 

@@ -1,4 +1,4 @@
-// Parsers of single input values, each returning the typed value or refusing it, naming the input; and inputs the action does not declare, refused.
+// Parsers of single input values, each returning the typed value or refusing it, naming the input.
 import { InputError } from '../shared/errors.js'
 import { isUuid } from '../shared/records.js'
 import { CONTROL_CHARACTER, truncate } from '../shared/text.js'
@@ -136,6 +136,21 @@ export function readTokenId(raw: string): string {
   )
 }
 
+/**
+ * cleanup's keepIds: the ids (UUIDs) of tokens it never revokes, one per line, blank lines
+ * and the spaces around a line dropped. Each is checked before any request: an id mistyped
+ * would keep nothing, and the token it meant (one a mediator runs on) would be revoked.
+ */
+export function readKeepIds(raw: string): string[] {
+  const ids = raw.split('\n').flatMap((line) => line.trim() || [])
+  const other = ids.find((id) => !isUuid(id))
+  if (other === undefined) return ids
+  throw new InputError(
+    'keepIds',
+    `must hold token ids (UUIDs), one per line, like 123e4567-e89b-42d3-a456-426614174000; got ${quote(other)}.`,
+  )
+}
+
 /** expectedProjectId: empty, or a UUID. */
 export function readProjectId(raw: string): string | undefined {
   if (!raw || isUuid(raw)) return raw || undefined
@@ -201,75 +216,4 @@ function quote(raw: string): string {
     /[\u007f-\u009f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   )
-}
-
-/**
- * The variable the runner sets for an input: `INPUT_`, then the name in upper case with
- * spaces as `_` (actions/runner). Given here without the `INPUT_` prefix.
- */
-export function inputVariable(name: string): string {
-  return name.replace(/ /g, '_').toUpperCase()
-}
-
-/**
- * Fails when the step was given an input that is not declared. The runner only warns
- * about one, and passes it on: a misspelt `olderThan` would leave a cleanup without its
- * age filter, and it would revoke every token of the name. `given` holds the names of
- * the INPUT_* variables, without the prefix, as the runner spells them (upper case); they
- * are named in lower case, as they were most likely written in `with:`.
- */
-export function refuseUnknownInputs(given: readonly string[], declared: readonly string[]): void {
-  const known = new Set(declared.map(inputVariable))
-  const [first, ...others] = given.filter((variable) => !known.has(variable.toUpperCase())).sort()
-  if (first === undefined) return
-  const meant = closest(first, declared)
-  const guess =
-    meant === undefined ? ` (the inputs are ${declared.join(', ')}).` : `: did you mean '${meant}'?`
-  const also = others.map((variable) => {
-    const other = closest(variable, declared)
-    return `'${variable.toLowerCase()}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`
-  })
-  throw new InputError(
-    first.toLowerCase(),
-    `is not an input of this action${guess}${
-      also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''
-    } Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`,
-  )
-}
-
-/**
- * The declared input `variable` most resembles: the same letters and digits in any case
- * (`older_than`, `revoke-on-exit`), else the nearest by edit distance, if near enough
- * that a slip of the keyboard explains it.
- */
-export function closest(variable: string, declared: readonly string[]): string | undefined {
-  // Letters and digits only, upper case: what is left when separators and case are ignored.
-  const squash = (name: string) => name.toUpperCase().replace(/[^A-Z0-9]/g, '')
-  const wanted = squash(variable)
-  const [best] = declared
-    .map((name) => ({ name, distance: editDistance(wanted, squash(name)) }))
-    .sort((a, b) => a.distance - b.distance)
-  const near = Math.max(1, Math.floor(wanted.length / 4))
-  return wanted !== '' && best !== undefined && best.distance <= near ? best.name : undefined
-}
-
-/**
- * Edits (insert, delete, replace, swap two neighbours) from `a` to `b`: the restricted
- * Damerau-Levenshtein distance, so that `olderThna` is one edit from `olderThan`.
- */
-export function editDistance(a: string, b: string): number {
-  // rows[i][j]: the distance between the first i characters of a and the first j of b.
-  // Outside the table (a swap before the second character) is Infinity: no such edit.
-  const rows = [Array.from({ length: b.length + 1 }, (_, j) => j)]
-  const at = (i: number, j: number) => rows[i]?.[j] ?? Infinity
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i]
-    rows.push(row)
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      const swap = a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1] ? at(i - 2, j - 2) + 1 : Infinity
-      row.push(Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost, swap))
-    }
-  }
-  return at(a.length, b.length)
 }

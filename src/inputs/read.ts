@@ -1,6 +1,7 @@
 // The one place that reads the step's inputs: every INPUT_* turned into one checked, typed task.
 import { FORK_HINT, InputError } from '../shared/errors.js'
 import * as parsers from './parsers.js'
+import { refuseUnknownInputs } from './unknown-inputs.js'
 import type { SecretMasker } from '../shared/secrets.js'
 
 /**
@@ -17,6 +18,7 @@ export const INPUT_DEFAULTS = {
   state: 'all',
   olderThan: '',
   keep: '1',
+  keepIds: '',
   dryRun: 'false',
   concurrency: '4',
   timeout: '30',
@@ -73,6 +75,8 @@ const TASK_INPUTS = {
     olderThan: parsers.readDuration,
     /** Keep this many of the newest active tokens of each name, whatever their age. */
     keep: parsers.wholeNumber(0, 1000),
+    /** Ids of tokens never revoked, whatever their age or keep (a rotation's new token). */
+    keepIds: parsers.readKeepIds,
     dryRun: parsers.readBoolean,
     /** Revokes in flight at once. */
     concurrency: parsers.wholeNumber(1, 32),
@@ -107,14 +111,14 @@ export type Connection = ReturnType<typeof readConnection>
 /**
  * Reads and checks every input, or throws an InputError naming the first bad one.
  * Nothing is sent before this returns, so a bad input costs no request. `given` names
- * the inputs the step was given, as the runner spells their variables (parsers.refuseUnknownInputs).
+ * the inputs the step was given, as the runner spells their variables (refuseUnknownInputs).
  */
 export function readInputs(read: InputSource, secrets: SecretMasker, given: readonly string[]) {
   // Masked before any other input is read or checked: the runner hides a value only from
   // the moment it is registered. readConnection registers it again, which is harmless.
   secrets.add(read('clientSecret'))
   // Before any other check: a misspelt input explains the one found missing.
-  parsers.refuseUnknownInputs(given, DECLARED_INPUTS)
+  refuseUnknownInputs(given, DECLARED_INPUTS)
   const raw = read('operation')
   if (!raw) throw new InputError('operation', `is required: one of ${OPERATIONS.join(', ')}.`)
   const operation = parsers.oneOf(OPERATIONS)(raw, 'operation')

@@ -4,7 +4,8 @@ import type { AuditTask, CleanupTask } from '../inputs/read.js'
 import { createdTime, newestFirst, newestFirstBy, type TokenRecord } from '../shared/records.js'
 
 /**
- * A token the selection took and does not revoke, and why. `keep`: it is among the `keep`
+ * A token the selection took and does not revoke, and why. `keepIds`: its id is one the
+ * cleanup was told never to revoke. `keep`: it is among the `keep`
  * newest of its name, and would be revoked without that (`soleOfName`: a pattern took it,
  * and it is the only record its name has, like `pr-123`'s: keep: 0 may be meant for it);
  * `unreadable date`: its age cannot be told; `unreadable name`: its name is not text, so it
@@ -12,7 +13,7 @@ import { createdTime, newestFirst, newestFirstBy, type TokenRecord } from '../sh
  */
 export type KeptToken = {
   token: TokenRecord
-  why: 'keep' | 'unreadable date' | 'unreadable name'
+  why: 'keepIds' | 'keep' | 'unreadable date' | 'unreadable name'
   soleOfName?: boolean
 }
 
@@ -22,12 +23,12 @@ export type KeptToken = {
  * whose createdAt cannot be read is never revoked when the choice depends on age
  * (`olderThan`, or ranking for `keep`); with a name alone and `keep: 0`, it goes too. A
  * token whose name is not text is never revoked: nothing can rank it among its name.
- * At the `keep` boundary, tokens that tie (same second) are all kept. Both lists come
- * newest first.
+ * At the `keep` boundary, tokens that tie (same second) are all kept. A token whose id is
+ * in `keepIds` is never revoked (see spareKeepIds). Both lists come newest first.
  */
 export function planCleanup(
   tokens: readonly TokenRecord[],
-  task: Pick<CleanupTask, 'name' | 'olderThan' | 'keep'>,
+  task: Pick<CleanupTask, 'name' | 'olderThan' | 'keep'> & Partial<Pick<CleanupTask, 'keepIds'>>,
   now: number,
 ): { revoke: TokenRecord[]; kept: KeptToken[] } {
   const matches = nameMatcher(task.name)
@@ -68,6 +69,29 @@ export function planCleanup(
       } else revoke.push(token)
     }
   }
+  return spareKeepIds({ revoke, kept }, task.keepIds ?? [])
+}
+
+/**
+ * Takes the tokens whose ids are in `keepIds` out of what a plan revokes or keeps for another
+ * reason, and keeps them for that one: the one said in so many words. They still ranked
+ * among their name for `keep`: an id kept does not make `keep` spare one more of its name.
+ * A token the selection did not take (too young, another name) was never at risk, and is
+ * not listed.
+ */
+function spareKeepIds(
+  plan: { revoke: TokenRecord[]; kept: KeptToken[] },
+  keepIds: readonly string[],
+): { revoke: TokenRecord[]; kept: KeptToken[] } {
+  const spared = new Set(keepIds.map((id) => id.toLowerCase()))
+  const isSpared = (token: TokenRecord) => spared.has(token.id.toLowerCase())
+  const kept: KeptToken[] = [
+    ...plan.kept.filter(({ token }) => !isSpared(token)),
+    ...[...plan.revoke, ...plan.kept.map(({ token }) => token)]
+      .filter(isSpared)
+      .map((token) => ({ token, why: 'keepIds' as const })),
+  ]
+  const revoke = plan.revoke.filter((token) => !isSpared(token))
   return { revoke: newestFirst(revoke), kept: newestFirstBy(kept, ({ token }) => token) }
 }
 

@@ -9,7 +9,13 @@ import {
   ThrottledError,
   UnsettledRevokeError,
 } from '../shared/errors.js'
-import { findById, newestFirst, type TokenRecord } from '../shared/records.js'
+import {
+  findById,
+  newestFirst,
+  projectOf,
+  type ListedProject,
+  type TokenRecord,
+} from '../shared/records.js'
 import { planCleanup, type KeptToken } from './cleanup-plan.js'
 import { Pool, type Sent } from './pool.js'
 
@@ -32,6 +38,8 @@ export interface CleanupResult {
    * and that no list fetched afterwards could tell the fate of: they may have been revoked.
    */
   unknown: TokenRecord[]
+  /** The project the listed records belong to, for the summary. */
+  project: ListedProject
   /** What ends the step's budget, or ended it: for the message when some were left. */
   stop: StopCause
   /** When the ages were measured, on the clock `ages` names. */
@@ -47,8 +55,8 @@ export interface CleanupResult {
 export type AgeClock = { by: 'platform'; skewMs: number } | { by: 'runner' }
 
 /**
- * The project's tokens, and `now` on the clock their ages are measured on. A self-hosted
- * runner's clock drifts: days off would revoke tokens hours old.
+ * The project's tokens, which project they belong to, and `now` on the clock their ages are
+ * measured on. A self-hosted runner's clock drifts: days off would revoke tokens hours old.
  */
 export async function listWithClock(client: TokenApi, clock: Clock) {
   const tokens = await client.listTokens()
@@ -58,7 +66,7 @@ export async function listWithClock(client: TokenApi, clock: Clock) {
     platformNow === undefined
       ? { by: 'runner' }
       : { by: 'platform', skewMs: platformNow - runnerNow }
-  return { tokens, now: platformNow ?? runnerNow, ages }
+  return { tokens, project: projectOf(tokens), now: platformNow ?? runnerNow, ages }
 }
 
 /**
@@ -85,7 +93,7 @@ export async function cleanup(
   task: CleanupTask,
   { clock, log, deadline }: { clock: Clock; log: Logger; deadline: Deadline },
 ): Promise<CleanupResult> {
-  const { tokens, now, ages } = await listWithClock(client, clock)
+  const { tokens, project, now, ages } = await listWithClock(client, clock)
   const plan = planCleanup(tokens, task, now)
   // The longest a revoke took to be answered: how long one in flight may still take.
   let slowestMs = 0
@@ -151,6 +159,7 @@ export async function cleanup(
     notRevoked,
     left,
     unknown,
+    project,
     // Read last: a cancel may have come while the revokes ran.
     stop: deadline.cause(),
     now,

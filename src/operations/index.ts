@@ -8,26 +8,35 @@ import type {
   Task,
 } from '../inputs/read.js'
 import type { CreateOptions, RevokeAnswer, TokenApi } from '../platform/client.js'
-import { newestFirst, type TokenRecord } from '../shared/records.js'
+import { newestFirst, projectOf, type ListedProject, type TokenRecord } from '../shared/records.js'
 import type { Logger } from '../shared/text.js'
 import type { Clock, Deadline } from '../shared/time.js'
 import { cleanup, listWithClock, type AgeClock, type CleanupResult } from './cleanup.js'
 import { nameMatcher, planAudit } from './cleanup-plan.js'
 import { create, type CreateResult } from './create.js'
 
-/** The matching records, newest first, and how many the project has in all, before filtering. */
-export type ListResult = { operation: 'list'; tokens: TokenRecord[]; total: number }
+/**
+ * The matching records, newest first, how many the project has in all, before filtering,
+ * and the project the list answer's records belong to.
+ */
+export type ListResult = {
+  operation: 'list'
+  tokens: TokenRecord[]
+  total: number
+  project: ListedProject
+}
 
 /** A revoke's answer: the token, and whether it was revoked before this step (nothing changed). */
 export type RevokeResult = RevokeAnswer & { operation: 'revoke' }
 
 /**
- * An audit's findings and undated tokens (see planAudit), how many tokens the project has,
- * and when and on whose clock the ages were measured.
+ * An audit's findings and undated tokens (see planAudit), how many tokens the project has
+ * and which it is, and when and on whose clock the ages were measured.
  */
 export type AuditResult = ReturnType<typeof planAudit> & {
   operation: 'audit'
   total: number
+  project: ListedProject
   now: number
   ages: AgeClock
 }
@@ -65,7 +74,13 @@ export async function perform(
       const matches = nameMatcher(task.name)
       const { state } = task
       const tokens = all.filter((t) => matches(t.name) && (state === 'all' || t.state === state))
-      const result = { operation: 'list', tokens: newestFirst(tokens), total: all.length } as const
+      const project = projectOf(all)
+      const result = {
+        operation: 'list',
+        tokens: newestFirst(tokens),
+        total: all.length,
+        project,
+      } as const
       return { operation: 'list', task, result }
     }
     case 'revoke': {
@@ -75,9 +90,16 @@ export async function perform(
     case 'cleanup':
       return { operation: 'cleanup', task, result: await cleanup(client, task, context) }
     case 'audit': {
-      const { tokens, now, ages } = await listWithClock(client, context.clock)
+      const { tokens, now, ages, project } = await listWithClock(client, context.clock)
       const found = planAudit(tokens, task, now)
-      const result = { operation: 'audit', ...found, total: tokens.length, now, ages } as const
+      const result = {
+        operation: 'audit',
+        ...found,
+        total: tokens.length,
+        project,
+        now,
+        ages,
+      } as const
       return { operation: 'audit', task, result }
     }
   }

@@ -122,7 +122,8 @@ async function searchAndRevoke(
  * the action's inputs again for the post step, so jobStatus (default `${{ job.status }}`)
  * holds the job's status now, after every other step (docs/POST-STEP.md). When it is
  * not known, the token is kept: revoking one that a successful deploy put into service
- * would cut its mediator off.
+ * would cut its mediator off. A cancel counts as a failure, also one that came after the
+ * deploy had finished: the line then says what that leaves (README, "Rotate").
  */
 function jobFailed(runner: Runner, { id, name }: SavedCreate): boolean {
   const which =
@@ -131,7 +132,12 @@ function jobFailed(runner: Runner, { id, name }: SavedCreate): boolean {
       : `the ${tokenLabel({ id, name })}`
   const status = runner.getInput(JOB_STATUS_INPUT)
   const how = status === 'failure' ? 'failed' : status === 'cancelled' ? 'was cancelled' : undefined
-  if (how !== undefined) runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).`)
+  const cancelled =
+    ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.'
+  if (how !== undefined)
+    runner.info(
+      `The job ${how}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? cancelled : ''}`,
+    )
   else if (status === 'success')
     runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`)
   else {

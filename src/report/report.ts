@@ -129,9 +129,9 @@ function old(token: TokenRecord, now: number): string {
 function writeCleanup({ task, result }: Done<'cleanup'>, runner: Runner) {
   writeAgeClock(result, runner)
   for (const { token, why, soleOfName } of result.kept)
-    if (why === 'keep')
+    if (why === 'keep' || why === 'keepIds')
       runner.info(
-        `Kept ${tokenLabel(token)}${old(token, result.now)}: ${wording.keptByKeep(task.keep, soleOfName)}.`,
+        `Kept ${tokenLabel(token)}${old(token, result.now)}: ${why === 'keep' ? wording.keptByKeep(task.keep, soleOfName) : wording.KEPT_BY_ID}.`,
       )
     else if (why === 'unreadable name')
       runner.warning(

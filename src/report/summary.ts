@@ -3,8 +3,9 @@ import type { AuditTask, CleanupTask, CreateTask, ListTask } from '../inputs/rea
 import type { CleanupResult } from '../operations/cleanup.js'
 import type { CreateResult } from '../operations/create.js'
 import type { AuditResult, ListResult, RevokeResult } from '../operations/index.js'
-import { NO_NAME, readTimestamp, type TokenRecord } from '../shared/records.js'
-import { countTokens, lazyRegExp, oneLine, truncate } from '../shared/text.js'
+import { NO_NAME, readTimestamp, type ListedProject, type TokenRecord } from '../shared/records.js'
+import { countTokens, oneLine, truncate } from '../shared/text.js'
+import { cutMarkdown, escapeMarkdown } from './markdown.js'
 import * as wording from './wording.js'
 
 /**
@@ -65,13 +66,14 @@ export function revokeSummary({ token, alreadyRevoked }: RevokeResult): string {
   return new Summary('Gateway token revoked').paragraph(what).toString()
 }
 
-export function listSummary({ tokens, total }: ListResult, task: ListTask): string {
+export function listSummary(result: ListResult, task: ListTask): string {
+  const { tokens, total } = result
   const filters = [
     task.name === undefined ? undefined : `name ${names(task.name)}`,
     task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
   ].filter((filter) => filter !== undefined)
   const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : ''
-  return new Summary('Gateway tokens')
+  return new Summary(`Gateway tokens${inProject(result.project)}`)
     .paragraph(`${tokens.length} of ${countTokens(total)}${matching}.`)
     .table('Tokens', tokens, ['State', 'Created', 'Created by', 'Revoked'])
     .toString()
@@ -82,13 +84,18 @@ export function cleanupSummary(result: CleanupResult, task: CleanupTask): string
     `active tokens ${named(task.name)}`,
     task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
     task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
+    task.keepIds.length > 0 ? `never the ${wording.keptIds(task.keepIds.length)}` : undefined,
   ]
   const sentences = [
     `Selected ${selection.filter((part) => part !== undefined).join(', ')}.`,
     wording.cleanupOutcome(result, task),
     wording.ageClockNote(result),
   ]
-  const keptBecause = { 'unreadable name': wording.KEPT_NAMELESS, 'unreadable date': UNDATED }
+  const keptBecause = {
+    keepIds: wording.KEPT_BY_ID,
+    'unreadable name': wording.KEPT_NAMELESS,
+    'unreadable date': UNDATED,
+  }
   const kept = result.kept.map(({ token, why, soleOfName }) => ({
     ...token,
     why: why === 'keep' ? wording.keptByKeep(task.keep, soleOfName) : keptBecause[why],
@@ -96,7 +103,8 @@ export function cleanupSummary(result: CleanupResult, task: CleanupTask): string
   const notRevoked = result.notRevoked.map(({ token, reason }) => ({ ...token, why: reason }))
   const unknown = result.unknown.map((token) => ({ ...token, why: wording.unknownBecause(result) }))
   const left = `Left active: ${wording.leftBecause(result)}`
-  return new Summary(`Gateway token cleanup${task.dryRun ? ' (dry run)' : ''}`, result.now)
+  const heading = `Gateway token cleanup${task.dryRun ? ' (dry run)' : ''}`
+  return new Summary(`${heading}${inProject(result.project)}`, result.now)
     .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
     .table('Not revoked', notRevoked, ['Why'], 'each has a warning in the log')
     .table(left, result.left, ['Age'], 'run the cleanup again to revoke them')
@@ -115,11 +123,21 @@ export function auditSummary(result: AuditResult, task: AuditTask): string {
   const limit = `Active tokens ${named(task.name)}, older than ${field(task.olderThan.text)}.`
   const sentences = [limit, wording.auditOutcome(result, task), wording.ageClockNote(result)]
   const undated = result.undated.map((token) => ({ ...token, why: UNDATED }))
-  return new Summary('Gateway token audit', result.now)
+  return new Summary(`Gateway token audit${inProject(result.project)}`, result.now)
     .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
     .table(`Older than ${field(task.olderThan.text)}`, result.findings, ['Age', 'Created by'])
     .table('Age unknown', undated, ['Created', 'Why'], 'each has a warning in the log')
     .toString()
+}
+
+/**
+ * For the heading of a list, cleanup or audit: the project its records belong to, so that the
+ * summaries of a matrix over several projects tell which is which; said of several projects
+ * too (credentials that reach more than one); nothing when the records do not tell.
+ */
+function inProject(project: ListedProject): string {
+  if (project === undefined) return ''
+  return project === 'several' ? ': several projects' : `: project ${code(project.id)}`
 }
 
 /** `of any name`, or `named` and the name filters. */
@@ -219,45 +237,4 @@ export class Summary {
     this.bytes += bytes
     return true
   }
-}
-
-// What must stay whole when Markdown is cut: an HTML tag, an escape, one character.
-const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu
-
-/**
- * `markdown` if it fits in `maxBytes`, else its start with `...` and the closing tags of
- * the tags it leaves open; undefined when not even that fits.
- */
-export function cutMarkdown(markdown: string, maxBytes: number): string | undefined {
-  if (Buffer.byteLength(markdown) <= maxBytes) return markdown
-  const closers = (open: readonly string[]) => open.reduce((all, tag) => `</${tag}>${all}`, '')
-  let open: readonly string[] = []
-  let kept = ''
-  let bytes = 0
-  for (const [piece, slash, tag] of markdown.matchAll(PIECE)) {
-    const next = tag === undefined ? open : slash ? open.slice(0, -1) : [...open, tag]
-    const size = Buffer.byteLength(piece)
-    if (bytes + size + Buffer.byteLength(`...${closers(next)}`) > maxBytes) break
-    kept += piece
-    bytes += size
-    open = next
-  }
-  const cut = `${kept}...${closers(open)}`
-  return Buffer.byteLength(cut) <= maxBytes ? cut : undefined
-}
-
-const markdownSpecial = lazyRegExp(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu)
-// The same characters, `_` anywhere: without any, there is nothing to escape.
-const MAYBE_SPECIAL = /[&<>"|`\\*[\]~$_]/
-
-/**
- * Escapes text from the platform for Markdown and HTML, so that a name holding `|`,
- * backticks, `*`, `~`, `$` (math), brackets or tags cannot break the table, inject markup
- * or show as something else. `_` only where it could start or end emphasis: between two
- * letters or digits it cannot, and names like `GW_TOKEN` stay as they are. `value` is on
- * one line already (field).
- */
-export function escapeMarkdown(value: string): string {
-  if (!MAYBE_SPECIAL.test(value)) return value
-  return value.replace(markdownSpecial(), (c) => `&#${c.charCodeAt(0)};`)
 }

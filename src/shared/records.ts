@@ -112,6 +112,25 @@ export function sameId(a: string, b: string): boolean {
   return caseless(a) === caseless(b)
 }
 
+/**
+ * The project of the records a list answered with: its id when they all carry the same one
+ * (compared without regard to case; the first record's spelling), `several` when they carry
+ * two or more, undefined when they do not tell (none listed, or one without a projectId).
+ */
+export type ListedProject = { id: string } | 'several' | undefined
+
+export function projectOf(records: readonly TokenRecord[]): ListedProject {
+  const [first, ...rest] = records
+  const id = first?.projectId
+  if (id === undefined) return undefined
+  let several = false
+  for (const { projectId } of rest) {
+    if (projectId === undefined) return undefined
+    several ||= !sameId(projectId, id)
+  }
+  return several ? 'several' : { id }
+}
+
 /** The record with this id (ids compared without regard to case), or undefined. */
 export function findById(tokens: readonly TokenRecord[], tokenId: string): TokenRecord | undefined {
   return tokens.find((token) => sameId(token.id, tokenId))

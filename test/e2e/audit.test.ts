@@ -1,6 +1,7 @@
 // operation audit on the committed bundle: what it finds and names, that it never revokes,
 // its report's escaping and size, and olderThan checked before any request.
 import { describe, expect, it } from '@jest/globals'
+import { PROJECT_ID } from '../support/fake-platform.mjs'
 import {
   expectCleanFailure,
   expectNoLeaks,
@@ -32,7 +33,7 @@ describe('audit (the committed bundle on Node 24)', () => {
         .filter((line) => line.includes('revoke')),
     ).toEqual([])
     expect([...platform().tokens.values()].every((t) => t.state === 'active')).toBe(true)
-    expect(run.summary).toContain('### Gateway token audit')
+    expect(run.summary).toContain(`### Gateway token audit: project <code>${PROJECT_ID}</code>`)
     expect(run.summary).not.toMatch(/would revoke/i)
     expectNoLeaks(run, platform().secrets())
   })

@@ -43,7 +43,7 @@ describe('cleanup (the committed bundle on Node 24)', () => {
     expect(revokes.sort()).toEqual([old1, old2].map((t) => revokeLine(t.id)).sort())
     expect(run.outputs.tokens).not.toContain('tokenValue')
     expect(run.summary).toMatch(
-      /^### Gateway token cleanup\n\n.*older than 30d\. Revoked 2 tokens\./,
+      /^### Gateway token cleanup: project <code>[0-9a-f-]{36}<\/code>\n\n.*older than 30d\. Revoked 2 tokens\./,
     )
     expect(run.log).toContain(`Revoked gateway token 'ci-a' (${old1.id}), 45d old.`)
     expectNoLeaks(run, [...platform().secrets(), old1.tokenValue ?? '', old2.tokenValue ?? ''])

@@ -163,4 +163,45 @@ describe('examples/nightly-cleanup-reusable.yml, calling .github/workflows/clean
     expect(run.jobs.report).toBe('success')
     expect(run.steps.find((s) => s.job === 'report')?.outputs).toEqual({ count: '2' })
   })
+
+  describe('environment secrets', () => {
+    /** The example, its with: given `environment`, run with the API client in `production` only. */
+    async function inEnvironment(environment?: string) {
+      const path = join(ROOT, 'examples/nightly-cleanup-reusable.yml')
+      const caller = parse(readFileSync(path, 'utf8')) as {
+        jobs: { cleanup: { with: Record<string, unknown> } }
+      }
+      if (environment !== undefined) caller.jobs.cleanup.with.environment = environment
+      const base = settings(platform())
+      // The API client is in the production environment only, under the names the caller
+      // reads and under those the reusable workflow reads.
+      const { PLATFORM_CLIENT_ID: id, PLATFORM_CLIENT_SECRET: secret, ...others } = base.secrets
+      const secrets = { PLATFORM_CLIENT_ID: id, PLATFORM_CLIENT_SECRET: secret }
+      const production = { secrets: { ...secrets, clientId: id, clientSecret: secret } }
+      return runWorkflowText(stringify(caller), 'caller.yml', {
+        ...base,
+        secrets: others,
+        environments: { ...base.environments, production },
+      })
+    }
+
+    it('the calling job cannot read them: what it passes from an environment arrives empty', async () => {
+      seedTokens(platform())
+      const run = await inEnvironment()
+      expect(run.jobs.cleanup).toBe('failure')
+      expect(run.steps[0]?.inputs.clientId).toBe('')
+      expect(platform().requestLines()).toEqual([])
+    })
+
+    it('with environment: in the called job, that environment’s clientId and clientSecret are used', async () => {
+      const { tokens: t } = seedTokens(platform())
+      const run = await inEnvironment('production')
+      expect(run.jobs.cleanup).toBe('success')
+      expect(run.steps[0]?.inputs).toMatchObject({
+        clientId: platform().clientId,
+        clientSecret: platform().clientSecret,
+      })
+      expect(revokes()).toEqual([revokeLine(t.prOld.id), revokeLine(t.prOlder.id)].sort())
+    })
+  })
 })

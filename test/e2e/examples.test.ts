@@ -45,13 +45,31 @@ describe('examples/rotation.yml: a rotation that fails safely', () => {
         'mediator.secretName=mediator-gateway-token-4242',
       ]),
     )
-    // The post step kept the new token; the second job revoked the old one.
+    // The post step kept the new token; the second job revoked the old one, keeping the new
+    // one by its id, handed on as the deploy job's output.
     const post = run.steps.find((s) => s.stage === 'post')
     expect(post?.log).toContain('The job succeeded:')
     expect(post?.log).toContain('stays active (revokeOnExit: failure).')
+    const cleanup = run.steps.find((s) => s.job === 'revoke-old-tokens' && s.kind === 'action')
+    expect(cleanup?.inputs.keepIds).toBe(fresh.id)
+    expect(cleanup?.log).toContain(`(${fresh.id}), 0m old: its id is in keepIds.`)
+    expect(run.warnings).toEqual([])
     const secrets = secretsOf(platform(), run, [old])
     expectNoLeaks(run, secrets)
     expectNothingLeft(run, secrets)
+  })
+
+  it('a token of the name made since the deploy (another run) does not cost the deployed one its place', async () => {
+    const old = platform().seed({ name: 'mediator-production', ageMs: 30 * DAY })
+    // Dated after anything this run creates: the newest of the name, which keep: 1 keeps.
+    const newer = platform().seed({ name: 'mediator-production', ageMs: -DAY })
+    const run = await runWorkflow('examples/rotation.yml', settings(platform()))
+
+    expect(run.jobs).toEqual({ deploy: 'success', 'revoke-old-tokens': 'success' })
+    const fresh = created(platform(), [old, newer])
+    expect(fresh.state).toBe('active')
+    expect(platform().tokens.get(newer.id)?.state).toBe('active')
+    expect(platform().tokens.get(old.id)?.state).toBe('revoked')
   })
 
   it('deploy fails: the post step revokes the new token, the old one stays in service', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { AUTH_PATH, startFakePlatform } from '../support/fake-platform.mjs'
 import { expectCleanFailure, expectNoLeaks, LIST, runAgainst, useFakePlatform } from './helpers.js'
 
-// What a failure tells the workflow author to check (CONTRACT.md, Rules: a failure message).
+// What a failure tells the workflow author to check (README, "When something fails").
 // The ECONNREFUSED hint for authUrl is in failures.test.ts, an unresolvable authUrl behind
 // NO_PROXY in proxy.test.ts.
 

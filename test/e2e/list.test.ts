@@ -79,6 +79,8 @@ describe('list (the committed bundle on Node 24)', () => {
     expect(run.exitCode).toBe(0)
     expect(run.outputs).toEqual({ tokens: '[]', count: '0', tokensFile: expect.any(String) })
     expect(run.summary).toContain('0 of 5 tokens match name <code>nothing-&#42;</code>.')
+    // The project of the records listed, though none matched: a matrix over projects tells them apart.
+    expect(run.summary).toMatch(/^### Gateway tokens: project <code>[0-9a-f-]{36}<\/code>\n/)
   })
 
   it('summarises the matches in a table', async () => {

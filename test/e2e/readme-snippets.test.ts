@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals'
 import { runWorkflowText } from '../support/workflow-runner.mjs'
 import { created, DAY, settings } from './example-helpers.js'
 import { useFakePlatform } from './helpers.js'
-import { asWorkflow, snippet } from './readme-helpers.js'
+import { asWorkflow, jobsAsWorkflow, snippet } from './readme-helpers.js'
 
 const platform = useFakePlatform()
 
@@ -36,5 +36,35 @@ describe("the README's Helm snippet, copied on its own, is safe", () => {
     const fresh = created(platform(), [old])
     expect(fresh.state).toBe('revoked')
     expect(platform().tokens.get(old.id)?.state).toBe('active')
+  })
+})
+
+describe("the README's Rotate snippet, copied on its own", () => {
+  it('revokes the older tokens of the name, never the new one: keepIds names it by its id', async () => {
+    const old = platform().seed({ name: 'mediator-production', ageMs: 30 * DAY })
+    // Newer than anything the run creates: keep: 1, the default, keeps it; keepIds the new one.
+    const newer = platform().seed({ name: 'mediator-production', ageMs: -DAY })
+    const run = await runWorkflowText(
+      jobsAsWorkflow(snippet('### Rotate')),
+      'rotate.yml',
+      settings(platform()),
+    )
+    expect(run.jobs).toEqual({ deploy: 'success', 'revoke-old-tokens': 'success' })
+    const fresh = created(platform(), [old, newer])
+    expect(fresh.state).toBe('active')
+    expect(platform().tokens.get(newer.id)?.state).toBe('active')
+    expect(platform().tokens.get(old.id)?.state).toBe('revoked')
+    const cleanup = run.steps.find((s) => s.job === 'revoke-old-tokens')
+    expect(cleanup?.log).toContain(`(${fresh.id}), 0m old: its id is in keepIds.`)
+  })
+})
+
+describe("the README's Windows snippet", () => {
+  // It runs in CI, on windows-latest (.github/workflows/ci.yml; test/unit/workflows.test.ts
+  // checks that CI runs its lines): here, with no PowerShell, it must not pass as run by bash.
+  it('is refused here, loudly, for its shell: pwsh', async () => {
+    await expect(
+      runWorkflowText(asWorkflow(snippet('### On Windows')), 'windows.yml', settings(platform())),
+    ).rejects.toThrow(/cannot run shell: pwsh/)
   })
 })

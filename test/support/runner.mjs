@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * Runs the committed bundle the way the GitHub runner does (actions/runner; the facts in
- * ../shared/spec/RUNNER.md): inputs as `INPUT_<NAME>` with action.yml's defaults filled in
+ * Runs the committed bundle the way the GitHub runner does (actions/runner; the facts, with
+ * the runner's file and function each is read from, in docs/RUNNER.md): inputs as `INPUT_<NAME>` with action.yml's defaults filled in
  * and evaluated at each stage, a clean environment, new GITHUB_OUTPUT, GITHUB_ENV,
  * GITHUB_STATE, GITHUB_PATH and GITHUB_STEP_SUMMARY files read back with the runner's rules
  * (file-commands.mjs: a malformed one fails the step, even with exit code 0), workflow
@@ -56,7 +56,9 @@ export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..')
 
 /**
  * @typedef {object} RunOptions
- * @property {Record<string, string>} [inputs] as in a workflow's `with:`
+ * @property {Record<string, string>} [inputs] as in a workflow's `with:`, evaluated for this
+ *   stage: the runner evaluates `with:` again for the post step, with the contexts then (the
+ *   workflow runner does so); action.yml's defaults are evaluated here
  * @property {Record<string, string>} [env] the step's environment besides the runner's own:
  *   the job's env and GITHUB_ENV of earlier steps (RUNNER_DEBUG, proxies, ...)
  * @property {string[]} [path] directories earlier steps put before PATH (GITHUB_PATH)
@@ -65,7 +67,8 @@ export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..')
  * @property {string} [script] a script to run instead, as a step of another action: the
  *   emulation's own tests give it what the action never does (a CRLF file, set-env)
  * @property {'success' | 'failure' | 'cancelled'} [jobStatus] the job's status as the step
- *   sees it (`job.status`: the post step's default of jobStatus); success by default
+ *   sees it (`job.status`: the post step's default of jobStatus; inside a composite action
+ *   too, the job's, not the action's: docs/RUNNER.md); success by default
  * @property {Partial<Record<'GITHUB_OUTPUT' | 'GITHUB_ENV' | 'GITHUB_STATE', 'full' | 'missing' | 'folder'>>} [broken]
  *   runner files that cannot be written: `full` (ENOSPC: /dev/full on Linux), `missing`
  *   (the path names a file that is not there) or `folder` (EISDIR); they are not read back

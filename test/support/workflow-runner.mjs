@@ -9,20 +9,26 @@
  * of a job's output), secrets and vars scoped by `environment:`, steps in order, a failed
  * or cancelled step skipping the rest unless their `if:` says otherwise, and at the end of
  * each job the post steps of the actions it ran, last first, with the job's status and
- * env then. This action's steps run the committed bundle through the runner emulation
- * (runner.mjs) against the fake platform; `run:` steps run with bash as the runner runs
- * them (`bash --noprofile --norc -eo pipefail`), with the fake deploy tools first on PATH
- * (fake-tools.mjs); both get the runner's file and workflow commands, a cancel
- * (`options.cancel`) and `timeout-minutes`. actions/checkout is the job's directory; any
- * other `uses:` is an error. A job that calls a reusable workflow of this repository
+ * env then, their `with:` evaluated again. This action's steps run the committed bundle
+ * through the runner emulation (runner.mjs) against the fake platform; `run:` steps run with
+ * the shell a Linux runner would use (`bash -e` when none is named, `bash --noprofile --norc
+ * -eo pipefail` for `shell: bash`, `sh -e`), with the fake deploy tools first on PATH
+ * (fake-tools.mjs), and any other shell is an error; both get the runner's file and workflow
+ * commands, a cancel (`options.cancel`) and `timeout-minutes`. actions/checkout is the job's
+ * directory; a local composite action (`uses: ./path`) runs its steps as the runner does,
+ * the post steps of the actions in it at the end of the job; any other `uses:` is an error.
+ * A job that calls a reusable workflow of this repository
  * (`uses: ./.github/workflows/...`, or as the examples name it, this repository's
  * placeholder at a SHA) runs the called jobs, loaded and checked by the parser, with the
  * `with:` and `secrets:` it passes. Job outputs holding a secret are dropped, as the
  * runner drops them.
  *
- * The parts live in workflow-runner/: the jobs, matrices, environments and reusable calls
- * (jobs.mjs, matrix.mjs), one job (job.mjs), `run:` steps and step results (steps.mjs),
- * expressions and tokens (evaluate.mjs) and the types (types.mjs).
+ * The facts each part follows, with the runner's source: docs/RUNNER.md. The parts live in
+ * workflow-runner/: the jobs, matrices, environments and reusable calls (jobs.mjs,
+ * matrix.mjs), one job (job.mjs), a list of steps (step-list.mjs), what a `uses:` names
+ * (uses.mjs), composite actions (composite.mjs), this action's main and post steps
+ * (action-step.mjs), `run:` steps, their shells and step results (steps.mjs), expressions
+ * and tokens (evaluate.mjs) and the types (types.mjs).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -35,6 +41,7 @@ import {
 import { installFakeTools } from './fake-tools.mjs'
 import { ROOT } from './runner.mjs'
 import { evaluateMapping, mustMapping } from './workflow-runner/evaluate.mjs'
+import { refuseWorkflowDefaults } from './workflow-runner/job.mjs'
 import { reusableWorkflows, runJobs } from './workflow-runner/jobs.mjs'
 
 /** @typedef {import('./workflow-runner/types.mjs').WorkflowOptions} WorkflowOptions */
@@ -76,6 +83,7 @@ export async function runWorkflowText(content, name, options = {}) {
       parsed.value
     )
   const rawJobs = mustMapping(mustMapping(raw).find('jobs'))
+  refuseWorkflowDefaults(raw, name)
   const event = options.event ?? 'workflow_dispatch'
   if (!(event in template.events)) throw new Error(`${name} does not run on ${event}`)
   const dir = mkdtempSync(join(tmpdir(), 'gateway-token-workflow-'))

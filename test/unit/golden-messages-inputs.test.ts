@@ -1,6 +1,6 @@
 // Golden messages of the inputs: a value refused before any request is sent. Worded by
 // readInputs, with the inputs of test/fixtures/inputs.ts. See test/fixtures/golden.ts.
-import { refuseUnknownInputs } from '../../src/inputs/parsers.js'
+import { refuseUnknownInputs } from '../../src/inputs/unknown-inputs.js'
 import { DECLARED_INPUTS } from '../../src/inputs/read.js'
 import { pinMessages, thrown } from '../fixtures/golden.js'
 import { OPERATION, read } from '../fixtures/inputs.js'
@@ -27,6 +27,12 @@ pinMessages('the inputs', [
     message: () => refused('cleanup', { olderThan: '30' }),
     expected:
       'Input \'olderThan\' must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got "30".',
+  },
+  {
+    situation: 'a keepIds line that is not a token id',
+    message: () => refused('cleanup', { keepIds: 'mediator-production' }),
+    expected:
+      'Input \'keepIds\' must hold token ids (UUIDs), one per line, like 123e4567-e89b-42d3-a456-426614174000; got "mediator-production".',
   },
   {
     situation: 'an expectedProjectId that is not a UUID',

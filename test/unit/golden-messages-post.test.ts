@@ -157,6 +157,16 @@ pinMessages('the post step', [
     expected: `warning: Did not revoke the gateway token 'ephemeral' (${TOKEN_ID}) at the end of the job: revokeOnExit is failure, and the job's status is not known (jobStatus is "unknown", not success, failure or cancelled). If the job did not succeed, revoke it yourself.`,
   },
   {
+    situation: 'revokeOnExit: failure, and the job was cancelled: maybe after its deploy finished',
+    message: async () =>
+      (
+        await post({ name: 'mediator-production', id: TOKEN_ID, when: 'failure' }, [], {
+          jobStatus: 'cancelled',
+        })
+      )[0],
+    expected: `info: The job was cancelled: revoking the gateway token 'mediator-production' (${TOKEN_ID}) (revokeOnExit: failure). If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.`,
+  },
+  {
     situation: 'revokeOnExit: failure, the job succeeded, and no token id was saved',
     message: () => last(post({ name: 'pr-9', when: 'failure' }, [], { jobStatus: 'success' })),
     expected:

@@ -55,6 +55,8 @@ beforeAll(async () => {
   const roots: Record<string, string> = {
     repository: ROOT,
     'misspelt-input': repository('misspelt-input'),
+    'composite-input': repository('composite-input'),
+    'permission-scopes': repository('permission-scopes'),
     'missing-input': repository('missing-input'),
     'bad-icon': repository('bad-icon'),
     'undeclared-output': repository('undeclared-output'),
@@ -94,6 +96,29 @@ describe('npm run lint:actions', () => {
       ],
       summary: 'lint:actions: 2 files and 0 snippets: 2 problems',
     })
+  })
+
+  it('fails on a misspelt input in a composite action of examples/, and where a workflow uses it', () => {
+    expect(runs['composite-input']).toEqual({
+      code: 1,
+      problems: [
+        "examples/deploy/action.yml:18:9: Invalid action input 'revokeOnExt'",
+        'examples/use-deploy.yml:13:9: Missing required input `environment`',
+        "examples/use-deploy.yml:14:11: Invalid action input 'enviroment'",
+      ],
+      summary: 'lint:actions: 3 files and 0 snippets: 3 problems',
+    })
+  })
+
+  it('takes a permission scope GitHub knows (artifact-metadata), and fails on a misspelt one', () => {
+    const found = runs['permission-scopes']
+    expect(found?.code).toBe(1)
+    expect(found?.problems).toEqual([
+      ".github/workflows/release.yml:9:3: Unexpected value 'artifact-metdata'",
+      expect.stringMatching(
+        /^\.github\/workflows\/release\.yml:9:3: unknown permission scope "artifact-metdata"\. .* \[permissions\]$/,
+      ),
+    ])
   })
 
   it('fails on a required input missing from a snippet, at its line in the Markdown', () => {

@@ -45,6 +45,8 @@ describe('the release workflow', () => {
       contents: 'write',
       'id-token': 'write',
       attestations: 'write',
+      // attest-build-provenance writes the artifacts' storage record only with it.
+      'artifact-metadata': 'write',
     })
     const publishSteps = publish?.steps ?? []
     // No npm, no node, no script or action of the repository.

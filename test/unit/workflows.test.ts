@@ -142,4 +142,23 @@ describe('checkouts, pins and the CI checks', () => {
     )
     expect(cleanups.map((step) => step.with?.dryRun ?? false)).toEqual([true, false])
   })
+
+  it("runs the README's PowerShell snippet in pwsh on Windows, on the create's token file", () => {
+    const readme = readFileSync(`${ROOT}/README.md`, 'utf8')
+    const section = readme.slice(readme.indexOf('\n### On Windows\n'))
+    const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? ''
+    const snippet = (parse(block) as { shell?: string; run?: string }[]).find((s) => s.shell)
+    expect(snippet?.shell).toBe('pwsh')
+    // Its lines but the last, which stands for the user's own deploy.
+    const lines = (snippet?.run ?? '').trimEnd().split('\n').slice(0, -1)
+    expect(lines.length).toBeGreaterThan(1)
+    const ci = steps('.github/workflows/ci.yml').find((step) => step.shell === 'pwsh')
+    expect(ci?.if).toBe("runner.os == 'Windows'")
+    expect((ci?.run ?? '').split('\n').slice(0, lines.length)).toEqual(lines)
+    // It reads the file the create wrote (writeTokenFile), and checks it against the value.
+    expect(ci?.env).toEqual({
+      TOKEN_FILE: '${{ steps.ephemeral.outputs.tokenFile }}',
+      TOKEN_VALUE: '${{ steps.ephemeral.outputs.tokenValue }}',
+    })
+  })
 })

@@ -1,157 +1,99 @@
-// One job of a workflow: its steps in order, this action's through the runner, then its posts.
+// One job of a workflow: its steps in order (step-list.mjs), then its post steps, and its outputs.
 // @ts-check
-import { mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs'
-import { join, relative } from 'node:path'
-import { isSequence } from '@actions/workflow-parser'
-import { ROOT, runAction } from '../runner.mjs'
 import {
-  evaluateCondition,
-  evaluateMapping,
-  evaluateToken,
-  evaluateTree,
-  jobStatusFunctions,
-  mustMapping,
-} from './evaluate.mjs'
-import { runScript, skipped, stepRun } from './steps.mjs'
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import { isSequence } from '@actions/workflow-parser'
+import { ROOT } from '../runner.mjs'
+import { runPosts } from './action-step.mjs'
+import { evaluateMapping, evaluateTree, mustMapping } from './evaluate.mjs'
+import { runSteps } from './step-list.mjs'
 
-/** @typedef {import('./types.mjs').StepRun} StepRun */
-/** @typedef {import('./types.mjs').WorkflowOptions} WorkflowOptions */
 /** @typedef {import('./types.mjs').WorkflowRun} WorkflowRun */
-/** @typedef {'success' | 'failure' | 'cancelled'} JobStatus */
-
-/** How this action is named in examples and snippets (a placeholder), and in CI. */
-const THIS_ACTION = /^(?:your-org\/gateway-token-action@[0-9a-f]{40}|\.\/?)$/
-/** The one other action the examples use: a checkout, which the job's directory stands for. */
-const CHECKOUT = /^actions\/checkout@[0-9a-f]{40}$/
+/** @typedef {import('./types.mjs').Job} Job */
+/** @typedef {import('./types.mjs').Frame} Frame */
+/** @typedef {import('./types.mjs').JobStatus} JobStatus */
 
 /**
- * One job: its steps in order, then the post steps of its actions, last first, with the
- * job's status then (StepsRunner: failure after a failed step, cancelled on a cancel, which
- * wins; `continue-on-error` leaves it). A step it cannot run (any other `uses:`) fails the
- * run, loudly: an example must not pass with a step that did nothing.
+ * One job: its steps in order (step-list.mjs), then the post steps of its actions, last
+ * registered first, with the job's status then (StepsRunner: failure after a failed step,
+ * cancelled on a cancel, which wins; `continue-on-error` leaves it). A step it cannot run
+ * (another action, a shell it has not) fails the run, loudly: an example must not pass with
+ * a step that did nothing.
  * @param {import('@actions/workflow-parser/model/workflow-template').Job} job
  * @param {import('@actions/workflow-parser/templates/tokens/mapping-token').MappingToken} rawJob
  * @param {Record<string, unknown> & { env: Record<string, string> }} contexts the job's, the
  *   workflow's `env:` as `env`
- * @param {{ dir: string, tools: ReturnType<typeof import('../fake-tools.mjs').installFakeTools>, options: WorkflowOptions, run: WorkflowRun }} shared
+ * @param {Job['shared']} shared
  * @param {string} [label] the job in the run's records: `<caller> / <id>` in a called workflow
  * @returns {Promise<{ result: JobStatus, outputs: Record<string, string> }>}
  */
-export async function runJob(
-  job,
-  rawJob,
-  contexts,
-  { dir, tools, options, run },
-  label = job.id.value,
-) {
-  const jobDir = mkdtempSync(join(dir, `${job.id.value}-`))
+export async function runJob(job, rawJob, contexts, shared, label = job.id.value) {
+  const dir = mkdtempSync(join(shared.dir, `${job.id.value}-`))
   // A checkout of the repository: examples/ where the workflows expect it.
-  symlinkSync(join(ROOT, 'examples'), join(jobDir, 'examples'))
-  /** @type {JobStatus} */
-  let status = 'success'
-  /** @type {Record<string, { outputs: Record<string, string>, outcome: string, conclusion: string }>} */
-  const steps = {}
-  /** The job's env: the workflow's, then its own; then GITHUB_ENV of each step, for later ones. */
-  const jobEnv = { ...contexts.env, ...evaluateMapping(rawJob.find('env'), contexts) }
-  /** @type {string[]} GITHUB_PATH of earlier steps, latest first */
-  let path = []
-  /** @type {{ inputs: Record<string, string>, state: Record<string, string>, stepEnv: Record<string, string>, name: string, timeoutMinutes: number }[]} */
-  const posts = []
+  symlinkSync(join(ROOT, 'examples'), join(dir, 'examples'))
+  for (const [path, content] of Object.entries(shared.options.files ?? {})) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true })
+    writeFileSync(join(dir, path), content)
+  }
+  const { env: workflowEnv, ...rest } = contexts
+  /** @type {Job} */
+  const state = {
+    label,
+    dir,
+    // The job's env: the workflow's, then its own; then GITHUB_ENV of each step, for later ones.
+    env: { ...workflowEnv, ...evaluateMapping(rawJob.find('env'), contexts) },
+    path: [],
+    status: 'success',
+    // The runner masks every secret of the job, its environment's included, in every step's log.
+    secrets: Object.values(/** @type {Record<string, string>} */ (contexts.secrets ?? {})),
+    shared,
+  }
+  /** @type {Frame} */
+  const frame = {
+    contexts: rest,
+    steps: {},
+    env: {},
+    processEnv: {},
+    posts: [],
+    shell: defaultShell(rawJob, contexts),
+    status: () => state.status,
+    ended: (conclusion) => {
+      if (conclusion === 'cancelled') state.status = 'cancelled'
+      else if (conclusion === 'failure' && state.status === 'success') state.status = 'failure'
+    },
+  }
   const rawSteps = rawJob.find('steps')
-  const masked = run.masked
-  // The runner masks every secret of the job, its environment's included, in every step's log.
-  const secrets = Object.values(/** @type {Record<string, string>} */ (contexts.secrets ?? {}))
-  const minuteMs = options.minuteMs ?? 60_000
-  for (const [index, step] of job.steps.entries()) {
-    const rawStep =
-      rawSteps !== undefined && isSequence(rawSteps) ? mustMapping(rawSteps.get(index)) : undefined
-    const scope = { ...contexts, steps, job: { status }, env: jobEnv }
-    const stepName = step.name === undefined ? step.id : evaluateToken(step.name, scope)
-    const functions = jobStatusFunctions(() => status)
-    if (!evaluateCondition(step.if?.expression ?? 'success()', scope, functions)) {
-      run.steps.push(skipped(label, stepName))
-      continue
-    }
-    const stepEnv = evaluateMapping(rawStep?.find('env'), scope)
-    const timeoutMinutes = Number(evaluateTree(rawStep?.find('timeout-minutes'), scope) ?? 0)
-    const started = Date.now()
-    const cancel =
-      options.cancel?.step === stepName
-        ? { when: () => Date.now() - started >= (options.cancel?.afterMs ?? 0) }
-        : undefined
-    const stop = { ...(cancel && { cancel }), timeoutMinutes, minuteMs }
-    const env = { ...jobEnv, ...stepEnv }
-    /** @type {StepRun & { path?: string[] }} */
-    let result
-    if ('run' in step) {
-      const script = String(evaluateToken(step.run, scope))
-      const where = { jobDir, path, tools, options, masked, secrets }
-      result = await runScript(script, env, where, stop)
-      Object.assign(jobEnv, result.env ?? {})
-    } else if (!('uses' in step)) {
-      throw new Error(`step ${stepName}: only run: and uses: steps run here`)
-    } else if (THIS_ACTION.test(step.uses.value)) {
-      const inputs = evaluateMapping(rawStep?.find('with'), scope)
-      const ran = await runAction({ inputs, env, path, dir: jobDir, ...stop })
-      masked.push(...ran.masked)
-      posts.unshift({ inputs, state: ran.state, stepEnv, name: stepName, timeoutMinutes })
-      Object.assign(jobEnv, ran.env)
-      result = stepRun(
-        ran.outcome === 'success',
-        ran.outputs,
-        ran.log,
-        ran.stdout + ran.stderr,
-        inputs,
-      )
-      if (ran.outcome === 'cancelled') result.outcome = 'cancelled'
-      result.summary = ran.summary
-      result.path = ran.path
-    } else if (CHECKOUT.test(step.uses.value)) {
-      result = stepRun(true, {}, '', '', {})
-      result.kind = 'other'
-    } else {
-      throw new Error(
-        `step ${stepName}: the workflow runner cannot run uses: ${step.uses.value} (only this action and actions/checkout)`,
-      )
-    }
-    path = [...(result.path ?? []), ...path]
-    result.job = label
-    result.name = stepName
-    run.steps.push(result)
-    const continues = evaluateTree(rawStep?.find('continue-on-error'), scope) === true
-    const conclusion = result.outcome === 'failure' && continues ? 'success' : result.outcome
-    steps[step.id] = { outputs: result.outputs, outcome: result.outcome, conclusion }
-    if (result.outcome === 'cancelled') status = 'cancelled'
-    else if (conclusion === 'failure' && status === 'success') status = 'failure'
-  }
-  // Post steps run last first, whatever happened (post-if: always()), with the job's status
-  // and env then (GITHUB_ENV of every step, the main step's included), and the step's own.
-  for (const post of posts) {
-    const ran = await runAction({
-      step: 'post',
-      inputs: post.inputs,
-      state: post.state,
-      env: { ...jobEnv, ...post.stepEnv },
-      path,
-      dir: jobDir,
-      jobStatus: status,
-      timeoutMinutes: post.timeoutMinutes,
-      minuteMs,
-    })
-    masked.push(...ran.masked)
-    const result = stepRun(
-      ran.outcome === 'success',
-      {},
-      ran.log,
-      ran.stdout + ran.stderr,
-      post.inputs,
-    )
-    result.summary = ran.summary
-    run.steps.push({ ...result, job: label, name: `Post ${post.name}`, stage: 'post' })
-  }
-  run.leftovers[label] = filesLeft(jobDir)
-  const outputs = jobOutputs(evaluateMapping(rawJob.find('outputs'), { ...contexts, steps }), run)
-  return { result: status, outputs }
+  const raw = job.steps.map((_, index) =>
+    rawSteps !== undefined && isSequence(rawSteps) ? mustMapping(rawSteps.get(index)) : undefined,
+  )
+  await runSteps({ steps: job.steps, raw }, frame, state)
+  await runPosts(frame.posts, state)
+  shared.run.leftovers[label] = filesLeft(dir)
+  const scope = { ...contexts, steps: frame.steps }
+  const outputs = jobOutputs(evaluateMapping(rawJob.find('outputs'), scope), shared.run)
+  return { result: state.status, outputs }
+}
+
+/**
+ * The shell of a `run:` step that names none: the job's `defaults.run.shell`, else none (the
+ * runner's default). `working-directory` there is not modelled: it fails the run.
+ * @param {import('@actions/workflow-parser/templates/tokens/mapping-token').MappingToken} rawJob
+ * @param {Record<string, unknown>} contexts
+ */
+function defaultShell(rawJob, contexts) {
+  const run = evaluateTree(rawJob.find('defaults'), contexts)
+  const defaults =
+    /** @type {{ run?: { shell?: string, 'working-directory'?: string } } | undefined} */ (run)
+  if (defaults?.run?.['working-directory'] !== undefined)
+    throw new Error('the workflow runner does not model defaults.run.working-directory')
+  return defaults?.run?.shell
 }
 
 /**
@@ -189,4 +131,17 @@ function filesLeft(root, dir = root, files = /** @type {Record<string, string>} 
     else if (entry.isFile()) files[relative(root, path)] = readFileSync(path, 'utf8')
   }
   return files
+}
+
+/**
+ * A workflow's own `defaults:` (a shell for every `run:` step of it) is not modelled: the
+ * run fails, loudly, rather than run its steps with another shell. A job's are (job.mjs).
+ * @param {unknown} raw the workflow's tokens, as written
+ * @param {string} name
+ */
+export function refuseWorkflowDefaults(raw, name) {
+  if (mustMapping(raw).find('defaults') !== undefined)
+    throw new Error(
+      `${name}: the workflow runner does not model a workflow's defaults: (a job's, it does)`,
+    )
 }

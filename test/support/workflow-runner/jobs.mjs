@@ -14,7 +14,7 @@ import {
   jobStatusFunctions,
   mustMapping,
 } from './evaluate.mjs'
-import { runJob } from './job.mjs'
+import { refuseWorkflowDefaults, runJob } from './job.mjs'
 import { expandMatrix } from './matrix.mjs'
 
 /** @typedef {import('@actions/workflow-parser/model/workflow-template').WorkflowJob} WorkflowJob */
@@ -213,6 +213,7 @@ async function callWorkflow(job, contexts, shared, id) {
   if (content === undefined || job.jobs === undefined) throw new Error(`${id}: ${name} not read`)
   const parsed = parseWorkflow({ name, content }, new NoOperationTraceWriter())
   const rawJobs = mustMapping(mustMapping(parsed.value).find('jobs'))
+  refuseWorkflowDefaults(parsed.value, name)
   const secrets = job['inherit-secrets']
     ? contexts.secrets
     : evaluateMapping(job['secret-values'], contexts)

@@ -1,4 +1,4 @@
-// A `run:` step run by bash with the fake tools, and the StepRun records of every step.
+// A `run:` step run by the shell it names, with the fake tools, and the StepRun records of every step.
 // @ts-check
 import { writeFileSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
@@ -11,11 +11,31 @@ import { readWorkflowCommands } from '../workflow-commands.mjs'
 /** @typedef {import('./types.mjs').WorkflowOptions} WorkflowOptions */
 
 /**
- * A `run:` step: the script in a file, run by bash as the runner runs it, in the job's
- * directory with the fake tools first on PATH, after what earlier steps put there; stopped
- * by a cancel or its `timeout-minutes` as any step; its workflow commands and file commands
- * processed as for any step (runner.mjs).
- * @param {string} script
+ * The command a Linux runner runs a script file with, by the step's `shell:` (ScriptHandler,
+ * ScriptHandlerHelpers in actions/runner; docs/RUNNER.md): none, `bash -e` (no pipefail);
+ * `bash`, `bash --noprofile --norc -e -o pipefail`; `sh`, `sh -e`. Any other shell (pwsh,
+ * powershell, cmd, python, a command of one's own) is not run here with another: the run
+ * fails, loudly, as for a `uses:` it cannot run.
+ * @param {string | undefined} shell
+ * @param {string} file
+ * @param {string} step the step's name, for the error
+ * @returns {[string, ...string[]]}
+ */
+export function shellCommand(shell, file, step) {
+  if (shell === undefined || shell === '') return ['bash', '-e', file]
+  if (shell === 'bash') return ['bash', '--noprofile', '--norc', '-e', '-o', 'pipefail', file]
+  if (shell === 'sh') return ['sh', '-e', file]
+  throw new Error(
+    `step ${step}: the workflow runner cannot run shell: ${shell} (only bash and sh, as a Linux runner runs them; a step for another shell runs in CI on a runner that has it)`,
+  )
+}
+
+/**
+ * A `run:` step: the script in a file, run by its shell as the runner runs it (shellCommand),
+ * in the job's directory with the fake tools first on PATH, after what earlier steps put
+ * there; stopped by a cancel or its `timeout-minutes` as any step; its workflow commands and
+ * file commands processed as for any step (runner.mjs).
+ * @param {{ script: string, shell: string | undefined, name: string }} run
  * @param {Record<string, string>} env
  * @param {{ jobDir: string, path: string[], tools: ReturnType<typeof import('../fake-tools.mjs').installFakeTools>, options: WorkflowOptions, masked: string[], secrets: string[] }} where
  *   `secrets`: the job's, which the runner masks in its log besides what add-mask registers
@@ -23,25 +43,19 @@ import { readWorkflowCommands } from '../workflow-commands.mjs'
  * @returns {Promise<StepRun & { env: Record<string, string>, path: string[] }>}
  */
 export async function runScript(
-  script,
+  { script, shell, name },
   env,
   { jobDir, path, tools, options, masked, secrets },
   stop,
 ) {
+  const file = join(jobDir, `step-${Math.random().toString(36).slice(2)}.sh`)
+  // Before anything runs: a shell it cannot honour fails the run, not the step.
+  const command = shellCommand(shell, file, name)
   const step = prepareStep({ dir: jobDir, env, path, action: false })
   try {
-    const file = join(jobDir, `step-${Math.random().toString(36).slice(2)}.sh`)
     writeFileSync(file, script)
-    const bash = /** @type {[string, ...string[]]} */ ([
-      'bash',
-      '--noprofile',
-      '--norc',
-      '-eo',
-      'pipefail',
-      file,
-    ])
     const ended = await runStepProcess(
-      bash,
+      command,
       {
         ...step.env,
         ...tools.env,

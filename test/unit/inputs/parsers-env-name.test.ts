@@ -1,4 +1,4 @@
-// readEnvName: the variable-name syntax and the deny-list of CONTRACT.md, both sides of each
+// readEnvName: the variable-name syntax and the deny-list of action.yml's envName, both sides of each
 // family, in any casing.
 import { describe, expect, it } from '@jest/globals'
 import { readEnvName } from '../../../src/inputs/parsers.js'
@@ -96,7 +96,7 @@ describe('readEnvName', () => {
     expect(readEnvName(name)).toBe(name)
   })
 
-  // CONTRACT.md: every family is refused "in any casing" (Windows runners ignore case).
+  // action.yml: every family is refused "in any casing" (Windows runners ignore case).
   const family = (prefix: string, why: string) => `names starting with ${prefix} ${why}`
   const LANGUAGE = (language: string) => `change how ${language} runs in later steps`
   it.each<[string, string]>([

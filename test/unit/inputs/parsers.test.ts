@@ -6,6 +6,7 @@ import {
   readBoolean,
   readDuration,
   readAuditAge,
+  readKeepIds,
   readNameFilters,
   readProjectId,
   readRequiredName,
@@ -13,7 +14,7 @@ import {
   wholeNumber,
 } from '../../../src/inputs/parsers.js'
 import { refusal } from '../../fixtures/input-error.js'
-import { TOKEN_ID as UUID } from '../../fixtures/inputs.js'
+import { PROJECT_ID, read, TOKEN_ID as UUID } from '../../fixtures/inputs.js'
 
 describe('oneOf', () => {
   const STATES = ['active', 'revoked', 'all'] as const
@@ -193,5 +194,42 @@ describe('names and ids', () => {
     expect(projectId.input).toBe('expectedProjectId')
     expect(projectId.message).toContain('must be a project id (a UUID)')
     expect(projectId.message).toContain(got)
+  })
+})
+
+describe('readKeepIds', () => {
+  const REFUSED =
+    "Input 'keepIds' must hold token ids (UUIDs), one per line, like 123e4567-e89b-42d3-a456-426614174000; got"
+
+  it.each<[string, string[]]>([
+    ['', []],
+    [UUID, [UUID]],
+    // One per line; blank lines and the spaces around a line dropped; ids in any case.
+    [`\n ${UUID} \r\n\n${PROJECT_ID.toUpperCase()}\n`, [UUID, PROJECT_ID.toUpperCase()]],
+  ])('reads %j as %j', (raw, ids) => {
+    expect(readKeepIds(raw)).toEqual(ids)
+  })
+
+  it.each<[string, string]>([
+    ['latest', 'latest'],
+    ['mediator-production', 'mediator-production'],
+    // Each line is one id: two on a line, or a list written with commas, is refused.
+    [`${UUID}, ${PROJECT_ID}`, `${UUID}, ${PROJECT_ID}`],
+    [`${UUID} ${PROJECT_ID}`, `${UUID} ${PROJECT_ID}`],
+    // One bad line among good ones is enough: it would keep nothing.
+    [`${UUID}\n${UUID.slice(1)}`, UUID.slice(1)],
+    [`{${UUID}}`, `{${UUID}}`],
+  ])('refuses %j, naming the input and the line', (raw, line) => {
+    const error = refusal(() => readKeepIds(raw))
+    expect(error.input).toBe('keepIds')
+    expect(error.message).toBe(`${REFUSED} ${JSON.stringify(line)}.`)
+  })
+
+  it('is read for a cleanup, and refused there before anything is sent', () => {
+    const { inputs } = read({ operation: 'cleanup', name: 'ci-*', keepIds: `${UUID}\n` })
+    expect(inputs.task).toMatchObject({ operation: 'cleanup', keepIds: [UUID] })
+    expect(read({ operation: 'cleanup', name: 'ci-*' }).inputs.task).toMatchObject({ keepIds: [] })
+    const error = refusal(() => read({ operation: 'cleanup', name: 'ci-*', keepIds: 'v2' }))
+    expect(error.message).toBe(`${REFUSED} "v2".`)
   })
 })

@@ -15,7 +15,17 @@ describe('readInputs: inputs not used by the operation', () => {
     ],
     ['list', { name: 'x', state: 'active' }],
     ['revoke', { tokenId: TOKEN_ID }],
-    ['cleanup', { name: 'x', olderThan: '1d', keep: '2', dryRun: 'true', concurrency: '8' }],
+    [
+      'cleanup',
+      {
+        name: 'x',
+        olderThan: '1d',
+        keep: '2',
+        keepIds: TOKEN_ID,
+        dryRun: 'true',
+        concurrency: '8',
+      },
+    ],
     ['audit', { name: 'x\ny', olderThan: '12h' }],
   ])('reads operation %s without warning about the inputs it uses: %j', (operation, used) => {
     const { inputs } = read({ ...COMMON, ...OPERATION[operation], ...used })
@@ -38,6 +48,8 @@ describe('readInputs: inputs not used by the operation', () => {
     ['cleanup', 'state', 'revoked'],
     // keep does not apply to an audit: the newest token of a name is a finding too.
     ['audit', 'keep', '2'],
+    ['audit', 'keepIds', TOKEN_ID],
+    ['list', 'keepIds', TOKEN_ID],
     ['audit', 'dryRun', 'true'],
     ['audit', 'state', 'active'],
   ])('warns that operation %s ignores %s', (operation, input, raw) => {

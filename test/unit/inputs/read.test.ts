@@ -1,7 +1,7 @@
 // readInputs: each input read by the right parser, with its range, on both sides of every rule.
 import { describe, expect, it } from '@jest/globals'
 import { InputError } from '../../../src/shared/errors.js'
-import { inputVariable } from '../../../src/inputs/parsers.js'
+import { inputVariable } from '../../../src/inputs/unknown-inputs.js'
 import {
   type CreateTask,
   type Inputs,

@@ -4,7 +4,7 @@ import type { CreateOptions } from '../../../src/platform/client.js'
 import { perform } from '../../../src/operations/index.js'
 import { Deadline } from '../../../src/shared/time.js'
 import { FakeClock } from '../../fixtures/clock.js'
-import { createTask } from '../../fixtures/done.js'
+import { cleanupTask, createTask } from '../../fixtures/done.js'
 import { recordingRunner } from '../../fixtures/runner.js'
 import { FakeTokenApi, token } from '../../fixtures/token-api.js'
 
@@ -39,6 +39,7 @@ describe('perform', () => {
       name: ['ci'],
       olderThan: undefined,
       keep: 0,
+      keepIds: [],
       dryRun: true,
       concurrency: 1,
     }
@@ -73,6 +74,29 @@ describe('perform', () => {
       },
     })
     expect(api.calls).toEqual(['list'])
+  })
+
+  it('list, cleanup and audit: the project of every record listed, not only of those taken', async () => {
+    const P = '6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b'
+    const api = new FakeTokenApi([
+      token('a', 'ci', 100, { projectId: P }),
+      token('b', 'prod', 1, { projectId: P }),
+    ])
+    const tasks: [ListTask, AuditTask, CleanupTask] = [
+      { operation: 'list', name: ['none'], state: 'all' },
+      { operation: 'audit', name: ['none'], olderThan: days(90) },
+      cleanupTask({ name: ['none'], dryRun: true }),
+    ]
+    for (const task of tasks) {
+      const done = await perform(api, task, context())
+      expect([task.operation, done.result]).toEqual([
+        task.operation,
+        expect.objectContaining({ project: { id: P } }),
+      ])
+    }
+    api.tokens.push(token('c', 'ci', 5, { projectId: '0d4e5f6a-7b8c-4d9e-8f0a-1b2c3d4e5f6a' }))
+    const listed = await perform(api, tasks[0], context())
+    expect(listed.result).toMatchObject({ project: 'several' })
   })
 
   it('create: hands the context’s create options to the create, and returns the task beside it', async () => {

@@ -132,10 +132,14 @@ describe('run: revokeOnExit: failure revokes only when the job did not succeed (
   }
   const label = `gateway token 'ephemeral' (${TOKEN_ID})`
 
+  const CANCELLED =
+    ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.'
+
   it.each([
-    ['failure', 'failed'],
-    ['cancelled', 'was cancelled'],
-  ])('revokes when the job status is %s', async (status, how) => {
+    ['failure', 'failed', ''],
+    // A cancel may come after the deploy finished: the line says what that leaves, and what to do.
+    ['cancelled', 'was cancelled', CANCELLED],
+  ])('revokes when the job status is %s', async (status, how, after) => {
     const runner = failureRunner(status)
     authOk()
     nock(API)
@@ -145,7 +149,7 @@ describe('run: revokeOnExit: failure revokes only when the job did not succeed (
     await runPost(runner, new FakeClock(Date.now()))
     expect(nock.pendingMocks()).toEqual([])
     expect(runner.lines).toContain(
-      `info: The job ${how}: revoking the ${label} (revokeOnExit: failure).`,
+      `info: The job ${how}: revoking the ${label} (revokeOnExit: failure).${after}`,
     )
   })
 

@@ -103,6 +103,26 @@ describe('report: cleanup', () => {
     expect(runner.lines.at(-1)).toBe('info: Revoked 0 tokens. Kept 3.')
   })
 
+  it('cleanup: a line for each token kept because keepIds names its id, never a warning', async () => {
+    const runner = recordingRunner()
+    await report(
+      done(
+        cleanedUp({
+          revoked: [token('old', 'mediator', 90)],
+          kept: [{ token: token('rolled-out', 'mediator', 1), why: 'keepIds' }],
+        }),
+        cleanupTask({ keep: 1, keepIds: ['rolled-out'] }),
+      ),
+      reportOptions(runner),
+      runner,
+    )
+    expect(runner.lines.filter((line) => line.startsWith('warning:'))).toEqual([])
+    expect(runner.lines).toContain(
+      "info: Kept gateway token 'mediator' (rolled-out), 1d old: its id is in keepIds.",
+    )
+    expect(runner.lines.at(-1)).toBe('info: Revoked 1 token. Kept 1.')
+  })
+
   it('cleanup: with keep above 1, a kept token is one of the newest, and a dry run says the same', async () => {
     const runner = recordingRunner()
     await report(

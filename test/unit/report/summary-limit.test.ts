@@ -4,7 +4,6 @@ import {
   auditSummary,
   cleanupSummary,
   createSummary,
-  cutMarkdown,
   listSummary,
   revokeSummary,
   Summary,
@@ -119,19 +118,6 @@ describe('the 128 KiB bound, in bytes', () => {
       /^### Heading\n\nNamed <code>&#124;€&#124;€.*€\.\.\.<\/code>\n\n#### Rows\n\n\| Name \| Id \|\n\| --- \| --- \|\n\n2 more not shown: a step summary must stay under 128 KiB; see the log\.\n\n$/,
     )
     expectWhole(summary)
-  })
-
-  it('cuts Markdown between characters, escapes and tags, closing the tags left open', () => {
-    expect(cutMarkdown('ab<code>cd&#124;ef</code>gh', 20)).toBe('ab<code>cd...</code>')
-    expect(cutMarkdown('ab<code>cd&#124;ef</code>gh', 26)).toBe('ab<code>cd&#124;...</code>')
-    expect(cutMarkdown('ab<code>c</code>d', 19)).toBe('ab<code>c</code>d')
-    expect(cutMarkdown('€€€€', 8)).toBe('€...')
-    expect(cutMarkdown('😀😀', 6)).toBe('...')
-    expect(cutMarkdown('abc', 2)).toBeUndefined()
-    // What fits exactly is kept whole; a named entity is one piece; a closed tag stays closed.
-    expect(cutMarkdown('abc', 3)).toBe('abc')
-    expect(cutMarkdown('ab&amp;cd', 7)).toBe('ab...')
-    expect(cutMarkdown(`<code>a</code>${'x'.repeat(50)}`, 25)).toBe('<code>a</code>xxxxxxxx...')
   })
 
   it('says where every row is when a table is cut short, each table its own way', () => {

@@ -3,7 +3,6 @@ import { describe, expect, it } from '@jest/globals'
 import {
   cleanupSummary,
   createSummary,
-  escapeMarkdown,
   listSummary,
   revokeSummary,
   SUMMARY_LIMIT_BYTES,
@@ -87,12 +86,6 @@ describe('summaries', () => {
       .find((line) => line.includes('<code>x</code>'))
     expect(row?.split('|')).toHaveLength(8)
     expect(row).not.toMatch(/[`*[\]]|<img|\n/)
-    expect(escapeMarkdown('a|b')).toBe('a&#124;b')
-    for (const c of '&<>"`\\*[]~$') expect(escapeMarkdown(c)).toBe(`&#${c.charCodeAt(0)};`)
-    // `_` only where it could start or end emphasis.
-    expect(escapeMarkdown('GW_TOKEN a_b _x_ __y')).toBe('GW_TOKEN a_b &#95;x&#95; &#95;&#95;y')
-    // Between two digits, or a digit and a letter, `_` cannot start or end emphasis either.
-    expect(escapeMarkdown('v1_2 b_3 4_c')).toBe('v1_2 b_3 4_c')
   })
 })
 
@@ -153,6 +146,17 @@ describe('create and cleanup summaries', () => {
         '| ci-a | <code>k1</code> | 1d | the newest of its name (keep: 1) |\n' +
         '| ci-d | <code>k3</code> | 2d | the newest of its name (keep: 1); the only token its name has: keep: 0 revokes it too |\n| ci-c | <code>k2</code> | unknown | its createdAt cannot be read |\n\n',
     )
+  })
+
+  it('cleanup: says it spares the ids of keepIds, and names each token kept for that', () => {
+    const kept = [{ token: record('k1', 'ci-a', 3), why: 'keepIds' as const }]
+    const one = cleanupSummary(cleanedUp({ kept }), { ...task, keepIds: ['k1'] })
+    expect(one).toContain(
+      'Selected active tokens named <code>ci-&#42;</code>, older than 30d, keeping the 1 newest of each name, never the token id in keepIds. Revoked 0 tokens.',
+    )
+    expect(one).toContain('| ci-a | <code>k1</code> | 3d | its id is in keepIds |')
+    const two = cleanupSummary(cleanedUp(), { ...task, keep: 0, keepIds: ['k1', 'k2'] })
+    expect(two).toContain('older than 30d, never the 2 token ids in keepIds.')
   })
 
   it('cleanup: a dry run is marked as one', () => {

@@ -150,7 +150,7 @@ describe('githubRunner', () => {
     }
   })
 
-  // CONTRACT.md: name must not be blank. The runner passes inputs as they were written;
+  // action.yml: name must not be blank. The runner passes inputs as they were written;
   // core.getInput trims them, so a blank name arrives empty and is refused as missing.
   it('reads an input trimmed, so that a blank one is empty', () => {
     const saved = process.env.INPUT_NAME

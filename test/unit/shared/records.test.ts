@@ -3,6 +3,7 @@ import {
   createdTime,
   findById,
   newestFirst,
+  projectOf,
   toRecord,
   publicJson,
   tokenLabel,
@@ -207,3 +208,32 @@ function permutations<T>(items: readonly T[]): T[][] {
     permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
   )
 }
+
+describe('projectOf', () => {
+  const P = '6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b'
+  const Q = '0d4e5f6a-7b8c-4d9e-8f0a-1b2c3d4e5f6a'
+  const of = (...projects: (string | undefined)[]) =>
+    projectOf(
+      projects.map((projectId, i) => ({
+        ...token(`t${i}`),
+        ...(projectId === undefined ? {} : { projectId }),
+      })),
+    )
+
+  it('names the project every record carries, in the first record’s spelling, case aside', () => {
+    expect(of(P)).toEqual({ id: P })
+    expect(of(P.toUpperCase(), P, P)).toEqual({ id: P.toUpperCase() })
+  })
+
+  it('says several when the records carry two projects or more', () => {
+    expect(of(P, Q)).toBe('several')
+    expect(of(P, P, Q, P)).toBe('several')
+  })
+
+  it('says nothing when no record is listed, or one does not carry a projectId', () => {
+    expect(of()).toBeUndefined()
+    expect(of(undefined, P)).toBeUndefined()
+    expect(of(P, undefined)).toBeUndefined()
+    expect(of(P, Q, undefined)).toBeUndefined()
+  })
+})

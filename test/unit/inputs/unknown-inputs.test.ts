@@ -5,7 +5,7 @@ import {
   editDistance,
   inputVariable,
   refuseUnknownInputs,
-} from '../../../src/inputs/parsers.js'
+} from '../../../src/inputs/unknown-inputs.js'
 import { DECLARED_INPUTS } from '../../../src/inputs/read.js'
 import { refusal } from '../../fixtures/input-error.js'
 import { CONNECTION, read } from '../../fixtures/inputs.js'
