@@ -17,15 +17,15 @@ export default {
     'src/operations/cleanup-plan.ts',
     'src/operations/cleanup.ts',
     'src/operations/pool.ts',
-    // The client: requests, retries, answers, the lost-create rules.
+    // The client: requests, retries, answers, a create's life and its lost token.
     'src/platform/call-loop.ts',
     'src/platform/client.ts',
     'src/platform/failures.ts',
     'src/platform/decode.ts',
-    'src/platform/lost-create.ts',
-    // The post step and its search.
+    'src/platform/create-life.ts',
+    'src/platform/find-created.ts',
+    // The post step.
     'src/post/step.ts',
-    'src/post/search.ts',
     // What is printed and handed on.
     'src/report/report.ts',
     'src/report/summary.ts',

@@ -285,7 +285,7 @@ __webpack_unused_export__ = debug; // for test
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(826);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(626);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -294,7 +294,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 826:
+/***/ 626:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -378,6 +378,9 @@ function truncate(value, max) {
         end--;
     return `${value.slice(0, end)}...`;
 }
+function quote(value, max = 80) {
+    return JSON.stringify(truncate(showInvisible(value), max)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 function asSentence(text) {
     return /[.!?]$/.test(text) ? text : `${text}.`;
 }
@@ -426,15 +429,15 @@ class InputError extends ActionError {
 }
 class RunnerFileError extends ActionError {
     constructor(file, cause) {
-        super(`could not write ${file}: ${asSentence(messageOf(cause))}`);
+        super(`could not write ${file}: ${asSentence(errors_messageOf(cause))}`);
     }
 }
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
-function messageOf(error) {
+function errors_messageOf(error) {
     const { message } = (error ?? {});
     return typeof message === 'string' ? message : String(error);
 }
-class RequestError extends ActionError {
+class errors_RequestError extends ActionError {
     status;
     transient;
     constructor(message, status, transient = false) {
@@ -443,16 +446,16 @@ class RequestError extends ActionError {
         this.transient = transient;
     }
 }
-class AuthenticationError extends RequestError {
+class AuthenticationError extends errors_RequestError {
 }
-class DeadlineError extends RequestError {
+class DeadlineError extends errors_RequestError {
     mayHaveTakenEffect;
     constructor(message, status, mayHaveTakenEffect = false) {
         super(message, status);
         this.mayHaveTakenEffect = mayHaveTakenEffect;
     }
 }
-class UnsettledRevokeError extends RequestError {
+class UnsettledRevokeError extends errors_RequestError {
     refusal;
     mayHaveRevoked;
     constructor(refusal, mayHaveRevoked) {
@@ -461,14 +464,14 @@ class UnsettledRevokeError extends RequestError {
         this.mayHaveRevoked = mayHaveRevoked;
     }
 }
-class ThrottledError extends RequestError {
+class ThrottledError extends errors_RequestError {
     throttle;
     constructor(message, throttle) {
         super(message, 429);
         this.throttle = { ...throttle, why: message };
     }
 }
-class UnknownTokenError extends RequestError {
+class UnknownTokenError extends errors_RequestError {
 }
 function isRefusal(status) {
     return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
@@ -511,9 +514,9 @@ function publicJson(records) {
     return JSON.stringify(records, [...PUBLIC_FIELDS]);
 }
 function nameAndId(token) {
-    return `${token.name === undefined ? NO_NAME : quoteName(token.name)} (${shortId(token)})`;
+    return `${token.name === undefined ? NO_NAME : records_quoteName(token.name)} (${shortId(token)})`;
 }
-function quoteName(name) {
+function records_quoteName(name) {
     return `'${truncate(oneLine(name), 200)}'`;
 }
 const NO_NAME = '(a name that is not text)';
@@ -719,9 +722,6 @@ function readUrl(raw, input, what) {
         throw refuse(`must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
     return url.origin + url.pathname.replace(/\/+$/, '');
 }
-function quote(raw) {
-    return JSON.stringify(truncate(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 ;// CONCATENATED MODULE: ./src/inputs/unknown-inputs.ts
 
@@ -868,16 +868,14 @@ function withDefaults(read) {
     return (input) => read(input) || INPUT_DEFAULTS[input];
 }
 
-;// CONCATENATED MODULE: ./src/platform/lost-create.ts
+;// CONCATENATED MODULE: ./src/platform/find-created.ts
 
 
 
-function mustSearch(facts) {
-    return facts.lost || (facts.written && facts.id === undefined && !facts.refused);
-}
 const KNOWN_CLOCK_MARGIN_MS = 2_000;
 const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
 const LATE_CREATE_MS = 60_000;
+const LOOK_AGAIN_MS = 2_000;
 function createWindow(sentAt, platformTime, totalMs = 0) {
     const onPlatform = platformTime(sentAt);
     const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
@@ -902,7 +900,7 @@ function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, exce
         return { found: 'several', tokens: candidates };
     const created = createdTime(only);
     if (created === undefined) {
-        const why = `its createdAt (${JSON.stringify(truncate(only.createdAt ?? '', 40))}) cannot be read, so whether it was made by this step or before it cannot be told`;
+        const why = `its createdAt (${quote(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`;
         return { found: 'unsure', token: only, why };
     }
     if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
@@ -912,51 +910,82 @@ function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, exce
     }
     return { found: 'one', token: only };
 }
-async function revokeAtOnce(revoke, token) {
+function lookForSentence(record, platformTime) {
+    const since = new Date(createWindow(record.sentAt, platformTime).since).toISOString();
+    const other = record.id === undefined ? '' : ` other than ${truncate(oneLine(record.id), 80)}`;
+    return `An active token named ${records_quoteName(record.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
+}
+async function searchCreated(api, record, { clock, deadline, log }, totalMs) {
+    let failure;
+    for (let answered = false;;) {
+        const tokens = await api.listTokens().catch((error) => {
+            if (!(error instanceof RequestError && error.transient))
+                throw error;
+            failure = { error };
+        });
+        answered ||= tokens !== undefined;
+        const options = { totalMs, except: record.id };
+        const created = tokens && findCreated(tokens, record, (at) => api.platformTime(at), options);
+        if (created !== undefined && created.found !== 'none')
+            return created;
+        const landing = answered ? record.sentAt + LATE_CREATE_MS - clock.now() : Infinity;
+        if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
+            if (!answered && failure !== undefined)
+                throw failure.error;
+            return { found: 'none' };
+        }
+        const again = `ooking again in ${LOOK_AGAIN_MS / 1000} s.`;
+        log.info(tokens === undefined
+            ? `Listing the tokens failed: ${messageOf(failure?.error)} L${again}`
+            : `No token named ${quoteName(record.name)} in the list yet; a create can land late: l${again}`);
+        await clock.sleep(LOOK_AGAIN_MS, deadline.stopSignal);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/platform/create-life.ts
+
+
+
+
+
+function mustSearch({ state, lostEarlier }) {
+    return state === 'sent' || state === 'unknown' || lostEarlier === true;
+}
+async function revokeUnheld(revoke, token) {
     try {
         await revoke(token.id);
         return 'It was revoked at once.';
     }
     catch (error) {
-        return `Revoking it at once failed too: ${asSentence(messageOf(error))} Revoke it with operation: revoke and tokenId: ${shortId(token)}.`;
+        return `Revoking it at once failed too: ${asSentence(errors_messageOf(error))} Revoke it with operation: revoke and tokenId: ${shortId(token)}.`;
     }
 }
-async function notHandedOn(revoke, token, why) {
-    const revoked = await revokeAtOnce(revoke, token);
-    const what = `The value of the new ${tokenLabel(token)} was not handed on.`;
-    return new ActionError(`${asSentence(messageOf(why))} ${what} ${revoked}`);
-}
-function lookForSentence(facts, platformTime, except) {
-    const since = new Date(createWindow(facts.sentAt, platformTime).since).toISOString();
-    const other = except === undefined ? '' : ` other than ${truncate(oneLine(except), 80)}`;
-    return `An active token named ${quoteName(facts.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
-}
-class FollowedCreate {
+class CreateLife {
     context;
-    facts;
-    unsaved;
+    record;
+    unrecorded;
     lostAttempts = 0;
-    constructor(name, context) {
+    constructor(name, when, context) {
         this.context = context;
-        this.facts = { name, sentAt: context.clock.now(), written: false, refused: false, lost: false };
-        context.save({ ...this.facts });
+        this.record = { name, sentAt: context.clock.now(), state: 'not sent', when };
+        context.record({ ...this.record });
     }
     written = () => {
-        if (!this.facts.written)
-            this.note({ written: true });
+        if (this.record.state === 'not sent')
+            this.change({ state: 'sent' });
     };
     async afterLostAnswer(failure) {
-        const { facts, context } = this;
-        const name = quoteName(facts.name);
-        const lookFor = lookForSentence(facts, context.platformTime);
+        const { record, context } = this;
+        const name = records_quoteName(record.name);
         context.log.info(`${failure}. The token may have been created all the same: checking the list.`);
         this.lostAttempts++;
-        this.note({ lost: true });
+        this.change({ state: 'unknown' });
+        const lookFor = lookForSentence(record, context.platformTime);
         const tokens = await context.list().catch((error) => {
-            const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${messageOf(error)} ${lookFor}`;
-            throw new RequestError(`${failure}; ${unknown}`);
+            const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${errors_messageOf(error)} ${lookFor}`;
+            throw new errors_RequestError(`${failure}; ${unknown}`);
         });
-        const created = findCreated(tokens, facts, context.platformTime);
+        const created = findCreated(tokens, record, context.platformTime);
         if (created.found === 'none') {
             context.log.info(`No token named ${name} was created: sending the create again.`);
             return undefined;
@@ -965,67 +994,66 @@ class FollowedCreate {
             const why = created.found === 'several'
                 ? `${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`
                 : `the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`;
-            throw new RequestError(`${failure}; ${why}`);
+            throw new errors_RequestError(`${failure}; ${why}`);
         }
         const { token } = created;
         if (!isUuid(token.id)) {
-            const id = JSON.stringify(truncate(token.id, 80));
-            const why = `a token named ${name} was created, but its id ${id} is not a UUID, so the action cannot use it. Revoke it and run again.`;
-            throw new RequestError(`${failure}; ${why}`);
+            const why = `a token named ${name} was created, but its id ${quote(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`;
+            throw new errors_RequestError(`${failure}; ${why}`);
         }
-        this.note({ id: token.id, lost: this.lostAttempts > 1 });
+        this.change({ state: 'created', id: token.id, lostEarlier: this.lostAttempts > 1 });
         if (token.tokenValue === undefined) {
             const why = `token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one).`;
-            throw new RequestError(`${failure}; ${why} ${await revokeAtOnce(context.revoke, token)}`);
+            throw new errors_RequestError(`${failure}; ${why} ${await revokeUnheld(context.revoke, token)}`);
         }
         const createdAt = oneLine(token.createdAt ?? '?');
         context.log.info(`It was: token ${token.id}, created at ${createdAt}, is this step's token.`);
         return token;
     }
     async accept(token, request) {
-        const { facts, context } = this;
-        if (token.name === facts.name && token.state === 'active') {
-            this.note({ id: token.id });
-            if (this.unsaved !== undefined)
-                throw await notHandedOn(context.revoke, token, this.unsaved.error);
-            if (facts.lost) {
-                const looks = `An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`;
-                const told = `An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(facts, context.platformTime, token.id)} revokeOnExit: true looks for it at the end of the job.`;
-                if (context.postStepLooks)
-                    context.log.info(looks);
-                else
-                    context.log.warning(told);
+        const { record, context } = this;
+        const lost = record.state === 'unknown' || record.lostEarlier === true;
+        if (token.name === record.name && token.state === 'active') {
+            this.change({ state: 'created', id: token.id, lostEarlier: lost });
+            if (this.unrecorded !== undefined) {
+                const error = asSentence(errors_messageOf(this.unrecorded.error));
+                const what = `The value of the new ${tokenLabel(token)} was not handed on.`;
+                throw new ActionError(`${error} ${what} ${await revokeUnheld(context.revoke, token)}`);
             }
+            if (lost && record.when !== 'never')
+                context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`);
+            else if (lost)
+                context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(this.record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
             return token;
         }
-        const state = JSON.stringify(truncate(oneLine(token.state), 40));
-        const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${state}, not an active token named ${quoteName(facts.name)}: its value was not handed on.`;
+        const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${quote(oneLine(token.state), 40)}, not an active token named ${records_quoteName(record.name)}: its value was not handed on.`;
         const created = createdTime(token);
-        const since = createWindow(facts.sentAt, context.platformTime).since;
+        const since = createWindow(record.sentAt, context.platformTime).since;
         if (token.state !== 'active' || (created !== undefined && created < since)) {
-            this.note({ refused: true });
+            this.change({ state: 'refused' });
             const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
-            throw new RequestError(token.state === 'active' ? mismatch + older : mismatch);
+            throw new errors_RequestError(token.state === 'active' ? mismatch + older : mismatch);
         }
-        this.note({ id: token.id });
-        throw new RequestError(`${mismatch} ${await revokeAtOnce(context.revoke, token)}`);
+        this.change({ state: 'created', id: token.id });
+        throw new errors_RequestError(`${mismatch} ${await revokeUnheld(context.revoke, token)}`);
     }
     failed(error) {
-        if (this.facts.id !== undefined || this.facts.lost)
+        const { state } = this.record;
+        if (state === 'created' || state === 'unknown')
             return;
-        const status = error instanceof RequestError ? error.status : undefined;
+        const status = error instanceof errors_RequestError ? error.status : undefined;
         if (isRefusal(status) || status === 429)
-            this.note({ refused: true });
-        else if (this.facts.written)
-            this.note({ lost: true });
+            this.change({ state: 'refused' });
+        else if (state === 'sent')
+            this.change({ state: 'unknown' });
     }
-    note(change) {
-        Object.assign(this.facts, change);
+    change(to) {
+        Object.assign(this.record, to);
         try {
-            this.context.save({ ...this.facts });
+            this.context.record({ ...this.record });
         }
         catch (error) {
-            this.unsaved ??= { error };
+            this.unrecorded ??= { error };
         }
     }
 }
@@ -1035,11 +1063,15 @@ class FollowedCreate {
 
 
 
-async function create(client, { name, ifExists }, options = {}) {
+async function create(client, { name, ifExists, revokeOnExit }, record) {
     const tokens = ifExists === 'create' ? [] : await client.listTokens();
     const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'));
     if (existing === undefined) {
-        return { operation: 'create', token: await client.createToken(name, options), reused: false };
+        return {
+            operation: 'create',
+            token: await client.createToken(name, { when: revokeOnExit, record }),
+            reused: false,
+        };
     }
     const which = `an active token named '${name}' exists already: ${existing.id}, created ${existing.createdAt ?? 'at an unknown time'}`;
     if (ifExists === 'fail')
@@ -1049,10 +1081,12 @@ async function create(client, { name, ifExists }, options = {}) {
     }
     return { operation: 'create', token: existing, reused: true };
 }
-async function revokeUnhanded(client, { token, reused }, error) {
-    if (!reused)
-        return notHandedOn((id) => client.revokeToken(id), token, error);
-    return new ActionError(`${asSentence(messageOf(error))} The reused ${tokenLabel(token)} stays active.`);
+async function handOnFailed(client, { token, reused }, error) {
+    const why = asSentence(errors_messageOf(error));
+    if (reused)
+        return new ActionError(`${why} The reused ${tokenLabel(token)} stays active.`);
+    const revoked = await revokeUnheld((id) => client.revokeToken(id), token);
+    return new ActionError(`${why} The value of the new ${tokenLabel(token)} was not handed on. ${revoked}`);
 }
 
 ;// CONCATENATED MODULE: external "node:timers/promises"
@@ -2060,7 +2094,7 @@ function authEndpoint(authUrl) {
 const TOKENS_PATH = '/api/tokens';
 function revokePath(tokenId) {
     if (!isUuid(tokenId))
-        throw new RequestError(`the token id ${JSON.stringify(truncate(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+        throw new errors_RequestError(`the token id ${quote(tokenId)} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
     return `${TOKENS_PATH}/${tokenId}/revoke?tokenId=${tokenId}`;
 }
 function jsonRequest(method, url, body) {
@@ -2089,7 +2123,7 @@ function parseJson(body) {
     }
 }
 function unusable(request, answer, what) {
-    return new RequestError(`${requestLine(request)} answered ${answer.status}${what}`, answer.status);
+    return new errors_RequestError(`${requestLine(request)} answered ${answer.status}${what}`, answer.status);
 }
 function readRecord(request, answer, value, where) {
     const record = toRecord(value);
@@ -2102,7 +2136,7 @@ function readRevoked(request, answer, tokenId) {
     if (!sameId(record.id, tokenId))
         throw unusable(request, answer, ` with the record of another token, ${nameAndId(record)}.`);
     if (record.state !== 'revoked') {
-        const state = JSON.stringify(truncate(record.state, 40));
+        const state = quote(record.state, 40);
         throw unusable(request, answer, ` with the token in state ${state}, not revoked.`);
     }
     return record;
@@ -2110,7 +2144,7 @@ function readRevoked(request, answer, tokenId) {
 function readCreated(request, answer) {
     const record = readRecord(request, answer, readJson(request, answer), 'the body');
     if (!isUuid(record.id)) {
-        throw unusable(request, answer, ` but the new token's id ${JSON.stringify(truncate(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`);
+        throw unusable(request, answer, ` but the new token's id ${quote(record.id)} is not a UUID, so the action cannot use it; look for the token with operation: list.`);
     }
     if (record.tokenValue === undefined) {
         throw unusable(request, answer, ` but the new token ${record.id} has no tokenValue; revoke it and try again.`);
@@ -2315,7 +2349,7 @@ class CallLoop {
                     return options.read(answer);
                 }
                 catch (error) {
-                    if (!(error instanceof RequestError))
+                    if (!(error instanceof errors_RequestError))
                         throw error;
                     const found = await options.onUncertain?.(error.message.replace(/\.$/, ''));
                     if (found !== undefined)
@@ -2340,7 +2374,7 @@ class CallLoop {
                 : target === 'api' && outcome.status === 404
                     ? apiPathHint(request)
                     : '';
-            throw new RequestError(asSentence(failure) + hint, answer?.status, transient);
+            throw new errors_RequestError(asSentence(failure) + hint, answer?.status, transient);
         }
     }
     async waitToRetry(failure, outcome, attempt, pooled) {
@@ -2431,16 +2465,15 @@ class PlatformClient {
             accessTokens: new Session(() => this.authenticate(), options.clock),
         });
     }
-    async createToken(name, { save } = {}) {
+    async createToken(name, { when = 'never', record } = {}) {
         const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
-        const create = new FollowedCreate(name, {
+        const create = new CreateLife(name, when, {
             clock: this.options.clock,
             log: this.options.log,
             list: () => this.listTokens(),
             revoke: (tokenId) => this.revokeToken(tokenId),
             platformTime: this.platformTime,
-            save: save ?? (() => undefined),
-            postStepLooks: save !== undefined,
+            record: record ?? (() => undefined),
         });
         try {
             const token = await this.loop.call('api', request, {
@@ -2474,9 +2507,9 @@ class PlatformClient {
             return { token, alreadyRevoked: false };
         }
         catch (error) {
-            const status = error instanceof RequestError ? (error.status ?? 0) : 0;
+            const status = error instanceof errors_RequestError ? (error.status ?? 0) : 0;
             const tellable = status !== 401 && (isRefusal(status) || (status >= 200 && status <= 299));
-            if (!tellable || !(error instanceof RequestError) || error instanceof AuthenticationError)
+            if (!tellable || !(error instanceof errors_RequestError) || error instanceof AuthenticationError)
                 throw error;
             const unsettled = new UnsettledRevokeError(error, mayHaveRevoked);
             if (options.settle === 'later')
@@ -2505,7 +2538,7 @@ class PlatformClient {
             });
         }
         catch (error) {
-            if (!(error instanceof RequestError))
+            if (!(error instanceof errors_RequestError))
                 throw error;
             const { status, message } = error;
             const detail = status === 404 || status === 405
@@ -2551,11 +2584,11 @@ async function settleRefusals(list, unsettled) {
     if (unsettled.length === 0)
         return [];
     const why = ' Whether it was revoked already could not be told: listing the tokens failed too: ';
-    const tokens = await list().catch((error) => why + messageOf(error));
+    const tokens = await list().catch((error) => why + errors_messageOf(error));
     return unsettled.map(({ tokenId, unsettled: { refusal, mayHaveRevoked } }) => {
         const { message, status } = refusal;
         if (typeof tokens === 'string')
-            return { error: new RequestError(message + tokens, status) };
+            return { error: new errors_RequestError(message + tokens, status) };
         const found = findById(tokens, tokenId);
         const unknown = `no token with id ${tokenId} exists in the project: ${message}`;
         if (found === undefined)
@@ -2918,7 +2951,7 @@ async function cleanup(client, task, { clock, log, deadline }) {
         catch (error) {
             if (error instanceof ThrottledError)
                 return { throttled: error.throttle };
-            if (!(error instanceof RequestError))
+            if (!(error instanceof errors_RequestError))
                 throw error;
             if (error instanceof DeadlineError)
                 return { done: error.mayHaveTakenEffect ? { tokenId, unsure: error } : undefined };
@@ -2927,7 +2960,7 @@ async function cleanup(client, task, { clock, log, deadline }) {
         }
     };
     const outlasted = (throttle) => throttle && {
-        error: new RequestError(`${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`, 429),
+        error: new errors_RequestError(`${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`, 429),
     };
     const ends = task.dryRun
         ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))
@@ -3000,7 +3033,7 @@ async function settleEnds(client, ends, { clock, deadline, slowestMs }) {
 async function perform(client, task, context) {
     switch (task.operation) {
         case 'create':
-            return { operation: 'create', task, result: await create(client, task, context.create) };
+            return { operation: 'create', task, result: await create(client, task, context.record) };
         case 'list': {
             const all = await client.listTokens();
             const matches = nameMatcher(task.name);
@@ -3065,7 +3098,7 @@ class ProjectGuard {
             this.checked.add(token.id.toLowerCase());
             return token;
         }
-        const revoked = await revokeAtOnce((id) => this.api.revokeToken(id), token);
+        const revoked = await revokeUnheld((id) => this.api.revokeToken(id), token);
         throw new ActionError(`the new token ${nameAndId(token)} belongs to project ${project_guard_projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`);
     }
     async revokeToken(tokenId, options) {
@@ -3087,16 +3120,18 @@ function project_guard_projectOf(token) {
 ;// CONCATENATED MODULE: ./src/post/state.ts
 const CREATE = 'create';
 const TOKEN_FILE = 'tokenFile';
+const STATES = (/* unused pure expression or super */ null && (['not sent', 'sent', 'created', 'refused', 'unknown']));
 class PostState {
     runner;
     constructor(runner) {
         this.runner = runner;
     }
-    createSaver(when) {
-        return (facts) => {
-            this.runner.saveState(CREATE, JSON.stringify({ ...facts, when }));
-        };
-    }
+    create = (record) => {
+        if (record.when === 'never')
+            return;
+        const { name, sentAt, state, id, lostEarlier, when } = record;
+        this.runner.saveState(CREATE, JSON.stringify({ name, sentAt, state, id, lostEarlier, when }));
+    };
     tokenFile(path) {
         this.runner.saveState(TOKEN_FILE, path);
     }
@@ -3109,16 +3144,15 @@ function readSavedCreate(runner) {
     catch {
         return undefined;
     }
-    const { name, sentAt, written, id, refused, lost, when } = saved ?? {};
+    const { name, sentAt, state, id, lostEarlier, when } = saved ?? {};
     if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt))
         return undefined;
     return {
         name,
         sentAt: sentAt,
-        written: written === true,
-        ...(typeof id === 'string' && id !== '' ? { id } : {}),
-        refused: refused === true,
-        lost: lost === true,
+        state: STATES.find((known) => known === state) ?? 'unknown',
+        ...(typeof id === 'string' && id !== '' && { id }),
+        ...(lostEarlier === true && { lostEarlier }),
         when: when === 'failure' ? 'failure' : 'always',
     };
 }
@@ -3173,7 +3207,7 @@ function keptByKeep(keep, soleOfName = false) {
     return `${which} (keep: ${keep})${hint}`;
 }
 function undated(token) {
-    const createdAt = truncate(JSON.stringify(token.createdAt ?? null), 100);
+    const createdAt = token.createdAt === undefined ? 'none' : quote(token.createdAt, 100);
     return `Token ${nameAndId(token)} has a createdAt that cannot be read (${createdAt}): its age is unknown`;
 }
 const KEPT_BY_ID = 'its id is in keepIds';
@@ -3516,7 +3550,7 @@ async function report(outcome, options, runner) {
         await runner.writeSummary(summary);
     }
     catch (error) {
-        runner.warning(`Could not write the job summary: ${messageOf(error)}`);
+        runner.warning(`Could not write the job summary: ${errors_messageOf(error)}`);
     }
 }
 function writeOut(outcome, options, runner) {
@@ -3625,7 +3659,7 @@ function toFile(what, write) {
         return write();
     }
     catch (error) {
-        throw new ActionError(`could not write ${what}: ${asSentence(messageOf(error))}`);
+        throw new ActionError(`could not write ${what}: ${asSentence(errors_messageOf(error))}`);
     }
 }
 function tokenFile(value, { postState }, runner) {
@@ -4916,17 +4950,15 @@ async function run(runner = githubRunner, clock = systemClock) {
         try {
             const api = expectedProjectId ? new ProjectGuard(client, expectedProjectId) : client;
             const postState = new PostState(runner);
-            const create = task.operation === 'create' && task.revokeOnExit !== 'never'
-                ? { save: postState.createSaver(task.revokeOnExit) }
-                : {};
-            const outcome = await perform(api, task, { clock, log: runner, deadline, create });
+            const context = { clock, log: runner, deadline, record: postState.create };
+            const outcome = await perform(api, task, context);
             try {
                 await report(outcome, { summary: inputs.summary, postState }, runner);
             }
             catch (error) {
                 if (outcome.operation !== 'create')
                     throw error;
-                throw await revokeUnhanded(api, outcome.result, error);
+                throw await handOnFailed(api, outcome.result, error);
             }
             const problem = stepFailure(outcome);
             if (problem !== undefined)
@@ -4949,7 +4981,7 @@ function failureMessage(error, operation, secrets, runner) {
             return secrets.scrub(`${prefix}: ${error.message}`);
         if (error instanceof Error && error.stack)
             runner.debug(secrets.scrub(error.stack));
-        return secrets.scrub(`${prefix} unexpectedly: ${messageOf(error)}`);
+        return secrets.scrub(`${prefix} unexpectedly: ${errors_messageOf(error)}`);
     }
     catch {
         return `${prefix} unexpectedly, with an error that could not be shown.`;

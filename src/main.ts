@@ -1,6 +1,6 @@
 // The main step: read the inputs, run the operation, report the result, fail with one clean message.
 import { readInputs } from './inputs/read.js'
-import { revokeUnhanded } from './operations/create.js'
+import { handOnFailed } from './operations/create.js'
 import { perform } from './operations/index.js'
 import { ProjectGuard } from './platform/project-guard.js'
 import { PostState } from './post/state.js'
@@ -29,17 +29,14 @@ export async function run(runner: Runner = githubRunner, clock = systemClock): P
     try {
       const api = expectedProjectId ? new ProjectGuard(client, expectedProjectId) : client
       const postState = new PostState(runner)
-      const create =
-        task.operation === 'create' && task.revokeOnExit !== 'never'
-          ? { save: postState.createSaver(task.revokeOnExit) }
-          : {}
-      const outcome = await perform(api, task, { clock, log: runner, deadline, create })
+      const context = { clock, log: runner, deadline, record: postState.create }
+      const outcome = await perform(api, task, context)
       try {
         await report(outcome, { summary: inputs.summary, postState }, runner)
       } catch (error) {
         // A new token that could not be handed on is revoked at once: nobody has its value.
         if (outcome.operation !== 'create') throw error
-        throw await revokeUnhanded(api, outcome.result, error)
+        throw await handOnFailed(api, outcome.result, error)
       }
       // Written out in full first: a cleanup that revoked some tokens lists them, then fails.
       const problem = stepFailure(outcome)

@@ -285,7 +285,7 @@ __webpack_unused_export__ = debug; // for test
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(746);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(321);
 
 await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -294,7 +294,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 746:
+/***/ 321:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -433,6 +433,9 @@ function truncate(value, max) {
     if (code >= 0xd800 && code <= 0xdbff)
         end--;
     return `${value.slice(0, end)}...`;
+}
+function text_quote(value, max = 80) {
+    return JSON.stringify(truncate(showInvisible(value), max)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 function asSentence(text) {
     return /[.!?]$/.test(text) ? text : `${text}.`;
@@ -673,12 +676,12 @@ function oneOf(choices) {
         const choice = choices.find((c) => c === raw);
         if (choice !== undefined)
             return choice;
-        throw new errors_InputError(input, `must be one of ${choices.join(', ')}; got ${quote(raw)}.`);
+        throw new errors_InputError(input, `must be one of ${choices.join(', ')}; got ${text_quote(raw)}.`);
     };
 }
 function readBoolean(raw, input) {
     if (!BOOLEANS.includes(raw))
-        throw new errors_InputError(input, `must be true or false; got ${quote(raw)}.`);
+        throw new errors_InputError(input, `must be true or false; got ${text_quote(raw)}.`);
     return BOOLEANS.indexOf(raw) < 3;
 }
 function readRevokeOnExit(raw) {
@@ -686,14 +689,14 @@ function readRevokeOnExit(raw) {
         return 'failure';
     if (BOOLEANS.includes(raw))
         return readBoolean(raw, 'revokeOnExit') ? 'always' : 'never';
-    throw new errors_InputError('revokeOnExit', `must be true, false or failure (revoke only when the job does not succeed); got ${quote(raw)}.`);
+    throw new errors_InputError('revokeOnExit', `must be true, false or failure (revoke only when the job does not succeed); got ${text_quote(raw)}.`);
 }
 function wholeNumber(min, max, what = 'a whole number') {
     return (raw, input) => {
         const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
         if (number >= min && number <= max)
             return number;
-        throw new errors_InputError(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
+        throw new errors_InputError(input, `must be ${what} from ${min} to ${max}; got ${text_quote(raw)}.`);
     };
 }
 function readDuration(raw) {
@@ -701,7 +704,7 @@ function readDuration(raw) {
         return undefined;
     const [, count, unit] = DURATION.exec(raw) ?? [];
     if (unit === undefined || !(Number(count) >= 1))
-        throw new errors_InputError('olderThan', `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`);
+        throw new errors_InputError('olderThan', `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${text_quote(raw)}.`);
     return { text: raw, ms: Number(count) * UNIT_MS[unit] };
 }
 function readAuditAge(raw) {
@@ -714,7 +717,7 @@ function readNameFilters(raw) {
     const lines = raw.split('\n').flatMap((line) => line.trim() || []);
     for (const line of lines)
         if (CONTROL_CHARACTER.test(line))
-            throw new errors_InputError('name', `must not hold control characters (tabs, carriage returns) within a line; got ${quote(line)}.`);
+            throw new errors_InputError('name', `must not hold control characters (tabs, carriage returns) within a line; got ${text_quote(line)}.`);
     return lines.length > 0 ? lines : undefined;
 }
 function readRequiredName(raw) {
@@ -722,14 +725,14 @@ function readRequiredName(raw) {
     if (name === undefined)
         throw new errors_InputError('name', "is required for this operation: the new token's name.");
     if (more.length > 0 || raw.includes('\n'))
-        throw new errors_InputError('name', `must be one line for operation create: a token has one name (several lines are filters, for list, cleanup and audit); got ${quote(raw)}.`);
+        throw new errors_InputError('name', `must be one line for operation create: a token has one name (several lines are filters, for list, cleanup and audit); got ${text_quote(raw)}.`);
     return name;
 }
 function readTokenId(raw) {
     if (records_isUuid(raw))
         return raw;
     throw new errors_InputError('tokenId', raw
-        ? `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`
+        ? `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${text_quote(raw)}.`
         : 'is required for operation revoke: the id (a UUID) of the token.');
 }
 function readKeepIds(raw) {
@@ -737,7 +740,7 @@ function readKeepIds(raw) {
     const other = ids.find((id) => !records_isUuid(id));
     if (other === undefined)
         return ids;
-    throw new errors_InputError('keepIds', `must hold token ids (UUIDs), one per line, like 123e4567-e89b-42d3-a456-426614174000; got ${quote(other)}.`);
+    throw new errors_InputError('keepIds', `must hold token ids (UUIDs), one per line, like 123e4567-e89b-42d3-a456-426614174000; got ${text_quote(other)}.`);
 }
 function readProjectId(raw) {
     if (!raw || isUuid(raw))
@@ -748,7 +751,7 @@ function readEnvName(raw) {
     if (!raw)
         return undefined;
     if (!ENV_NAME.test(raw))
-        throw new errors_InputError('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
+        throw new errors_InputError('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${text_quote(raw)}.`);
     const upper = raw.toUpperCase();
     const [pattern, why] = REFUSED_ENV_NAMES.find(([family]) => family.test(upper)) ?? [];
     if (pattern === undefined)
@@ -764,19 +767,16 @@ function readUrl(raw, input, what) {
     if (!raw)
         throw refuse(`is required: ${what}, like https://api.example.com.`);
     if (!URL.canParse(raw))
-        throw refuse(`must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
+        throw refuse(`must be an absolute URL like https://api.example.com; got ${text_quote(raw)}.`);
     const url = new URL(raw);
     if (url.username || url.password)
         throw refuse('must not contain a user name or password: the action authenticates with clientId and clientSecret.');
     if (url.search || url.hash)
-        throw refuse(`must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
+        throw refuse(`must not have a query string or fragment (not shown here); got one after ${text_quote(url.origin + url.pathname)}.`);
     const loopback = /^(?:localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(url.hostname);
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
-        throw refuse(`must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
+        throw refuse(`must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${text_quote(raw)}.`);
     return url.origin + url.pathname.replace(/\/+$/, '');
-}
-function quote(raw) {
-    return JSON.stringify(truncate(raw, 80)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/unknown-inputs.ts
@@ -1871,7 +1871,7 @@ function authEndpoint(authUrl) {
 const TOKENS_PATH = '/api/tokens';
 function revokePath(tokenId) {
     if (!records_isUuid(tokenId))
-        throw new RequestError(`the token id ${JSON.stringify(truncate(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+        throw new RequestError(`the token id ${text_quote(tokenId)} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
     return `${TOKENS_PATH}/${tokenId}/revoke?tokenId=${tokenId}`;
 }
 function jsonRequest(method, url, body) {
@@ -1884,16 +1884,14 @@ function requestLine(request) {
     return `${request.method} ${request.url}`;
 }
 
-;// CONCATENATED MODULE: ./src/platform/lost-create.ts
+;// CONCATENATED MODULE: ./src/platform/find-created.ts
 
 
 
-function mustSearch(facts) {
-    return facts.lost || (facts.written && facts.id === undefined && !facts.refused);
-}
 const KNOWN_CLOCK_MARGIN_MS = 2_000;
 const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
 const LATE_CREATE_MS = 60_000;
+const LOOK_AGAIN_MS = 2_000;
 function createWindow(sentAt, platformTime, totalMs = 0) {
     const onPlatform = platformTime(sentAt);
     const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
@@ -1918,7 +1916,7 @@ function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, exce
         return { found: 'several', tokens: candidates };
     const created = createdTime(only);
     if (created === undefined) {
-        const why = `its createdAt (${JSON.stringify(truncate(only.createdAt ?? '', 40))}) cannot be read, so whether it was made by this step or before it cannot be told`;
+        const why = `its createdAt (${text_quote(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`;
         return { found: 'unsure', token: only, why };
     }
     if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
@@ -1928,7 +1926,48 @@ function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, exce
     }
     return { found: 'one', token: only };
 }
-async function revokeAtOnce(revoke, token) {
+function lookForSentence(record, platformTime) {
+    const since = new Date(createWindow(record.sentAt, platformTime).since).toISOString();
+    const other = record.id === undefined ? '' : ` other than ${truncate(oneLine(record.id), 80)}`;
+    return `An active token named ${quoteName(record.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
+}
+async function searchCreated(api, record, { clock, deadline, log }, totalMs) {
+    let failure;
+    for (let answered = false;;) {
+        const tokens = await api.listTokens().catch((error) => {
+            if (!(error instanceof RequestError && error.transient))
+                throw error;
+            failure = { error };
+        });
+        answered ||= tokens !== undefined;
+        const options = { totalMs, except: record.id };
+        const created = tokens && findCreated(tokens, record, (at) => api.platformTime(at), options);
+        if (created !== undefined && created.found !== 'none')
+            return created;
+        const landing = answered ? record.sentAt + LATE_CREATE_MS - clock.now() : Infinity;
+        if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
+            if (!answered && failure !== undefined)
+                throw failure.error;
+            return { found: 'none' };
+        }
+        const again = `ooking again in ${LOOK_AGAIN_MS / 1000} s.`;
+        log.info(tokens === undefined
+            ? `Listing the tokens failed: ${messageOf(failure?.error)} L${again}`
+            : `No token named ${quoteName(record.name)} in the list yet; a create can land late: l${again}`);
+        await clock.sleep(LOOK_AGAIN_MS, deadline.stopSignal);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/platform/create-life.ts
+
+
+
+
+
+function mustSearch({ state, lostEarlier }) {
+    return state === 'sent' || state === 'unknown' || lostEarlier === true;
+}
+async function revokeUnheld(revoke, token) {
     try {
         await revoke(token.id);
         return 'It was revoked at once.';
@@ -1937,42 +1976,32 @@ async function revokeAtOnce(revoke, token) {
         return `Revoking it at once failed too: ${asSentence(messageOf(error))} Revoke it with operation: revoke and tokenId: ${shortId(token)}.`;
     }
 }
-async function notHandedOn(revoke, token, why) {
-    const revoked = await revokeAtOnce(revoke, token);
-    const what = `The value of the new ${tokenLabel(token)} was not handed on.`;
-    return new ActionError(`${asSentence(messageOf(why))} ${what} ${revoked}`);
-}
-function lookForSentence(facts, platformTime, except) {
-    const since = new Date(createWindow(facts.sentAt, platformTime).since).toISOString();
-    const other = except === undefined ? '' : ` other than ${truncate(oneLine(except), 80)}`;
-    return `An active token named ${quoteName(facts.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
-}
-class FollowedCreate {
+class CreateLife {
     context;
-    facts;
-    unsaved;
+    record;
+    unrecorded;
     lostAttempts = 0;
-    constructor(name, context) {
+    constructor(name, when, context) {
         this.context = context;
-        this.facts = { name, sentAt: context.clock.now(), written: false, refused: false, lost: false };
-        context.save({ ...this.facts });
+        this.record = { name, sentAt: context.clock.now(), state: 'not sent', when };
+        context.record({ ...this.record });
     }
     written = () => {
-        if (!this.facts.written)
-            this.note({ written: true });
+        if (this.record.state === 'not sent')
+            this.change({ state: 'sent' });
     };
     async afterLostAnswer(failure) {
-        const { facts, context } = this;
-        const name = quoteName(facts.name);
-        const lookFor = lookForSentence(facts, context.platformTime);
+        const { record, context } = this;
+        const name = quoteName(record.name);
         context.log.info(`${failure}. The token may have been created all the same: checking the list.`);
         this.lostAttempts++;
-        this.note({ lost: true });
+        this.change({ state: 'unknown' });
+        const lookFor = lookForSentence(record, context.platformTime);
         const tokens = await context.list().catch((error) => {
             const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${messageOf(error)} ${lookFor}`;
             throw new RequestError(`${failure}; ${unknown}`);
         });
-        const created = findCreated(tokens, facts, context.platformTime);
+        const created = findCreated(tokens, record, context.platformTime);
         if (created.found === 'none') {
             context.log.info(`No token named ${name} was created: sending the create again.`);
             return undefined;
@@ -1985,116 +2014,81 @@ class FollowedCreate {
         }
         const { token } = created;
         if (!records_isUuid(token.id)) {
-            const id = JSON.stringify(truncate(token.id, 80));
-            const why = `a token named ${name} was created, but its id ${id} is not a UUID, so the action cannot use it. Revoke it and run again.`;
+            const why = `a token named ${name} was created, but its id ${text_quote(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`;
             throw new RequestError(`${failure}; ${why}`);
         }
-        this.note({ id: token.id, lost: this.lostAttempts > 1 });
+        this.change({ state: 'created', id: token.id, lostEarlier: this.lostAttempts > 1 });
         if (token.tokenValue === undefined) {
             const why = `token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one).`;
-            throw new RequestError(`${failure}; ${why} ${await revokeAtOnce(context.revoke, token)}`);
+            throw new RequestError(`${failure}; ${why} ${await revokeUnheld(context.revoke, token)}`);
         }
         const createdAt = oneLine(token.createdAt ?? '?');
         context.log.info(`It was: token ${token.id}, created at ${createdAt}, is this step's token.`);
         return token;
     }
     async accept(token, request) {
-        const { facts, context } = this;
-        if (token.name === facts.name && token.state === 'active') {
-            this.note({ id: token.id });
-            if (this.unsaved !== undefined)
-                throw await notHandedOn(context.revoke, token, this.unsaved.error);
-            if (facts.lost) {
-                const looks = `An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`;
-                const told = `An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(facts, context.platformTime, token.id)} revokeOnExit: true looks for it at the end of the job.`;
-                if (context.postStepLooks)
-                    context.log.info(looks);
-                else
-                    context.log.warning(told);
+        const { record, context } = this;
+        const lost = record.state === 'unknown' || record.lostEarlier === true;
+        if (token.name === record.name && token.state === 'active') {
+            this.change({ state: 'created', id: token.id, lostEarlier: lost });
+            if (this.unrecorded !== undefined) {
+                const error = asSentence(messageOf(this.unrecorded.error));
+                const what = `The value of the new ${tokenLabel(token)} was not handed on.`;
+                throw new ActionError(`${error} ${what} ${await revokeUnheld(context.revoke, token)}`);
             }
+            if (lost && record.when !== 'never')
+                context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`);
+            else if (lost)
+                context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(this.record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
             return token;
         }
-        const state = JSON.stringify(truncate(oneLine(token.state), 40));
-        const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${state}, not an active token named ${quoteName(facts.name)}: its value was not handed on.`;
+        const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${text_quote(oneLine(token.state), 40)}, not an active token named ${quoteName(record.name)}: its value was not handed on.`;
         const created = createdTime(token);
-        const since = createWindow(facts.sentAt, context.platformTime).since;
+        const since = createWindow(record.sentAt, context.platformTime).since;
         if (token.state !== 'active' || (created !== undefined && created < since)) {
-            this.note({ refused: true });
+            this.change({ state: 'refused' });
             const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
             throw new RequestError(token.state === 'active' ? mismatch + older : mismatch);
         }
-        this.note({ id: token.id });
-        throw new RequestError(`${mismatch} ${await revokeAtOnce(context.revoke, token)}`);
+        this.change({ state: 'created', id: token.id });
+        throw new RequestError(`${mismatch} ${await revokeUnheld(context.revoke, token)}`);
     }
     failed(error) {
-        if (this.facts.id !== undefined || this.facts.lost)
+        const { state } = this.record;
+        if (state === 'created' || state === 'unknown')
             return;
         const status = error instanceof RequestError ? error.status : undefined;
         if (isRefusal(status) || status === 429)
-            this.note({ refused: true });
-        else if (this.facts.written)
-            this.note({ lost: true });
+            this.change({ state: 'refused' });
+        else if (state === 'sent')
+            this.change({ state: 'unknown' });
     }
-    note(change) {
-        Object.assign(this.facts, change);
+    change(to) {
+        Object.assign(this.record, to);
         try {
-            this.context.save({ ...this.facts });
+            this.context.record({ ...this.record });
         }
         catch (error) {
-            this.unsaved ??= { error };
+            this.unrecorded ??= { error };
         }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/post/search.ts
-
-
-
-const POLL_MS = 2_000;
-const MAX_WAIT_MS = 8_000;
-async function searchCreated(api, facts, { clock, deadline, log }, totalMs) {
-    const options = facts.id === undefined ? { totalMs } : { totalMs, except: facts.id };
-    for (let wait = 1_000;;) {
-        let tokens;
-        try {
-            tokens = await api.listTokens();
-        }
-        catch (error) {
-            const passes = error instanceof RequestError && error.transient;
-            if (!passes || deadline.remaining() <= wait)
-                throw error;
-            log.info(`Listing the tokens failed: ${error.message} Looking again in ${wait / 1000} s.`);
-            await clock.sleep(wait, deadline.stopSignal);
-            wait = Math.min(2 * wait, MAX_WAIT_MS);
-            continue;
-        }
-        const created = findCreated(tokens, facts, (at) => api.platformTime(at), options);
-        if (created.found !== 'none')
-            return created;
-        const landing = facts.sentAt + LATE_CREATE_MS - clock.now();
-        if (landing <= 0)
-            return { found: 'none', landed: true };
-        const next = Math.min(POLL_MS, landing);
-        if (deadline.remaining() <= next)
-            return { found: 'none', landed: false };
-        log.info(`No token named ${quoteName(facts.name)} in the list yet; a create can land late: looking again in ${POLL_MS / 1000} s, for another ${Math.ceil(landing / 1000)} s at most.`);
-        await clock.sleep(next, deadline.stopSignal);
     }
 }
 
 ;// CONCATENATED MODULE: ./src/post/state.ts
 const CREATE = 'create';
 const TOKEN_FILE = 'tokenFile';
+const STATES = ['not sent', 'sent', 'created', 'refused', 'unknown'];
 class PostState {
     runner;
     constructor(runner) {
         this.runner = runner;
     }
-    createSaver(when) {
-        return (facts) => {
-            this.runner.saveState(CREATE, JSON.stringify({ ...facts, when }));
-        };
-    }
+    create = (record) => {
+        if (record.when === 'never')
+            return;
+        const { name, sentAt, state, id, lostEarlier, when } = record;
+        this.runner.saveState(CREATE, JSON.stringify({ name, sentAt, state, id, lostEarlier, when }));
+    };
     tokenFile(path) {
         this.runner.saveState(TOKEN_FILE, path);
     }
@@ -2107,16 +2101,15 @@ function readSavedCreate(runner) {
     catch {
         return undefined;
     }
-    const { name, sentAt, written, id, refused, lost, when } = saved ?? {};
+    const { name, sentAt, state, id, lostEarlier, when } = saved ?? {};
     if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt))
         return undefined;
     return {
         name,
         sentAt: sentAt,
-        written: written === true,
-        ...(typeof id === 'string' && id !== '' ? { id } : {}),
-        refused: refused === true,
-        lost: lost === true,
+        state: STATES.find((known) => known === state) ?? 'unknown',
+        ...(typeof id === 'string' && id !== '' && { id }),
+        ...(lostEarlier === true && { lostEarlier }),
         when: when === 'failure' ? 'failure' : 'always',
     };
 }
@@ -3231,7 +3224,7 @@ function readRevoked(request, answer, tokenId) {
     if (!sameId(record.id, tokenId))
         throw unusable(request, answer, ` with the record of another token, ${nameAndId(record)}.`);
     if (record.state !== 'revoked') {
-        const state = JSON.stringify(truncate(record.state, 40));
+        const state = text_quote(record.state, 40);
         throw unusable(request, answer, ` with the token in state ${state}, not revoked.`);
     }
     return record;
@@ -3239,7 +3232,7 @@ function readRevoked(request, answer, tokenId) {
 function readCreated(request, answer) {
     const record = readRecord(request, answer, readJson(request, answer), 'the body');
     if (!records_isUuid(record.id)) {
-        throw unusable(request, answer, ` but the new token's id ${JSON.stringify(truncate(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`);
+        throw unusable(request, answer, ` but the new token's id ${text_quote(record.id)} is not a UUID, so the action cannot use it; look for the token with operation: list.`);
     }
     if (record.tokenValue === undefined) {
         throw unusable(request, answer, ` but the new token ${record.id} has no tokenValue; revoke it and try again.`);
@@ -3560,16 +3553,15 @@ class PlatformClient {
             accessTokens: new Session(() => this.authenticate(), options.clock),
         });
     }
-    async createToken(name, { save } = {}) {
+    async createToken(name, { when = 'never', record } = {}) {
         const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
-        const create = new FollowedCreate(name, {
+        const create = new CreateLife(name, when, {
             clock: this.options.clock,
             log: this.options.log,
             list: () => this.listTokens(),
             revoke: (tokenId) => this.revokeToken(tokenId),
             platformTime: this.platformTime,
-            save: save ?? (() => undefined),
-            postStepLooks: save !== undefined,
+            record: record ?? (() => undefined),
         });
         try {
             const token = await this.loop.call('api', request, {
@@ -3920,24 +3912,31 @@ function removeTokenFile(path, dir) {
 
 
 
+
+const POST_STEP_BOUND = { ms: 120_000, name: "the post step's limit" };
 async function run(runner = githubRunner, clock = systemClock, transport = new HttpTransport()) {
     deleteTokenFile(runner);
     const create = readSavedCreate(runner);
     const nothing = 'nothing to revoke at the end of the job (revokeOnExit).';
     if (create === undefined) {
-        const revokeOnExit = !/^(false|)$/i.test(runner.getInput('revokeOnExit'));
-        if (revokeOnExit && runner.getInput('operation') === 'create') {
+        const when = (() => {
+            try {
+                return readRevokeOnExit(runner.getInput('revokeOnExit') || 'false');
+            }
+            catch {
+                return 'refused';
+            }
+        })();
+        if (when !== 'never' && runner.getInput('operation') === 'create')
             runner.info(`This step created no token (no create was sent, or an existing token was reused): ${nothing}`);
-        }
         return;
     }
-    const { id, name } = create;
     const search = mustSearch(create);
-    if (id === undefined && !search) {
-        const why = create.written
+    if (create.state === 'not sent' || create.state === 'refused') {
+        const why = create.state === 'refused'
             ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
             : 'its request never left the runner whole (it failed before that: see the main step)';
-        runner.info(`This step's create of ${quoteName(name)} made no token, as ${why}: ${nothing}`);
+        runner.info(`This step's create of ${quoteName(create.name)} made no token, as ${why}: ${nothing}`);
         return;
     }
     if (create.when === 'failure' && !jobFailed(runner, create))
@@ -3948,50 +3947,41 @@ async function run(runner = githubRunner, clock = systemClock, transport = new H
         connection = readConnection((input) => runner.getInput(input), secrets);
     }
     catch (error) {
-        if (id !== undefined)
-            runner.warning(secrets.scrub(revokeFailed(id, name, error)));
+        if (create.id !== undefined)
+            runner.warning(secrets.scrub(revokeFailed(create, error)));
         if (search)
-            runner.warning(secrets.scrub(searchFailed(create, error, () => undefined)));
+            runner.warning(secrets.scrub(notFound(create, error, () => undefined)));
         return;
     }
-    const options = { transport, limit: { ms: 120_000, name: "the post step's limit" } };
+    const options = { transport, limit: POST_STEP_BOUND };
     const { client, deadline, close } = connect(runner, connection, secrets, clock, options);
     try {
-        if (id !== undefined)
-            await revokeAtEnd(client, runner, id, name);
+        if (create.id !== undefined)
+            await revokeAtEnd(client, runner, create);
+        if (!search)
+            return;
+        runner.info(create.id === undefined
+            ? `No answer said what became of this step's create of ${quoteName(create.name)}: looking for the token it may have made (revokeOnExit).`
+            : `An attempt of this step's create of ${quoteName(create.name)} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`);
         const context = { clock, deadline, log: runner };
-        if (search)
-            await searchAndRevoke(client, runner, create, context, connection.totalTimeoutMs);
+        const found = await searchCreated(client, create, context, connection.totalTimeoutMs).catch((error) => {
+            runner.warning(notFound(create, error, client.platformTime));
+        });
+        if (found === undefined)
+            return;
+        if (found.found === 'one') {
+            await revokeAtEnd(client, runner, { ...create, id: found.token.id });
+            return;
+        }
+        const why = found.found === 'none'
+            ? `none was in the list, and a create can land after the last look. ${lookForSentence(create, client.platformTime)}`
+            : found.found === 'several'
+                ? `${found.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${found.tokens.map(shortId).join(', ')}; revoke the one you do not need.`
+                : `the only candidate, ${shortId(found.token)}, was not revoked because ${found.why}. Revoke it if it is this step's.`;
+        runner.warning(`Did not revoke a token named ${quoteName(create.name)} at the end of the job: ${why}`);
     }
     finally {
         close();
-    }
-}
-async function searchAndRevoke(client, runner, create, context, totalMs) {
-    const { id } = create;
-    const name = quoteName(create.name);
-    runner.info(id === undefined
-        ? `No answer said what became of this step's create of ${name}: looking for the token it may have made (revokeOnExit).`
-        : `An attempt of this step's create of ${name} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`);
-    const created = await searchCreated(client, create, context, totalMs).catch((error) => {
-        runner.warning(searchFailed(create, error, client.platformTime));
-    });
-    if (created === undefined)
-        return;
-    if (created.found === 'one') {
-        await revokeAtEnd(client, runner, created.token.id, create.name);
-    }
-    else if (created.found === 'none' && created.landed === true) {
-        const other = id === undefined ? '' : 'other ';
-        runner.info(`No ${other}active token named ${name} was created since the step began: nothing to revoke.`);
-    }
-    else {
-        const why = created.found === 'none'
-            ? `none was in the list, and the create may still land. ${lookForSentence(create, client.platformTime, id)}`
-            : created.found === 'several'
-                ? `${created.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${created.tokens.map(shortId).join(', ')}; revoke the one you do not need.`
-                : `the only candidate, ${shortId(created.token)}, was not revoked because ${created.why}. Revoke it if it is this step's.`;
-        runner.warning(`Did not revoke a token named ${name} at the end of the job: ${why}`);
     }
 }
 function jobFailed(runner, { id, name }) {
@@ -4005,9 +3995,8 @@ function jobFailed(runner, { id, name }) {
         runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? cancelled : ''}`);
     else if (status === 'success')
         runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`);
-    else {
-        runner.warning(`Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${JSON.stringify(truncate(oneLine(status), 40))}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`);
-    }
+    else
+        runner.warning(`Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${text_quote(status, 40)}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`);
     return how !== undefined;
 }
 function deleteTokenFile(runner) {
@@ -4024,20 +4013,20 @@ function deleteTokenFile(runner) {
         runner.warning(`Did not delete the token file ${path}: ${asSentence(messageOf(error))}`);
     }
 }
-async function revokeAtEnd(client, runner, id, name) {
-    const label = tokenLabel({ id, name });
+async function revokeAtEnd(client, runner, token) {
+    const label = tokenLabel({ id: token.id ?? '', name: token.name });
     try {
-        const { alreadyRevoked } = await client.revokeToken(id);
+        const { alreadyRevoked } = await client.revokeToken(token.id ?? '');
         if (alreadyRevoked)
             runner.info(`The ${label} was already revoked before the end of the job.`);
         else
             runner.info(`Revoked ${label} at the end of the job (revokeOnExit).`);
     }
     catch (error) {
-        runner.warning(revokeFailed(id, name, error));
+        runner.warning(revokeFailed(token, error));
     }
 }
-function revokeFailed(id, name, error) {
+function revokeFailed({ id = '', name }, error) {
     const advice = error instanceof UnknownTokenError
         ? ''
         : records_isUuid(id)
@@ -4045,8 +4034,8 @@ function revokeFailed(id, name, error) {
             : ' It may still be active: look for it with operation: list, and revoke it on the platform.';
     return `Could not revoke ${tokenLabel({ id, name })} at the end of the job: ${messageOf(error)}${advice}`;
 }
-function searchFailed(create, error, platformTime) {
-    return `Could not look for the token named ${quoteName(create.name)} that this step may have created: ${asSentence(messageOf(error))} ${lookForSentence(create, platformTime, create.id)}`;
+function notFound(create, error, platformTime) {
+    return `Could not look for the token named ${quoteName(create.name)} that this step may have created: ${asSentence(messageOf(error))} ${lookForSentence(create, platformTime)}`;
 }
 
 

@@ -1,7 +1,7 @@
 // Parsers of single input values, each returning the typed value or refusing it, naming the input.
 import { InputError } from '../shared/errors.js'
-import { isUuid } from '../shared/records.js'
-import { CONTROL_CHARACTER, truncate } from '../shared/text.js'
+import { isUuid, type RevokeOnExit } from '../shared/records.js'
+import { CONTROL_CHARACTER, quote } from '../shared/text.js'
 
 /**
  * Reads one raw value (the input's default when it was left empty) as `input`, or throws an
@@ -48,12 +48,6 @@ export function readBoolean(raw: string, input: string): boolean {
     throw new InputError(input, `must be true or false; got ${quote(raw)}.`)
   return BOOLEANS.indexOf(raw) < 3
 }
-
-/**
- * When the post step revokes the token a create made: `always` (revokeOnExit: true),
- * `failure` (only when the job did not succeed), or `never` (false).
- */
-export type RevokeOnExit = 'always' | 'failure' | 'never'
 
 /** revokeOnExit: a boolean as readBoolean reads one, or `failure`. */
 export function readRevokeOnExit(raw: string): RevokeOnExit {
@@ -207,13 +201,4 @@ export function readUrl(raw: string, input: string, what: string): string {
       `must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`,
     )
   return url.origin + url.pathname.replace(/\/+$/, '')
-}
-
-/** Quotes a value for a message: escapes control characters, cuts long values. */
-function quote(raw: string): string {
-  // JSON escapes only C0 controls; DEL and the C1 ones (U+0085 is a line break to some readers) too.
-  return JSON.stringify(truncate(raw, 80)).replace(
-    /[\u007f-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  )
 }

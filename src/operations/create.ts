@@ -1,7 +1,7 @@
 // The create operation: a new token, or with ifExists an existing one reused or refused.
 import { ActionError, messageOf } from '../shared/errors.js'
 import type { CreateTask } from '../inputs/read.js'
-import { notHandedOn } from '../platform/lost-create.js'
+import { revokeUnheld } from '../platform/create-life.js'
 import type { CreateOptions, TokenApi } from '../platform/client.js'
 import { newestFirst, tokenLabel, type TokenRecord } from '../shared/records.js'
 import { asSentence } from '../shared/text.js'
@@ -16,13 +16,17 @@ export type CreateResult = { operation: 'create'; token: TokenRecord; reused: bo
  */
 export async function create(
   client: TokenApi,
-  { name, ifExists }: CreateTask,
-  options: CreateOptions = {},
+  { name, ifExists, revokeOnExit }: CreateTask,
+  record?: CreateOptions['record'],
 ): Promise<CreateResult> {
   const tokens = ifExists === 'create' ? [] : await client.listTokens()
   const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'))
   if (existing === undefined) {
-    return { operation: 'create', token: await client.createToken(name, options), reused: false }
+    return {
+      operation: 'create',
+      token: await client.createToken(name, { when: revokeOnExit, record }),
+      reused: false,
+    }
   }
   const which = `an active token named '${name}' exists already: ${existing.id}, created ${existing.createdAt ?? 'at an unknown time'}`
   if (ifExists === 'fail') throw new ActionError(`${which}, and ifExists is fail.`)
@@ -31,23 +35,24 @@ export async function create(
       `${which}, but the platform did not return its value, so it cannot be reused.`,
     )
   }
-  // Nothing is saved for the post step: a reused token was never this step's.
+  // Nothing is recorded for the post step: a reused token was never this step's.
   return { operation: 'create', token: existing, reused: true }
 }
 
 /**
- * A new token whose value could not be handed on (a runner file that could not be
- * written, a value too large for an output): nobody will ever have its value, so it is
- * revoked at once (lost-create.ts). A reused token is not this step's to revoke. Returns
- * the error the step fails with.
+ * The failure of a step that could not hand a token's value on (a runner file that could not
+ * be written, a value too large for an output). A new token nobody will ever have the value
+ * of is revoked at once (revokeUnheld); a reused one is not this step's to revoke.
  */
-export async function revokeUnhanded(
+export async function handOnFailed(
   client: TokenApi,
   { token, reused }: CreateResult,
   error: unknown,
 ): Promise<ActionError> {
-  if (!reused) return notHandedOn((id) => client.revokeToken(id), token, error)
+  const why = asSentence(messageOf(error))
+  if (reused) return new ActionError(`${why} The reused ${tokenLabel(token)} stays active.`)
+  const revoked = await revokeUnheld((id) => client.revokeToken(id), token)
   return new ActionError(
-    `${asSentence(messageOf(error))} The reused ${tokenLabel(token)} stays active.`,
+    `${why} The value of the new ${tokenLabel(token)} was not handed on. ${revoked}`,
   )
 }

@@ -56,7 +56,7 @@ export type Outcome =
 
 /**
  * Runs the operation the inputs asked for, with time, the log and the step's budget (and for
- * a create with revokeOnExit, where what is learnt of it is saved for the post step). list:
+ * a create, where its record goes as it changes: the post step acts on it). list:
  * the tokens that match the name and state filters, newest first. revoke: one token by id,
  * idempotently (a token revoked already is a success that changed nothing). audit: never
  * revokes, whatever it finds.
@@ -64,11 +64,11 @@ export type Outcome =
 export async function perform(
   client: TokenApi,
   task: Task,
-  context: { clock: Clock; log: Logger; deadline: Deadline; create?: CreateOptions },
+  context: { clock: Clock; log: Logger; deadline: Deadline; record?: CreateOptions['record'] },
 ): Promise<Outcome> {
   switch (task.operation) {
     case 'create':
-      return { operation: 'create', task, result: await create(client, task, context.create) }
+      return { operation: 'create', task, result: await create(client, task, context.record) }
     case 'list': {
       const all = await client.listTokens()
       const matches = nameMatcher(task.name)

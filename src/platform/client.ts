@@ -14,7 +14,9 @@ import { CallLoop, type AccessTokens, type CallLoopOptions } from './call-loop.j
 import { readAccessToken, readCreated, readList, readRevoked, type AccessToken } from './decode.js'
 import { authPathHint } from './failures.js'
 import { authEndpoint, jsonRequest, requestLine, revokePath, TOKENS_PATH } from './http.js'
-import { FollowedCreate, type CreateFacts, type PlatformTime } from './lost-create.js'
+import { CreateLife, type CreateRecord } from './create-life.js'
+import type { PlatformTime } from './find-created.js'
+import type { RevokeOnExit } from '../shared/records.js'
 
 /** A revoke that succeeded, or found the token revoked already. */
 export interface RevokeAnswer {
@@ -34,9 +36,10 @@ export interface RevokeOptions {
   settle?: 'now' | 'later'
 }
 
+/** When its token is revoked at the end (revokeOnExit), and where its record goes as it changes. */
 export interface CreateOptions {
-  /** Saves what is learnt of the create for the post step (revokeOnExit; lost-create.ts). */
-  save?: (facts: CreateFacts) => void
+  when?: RevokeOnExit
+  record?: ((record: CreateRecord) => void) | undefined
 }
 
 /** What the operations see of the platform: one method per API call. */
@@ -77,19 +80,17 @@ export class PlatformClient implements TokenApi {
   /**
    * POST /api/tokens. A create is not simply sent again: when an attempt fails in a way
    * that may have created the token (its answer lost), the list is checked first, and the
-   * one token found there is the result (lost-create.ts, which also saves what is learnt
-   * for the post step).
+   * one token found there is the result (create-life.ts, which also records each change).
    */
-  async createToken(name: string, { save }: CreateOptions = {}): Promise<TokenRecord> {
+  async createToken(name: string, { when = 'never', record }: CreateOptions = {}) {
     const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }))
-    const create = new FollowedCreate(name, {
+    const create = new CreateLife(name, when, {
       clock: this.options.clock,
       log: this.options.log,
       list: () => this.listTokens(),
       revoke: (tokenId) => this.revokeToken(tokenId),
       platformTime: this.platformTime,
-      save: save ?? (() => undefined),
-      postStepLooks: save !== undefined,
+      record: record ?? (() => undefined),
     })
     try {
       const token = await this.loop.call('api', request, {

@@ -4,7 +4,7 @@ import type { TokenRecord } from '../shared/records.js'
 import { AUTH_PATH, requestLine, TOKENS_PATH } from './http.js'
 import type { HttpRequest, HttpResponse, Target } from './http.js'
 import { RequestError } from '../shared/errors.js'
-import { truncate } from '../shared/text.js'
+import { quote } from '../shared/text.js'
 
 /** An answer, its body parsed once (NOT_JSON when it is not JSON). */
 export interface Answer extends HttpResponse {
@@ -52,7 +52,7 @@ export function readRevoked(request: HttpRequest, answer: Answer, tokenId: strin
   if (!sameId(record.id, tokenId))
     throw unusable(request, answer, ` with the record of another token, ${nameAndId(record)}.`)
   if (record.state !== 'revoked') {
-    const state = JSON.stringify(truncate(record.state, 40))
+    const state = quote(record.state, 40)
     throw unusable(request, answer, ` with the token in state ${state}, not revoked.`)
   }
   return record
@@ -65,7 +65,7 @@ export function readCreated(request: HttpRequest, answer: Answer): TokenRecord {
     throw unusable(
       request,
       answer,
-      ` but the new token's id ${JSON.stringify(truncate(record.id, 80))} is not a UUID, so the action cannot use it; look for the token with operation: list.`,
+      ` but the new token's id ${quote(record.id)} is not a UUID, so the action cannot use it; look for the token with operation: list.`,
     )
   }
   if (record.tokenValue === undefined) {

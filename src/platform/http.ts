@@ -4,7 +4,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import { HttpClient } from '@actions/http-client'
-import { truncate } from '../shared/text.js'
+import { quote } from '../shared/text.js'
 import { isUuid } from '../shared/records.js'
 import { RequestError } from '../shared/errors.js'
 
@@ -237,7 +237,7 @@ export const TOKENS_PATH = '/api/tokens'
 export function revokePath(tokenId: string): string {
   if (!isUuid(tokenId))
     throw new RequestError(
-      `the token id ${JSON.stringify(truncate(tokenId, 80))} is not a UUID, so it was not sent in a URL; nothing was revoked.`,
+      `the token id ${quote(tokenId)} is not a UUID, so it was not sent in a URL; nothing was revoked.`,
     )
   return `${TOKENS_PATH}/${tokenId}/revoke?tokenId=${tokenId}`
 }

@@ -1,6 +1,6 @@
 // expectedProjectId: a TokenApi that refuses to act on any project but the expected one.
 import { ActionError } from '../shared/errors.js'
-import { revokeAtOnce } from './lost-create.js'
+import { revokeUnheld } from './create-life.js'
 import type { CreateOptions, RevokeOptions, RevokeAnswer, TokenApi } from './client.js'
 import { nameAndId, type TokenRecord } from '../shared/records.js'
 import { oneLine, truncate } from '../shared/text.js'
@@ -39,7 +39,7 @@ export class ProjectGuard implements TokenApi {
       this.checked.add(token.id.toLowerCase())
       return token
     }
-    const revoked = await revokeAtOnce((id) => this.api.revokeToken(id), token)
+    const revoked = await revokeUnheld((id) => this.api.revokeToken(id), token)
     throw new ActionError(
       `the new token ${nameAndId(token)} belongs to project ${projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`,
     )

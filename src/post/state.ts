@@ -1,16 +1,10 @@
 // What the main step leaves for the post step (GITHUB_STATE, read back as STATE_*): every key, read and written here.
-import type { RevokeOnExit } from '../inputs/parsers.js'
-import type { CreateFacts } from '../platform/lost-create.js'
+import type { CreateRecord, CreateState } from '../platform/create-life.js'
 import type { Runner } from '../runner/github-runner.js'
 
 const CREATE = 'create'
 const TOKEN_FILE = 'tokenFile'
-
-/**
- * A create with revokeOnExit, as the main step last saved it, and when to revoke its token:
- * at the end of every job, or only one that did not succeed.
- */
-export type SavedCreate = CreateFacts & { when: Exclude<RevokeOnExit, 'never'> }
+const STATES: readonly CreateState[] = ['not sent', 'sent', 'created', 'refused', 'unknown']
 
 /**
  * The one writer of the post step's state, in the main step: each fact is written the
@@ -19,11 +13,12 @@ export type SavedCreate = CreateFacts & { when: Exclude<RevokeOnExit, 'never'> }
 export class PostState {
   constructor(private readonly runner: Pick<Runner, 'saveState'>) {}
 
-  /** Saves a create's facts, whole, each time one is learnt (the last value saved wins). */
-  createSaver(when: SavedCreate['when']): (facts: CreateFacts) => void {
-    return (facts) => {
-      this.runner.saveState(CREATE, JSON.stringify({ ...facts, when }))
-    }
+  /** A create's record, whole, each time it changes, when the post step acts on it (revokeOnExit). */
+  readonly create = (record: CreateRecord): void => {
+    if (record.when === 'never') return
+    // Field by field: whatever else an object holds stays out of the runner's files.
+    const { name, sentAt, state, id, lostEarlier, when } = record
+    this.runner.saveState(CREATE, JSON.stringify({ name, sentAt, state, id, lostEarlier, when }))
   }
 
   /** Before the token file is written: the post step deletes it whatever happens next. */
@@ -33,12 +28,12 @@ export class PostState {
 }
 
 /**
- * Post step: the create the main step saved, or undefined: no create was sent with
- * revokeOnExit (another operation, a bad input, a reused token), or what was saved cannot
- * be read. Anything but `failure` revokes: a token saved to revoke is never kept by a
- * misread state.
+ * Post step: the create the main step recorded, or undefined: none was recorded (another
+ * operation, a bad input, revokeOnExit false), or what was saved cannot be read. Anything but
+ * `failure` revokes, and an unknown state is searched for: a token saved to revoke is never
+ * kept by a misread state.
  */
-export function readSavedCreate(runner: Pick<Runner, 'getState'>): SavedCreate | undefined {
+export function readSavedCreate(runner: Pick<Runner, 'getState'>): CreateRecord | undefined {
   let saved: Record<string, unknown> | null
   try {
     // Anything but an object has none of these fields, and is not read.
@@ -46,15 +41,14 @@ export function readSavedCreate(runner: Pick<Runner, 'getState'>): SavedCreate |
   } catch {
     return undefined
   }
-  const { name, sentAt, written, id, refused, lost, when } = saved ?? {}
+  const { name, sentAt, state, id, lostEarlier, when } = saved ?? {}
   if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt)) return undefined
   return {
     name,
     sentAt: sentAt as number,
-    written: written === true,
-    ...(typeof id === 'string' && id !== '' ? { id } : {}),
-    refused: refused === true,
-    lost: lost === true,
+    state: STATES.find((known) => known === state) ?? 'unknown',
+    ...(typeof id === 'string' && id !== '' && { id }),
+    ...(lostEarlier === true && { lostEarlier }),
     when: when === 'failure' ? 'failure' : 'always',
   }
 }

@@ -1,27 +1,31 @@
 // The post step: deletes the token file, and acts on what the main step recorded of its create (revokeOnExit).
-import { type Clock, type Deadline, systemClock } from '../shared/time.js'
+import { type Clock, systemClock } from '../shared/time.js'
 import { type Connection, JOB_STATUS_INPUT, readConnection } from '../inputs/read.js'
+import { readRevokeOnExit } from '../inputs/parsers.js'
 import type { PlatformClient } from '../platform/client.js'
 import { messageOf, UnknownTokenError } from '../shared/errors.js'
 import { HttpTransport, type Transport } from '../platform/http.js'
-import { lookForSentence, mustSearch, type PlatformTime } from '../platform/lost-create.js'
-import { searchCreated } from './search.js'
-import { readSavedCreate, savedTokenFile, type SavedCreate } from './state.js'
+import { mustSearch } from '../platform/create-life.js'
+import { lookForSentence, searchCreated } from '../platform/find-created.js'
+import type { CreateRecord } from '../platform/create-life.js'
+import { readSavedCreate, savedTokenFile } from './state.js'
 import { isUuid, quoteName, shortId, tokenLabel } from '../shared/records.js'
 import { githubRunner, type Runner } from '../runner/github-runner.js'
 import { connect, maskedSecrets } from '../runner/start.js'
-import { asSentence, oneLine, truncate } from '../shared/text.js'
+import { asSentence, quote } from '../shared/text.js'
 import { removeTokenFile } from '../shared/token-files.js'
+
+/** The most the post step takes when totalTimeout allows more: it holds the end of the job. */
+const POST_STEP_BOUND = { ms: 120_000, name: "the post step's limit" }
 
 /**
  * Runs as action.yml's `post`, with `post-if: always()`: whether the job passed, failed
  * or was cancelled. Named and defaulted like main.ts's, so that `npm run local-action`
  * (@github/local-action, which imports it and calls `run()`) runs it too. First it deletes
  * the token file (writeTokenFile), which needs no request. Then, with revokeOnExit, it acts
- * on what the main step saved of its create: nothing to do (no create left, or it was
- * refused: no request, one line), the token to revoke by its id, or a create whose outcome
- * is unknown, looked for in the list (lost-create.ts). A failure here is a warning, never a
- * failed job. `transport` sends its requests: a fake in tests.
+ * on the create's record (create-life.ts): nothing was made (no request, one line), its
+ * token to revoke by its id, or one whose fate is unknown, searched for. A failure here is a
+ * warning, never a failed job. `transport` sends its requests: a fake in tests.
  */
 export async function run(
   runner: Runner = githubRunner,
@@ -32,22 +36,30 @@ export async function run(
   const create = readSavedCreate(runner)
   const nothing = 'nothing to revoke at the end of the job (revokeOnExit).'
   if (create === undefined) {
-    // Said only when the step was a create with revokeOnExit.
-    const revokeOnExit = !/^(false|)$/i.test(runner.getInput('revokeOnExit'))
-    if (revokeOnExit && runner.getInput('operation') === 'create') {
+    // Said only when the step was a create with revokeOnExit, read as the main step reads
+    // it: a value it refused failed the main step before any create, which this says too.
+    const when = (() => {
+      try {
+        return readRevokeOnExit(runner.getInput('revokeOnExit') || 'false')
+      } catch {
+        return 'refused'
+      }
+    })()
+    if (when !== 'never' && runner.getInput('operation') === 'create')
       runner.info(
         `This step created no token (no create was sent, or an existing token was reused): ${nothing}`,
       )
-    }
     return
   }
-  const { id, name } = create
   const search = mustSearch(create)
-  if (id === undefined && !search) {
-    const why = create.written
-      ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
-      : 'its request never left the runner whole (it failed before that: see the main step)'
-    runner.info(`This step's create of ${quoteName(name)} made no token, as ${why}: ${nothing}`)
+  if (create.state === 'not sent' || create.state === 'refused') {
+    const why =
+      create.state === 'refused'
+        ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
+        : 'its request never left the runner whole (it failed before that: see the main step)'
+    runner.info(
+      `This step's create of ${quoteName(create.name)} made no token, as ${why}: ${nothing}`,
+    )
     return
   }
   if (create.when === 'failure' && !jobFailed(runner, create)) return
@@ -58,62 +70,42 @@ export async function run(
     connection = readConnection((input) => runner.getInput(input), secrets)
   } catch (error) {
     // The inputs' messages quote what was given, which may hold the secret.
-    if (id !== undefined) runner.warning(secrets.scrub(revokeFailed(id, name, error)))
-    if (search) runner.warning(secrets.scrub(searchFailed(create, error, () => undefined)))
+    if (create.id !== undefined) runner.warning(secrets.scrub(revokeFailed(create, error)))
+    if (search) runner.warning(secrets.scrub(notFound(create, error, () => undefined)))
     return
   }
-  // The most the post step takes when totalTimeout allows more: it holds the end of the job,
-  // and a platform that does not answer within it will not answer in time to matter.
-  const options = { transport, limit: { ms: 120_000, name: "the post step's limit" } }
+  const options = { transport, limit: POST_STEP_BOUND }
   const { client, deadline, close } = connect(runner, connection, secrets, clock, options)
   try {
-    if (id !== undefined) await revokeAtEnd(client, runner, id, name)
+    if (create.id !== undefined) await revokeAtEnd(client, runner, create)
+    if (!search) return
+    runner.info(
+      create.id === undefined
+        ? `No answer said what became of this step's create of ${quoteName(create.name)}: looking for the token it may have made (revokeOnExit).`
+        : `An attempt of this step's create of ${quoteName(create.name)} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`,
+    )
     const context = { clock, deadline, log: runner }
-    if (search) await searchAndRevoke(client, runner, create, context, connection.totalTimeoutMs)
+    const found = await searchCreated(client, create, context, connection.totalTimeoutMs).catch(
+      (error: unknown) => {
+        runner.warning(notFound(create, error, client.platformTime))
+      },
+    )
+    if (found === undefined) return
+    if (found.found === 'one') {
+      await revokeAtEnd(client, runner, { ...create, id: found.token.id })
+      return
+    }
+    const why =
+      found.found === 'none'
+        ? `none was in the list, and a create can land after the last look. ${lookForSentence(create, client.platformTime)}`
+        : found.found === 'several'
+          ? `${found.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${found.tokens.map(shortId).join(', ')}; revoke the one you do not need.`
+          : `the only candidate, ${shortId(found.token)}, was not revoked because ${found.why}. Revoke it if it is this step's.`
+    runner.warning(
+      `Did not revoke a token named ${quoteName(create.name)} at the end of the job: ${why}`,
+    )
   } finally {
     close()
-  }
-}
-
-/**
- * A create whose outcome is unknown: its answer was lost, or an attempt's was and the
- * create was sent again. The token it made, if any, is looked for in the list
- * (searchCreated): revoked when exactly one can be told; otherwise none is, and a warning
- * says where it would be.
- */
-async function searchAndRevoke(
-  client: PlatformClient,
-  runner: Runner,
-  create: SavedCreate,
-  context: { clock: Clock; deadline: Deadline; log: Runner },
-  totalMs: number,
-): Promise<void> {
-  const { id } = create
-  const name = quoteName(create.name)
-  runner.info(
-    id === undefined
-      ? `No answer said what became of this step's create of ${name}: looking for the token it may have made (revokeOnExit).`
-      : `An attempt of this step's create of ${name} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`,
-  )
-  const created = await searchCreated(client, create, context, totalMs).catch((error: unknown) => {
-    runner.warning(searchFailed(create, error, client.platformTime))
-  })
-  if (created === undefined) return
-  if (created.found === 'one') {
-    await revokeAtEnd(client, runner, created.token.id, create.name)
-  } else if (created.found === 'none' && created.landed === true) {
-    const other = id === undefined ? '' : 'other '
-    runner.info(
-      `No ${other}active token named ${name} was created since the step began: nothing to revoke.`,
-    )
-  } else {
-    const why =
-      created.found === 'none'
-        ? `none was in the list, and the create may still land. ${lookForSentence(create, client.platformTime, id)}`
-        : created.found === 'several'
-          ? `${created.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${created.tokens.map(shortId).join(', ')}; revoke the one you do not need.`
-          : `the only candidate, ${shortId(created.token)}, was not revoked because ${created.why}. Revoke it if it is this step's.`
-    runner.warning(`Did not revoke a token named ${name} at the end of the job: ${why}`)
   }
 }
 
@@ -122,10 +114,9 @@ async function searchAndRevoke(
  * the action's inputs again for the post step, so jobStatus (default `${{ job.status }}`)
  * holds the job's status now, after every other step (docs/POST-STEP.md). When it is
  * not known, the token is kept: revoking one that a successful deploy put into service
- * would cut its mediator off. A cancel counts as a failure, also one that came after the
- * deploy had finished: the line then says what that leaves (README, "Rotate").
+ * would cut its mediator off.
  */
-function jobFailed(runner: Runner, { id, name }: SavedCreate): boolean {
+function jobFailed(runner: Runner, { id, name }: CreateRecord): boolean {
   const which =
     id === undefined
       ? `the token named ${quoteName(name)} that this step may have created`
@@ -140,11 +131,10 @@ function jobFailed(runner: Runner, { id, name }: SavedCreate): boolean {
     )
   else if (status === 'success')
     runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`)
-  else {
+  else
     runner.warning(
-      `Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${JSON.stringify(truncate(oneLine(status), 40))}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`,
+      `Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${quote(status, 40)}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`,
     )
-  }
   return how !== undefined
 }
 
@@ -161,18 +151,18 @@ function deleteTokenFile(runner: Runner): void {
 }
 
 /** A token of this step's, revoked by its id at the end of the job; a failure is a warning. */
-async function revokeAtEnd(client: PlatformClient, runner: Runner, id: string, name: string) {
-  const label = tokenLabel({ id, name })
+async function revokeAtEnd(client: PlatformClient, runner: Runner, token: CreateRecord) {
+  const label = tokenLabel({ id: token.id ?? '', name: token.name })
   try {
-    const { alreadyRevoked } = await client.revokeToken(id)
+    const { alreadyRevoked } = await client.revokeToken(token.id ?? '')
     if (alreadyRevoked) runner.info(`The ${label} was already revoked before the end of the job.`)
     else runner.info(`Revoked ${label} at the end of the job (revokeOnExit).`)
   } catch (error) {
-    runner.warning(revokeFailed(id, name, error))
+    runner.warning(revokeFailed(token, error))
   }
 }
 
-function revokeFailed(id: string, name: string, error: unknown): string {
+function revokeFailed({ id = '', name }: CreateRecord, error: unknown): string {
   // An id that is not a UUID is not one the action (or its tokenId input) can revoke by.
   const advice =
     error instanceof UnknownTokenError
@@ -183,6 +173,10 @@ function revokeFailed(id: string, name: string, error: unknown): string {
   return `Could not revoke ${tokenLabel({ id, name })} at the end of the job: ${messageOf(error)}${advice}`
 }
 
-function searchFailed(create: SavedCreate, error: unknown, platformTime: PlatformTime): string {
-  return `Could not look for the token named ${quoteName(create.name)} that this step may have created: ${asSentence(messageOf(error))} ${lookForSentence(create, platformTime, create.id)}`
+function notFound(
+  create: CreateRecord,
+  error: unknown,
+  platformTime: (at: number) => number | undefined,
+) {
+  return `Could not look for the token named ${quoteName(create.name)} that this step may have created: ${asSentence(messageOf(error))} ${lookForSentence(create, platformTime)}`
 }

@@ -1,10 +1,10 @@
 // How results are put into words, shared by the log lines (report.ts) and the job summary (summary.ts), and the step's failure when a result still fails it.
 import type { AuditTask, CleanupTask } from '../inputs/read.js'
-import type { RevokeOnExit } from '../inputs/parsers.js'
+import type { RevokeOnExit } from '../shared/records.js'
 import type { AgeClock, CleanupResult } from '../operations/cleanup.js'
 import type { AuditResult, Outcome } from '../operations/index.js'
 import { createdTime, nameAndId, newestFirst, type TokenRecord } from '../shared/records.js'
-import { countTokens, formatAge, oneLine, truncate } from '../shared/text.js'
+import { countTokens, formatAge, oneLine, quote, truncate } from '../shared/text.js'
 import { stopped } from '../shared/time.js'
 
 /** Why the tokens in `left` were left: `totalTimeout ran out`, or `the step was cancelled`. */
@@ -35,7 +35,7 @@ export function keptByKeep(keep: number, soleOfName = false): string {
  * value cut short, as a name is: the platform could send any length.
  */
 export function undated(token: TokenRecord): string {
-  const createdAt = truncate(JSON.stringify(token.createdAt ?? null), 100)
+  const createdAt = token.createdAt === undefined ? 'none' : quote(token.createdAt, 100)
   return `Token ${nameAndId(token)} has a createdAt that cannot be read (${createdAt}): its age is unknown`
 }
 

@@ -72,6 +72,12 @@ export function quoteName(name: string): string {
   return `'${truncate(oneLine(name), 200)}'`
 }
 
+/**
+ * When the token a create made is revoked at the end: `always` (the revokeOnExit input's
+ * `true`), `failure` (only when the job, or the command, did not succeed), or `never` (`false`).
+ */
+export type RevokeOnExit = 'always' | 'failure' | 'never'
+
 /** How a record whose name is not a string is named in messages and the summary. */
 export const NO_NAME = '(a name that is not text)'
 

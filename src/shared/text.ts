@@ -50,6 +50,18 @@ export function truncate(value: string, max: number): string {
   return `${value.slice(0, end)}...`
 }
 
+/**
+ * A value for a message, as a JSON string: cut to `max` characters, what shows as nothing
+ * written as `<U+XXXX>`, every control character escaped (DEL and the C1 ones too, which JSON
+ * leaves: U+0085 is a line break to some readers). The one way a value is quoted.
+ */
+export function quote(value: string, max = 80): string {
+  return JSON.stringify(truncate(showInvisible(value), max)).replace(
+    /[\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
+}
+
 /** Ends a text with a full stop, unless it ends a sentence already (`.`, `!`, `?`). */
 export function asSentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`

@@ -91,10 +91,9 @@ describe('revokeOnExit: the post step, as the runner runs it', () => {
     expect(JSON.parse(main.state.create ?? '')).toEqual({
       name: 'pr-123',
       sentAt: expect.any(Number),
-      written: true,
+      state: 'created',
       id: main.outputs.tokenId,
-      refused: false,
-      lost: false,
+      lostEarlier: false,
       when: 'always',
     })
     expect(main.log).toContain('It will be revoked at the end of the job (revokeOnExit).')

@@ -179,7 +179,7 @@ describe('a create whose outcome is unknown: the post step looks, within its bou
         /^Could not look for the token named 'pr-5' that this step may have created: .* answered 503 .* An active token named 'pr-5' created after \d{4}-\d\d-\d\dT[\d:.]+Z would be this step's/,
       ),
     ])
-    expect(post.log).toContain('Looking again in 1 s.')
+    expect(post.log).toContain('Looking again in 2 s.')
   })
 
   it('a create carried out only after the post step ended: a warning names it', async () => {
@@ -196,7 +196,7 @@ describe('a create whose outcome is unknown: the post step looks, within its bou
     expect(platform().tokens.size).toBe(0)
     expect(post.warnings).toEqual([
       expect.stringMatching(
-        /^Did not revoke a token named 'pr-5' at the end of the job: none was in the list, and the create may still land\. An active token named 'pr-5' created after .* would be this step's/,
+        /^Did not revoke a token named 'pr-5' at the end of the job: none was in the list, and a create can land after the last look\. An active token named 'pr-5' created after .* would be this step's/,
       ),
     ])
     expect(platform().requestLines()).toEqual([AUTH, CREATE, LIST, AUTH, LIST, LIST])

@@ -58,9 +58,7 @@ describe('revokeOnExit leaves nothing behind when the create lost its answer (th
     expect(JSON.parse(main.state.create ?? '')).toEqual({
       name: 'pr-9',
       sentAt: expect.any(Number),
-      written: true,
-      refused: false,
-      lost: true,
+      state: 'unknown',
       when: 'always',
     })
 
@@ -162,7 +160,7 @@ describe('a create the platform finishes late, or a list that lags behind it (is
     // The post step looks for the first attempt's token: no warning in the main step.
     expect(main.warnings).toEqual([])
     expect(main.log).toContain('the post step looks for a token it may have made')
-    expect(JSON.parse(main.state.create ?? '')).toMatchObject({ id: second?.id, lost: true })
+    expect(JSON.parse(main.state.create ?? '')).toMatchObject({ id: second?.id, lostEarlier: true })
 
     const post = await runAction({ step: 'post', inputs: inputs(), state: main.state })
     expect(post.exitCode).toBe(0)
@@ -205,7 +203,9 @@ describe('a create the platform finishes late, or a list that lags behind it (is
     expect(platform().faultsLeft()).toBe(0)
     const [token] = [...platform().tokens.values()]
     expect(token?.state).toBe('revoked')
-    expect(post.log).toContain('Looking again in 1 s.')
-    expect(post.log).toContain('Looking again in 2 s.')
+    // Each look is one list with the step's retries, then 2 s to the next look.
+    expect(
+      post.log.match(/answered 503 .*\(attempt 2 of 2\).*Looking again in 2 s\./g),
+    ).toHaveLength(2)
   })
 })

@@ -179,11 +179,11 @@ describe('file sizes', () => {
 })
 
 /**
- * One owner for what happened to a create (platform/lost-create.ts): the time window a
- * create's token is looked for in, and the words that revoke a token nobody has the value
- * of or name it, each written once in src/; the others call it.
+ * One owner for each rule of a create's life: its states and the words that revoke a token
+ * nobody holds or name it (create-life.ts), the time window its token is looked for in and
+ * where to look (find-created.ts), each written once in src/; the others call them.
  */
-describe('the rules of a lost create live in one module', () => {
+describe('the rules of a create’s life live in one place each', () => {
   const sources = execFileSync(
     'git',
     ['ls-files', '--cached', '--others', '--exclude-standard', 'src'],
@@ -198,12 +198,17 @@ describe('the rules of a lost create live in one module', () => {
     sources.filter((file) => pattern.test(readFileSync(`${ROOT}/${file}`, 'utf8')))
 
   it.each([
-    ['the clocks’ margins of the time window', /CLOCK_MARGIN_MS = /],
-    ['the time window’s arithmetic', /LATE_CREATE_MS \+/],
-    ['"revoked at once"', /revoked at once\./],
-    ['"Revoking it at once failed too"', /Revoking it at once failed too/],
-    ['where a lost create’s token would be', /would be this step's, and nobody has its value/],
-  ])('%s: in lost-create.ts alone', (_, pattern) => {
-    expect(holding(pattern)).toEqual(['src/platform/lost-create.ts'])
+    ['the states of a create', /'not sent' \| 'sent'/, 'create-life.ts'],
+    ['"revoked at once"', /revoked at once\./, 'create-life.ts'],
+    ['"Revoking it at once failed too"', /Revoking it at once failed too/, 'create-life.ts'],
+    ['the clocks’ margins of the time window', /CLOCK_MARGIN_MS = /, 'find-created.ts'],
+    ['the time window’s arithmetic', /LATE_CREATE_MS \+/, 'find-created.ts'],
+    [
+      'where a lost create’s token would be',
+      /would be this step's, and nobody has its value/,
+      'find-created.ts',
+    ],
+  ])('%s: in %s alone', (_, pattern, module) => {
+    expect(holding(pattern)).toEqual([`src/platform/${module}`])
   })
 })

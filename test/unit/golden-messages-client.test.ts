@@ -3,7 +3,8 @@
 // the function that words it alone. See test/fixtures/golden.ts.
 import nock from 'nock'
 import { readCreated } from '../../src/platform/decode.js'
-import { findCreated, FollowedCreate, type CreateContext } from '../../src/platform/lost-create.js'
+import { CreateLife, type CreateContext } from '../../src/platform/create-life.js'
+import { findCreated } from '../../src/platform/find-created.js'
 import type { TokenRecord } from '../../src/shared/records.js'
 import { failedStep, pinMessages, thrown } from '../fixtures/golden.js'
 import { FakeClock } from '../fixtures/clock.js'
@@ -36,14 +37,13 @@ function lostCreate(tokens: unknown[]) {
 
 /** A create of 'pr-1' that answered with `token`, checked against the request. */
 const answered = (token: TokenRecord, fields: Partial<CreateContext> = {}) =>
-  new FollowedCreate('pr-1', {
+  new CreateLife('pr-1', 'never', {
     clock: new FakeClock(Date.UTC(2026, 10, 22, 12, 0, 0)),
     log: recordingRunner(),
     list: () => Promise.resolve([]),
     platformTime: (time) => time,
     revoke: () => Promise.resolve(),
-    save: () => undefined,
-    postStepLooks: false,
+    record: () => undefined,
     ...fields,
   }).accept(token, `POST ${API}${LIST}`)
 

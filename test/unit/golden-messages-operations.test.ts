@@ -2,11 +2,11 @@
 // not be handed on, expectedProjectId, refusals a cleanup could not settle, the post step's
 // search. Worded by the operation code over a TokenApi that answers as each row says.
 // See test/fixtures/golden.ts.
-import { create, revokeUnhanded } from '../../src/operations/create.js'
+import { create, handOnFailed } from '../../src/operations/create.js'
 import { settleRefusals, type TokenApi } from '../../src/platform/client.js'
 import { RequestError, RunnerFileError, UnsettledRevokeError } from '../../src/shared/errors.js'
 import { ProjectGuard } from '../../src/platform/project-guard.js'
-import { searchCreated } from '../../src/post/search.js'
+import { searchCreated } from '../../src/platform/find-created.js'
 import { cleanupFailure } from '../../src/report/wording.js'
 import { Deadline } from '../../src/shared/time.js'
 import type { TokenRecord } from '../../src/shared/records.js'
@@ -78,7 +78,7 @@ pinMessages('the operations', [
       failedStep('create', async () => {
         const full = new Error('ENOSPC: no space left on device, write')
         const result = created(token(TOKEN_ID, 'pr-1', 0))
-        throw await revokeUnhanded(api([]), result, new RunnerFileError('GITHUB_OUTPUT', full))
+        throw await handOnFailed(api([]), result, new RunnerFileError('GITHUB_OUTPUT', full))
       }),
     expected: `create failed: could not write GITHUB_OUTPUT: ENOSPC: no space left on device, write. The value of the new gateway token 'pr-1' (${TOKEN_ID}) was not handed on. It was revoked at once.`,
   },
@@ -148,17 +148,11 @@ pinMessages('the operations', [
         ++lists === 1
           ? Promise.reject(new RequestError('GET answered 503.', 503, true))
           : Promise.resolve([])
-      const facts = {
-        name: 'pr-7',
-        sentAt: clock.now() - 61_000,
-        written: true,
-        refused: false,
-        lost: true,
-      }
+      const record = { name: 'pr-7', sentAt: clock.now() }
       const context = { clock, log, deadline: new Deadline(clock, 0) }
-      await searchCreated(api([], { list }), facts, context, 0)
+      await searchCreated(api([], { list }), record, context, 0)
       return log.lines[0]
     },
-    expected: 'info: Listing the tokens failed: GET answered 503. Looking again in 1 s.',
+    expected: 'info: Listing the tokens failed: GET answered 503. Looking again in 2 s.',
   },
 ])

@@ -60,7 +60,7 @@ pinMessages('the post step', [
     message: async () => {
       const revoked = record({ name: 'pr-7', state: 'revoked', tokenValue: undefined })
       const known = record({ name: 'pr-7', createdAt: new Date(SENT_AT + 3_000).toISOString() })
-      const lines = post({ lost: true, id: TOKEN_ID }, [
+      const lines = post({ lostEarlier: true, id: TOKEN_ID }, [
         AUTH_OK,
         { status: 200, json: revoked },
         listed(known),
@@ -71,17 +71,16 @@ pinMessages('the post step', [
       "info: An attempt of this step's create of 'pr-7' got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).",
   },
   {
-    situation: 'no other token of that name was created',
+    situation: 'no other token of that name was created: a create can land after the last look',
     message: () =>
       last(
-        post({ lost: true, id: TOKEN_ID }, [
+        post({ lostEarlier: true, id: TOKEN_ID }, [
           AUTH_OK,
           { status: 200, json: record({ name: 'pr-7', state: 'revoked', tokenValue: undefined }) },
           listed(record({ name: 'pr-7', createdAt: new Date(SENT_AT + 3_000).toISOString() })),
         ]),
       ),
-    expected:
-      "info: No other active token named 'pr-7' was created since the step began: nothing to revoke.",
+    expected: `warning: Did not revoke a token named 'pr-7' at the end of the job: none was in the list, and a create can land after the last look. An active token named 'pr-7' other than ${TOKEN_ID} created after 2026-11-01T09:59:00.000Z would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`,
   },
   {
     situation: 'the one candidate is 30 s older than the create, with no Date header',
@@ -145,7 +144,9 @@ pinMessages('the post step', [
   {
     situation: 'the inputs cannot connect: the lost create is not looked for',
     message: () =>
-      last(post({ lost: true, id: TOKEN_ID }, [], { baseUrl: `not a url ${CLIENT_SECRET}` })),
+      last(
+        post({ lostEarlier: true, id: TOKEN_ID }, [], { baseUrl: `not a url ${CLIENT_SECRET}` }),
+      ),
     expected: `warning: Could not look for the token named 'pr-7' that this step may have created: Input 'baseUrl' must be an absolute URL like https://api.example.com; got "not a url ***". An active token named 'pr-7' other than ${TOKEN_ID} created after 2026-11-01T09:59:00.000Z would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`,
   },
   {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { ActionError, RequestError } from '../../../src/shared/errors.js'
-import { create, revokeUnhanded } from '../../../src/operations/create.js'
+import { create, handOnFailed } from '../../../src/operations/create.js'
 import type { CreateOptions } from '../../../src/platform/client.js'
 import type { TokenRecord } from '../../../src/shared/records.js'
 import { created as result, createTask as task } from '../../fixtures/done.js'
@@ -82,7 +82,7 @@ describe('create', () => {
   })
 })
 
-describe('create: the options that save its facts for the post step (revokeOnExit)', () => {
+describe('create: where the record of its create goes, and revokeOnExit beside it', () => {
   /** An API that records the options each create was sent with. */
   function recording(tokens: TokenRecord[] = []) {
     const api = new FakeTokenApi(tokens)
@@ -94,36 +94,36 @@ describe('create: the options that save its facts for the post step (revokeOnExi
     }
     return { api, sent }
   }
-  const save = () => undefined
+  const record = () => undefined
 
-  it('hands them to the client, which saves what it learns as it learns it', async () => {
+  it('hands them to the client, which records each change of the create as it happens', async () => {
     const { api, sent } = recording()
-    await create(api, task({ revokeOnExit: 'always' }), { save })
-    expect(sent).toEqual([['ci-deploy', { save }]])
+    await create(api, task({ revokeOnExit: 'always' }), record)
+    expect(sent).toEqual([['ci-deploy', { when: 'always', record }]])
   })
 
-  it('sends no create for a reused token, so nothing is saved: it is not this step\u2019s', async () => {
+  it('sends no create for a reused token, so nothing is recorded: it is not this step\u2019s', async () => {
     const { api, sent } = recording(existing())
-    const reused = await create(api, task({ ifExists: 'reuse', revokeOnExit: 'always' }), { save })
+    const reused = await create(api, task({ ifExists: 'reuse', revokeOnExit: 'always' }), record)
     expect(reused.reused).toBe(true)
     expect(sent).toEqual([])
   })
 
   it('hands them on to the create that reuse makes when no token of the name exists', async () => {
     const { api, sent } = recording([token('other', 'ci-deploy-2', 1)])
-    await create(api, task({ ifExists: 'reuse', revokeOnExit: 'always' }), { save })
-    expect(sent).toEqual([['ci-deploy', { save }]])
+    await create(api, task({ ifExists: 'reuse', revokeOnExit: 'failure' }), record)
+    expect(sent).toEqual([['ci-deploy', { when: 'failure', record }]])
   })
 })
 
-describe('revokeUnhanded (case 1 of issue 18)', () => {
+describe('handOnFailed: a value that could not be handed on', () => {
   const why = new Error('could not write GITHUB_OUTPUT: ENOSPC: no space left on device, write.')
   const created = (api: FakeTokenApi) => api.createToken('pr-1')
 
   it('revokes a new token whose value could not be handed on, and says so', async () => {
     const api = new FakeTokenApi()
     const token = await created(api)
-    const error = await revokeUnhanded(api, result(token), why)
+    const error = await handOnFailed(api, result(token), why)
     expect(api.tokens[0]?.state).toBe('revoked')
     expect(error.message).toBe(
       `could not write GITHUB_OUTPUT: ENOSPC: no space left on device, write. The value of the new gateway token 'pr-1' (${token.id}) was not handed on. It was revoked at once.`,
@@ -134,7 +134,7 @@ describe('revokeUnhanded (case 1 of issue 18)', () => {
     const api = new FakeTokenApi()
     const token = await created(api)
     api.revokes.set(token.id, new RequestError('answered 503 Service Unavailable.', 503))
-    const error = await revokeUnhanded(api, result(token), why)
+    const error = await handOnFailed(api, result(token), why)
     expect(error.message).toContain('Revoking it at once failed too')
     expect(error.message).toMatch(
       new RegExp(
@@ -145,7 +145,7 @@ describe('revokeUnhanded (case 1 of issue 18)', () => {
 
   it('never revokes a reused token: it is not this step\u2019s', async () => {
     const api = new FakeTokenApi([token('old', 'pr-1', 1)])
-    const error = await revokeUnhanded(api, result(token('old', 'pr-1', 1), true), why)
+    const error = await handOnFailed(api, result(token('old', 'pr-1', 1), true), why)
     expect(api.calls).toEqual([])
     expect(error.message).toMatch(/The reused gateway token 'pr-1' \(old\) stays active\.$/)
   })

@@ -99,7 +99,7 @@ describe('perform', () => {
     expect(listed.result).toMatchObject({ project: 'several' })
   })
 
-  it('create: hands the context’s create options to the create, and returns the task beside it', async () => {
+  it('create: hands the context’s record to the create, with revokeOnExit, and returns the task beside it', async () => {
     const api = new FakeTokenApi()
     const createToken = api.createToken.bind(api)
     const sent: unknown[] = []
@@ -107,9 +107,9 @@ describe('perform', () => {
       sent.push(options)
       return createToken(name)
     }
-    const options: CreateOptions = { save: () => undefined }
+    const record: CreateOptions['record'] = () => undefined
     const task = createTask({ revokeOnExit: 'always' })
-    const done = await perform(api, task, { ...context(), create: options })
+    const done = await perform(api, task, { ...context(), record })
     expect(done).toEqual({
       operation: 'create',
       task,
@@ -119,10 +119,10 @@ describe('perform', () => {
         reused: false,
       },
     })
-    expect(sent).toEqual([options])
+    expect(sent).toEqual([{ when: 'always', record }])
   })
 
-  it('create without create options: creates all the same', async () => {
+  it('create without a record: creates all the same', async () => {
     const api = new FakeTokenApi()
     const done = await perform(api, createTask(), context())
     expect(done.operation).toBe('create')

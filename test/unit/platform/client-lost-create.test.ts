@@ -14,7 +14,7 @@ import {
   useNock,
   LIST,
 } from '../../fixtures/nock-platform.js'
-import type { CreateFacts } from '../../../src/platform/lost-create.js'
+import type { CreateRecord } from '../../../src/platform/create-life.js'
 
 useNock()
 
@@ -112,16 +112,17 @@ describe('PlatformClient under faults', () => {
       nock(API)
         .post(LIST)
         .reply(201, record({ id: '00000000-0000-4000-8000-00000000000b', createdAt: at(600) }))
-      const saved: CreateFacts[] = []
+      const saved: CreateRecord[] = []
+      const keep = (created: CreateRecord) => saved.push(created)
       await expect(
-        client.createToken('ci-deploy', { save: (facts) => saved.push(facts) }),
+        client.createToken('ci-deploy', { when: 'always', record: keep }),
       ).resolves.toMatchObject({ id: '00000000-0000-4000-8000-00000000000b' })
       // No second look at the list: the post step looks, when the create may have landed.
       expect(clock.sleeps).toEqual([500])
       expect(saved.at(-1)).toMatchObject({
         id: '00000000-0000-4000-8000-00000000000b',
-        lost: true,
-        written: true,
+        state: 'created',
+        lostEarlier: true,
       })
       expect(log.lines.filter((line) => line.startsWith('warning'))).toEqual([])
       expect(log.lines).toContain(
@@ -155,12 +156,13 @@ describe('PlatformClient under faults', () => {
       nock(API)
         .post(LIST)
         .reply(201, record({ id: '00000000-0000-4000-8000-00000000000b', createdAt: at(600) }))
-      const saved: CreateFacts[] = []
-      await client.createToken('ci-deploy', { save: (facts) => saved.push(facts) })
+      const saved: CreateRecord[] = []
+      await client.createToken('ci-deploy', { when: 'always', record: (c) => saved.push(c) })
       expect(clock.sleeps).toEqual([])
+      expect(saved.map(({ state }) => state)).toEqual(['not sent', 'sent', 'created'])
       expect(saved.at(-1)).toMatchObject({
         id: '00000000-0000-4000-8000-00000000000b',
-        lost: false,
+        lostEarlier: false,
       })
     })
 

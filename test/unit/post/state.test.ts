@@ -1,19 +1,13 @@
 // PostState, the one writer of the post step's state, and what the post step reads back:
-// a create's facts saved whole each time one is learnt, and the token file's path.
+// a create's record saved whole each time it changes, and the token file's path.
 import { describe, expect, it } from '@jest/globals'
-import type { CreateFacts } from '../../../src/platform/lost-create.js'
+import type { CreateRecord } from '../../../src/platform/create-life.js'
 import { PostState, readSavedCreate, savedTokenFile } from '../../../src/post/state.js'
 import { TOKEN_ID as ID } from '../../fixtures/inputs.js'
 import { recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
 
 const SENT_AT = Date.UTC(2026, 10, 22, 12, 0, 5)
-const SENDING: CreateFacts = {
-  name: 'pr-1',
-  sentAt: SENT_AT,
-  written: false,
-  refused: false,
-  lost: false,
-}
+const SENDING: CreateRecord = { name: 'pr-1', sentAt: SENT_AT, state: 'not sent', when: 'always' }
 
 /** A runner that records every saveState call, in order, besides keeping the state. */
 function writes(): { runner: RecordingRunner; saved: [string, string][] } {
@@ -27,24 +21,34 @@ function writes(): { runner: RecordingRunner; saved: [string, string][] } {
   return { runner, saved }
 }
 
-describe('PostState.createSaver: a create’s facts, saved whole each time', () => {
-  it('saves one key, the facts and when, as JSON; the last save is what the post step reads', () => {
+describe('PostState.create: a create’s record, saved whole each time it changes', () => {
+  it('saves one key, the record as JSON; the last save is what the post step reads', () => {
     const { runner, saved } = writes()
-    const save = new PostState(runner).createSaver('failure')
-    save(SENDING)
-    save({ ...SENDING, written: true, id: ID })
+    const { create } = new PostState(runner)
+    create({ ...SENDING, when: 'failure' })
+    create({ ...SENDING, when: 'failure', state: 'created', id: ID })
     expect(saved.map(([key]) => key)).toEqual(['create', 'create'])
     expect(JSON.parse(saved[0]?.[1] ?? '')).toEqual({ ...SENDING, when: 'failure' })
-    expect(readSavedCreate(runner)).toEqual({ ...SENDING, written: true, id: ID, when: 'failure' })
+    expect(readSavedCreate(runner)).toEqual({
+      ...SENDING,
+      state: 'created',
+      id: ID,
+      when: 'failure',
+    })
   })
 
-  it('keeps only the facts: a token value put beside them is not saved', () => {
+  it('saves nothing without revokeOnExit: nothing is done at the end', () => {
     const { runner, saved } = writes()
-    const facts = { ...SENDING, id: ID, tokenValue: 'eyJ.the.value' } as CreateFacts
-    new PostState(runner).createSaver('always')(facts)
-    // The saver writes what it is given; the facts it is given never hold the value.
-    expect(readSavedCreate(runner)).not.toHaveProperty('tokenValue')
-    expect(saved).toHaveLength(1)
+    new PostState(runner).create({ ...SENDING, when: 'never' })
+    expect(saved).toEqual([])
+  })
+
+  it('keeps only the record’s fields: a token value put beside them is not saved', () => {
+    const { runner, saved } = writes()
+    const record = { ...SENDING, id: ID, tokenValue: 'eyJ.the.value' } as CreateRecord
+    new PostState(runner).create(record)
+    expect(saved[0]?.[1]).not.toContain('eyJ')
+    expect(readSavedCreate(runner)).toEqual({ ...SENDING, id: ID })
   })
 })
 
@@ -67,14 +71,22 @@ describe('readSavedCreate: what the post step reads back', () => {
     expect(read(JSON.stringify({ ...SENDING, sentAt: '1' }))).toBeUndefined()
   })
 
-  it('anything but failure revokes at every end of the job; flags are true only when true', () => {
-    const saved = read(JSON.stringify({ ...SENDING, when: 'sometimes', written: 'yes', lost: 1 }))
+  it('anything but failure revokes at every end of the job; lostEarlier is true only when true', () => {
+    const saved = read(JSON.stringify({ ...SENDING, when: 'sometimes', lostEarlier: 1 }))
     expect(saved).toEqual({ ...SENDING, when: 'always' })
-    expect(read(JSON.stringify({ ...SENDING, when: 'failure', refused: true }))).toEqual({
+    expect(read(JSON.stringify({ ...SENDING, when: 'failure', lostEarlier: true }))).toEqual({
       ...SENDING,
-      refused: true,
+      lostEarlier: true,
       when: 'failure',
     })
+  })
+
+  it('a state it does not know is unknown: its token is searched for, never kept by a misread', () => {
+    expect(read(JSON.stringify({ ...SENDING, state: 'written' }))).toEqual({
+      ...SENDING,
+      state: 'unknown',
+    })
+    expect(read(JSON.stringify({ ...SENDING, state: 'refused' }))?.state).toBe('refused')
   })
 
   it('an id that is not text, or empty, is no id', () => {

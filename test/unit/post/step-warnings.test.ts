@@ -68,7 +68,7 @@ describe('run: the warning for a token it could not revoke', () => {
 describe('run: inputs it cannot connect with', () => {
   it('warns once for each thing it was to revoke, secrets hidden, sending nothing', async () => {
     const runner = recordingRunner({ ...INPUTS, baseUrl: `not a url ${CLIENT_SECRET}` })
-    noteCreate(runner, { name: 'pr-7', sentAt: SENT_AT, lost: true, id: TOKEN_ID })
+    noteCreate(runner, { name: 'pr-7', sentAt: SENT_AT, lostEarlier: true, id: TOKEN_ID })
     const transport = await post(runner, [])
     expect(transport.sent).toEqual([])
     const [revoke, look, ...more] = warnings(runner)
@@ -117,7 +117,10 @@ describe('run: a search that does not find the token warns, within its bound', (
     const runner = recordingRunner({ ...INPUTS, totalTimeout: '900' })
     noteCreate(runner, { name: 'pr-7', sentAt: SENT_AT })
     const clock = new FakeClock(SENT_AT + 61_000)
-    const transport = new FakeTransport([AUTH_OK, ...Array.from({ length: 40 }, () => MAINTENANCE)])
+    const transport = new FakeTransport([
+      AUTH_OK,
+      ...Array.from({ length: 200 }, () => MAINTENANCE),
+    ])
     transport.clock = clock
     await runPost(runner, clock, transport)
     expect(clock.now() - (SENT_AT + 61_000)).toBeLessThanOrEqual(120_000)
@@ -139,7 +142,7 @@ describe('run: a search that does not find the token warns, within its bound', (
     expect(warnings(runner)).toEqual([expect.stringContaining("named 'pr-7'")])
   })
 
-  it('when it ends before the create could land, warns: the token may still come', async () => {
+  it('when it ends before the create could land, warns: the token may come after the last look', async () => {
     const runner = recordingRunner({ ...INPUTS, totalTimeout: '3' })
     noteCreate(runner, { name: 'pr-7', sentAt: SENT_AT })
     const clock = new FakeClock(SENT_AT + 1_000)
@@ -148,7 +151,7 @@ describe('run: a search that does not find the token warns, within its bound', (
     // One look, 2 s, another; then less than 2 s is left of totalTimeout.
     expect(clock.sleeps).toEqual([2_000])
     expect(warnings(runner)).toEqual([
-      "warning: Did not revoke a token named 'pr-7' at the end of the job: none was in the list, and the create may still land. An active token named 'pr-7' created after 2026-11-01T09:59:00.000Z would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).",
+      "warning: Did not revoke a token named 'pr-7' at the end of the job: none was in the list, and a create can land after the last look. An active token named 'pr-7' created after 2026-11-01T09:59:00.000Z would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).",
     ])
   })
 

@@ -48,11 +48,11 @@ describe('run (revokeOnExit)', () => {
 
   it('after a create that was refused, or never left, sends nothing and says why in one line', async () => {
     for (const [facts, why] of [
-      [{ written: true, refused: true }, 'the platform refused it'],
-      [{ written: false }, 'its request never left the runner whole'],
+      [{ state: 'refused' as const }, 'the platform refused it'],
+      [{ state: 'not sent' as const }, 'its request never left the runner whole'],
     ] as const) {
       const runner = recordingRunner(INPUTS)
-      noteCreate(runner, { name: 'm1', lost: false, ...facts })
+      noteCreate(runner, { name: 'm1', ...facts })
       await runPost(runner, new FakeClock(Date.now()))
       expect(runner.lines).toEqual([
         expect.stringMatching(

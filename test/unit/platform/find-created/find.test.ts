@@ -1,16 +1,12 @@
+// Which token a create whose answer was lost made: its window, the one candidate, and where to look.
 import { describe, expect, it } from '@jest/globals'
-// The rules of a create whose answer was lost: which token is its own, when the post step
-// looks, and a token nobody has the value of revoked at once or named.
 import {
   createWindow,
   findCreated,
   lookForSentence,
-  mustSearch,
-  revokeAtOnce,
-  type CreateFacts,
   type PlatformTime,
-} from '../../../src/platform/lost-create.js'
-import type { TokenRecord } from '../../../src/shared/records.js'
+} from '../../../../src/platform/find-created.js'
+import type { TokenRecord } from '../../../../src/shared/records.js'
 
 const SENT_AT = Date.parse('2026-11-01T10:00:00.000Z')
 const PR7 = { name: 'pr-7', sentAt: SENT_AT }
@@ -179,54 +175,9 @@ describe('createWindow', () => {
   })
 })
 
-describe('mustSearch: the post step looks only when a create left and no answer said what became of it', () => {
-  const facts = (change: Partial<CreateFacts>): CreateFacts => ({
-    ...PR7,
-    written: true,
-    refused: false,
-    lost: false,
-    ...change,
-  })
-
-  it.each([
-    ['never written whole (auth, DNS, a refused connection, a certificate)', { written: false }],
-    ['refused (a 4xx, or still 429)', { refused: true }],
-    ['answered with its token', { id: 'id-1' }],
-  ])('not when it was %s', (_, change) => {
-    expect(mustSearch(facts(change))).toBe(false)
-  })
-
-  it.each([
-    ['written and no outcome came (the step was killed)', {}],
-    ['an attempt was lost, then it was refused', { refused: true, lost: true }],
-    ['an attempt was lost, then it made a token', { id: 'id-1', lost: true }],
-  ])('when %s', (_, change) => {
-    expect(mustSearch(facts(change))).toBe(true)
-  })
-})
-
-describe('revokeAtOnce and lookForSentence: a token nobody has the value of', () => {
-  const made = token('123e4567-e89b-42d3-a456-426614174000', 500)
-
-  it('says it was revoked at once when the revoke works', async () => {
-    const revoked: string[] = []
-    const revoke = (id: string) => {
-      revoked.push(id)
-      return Promise.resolve()
-    }
-    expect(await revokeAtOnce(revoke, made)).toBe('It was revoked at once.')
-    expect(revoked).toEqual([made.id])
-  })
-
-  it('names its id, and why, when the revoke fails too', async () => {
-    const revoke = () => Promise.reject(new Error('POST x answered 503'))
-    expect(await revokeAtOnce(revoke, made)).toBe(
-      `Revoking it at once failed too: POST x answered 503. Revoke it with operation: revoke and tokenId: ${made.id}.`,
-    )
-  })
-
-  it('says where a token of the create would be: the name, the time on the platform’s clock', () => {
-    expect(lookForSentence(PR7, skewed(5_000), 'id-1')).toBe(
+describe('lookForSentence: where a token nobody has the value of would be', () => {
+  it('says the name, the time on the platform’s clock, and the token known already', () => {
+    expect(lookForSentence({ ...PR7, id: 'id-1' }, skewed(5_000))).toBe(
       "An active token named 'pr-7' other than id-1 created after 2026-11-01T10:00:03.000Z would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).",
     )
     expect(lookForSentence(PR7, noDate)).toContain("named 'pr-7' created after 2026-11-01T09:59:00")

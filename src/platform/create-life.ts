@@ -1,0 +1,188 @@
+// A create's life as one state machine: recorded by the main step as it happens, read by whatever acts at the end (the post step, gateway-token exec); find-created.ts finds the token of one whose answer was lost.
+import type { RevokeOnExit } from '../shared/records.js'
+import { ActionError, isRefusal, messageOf, RequestError } from '../shared/errors.js'
+import { createdTime, isUuid, nameAndId, quoteName } from '../shared/records.js'
+import { shortId, tokenLabel, type TokenRecord } from '../shared/records.js'
+import { asSentence, type Logger, oneLine, quote } from '../shared/text.js'
+import type { Clock } from '../shared/time.js'
+import { createWindow, findCreated, lookForSentence, type PlatformTime } from './find-created.js'
+
+/**
+ * Where a create is: `not sent` (no request of it written whole), `sent` (written, not yet
+ * answered), `created` (its token's id known), `refused` (an answer said nothing of it is
+ * left) or `unknown` (written, and no answer said what became of it).
+ */
+export type CreateState = 'not sent' | 'sent' | 'created' | 'refused' | 'unknown'
+
+/**
+ * A create as recorded: its name, when it was first sent (the runner's clock), its state,
+ * its token's id once known, whether an earlier attempt got no answer (its token may land
+ * too), and when the token is revoked at the end (revokeOnExit).
+ */
+export interface CreateRecord {
+  name: string
+  sentAt: number
+  state: CreateState
+  id?: string
+  lostEarlier?: boolean
+  when: RevokeOnExit
+}
+
+type Revoke = (tokenId: string) => Promise<unknown>
+
+/** Whether the token of this create must be looked for at the end: its fate is not known. */
+export function mustSearch({ state, lostEarlier }: CreateRecord): boolean {
+  return state === 'sent' || state === 'unknown' || lostEarlier === true
+}
+
+/**
+ * A token this step made and nobody holds the value of (it was not handed on, or was not
+ * the one asked for): revoked at once, or, when that fails, named by its id. Returns the
+ * sentence that says which.
+ */
+export async function revokeUnheld(revoke: Revoke, token: TokenRecord): Promise<string> {
+  try {
+    await revoke(token.id)
+    return 'It was revoked at once.'
+  } catch (error) {
+    return `Revoking it at once failed too: ${asSentence(messageOf(error))} Revoke it with operation: revoke and tokenId: ${shortId(token)}.`
+  }
+}
+
+/** What following a create needs of the client, and where its record goes as it changes. */
+export type CreateContext = {
+  clock: Clock
+  log: Logger
+  platformTime: PlatformTime
+  revoke: Revoke
+} & {
+  list: () => Promise<TokenRecord[]>
+  record(record: CreateRecord): void
+}
+
+/**
+ * One create, from its send: each change of state recorded as it happens, a lost answer
+ * settled from the list, the answer checked. A record that cannot be kept (a runner file that
+ * cannot be written) is kept as a failure, not thrown mid-request: accept acts on it.
+ */
+export class CreateLife {
+  readonly record: CreateRecord
+  private unrecorded: { error: unknown } | undefined
+  private lostAttempts = 0
+
+  constructor(
+    name: string,
+    when: RevokeOnExit,
+    private readonly context: CreateContext,
+  ) {
+    this.record = { name, sentAt: context.clock.now(), state: 'not sent', when }
+    // Thrown: if not even the first record can be kept, nothing is sent.
+    context.record({ ...this.record })
+  }
+
+  /** An attempt was written whole: from then on the platform may have made the token. */
+  readonly written = (): void => {
+    if (this.record.state === 'not sent') this.change({ state: 'sent' })
+  }
+
+  /**
+   * After an attempt that may have made the token (its answer lost or unreadable): the one
+   * token of it in the list is the result; none, and the create is sent again (undefined);
+   * anything else fails rather than guess.
+   */
+  async afterLostAnswer(failure: string): Promise<TokenRecord | undefined> {
+    const { record, context } = this
+    const name = quoteName(record.name)
+    context.log.info(`${failure}. The token may have been created all the same: checking the list.`)
+    this.lostAttempts++
+    this.change({ state: 'unknown' })
+    const lookFor = lookForSentence(record, context.platformTime)
+    const tokens = await context.list().catch((error: unknown) => {
+      const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${messageOf(error)} ${lookFor}`
+      throw new RequestError(`${failure}; ${unknown}`)
+    })
+    const created = findCreated(tokens, record, context.platformTime)
+    if (created.found === 'none') {
+      context.log.info(`No token named ${name} was created: sending the create again.`)
+      return undefined
+    }
+    if (created.found !== 'one') {
+      const why =
+        created.found === 'several'
+          ? `${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`
+          : `the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`
+      throw new RequestError(`${failure}; ${why}`)
+    }
+    const { token } = created
+    if (!isUuid(token.id)) {
+      const why = `a token named ${name} was created, but its id ${quote(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`
+      throw new RequestError(`${failure}; ${why}`)
+    }
+    // Found: that attempt is accounted for; an earlier one, sent again, may still land.
+    this.change({ state: 'created', id: token.id, lostEarlier: this.lostAttempts > 1 })
+    if (token.tokenValue === undefined) {
+      const why = `token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one).`
+      throw new RequestError(`${failure}; ${why} ${await revokeUnheld(context.revoke, token)}`)
+    }
+    const createdAt = oneLine(token.createdAt ?? '?')
+    context.log.info(`It was: token ${token.id}, created at ${createdAt}, is this step's token.`)
+    return token
+  }
+
+  /**
+   * The token, if it is the one asked for: the same name, active. Otherwise its value is not
+   * handed on, and an active one is revoked at once, unless it is plainly older than the
+   * create, and so another's: that one is named instead.
+   */
+  async accept(token: TokenRecord, request: string): Promise<TokenRecord> {
+    const { record, context } = this
+    const lost = record.state === 'unknown' || record.lostEarlier === true
+    if (token.name === record.name && token.state === 'active') {
+      this.change({ state: 'created', id: token.id, lostEarlier: lost })
+      // What the end would act on was not kept, and nobody else will revoke it.
+      if (this.unrecorded !== undefined) {
+        const error = asSentence(messageOf(this.unrecorded.error))
+        const what = `The value of the new ${tokenLabel(token)} was not handed on.`
+        throw new ActionError(`${error} ${what} ${await revokeUnheld(context.revoke, token)}`)
+      }
+      // An earlier attempt's token may still land: the end looks for it, or the user is told.
+      if (lost && record.when !== 'never')
+        context.log.info(
+          `An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`,
+        )
+      else if (lost)
+        context.log.warning(
+          `An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(this.record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`,
+        )
+      return token
+    }
+    const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${quote(oneLine(token.state), 40)}, not an active token named ${quoteName(record.name)}: its value was not handed on.`
+    const created = createdTime(token)
+    const since = createWindow(record.sentAt, context.platformTime).since
+    if (token.state !== 'active' || (created !== undefined && created < since)) {
+      this.change({ state: 'refused' })
+      const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`
+      throw new RequestError(token.state === 'active' ? mismatch + older : mismatch)
+    }
+    this.change({ state: 'created', id: token.id })
+    throw new RequestError(`${mismatch} ${await revokeUnheld(context.revoke, token)}`)
+  }
+
+  /** The create failed: a refusal leaves nothing; anything else written may have made the token. */
+  failed(error: unknown): void {
+    const { state } = this.record
+    if (state === 'created' || state === 'unknown') return
+    const status = error instanceof RequestError ? error.status : undefined
+    if (isRefusal(status) || status === 429) this.change({ state: 'refused' })
+    else if (state === 'sent') this.change({ state: 'unknown' })
+  }
+
+  private change(to: Partial<CreateRecord>): void {
+    Object.assign(this.record, to)
+    try {
+      this.context.record({ ...this.record })
+    } catch (error) {
+      this.unrecorded ??= { error }
+    }
+  }
+}
