@@ -3671,6 +3671,7 @@ class Secrets {
     values = new Set();
     sent = new Set();
     pieces = new Set();
+    lengths = [];
     longestFirst;
     constructor(mask) {
         this.mask = mask;
@@ -3689,9 +3690,12 @@ class Secrets {
             return;
         this.sent.add(value);
         const { kept } = compact(value.slice(0, MAX_PIECED));
-        for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
-            this.pieces.add(kept.slice(i, i + PIECE_LENGTH));
-        }
+        const length = Math.min(PIECE_LENGTH, kept.length);
+        if (length === 0)
+            return;
+        for (let i = 0; i + length <= kept.length; i++)
+            this.pieces.add(kept.slice(i, i + length));
+        this.lengths = [...new Set([...this.lengths, length])].sort((a, b) => b - a);
     }
     addFrom(json) {
         const pending = [json];
@@ -3724,19 +3728,23 @@ class Secrets {
         const result = this.removeWhole(text);
         if (this.pieces.size === 0)
             return result;
-        return this.removePieces(result).replace(ENCODED_RUN, (run) => decodings(run).some((decoded) => this.removePieces(decoded) !== decoded) ? '***' : run);
+        const holdsPiece = (bytes) => [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
+        return this.removePieces(result)
+            .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
+            .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run));
     }
     removePieces(text) {
         const { kept, from } = compact(text);
         let result = '';
         let end = -1;
-        for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
-            if (!this.pieces.has(kept.slice(i, i + PIECE_LENGTH)))
+        for (let i = 0; i < kept.length; i++) {
+            const n = this.lengths.find((n) => i + n <= kept.length && this.pieces.has(kept.slice(i, i + n)));
+            if (n === undefined)
                 continue;
             const start = from[i] ?? 0;
             if (start > end)
                 result += `${text.slice(Math.max(end, 0), start)}***`;
-            end = (from[i + PIECE_LENGTH - 1] ?? 0) + 1;
+            end = Math.max(end, (from[i + n - 1] ?? 0) + 1);
         }
         return end < 0 ? text : result + text.slice(end);
     }
@@ -3750,12 +3758,10 @@ function compact(text) {
             from.push(i);
     return { kept: from.map((i) => text.charAt(i)).join(''), from };
 }
-const ENCODED_RUN = /[A-Za-z0-9+/_-]{11,}={0,2}/g;
-function decodings(run) {
-    const bytes = [Buffer.from(run, 'base64')];
-    if (/^(?:[0-9a-f]{2})+$/i.test(run))
-        bytes.push(Buffer.from(run, 'hex'));
-    return bytes.flatMap((b) => [b.toString('latin1'), b.toString('utf8')]);
+const BASE64_RUN = /[\w+/-]+={0,2}/g;
+const HEX_RUN = /(?:\\x|(?<!\w)(?:0x)?)[0-9a-f]{2}(?:[:,-]?\s?(?:0x|\\x)?[0-9a-f]{2})*(?!\w)/gi;
+function hexDigits(run) {
+    return run.replace(/[0\\]x|[^0-9a-f]/gi, '');
 }
 const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi;
 const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
