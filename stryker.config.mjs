@@ -20,6 +20,7 @@ export default {
     'src/platform/call-loop.ts',
     'src/platform/client.ts',
     'src/platform/failures.ts',
+    'src/platform/no-answer.ts',
     'src/platform/decode.ts',
     'src/platform/lost-create.ts',
     // The post step and its search.
