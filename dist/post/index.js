@@ -1750,9 +1750,9 @@ function inWords(error, sent) {
         return [`the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, 'EPROXY', false];
     const code = error.code;
     const given = typeof code === 'string' ? code : 'EUNKNOWN';
-    const reason = OPENSSL_ERROR.exec(message)?.[1]?.trim();
+    const reason = OPENSSL_ERROR.exec(message)?.[1];
     const known = given === 'EPROTO' && reason !== undefined
-        ? `ERR_SSL_${reason.toUpperCase().replace(/\W+/g, '_')}`
+        ? `ERR_SSL_${reason.toUpperCase().replaceAll(' ', '_')}`
         : given;
     const words = NODE_ERRORS[known]?.[1] ??
         (reason === undefined ? oneLine(message) : `TLS with the server failed: ${reason}`);
@@ -3704,7 +3704,7 @@ class Secrets {
         this.mask = mask;
     }
     add(value, kind = 'sent') {
-        if (value === undefined || value.trim() === '')
+        if (value === undefined)
             return;
         for (const part of [value, ...value.split(/\r\n|\r|\n/)]) {
             if (part.trim() === '' || this.values.has(part))
@@ -3753,8 +3753,6 @@ class Secrets {
     }
     hide(text) {
         const result = this.removeWhole(text);
-        if (this.pieces.size === 0)
-            return result;
         const holdsPiece = (bytes) => [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
         return this.removePieces(result)
             .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))

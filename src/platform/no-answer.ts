@@ -78,10 +78,10 @@ export function inWords(error: unknown, sent: boolean): [string, string, boolean
   // OpenSSL's own words (its codes, its source paths, the line break after them) are never
   // shown, only its reason; a failed write's EPROTO says nothing, so it is named after the
   // reason, as Node names that failure elsewhere (ERR_SSL_WRONG_VERSION_NUMBER).
-  const reason = OPENSSL_ERROR.exec(message)?.[1]?.trim()
+  const reason = OPENSSL_ERROR.exec(message)?.[1]
   const known =
     given === 'EPROTO' && reason !== undefined
-      ? `ERR_SSL_${reason.toUpperCase().replace(/\W+/g, '_')}`
+      ? `ERR_SSL_${reason.toUpperCase().replaceAll(' ', '_')}`
       : given
   // Node's own words for what the table does not know, on one line all the same.
   const words =

@@ -48,10 +48,10 @@ export class Secrets {
    * action sends (the default) is also scrubbed piece by piece, in any encoding.
    */
   add(value: string | undefined, kind: 'sent' | 'received' = 'sent'): void {
-    // A blank value is no secret; masking it would mask every run of spaces in the log.
-    if (value === undefined || value.trim() === '') return
+    if (value === undefined) return
     // Masked first: the runner hides a value only from the moment it reads `::add-mask::`.
     // It masks line by line: a value of several lines is masked whole and each line too.
+    // A blank one is no secret: masking it would mask every run of spaces in the log.
     for (const part of [value, ...value.split(/\r\n|\r|\n/)]) {
       if (part.trim() === '' || this.values.has(part)) continue
       this.mask(part)
@@ -63,7 +63,8 @@ export class Secrets {
     const { kept } = compact(value.slice(0, MAX_PIECED))
     // A secret shorter than a piece is a piece of its own: found whole, in every form.
     const length = Math.min(PIECE_LENGTH, kept.length)
-    // Nothing is left of a value of `+` and spaces: it is scrubbed whole only.
+    // Nothing is left of a value of `+` and spaces: a blank one is no secret, and one of `+`
+    // is scrubbed whole only.
     if (length === 0) return
     for (let i = 0; i + length <= kept.length; i++) this.pieces.add(kept.slice(i, i + length))
     this.lengths = [...new Set([...this.lengths, length])].sort((a, b) => b - a)
@@ -104,7 +105,6 @@ export class Secrets {
   /** The text without the secrets, whole, in pieces, or inside a run that encodes one. */
   private hide(text: string): string {
     const result = this.removeWhole(text)
-    if (this.pieces.size === 0) return result
     // A run's bytes, read as Latin-1 and as UTF-8, are checked like any decoded text.
     const holdsPiece = (bytes: Buffer) =>
       [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t)

@@ -80,6 +80,58 @@ describe('inWords: TLS failures', () => {
   })
 })
 
+describe("inWords: the action's words for Node's codes", () => {
+  it.each([
+    ['ECONNREFUSED', 'connection refused'],
+    ['ENOTFOUND', 'host not found'],
+    ['EAI_AGAIN', 'host name lookup failed'],
+    ['EHOSTUNREACH', 'host unreachable'],
+    ['ENETUNREACH', 'network unreachable'],
+    ['ECONNRESET', 'connection reset'],
+    ['ECONNABORTED', 'connection aborted'],
+    ['EPIPE', 'connection closed while sending'],
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'its certificate is self-signed, and not trusted'],
+    [
+      'SELF_SIGNED_CERT_IN_CHAIN',
+      'its certificate chain ends in a self-signed CA that is not trusted',
+    ],
+    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'its certificate was issued by a CA that is not trusted'],
+    ['UNABLE_TO_GET_ISSUER_CERT', 'certificate not trusted'],
+    ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'its certificate was issued by a CA that is not trusted'],
+    ['CERT_UNTRUSTED', 'certificate not trusted'],
+    ['CERT_SIGNATURE_FAILURE', 'certificate not trusted'],
+    ['CERT_HAS_EXPIRED', 'its certificate has expired'],
+    ['CERT_NOT_YET_VALID', 'certificate not trusted'],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', 'its certificate is for another host name'],
+  ])("%s: '%s', not Node's words", (code, words) => {
+    const [message] = inWords(nodeError(`Node's words for ${code}. Try --a-flag.`, code), false)
+    expect(message).toBe(`${words} (${code})`)
+  })
+
+  it("keeps Node's words where the table has none: a timeout, a network that is down", () => {
+    expect(inWords(nodeError('connect ETIMEDOUT 10.0.0.1:443', 'ETIMEDOUT'), true)[0]).toBe(
+      'connect ETIMEDOUT 10.0.0.1:443 (ETIMEDOUT)',
+    )
+    expect(inWords(nodeError('connect ENETDOWN', 'ENETDOWN'), false)[0]).toBe(
+      'connect ENETDOWN (ENETDOWN)',
+    )
+  })
+
+  it("names a proxy's refusal, and says the request never left the runner", () => {
+    const refusal = (status: number) =>
+      inWords(
+        nodeError(`tunneling socket could not be established, statusCode=${status}`, 'ECONNRESET'),
+        true,
+      )
+    expect(refusal(407)).toEqual([
+      'the proxy answered 407 Proxy Authentication Required (EPROXY)',
+      'EPROXYAUTH',
+      false,
+    ])
+    expect(refusal(403)).toEqual(['the proxy answered 403 to the tunnel (EPROXY)', 'EPROXY', false])
+  })
+})
+
 describe('kindOf: what a code is, for retries and hints', () => {
   it.each([
     ['ECONNREFUSED', 'unreachable'],

@@ -169,16 +169,33 @@ describe('Secrets: one rule for every encoding of a sent secret (issue 32)', () 
 })
 
 describe('Secrets: pieces of secrets of several lengths', () => {
-  it('finds each sent secret by pieces of its own length: 8, or all of a shorter one', () => {
+  /** Secrets that scrub `abcdefghijklmnop` by pieces of 8, and `xyz12` (given with a space, so found in pieces, not whole) as one piece. */
+  const twoLengths = (shortFirst = false) => {
     const { secrets } = recordingSecrets()
-    secrets.add('abcdefghijklmnop')
-    secrets.add('xyz12')
+    const values = ['abcdefghijklmnop', 'xy z12']
+    for (const value of shortFirst ? values.reverse() : values) secrets.add(value)
+    return secrets
+  }
+
+  it('finds each sent secret by pieces of its own length: 8, or all of a shorter one', () => {
+    const secrets = twoLengths()
     expect(secrets.scrub('say bcdefghi and xyz12.')).toBe('say *** and ***.')
     expect(secrets.scrub('say bcdefgh and xyz1 or yz12.')).toBe('say bcdefgh and xyz1 or yz12.')
     // At the end of the text, and at its start: no piece runs past either.
     expect(secrets.scrub('xyz12')).toBe('***')
     expect(secrets.scrub('ijklmnop')).toBe('***')
     expect(secrets.scrub('ends in jklmnop xyz12')).toBe('ends in jklmnop ***')
+    expect(secrets.scrub('say xyz12')).toBe('say ***')
+  })
+
+  it('hides the longest piece that starts at a place, whichever secret came first', () => {
+    for (const shortFirst of [false, true]) {
+      const { secrets } = recordingSecrets()
+      const values = ['abcdefghijklmnop', 'ab cde']
+      for (const value of shortFirst ? values.reverse() : values) secrets.add(value)
+      // `abcde` and `abcdefgh` both start at `a`: all 8 are hidden.
+      expect(secrets.scrub('<abcdefgh>')).toBe('<***>')
+    }
   })
 
   it('hides a long piece whole when a shorter one starts inside it', () => {
@@ -190,10 +207,53 @@ describe('Secrets: pieces of secrets of several lengths', () => {
     expect(secrets.scrub('<abcdefgh xyz>')).toBe('<*** xyz>')
   })
 
+  it('hides pieces that touch as one, and pieces apart one by one', () => {
+    const secrets = twoLengths(true)
+    expect(secrets.scrub('<bcdefghixyz12>')).toBe('<***>')
+    expect(secrets.scrub('<bcdefghi-xyz12>')).toBe('<***-***>')
+  })
+
   it('takes no pieces of a value that is all + and spaces: it is scrubbed whole only', () => {
-    const { secrets } = recordingSecrets()
+    const { secrets, masked } = recordingSecrets()
     secrets.add('+ +')
+    secrets.add('   ')
+    expect(masked).toEqual(['+ +'])
     expect(secrets.scrub('1 + 1 + 2, + +')).toBe('1 + 1 + 2, ***')
+  })
+
+  it('registers a sent value once: the call loop adds the access token before every call', () => {
+    const { secrets } = recordingSecrets()
+    const token = Array.from({ length: 16 * 1024 }, (_, i) => String.fromCharCode(33 + (i % 90)))
+    const started = Date.now()
+    for (let call = 0; call < 2_000; call++) secrets.add(token.join(''))
+    // About 0.1 s; cutting it into pieces at every call took 10 s.
+    expect(Date.now() - started).toBeLessThan(3_000)
+  })
+})
+
+describe('Secrets: a run decoded is read as Latin-1 and as UTF-8', () => {
+  it.each([
+    ['hex', (text: string) => Buffer.from(text).toString('hex')],
+    [
+      'split hex',
+      (text: string) =>
+        Buffer.from(text)
+          .toString('hex')
+          .replace(/(..)(?!$)/g, '$1 '),
+    ],
+    ['base64', (text: string) => Buffer.from(text).toString('base64')],
+  ])('scrubs a secret with accents echoed as %s of its UTF-8 bytes', (_, encode) => {
+    const { secrets } = recordingSecrets()
+    secrets.add('clé-secrète-42')
+    expect(secrets.scrub(`echo ${encode('clé-secrète-42')}.`)).toBe('echo ***.')
+    expect(secrets.scrub(`echo ${encode('é-secrè')}.`)).toBe(`echo ${encode('é-secrè')}.`)
+  })
+
+  it('scrubs a secret of Latin-1 characters echoed as its Latin-1 bytes', () => {
+    const { secrets } = recordingSecrets()
+    secrets.add('clé-secrète-42')
+    const latin1 = Buffer.from('clé-secrète-42', 'latin1').toString('hex')
+    expect(secrets.scrub(`echo ${latin1}.`)).toBe('echo ***.')
   })
 })
 
