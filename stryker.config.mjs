@@ -21,6 +21,7 @@ export default {
     'src/platform/call-loop.ts',
     'src/platform/client.ts',
     'src/platform/failures.ts',
+    'src/platform/no-answer.ts',
     'src/platform/decode.ts',
     'src/platform/create-life.ts',
     'src/platform/find-created.ts',

@@ -285,7 +285,7 @@ __webpack_unused_export__ = debug; // for test
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(626);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(814);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -294,7 +294,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 626:
+/***/ 814:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -380,6 +380,9 @@ function truncate(value, max) {
 }
 function quote(value, max = 80) {
     return JSON.stringify(truncate(showInvisible(value), max)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+function isLoopback(url) {
+    return /^(?:localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(url.hostname);
 }
 function asSentence(text) {
     return /[.!?]$/.test(text) ? text : `${text}.`;
@@ -717,8 +720,7 @@ function readUrl(raw, input, what) {
         throw refuse('must not contain a user name or password: the action authenticates with clientId and clientSecret.');
     if (url.search || url.hash)
         throw refuse(`must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
-    const loopback = /^(?:localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url)))
         throw refuse(`must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
     return url.origin + url.pathname.replace(/\/+$/, '');
 }
@@ -1956,7 +1958,62 @@ class HttpClient {
 }
 const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
 //# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./src/platform/no-answer.ts
+
+const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted';
+const PLAIN_HTTP = 'ERR_SSL_WRONG_VERSION_NUMBER';
+const NODE_ERRORS = {
+    ECONNREFUSED: ['unreachable', 'connection refused'],
+    ENOTFOUND: ['unreachable', 'host not found'],
+    EAI_AGAIN: ['unreachable', 'host name lookup failed'],
+    EHOSTUNREACH: ['unreachable', 'host unreachable'],
+    ENETUNREACH: ['unreachable', 'network unreachable'],
+    ENETDOWN: ['unreachable'],
+    ECONNRESET: ['lost', 'connection reset'],
+    ECONNABORTED: ['lost', 'connection aborted'],
+    EPIPE: ['lost', 'connection closed while sending'],
+    ETIMEDOUT: ['lost'],
+    DEPTH_ZERO_SELF_SIGNED_CERT: ['certificate', 'its certificate is self-signed, and not trusted'],
+    SELF_SIGNED_CERT_IN_CHAIN: [
+        'certificate',
+        'its certificate chain ends in a self-signed CA that is not trusted',
+    ],
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: ['certificate', UNTRUSTED_CA],
+    UNABLE_TO_GET_ISSUER_CERT: ['certificate', 'certificate not trusted'],
+    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ['certificate', UNTRUSTED_CA],
+    CERT_UNTRUSTED: ['certificate', 'certificate not trusted'],
+    CERT_SIGNATURE_FAILURE: ['certificate', 'certificate not trusted'],
+    CERT_HAS_EXPIRED: ['certificate', 'its certificate has expired'],
+    CERT_NOT_YET_VALID: ['certificate', 'certificate not trusted'],
+    ERR_TLS_CERT_ALTNAME_INVALID: ['certificate', 'its certificate is for another host name'],
+    [PLAIN_HTTP]: ['tls', 'the server answered in plain HTTP, not in TLS'],
+    EPROTO: ['tls'],
+};
+function kindOf(code) {
+    return NODE_ERRORS[code]?.[0] ?? (code.startsWith('ERR_SSL_') ? 'tls' : undefined);
+}
+const PROXY_REFUSAL = /tunneling socket could not be established, statusCode=(\d{3})/;
+const OPENSSL_ERROR = /\berror:[0-9A-F]+:[^:\n]*:[^:\n]*:([^:\n]+)/;
+function inWords(error, sent) {
+    const message = error instanceof Error ? error.message : String(error);
+    const proxyStatus = PROXY_REFUSAL.exec(message)?.[1];
+    if (proxyStatus === '407')
+        return ['the proxy answered 407 Proxy Authentication Required (EPROXY)', 'EPROXYAUTH', false];
+    if (proxyStatus !== undefined)
+        return [`the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, 'EPROXY', false];
+    const code = error.code;
+    const given = typeof code === 'string' ? code : 'EUNKNOWN';
+    const reason = OPENSSL_ERROR.exec(message)?.[1];
+    const known = given === 'EPROTO' && reason !== undefined
+        ? `ERR_SSL_${reason.toUpperCase().replaceAll(' ', '_')}`
+        : given;
+    const words = NODE_ERRORS[known]?.[1] ??
+        (reason === undefined ? oneLine(message) : `TLS with the server failed: ${reason}`);
+    return [`${words} (${known})`, known, sent && known !== PLAIN_HTTP];
+}
+
 ;// CONCATENATED MODULE: ./src/platform/http.ts
+
 
 
 
@@ -1989,34 +2046,7 @@ class HttpTransport {
 function keptAlive() {
     return new HttpClient(USER_AGENT, [], { keepAlive: true });
 }
-const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted';
-const NODE_ERRORS = {
-    ECONNREFUSED: ['unreachable', 'connection refused'],
-    ENOTFOUND: ['unreachable', 'host not found'],
-    EAI_AGAIN: ['unreachable', 'host name lookup failed'],
-    EHOSTUNREACH: ['unreachable', 'host unreachable'],
-    ENETUNREACH: ['unreachable', 'network unreachable'],
-    ENETDOWN: ['unreachable'],
-    ECONNRESET: ['lost', 'connection reset'],
-    ECONNABORTED: ['lost', 'connection aborted'],
-    EPIPE: ['lost', 'connection closed while sending'],
-    ETIMEDOUT: ['lost'],
-    DEPTH_ZERO_SELF_SIGNED_CERT: ['tls', 'its certificate is self-signed, and not trusted'],
-    SELF_SIGNED_CERT_IN_CHAIN: [
-        'tls',
-        'its certificate chain ends in a self-signed CA that is not trusted',
-    ],
-    UNABLE_TO_VERIFY_LEAF_SIGNATURE: ['tls', UNTRUSTED_CA],
-    UNABLE_TO_GET_ISSUER_CERT: ['tls', 'certificate not trusted'],
-    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ['tls', UNTRUSTED_CA],
-    CERT_UNTRUSTED: ['tls', 'certificate not trusted'],
-    CERT_SIGNATURE_FAILURE: ['tls', 'certificate not trusted'],
-    CERT_HAS_EXPIRED: ['tls', 'its certificate has expired'],
-    CERT_NOT_YET_VALID: ['tls', 'certificate not trusted'],
-    ERR_TLS_CERT_ALTNAME_INVALID: ['tls', 'its certificate is for another host name'],
-};
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
-const PROXY_REFUSAL = /tunneling socket could not be established, statusCode=(\d{3})/;
 function send(request, agent, ...[timeoutMs, signal, onWritten]) {
     return new Promise((resolve, reject) => {
         const url = new URL(request.url);
@@ -2074,18 +2104,7 @@ function send(request, agent, ...[timeoutMs, signal, onWritten]) {
     });
 }
 function toTransportError(error, sent) {
-    if (error instanceof TransportError)
-        return error;
-    const message = error instanceof Error ? error.message : String(error);
-    const proxyStatus = PROXY_REFUSAL.exec(message)?.[1];
-    if (proxyStatus !== undefined) {
-        return new TransportError(proxyStatus === '407'
-            ? 'the proxy answered 407 Proxy Authentication Required (EPROXY)'
-            : `the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, proxyStatus === '407' ? 'EPROXYAUTH' : 'EPROXY', false);
-    }
-    const code = error.code;
-    const known = typeof code === 'string' ? code : 'EUNKNOWN';
-    return new TransportError(`${NODE_ERRORS[known]?.[1] ?? message} (${known})`, known, sent);
+    return error instanceof TransportError ? error : new TransportError(...inWords(error, sent));
 }
 const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
 function authEndpoint(authUrl) {
@@ -2188,12 +2207,13 @@ function readJson(request, answer, target = 'api') {
 
 
 
+
 const DEFAULT_BACKOFF = { baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 function isTransient(outcome) {
     if (!(outcome instanceof TransportError))
         return TRANSIENT_STATUSES.has(outcome.status);
-    const kind = NODE_ERRORS[outcome.code]?.[0];
+    const kind = kindOf(outcome.code);
     return kind === 'unreachable' || kind === 'lost';
 }
 function mayHaveTakenEffect(outcome) {
@@ -2268,8 +2288,9 @@ function describeFailure(request, outcome, { renewed, attempt }, scrub) {
 }
 function transportHint(error, target, url, timeoutMs) {
     const input = target === 'auth' ? 'authUrl' : 'baseUrl';
-    const { host, origin } = new URL(url);
-    const kind = NODE_ERRORS[error.code]?.[0];
+    const parsed = new URL(url);
+    const { host, origin } = parsed;
+    const kind = kindOf(error.code);
     if (error.code === 'ETIMEDOUT')
         return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
     if (kind === 'unreachable')
@@ -2280,7 +2301,13 @@ function transportHint(error, target, url, timeoutMs) {
         return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`;
     if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
         return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`;
+    if (error.code === PLAIN_HTTP)
+        return isLoopback(parsed)
+            ? ` Check the ${input} input (${origin}): that port speaks plain HTTP, not HTTPS. For a server on this machine, http:// is allowed: http://${parsed.hostname}:${parsed.port || '443'}.`
+            : ` Check the ${input} input (${origin}): that port speaks plain HTTP, so it is not the server's HTTPS port. Give the address the server answers HTTPS on (port 443 when the URL names none).`;
     if (kind === 'tls')
+        return ` Check the ${input} input (${origin}): the runner could not set up TLS with that server, and trying again would not change that.`;
+    if (kind === 'certificate')
         return ` The runner does not trust the certificate of ${host}. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.`;
     return '';
 }
@@ -4770,12 +4797,13 @@ class Secrets {
     values = new Set();
     sent = new Set();
     pieces = new Set();
+    lengths = [];
     longestFirst;
     constructor(mask) {
         this.mask = mask;
     }
     add(value, kind = 'sent') {
-        if (value === undefined || value.trim() === '')
+        if (value === undefined)
             return;
         for (const part of [value, ...value.split(/\r\n|\r|\n/)]) {
             if (part.trim() === '' || this.values.has(part))
@@ -4788,9 +4816,12 @@ class Secrets {
             return;
         this.sent.add(value);
         const { kept } = compact(value.slice(0, MAX_PIECED));
-        for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
-            this.pieces.add(kept.slice(i, i + PIECE_LENGTH));
-        }
+        const length = Math.min(PIECE_LENGTH, kept.length);
+        if (length === 0)
+            return;
+        for (let i = 0; i + length <= kept.length; i++)
+            this.pieces.add(kept.slice(i, i + length));
+        this.lengths = [...new Set([...this.lengths, length])].sort((a, b) => b - a);
     }
     addFrom(json) {
         const pending = [json];
@@ -4821,21 +4852,23 @@ class Secrets {
     }
     hide(text) {
         const result = this.removeWhole(text);
-        if (this.pieces.size === 0)
-            return result;
-        return this.removePieces(result).replace(ENCODED_RUN, (run) => decodings(run).some((decoded) => this.removePieces(decoded) !== decoded) ? '***' : run);
+        const holdsPiece = (bytes) => [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
+        return this.removePieces(result)
+            .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
+            .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run));
     }
     removePieces(text) {
         const { kept, from } = compact(text);
         let result = '';
         let end = -1;
-        for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
-            if (!this.pieces.has(kept.slice(i, i + PIECE_LENGTH)))
+        for (let i = 0; i < kept.length; i++) {
+            const n = this.lengths.find((n) => i + n <= kept.length && this.pieces.has(kept.slice(i, i + n)));
+            if (n === undefined)
                 continue;
             const start = from[i] ?? 0;
             if (start > end)
                 result += `${text.slice(Math.max(end, 0), start)}***`;
-            end = (from[i + PIECE_LENGTH - 1] ?? 0) + 1;
+            end = Math.max(end, (from[i + n - 1] ?? 0) + 1);
         }
         return end < 0 ? text : result + text.slice(end);
     }
@@ -4849,12 +4882,10 @@ function compact(text) {
             from.push(i);
     return { kept: from.map((i) => text.charAt(i)).join(''), from };
 }
-const ENCODED_RUN = /[A-Za-z0-9+/_-]{11,}={0,2}/g;
-function decodings(run) {
-    const bytes = [Buffer.from(run, 'base64')];
-    if (/^(?:[0-9a-f]{2})+$/i.test(run))
-        bytes.push(Buffer.from(run, 'hex'));
-    return bytes.flatMap((b) => [b.toString('latin1'), b.toString('utf8')]);
+const BASE64_RUN = /[\w+/-]+={0,2}/g;
+const HEX_RUN = /(?:\\x|(?<!\w)(?:0x)?)[0-9a-f]{2}(?:[:,-]?\s?(?:0x|\\x)?[0-9a-f]{2})*(?!\w)/gi;
+function hexDigits(run) {
+    return run.replace(/[0\\]x|[^0-9a-f]/gi, '');
 }
 const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi;
 const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };

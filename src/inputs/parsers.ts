@@ -1,7 +1,7 @@
 // Parsers of single input values, each returning the typed value or refusing it, naming the input.
 import { InputError } from '../shared/errors.js'
 import { isUuid, type RevokeOnExit } from '../shared/records.js'
-import { CONTROL_CHARACTER, quote } from '../shared/text.js'
+import { CONTROL_CHARACTER, isLoopback, quote } from '../shared/text.js'
 
 /**
  * Reads one raw value (the input's default when it was left empty) as `input`, or throws an
@@ -195,8 +195,7 @@ export function readUrl(raw: string, input: string, what: string): string {
     throw refuse(
       `must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`,
     )
-  const loopback = /^(?:localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(url.hostname)
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url)))
     throw refuse(
       `must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`,
     )

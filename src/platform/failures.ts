@@ -1,7 +1,8 @@
 // What a failure is: whether it may pass (retry), or may have taken effect, how long to wait, how it is put in words, and what to check.
-import { oneLine, truncate } from '../shared/text.js'
+import { isLoopback, oneLine, truncate } from '../shared/text.js'
 import { NOT_JSON, parseJson } from './decode.js'
-import { AUTH_PATH, NODE_ERRORS, requestLine, TOKENS_PATH, TransportError } from './http.js'
+import { AUTH_PATH, requestLine, TOKENS_PATH, TransportError } from './http.js'
+import { kindOf, PLAIN_HTTP } from './no-answer.js'
 import type { HttpRequest, HttpResponse, SendResult, Target } from './http.js'
 
 /**
@@ -17,11 +18,12 @@ const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504])
 /**
  * Whether a failure may pass when the request is sent again: one of the statuses above,
  * or no answer because the host could not be reached or the connection was lost (resets,
- * refusals, DNS failures, timeouts). Not a certificate: no retry changes that.
+ * refusals, DNS failures, timeouts). Not TLS, a certificate or a handshake: no retry
+ * changes either (NODE_ERRORS says why).
  */
 export function isTransient(outcome: SendResult): boolean {
   if (!(outcome instanceof TransportError)) return TRANSIENT_STATUSES.has(outcome.status)
-  const kind = NODE_ERRORS[outcome.code]?.[0]
+  const kind = kindOf(outcome.code)
   return kind === 'unreachable' || kind === 'lost'
 }
 
@@ -164,8 +166,9 @@ export function transportHint(
   timeoutMs: number,
 ): string {
   const input = target === 'auth' ? 'authUrl' : 'baseUrl'
-  const { host, origin } = new URL(url)
-  const kind = NODE_ERRORS[error.code]?.[0]
+  const parsed = new URL(url)
+  const { host, origin } = parsed
+  const kind = kindOf(error.code)
   if (error.code === 'ETIMEDOUT')
     return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`
   if (kind === 'unreachable')
@@ -176,7 +179,14 @@ export function transportHint(
     return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`
   if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
     return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`
+  // The inputs take http:// for this machine only: elsewhere, the HTTPS port is the fix.
+  if (error.code === PLAIN_HTTP)
+    return isLoopback(parsed)
+      ? ` Check the ${input} input (${origin}): that port speaks plain HTTP, not HTTPS. For a server on this machine, http:// is allowed: http://${parsed.hostname}:${parsed.port || '443'}.`
+      : ` Check the ${input} input (${origin}): that port speaks plain HTTP, so it is not the server's HTTPS port. Give the address the server answers HTTPS on (port 443 when the URL names none).`
   if (kind === 'tls')
+    return ` Check the ${input} input (${origin}): the runner could not set up TLS with that server, and trying again would not change that.`
+  if (kind === 'certificate')
     return ` The runner does not trust the certificate of ${host}. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.`
   return ''
 }

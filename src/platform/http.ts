@@ -7,6 +7,7 @@ import { HttpClient } from '@actions/http-client'
 import { quote } from '../shared/text.js'
 import { isUuid } from '../shared/records.js'
 import { RequestError } from '../shared/errors.js'
+import { inWords } from './no-answer.js'
 
 /** The action's version, kept equal to package.json's by a test, and the User-Agent it sends. */
 export const VERSION = '0.1.0'
@@ -85,47 +86,8 @@ function keptAlive(): HttpClient {
   return new HttpClient(USER_AGENT, [], { keepAlive: true })
 }
 
-const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted'
-
-/**
- * The Node error codes of a request that got no answer, with the action's words for most
- * (else Node's own are kept) and their kind, which decides whether the failure may pass
- * (isTransient) and what to check (transportHint): a host not reached at all (a wrong URL,
- * or a network in the way) and a connection lost may pass with time; a certificate that is
- * not trusted, or not for the host, does not, and Node's own words for that may suggest a
- * flag a workflow cannot pass.
- */
-export const NODE_ERRORS: Record<string, [kind: 'unreachable' | 'lost' | 'tls', words?: string]> = {
-  ECONNREFUSED: ['unreachable', 'connection refused'],
-  ENOTFOUND: ['unreachable', 'host not found'],
-  EAI_AGAIN: ['unreachable', 'host name lookup failed'],
-  EHOSTUNREACH: ['unreachable', 'host unreachable'],
-  ENETUNREACH: ['unreachable', 'network unreachable'],
-  ENETDOWN: ['unreachable'],
-  ECONNRESET: ['lost', 'connection reset'],
-  ECONNABORTED: ['lost', 'connection aborted'],
-  EPIPE: ['lost', 'connection closed while sending'],
-  ETIMEDOUT: ['lost'],
-  DEPTH_ZERO_SELF_SIGNED_CERT: ['tls', 'its certificate is self-signed, and not trusted'],
-  SELF_SIGNED_CERT_IN_CHAIN: [
-    'tls',
-    'its certificate chain ends in a self-signed CA that is not trusted',
-  ],
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: ['tls', UNTRUSTED_CA],
-  UNABLE_TO_GET_ISSUER_CERT: ['tls', 'certificate not trusted'],
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ['tls', UNTRUSTED_CA],
-  CERT_UNTRUSTED: ['tls', 'certificate not trusted'],
-  CERT_SIGNATURE_FAILURE: ['tls', 'certificate not trusted'],
-  CERT_HAS_EXPIRED: ['tls', 'its certificate has expired'],
-  CERT_NOT_YET_VALID: ['tls', 'certificate not trusted'],
-  ERR_TLS_CERT_ALTNAME_INVALID: ['tls', 'its certificate is for another host name'],
-}
-
 // A list of 10,000 tokens is about 7 MB; anything far larger is not an answer to read.
 const MAX_BODY_BYTES = 64 * 1024 * 1024
-
-// The proxy's own answer to CONNECT, in the words of the tunnel library.
-const PROXY_REFUSAL = /tunneling socket could not be established, statusCode=(\d{3})/
 
 /**
  * Sends one request and reads the whole answer, all within `timeoutMs`: connecting,
@@ -195,23 +157,7 @@ export function send(
 }
 
 function toTransportError(error: unknown, sent: boolean): TransportError {
-  if (error instanceof TransportError) return error
-  const message = error instanceof Error ? error.message : String(error)
-  // The tunnel library calls the proxy's refusal ECONNRESET, which would be retried as
-  // one. A 407 is the proxy's credentials; no retry changes that.
-  const proxyStatus = PROXY_REFUSAL.exec(message)?.[1]
-  if (proxyStatus !== undefined) {
-    return new TransportError(
-      proxyStatus === '407'
-        ? 'the proxy answered 407 Proxy Authentication Required (EPROXY)'
-        : `the proxy answered ${proxyStatus} to the tunnel (EPROXY)`,
-      proxyStatus === '407' ? 'EPROXYAUTH' : 'EPROXY',
-      false,
-    )
-  }
-  const code = (error as { code?: unknown }).code
-  const known = typeof code === 'string' ? code : 'EUNKNOWN'
-  return new TransportError(`${NODE_ERRORS[known]?.[1] ?? message} (${known})`, known, sent)
+  return error instanceof TransportError ? error : new TransportError(...inWords(error, sent))
 }
 
 /** The token endpoint under the auth service's base URL (section 4.1). */

@@ -9,7 +9,7 @@ import { isAscii, lazyRegExp } from './text.js'
 const SECRET_FIELD =
   /^(?:access_token|accessToken|refresh_token|refreshToken|id_token|secret|clientSecret|tokenValue)$/
 
-/** The shortest piece of a sent secret that is scrubbed wherever it appears. */
+/** The length of a piece of a sent secret: any run this long of its characters is scrubbed. */
 const PIECE_LENGTH = 8
 /** Pieces are taken from this much of a sent value at most (a JWT is a few KB). */
 const MAX_PIECED = 16 * 1024
@@ -19,21 +19,26 @@ export type SecretMasker = Pick<Secrets, 'add' | 'addFrom' | 'scrub'>
 
 /**
  * Masks secrets in the runner's log and scrubs them out of any text we build, by one rule:
- * a secret is removed from the text as it is, and from the text decoded (%-escapes in either
- * case, `+` for a space, JSON escapes, HTML references); of a secret the action sends, any
- * run of 8 or more of its characters is removed too, across spaces, line breaks and
- * characters that show as nothing, and so is any run of the text that decodes, as base64,
- * base64url (padded or not) or hex, to something holding one (an `id:secret` credential, a
- * hex dump). The decoded text is shown only when it held a secret.
+ * a secret is removed from the text as it is and from the text decoded (%-escapes in either
+ * case, `+` for a space, JSON escapes, HTML references), and so is any run of the text whose
+ * bytes hold one once decoded: a run of base64 or base64url (padded or not), or of hex in
+ * either case, its byte pairs perhaps split by a separator (` `, `:`, `,`, `-`) or prefixed
+ * by `0x` or `\x` (an `id:secret` credential, a hex dump). A secret the action sends is also
+ * found in pieces: any run of 8 of its characters (all of it, when it is shorter), across
+ * spaces, line breaks and characters that show as nothing. Other runs (ids, dates, hashes)
+ * are left as they are, and the decoded text is shown only when it held a secret.
  *
- * Every step is linear in the text: a server's answer of megabytes is scrubbed in
- * milliseconds, and an 18 MB secret registered in as many.
+ * Every step is linear in the text (the 64 KiB of an answer read for its detail take a
+ * tenth of a second), and only sent values are cut into pieces: an 18 MB token from an
+ * answer is registered at once.
  */
 export class Secrets {
   private readonly values = new Set<string>()
   private readonly sent = new Set<string>()
-  /** Every PIECE_LENGTH-character piece of the sent secrets, ignored characters left out. */
+  /** Every piece of the sent secrets, ignored characters left out. */
   private readonly pieces = new Set<string>()
+  /** The lengths of the pieces, longest first: PIECE_LENGTH, and that of each shorter secret. */
+  private lengths: number[] = []
   private longestFirst: string[] | undefined
 
   /** @param mask tells the runner to mask a value (`core.setSecret`). */
@@ -44,10 +49,10 @@ export class Secrets {
    * action sends (the default) is also scrubbed piece by piece, in any encoding.
    */
   add(value: string | undefined, kind: 'sent' | 'received' = 'sent'): void {
-    // A blank value is no secret; masking it would mask every run of spaces in the log.
-    if (value === undefined || value.trim() === '') return
+    if (value === undefined) return
     // Masked first: the runner hides a value only from the moment it reads `::add-mask::`.
     // It masks line by line: a value of several lines is masked whole and each line too.
+    // A blank one is no secret: masking it would mask every run of spaces in the log.
     for (const part of [value, ...value.split(/\r\n|\r|\n/)]) {
       if (part.trim() === '' || this.values.has(part)) continue
       this.mask(part)
@@ -57,9 +62,13 @@ export class Secrets {
     if (kind === 'received' || this.sent.has(value)) return
     this.sent.add(value)
     const { kept } = compact(value.slice(0, MAX_PIECED))
-    for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
-      this.pieces.add(kept.slice(i, i + PIECE_LENGTH))
-    }
+    // A secret shorter than a piece is a piece of its own: found whole, in every form.
+    const length = Math.min(PIECE_LENGTH, kept.length)
+    // Nothing is left of a value of `+` and spaces: a blank one is no secret, and one of `+`
+    // is scrubbed whole only.
+    if (length === 0) return
+    for (let i = 0; i + length <= kept.length; i++) this.pieces.add(kept.slice(i, i + length))
+    this.lengths = [...new Set([...this.lengths, length])].sort((a, b) => b - a)
   }
 
   /** Registers every string held by a secret field anywhere in a parsed JSON answer. */
@@ -94,26 +103,33 @@ export class Secrets {
     return this.longestFirst.reduce((result, value) => result.replaceAll(value, '***'), text)
   }
 
-  /** The text without the secrets, whole, in pieces, or inside a base64 or hex run. */
+  /** The text without the secrets, whole, in pieces, or inside a run that encodes one. */
   private hide(text: string): string {
     const result = this.removeWhole(text)
-    if (this.pieces.size === 0) return result
-    return this.removePieces(result).replace(ENCODED_RUN, (run) =>
-      decodings(run).some((decoded) => this.removePieces(decoded) !== decoded) ? '***' : run,
-    )
+    // A run's bytes, read as Latin-1 and as UTF-8, are checked like any decoded text.
+    const holdsPiece = (bytes: Buffer) =>
+      [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t)
+    // One pass per alphabet: a run of hex digits alone is read both ways.
+    return this.removePieces(result)
+      .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
+      .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run))
   }
 
-  /** The text without any run of PIECE_LENGTH or more characters of a sent secret. */
+  /** The text without any piece of a sent secret (a longer run of it is pieces that overlap). */
   private removePieces(text: string): string {
     const { kept, from } = compact(text)
     let result = ''
     let end = -1 // where the text last hidden ends
-    for (let i = 0; i + PIECE_LENGTH <= kept.length; i++) {
-      if (!this.pieces.has(kept.slice(i, i + PIECE_LENGTH))) continue
+    for (let i = 0; i < kept.length; i++) {
+      // The longest piece that starts here.
+      const n = this.lengths.find(
+        (n) => i + n <= kept.length && this.pieces.has(kept.slice(i, i + n)),
+      )
+      if (n === undefined) continue
       const start = from[i] ?? 0
       // Pieces that overlap or touch are hidden as one.
       if (start > end) result += `${text.slice(Math.max(end, 0), start)}***`
-      end = (from[i + PIECE_LENGTH - 1] ?? 0) + 1
+      end = Math.max(end, (from[i + n - 1] ?? 0) + 1)
     }
     return end < 0 ? text : result + text.slice(end)
   }
@@ -131,14 +147,18 @@ function compact(text: string): { kept: string; from: number[] } {
   return { kept: from.map((i) => text.charAt(i)).join(''), from }
 }
 
-// A run that may be base64, base64url or hex: long enough to hold a piece once decoded.
-const ENCODED_RUN = /[A-Za-z0-9+/_-]{11,}={0,2}/g
+// A run of base64 or base64url (Node decodes either), and a run of hex byte pairs, each
+// perhaps prefixed by `0x` or `\x`, perhaps split by a separator (`:`, `,` or `-`, and a space
+// or line break). A hex run starts and ends at the edge of a word (`\x` may follow anything):
+// `failed: 5a 71` is not the bytes ed 5a 71. Both stay linear: no separator can start a pair,
+// and a hex run goes back over its pairs only when it has no separator, a single word.
+const BASE64_RUN = /[\w+/-]+={0,2}/g
+const HEX_RUN = /(?:\\x|(?<!\w)(?:0x)?)[0-9a-f]{2}(?:[:,-]?\s?(?:0x|\\x)?[0-9a-f]{2})*(?!\w)/gi
 
-/** What a run decodes to as base64 (Node reads either alphabet) and, when it is hex, as hex. */
-function decodings(run: string): string[] {
-  const bytes = [Buffer.from(run, 'base64')]
-  if (/^(?:[0-9a-f]{2})+$/i.test(run)) bytes.push(Buffer.from(run, 'hex'))
-  return bytes.flatMap((b) => [b.toString('latin1'), b.toString('utf8')])
+/** The hex digits of a hex run, its prefixes and separators left out. */
+function hexDigits(run: string): string {
+  // An `x` in a run is always a prefix's: it follows a pair, or starts the run.
+  return run.replace(/[0\\]x|[^0-9a-f]/gi, '')
 }
 
 const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi

@@ -1,4 +1,4 @@
-// Small text helpers for messages (one line, cut to a length, counted tokens, no runner commands), and the Logger that prints them.
+// Small text helpers for messages (one line, cut to a length, counted tokens, no runner commands, loopback hosts), and the Logger that prints them.
 
 // C0 and C1 control characters, DEL included.
 // eslint-disable-next-line no-control-regex
@@ -60,6 +60,15 @@ export function quote(value: string, max = 80): string {
     /[\u007f-\u009f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   )
+}
+
+/**
+ * Whether a URL's host is this machine (`localhost`, 127.0.0.0/8, `[::1]`), where the URL
+ * inputs allow http: the host as WHATWG URL writes it, so `127.1` is `127.0.0.1` and
+ * look-alikes (`127.0.0.1.example.com`, `localhost.example.com`) are not.
+ */
+export function isLoopback(url: URL): boolean {
+  return /^(?:localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(url.hostname)
 }
 
 /** Ends a text with a full stop, unless it ends a sentence already (`.`, `!`, `?`). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { AUTH_PATH, startFakePlatform } from '../support/fake-platform.mjs'
+import { runAction } from '../support/runner.mjs'
 import { expectCleanFailure, expectNoLeaks, LIST, runAgainst, useFakePlatform } from './helpers.js'
 
 // What a failure tells the workflow author to check (README, "When something fails").
@@ -234,4 +235,50 @@ describe('hints: what a failure says to check (the committed bundle on Node 24)'
       },
     )
   })
+})
+
+describe('https:// to a port that speaks plain HTTP (the committed bundle, issue 32)', () => {
+  it.each([
+    ['authUrl', 'auth'],
+    ['baseUrl', 'api'],
+  ] as const)(
+    'in %s: said in words, tried once, over in well under a second; the post step sends nothing',
+    async (input, server) => {
+      // The fake platform's servers speak plain HTTP on 127.0.0.1.
+      const plain = platform().connectionInputs()[input]
+      const inputs = {
+        ...platform().connectionInputs(),
+        [input]: plain.replace(/^http:/, 'https:'),
+        operation: 'create',
+        name: 'm1',
+        revokeOnExit: 'true',
+      }
+      const main = await runAction({ inputs })
+
+      const message = expectCleanFailure(main)
+      expectNames(
+        message,
+        'got no answer: the server answered in plain HTTP, not in TLS (ERR_SSL_WRONG_VERSION_NUMBER).',
+        `Check the ${input} input (${plain.replace(/^http:/, 'https:')}): that port speaks plain HTTP, not HTTPS.`,
+        `For a server on this machine, http:// is allowed: ${plain}.`,
+      )
+      // OpenSSL's own words never: its codes, its source paths, its line break.
+      expect(message).not.toMatch(/EPROTO|error:0A|routines|openssl|\n/i)
+      // Once, though retries is 3 by default: one connection, and no request it could read.
+      expect(main.log).not.toContain('retrying')
+      expect(platform().connections[server]).toBe(1)
+      expect(platform().requestLines()).toEqual(server === 'auth' ? [] : [AUTH])
+      expect(main.endedAtMs).toBeLessThan(1_000)
+
+      const post = await runAction({ step: 'post', inputs, state: main.state })
+      expect(post.exitCode).toBe(0)
+      expect(post.warnings).toEqual([])
+      expect(post.log).toMatch(
+        /^This step's create of 'm1' made no token|^This step created no token/,
+      )
+      expect(platform().connections).toEqual({ auth: 1, api: server === 'api' ? 1 : 0 })
+      expect(platform().requestLines()).toEqual(server === 'auth' ? [] : [AUTH])
+      expectNoLeaks(main, platform().secrets())
+    },
+  )
 })

@@ -68,6 +68,13 @@ const CASES: [string, () => Promise<Record<string, string>>][] = [
       return tlsPlatform.connectionInputs()
     },
   ],
+  [
+    'an https:// baseUrl whose port speaks plain HTTP',
+    () => {
+      const inputs = platform().connectionInputs()
+      return Promise.resolve({ ...inputs, baseUrl: inputs.baseUrl.replace(/^http:/, 'https:') })
+    },
+  ],
   ...[400, 403, 404, 409, 422].map((status): (typeof CASES)[number] => [
     `a create answered ${status}`,
     () => {

@@ -16,6 +16,14 @@ useNock()
 
 const ENDPOINT = AUTH + AUTH_PATH
 const refused = () => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
+/** What Node raises for `https://` to a port that speaks plain HTTP. */
+const plainHttp = () =>
+  Object.assign(
+    new Error(
+      'write EPROTO 404D628C157F0000:error:0A00010B:SSL routines:tls_validate_record_header:wrong version number:../deps/openssl/openssl/ssl/record/methods/tlsany_meth.c:77:\n',
+    ),
+    { code: 'EPROTO' },
+  )
 
 /** A list whose authentication gets no answer, as `error` says, worded as the step's failure. */
 const unanswered = (error: TransportError) =>
@@ -66,6 +74,15 @@ pinMessages('authentication', [
       return failedStep('list', () => setup({ retries: 1 }).client.listTokens())
     },
     expected: `list failed: authentication failed: POST ${ENDPOINT} got no answer (attempt 2 of 2): connection refused (ECONNREFUSED). Check the authUrl input (${AUTH}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`,
+  },
+  {
+    situation: 'authUrl is https:// to a port that speaks plain HTTP: tried once, in words',
+    message: () => {
+      // Once: the default retries would send it again if it were retried.
+      nock(AUTH).post(AUTH_PATH).replyWithError(plainHttp())
+      return failedStep('list', () => setup().client.listTokens())
+    },
+    expected: `list failed: authentication failed: POST ${ENDPOINT} got no answer: the server answered in plain HTTP, not in TLS (ERR_SSL_WRONG_VERSION_NUMBER). Check the authUrl input (${AUTH}): that port speaks plain HTTP, so it is not the server's HTTPS port. Give the address the server answers HTTPS on (port 443 when the URL names none).`,
   },
   {
     situation: 'the auth host cannot be found',

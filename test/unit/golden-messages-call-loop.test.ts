@@ -132,6 +132,31 @@ pinMessages('the call loop', [
 
 pinMessages('the hints', [
   {
+    situation: 'an https:// baseUrl on this machine whose port speaks plain HTTP',
+    message: () =>
+      listFailed('https://127.0.0.1:4567/api/tokens', [
+        new TransportError(
+          'the server answered in plain HTTP, not in TLS (ERR_SSL_WRONG_VERSION_NUMBER)',
+          'ERR_SSL_WRONG_VERSION_NUMBER',
+          false,
+        ),
+      ]),
+    expected:
+      'list failed: GET https://127.0.0.1:4567/api/tokens got no answer: the server answered in plain HTTP, not in TLS (ERR_SSL_WRONG_VERSION_NUMBER). Check the baseUrl input (https://127.0.0.1:4567): that port speaks plain HTTP, not HTTPS. For a server on this machine, http:// is allowed: http://127.0.0.1:4567.',
+  },
+  {
+    situation: 'a TLS handshake the server refuses',
+    message: () =>
+      listFailed(REQUEST.url, [
+        new TransportError(
+          'TLS with the server failed: tlsv1 alert protocol version (ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION)',
+          'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION',
+          false,
+        ),
+      ]),
+    expected: `list failed: GET ${REQUEST.url} got no answer: TLS with the server failed: tlsv1 alert protocol version (ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION). Check the baseUrl input (https://api.example.com): the runner could not set up TLS with that server, and trying again would not change that.`,
+  },
+  {
     situation: 'a baseUrl that repeats a segment other than /api',
     message: () => apiPathHint({ url: 'https://x.example/v1/v1/api/tokens' }),
     expected:

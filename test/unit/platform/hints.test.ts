@@ -2,6 +2,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { apiPathHint, transportHint } from '../../../src/platform/failures.js'
 import { TransportError } from '../../../src/platform/http.js'
+import { PLAIN_HTTP } from '../../../src/platform/no-answer.js'
 import { TOKEN_ID as ID } from '../../fixtures/inputs.js'
 
 // The words of each hint: test/unit/golden-messages-call-loop.test.ts.
@@ -73,5 +74,46 @@ describe('transportHint: the proxy and TLS (issue 18, case 7)', () => {
 
   it('says nothing for a failure it has no hint for', () => {
     expect(hint('ECONNRESET')).toBe('')
+    expect(hint('EODD')).toBe('')
+  })
+})
+
+describe('transportHint: an https:// URL whose port speaks plain HTTP (issue 32)', () => {
+  const hint = (url: string, target: 'auth' | 'api', code = PLAIN_HTTP) =>
+    transportHint(new TransportError('x', code, false), target, url, 30_000)
+
+  it.each([
+    ['https://127.0.0.1:4567/idp/x/api-token', 'auth', 'authUrl', 'http://127.0.0.1:4567'],
+    ['https://localhost:8080/api/tokens', 'api', 'baseUrl', 'http://localhost:8080'],
+    ['https://[::1]:9000/api/tokens', 'api', 'baseUrl', 'http://[::1]:9000'],
+    ['https://127.0.0.1/api/tokens', 'api', 'baseUrl', 'http://127.0.0.1:443'],
+  ] as const)('on this machine (%s), names %s and offers http://', (url, target, input, http) => {
+    const { origin } = new URL(url)
+    expect(hint(url, target)).toBe(
+      ` Check the ${input} input (${origin}): that port speaks plain HTTP, not HTTPS. For a server on this machine, http:// is allowed: ${http}.`,
+    )
+  })
+
+  it.each([
+    ['https://api.example.com:8080/api/tokens', 'api', 'baseUrl'],
+    ['https://127.0.0.1.example.com/x/api-token', 'auth', 'authUrl'],
+  ] as const)(
+    'elsewhere (%s), names %s and the HTTPS port, never http://',
+    (url, target, input) => {
+      const text = hint(url, target)
+      expect(text).toContain(
+        `Check the ${input} input (${new URL(url).origin}): that port speaks plain HTTP`,
+      )
+      expect(text).toContain("so it is not the server's HTTPS port")
+      expect(text).not.toContain('http://')
+    },
+  )
+
+  it('names the URL input after another TLS failure, and says a retry will not help', () => {
+    for (const code of ['ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION', 'EPROTO']) {
+      expect(hint('https://api.example.com/api/tokens', 'api', code)).toBe(
+        ' Check the baseUrl input (https://api.example.com): the runner could not set up TLS with that server, and trying again would not change that.',
+      )
+    }
   })
 })

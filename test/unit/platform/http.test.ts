@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import http from 'node:http'
+import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { CUT_OFF, send, TransportError } from '../../../src/platform/http.js'
 
@@ -194,6 +195,28 @@ describe('send: failures of the way there (issue 18, case 7)', () => {
     )
     const other = await fail('certificate signature failure', 'CERT_SIGNATURE_FAILURE')
     expect(other.message).toBe('certificate not trusted (CERT_SIGNATURE_FAILURE)')
+  })
+
+  it('says that an https:// URL reached a port that speaks plain HTTP, in words, on one line', async () => {
+    let requests = 0
+    const url = await serve((_req, res) => {
+      requests++
+      res.end('ok')
+    })
+    const error = await failure(
+      send(
+        { method: 'POST', url: `${url.replace('http:', 'https:')}/x`, headers: {}, body: '{}' },
+        new https.Agent(),
+        5_000,
+      ),
+    )
+    expect(error.message).toBe(
+      'the server answered in plain HTTP, not in TLS (ERR_SSL_WRONG_VERSION_NUMBER)',
+    )
+    expect(error.code).toBe('ERR_SSL_WRONG_VERSION_NUMBER')
+    // It never read the request: it speaks no TLS.
+    expect(error.requestSent).toBe(false)
+    expect(requests).toBe(0)
   })
 
   it('keeps the words of an error it does not know', async () => {

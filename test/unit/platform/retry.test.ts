@@ -94,9 +94,18 @@ describe('classification', () => {
     expect(isTransient(new TransportError('x', code, false))).toBe(true)
   })
 
-  it('does not retry a TLS failure', () => {
-    expect(isTransient(new TransportError('x', 'CERT_HAS_EXPIRED', false))).toBe(false)
-  })
+  it.each([
+    'CERT_HAS_EXPIRED',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+    'ERR_SSL_WRONG_VERSION_NUMBER',
+    'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION',
+    'EPROTO',
+  ])(
+    'does not retry a TLS failure: %s (a certificate, or a handshake, will not change)',
+    (code) => {
+      expect(isTransient(new TransportError('x', code, false))).toBe(false)
+    },
+  )
 
   it('knows which failures may have been carried out', () => {
     // Any 5xx (a gateway may answer 503 after the platform acted) and 408: unknown.

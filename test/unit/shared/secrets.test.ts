@@ -202,6 +202,15 @@ describe('Secrets: bounded, and blind to what shows as nothing', () => {
     expect(secrets.scrub(`echo ${huge} end`)).toBe('echo *** end')
   })
 
+  it('takes an answer that is one long JSON string as no record, in no time', () => {
+    const { secrets, masked } = recordingSecrets()
+    const started = Date.now()
+    secrets.addFrom('x'.repeat(2_000_000))
+    // Going over its characters as fields took 3 s.
+    expect(Date.now() - started).toBeLessThan(1_000)
+    expect(masked).toEqual([])
+  })
+
   it('scrubs a long word in time linear in its length (64 KB of one word took 5 s)', () => {
     const { secrets } = recordingSecrets()
     secrets.add('client-secret-value-1234')
