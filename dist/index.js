@@ -285,7 +285,7 @@ __webpack_unused_export__ = debug; // for test
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(814);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(321);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -294,7 +294,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 814:
+/***/ 321:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -390,6 +390,11 @@ function asSentence(text) {
 function countTokens(count) {
     return `${count} token${count === 1 ? '' : 's'}`;
 }
+function formatBytes(bytes) {
+    if (bytes % 1_048_576 === 0)
+        return `${bytes / 1_048_576} MiB`;
+    return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+}
 function formatAge(ms) {
     const minutes = Math.max(0, Math.floor(ms / 60_000));
     const days = Math.floor(minutes / 1440);
@@ -430,9 +435,17 @@ class InputError extends ActionError {
         this.input = input;
     }
 }
-class RunnerFileError extends ActionError {
+class FileWriteError extends ActionError {
     constructor(file, cause) {
         super(`could not write ${file}: ${asSentence(errors_messageOf(cause))}`);
+    }
+}
+function toFile(file, write) {
+    try {
+        return write();
+    }
+    catch (error) {
+        throw new FileWriteError(file, error);
     }
 }
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
@@ -1103,16 +1116,16 @@ const systemClock = {
 class Deadline {
     clock;
     totalMs;
-    limit;
+    bound;
     endsAt;
     stopping = new AbortController();
     cutting = new AbortController();
     stopSignal = this.stopping.signal;
     cutSignal = this.cutting.signal;
-    constructor(clock, totalMs, limit) {
+    constructor(clock, totalMs, bound) {
         this.clock = clock;
         this.totalMs = totalMs;
-        this.limit = limit;
+        this.bound = bound;
         this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
     }
     remaining() {
@@ -1134,19 +1147,19 @@ class Deadline {
     cause() {
         if (this.stopSignal.aborted)
             return { by: 'cancel', signal: String(this.stopSignal.reason) };
-        return { by: 'totalTimeout', totalMs: this.totalMs, limit: this.limit };
+        return { by: 'totalTimeout', totalMs: this.totalMs, bound: this.bound };
     }
     describe() {
-        return budget(this.totalMs, this.limit);
+        return budget(this.totalMs, this.bound);
     }
 }
-function budget(totalMs, limit = 'totalTimeout') {
-    return `${limit} (${Math.round(totalMs / 1000)} s)`;
+function budget(totalMs, bound = 'totalTimeout') {
+    return `${bound} (${Math.round(totalMs / 1000)} s)`;
 }
 function stopped(cause) {
     if (cause.by === 'cancel')
         return `The step was cancelled (${cause.signal})`;
-    return `${budget(cause.totalMs, cause.limit)} ran out`;
+    return `${budget(cause.totalMs, cause.bound)} ran out`;
 }
 
 ;// CONCATENATED MODULE: external "node:http"
@@ -2012,6 +2025,8 @@ function inWords(error, sent) {
     return [`${words} (${known})`, known, sent && known !== PLAIN_HTTP];
 }
 
+;// CONCATENATED MODULE: ./package.json
+const package_namespaceObject = {"rE":"0.1.0"};
 ;// CONCATENATED MODULE: ./src/platform/http.ts
 
 
@@ -2020,8 +2035,8 @@ function inWords(error, sent) {
 
 
 
-const VERSION = '0.1.0';
-const USER_AGENT = `gateway-token-action/${VERSION}`;
+
+const USER_AGENT = `gateway-token-action/${package_namespaceObject.rE}`;
 class TransportError extends Error {
     code;
     requestSent;
@@ -2088,7 +2103,7 @@ function send(request, agent, ...[timeoutMs, signal, onWritten]) {
             res.on('data', (chunk) => {
                 size += chunk.length;
                 if (size > MAX_BODY_BYTES)
-                    stop('answer larger than 64 MiB', 'EMSGSIZE');
+                    stop(`answer larger than ${formatBytes(MAX_BODY_BYTES)}`, 'EMSGSIZE');
                 else
                     chunks.push(chunk);
             });
@@ -3233,7 +3248,7 @@ function keptByKeep(keep, soleOfName = false) {
     const hint = soleOfName ? '; the only token its name has: keep: 0 revokes it too' : '';
     return `${which} (keep: ${keep})${hint}`;
 }
-function undated(token) {
+function ageUnknown(token) {
     const createdAt = token.createdAt === undefined ? 'none' : quote(token.createdAt, 100);
     return `Token ${nameAndId(token)} has a createdAt that cannot be read (${createdAt}): its age is unknown`;
 }
@@ -3496,7 +3511,7 @@ class Summary {
             }
         const omitted = rows.length - shown;
         if (omitted > 0)
-            this.add(`\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`);
+            this.add(`\n${omitted} more not shown: a step summary must stay under ${formatBytes(SUMMARY_LIMIT_BYTES)}; ${whereAll}.\n`);
         this.add('\n');
         return this;
     }
@@ -3614,7 +3629,7 @@ function writeCreate({ task, result }, options, runner) {
     const value = token.tokenValue ?? '';
     const bytes = Buffer.byteLength(value);
     if (bytes > MAX_OUTPUT_BYTES)
-        throw new ActionError(`the token value is ${bytes} bytes, over the runner's limit of 1 MiB for one output (tokenValue).`);
+        throw new ActionError(`the token value is ${bytes} bytes, over the runner's limit of ${formatBytes(MAX_OUTPUT_BYTES)} for one output (tokenValue).`);
     if (task.envName !== undefined && bytes > MAX_ENV_VALUE_BYTES)
         throw new ActionError(`the token value is ${bytes} bytes, too large for an environment variable (envName ${task.envName}: at most ${MAX_ENV_VALUE_BYTES} bytes, or later steps and the post step cannot start). Use writeTokenFile: true and read the value from the file.`);
     runner.info(reused
@@ -3653,7 +3668,7 @@ function writeCleanup({ task, result }, runner) {
         else if (why === 'unreadable name')
             runner.warning(`Token ${nameAndId(token)} is not revoked: ${KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`);
         else
-            runner.warning(`${undated(token)}, so it is not revoked.`);
+            runner.warning(`${ageUnknown(token)}, so it is not revoked.`);
     const verb = task.dryRun ? 'Would revoke' : 'Revoked';
     for (const token of result.revoked)
         runner.info(`${verb} ${tokenLabel(token)}${old(token, result.now)}.`);
@@ -3671,7 +3686,7 @@ function writeAudit({ task, result }, runner) {
     for (const token of result.findings)
         runner.info(`Older than ${task.olderThan.text}: ${tokenLabel(token)}${old(token, result.now)}.`);
     for (const token of result.undated)
-        runner.warning(`${undated(token)}, so this audit cannot tell whether it is older than ${task.olderThan.text}. Check it on the platform.`);
+        runner.warning(`${ageUnknown(token)}, so this audit cannot tell whether it is older than ${task.olderThan.text}. Check it on the platform.`);
     runner.info(auditOutcome(result, task));
     listOutputs(runner, result.findings);
 }
@@ -3680,14 +3695,6 @@ function recordOutputs(runner, token) {
     for (const field of ['name', 'mediatorId', 'projectId', 'state', 'createdAt'])
         runner.setOutput(field, token[field] ?? '');
     runner.setOutput('token', publicJson(token));
-}
-function toFile(what, write) {
-    try {
-        return write();
-    }
-    catch (error) {
-        throw new ActionError(`could not write ${what}: ${asSentence(errors_messageOf(error))}`);
-    }
 }
 function tokenFile(value, { postState }, runner) {
     const path = newTokenFilePath(runner.tempDir());
@@ -3706,7 +3713,7 @@ function listOutputs(runner, tokens) {
     const path = toFile(`the records to a file in ${dir} (tokensFile)`, () => writeTokensFile(dir, json));
     runner.setOutput('tokensFile', path);
     if (bytes > MAX_OUTPUT_BYTES)
-        runner.warning(`The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`);
+        runner.warning(`The tokens output would be ${bytes} bytes, over the runner's ${formatBytes(MAX_OUTPUT_BYTES)} limit for one output: it is left empty; read tokensFile (${path}) instead.`);
 }
 
 ;// CONCATENATED MODULE: external "os"
@@ -4743,13 +4750,10 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const withoutLegacyCommands = (command) => (message) => {
     core_namespaceObject[command](neutralizeLegacyCommands(message));
 };
-const github_runner_toFile = (file, write) => (name, value) => {
-    try {
+const toRunnerFile = (file, write) => (name, value) => {
+    toFile(file, () => {
         core_namespaceObject[write](name, value);
-    }
-    catch (error) {
-        throw new RunnerFileError(file, error);
-    }
+    });
 };
 const githubRunner = {
     getInput: (name) => getInput(name),
@@ -4766,9 +4770,9 @@ const githubRunner = {
     },
     notice: withoutLegacyCommands('notice'),
     warning: withoutLegacyCommands('warning'),
-    setOutput: github_runner_toFile('GITHUB_OUTPUT', 'setOutput'),
-    exportVariable: github_runner_toFile('GITHUB_ENV', 'exportVariable'),
-    saveState: github_runner_toFile('GITHUB_STATE', 'saveState'),
+    setOutput: toRunnerFile('GITHUB_OUTPUT', 'setOutput'),
+    exportVariable: toRunnerFile('GITHUB_ENV', 'exportVariable'),
+    saveState: toRunnerFile('GITHUB_STATE', 'saveState'),
     getState: (name) => getState(name),
     writeSummary: async (markdown) => {
         if (process.env.GITHUB_STEP_SUMMARY)
@@ -4918,10 +4922,10 @@ function decodeWord(word) {
 function maskedSecrets(runner) {
     return new Secrets(runner.setSecret);
 }
-function connect(runner, connection, secrets, clock, { transport, limit } = {}) {
+function connect(runner, connection, secrets, clock, { transport, bound } = {}) {
     const total = connection.totalTimeoutMs;
-    const tighter = limit !== undefined && (total === 0 || limit.ms < total);
-    const deadline = tighter ? new Deadline(clock, limit.ms, limit.name) : new Deadline(clock, total);
+    const tighter = bound !== undefined && (total === 0 || bound.ms < total);
+    const deadline = tighter ? new Deadline(clock, bound.ms, bound.name) : new Deadline(clock, total);
     const stopListening = stopOnCancel(runner, deadline, clock);
     const options = { ...connection, secrets, log: runner, deadline, clock };
     const client = new PlatformClient(transport ? { ...options, transport } : options);

@@ -285,7 +285,7 @@ __webpack_unused_export__ = debug; // for test
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(368);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(531);
 
 await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -294,7 +294,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 368:
+/***/ 531:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -361,16 +361,16 @@ const systemClock = {
 class Deadline {
     clock;
     totalMs;
-    limit;
+    bound;
     endsAt;
     stopping = new AbortController();
     cutting = new AbortController();
     stopSignal = this.stopping.signal;
     cutSignal = this.cutting.signal;
-    constructor(clock, totalMs, limit) {
+    constructor(clock, totalMs, bound) {
         this.clock = clock;
         this.totalMs = totalMs;
-        this.limit = limit;
+        this.bound = bound;
         this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
     }
     remaining() {
@@ -392,19 +392,19 @@ class Deadline {
     cause() {
         if (this.stopSignal.aborted)
             return { by: 'cancel', signal: String(this.stopSignal.reason) };
-        return { by: 'totalTimeout', totalMs: this.totalMs, limit: this.limit };
+        return { by: 'totalTimeout', totalMs: this.totalMs, bound: this.bound };
     }
     describe() {
-        return budget(this.totalMs, this.limit);
+        return budget(this.totalMs, this.bound);
     }
 }
-function budget(totalMs, limit = 'totalTimeout') {
-    return `${limit} (${Math.round(totalMs / 1000)} s)`;
+function budget(totalMs, bound = 'totalTimeout') {
+    return `${bound} (${Math.round(totalMs / 1000)} s)`;
 }
 function stopped(cause) {
     if (cause.by === 'cancel')
         return `The step was cancelled (${cause.signal})`;
-    return `${budget(cause.totalMs, cause.limit)} ran out`;
+    return `${budget(cause.totalMs, cause.bound)} ran out`;
 }
 
 ;// CONCATENATED MODULE: ./src/shared/text.ts
@@ -446,6 +446,11 @@ function asSentence(text) {
 function countTokens(count) {
     return `${count} token${count === 1 ? '' : 's'}`;
 }
+function formatBytes(bytes) {
+    if (bytes % 1_048_576 === 0)
+        return `${bytes / 1_048_576} MiB`;
+    return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+}
 function formatAge(ms) {
     const minutes = Math.max(0, Math.floor(ms / 60_000));
     const days = Math.floor(minutes / 1440);
@@ -486,9 +491,17 @@ class errors_InputError extends ActionError {
         this.input = input;
     }
 }
-class RunnerFileError extends ActionError {
+class FileWriteError extends ActionError {
     constructor(file, cause) {
         super(`could not write ${file}: ${asSentence(messageOf(cause))}`);
+    }
+}
+function toFile(file, write) {
+    try {
+        return write();
+    }
+    catch (error) {
+        throw new FileWriteError(file, error);
     }
 }
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
@@ -1789,6 +1802,8 @@ function inWords(error, sent) {
     return [`${words} (${known})`, known, sent && known !== PLAIN_HTTP];
 }
 
+;// CONCATENATED MODULE: ./package.json
+const package_namespaceObject = {"rE":"0.1.0"};
 ;// CONCATENATED MODULE: ./src/platform/http.ts
 
 
@@ -1797,8 +1812,8 @@ function inWords(error, sent) {
 
 
 
-const VERSION = '0.1.0';
-const USER_AGENT = `gateway-token-action/${VERSION}`;
+
+const USER_AGENT = `gateway-token-action/${package_namespaceObject.rE}`;
 class TransportError extends Error {
     code;
     requestSent;
@@ -1865,7 +1880,7 @@ function send(request, agent, ...[timeoutMs, signal, onWritten]) {
             res.on('data', (chunk) => {
                 size += chunk.length;
                 if (size > MAX_BODY_BYTES)
-                    stop('answer larger than 64 MiB', 'EMSGSIZE');
+                    stop(`answer larger than ${formatBytes(MAX_BODY_BYTES)}`, 'EMSGSIZE');
                 else
                     chunks.push(chunk);
             });
@@ -3170,13 +3185,10 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const withoutLegacyCommands = (command) => (message) => {
     core_namespaceObject[command](neutralizeLegacyCommands(message));
 };
-const toFile = (file, write) => (name, value) => {
-    try {
+const toRunnerFile = (file, write) => (name, value) => {
+    toFile(file, () => {
         core_namespaceObject[write](name, value);
-    }
-    catch (error) {
-        throw new RunnerFileError(file, error);
-    }
+    });
 };
 const githubRunner = {
     getInput: (name) => getInput(name),
@@ -3193,9 +3205,9 @@ const githubRunner = {
     },
     notice: withoutLegacyCommands('notice'),
     warning: withoutLegacyCommands('warning'),
-    setOutput: toFile('GITHUB_OUTPUT', 'setOutput'),
-    exportVariable: toFile('GITHUB_ENV', 'exportVariable'),
-    saveState: toFile('GITHUB_STATE', 'saveState'),
+    setOutput: toRunnerFile('GITHUB_OUTPUT', 'setOutput'),
+    exportVariable: toRunnerFile('GITHUB_ENV', 'exportVariable'),
+    saveState: toRunnerFile('GITHUB_STATE', 'saveState'),
     getState: (name) => getState(name),
     writeSummary: async (markdown) => {
         if (process.env.GITHUB_STEP_SUMMARY)
@@ -3845,10 +3857,10 @@ function decodeWord(word) {
 function maskedSecrets(runner) {
     return new Secrets(runner.setSecret);
 }
-function connect(runner, connection, secrets, clock, { transport, limit } = {}) {
+function connect(runner, connection, secrets, clock, { transport, bound } = {}) {
     const total = connection.totalTimeoutMs;
-    const tighter = limit !== undefined && (total === 0 || limit.ms < total);
-    const deadline = tighter ? new Deadline(clock, limit.ms, limit.name) : new Deadline(clock, total);
+    const tighter = bound !== undefined && (total === 0 || bound.ms < total);
+    const deadline = tighter ? new Deadline(clock, bound.ms, bound.name) : new Deadline(clock, total);
     const stopListening = stopOnCancel(runner, deadline, clock);
     const options = { ...connection, secrets, log: runner, deadline, clock };
     const client = new PlatformClient(transport ? { ...options, transport } : options);
@@ -3984,7 +3996,7 @@ async function run(runner = githubRunner, clock = systemClock, transport = new H
             runner.warning(secrets.scrub(notFound(create, error, () => undefined)));
         return;
     }
-    const options = { transport, limit: POST_STEP_BOUND };
+    const options = { transport, bound: POST_STEP_BOUND };
     const { client, deadline, close } = connect(runner, connection, secrets, clock, options);
     try {
         if (create.id !== undefined)

@@ -4,7 +4,7 @@ import { asSentence, type Logger } from '../shared/text.js'
 import type { SecretMasker } from '../shared/secrets.js'
 import { NOT_JSON, parseJson, type Answer } from './decode.js'
 import { CUT_OFF, HttpTransport, requestLine, TransportError } from './http.js'
-import type { HttpRequest, Target, Transport } from './http.js'
+import type { HttpRequest, SendResult, Target, Transport } from './http.js'
 import { DeadlineError, RequestError, ThrottledError } from '../shared/errors.js'
 import {
   apiPathHint,
@@ -61,9 +61,6 @@ export interface CallOptions<T> {
    */
   pooled?: { attemptsUsed: number }
 }
-
-/** What one attempt came to: an answer (its body parsed), or no answer. */
-type Outcome = Answer | TransportError
 
 const MAYBE = ' It may have taken effect all the same.'
 
@@ -144,7 +141,12 @@ export class CallLoop {
    * request is handed back to its pool instead (ThrottledError); a wait past the budget,
    * or after a cancel, ends the call (DeadlineError).
    */
-  private async waitToRetry(failure: string, outcome: Outcome, attempt: number, pooled: boolean) {
+  private async waitToRetry(
+    failure: string,
+    outcome: SendResult<Answer>,
+    attempt: number,
+    pooled: boolean,
+  ) {
     const { clock, deadline, log } = this.options
     const answer = outcome instanceof TransportError ? undefined : outcome
     const delay =
@@ -187,7 +189,7 @@ export class CallLoop {
     if (deadline.expired()) throw notSent(deadline, request)
     const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining())
     const started = clock.now()
-    let outcome: Outcome
+    let outcome: SendResult<Answer>
     try {
       const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal, onWritten)
       const json = parseJson(response.body)

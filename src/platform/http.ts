@@ -4,14 +4,15 @@
 import http from 'node:http'
 import https from 'node:https'
 import { HttpClient } from '@actions/http-client'
-import { quote } from '../shared/text.js'
+import { formatBytes, quote } from '../shared/text.js'
 import { isUuid } from '../shared/records.js'
 import { RequestError } from '../shared/errors.js'
 import { inWords } from './no-answer.js'
+// Read when the bundle is built: webpack keeps the version, and nothing else of the file.
+import packageJson from '../../package.json' with { type: 'json' }
 
-/** The action's version, kept equal to package.json's by a test, and the User-Agent it sends. */
-export const VERSION = '0.1.0'
-const USER_AGENT = `gateway-token-action/${VERSION}`
+/** The User-Agent the action sends: its name and the version of package.json. */
+export const USER_AGENT = `gateway-token-action/${packageJson.version}`
 
 export interface HttpRequest {
   method: 'GET' | 'POST'
@@ -140,7 +141,8 @@ export function send(
       let size = 0
       res.on('data', (chunk: Buffer) => {
         size += chunk.length
-        if (size > MAX_BODY_BYTES) stop('answer larger than 64 MiB', 'EMSGSIZE')
+        if (size > MAX_BODY_BYTES)
+          stop(`answer larger than ${formatBytes(MAX_BODY_BYTES)}`, 'EMSGSIZE')
         else chunks.push(chunk)
       })
       res.on('error', finish)

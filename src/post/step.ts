@@ -74,7 +74,7 @@ export async function run(
     if (search) runner.warning(secrets.scrub(notFound(create, error, () => undefined)))
     return
   }
-  const options = { transport, limit: POST_STEP_BOUND }
+  const options = { transport, bound: POST_STEP_BOUND }
   const { client, deadline, close } = connect(runner, connection, secrets, clock, options)
   try {
     if (create.id !== undefined) await revokeAtEnd(client, runner, create)

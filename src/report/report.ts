@@ -1,7 +1,7 @@
 // The one place that writes a result to the runner: log lines, outputs, env, post-step state, summary.
 import type { AgeClock } from '../operations/cleanup.js'
 import type { Outcome } from '../operations/index.js'
-import { ActionError, messageOf } from '../shared/errors.js'
+import { ActionError, messageOf, toFile } from '../shared/errors.js'
 import type { PostState } from '../post/state.js'
 import { nameAndId, publicJson, tokenLabel, type TokenRecord } from '../shared/records.js'
 import type { Runner } from '../runner/github-runner.js'
@@ -12,7 +12,7 @@ import {
   listSummary,
   revokeSummary,
 } from './summary.js'
-import { asSentence, countTokens, oneLine } from '../shared/text.js'
+import { countTokens, formatBytes, oneLine } from '../shared/text.js'
 import { newTokenFilePath, writeTokenFile, writeTokensFile } from '../shared/token-files.js'
 import * as wording from './wording.js'
 
@@ -22,7 +22,7 @@ export interface ReportOptions {
   postState: Pick<PostState, 'tokenFile'>
 }
 
-/** The runner's limit for one output (1 MiB): a larger one breaks the expressions that read it. */
+/** The runner's limit for one output: a larger one breaks the expressions that read it. */
 export const MAX_OUTPUT_BYTES = 1_048_576
 /** The largest value the action puts into the environment of later steps (envName). */
 const MAX_ENV_VALUE_BYTES = 32 * 1024
@@ -86,7 +86,7 @@ function writeCreate({ task, result }: Done<'create'>, options: ReportOptions, r
   const bytes = Buffer.byteLength(value)
   if (bytes > MAX_OUTPUT_BYTES)
     throw new ActionError(
-      `the token value is ${bytes} bytes, over the runner's limit of 1 MiB for one output (tokenValue).`,
+      `the token value is ${bytes} bytes, over the runner's limit of ${formatBytes(MAX_OUTPUT_BYTES)} for one output (tokenValue).`,
     )
   if (task.envName !== undefined && bytes > MAX_ENV_VALUE_BYTES)
     throw new ActionError(
@@ -137,7 +137,7 @@ function writeCleanup({ task, result }: Done<'cleanup'>, runner: Runner) {
       runner.warning(
         `Token ${nameAndId(token)} is not revoked: ${wording.KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`,
       )
-    else runner.warning(`${wording.undated(token)}, so it is not revoked.`)
+    else runner.warning(`${wording.ageUnknown(token)}, so it is not revoked.`)
   const verb = task.dryRun ? 'Would revoke' : 'Revoked'
   for (const token of result.revoked)
     runner.info(`${verb} ${tokenLabel(token)}${old(token, result.now)}.`)
@@ -158,7 +158,7 @@ function writeAudit({ task, result }: Done<'audit'>, runner: Runner) {
     runner.info(`Older than ${task.olderThan.text}: ${tokenLabel(token)}${old(token, result.now)}.`)
   for (const token of result.undated)
     runner.warning(
-      `${wording.undated(token)}, so this audit cannot tell whether it is older than ${task.olderThan.text}. Check it on the platform.`,
+      `${wording.ageUnknown(token)}, so this audit cannot tell whether it is older than ${task.olderThan.text}. Check it on the platform.`,
     )
   runner.info(wording.auditOutcome(result, task))
   listOutputs(runner, result.findings)
@@ -170,15 +170,6 @@ function recordOutputs(runner: Runner, token: TokenRecord) {
   for (const field of ['name', 'mediatorId', 'projectId', 'state', 'createdAt'] as const)
     runner.setOutput(field, token[field] ?? '')
   runner.setOutput('token', publicJson(token))
-}
-
-/** Runs a write to a file of the action's own; a failure names `what` could not be written. */
-function toFile<T>(what: string, write: () => T): T {
-  try {
-    return write()
-  } catch (error) {
-    throw new ActionError(`could not write ${what}: ${asSentence(messageOf(error))}`)
-  }
 }
 
 /**
@@ -215,6 +206,6 @@ function listOutputs(runner: Runner, tokens: readonly TokenRecord[]) {
   runner.setOutput('tokensFile', path)
   if (bytes > MAX_OUTPUT_BYTES)
     runner.warning(
-      `The tokens output would be ${bytes} bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (${path}) instead.`,
+      `The tokens output would be ${bytes} bytes, over the runner's ${formatBytes(MAX_OUTPUT_BYTES)} limit for one output: it is left empty; read tokensFile (${path}) instead.`,
     )
 }

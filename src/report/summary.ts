@@ -4,7 +4,7 @@ import type { CleanupResult } from '../operations/cleanup.js'
 import type { CreateResult } from '../operations/create.js'
 import type { AuditResult, ListResult, RevokeResult } from '../operations/index.js'
 import { NO_NAME, readTimestamp, type ListedProject, type TokenRecord } from '../shared/records.js'
-import { countTokens, oneLine, truncate } from '../shared/text.js'
+import { countTokens, formatBytes, oneLine, truncate } from '../shared/text.js'
 import { cutMarkdown, escapeMarkdown } from './markdown.js'
 import * as wording from './wording.js'
 
@@ -219,7 +219,7 @@ export class Summary {
     const omitted = rows.length - shown
     if (omitted > 0)
       this.add(
-        `\n${omitted} more not shown: a step summary must stay under 128 KiB; ${whereAll}.\n`,
+        `\n${omitted} more not shown: a step summary must stay under ${formatBytes(SUMMARY_LIMIT_BYTES)}; ${whereAll}.\n`,
       )
     this.add('\n')
     return this

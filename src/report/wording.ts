@@ -34,7 +34,7 @@ export function keptByKeep(keep: number, soleOfName = false): string {
  * A token whose createdAt cannot be read, for a warning that says what follows from it; the
  * value cut short, as a name is: the platform could send any length.
  */
-export function undated(token: TokenRecord): string {
+export function ageUnknown(token: TokenRecord): string {
   const createdAt = token.createdAt === undefined ? 'none' : quote(token.createdAt, 100)
   return `Token ${nameAndId(token)} has a createdAt that cannot be read (${createdAt}): its age is unknown`
 }

@@ -1,7 +1,7 @@
 // The only module that talks to @actions/core: the Runner of a real step.
 import * as core from '@actions/core'
 import { tmpdir } from 'node:os'
-import { RunnerFileError } from '../shared/errors.js'
+import { toFile } from '../shared/errors.js'
 import { neutralizeCommands, neutralizeLegacyCommands, oneLine } from '../shared/text.js'
 
 /**
@@ -26,15 +26,12 @@ const withoutLegacyCommands =
   }
 
 // Outputs, the environment and state go to files, not to the log: left as they are.
-// A file that cannot be written (a full disk, a file gone) is named in the failure.
-const toFile =
+const toRunnerFile =
   (file: string, write: 'setOutput' | 'exportVariable' | 'saveState') =>
   (name: string, value: string) => {
-    try {
+    toFile(file, () => {
       core[write](name, value)
-    } catch (error) {
-      throw new RunnerFileError(file, error)
-    }
+    })
   }
 
 /** The GitHub runner, through `@actions/core`. */
@@ -65,10 +62,10 @@ export const githubRunner = {
   },
   notice: withoutLegacyCommands('notice'),
   warning: withoutLegacyCommands('warning'),
-  setOutput: toFile('GITHUB_OUTPUT', 'setOutput'),
-  exportVariable: toFile('GITHUB_ENV', 'exportVariable'),
+  setOutput: toRunnerFile('GITHUB_OUTPUT', 'setOutput'),
+  exportVariable: toRunnerFile('GITHUB_ENV', 'exportVariable'),
   /** Saves a value for the post step, which reads it with getState. */
-  saveState: toFile('GITHUB_STATE', 'saveState'),
+  saveState: toRunnerFile('GITHUB_STATE', 'saveState'),
   getState: (name: string): string => core.getState(name),
   writeSummary: async (markdown: string): Promise<void> => {
     // Outside a runner (a local run) there is no summary file; that is not a failure.

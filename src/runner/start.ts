@@ -22,12 +22,12 @@ export function connect(
   connection: Connection,
   secrets: Secrets,
   clock: Clock,
-  { transport, limit }: { transport?: Transport; limit?: { ms: number; name: string } } = {},
+  { transport, bound }: { transport?: Transport; bound?: { ms: number; name: string } } = {},
 ) {
   // A tighter bound of the action's own applies when it is lower than totalTimeout.
   const total = connection.totalTimeoutMs
-  const tighter = limit !== undefined && (total === 0 || limit.ms < total)
-  const deadline = tighter ? new Deadline(clock, limit.ms, limit.name) : new Deadline(clock, total)
+  const tighter = bound !== undefined && (total === 0 || bound.ms < total)
+  const deadline = tighter ? new Deadline(clock, bound.ms, bound.name) : new Deadline(clock, total)
   const stopListening = stopOnCancel(runner, deadline, clock)
   const options = { ...connection, secrets, log: runner, deadline, clock }
   const client = new PlatformClient(transport ? { ...options, transport } : options)

@@ -19,13 +19,22 @@ export class InputError extends ActionError {
 }
 
 /**
- * A file of the runner's that could not be written: GITHUB_OUTPUT (outputs), GITHUB_ENV
- * (envName), GITHUB_STATE (what the post step needs). Named, so that the message says
- * which: a full disk (ENOSPC) or a file gone missing.
+ * A file that could not be written (a full disk, ENOSPC, or a file gone): one of the runner's
+ * (GITHUB_OUTPUT, GITHUB_ENV, GITHUB_STATE) or of the action's own (the token file,
+ * tokensFile). The message names which.
  */
-export class RunnerFileError extends ActionError {
+export class FileWriteError extends ActionError {
   constructor(file: string, cause: unknown) {
     super(`could not write ${file}: ${asSentence(messageOf(cause))}`)
+  }
+}
+
+/** Runs `write`; what it throws becomes a FileWriteError naming `file`. */
+export function toFile<T>(file: string, write: () => T): T {
+  try {
+    return write()
+  } catch (error) {
+    throw new FileWriteError(file, error)
   }
 }
 

@@ -81,6 +81,12 @@ export function countTokens(count: number): string {
   return `${count} token${count === 1 ? '' : 's'}`
 }
 
+/** A size as the runner's docs write it: `64 MiB`, `128 KiB`, `500 bytes` (the largest whole unit). */
+export function formatBytes(bytes: number): string {
+  if (bytes % 1_048_576 === 0) return `${bytes / 1_048_576} MiB`
+  return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`
+}
+
 /** `45d 3h`, `5h 12m`, `12m`: the two largest units. */
 export function formatAge(ms: number): string {
   const minutes = Math.max(0, Math.floor(ms / 60_000))

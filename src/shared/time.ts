@@ -22,11 +22,11 @@ export const systemClock: Clock = {
 }
 
 /**
- * What ended the budget: totalTimeout running out (or `limit`, a tighter bound of the
- * action's own, when it is lower), or the runner cancelling the step.
+ * What ended the budget: totalTimeout running out (or `bound`, the name of a tighter bound
+ * of the action's own, when it is lower), or the runner cancelling the step.
  */
 export type StopCause =
-  | { by: 'totalTimeout'; totalMs: number; limit?: string | undefined }
+  | { by: 'totalTimeout'; totalMs: number; bound?: string | undefined }
   | { by: 'cancel'; signal: string }
 
 export class Deadline {
@@ -42,18 +42,18 @@ export class Deadline {
   readonly cutSignal = this.cutting.signal
 
   /**
-   * @param totalMs the whole budget; 0 means no limit.
-   * @param limit what sets it, for messages, when it is not the totalTimeout input.
+   * @param totalMs the whole budget; 0 means none.
+   * @param bound what sets it, for messages, when it is not the totalTimeout input.
    */
   constructor(
     private readonly clock: Clock,
     readonly totalMs: number,
-    private readonly limit?: string,
+    private readonly bound?: string,
   ) {
     this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity
   }
 
-  /** Milliseconds left; Infinity without a limit; none once the step was cancelled. */
+  /** Milliseconds left; Infinity without a budget; none once the step was cancelled. */
   remaining(): number {
     return this.stopSignal.aborted ? 0 : Math.max(0, this.endsAt - this.clock.now())
   }
@@ -86,18 +86,18 @@ export class Deadline {
   /** What ended the budget (or will): a cancel, else totalTimeout. */
   cause(): StopCause {
     if (this.stopSignal.aborted) return { by: 'cancel', signal: String(this.stopSignal.reason) }
-    return { by: 'totalTimeout', totalMs: this.totalMs, limit: this.limit }
+    return { by: 'totalTimeout', totalMs: this.totalMs, bound: this.bound }
   }
 
   /** `totalTimeout (900 s)`, for messages. */
   describe(): string {
-    return budget(this.totalMs, this.limit)
+    return budget(this.totalMs, this.bound)
   }
 }
 
 /** `totalTimeout (900 s)`: the one place that words the budget. */
-function budget(totalMs: number, limit = 'totalTimeout'): string {
-  return `${limit} (${Math.round(totalMs / 1000)} s)`
+function budget(totalMs: number, bound = 'totalTimeout'): string {
+  return `${bound} (${Math.round(totalMs / 1000)} s)`
 }
 
 /**
@@ -106,5 +106,5 @@ function budget(totalMs: number, limit = 'totalTimeout'): string {
  */
 export function stopped(cause: StopCause): string {
   if (cause.by === 'cancel') return `The step was cancelled (${cause.signal})`
-  return `${budget(cause.totalMs, cause.limit)} ran out`
+  return `${budget(cause.totalMs, cause.bound)} ran out`
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { DECLARED_INPUTS, INPUT_DEFAULTS, JOB_STATUS_INPUT } from '../../src/inputs/read.js'
 import { report } from '../../src/report/report.js'
-import { VERSION } from '../../src/platform/http.js'
+import { USER_AGENT } from '../../src/platform/http.js'
 import { created, done, listed, reportOptions } from '../fixtures/done.js'
 import { recordingRunner } from '../fixtures/runner.js'
 import { token } from '../fixtures/token-api.js'
@@ -67,6 +67,6 @@ describe('action.yml', () => {
 
   it('has the version of package.json in the user agent', () => {
     const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { version: string }
-    expect(VERSION).toBe(pkg.version)
+    expect(USER_AGENT).toBe(`gateway-token-action/${pkg.version}`)
   })
 })

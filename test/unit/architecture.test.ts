@@ -183,7 +183,7 @@ describe('file sizes', () => {
  * nobody holds or name it (create-life.ts), the time window its token is looked for in and
  * where to look (find-created.ts), each written once in src/; the others call them.
  */
-describe('the rules of a create’s life live in one place each', () => {
+describe('each rule lives in one place', () => {
   const sources = execFileSync(
     'git',
     ['ls-files', '--cached', '--others', '--exclude-standard', 'src'],
@@ -208,7 +208,25 @@ describe('the rules of a create’s life live in one place each', () => {
       /would be this step's, and nobody has its value/,
       'find-created.ts',
     ],
+    ['a file that could not be written', /new FileWriteError\(/, 'shared/errors.ts'],
+    [
+      'a value quoted for a message',
+      /JSON\.stringify\((?:truncate|oneLine|showInvisible)/,
+      'shared/text.ts',
+    ],
   ])('%s: in %s alone', (_, pattern, module) => {
-    expect(holding(pattern)).toEqual([`src/platform/${module}`])
+    expect(holding(pattern)).toEqual([
+      `src/${module.includes('/') ? module : `platform/${module}`}`,
+    ])
+  })
+
+  it('a size in a message is said from its constant (formatBytes), never written out', () => {
+    // Code only: a comment may say the size it explains.
+    const code = (file: string) =>
+      readFileSync(`${ROOT}/${file}`, 'utf8')
+        .split('\n')
+        .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line))
+        .join('\n')
+    expect(sources.filter((file) => /\d ?[KM]iB/.test(code(file)))).toEqual([])
   })
 })

@@ -1,5 +1,6 @@
 // What the bundles leave out: code the action never runs, which every start would parse.
 import { describe, expect, it } from '@jest/globals'
+import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { ROOT } from '../support/runner.mjs'
 
@@ -45,6 +46,23 @@ describe('the bundles (src/bundle/ stands in for what they leave out)', () => {
     const code = read(bundle)
     for (const { text } of LEFT_OUT) expect(code).not.toContain(text)
     expect(code).not.toContain('child_process')
+  })
+
+  it.each(BUNDLES)('%s holds the version of package.json, and nothing else of it', (bundle) => {
+    const code = read(bundle)
+    const pkg = JSON.parse(read('package.json')) as { version: string; devDependencies: object }
+    expect(code).toContain(JSON.stringify(pkg.version))
+    expect(code).toContain('gateway-token-action/')
+    for (const name of Object.keys(pkg.devDependencies)) expect(code).not.toContain(`"${name}"`)
+  })
+
+  it('src/ writes no version number of its own: package.json holds it', () => {
+    const sources = execFileSync('git', ['ls-files', 'src'], { cwd: ROOT, encoding: 'utf8' })
+    const versioned = sources
+      .split('\n')
+      .filter((file) => file.endsWith('.ts'))
+      .filter((file) => /['"`]\d+\.\d+\.\d+['"`]/.test(read(file)))
+    expect(versioned).toEqual([])
   })
 
   it('the action never asks @actions/core for what needs @actions/exec', () => {

@@ -4,7 +4,7 @@
 // See test/fixtures/golden.ts.
 import { create, handOnFailed } from '../../src/operations/create.js'
 import { settleRefusals, type TokenApi } from '../../src/platform/client.js'
-import { RequestError, RunnerFileError, UnsettledRevokeError } from '../../src/shared/errors.js'
+import { RequestError, FileWriteError, UnsettledRevokeError } from '../../src/shared/errors.js'
 import { ProjectGuard } from '../../src/platform/project-guard.js'
 import { searchCreated } from '../../src/platform/find-created.js'
 import { cleanupFailure } from '../../src/report/wording.js'
@@ -78,7 +78,7 @@ pinMessages('the operations', [
       failedStep('create', async () => {
         const full = new Error('ENOSPC: no space left on device, write')
         const result = created(token(TOKEN_ID, 'pr-1', 0))
-        throw await handOnFailed(api([]), result, new RunnerFileError('GITHUB_OUTPUT', full))
+        throw await handOnFailed(api([]), result, new FileWriteError('GITHUB_OUTPUT', full))
       }),
     expected: `create failed: could not write GITHUB_OUTPUT: ENOSPC: no space left on device, write. The value of the new gateway token 'pr-1' (${TOKEN_ID}) was not handed on. It was revoked at once.`,
   },

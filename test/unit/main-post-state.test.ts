@@ -5,7 +5,7 @@ import nock from 'nock'
 import { readFileSync } from 'node:fs'
 import { run } from '../../src/main.js'
 import { readSavedCreate } from '../../src/post/state.js'
-import { RunnerFileError } from '../../src/shared/errors.js'
+import { FileWriteError } from '../../src/shared/errors.js'
 import { FakeClock } from '../fixtures/clock.js'
 import { PROJECT_ID } from '../fixtures/inputs.js'
 import { API, AUTH, AUTH_PATH, record, TOKEN_ID, useNock } from '../fixtures/nock-platform.js'
@@ -69,10 +69,7 @@ describe('run: what create leaves for the post step', () => {
       .query({ tokenId: TOKEN_ID })
       .reply(200, record({ name: 'pr-1', state: 'revoked', tokenValue: undefined }))
     runner.setOutput = () => {
-      throw new RunnerFileError(
-        'GITHUB_OUTPUT',
-        new Error('ENOSPC: no space left on device, write'),
-      )
+      throw new FileWriteError('GITHUB_OUTPUT', new Error('ENOSPC: no space left on device, write'))
     }
     await run(runner)
     // The words: test/unit/golden-messages-operations.test.ts.
@@ -97,7 +94,7 @@ describe('run: what create leaves for the post step', () => {
     // The create is saved before it is sent; every later save fails.
     runner.saveState = (name, value) => {
       if (name in runner.state)
-        throw new RunnerFileError('GITHUB_STATE', new Error('Missing file at path: /x'))
+        throw new FileWriteError('GITHUB_STATE', new Error('Missing file at path: /x'))
       save(name, value)
     }
     await run(runner)
@@ -112,7 +109,7 @@ describe('run: what create leaves for the post step', () => {
     given({ operation: 'create', name: 'pr-1', revokeOnExit: 'true' })
     authOk()
     runner.saveState = () => {
-      throw new RunnerFileError('GITHUB_STATE', new Error('Missing file at path: /x'))
+      throw new FileWriteError('GITHUB_STATE', new Error('Missing file at path: /x'))
     }
     await run(runner)
     expect(runner.failures).toEqual([

@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals'
 import { runInNewContext } from 'node:vm'
-import { ActionError, InputError, messageOf } from '../../../src/shared/errors.js'
+import {
+  ActionError,
+  FileWriteError,
+  InputError,
+  messageOf,
+  toFile,
+} from '../../../src/shared/errors.js'
 
 describe('errors', () => {
   it('an InputError names the input first, and is an ActionError', () => {
@@ -21,5 +27,21 @@ describe('errors', () => {
     expect(messageOf('plain text')).toBe('plain text')
     expect(messageOf(undefined)).toBe('undefined')
     expect(messageOf({ message: 42 })).toBe('[object Object]')
+  })
+
+  it('toFile returns what the write returns, and turns what it throws into a FileWriteError naming the file', () => {
+    expect(toFile('GITHUB_OUTPUT', () => 7)).toBe(7)
+    const full = () => {
+      throw new Error('ENOSPC: no space left on device, write')
+    }
+    expect(() => toFile('the token value to /tmp/x (writeTokenFile)', full)).toThrow(
+      new FileWriteError(
+        'the token value to /tmp/x (writeTokenFile)',
+        new Error('ENOSPC: no space left on device, write'),
+      ),
+    )
+    expect(() => toFile('GITHUB_STATE', full)).toThrow(
+      'could not write GITHUB_STATE: ENOSPC: no space left on device, write.',
+    )
   })
 })

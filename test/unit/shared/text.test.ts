@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import {
   asSentence,
   countTokens,
+  formatBytes,
   isAscii,
   neutralizeCommands,
   neutralizeLegacyCommands,
@@ -191,5 +192,18 @@ describe('showInvisible (case 6 of issue 18)', () => {
   it('leaves what shows as itself alone: ASCII, accents, other scripts, emoji', () => {
     for (const text of ['ci-deploy', 'déploiement', 'デプロイ', 'ci 🚀', 'a\u0301'])
       expect(showInvisible(text)).toBe(text)
+  })
+})
+
+describe('formatBytes: a limit said from its constant, as the runner’s docs write it', () => {
+  it.each([
+    [1_048_576, '1 MiB'],
+    [64 * 1_048_576, '64 MiB'],
+    [128 * 1024, '128 KiB'],
+    [1_048_576 + 1024, '1025 KiB'],
+    [1_048_577, '1048577 bytes'],
+    [500, '500 bytes'],
+  ])('%i bytes: %s', (bytes, words) => {
+    expect(formatBytes(bytes)).toBe(words)
   })
 })
