@@ -285,7 +285,7 @@ __webpack_unused_export__ = debug; // for test
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(321);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(221);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -294,7 +294,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 321:
+/***/ 221:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1113,6 +1113,14 @@ const systemClock = {
     sleep: (ms, signal) => (0,promises_namespaceObject.setTimeout)(ms, undefined, { signal }).catch(() => undefined),
     jitter: () => Math.random(),
 };
+function agesNow(clock, platformTime) {
+    const runnerNow = clock.now();
+    const platformNow = platformTime(runnerNow);
+    const ages = platformNow === undefined
+        ? { by: 'runner' }
+        : { by: 'platform', skewMs: platformNow - runnerNow };
+    return { now: platformNow ?? runnerNow, ages };
+}
 class Deadline {
     clock;
     totalMs;
@@ -1160,6 +1168,150 @@ function stopped(cause) {
     if (cause.by === 'cancel')
         return `The step was cancelled (${cause.signal})`;
     return `${budget(cause.totalMs, cause.bound)} ran out`;
+}
+
+;// CONCATENATED MODULE: ./src/operations/cleanup-plan.ts
+
+function planCleanup(tokens, task, now) {
+    const matches = nameMatcher(task.name);
+    const byName = new Map();
+    const records = new Map();
+    const revoke = [];
+    const kept = [];
+    for (const token of tokens) {
+        records.set(token.name, (records.get(token.name) ?? 0) + 1);
+        if (token.state !== 'active' || !matches(token.name))
+            continue;
+        if (token.name === undefined)
+            kept.push({ token, why: 'unreadable name' });
+        else {
+            const group = byName.get(token.name) ?? [];
+            group.push(token);
+            byName.set(token.name, group);
+        }
+    }
+    const ageMatters = task.olderThan !== undefined || task.keep > 0;
+    const { olderThan } = task;
+    const exactNames = new Set(task.name?.filter((line) => !line.includes('*')));
+    for (const group of byName.values()) {
+        const times = group.flatMap((token) => createdTime(token) ?? []).sort((a, b) => b - a);
+        const boundary = times[Math.min(task.keep, times.length) - 1] ?? Infinity;
+        for (const token of group) {
+            const created = createdTime(token);
+            if (created !== undefined && olderThan && !isOlder(created, olderThan, now))
+                continue;
+            if (created === undefined && ageMatters)
+                kept.push({ token, why: 'unreadable date' });
+            else if (created !== undefined && created >= boundary) {
+                const sole = !exactNames.has(token.name) && records.get(token.name) === 1;
+                kept.push({ token, why: 'keep', ...(sole && { soleOfName: true }) });
+            }
+            else
+                revoke.push(token);
+        }
+    }
+    return spareKeepIds({ revoke, kept }, task.keepIds ?? []);
+}
+function spareKeepIds(plan, keepIds) {
+    const spared = new Set(keepIds.map((id) => id.toLowerCase()));
+    const isSpared = (token) => spared.has(token.id.toLowerCase());
+    const kept = [
+        ...plan.kept.filter(({ token }) => !isSpared(token)),
+        ...[...plan.revoke, ...plan.kept.map(({ token }) => token)]
+            .filter(isSpared)
+            .map((token) => ({ token, why: 'keepIds' })),
+    ];
+    const revoke = plan.revoke.filter((token) => !isSpared(token));
+    return { revoke: newestFirst(revoke), kept: newestFirstBy(kept, ({ token }) => token) };
+}
+function isOlder(created, age, now) {
+    return now - created > age.ms;
+}
+function nameMatcher(filters) {
+    if (filters === undefined)
+        return () => true;
+    const each = filters.map(patternMatcher);
+    const everyName = filters.some((filter) => /^\*+$/.test(filter));
+    return (name) => name === undefined ? everyName : each.some((matches) => matches(name));
+}
+function patternMatcher(pattern) {
+    const [first = '', ...middle] = pattern.split('*');
+    const last = middle.pop();
+    if (last === undefined)
+        return (name) => name === pattern;
+    return (name) => {
+        if (!name.startsWith(first) || !name.endsWith(last))
+            return false;
+        let at = first.length;
+        for (const part of middle) {
+            const found = name.indexOf(part, at);
+            if (found === -1)
+                return false;
+            at = found + part.length;
+        }
+        return at <= name.length - last.length;
+    };
+}
+
+;// CONCATENATED MODULE: ./src/operations/audit.ts
+
+
+
+
+async function audit(client, task, clock) {
+    const tokens = await client.listTokens();
+    const { now, ages } = agesNow(clock, (at) => client.platformTime(at));
+    const found = planAudit(tokens, task, now);
+    return {
+        operation: 'audit',
+        ...found,
+        total: tokens.length,
+        project: projectOf(tokens),
+        now,
+        ages,
+    };
+}
+function planAudit(tokens, task, now) {
+    const matches = nameMatcher(task.name);
+    const findings = [];
+    const undated = [];
+    for (const token of tokens) {
+        if (token.state !== 'active' || !matches(token.name))
+            continue;
+        const created = createdTime(token);
+        if (created === undefined)
+            undated.push(token);
+        else if (isOlder(created, task.olderThan, now))
+            findings.push(token);
+    }
+    return { findings: newestFirst(findings), undated };
+}
+function auditOutcome(result, { name, olderThan }) {
+    const { findings, undated, total } = result;
+    const unknown = undated.length > 0 ? `; ${undated.length} more cannot be dated` : '';
+    if (findings.length === 0 && undated.length === 0)
+        return `No active token${name ? ' matching name' : ''} is older than ${olderThan.text} (${countTokens(total)} checked).`;
+    if (findings.length === 0) {
+        const [them, are] = undated.length === 1 ? ['it', 'is'] : ['they', 'are'];
+        return `${undated.length} active ${undated.length === 1 ? 'token' : 'tokens'} cannot be dated: this audit cannot tell whether ${them} ${are} older than ${olderThan.text}.`;
+    }
+    const are = findings.length === 1 ? 'is' : 'are';
+    return `${findings.length} active ${findings.length === 1 ? 'token' : 'tokens'} ${are} older than ${olderThan.text}${unknown}.`;
+}
+function auditFailure(result, task) {
+    const { findings, undated } = result;
+    if (findings.length === 0 && undated.length === 0)
+        return undefined;
+    const whereAll = 'the job summary and the tokensFile output list them';
+    const found = findings.length > 0 ? ` Older: ${someOf(findings.map(nameAndId), whereAll)}` : '';
+    const unknown = undated.length > 0
+        ? ` Their createdAt cannot be read: ${someOf(undated.map(nameAndId), 'each has a warning above')}`
+        : '';
+    return `${auditOutcome(result, task)}${found}${unknown}`;
+}
+function someOf(items, whereAll) {
+    const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : '';
+    return `${items.slice(0, 5).join(', ')}.${more}`;
 }
 
 ;// CONCATENATED MODULE: external "node:http"
@@ -2641,104 +2793,6 @@ async function settleRefusals(list, unsettled) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/operations/cleanup-plan.ts
-
-function planCleanup(tokens, task, now) {
-    const matches = nameMatcher(task.name);
-    const byName = new Map();
-    const records = new Map();
-    const revoke = [];
-    const kept = [];
-    for (const token of tokens) {
-        records.set(token.name, (records.get(token.name) ?? 0) + 1);
-        if (token.state !== 'active' || !matches(token.name))
-            continue;
-        if (token.name === undefined)
-            kept.push({ token, why: 'unreadable name' });
-        else {
-            const group = byName.get(token.name) ?? [];
-            group.push(token);
-            byName.set(token.name, group);
-        }
-    }
-    const ageMatters = task.olderThan !== undefined || task.keep > 0;
-    const { olderThan } = task;
-    const exactNames = new Set(task.name?.filter((line) => !line.includes('*')));
-    for (const group of byName.values()) {
-        const times = group.flatMap((token) => createdTime(token) ?? []).sort((a, b) => b - a);
-        const boundary = times[Math.min(task.keep, times.length) - 1] ?? Infinity;
-        for (const token of group) {
-            const created = createdTime(token);
-            if (created !== undefined && olderThan && !isOlder(created, olderThan, now))
-                continue;
-            if (created === undefined && ageMatters)
-                kept.push({ token, why: 'unreadable date' });
-            else if (created !== undefined && created >= boundary) {
-                const sole = !exactNames.has(token.name) && records.get(token.name) === 1;
-                kept.push({ token, why: 'keep', ...(sole && { soleOfName: true }) });
-            }
-            else
-                revoke.push(token);
-        }
-    }
-    return spareKeepIds({ revoke, kept }, task.keepIds ?? []);
-}
-function spareKeepIds(plan, keepIds) {
-    const spared = new Set(keepIds.map((id) => id.toLowerCase()));
-    const isSpared = (token) => spared.has(token.id.toLowerCase());
-    const kept = [
-        ...plan.kept.filter(({ token }) => !isSpared(token)),
-        ...[...plan.revoke, ...plan.kept.map(({ token }) => token)]
-            .filter(isSpared)
-            .map((token) => ({ token, why: 'keepIds' })),
-    ];
-    const revoke = plan.revoke.filter((token) => !isSpared(token));
-    return { revoke: newestFirst(revoke), kept: newestFirstBy(kept, ({ token }) => token) };
-}
-function planAudit(tokens, task, now) {
-    const matches = nameMatcher(task.name);
-    const findings = [];
-    const undated = [];
-    for (const token of tokens) {
-        if (token.state !== 'active' || !matches(token.name))
-            continue;
-        const created = createdTime(token);
-        if (created === undefined)
-            undated.push(token);
-        else if (isOlder(created, task.olderThan, now))
-            findings.push(token);
-    }
-    return { findings: newestFirst(findings), undated };
-}
-function isOlder(created, age, now) {
-    return now - created > age.ms;
-}
-function nameMatcher(filters) {
-    if (filters === undefined)
-        return () => true;
-    const each = filters.map(patternMatcher);
-    const everyName = filters.some((filter) => /^\*+$/.test(filter));
-    return (name) => name === undefined ? everyName : each.some((matches) => matches(name));
-}
-function patternMatcher(pattern) {
-    const [first = '', ...middle] = pattern.split('*');
-    const last = middle.pop();
-    if (last === undefined)
-        return (name) => name === pattern;
-    return (name) => {
-        if (!name.startsWith(first) || !name.endsWith(last))
-            return false;
-        let at = first.length;
-        for (const part of middle) {
-            const found = name.indexOf(part, at);
-            if (found === -1)
-                return false;
-            at = found + part.length;
-        }
-        return at <= name.length - last.length;
-    };
-}
-
 ;// CONCATENATED MODULE: external "node:events"
 const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
 ;// CONCATENATED MODULE: ./src/operations/pool.ts
@@ -2967,18 +3021,12 @@ class Pool {
 
 
 
-async function listWithClock(client, clock) {
-    const tokens = await client.listTokens();
-    const runnerNow = clock.now();
-    const platformNow = client.platformTime(runnerNow);
-    const ages = platformNow === undefined
-        ? { by: 'runner' }
-        : { by: 'platform', skewMs: platformNow - runnerNow };
-    return { tokens, project: projectOf(tokens), now: platformNow ?? runnerNow, ages };
-}
+
 const SETTLE_GRACE_MS = 5_000;
 async function cleanup(client, task, { clock, log, deadline }) {
-    const { tokens, project, now, ages } = await listWithClock(client, clock);
+    const tokens = await client.listTokens();
+    const { now, ages } = agesNow(clock, (at) => client.platformTime(at));
+    const project = projectOf(tokens);
     const plan = planCleanup(tokens, task, now);
     let slowestMs = 0;
     const send = async (token, attemptsUsed) => {
@@ -3072,6 +3120,7 @@ async function settleEnds(client, ends, { clock, deadline, slowestMs }) {
 
 
 
+
 async function perform(client, task, context) {
     switch (task.operation) {
         case 'create':
@@ -3096,19 +3145,8 @@ async function perform(client, task, context) {
         }
         case 'cleanup':
             return { operation: 'cleanup', task, result: await cleanup(client, task, context) };
-        case 'audit': {
-            const { tokens, now, ages, project } = await listWithClock(client, context.clock);
-            const found = planAudit(tokens, task, now);
-            const result = {
-                operation: 'audit',
-                ...found,
-                total: tokens.length,
-                project,
-                now,
-                ages,
-            };
-            return { operation: 'audit', task, result };
-        }
+        case 'audit':
+            return { operation: 'audit', task, result: await audit(client, task, context.clock) };
     }
 }
 
@@ -3236,6 +3274,7 @@ function escapeMarkdown(value) {
 
 
 
+
 function leftBecause({ stop }) {
     return stop.by === 'cancel' ? 'the step was cancelled' : 'totalTimeout ran out';
 }
@@ -3295,22 +3334,6 @@ function cleanupOutcome(result, { dryRun }) {
     const said = more.filter(([count]) => count > 0).map(([count, what]) => `; ${count} ${what}`);
     return `Revoked ${countTokens(revoked.length)}${said.join('')}.`;
 }
-function auditOutcome(result, { name, olderThan }) {
-    const { findings, undated, total } = result;
-    const unknown = undated.length > 0 ? `; ${undated.length} more cannot be dated` : '';
-    if (findings.length === 0 && undated.length === 0)
-        return `No active token${name ? ' matching name' : ''} is older than ${olderThan.text} (${countTokens(total)} checked).`;
-    if (findings.length === 0) {
-        const [them, are] = undated.length === 1 ? ['it', 'is'] : ['they', 'are'];
-        return `${undated.length} active ${undated.length === 1 ? 'token' : 'tokens'} cannot be dated: this audit cannot tell whether ${them} ${are} older than ${olderThan.text}.`;
-    }
-    const are = findings.length === 1 ? 'is' : 'are';
-    return `${findings.length} active ${findings.length === 1 ? 'token' : 'tokens'} ${are} older than ${olderThan.text}${unknown}.`;
-}
-function someOf(items, whereAll) {
-    const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : '';
-    return `${items.slice(0, 5).join(', ')}.${more}`;
-}
 function stepFailure(outcome) {
     if (outcome.operation === 'audit')
         return auditFailure(outcome.result, outcome.task);
@@ -3332,17 +3355,6 @@ function timeoutFailure(result) {
         return undefined;
     return `${stopped(stop)}: ${countTokens(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`;
 }
-function auditFailure(result, task) {
-    const { findings, undated } = result;
-    if (findings.length === 0 && undated.length === 0)
-        return undefined;
-    const whereAll = 'the job summary and the tokensFile output list them';
-    const found = findings.length > 0 ? ` Older: ${someOf(findings.map(nameAndId), whereAll)}` : '';
-    const unknown = undated.length > 0
-        ? ` Their createdAt cannot be read: ${someOf(undated.map(nameAndId), 'each has a warning above')}`
-        : '';
-    return `${auditOutcome(result, task)}${found}${unknown}`;
-}
 function cleanupFailure(result) {
     const { notRevoked } = result;
     if (notRevoked.length === 0)
@@ -3358,6 +3370,7 @@ function cleanupFailure(result) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
+
 
 
 
@@ -3576,6 +3589,7 @@ function removeTokenFile(path, dir) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/report.ts
+
 
 
 

@@ -358,6 +358,14 @@ const systemClock = {
     sleep: (ms, signal) => (0,promises_namespaceObject.setTimeout)(ms, undefined, { signal }).catch(() => undefined),
     jitter: () => Math.random(),
 };
+function agesNow(clock, platformTime) {
+    const runnerNow = clock.now();
+    const platformNow = platformTime(runnerNow);
+    const ages = platformNow === undefined
+        ? { by: 'runner' }
+        : { by: 'platform', skewMs: platformNow - runnerNow };
+    return { now: platformNow ?? runnerNow, ages };
+}
 class Deadline {
     clock;
     totalMs;

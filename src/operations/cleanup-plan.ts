@@ -1,6 +1,6 @@
-// Which tokens a filter takes: token names matched against patterns, what a cleanup revokes and keeps, and what an audit finds, decided from the list alone.
+// Which tokens a filter takes: token names matched against patterns, what a cleanup revokes and keeps, and which are older than an age, decided from the list alone.
 import type { Duration } from '../inputs/parsers.js'
-import type { AuditTask, CleanupTask } from '../inputs/read.js'
+import type { CleanupTask } from '../inputs/read.js'
 import { createdTime, newestFirst, newestFirstBy, type TokenRecord } from '../shared/records.js'
 
 /**
@@ -95,30 +95,8 @@ function spareKeepIds(
   return { revoke: newestFirst(revoke), kept: newestFirstBy(kept, ({ token }) => token) }
 }
 
-/**
- * An audit's findings, newest first: the active tokens matching `name` older than
- * `olderThan`, the newest of a name too (keep does not apply); and the matching active
- * tokens whose createdAt cannot be read (`undated`), reported, never dropped.
- */
-export function planAudit(
-  tokens: readonly TokenRecord[],
-  task: Pick<AuditTask, 'name' | 'olderThan'>,
-  now: number,
-): { findings: TokenRecord[]; undated: TokenRecord[] } {
-  const matches = nameMatcher(task.name)
-  const findings: TokenRecord[] = []
-  const undated: TokenRecord[] = []
-  for (const token of tokens) {
-    if (token.state !== 'active' || !matches(token.name)) continue
-    const created = createdTime(token)
-    if (created === undefined) undated.push(token)
-    else if (isOlder(created, task.olderThan, now)) findings.push(token)
-  }
-  return { findings: newestFirst(findings), undated }
-}
-
 /** Whether a token created at `created` is older than `age` at `now` (its age in full). */
-function isOlder(created: number, age: Duration, now: number): boolean {
+export function isOlder(created: number, age: Duration, now: number): boolean {
   return now - created > age.ms
 }
 

@@ -1,6 +1,12 @@
 // The cleanup operation: revoke what the plan selects, at the platform's pace, and settle the refusals.
 import type { Logger } from '../shared/text.js'
-import type { Clock, Deadline, StopCause } from '../shared/time.js'
+import {
+  agesNow,
+  type AgeClock,
+  type Clock,
+  type Deadline,
+  type StopCause,
+} from '../shared/time.js'
 import type { CleanupTask } from '../inputs/read.js'
 import { settleRefusals, type Settled, type TokenApi } from '../platform/client.js'
 import {
@@ -48,28 +54,6 @@ export interface CleanupResult {
 }
 
 /**
- * Whose clock measures ages: the platform's, which dated the tokens (the Date header of the
- * list answer; `skewMs` is how far the runner's clock is behind it, negative: ahead), or
- * without a Date header the runner's, all there is.
- */
-export type AgeClock = { by: 'platform'; skewMs: number } | { by: 'runner' }
-
-/**
- * The project's tokens, which project they belong to, and `now` on the clock their ages are
- * measured on. A self-hosted runner's clock drifts: days off would revoke tokens hours old.
- */
-export async function listWithClock(client: TokenApi, clock: Clock) {
-  const tokens = await client.listTokens()
-  const runnerNow = clock.now()
-  const platformNow = client.platformTime(runnerNow)
-  const ages: AgeClock =
-    platformNow === undefined
-      ? { by: 'runner' }
-      : { by: 'platform', skewMs: platformNow - runnerNow }
-  return { tokens, project: projectOf(tokens), now: platformNow ?? runnerNow, ages }
-}
-
-/**
  * What became of one revoke: an answer or a failure, a refusal to settle, one in flight when
  * the time ran out (`unsure`: settled by a list too), or none (left).
  */
@@ -93,7 +77,9 @@ export async function cleanup(
   task: CleanupTask,
   { clock, log, deadline }: { clock: Clock; log: Logger; deadline: Deadline },
 ): Promise<CleanupResult> {
-  const { tokens, project, now, ages } = await listWithClock(client, clock)
+  const tokens = await client.listTokens()
+  const { now, ages } = agesNow(clock, (at) => client.platformTime(at))
+  const project = projectOf(tokens)
   const plan = planCleanup(tokens, task, now)
   // The longest a revoke took to be answered: how long one in flight may still take.
   let slowestMs = 0

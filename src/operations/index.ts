@@ -1,4 +1,4 @@
-// The operations: the one asked for, run against the platform to a plain result (list, revoke and audit here; create and cleanup have modules of their own).
+// The operations: the one asked for, run against the platform to a plain result (list and revoke here; create, cleanup and audit have modules of their own).
 import type {
   AuditTask,
   CleanupTask,
@@ -11,8 +11,9 @@ import type { CreateOptions, RevokeAnswer, TokenApi } from '../platform/client.j
 import { newestFirst, projectOf, type ListedProject, type TokenRecord } from '../shared/records.js'
 import type { Logger } from '../shared/text.js'
 import type { Clock, Deadline } from '../shared/time.js'
-import { cleanup, listWithClock, type AgeClock, type CleanupResult } from './cleanup.js'
-import { nameMatcher, planAudit } from './cleanup-plan.js'
+import { audit, type AuditResult } from './audit.js'
+import { cleanup, type CleanupResult } from './cleanup.js'
+import { nameMatcher } from './cleanup-plan.js'
 import { create, type CreateResult } from './create.js'
 
 /**
@@ -28,18 +29,6 @@ export type ListResult = {
 
 /** A revoke's answer: the token, and whether it was revoked before this step (nothing changed). */
 export type RevokeResult = RevokeAnswer & { operation: 'revoke' }
-
-/**
- * An audit's findings and undated tokens (see planAudit), how many tokens the project has
- * and which it is, and when and on whose clock the ages were measured.
- */
-export type AuditResult = ReturnType<typeof planAudit> & {
-  operation: 'audit'
-  total: number
-  project: ListedProject
-  now: number
-  ages: AgeClock
-}
 
 export type Result = CreateResult | ListResult | RevokeResult | CleanupResult | AuditResult
 
@@ -89,18 +78,7 @@ export async function perform(
     }
     case 'cleanup':
       return { operation: 'cleanup', task, result: await cleanup(client, task, context) }
-    case 'audit': {
-      const { tokens, now, ages, project } = await listWithClock(client, context.clock)
-      const found = planAudit(tokens, task, now)
-      const result = {
-        operation: 'audit',
-        ...found,
-        total: tokens.length,
-        project,
-        now,
-        ages,
-      } as const
-      return { operation: 'audit', task, result }
-    }
+    case 'audit':
+      return { operation: 'audit', task, result: await audit(client, task, context.clock) }
   }
 }

@@ -1,5 +1,5 @@
 // The one place that writes a result to the runner: log lines, outputs, env, post-step state, summary.
-import type { AgeClock } from '../operations/cleanup.js'
+import { auditOutcome } from '../operations/audit.js'
 import type { Outcome } from '../operations/index.js'
 import { ActionError, messageOf, toFile } from '../shared/errors.js'
 import type { PostState } from '../post/state.js'
@@ -14,6 +14,7 @@ import {
 } from './summary.js'
 import { countTokens, formatBytes, oneLine } from '../shared/text.js'
 import { newTokenFilePath, writeTokenFile, writeTokensFile } from '../shared/token-files.js'
+import type { AgeClock } from '../shared/time.js'
 import * as wording from './wording.js'
 
 export interface ReportOptions {
@@ -160,7 +161,7 @@ function writeAudit({ task, result }: Done<'audit'>, runner: Runner) {
     runner.warning(
       `${wording.ageUnknown(token)}, so this audit cannot tell whether it is older than ${task.olderThan.text}. Check it on the platform.`,
     )
-  runner.info(wording.auditOutcome(result, task))
+  runner.info(auditOutcome(result, task))
   listOutputs(runner, result.findings)
 }
 

@@ -2,7 +2,8 @@
 import type { AuditTask, CleanupTask, CreateTask, ListTask } from '../inputs/read.js'
 import type { CleanupResult } from '../operations/cleanup.js'
 import type { CreateResult } from '../operations/create.js'
-import type { AuditResult, ListResult, RevokeResult } from '../operations/index.js'
+import { auditOutcome, type AuditResult } from '../operations/audit.js'
+import type { ListResult, RevokeResult } from '../operations/index.js'
 import { NO_NAME, readTimestamp, type ListedProject, type TokenRecord } from '../shared/records.js'
 import { countTokens, formatBytes, oneLine, truncate } from '../shared/text.js'
 import { cutMarkdown, escapeMarkdown } from './markdown.js'
@@ -121,7 +122,7 @@ export function cleanupSummary(result: CleanupResult, task: CleanupTask): string
  */
 export function auditSummary(result: AuditResult, task: AuditTask): string {
   const limit = `Active tokens ${named(task.name)}, older than ${field(task.olderThan.text)}.`
-  const sentences = [limit, wording.auditOutcome(result, task), wording.ageClockNote(result)]
+  const sentences = [limit, auditOutcome(result, task), wording.ageClockNote(result)]
   const undated = result.undated.map((token) => ({ ...token, why: UNDATED }))
   return new Summary(`Gateway token audit${inProject(result.project)}`, result.now)
     .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))

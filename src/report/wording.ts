@@ -1,11 +1,12 @@
 // How results are put into words, shared by the log lines (report.ts) and the job summary (summary.ts), and the step's failure when a result still fails it.
-import type { AuditTask, CleanupTask } from '../inputs/read.js'
+import type { CleanupTask } from '../inputs/read.js'
 import type { RevokeOnExit } from '../shared/records.js'
-import type { AgeClock, CleanupResult } from '../operations/cleanup.js'
-import type { AuditResult, Outcome } from '../operations/index.js'
+import type { CleanupResult } from '../operations/cleanup.js'
+import { auditFailure } from '../operations/audit.js'
+import type { Outcome } from '../operations/index.js'
 import { createdTime, nameAndId, newestFirst, type TokenRecord } from '../shared/records.js'
 import { countTokens, formatAge, oneLine, quote, truncate } from '../shared/text.js'
-import { stopped } from '../shared/time.js'
+import { stopped, type AgeClock } from '../shared/time.js'
 
 /** Why the tokens in `left` were left: `totalTimeout ran out`, or `the step was cancelled`. */
 export function leftBecause({ stop }: Pick<CleanupResult, 'stop'>): string {
@@ -109,26 +110,6 @@ export function cleanupOutcome(result: CleanupResult, { dryRun }: CleanupTask): 
   return `Revoked ${countTokens(revoked.length)}${said.join('')}.`
 }
 
-/** One sentence on what an audit found, for the log and the summary. */
-export function auditOutcome(result: AuditResult, { name, olderThan }: AuditTask): string {
-  const { findings, undated, total } = result
-  const unknown = undated.length > 0 ? `; ${undated.length} more cannot be dated` : ''
-  if (findings.length === 0 && undated.length === 0)
-    return `No active token${name ? ' matching name' : ''} is older than ${olderThan.text} (${countTokens(total)} checked).`
-  if (findings.length === 0) {
-    const [them, are] = undated.length === 1 ? ['it', 'is'] : ['they', 'are']
-    return `${undated.length} active ${undated.length === 1 ? 'token' : 'tokens'} cannot be dated: this audit cannot tell whether ${them} ${are} older than ${olderThan.text}.`
-  }
-  const are = findings.length === 1 ? 'is' : 'are'
-  return `${findings.length} active ${findings.length === 1 ? 'token' : 'tokens'} ${are} older than ${olderThan.text}${unknown}.`
-}
-
-/** Up to 5 of `items` in one line, and how many more, with where they all are. */
-function someOf(items: readonly string[], whereAll: string): string {
-  const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : ''
-  return `${items.slice(0, 5).join(', ')}.${more}`
-}
-
 /** Why a result, written out in full, still fails the step (some tokens not revoked). */
 export function stepFailure(outcome: Outcome): string | undefined {
   if (outcome.operation === 'audit') return auditFailure(outcome.result, outcome.task)
@@ -155,19 +136,6 @@ export function timeoutFailure(result: CleanupResult): string | undefined {
   const { left, revoked, stop } = result
   if (left.length === 0) return undefined
   return `${stopped(stop)}: ${countTokens(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`
-}
-
-/** An audit's failure: the tokens older than the limit, and those whose age is unknown. */
-function auditFailure(result: AuditResult, task: AuditTask): string | undefined {
-  const { findings, undated } = result
-  if (findings.length === 0 && undated.length === 0) return undefined
-  const whereAll = 'the job summary and the tokensFile output list them'
-  const found = findings.length > 0 ? ` Older: ${someOf(findings.map(nameAndId), whereAll)}` : ''
-  const unknown =
-    undated.length > 0
-      ? ` Their createdAt cannot be read: ${someOf(undated.map(nameAndId), 'each has a warning above')}`
-      : ''
-  return `${auditOutcome(result, task)}${found}${unknown}`
 }
 
 /** The step's failure when some tokens were not revoked: each named, with why. */

@@ -22,6 +22,27 @@ export const systemClock: Clock = {
 }
 
 /**
+ * Whose clock measures ages: the platform's, which dated the tokens (the Date header of the
+ * list answer; `skewMs` is how far the runner's clock is behind it, negative: ahead), or
+ * without a Date header the runner's, all there is.
+ */
+export type AgeClock = { by: 'platform'; skewMs: number } | { by: 'runner' }
+
+/**
+ * `now` on the clock a list's ages are measured on, read just after the list answered: a
+ * self-hosted runner's clock drifts, and days off would revoke tokens hours old.
+ */
+export function agesNow(clock: Clock, platformTime: (runnerTime: number) => number | undefined) {
+  const runnerNow = clock.now()
+  const platformNow = platformTime(runnerNow)
+  const ages: AgeClock =
+    platformNow === undefined
+      ? { by: 'runner' }
+      : { by: 'platform', skewMs: platformNow - runnerNow }
+  return { now: platformNow ?? runnerNow, ages }
+}
+
+/**
  * What ended the budget: totalTimeout running out (or `bound`, the name of a tighter bound
  * of the action's own, when it is lower), or the runner cancelling the step.
  */

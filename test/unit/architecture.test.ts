@@ -209,6 +209,8 @@ describe('each rule lives in one place', () => {
       'find-created.ts',
     ],
     ['a file that could not be written', /new FileWriteError\(/, 'shared/errors.ts'],
+    ['whether an audit fails', /function auditFailure/, 'operations/audit.ts'],
+    ['whose clock measures ages', /type AgeClock =/, 'shared/time.ts'],
     [
       'a value quoted for a message',
       /JSON\.stringify\((?:truncate|oneLine|showInvisible)/,

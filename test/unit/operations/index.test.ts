@@ -53,29 +53,6 @@ describe('perform', () => {
     expect(api.calls).toEqual(['list', `revoke ${ID}`, 'list'])
   })
 
-  it('audit: lists once, measures ages on the platform’s clock, and never revokes', async () => {
-    const api = new FakeTokenApi([token('old', 'ci', 100), token('new', 'ci', 1)])
-    // The runner's clock is 20 days behind the platform's: on it, the old token is 80 days old.
-    api.platformOffsetMs = 20 * 86_400_000
-    const ctx = context()
-    ctx.clock.time = Date.UTC(2026, 10, 2)
-    const task: AuditTask = { operation: 'audit', name: ['ci'], olderThan: days(90) }
-    const audited = await perform(api, task, ctx)
-    expect(audited).toEqual({
-      operation: 'audit',
-      task,
-      result: {
-        operation: 'audit',
-        findings: [expect.objectContaining({ id: 'old' })],
-        undated: [],
-        total: 2,
-        now: Date.UTC(2026, 10, 22),
-        ages: { by: 'platform', skewMs: 20 * 86_400_000 },
-      },
-    })
-    expect(api.calls).toEqual(['list'])
-  })
-
   it('list, cleanup and audit: the project of every record listed, not only of those taken', async () => {
     const P = '6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b'
     const api = new FakeTokenApi([

@@ -1,42 +1,10 @@
-// planAudit's findings, and planCleanup with several name filters and the keep hint's one case.
+// planCleanup with several name filters and the keep hint's one case.
 import { describe, expect, it } from '@jest/globals'
-import { planAudit, planCleanup } from '../../../src/operations/cleanup-plan.js'
+import { planCleanup } from '../../../src/operations/cleanup-plan.js'
 import { token } from '../../fixtures/token-api.js'
 
 const NOW = Date.UTC(2026, 10, 22)
-const days = (n: number) => ({ text: `${n}d`, ms: n * 86_400_000 })
 const ids = (tokens: { id: string }[]) => tokens.map((t) => t.id)
-
-describe('planAudit', () => {
-  const tokens = [
-    token('only', 'mediator-production', 120),
-    token('young', 'mediator-staging', 10),
-    token('edge', 'mediator-edge', 90),
-    token('ci-new', 'ci-7', 95),
-    token('ci-old', 'ci-7', 300),
-    token('gone', 'mediator-old', 400, { state: 'revoked' }),
-    token('odd', 'mediator-legacy', 0, { createdAt: 'last spring' }),
-    token('anon', 'x', 200, { name: undefined }),
-  ]
-
-  it('finds every active token older than the limit, the newest and only of its name too', () => {
-    const { findings, undated } = planAudit(tokens, { name: undefined, olderThan: days(90) }, NOW)
-    // Exactly 90 days is not older; revoked tokens are not findings; a nameless one is.
-    expect(ids(findings)).toEqual(['ci-new', 'only', 'anon', 'ci-old'])
-    expect(ids(undated)).toEqual(['odd'])
-  })
-
-  it('takes only the names its filters match, look-alikes left out', () => {
-    const name = ['mediator-production', 'ci-*', 'mediator-legacy']
-    const { findings, undated } = planAudit(
-      [...tokens, token('alike', 'mediator-production-2', 200)],
-      { name, olderThan: days(90) },
-      NOW,
-    )
-    expect(ids(findings)).toEqual(['ci-new', 'only', 'ci-old'])
-    expect(ids(undated)).toEqual(['odd'])
-  })
-})
 
 describe('planCleanup with a name list', () => {
   const tokens = [
