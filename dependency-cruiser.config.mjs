@@ -74,16 +74,29 @@ export default {
     {
       name: 'nothing-imports-a-step',
       severity: 'error',
-      comment: 'main.ts and the entry points start things: nothing but index.ts imports them.',
-      from: { path: '^src/', pathNot: '^src/index\\.ts$' },
-      to: { path: '^src/(main|index|post)\\.ts$' },
+      comment:
+        'The entry points start things, and main.ts is the main step: only index.ts and the command line (cli/) import it.',
+      from: { path: '^src/', pathNot: '^src/(index\\.ts$|cli/)' },
+      to: { path: '^src/(main|index|post|cli)\\.ts$' },
+    },
+    {
+      name: 'the-command-line-never-reaches-the-github-runner',
+      severity: 'error',
+      comment:
+        'gateway-token runs where no GitHub runner is: nothing it imports reaches @actions/core, whose fallback prints outputs and masks on stdout.',
+      from: { path: '^src/cli(\\.ts$|/)' },
+      to: { path: '(^|/)node_modules/@actions/core/', reachable: true },
     },
     {
       name: 'the-entry-points-only-start',
       severity: 'error',
-      comment: 'index.ts starts main.ts, post.ts starts the post step: nothing else.',
-      from: { path: '^src/(index|post)\\.ts$' },
-      to: { path: '^src/', pathNot: '^src/(main\\.ts|post/step\\.ts|runner/github-runner\\.ts)$' },
+      comment:
+        'index.ts starts main.ts, post.ts the post step, on the GitHub runner; cli.ts the command line: nothing else.',
+      from: { path: '^src/(index|post|cli)\\.ts$' },
+      to: {
+        path: '^src/',
+        pathNot: '^src/(main\\.ts|post/step\\.ts|runner/github-runner\\.ts|cli/command-line\\.ts)$',
+      },
     },
   ],
   options: {

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The stamp that ties dist/ to the sources it was built from: `npm run package` writes
- * `dist/source-hash.txt`, a SHA-256 over src/**\/*.ts, package-lock.json and
+ * `dist/source-hash.txt`, a SHA-256 over src/**\/*.ts, package.json (the version), package-lock.json and
  * tsconfig.json (each file's path and bytes, in sorted order). The end-to-end tests run
  * dist/, so their global setup checks the stamp and stops when the sources changed
  * since the last build. The stamp holds no time and no absolute path: the same sources
@@ -34,7 +34,7 @@ export function sourceFiles(root) {
   }
   walk('src')
   // Code-unit order, whatever the locale.
-  return [...files, 'package-lock.json', 'tsconfig.json'].sort((a, b) =>
+  return [...files, 'package.json', 'package-lock.json', 'tsconfig.json'].sort((a, b) =>
     a < b ? -1 : a > b ? 1 : 0,
   )
 }

@@ -1,22 +1,27 @@
 // The main step: read the inputs, run the operation, report the result, fail with one clean message.
 import { readInputs } from './inputs/read.js'
 import { handOnFailed } from './operations/create.js'
-import { perform } from './operations/index.js'
+import { perform, type Outcome } from './operations/index.js'
 import { ProjectGuard } from './platform/project-guard.js'
 import { PostState } from './post/state.js'
 import { report } from './report/report.js'
 import { stepFailure } from './report/wording.js'
-import { githubRunner, type Runner } from './runner/github-runner.js'
+import type { Runner } from './runner/start.js'
 import { connect, maskedSecrets } from './runner/start.js'
 import { systemClock } from './shared/time.js'
 import { ActionError, InputError, messageOf } from './shared/errors.js'
 import type { SecretMasker } from './shared/secrets.js'
 
 /**
- * Every failure ends here, as one message without a stack trace or a secret. The
- * runner defaults to the real one for `npm run local-action`, which calls `run()`.
+ * The main step on `runner` (the GitHub runner, or a terminal's: the command line). Every
+ * failure ends here, as one message without a stack trace or a secret; it is returned too.
+ * `handOn`, the command line's, puts the result where a terminal wants it after the report.
  */
-export async function run(runner: Runner = githubRunner, clock = systemClock): Promise<void> {
+export async function run(
+  runner: Runner,
+  clock = systemClock,
+  handOn?: (outcome: Outcome) => void,
+): Promise<{ error?: unknown }> {
   const secrets = maskedSecrets(runner)
   let operation: string | undefined
   try {
@@ -33,6 +38,7 @@ export async function run(runner: Runner = githubRunner, clock = systemClock): P
       const outcome = await perform(api, task, context)
       try {
         await report(outcome, { summary: inputs.summary, postState }, runner)
+        handOn?.(outcome)
       } catch (error) {
         // A new token that could not be handed on is revoked at once: nobody has its value.
         if (outcome.operation !== 'create') throw error
@@ -46,7 +52,9 @@ export async function run(runner: Runner = githubRunner, clock = systemClock): P
     }
   } catch (error) {
     runner.setFailed(failureMessage(error, operation, secrets, runner))
+    return { error }
   }
+  return {}
 }
 
 /**

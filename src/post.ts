@@ -1,4 +1,8 @@
-// The post step's entry point (revokeOnExit): it only starts it (all logic is in post/step.ts; run() uses the GitHub runner unless given another).
-import { run } from './post/step.js'
+// The post step's entry point (revokeOnExit): on the GitHub runner it starts the post step (post/step.ts); where no runner is it refuses, in one line.
+import { run as post } from './post/step.js'
+import { githubRunner, startStep } from './runner/github-runner.js'
 
-await run()
+/** The post step on the GitHub runner: what the bundle starts, and `npm run local-action` calls. */
+export const run = () => post(githubRunner)
+
+await startStep(import.meta.url, run)

@@ -281,20 +281,463 @@ __webpack_unused_export__ = debug; // for test
 
 /***/ }),
 
+/***/ 50:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   NT: () => (/* binding */ CreateLife),
+/* harmony export */   c$: () => (/* binding */ mustSearch)
+/* harmony export */ });
+/* unused harmony export revokeUnheld */
+/* harmony import */ var _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(382);
+/* harmony import */ var _shared_records_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(443);
+/* harmony import */ var _shared_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(646);
+/* harmony import */ var _find_created_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(761);
+
+
+
+
+
+function mustSearch({ state, lostEarlier }) {
+    return state === 'sent' || state === 'unknown' || lostEarlier === true;
+}
+async function revokeUnheld(revoke, token) {
+    try {
+        await revoke(token.id);
+        return 'It was revoked at once.';
+    }
+    catch (error) {
+        return `Revoking it at once failed too: ${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .asSentence */ .KG)((0,_shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .bD)(error))} Revoke it with operation: revoke and tokenId: ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)(token)}.`;
+    }
+}
+class CreateLife {
+    context;
+    record;
+    unrecorded;
+    lostAttempts = 0;
+    constructor(name, when, context) {
+        this.context = context;
+        this.record = { name, sentAt: context.clock.now(), state: 'not sent', when };
+        context.record({ ...this.record });
+    }
+    written = () => {
+        if (this.record.state === 'not sent')
+            this.change({ state: 'sent' });
+    };
+    async afterLostAnswer(failure) {
+        const { record, context } = this;
+        const name = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteName */ .AB)(record.name);
+        context.log.info(`${failure}. The token may have been created all the same: checking the list.`);
+        this.lostAttempts++;
+        this.change({ state: 'unknown' });
+        const lookFor = (0,_find_created_js__WEBPACK_IMPORTED_MODULE_3__/* .lookForSentence */ .eG)(record, context.platformTime);
+        const tokens = await context.list().catch((error) => {
+            const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${(0,_shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .bD)(error)} ${lookFor}`;
+            throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(`${failure}; ${unknown}`);
+        });
+        const created = (0,_find_created_js__WEBPACK_IMPORTED_MODULE_3__/* .findCreated */ .it)(tokens, record, context.platformTime);
+        if (created.found === 'none') {
+            context.log.info(`No token named ${name} was created: sending the create again.`);
+            return undefined;
+        }
+        if (created.found !== 'one') {
+            const why = created.found === 'several'
+                ? `${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`
+                : `the list shows one active token named ${name}, ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`;
+            throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(`${failure}; ${why}`);
+        }
+        const { token } = created;
+        if (!(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .isUuid */ .O1)(token.id)) {
+            const why = `a token named ${name} was created, but its id ${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`;
+            throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(`${failure}; ${why}`);
+        }
+        this.change({ state: 'created', id: token.id, lostEarlier: this.lostAttempts > 1 });
+        if (token.tokenValue === undefined) {
+            const why = `token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one).`;
+            throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(`${failure}; ${why} ${await revokeUnheld(context.revoke, token)}`);
+        }
+        const createdAt = (0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(token.createdAt ?? '?');
+        context.log.info(`It was: token ${token.id}, created at ${createdAt}, is this step's token.`);
+        return token;
+    }
+    async accept(token, request) {
+        const { record, context } = this;
+        const lost = record.state === 'unknown' || record.lostEarlier === true;
+        if (token.name === record.name && token.state === 'active') {
+            this.change({ state: 'created', id: token.id, lostEarlier: lost });
+            if (this.unrecorded !== undefined) {
+                const error = (0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .asSentence */ .KG)((0,_shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .bD)(this.unrecorded.error));
+                const what = `The value of the new ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .tokenLabel */ .Sk)(token)} was not handed on.`;
+                throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ(`${error} ${what} ${await revokeUnheld(context.revoke, token)}`);
+            }
+            if (lost && record.when !== 'never')
+                context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)(token)} (revokeOnExit).`);
+            else if (lost)
+                context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${(0,_find_created_js__WEBPACK_IMPORTED_MODULE_3__/* .lookForSentence */ .eG)(this.record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
+            return token;
+        }
+        const mismatch = `${request} answered with the token ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .nameAndId */ .wW)(token)} in state ${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)((0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(token.state), 40)}, not an active token named ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteName */ .AB)(record.name)}: its value was not handed on.`;
+        const created = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .createdTime */ .wO)(token);
+        const since = (0,_find_created_js__WEBPACK_IMPORTED_MODULE_3__/* .createWindow */ .JY)(record.sentAt, context.platformTime).since;
+        if (token.state !== 'active' || (created !== undefined && created < since)) {
+            this.change({ state: 'refused' });
+            const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
+            throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(token.state === 'active' ? mismatch + older : mismatch);
+        }
+        this.change({ state: 'created', id: token.id });
+        throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(`${mismatch} ${await revokeUnheld(context.revoke, token)}`);
+    }
+    failed(error) {
+        const { state } = this.record;
+        if (state === 'created' || state === 'unknown')
+            return;
+        const status = error instanceof _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI ? error.status : undefined;
+        if ((0,_shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .isRefusal */ .vu)(status) || status === 429)
+            this.change({ state: 'refused' });
+        else if (state === 'sent')
+            this.change({ state: 'unknown' });
+    }
+    change(to) {
+        Object.assign(this.record, to);
+        try {
+            this.context.record({ ...this.record });
+        }
+        catch (error) {
+            this.unrecorded ??= { error };
+        }
+    }
+}
+
+
+/***/ }),
+
+/***/ 761:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   JY: () => (/* binding */ createWindow),
+/* harmony export */   eG: () => (/* binding */ lookForSentence),
+/* harmony export */   it: () => (/* binding */ findCreated),
+/* harmony export */   lF: () => (/* binding */ searchCreated)
+/* harmony export */ });
+/* harmony import */ var _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(382);
+/* harmony import */ var _shared_records_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(443);
+/* harmony import */ var _shared_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(646);
+
+
+
+const KNOWN_CLOCK_MARGIN_MS = 2_000;
+const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
+const LATE_CREATE_MS = 60_000;
+const LOOK_AGAIN_MS = 2_000;
+function createWindow(sentAt, platformTime, totalMs = 0) {
+    const onPlatform = platformTime(sentAt);
+    const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
+    const start = onPlatform ?? sentAt;
+    const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity;
+    return { since: start - margin, until, clockKnown: onPlatform !== undefined };
+}
+function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, except } = {}) {
+    const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs);
+    const candidates = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .newestFirst */ .ll)(tokens.filter((token) => {
+        if (token.name !== name || token.state !== 'active')
+            return false;
+        if (except !== undefined && (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .sameId */ .s)(token.id, except))
+            return false;
+        const created = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .createdTime */ .wO)(token);
+        return created === undefined || (created >= since && created <= until);
+    }));
+    const [only, ...others] = candidates;
+    if (only === undefined)
+        return { found: 'none' };
+    if (others.length > 0)
+        return { found: 'several', tokens: candidates };
+    const created = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .createdTime */ .wO)(only);
+    if (created === undefined) {
+        const why = `its createdAt (${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`;
+        return { found: 'unsure', token: only, why };
+    }
+    if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
+        const seconds = Math.round((sentAt - created) / 1000);
+        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
+        return { found: 'unsure', token: only, why };
+    }
+    return { found: 'one', token: only };
+}
+function lookForSentence(record, platformTime) {
+    const since = new Date(createWindow(record.sentAt, platformTime).since).toISOString();
+    const other = record.id === undefined ? '' : ` other than ${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)((0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(record.id), 80)}`;
+    return `An active token named ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteName */ .AB)(record.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
+}
+async function searchCreated(api, record, { clock, deadline, log }, totalMs) {
+    let failure;
+    for (let answered = false;;) {
+        const tokens = await api.listTokens().catch((error) => {
+            if (!(error instanceof _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI && error.transient))
+                throw error;
+            failure = { error };
+        });
+        answered ||= tokens !== undefined;
+        const options = { totalMs, except: record.id };
+        const created = tokens && findCreated(tokens, record, (at) => api.platformTime(at), options);
+        if (created !== undefined && created.found !== 'none')
+            return created;
+        const landing = answered ? record.sentAt + LATE_CREATE_MS - clock.now() : Infinity;
+        if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
+            if (!answered && failure !== undefined)
+                throw failure.error;
+            return { found: 'none' };
+        }
+        const again = `ooking again in ${LOOK_AGAIN_MS / 1000} s.`;
+        log.info(tokens === undefined
+            ? `Listing the tokens failed: ${(0,_shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .bD)(failure?.error)} L${again}`
+            : `No token named ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteName */ .AB)(record.name)} in the list yet; a create can land late: l${again}`);
+        await clock.sleep(LOOK_AGAIN_MS, deadline.stopSignal);
+    }
+}
+
+
+/***/ }),
+
+/***/ 165:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  lx: () => (/* binding */ AUTH_PATH),
+  Vk: () => (/* binding */ CUT_OFF),
+  G5: () => (/* binding */ HttpTransport),
+  ZP: () => (/* binding */ TOKENS_PATH),
+  wX: () => (/* binding */ TransportError),
+  gW: () => (/* binding */ authEndpoint),
+  UX: () => (/* binding */ jsonRequest),
+  uA: () => (/* binding */ requestLine),
+  g5: () => (/* binding */ revokePath)
+});
+
+// UNUSED EXPORTS: USER_AGENT, send
+
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
+var lib = __nccwpck_require__(511);
+// EXTERNAL MODULE: ./src/shared/text.ts
+var shared_text = __nccwpck_require__(646);
+// EXTERNAL MODULE: ./src/shared/records.ts
+var records = __nccwpck_require__(443);
+// EXTERNAL MODULE: ./src/shared/errors.ts
+var errors = __nccwpck_require__(382);
+// EXTERNAL MODULE: ./src/platform/no-answer.ts
+var no_answer = __nccwpck_require__(871);
+;// CONCATENATED MODULE: ./package.json
+const package_namespaceObject = {"rE":"0.1.0"};
+;// CONCATENATED MODULE: ./src/platform/http.ts
+
+
+
+
+
+
+
+
+const USER_AGENT = `gateway-token-action/${package_namespaceObject.rE}`;
+class TransportError extends Error {
+    code;
+    requestSent;
+    name = 'TransportError';
+    constructor(message, code, requestSent) {
+        super(message);
+        this.code = code;
+        this.requestSent = requestSent;
+    }
+}
+const CUT_OFF = 'ECANCELED';
+class HttpTransport {
+    clients = { auth: keptAlive(), api: keptAlive() };
+    send(target, request, ...options) {
+        return send(request, this.clients[target].getAgent(request.url), ...options);
+    }
+    close() {
+        for (const client of Object.values(this.clients))
+            client.dispose();
+    }
+}
+function keptAlive() {
+    return new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true });
+}
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+function send(request, agent, ...[timeoutMs, signal, onWritten]) {
+    return new Promise((resolve, reject) => {
+        const url = new URL(request.url);
+        const { method, headers } = request;
+        const req = (url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default())).request(url, { method, headers, agent });
+        let sent = false;
+        const finish = (error, response) => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', cutOff);
+            if (response === undefined)
+                reject(toTransportError(error, sent));
+            else
+                resolve(response);
+        };
+        const stop = (message, code) => {
+            const error = new TransportError(message, code, sent);
+            finish(error);
+            req.destroy(error);
+        };
+        const timer = setTimeout(() => {
+            stop(`no answer within ${timeoutMs / 1000} s (timeout)`, 'ETIMEDOUT');
+        }, timeoutMs);
+        const cutOff = () => {
+            stop('cut off: the step was cancelled', CUT_OFF);
+        };
+        if (signal?.aborted === true)
+            cutOff();
+        else
+            signal?.addEventListener('abort', cutOff, { once: true });
+        req.on('error', finish);
+        req.on('finish', () => {
+            sent = true;
+            onWritten?.();
+        });
+        req.on('response', (res) => {
+            sent = true;
+            let chunks = [];
+            let size = 0;
+            res.on('data', (chunk) => {
+                size += chunk.length;
+                if (size > MAX_BODY_BYTES)
+                    stop(`answer larger than ${(0,shared_text/* formatBytes */.z3)(MAX_BODY_BYTES)}`, 'EMSGSIZE');
+                else
+                    chunks.push(chunk);
+            });
+            res.on('error', finish);
+            res.on('end', () => {
+                const body = Buffer.concat(chunks, size).toString('utf8');
+                chunks = [];
+                const { statusCode: status = 0, statusMessage: statusText = '' } = res;
+                finish(undefined, { status, statusText, headers: res.headers, body });
+            });
+        });
+        req.end(request.body);
+    });
+}
+function toTransportError(error, sent) {
+    return error instanceof TransportError ? error : new TransportError(...(0,no_answer/* inWords */.r4)(error, sent));
+}
+const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
+function authEndpoint(authUrl) {
+    return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
+}
+const TOKENS_PATH = '/api/tokens';
+function revokePath(tokenId) {
+    if (!(0,records/* isUuid */.O1)(tokenId))
+        throw new errors/* RequestError */.GI(`the token id ${(0,shared_text/* quote */.hD)(tokenId)} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+    return `${TOKENS_PATH}/${tokenId}/revoke?tokenId=${tokenId}`;
+}
+function jsonRequest(method, url, body) {
+    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
+    if (body === undefined)
+        return { method, url, headers };
+    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
+}
+function requestLine(request) {
+    return `${request.method} ${request.url}`;
+}
+
+
+/***/ }),
+
+/***/ 871:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I: () => (/* binding */ kindOf),
+/* harmony export */   mY: () => (/* binding */ PLAIN_HTTP),
+/* harmony export */   r4: () => (/* binding */ inWords)
+/* harmony export */ });
+/* harmony import */ var _shared_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
+
+const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted';
+const PLAIN_HTTP = 'ERR_SSL_WRONG_VERSION_NUMBER';
+const NODE_ERRORS = {
+    ECONNREFUSED: ['unreachable', 'connection refused'],
+    ENOTFOUND: ['unreachable', 'host not found'],
+    EAI_AGAIN: ['unreachable', 'host name lookup failed'],
+    EHOSTUNREACH: ['unreachable', 'host unreachable'],
+    ENETUNREACH: ['unreachable', 'network unreachable'],
+    ENETDOWN: ['unreachable'],
+    ECONNRESET: ['lost', 'connection reset'],
+    ECONNABORTED: ['lost', 'connection aborted'],
+    EPIPE: ['lost', 'connection closed while sending'],
+    ETIMEDOUT: ['lost'],
+    DEPTH_ZERO_SELF_SIGNED_CERT: ['certificate', 'its certificate is self-signed, and not trusted'],
+    SELF_SIGNED_CERT_IN_CHAIN: [
+        'certificate',
+        'its certificate chain ends in a self-signed CA that is not trusted',
+    ],
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: ['certificate', UNTRUSTED_CA],
+    UNABLE_TO_GET_ISSUER_CERT: ['certificate', 'certificate not trusted'],
+    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ['certificate', UNTRUSTED_CA],
+    CERT_UNTRUSTED: ['certificate', 'certificate not trusted'],
+    CERT_SIGNATURE_FAILURE: ['certificate', 'certificate not trusted'],
+    CERT_HAS_EXPIRED: ['certificate', 'its certificate has expired'],
+    CERT_NOT_YET_VALID: ['certificate', 'certificate not trusted'],
+    ERR_TLS_CERT_ALTNAME_INVALID: ['certificate', 'its certificate is for another host name'],
+    [PLAIN_HTTP]: ['tls', 'the server answered in plain HTTP, not in TLS'],
+    EPROTO: ['tls'],
+};
+function kindOf(code) {
+    return NODE_ERRORS[code]?.[0] ?? (code.startsWith('ERR_SSL_') ? 'tls' : undefined);
+}
+const PROXY_REFUSAL = /tunneling socket could not be established, statusCode=(\d{3})/;
+const OPENSSL_ERROR = /\berror:[0-9A-F]+:[^:\n]*:[^:\n]*:([^:\n]+)/;
+function inWords(error, sent) {
+    const message = error instanceof Error ? error.message : String(error);
+    const proxyStatus = PROXY_REFUSAL.exec(message)?.[1];
+    if (proxyStatus === '407')
+        return ['the proxy answered 407 Proxy Authentication Required (EPROXY)', 'EPROXYAUTH', false];
+    if (proxyStatus !== undefined)
+        return [`the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, 'EPROXY', false];
+    const code = error.code;
+    const given = typeof code === 'string' ? code : 'EUNKNOWN';
+    const reason = OPENSSL_ERROR.exec(message)?.[1];
+    const known = given === 'EPROTO' && reason !== undefined
+        ? `ERR_SSL_${reason.toUpperCase().replaceAll(' ', '_')}`
+        : given;
+    const words = NODE_ERRORS[known]?.[1] ??
+        (reason === undefined ? (0,_shared_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(message) : `TLS with the server failed: ${reason}`);
+    return [`${words} (${known})`, known, sent && known !== PLAIN_HTTP];
+}
+
+
+/***/ }),
+
 /***/ 661:
-/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+/***/ ((module, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(531);
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   e: () => (/* binding */ run)
+/* harmony export */ });
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(901);
+/* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(130);
 
-await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
+
+const run = () => (0,_post_step_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_1__/* .githubRunner */ .O);
+await (0,_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_1__/* .startStep */ .b)(import.meta.url, run);
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 531:
+/***/ 901:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -303,374 +746,14 @@ __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ run)
 });
 
-// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/platform.js
-var platform_namespaceObject = {};
-__nccwpck_require__.r(platform_namespaceObject);
-__nccwpck_require__.d(platform_namespaceObject, {
-  arch: () => (arch),
-  getDetails: () => (getDetails),
-  isLinux: () => (isLinux),
-  isMacOS: () => (isMacOS),
-  isWindows: () => (isWindows),
-  platform: () => (platform)
-});
-
-// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/core.js
-var core_namespaceObject = {};
-__nccwpck_require__.r(core_namespaceObject);
-__nccwpck_require__.d(core_namespaceObject, {
-  ExitCode: () => (ExitCode),
-  addPath: () => (addPath),
-  debug: () => (debug),
-  endGroup: () => (endGroup),
-  error: () => (error),
-  exportVariable: () => (exportVariable),
-  getBooleanInput: () => (getBooleanInput),
-  getIDToken: () => (getIDToken),
-  getInput: () => (getInput),
-  getMultilineInput: () => (getMultilineInput),
-  getState: () => (getState),
-  group: () => (group),
-  info: () => (info),
-  isDebug: () => (isDebug),
-  markdownSummary: () => (markdownSummary),
-  notice: () => (notice),
-  platform: () => (platform_namespaceObject),
-  saveState: () => (saveState),
-  setCommandEcho: () => (setCommandEcho),
-  setFailed: () => (setFailed),
-  setOutput: () => (setOutput),
-  setSecret: () => (setSecret),
-  startGroup: () => (startGroup),
-  summary: () => (summary),
-  toPlatformPath: () => (toPlatformPath),
-  toPosixPath: () => (toPosixPath),
-  toWin32Path: () => (toWin32Path),
-  warning: () => (warning)
-});
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./src/shared/time.ts
-
-const systemClock = {
-    now: () => Date.now(),
-    sleep: (ms, signal) => (0,promises_namespaceObject.setTimeout)(ms, undefined, { signal }).catch(() => undefined),
-    jitter: () => Math.random(),
-};
-function agesNow(clock, platformTime) {
-    const runnerNow = clock.now();
-    const platformNow = platformTime(runnerNow);
-    const ages = platformNow === undefined
-        ? { by: 'runner' }
-        : { by: 'platform', skewMs: platformNow - runnerNow };
-    return { now: platformNow ?? runnerNow, ages };
-}
-class Deadline {
-    clock;
-    totalMs;
-    bound;
-    endsAt;
-    stopping = new AbortController();
-    cutting = new AbortController();
-    stopSignal = this.stopping.signal;
-    cutSignal = this.cutting.signal;
-    constructor(clock, totalMs, bound) {
-        this.clock = clock;
-        this.totalMs = totalMs;
-        this.bound = bound;
-        this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
-    }
-    remaining() {
-        return this.stopSignal.aborted ? 0 : Math.max(0, this.endsAt - this.clock.now());
-    }
-    expired() {
-        return this.remaining() === 0;
-    }
-    cancel(signal) {
-        this.stopping.abort(signal);
-    }
-    grace(ms) {
-        if (!this.stopSignal.aborted)
-            this.endsAt += ms;
-    }
-    cut() {
-        this.cutting.abort();
-    }
-    cause() {
-        if (this.stopSignal.aborted)
-            return { by: 'cancel', signal: String(this.stopSignal.reason) };
-        return { by: 'totalTimeout', totalMs: this.totalMs, bound: this.bound };
-    }
-    describe() {
-        return budget(this.totalMs, this.bound);
-    }
-}
-function budget(totalMs, bound = 'totalTimeout') {
-    return `${bound} (${Math.round(totalMs / 1000)} s)`;
-}
-function stopped(cause) {
-    if (cause.by === 'cancel')
-        return `The step was cancelled (${cause.signal})`;
-    return `${budget(cause.totalMs, cause.bound)} ran out`;
-}
-
-;// CONCATENATED MODULE: ./src/shared/text.ts
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
-const CONTROL_OR_SPACE = new RegExp(`(?:${CONTROL_CHARACTER.source}|\\s)+`, 'g');
-function oneLine(value) {
-    return showInvisible(value).replace(CONTROL_OR_SPACE, ' ').trim();
-}
-const invisible = lazyRegExp(() => /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu);
-function isAscii(text) {
-    return /^[\x00-\x7f]*$/.test(text);
-}
-function showInvisible(value) {
-    if (isAscii(value))
-        return value;
-    return value.replace(invisible(), (char) => {
-        const code = char.codePointAt(0) ?? 0;
-        return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
-    });
-}
-function truncate(value, max) {
-    if (value.length <= max)
-        return value;
-    let end = Math.max(0, max - 3);
-    const code = value.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff)
-        end--;
-    return `${value.slice(0, end)}...`;
-}
-function text_quote(value, max = 80) {
-    return JSON.stringify(truncate(showInvisible(value), max)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-function isLoopback(url) {
-    return /^(?:localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(url.hostname);
-}
-function asSentence(text) {
-    return /[.!?]$/.test(text) ? text : `${text}.`;
-}
-function countTokens(count) {
-    return `${count} token${count === 1 ? '' : 's'}`;
-}
-function formatBytes(bytes) {
-    if (bytes % 1_048_576 === 0)
-        return `${bytes / 1_048_576} MiB`;
-    return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
-}
-function formatAge(ms) {
-    const minutes = Math.max(0, Math.floor(ms / 60_000));
-    const days = Math.floor(minutes / 1440);
-    const hours = Math.floor((minutes % 1440) / 60);
-    if (days > 0)
-        return hours > 0 ? `${days}d ${hours}h` : `${days}d`;
-    if (hours > 0)
-        return `${hours}h ${minutes % 60}m`;
-    return `${minutes}m`;
-}
-const WEIGHTLESS = '\\p{Cc}\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u0640\\u07fa\\u180a\\u1cd3\\ufe73';
-const legacyPrefix = lazyRegExp(() => new RegExp(`#[${WEIGHTLESS}]*#[${WEIGHTLESS}]*(?=\\[)`, 'gu'));
-const commandStart = lazyRegExp(() => new RegExp(`^[\\s\\p{Z}${WEIGHTLESS}]*:(?=[${WEIGHTLESS}]*:)`, 'u'));
-const PLAIN_START = /^[ \t]*[!-9;-~]/;
-const LINE_BREAK = /(\r\n|\r|\n)/;
-function neutralizeLegacyCommands(text) {
-    return text.includes('#') ? text.replace(legacyPrefix(), '$& ') : text;
-}
-function neutralizeCommands(text) {
-    return neutralizeLegacyCommands(text)
-        .split(LINE_BREAK)
-        .map((line) => (PLAIN_START.test(line) ? line : line.replace(commandStart(), '$& ')))
-        .join('');
-}
-function lazyRegExp(build) {
-    let built;
-    return () => (built ??= build());
-}
-
-;// CONCATENATED MODULE: ./src/shared/errors.ts
-
-class ActionError extends Error {
-}
-class errors_InputError extends ActionError {
-    input;
-    constructor(input, problem) {
-        super(`Input '${input}' ${problem}`);
-        this.input = input;
-    }
-}
-class FileWriteError extends ActionError {
-    constructor(file, cause) {
-        super(`could not write ${file}: ${asSentence(messageOf(cause))}`);
-    }
-}
-function toFile(file, write) {
-    try {
-        return write();
-    }
-    catch (error) {
-        throw new FileWriteError(file, error);
-    }
-}
-const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
-function messageOf(error) {
-    const { message } = (error ?? {});
-    return typeof message === 'string' ? message : String(error);
-}
-class RequestError extends ActionError {
-    status;
-    transient;
-    constructor(message, status, transient = false) {
-        super(message);
-        this.status = status;
-        this.transient = transient;
-    }
-}
-class AuthenticationError extends RequestError {
-}
-class DeadlineError extends RequestError {
-    mayHaveTakenEffect;
-    constructor(message, status, mayHaveTakenEffect = false) {
-        super(message, status);
-        this.mayHaveTakenEffect = mayHaveTakenEffect;
-    }
-}
-class UnsettledRevokeError extends RequestError {
-    refusal;
-    mayHaveRevoked;
-    constructor(refusal, mayHaveRevoked) {
-        super(refusal.message, refusal.status);
-        this.refusal = refusal;
-        this.mayHaveRevoked = mayHaveRevoked;
-    }
-}
-class ThrottledError extends RequestError {
-    throttle;
-    constructor(message, throttle) {
-        super(message, 429);
-        this.throttle = { ...throttle, why: message };
-    }
-}
-class UnknownTokenError extends RequestError {
-}
-function isRefusal(status) {
-    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
-}
-
-;// CONCATENATED MODULE: ./src/shared/records.ts
-
-const PUBLIC_FIELDS = [
-    'id',
-    'name',
-    'state',
-    'mediatorId',
-    'projectId',
-    'createdBy',
-    'createdByEmail',
-    'createdAt',
-    'revokedAt',
-    'revokedBy',
-];
-function toRecord(value) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-        return 'not an object';
-    const fields = value;
-    const { id, state, tokenValue } = fields;
-    if (typeof id !== 'string' || id === '')
-        return 'a record without an id';
-    if (typeof state !== 'string' || state === '')
-        return 'a record without a state';
-    const record = { id, state };
-    for (const field of PUBLIC_FIELDS) {
-        const text = fields[field];
-        if (typeof text === 'string')
-            record[field] = text;
-    }
-    if (typeof tokenValue === 'string' && tokenValue.trim() !== '')
-        record.tokenValue = tokenValue;
-    return record;
-}
-function publicJson(records) {
-    return JSON.stringify(records, [...PUBLIC_FIELDS]);
-}
-function nameAndId(token) {
-    return `${token.name === undefined ? NO_NAME : quoteName(token.name)} (${shortId(token)})`;
-}
-function quoteName(name) {
-    return `'${truncate(oneLine(name), 200)}'`;
-}
-const NO_NAME = '(a name that is not text)';
-function shortId(token) {
-    return truncate(oneLine(token.id), 80);
-}
-function tokenLabel(token) {
-    return `gateway token ${nameAndId(token)}`;
-}
-function uniqueById(records) {
-    const seen = new Set();
-    const isNew = (record) => seen.size < seen.add(caseless(record.id)).size;
-    if (records.every(isNew))
-        return records;
-    seen.clear();
-    return records.filter(isNew);
-}
-function caseless(id) {
-    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
-}
-function sameId(a, b) {
-    return caseless(a) === caseless(b);
-}
-function projectOf(records) {
-    const [first, ...rest] = records;
-    const id = first?.projectId;
-    if (id === undefined)
-        return undefined;
-    let several = false;
-    for (const { projectId } of rest) {
-        if (projectId === undefined)
-            return undefined;
-        several ||= !sameId(projectId, id);
-    }
-    return several ? 'several' : { id };
-}
-function findById(tokens, tokenId) {
-    return tokens.find((token) => sameId(token.id, tokenId));
-}
-function createdTime(record) {
-    return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
-}
-function newestFirst(records) {
-    return newestFirstBy(records, (record) => record);
-}
-function newestFirstBy(items, recordOf) {
-    const keyed = items.map((item) => {
-        const record = recordOf(item);
-        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
-    });
-    keyed.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return keyed.map(({ item }) => item);
-}
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-function records_isUuid(value) {
-    return UUID.test(value);
-}
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?([0-5]\d))$/;
-function readTimestamp(text) {
-    const match = ISO_8601.exec(text);
-    if (match === null)
-        return undefined;
-    const [year = 0, month = 0, day, hour, minute, second] = match.slice(1, 7).map(Number);
-    const millis = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
-    const sign = match[9] === '-' ? -1 : 1;
-    const offsetMinutes = match[8] ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));
-    if (Math.abs(offsetMinutes) > 18 * 60)
-        return undefined;
-    const utc = Date.UTC(year, month - 1, day, hour, minute, second);
-    if (new Date(utc).toISOString().slice(0, 19) !== text.slice(0, 19))
-        return undefined;
-    return utc + millis - offsetMinutes * 60_000;
-}
-
+// EXTERNAL MODULE: ./src/shared/time.ts + 1 modules
+var time = __nccwpck_require__(877);
+// EXTERNAL MODULE: ./src/shared/errors.ts
+var errors = __nccwpck_require__(382);
+// EXTERNAL MODULE: ./src/shared/records.ts
+var records = __nccwpck_require__(443);
+// EXTERNAL MODULE: ./src/shared/text.ts
+var shared_text = __nccwpck_require__(646);
 ;// CONCATENATED MODULE: ./src/inputs/parsers.ts
 
 
@@ -700,12 +783,12 @@ function oneOf(choices) {
         const choice = choices.find((c) => c === raw);
         if (choice !== undefined)
             return choice;
-        throw new errors_InputError(input, `must be one of ${choices.join(', ')}; got ${text_quote(raw)}.`);
+        throw new errors/* InputError */.dz(input, `must be one of ${choices.join(', ')}; got ${(0,shared_text/* quote */.hD)(raw)}.`);
     };
 }
 function readBoolean(raw, input) {
     if (!BOOLEANS.includes(raw))
-        throw new errors_InputError(input, `must be true or false; got ${text_quote(raw)}.`);
+        throw new errors/* InputError */.dz(input, `must be true or false; got ${(0,shared_text/* quote */.hD)(raw)}.`);
     return BOOLEANS.indexOf(raw) < 3;
 }
 function readRevokeOnExit(raw) {
@@ -713,14 +796,14 @@ function readRevokeOnExit(raw) {
         return 'failure';
     if (BOOLEANS.includes(raw))
         return readBoolean(raw, 'revokeOnExit') ? 'always' : 'never';
-    throw new errors_InputError('revokeOnExit', `must be true, false or failure (revoke only when the job does not succeed); got ${text_quote(raw)}.`);
+    throw new errors/* InputError */.dz('revokeOnExit', `must be true, false or failure (revoke only when the job does not succeed); got ${(0,shared_text/* quote */.hD)(raw)}.`);
 }
 function wholeNumber(min, max, what = 'a whole number') {
     return (raw, input) => {
         const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
         if (number >= min && number <= max)
             return number;
-        throw new errors_InputError(input, `must be ${what} from ${min} to ${max}; got ${text_quote(raw)}.`);
+        throw new errors/* InputError */.dz(input, `must be ${what} from ${min} to ${max}; got ${(0,shared_text/* quote */.hD)(raw)}.`);
     };
 }
 function readDuration(raw) {
@@ -728,43 +811,43 @@ function readDuration(raw) {
         return undefined;
     const [, count, unit] = DURATION.exec(raw) ?? [];
     if (unit === undefined || !(Number(count) >= 1))
-        throw new errors_InputError('olderThan', `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${text_quote(raw)}.`);
+        throw new errors/* InputError */.dz('olderThan', `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${(0,shared_text/* quote */.hD)(raw)}.`);
     return { text: raw, ms: Number(count) * UNIT_MS[unit] };
 }
 function readAuditAge(raw) {
     const age = readDuration(raw);
     if (age !== undefined)
         return age;
-    throw new errors_InputError('olderThan', 'is required for operation audit: the age past which an active token is a finding (90d, 12h, 2w).');
+    throw new errors/* InputError */.dz('olderThan', 'is required for operation audit: the age past which an active token is a finding (90d, 12h, 2w).');
 }
 function readNameFilters(raw) {
     const lines = raw.split('\n').flatMap((line) => line.trim() || []);
     for (const line of lines)
-        if (CONTROL_CHARACTER.test(line))
-            throw new errors_InputError('name', `must not hold control characters (tabs, carriage returns) within a line; got ${text_quote(line)}.`);
+        if (shared_text/* CONTROL_CHARACTER */.gW.test(line))
+            throw new errors/* InputError */.dz('name', `must not hold control characters (tabs, carriage returns) within a line; got ${(0,shared_text/* quote */.hD)(line)}.`);
     return lines.length > 0 ? lines : undefined;
 }
 function readRequiredName(raw) {
     const [name, ...more] = readNameFilters(raw) ?? [];
     if (name === undefined)
-        throw new errors_InputError('name', "is required for this operation: the new token's name.");
+        throw new errors/* InputError */.dz('name', "is required for this operation: the new token's name.");
     if (more.length > 0 || raw.includes('\n'))
-        throw new errors_InputError('name', `must be one line for operation create: a token has one name (several lines are filters, for list, cleanup and audit); got ${text_quote(raw)}.`);
+        throw new errors/* InputError */.dz('name', `must be one line for operation create: a token has one name (several lines are filters, for list, cleanup and audit); got ${(0,shared_text/* quote */.hD)(raw)}.`);
     return name;
 }
 function readTokenId(raw) {
-    if (records_isUuid(raw))
+    if ((0,records/* isUuid */.O1)(raw))
         return raw;
-    throw new errors_InputError('tokenId', raw
-        ? `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${text_quote(raw)}.`
+    throw new errors/* InputError */.dz('tokenId', raw
+        ? `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${(0,shared_text/* quote */.hD)(raw)}.`
         : 'is required for operation revoke: the id (a UUID) of the token.');
 }
 function readKeepIds(raw) {
     const ids = raw.split('\n').flatMap((line) => line.trim() || []);
-    const other = ids.find((id) => !records_isUuid(id));
+    const other = ids.find((id) => !(0,records/* isUuid */.O1)(id));
     if (other === undefined)
         return ids;
-    throw new errors_InputError('keepIds', `must hold token ids (UUIDs), one per line, like 123e4567-e89b-42d3-a456-426614174000; got ${text_quote(other)}.`);
+    throw new errors/* InputError */.dz('keepIds', `must hold token ids (UUIDs), one per line, like 123e4567-e89b-42d3-a456-426614174000; got ${(0,shared_text/* quote */.hD)(other)}.`);
 }
 function readProjectId(raw) {
     if (!raw || isUuid(raw))
@@ -775,7 +858,7 @@ function readEnvName(raw) {
     if (!raw)
         return undefined;
     if (!ENV_NAME.test(raw))
-        throw new errors_InputError('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${text_quote(raw)}.`);
+        throw new errors/* InputError */.dz('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${(0,shared_text/* quote */.hD)(raw)}.`);
     const upper = raw.toUpperCase();
     const [pattern, why] = REFUSED_ENV_NAMES.find(([family]) => family.test(upper)) ?? [];
     if (pattern === undefined)
@@ -784,21 +867,21 @@ function readEnvName(raw) {
     const reason = why
         ? `names ${prefix === undefined ? 'ending in _PROXY' : `starting with ${prefix}`} ${why}`
         : 'it would change how every later step runs';
-    throw new errors_InputError('envName', `must not be ${raw}: ${reason}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
+    throw new errors/* InputError */.dz('envName', `must not be ${raw}: ${reason}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
 }
 function readUrl(raw, input, what) {
-    const refuse = (problem) => new errors_InputError(input, problem);
+    const refuse = (problem) => new errors/* InputError */.dz(input, problem);
     if (!raw)
         throw refuse(`is required: ${what}, like https://api.example.com.`);
     if (!URL.canParse(raw))
-        throw refuse(`must be an absolute URL like https://api.example.com; got ${text_quote(raw)}.`);
+        throw refuse(`must be an absolute URL like https://api.example.com; got ${(0,shared_text/* quote */.hD)(raw)}.`);
     const url = new URL(raw);
     if (url.username || url.password)
         throw refuse('must not contain a user name or password: the action authenticates with clientId and clientSecret.');
     if (url.search || url.hash)
-        throw refuse(`must not have a query string or fragment (not shown here); got one after ${text_quote(url.origin + url.pathname)}.`);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url)))
-        throw refuse(`must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${text_quote(raw)}.`);
+        throw refuse(`must not have a query string or fragment (not shown here); got one after ${(0,shared_text/* quote */.hD)(url.origin + url.pathname)}.`);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (0,shared_text/* isLoopback */.U9)(url)))
+        throw refuse(`must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${(0,shared_text/* quote */.hD)(raw)}.`);
     return url.origin + url.pathname.replace(/\/+$/, '');
 }
 
@@ -925,7 +1008,7 @@ function readConnection(read, secrets) {
     const clientSecret = read('clientSecret');
     secrets.add(clientSecret);
     const clientId = read('clientId');
-    const required = (input, what) => new errors_InputError(input, `is required: the API client ${what}, from a secret. ${FORK_HINT}`);
+    const required = (input, what) => new errors/* InputError */.dz(input, `is required: the API client ${what}, from a secret. ${errors/* FORK_HINT */.DS}`);
     if (!clientId)
         throw required('clientId', 'id');
     if (!clientSecret)
@@ -947,12 +1030,2571 @@ function withDefaults(read) {
     return (input) => read(input) || INPUT_DEFAULTS[input];
 }
 
-;// CONCATENATED MODULE: external "node:http"
-const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+// EXTERNAL MODULE: ./src/platform/http.ts + 3 modules
+var http = __nccwpck_require__(165);
+// EXTERNAL MODULE: ./src/platform/create-life.ts
+var create_life = __nccwpck_require__(50);
+// EXTERNAL MODULE: ./src/platform/find-created.ts
+var find_created = __nccwpck_require__(761);
+;// CONCATENATED MODULE: ./src/post/state.ts
+const CREATE = 'create';
+const TOKEN_FILE = 'tokenFile';
+const STATES = ['not sent', 'sent', 'created', 'refused', 'unknown'];
+class PostState {
+    runner;
+    constructor(runner) {
+        this.runner = runner;
+    }
+    create = (record) => {
+        if (record.when === 'never')
+            return;
+        const { name, sentAt, state, id, lostEarlier, when } = record;
+        this.runner.saveState(CREATE, JSON.stringify({ name, sentAt, state, id, lostEarlier, when }));
+    };
+    tokenFile(path) {
+        this.runner.saveState(TOKEN_FILE, path);
+    }
+}
+function readSavedCreate(runner) {
+    let saved;
+    try {
+        saved = JSON.parse(runner.getState(CREATE) || '{}');
+    }
+    catch {
+        return undefined;
+    }
+    const { name, sentAt, state, id, lostEarlier, when } = saved ?? {};
+    if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt))
+        return undefined;
+    return {
+        name,
+        sentAt: sentAt,
+        state: STATES.find((known) => known === state) ?? 'unknown',
+        ...(typeof id === 'string' && id !== '' && { id }),
+        ...(lostEarlier === true && { lostEarlier }),
+        when: when === 'failure' ? 'failure' : 'always',
+    };
+}
+function savedTokenFile(runner) {
+    return runner.getState(TOKEN_FILE) || undefined;
+}
+
+// EXTERNAL MODULE: ./src/runner/start.ts + 5 modules
+var start = __nccwpck_require__(498);
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(24);
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/shared/token-files.ts
+
+
+
+const TOKEN_FILE_NAME = /^gateway-token-[0-9a-f]{32}$/;
+const randomName = (prefix, suffix = '') => `${prefix}${randomBytes(16).toString('hex')}${suffix}`;
+function newTokenFilePath(dir) {
+    return join(resolve(dir), randomName('gateway-token-'));
+}
+function writeTokenFile(path, value) {
+    const fd = openSync(path, 'wx', 0o600);
+    try {
+        fchmodSync(fd, 0o600);
+        writeFileSync(fd, value);
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+function writeTokensFile(dir, json) {
+    const path = join(resolve(dir), randomName('gateway-tokens-', '.json'));
+    writeTokenFile(path, json);
+    return path;
+}
+function removeTokenFile(path, dir) {
+    if (!TOKEN_FILE_NAME.test((0,external_node_path_namespaceObject.basename)(path)) || path !== (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), (0,external_node_path_namespaceObject.basename)(path))) {
+        throw new Error(`it is not a token file of this action in ${(0,external_node_path_namespaceObject.resolve)(dir)}.`);
+    }
+    try {
+        if (!(0,external_node_fs_.lstatSync)(path).isFile())
+            throw new Error('it is no longer a plain file.');
+        (0,external_node_fs_.unlinkSync)(path);
+        return true;
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return false;
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/post/step.ts
+
+
+
+
+
+
+
+
+
+
+
+
+const POST_STEP_BOUND = { ms: 120_000, name: "the post step's limit" };
+async function run(runner, clock = time/* systemClock */.ml, transport = new http/* HttpTransport */.G5()) {
+    deleteTokenFile(runner);
+    const create = readSavedCreate(runner);
+    const nothing = 'nothing to revoke at the end of the job (revokeOnExit).';
+    if (create === undefined) {
+        const when = (() => {
+            try {
+                return readRevokeOnExit(runner.getInput('revokeOnExit') || 'false');
+            }
+            catch {
+                return 'refused';
+            }
+        })();
+        if (when !== 'never' && runner.getInput('operation') === 'create')
+            runner.info(`This step created no token (no create was sent, or an existing token was reused): ${nothing}`);
+        return;
+    }
+    const search = (0,create_life/* mustSearch */.c$)(create);
+    if (create.state === 'not sent' || create.state === 'refused') {
+        const why = create.state === 'refused'
+            ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
+            : 'its request never left the runner whole (it failed before that: see the main step)';
+        runner.info(`This step's create of ${(0,records/* quoteName */.AB)(create.name)} made no token, as ${why}: ${nothing}`);
+        return;
+    }
+    if (create.when === 'failure' && !jobFailed(runner, create))
+        return;
+    const secrets = (0,start/* maskedSecrets */.Bc)(runner);
+    let connection;
+    try {
+        connection = readConnection((input) => runner.getInput(input), secrets);
+    }
+    catch (error) {
+        if (create.id !== undefined)
+            runner.warning(secrets.scrub(revokeFailed(create, error)));
+        if (search)
+            runner.warning(secrets.scrub(notFound(create, error, () => undefined)));
+        return;
+    }
+    const options = { transport, bound: POST_STEP_BOUND };
+    const { client, deadline, close } = (0,start/* connect */.Ng)(runner, connection, secrets, clock, options);
+    try {
+        if (create.id !== undefined)
+            await revokeAtEnd(client, runner, create);
+        if (!search)
+            return;
+        runner.info(create.id === undefined
+            ? `No answer said what became of this step's create of ${(0,records/* quoteName */.AB)(create.name)}: looking for the token it may have made (revokeOnExit).`
+            : `An attempt of this step's create of ${(0,records/* quoteName */.AB)(create.name)} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`);
+        const context = { clock, deadline, log: runner };
+        const found = await (0,find_created/* searchCreated */.lF)(client, create, context, connection.totalTimeoutMs).catch((error) => {
+            runner.warning(notFound(create, error, client.platformTime));
+        });
+        if (found === undefined)
+            return;
+        if (found.found === 'one') {
+            await revokeAtEnd(client, runner, { ...create, id: found.token.id });
+            return;
+        }
+        const why = found.found === 'none'
+            ? `none was in the list, and a create can land after the last look. ${(0,find_created/* lookForSentence */.eG)(create, client.platformTime)}`
+            : found.found === 'several'
+                ? `${found.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${found.tokens.map(records/* shortId */.m_).join(', ')}; revoke the one you do not need.`
+                : `the only candidate, ${(0,records/* shortId */.m_)(found.token)}, was not revoked because ${found.why}. Revoke it if it is this step's.`;
+        runner.warning(`Did not revoke a token named ${(0,records/* quoteName */.AB)(create.name)} at the end of the job: ${why}`);
+    }
+    finally {
+        close();
+    }
+}
+function jobFailed(runner, { id, name }) {
+    const which = id === undefined
+        ? `the token named ${(0,records/* quoteName */.AB)(name)} that this step may have created`
+        : `the ${(0,records/* tokenLabel */.Sk)({ id, name })}`;
+    const status = runner.getInput(JOB_STATUS_INPUT);
+    const how = status === 'failure' ? 'failed' : status === 'cancelled' ? 'was cancelled' : undefined;
+    const cancelled = ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.';
+    if (how !== undefined)
+        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? cancelled : ''}`);
+    else if (status === 'success')
+        runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`);
+    else
+        runner.warning(`Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${(0,shared_text/* quote */.hD)(status, 40)}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`);
+    return how !== undefined;
+}
+function deleteTokenFile(runner) {
+    const path = savedTokenFile(runner);
+    if (path === undefined)
+        return;
+    try {
+        if (removeTokenFile(path, runner.tempDir()))
+            runner.info(`Deleted the token file ${path}.`);
+        else
+            runner.debug(`The token file ${path} was gone already.`);
+    }
+    catch (error) {
+        runner.warning(`Did not delete the token file ${path}: ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))}`);
+    }
+}
+async function revokeAtEnd(client, runner, token) {
+    const label = (0,records/* tokenLabel */.Sk)({ id: token.id ?? '', name: token.name });
+    try {
+        const { alreadyRevoked } = await client.revokeToken(token.id ?? '');
+        if (alreadyRevoked)
+            runner.info(`The ${label} was already revoked before the end of the job.`);
+        else
+            runner.info(`Revoked ${label} at the end of the job (revokeOnExit).`);
+    }
+    catch (error) {
+        runner.warning(revokeFailed(token, error));
+    }
+}
+function revokeFailed({ id = '', name }, error) {
+    const advice = error instanceof errors/* UnknownTokenError */.YP
+        ? ''
+        : (0,records/* isUuid */.O1)(id)
+            ? ` It may still be active: revoke it with operation: revoke and tokenId: ${id}.`
+            : ' It may still be active: look for it with operation: list, and revoke it on the platform.';
+    return `Could not revoke ${(0,records/* tokenLabel */.Sk)({ id, name })} at the end of the job: ${(0,errors/* messageOf */.bD)(error)}${advice}`;
+}
+function notFound(create, error, platformTime) {
+    return `Could not look for the token named ${(0,records/* quoteName */.AB)(create.name)} that this step may have created: ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))} ${(0,find_created/* lookForSentence */.eG)(create, platformTime)}`;
+}
+
+
+/***/ }),
+
+/***/ 130:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  O: () => (/* binding */ githubRunner),
+  b: () => (/* binding */ startStep)
+});
+
+// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/platform.js
+var platform_namespaceObject = {};
+__nccwpck_require__.r(platform_namespaceObject);
+__nccwpck_require__.d(platform_namespaceObject, {
+  arch: () => (arch),
+  getDetails: () => (getDetails),
+  isLinux: () => (isLinux),
+  isMacOS: () => (isMacOS),
+  isWindows: () => (isWindows),
+  platform: () => (platform)
+});
+
+// NAMESPACE OBJECT: ./node_modules/@actions/core/lib/core.js
+var core_namespaceObject = {};
+__nccwpck_require__.r(core_namespaceObject);
+__nccwpck_require__.d(core_namespaceObject, {
+  ExitCode: () => (ExitCode),
+  addPath: () => (addPath),
+  debug: () => (debug),
+  endGroup: () => (endGroup),
+  error: () => (error),
+  exportVariable: () => (exportVariable),
+  getBooleanInput: () => (getBooleanInput),
+  getIDToken: () => (getIDToken),
+  getInput: () => (getInput),
+  getMultilineInput: () => (getMultilineInput),
+  getState: () => (getState),
+  group: () => (group),
+  info: () => (info),
+  isDebug: () => (isDebug),
+  markdownSummary: () => (markdownSummary),
+  notice: () => (notice),
+  platform: () => (platform_namespaceObject),
+  saveState: () => (saveState),
+  setCommandEcho: () => (setCommandEcho),
+  setFailed: () => (setFailed),
+  setOutput: () => (setOutput),
+  setSecret: () => (setSecret),
+  startGroup: () => (startGroup),
+  summary: () => (summary),
+  toPlatformPath: () => (toPlatformPath),
+  toPosixPath: () => (toPosixPath),
+  toWin32Path: () => (toWin32Path),
+  warning: () => (warning)
+});
+
+;// CONCATENATED MODULE: external "os"
+const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/**
+ * Sanitizes an input into a string so it can be passed into issueCommand safely
+ * @param input input to sanitize into a string
+ */
+function toCommandValue(input) {
+    if (input === null || input === undefined) {
+        return '';
+    }
+    else if (typeof input === 'string' || input instanceof String) {
+        return input;
+    }
+    return JSON.stringify(input);
+}
+/**
+ *
+ * @param annotationProperties
+ * @returns The command properties to send with the actual annotation command
+ * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
+ */
+function toCommandProperties(annotationProperties) {
+    if (!Object.keys(annotationProperties).length) {
+        return {};
+    }
+    return {
+        title: annotationProperties.title,
+        file: annotationProperties.file,
+        line: annotationProperties.startLine,
+        endLine: annotationProperties.endLine,
+        col: annotationProperties.startColumn,
+        endColumn: annotationProperties.endColumn
+    };
+}
+//# sourceMappingURL=utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
+
+
+/**
+ * Issues a command to the GitHub Actions runner
+ *
+ * @param command - The command name to issue
+ * @param properties - Additional properties for the command (key-value pairs)
+ * @param message - The message to include with the command
+ * @remarks
+ * This function outputs a specially formatted string to stdout that the Actions
+ * runner interprets as a command. These commands can control workflow behavior,
+ * set outputs, create annotations, mask values, and more.
+ *
+ * Command Format:
+ *   ::name key=value,key=value::message
+ *
+ * @example
+ * ```typescript
+ * // Issue a warning annotation
+ * issueCommand('warning', {}, 'This is a warning message');
+ * // Output: ::warning::This is a warning message
+ *
+ * // Set an environment variable
+ * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
+ * // Output: ::set-env name=MY_VAR::some value
+ *
+ * // Add a secret mask
+ * issueCommand('add-mask', {}, 'secretValue123');
+ * // Output: ::add-mask::secretValue123
+ * ```
+ *
+ * @internal
+ * This is an internal utility function that powers the public API functions
+ * such as setSecret, warning, error, and exportVariable.
+ */
+function issueCommand(command, properties, message) {
+    const cmd = new Command(command, properties, message);
+    process.stdout.write(cmd.toString() + external_os_namespaceObject.EOL);
+}
+function issue(name, message = '') {
+    issueCommand(name, {}, message);
+}
+const CMD_STRING = '::';
+class Command {
+    constructor(command, properties, message) {
+        if (!command) {
+            command = 'missing.command';
+        }
+        this.command = command;
+        this.properties = properties;
+        this.message = message;
+    }
+    toString() {
+        let cmdStr = CMD_STRING + this.command;
+        if (this.properties && Object.keys(this.properties).length > 0) {
+            cmdStr += ' ';
+            let first = true;
+            for (const key in this.properties) {
+                if (this.properties.hasOwnProperty(key)) {
+                    const val = this.properties[key];
+                    if (val) {
+                        if (first) {
+                            first = false;
+                        }
+                        else {
+                            cmdStr += ',';
+                        }
+                        cmdStr += `${key}=${escapeProperty(val)}`;
+                    }
+                }
+            }
+        }
+        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
+        return cmdStr;
+    }
+}
+function escapeData(s) {
+    return toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A');
+}
+function escapeProperty(s) {
+    return toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A')
+        .replace(/:/g, '%3A')
+        .replace(/,/g, '%2C');
+}
+//# sourceMappingURL=command.js.map
+;// CONCATENATED MODULE: external "crypto"
+const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+;// CONCATENATED MODULE: external "fs"
+const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
+// For internal use, subject to change.
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+
+
+
+function issueFileCommand(command, message) {
+    const filePath = process.env[`GITHUB_${command}`];
+    if (!filePath) {
+        throw new Error(`Unable to find environment variable for file command ${command}`);
+    }
+    if (!external_fs_namespaceObject.existsSync(filePath)) {
+        throw new Error(`Missing file at path: ${filePath}`);
+    }
+    external_fs_namespaceObject.appendFileSync(filePath, `${toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
+        encoding: 'utf8'
+    });
+}
+function prepareKeyValueMessage(key, value) {
+    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
+    const convertedValue = toCommandValue(value);
+    // These should realistically never happen, but just in case someone finds a
+    // way to exploit uuid generation let's not allow keys or values that contain
+    // the delimiter.
+    if (key.includes(delimiter)) {
+        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
+    }
+    if (convertedValue.includes(delimiter)) {
+        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
+    }
+    return `${key}<<${delimiter}${external_os_namespaceObject.EOL}${convertedValue}${external_os_namespaceObject.EOL}${delimiter}`;
+}
+//# sourceMappingURL=file-command.js.map
+;// CONCATENATED MODULE: external "path"
+const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
+var lib = __nccwpck_require__(511);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+class BasicCredentialHandler {
+    constructor(username, password) {
+        this.username = username;
+        this.password = password;
+    }
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return __awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+class BearerCredentialHandler {
+    constructor(token) {
+        this.token = token;
+    }
+    // currently implements pre-authorization
+    // TODO: support preAuth = false where it hooks on 401
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Bearer ${this.token}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return __awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+class PersonalAccessTokenCredentialHandler {
+    constructor(token) {
+        this.token = token;
+    }
+    // currently implements pre-authorization
+    // TODO: support preAuth = false where it hooks on 401
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Basic ${Buffer.from(`PAT:${this.token}`).toString('base64')}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return __awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+//# sourceMappingURL=auth.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
+var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+class OidcClient {
+    static createHttpClient(allowRetry = true, maxRetry = 10) {
+        const requestOptions = {
+            allowRetries: allowRetry,
+            maxRetries: maxRetry
+        };
+        return new lib/* HttpClient */.Qq('actions/oidc-client', [new BearerCredentialHandler(OidcClient.getRequestToken())], requestOptions);
+    }
+    static getRequestToken() {
+        const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
+        if (!token) {
+            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_TOKEN env variable');
+        }
+        return token;
+    }
+    static getIDTokenUrl() {
+        const runtimeUrl = process.env['ACTIONS_ID_TOKEN_REQUEST_URL'];
+        if (!runtimeUrl) {
+            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable');
+        }
+        return runtimeUrl;
+    }
+    static getCall(id_token_url) {
+        return oidc_utils_awaiter(this, void 0, void 0, function* () {
+            var _a;
+            const httpclient = OidcClient.createHttpClient();
+            const res = yield httpclient
+                .getJson(id_token_url)
+                .catch(error => {
+                throw new Error(`Failed to get ID Token. \n 
+        Error Code : ${error.statusCode}\n 
+        Error Message: ${error.message}`);
+            });
+            const id_token = (_a = res.result) === null || _a === void 0 ? void 0 : _a.value;
+            if (!id_token) {
+                throw new Error('Response json body do not have ID Token field');
+            }
+            return id_token;
+        });
+    }
+    static getIDToken(audience) {
+        return oidc_utils_awaiter(this, void 0, void 0, function* () {
+            try {
+                // New ID Token is requested from action service
+                let id_token_url = OidcClient.getIDTokenUrl();
+                if (audience) {
+                    const encodedAudience = encodeURIComponent(audience);
+                    id_token_url = `${id_token_url}&audience=${encodedAudience}`;
+                }
+                debug(`ID token url is ${id_token_url}`);
+                const id_token = yield OidcClient.getCall(id_token_url);
+                setSecret(id_token);
+                return id_token;
+            }
+            catch (error) {
+                throw new Error(`Error message: ${error.message}`);
+            }
+        });
+    }
+}
+//# sourceMappingURL=oidc-utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
+var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { access, appendFile, writeFile } = external_fs_namespaceObject.promises;
+const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
+const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
+class Summary {
+    constructor() {
+        this._buffer = '';
+    }
+    /**
+     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
+     * Also checks r/w permissions.
+     *
+     * @returns step summary file path
+     */
+    filePath() {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            if (this._filePath) {
+                return this._filePath;
+            }
+            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
+            if (!pathFromEnv) {
+                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
+            }
+            try {
+                yield access(pathFromEnv, external_fs_namespaceObject.constants.R_OK | external_fs_namespaceObject.constants.W_OK);
+            }
+            catch (_a) {
+                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
+            }
+            this._filePath = pathFromEnv;
+            return this._filePath;
+        });
+    }
+    /**
+     * Wraps content in an HTML tag, adding any HTML attributes
+     *
+     * @param {string} tag HTML tag to wrap
+     * @param {string | null} content content within the tag
+     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
+     *
+     * @returns {string} content wrapped in HTML element
+     */
+    wrap(tag, content, attrs = {}) {
+        const htmlAttrs = Object.entries(attrs)
+            .map(([key, value]) => ` ${key}="${value}"`)
+            .join('');
+        if (!content) {
+            return `<${tag}${htmlAttrs}>`;
+        }
+        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
+    }
+    /**
+     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
+     *
+     * @param {SummaryWriteOptions} [options] (optional) options for write operation
+     *
+     * @returns {Promise<Summary>} summary instance
+     */
+    write(options) {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
+            const filePath = yield this.filePath();
+            const writeFunc = overwrite ? writeFile : appendFile;
+            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
+            return this.emptyBuffer();
+        });
+    }
+    /**
+     * Clears the summary buffer and wipes the summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    clear() {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            return this.emptyBuffer().write({ overwrite: true });
+        });
+    }
+    /**
+     * Returns the current summary buffer as a string
+     *
+     * @returns {string} string of summary buffer
+     */
+    stringify() {
+        return this._buffer;
+    }
+    /**
+     * If the summary buffer is empty
+     *
+     * @returns {boolen} true if the buffer is empty
+     */
+    isEmptyBuffer() {
+        return this._buffer.length === 0;
+    }
+    /**
+     * Resets the summary buffer without writing to summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    emptyBuffer() {
+        this._buffer = '';
+        return this;
+    }
+    /**
+     * Adds raw text to the summary buffer
+     *
+     * @param {string} text content to add
+     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addRaw(text, addEOL = false) {
+        this._buffer += text;
+        return addEOL ? this.addEOL() : this;
+    }
+    /**
+     * Adds the operating system-specific end-of-line marker to the buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addEOL() {
+        return this.addRaw(external_os_namespaceObject.EOL);
+    }
+    /**
+     * Adds an HTML codeblock to the summary buffer
+     *
+     * @param {string} code content to render within fenced code block
+     * @param {string} lang (optional) language to syntax highlight code
+     *
+     * @returns {Summary} summary instance
+     */
+    addCodeBlock(code, lang) {
+        const attrs = Object.assign({}, (lang && { lang }));
+        const element = this.wrap('pre', this.wrap('code', code), attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML list to the summary buffer
+     *
+     * @param {string[]} items list of items to render
+     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addList(items, ordered = false) {
+        const tag = ordered ? 'ol' : 'ul';
+        const listItems = items.map(item => this.wrap('li', item)).join('');
+        const element = this.wrap(tag, listItems);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML table to the summary buffer
+     *
+     * @param {SummaryTableCell[]} rows table rows
+     *
+     * @returns {Summary} summary instance
+     */
+    addTable(rows) {
+        const tableBody = rows
+            .map(row => {
+            const cells = row
+                .map(cell => {
+                if (typeof cell === 'string') {
+                    return this.wrap('td', cell);
+                }
+                const { header, data, colspan, rowspan } = cell;
+                const tag = header ? 'th' : 'td';
+                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
+                return this.wrap(tag, data, attrs);
+            })
+                .join('');
+            return this.wrap('tr', cells);
+        })
+            .join('');
+        const element = this.wrap('table', tableBody);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds a collapsable HTML details element to the summary buffer
+     *
+     * @param {string} label text for the closed state
+     * @param {string} content collapsable content
+     *
+     * @returns {Summary} summary instance
+     */
+    addDetails(label, content) {
+        const element = this.wrap('details', this.wrap('summary', label) + content);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML image tag to the summary buffer
+     *
+     * @param {string} src path to the image you to embed
+     * @param {string} alt text description of the image
+     * @param {SummaryImageOptions} options (optional) addition image attributes
+     *
+     * @returns {Summary} summary instance
+     */
+    addImage(src, alt, options) {
+        const { width, height } = options || {};
+        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
+        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML section heading element
+     *
+     * @param {string} text heading text
+     * @param {number | string} [level=1] (optional) the heading level, default: 1
+     *
+     * @returns {Summary} summary instance
+     */
+    addHeading(text, level) {
+        const tag = `h${level}`;
+        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
+            ? tag
+            : 'h1';
+        const element = this.wrap(allowedTag, text);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML thematic break (<hr>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addSeparator() {
+        const element = this.wrap('hr', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML line break (<br>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addBreak() {
+        const element = this.wrap('br', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML blockquote to the summary buffer
+     *
+     * @param {string} text quote text
+     * @param {string} cite (optional) citation url
+     *
+     * @returns {Summary} summary instance
+     */
+    addQuote(text, cite) {
+        const attrs = Object.assign({}, (cite && { cite }));
+        const element = this.wrap('blockquote', text, attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML anchor tag to the summary buffer
+     *
+     * @param {string} text link text/content
+     * @param {string} href hyperlink
+     *
+     * @returns {Summary} summary instance
+     */
+    addLink(text, href) {
+        const element = this.wrap('a', text, { href });
+        return this.addRaw(element).addEOL();
+    }
+}
+const _summary = new Summary();
+/**
+ * @deprecated use `core.summary`
+ */
+const markdownSummary = _summary;
+const summary = _summary;
+//# sourceMappingURL=summary.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
+
+/**
+ * toPosixPath converts the given path to the posix form. On Windows, \\ will be
+ * replaced with /.
+ *
+ * @param pth. Path to transform.
+ * @return string Posix path.
+ */
+function toPosixPath(pth) {
+    return pth.replace(/[\\]/g, '/');
+}
+/**
+ * toWin32Path converts the given path to the win32 form. On Linux, / will be
+ * replaced with \\.
+ *
+ * @param pth. Path to transform.
+ * @return string Win32 path.
+ */
+function toWin32Path(pth) {
+    return pth.replace(/[/]/g, '\\');
+}
+/**
+ * toPlatformPath converts the given path to a platform-specific path. It does
+ * this by replacing instances of / and \ with the platform-specific path
+ * separator.
+ *
+ * @param pth The path to platformize.
+ * @return string The platform-specific path.
+ */
+function toPlatformPath(pth) {
+    return pth.replace(/[/\\]/g, external_path_namespaceObject.sep);
+}
+//# sourceMappingURL=path-utils.js.map
+;// CONCATENATED MODULE: ./src/bundle/exec.ts
+function getExecOutput() {
+    return Promise.reject(new Error('@actions/exec is not bundled with this action (see src/bundle/exec.ts).'));
+}
+
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
+var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout: version } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
+        silent: true
+    });
+    const { stdout: name } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
+        silent: true
+    });
+    return {
+        name: name.trim(),
+        version: version.trim()
+    };
+});
+const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    var _a, _b, _c, _d;
+    const { stdout } = yield getExecOutput('sw_vers', undefined, {
+        silent: true
+    });
+    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
+    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
+    return {
+        name,
+        version
+    };
+});
+const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout } = yield getExecOutput('lsb_release', ['-i', '-r', '-s'], {
+        silent: true
+    });
+    const [name, version] = stdout.trim().split('\n');
+    return {
+        name,
+        version
+    };
+});
+const platform = external_os_namespaceObject.platform();
+const arch = external_os_namespaceObject.arch();
+const isWindows = platform === 'win32';
+const isMacOS = platform === 'darwin';
+const isLinux = platform === 'linux';
+function getDetails() {
+    return platform_awaiter(this, void 0, void 0, function* () {
+        return Object.assign(Object.assign({}, (yield (isWindows
+            ? getWindowsInfo()
+            : isMacOS
+                ? getMacOsInfo()
+                : getLinuxInfo()))), { platform,
+            arch,
+            isWindows,
+            isMacOS,
+            isLinux });
+    });
+}
+//# sourceMappingURL=platform.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
+var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+/**
+ * The code to exit an action
+ */
+var ExitCode;
+(function (ExitCode) {
+    /**
+     * A code indicating that the action was successful
+     */
+    ExitCode[ExitCode["Success"] = 0] = "Success";
+    /**
+     * A code indicating that the action was a failure
+     */
+    ExitCode[ExitCode["Failure"] = 1] = "Failure";
+})(ExitCode || (ExitCode = {}));
+//-----------------------------------------------------------------------
+// Variables
+//-----------------------------------------------------------------------
+/**
+ * Sets env variable for this action and future actions in the job
+ * @param name the name of the variable to set
+ * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function exportVariable(name, val) {
+    const convertedVal = toCommandValue(val);
+    process.env[name] = convertedVal;
+    const filePath = process.env['GITHUB_ENV'] || '';
+    if (filePath) {
+        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
+    }
+    issueCommand('set-env', { name }, convertedVal);
+}
+/**
+ * Registers a secret which will get masked from logs
+ *
+ * @param secret - Value of the secret to be masked
+ * @remarks
+ * This function instructs the Actions runner to mask the specified value in any
+ * logs produced during the workflow run. Once registered, the secret value will
+ * be replaced with asterisks (***) whenever it appears in console output, logs,
+ * or error messages.
+ *
+ * This is useful for protecting sensitive information such as:
+ * - API keys
+ * - Access tokens
+ * - Authentication credentials
+ * - URL parameters containing signatures (SAS tokens)
+ *
+ * Note that masking only affects future logs; any previous appearances of the
+ * secret in logs before calling this function will remain unmasked.
+ *
+ * @example
+ * ```typescript
+ * // Register an API token as a secret
+ * const apiToken = "abc123xyz456";
+ * setSecret(apiToken);
+ *
+ * // Now any logs containing this value will show *** instead
+ * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
+ * ```
+ */
+function setSecret(secret) {
+    issueCommand('add-mask', {}, secret);
+}
+/**
+ * Prepends inputPath to the PATH (for this action and future actions)
+ * @param inputPath
+ */
+function addPath(inputPath) {
+    const filePath = process.env['GITHUB_PATH'] || '';
+    if (filePath) {
+        issueFileCommand('PATH', inputPath);
+    }
+    else {
+        issueCommand('add-path', {}, inputPath);
+    }
+    process.env['PATH'] = `${inputPath}${external_path_namespaceObject.delimiter}${process.env['PATH']}`;
+}
+/**
+ * Gets the value of an input.
+ * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
+ * Returns an empty string if the value is not defined.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string
+ */
+function getInput(name, options) {
+    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
+    if (options && options.required && !val) {
+        throw new Error(`Input required and not supplied: ${name}`);
+    }
+    if (options && options.trimWhitespace === false) {
+        return val;
+    }
+    return val.trim();
+}
+/**
+ * Gets the values of an multiline input.  Each value is also trimmed.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string[]
+ *
+ */
+function getMultilineInput(name, options) {
+    const inputs = getInput(name, options)
+        .split('\n')
+        .filter(x => x !== '');
+    if (options && options.trimWhitespace === false) {
+        return inputs;
+    }
+    return inputs.map(input => input.trim());
+}
+/**
+ * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
+ * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
+ * The return value is also in boolean type.
+ * ref: https://yaml.org/spec/1.2/spec.html#id2804923
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   boolean
+ */
+function getBooleanInput(name, options) {
+    const trueValue = ['true', 'True', 'TRUE'];
+    const falseValue = ['false', 'False', 'FALSE'];
+    const val = getInput(name, options);
+    if (trueValue.includes(val))
+        return true;
+    if (falseValue.includes(val))
+        return false;
+    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
+        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
+}
+/**
+ * Sets the value of an output.
+ *
+ * @param     name     name of the output to set
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function setOutput(name, value) {
+    const filePath = process.env['GITHUB_OUTPUT'] || '';
+    if (filePath) {
+        return issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
+    }
+    process.stdout.write(external_os_namespaceObject.EOL);
+    issueCommand('set-output', { name }, toCommandValue(value));
+}
+/**
+ * Enables or disables the echoing of commands into stdout for the rest of the step.
+ * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
+ *
+ */
+function setCommandEcho(enabled) {
+    issue('echo', enabled ? 'on' : 'off');
+}
+//-----------------------------------------------------------------------
+// Results
+//-----------------------------------------------------------------------
+/**
+ * Sets the action status to failed.
+ * When the action exits it will be with an exit code of 1
+ * @param message add error issue message
+ */
+function setFailed(message) {
+    process.exitCode = ExitCode.Failure;
+    error(message);
+}
+//-----------------------------------------------------------------------
+// Logging Commands
+//-----------------------------------------------------------------------
+/**
+ * Gets whether Actions Step Debug is on or not
+ */
+function isDebug() {
+    return process.env['RUNNER_DEBUG'] === '1';
+}
+/**
+ * Writes debug message to user log
+ * @param message debug message
+ */
+function debug(message) {
+    issueCommand('debug', {}, message);
+}
+/**
+ * Adds an error issue
+ * @param message error issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function error(message, properties = {}) {
+    issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a warning issue
+ * @param message warning issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function warning(message, properties = {}) {
+    issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a notice issue
+ * @param message notice issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function notice(message, properties = {}) {
+    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Writes info to log with console.log.
+ * @param message info message
+ */
+function info(message) {
+    process.stdout.write(message + external_os_namespaceObject.EOL);
+}
+/**
+ * Begin an output group.
+ *
+ * Output until the next `groupEnd` will be foldable in this group
+ *
+ * @param name The name of the output group
+ */
+function startGroup(name) {
+    issue('group', name);
+}
+/**
+ * End an output group.
+ */
+function endGroup() {
+    issue('endgroup');
+}
+/**
+ * Wrap an asynchronous function call in a group.
+ *
+ * Returns the same type as the function itself.
+ *
+ * @param name The name of the group
+ * @param fn The function to wrap in the group
+ */
+function group(name, fn) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        startGroup(name);
+        let result;
+        try {
+            result = yield fn();
+        }
+        finally {
+            endGroup();
+        }
+        return result;
+    });
+}
+//-----------------------------------------------------------------------
+// Wrapper action state
+//-----------------------------------------------------------------------
+/**
+ * Saves state for current action, the state can only be retrieved by this action's post job execution.
+ *
+ * @param     name     name of the state to store
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function saveState(name, value) {
+    const filePath = process.env['GITHUB_STATE'] || '';
+    if (filePath) {
+        return issueFileCommand('STATE', prepareKeyValueMessage(name, value));
+    }
+    issueCommand('save-state', { name }, toCommandValue(value));
+}
+/**
+ * Gets the value of an state set by this action's main execution.
+ *
+ * @param     name     name of the state to get
+ * @returns   string
+ */
+function getState(name) {
+    return process.env[`STATE_${name}`] || '';
+}
+function getIDToken(aud) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        return yield OidcClient.getIDToken(aud);
+    });
+}
+/**
+ * Summary exports
+ */
+
+/**
+ * @deprecated use core.summary
+ */
+
+/**
+ * Path exports
+ */
+
+/**
+ * Platform utilities exports
+ */
+
+//# sourceMappingURL=core.js.map
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(24);
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+// EXTERNAL MODULE: ./src/shared/errors.ts
+var errors = __nccwpck_require__(382);
+// EXTERNAL MODULE: ./src/runner/start.ts + 5 modules
+var start = __nccwpck_require__(498);
+// EXTERNAL MODULE: ./src/shared/text.ts
+var shared_text = __nccwpck_require__(646);
+;// CONCATENATED MODULE: ./src/runner/github-runner.ts
+
+
+
+
+
+
+
+const withoutLegacyCommands = (command) => (message) => {
+    core_namespaceObject[command]((0,shared_text/* neutralizeLegacyCommands */.N9)(message));
+};
+const toRunnerFile = (file, write) => (name, value) => {
+    (0,errors/* toFile */.eZ)(file, () => {
+        core_namespaceObject[write](name, value);
+    });
+};
+const githubRunner = {
+    getInput: (name) => getInput(name),
+    inputNames: () => Object.keys(process.env)
+        .filter((variable) => variable.toUpperCase().startsWith('INPUT_'))
+        .map((variable) => variable.slice('INPUT_'.length)),
+    setSecret: (value) => {
+        setSecret(value);
+    },
+    setFailed: withoutLegacyCommands('setFailed'),
+    debug: withoutLegacyCommands('debug'),
+    info: (message) => {
+        info((0,shared_text/* neutralizeCommands */.Kw)((0,shared_text/* oneLine */.TN)(message)));
+    },
+    notice: withoutLegacyCommands('notice'),
+    warning: withoutLegacyCommands('warning'),
+    setOutput: toRunnerFile('GITHUB_OUTPUT', 'setOutput'),
+    exportVariable: toRunnerFile('GITHUB_ENV', 'exportVariable'),
+    saveState: toRunnerFile('GITHUB_STATE', 'saveState'),
+    getState: (name) => getState(name),
+    writeSummary: async (markdown) => {
+        if (process.env.GITHUB_STEP_SUMMARY)
+            await summary.addRaw(markdown, true).write();
+        else
+            debug('GITHUB_STEP_SUMMARY is not set; no job summary written.');
+    },
+    tempDir: () => process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(),
+    onCancel: start/* listenForCancel */.Fh,
+};
+async function startStep(entry, step) {
+    const script = process.argv[1];
+    const real = (path) => external_node_fs_.realpathSync.native(path);
+    if (script === undefined || real(script) !== real((0,external_node_url_namespaceObject.fileURLToPath)(entry)))
+        return;
+    if (process.env.GITHUB_OUTPUT && process.env.GITHUB_STATE) {
+        await step();
+        return;
+    }
+    process.stderr.write('This is a GitHub Action: it runs only as a step of a GitHub Actions job (GITHUB_OUTPUT and GITHUB_STATE are not set). Elsewhere, use the command line: npx gateway-token --help.\n');
+    process.exitCode = 1;
+}
+
+
+/***/ }),
+
+/***/ 498:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Ng: () => (/* binding */ connect),
+  Fh: () => (/* binding */ listenForCancel),
+  Bc: () => (/* binding */ maskedSecrets)
+});
+
+// UNUSED EXPORTS: CANCEL_GRACE_MS, stopOnCancel
+
+// EXTERNAL MODULE: ./src/shared/errors.ts
+var errors = __nccwpck_require__(382);
+// EXTERNAL MODULE: ./src/shared/records.ts
+var shared_records = __nccwpck_require__(443);
+// EXTERNAL MODULE: ./src/shared/time.ts + 1 modules
+var time = __nccwpck_require__(877);
+// EXTERNAL MODULE: ./src/shared/text.ts
+var shared_text = __nccwpck_require__(646);
+// EXTERNAL MODULE: ./src/platform/http.ts + 3 modules
+var http = __nccwpck_require__(165);
+;// CONCATENATED MODULE: ./src/platform/decode.ts
+
+
+
+
+const NOT_JSON = Symbol('not JSON');
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+function parseJson(body) {
+    try {
+        return JSON.parse(body);
+    }
+    catch {
+        return NOT_JSON;
+    }
+}
+function unusable(request, answer, what) {
+    return new errors/* RequestError */.GI(`${(0,http/* requestLine */.uA)(request)} answered ${answer.status}${what}`, answer.status);
+}
+function readRecord(request, answer, value, where) {
+    const record = (0,shared_records/* toRecord */.Lv)(value);
+    if (typeof record === 'string')
+        throw unusable(request, answer, ` but ${where} is ${record}.`);
+    return record;
+}
+function readRevoked(request, answer, tokenId) {
+    const record = readRecord(request, answer, readJson(request, answer), 'the body');
+    if (!(0,shared_records/* sameId */.s)(record.id, tokenId))
+        throw unusable(request, answer, ` with the record of another token, ${(0,shared_records/* nameAndId */.wW)(record)}.`);
+    if (record.state !== 'revoked') {
+        const state = (0,shared_text/* quote */.hD)(record.state, 40);
+        throw unusable(request, answer, ` with the token in state ${state}, not revoked.`);
+    }
+    return record;
+}
+function readCreated(request, answer) {
+    const record = readRecord(request, answer, readJson(request, answer), 'the body');
+    if (!(0,shared_records/* isUuid */.O1)(record.id)) {
+        throw unusable(request, answer, ` but the new token's id ${(0,shared_text/* quote */.hD)(record.id)} is not a UUID, so the action cannot use it; look for the token with operation: list.`);
+    }
+    if (record.tokenValue === undefined) {
+        throw unusable(request, answer, ` but the new token ${record.id} has no tokenValue; revoke it and try again.`);
+    }
+    return record;
+}
+function readList(request, answer) {
+    const body = readJson(request, answer);
+    if (!Array.isArray(body))
+        throw unusable(request, answer, ' but the body is not a list of tokens.');
+    const records = body.map((item, index) => readRecord(request, answer, item, `item ${index} of the list`));
+    return (0,shared_records/* uniqueById */.ar)(records);
+}
+function readAccessToken(request, answer, now) {
+    const body = readJson(request, answer, 'auth');
+    const fields = (typeof body === 'object' && body !== null ? body : {});
+    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
+    if (typeof value !== 'string' || value === '')
+        throw unusable(request, answer, ' without an access_token.');
+    if (!HEADER_SAFE.test(value)) {
+        throw unusable(request, answer, ' but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.');
+    }
+    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
+    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
+    return { value, renewAt };
+}
+function readJson(request, answer, target = 'api') {
+    if (answer.json !== NOT_JSON)
+        return answer.json;
+    const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body';
+    const { origin, pathname } = new URL(request.url);
+    const at = pathname.lastIndexOf(http/* TOKENS_PATH */.ZP);
+    const baseUrl = origin + (at < 0 ? pathname : pathname.slice(0, at));
+    const hint = target === 'auth'
+        ? ` Check the authUrl input: the action posts the credentials to ${origin}${pathname}, which must be the auth service's token endpoint (authUrl plus ${http/* AUTH_PATH */.lx}, or authUrl itself when it ends in /api-token).`
+        : ` Check the baseUrl input (${baseUrl}): the action adds ${http/* TOKENS_PATH */.ZP} to it, so it must be the REST API's base URL, not the web app's.`;
+    throw unusable(request, answer, ` with ${page} that is not JSON.${hint}`);
+}
+
+// EXTERNAL MODULE: ./src/platform/no-answer.ts
+var no_answer = __nccwpck_require__(871);
+;// CONCATENATED MODULE: ./src/platform/failures.ts
+
+
+
+
+const DEFAULT_BACKOFF = { baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+function isTransient(outcome) {
+    if (!(outcome instanceof http/* TransportError */.wX))
+        return TRANSIENT_STATUSES.has(outcome.status);
+    const kind = (0,no_answer/* kindOf */.I)(outcome.code);
+    return kind === 'unreachable' || kind === 'lost';
+}
+function mayHaveTakenEffect(outcome) {
+    if (outcome instanceof http/* TransportError */.wX)
+        return outcome.requestSent;
+    return outcome.status >= 500 || outcome.status === 408;
+}
+function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
+    const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
+    return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
+}
+function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
+    const value = headers['retry-after']?.trim() ?? '';
+    if (/^\d+(?:\.\d+)?$/.test(value))
+        return Math.min(Math.round(Number(value) * 1000), backoff.maxRetryAfterMs);
+    const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
+    if (Number.isNaN(at))
+        return undefined;
+    const serverNow = Date.parse(headers.date ?? '');
+    const delay = at - (Number.isNaN(serverNow) ? now : serverNow);
+    return Math.min(Math.max(0, delay), backoff.maxRetryAfterMs);
+}
+const MAX_REASON = 60;
+const MAX_DETAIL = 300;
+const MAX_BODY = 64 * 1024;
+const MAX_DEPTH = 4;
+const MAX_PARTS = 16;
+const DETAIL_FIELDS = ['error', 'message', 'errors', 'error_description', 'detail'];
+function describeBody(body, contentType, scrub) {
+    const text = scrub(body.slice(0, MAX_BODY)).trim();
+    if (text === '')
+        return '';
+    if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text))
+        return 'the body was not JSON (an HTML page)';
+    const json = parseJson(text);
+    if (json === NOT_JSON) {
+        return body.length > MAX_BODY && /^[[{]/.test(text)
+            ? `a JSON body of ${body.length} characters, too long to read for its message`
+            : shorten(text);
+    }
+    const keys = typeof json === 'object' && json !== null && !Array.isArray(json) ? Object.keys(json) : [];
+    const fields = keys.length > 0 ? ` (fields: ${keys.slice(0, 8).join(', ')})` : '';
+    return shorten(scrub(jsonDetail(json) ?? `a JSON body without an error message${fields}`));
+}
+function jsonDetail(value, depth = 0) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH)
+        return undefined;
+    const parts = DETAIL_FIELDS.flatMap((field) => value[field])
+        .slice(0, MAX_PARTS)
+        .map((part) => jsonDetail(part, depth + 1))
+        .filter((part) => part !== undefined && part.trim() !== '');
+    return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
+}
+function shorten(text) {
+    return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(text), MAX_DETAIL);
+}
+function describeFailure(request, outcome, { renewed, attempt }, scrub) {
+    if (outcome instanceof http/* TransportError */.wX)
+        return `${(0,http/* requestLine */.uA)(request)} got no answer${attempt && ` (${attempt})`}: ${scrub(outcome.message)}`;
+    const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
+    const reason = (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
+    const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
+    const what = detail ? `: ${detail}` : '';
+    if (renewed && outcome.status === 401)
+        return `the access token was rejected: ${(0,http/* requestLine */.uA)(request)} answered ${status} even after authenticating again${what}`;
+    const told = outcome.headers['retry-after']?.trim();
+    const wait = told ? `Retry-After: ${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(told)), MAX_REASON)}` : '';
+    const notes = [attempt, wait].filter((note) => note !== '').join(', ');
+    return `${(0,http/* requestLine */.uA)(request)} answered ${status}${notes && ` (${notes})`}${what}`;
+}
+function transportHint(error, target, url, timeoutMs) {
+    const input = target === 'auth' ? 'authUrl' : 'baseUrl';
+    const parsed = new URL(url);
+    const { host, origin } = parsed;
+    const kind = (0,no_answer/* kindOf */.I)(error.code);
+    if (error.code === 'ETIMEDOUT')
+        return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
+    if (kind === 'unreachable')
+        return ` Check the ${input} input (${origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`;
+    if (error.code === 'EPROXYAUTH')
+        return ` Check the user name and password in HTTPS_PROXY (http://user:password@proxy:port, the special characters %-encoded), and that the proxy lets this runner reach ${host}.`;
+    if (error.code === 'EPROXY')
+        return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`;
+    if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+        return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`;
+    if (error.code === no_answer/* PLAIN_HTTP */.mY)
+        return (0,shared_text/* isLoopback */.U9)(parsed)
+            ? ` Check the ${input} input (${origin}): that port speaks plain HTTP, not HTTPS. For a server on this machine, http:// is allowed: http://${parsed.hostname}:${parsed.port || '443'}.`
+            : ` Check the ${input} input (${origin}): that port speaks plain HTTP, so it is not the server's HTTPS port. Give the address the server answers HTTPS on (port 443 when the URL names none).`;
+    if (kind === 'tls')
+        return ` Check the ${input} input (${origin}): the runner could not set up TLS with that server, and trying again would not change that.`;
+    if (kind === 'certificate')
+        return ` The runner does not trust the certificate of ${host}. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.`;
+    return '';
+}
+function authPathHint(endpoint) {
+    const tail = http/* AUTH_PATH */.lx.slice(http/* AUTH_PATH */.lx.indexOf('/resources/'));
+    return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
+}
+function apiPathHint(request) {
+    const { origin, pathname } = new URL(request.url);
+    const at = pathname.lastIndexOf(http/* TOKENS_PATH */.ZP);
+    if (at < 0)
+        return '';
+    const baseUrl = origin + pathname.slice(0, at);
+    const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1];
+    if (repeated !== undefined) {
+        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${http/* TOKENS_PATH */.ZP}/`.startsWith(`/${repeated}/`)
+            ? `the action adds ${http/* TOKENS_PATH */.ZP} to it, so leave /${repeated} off its end`
+            : 'check its path prefix';
+        return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`;
+    }
+    if (!pathname.endsWith(http/* TOKENS_PATH */.ZP))
+        return '';
+    return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${http/* TOKENS_PATH */.ZP} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
+}
+
+;// CONCATENATED MODULE: ./src/platform/call-loop.ts
+
+
+
+
+
+
+const MAYBE = ' It may have taken effect all the same.';
+class CallLoop {
+    options;
+    platformOffset;
+    transport;
+    constructor(options) {
+        this.options = options;
+        this.transport = options.transport ?? new http/* HttpTransport */.G5();
+    }
+    platformTime(at) {
+        return this.platformOffset === undefined ? undefined : at + this.platformOffset;
+    }
+    close() {
+        this.transport.close();
+    }
+    async call(target, request, options) {
+        const { retries, deadline, secrets, log, timeoutMs, accessTokens } = this.options;
+        const attempts = retries + 1;
+        let renewed = false;
+        for (let attempt = (options.pooled?.attemptsUsed ?? 0) + 1;; attempt++) {
+            if (deadline.expired())
+                throw notSent(deadline, request);
+            const { outcome, accessToken } = await this.attempt(target, request, options.onWritten);
+            const answer = outcome instanceof http/* TransportError */.wX ? undefined : outcome;
+            if (answer?.status === 401 && accessToken !== undefined && !renewed) {
+                renewed = true;
+                log.info(`${(0,http/* requestLine */.uA)(request)} answered 401: authenticating again.`);
+                await accessTokens?.reject(accessToken);
+                attempt--;
+                continue;
+            }
+            if (answer !== undefined && isSuccess(target, answer.status)) {
+                try {
+                    return options.read(answer);
+                }
+                catch (error) {
+                    if (!(error instanceof errors/* RequestError */.GI))
+                        throw error;
+                    const found = await options.onUncertain?.(error.message.replace(/\.$/, ''));
+                    if (found !== undefined)
+                        return found;
+                    throw error;
+                }
+            }
+            const transient = isTransient(outcome);
+            const retrying = transient && attempt < attempts;
+            const numbered = attempts > 1 && transient ? `attempt ${attempt} of ${attempts}` : '';
+            const scrub = (text) => secrets.scrub(text);
+            const failure = describeFailure(request, outcome, { renewed, attempt: numbered }, scrub);
+            if (retrying)
+                await this.waitToRetry(failure, outcome, attempt, options.pooled !== undefined);
+            const found = mayHaveTakenEffect(outcome) ? await options.onUncertain?.(failure) : undefined;
+            if (found !== undefined)
+                return found;
+            if (retrying)
+                continue;
+            const hint = outcome instanceof http/* TransportError */.wX
+                ? transportHint(outcome, target, request.url, timeoutMs)
+                : target === 'api' && outcome.status === 404
+                    ? apiPathHint(request)
+                    : '';
+            throw new errors/* RequestError */.GI((0,shared_text/* asSentence */.KG)(failure) + hint, answer?.status, transient);
+        }
+    }
+    async waitToRetry(failure, outcome, attempt, pooled) {
+        const { clock, deadline, log } = this.options;
+        const answer = outcome instanceof http/* TransportError */.wX ? undefined : outcome;
+        const delay = (answer && retryAfterDelay(answer.headers, clock.now())) ??
+            backoffDelay(attempt, clock.jitter());
+        if (answer?.status === 429 && pooled) {
+            const waitMs = attempt > 1 ? Math.max(delay, backoffDelay(attempt, clock.jitter())) : delay;
+            throw new errors/* ThrottledError */.Xe((0,shared_text/* asSentence */.KG)(failure), { waitMs, attemptsUsed: attempt });
+        }
+        const seconds = `${(delay / 1000).toFixed(1)} s`;
+        if (delay >= deadline.remaining()) {
+            const maybe = mayHaveTakenEffect(outcome);
+            const cause = deadline.cause();
+            const why = cause.by === 'cancel'
+                ? `the step was cancelled (${cause.signal}), so it was not tried again`
+                : `${deadline.describe()} leaves no time to wait ${seconds} and try again`;
+            throw new errors/* DeadlineError */.j3(`${failure}; ${why}.${maybe ? MAYBE : ''}`, answer?.status, maybe);
+        }
+        log.info(`${failure}; retrying in ${seconds}.`);
+        await clock.sleep(delay, deadline.stopSignal);
+    }
+    async attempt(target, request, onWritten) {
+        const { clock, secrets, log, deadline, accessTokens } = this.options;
+        const { transport } = this;
+        const accessToken = target === 'api' ? await accessTokens?.accessToken() : undefined;
+        if (accessToken !== undefined)
+            secrets.add(accessToken, 'sent');
+        const bearer = accessToken === undefined ? {} : { Authorization: `Bearer ${accessToken}` };
+        const sent = { ...request, headers: { ...request.headers, ...bearer } };
+        if (deadline.expired())
+            throw notSent(deadline, request);
+        const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining());
+        const started = clock.now();
+        let outcome;
+        try {
+            const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal, onWritten);
+            const json = parseJson(response.body);
+            secrets.addFrom(json);
+            const read = json !== NOT_JSON && isSuccess(target, response.status);
+            outcome = { ...response, body: read ? '' : response.body, json };
+            const date = Date.parse(response.headers.date ?? '');
+            if (target === 'api' && !Number.isNaN(date))
+                this.platformOffset = date + 500 - clock.now();
+        }
+        catch (error) {
+            if (!(error instanceof http/* TransportError */.wX))
+                throw error;
+            outcome = error;
+        }
+        const result = outcome instanceof http/* TransportError */.wX ? outcome.code : outcome.status;
+        log.debug(`${(0,http/* requestLine */.uA)(request)} -> ${result} in ${clock.now() - started} ms`);
+        const shortened = timeoutMs < this.options.timeoutMs;
+        if (outcome instanceof http/* TransportError */.wX &&
+            ((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === http/* CUT_OFF */.Vk)) {
+            const { requestSent } = outcome;
+            const waited = `while ${(0,http/* requestLine */.uA)(request)} waited for an answer.${requestSent ? MAYBE : ''}`;
+            throw new errors/* DeadlineError */.j3(`${(0,time/* stopped */.ce)(deadline.cause())} ${waited}`, undefined, requestSent);
+        }
+        return { outcome, accessToken };
+    }
+}
+function isSuccess(target, status) {
+    return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
+}
+function notSent(deadline, request) {
+    return new errors/* DeadlineError */.j3(`${(0,time/* stopped */.ce)(deadline.cause())} before ${(0,http/* requestLine */.uA)(request)} was sent.`);
+}
+
+// EXTERNAL MODULE: ./src/platform/create-life.ts
+var create_life = __nccwpck_require__(50);
+;// CONCATENATED MODULE: ./src/platform/client.ts
+
+
+
+
+
+
+
+
+class PlatformClient {
+    options;
+    loop;
+    constructor(options) {
+        this.options = options;
+        this.loop = new CallLoop({
+            ...options,
+            deadline: options.deadline ?? new time/* Deadline */.B2(options.clock, 0),
+            accessTokens: new Session(() => this.authenticate(), options.clock),
+        });
+    }
+    async createToken(name, { when = 'never', record } = {}) {
+        const request = this.apiRequest('POST', http/* TOKENS_PATH */.ZP, JSON.stringify({ name }));
+        const create = new create_life/* CreateLife */.NT(name, when, {
+            clock: this.options.clock,
+            log: this.options.log,
+            list: () => this.listTokens(),
+            revoke: (tokenId) => this.revokeToken(tokenId),
+            platformTime: this.platformTime,
+            record: record ?? (() => undefined),
+        });
+        try {
+            const token = await this.loop.call('api', request, {
+                read: (answer) => readCreated(request, answer),
+                onWritten: create.written,
+                onUncertain: (failure) => create.afterLostAnswer(failure),
+            });
+            return await create.accept(token, (0,http/* requestLine */.uA)(request));
+        }
+        catch (error) {
+            create.failed(error);
+            throw error;
+        }
+    }
+    listTokens() {
+        const request = this.apiRequest('GET', http/* TOKENS_PATH */.ZP);
+        return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
+    }
+    async revokeToken(tokenId, options = {}) {
+        const request = this.apiRequest('POST', (0,http/* revokePath */.g5)(tokenId));
+        let mayHaveRevoked = false;
+        try {
+            const token = await this.loop.call('api', request, {
+                read: (answer) => readRevoked(request, answer, tokenId),
+                onUncertain: () => {
+                    mayHaveRevoked = true;
+                    return Promise.resolve(undefined);
+                },
+                ...(options.pooled && { pooled: options.pooled }),
+            });
+            return { token, alreadyRevoked: false };
+        }
+        catch (error) {
+            const status = error instanceof errors/* RequestError */.GI ? (error.status ?? 0) : 0;
+            const tellable = status !== 401 && ((0,errors/* isRefusal */.vu)(status) || (status >= 200 && status <= 299));
+            if (!tellable || !(error instanceof errors/* RequestError */.GI) || error instanceof errors/* AuthenticationError */.v3)
+                throw error;
+            const unsettled = new errors/* UnsettledRevokeError */.V0(error, mayHaveRevoked);
+            if (options.settle === 'later')
+                throw unsettled;
+            const list = () => this.listTokens();
+            const [settled = { error }] = await settleRefusals(list, [{ tokenId, unsettled }]);
+            if ('error' in settled)
+                throw settled.error;
+            return settled;
+        }
+    }
+    close() {
+        this.loop.close();
+    }
+    platformTime = (at) => this.loop.platformTime(at);
+    apiRequest(method, path, body) {
+        return (0,http/* jsonRequest */.UX)(method, this.options.baseUrl + path, body);
+    }
+    async authenticate() {
+        const { clientId, clientSecret: secret, authUrl } = this.options;
+        const endpoint = (0,http/* authEndpoint */.gW)(authUrl);
+        const request = (0,http/* jsonRequest */.UX)('POST', endpoint, JSON.stringify({ clientId, secret }));
+        try {
+            return await this.loop.call('auth', request, {
+                read: (answer) => readAccessToken(request, answer, this.options.clock.now()),
+            });
+        }
+        catch (error) {
+            if (!(error instanceof errors/* RequestError */.GI))
+                throw error;
+            const { status, message } = error;
+            const detail = status === 404 || status === 405
+                ? `failed: ${message} ${authPathHint(endpoint)}`
+                : (0,errors/* isRefusal */.vu)(status)
+                    ? `was refused: ${message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`
+                    : `failed: ${message}`;
+            throw new errors/* AuthenticationError */.v3(`authentication ${detail}`, status, error.transient);
+        }
+    }
+}
+class Session {
+    obtain;
+    clock;
+    pending;
+    constructor(obtain, clock) {
+        this.obtain = obtain;
+        this.clock = clock;
+    }
+    async accessToken() {
+        const current = this.pending;
+        const token = await current;
+        if (token !== undefined && this.clock.now() < (token.renewAt ?? Infinity))
+            return token.value;
+        if (this.pending === current || this.pending === undefined) {
+            const pending = this.obtain();
+            this.pending = pending;
+            pending.catch(() => {
+                if (this.pending === pending)
+                    this.pending = undefined;
+            });
+        }
+        return (await this.pending).value;
+    }
+    async reject(value) {
+        const current = this.pending;
+        const token = await current?.catch(() => undefined);
+        if (token?.value === value && this.pending === current)
+            this.pending = undefined;
+    }
+}
+async function settleRefusals(list, unsettled) {
+    if (unsettled.length === 0)
+        return [];
+    const why = ' Whether it was revoked already could not be told: listing the tokens failed too: ';
+    const tokens = await list().catch((error) => why + (0,errors/* messageOf */.bD)(error));
+    return unsettled.map(({ tokenId, unsettled: { refusal, mayHaveRevoked } }) => {
+        const { message, status } = refusal;
+        if (typeof tokens === 'string')
+            return { error: new errors/* RequestError */.GI(message + tokens, status) };
+        const found = (0,shared_records/* findById */.uz)(tokens, tokenId);
+        const unknown = `no token with id ${tokenId} exists in the project: ${message}`;
+        if (found === undefined)
+            return { error: new errors/* UnknownTokenError */.YP(unknown, status) };
+        if (found.state === 'revoked')
+            return { token: found, alreadyRevoked: !mayHaveRevoked };
+        return { error: refusal };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/shared/secrets.ts
+
+const SECRET_FIELD = /^(?:access_token|accessToken|refresh_token|refreshToken|id_token|secret|clientSecret|tokenValue)$/;
+const PIECE_LENGTH = 8;
+const MAX_PIECED = 16 * 1024;
+class Secrets {
+    mask;
+    values = new Set();
+    sent = new Set();
+    pieces = new Set();
+    lengths = [];
+    longestFirst;
+    constructor(mask) {
+        this.mask = mask;
+    }
+    add(value, kind = 'sent') {
+        if (value === undefined)
+            return;
+        for (const part of [value, ...value.split(/\r\n|\r|\n/)]) {
+            if (part.trim() === '' || this.values.has(part))
+                continue;
+            this.mask(part);
+            this.values.add(part);
+            this.longestFirst = undefined;
+        }
+        if (kind === 'received' || this.sent.has(value))
+            return;
+        this.sent.add(value);
+        const { kept } = compact(value.slice(0, MAX_PIECED));
+        const length = Math.min(PIECE_LENGTH, kept.length);
+        if (length === 0)
+            return;
+        for (let i = 0; i + length <= kept.length; i++)
+            this.pieces.add(kept.slice(i, i + length));
+        this.lengths = [...new Set([...this.lengths, length])].sort((a, b) => b - a);
+    }
+    addFrom(json) {
+        const pending = [json];
+        for (const value of pending) {
+            if (typeof value !== 'object' || value === null)
+                continue;
+            const fields = value;
+            for (const key in fields) {
+                const field = fields[key];
+                if (typeof field === 'object')
+                    pending.push(field);
+                else if (typeof field === 'string' && SECRET_FIELD.test(key))
+                    this.add(field, 'received');
+            }
+        }
+    }
+    scrub(text) {
+        if (this.values.size === 0)
+            return text;
+        const exact = this.removeWhole(text);
+        const decoded = secrets_unescape(exact);
+        const hidden = decoded === exact ? decoded : this.hide(decoded);
+        return hidden === decoded ? this.hide(exact) : hidden;
+    }
+    removeWhole(text) {
+        this.longestFirst ??= [...this.values].sort((a, b) => b.length - a.length);
+        return this.longestFirst.reduce((result, value) => result.replaceAll(value, '***'), text);
+    }
+    hide(text) {
+        const result = this.removeWhole(text);
+        const holdsPiece = (bytes) => [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
+        return this.removePieces(result)
+            .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
+            .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run));
+    }
+    removePieces(text) {
+        const { kept, from } = compact(text);
+        let result = '';
+        let end = -1;
+        for (let i = 0; i < kept.length; i++) {
+            const n = this.lengths.find((n) => i + n <= kept.length && this.pieces.has(kept.slice(i, i + n)));
+            if (n === undefined)
+                continue;
+            const start = from[i] ?? 0;
+            if (start > end)
+                result += `${text.slice(Math.max(end, 0), start)}***`;
+            end = Math.max(end, (from[i + n - 1] ?? 0) + 1);
+        }
+        return end < 0 ? text : result + text.slice(end);
+    }
+}
+const IGNORED = (0,shared_text/* lazyRegExp */.eN)(() => /[\s+\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
+function compact(text) {
+    const ignored = (0,shared_text/* isAscii */.ER)(text) ? /[\s+]/ : IGNORED();
+    const from = [];
+    for (let i = 0; i < text.length; i++)
+        if (!ignored.test(text.charAt(i)))
+            from.push(i);
+    return { kept: from.map((i) => text.charAt(i)).join(''), from };
+}
+const BASE64_RUN = /[\w+/-]+={0,2}/g;
+const HEX_RUN = /(?:\\x|(?<!\w)(?:0x)?)[0-9a-f]{2}(?:[:,-]?\s?(?:0x|\\x)?[0-9a-f]{2})*(?!\w)/gi;
+function hexDigits(run) {
+    return run.replace(/[0\\]x|[^0-9a-f]/gi, '');
+}
+const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi;
+const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+function secrets_unescape(text) {
+    return text
+        .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex, char) => hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)))
+        .replace(HTML_REFERENCE, (match, dec, hex, name) => {
+        if (typeof name === 'string')
+            return NAMED[name.toLowerCase()] ?? match;
+        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : match;
+    })
+        .replace(/[^\s"'<>&=?]+/g, (word) => (/%[0-9a-f]{2}/i.test(word) ? decodeWord(word) : word));
+}
+function decodeWord(word) {
+    return word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+        try {
+            return decodeURIComponent(escapes);
+        }
+        catch {
+            return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one));
+        }
+    });
+}
+
+;// CONCATENATED MODULE: ./src/runner/start.ts
+
+
+
+function maskedSecrets(runner) {
+    return new Secrets(runner.setSecret);
+}
+function connect(runner, connection, secrets, clock, { transport, bound } = {}) {
+    const total = connection.totalTimeoutMs;
+    const tighter = bound !== undefined && (total === 0 || bound.ms < total);
+    const deadline = tighter ? new time/* Deadline */.B2(clock, bound.ms, bound.name) : new time/* Deadline */.B2(clock, total);
+    const stopListening = stopOnCancel(runner, deadline, clock);
+    const options = { ...connection, secrets, log: runner, deadline, clock };
+    const client = new PlatformClient(transport ? { ...options, transport } : options);
+    const close = () => {
+        stopListening();
+        client.close();
+    };
+    return { client, deadline, close };
+}
+function listenForCancel(listener) {
+    const onSigint = listener.bind(undefined, 'SIGINT');
+    const onSigterm = listener.bind(undefined, 'SIGTERM');
+    process.on('SIGINT', onSigint).on('SIGTERM', onSigterm);
+    return () => {
+        process.off('SIGINT', onSigint).off('SIGTERM', onSigterm);
+    };
+}
+const CANCEL_GRACE_MS = 5_000;
+function stopOnCancel(runner, deadline, clock) {
+    const finished = new AbortController();
+    const stopListening = runner.onCancel((signal) => {
+        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
+            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
+            deadline.cancel(signal);
+            void clock.sleep(CANCEL_GRACE_MS, finished.signal).then(() => {
+                if (!finished.signal.aborted)
+                    deadline.cut();
+            });
+            return;
+        }
+        if (!deadline.cutSignal.aborted) {
+            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
+        }
+        deadline.cancel(signal);
+        deadline.cut();
+    });
+    return () => {
+        finished.abort();
+        stopListening();
+    };
+}
+
+
+/***/ }),
+
+/***/ 382:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DS: () => (/* binding */ FORK_HINT),
+/* harmony export */   GI: () => (/* binding */ RequestError),
+/* harmony export */   V0: () => (/* binding */ UnsettledRevokeError),
+/* harmony export */   Xe: () => (/* binding */ ThrottledError),
+/* harmony export */   YP: () => (/* binding */ UnknownTokenError),
+/* harmony export */   bD: () => (/* binding */ messageOf),
+/* harmony export */   dz: () => (/* binding */ InputError),
+/* harmony export */   eZ: () => (/* binding */ toFile),
+/* harmony export */   j3: () => (/* binding */ DeadlineError),
+/* harmony export */   lZ: () => (/* binding */ ActionError),
+/* harmony export */   v3: () => (/* binding */ AuthenticationError),
+/* harmony export */   vu: () => (/* binding */ isRefusal)
+/* harmony export */ });
+/* unused harmony export FileWriteError */
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
+
+class ActionError extends Error {
+}
+class InputError extends ActionError {
+    input;
+    constructor(input, problem) {
+        super(`Input '${input}' ${problem}`);
+        this.input = input;
+    }
+}
+class FileWriteError extends ActionError {
+    constructor(file, cause) {
+        super(`could not write ${file}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .asSentence */ .KG)(messageOf(cause))}`);
+    }
+}
+function toFile(file, write) {
+    try {
+        return write();
+    }
+    catch (error) {
+        throw new FileWriteError(file, error);
+    }
+}
+const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
+function messageOf(error) {
+    const { message } = (error ?? {});
+    return typeof message === 'string' ? message : String(error);
+}
+class RequestError extends ActionError {
+    status;
+    transient;
+    constructor(message, status, transient = false) {
+        super(message);
+        this.status = status;
+        this.transient = transient;
+    }
+}
+class AuthenticationError extends RequestError {
+}
+class DeadlineError extends RequestError {
+    mayHaveTakenEffect;
+    constructor(message, status, mayHaveTakenEffect = false) {
+        super(message, status);
+        this.mayHaveTakenEffect = mayHaveTakenEffect;
+    }
+}
+class UnsettledRevokeError extends RequestError {
+    refusal;
+    mayHaveRevoked;
+    constructor(refusal, mayHaveRevoked) {
+        super(refusal.message, refusal.status);
+        this.refusal = refusal;
+        this.mayHaveRevoked = mayHaveRevoked;
+    }
+}
+class ThrottledError extends RequestError {
+    throttle;
+    constructor(message, throttle) {
+        super(message, 429);
+        this.throttle = { ...throttle, why: message };
+    }
+}
+class UnknownTokenError extends RequestError {
+}
+function isRefusal(status) {
+    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
+}
+
+
+/***/ }),
+
+/***/ 443:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   AB: () => (/* binding */ quoteName),
+/* harmony export */   Lv: () => (/* binding */ toRecord),
+/* harmony export */   O1: () => (/* binding */ isUuid),
+/* harmony export */   Sk: () => (/* binding */ tokenLabel),
+/* harmony export */   ar: () => (/* binding */ uniqueById),
+/* harmony export */   ll: () => (/* binding */ newestFirst),
+/* harmony export */   m_: () => (/* binding */ shortId),
+/* harmony export */   s: () => (/* binding */ sameId),
+/* harmony export */   uz: () => (/* binding */ findById),
+/* harmony export */   wO: () => (/* binding */ createdTime),
+/* harmony export */   wW: () => (/* binding */ nameAndId)
+/* harmony export */ });
+/* unused harmony exports publicJson, NO_NAME, projectOf, newestFirstBy, UUID, readTimestamp */
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
+
+const PUBLIC_FIELDS = [
+    'id',
+    'name',
+    'state',
+    'mediatorId',
+    'projectId',
+    'createdBy',
+    'createdByEmail',
+    'createdAt',
+    'revokedAt',
+    'revokedBy',
+];
+function toRecord(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return 'not an object';
+    const fields = value;
+    const { id, state, tokenValue } = fields;
+    if (typeof id !== 'string' || id === '')
+        return 'a record without an id';
+    if (typeof state !== 'string' || state === '')
+        return 'a record without a state';
+    const record = { id, state };
+    for (const field of PUBLIC_FIELDS) {
+        const text = fields[field];
+        if (typeof text === 'string')
+            record[field] = text;
+    }
+    if (typeof tokenValue === 'string' && tokenValue.trim() !== '')
+        record.tokenValue = tokenValue;
+    return record;
+}
+function publicJson(records, around = []) {
+    return JSON.stringify(records, [...around, ...PUBLIC_FIELDS]);
+}
+function nameAndId(token) {
+    return `${token.name === undefined ? NO_NAME : quoteName(token.name)} (${shortId(token)})`;
+}
+function quoteName(name) {
+    return `'${(0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .truncate */ .xv)((0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(name), 200)}'`;
+}
+const NO_NAME = '(a name that is not text)';
+function shortId(token) {
+    return (0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .truncate */ .xv)((0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(token.id), 80);
+}
+function tokenLabel(token) {
+    return `gateway token ${nameAndId(token)}`;
+}
+function uniqueById(records) {
+    const seen = new Set();
+    const isNew = (record) => seen.size < seen.add(caseless(record.id)).size;
+    if (records.every(isNew))
+        return records;
+    seen.clear();
+    return records.filter(isNew);
+}
+function caseless(id) {
+    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
+}
+function sameId(a, b) {
+    return caseless(a) === caseless(b);
+}
+function projectOf(records) {
+    const [first, ...rest] = records;
+    const id = first?.projectId;
+    if (id === undefined)
+        return undefined;
+    let several = false;
+    for (const { projectId } of rest) {
+        if (projectId === undefined)
+            return undefined;
+        several ||= !sameId(projectId, id);
+    }
+    return several ? 'several' : { id };
+}
+function findById(tokens, tokenId) {
+    return tokens.find((token) => sameId(token.id, tokenId));
+}
+function createdTime(record) {
+    return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
+}
+function newestFirst(records) {
+    return newestFirstBy(records, (record) => record);
+}
+function newestFirstBy(items, recordOf) {
+    const keyed = items.map((item) => {
+        const record = recordOf(item);
+        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
+    });
+    keyed.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return keyed.map(({ item }) => item);
+}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function isUuid(value) {
+    return UUID.test(value);
+}
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?([0-5]\d))$/;
+function readTimestamp(text) {
+    const match = ISO_8601.exec(text);
+    if (match === null)
+        return undefined;
+    const [year = 0, month = 0, day, hour, minute, second] = match.slice(1, 7).map(Number);
+    const millis = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
+    const sign = match[9] === '-' ? -1 : 1;
+    const offsetMinutes = match[8] ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));
+    if (Math.abs(offsetMinutes) > 18 * 60)
+        return undefined;
+    const utc = Date.UTC(year, month - 1, day, hour, minute, second);
+    if (new Date(utc).toISOString().slice(0, 19) !== text.slice(0, 19))
+        return undefined;
+    return utc + millis - offsetMinutes * 60_000;
+}
+
+
+/***/ }),
+
+/***/ 646:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ER: () => (/* binding */ isAscii),
+/* harmony export */   KG: () => (/* binding */ asSentence),
+/* harmony export */   Kw: () => (/* binding */ neutralizeCommands),
+/* harmony export */   N9: () => (/* binding */ neutralizeLegacyCommands),
+/* harmony export */   TN: () => (/* binding */ oneLine),
+/* harmony export */   U9: () => (/* binding */ isLoopback),
+/* harmony export */   eN: () => (/* binding */ lazyRegExp),
+/* harmony export */   gW: () => (/* binding */ CONTROL_CHARACTER),
+/* harmony export */   hD: () => (/* binding */ quote),
+/* harmony export */   xv: () => (/* binding */ truncate),
+/* harmony export */   z3: () => (/* binding */ formatBytes)
+/* harmony export */ });
+/* unused harmony exports showInvisible, countTokens, formatAge */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL_OR_SPACE = new RegExp(`(?:${CONTROL_CHARACTER.source}|\\s)+`, 'g');
+function oneLine(value) {
+    return showInvisible(value).replace(CONTROL_OR_SPACE, ' ').trim();
+}
+const invisible = lazyRegExp(() => /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu);
+function isAscii(text) {
+    return /^[\x00-\x7f]*$/.test(text);
+}
+function showInvisible(value) {
+    if (isAscii(value))
+        return value;
+    return value.replace(invisible(), (char) => {
+        const code = char.codePointAt(0) ?? 0;
+        return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+    });
+}
+function truncate(value, max) {
+    if (value.length <= max)
+        return value;
+    let end = Math.max(0, max - 3);
+    const code = value.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff)
+        end--;
+    return `${value.slice(0, end)}...`;
+}
+function quote(value, max = 80) {
+    return JSON.stringify(truncate(showInvisible(value), max)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+function isLoopback(url) {
+    return /^(?:localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(url.hostname);
+}
+function asSentence(text) {
+    return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+function countTokens(count) {
+    return `${count} token${count === 1 ? '' : 's'}`;
+}
+function formatBytes(bytes) {
+    if (bytes % 1_048_576 === 0)
+        return `${bytes / 1_048_576} MiB`;
+    return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+}
+function formatAge(ms) {
+    const minutes = Math.max(0, Math.floor(ms / 60_000));
+    const days = Math.floor(minutes / 1440);
+    const hours = Math.floor((minutes % 1440) / 60);
+    if (days > 0)
+        return hours > 0 ? `${days}d ${hours}h` : `${days}d`;
+    if (hours > 0)
+        return `${hours}h ${minutes % 60}m`;
+    return `${minutes}m`;
+}
+const WEIGHTLESS = '\\p{Cc}\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u0640\\u07fa\\u180a\\u1cd3\\ufe73';
+const legacyPrefix = lazyRegExp(() => new RegExp(`#[${WEIGHTLESS}]*#[${WEIGHTLESS}]*(?=\\[)`, 'gu'));
+const commandStart = lazyRegExp(() => new RegExp(`^[\\s\\p{Z}${WEIGHTLESS}]*:(?=[${WEIGHTLESS}]*:)`, 'u'));
+const PLAIN_START = /^[ \t]*[!-9;-~]/;
+const LINE_BREAK = /(\r\n|\r|\n)/;
+function neutralizeLegacyCommands(text) {
+    return text.includes('#') ? text.replace(legacyPrefix(), '$& ') : text;
+}
+function neutralizeCommands(text) {
+    return neutralizeLegacyCommands(text)
+        .split(LINE_BREAK)
+        .map((line) => (PLAIN_START.test(line) ? line : line.replace(commandStart(), '$& ')))
+        .join('');
+}
+function lazyRegExp(build) {
+    let built;
+    return () => (built ??= build());
+}
+
+
+/***/ }),
+
+/***/ 877:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  B2: () => (/* binding */ Deadline),
+  ce: () => (/* binding */ stopped),
+  ml: () => (/* binding */ systemClock)
+});
+
+// UNUSED EXPORTS: agesNow
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./src/shared/time.ts
+
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms, signal) => (0,promises_namespaceObject.setTimeout)(ms, undefined, { signal }).catch(() => undefined),
+    jitter: () => Math.random(),
+};
+function agesNow(clock, platformTime) {
+    const runnerNow = clock.now();
+    const platformNow = platformTime(runnerNow);
+    const ages = platformNow === undefined
+        ? { by: 'runner' }
+        : { by: 'platform', skewMs: platformNow - runnerNow };
+    return { now: platformNow ?? runnerNow, ages };
+}
+class Deadline {
+    clock;
+    totalMs;
+    bound;
+    endsAt;
+    stopping = new AbortController();
+    cutting = new AbortController();
+    stopSignal = this.stopping.signal;
+    cutSignal = this.cutting.signal;
+    constructor(clock, totalMs, bound) {
+        this.clock = clock;
+        this.totalMs = totalMs;
+        this.bound = bound;
+        this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
+    }
+    remaining() {
+        return this.stopSignal.aborted ? 0 : Math.max(0, this.endsAt - this.clock.now());
+    }
+    expired() {
+        return this.remaining() === 0;
+    }
+    cancel(signal) {
+        this.stopping.abort(signal);
+    }
+    grace(ms) {
+        if (!this.stopSignal.aborted)
+            this.endsAt += ms;
+    }
+    cut() {
+        this.cutting.abort();
+    }
+    cause() {
+        if (this.stopSignal.aborted)
+            return { by: 'cancel', signal: String(this.stopSignal.reason) };
+        return { by: 'totalTimeout', totalMs: this.totalMs, bound: this.bound };
+    }
+    describe() {
+        return budget(this.totalMs, this.bound);
+    }
+}
+function budget(totalMs, bound = 'totalTimeout') {
+    return `${bound} (${Math.round(totalMs / 1000)} s)`;
+}
+function stopped(cause) {
+    if (cause.by === 'cancel')
+        return `The step was cancelled (${cause.signal})`;
+    return `${budget(cause.totalMs, cause.bound)} ran out`;
+}
+
+
+/***/ }),
+
+/***/ 613:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+
+/***/ }),
+
+/***/ 434:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
+
+/***/ }),
+
+/***/ 611:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
+
+/***/ }),
+
+/***/ 692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
+
+/***/ }),
+
+/***/ 278:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
+
+/***/ }),
+
+/***/ 24:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 756:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
+
+/***/ }),
+
+/***/ 23:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ }),
+
+/***/ 511:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Qq: () => (/* binding */ HttpClient)
+});
+
+// UNUSED EXPORTS: Headers, HttpClientError, HttpClientResponse, HttpCodes, MediaTypes, getProxyUrl, isHttps
+
 // EXTERNAL MODULE: external "http"
 var external_http_ = __nccwpck_require__(611);
 var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
@@ -1756,2388 +4398,6 @@ class HttpClient {
 }
 const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ./src/platform/no-answer.ts
-
-const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted';
-const PLAIN_HTTP = 'ERR_SSL_WRONG_VERSION_NUMBER';
-const NODE_ERRORS = {
-    ECONNREFUSED: ['unreachable', 'connection refused'],
-    ENOTFOUND: ['unreachable', 'host not found'],
-    EAI_AGAIN: ['unreachable', 'host name lookup failed'],
-    EHOSTUNREACH: ['unreachable', 'host unreachable'],
-    ENETUNREACH: ['unreachable', 'network unreachable'],
-    ENETDOWN: ['unreachable'],
-    ECONNRESET: ['lost', 'connection reset'],
-    ECONNABORTED: ['lost', 'connection aborted'],
-    EPIPE: ['lost', 'connection closed while sending'],
-    ETIMEDOUT: ['lost'],
-    DEPTH_ZERO_SELF_SIGNED_CERT: ['certificate', 'its certificate is self-signed, and not trusted'],
-    SELF_SIGNED_CERT_IN_CHAIN: [
-        'certificate',
-        'its certificate chain ends in a self-signed CA that is not trusted',
-    ],
-    UNABLE_TO_VERIFY_LEAF_SIGNATURE: ['certificate', UNTRUSTED_CA],
-    UNABLE_TO_GET_ISSUER_CERT: ['certificate', 'certificate not trusted'],
-    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ['certificate', UNTRUSTED_CA],
-    CERT_UNTRUSTED: ['certificate', 'certificate not trusted'],
-    CERT_SIGNATURE_FAILURE: ['certificate', 'certificate not trusted'],
-    CERT_HAS_EXPIRED: ['certificate', 'its certificate has expired'],
-    CERT_NOT_YET_VALID: ['certificate', 'certificate not trusted'],
-    ERR_TLS_CERT_ALTNAME_INVALID: ['certificate', 'its certificate is for another host name'],
-    [PLAIN_HTTP]: ['tls', 'the server answered in plain HTTP, not in TLS'],
-    EPROTO: ['tls'],
-};
-function kindOf(code) {
-    return NODE_ERRORS[code]?.[0] ?? (code.startsWith('ERR_SSL_') ? 'tls' : undefined);
-}
-const PROXY_REFUSAL = /tunneling socket could not be established, statusCode=(\d{3})/;
-const OPENSSL_ERROR = /\berror:[0-9A-F]+:[^:\n]*:[^:\n]*:([^:\n]+)/;
-function inWords(error, sent) {
-    const message = error instanceof Error ? error.message : String(error);
-    const proxyStatus = PROXY_REFUSAL.exec(message)?.[1];
-    if (proxyStatus === '407')
-        return ['the proxy answered 407 Proxy Authentication Required (EPROXY)', 'EPROXYAUTH', false];
-    if (proxyStatus !== undefined)
-        return [`the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, 'EPROXY', false];
-    const code = error.code;
-    const given = typeof code === 'string' ? code : 'EUNKNOWN';
-    const reason = OPENSSL_ERROR.exec(message)?.[1];
-    const known = given === 'EPROTO' && reason !== undefined
-        ? `ERR_SSL_${reason.toUpperCase().replaceAll(' ', '_')}`
-        : given;
-    const words = NODE_ERRORS[known]?.[1] ??
-        (reason === undefined ? oneLine(message) : `TLS with the server failed: ${reason}`);
-    return [`${words} (${known})`, known, sent && known !== PLAIN_HTTP];
-}
-
-;// CONCATENATED MODULE: ./package.json
-const package_namespaceObject = {"rE":"0.1.0"};
-;// CONCATENATED MODULE: ./src/platform/http.ts
-
-
-
-
-
-
-
-
-const USER_AGENT = `gateway-token-action/${package_namespaceObject.rE}`;
-class TransportError extends Error {
-    code;
-    requestSent;
-    name = 'TransportError';
-    constructor(message, code, requestSent) {
-        super(message);
-        this.code = code;
-        this.requestSent = requestSent;
-    }
-}
-const CUT_OFF = 'ECANCELED';
-class HttpTransport {
-    clients = { auth: keptAlive(), api: keptAlive() };
-    send(target, request, ...options) {
-        return send(request, this.clients[target].getAgent(request.url), ...options);
-    }
-    close() {
-        for (const client of Object.values(this.clients))
-            client.dispose();
-    }
-}
-function keptAlive() {
-    return new HttpClient(USER_AGENT, [], { keepAlive: true });
-}
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
-function send(request, agent, ...[timeoutMs, signal, onWritten]) {
-    return new Promise((resolve, reject) => {
-        const url = new URL(request.url);
-        const { method, headers } = request;
-        const req = (url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default())).request(url, { method, headers, agent });
-        let sent = false;
-        const finish = (error, response) => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', cutOff);
-            if (response === undefined)
-                reject(toTransportError(error, sent));
-            else
-                resolve(response);
-        };
-        const stop = (message, code) => {
-            const error = new TransportError(message, code, sent);
-            finish(error);
-            req.destroy(error);
-        };
-        const timer = setTimeout(() => {
-            stop(`no answer within ${timeoutMs / 1000} s (timeout)`, 'ETIMEDOUT');
-        }, timeoutMs);
-        const cutOff = () => {
-            stop('cut off: the step was cancelled', CUT_OFF);
-        };
-        if (signal?.aborted === true)
-            cutOff();
-        else
-            signal?.addEventListener('abort', cutOff, { once: true });
-        req.on('error', finish);
-        req.on('finish', () => {
-            sent = true;
-            onWritten?.();
-        });
-        req.on('response', (res) => {
-            sent = true;
-            let chunks = [];
-            let size = 0;
-            res.on('data', (chunk) => {
-                size += chunk.length;
-                if (size > MAX_BODY_BYTES)
-                    stop(`answer larger than ${formatBytes(MAX_BODY_BYTES)}`, 'EMSGSIZE');
-                else
-                    chunks.push(chunk);
-            });
-            res.on('error', finish);
-            res.on('end', () => {
-                const body = Buffer.concat(chunks, size).toString('utf8');
-                chunks = [];
-                const { statusCode: status = 0, statusMessage: statusText = '' } = res;
-                finish(undefined, { status, statusText, headers: res.headers, body });
-            });
-        });
-        req.end(request.body);
-    });
-}
-function toTransportError(error, sent) {
-    return error instanceof TransportError ? error : new TransportError(...inWords(error, sent));
-}
-const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
-function authEndpoint(authUrl) {
-    return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
-}
-const TOKENS_PATH = '/api/tokens';
-function revokePath(tokenId) {
-    if (!records_isUuid(tokenId))
-        throw new RequestError(`the token id ${text_quote(tokenId)} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
-    return `${TOKENS_PATH}/${tokenId}/revoke?tokenId=${tokenId}`;
-}
-function jsonRequest(method, url, body) {
-    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
-    if (body === undefined)
-        return { method, url, headers };
-    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
-}
-function requestLine(request) {
-    return `${request.method} ${request.url}`;
-}
-
-;// CONCATENATED MODULE: ./src/platform/find-created.ts
-
-
-
-const KNOWN_CLOCK_MARGIN_MS = 2_000;
-const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
-const LATE_CREATE_MS = 60_000;
-const LOOK_AGAIN_MS = 2_000;
-function createWindow(sentAt, platformTime, totalMs = 0) {
-    const onPlatform = platformTime(sentAt);
-    const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
-    const start = onPlatform ?? sentAt;
-    const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity;
-    return { since: start - margin, until, clockKnown: onPlatform !== undefined };
-}
-function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, except } = {}) {
-    const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs);
-    const candidates = newestFirst(tokens.filter((token) => {
-        if (token.name !== name || token.state !== 'active')
-            return false;
-        if (except !== undefined && sameId(token.id, except))
-            return false;
-        const created = createdTime(token);
-        return created === undefined || (created >= since && created <= until);
-    }));
-    const [only, ...others] = candidates;
-    if (only === undefined)
-        return { found: 'none' };
-    if (others.length > 0)
-        return { found: 'several', tokens: candidates };
-    const created = createdTime(only);
-    if (created === undefined) {
-        const why = `its createdAt (${text_quote(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`;
-        return { found: 'unsure', token: only, why };
-    }
-    if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
-        const seconds = Math.round((sentAt - created) / 1000);
-        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
-        return { found: 'unsure', token: only, why };
-    }
-    return { found: 'one', token: only };
-}
-function lookForSentence(record, platformTime) {
-    const since = new Date(createWindow(record.sentAt, platformTime).since).toISOString();
-    const other = record.id === undefined ? '' : ` other than ${truncate(oneLine(record.id), 80)}`;
-    return `An active token named ${quoteName(record.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
-}
-async function searchCreated(api, record, { clock, deadline, log }, totalMs) {
-    let failure;
-    for (let answered = false;;) {
-        const tokens = await api.listTokens().catch((error) => {
-            if (!(error instanceof RequestError && error.transient))
-                throw error;
-            failure = { error };
-        });
-        answered ||= tokens !== undefined;
-        const options = { totalMs, except: record.id };
-        const created = tokens && findCreated(tokens, record, (at) => api.platformTime(at), options);
-        if (created !== undefined && created.found !== 'none')
-            return created;
-        const landing = answered ? record.sentAt + LATE_CREATE_MS - clock.now() : Infinity;
-        if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
-            if (!answered && failure !== undefined)
-                throw failure.error;
-            return { found: 'none' };
-        }
-        const again = `ooking again in ${LOOK_AGAIN_MS / 1000} s.`;
-        log.info(tokens === undefined
-            ? `Listing the tokens failed: ${messageOf(failure?.error)} L${again}`
-            : `No token named ${quoteName(record.name)} in the list yet; a create can land late: l${again}`);
-        await clock.sleep(LOOK_AGAIN_MS, deadline.stopSignal);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/platform/create-life.ts
-
-
-
-
-
-function mustSearch({ state, lostEarlier }) {
-    return state === 'sent' || state === 'unknown' || lostEarlier === true;
-}
-async function revokeUnheld(revoke, token) {
-    try {
-        await revoke(token.id);
-        return 'It was revoked at once.';
-    }
-    catch (error) {
-        return `Revoking it at once failed too: ${asSentence(messageOf(error))} Revoke it with operation: revoke and tokenId: ${shortId(token)}.`;
-    }
-}
-class CreateLife {
-    context;
-    record;
-    unrecorded;
-    lostAttempts = 0;
-    constructor(name, when, context) {
-        this.context = context;
-        this.record = { name, sentAt: context.clock.now(), state: 'not sent', when };
-        context.record({ ...this.record });
-    }
-    written = () => {
-        if (this.record.state === 'not sent')
-            this.change({ state: 'sent' });
-    };
-    async afterLostAnswer(failure) {
-        const { record, context } = this;
-        const name = quoteName(record.name);
-        context.log.info(`${failure}. The token may have been created all the same: checking the list.`);
-        this.lostAttempts++;
-        this.change({ state: 'unknown' });
-        const lookFor = lookForSentence(record, context.platformTime);
-        const tokens = await context.list().catch((error) => {
-            const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${messageOf(error)} ${lookFor}`;
-            throw new RequestError(`${failure}; ${unknown}`);
-        });
-        const created = findCreated(tokens, record, context.platformTime);
-        if (created.found === 'none') {
-            context.log.info(`No token named ${name} was created: sending the create again.`);
-            return undefined;
-        }
-        if (created.found !== 'one') {
-            const why = created.found === 'several'
-                ? `${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`
-                : `the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`;
-            throw new RequestError(`${failure}; ${why}`);
-        }
-        const { token } = created;
-        if (!records_isUuid(token.id)) {
-            const why = `a token named ${name} was created, but its id ${text_quote(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`;
-            throw new RequestError(`${failure}; ${why}`);
-        }
-        this.change({ state: 'created', id: token.id, lostEarlier: this.lostAttempts > 1 });
-        if (token.tokenValue === undefined) {
-            const why = `token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one).`;
-            throw new RequestError(`${failure}; ${why} ${await revokeUnheld(context.revoke, token)}`);
-        }
-        const createdAt = oneLine(token.createdAt ?? '?');
-        context.log.info(`It was: token ${token.id}, created at ${createdAt}, is this step's token.`);
-        return token;
-    }
-    async accept(token, request) {
-        const { record, context } = this;
-        const lost = record.state === 'unknown' || record.lostEarlier === true;
-        if (token.name === record.name && token.state === 'active') {
-            this.change({ state: 'created', id: token.id, lostEarlier: lost });
-            if (this.unrecorded !== undefined) {
-                const error = asSentence(messageOf(this.unrecorded.error));
-                const what = `The value of the new ${tokenLabel(token)} was not handed on.`;
-                throw new ActionError(`${error} ${what} ${await revokeUnheld(context.revoke, token)}`);
-            }
-            if (lost && record.when !== 'never')
-                context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`);
-            else if (lost)
-                context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(this.record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
-            return token;
-        }
-        const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${text_quote(oneLine(token.state), 40)}, not an active token named ${quoteName(record.name)}: its value was not handed on.`;
-        const created = createdTime(token);
-        const since = createWindow(record.sentAt, context.platformTime).since;
-        if (token.state !== 'active' || (created !== undefined && created < since)) {
-            this.change({ state: 'refused' });
-            const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
-            throw new RequestError(token.state === 'active' ? mismatch + older : mismatch);
-        }
-        this.change({ state: 'created', id: token.id });
-        throw new RequestError(`${mismatch} ${await revokeUnheld(context.revoke, token)}`);
-    }
-    failed(error) {
-        const { state } = this.record;
-        if (state === 'created' || state === 'unknown')
-            return;
-        const status = error instanceof RequestError ? error.status : undefined;
-        if (isRefusal(status) || status === 429)
-            this.change({ state: 'refused' });
-        else if (state === 'sent')
-            this.change({ state: 'unknown' });
-    }
-    change(to) {
-        Object.assign(this.record, to);
-        try {
-            this.context.record({ ...this.record });
-        }
-        catch (error) {
-            this.unrecorded ??= { error };
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/post/state.ts
-const CREATE = 'create';
-const TOKEN_FILE = 'tokenFile';
-const STATES = ['not sent', 'sent', 'created', 'refused', 'unknown'];
-class PostState {
-    runner;
-    constructor(runner) {
-        this.runner = runner;
-    }
-    create = (record) => {
-        if (record.when === 'never')
-            return;
-        const { name, sentAt, state, id, lostEarlier, when } = record;
-        this.runner.saveState(CREATE, JSON.stringify({ name, sentAt, state, id, lostEarlier, when }));
-    };
-    tokenFile(path) {
-        this.runner.saveState(TOKEN_FILE, path);
-    }
-}
-function readSavedCreate(runner) {
-    let saved;
-    try {
-        saved = JSON.parse(runner.getState(CREATE) || '{}');
-    }
-    catch {
-        return undefined;
-    }
-    const { name, sentAt, state, id, lostEarlier, when } = saved ?? {};
-    if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt))
-        return undefined;
-    return {
-        name,
-        sentAt: sentAt,
-        state: STATES.find((known) => known === state) ?? 'unknown',
-        ...(typeof id === 'string' && id !== '' && { id }),
-        ...(lostEarlier === true && { lostEarlier }),
-        when: when === 'failure' ? 'failure' : 'always',
-    };
-}
-function savedTokenFile(runner) {
-    return runner.getState(TOKEN_FILE) || undefined;
-}
-
-;// CONCATENATED MODULE: external "os"
-const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-/**
- * Sanitizes an input into a string so it can be passed into issueCommand safely
- * @param input input to sanitize into a string
- */
-function toCommandValue(input) {
-    if (input === null || input === undefined) {
-        return '';
-    }
-    else if (typeof input === 'string' || input instanceof String) {
-        return input;
-    }
-    return JSON.stringify(input);
-}
-/**
- *
- * @param annotationProperties
- * @returns The command properties to send with the actual annotation command
- * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
- */
-function toCommandProperties(annotationProperties) {
-    if (!Object.keys(annotationProperties).length) {
-        return {};
-    }
-    return {
-        title: annotationProperties.title,
-        file: annotationProperties.file,
-        line: annotationProperties.startLine,
-        endLine: annotationProperties.endLine,
-        col: annotationProperties.startColumn,
-        endColumn: annotationProperties.endColumn
-    };
-}
-//# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
-
-
-/**
- * Issues a command to the GitHub Actions runner
- *
- * @param command - The command name to issue
- * @param properties - Additional properties for the command (key-value pairs)
- * @param message - The message to include with the command
- * @remarks
- * This function outputs a specially formatted string to stdout that the Actions
- * runner interprets as a command. These commands can control workflow behavior,
- * set outputs, create annotations, mask values, and more.
- *
- * Command Format:
- *   ::name key=value,key=value::message
- *
- * @example
- * ```typescript
- * // Issue a warning annotation
- * issueCommand('warning', {}, 'This is a warning message');
- * // Output: ::warning::This is a warning message
- *
- * // Set an environment variable
- * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
- * // Output: ::set-env name=MY_VAR::some value
- *
- * // Add a secret mask
- * issueCommand('add-mask', {}, 'secretValue123');
- * // Output: ::add-mask::secretValue123
- * ```
- *
- * @internal
- * This is an internal utility function that powers the public API functions
- * such as setSecret, warning, error, and exportVariable.
- */
-function issueCommand(command, properties, message) {
-    const cmd = new Command(command, properties, message);
-    process.stdout.write(cmd.toString() + external_os_namespaceObject.EOL);
-}
-function issue(name, message = '') {
-    issueCommand(name, {}, message);
-}
-const CMD_STRING = '::';
-class Command {
-    constructor(command, properties, message) {
-        if (!command) {
-            command = 'missing.command';
-        }
-        this.command = command;
-        this.properties = properties;
-        this.message = message;
-    }
-    toString() {
-        let cmdStr = CMD_STRING + this.command;
-        if (this.properties && Object.keys(this.properties).length > 0) {
-            cmdStr += ' ';
-            let first = true;
-            for (const key in this.properties) {
-                if (this.properties.hasOwnProperty(key)) {
-                    const val = this.properties[key];
-                    if (val) {
-                        if (first) {
-                            first = false;
-                        }
-                        else {
-                            cmdStr += ',';
-                        }
-                        cmdStr += `${key}=${escapeProperty(val)}`;
-                    }
-                }
-            }
-        }
-        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
-        return cmdStr;
-    }
-}
-function escapeData(s) {
-    return toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A');
-}
-function escapeProperty(s) {
-    return toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A')
-        .replace(/:/g, '%3A')
-        .replace(/,/g, '%2C');
-}
-//# sourceMappingURL=command.js.map
-;// CONCATENATED MODULE: external "crypto"
-const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
-;// CONCATENATED MODULE: external "fs"
-const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
-// For internal use, subject to change.
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
-
-
-
-function issueFileCommand(command, message) {
-    const filePath = process.env[`GITHUB_${command}`];
-    if (!filePath) {
-        throw new Error(`Unable to find environment variable for file command ${command}`);
-    }
-    if (!external_fs_namespaceObject.existsSync(filePath)) {
-        throw new Error(`Missing file at path: ${filePath}`);
-    }
-    external_fs_namespaceObject.appendFileSync(filePath, `${toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
-        encoding: 'utf8'
-    });
-}
-function prepareKeyValueMessage(key, value) {
-    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
-    const convertedValue = toCommandValue(value);
-    // These should realistically never happen, but just in case someone finds a
-    // way to exploit uuid generation let's not allow keys or values that contain
-    // the delimiter.
-    if (key.includes(delimiter)) {
-        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
-    }
-    if (convertedValue.includes(delimiter)) {
-        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
-    }
-    return `${key}<<${delimiter}${external_os_namespaceObject.EOL}${convertedValue}${external_os_namespaceObject.EOL}${delimiter}`;
-}
-//# sourceMappingURL=file-command.js.map
-;// CONCATENATED MODULE: external "path"
-const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
-var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-class BasicCredentialHandler {
-    constructor(username, password) {
-        this.username = username;
-        this.password = password;
-    }
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-class BearerCredentialHandler {
-    constructor(token) {
-        this.token = token;
-    }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Bearer ${this.token}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-class PersonalAccessTokenCredentialHandler {
-    constructor(token) {
-        this.token = token;
-    }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Basic ${Buffer.from(`PAT:${this.token}`).toString('base64')}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-//# sourceMappingURL=auth.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
-var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-class OidcClient {
-    static createHttpClient(allowRetry = true, maxRetry = 10) {
-        const requestOptions = {
-            allowRetries: allowRetry,
-            maxRetries: maxRetry
-        };
-        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(OidcClient.getRequestToken())], requestOptions);
-    }
-    static getRequestToken() {
-        const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
-        if (!token) {
-            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_TOKEN env variable');
-        }
-        return token;
-    }
-    static getIDTokenUrl() {
-        const runtimeUrl = process.env['ACTIONS_ID_TOKEN_REQUEST_URL'];
-        if (!runtimeUrl) {
-            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable');
-        }
-        return runtimeUrl;
-    }
-    static getCall(id_token_url) {
-        return oidc_utils_awaiter(this, void 0, void 0, function* () {
-            var _a;
-            const httpclient = OidcClient.createHttpClient();
-            const res = yield httpclient
-                .getJson(id_token_url)
-                .catch(error => {
-                throw new Error(`Failed to get ID Token. \n 
-        Error Code : ${error.statusCode}\n 
-        Error Message: ${error.message}`);
-            });
-            const id_token = (_a = res.result) === null || _a === void 0 ? void 0 : _a.value;
-            if (!id_token) {
-                throw new Error('Response json body do not have ID Token field');
-            }
-            return id_token;
-        });
-    }
-    static getIDToken(audience) {
-        return oidc_utils_awaiter(this, void 0, void 0, function* () {
-            try {
-                // New ID Token is requested from action service
-                let id_token_url = OidcClient.getIDTokenUrl();
-                if (audience) {
-                    const encodedAudience = encodeURIComponent(audience);
-                    id_token_url = `${id_token_url}&audience=${encodedAudience}`;
-                }
-                debug(`ID token url is ${id_token_url}`);
-                const id_token = yield OidcClient.getCall(id_token_url);
-                setSecret(id_token);
-                return id_token;
-            }
-            catch (error) {
-                throw new Error(`Error message: ${error.message}`);
-            }
-        });
-    }
-}
-//# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
-var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { access, appendFile, writeFile } = external_fs_namespaceObject.promises;
-const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
-const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
-class Summary {
-    constructor() {
-        this._buffer = '';
-    }
-    /**
-     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
-     * Also checks r/w permissions.
-     *
-     * @returns step summary file path
-     */
-    filePath() {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            if (this._filePath) {
-                return this._filePath;
-            }
-            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
-            if (!pathFromEnv) {
-                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
-            }
-            try {
-                yield access(pathFromEnv, external_fs_namespaceObject.constants.R_OK | external_fs_namespaceObject.constants.W_OK);
-            }
-            catch (_a) {
-                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
-            }
-            this._filePath = pathFromEnv;
-            return this._filePath;
-        });
-    }
-    /**
-     * Wraps content in an HTML tag, adding any HTML attributes
-     *
-     * @param {string} tag HTML tag to wrap
-     * @param {string | null} content content within the tag
-     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
-     *
-     * @returns {string} content wrapped in HTML element
-     */
-    wrap(tag, content, attrs = {}) {
-        const htmlAttrs = Object.entries(attrs)
-            .map(([key, value]) => ` ${key}="${value}"`)
-            .join('');
-        if (!content) {
-            return `<${tag}${htmlAttrs}>`;
-        }
-        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
-    }
-    /**
-     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
-     *
-     * @param {SummaryWriteOptions} [options] (optional) options for write operation
-     *
-     * @returns {Promise<Summary>} summary instance
-     */
-    write(options) {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
-            const filePath = yield this.filePath();
-            const writeFunc = overwrite ? writeFile : appendFile;
-            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
-            return this.emptyBuffer();
-        });
-    }
-    /**
-     * Clears the summary buffer and wipes the summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    clear() {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            return this.emptyBuffer().write({ overwrite: true });
-        });
-    }
-    /**
-     * Returns the current summary buffer as a string
-     *
-     * @returns {string} string of summary buffer
-     */
-    stringify() {
-        return this._buffer;
-    }
-    /**
-     * If the summary buffer is empty
-     *
-     * @returns {boolen} true if the buffer is empty
-     */
-    isEmptyBuffer() {
-        return this._buffer.length === 0;
-    }
-    /**
-     * Resets the summary buffer without writing to summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    emptyBuffer() {
-        this._buffer = '';
-        return this;
-    }
-    /**
-     * Adds raw text to the summary buffer
-     *
-     * @param {string} text content to add
-     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addRaw(text, addEOL = false) {
-        this._buffer += text;
-        return addEOL ? this.addEOL() : this;
-    }
-    /**
-     * Adds the operating system-specific end-of-line marker to the buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addEOL() {
-        return this.addRaw(external_os_namespaceObject.EOL);
-    }
-    /**
-     * Adds an HTML codeblock to the summary buffer
-     *
-     * @param {string} code content to render within fenced code block
-     * @param {string} lang (optional) language to syntax highlight code
-     *
-     * @returns {Summary} summary instance
-     */
-    addCodeBlock(code, lang) {
-        const attrs = Object.assign({}, (lang && { lang }));
-        const element = this.wrap('pre', this.wrap('code', code), attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML list to the summary buffer
-     *
-     * @param {string[]} items list of items to render
-     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addList(items, ordered = false) {
-        const tag = ordered ? 'ol' : 'ul';
-        const listItems = items.map(item => this.wrap('li', item)).join('');
-        const element = this.wrap(tag, listItems);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML table to the summary buffer
-     *
-     * @param {SummaryTableCell[]} rows table rows
-     *
-     * @returns {Summary} summary instance
-     */
-    addTable(rows) {
-        const tableBody = rows
-            .map(row => {
-            const cells = row
-                .map(cell => {
-                if (typeof cell === 'string') {
-                    return this.wrap('td', cell);
-                }
-                const { header, data, colspan, rowspan } = cell;
-                const tag = header ? 'th' : 'td';
-                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
-                return this.wrap(tag, data, attrs);
-            })
-                .join('');
-            return this.wrap('tr', cells);
-        })
-            .join('');
-        const element = this.wrap('table', tableBody);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds a collapsable HTML details element to the summary buffer
-     *
-     * @param {string} label text for the closed state
-     * @param {string} content collapsable content
-     *
-     * @returns {Summary} summary instance
-     */
-    addDetails(label, content) {
-        const element = this.wrap('details', this.wrap('summary', label) + content);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML image tag to the summary buffer
-     *
-     * @param {string} src path to the image you to embed
-     * @param {string} alt text description of the image
-     * @param {SummaryImageOptions} options (optional) addition image attributes
-     *
-     * @returns {Summary} summary instance
-     */
-    addImage(src, alt, options) {
-        const { width, height } = options || {};
-        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
-        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML section heading element
-     *
-     * @param {string} text heading text
-     * @param {number | string} [level=1] (optional) the heading level, default: 1
-     *
-     * @returns {Summary} summary instance
-     */
-    addHeading(text, level) {
-        const tag = `h${level}`;
-        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
-            ? tag
-            : 'h1';
-        const element = this.wrap(allowedTag, text);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML thematic break (<hr>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addSeparator() {
-        const element = this.wrap('hr', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML line break (<br>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addBreak() {
-        const element = this.wrap('br', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML blockquote to the summary buffer
-     *
-     * @param {string} text quote text
-     * @param {string} cite (optional) citation url
-     *
-     * @returns {Summary} summary instance
-     */
-    addQuote(text, cite) {
-        const attrs = Object.assign({}, (cite && { cite }));
-        const element = this.wrap('blockquote', text, attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML anchor tag to the summary buffer
-     *
-     * @param {string} text link text/content
-     * @param {string} href hyperlink
-     *
-     * @returns {Summary} summary instance
-     */
-    addLink(text, href) {
-        const element = this.wrap('a', text, { href });
-        return this.addRaw(element).addEOL();
-    }
-}
-const _summary = new Summary();
-/**
- * @deprecated use `core.summary`
- */
-const markdownSummary = _summary;
-const summary = _summary;
-//# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
-
-/**
- * toPosixPath converts the given path to the posix form. On Windows, \\ will be
- * replaced with /.
- *
- * @param pth. Path to transform.
- * @return string Posix path.
- */
-function toPosixPath(pth) {
-    return pth.replace(/[\\]/g, '/');
-}
-/**
- * toWin32Path converts the given path to the win32 form. On Linux, / will be
- * replaced with \\.
- *
- * @param pth. Path to transform.
- * @return string Win32 path.
- */
-function toWin32Path(pth) {
-    return pth.replace(/[/]/g, '\\');
-}
-/**
- * toPlatformPath converts the given path to a platform-specific path. It does
- * this by replacing instances of / and \ with the platform-specific path
- * separator.
- *
- * @param pth The path to platformize.
- * @return string The platform-specific path.
- */
-function toPlatformPath(pth) {
-    return pth.replace(/[/\\]/g, external_path_namespaceObject.sep);
-}
-//# sourceMappingURL=path-utils.js.map
-;// CONCATENATED MODULE: ./src/bundle/exec.ts
-function getExecOutput() {
-    return Promise.reject(new Error('@actions/exec is not bundled with this action (see src/bundle/exec.ts).'));
-}
-
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
-var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout: version } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
-        silent: true
-    });
-    const { stdout: name } = yield getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
-        silent: true
-    });
-    return {
-        name: name.trim(),
-        version: version.trim()
-    };
-});
-const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    var _a, _b, _c, _d;
-    const { stdout } = yield getExecOutput('sw_vers', undefined, {
-        silent: true
-    });
-    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
-    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
-    return {
-        name,
-        version
-    };
-});
-const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout } = yield getExecOutput('lsb_release', ['-i', '-r', '-s'], {
-        silent: true
-    });
-    const [name, version] = stdout.trim().split('\n');
-    return {
-        name,
-        version
-    };
-});
-const platform = external_os_namespaceObject.platform();
-const arch = external_os_namespaceObject.arch();
-const isWindows = platform === 'win32';
-const isMacOS = platform === 'darwin';
-const isLinux = platform === 'linux';
-function getDetails() {
-    return platform_awaiter(this, void 0, void 0, function* () {
-        return Object.assign(Object.assign({}, (yield (isWindows
-            ? getWindowsInfo()
-            : isMacOS
-                ? getMacOsInfo()
-                : getLinuxInfo()))), { platform,
-            arch,
-            isWindows,
-            isMacOS,
-            isLinux });
-    });
-}
-//# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
-var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-/**
- * The code to exit an action
- */
-var ExitCode;
-(function (ExitCode) {
-    /**
-     * A code indicating that the action was successful
-     */
-    ExitCode[ExitCode["Success"] = 0] = "Success";
-    /**
-     * A code indicating that the action was a failure
-     */
-    ExitCode[ExitCode["Failure"] = 1] = "Failure";
-})(ExitCode || (ExitCode = {}));
-//-----------------------------------------------------------------------
-// Variables
-//-----------------------------------------------------------------------
-/**
- * Sets env variable for this action and future actions in the job
- * @param name the name of the variable to set
- * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function exportVariable(name, val) {
-    const convertedVal = toCommandValue(val);
-    process.env[name] = convertedVal;
-    const filePath = process.env['GITHUB_ENV'] || '';
-    if (filePath) {
-        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
-    }
-    issueCommand('set-env', { name }, convertedVal);
-}
-/**
- * Registers a secret which will get masked from logs
- *
- * @param secret - Value of the secret to be masked
- * @remarks
- * This function instructs the Actions runner to mask the specified value in any
- * logs produced during the workflow run. Once registered, the secret value will
- * be replaced with asterisks (***) whenever it appears in console output, logs,
- * or error messages.
- *
- * This is useful for protecting sensitive information such as:
- * - API keys
- * - Access tokens
- * - Authentication credentials
- * - URL parameters containing signatures (SAS tokens)
- *
- * Note that masking only affects future logs; any previous appearances of the
- * secret in logs before calling this function will remain unmasked.
- *
- * @example
- * ```typescript
- * // Register an API token as a secret
- * const apiToken = "abc123xyz456";
- * setSecret(apiToken);
- *
- * // Now any logs containing this value will show *** instead
- * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
- * ```
- */
-function setSecret(secret) {
-    issueCommand('add-mask', {}, secret);
-}
-/**
- * Prepends inputPath to the PATH (for this action and future actions)
- * @param inputPath
- */
-function addPath(inputPath) {
-    const filePath = process.env['GITHUB_PATH'] || '';
-    if (filePath) {
-        issueFileCommand('PATH', inputPath);
-    }
-    else {
-        issueCommand('add-path', {}, inputPath);
-    }
-    process.env['PATH'] = `${inputPath}${external_path_namespaceObject.delimiter}${process.env['PATH']}`;
-}
-/**
- * Gets the value of an input.
- * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
- * Returns an empty string if the value is not defined.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string
- */
-function getInput(name, options) {
-    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
-    if (options && options.required && !val) {
-        throw new Error(`Input required and not supplied: ${name}`);
-    }
-    if (options && options.trimWhitespace === false) {
-        return val;
-    }
-    return val.trim();
-}
-/**
- * Gets the values of an multiline input.  Each value is also trimmed.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string[]
- *
- */
-function getMultilineInput(name, options) {
-    const inputs = getInput(name, options)
-        .split('\n')
-        .filter(x => x !== '');
-    if (options && options.trimWhitespace === false) {
-        return inputs;
-    }
-    return inputs.map(input => input.trim());
-}
-/**
- * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
- * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
- * The return value is also in boolean type.
- * ref: https://yaml.org/spec/1.2/spec.html#id2804923
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   boolean
- */
-function getBooleanInput(name, options) {
-    const trueValue = ['true', 'True', 'TRUE'];
-    const falseValue = ['false', 'False', 'FALSE'];
-    const val = getInput(name, options);
-    if (trueValue.includes(val))
-        return true;
-    if (falseValue.includes(val))
-        return false;
-    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
-        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
-}
-/**
- * Sets the value of an output.
- *
- * @param     name     name of the output to set
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function setOutput(name, value) {
-    const filePath = process.env['GITHUB_OUTPUT'] || '';
-    if (filePath) {
-        return issueFileCommand('OUTPUT', prepareKeyValueMessage(name, value));
-    }
-    process.stdout.write(external_os_namespaceObject.EOL);
-    issueCommand('set-output', { name }, toCommandValue(value));
-}
-/**
- * Enables or disables the echoing of commands into stdout for the rest of the step.
- * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
- *
- */
-function setCommandEcho(enabled) {
-    issue('echo', enabled ? 'on' : 'off');
-}
-//-----------------------------------------------------------------------
-// Results
-//-----------------------------------------------------------------------
-/**
- * Sets the action status to failed.
- * When the action exits it will be with an exit code of 1
- * @param message add error issue message
- */
-function setFailed(message) {
-    process.exitCode = ExitCode.Failure;
-    error(message);
-}
-//-----------------------------------------------------------------------
-// Logging Commands
-//-----------------------------------------------------------------------
-/**
- * Gets whether Actions Step Debug is on or not
- */
-function isDebug() {
-    return process.env['RUNNER_DEBUG'] === '1';
-}
-/**
- * Writes debug message to user log
- * @param message debug message
- */
-function debug(message) {
-    issueCommand('debug', {}, message);
-}
-/**
- * Adds an error issue
- * @param message error issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function error(message, properties = {}) {
-    issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a warning issue
- * @param message warning issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function warning(message, properties = {}) {
-    issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a notice issue
- * @param message notice issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function notice(message, properties = {}) {
-    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Writes info to log with console.log.
- * @param message info message
- */
-function info(message) {
-    process.stdout.write(message + external_os_namespaceObject.EOL);
-}
-/**
- * Begin an output group.
- *
- * Output until the next `groupEnd` will be foldable in this group
- *
- * @param name The name of the output group
- */
-function startGroup(name) {
-    issue('group', name);
-}
-/**
- * End an output group.
- */
-function endGroup() {
-    issue('endgroup');
-}
-/**
- * Wrap an asynchronous function call in a group.
- *
- * Returns the same type as the function itself.
- *
- * @param name The name of the group
- * @param fn The function to wrap in the group
- */
-function group(name, fn) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        startGroup(name);
-        let result;
-        try {
-            result = yield fn();
-        }
-        finally {
-            endGroup();
-        }
-        return result;
-    });
-}
-//-----------------------------------------------------------------------
-// Wrapper action state
-//-----------------------------------------------------------------------
-/**
- * Saves state for current action, the state can only be retrieved by this action's post job execution.
- *
- * @param     name     name of the state to store
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function saveState(name, value) {
-    const filePath = process.env['GITHUB_STATE'] || '';
-    if (filePath) {
-        return issueFileCommand('STATE', prepareKeyValueMessage(name, value));
-    }
-    issueCommand('save-state', { name }, toCommandValue(value));
-}
-/**
- * Gets the value of an state set by this action's main execution.
- *
- * @param     name     name of the state to get
- * @returns   string
- */
-function getState(name) {
-    return process.env[`STATE_${name}`] || '';
-}
-function getIDToken(aud) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        return yield OidcClient.getIDToken(aud);
-    });
-}
-/**
- * Summary exports
- */
-
-/**
- * @deprecated use core.summary
- */
-
-/**
- * Path exports
- */
-
-/**
- * Platform utilities exports
- */
-
-//# sourceMappingURL=core.js.map
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/runner/github-runner.ts
-
-
-
-
-const withoutLegacyCommands = (command) => (message) => {
-    core_namespaceObject[command](neutralizeLegacyCommands(message));
-};
-const toRunnerFile = (file, write) => (name, value) => {
-    toFile(file, () => {
-        core_namespaceObject[write](name, value);
-    });
-};
-const githubRunner = {
-    getInput: (name) => getInput(name),
-    inputNames: () => Object.keys(process.env)
-        .filter((variable) => variable.toUpperCase().startsWith('INPUT_'))
-        .map((variable) => variable.slice('INPUT_'.length)),
-    setSecret: (value) => {
-        setSecret(value);
-    },
-    setFailed: withoutLegacyCommands('setFailed'),
-    debug: withoutLegacyCommands('debug'),
-    info: (message) => {
-        info(neutralizeCommands(oneLine(message)));
-    },
-    notice: withoutLegacyCommands('notice'),
-    warning: withoutLegacyCommands('warning'),
-    setOutput: toRunnerFile('GITHUB_OUTPUT', 'setOutput'),
-    exportVariable: toRunnerFile('GITHUB_ENV', 'exportVariable'),
-    saveState: toRunnerFile('GITHUB_STATE', 'saveState'),
-    getState: (name) => getState(name),
-    writeSummary: async (markdown) => {
-        if (process.env.GITHUB_STEP_SUMMARY)
-            await summary.addRaw(markdown, true).write();
-        else
-            debug('GITHUB_STEP_SUMMARY is not set; no job summary written.');
-    },
-    tempDir: () => process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(),
-    onCancel: (listener) => {
-        const onSigint = listener.bind(undefined, 'SIGINT');
-        const onSigterm = listener.bind(undefined, 'SIGTERM');
-        process.on('SIGINT', onSigint).on('SIGTERM', onSigterm);
-        return () => {
-            process.off('SIGINT', onSigint).off('SIGTERM', onSigterm);
-        };
-    },
-};
-
-;// CONCATENATED MODULE: ./src/platform/decode.ts
-
-
-
-
-const NOT_JSON = Symbol('not JSON');
-const HEADER_SAFE = /^[\x21-\x7e]+$/;
-function parseJson(body) {
-    try {
-        return JSON.parse(body);
-    }
-    catch {
-        return NOT_JSON;
-    }
-}
-function unusable(request, answer, what) {
-    return new RequestError(`${requestLine(request)} answered ${answer.status}${what}`, answer.status);
-}
-function readRecord(request, answer, value, where) {
-    const record = toRecord(value);
-    if (typeof record === 'string')
-        throw unusable(request, answer, ` but ${where} is ${record}.`);
-    return record;
-}
-function readRevoked(request, answer, tokenId) {
-    const record = readRecord(request, answer, readJson(request, answer), 'the body');
-    if (!sameId(record.id, tokenId))
-        throw unusable(request, answer, ` with the record of another token, ${nameAndId(record)}.`);
-    if (record.state !== 'revoked') {
-        const state = text_quote(record.state, 40);
-        throw unusable(request, answer, ` with the token in state ${state}, not revoked.`);
-    }
-    return record;
-}
-function readCreated(request, answer) {
-    const record = readRecord(request, answer, readJson(request, answer), 'the body');
-    if (!records_isUuid(record.id)) {
-        throw unusable(request, answer, ` but the new token's id ${text_quote(record.id)} is not a UUID, so the action cannot use it; look for the token with operation: list.`);
-    }
-    if (record.tokenValue === undefined) {
-        throw unusable(request, answer, ` but the new token ${record.id} has no tokenValue; revoke it and try again.`);
-    }
-    return record;
-}
-function readList(request, answer) {
-    const body = readJson(request, answer);
-    if (!Array.isArray(body))
-        throw unusable(request, answer, ' but the body is not a list of tokens.');
-    const records = body.map((item, index) => readRecord(request, answer, item, `item ${index} of the list`));
-    return uniqueById(records);
-}
-function readAccessToken(request, answer, now) {
-    const body = readJson(request, answer, 'auth');
-    const fields = (typeof body === 'object' && body !== null ? body : {});
-    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
-    if (typeof value !== 'string' || value === '')
-        throw unusable(request, answer, ' without an access_token.');
-    if (!HEADER_SAFE.test(value)) {
-        throw unusable(request, answer, ' but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.');
-    }
-    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
-    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
-    return { value, renewAt };
-}
-function readJson(request, answer, target = 'api') {
-    if (answer.json !== NOT_JSON)
-        return answer.json;
-    const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body';
-    const { origin, pathname } = new URL(request.url);
-    const at = pathname.lastIndexOf(TOKENS_PATH);
-    const baseUrl = origin + (at < 0 ? pathname : pathname.slice(0, at));
-    const hint = target === 'auth'
-        ? ` Check the authUrl input: the action posts the credentials to ${origin}${pathname}, which must be the auth service's token endpoint (authUrl plus ${AUTH_PATH}, or authUrl itself when it ends in /api-token).`
-        : ` Check the baseUrl input (${baseUrl}): the action adds ${TOKENS_PATH} to it, so it must be the REST API's base URL, not the web app's.`;
-    throw unusable(request, answer, ` with ${page} that is not JSON.${hint}`);
-}
-
-;// CONCATENATED MODULE: ./src/platform/failures.ts
-
-
-
-
-const DEFAULT_BACKOFF = { baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
-const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
-function isTransient(outcome) {
-    if (!(outcome instanceof TransportError))
-        return TRANSIENT_STATUSES.has(outcome.status);
-    const kind = kindOf(outcome.code);
-    return kind === 'unreachable' || kind === 'lost';
-}
-function mayHaveTakenEffect(outcome) {
-    if (outcome instanceof TransportError)
-        return outcome.requestSent;
-    return outcome.status >= 500 || outcome.status === 408;
-}
-function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
-    const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
-    return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
-}
-function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
-    const value = headers['retry-after']?.trim() ?? '';
-    if (/^\d+(?:\.\d+)?$/.test(value))
-        return Math.min(Math.round(Number(value) * 1000), backoff.maxRetryAfterMs);
-    const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
-    if (Number.isNaN(at))
-        return undefined;
-    const serverNow = Date.parse(headers.date ?? '');
-    const delay = at - (Number.isNaN(serverNow) ? now : serverNow);
-    return Math.min(Math.max(0, delay), backoff.maxRetryAfterMs);
-}
-const MAX_REASON = 60;
-const MAX_DETAIL = 300;
-const MAX_BODY = 64 * 1024;
-const MAX_DEPTH = 4;
-const MAX_PARTS = 16;
-const DETAIL_FIELDS = ['error', 'message', 'errors', 'error_description', 'detail'];
-function describeBody(body, contentType, scrub) {
-    const text = scrub(body.slice(0, MAX_BODY)).trim();
-    if (text === '')
-        return '';
-    if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text))
-        return 'the body was not JSON (an HTML page)';
-    const json = parseJson(text);
-    if (json === NOT_JSON) {
-        return body.length > MAX_BODY && /^[[{]/.test(text)
-            ? `a JSON body of ${body.length} characters, too long to read for its message`
-            : shorten(text);
-    }
-    const keys = typeof json === 'object' && json !== null && !Array.isArray(json) ? Object.keys(json) : [];
-    const fields = keys.length > 0 ? ` (fields: ${keys.slice(0, 8).join(', ')})` : '';
-    return shorten(scrub(jsonDetail(json) ?? `a JSON body without an error message${fields}`));
-}
-function jsonDetail(value, depth = 0) {
-    if (typeof value === 'string')
-        return value;
-    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH)
-        return undefined;
-    const parts = DETAIL_FIELDS.flatMap((field) => value[field])
-        .slice(0, MAX_PARTS)
-        .map((part) => jsonDetail(part, depth + 1))
-        .filter((part) => part !== undefined && part.trim() !== '');
-    return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
-}
-function shorten(text) {
-    return truncate(oneLine(text), MAX_DETAIL);
-}
-function describeFailure(request, outcome, { renewed, attempt }, scrub) {
-    if (outcome instanceof TransportError)
-        return `${requestLine(request)} got no answer${attempt && ` (${attempt})`}: ${scrub(outcome.message)}`;
-    const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
-    const reason = truncate(oneLine(scrub(outcome.statusText)), MAX_REASON);
-    const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
-    const what = detail ? `: ${detail}` : '';
-    if (renewed && outcome.status === 401)
-        return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
-    const told = outcome.headers['retry-after']?.trim();
-    const wait = told ? `Retry-After: ${truncate(oneLine(scrub(told)), MAX_REASON)}` : '';
-    const notes = [attempt, wait].filter((note) => note !== '').join(', ');
-    return `${requestLine(request)} answered ${status}${notes && ` (${notes})`}${what}`;
-}
-function transportHint(error, target, url, timeoutMs) {
-    const input = target === 'auth' ? 'authUrl' : 'baseUrl';
-    const parsed = new URL(url);
-    const { host, origin } = parsed;
-    const kind = kindOf(error.code);
-    if (error.code === 'ETIMEDOUT')
-        return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
-    if (kind === 'unreachable')
-        return ` Check the ${input} input (${origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`;
-    if (error.code === 'EPROXYAUTH')
-        return ` Check the user name and password in HTTPS_PROXY (http://user:password@proxy:port, the special characters %-encoded), and that the proxy lets this runner reach ${host}.`;
-    if (error.code === 'EPROXY')
-        return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`;
-    if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
-        return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`;
-    if (error.code === PLAIN_HTTP)
-        return isLoopback(parsed)
-            ? ` Check the ${input} input (${origin}): that port speaks plain HTTP, not HTTPS. For a server on this machine, http:// is allowed: http://${parsed.hostname}:${parsed.port || '443'}.`
-            : ` Check the ${input} input (${origin}): that port speaks plain HTTP, so it is not the server's HTTPS port. Give the address the server answers HTTPS on (port 443 when the URL names none).`;
-    if (kind === 'tls')
-        return ` Check the ${input} input (${origin}): the runner could not set up TLS with that server, and trying again would not change that.`;
-    if (kind === 'certificate')
-        return ` The runner does not trust the certificate of ${host}. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.`;
-    return '';
-}
-function authPathHint(endpoint) {
-    const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'));
-    return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
-}
-function apiPathHint(request) {
-    const { origin, pathname } = new URL(request.url);
-    const at = pathname.lastIndexOf(TOKENS_PATH);
-    if (at < 0)
-        return '';
-    const baseUrl = origin + pathname.slice(0, at);
-    const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1];
-    if (repeated !== undefined) {
-        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${TOKENS_PATH}/`.startsWith(`/${repeated}/`)
-            ? `the action adds ${TOKENS_PATH} to it, so leave /${repeated} off its end`
-            : 'check its path prefix';
-        return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`;
-    }
-    if (!pathname.endsWith(TOKENS_PATH))
-        return '';
-    return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${TOKENS_PATH} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
-}
-
-;// CONCATENATED MODULE: ./src/platform/call-loop.ts
-
-
-
-
-
-
-const MAYBE = ' It may have taken effect all the same.';
-class CallLoop {
-    options;
-    platformOffset;
-    transport;
-    constructor(options) {
-        this.options = options;
-        this.transport = options.transport ?? new HttpTransport();
-    }
-    platformTime(at) {
-        return this.platformOffset === undefined ? undefined : at + this.platformOffset;
-    }
-    close() {
-        this.transport.close();
-    }
-    async call(target, request, options) {
-        const { retries, deadline, secrets, log, timeoutMs, accessTokens } = this.options;
-        const attempts = retries + 1;
-        let renewed = false;
-        for (let attempt = (options.pooled?.attemptsUsed ?? 0) + 1;; attempt++) {
-            if (deadline.expired())
-                throw notSent(deadline, request);
-            const { outcome, accessToken } = await this.attempt(target, request, options.onWritten);
-            const answer = outcome instanceof TransportError ? undefined : outcome;
-            if (answer?.status === 401 && accessToken !== undefined && !renewed) {
-                renewed = true;
-                log.info(`${requestLine(request)} answered 401: authenticating again.`);
-                await accessTokens?.reject(accessToken);
-                attempt--;
-                continue;
-            }
-            if (answer !== undefined && isSuccess(target, answer.status)) {
-                try {
-                    return options.read(answer);
-                }
-                catch (error) {
-                    if (!(error instanceof RequestError))
-                        throw error;
-                    const found = await options.onUncertain?.(error.message.replace(/\.$/, ''));
-                    if (found !== undefined)
-                        return found;
-                    throw error;
-                }
-            }
-            const transient = isTransient(outcome);
-            const retrying = transient && attempt < attempts;
-            const numbered = attempts > 1 && transient ? `attempt ${attempt} of ${attempts}` : '';
-            const scrub = (text) => secrets.scrub(text);
-            const failure = describeFailure(request, outcome, { renewed, attempt: numbered }, scrub);
-            if (retrying)
-                await this.waitToRetry(failure, outcome, attempt, options.pooled !== undefined);
-            const found = mayHaveTakenEffect(outcome) ? await options.onUncertain?.(failure) : undefined;
-            if (found !== undefined)
-                return found;
-            if (retrying)
-                continue;
-            const hint = outcome instanceof TransportError
-                ? transportHint(outcome, target, request.url, timeoutMs)
-                : target === 'api' && outcome.status === 404
-                    ? apiPathHint(request)
-                    : '';
-            throw new RequestError(asSentence(failure) + hint, answer?.status, transient);
-        }
-    }
-    async waitToRetry(failure, outcome, attempt, pooled) {
-        const { clock, deadline, log } = this.options;
-        const answer = outcome instanceof TransportError ? undefined : outcome;
-        const delay = (answer && retryAfterDelay(answer.headers, clock.now())) ??
-            backoffDelay(attempt, clock.jitter());
-        if (answer?.status === 429 && pooled) {
-            const waitMs = attempt > 1 ? Math.max(delay, backoffDelay(attempt, clock.jitter())) : delay;
-            throw new ThrottledError(asSentence(failure), { waitMs, attemptsUsed: attempt });
-        }
-        const seconds = `${(delay / 1000).toFixed(1)} s`;
-        if (delay >= deadline.remaining()) {
-            const maybe = mayHaveTakenEffect(outcome);
-            const cause = deadline.cause();
-            const why = cause.by === 'cancel'
-                ? `the step was cancelled (${cause.signal}), so it was not tried again`
-                : `${deadline.describe()} leaves no time to wait ${seconds} and try again`;
-            throw new DeadlineError(`${failure}; ${why}.${maybe ? MAYBE : ''}`, answer?.status, maybe);
-        }
-        log.info(`${failure}; retrying in ${seconds}.`);
-        await clock.sleep(delay, deadline.stopSignal);
-    }
-    async attempt(target, request, onWritten) {
-        const { clock, secrets, log, deadline, accessTokens } = this.options;
-        const { transport } = this;
-        const accessToken = target === 'api' ? await accessTokens?.accessToken() : undefined;
-        if (accessToken !== undefined)
-            secrets.add(accessToken, 'sent');
-        const bearer = accessToken === undefined ? {} : { Authorization: `Bearer ${accessToken}` };
-        const sent = { ...request, headers: { ...request.headers, ...bearer } };
-        if (deadline.expired())
-            throw notSent(deadline, request);
-        const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining());
-        const started = clock.now();
-        let outcome;
-        try {
-            const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal, onWritten);
-            const json = parseJson(response.body);
-            secrets.addFrom(json);
-            const read = json !== NOT_JSON && isSuccess(target, response.status);
-            outcome = { ...response, body: read ? '' : response.body, json };
-            const date = Date.parse(response.headers.date ?? '');
-            if (target === 'api' && !Number.isNaN(date))
-                this.platformOffset = date + 500 - clock.now();
-        }
-        catch (error) {
-            if (!(error instanceof TransportError))
-                throw error;
-            outcome = error;
-        }
-        const result = outcome instanceof TransportError ? outcome.code : outcome.status;
-        log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
-        const shortened = timeoutMs < this.options.timeoutMs;
-        if (outcome instanceof TransportError &&
-            ((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === CUT_OFF)) {
-            const { requestSent } = outcome;
-            const waited = `while ${requestLine(request)} waited for an answer.${requestSent ? MAYBE : ''}`;
-            throw new DeadlineError(`${stopped(deadline.cause())} ${waited}`, undefined, requestSent);
-        }
-        return { outcome, accessToken };
-    }
-}
-function isSuccess(target, status) {
-    return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
-}
-function notSent(deadline, request) {
-    return new DeadlineError(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
-}
-
-;// CONCATENATED MODULE: ./src/platform/client.ts
-
-
-
-
-
-
-
-
-class PlatformClient {
-    options;
-    loop;
-    constructor(options) {
-        this.options = options;
-        this.loop = new CallLoop({
-            ...options,
-            deadline: options.deadline ?? new Deadline(options.clock, 0),
-            accessTokens: new Session(() => this.authenticate(), options.clock),
-        });
-    }
-    async createToken(name, { when = 'never', record } = {}) {
-        const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
-        const create = new CreateLife(name, when, {
-            clock: this.options.clock,
-            log: this.options.log,
-            list: () => this.listTokens(),
-            revoke: (tokenId) => this.revokeToken(tokenId),
-            platformTime: this.platformTime,
-            record: record ?? (() => undefined),
-        });
-        try {
-            const token = await this.loop.call('api', request, {
-                read: (answer) => readCreated(request, answer),
-                onWritten: create.written,
-                onUncertain: (failure) => create.afterLostAnswer(failure),
-            });
-            return await create.accept(token, requestLine(request));
-        }
-        catch (error) {
-            create.failed(error);
-            throw error;
-        }
-    }
-    listTokens() {
-        const request = this.apiRequest('GET', TOKENS_PATH);
-        return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
-    }
-    async revokeToken(tokenId, options = {}) {
-        const request = this.apiRequest('POST', revokePath(tokenId));
-        let mayHaveRevoked = false;
-        try {
-            const token = await this.loop.call('api', request, {
-                read: (answer) => readRevoked(request, answer, tokenId),
-                onUncertain: () => {
-                    mayHaveRevoked = true;
-                    return Promise.resolve(undefined);
-                },
-                ...(options.pooled && { pooled: options.pooled }),
-            });
-            return { token, alreadyRevoked: false };
-        }
-        catch (error) {
-            const status = error instanceof RequestError ? (error.status ?? 0) : 0;
-            const tellable = status !== 401 && (isRefusal(status) || (status >= 200 && status <= 299));
-            if (!tellable || !(error instanceof RequestError) || error instanceof AuthenticationError)
-                throw error;
-            const unsettled = new UnsettledRevokeError(error, mayHaveRevoked);
-            if (options.settle === 'later')
-                throw unsettled;
-            const list = () => this.listTokens();
-            const [settled = { error }] = await settleRefusals(list, [{ tokenId, unsettled }]);
-            if ('error' in settled)
-                throw settled.error;
-            return settled;
-        }
-    }
-    close() {
-        this.loop.close();
-    }
-    platformTime = (at) => this.loop.platformTime(at);
-    apiRequest(method, path, body) {
-        return jsonRequest(method, this.options.baseUrl + path, body);
-    }
-    async authenticate() {
-        const { clientId, clientSecret: secret, authUrl } = this.options;
-        const endpoint = authEndpoint(authUrl);
-        const request = jsonRequest('POST', endpoint, JSON.stringify({ clientId, secret }));
-        try {
-            return await this.loop.call('auth', request, {
-                read: (answer) => readAccessToken(request, answer, this.options.clock.now()),
-            });
-        }
-        catch (error) {
-            if (!(error instanceof RequestError))
-                throw error;
-            const { status, message } = error;
-            const detail = status === 404 || status === 405
-                ? `failed: ${message} ${authPathHint(endpoint)}`
-                : isRefusal(status)
-                    ? `was refused: ${message} Check the clientId and clientSecret inputs. ${FORK_HINT}`
-                    : `failed: ${message}`;
-            throw new AuthenticationError(`authentication ${detail}`, status, error.transient);
-        }
-    }
-}
-class Session {
-    obtain;
-    clock;
-    pending;
-    constructor(obtain, clock) {
-        this.obtain = obtain;
-        this.clock = clock;
-    }
-    async accessToken() {
-        const current = this.pending;
-        const token = await current;
-        if (token !== undefined && this.clock.now() < (token.renewAt ?? Infinity))
-            return token.value;
-        if (this.pending === current || this.pending === undefined) {
-            const pending = this.obtain();
-            this.pending = pending;
-            pending.catch(() => {
-                if (this.pending === pending)
-                    this.pending = undefined;
-            });
-        }
-        return (await this.pending).value;
-    }
-    async reject(value) {
-        const current = this.pending;
-        const token = await current?.catch(() => undefined);
-        if (token?.value === value && this.pending === current)
-            this.pending = undefined;
-    }
-}
-async function settleRefusals(list, unsettled) {
-    if (unsettled.length === 0)
-        return [];
-    const why = ' Whether it was revoked already could not be told: listing the tokens failed too: ';
-    const tokens = await list().catch((error) => why + messageOf(error));
-    return unsettled.map(({ tokenId, unsettled: { refusal, mayHaveRevoked } }) => {
-        const { message, status } = refusal;
-        if (typeof tokens === 'string')
-            return { error: new RequestError(message + tokens, status) };
-        const found = findById(tokens, tokenId);
-        const unknown = `no token with id ${tokenId} exists in the project: ${message}`;
-        if (found === undefined)
-            return { error: new UnknownTokenError(unknown, status) };
-        if (found.state === 'revoked')
-            return { token: found, alreadyRevoked: !mayHaveRevoked };
-        return { error: refusal };
-    });
-}
-
-;// CONCATENATED MODULE: ./src/shared/secrets.ts
-
-const SECRET_FIELD = /^(?:access_token|accessToken|refresh_token|refreshToken|id_token|secret|clientSecret|tokenValue)$/;
-const PIECE_LENGTH = 8;
-const MAX_PIECED = 16 * 1024;
-class Secrets {
-    mask;
-    values = new Set();
-    sent = new Set();
-    pieces = new Set();
-    lengths = [];
-    longestFirst;
-    constructor(mask) {
-        this.mask = mask;
-    }
-    add(value, kind = 'sent') {
-        if (value === undefined)
-            return;
-        for (const part of [value, ...value.split(/\r\n|\r|\n/)]) {
-            if (part.trim() === '' || this.values.has(part))
-                continue;
-            this.mask(part);
-            this.values.add(part);
-            this.longestFirst = undefined;
-        }
-        if (kind === 'received' || this.sent.has(value))
-            return;
-        this.sent.add(value);
-        const { kept } = compact(value.slice(0, MAX_PIECED));
-        const length = Math.min(PIECE_LENGTH, kept.length);
-        if (length === 0)
-            return;
-        for (let i = 0; i + length <= kept.length; i++)
-            this.pieces.add(kept.slice(i, i + length));
-        this.lengths = [...new Set([...this.lengths, length])].sort((a, b) => b - a);
-    }
-    addFrom(json) {
-        const pending = [json];
-        for (const value of pending) {
-            if (typeof value !== 'object' || value === null)
-                continue;
-            const fields = value;
-            for (const key in fields) {
-                const field = fields[key];
-                if (typeof field === 'object')
-                    pending.push(field);
-                else if (typeof field === 'string' && SECRET_FIELD.test(key))
-                    this.add(field, 'received');
-            }
-        }
-    }
-    scrub(text) {
-        if (this.values.size === 0)
-            return text;
-        const exact = this.removeWhole(text);
-        const decoded = secrets_unescape(exact);
-        const hidden = decoded === exact ? decoded : this.hide(decoded);
-        return hidden === decoded ? this.hide(exact) : hidden;
-    }
-    removeWhole(text) {
-        this.longestFirst ??= [...this.values].sort((a, b) => b.length - a.length);
-        return this.longestFirst.reduce((result, value) => result.replaceAll(value, '***'), text);
-    }
-    hide(text) {
-        const result = this.removeWhole(text);
-        const holdsPiece = (bytes) => [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
-        return this.removePieces(result)
-            .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
-            .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run));
-    }
-    removePieces(text) {
-        const { kept, from } = compact(text);
-        let result = '';
-        let end = -1;
-        for (let i = 0; i < kept.length; i++) {
-            const n = this.lengths.find((n) => i + n <= kept.length && this.pieces.has(kept.slice(i, i + n)));
-            if (n === undefined)
-                continue;
-            const start = from[i] ?? 0;
-            if (start > end)
-                result += `${text.slice(Math.max(end, 0), start)}***`;
-            end = Math.max(end, (from[i + n - 1] ?? 0) + 1);
-        }
-        return end < 0 ? text : result + text.slice(end);
-    }
-}
-const IGNORED = lazyRegExp(() => /[\s+\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
-function compact(text) {
-    const ignored = isAscii(text) ? /[\s+]/ : IGNORED();
-    const from = [];
-    for (let i = 0; i < text.length; i++)
-        if (!ignored.test(text.charAt(i)))
-            from.push(i);
-    return { kept: from.map((i) => text.charAt(i)).join(''), from };
-}
-const BASE64_RUN = /[\w+/-]+={0,2}/g;
-const HEX_RUN = /(?:\\x|(?<!\w)(?:0x)?)[0-9a-f]{2}(?:[:,-]?\s?(?:0x|\\x)?[0-9a-f]{2})*(?!\w)/gi;
-function hexDigits(run) {
-    return run.replace(/[0\\]x|[^0-9a-f]/gi, '');
-}
-const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi;
-const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-function secrets_unescape(text) {
-    return text
-        .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex, char) => hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)))
-        .replace(HTML_REFERENCE, (match, dec, hex, name) => {
-        if (typeof name === 'string')
-            return NAMED[name.toLowerCase()] ?? match;
-        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
-        return code <= 0x10ffff ? String.fromCodePoint(code) : match;
-    })
-        .replace(/[^\s"'<>&=?]+/g, (word) => (/%[0-9a-f]{2}/i.test(word) ? decodeWord(word) : word));
-}
-function decodeWord(word) {
-    return word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
-        try {
-            return decodeURIComponent(escapes);
-        }
-        catch {
-            return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one));
-        }
-    });
-}
-
-;// CONCATENATED MODULE: ./src/runner/start.ts
-
-
-
-function maskedSecrets(runner) {
-    return new Secrets(runner.setSecret);
-}
-function connect(runner, connection, secrets, clock, { transport, bound } = {}) {
-    const total = connection.totalTimeoutMs;
-    const tighter = bound !== undefined && (total === 0 || bound.ms < total);
-    const deadline = tighter ? new Deadline(clock, bound.ms, bound.name) : new Deadline(clock, total);
-    const stopListening = stopOnCancel(runner, deadline, clock);
-    const options = { ...connection, secrets, log: runner, deadline, clock };
-    const client = new PlatformClient(transport ? { ...options, transport } : options);
-    const close = () => {
-        stopListening();
-        client.close();
-    };
-    return { client, deadline, close };
-}
-const CANCEL_GRACE_MS = 5_000;
-function stopOnCancel(runner, deadline, clock) {
-    const finished = new AbortController();
-    const stopListening = runner.onCancel((signal) => {
-        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
-            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
-            deadline.cancel(signal);
-            void clock.sleep(CANCEL_GRACE_MS, finished.signal).then(() => {
-                if (!finished.signal.aborted)
-                    deadline.cut();
-            });
-            return;
-        }
-        if (!deadline.cutSignal.aborted) {
-            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
-        }
-        deadline.cancel(signal);
-        deadline.cut();
-    });
-    return () => {
-        finished.abort();
-        stopListening();
-    };
-}
-
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/shared/token-files.ts
-
-
-
-const TOKEN_FILE_NAME = /^gateway-token-[0-9a-f]{32}$/;
-const randomName = (prefix, suffix = '') => `${prefix}${randomBytes(16).toString('hex')}${suffix}`;
-function newTokenFilePath(dir) {
-    return join(resolve(dir), randomName('gateway-token-'));
-}
-function writeTokenFile(path, value) {
-    const fd = openSync(path, 'wx', 0o600);
-    try {
-        fchmodSync(fd, 0o600);
-        writeFileSync(fd, value);
-    }
-    finally {
-        closeSync(fd);
-    }
-}
-function writeTokensFile(dir, json) {
-    const path = join(resolve(dir), randomName('gateway-tokens-', '.json'));
-    writeTokenFile(path, json);
-    return path;
-}
-function removeTokenFile(path, dir) {
-    if (!TOKEN_FILE_NAME.test((0,external_node_path_namespaceObject.basename)(path)) || path !== (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), (0,external_node_path_namespaceObject.basename)(path))) {
-        throw new Error(`it is not a token file of this action in ${(0,external_node_path_namespaceObject.resolve)(dir)}.`);
-    }
-    try {
-        if (!(0,external_node_fs_namespaceObject.lstatSync)(path).isFile())
-            throw new Error('it is no longer a plain file.');
-        (0,external_node_fs_namespaceObject.unlinkSync)(path);
-        return true;
-    }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return false;
-        throw error;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/post/step.ts
-
-
-
-
-
-
-
-
-
-
-
-
-
-const POST_STEP_BOUND = { ms: 120_000, name: "the post step's limit" };
-async function run(runner = githubRunner, clock = systemClock, transport = new HttpTransport()) {
-    deleteTokenFile(runner);
-    const create = readSavedCreate(runner);
-    const nothing = 'nothing to revoke at the end of the job (revokeOnExit).';
-    if (create === undefined) {
-        const when = (() => {
-            try {
-                return readRevokeOnExit(runner.getInput('revokeOnExit') || 'false');
-            }
-            catch {
-                return 'refused';
-            }
-        })();
-        if (when !== 'never' && runner.getInput('operation') === 'create')
-            runner.info(`This step created no token (no create was sent, or an existing token was reused): ${nothing}`);
-        return;
-    }
-    const search = mustSearch(create);
-    if (create.state === 'not sent' || create.state === 'refused') {
-        const why = create.state === 'refused'
-            ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
-            : 'its request never left the runner whole (it failed before that: see the main step)';
-        runner.info(`This step's create of ${quoteName(create.name)} made no token, as ${why}: ${nothing}`);
-        return;
-    }
-    if (create.when === 'failure' && !jobFailed(runner, create))
-        return;
-    const secrets = maskedSecrets(runner);
-    let connection;
-    try {
-        connection = readConnection((input) => runner.getInput(input), secrets);
-    }
-    catch (error) {
-        if (create.id !== undefined)
-            runner.warning(secrets.scrub(revokeFailed(create, error)));
-        if (search)
-            runner.warning(secrets.scrub(notFound(create, error, () => undefined)));
-        return;
-    }
-    const options = { transport, bound: POST_STEP_BOUND };
-    const { client, deadline, close } = connect(runner, connection, secrets, clock, options);
-    try {
-        if (create.id !== undefined)
-            await revokeAtEnd(client, runner, create);
-        if (!search)
-            return;
-        runner.info(create.id === undefined
-            ? `No answer said what became of this step's create of ${quoteName(create.name)}: looking for the token it may have made (revokeOnExit).`
-            : `An attempt of this step's create of ${quoteName(create.name)} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`);
-        const context = { clock, deadline, log: runner };
-        const found = await searchCreated(client, create, context, connection.totalTimeoutMs).catch((error) => {
-            runner.warning(notFound(create, error, client.platformTime));
-        });
-        if (found === undefined)
-            return;
-        if (found.found === 'one') {
-            await revokeAtEnd(client, runner, { ...create, id: found.token.id });
-            return;
-        }
-        const why = found.found === 'none'
-            ? `none was in the list, and a create can land after the last look. ${lookForSentence(create, client.platformTime)}`
-            : found.found === 'several'
-                ? `${found.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${found.tokens.map(shortId).join(', ')}; revoke the one you do not need.`
-                : `the only candidate, ${shortId(found.token)}, was not revoked because ${found.why}. Revoke it if it is this step's.`;
-        runner.warning(`Did not revoke a token named ${quoteName(create.name)} at the end of the job: ${why}`);
-    }
-    finally {
-        close();
-    }
-}
-function jobFailed(runner, { id, name }) {
-    const which = id === undefined
-        ? `the token named ${quoteName(name)} that this step may have created`
-        : `the ${tokenLabel({ id, name })}`;
-    const status = runner.getInput(JOB_STATUS_INPUT);
-    const how = status === 'failure' ? 'failed' : status === 'cancelled' ? 'was cancelled' : undefined;
-    const cancelled = ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.';
-    if (how !== undefined)
-        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? cancelled : ''}`);
-    else if (status === 'success')
-        runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`);
-    else
-        runner.warning(`Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${text_quote(status, 40)}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`);
-    return how !== undefined;
-}
-function deleteTokenFile(runner) {
-    const path = savedTokenFile(runner);
-    if (path === undefined)
-        return;
-    try {
-        if (removeTokenFile(path, runner.tempDir()))
-            runner.info(`Deleted the token file ${path}.`);
-        else
-            runner.debug(`The token file ${path} was gone already.`);
-    }
-    catch (error) {
-        runner.warning(`Did not delete the token file ${path}: ${asSentence(messageOf(error))}`);
-    }
-}
-async function revokeAtEnd(client, runner, token) {
-    const label = tokenLabel({ id: token.id ?? '', name: token.name });
-    try {
-        const { alreadyRevoked } = await client.revokeToken(token.id ?? '');
-        if (alreadyRevoked)
-            runner.info(`The ${label} was already revoked before the end of the job.`);
-        else
-            runner.info(`Revoked ${label} at the end of the job (revokeOnExit).`);
-    }
-    catch (error) {
-        runner.warning(revokeFailed(token, error));
-    }
-}
-function revokeFailed({ id = '', name }, error) {
-    const advice = error instanceof UnknownTokenError
-        ? ''
-        : records_isUuid(id)
-            ? ` It may still be active: revoke it with operation: revoke and tokenId: ${id}.`
-            : ' It may still be active: look for it with operation: list, and revoke it on the platform.';
-    return `Could not revoke ${tokenLabel({ id, name })} at the end of the job: ${messageOf(error)}${advice}`;
-}
-function notFound(create, error, platformTime) {
-    return `Could not look for the token named ${quoteName(create.name)} that this step may have created: ${asSentence(messageOf(error))} ${lookForSentence(create, platformTime)}`;
-}
-
-
-/***/ }),
-
-/***/ 613:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
-
-/***/ }),
-
-/***/ 434:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
-
-/***/ }),
-
-/***/ 611:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
-
-/***/ }),
-
-/***/ 692:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
-
-/***/ }),
-
-/***/ 278:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
-
-/***/ }),
-
-/***/ 756:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
-
-/***/ }),
-
-/***/ 23:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ })
 
@@ -4323,4 +4583,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ // This entry module used 'module' so it can't be inlined
 /******/ var __webpack_exports__ = __nccwpck_require__(661);
 /******/ __webpack_exports__ = await __webpack_exports__;
+/******/ var __webpack_exports__run = __webpack_exports__.e;
+/******/ export { __webpack_exports__run as run };
 /******/ 

@@ -1,6 +1,6 @@
 // What the main step leaves for the post step (GITHUB_STATE, read back as STATE_*): every key, read and written here.
 import type { CreateRecord, CreateState } from '../platform/create-life.js'
-import type { Runner } from '../runner/github-runner.js'
+import type { Runner } from '../runner/start.js'
 
 const CREATE = 'create'
 const TOKEN_FILE = 'tokenFile'

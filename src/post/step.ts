@@ -10,7 +10,7 @@ import { lookForSentence, searchCreated } from '../platform/find-created.js'
 import type { CreateRecord } from '../platform/create-life.js'
 import { readSavedCreate, savedTokenFile } from './state.js'
 import { isUuid, quoteName, shortId, tokenLabel } from '../shared/records.js'
-import { githubRunner, type Runner } from '../runner/github-runner.js'
+import type { Runner } from '../runner/start.js'
 import { connect, maskedSecrets } from '../runner/start.js'
 import { asSentence, quote } from '../shared/text.js'
 import { removeTokenFile } from '../shared/token-files.js'
@@ -19,16 +19,16 @@ import { removeTokenFile } from '../shared/token-files.js'
 const POST_STEP_BOUND = { ms: 120_000, name: "the post step's limit" }
 
 /**
- * Runs as action.yml's `post`, with `post-if: always()`: whether the job passed, failed
- * or was cancelled. Named and defaulted like main.ts's, so that `npm run local-action`
- * (@github/local-action, which imports it and calls `run()`) runs it too. First it deletes
+ * Runs as action.yml's `post`, with `post-if: always()`, on the GitHub runner: whether the
+ * job passed, failed or was cancelled; and in `gateway-token exec` on a terminal's, when its
+ * COMMAND has ended (the job's status is then COMMAND's). First it deletes
  * the token file (writeTokenFile), which needs no request. Then, with revokeOnExit, it acts
  * on the create's record (create-life.ts): nothing was made (no request, one line), its
  * token to revoke by its id, or one whose fate is unknown, searched for. A failure here is a
  * warning, never a failed job. `transport` sends its requests: a fake in tests.
  */
 export async function run(
-  runner: Runner = githubRunner,
+  runner: Runner,
   clock: Clock = systemClock,
   transport: Transport = new HttpTransport(),
 ): Promise<void> {

@@ -4,7 +4,7 @@ import type { Outcome } from '../operations/index.js'
 import { ActionError, messageOf, toFile } from '../shared/errors.js'
 import type { PostState } from '../post/state.js'
 import { nameAndId, publicJson, tokenLabel, type TokenRecord } from '../shared/records.js'
-import type { Runner } from '../runner/github-runner.js'
+import type { Runner } from '../runner/start.js'
 import {
   auditSummary,
   cleanupSummary,

@@ -1,17 +1,11 @@
 // The only module that talks to @actions/core: the Runner of a real step.
 import * as core from '@actions/core'
+import { realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { fileURLToPath } from 'node:url'
 import { toFile } from '../shared/errors.js'
+import { listenForCancel, type Runner } from './start.js'
 import { neutralizeCommands, neutralizeLegacyCommands, oneLine } from '../shared/text.js'
-
-/**
- * What the action hands to, and reads from, the runner: what the GitHub runner below does.
- * A recording fake in tests.
- */
-export type Runner = typeof githubRunner
-
-/** The signals a runner cancels a step with, in the order it sends them. */
-export type CancelSignal = 'SIGINT' | 'SIGTERM'
 
 // Every message holds platform text (names, ids, server details), and every log line
 // leaves the action here: this is where none of it may become a runner command.
@@ -35,7 +29,7 @@ const toRunnerFile =
   }
 
 /** The GitHub runner, through `@actions/core`. */
-export const githubRunner = {
+export const githubRunner: Runner = {
   /** One input, trimmed; `''` when unset. */
   getInput: (name: string): string => core.getInput(name),
   /**
@@ -77,17 +71,26 @@ export const githubRunner = {
    * The runner empties RUNNER_TEMP at the end of each job; a local run has none.
    */
   tempDir: (): string => process.env.RUNNER_TEMP || tmpdir(),
-  /**
-   * Calls `listener` when the runner cancels the step: it sends SIGINT, then SIGTERM
-   * 7.5 s later, then kills the step 2.5 s after that. Returns what stops listening.
-   * Listening replaces Node's default, which ends the process at once and reports nothing.
-   */
-  onCancel: (listener: (signal: CancelSignal) => void): (() => void) => {
-    const onSigint = listener.bind(undefined, 'SIGINT')
-    const onSigterm = listener.bind(undefined, 'SIGTERM')
-    process.on('SIGINT', onSigint).on('SIGTERM', onSigterm)
-    return () => {
-      process.off('SIGINT', onSigint).off('SIGTERM', onSigterm)
-    }
-  },
+  /** Calls `listener` when the runner cancels the step (listenForCancel). */
+  onCancel: listenForCancel,
+}
+
+/**
+ * Starts a step of the bundle on the GitHub runner when `entry` (the entry module's
+ * import.meta.url) is the script node was given: imported, as `npm run local-action` does,
+ * it starts nothing. Where no runner is (no GITHUB_OUTPUT or GITHUB_STATE), it refuses
+ * before anything is read: @actions/core would print outputs and masks on stdout there.
+ */
+export async function startStep(entry: string, step: () => Promise<unknown>): Promise<void> {
+  const script = process.argv[1]
+  const real = (path: string) => realpathSync.native(path)
+  if (script === undefined || real(script) !== real(fileURLToPath(entry))) return
+  if (process.env.GITHUB_OUTPUT && process.env.GITHUB_STATE) {
+    await step()
+    return
+  }
+  process.stderr.write(
+    'This is a GitHub Action: it runs only as a step of a GitHub Actions job (GITHUB_OUTPUT and GITHUB_STATE are not set). Elsewhere, use the command line: npx gateway-token --help.\n',
+  )
+  process.exitCode = 1
 }

@@ -1,10 +1,41 @@
-// What both steps start with: secrets masked through the runner, the step's budget, a cancel that reports, the client.
+// The Runner both seams implement (the GitHub runner, a terminal), and what both steps start with: secrets masked through it, the step's budget, a cancel that reports, the client.
 import type { Connection } from '../inputs/read.js'
 import { PlatformClient } from '../platform/client.js'
 import type { Transport } from '../platform/http.js'
 import { type Clock, Deadline } from '../shared/time.js'
 import { Secrets } from '../shared/secrets.js'
-import type { Runner } from './github-runner.js'
+
+/** The signals a runner cancels a step with, in the order it sends them. */
+export type CancelSignal = 'SIGINT' | 'SIGTERM'
+
+/**
+ * What the steps hand to, and read from, the runner they run on: the GitHub runner
+ * (github-runner.ts) or a terminal's (the command line). A recording fake in tests.
+ */
+export interface Runner {
+  /** One input, trimmed; `''` when unset. */
+  getInput: (name: string) => string
+  /** The inputs the step was given, as the runner spells their variables (upper case). */
+  inputNames: () => string[]
+  /** Masks a value in the log from now on, exactly as given: a changed one would not be. */
+  setSecret: (value: string) => void
+  /** Ends the step as failed with this message. */
+  setFailed: (message: string) => void
+  debug: (message: string) => void
+  info: (message: string) => void
+  notice: (message: string) => void
+  warning: (message: string) => void
+  setOutput: (name: string, value: string) => void
+  exportVariable: (name: string, value: string) => void
+  /** Saves a value for the post step, which reads it with getState. */
+  saveState: (name: string, value: string) => void
+  getState: (name: string) => string
+  writeSummary: (markdown: string) => Promise<void>
+  /** The directory for the step's temporary files. */
+  tempDir: () => string
+  /** Calls `listener` when the step is cancelled; returns what stops listening. */
+  onCancel: (listener: (signal: CancelSignal) => void) => () => void
+}
 
 /** Secrets that the runner masks the moment each one is known. */
 export function maskedSecrets(runner: Runner): Secrets {
@@ -36,6 +67,21 @@ export function connect(
     client.close()
   }
   return { client, deadline, close }
+}
+
+/**
+ * Calls `listener` at SIGINT and SIGTERM, the signals a runner (or a terminal's Ctrl-C) cancels
+ * with: the GitHub runner sends SIGINT, then SIGTERM 7.5 s later, then kills the step 2.5 s
+ * after that. Returns what stops listening. Listening replaces Node's default, which ends the
+ * process at once and reports nothing.
+ */
+export function listenForCancel(listener: (signal: CancelSignal) => void): () => void {
+  const onSigint = listener.bind(undefined, 'SIGINT')
+  const onSigterm = listener.bind(undefined, 'SIGTERM')
+  process.on('SIGINT', onSigint).on('SIGTERM', onSigterm)
+  return () => {
+    process.off('SIGINT', onSigint).off('SIGTERM', onSigterm)
+  }
 }
 
 /**

@@ -54,11 +54,11 @@ export function toRecord(value: unknown): TokenRecord | string {
 
 /**
  * A record, or a list of them, as JSON without `tokenValue`: the public fields only, in
- * a fixed order. Written straight from the records, with no copies: a list can hold
- * thousands.
+ * a fixed order, and the keys `around` them (a document's, or `tokenValue` where it is
+ * asked for). Written straight from the records, with no copies: a list can hold thousands.
  */
-export function publicJson(records: TokenRecord | readonly TokenRecord[]): string {
-  return JSON.stringify(records, [...PUBLIC_FIELDS])
+export function publicJson(records: unknown, around: readonly string[] = []): string {
+  return JSON.stringify(records, [...around, ...PUBLIC_FIELDS])
 }
 
 /** `'name' (id)`, for messages: on one line and short, whatever the platform sent. */

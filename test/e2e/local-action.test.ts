@@ -45,10 +45,10 @@ describe('npm run local-action (the source, run by @github/local-action)', () =>
     expect(localActionArguments()).toEqual([
       'run',
       '.',
-      'src/main.ts',
+      'src/index.ts',
       '.env',
       '--post',
-      'src/post/step.ts',
+      'src/post.ts',
     ])
   })
 

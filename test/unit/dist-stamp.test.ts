@@ -30,6 +30,7 @@ function project(): string {
   mkdirSync(join(dir, 'dist'))
   writeFileSync(join(dir, 'src/main.ts'), 'export const answer = 42\n')
   writeFileSync(join(dir, 'src/platform/client.ts'), 'export const client = {}\n')
+  writeFileSync(join(dir, 'package.json'), '{"version": "1.0.0"}\n')
   writeFileSync(join(dir, 'package-lock.json'), '{"lockfileVersion": 3}\n')
   writeFileSync(join(dir, 'tsconfig.json'), '{}\n')
   writeFileSync(join(dir, 'dist/index.js'), '// the bundle\n')
@@ -63,6 +64,7 @@ describe('checkStamp', () => {
 
   it.each<[string, string, string]>([
     ['a source file added', 'src/new.ts', ''],
+    ['package.json (the version the bundle sends)', 'package.json', '{"version": "1.0.1"}\n'],
     ['package-lock.json', 'package-lock.json', '{}\n'],
     ['tsconfig.json', 'tsconfig.json', '{"strict":1}\n'],
   ])('notices a change of %s', (_, file, content) => {
@@ -103,10 +105,11 @@ describe('the stamp', () => {
     }
   })
 
-  it('hashes every .ts file under src/ and the two build files, in sorted order', () => {
+  it('hashes every .ts file under src/ and the three build files, in sorted order', () => {
     writeFileSync(join(root, 'src/platform/a.ts'), '')
     expect(sourceFiles(root)).toEqual([
       'package-lock.json',
+      'package.json',
       'src/main.ts',
       'src/platform/a.ts',
       'src/platform/client.ts',

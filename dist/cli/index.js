@@ -1,0 +1,4641 @@
+#!/usr/bin/env node
+import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
+/******/ var __webpack_modules__ = ({
+
+/***/ 770:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+module.exports = __nccwpck_require__(218);
+
+
+/***/ }),
+
+/***/ 218:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+var __webpack_unused_export__;
+
+
+var net = __nccwpck_require__(278);
+var tls = __nccwpck_require__(756);
+var http = __nccwpck_require__(611);
+var https = __nccwpck_require__(692);
+var events = __nccwpck_require__(434);
+var assert = __nccwpck_require__(613);
+var util = __nccwpck_require__(23);
+
+
+exports.httpOverHttp = httpOverHttp;
+exports.httpsOverHttp = httpsOverHttp;
+exports.httpOverHttps = httpOverHttps;
+exports.httpsOverHttps = httpsOverHttps;
+
+
+function httpOverHttp(options) {
+  var agent = new TunnelingAgent(options);
+  agent.request = http.request;
+  return agent;
+}
+
+function httpsOverHttp(options) {
+  var agent = new TunnelingAgent(options);
+  agent.request = http.request;
+  agent.createSocket = createSecureSocket;
+  agent.defaultPort = 443;
+  return agent;
+}
+
+function httpOverHttps(options) {
+  var agent = new TunnelingAgent(options);
+  agent.request = https.request;
+  return agent;
+}
+
+function httpsOverHttps(options) {
+  var agent = new TunnelingAgent(options);
+  agent.request = https.request;
+  agent.createSocket = createSecureSocket;
+  agent.defaultPort = 443;
+  return agent;
+}
+
+
+function TunnelingAgent(options) {
+  var self = this;
+  self.options = options || {};
+  self.proxyOptions = self.options.proxy || {};
+  self.maxSockets = self.options.maxSockets || http.Agent.defaultMaxSockets;
+  self.requests = [];
+  self.sockets = [];
+
+  self.on('free', function onFree(socket, host, port, localAddress) {
+    var options = toOptions(host, port, localAddress);
+    for (var i = 0, len = self.requests.length; i < len; ++i) {
+      var pending = self.requests[i];
+      if (pending.host === options.host && pending.port === options.port) {
+        // Detect the request to connect same origin server,
+        // reuse the connection.
+        self.requests.splice(i, 1);
+        pending.request.onSocket(socket);
+        return;
+      }
+    }
+    socket.destroy();
+    self.removeSocket(socket);
+  });
+}
+util.inherits(TunnelingAgent, events.EventEmitter);
+
+TunnelingAgent.prototype.addRequest = function addRequest(req, host, port, localAddress) {
+  var self = this;
+  var options = mergeOptions({request: req}, self.options, toOptions(host, port, localAddress));
+
+  if (self.sockets.length >= this.maxSockets) {
+    // We are over limit so we'll add it to the queue.
+    self.requests.push(options);
+    return;
+  }
+
+  // If we are under maxSockets create a new one.
+  self.createSocket(options, function(socket) {
+    socket.on('free', onFree);
+    socket.on('close', onCloseOrRemove);
+    socket.on('agentRemove', onCloseOrRemove);
+    req.onSocket(socket);
+
+    function onFree() {
+      self.emit('free', socket, options);
+    }
+
+    function onCloseOrRemove(err) {
+      self.removeSocket(socket);
+      socket.removeListener('free', onFree);
+      socket.removeListener('close', onCloseOrRemove);
+      socket.removeListener('agentRemove', onCloseOrRemove);
+    }
+  });
+};
+
+TunnelingAgent.prototype.createSocket = function createSocket(options, cb) {
+  var self = this;
+  var placeholder = {};
+  self.sockets.push(placeholder);
+
+  var connectOptions = mergeOptions({}, self.proxyOptions, {
+    method: 'CONNECT',
+    path: options.host + ':' + options.port,
+    agent: false,
+    headers: {
+      host: options.host + ':' + options.port
+    }
+  });
+  if (options.localAddress) {
+    connectOptions.localAddress = options.localAddress;
+  }
+  if (connectOptions.proxyAuth) {
+    connectOptions.headers = connectOptions.headers || {};
+    connectOptions.headers['Proxy-Authorization'] = 'Basic ' +
+        new Buffer(connectOptions.proxyAuth).toString('base64');
+  }
+
+  debug('making CONNECT request');
+  var connectReq = self.request(connectOptions);
+  connectReq.useChunkedEncodingByDefault = false; // for v0.6
+  connectReq.once('response', onResponse); // for v0.6
+  connectReq.once('upgrade', onUpgrade);   // for v0.6
+  connectReq.once('connect', onConnect);   // for v0.7 or later
+  connectReq.once('error', onError);
+  connectReq.end();
+
+  function onResponse(res) {
+    // Very hacky. This is necessary to avoid http-parser leaks.
+    res.upgrade = true;
+  }
+
+  function onUpgrade(res, socket, head) {
+    // Hacky.
+    process.nextTick(function() {
+      onConnect(res, socket, head);
+    });
+  }
+
+  function onConnect(res, socket, head) {
+    connectReq.removeAllListeners();
+    socket.removeAllListeners();
+
+    if (res.statusCode !== 200) {
+      debug('tunneling socket could not be established, statusCode=%d',
+        res.statusCode);
+      socket.destroy();
+      var error = new Error('tunneling socket could not be established, ' +
+        'statusCode=' + res.statusCode);
+      error.code = 'ECONNRESET';
+      options.request.emit('error', error);
+      self.removeSocket(placeholder);
+      return;
+    }
+    if (head.length > 0) {
+      debug('got illegal response body from proxy');
+      socket.destroy();
+      var error = new Error('got illegal response body from proxy');
+      error.code = 'ECONNRESET';
+      options.request.emit('error', error);
+      self.removeSocket(placeholder);
+      return;
+    }
+    debug('tunneling connection has established');
+    self.sockets[self.sockets.indexOf(placeholder)] = socket;
+    return cb(socket);
+  }
+
+  function onError(cause) {
+    connectReq.removeAllListeners();
+
+    debug('tunneling socket could not be established, cause=%s\n',
+          cause.message, cause.stack);
+    var error = new Error('tunneling socket could not be established, ' +
+                          'cause=' + cause.message);
+    error.code = 'ECONNRESET';
+    options.request.emit('error', error);
+    self.removeSocket(placeholder);
+  }
+};
+
+TunnelingAgent.prototype.removeSocket = function removeSocket(socket) {
+  var pos = this.sockets.indexOf(socket)
+  if (pos === -1) {
+    return;
+  }
+  this.sockets.splice(pos, 1);
+
+  var pending = this.requests.shift();
+  if (pending) {
+    // If we have pending requests and a socket gets closed a new one
+    // needs to be created to take over in the pool for the one that closed.
+    this.createSocket(pending, function(socket) {
+      pending.request.onSocket(socket);
+    });
+  }
+};
+
+function createSecureSocket(options, cb) {
+  var self = this;
+  TunnelingAgent.prototype.createSocket.call(self, options, function(socket) {
+    var hostHeader = options.request.getHeader('host');
+    var tlsOptions = mergeOptions({}, self.options, {
+      socket: socket,
+      servername: hostHeader ? hostHeader.replace(/:.*$/, '') : options.host
+    });
+
+    // 0 is dummy port for v0.6
+    var secureSocket = tls.connect(0, tlsOptions);
+    self.sockets[self.sockets.indexOf(socket)] = secureSocket;
+    cb(secureSocket);
+  });
+}
+
+
+function toOptions(host, port, localAddress) {
+  if (typeof host === 'string') { // since v0.10
+    return {
+      host: host,
+      port: port,
+      localAddress: localAddress
+    };
+  }
+  return host; // for v0.11 or later
+}
+
+function mergeOptions(target) {
+  for (var i = 1, len = arguments.length; i < len; ++i) {
+    var overrides = arguments[i];
+    if (typeof overrides === 'object') {
+      var keys = Object.keys(overrides);
+      for (var j = 0, keyLen = keys.length; j < keyLen; ++j) {
+        var k = keys[j];
+        if (overrides[k] !== undefined) {
+          target[k] = overrides[k];
+        }
+      }
+    }
+  }
+  return target;
+}
+
+
+var debug;
+if (process.env.NODE_DEBUG && /\btunnel\b/.test(process.env.NODE_DEBUG)) {
+  debug = function() {
+    var args = Array.prototype.slice.call(arguments);
+    if (typeof args[0] === 'string') {
+      args[0] = 'TUNNEL: ' + args[0];
+    } else {
+      args.unshift('TUNNEL:');
+    }
+    console.error.apply(console, args);
+  }
+} else {
+  debug = function() {};
+}
+__webpack_unused_export__ = debug; // for test
+
+
+/***/ }),
+
+/***/ 581:
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(558);
+
+process.exitCode = await (0,_cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .commandLine */ .a)(process.argv.slice(2));
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 558:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  a: () => (/* binding */ commandLine)
+});
+
+;// CONCATENATED MODULE: ./package.json
+const package_namespaceObject = {"rE":"0.1.0"};
+;// CONCATENATED MODULE: ./src/shared/text.ts
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL_OR_SPACE = new RegExp(`(?:${CONTROL_CHARACTER.source}|\\s)+`, 'g');
+function oneLine(value) {
+    return showInvisible(value).replace(CONTROL_OR_SPACE, ' ').trim();
+}
+const invisible = lazyRegExp(() => /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu);
+function isAscii(text) {
+    return /^[\x00-\x7f]*$/.test(text);
+}
+function showInvisible(value) {
+    if (isAscii(value))
+        return value;
+    return value.replace(invisible(), (char) => {
+        const code = char.codePointAt(0) ?? 0;
+        return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+    });
+}
+function truncate(value, max) {
+    if (value.length <= max)
+        return value;
+    let end = Math.max(0, max - 3);
+    const code = value.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff)
+        end--;
+    return `${value.slice(0, end)}...`;
+}
+function quote(value, max = 80) {
+    return JSON.stringify(truncate(showInvisible(value), max)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+function isLoopback(url) {
+    return /^(?:localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(url.hostname);
+}
+function asSentence(text) {
+    return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+function countTokens(count) {
+    return `${count} token${count === 1 ? '' : 's'}`;
+}
+function formatBytes(bytes) {
+    if (bytes % 1_048_576 === 0)
+        return `${bytes / 1_048_576} MiB`;
+    return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+}
+function formatAge(ms) {
+    const minutes = Math.max(0, Math.floor(ms / 60_000));
+    const days = Math.floor(minutes / 1440);
+    const hours = Math.floor((minutes % 1440) / 60);
+    if (days > 0)
+        return hours > 0 ? `${days}d ${hours}h` : `${days}d`;
+    if (hours > 0)
+        return `${hours}h ${minutes % 60}m`;
+    return `${minutes}m`;
+}
+const WEIGHTLESS = '\\p{Cc}\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u0640\\u07fa\\u180a\\u1cd3\\ufe73';
+const legacyPrefix = lazyRegExp(() => new RegExp(`#[${WEIGHTLESS}]*#[${WEIGHTLESS}]*(?=\\[)`, 'gu'));
+const commandStart = lazyRegExp(() => new RegExp(`^[\\s\\p{Z}${WEIGHTLESS}]*:(?=[${WEIGHTLESS}]*:)`, 'u'));
+const PLAIN_START = /^[ \t]*[!-9;-~]/;
+const LINE_BREAK = /(\r\n|\r|\n)/;
+function neutralizeLegacyCommands(text) {
+    return text.includes('#') ? text.replace(legacyPrefix(), '$& ') : text;
+}
+function neutralizeCommands(text) {
+    return neutralizeLegacyCommands(text)
+        .split(LINE_BREAK)
+        .map((line) => (PLAIN_START.test(line) ? line : line.replace(commandStart(), '$& ')))
+        .join('');
+}
+function lazyRegExp(build) {
+    let built;
+    return () => (built ??= build());
+}
+
+;// CONCATENATED MODULE: ./src/shared/errors.ts
+
+class ActionError extends Error {
+}
+class InputError extends ActionError {
+    input;
+    constructor(input, problem) {
+        super(`Input '${input}' ${problem}`);
+        this.input = input;
+    }
+}
+class FileWriteError extends ActionError {
+    constructor(file, cause) {
+        super(`could not write ${file}: ${asSentence(messageOf(cause))}`);
+    }
+}
+function toFile(file, write) {
+    try {
+        return write();
+    }
+    catch (error) {
+        throw new FileWriteError(file, error);
+    }
+}
+const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
+function messageOf(error) {
+    const { message } = (error ?? {});
+    return typeof message === 'string' ? message : String(error);
+}
+class RequestError extends ActionError {
+    status;
+    transient;
+    constructor(message, status, transient = false) {
+        super(message);
+        this.status = status;
+        this.transient = transient;
+    }
+}
+class AuthenticationError extends RequestError {
+}
+class DeadlineError extends RequestError {
+    mayHaveTakenEffect;
+    constructor(message, status, mayHaveTakenEffect = false) {
+        super(message, status);
+        this.mayHaveTakenEffect = mayHaveTakenEffect;
+    }
+}
+class UnsettledRevokeError extends RequestError {
+    refusal;
+    mayHaveRevoked;
+    constructor(refusal, mayHaveRevoked) {
+        super(refusal.message, refusal.status);
+        this.refusal = refusal;
+        this.mayHaveRevoked = mayHaveRevoked;
+    }
+}
+class ThrottledError extends RequestError {
+    throttle;
+    constructor(message, throttle) {
+        super(message, 429);
+        this.throttle = { ...throttle, why: message };
+    }
+}
+class UnknownTokenError extends RequestError {
+}
+function isRefusal(status) {
+    return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
+}
+
+;// CONCATENATED MODULE: ./src/shared/records.ts
+
+const PUBLIC_FIELDS = [
+    'id',
+    'name',
+    'state',
+    'mediatorId',
+    'projectId',
+    'createdBy',
+    'createdByEmail',
+    'createdAt',
+    'revokedAt',
+    'revokedBy',
+];
+function toRecord(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return 'not an object';
+    const fields = value;
+    const { id, state, tokenValue } = fields;
+    if (typeof id !== 'string' || id === '')
+        return 'a record without an id';
+    if (typeof state !== 'string' || state === '')
+        return 'a record without a state';
+    const record = { id, state };
+    for (const field of PUBLIC_FIELDS) {
+        const text = fields[field];
+        if (typeof text === 'string')
+            record[field] = text;
+    }
+    if (typeof tokenValue === 'string' && tokenValue.trim() !== '')
+        record.tokenValue = tokenValue;
+    return record;
+}
+function publicJson(records, around = []) {
+    return JSON.stringify(records, [...around, ...PUBLIC_FIELDS]);
+}
+function nameAndId(token) {
+    return `${token.name === undefined ? NO_NAME : quoteName(token.name)} (${shortId(token)})`;
+}
+function quoteName(name) {
+    return `'${truncate(oneLine(name), 200)}'`;
+}
+const NO_NAME = '(a name that is not text)';
+function shortId(token) {
+    return truncate(oneLine(token.id), 80);
+}
+function tokenLabel(token) {
+    return `gateway token ${nameAndId(token)}`;
+}
+function uniqueById(records) {
+    const seen = new Set();
+    const isNew = (record) => seen.size < seen.add(caseless(record.id)).size;
+    if (records.every(isNew))
+        return records;
+    seen.clear();
+    return records.filter(isNew);
+}
+function caseless(id) {
+    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
+}
+function sameId(a, b) {
+    return caseless(a) === caseless(b);
+}
+function projectOf(records) {
+    const [first, ...rest] = records;
+    const id = first?.projectId;
+    if (id === undefined)
+        return undefined;
+    let several = false;
+    for (const { projectId } of rest) {
+        if (projectId === undefined)
+            return undefined;
+        several ||= !sameId(projectId, id);
+    }
+    return several ? 'several' : { id };
+}
+function findById(tokens, tokenId) {
+    return tokens.find((token) => sameId(token.id, tokenId));
+}
+function createdTime(record) {
+    return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
+}
+function newestFirst(records) {
+    return newestFirstBy(records, (record) => record);
+}
+function newestFirstBy(items, recordOf) {
+    const keyed = items.map((item) => {
+        const record = recordOf(item);
+        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
+    });
+    keyed.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return keyed.map(({ item }) => item);
+}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function isUuid(value) {
+    return UUID.test(value);
+}
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):?([0-5]\d))$/;
+function readTimestamp(text) {
+    const match = ISO_8601.exec(text);
+    if (match === null)
+        return undefined;
+    const [year = 0, month = 0, day, hour, minute, second] = match.slice(1, 7).map(Number);
+    const millis = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
+    const sign = match[9] === '-' ? -1 : 1;
+    const offsetMinutes = match[8] ? 0 : sign * (Number(match[10]) * 60 + Number(match[11]));
+    if (Math.abs(offsetMinutes) > 18 * 60)
+        return undefined;
+    const utc = Date.UTC(year, month - 1, day, hour, minute, second);
+    if (new Date(utc).toISOString().slice(0, 19) !== text.slice(0, 19))
+        return undefined;
+    return utc + millis - offsetMinutes * 60_000;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/parsers.ts
+
+
+
+const BOOLEANS = ['true', 'True', 'TRUE', 'false', 'False', 'FALSE'];
+const DURATION = /^(\d+)([mhdw])$/;
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const LATER = 'in later steps';
+const REFUSED_ENV_NAMES = [
+    [/^(GITHUB_|RUNNER_|ACTIONS_|INPUT_|STATE_)/, 'belong to the runner'],
+    [/^(?:PATH|BASH_ENV|ENV|SHELLOPTS|PS4|PROMPT_COMMAND|HOME|SHELL|IFS|CDPATH|GCONV_PATH)$/, ''],
+    [/^(LD_)/, `change how the dynamic linker loads every program ${LATER}`],
+    [/^(DYLD_)/, `change how the macOS dynamic linker loads every program ${LATER}`],
+    [/^(GIT_)/, `change how git runs ${LATER}`],
+    [/^(NODE_)/, `change how Node.js runs ${LATER}`],
+    [/^(PYTHON)/, `change how Python runs ${LATER}`],
+    [/^(PERL)/, `change how Perl runs ${LATER}`],
+    [/^(RUBY)/, `change how Ruby runs ${LATER}`],
+    [/^(_?JAVA_)/, `change how Java runs ${LATER}`],
+    [/^(DOTNET_)/, `change how .NET runs ${LATER}`],
+    [/^(SSL_)/, 'change which certificates later steps trust'],
+    [/_PROXY$/, 'change where later steps send their network traffic'],
+];
+function oneOf(choices) {
+    return (raw, input) => {
+        const choice = choices.find((c) => c === raw);
+        if (choice !== undefined)
+            return choice;
+        throw new InputError(input, `must be one of ${choices.join(', ')}; got ${quote(raw)}.`);
+    };
+}
+function readBoolean(raw, input) {
+    if (!BOOLEANS.includes(raw))
+        throw new InputError(input, `must be true or false; got ${quote(raw)}.`);
+    return BOOLEANS.indexOf(raw) < 3;
+}
+function readRevokeOnExit(raw) {
+    if (raw === 'failure')
+        return 'failure';
+    if (BOOLEANS.includes(raw))
+        return readBoolean(raw, 'revokeOnExit') ? 'always' : 'never';
+    throw new InputError('revokeOnExit', `must be true, false or failure (revoke only when the job does not succeed); got ${quote(raw)}.`);
+}
+function wholeNumber(min, max, what = 'a whole number') {
+    return (raw, input) => {
+        const number = /^\d+$/.test(raw) ? Number(raw) : NaN;
+        if (number >= min && number <= max)
+            return number;
+        throw new InputError(input, `must be ${what} from ${min} to ${max}; got ${quote(raw)}.`);
+    };
+}
+function readDuration(raw) {
+    if (!raw)
+        return undefined;
+    const [, count, unit] = DURATION.exec(raw) ?? [];
+    if (unit === undefined || !(Number(count) >= 1))
+        throw new InputError('olderThan', `must be a whole number and a unit, m, h, d or w (90m, 12h, 30d, 2w); got ${quote(raw)}.`);
+    return { text: raw, ms: Number(count) * UNIT_MS[unit] };
+}
+function readAuditAge(raw) {
+    const age = readDuration(raw);
+    if (age !== undefined)
+        return age;
+    throw new InputError('olderThan', 'is required for operation audit: the age past which an active token is a finding (90d, 12h, 2w).');
+}
+function readNameFilters(raw) {
+    const lines = raw.split('\n').flatMap((line) => line.trim() || []);
+    for (const line of lines)
+        if (CONTROL_CHARACTER.test(line))
+            throw new InputError('name', `must not hold control characters (tabs, carriage returns) within a line; got ${quote(line)}.`);
+    return lines.length > 0 ? lines : undefined;
+}
+function readRequiredName(raw) {
+    const [name, ...more] = readNameFilters(raw) ?? [];
+    if (name === undefined)
+        throw new InputError('name', "is required for this operation: the new token's name.");
+    if (more.length > 0 || raw.includes('\n'))
+        throw new InputError('name', `must be one line for operation create: a token has one name (several lines are filters, for list, cleanup and audit); got ${quote(raw)}.`);
+    return name;
+}
+function readTokenId(raw) {
+    if (isUuid(raw))
+        return raw;
+    throw new InputError('tokenId', raw
+        ? `must be a UUID like 123e4567-e89b-42d3-a456-426614174000; got ${quote(raw)}.`
+        : 'is required for operation revoke: the id (a UUID) of the token.');
+}
+function readKeepIds(raw) {
+    const ids = raw.split('\n').flatMap((line) => line.trim() || []);
+    const other = ids.find((id) => !isUuid(id));
+    if (other === undefined)
+        return ids;
+    throw new InputError('keepIds', `must hold token ids (UUIDs), one per line, like 123e4567-e89b-42d3-a456-426614174000; got ${quote(other)}.`);
+}
+function readProjectId(raw) {
+    if (!raw || isUuid(raw))
+        return raw || undefined;
+    throw new InputError('expectedProjectId', `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
+}
+function readEnvName(raw) {
+    if (!raw)
+        return undefined;
+    if (!ENV_NAME.test(raw))
+        throw new InputError('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
+    const upper = raw.toUpperCase();
+    const [pattern, why] = REFUSED_ENV_NAMES.find(([family]) => family.test(upper)) ?? [];
+    if (pattern === undefined)
+        return raw;
+    const prefix = pattern.exec(upper)?.[1];
+    const reason = why
+        ? `names ${prefix === undefined ? 'ending in _PROXY' : `starting with ${prefix}`} ${why}`
+        : 'it would change how every later step runs';
+    throw new InputError('envName', `must not be ${raw}: ${reason}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
+}
+function readUrl(raw, input, what) {
+    const refuse = (problem) => new InputError(input, problem);
+    if (!raw)
+        throw refuse(`is required: ${what}, like https://api.example.com.`);
+    if (!URL.canParse(raw))
+        throw refuse(`must be an absolute URL like https://api.example.com; got ${quote(raw)}.`);
+    const url = new URL(raw);
+    if (url.username || url.password)
+        throw refuse('must not contain a user name or password: the action authenticates with clientId and clientSecret.');
+    if (url.search || url.hash)
+        throw refuse(`must not have a query string or fragment (not shown here); got one after ${quote(url.origin + url.pathname)}.`);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url)))
+        throw refuse(`must use https (http only for localhost, 127.0.0.0/8 and [::1]); got ${quote(raw)}.`);
+    return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+;// CONCATENATED MODULE: ./src/inputs/unknown-inputs.ts
+
+function inputVariable(name) {
+    return name.replace(/ /g, '_').toUpperCase();
+}
+function refuseUnknownInputs(given, declared) {
+    const known = new Set(declared.map(inputVariable));
+    const [first, ...others] = given.filter((variable) => !known.has(variable.toUpperCase())).sort();
+    if (first === undefined)
+        return;
+    const meant = closest(first, declared);
+    const guess = meant === undefined ? ` (the inputs are ${declared.join(', ')}).` : `: did you mean '${meant}'?`;
+    const also = others.map((variable) => {
+        const other = closest(variable, declared);
+        return `'${variable.toLowerCase()}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`;
+    });
+    throw new InputError(first.toLowerCase(), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`);
+}
+function closest(variable, declared) {
+    const squash = (name) => name.toUpperCase().replace(/[^A-Z0-9]/g, '');
+    const wanted = squash(variable);
+    const [best] = declared
+        .map((name) => ({ name, distance: editDistance(wanted, squash(name)) }))
+        .sort((a, b) => a.distance - b.distance);
+    const near = Math.max(1, Math.floor(wanted.length / 4));
+    return wanted !== '' && best !== undefined && best.distance <= near ? best.name : undefined;
+}
+function editDistance(a, b) {
+    const rows = [Array.from({ length: b.length + 1 }, (_, j) => j)];
+    const at = (i, j) => rows[i]?.[j] ?? Infinity;
+    for (let i = 1; i <= a.length; i++) {
+        const row = [i];
+        rows.push(row);
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            const swap = a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1] ? at(i - 2, j - 2) + 1 : Infinity;
+            row.push(Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost, swap));
+        }
+    }
+    return at(a.length, b.length);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/read.ts
+
+
+
+const INPUT_DEFAULTS = {
+    name: '',
+    tokenId: '',
+    envName: '',
+    ifExists: 'create',
+    revokeOnExit: 'false',
+    state: 'all',
+    olderThan: '',
+    keep: '1',
+    keepIds: '',
+    dryRun: 'false',
+    concurrency: '4',
+    timeout: '30',
+    retries: '3',
+    summary: 'true',
+    writeTokenFile: 'false',
+    expectedProjectId: '',
+    totalTimeout: '900',
+};
+const JOB_STATUS_INPUT = 'jobStatus';
+const DECLARED_INPUTS = [
+    ...['operation', 'clientId', 'clientSecret', 'baseUrl', 'authUrl'],
+    ...Object.keys(INPUT_DEFAULTS),
+    JOB_STATUS_INPUT,
+];
+const TASK_INPUTS = {
+    create: {
+        name: readRequiredName,
+        envName: readEnvName,
+        ifExists: oneOf(['create', 'reuse', 'fail']),
+        revokeOnExit: readRevokeOnExit,
+        writeTokenFile: readBoolean,
+    },
+    list: { name: readNameFilters, state: oneOf(['active', 'revoked', 'all']) },
+    revoke: { tokenId: readTokenId },
+    cleanup: {
+        name: readNameFilters,
+        olderThan: readDuration,
+        keep: wholeNumber(0, 1000),
+        keepIds: readKeepIds,
+        dryRun: readBoolean,
+        concurrency: wholeNumber(1, 32),
+    },
+    audit: { name: readNameFilters, olderThan: readAuditAge },
+};
+const OPERATIONS = Object.keys(TASK_INPUTS);
+const TASK_SPECIFIC = [
+    ...new Set(Object.values(TASK_INPUTS).flatMap((task) => Object.keys(task))),
+];
+function readInputs(read, secrets, given) {
+    secrets.add(read('clientSecret'));
+    refuseUnknownInputs(given, DECLARED_INPUTS);
+    const raw = read('operation');
+    if (!raw)
+        throw new InputError('operation', `is required: one of ${OPERATIONS.join(', ')}.`);
+    const operation = oneOf(OPERATIONS)(raw, 'operation');
+    const connection = readConnection(read, secrets);
+    const value = withDefaults(read);
+    const summary = readBoolean(value('summary'), 'summary');
+    const taskParsers = TASK_INPUTS[operation];
+    const fields = Object.entries(taskParsers).map(([input, parse]) => [input, parse(value(input), input)]);
+    const task = { operation, ...Object.fromEntries(fields) };
+    if (task.operation === 'cleanup' && task.name === undefined && task.olderThan === undefined) {
+        throw new InputError('name', "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.");
+    }
+    return {
+        connection,
+        task,
+        summary,
+        expectedProjectId: readProjectId(value('expectedProjectId')),
+        warnings: TASK_SPECIFIC.filter((input) => !(input in taskParsers) && value(input) !== INPUT_DEFAULTS[input]).map((input) => `Input '${input}' is not used by operation ${operation}; it is ignored.`),
+    };
+}
+function readConnection(read, secrets) {
+    const clientSecret = read('clientSecret');
+    secrets.add(clientSecret);
+    const clientId = read('clientId');
+    const required = (input, what) => new InputError(input, `is required: the API client ${what}, from a secret. ${FORK_HINT}`);
+    if (!clientId)
+        throw required('clientId', 'id');
+    if (!clientSecret)
+        throw required('clientSecret', 'secret');
+    const authUrl = readUrl(read('authUrl'), 'authUrl', 'the auth service base URL');
+    const value = withDefaults(read);
+    const seconds = (input, min, max) => wholeNumber(min, max, 'a whole number of seconds')(value(input), input) * 1000;
+    return {
+        clientId,
+        clientSecret,
+        baseUrl: readUrl(read('baseUrl'), 'baseUrl', 'the REST API base URL'),
+        authUrl,
+        timeoutMs: seconds('timeout', 1, 600),
+        retries: wholeNumber(0, 10)(value('retries'), 'retries'),
+        totalTimeoutMs: seconds('totalTimeout', 0, 21_600),
+    };
+}
+function withDefaults(read) {
+    return (input) => read(input) || INPUT_DEFAULTS[input];
+}
+
+;// CONCATENATED MODULE: ./src/platform/find-created.ts
+
+
+
+const KNOWN_CLOCK_MARGIN_MS = 2_000;
+const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
+const LATE_CREATE_MS = 60_000;
+const LOOK_AGAIN_MS = 2_000;
+function createWindow(sentAt, platformTime, totalMs = 0) {
+    const onPlatform = platformTime(sentAt);
+    const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
+    const start = onPlatform ?? sentAt;
+    const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity;
+    return { since: start - margin, until, clockKnown: onPlatform !== undefined };
+}
+function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, except } = {}) {
+    const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs);
+    const candidates = newestFirst(tokens.filter((token) => {
+        if (token.name !== name || token.state !== 'active')
+            return false;
+        if (except !== undefined && sameId(token.id, except))
+            return false;
+        const created = createdTime(token);
+        return created === undefined || (created >= since && created <= until);
+    }));
+    const [only, ...others] = candidates;
+    if (only === undefined)
+        return { found: 'none' };
+    if (others.length > 0)
+        return { found: 'several', tokens: candidates };
+    const created = createdTime(only);
+    if (created === undefined) {
+        const why = `its createdAt (${quote(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`;
+        return { found: 'unsure', token: only, why };
+    }
+    if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
+        const seconds = Math.round((sentAt - created) / 1000);
+        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
+        return { found: 'unsure', token: only, why };
+    }
+    return { found: 'one', token: only };
+}
+function lookForSentence(record, platformTime) {
+    const since = new Date(createWindow(record.sentAt, platformTime).since).toISOString();
+    const other = record.id === undefined ? '' : ` other than ${truncate(oneLine(record.id), 80)}`;
+    return `An active token named ${quoteName(record.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
+}
+async function searchCreated(api, record, { clock, deadline, log }, totalMs) {
+    let failure;
+    for (let answered = false;;) {
+        const tokens = await api.listTokens().catch((error) => {
+            if (!(error instanceof RequestError && error.transient))
+                throw error;
+            failure = { error };
+        });
+        answered ||= tokens !== undefined;
+        const options = { totalMs, except: record.id };
+        const created = tokens && findCreated(tokens, record, (at) => api.platformTime(at), options);
+        if (created !== undefined && created.found !== 'none')
+            return created;
+        const landing = answered ? record.sentAt + LATE_CREATE_MS - clock.now() : Infinity;
+        if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
+            if (!answered && failure !== undefined)
+                throw failure.error;
+            return { found: 'none' };
+        }
+        const again = `ooking again in ${LOOK_AGAIN_MS / 1000} s.`;
+        log.info(tokens === undefined
+            ? `Listing the tokens failed: ${messageOf(failure?.error)} L${again}`
+            : `No token named ${quoteName(record.name)} in the list yet; a create can land late: l${again}`);
+        await clock.sleep(LOOK_AGAIN_MS, deadline.stopSignal);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/platform/create-life.ts
+
+
+
+
+
+function mustSearch({ state, lostEarlier }) {
+    return state === 'sent' || state === 'unknown' || lostEarlier === true;
+}
+async function revokeUnheld(revoke, token) {
+    try {
+        await revoke(token.id);
+        return 'It was revoked at once.';
+    }
+    catch (error) {
+        return `Revoking it at once failed too: ${asSentence(messageOf(error))} Revoke it with operation: revoke and tokenId: ${shortId(token)}.`;
+    }
+}
+class CreateLife {
+    context;
+    record;
+    unrecorded;
+    lostAttempts = 0;
+    constructor(name, when, context) {
+        this.context = context;
+        this.record = { name, sentAt: context.clock.now(), state: 'not sent', when };
+        context.record({ ...this.record });
+    }
+    written = () => {
+        if (this.record.state === 'not sent')
+            this.change({ state: 'sent' });
+    };
+    async afterLostAnswer(failure) {
+        const { record, context } = this;
+        const name = quoteName(record.name);
+        context.log.info(`${failure}. The token may have been created all the same: checking the list.`);
+        this.lostAttempts++;
+        this.change({ state: 'unknown' });
+        const lookFor = lookForSentence(record, context.platformTime);
+        const tokens = await context.list().catch((error) => {
+            const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${messageOf(error)} ${lookFor}`;
+            throw new RequestError(`${failure}; ${unknown}`);
+        });
+        const created = findCreated(tokens, record, context.platformTime);
+        if (created.found === 'none') {
+            context.log.info(`No token named ${name} was created: sending the create again.`);
+            return undefined;
+        }
+        if (created.found !== 'one') {
+            const why = created.found === 'several'
+                ? `${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`
+                : `the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`;
+            throw new RequestError(`${failure}; ${why}`);
+        }
+        const { token } = created;
+        if (!isUuid(token.id)) {
+            const why = `a token named ${name} was created, but its id ${quote(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`;
+            throw new RequestError(`${failure}; ${why}`);
+        }
+        this.change({ state: 'created', id: token.id, lostEarlier: this.lostAttempts > 1 });
+        if (token.tokenValue === undefined) {
+            const why = `token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one).`;
+            throw new RequestError(`${failure}; ${why} ${await revokeUnheld(context.revoke, token)}`);
+        }
+        const createdAt = oneLine(token.createdAt ?? '?');
+        context.log.info(`It was: token ${token.id}, created at ${createdAt}, is this step's token.`);
+        return token;
+    }
+    async accept(token, request) {
+        const { record, context } = this;
+        const lost = record.state === 'unknown' || record.lostEarlier === true;
+        if (token.name === record.name && token.state === 'active') {
+            this.change({ state: 'created', id: token.id, lostEarlier: lost });
+            if (this.unrecorded !== undefined) {
+                const error = asSentence(messageOf(this.unrecorded.error));
+                const what = `The value of the new ${tokenLabel(token)} was not handed on.`;
+                throw new ActionError(`${error} ${what} ${await revokeUnheld(context.revoke, token)}`);
+            }
+            if (lost && record.when !== 'never')
+                context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`);
+            else if (lost)
+                context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(this.record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
+            return token;
+        }
+        const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${quote(oneLine(token.state), 40)}, not an active token named ${quoteName(record.name)}: its value was not handed on.`;
+        const created = createdTime(token);
+        const since = createWindow(record.sentAt, context.platformTime).since;
+        if (token.state !== 'active' || (created !== undefined && created < since)) {
+            this.change({ state: 'refused' });
+            const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
+            throw new RequestError(token.state === 'active' ? mismatch + older : mismatch);
+        }
+        this.change({ state: 'created', id: token.id });
+        throw new RequestError(`${mismatch} ${await revokeUnheld(context.revoke, token)}`);
+    }
+    failed(error) {
+        const { state } = this.record;
+        if (state === 'created' || state === 'unknown')
+            return;
+        const status = error instanceof RequestError ? error.status : undefined;
+        if (isRefusal(status) || status === 429)
+            this.change({ state: 'refused' });
+        else if (state === 'sent')
+            this.change({ state: 'unknown' });
+    }
+    change(to) {
+        Object.assign(this.record, to);
+        try {
+            this.context.record({ ...this.record });
+        }
+        catch (error) {
+            this.unrecorded ??= { error };
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/operations/create.ts
+
+
+
+
+async function create(client, { name, ifExists, revokeOnExit }, record) {
+    const tokens = ifExists === 'create' ? [] : await client.listTokens();
+    const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'));
+    if (existing === undefined) {
+        return {
+            operation: 'create',
+            token: await client.createToken(name, { when: revokeOnExit, record }),
+            reused: false,
+        };
+    }
+    const which = `an active token named '${name}' exists already: ${existing.id}, created ${existing.createdAt ?? 'at an unknown time'}`;
+    if (ifExists === 'fail')
+        throw new ActionError(`${which}, and ifExists is fail.`);
+    if (existing.tokenValue === undefined) {
+        throw new ActionError(`${which}, but the platform did not return its value, so it cannot be reused.`);
+    }
+    return { operation: 'create', token: existing, reused: true };
+}
+async function handOnFailed(client, { token, reused }, error) {
+    const why = asSentence(messageOf(error));
+    if (reused)
+        return new ActionError(`${why} The reused ${tokenLabel(token)} stays active.`);
+    const revoked = await revokeUnheld((id) => client.revokeToken(id), token);
+    return new ActionError(`${why} The value of the new ${tokenLabel(token)} was not handed on. ${revoked}`);
+}
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./src/shared/time.ts
+
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms, signal) => (0,promises_namespaceObject.setTimeout)(ms, undefined, { signal }).catch(() => undefined),
+    jitter: () => Math.random(),
+};
+function agesNow(clock, platformTime) {
+    const runnerNow = clock.now();
+    const platformNow = platformTime(runnerNow);
+    const ages = platformNow === undefined
+        ? { by: 'runner' }
+        : { by: 'platform', skewMs: platformNow - runnerNow };
+    return { now: platformNow ?? runnerNow, ages };
+}
+class Deadline {
+    clock;
+    totalMs;
+    bound;
+    endsAt;
+    stopping = new AbortController();
+    cutting = new AbortController();
+    stopSignal = this.stopping.signal;
+    cutSignal = this.cutting.signal;
+    constructor(clock, totalMs, bound) {
+        this.clock = clock;
+        this.totalMs = totalMs;
+        this.bound = bound;
+        this.endsAt = totalMs > 0 ? clock.now() + totalMs : Infinity;
+    }
+    remaining() {
+        return this.stopSignal.aborted ? 0 : Math.max(0, this.endsAt - this.clock.now());
+    }
+    expired() {
+        return this.remaining() === 0;
+    }
+    cancel(signal) {
+        this.stopping.abort(signal);
+    }
+    grace(ms) {
+        if (!this.stopSignal.aborted)
+            this.endsAt += ms;
+    }
+    cut() {
+        this.cutting.abort();
+    }
+    cause() {
+        if (this.stopSignal.aborted)
+            return { by: 'cancel', signal: String(this.stopSignal.reason) };
+        return { by: 'totalTimeout', totalMs: this.totalMs, bound: this.bound };
+    }
+    describe() {
+        return budget(this.totalMs, this.bound);
+    }
+}
+function budget(totalMs, bound = 'totalTimeout') {
+    return `${bound} (${Math.round(totalMs / 1000)} s)`;
+}
+function stopped(cause) {
+    if (cause.by === 'cancel')
+        return `The step was cancelled (${cause.signal})`;
+    return `${budget(cause.totalMs, cause.bound)} ran out`;
+}
+
+;// CONCATENATED MODULE: ./src/operations/cleanup-plan.ts
+
+function planCleanup(tokens, task, now) {
+    const matches = nameMatcher(task.name);
+    const byName = new Map();
+    const records = new Map();
+    const revoke = [];
+    const kept = [];
+    for (const token of tokens) {
+        records.set(token.name, (records.get(token.name) ?? 0) + 1);
+        if (token.state !== 'active' || !matches(token.name))
+            continue;
+        if (token.name === undefined)
+            kept.push({ token, why: 'unreadable name' });
+        else {
+            const group = byName.get(token.name) ?? [];
+            group.push(token);
+            byName.set(token.name, group);
+        }
+    }
+    const ageMatters = task.olderThan !== undefined || task.keep > 0;
+    const { olderThan } = task;
+    const exactNames = new Set(task.name?.filter((line) => !line.includes('*')));
+    for (const group of byName.values()) {
+        const times = group.flatMap((token) => createdTime(token) ?? []).sort((a, b) => b - a);
+        const boundary = times[Math.min(task.keep, times.length) - 1] ?? Infinity;
+        for (const token of group) {
+            const created = createdTime(token);
+            if (created !== undefined && olderThan && !isOlder(created, olderThan, now))
+                continue;
+            if (created === undefined && ageMatters)
+                kept.push({ token, why: 'unreadable date' });
+            else if (created !== undefined && created >= boundary) {
+                const sole = !exactNames.has(token.name) && records.get(token.name) === 1;
+                kept.push({ token, why: 'keep', ...(sole && { soleOfName: true }) });
+            }
+            else
+                revoke.push(token);
+        }
+    }
+    return spareKeepIds({ revoke, kept }, task.keepIds ?? []);
+}
+function spareKeepIds(plan, keepIds) {
+    const spared = new Set(keepIds.map((id) => id.toLowerCase()));
+    const isSpared = (token) => spared.has(token.id.toLowerCase());
+    const kept = [
+        ...plan.kept.filter(({ token }) => !isSpared(token)),
+        ...[...plan.revoke, ...plan.kept.map(({ token }) => token)]
+            .filter(isSpared)
+            .map((token) => ({ token, why: 'keepIds' })),
+    ];
+    const revoke = plan.revoke.filter((token) => !isSpared(token));
+    return { revoke: newestFirst(revoke), kept: newestFirstBy(kept, ({ token }) => token) };
+}
+function isOlder(created, age, now) {
+    return now - created > age.ms;
+}
+function nameMatcher(filters) {
+    if (filters === undefined)
+        return () => true;
+    const each = filters.map(patternMatcher);
+    const everyName = filters.some((filter) => /^\*+$/.test(filter));
+    return (name) => name === undefined ? everyName : each.some((matches) => matches(name));
+}
+function patternMatcher(pattern) {
+    const [first = '', ...middle] = pattern.split('*');
+    const last = middle.pop();
+    if (last === undefined)
+        return (name) => name === pattern;
+    return (name) => {
+        if (!name.startsWith(first) || !name.endsWith(last))
+            return false;
+        let at = first.length;
+        for (const part of middle) {
+            const found = name.indexOf(part, at);
+            if (found === -1)
+                return false;
+            at = found + part.length;
+        }
+        return at <= name.length - last.length;
+    };
+}
+
+;// CONCATENATED MODULE: ./src/operations/audit.ts
+
+
+
+
+async function audit(client, task, clock) {
+    const tokens = await client.listTokens();
+    const { now, ages } = agesNow(clock, (at) => client.platformTime(at));
+    const found = planAudit(tokens, task, now);
+    return {
+        operation: 'audit',
+        ...found,
+        total: tokens.length,
+        project: projectOf(tokens),
+        now,
+        ages,
+    };
+}
+function planAudit(tokens, task, now) {
+    const matches = nameMatcher(task.name);
+    const findings = [];
+    const undated = [];
+    for (const token of tokens) {
+        if (token.state !== 'active' || !matches(token.name))
+            continue;
+        const created = createdTime(token);
+        if (created === undefined)
+            undated.push(token);
+        else if (isOlder(created, task.olderThan, now))
+            findings.push(token);
+    }
+    return { findings: newestFirst(findings), undated };
+}
+function auditOutcome(result, { name, olderThan }) {
+    const { findings, undated, total } = result;
+    const unknown = undated.length > 0 ? `; ${undated.length} more cannot be dated` : '';
+    if (findings.length === 0 && undated.length === 0)
+        return `No active token${name ? ' matching name' : ''} is older than ${olderThan.text} (${countTokens(total)} checked).`;
+    if (findings.length === 0) {
+        const [them, are] = undated.length === 1 ? ['it', 'is'] : ['they', 'are'];
+        return `${undated.length} active ${undated.length === 1 ? 'token' : 'tokens'} cannot be dated: this audit cannot tell whether ${them} ${are} older than ${olderThan.text}.`;
+    }
+    const are = findings.length === 1 ? 'is' : 'are';
+    return `${findings.length} active ${findings.length === 1 ? 'token' : 'tokens'} ${are} older than ${olderThan.text}${unknown}.`;
+}
+function auditFailure(result, task) {
+    const { findings, undated } = result;
+    if (findings.length === 0 && undated.length === 0)
+        return undefined;
+    const whereAll = 'the job summary and the tokensFile output list them';
+    const found = findings.length > 0 ? ` Older: ${someOf(findings.map(nameAndId), whereAll)}` : '';
+    const unknown = undated.length > 0
+        ? ` Their createdAt cannot be read: ${someOf(undated.map(nameAndId), 'each has a warning above')}`
+        : '';
+    return `${auditOutcome(result, task)}${found}${unknown}`;
+}
+function someOf(items, whereAll) {
+    const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : '';
+    return `${items.slice(0, 5).join(', ')}.${more}`;
+}
+
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+// EXTERNAL MODULE: external "http"
+var external_http_ = __nccwpck_require__(611);
+var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
+// EXTERNAL MODULE: external "https"
+var external_https_ = __nccwpck_require__(692);
+var external_https_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_https_, 2);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+function getProxyUrl(reqUrl) {
+    const usingSsl = reqUrl.protocol === 'https:';
+    if (checkBypass(reqUrl)) {
+        return undefined;
+    }
+    const proxyVar = (() => {
+        if (usingSsl) {
+            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
+        }
+        else {
+            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
+        }
+    })();
+    if (proxyVar) {
+        try {
+            return new DecodedURL(proxyVar);
+        }
+        catch (_a) {
+            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
+                return new DecodedURL(`http://${proxyVar}`);
+        }
+    }
+    else {
+        return undefined;
+    }
+}
+function checkBypass(reqUrl) {
+    if (!reqUrl.hostname) {
+        return false;
+    }
+    const reqHost = reqUrl.hostname;
+    if (isLoopbackAddress(reqHost)) {
+        return true;
+    }
+    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
+    if (!noProxy) {
+        return false;
+    }
+    // Determine the request port
+    let reqPort;
+    if (reqUrl.port) {
+        reqPort = Number(reqUrl.port);
+    }
+    else if (reqUrl.protocol === 'http:') {
+        reqPort = 80;
+    }
+    else if (reqUrl.protocol === 'https:') {
+        reqPort = 443;
+    }
+    // Format the request hostname and hostname with port
+    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
+    if (typeof reqPort === 'number') {
+        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
+    }
+    // Compare request host against noproxy
+    for (const upperNoProxyItem of noProxy
+        .split(',')
+        .map(x => x.trim().toUpperCase())
+        .filter(x => x)) {
+        if (upperNoProxyItem === '*' ||
+            upperReqHosts.some(x => x === upperNoProxyItem ||
+                x.endsWith(`.${upperNoProxyItem}`) ||
+                (upperNoProxyItem.startsWith('.') &&
+                    x.endsWith(`${upperNoProxyItem}`)))) {
+            return true;
+        }
+    }
+    return false;
+}
+function isLoopbackAddress(host) {
+    const hostLower = host.toLowerCase();
+    return (hostLower === 'localhost' ||
+        hostLower.startsWith('127.') ||
+        hostLower.startsWith('[::1]') ||
+        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
+}
+class DecodedURL extends URL {
+    constructor(url, base) {
+        super(url, base);
+        this._decodedUsername = decodeURIComponent(super.username);
+        this._decodedPassword = decodeURIComponent(super.password);
+    }
+    get username() {
+        return this._decodedUsername;
+    }
+    get password() {
+        return this._decodedPassword;
+    }
+}
+//# sourceMappingURL=proxy.js.map
+// EXTERNAL MODULE: ./node_modules/tunnel/index.js
+var tunnel = __nccwpck_require__(770);
+;// CONCATENATED MODULE: ./src/bundle/undici.ts
+class ProxyAgent {
+    constructor() {
+        throw new Error('undici is not bundled with this action (see src/bundle/undici.ts).');
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
+/* eslint-disable @typescript-eslint/no-explicit-any */
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+var HttpCodes;
+(function (HttpCodes) {
+    HttpCodes[HttpCodes["OK"] = 200] = "OK";
+    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
+    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
+    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
+    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
+    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
+    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
+    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
+    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
+    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
+    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
+    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
+    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
+    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
+    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
+    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
+    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
+    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
+    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
+    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
+    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
+    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
+    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
+    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
+    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
+    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
+    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
+})(HttpCodes || (HttpCodes = {}));
+var Headers;
+(function (Headers) {
+    Headers["Accept"] = "accept";
+    Headers["ContentType"] = "content-type";
+})(Headers || (Headers = {}));
+var MediaTypes;
+(function (MediaTypes) {
+    MediaTypes["ApplicationJson"] = "application/json";
+})(MediaTypes || (MediaTypes = {}));
+/**
+ * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
+ * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+ */
+function lib_getProxyUrl(serverUrl) {
+    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
+    return proxyUrl ? proxyUrl.href : '';
+}
+const HttpRedirectCodes = [
+    HttpCodes.MovedPermanently,
+    HttpCodes.ResourceMoved,
+    HttpCodes.SeeOther,
+    HttpCodes.TemporaryRedirect,
+    HttpCodes.PermanentRedirect
+];
+const HttpResponseRetryCodes = [
+    HttpCodes.BadGateway,
+    HttpCodes.ServiceUnavailable,
+    HttpCodes.GatewayTimeout
+];
+const RetryableHttpVerbs = ['OPTIONS', 'GET', 'DELETE', 'HEAD'];
+const ExponentialBackoffCeiling = 10;
+const ExponentialBackoffTimeSlice = 5;
+class HttpClientError extends Error {
+    constructor(message, statusCode) {
+        super(message);
+        this.name = 'HttpClientError';
+        this.statusCode = statusCode;
+        Object.setPrototypeOf(this, HttpClientError.prototype);
+    }
+}
+class HttpClientResponse {
+    constructor(message) {
+        this.message = message;
+    }
+    readBody() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                let output = Buffer.alloc(0);
+                this.message.on('data', (chunk) => {
+                    output = Buffer.concat([output, chunk]);
+                });
+                this.message.on('end', () => {
+                    resolve(output.toString());
+                });
+            }));
+        });
+    }
+    readBodyBuffer() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                const chunks = [];
+                this.message.on('data', (chunk) => {
+                    chunks.push(chunk);
+                });
+                this.message.on('end', () => {
+                    resolve(Buffer.concat(chunks));
+                });
+            }));
+        });
+    }
+}
+function isHttps(requestUrl) {
+    const parsedUrl = new URL(requestUrl);
+    return parsedUrl.protocol === 'https:';
+}
+class HttpClient {
+    constructor(userAgent, handlers, requestOptions) {
+        this._ignoreSslError = false;
+        this._allowRedirects = true;
+        this._allowRedirectDowngrade = false;
+        this._maxRedirects = 50;
+        this._allowRetries = false;
+        this._maxRetries = 1;
+        this._keepAlive = false;
+        this._disposed = false;
+        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
+        this.handlers = handlers || [];
+        this.requestOptions = requestOptions;
+        if (requestOptions) {
+            if (requestOptions.ignoreSslError != null) {
+                this._ignoreSslError = requestOptions.ignoreSslError;
+            }
+            this._socketTimeout = requestOptions.socketTimeout;
+            if (requestOptions.allowRedirects != null) {
+                this._allowRedirects = requestOptions.allowRedirects;
+            }
+            if (requestOptions.allowRedirectDowngrade != null) {
+                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
+            }
+            if (requestOptions.maxRedirects != null) {
+                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
+            }
+            if (requestOptions.keepAlive != null) {
+                this._keepAlive = requestOptions.keepAlive;
+            }
+            if (requestOptions.allowRetries != null) {
+                this._allowRetries = requestOptions.allowRetries;
+            }
+            if (requestOptions.maxRetries != null) {
+                this._maxRetries = requestOptions.maxRetries;
+            }
+        }
+    }
+    options(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    get(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('GET', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    del(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    post(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('POST', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    patch(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    put(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PUT', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    head(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    sendStream(verb, requestUrl, stream, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request(verb, requestUrl, stream, additionalHeaders);
+        });
+    }
+    /**
+     * Gets a typed object from an endpoint
+     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
+     */
+    getJson(requestUrl_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            const res = yield this.get(requestUrl, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    postJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.post(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    putJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.put(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    patchJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.patch(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    /**
+     * Makes a raw http request.
+     * All other methods such as get, post, patch, and request ultimately call this.
+     * Prefer get, del, post and patch
+     */
+    request(verb, requestUrl, data, headers) {
+        return __awaiter(this, void 0, void 0, function* () {
+            if (this._disposed) {
+                throw new Error('Client has already been disposed.');
+            }
+            const parsedUrl = new URL(requestUrl);
+            let info = this._prepareRequest(verb, parsedUrl, headers);
+            // Only perform retries on reads since writes may not be idempotent.
+            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
+                ? this._maxRetries + 1
+                : 1;
+            let numTries = 0;
+            let response;
+            do {
+                response = yield this.requestRaw(info, data);
+                // Check if it's an authentication challenge
+                if (response &&
+                    response.message &&
+                    response.message.statusCode === HttpCodes.Unauthorized) {
+                    let authenticationHandler;
+                    for (const handler of this.handlers) {
+                        if (handler.canHandleAuthentication(response)) {
+                            authenticationHandler = handler;
+                            break;
+                        }
+                    }
+                    if (authenticationHandler) {
+                        return authenticationHandler.handleAuthentication(this, info, data);
+                    }
+                    else {
+                        // We have received an unauthorized response but have no handlers to handle it.
+                        // Let the response return to the caller.
+                        return response;
+                    }
+                }
+                let redirectsRemaining = this._maxRedirects;
+                while (response.message.statusCode &&
+                    HttpRedirectCodes.includes(response.message.statusCode) &&
+                    this._allowRedirects &&
+                    redirectsRemaining > 0) {
+                    const redirectUrl = response.message.headers['location'];
+                    if (!redirectUrl) {
+                        // if there's no location to redirect to, we won't
+                        break;
+                    }
+                    const parsedRedirectUrl = new URL(redirectUrl);
+                    if (parsedUrl.protocol === 'https:' &&
+                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
+                        !this._allowRedirectDowngrade) {
+                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
+                    }
+                    // we need to finish reading the response before reassigning response
+                    // which will leak the open socket.
+                    yield response.readBody();
+                    // strip authorization header if redirected to a different hostname
+                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
+                        for (const header in headers) {
+                            // header names are case insensitive
+                            if (header.toLowerCase() === 'authorization') {
+                                delete headers[header];
+                            }
+                        }
+                    }
+                    // let's make the request with the new redirectUrl
+                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
+                    response = yield this.requestRaw(info, data);
+                    redirectsRemaining--;
+                }
+                if (!response.message.statusCode ||
+                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
+                    // If not a retry code, return immediately instead of retrying
+                    return response;
+                }
+                numTries += 1;
+                if (numTries < maxTries) {
+                    yield response.readBody();
+                    yield this._performExponentialBackoff(numTries);
+                }
+            } while (numTries < maxTries);
+            return response;
+        });
+    }
+    /**
+     * Needs to be called if keepAlive is set to true in request options.
+     */
+    dispose() {
+        if (this._agent) {
+            this._agent.destroy();
+        }
+        this._disposed = true;
+    }
+    /**
+     * Raw request.
+     * @param info
+     * @param data
+     */
+    requestRaw(info, data) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => {
+                function callbackForResult(err, res) {
+                    if (err) {
+                        reject(err);
+                    }
+                    else if (!res) {
+                        // If `err` is not passed, then `res` must be passed.
+                        reject(new Error('Unknown error'));
+                    }
+                    else {
+                        resolve(res);
+                    }
+                }
+                this.requestRawWithCallback(info, data, callbackForResult);
+            });
+        });
+    }
+    /**
+     * Raw request with callback.
+     * @param info
+     * @param data
+     * @param onResult
+     */
+    requestRawWithCallback(info, data, onResult) {
+        if (typeof data === 'string') {
+            if (!info.options.headers) {
+                info.options.headers = {};
+            }
+            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
+        }
+        let callbackCalled = false;
+        function handleResult(err, res) {
+            if (!callbackCalled) {
+                callbackCalled = true;
+                onResult(err, res);
+            }
+        }
+        const req = info.httpModule.request(info.options, (msg) => {
+            const res = new HttpClientResponse(msg);
+            handleResult(undefined, res);
+        });
+        let socket;
+        req.on('socket', sock => {
+            socket = sock;
+        });
+        // If we ever get disconnected, we want the socket to timeout eventually
+        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
+            if (socket) {
+                socket.end();
+            }
+            handleResult(new Error(`Request timeout: ${info.options.path}`));
+        });
+        req.on('error', function (err) {
+            // err has statusCode property
+            // res should have headers
+            handleResult(err);
+        });
+        if (data && typeof data === 'string') {
+            req.write(data, 'utf8');
+        }
+        if (data && typeof data !== 'string') {
+            data.on('close', function () {
+                req.end();
+            });
+            data.pipe(req);
+        }
+        else {
+            req.end();
+        }
+    }
+    /**
+     * Gets an http agent. This function is useful when you need an http agent that handles
+     * routing through a proxy server - depending upon the url and proxy environment variables.
+     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+     */
+    getAgent(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        return this._getAgent(parsedUrl);
+    }
+    getAgentDispatcher(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        const proxyUrl = getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (!useProxy) {
+            return;
+        }
+        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
+    }
+    _prepareRequest(method, requestUrl, headers) {
+        const info = {};
+        info.parsedUrl = requestUrl;
+        const usingSsl = info.parsedUrl.protocol === 'https:';
+        info.httpModule = usingSsl ? external_https_namespaceObject : external_http_namespaceObject;
+        const defaultPort = usingSsl ? 443 : 80;
+        info.options = {};
+        info.options.host = info.parsedUrl.hostname;
+        info.options.port = info.parsedUrl.port
+            ? parseInt(info.parsedUrl.port)
+            : defaultPort;
+        info.options.path =
+            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
+        info.options.method = method;
+        info.options.headers = this._mergeHeaders(headers);
+        if (this.userAgent != null) {
+            info.options.headers['user-agent'] = this.userAgent;
+        }
+        info.options.agent = this._getAgent(info.parsedUrl);
+        // gives handlers an opportunity to participate
+        if (this.handlers) {
+            for (const handler of this.handlers) {
+                handler.prepareRequest(info.options);
+            }
+        }
+        return info;
+    }
+    _mergeHeaders(headers) {
+        if (this.requestOptions && this.requestOptions.headers) {
+            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
+        }
+        return lowercaseKeys(headers || {});
+    }
+    /**
+     * Gets an existing header value or returns a default.
+     * Handles converting number header values to strings since HTTP headers must be strings.
+     * Note: This returns string | string[] since some headers can have multiple values.
+     * For headers that must always be a single string (like Content-Type), use the
+     * specialized _getExistingOrDefaultContentTypeHeader method instead.
+     */
+    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
+            if (headerValue) {
+                clientHeader =
+                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
+            }
+        }
+        const additionalValue = additionalHeaders[header];
+        if (additionalValue !== undefined) {
+            return typeof additionalValue === 'number'
+                ? additionalValue.toString()
+                : additionalValue;
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    /**
+     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
+     * Always returns a single string (not an array) since Content-Type should be a single value.
+     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
+     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
+     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
+     */
+    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
+            if (headerValue) {
+                if (typeof headerValue === 'number') {
+                    clientHeader = String(headerValue);
+                }
+                else if (Array.isArray(headerValue)) {
+                    clientHeader = headerValue.join(', ');
+                }
+                else {
+                    clientHeader = headerValue;
+                }
+            }
+        }
+        const additionalValue = additionalHeaders[Headers.ContentType];
+        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
+        if (additionalValue !== undefined) {
+            if (typeof additionalValue === 'number') {
+                return String(additionalValue);
+            }
+            else if (Array.isArray(additionalValue)) {
+                return additionalValue.join(', ');
+            }
+            else {
+                return additionalValue;
+            }
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    _getAgent(parsedUrl) {
+        let agent;
+        const proxyUrl = getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (this._keepAlive && useProxy) {
+            agent = this._proxyAgent;
+        }
+        if (!useProxy) {
+            agent = this._agent;
+        }
+        // if agent is already assigned use that agent.
+        if (agent) {
+            return agent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        let maxSockets = 100;
+        if (this.requestOptions) {
+            maxSockets = this.requestOptions.maxSockets || external_http_.globalAgent.maxSockets;
+        }
+        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
+        if (proxyUrl && proxyUrl.hostname) {
+            const agentOptions = {
+                maxSockets,
+                keepAlive: this._keepAlive,
+                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
+                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
+                })), { host: proxyUrl.hostname, port: proxyUrl.port })
+            };
+            let tunnelAgent;
+            const overHttps = proxyUrl.protocol === 'https:';
+            if (usingSsl) {
+                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
+            }
+            else {
+                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
+            }
+            agent = tunnelAgent(agentOptions);
+            this._proxyAgent = agent;
+        }
+        // if tunneling agent isn't assigned create a new agent
+        if (!agent) {
+            const options = { keepAlive: this._keepAlive, maxSockets };
+            agent = usingSsl ? new external_https_.Agent(options) : new external_http_.Agent(options);
+            this._agent = agent;
+        }
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            agent.options = Object.assign(agent.options || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return agent;
+    }
+    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
+        let proxyAgent;
+        if (this._keepAlive) {
+            proxyAgent = this._proxyAgentDispatcher;
+        }
+        // if agent is already assigned use that agent.
+        if (proxyAgent) {
+            return proxyAgent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        proxyAgent = new ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
+            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
+        })));
+        this._proxyAgentDispatcher = proxyAgent;
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return proxyAgent;
+    }
+    _getUserAgentWithOrchestrationId(userAgent) {
+        const baseUserAgent = userAgent || 'actions/http-client';
+        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
+        if (orchId) {
+            // Sanitize the orchestration ID to ensure it contains only valid characters
+            // Valid characters: 0-9, a-z, _, -, .
+            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
+            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
+        }
+        return baseUserAgent;
+    }
+    _performExponentialBackoff(retryNumber) {
+        return __awaiter(this, void 0, void 0, function* () {
+            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
+            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
+            return new Promise(resolve => setTimeout(() => resolve(), ms));
+        });
+    }
+    _processResponse(res, options) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
+                const statusCode = res.message.statusCode || 0;
+                const response = {
+                    statusCode,
+                    result: null,
+                    headers: {}
+                };
+                // not found leads to null obj returned
+                if (statusCode === HttpCodes.NotFound) {
+                    resolve(response);
+                }
+                // get the result from the body
+                function dateTimeDeserializer(key, value) {
+                    if (typeof value === 'string') {
+                        const a = new Date(value);
+                        if (!isNaN(a.valueOf())) {
+                            return a;
+                        }
+                    }
+                    return value;
+                }
+                let obj;
+                let contents;
+                try {
+                    contents = yield res.readBody();
+                    if (contents && contents.length > 0) {
+                        if (options && options.deserializeDates) {
+                            obj = JSON.parse(contents, dateTimeDeserializer);
+                        }
+                        else {
+                            obj = JSON.parse(contents);
+                        }
+                        response.result = obj;
+                    }
+                    response.headers = res.message.headers;
+                }
+                catch (err) {
+                    // Invalid resource (contents not json);  leaving result obj null
+                }
+                // note that 3xx redirects are handled by the http layer.
+                if (statusCode > 299) {
+                    let msg;
+                    // if exception/error in body, attempt to get better error
+                    if (obj && obj.message) {
+                        msg = obj.message;
+                    }
+                    else if (contents && contents.length > 0) {
+                        // it may be the case that the exception is in the body message as string
+                        msg = contents;
+                    }
+                    else {
+                        msg = `Failed request: (${statusCode})`;
+                    }
+                    const err = new HttpClientError(msg, statusCode);
+                    err.result = response.result;
+                    reject(err);
+                }
+                else {
+                    resolve(response);
+                }
+            }));
+        });
+    }
+}
+const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
+//# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./src/platform/no-answer.ts
+
+const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted';
+const PLAIN_HTTP = 'ERR_SSL_WRONG_VERSION_NUMBER';
+const NODE_ERRORS = {
+    ECONNREFUSED: ['unreachable', 'connection refused'],
+    ENOTFOUND: ['unreachable', 'host not found'],
+    EAI_AGAIN: ['unreachable', 'host name lookup failed'],
+    EHOSTUNREACH: ['unreachable', 'host unreachable'],
+    ENETUNREACH: ['unreachable', 'network unreachable'],
+    ENETDOWN: ['unreachable'],
+    ECONNRESET: ['lost', 'connection reset'],
+    ECONNABORTED: ['lost', 'connection aborted'],
+    EPIPE: ['lost', 'connection closed while sending'],
+    ETIMEDOUT: ['lost'],
+    DEPTH_ZERO_SELF_SIGNED_CERT: ['certificate', 'its certificate is self-signed, and not trusted'],
+    SELF_SIGNED_CERT_IN_CHAIN: [
+        'certificate',
+        'its certificate chain ends in a self-signed CA that is not trusted',
+    ],
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: ['certificate', UNTRUSTED_CA],
+    UNABLE_TO_GET_ISSUER_CERT: ['certificate', 'certificate not trusted'],
+    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ['certificate', UNTRUSTED_CA],
+    CERT_UNTRUSTED: ['certificate', 'certificate not trusted'],
+    CERT_SIGNATURE_FAILURE: ['certificate', 'certificate not trusted'],
+    CERT_HAS_EXPIRED: ['certificate', 'its certificate has expired'],
+    CERT_NOT_YET_VALID: ['certificate', 'certificate not trusted'],
+    ERR_TLS_CERT_ALTNAME_INVALID: ['certificate', 'its certificate is for another host name'],
+    [PLAIN_HTTP]: ['tls', 'the server answered in plain HTTP, not in TLS'],
+    EPROTO: ['tls'],
+};
+function kindOf(code) {
+    return NODE_ERRORS[code]?.[0] ?? (code.startsWith('ERR_SSL_') ? 'tls' : undefined);
+}
+const PROXY_REFUSAL = /tunneling socket could not be established, statusCode=(\d{3})/;
+const OPENSSL_ERROR = /\berror:[0-9A-F]+:[^:\n]*:[^:\n]*:([^:\n]+)/;
+function inWords(error, sent) {
+    const message = error instanceof Error ? error.message : String(error);
+    const proxyStatus = PROXY_REFUSAL.exec(message)?.[1];
+    if (proxyStatus === '407')
+        return ['the proxy answered 407 Proxy Authentication Required (EPROXY)', 'EPROXYAUTH', false];
+    if (proxyStatus !== undefined)
+        return [`the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, 'EPROXY', false];
+    const code = error.code;
+    const given = typeof code === 'string' ? code : 'EUNKNOWN';
+    const reason = OPENSSL_ERROR.exec(message)?.[1];
+    const known = given === 'EPROTO' && reason !== undefined
+        ? `ERR_SSL_${reason.toUpperCase().replaceAll(' ', '_')}`
+        : given;
+    const words = NODE_ERRORS[known]?.[1] ??
+        (reason === undefined ? oneLine(message) : `TLS with the server failed: ${reason}`);
+    return [`${words} (${known})`, known, sent && known !== PLAIN_HTTP];
+}
+
+;// CONCATENATED MODULE: ./src/platform/http.ts
+
+
+
+
+
+
+
+
+const USER_AGENT = `gateway-token-action/${package_namespaceObject.rE}`;
+class TransportError extends Error {
+    code;
+    requestSent;
+    name = 'TransportError';
+    constructor(message, code, requestSent) {
+        super(message);
+        this.code = code;
+        this.requestSent = requestSent;
+    }
+}
+const CUT_OFF = 'ECANCELED';
+class HttpTransport {
+    clients = { auth: keptAlive(), api: keptAlive() };
+    send(target, request, ...options) {
+        return send(request, this.clients[target].getAgent(request.url), ...options);
+    }
+    close() {
+        for (const client of Object.values(this.clients))
+            client.dispose();
+    }
+}
+function keptAlive() {
+    return new HttpClient(USER_AGENT, [], { keepAlive: true });
+}
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+function send(request, agent, ...[timeoutMs, signal, onWritten]) {
+    return new Promise((resolve, reject) => {
+        const url = new URL(request.url);
+        const { method, headers } = request;
+        const req = (url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default())).request(url, { method, headers, agent });
+        let sent = false;
+        const finish = (error, response) => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', cutOff);
+            if (response === undefined)
+                reject(toTransportError(error, sent));
+            else
+                resolve(response);
+        };
+        const stop = (message, code) => {
+            const error = new TransportError(message, code, sent);
+            finish(error);
+            req.destroy(error);
+        };
+        const timer = setTimeout(() => {
+            stop(`no answer within ${timeoutMs / 1000} s (timeout)`, 'ETIMEDOUT');
+        }, timeoutMs);
+        const cutOff = () => {
+            stop('cut off: the step was cancelled', CUT_OFF);
+        };
+        if (signal?.aborted === true)
+            cutOff();
+        else
+            signal?.addEventListener('abort', cutOff, { once: true });
+        req.on('error', finish);
+        req.on('finish', () => {
+            sent = true;
+            onWritten?.();
+        });
+        req.on('response', (res) => {
+            sent = true;
+            let chunks = [];
+            let size = 0;
+            res.on('data', (chunk) => {
+                size += chunk.length;
+                if (size > MAX_BODY_BYTES)
+                    stop(`answer larger than ${formatBytes(MAX_BODY_BYTES)}`, 'EMSGSIZE');
+                else
+                    chunks.push(chunk);
+            });
+            res.on('error', finish);
+            res.on('end', () => {
+                const body = Buffer.concat(chunks, size).toString('utf8');
+                chunks = [];
+                const { statusCode: status = 0, statusMessage: statusText = '' } = res;
+                finish(undefined, { status, statusText, headers: res.headers, body });
+            });
+        });
+        req.end(request.body);
+    });
+}
+function toTransportError(error, sent) {
+    return error instanceof TransportError ? error : new TransportError(...inWords(error, sent));
+}
+const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
+function authEndpoint(authUrl) {
+    return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
+}
+const TOKENS_PATH = '/api/tokens';
+function revokePath(tokenId) {
+    if (!isUuid(tokenId))
+        throw new RequestError(`the token id ${quote(tokenId)} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+    return `${TOKENS_PATH}/${tokenId}/revoke?tokenId=${tokenId}`;
+}
+function jsonRequest(method, url, body) {
+    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
+    if (body === undefined)
+        return { method, url, headers };
+    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
+}
+function requestLine(request) {
+    return `${request.method} ${request.url}`;
+}
+
+;// CONCATENATED MODULE: ./src/platform/decode.ts
+
+
+
+
+const NOT_JSON = Symbol('not JSON');
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+function parseJson(body) {
+    try {
+        return JSON.parse(body);
+    }
+    catch {
+        return NOT_JSON;
+    }
+}
+function unusable(request, answer, what) {
+    return new RequestError(`${requestLine(request)} answered ${answer.status}${what}`, answer.status);
+}
+function readRecord(request, answer, value, where) {
+    const record = toRecord(value);
+    if (typeof record === 'string')
+        throw unusable(request, answer, ` but ${where} is ${record}.`);
+    return record;
+}
+function readRevoked(request, answer, tokenId) {
+    const record = readRecord(request, answer, readJson(request, answer), 'the body');
+    if (!sameId(record.id, tokenId))
+        throw unusable(request, answer, ` with the record of another token, ${nameAndId(record)}.`);
+    if (record.state !== 'revoked') {
+        const state = quote(record.state, 40);
+        throw unusable(request, answer, ` with the token in state ${state}, not revoked.`);
+    }
+    return record;
+}
+function readCreated(request, answer) {
+    const record = readRecord(request, answer, readJson(request, answer), 'the body');
+    if (!isUuid(record.id)) {
+        throw unusable(request, answer, ` but the new token's id ${quote(record.id)} is not a UUID, so the action cannot use it; look for the token with operation: list.`);
+    }
+    if (record.tokenValue === undefined) {
+        throw unusable(request, answer, ` but the new token ${record.id} has no tokenValue; revoke it and try again.`);
+    }
+    return record;
+}
+function readList(request, answer) {
+    const body = readJson(request, answer);
+    if (!Array.isArray(body))
+        throw unusable(request, answer, ' but the body is not a list of tokens.');
+    const records = body.map((item, index) => readRecord(request, answer, item, `item ${index} of the list`));
+    return uniqueById(records);
+}
+function readAccessToken(request, answer, now) {
+    const body = readJson(request, answer, 'auth');
+    const fields = (typeof body === 'object' && body !== null ? body : {});
+    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
+    if (typeof value !== 'string' || value === '')
+        throw unusable(request, answer, ' without an access_token.');
+    if (!HEADER_SAFE.test(value)) {
+        throw unusable(request, answer, ' but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.');
+    }
+    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
+    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
+    return { value, renewAt };
+}
+function readJson(request, answer, target = 'api') {
+    if (answer.json !== NOT_JSON)
+        return answer.json;
+    const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body';
+    const { origin, pathname } = new URL(request.url);
+    const at = pathname.lastIndexOf(TOKENS_PATH);
+    const baseUrl = origin + (at < 0 ? pathname : pathname.slice(0, at));
+    const hint = target === 'auth'
+        ? ` Check the authUrl input: the action posts the credentials to ${origin}${pathname}, which must be the auth service's token endpoint (authUrl plus ${AUTH_PATH}, or authUrl itself when it ends in /api-token).`
+        : ` Check the baseUrl input (${baseUrl}): the action adds ${TOKENS_PATH} to it, so it must be the REST API's base URL, not the web app's.`;
+    throw unusable(request, answer, ` with ${page} that is not JSON.${hint}`);
+}
+
+;// CONCATENATED MODULE: ./src/platform/failures.ts
+
+
+
+
+const DEFAULT_BACKOFF = { baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+function isTransient(outcome) {
+    if (!(outcome instanceof TransportError))
+        return TRANSIENT_STATUSES.has(outcome.status);
+    const kind = kindOf(outcome.code);
+    return kind === 'unreachable' || kind === 'lost';
+}
+function mayHaveTakenEffect(outcome) {
+    if (outcome instanceof TransportError)
+        return outcome.requestSent;
+    return outcome.status >= 500 || outcome.status === 408;
+}
+function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
+    const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
+    return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
+}
+function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
+    const value = headers['retry-after']?.trim() ?? '';
+    if (/^\d+(?:\.\d+)?$/.test(value))
+        return Math.min(Math.round(Number(value) * 1000), backoff.maxRetryAfterMs);
+    const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
+    if (Number.isNaN(at))
+        return undefined;
+    const serverNow = Date.parse(headers.date ?? '');
+    const delay = at - (Number.isNaN(serverNow) ? now : serverNow);
+    return Math.min(Math.max(0, delay), backoff.maxRetryAfterMs);
+}
+const MAX_REASON = 60;
+const MAX_DETAIL = 300;
+const MAX_BODY = 64 * 1024;
+const MAX_DEPTH = 4;
+const MAX_PARTS = 16;
+const DETAIL_FIELDS = ['error', 'message', 'errors', 'error_description', 'detail'];
+function describeBody(body, contentType, scrub) {
+    const text = scrub(body.slice(0, MAX_BODY)).trim();
+    if (text === '')
+        return '';
+    if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text))
+        return 'the body was not JSON (an HTML page)';
+    const json = parseJson(text);
+    if (json === NOT_JSON) {
+        return body.length > MAX_BODY && /^[[{]/.test(text)
+            ? `a JSON body of ${body.length} characters, too long to read for its message`
+            : shorten(text);
+    }
+    const keys = typeof json === 'object' && json !== null && !Array.isArray(json) ? Object.keys(json) : [];
+    const fields = keys.length > 0 ? ` (fields: ${keys.slice(0, 8).join(', ')})` : '';
+    return shorten(scrub(jsonDetail(json) ?? `a JSON body without an error message${fields}`));
+}
+function jsonDetail(value, depth = 0) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH)
+        return undefined;
+    const parts = DETAIL_FIELDS.flatMap((field) => value[field])
+        .slice(0, MAX_PARTS)
+        .map((part) => jsonDetail(part, depth + 1))
+        .filter((part) => part !== undefined && part.trim() !== '');
+    return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
+}
+function shorten(text) {
+    return truncate(oneLine(text), MAX_DETAIL);
+}
+function describeFailure(request, outcome, { renewed, attempt }, scrub) {
+    if (outcome instanceof TransportError)
+        return `${requestLine(request)} got no answer${attempt && ` (${attempt})`}: ${scrub(outcome.message)}`;
+    const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
+    const reason = truncate(oneLine(scrub(outcome.statusText)), MAX_REASON);
+    const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
+    const what = detail ? `: ${detail}` : '';
+    if (renewed && outcome.status === 401)
+        return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
+    const told = outcome.headers['retry-after']?.trim();
+    const wait = told ? `Retry-After: ${truncate(oneLine(scrub(told)), MAX_REASON)}` : '';
+    const notes = [attempt, wait].filter((note) => note !== '').join(', ');
+    return `${requestLine(request)} answered ${status}${notes && ` (${notes})`}${what}`;
+}
+function transportHint(error, target, url, timeoutMs) {
+    const input = target === 'auth' ? 'authUrl' : 'baseUrl';
+    const parsed = new URL(url);
+    const { host, origin } = parsed;
+    const kind = kindOf(error.code);
+    if (error.code === 'ETIMEDOUT')
+        return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
+    if (kind === 'unreachable')
+        return ` Check the ${input} input (${origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`;
+    if (error.code === 'EPROXYAUTH')
+        return ` Check the user name and password in HTTPS_PROXY (http://user:password@proxy:port, the special characters %-encoded), and that the proxy lets this runner reach ${host}.`;
+    if (error.code === 'EPROXY')
+        return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`;
+    if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+        return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`;
+    if (error.code === PLAIN_HTTP)
+        return isLoopback(parsed)
+            ? ` Check the ${input} input (${origin}): that port speaks plain HTTP, not HTTPS. For a server on this machine, http:// is allowed: http://${parsed.hostname}:${parsed.port || '443'}.`
+            : ` Check the ${input} input (${origin}): that port speaks plain HTTP, so it is not the server's HTTPS port. Give the address the server answers HTTPS on (port 443 when the URL names none).`;
+    if (kind === 'tls')
+        return ` Check the ${input} input (${origin}): the runner could not set up TLS with that server, and trying again would not change that.`;
+    if (kind === 'certificate')
+        return ` The runner does not trust the certificate of ${host}. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.`;
+    return '';
+}
+function authPathHint(endpoint) {
+    const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'));
+    return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
+}
+function apiPathHint(request) {
+    const { origin, pathname } = new URL(request.url);
+    const at = pathname.lastIndexOf(TOKENS_PATH);
+    if (at < 0)
+        return '';
+    const baseUrl = origin + pathname.slice(0, at);
+    const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1];
+    if (repeated !== undefined) {
+        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${TOKENS_PATH}/`.startsWith(`/${repeated}/`)
+            ? `the action adds ${TOKENS_PATH} to it, so leave /${repeated} off its end`
+            : 'check its path prefix';
+        return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`;
+    }
+    if (!pathname.endsWith(TOKENS_PATH))
+        return '';
+    return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${TOKENS_PATH} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
+}
+
+;// CONCATENATED MODULE: ./src/platform/call-loop.ts
+
+
+
+
+
+
+const MAYBE = ' It may have taken effect all the same.';
+class CallLoop {
+    options;
+    platformOffset;
+    transport;
+    constructor(options) {
+        this.options = options;
+        this.transport = options.transport ?? new HttpTransport();
+    }
+    platformTime(at) {
+        return this.platformOffset === undefined ? undefined : at + this.platformOffset;
+    }
+    close() {
+        this.transport.close();
+    }
+    async call(target, request, options) {
+        const { retries, deadline, secrets, log, timeoutMs, accessTokens } = this.options;
+        const attempts = retries + 1;
+        let renewed = false;
+        for (let attempt = (options.pooled?.attemptsUsed ?? 0) + 1;; attempt++) {
+            if (deadline.expired())
+                throw notSent(deadline, request);
+            const { outcome, accessToken } = await this.attempt(target, request, options.onWritten);
+            const answer = outcome instanceof TransportError ? undefined : outcome;
+            if (answer?.status === 401 && accessToken !== undefined && !renewed) {
+                renewed = true;
+                log.info(`${requestLine(request)} answered 401: authenticating again.`);
+                await accessTokens?.reject(accessToken);
+                attempt--;
+                continue;
+            }
+            if (answer !== undefined && isSuccess(target, answer.status)) {
+                try {
+                    return options.read(answer);
+                }
+                catch (error) {
+                    if (!(error instanceof RequestError))
+                        throw error;
+                    const found = await options.onUncertain?.(error.message.replace(/\.$/, ''));
+                    if (found !== undefined)
+                        return found;
+                    throw error;
+                }
+            }
+            const transient = isTransient(outcome);
+            const retrying = transient && attempt < attempts;
+            const numbered = attempts > 1 && transient ? `attempt ${attempt} of ${attempts}` : '';
+            const scrub = (text) => secrets.scrub(text);
+            const failure = describeFailure(request, outcome, { renewed, attempt: numbered }, scrub);
+            if (retrying)
+                await this.waitToRetry(failure, outcome, attempt, options.pooled !== undefined);
+            const found = mayHaveTakenEffect(outcome) ? await options.onUncertain?.(failure) : undefined;
+            if (found !== undefined)
+                return found;
+            if (retrying)
+                continue;
+            const hint = outcome instanceof TransportError
+                ? transportHint(outcome, target, request.url, timeoutMs)
+                : target === 'api' && outcome.status === 404
+                    ? apiPathHint(request)
+                    : '';
+            throw new RequestError(asSentence(failure) + hint, answer?.status, transient);
+        }
+    }
+    async waitToRetry(failure, outcome, attempt, pooled) {
+        const { clock, deadline, log } = this.options;
+        const answer = outcome instanceof TransportError ? undefined : outcome;
+        const delay = (answer && retryAfterDelay(answer.headers, clock.now())) ??
+            backoffDelay(attempt, clock.jitter());
+        if (answer?.status === 429 && pooled) {
+            const waitMs = attempt > 1 ? Math.max(delay, backoffDelay(attempt, clock.jitter())) : delay;
+            throw new ThrottledError(asSentence(failure), { waitMs, attemptsUsed: attempt });
+        }
+        const seconds = `${(delay / 1000).toFixed(1)} s`;
+        if (delay >= deadline.remaining()) {
+            const maybe = mayHaveTakenEffect(outcome);
+            const cause = deadline.cause();
+            const why = cause.by === 'cancel'
+                ? `the step was cancelled (${cause.signal}), so it was not tried again`
+                : `${deadline.describe()} leaves no time to wait ${seconds} and try again`;
+            throw new DeadlineError(`${failure}; ${why}.${maybe ? MAYBE : ''}`, answer?.status, maybe);
+        }
+        log.info(`${failure}; retrying in ${seconds}.`);
+        await clock.sleep(delay, deadline.stopSignal);
+    }
+    async attempt(target, request, onWritten) {
+        const { clock, secrets, log, deadline, accessTokens } = this.options;
+        const { transport } = this;
+        const accessToken = target === 'api' ? await accessTokens?.accessToken() : undefined;
+        if (accessToken !== undefined)
+            secrets.add(accessToken, 'sent');
+        const bearer = accessToken === undefined ? {} : { Authorization: `Bearer ${accessToken}` };
+        const sent = { ...request, headers: { ...request.headers, ...bearer } };
+        if (deadline.expired())
+            throw notSent(deadline, request);
+        const timeoutMs = Math.min(this.options.timeoutMs, deadline.remaining());
+        const started = clock.now();
+        let outcome;
+        try {
+            const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal, onWritten);
+            const json = parseJson(response.body);
+            secrets.addFrom(json);
+            const read = json !== NOT_JSON && isSuccess(target, response.status);
+            outcome = { ...response, body: read ? '' : response.body, json };
+            const date = Date.parse(response.headers.date ?? '');
+            if (target === 'api' && !Number.isNaN(date))
+                this.platformOffset = date + 500 - clock.now();
+        }
+        catch (error) {
+            if (!(error instanceof TransportError))
+                throw error;
+            outcome = error;
+        }
+        const result = outcome instanceof TransportError ? outcome.code : outcome.status;
+        log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
+        const shortened = timeoutMs < this.options.timeoutMs;
+        if (outcome instanceof TransportError &&
+            ((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === CUT_OFF)) {
+            const { requestSent } = outcome;
+            const waited = `while ${requestLine(request)} waited for an answer.${requestSent ? MAYBE : ''}`;
+            throw new DeadlineError(`${stopped(deadline.cause())} ${waited}`, undefined, requestSent);
+        }
+        return { outcome, accessToken };
+    }
+}
+function isSuccess(target, status) {
+    return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
+}
+function notSent(deadline, request) {
+    return new DeadlineError(`${stopped(deadline.cause())} before ${requestLine(request)} was sent.`);
+}
+
+;// CONCATENATED MODULE: ./src/platform/client.ts
+
+
+
+
+
+
+
+
+class PlatformClient {
+    options;
+    loop;
+    constructor(options) {
+        this.options = options;
+        this.loop = new CallLoop({
+            ...options,
+            deadline: options.deadline ?? new Deadline(options.clock, 0),
+            accessTokens: new Session(() => this.authenticate(), options.clock),
+        });
+    }
+    async createToken(name, { when = 'never', record } = {}) {
+        const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
+        const create = new CreateLife(name, when, {
+            clock: this.options.clock,
+            log: this.options.log,
+            list: () => this.listTokens(),
+            revoke: (tokenId) => this.revokeToken(tokenId),
+            platformTime: this.platformTime,
+            record: record ?? (() => undefined),
+        });
+        try {
+            const token = await this.loop.call('api', request, {
+                read: (answer) => readCreated(request, answer),
+                onWritten: create.written,
+                onUncertain: (failure) => create.afterLostAnswer(failure),
+            });
+            return await create.accept(token, requestLine(request));
+        }
+        catch (error) {
+            create.failed(error);
+            throw error;
+        }
+    }
+    listTokens() {
+        const request = this.apiRequest('GET', TOKENS_PATH);
+        return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
+    }
+    async revokeToken(tokenId, options = {}) {
+        const request = this.apiRequest('POST', revokePath(tokenId));
+        let mayHaveRevoked = false;
+        try {
+            const token = await this.loop.call('api', request, {
+                read: (answer) => readRevoked(request, answer, tokenId),
+                onUncertain: () => {
+                    mayHaveRevoked = true;
+                    return Promise.resolve(undefined);
+                },
+                ...(options.pooled && { pooled: options.pooled }),
+            });
+            return { token, alreadyRevoked: false };
+        }
+        catch (error) {
+            const status = error instanceof RequestError ? (error.status ?? 0) : 0;
+            const tellable = status !== 401 && (isRefusal(status) || (status >= 200 && status <= 299));
+            if (!tellable || !(error instanceof RequestError) || error instanceof AuthenticationError)
+                throw error;
+            const unsettled = new UnsettledRevokeError(error, mayHaveRevoked);
+            if (options.settle === 'later')
+                throw unsettled;
+            const list = () => this.listTokens();
+            const [settled = { error }] = await settleRefusals(list, [{ tokenId, unsettled }]);
+            if ('error' in settled)
+                throw settled.error;
+            return settled;
+        }
+    }
+    close() {
+        this.loop.close();
+    }
+    platformTime = (at) => this.loop.platformTime(at);
+    apiRequest(method, path, body) {
+        return jsonRequest(method, this.options.baseUrl + path, body);
+    }
+    async authenticate() {
+        const { clientId, clientSecret: secret, authUrl } = this.options;
+        const endpoint = authEndpoint(authUrl);
+        const request = jsonRequest('POST', endpoint, JSON.stringify({ clientId, secret }));
+        try {
+            return await this.loop.call('auth', request, {
+                read: (answer) => readAccessToken(request, answer, this.options.clock.now()),
+            });
+        }
+        catch (error) {
+            if (!(error instanceof RequestError))
+                throw error;
+            const { status, message } = error;
+            const detail = status === 404 || status === 405
+                ? `failed: ${message} ${authPathHint(endpoint)}`
+                : isRefusal(status)
+                    ? `was refused: ${message} Check the clientId and clientSecret inputs. ${FORK_HINT}`
+                    : `failed: ${message}`;
+            throw new AuthenticationError(`authentication ${detail}`, status, error.transient);
+        }
+    }
+}
+class Session {
+    obtain;
+    clock;
+    pending;
+    constructor(obtain, clock) {
+        this.obtain = obtain;
+        this.clock = clock;
+    }
+    async accessToken() {
+        const current = this.pending;
+        const token = await current;
+        if (token !== undefined && this.clock.now() < (token.renewAt ?? Infinity))
+            return token.value;
+        if (this.pending === current || this.pending === undefined) {
+            const pending = this.obtain();
+            this.pending = pending;
+            pending.catch(() => {
+                if (this.pending === pending)
+                    this.pending = undefined;
+            });
+        }
+        return (await this.pending).value;
+    }
+    async reject(value) {
+        const current = this.pending;
+        const token = await current?.catch(() => undefined);
+        if (token?.value === value && this.pending === current)
+            this.pending = undefined;
+    }
+}
+async function settleRefusals(list, unsettled) {
+    if (unsettled.length === 0)
+        return [];
+    const why = ' Whether it was revoked already could not be told: listing the tokens failed too: ';
+    const tokens = await list().catch((error) => why + messageOf(error));
+    return unsettled.map(({ tokenId, unsettled: { refusal, mayHaveRevoked } }) => {
+        const { message, status } = refusal;
+        if (typeof tokens === 'string')
+            return { error: new RequestError(message + tokens, status) };
+        const found = findById(tokens, tokenId);
+        const unknown = `no token with id ${tokenId} exists in the project: ${message}`;
+        if (found === undefined)
+            return { error: new UnknownTokenError(unknown, status) };
+        if (found.state === 'revoked')
+            return { token: found, alreadyRevoked: !mayHaveRevoked };
+        return { error: refusal };
+    });
+}
+
+;// CONCATENATED MODULE: external "node:events"
+const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
+;// CONCATENATED MODULE: ./src/operations/pool.ts
+
+const SECOND = 1_000;
+const UNDER = 0.9;
+const FASTER = 1.5;
+const PAST = 1.1;
+const SLOWEST = 1;
+const FIRST_STEP_MS = 50;
+const LONGEST_STEP_MS = 1_000;
+class Learnt {
+    value;
+    stepMs = FIRST_STEP_MS;
+    nextStepAt = 0;
+    steppedAt = -Infinity;
+    downAt = -Infinity;
+    triedUntil = 0;
+    held = Infinity;
+    failed = Infinity;
+    constructor(value) {
+        this.value = value;
+    }
+    down(to, now, tryMs = 0) {
+        if (to >= this.value)
+            return false;
+        this.value = this.held = to;
+        this.downAt = now;
+        this.stepMs = Math.min(LONGEST_STEP_MS, this.stepMs * 2);
+        this.nextStepAt = now + this.stepMs;
+        this.triedUntil = now + tryMs;
+        return true;
+    }
+    up(to, now, tryMs) {
+        if (now < this.nextStepAt)
+            return false;
+        if (this.steppedAt > this.downAt)
+            this.stepMs = Math.max(FIRST_STEP_MS, this.stepMs / 4);
+        this.value = to;
+        this.steppedAt = now;
+        this.nextStepAt = now + this.stepMs;
+        this.triedUntil = now + tryMs;
+        return true;
+    }
+}
+class Pool {
+    concurrency;
+    clock;
+    deadline;
+    log;
+    limit;
+    pace = new Learnt(Infinity);
+    inFlight = new Set();
+    lastSentAt = -Infinity;
+    sentAt = [];
+    letIn = [];
+    turnedAwayAt = -Infinity;
+    roundTripMs = 0;
+    lastWaitMs = SECOND;
+    said = { limit: Infinity, paced: false };
+    constructor(concurrency, clock, deadline, log) {
+        this.concurrency = concurrency;
+        this.clock = clock;
+        this.deadline = deadline;
+        this.log = log;
+        this.limit = new Learnt(concurrency);
+    }
+    async run(items, send, left) {
+        const { clock, deadline } = this;
+        const results = new Array(items.length);
+        const pending = items.map((item, index) => ({ item, index, attemptsUsed: 0, notBefore: 0 }));
+        let bug;
+        let wake = new AbortController();
+        const woken = () => {
+            wake.abort();
+            wake = new AbortController();
+        };
+        deadline.stopSignal.addEventListener('abort', woken);
+        const start = async (entry) => {
+            const sentAt = clock.now();
+            const request = { sentAt, pace: this.pace.value, others: [...this.inFlight] };
+            this.inFlight.add(request);
+            this.lastSentAt = sentAt;
+            this.sentAt.push(sentAt);
+            try {
+                const sent = await send(entry.item, entry.attemptsUsed);
+                const now = clock.now();
+                const depth = 1 + request.others.filter((other) => other.turnedAway !== true).length;
+                if ('done' in sent) {
+                    results[entry.index] = sent.done;
+                    this.admitted(request, depth, now);
+                    return;
+                }
+                request.turnedAway = true;
+                const { waitMs, attemptsUsed } = sent.throttled;
+                this.throttled(depth, waitMs, request, now);
+                entry.attemptsUsed = attemptsUsed;
+                entry.notBefore = now + waitMs + clock.jitter() * Math.min(100, 10 + waitMs / 40);
+                if (entry.notBefore >= now + deadline.remaining())
+                    results[entry.index] = left(entry.item, sent.throttled);
+                else {
+                    const after = pending.findIndex((other) => other.attemptsUsed === 0 || other.notBefore > entry.notBefore);
+                    pending.splice(after < 0 ? pending.length : after, 0, entry);
+                }
+            }
+            catch (error) {
+                bug = { error };
+            }
+            finally {
+                request.others = [];
+                this.inFlight.delete(request);
+                woken();
+            }
+        };
+        while (bug === undefined) {
+            const now = clock.now();
+            if (deadline.expired())
+                for (const entry of pending.splice(0))
+                    results[entry.index] = left(entry.item);
+            if (pending.length === 0 && this.inFlight.size === 0)
+                break;
+            const triedUntil = Math.max(this.limit.triedUntil, this.pace.triedUntil);
+            const safe = now >= triedUntil && (this.letIn.at(-1)?.at ?? -Infinity) > this.turnedAwayAt;
+            const alone = pending.at(-1)?.attemptsUsed !== 0 && this.inFlight.size === 0;
+            const ready = pending.find((entry) => entry.notBefore <= now && (entry.attemptsUsed === 0 || safe || alone));
+            if (ready !== undefined && ready.attemptsUsed < 2)
+                this.stepUp(now, pending);
+            const free = this.inFlight.size < this.limit.value;
+            const paced = this.nextSendAt();
+            if (ready !== undefined && free && paced <= now) {
+                pending.splice(pending.indexOf(ready), 1);
+                void start(ready);
+                continue;
+            }
+            const first = pending[0]?.notBefore ?? Infinity;
+            const held = first > now ? first : triedUntil > now ? triedUntil : Infinity;
+            const step = ready !== undefined && paced > now ? now + FIRST_STEP_MS : Infinity;
+            const wakeAt = free ? Math.min(Math.max(ready ? now : held, paced), step) : Infinity;
+            if (wakeAt === Infinity)
+                await (0,external_node_events_namespaceObject.once)(wake.signal, 'abort');
+            else
+                await clock.sleep(wakeAt - now, wake.signal);
+        }
+        deadline.stopSignal.removeEventListener('abort', woken);
+        if (bug !== undefined)
+            throw bug.error;
+        return results;
+    }
+    admitted(request, depth, now) {
+        this.letIn.push({ at: now, depth });
+        this.roundTripMs = now - request.sentAt;
+        if (request.sentAt >= this.pace.downAt)
+            this.pace.held = Math.max(this.pace.held, request.pace);
+    }
+    throttled(depth, waitMs, request, now) {
+        this.lastWaitMs = waitMs;
+        this.turnedAwayAt = now;
+        const { limit, pace } = this;
+        const recent = now - Math.max(SECOND / 10, 4 * this.roundTripMs);
+        const deep = this.letIn.some((admitted) => admitted.at >= recent && admitted.depth >= depth);
+        if (depth > 1 && !deep) {
+            if (!limit.down(depth - 1, now) || depth - 1 >= this.said.limit)
+                return;
+            this.said.limit = depth - 1;
+            this.log.info(`The platform turned away a revoke with ${depth - 1} others in flight: sending at most ${depth - 1} at a time.`);
+            return;
+        }
+        if (request.sentAt < pace.downAt)
+            return;
+        pace.failed = Math.min(pace.failed, request.pace);
+        const letIn = this.letInPerSecond(now);
+        while ((this.sentAt[0] ?? now) <= now - SECOND)
+            this.sentAt.shift();
+        const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now));
+        const half = Math.min(request.pace, sending) / 2;
+        const under = letIn === 0 ? Math.max(SLOWEST, half) : letIn < request.pace ? UNDER * letIn : Infinity;
+        if (!pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs()))
+            return;
+        this.lastSentAt = Math.max(this.lastSentAt, now);
+        if (!this.said.paced)
+            this.log.info('The platform limits the rate of requests: sending revokes a little slower than it lets them in.');
+        this.said.paced = true;
+    }
+    stepUp(now, pending) {
+        let lastBack = now;
+        for (const entry of pending) {
+            if (entry.attemptsUsed === 0)
+                break;
+            lastBack = entry.notBefore;
+        }
+        const since = Math.max(SECOND / 10, now - (this.letIn[0]?.at ?? now));
+        const letIn = Math.max(this.letInPerSecond(now), (this.letIn.length * SECOND) / since);
+        if (now + this.lastWaitMs >= Math.max(lastBack, now + (pending.length * SECOND) / letIn))
+            return;
+        const { limit, pace } = this;
+        if (this.inFlight.size >= limit.value && limit.value < this.concurrency)
+            limit.up(limit.value + 1, now, 2 * this.roundTripMs);
+        else if (this.nextSendAt() > now) {
+            const near = pace.value >= 0.95 * pace.failed;
+            const halfway = Math.min(pace.value * FASTER, (pace.value + pace.failed) / 2);
+            if (pace.up(near ? pace.value * PAST : halfway, now, this.paceTrialMs()) && near)
+                pace.failed = Infinity;
+        }
+    }
+    nextSendAt() {
+        return this.lastSentAt + SECOND / this.pace.value;
+    }
+    paceTrialMs() {
+        return Math.max(SECOND, (4 * SECOND) / this.pace.held);
+    }
+    letInPerSecond(now) {
+        const times = this.letIn;
+        while (times.length > 4 && (times[0]?.at ?? now) <= now - SECOND)
+            times.shift();
+        const first = times[0]?.at ?? now;
+        const last = times.at(-1)?.at ?? now;
+        if ((times.length >= 4 && first > now - SECOND) || last - first < SECOND / 10)
+            return times.filter((time) => time.at > now - SECOND).length;
+        return ((times.length - 1) * SECOND) / (last - first);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/operations/cleanup.ts
+
+
+
+
+
+
+const SETTLE_GRACE_MS = 5_000;
+async function cleanup(client, task, { clock, log, deadline }) {
+    const tokens = await client.listTokens();
+    const { now, ages } = agesNow(clock, (at) => client.platformTime(at));
+    const project = projectOf(tokens);
+    const plan = planCleanup(tokens, task, now);
+    let slowestMs = 0;
+    const send = async (token, attemptsUsed) => {
+        const tokenId = token.id;
+        const sentAt = clock.now();
+        try {
+            const options = { pooled: { attemptsUsed }, settle: 'later' };
+            const answer = await client.revokeToken(tokenId, options);
+            slowestMs = Math.max(slowestMs, clock.now() - sentAt);
+            return { done: answer };
+        }
+        catch (error) {
+            if (error instanceof ThrottledError)
+                return { throttled: error.throttle };
+            if (!(error instanceof RequestError))
+                throw error;
+            if (error instanceof DeadlineError)
+                return { done: error.mayHaveTakenEffect ? { tokenId, unsure: error } : undefined };
+            const unsettled = error instanceof UnsettledRevokeError;
+            return { done: unsettled ? { tokenId, unsettled: error } : { error } };
+        }
+    };
+    const outlasted = (throttle) => throttle && {
+        error: new RequestError(`${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`, 429),
+    };
+    const ends = task.dryRun
+        ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))
+        :
+            await new Pool(task.concurrency, clock, deadline, log).run(plan.revoke, send, (_, t) => outlasted(t));
+    const { settled, fates } = await settleEnds(client, ends, { clock, deadline, slowestMs });
+    const revoked = [];
+    const revokedElsewhere = [];
+    const notRevoked = [];
+    const left = [];
+    const unknown = [];
+    plan.revoke.forEach((token, i) => {
+        const sent = ends[i];
+        const end = sent !== undefined && 'unsettled' in sent
+            ? settled.shift()
+            : sent !== undefined && 'unsure' in sent
+                ? fates.get(token.id)
+                : sent;
+        if (end === 'unknown')
+            unknown.push(token);
+        else if (end === undefined)
+            left.push(token);
+        else if ('error' in end)
+            notRevoked.push({ token, reason: end.error.message });
+        else
+            (end.alreadyRevoked ? revokedElsewhere : revoked).push(end.token);
+    });
+    return {
+        operation: 'cleanup',
+        revoked: newestFirst(revoked),
+        revokedElsewhere: newestFirst(revokedElsewhere),
+        kept: plan.kept,
+        notRevoked,
+        left,
+        unknown,
+        project,
+        stop: deadline.cause(),
+        now,
+        ages,
+    };
+}
+async function settleEnds(client, ends, { clock, deadline, slowestMs }) {
+    const refusals = ends.flatMap((end) => (end !== undefined && 'unsettled' in end ? [end] : []));
+    const unsure = ends.flatMap((end) => (end !== undefined && 'unsure' in end ? [end] : []));
+    if (unsure.length > 0) {
+        deadline.grace(SETTLE_GRACE_MS);
+        await clock.sleep(Math.min(SETTLE_GRACE_MS / 2, 2 * slowestMs), deadline.stopSignal);
+    }
+    const listed = refusals.length + unsure.length > 0 ? client.listTokens() : undefined;
+    listed?.catch(() => undefined);
+    const settled = await settleRefusals(() => listed ?? client.listTokens(), refusals);
+    const tokens = await listed?.catch(() => undefined);
+    const fates = new Map();
+    for (const { tokenId } of unsure) {
+        const found = tokens && findById(tokens, tokenId);
+        fates.set(tokenId, found === undefined
+            ? 'unknown'
+            : found.state === 'revoked'
+                ? { token: found, alreadyRevoked: false }
+                : undefined);
+    }
+    return { settled, fates };
+}
+
+;// CONCATENATED MODULE: ./src/operations/index.ts
+
+
+
+
+
+async function perform(client, task, context) {
+    switch (task.operation) {
+        case 'create':
+            return { operation: 'create', task, result: await create(client, task, context.record) };
+        case 'list': {
+            const all = await client.listTokens();
+            const matches = nameMatcher(task.name);
+            const { state } = task;
+            const tokens = all.filter((t) => matches(t.name) && (state === 'all' || t.state === state));
+            const project = projectOf(all);
+            const result = {
+                operation: 'list',
+                tokens: newestFirst(tokens),
+                total: all.length,
+                project,
+            };
+            return { operation: 'list', task, result };
+        }
+        case 'revoke': {
+            const result = { operation: 'revoke', ...(await client.revokeToken(task.tokenId)) };
+            return { operation: 'revoke', task, result };
+        }
+        case 'cleanup':
+            return { operation: 'cleanup', task, result: await cleanup(client, task, context) };
+        case 'audit':
+            return { operation: 'audit', task, result: await audit(client, task, context.clock) };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/platform/project-guard.ts
+
+
+
+
+class ProjectGuard {
+    api;
+    expected;
+    checked = new Set();
+    constructor(api, expected) {
+        this.api = api;
+        this.expected = expected;
+    }
+    async listTokens() {
+        const tokens = await this.api.listTokens();
+        const other = tokens.find((token) => !this.isExpected(token));
+        if (other !== undefined)
+            throw new ActionError(`the platform listed ${nameAndId(other)} of project ${project_guard_projectOf(other)}, but expectedProjectId is ${this.expected}: these credentials reach another project. Nothing was revoked or created; check clientId, clientSecret and baseUrl.`);
+        for (const token of tokens)
+            this.checked.add(token.id.toLowerCase());
+        return tokens;
+    }
+    async createToken(name, options) {
+        const token = await this.api.createToken(name, options);
+        if (this.isExpected(token)) {
+            this.checked.add(token.id.toLowerCase());
+            return token;
+        }
+        const revoked = await revokeUnheld((id) => this.api.revokeToken(id), token);
+        throw new ActionError(`the new token ${nameAndId(token)} belongs to project ${project_guard_projectOf(token)}, but expectedProjectId is ${this.expected}: its value was not handed on. ${revoked} Check clientId, clientSecret and baseUrl.`);
+    }
+    async revokeToken(tokenId, options) {
+        if (!this.checked.has(tokenId.toLowerCase()))
+            await this.listTokens();
+        return this.api.revokeToken(tokenId, options);
+    }
+    platformTime(runnerTime) {
+        return this.api.platformTime(runnerTime);
+    }
+    isExpected(token) {
+        return token.projectId?.toLowerCase() === this.expected.toLowerCase();
+    }
+}
+function project_guard_projectOf(token) {
+    return token.projectId === undefined ? '(none given)' : truncate(oneLine(token.projectId), 80);
+}
+
+;// CONCATENATED MODULE: ./src/post/state.ts
+const CREATE = 'create';
+const TOKEN_FILE = 'tokenFile';
+const STATES = ['not sent', 'sent', 'created', 'refused', 'unknown'];
+class PostState {
+    runner;
+    constructor(runner) {
+        this.runner = runner;
+    }
+    create = (record) => {
+        if (record.when === 'never')
+            return;
+        const { name, sentAt, state, id, lostEarlier, when } = record;
+        this.runner.saveState(CREATE, JSON.stringify({ name, sentAt, state, id, lostEarlier, when }));
+    };
+    tokenFile(path) {
+        this.runner.saveState(TOKEN_FILE, path);
+    }
+}
+function readSavedCreate(runner) {
+    let saved;
+    try {
+        saved = JSON.parse(runner.getState(CREATE) || '{}');
+    }
+    catch {
+        return undefined;
+    }
+    const { name, sentAt, state, id, lostEarlier, when } = saved ?? {};
+    if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt))
+        return undefined;
+    return {
+        name,
+        sentAt: sentAt,
+        state: STATES.find((known) => known === state) ?? 'unknown',
+        ...(typeof id === 'string' && id !== '' && { id }),
+        ...(lostEarlier === true && { lostEarlier }),
+        when: when === 'failure' ? 'failure' : 'always',
+    };
+}
+function savedTokenFile(runner) {
+    return runner.getState(TOKEN_FILE) || undefined;
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+
+const PIECE = /<(\/?)([a-z]+)>|&#?[a-z0-9]+;|[\s\S]/giu;
+function cutMarkdown(markdown, maxBytes) {
+    if (Buffer.byteLength(markdown) <= maxBytes)
+        return markdown;
+    const closers = (open) => open.reduce((all, tag) => `</${tag}>${all}`, '');
+    let open = [];
+    let kept = '';
+    let bytes = 0;
+    for (const [piece, slash, tag] of markdown.matchAll(PIECE)) {
+        const next = tag === undefined ? open : slash ? open.slice(0, -1) : [...open, tag];
+        const size = Buffer.byteLength(piece);
+        if (bytes + size + Buffer.byteLength(`...${closers(next)}`) > maxBytes)
+            break;
+        kept += piece;
+        bytes += size;
+        open = next;
+    }
+    const cut = `${kept}...${closers(open)}`;
+    return Buffer.byteLength(cut) <= maxBytes ? cut : undefined;
+}
+const markdownSpecial = lazyRegExp(() => /[&<>"|`\\*[\]~$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu);
+const MAYBE_SPECIAL = /[&<>"|`\\*[\]~$_]/;
+function escapeMarkdown(value) {
+    if (!MAYBE_SPECIAL.test(value))
+        return value;
+    return value.replace(markdownSpecial(), (c) => `&#${c.charCodeAt(0)};`);
+}
+
+;// CONCATENATED MODULE: ./src/report/wording.ts
+
+
+
+
+function leftBecause({ stop }) {
+    return stop.by === 'cancel' ? 'the step was cancelled' : 'totalTimeout ran out';
+}
+function ageOf(token, now) {
+    const created = createdTime(token);
+    return created === undefined ? undefined : formatAge(now - created);
+}
+function keptByKeep(keep, soleOfName = false) {
+    const which = keep === 1 ? 'the newest of its name' : `one of the ${keep} newest of its name`;
+    const hint = soleOfName ? '; the only token its name has: keep: 0 revokes it too' : '';
+    return `${which} (keep: ${keep})${hint}`;
+}
+function ageUnknown(token) {
+    const createdAt = token.createdAt === undefined ? 'none' : quote(token.createdAt, 100);
+    return `Token ${nameAndId(token)} has a createdAt that cannot be read (${createdAt}): its age is unknown`;
+}
+const KEPT_BY_ID = 'its id is in keepIds';
+function keptIds(count) {
+    return `${count === 1 ? 'token id' : `${count} token ids`} in keepIds`;
+}
+const KEPT_NAMELESS = 'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told';
+function revokeOnExitNote(when, reused = false) {
+    if (when === 'never' || reused)
+        return undefined;
+    return when === 'always'
+        ? 'It will be revoked at the end of the job (revokeOnExit).'
+        : 'It will be revoked at the end of the job if the job does not succeed (revokeOnExit: failure).';
+}
+const CLOCK_SKEW_WARNING_MS = 5 * 60_000;
+function ageClockNote({ ages }) {
+    if (ages.by === 'runner')
+        return "The platform's answers carry no Date header: ages are measured on the runner's clock.";
+    if (Math.abs(ages.skewMs) <= CLOCK_SKEW_WARNING_MS)
+        return undefined;
+    const way = ages.skewMs > 0 ? 'behind' : 'ahead of';
+    const apart = Math.round(Math.abs(ages.skewMs) / 60_000) * 60_000;
+    return `The runner's clock is ${formatAge(apart)} ${way} the platform's (by the Date header of its list answer): ages are measured on the platform's clock.`;
+}
+function allRevoked({ revoked, revokedElsewhere }) {
+    return revokedElsewhere.length === 0 ? revoked : newestFirst([...revoked, ...revokedElsewhere]);
+}
+function revokedElsewhereNote(token) {
+    const at = token.revokedAt ? ` at ${oneLine(token.revokedAt)}` : '';
+    const by = token.revokedBy ? ` by ${truncate(oneLine(token.revokedBy), 80)}` : '';
+    return `was revoked by someone else meanwhile${at}${by} (another job, or a person): counted as revoked`;
+}
+function cleanupOutcome(result, { dryRun }) {
+    const { revoked, revokedElsewhere, notRevoked, left } = result;
+    if (dryRun)
+        return `Dry run: ${countTokens(revoked.length)} would be revoked; nothing was revoked.`;
+    const more = [
+        [revokedElsewhere.length, 'more had been revoked by someone else meanwhile'],
+        [notRevoked.length, 'could not be revoked'],
+        [left.length, `left when ${leftBecause(result)}`],
+        [result.unknown.length, unknownBecause(result)],
+    ];
+    const said = more.filter(([count]) => count > 0).map(([count, what]) => `; ${count} ${what}`);
+    return `Revoked ${countTokens(revoked.length)}${said.join('')}.`;
+}
+function stepFailure(outcome) {
+    if (outcome.operation === 'audit')
+        return auditFailure(outcome.result, outcome.task);
+    if (outcome.operation !== 'cleanup')
+        return undefined;
+    const { result } = outcome;
+    const unknown = result.unknown.length > 0
+        ? `${countTokens(result.unknown.length)} ${unknownBecause(result)} (${result.unknown.map(nameAndId).slice(0, 5).join(', ')}): list the tokens to see.`
+        : undefined;
+    const failures = [timeoutFailure(result), unknown, cleanupFailure(result)];
+    return failures.filter((failure) => failure !== undefined).join(' ') || undefined;
+}
+function unknownBecause(result) {
+    return `may have been revoked or not: in flight when ${leftBecause(result)}, and no list could tell`;
+}
+function timeoutFailure(result) {
+    const { left, revoked, stop } = result;
+    if (left.length === 0)
+        return undefined;
+    return `${stopped(stop)}: ${countTokens(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`;
+}
+function cleanupFailure(result) {
+    const { notRevoked } = result;
+    if (notRevoked.length === 0)
+        return undefined;
+    const revoked = allRevoked(result);
+    const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`);
+    const more = notRevoked.length > shown.length
+        ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
+        : '';
+    const total = notRevoked.length + revoked.length;
+    const were = (n) => (n === 1 ? 'was' : 'were');
+    return `${notRevoked.length} of ${countTokens(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/summary.ts
+
+
+
+
+
+const SUMMARY_LIMIT_BYTES = 128 * 1024;
+const RESERVE_BYTES = 4 * 1024;
+const FIELD_CHARACTERS = 200;
+const ALL_IN_TOKENS_FILE = 'the file named by the <code>tokensFile</code> output has all of them';
+const UNDATED = 'its createdAt cannot be read';
+const CELLS = {
+    Name: (row) => (row.name === undefined ? `<em>${NO_NAME}</em>` : field(row.name)),
+    Id: (row) => code(row.id),
+    State: (row) => field(row.state),
+    Created: (row) => date(row.createdAt),
+    'Created by': (row) => field(row.createdByEmail ?? row.createdBy ?? ''),
+    Revoked: (row) => date(row.revokedAt),
+    By: (row) => field(row.revokedBy ?? ''),
+    Age: (row, now) => ageOf(row, now) ?? 'unknown',
+    Why: (row) => field(row.why ?? ''),
+};
+function createSummary({ token, reused }, task) {
+    const env = task.envName ? ` and the environment variable ${code(task.envName)}` : '';
+    const mediator = token.mediatorId ? ` for mediator ${code(token.mediatorId)}` : '';
+    const what = reused
+        ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
+        : `Created ${describeToken(token)}${mediator}.`;
+    const exit = revokeOnExitNote(task.revokeOnExit, reused);
+    return new Summary(reused ? 'Gateway token reused' : 'Gateway token created')
+        .paragraph(`${what} Its value is in the step output <code>tokenValue</code>${env}, masked in the log.${exit === undefined ? '' : ` ${exit}`}`)
+        .toString();
+}
+function revokeSummary({ token, alreadyRevoked }) {
+    const when = token.revokedAt ? ` at ${date(token.revokedAt)}` : '';
+    const what = alreadyRevoked
+        ? `The ${describeToken(token)} was already revoked${when}; nothing changed.`
+        : `Revoked ${describeToken(token)}${when}.`;
+    return new Summary('Gateway token revoked').paragraph(what).toString();
+}
+function listSummary(result, task) {
+    const { tokens, total } = result;
+    const filters = [
+        task.name === undefined ? undefined : `name ${names(task.name)}`,
+        task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
+    ].filter((filter) => filter !== undefined);
+    const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : '';
+    return new Summary(`Gateway tokens${inProject(result.project)}`)
+        .paragraph(`${tokens.length} of ${countTokens(total)}${matching}.`)
+        .table('Tokens', tokens, ['State', 'Created', 'Created by', 'Revoked'])
+        .toString();
+}
+function cleanupSummary(result, task) {
+    const selection = [
+        `active tokens ${named(task.name)}`,
+        task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
+        task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
+        task.keepIds.length > 0 ? `never the ${keptIds(task.keepIds.length)}` : undefined,
+    ];
+    const sentences = [
+        `Selected ${selection.filter((part) => part !== undefined).join(', ')}.`,
+        cleanupOutcome(result, task),
+        ageClockNote(result),
+    ];
+    const keptBecause = {
+        keepIds: KEPT_BY_ID,
+        'unreadable name': KEPT_NAMELESS,
+        'unreadable date': UNDATED,
+    };
+    const kept = result.kept.map(({ token, why, soleOfName }) => ({
+        ...token,
+        why: why === 'keep' ? keptByKeep(task.keep, soleOfName) : keptBecause[why],
+    }));
+    const notRevoked = result.notRevoked.map(({ token, reason }) => ({ ...token, why: reason }));
+    const unknown = result.unknown.map((token) => ({ ...token, why: unknownBecause(result) }));
+    const left = `Left active: ${leftBecause(result)}`;
+    const heading = `Gateway token cleanup${task.dryRun ? ' (dry run)' : ''}`;
+    return new Summary(`${heading}${inProject(result.project)}`, result.now)
+        .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
+        .table('Not revoked', notRevoked, ['Why'], 'each has a warning in the log')
+        .table(left, result.left, ['Age'], 'run the cleanup again to revoke them')
+        .table('Revoked or not: unknown', unknown, ['Why'], 'each has a warning in the log')
+        .table(task.dryRun ? 'Would revoke' : 'Revoked', result.revoked, ['Age', 'Created by'])
+        .table('Revoked by someone else meanwhile', result.revokedElsewhere, ['Revoked', 'By'])
+        .table('Kept', kept, ['Age', 'Why'], 'the log says how many were kept')
+        .toString();
+}
+function auditSummary(result, task) {
+    const limit = `Active tokens ${named(task.name)}, older than ${field(task.olderThan.text)}.`;
+    const sentences = [limit, auditOutcome(result, task), ageClockNote(result)];
+    const undated = result.undated.map((token) => ({ ...token, why: UNDATED }));
+    return new Summary(`Gateway token audit${inProject(result.project)}`, result.now)
+        .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
+        .table(`Older than ${field(task.olderThan.text)}`, result.findings, ['Age', 'Created by'])
+        .table('Age unknown', undated, ['Created', 'Why'], 'each has a warning in the log')
+        .toString();
+}
+function inProject(project) {
+    if (project === undefined)
+        return '';
+    return project === 'several' ? ': several projects' : `: project ${code(project.id)}`;
+}
+function named(filters) {
+    return filters === undefined ? 'of any name' : `named ${names(filters)}`;
+}
+function names(filters) {
+    return filters.map(code).join(', ');
+}
+function describeToken(token) {
+    return `gateway token <strong>${CELLS.Name(token)}</strong> (${code(token.id)})`;
+}
+function code(value) {
+    return `<code>${field(value)}</code>`;
+}
+function date(iso) {
+    if (iso === undefined)
+        return '';
+    const time = readTimestamp(iso);
+    if (time === undefined)
+        return field(iso);
+    return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+}
+function field(value) {
+    return escapeMarkdown(truncate(oneLine(value), FIELD_CHARACTERS));
+}
+class Summary {
+    now;
+    text = '';
+    bytes = 0;
+    constructor(heading, now = 0) {
+        this.now = now;
+        this.paragraph(`### ${heading}`);
+    }
+    paragraph(markdown) {
+        if (this.add(`${markdown}\n\n`))
+            return this;
+        const cut = cutMarkdown(markdown, SUMMARY_LIMIT_BYTES - 1 - RESERVE_BYTES - this.bytes - 2);
+        if (cut !== undefined)
+            this.add(`${cut}\n\n`);
+        return this;
+    }
+    table(heading, rows, columns, whereAll = ALL_IN_TOKENS_FILE) {
+        if (rows.length === 0)
+            return this;
+        const all = ['Name', 'Id', ...columns];
+        const line = (row) => `| ${all.map((column) => CELLS[column](row, this.now)).join(' | ')} |\n`;
+        let shown = 0;
+        if (this.add(`#### ${heading}\n\n| ${all.join(' | ')} |\n|${' --- |'.repeat(all.length)}\n`))
+            for (const row of rows) {
+                if (!this.add(line(row), RESERVE_BYTES))
+                    break;
+                shown++;
+            }
+        const omitted = rows.length - shown;
+        if (omitted > 0)
+            this.add(`\n${omitted} more not shown: a step summary must stay under ${formatBytes(SUMMARY_LIMIT_BYTES)}; ${whereAll}.\n`);
+        this.add('\n');
+        return this;
+    }
+    toString() {
+        return this.text;
+    }
+    add(text, reserve = 0) {
+        const bytes = Buffer.byteLength(text);
+        if (this.bytes + bytes + reserve >= SUMMARY_LIMIT_BYTES)
+            return false;
+        this.text += text;
+        this.bytes += bytes;
+        return true;
+    }
+}
+
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/shared/token-files.ts
+
+
+
+const TOKEN_FILE_NAME = /^gateway-token-[0-9a-f]{32}$/;
+const randomName = (prefix, suffix = '') => `${prefix}${(0,external_node_crypto_namespaceObject.randomBytes)(16).toString('hex')}${suffix}`;
+function newTokenFilePath(dir) {
+    return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-token-'));
+}
+function writeTokenFile(path, value) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, 'wx', 0o600);
+    try {
+        (0,external_node_fs_namespaceObject.fchmodSync)(fd, 0o600);
+        (0,external_node_fs_namespaceObject.writeFileSync)(fd, value);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+function writeTokensFile(dir, json) {
+    const path = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-tokens-', '.json'));
+    writeTokenFile(path, json);
+    return path;
+}
+function removeTokenFile(path, dir) {
+    if (!TOKEN_FILE_NAME.test((0,external_node_path_namespaceObject.basename)(path)) || path !== (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), (0,external_node_path_namespaceObject.basename)(path))) {
+        throw new Error(`it is not a token file of this action in ${(0,external_node_path_namespaceObject.resolve)(dir)}.`);
+    }
+    try {
+        if (!(0,external_node_fs_namespaceObject.lstatSync)(path).isFile())
+            throw new Error('it is no longer a plain file.');
+        (0,external_node_fs_namespaceObject.unlinkSync)(path);
+        return true;
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return false;
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/report.ts
+
+
+
+
+
+
+
+const MAX_OUTPUT_BYTES = 1_048_576;
+const MAX_ENV_VALUE_BYTES = 32 * 1024;
+async function report(outcome, options, runner) {
+    const summary = writeOut(outcome, options, runner);
+    if (!options.summary)
+        return;
+    try {
+        await runner.writeSummary(summary);
+    }
+    catch (error) {
+        runner.warning(`Could not write the job summary: ${messageOf(error)}`);
+    }
+}
+function writeOut(outcome, options, runner) {
+    switch (outcome.operation) {
+        case 'create':
+            writeCreate(outcome, options, runner);
+            return createSummary(outcome.result, outcome.task);
+        case 'list':
+            runner.info(`${outcome.result.tokens.length} of ${countTokens(outcome.result.total)} match.`);
+            listOutputs(runner, outcome.result.tokens);
+            return listSummary(outcome.result, outcome.task);
+        case 'revoke': {
+            const { token, alreadyRevoked } = outcome.result;
+            const when = token.revokedAt ? ` at ${oneLine(token.revokedAt)}` : '';
+            if (alreadyRevoked)
+                runner.notice(`The ${tokenLabel(token)} was already revoked${when}; nothing to do.`);
+            else
+                runner.info(`Revoked ${tokenLabel(token)}.`);
+            recordOutputs(runner, token);
+            for (const field of ['revokedAt', 'revokedBy'])
+                runner.setOutput(field, token[field] ?? '');
+            return revokeSummary(outcome.result);
+        }
+        case 'cleanup':
+            writeCleanup(outcome, runner);
+            return cleanupSummary(outcome.result, outcome.task);
+        case 'audit':
+            writeAudit(outcome, runner);
+            return auditSummary(outcome.result, outcome.task);
+    }
+}
+function writeCreate({ task, result }, options, runner) {
+    const { token, reused } = result;
+    const value = token.tokenValue ?? '';
+    const bytes = Buffer.byteLength(value);
+    if (bytes > MAX_OUTPUT_BYTES)
+        throw new ActionError(`the token value is ${bytes} bytes, over the runner's limit of ${formatBytes(MAX_OUTPUT_BYTES)} for one output (tokenValue).`);
+    if (task.envName !== undefined && bytes > MAX_ENV_VALUE_BYTES)
+        throw new ActionError(`the token value is ${bytes} bytes, too large for an environment variable (envName ${task.envName}: at most ${MAX_ENV_VALUE_BYTES} bytes, or later steps and the post step cannot start). Use writeTokenFile: true and read the value from the file.`);
+    runner.info(reused
+        ? `Reused the ${tokenLabel(token)}, created ${oneLine(token.createdAt ?? 'at an unknown time')}.`
+        : `Created ${tokenLabel(token)}.`);
+    const exit = revokeOnExitNote(task.revokeOnExit, reused);
+    if (exit !== undefined)
+        runner.info(exit);
+    if (reused && task.revokeOnExit !== 'never')
+        runner.info('revokeOnExit does not apply: the token was reused, not created by this step.');
+    recordOutputs(runner, token);
+    runner.setOutput('tokenValue', value);
+    runner.setOutput('reused', String(reused));
+    runner.setOutput('tokenFile', task.writeTokenFile ? tokenFile(value, options, runner) : '');
+    if (task.envName) {
+        runner.exportVariable(task.envName, value);
+        runner.info(`The token value is in the environment variable ${task.envName} for later steps (masked).`);
+    }
+}
+function writeAgeClock(result, runner) {
+    const clock = ageClockNote(result);
+    if (clock !== undefined && result.ages.by === 'runner')
+        runner.info(clock);
+    else if (clock !== undefined)
+        runner.warning(clock);
+}
+function old(token, now) {
+    const age = ageOf(token, now);
+    return age === undefined ? '' : `, ${age} old`;
+}
+function writeCleanup({ task, result }, runner) {
+    writeAgeClock(result, runner);
+    for (const { token, why, soleOfName } of result.kept)
+        if (why === 'keep' || why === 'keepIds')
+            runner.info(`Kept ${tokenLabel(token)}${old(token, result.now)}: ${why === 'keep' ? keptByKeep(task.keep, soleOfName) : KEPT_BY_ID}.`);
+        else if (why === 'unreadable name')
+            runner.warning(`Token ${nameAndId(token)} is not revoked: ${KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`);
+        else
+            runner.warning(`${ageUnknown(token)}, so it is not revoked.`);
+    const verb = task.dryRun ? 'Would revoke' : 'Revoked';
+    for (const token of result.revoked)
+        runner.info(`${verb} ${tokenLabel(token)}${old(token, result.now)}.`);
+    for (const token of result.revokedElsewhere)
+        runner.info(`The ${tokenLabel(token)} ${revokedElsewhereNote(token)}.`);
+    for (const { token, reason } of result.notRevoked)
+        runner.warning(`Could not revoke ${tokenLabel(token)}: ${reason}`);
+    for (const token of result.unknown)
+        runner.warning(`The ${tokenLabel(token)} ${unknownBecause(result)}.`);
+    runner.info(`${cleanupOutcome(result, task)} Kept ${result.kept.length}.`);
+    listOutputs(runner, allRevoked(result));
+}
+function writeAudit({ task, result }, runner) {
+    writeAgeClock(result, runner);
+    for (const token of result.findings)
+        runner.info(`Older than ${task.olderThan.text}: ${tokenLabel(token)}${old(token, result.now)}.`);
+    for (const token of result.undated)
+        runner.warning(`${ageUnknown(token)}, so this audit cannot tell whether it is older than ${task.olderThan.text}. Check it on the platform.`);
+    runner.info(auditOutcome(result, task));
+    listOutputs(runner, result.findings);
+}
+function recordOutputs(runner, token) {
+    runner.setOutput('tokenId', token.id);
+    for (const field of ['name', 'mediatorId', 'projectId', 'state', 'createdAt'])
+        runner.setOutput(field, token[field] ?? '');
+    runner.setOutput('token', publicJson(token));
+}
+function tokenFile(value, { postState }, runner) {
+    const path = newTokenFilePath(runner.tempDir());
+    postState.tokenFile(path);
+    toFile(`the token value to ${path} (writeTokenFile)`, () => {
+        writeTokenFile(path, value);
+    });
+    return path;
+}
+function listOutputs(runner, tokens) {
+    const json = publicJson(tokens);
+    const bytes = Buffer.byteLength(json);
+    runner.setOutput('count', String(tokens.length));
+    runner.setOutput('tokens', bytes <= MAX_OUTPUT_BYTES ? json : '');
+    const dir = runner.tempDir();
+    const path = toFile(`the records to a file in ${dir} (tokensFile)`, () => writeTokensFile(dir, json));
+    runner.setOutput('tokensFile', path);
+    if (bytes > MAX_OUTPUT_BYTES)
+        runner.warning(`The tokens output would be ${bytes} bytes, over the runner's ${formatBytes(MAX_OUTPUT_BYTES)} limit for one output: it is left empty; read tokensFile (${path}) instead.`);
+}
+
+;// CONCATENATED MODULE: ./src/shared/secrets.ts
+
+const SECRET_FIELD = /^(?:access_token|accessToken|refresh_token|refreshToken|id_token|secret|clientSecret|tokenValue)$/;
+const PIECE_LENGTH = 8;
+const MAX_PIECED = 16 * 1024;
+class Secrets {
+    mask;
+    values = new Set();
+    sent = new Set();
+    pieces = new Set();
+    lengths = [];
+    longestFirst;
+    constructor(mask) {
+        this.mask = mask;
+    }
+    add(value, kind = 'sent') {
+        if (value === undefined)
+            return;
+        for (const part of [value, ...value.split(/\r\n|\r|\n/)]) {
+            if (part.trim() === '' || this.values.has(part))
+                continue;
+            this.mask(part);
+            this.values.add(part);
+            this.longestFirst = undefined;
+        }
+        if (kind === 'received' || this.sent.has(value))
+            return;
+        this.sent.add(value);
+        const { kept } = compact(value.slice(0, MAX_PIECED));
+        const length = Math.min(PIECE_LENGTH, kept.length);
+        if (length === 0)
+            return;
+        for (let i = 0; i + length <= kept.length; i++)
+            this.pieces.add(kept.slice(i, i + length));
+        this.lengths = [...new Set([...this.lengths, length])].sort((a, b) => b - a);
+    }
+    addFrom(json) {
+        const pending = [json];
+        for (const value of pending) {
+            if (typeof value !== 'object' || value === null)
+                continue;
+            const fields = value;
+            for (const key in fields) {
+                const field = fields[key];
+                if (typeof field === 'object')
+                    pending.push(field);
+                else if (typeof field === 'string' && SECRET_FIELD.test(key))
+                    this.add(field, 'received');
+            }
+        }
+    }
+    scrub(text) {
+        if (this.values.size === 0)
+            return text;
+        const exact = this.removeWhole(text);
+        const decoded = secrets_unescape(exact);
+        const hidden = decoded === exact ? decoded : this.hide(decoded);
+        return hidden === decoded ? this.hide(exact) : hidden;
+    }
+    removeWhole(text) {
+        this.longestFirst ??= [...this.values].sort((a, b) => b.length - a.length);
+        return this.longestFirst.reduce((result, value) => result.replaceAll(value, '***'), text);
+    }
+    hide(text) {
+        const result = this.removeWhole(text);
+        const holdsPiece = (bytes) => [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
+        return this.removePieces(result)
+            .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
+            .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run));
+    }
+    removePieces(text) {
+        const { kept, from } = compact(text);
+        let result = '';
+        let end = -1;
+        for (let i = 0; i < kept.length; i++) {
+            const n = this.lengths.find((n) => i + n <= kept.length && this.pieces.has(kept.slice(i, i + n)));
+            if (n === undefined)
+                continue;
+            const start = from[i] ?? 0;
+            if (start > end)
+                result += `${text.slice(Math.max(end, 0), start)}***`;
+            end = Math.max(end, (from[i + n - 1] ?? 0) + 1);
+        }
+        return end < 0 ? text : result + text.slice(end);
+    }
+}
+const IGNORED = lazyRegExp(() => /[\s+\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
+function compact(text) {
+    const ignored = isAscii(text) ? /[\s+]/ : IGNORED();
+    const from = [];
+    for (let i = 0; i < text.length; i++)
+        if (!ignored.test(text.charAt(i)))
+            from.push(i);
+    return { kept: from.map((i) => text.charAt(i)).join(''), from };
+}
+const BASE64_RUN = /[\w+/-]+={0,2}/g;
+const HEX_RUN = /(?:\\x|(?<!\w)(?:0x)?)[0-9a-f]{2}(?:[:,-]?\s?(?:0x|\\x)?[0-9a-f]{2})*(?!\w)/gi;
+function hexDigits(run) {
+    return run.replace(/[0\\]x|[^0-9a-f]/gi, '');
+}
+const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi;
+const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+function secrets_unescape(text) {
+    return text
+        .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex, char) => hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)))
+        .replace(HTML_REFERENCE, (match, dec, hex, name) => {
+        if (typeof name === 'string')
+            return NAMED[name.toLowerCase()] ?? match;
+        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : match;
+    })
+        .replace(/[^\s"'<>&=?]+/g, (word) => (/%[0-9a-f]{2}/i.test(word) ? decodeWord(word) : word));
+}
+function decodeWord(word) {
+    return word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+        try {
+            return decodeURIComponent(escapes);
+        }
+        catch {
+            return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one));
+        }
+    });
+}
+
+;// CONCATENATED MODULE: ./src/runner/start.ts
+
+
+
+function maskedSecrets(runner) {
+    return new Secrets(runner.setSecret);
+}
+function connect(runner, connection, secrets, clock, { transport, bound } = {}) {
+    const total = connection.totalTimeoutMs;
+    const tighter = bound !== undefined && (total === 0 || bound.ms < total);
+    const deadline = tighter ? new Deadline(clock, bound.ms, bound.name) : new Deadline(clock, total);
+    const stopListening = stopOnCancel(runner, deadline, clock);
+    const options = { ...connection, secrets, log: runner, deadline, clock };
+    const client = new PlatformClient(transport ? { ...options, transport } : options);
+    const close = () => {
+        stopListening();
+        client.close();
+    };
+    return { client, deadline, close };
+}
+function listenForCancel(listener) {
+    const onSigint = listener.bind(undefined, 'SIGINT');
+    const onSigterm = listener.bind(undefined, 'SIGTERM');
+    process.on('SIGINT', onSigint).on('SIGTERM', onSigterm);
+    return () => {
+        process.off('SIGINT', onSigint).off('SIGTERM', onSigterm);
+    };
+}
+const CANCEL_GRACE_MS = 5_000;
+function stopOnCancel(runner, deadline, clock) {
+    const finished = new AbortController();
+    const stopListening = runner.onCancel((signal) => {
+        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
+            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
+            deadline.cancel(signal);
+            void clock.sleep(CANCEL_GRACE_MS, finished.signal).then(() => {
+                if (!finished.signal.aborted)
+                    deadline.cut();
+            });
+            return;
+        }
+        if (!deadline.cutSignal.aborted) {
+            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
+        }
+        deadline.cancel(signal);
+        deadline.cut();
+    });
+    return () => {
+        finished.abort();
+        stopListening();
+    };
+}
+
+;// CONCATENATED MODULE: ./src/main.ts
+
+
+
+
+
+
+
+
+
+
+async function run(runner, clock = systemClock, handOn) {
+    const secrets = maskedSecrets(runner);
+    let operation;
+    try {
+        const inputs = readInputs((name) => runner.getInput(name), secrets, runner.inputNames());
+        const { task, expectedProjectId } = inputs;
+        operation = task.operation;
+        for (const warning of inputs.warnings)
+            runner.warning(warning);
+        const { client, deadline, close } = connect(runner, inputs.connection, secrets, clock);
+        try {
+            const api = expectedProjectId ? new ProjectGuard(client, expectedProjectId) : client;
+            const postState = new PostState(runner);
+            const context = { clock, log: runner, deadline, record: postState.create };
+            const outcome = await perform(api, task, context);
+            try {
+                await report(outcome, { summary: inputs.summary, postState }, runner);
+                handOn?.(outcome);
+            }
+            catch (error) {
+                if (outcome.operation !== 'create')
+                    throw error;
+                throw await handOnFailed(api, outcome.result, error);
+            }
+            const problem = stepFailure(outcome);
+            if (problem !== undefined)
+                throw new ActionError(problem);
+        }
+        finally {
+            close();
+        }
+    }
+    catch (error) {
+        runner.setFailed(failureMessage(error, operation, secrets, runner));
+        return { error };
+    }
+    return {};
+}
+function failureMessage(error, operation, secrets, runner) {
+    const prefix = operation ? `${operation} failed` : 'The action failed';
+    try {
+        if (error instanceof InputError)
+            return secrets.scrub(error.message);
+        if (error instanceof ActionError)
+            return secrets.scrub(`${prefix}: ${error.message}`);
+        if (error instanceof Error && error.stack)
+            runner.debug(secrets.scrub(error.stack));
+        return secrets.scrub(`${prefix} unexpectedly: ${messageOf(error)}`);
+    }
+    catch {
+        return `${prefix} unexpectedly, with an error that could not be shown.`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/cli/args.ts
+
+
+
+
+const COMMANDS = {
+    create: ['name', 'ifExists'],
+    list: ['name', 'state'],
+    revoke: ['tokenId'],
+    cleanup: ['name', 'olderThan', 'keep', 'keepIds', 'dryRun', 'concurrency'],
+    audit: ['name', 'olderThan'],
+    exec: ['name', 'ifExists', 'revokeOnExit'],
+};
+const CONNECTION = ['baseUrl', 'authUrl', 'clientId', 'expectedProjectId'];
+const BOUNDS = ['timeout', 'retries', 'totalTimeout'];
+const OWN = {
+    create: ['token-file', 'print-value', 'k8s-secret', 'k8s-key', 'k8s-namespace', 'json'],
+    list: ['json'],
+    revoke: ['json'],
+    cleanup: ['json'],
+    audit: ['json'],
+    exec: ['env', 'token-file-env'],
+};
+const SWITCHES = new Set(['dryRun', 'json', 'print-value']);
+const REPEATED = new Set(['name', 'keepIds']);
+const ENVIRONMENT = {
+    clientId: 'PLATFORM_CLIENT_ID',
+    clientSecret: 'PLATFORM_CLIENT_SECRET',
+    baseUrl: 'PLATFORM_API_URL',
+    authUrl: 'PLATFORM_AUTH_URL',
+    expectedProjectId: 'PLATFORM_PROJECT_ID',
+};
+const flagOf = (input) => input === 'keepIds' ? 'keep-id' : input.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+function spelling(input) {
+    if (input === 'clientSecret')
+        return 'PLATFORM_CLIENT_SECRET or --client-secret-file';
+    if (input === 'envName')
+        return '--env';
+    const variable = ENVIRONMENT[input];
+    return `--${flagOf(input)}${variable === undefined ? '' : ` or ${variable}`}`;
+}
+const USAGE = `Usage: gateway-token COMMAND [FLAGS]   (flags as the action's inputs, in kebab-case)
+  create  --name NAME [--if-exists create|reuse|fail] (--token-file PATH | --print-value | --k8s-secret NAME [--k8s-key KEY] [--k8s-namespace NS]) [--json]
+  list    [--name FILTER]... [--state active|revoked|all] [--json]
+  revoke  --token-id ID [--json]
+  cleanup [--name FILTER]... [--older-than AGE] [--keep N] [--keep-id ID]... [--dry-run] [--concurrency N] [--json]
+  audit   --older-than AGE [--name FILTER]... [--json]
+  exec    --name NAME [--env VAR] [--token-file-env VAR] [--revoke-on-exit always|failure|never] [--if-exists create|reuse|fail] -- COMMAND [ARG]...
+Every command: [--base-url URL] [--auth-url URL] [--client-id ID] [--client-secret-file PATH] [--expected-project-id ID] [--timeout S] [--retries N] [--total-timeout S]
+Environment: PLATFORM_CLIENT_ID, PLATFORM_CLIENT_SECRET, PLATFORM_API_URL, PLATFORM_AUTH_URL, PLATFORM_PROJECT_ID.
+Exit codes: 0 done; 1 the operation failed; 2 bad usage or input (nothing sent); exec: COMMAND's.`;
+function readArgs(args, env) {
+    const [command, ...rest] = args;
+    if (command === undefined || command === '--help' || rest.includes('--help'))
+        return 'help';
+    if (command === '--version')
+        return 'version';
+    if (!Object.hasOwn(COMMANDS, command))
+        throw usage('COMMAND', `must be one of ${Object.keys(COMMANDS).join(', ')}; got ${quote(command)}.`);
+    const known = command;
+    const end = rest.indexOf('--');
+    const flags = end === -1 ? rest : rest.slice(0, end);
+    const inputs = { operation: known === 'exec' ? 'create' : known };
+    for (const [input, variable] of Object.entries(ENVIRONMENT))
+        if (env[variable])
+            inputs[input] = env[variable];
+    const own = {};
+    const names = [...COMMANDS[known], ...CONNECTION, ...BOUNDS];
+    for (let i = 0; i < flags.length; i++) {
+        const [flag = '', inline] = (flags[i] ?? '').split(/=(.*)/s);
+        const name = flag.replace(/^--/, '');
+        const input = names.find((candidate) => flagOf(candidate) === name);
+        if (name === 'client-secret')
+            throw usage(flag, 'is refused: every process can read a command line. Give PLATFORM_CLIENT_SECRET, or --client-secret-file PATH.');
+        if (!flag.startsWith('--') ||
+            (input === undefined && ![...OWN[known], 'client-secret-file'].includes(name))) {
+            const meant = closest(name, [...names.map(flagOf), ...OWN[known]]);
+            throw usage(flag, `is not a flag of gateway-token ${known}${meant ? `: did you mean --${meant}?` : '.'} See gateway-token --help.`);
+        }
+        const value = SWITCHES.has(input ?? name) ? 'true' : (inline ?? flags[++i]);
+        if (value === undefined)
+            throw usage(flag, 'needs a value.');
+        if (input === undefined)
+            own[name] = value;
+        else
+            inputs[input] = REPEATED.has(input) && inputs[input] ? `${inputs[input]}\n${value}` : value;
+    }
+    if (own['client-secret-file'] !== undefined)
+        inputs.clientSecret = readSecretFile(own['client-secret-file']);
+    if (inputs.revokeOnExit !== undefined) {
+        const when = new Map([
+            ['always', 'true'],
+            ['failure', 'failure'],
+            ['never', 'false'],
+        ]).get(inputs.revokeOnExit);
+        if (when === undefined)
+            throw usage('--revoke-on-exit', `must be always, failure or never; got ${quote(inputs.revokeOnExit)}.`);
+        inputs.revokeOnExit = when;
+    }
+    else if (known === 'exec')
+        inputs.revokeOnExit = 'true';
+    const argv = end === -1 ? [] : rest.slice(end + 1);
+    if (known === 'create')
+        checkDestination(own);
+    if (known === 'exec' && argv.length === 0)
+        throw usage('COMMAND', 'is required after --: what exec runs with the token.');
+    if (own.env !== undefined && own['token-file-env'] !== undefined)
+        throw usage('--env', 'and --token-file-env are refused together: the token goes in one place.');
+    return { command: known, inputs, own, argv };
+}
+function checkDestination(own) {
+    const given = ['token-file', 'print-value', 'k8s-secret'].filter((flag) => own[flag] !== undefined);
+    if (given.length !== 1)
+        throw usage('create', `needs exactly one of --token-file PATH, --print-value and --k8s-secret NAME (${given.length} given): a token whose value nobody holds is a leak.`);
+    if (own['k8s-secret'] !== undefined && own.json !== undefined)
+        throw usage('--k8s-secret', 'is refused with --json: the manifest is the document.');
+    const k8sName = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+    for (const flag of ['k8s-secret', 'k8s-namespace'])
+        if (own[flag] !== undefined && !k8sName.test(own[flag]))
+            throw usage(`--${flag}`, `must be a Kubernetes name (lower case letters, digits, - and .); got ${quote(own[flag] ?? '')}.`);
+    if (own['k8s-key'] !== undefined && !/^[-._a-zA-Z0-9]{1,253}$/.test(own['k8s-key']))
+        throw usage('--k8s-key', `must be a Secret key (letters, digits, -, _ and .); got ${quote(own['k8s-key'] ?? '')}.`);
+}
+function readSecretFile(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8').replace(/\r?\n$/, '');
+    }
+    catch (error) {
+        throw usage('--client-secret-file', `could not be read: ${messageOf(error)}`);
+    }
+}
+class UsageError extends ActionError {
+}
+const usage = (what, problem) => new UsageError(`${what} ${problem}`);
+
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/post/step.ts
+
+
+
+
+
+
+
+
+
+
+
+
+const POST_STEP_BOUND = { ms: 120_000, name: "the post step's limit" };
+async function step_run(runner, clock = systemClock, transport = new HttpTransport()) {
+    deleteTokenFile(runner);
+    const create = readSavedCreate(runner);
+    const nothing = 'nothing to revoke at the end of the job (revokeOnExit).';
+    if (create === undefined) {
+        const when = (() => {
+            try {
+                return readRevokeOnExit(runner.getInput('revokeOnExit') || 'false');
+            }
+            catch {
+                return 'refused';
+            }
+        })();
+        if (when !== 'never' && runner.getInput('operation') === 'create')
+            runner.info(`This step created no token (no create was sent, or an existing token was reused): ${nothing}`);
+        return;
+    }
+    const search = mustSearch(create);
+    if (create.state === 'not sent' || create.state === 'refused') {
+        const why = create.state === 'refused'
+            ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
+            : 'its request never left the runner whole (it failed before that: see the main step)';
+        runner.info(`This step's create of ${quoteName(create.name)} made no token, as ${why}: ${nothing}`);
+        return;
+    }
+    if (create.when === 'failure' && !jobFailed(runner, create))
+        return;
+    const secrets = maskedSecrets(runner);
+    let connection;
+    try {
+        connection = readConnection((input) => runner.getInput(input), secrets);
+    }
+    catch (error) {
+        if (create.id !== undefined)
+            runner.warning(secrets.scrub(revokeFailed(create, error)));
+        if (search)
+            runner.warning(secrets.scrub(notFound(create, error, () => undefined)));
+        return;
+    }
+    const options = { transport, bound: POST_STEP_BOUND };
+    const { client, deadline, close } = connect(runner, connection, secrets, clock, options);
+    try {
+        if (create.id !== undefined)
+            await revokeAtEnd(client, runner, create);
+        if (!search)
+            return;
+        runner.info(create.id === undefined
+            ? `No answer said what became of this step's create of ${quoteName(create.name)}: looking for the token it may have made (revokeOnExit).`
+            : `An attempt of this step's create of ${quoteName(create.name)} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`);
+        const context = { clock, deadline, log: runner };
+        const found = await searchCreated(client, create, context, connection.totalTimeoutMs).catch((error) => {
+            runner.warning(notFound(create, error, client.platformTime));
+        });
+        if (found === undefined)
+            return;
+        if (found.found === 'one') {
+            await revokeAtEnd(client, runner, { ...create, id: found.token.id });
+            return;
+        }
+        const why = found.found === 'none'
+            ? `none was in the list, and a create can land after the last look. ${lookForSentence(create, client.platformTime)}`
+            : found.found === 'several'
+                ? `${found.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${found.tokens.map(shortId).join(', ')}; revoke the one you do not need.`
+                : `the only candidate, ${shortId(found.token)}, was not revoked because ${found.why}. Revoke it if it is this step's.`;
+        runner.warning(`Did not revoke a token named ${quoteName(create.name)} at the end of the job: ${why}`);
+    }
+    finally {
+        close();
+    }
+}
+function jobFailed(runner, { id, name }) {
+    const which = id === undefined
+        ? `the token named ${quoteName(name)} that this step may have created`
+        : `the ${tokenLabel({ id, name })}`;
+    const status = runner.getInput(JOB_STATUS_INPUT);
+    const how = status === 'failure' ? 'failed' : status === 'cancelled' ? 'was cancelled' : undefined;
+    const cancelled = ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.';
+    if (how !== undefined)
+        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? cancelled : ''}`);
+    else if (status === 'success')
+        runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`);
+    else
+        runner.warning(`Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${quote(status, 40)}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`);
+    return how !== undefined;
+}
+function deleteTokenFile(runner) {
+    const path = savedTokenFile(runner);
+    if (path === undefined)
+        return;
+    try {
+        if (removeTokenFile(path, runner.tempDir()))
+            runner.info(`Deleted the token file ${path}.`);
+        else
+            runner.debug(`The token file ${path} was gone already.`);
+    }
+    catch (error) {
+        runner.warning(`Did not delete the token file ${path}: ${asSentence(messageOf(error))}`);
+    }
+}
+async function revokeAtEnd(client, runner, token) {
+    const label = tokenLabel({ id: token.id ?? '', name: token.name });
+    try {
+        const { alreadyRevoked } = await client.revokeToken(token.id ?? '');
+        if (alreadyRevoked)
+            runner.info(`The ${label} was already revoked before the end of the job.`);
+        else
+            runner.info(`Revoked ${label} at the end of the job (revokeOnExit).`);
+    }
+    catch (error) {
+        runner.warning(revokeFailed(token, error));
+    }
+}
+function revokeFailed({ id = '', name }, error) {
+    const advice = error instanceof UnknownTokenError
+        ? ''
+        : isUuid(id)
+            ? ` It may still be active: revoke it with operation: revoke and tokenId: ${id}.`
+            : ' It may still be active: look for it with operation: list, and revoke it on the platform.';
+    return `Could not revoke ${tokenLabel({ id, name })} at the end of the job: ${messageOf(error)}${advice}`;
+}
+function notFound(create, error, platformTime) {
+    return `Could not look for the token named ${quoteName(create.name)} that this step may have created: ${asSentence(messageOf(error))} ${lookForSentence(create, platformTime)}`;
+}
+
+;// CONCATENATED MODULE: ./src/cli/terminal.ts
+
+
+
+
+
+
+
+
+const STANDARD_STREAMS = {
+    out: (text) => (0,external_node_fs_namespaceObject.writeSync)(1, text),
+    err: (text) => (0,external_node_fs_namespaceObject.writeSync)(2, text),
+};
+function terminal(inputs, { err }) {
+    const secrets = new Secrets(() => undefined);
+    const say = (prefix) => (message) => {
+        err(`${prefix}${neutralizeCommands(oneLine(secrets.scrub(message)))}\n`);
+    };
+    let dir;
+    const outputs = new Map();
+    const state = new Map();
+    const runner = {
+        getInput: (name) => inputs[name]?.trim() ?? '',
+        inputNames: () => Object.keys(inputs).map((name) => name.toUpperCase()),
+        setSecret: (value) => {
+            secrets.add(value);
+        },
+        setFailed: (message) => {
+            say('error: ')(message.replace(/^Input '(\w+)'/, (_, input) => spelling(input)));
+            failed = true;
+        },
+        debug: () => undefined,
+        info: say(''),
+        notice: say('notice: '),
+        warning: say('warning: '),
+        setOutput: (name, value) => {
+            outputs.set(name, value);
+        },
+        exportVariable: () => undefined,
+        saveState: (name, value) => {
+            state.set(name, value);
+        },
+        getState: (name) => state.get(name) ?? '',
+        writeSummary: () => Promise.resolve(),
+        tempDir: () => (dir ??= (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'gateway-token-'))),
+        onCancel: listenForCancel,
+    };
+    let failed = false;
+    return {
+        runner,
+        outputs,
+        exitCode: (error) => error instanceof InputError || error instanceof UsageError ? 2 : failed ? 1 : 0,
+        cleanUp: () => {
+            if (dir !== undefined)
+                (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/cli/exec.ts
+
+
+
+
+
+async function exec({ inputs, own, argv }, { env, clock, streams }) {
+    const fileVariable = own['token-file-env'];
+    const destination = fileVariable === undefined
+        ? { envName: own.env ?? 'GATEWAY_TOKEN' }
+        : { writeTokenFile: 'true' };
+    const steps = { ...inputs, ...destination, summary: 'false' };
+    const { runner, outputs, exitCode, cleanUp } = terminal(steps, streams);
+    let value = '';
+    try {
+        const { error } = await run(runner, clock, ({ result }) => {
+            if (result.operation === 'create')
+                value = result.token.tokenValue ?? '';
+        });
+        if (exitCode(error) === 2)
+            return 2;
+        const commandEnv = {
+            ...env,
+            [fileVariable ?? own.env ?? 'GATEWAY_TOKEN']: fileVariable ? outputs.get('tokenFile') : value,
+        };
+        delete commandEnv.PLATFORM_CLIENT_SECRET;
+        const code = error === undefined ? await runCommand(argv, commandEnv, streams) : 1;
+        steps.jobStatus = code === 0 ? 'success' : 'failure';
+        await step_run(runner, clock);
+        return error === undefined ? code : exitCode(error);
+    }
+    finally {
+        cleanUp();
+    }
+}
+function runCommand([command = '', ...args], env, { err }) {
+    return new Promise((resolve) => {
+        const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env, stdio: 'inherit' });
+        const pass = (signal) => child.kill(signal);
+        process.on('SIGINT', pass).on('SIGTERM', pass);
+        const done = (code) => {
+            process.off('SIGINT', pass).off('SIGTERM', pass);
+            resolve(code);
+        };
+        child.on('error', (error) => {
+            err(`error: could not run ${command}: ${error.message}\n`);
+            done(127);
+        });
+        child.on('exit', (code, signal) => {
+            done(signal ? 128 + external_node_os_namespaceObject.constants.signals[signal] : (code ?? 1));
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/cli/command-line.ts
+
+
+
+
+
+
+
+
+
+async function commandLine(args, { env = process.env, clock = systemClock, streams = STANDARD_STREAMS, } = {}) {
+    let invocation;
+    try {
+        invocation = readArgs(args, env);
+    }
+    catch (error) {
+        if (!(error instanceof ActionError))
+            throw error;
+        streams.err(`error: ${error.message}\n`);
+        return 2;
+    }
+    if (invocation === 'help' || invocation === 'version') {
+        streams.out(`${invocation === 'help' ? USAGE : package_namespaceObject.rE}\n`);
+        return 0;
+    }
+    if (invocation.command === 'exec')
+        return exec(invocation, { env, clock, streams });
+    const { runner, exitCode, cleanUp } = terminal({ ...invocation.inputs, summary: 'false' }, streams);
+    try {
+        const { error } = await run(runner, clock, (outcome) => {
+            const text = stdoutOf(outcome, invocation.own);
+            if (text !== undefined)
+                toFile('stdout', () => {
+                    streams.out(`${text}\n`);
+                });
+        });
+        return exitCode(error);
+    }
+    finally {
+        cleanUp();
+    }
+}
+function stdoutOf({ result, task }, own) {
+    const json = own.json !== undefined;
+    if (result.operation === 'create') {
+        const { token } = result;
+        const value = token.tokenValue ?? '';
+        const file = own['token-file'];
+        if (file !== undefined)
+            toFile(`--token-file ${file}`, () => {
+                writeTokenFile(file, value);
+            });
+        if (own['k8s-secret'] !== undefined)
+            return manifest(own, value);
+        if (own['print-value'] !== undefined && !json)
+            return value;
+        return json ? publicJson(token, own['print-value'] ? ['tokenValue'] : []) : token.id;
+    }
+    if (!json)
+        return undefined;
+    switch (result.operation) {
+        case 'revoke':
+            return publicJson(result.token);
+        case 'list':
+            return publicJson(result.tokens);
+        case 'audit':
+            return publicJson({ findings: result.findings, undated: result.undated }, [
+                'findings',
+                'undated',
+            ]);
+    }
+    const { revoked, kept, notRevoked, left, unknown } = result;
+    const dryRun = task.operation === 'cleanup' && task.dryRun ? { dryRun: true } : {};
+    const document = {
+        ...dryRun,
+        revoked,
+        kept: kept.map(({ token }) => token),
+        notRevoked: notRevoked.map(({ token }) => token),
+        left,
+        unknown,
+    };
+    return publicJson(document, Object.keys(document));
+}
+function manifest(own, value) {
+    const namespace = own['k8s-namespace'] === undefined ? '' : `\n  namespace: ${own['k8s-namespace']}`;
+    const data = Buffer.from(value).toString('base64');
+    return `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${own['k8s-secret']}${namespace}\ntype: Opaque\ndata:\n  ${own['k8s-key'] ?? 'token'}: ${data}`;
+}
+
+
+/***/ }),
+
+/***/ 613:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+
+/***/ }),
+
+/***/ 434:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
+
+/***/ }),
+
+/***/ 611:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
+
+/***/ }),
+
+/***/ 692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
+
+/***/ }),
+
+/***/ 278:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
+
+/***/ }),
+
+/***/ 756:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
+
+/***/ }),
+
+/***/ 23:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ })
+
+/******/ });
+/************************************************************************/
+/******/ // The module cache
+/******/ var __webpack_module_cache__ = {};
+/******/ 
+/******/ // The require function
+/******/ function __nccwpck_require__(moduleId) {
+/******/ 	// Check if module is in cache
+/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
+/******/ 	if (cachedModule !== undefined) {
+/******/ 		return cachedModule.exports;
+/******/ 	}
+/******/ 	// Create a new module (and put it into the cache)
+/******/ 	var module = __webpack_module_cache__[moduleId] = {
+/******/ 		// no module.id needed
+/******/ 		// no module.loaded needed
+/******/ 		exports: {}
+/******/ 	};
+/******/ 
+/******/ 	// Execute the module function
+/******/ 	var threw = true;
+/******/ 	try {
+/******/ 		__webpack_modules__[moduleId](module, module.exports, __nccwpck_require__);
+/******/ 		threw = false;
+/******/ 	} finally {
+/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
+/******/ 	}
+/******/ 
+/******/ 	// Return the exports of the module
+/******/ 	return module.exports;
+/******/ }
+/******/ 
+/************************************************************************/
+/******/ /* webpack/runtime/asset-relocator-loader */
+/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
+/******/ 
+/******/ /* webpack/runtime/async module */
+/******/ (() => {
+/******/ 	var webpackQueues = typeof Symbol === "function" ? Symbol("webpack queues") : "__webpack_queues__";
+/******/ 	var webpackExports = typeof Symbol === "function" ? Symbol("webpack exports") : "__webpack_exports__";
+/******/ 	var webpackError = typeof Symbol === "function" ? Symbol("webpack error") : "__webpack_error__";
+/******/ 	var resolveQueue = (queue) => {
+/******/ 		if(queue && queue.d < 1) {
+/******/ 			queue.d = 1;
+/******/ 			queue.forEach((fn) => (fn.r--));
+/******/ 			queue.forEach((fn) => (fn.r-- ? fn.r++ : fn()));
+/******/ 		}
+/******/ 	}
+/******/ 	var wrapDeps = (deps) => (deps.map((dep) => {
+/******/ 		if(dep !== null && typeof dep === "object") {
+/******/ 			if(dep[webpackQueues]) return dep;
+/******/ 			if(dep.then) {
+/******/ 				var queue = [];
+/******/ 				queue.d = 0;
+/******/ 				dep.then((r) => {
+/******/ 					obj[webpackExports] = r;
+/******/ 					resolveQueue(queue);
+/******/ 				}, (e) => {
+/******/ 					obj[webpackError] = e;
+/******/ 					resolveQueue(queue);
+/******/ 				});
+/******/ 				var obj = {};
+/******/ 				obj[webpackQueues] = (fn) => (fn(queue));
+/******/ 				return obj;
+/******/ 			}
+/******/ 		}
+/******/ 		var ret = {};
+/******/ 		ret[webpackQueues] = x => {};
+/******/ 		ret[webpackExports] = dep;
+/******/ 		return ret;
+/******/ 	}));
+/******/ 	__nccwpck_require__.a = (module, body, hasAwait) => {
+/******/ 		var queue;
+/******/ 		hasAwait && ((queue = []).d = -1);
+/******/ 		var depQueues = new Set();
+/******/ 		var exports = module.exports;
+/******/ 		var currentDeps;
+/******/ 		var outerResolve;
+/******/ 		var reject;
+/******/ 		var promise = new Promise((resolve, rej) => {
+/******/ 			reject = rej;
+/******/ 			outerResolve = resolve;
+/******/ 		});
+/******/ 		promise[webpackExports] = exports;
+/******/ 		promise[webpackQueues] = (fn) => (queue && fn(queue), depQueues.forEach(fn), promise["catch"](x => {}));
+/******/ 		module.exports = promise;
+/******/ 		body((deps) => {
+/******/ 			currentDeps = wrapDeps(deps);
+/******/ 			var fn;
+/******/ 			var getResult = () => (currentDeps.map((d) => {
+/******/ 				if(d[webpackError]) throw d[webpackError];
+/******/ 				return d[webpackExports];
+/******/ 			}))
+/******/ 			var promise = new Promise((resolve) => {
+/******/ 				fn = () => (resolve(getResult));
+/******/ 				fn.r = 0;
+/******/ 				var fnQueue = (q) => (q !== queue && !depQueues.has(q) && (depQueues.add(q), q && !q.d && (fn.r++, q.push(fn))));
+/******/ 				currentDeps.map((dep) => (dep[webpackQueues](fnQueue)));
+/******/ 			});
+/******/ 			return fn.r ? promise : getResult();
+/******/ 		}, (err) => ((err ? reject(promise[webpackError] = err) : outerResolve(exports)), resolveQueue(queue)));
+/******/ 		queue && queue.d < 0 && (queue.d = 0);
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/define property getters */
+/******/ (() => {
+/******/ 	// define getter functions for harmony exports
+/******/ 	__nccwpck_require__.d = (exports, definition) => {
+/******/ 		for(var key in definition) {
+/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
+/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
+/******/ 			}
+/******/ 		}
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/hasOwnProperty shorthand */
+/******/ (() => {
+/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
+/******/ })();
+/******/ 
+/************************************************************************/
+/******/ 
+/******/ // startup
+/******/ // Load entry module and return exports
+/******/ // This entry module used 'module' so it can't be inlined
+/******/ var __webpack_exports__ = __nccwpck_require__(581);
+/******/ __webpack_exports__ = await __webpack_exports__;
+/******/ 

@@ -1,0 +1,79 @@
+// The command line's Runner: inputs from its flags and environment, the log on stderr (scrubbed, one line each, never a runner command), outputs and state in memory, files in a temp dir of its own.
+import { mkdtempSync, rmSync, writeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { listenForCancel, type Runner } from '../runner/start.js'
+import type { Clock } from '../shared/time.js'
+import { Secrets } from '../shared/secrets.js'
+import { neutralizeCommands, oneLine } from '../shared/text.js'
+import { spelling, UsageError } from './args.js'
+import { InputError } from '../shared/errors.js'
+
+/** Where the command line writes: `out`, stdout (a document, the token); `err`, stderr (the log). */
+export interface Streams {
+  out: (text: string) => void
+  err: (text: string) => void
+}
+export const STANDARD_STREAMS: Streams = {
+  out: (text) => writeSync(1, text),
+  err: (text) => writeSync(2, text),
+}
+
+/** Where a command runs: its environment, its clock, where it writes. */
+export interface Surroundings {
+  env: NodeJS.ProcessEnv
+  clock: Clock
+  streams: Streams
+}
+
+/** A terminal's Runner over `inputs`, and what a step left in it: outputs, state, failure. */
+export function terminal(inputs: Record<string, string>, { err }: Streams) {
+  // What the runner would mask, scrubbed from every line instead: a terminal masks nothing.
+  const secrets = new Secrets(() => undefined)
+  const say = (prefix: string) => (message: string) => {
+    err(`${prefix}${neutralizeCommands(oneLine(secrets.scrub(message)))}\n`)
+  }
+  let dir: string | undefined
+  const outputs = new Map<string, string>()
+  const state = new Map<string, string>()
+  const runner: Runner = {
+    getInput: (name: string) => inputs[name]?.trim() ?? '',
+    inputNames: () => Object.keys(inputs).map((name) => name.toUpperCase()),
+    setSecret: (value: string) => {
+      // By the whole rule: a runner masks a value's encodings too (base64, escapes).
+      secrets.add(value)
+    },
+    setFailed: (message: string) => {
+      // An input named as the command line spells it: `--older-than`, not `Input 'olderThan'`.
+      say('error: ')(message.replace(/^Input '(\w+)'/, (_, input: string) => spelling(input)))
+      failed = true
+    },
+    debug: () => undefined,
+    info: say(''),
+    notice: say('notice: '),
+    warning: say('warning: '),
+    setOutput: (name: string, value: string) => {
+      outputs.set(name, value)
+    },
+    exportVariable: () => undefined,
+    saveState: (name: string, value: string) => {
+      state.set(name, value)
+    },
+    getState: (name: string) => state.get(name) ?? '',
+    writeSummary: () => Promise.resolve(),
+    tempDir: () => (dir ??= mkdtempSync(join(tmpdir(), 'gateway-token-'))),
+    onCancel: listenForCancel,
+  }
+  let failed = false
+  return {
+    runner,
+    outputs,
+    /** 0 done; 2 a bad input or usage (nothing was sent); 1 a step that failed otherwise. */
+    exitCode: (error: unknown) =>
+      error instanceof InputError || error instanceof UsageError ? 2 : failed ? 1 : 0,
+    /** Removes the temp dir and what is left in it (a list's records). */
+    cleanUp: () => {
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}

@@ -1,0 +1,217 @@
+// readArgs: the command line's flags and environment read into the action's inputs, and what it refuses before anything is sent.
+import { describe, expect, it } from '@jest/globals'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { readArgs, spelling, UsageError } from '../../../src/cli/args.js'
+
+const ENV = {
+  PLATFORM_CLIENT_ID: 'client-1',
+  PLATFORM_CLIENT_SECRET: 'from-the-environment',
+  PLATFORM_API_URL: 'https://api.example.com',
+  PLATFORM_AUTH_URL: 'https://auth.example.com',
+}
+const read = (args: string[], env: NodeJS.ProcessEnv = ENV) => {
+  const invocation = readArgs(args, env)
+  if (typeof invocation === 'string') throw new Error(`not a command: ${invocation}`)
+  return invocation
+}
+const refusal = (args: string[], env: NodeJS.ProcessEnv = ENV) => {
+  try {
+    readArgs(args, env)
+  } catch (error) {
+    if (error instanceof UsageError) return error.message
+    throw error
+  }
+  throw new Error('expected a usage error')
+}
+
+describe('readArgs: the flags, as the action’s inputs', () => {
+  it('reads each flag as the input of its kebab-case name, with --flag value and --flag=value', () => {
+    const { command, inputs } = read(['cleanup', '--older-than', '30d', '--keep=2', '--dry-run'])
+    expect(command).toBe('cleanup')
+    expect(inputs).toEqual({
+      operation: 'cleanup',
+      clientId: 'client-1',
+      clientSecret: 'from-the-environment',
+      baseUrl: 'https://api.example.com',
+      authUrl: 'https://auth.example.com',
+      olderThan: '30d',
+      keep: '2',
+      dryRun: 'true',
+    })
+  })
+
+  it('takes --name and --keep-id again and again, as lines of one input', () => {
+    const { inputs } = read([
+      'cleanup',
+      '--name',
+      'ci-*',
+      '--name=pr-7',
+      '--keep-id',
+      'a',
+      '--keep-id',
+      'b',
+    ])
+    expect(inputs).toMatchObject({ name: 'ci-*\npr-7', keepIds: 'a\nb' })
+  })
+
+  it('reads the connection from the environment, the flags over it', () => {
+    const { inputs } = read(
+      ['list', '--base-url', 'https://other.example.com', '--client-id', 'me'],
+      {
+        ...ENV,
+        PLATFORM_PROJECT_ID: '6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b',
+      },
+    )
+    expect(inputs).toMatchObject({
+      baseUrl: 'https://other.example.com',
+      clientId: 'me',
+      authUrl: 'https://auth.example.com',
+      expectedProjectId: '6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b',
+    })
+  })
+
+  it('keeps a destination’s flags apart from the inputs', () => {
+    const { inputs, own } = read(['create', '--name', 'n', '--token-file', '/tmp/t', '--json'])
+    expect(own).toEqual({ 'token-file': '/tmp/t', json: 'true' })
+    expect(inputs).not.toHaveProperty('token-file')
+  })
+
+  it('exec: a create, revokeOnExit as --revoke-on-exit says (always by default), and COMMAND after --', () => {
+    const run = read(['exec', '--name', 'n', '--', 'helm', 'upgrade', '--install'])
+    expect(run).toMatchObject({ command: 'exec', argv: ['helm', 'upgrade', '--install'] })
+    expect(run.inputs).toMatchObject({ operation: 'create', revokeOnExit: 'true' })
+    const when = (value: string) =>
+      read(['exec', '--name', 'n', '--revoke-on-exit', value, '--', 'x']).inputs.revokeOnExit
+    expect([when('always'), when('failure'), when('never')]).toEqual(['true', 'failure', 'false'])
+  })
+
+  it('asks for the usage with --help or no command, and the version with --version', () => {
+    expect(readArgs([], ENV)).toBe('help')
+    expect(readArgs(['list', '--help'], ENV)).toBe('help')
+    expect(readArgs(['--version'], ENV)).toBe('version')
+  })
+})
+
+describe('readArgs: the client secret is never a flag', () => {
+  it('refuses --client-secret, in either form, saying where the secret goes', () => {
+    for (const args of [
+      ['list', '--client-secret', 'x'],
+      ['list', '--client-secret=x'],
+    ])
+      expect(refusal(args)).toBe(
+        '--client-secret is refused: every process can read a command line. Give PLATFORM_CLIENT_SECRET, or --client-secret-file PATH.',
+      )
+  })
+
+  it('reads --client-secret-file, one trailing line break dropped, over the variable', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'args-'))
+    try {
+      writeFileSync(join(dir, 'secret'), 'from-a-file\n\n')
+      writeFileSync(join(dir, 'crlf'), 'windows\r\n')
+      expect(read(['list', '--client-secret-file', join(dir, 'secret')]).inputs.clientSecret).toBe(
+        'from-a-file\n',
+      )
+      expect(read(['list', '--client-secret-file', join(dir, 'crlf')]).inputs.clientSecret).toBe(
+        'windows',
+      )
+      expect(refusal(['list', '--client-secret-file', join(dir, 'none')])).toMatch(
+        /^--client-secret-file could not be read: ENOENT/,
+      )
+    } finally {
+      rmSync(dir, { recursive: true })
+    }
+  })
+})
+
+describe('readArgs: what it refuses, naming the flag', () => {
+  it.each([
+    [
+      ['deploy'],
+      'COMMAND must be one of create, list, revoke, cleanup, audit, exec; got "deploy".',
+    ],
+    [
+      ['toString'],
+      'COMMAND must be one of create, list, revoke, cleanup, audit, exec; got "toString".',
+    ],
+    [
+      ['list', '--older-then', '3d'],
+      '--older-then is not a flag of gateway-token list. See gateway-token --help.',
+    ],
+    [
+      ['cleanup', '--older-then', '3d'],
+      '--older-then is not a flag of gateway-token cleanup: did you mean --older-than? See gateway-token --help.',
+    ],
+    [
+      ['list', '--token-file', 'x'],
+      '--token-file is not a flag of gateway-token list. See gateway-token --help.',
+    ],
+    [['list', 'ci-*'], 'ci-* is not a flag of gateway-token list. See gateway-token --help.'],
+    [['list', '--name'], '--name needs a value.'],
+    [['exec', '--name', 'n'], 'COMMAND is required after --: what exec runs with the token.'],
+    [
+      ['exec', '--name', 'n', '--revoke-on-exit', 'true', '--', 'x'],
+      '--revoke-on-exit must be always, failure or never; got "true".',
+    ],
+    [
+      ['exec', '--name', 'n', '--env', 'A', '--token-file-env', 'B', '--', 'x'],
+      '--env and --token-file-env are refused together: the token goes in one place.',
+    ],
+  ])('%j', (args, message) => {
+    expect(refusal(args)).toBe(message)
+  })
+})
+
+describe('readArgs: create puts the token in exactly one place', () => {
+  const create = (...flags: string[]) => ['create', '--name', 'n', ...flags]
+  it('refuses none, and two, before any request: a token nobody holds is a leak', () => {
+    expect(refusal(create())).toBe(
+      'create needs exactly one of --token-file PATH, --print-value and --k8s-secret NAME (0 given): a token whose value nobody holds is a leak.',
+    )
+    expect(refusal(create('--print-value', '--token-file', 't'))).toMatch(/\(2 given\)/)
+  })
+
+  it('takes each one alone', () => {
+    for (const flags of [
+      ['--print-value'],
+      ['--token-file', 't'],
+      ['--k8s-secret', 'mediator-token'],
+    ])
+      expect(read(create(...flags)).command).toBe('create')
+  })
+
+  it('refuses --k8s-secret with --json, and names that Kubernetes would refuse', () => {
+    expect(refusal(create('--k8s-secret', 's', '--json'))).toBe(
+      '--k8s-secret is refused with --json: the manifest is the document.',
+    )
+    expect(refusal(create('--k8s-secret', 'Mediator'))).toBe(
+      '--k8s-secret must be a Kubernetes name (lower case letters, digits, - and .); got "Mediator".',
+    )
+    expect(refusal(create('--k8s-secret', 's', '--k8s-namespace', 'a b'))).toMatch(
+      /^--k8s-namespace must be/,
+    )
+    expect(refusal(create('--k8s-secret', 's', '--k8s-key', 'a/b'))).toMatch(
+      /^--k8s-key must be a Secret key/,
+    )
+    expect(
+      read(create('--k8s-secret', 's', '--k8s-key', 'GATEWAY_TOKEN', '--k8s-namespace', 'prod'))
+        .own,
+    ).toMatchObject({
+      'k8s-key': 'GATEWAY_TOKEN',
+    })
+  })
+})
+
+describe('spelling: an input as a user of the command line gives it', () => {
+  it.each([
+    ['olderThan', '--older-than'],
+    ['keepIds', '--keep-id'],
+    ['clientId', '--client-id or PLATFORM_CLIENT_ID'],
+    ['clientSecret', 'PLATFORM_CLIENT_SECRET or --client-secret-file'],
+    ['expectedProjectId', '--expected-project-id or PLATFORM_PROJECT_ID'],
+    ['envName', '--env'],
+  ])('%s: %s', (input, words) => {
+    expect(spelling(input)).toBe(words)
+  })
+})

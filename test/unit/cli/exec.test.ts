@@ -1,0 +1,126 @@
+// exec: the main step, COMMAND run with the token, then the post step, in one process; against nock, with a real COMMAND.
+import { describe, expect, it } from '@jest/globals'
+import nock from 'nock'
+import { existsSync } from 'node:fs'
+import { commandLine } from '../../../src/cli/command-line.js'
+import { FakeClock } from '../../fixtures/clock.js'
+import { CONNECTION, TOKEN_ID } from '../../fixtures/inputs.js'
+import { API, AUTH, AUTH_PATH, record, useNock } from '../../fixtures/nock-platform.js'
+
+useNock()
+
+const ENV = {
+  PATH: process.env.PATH,
+  PLATFORM_CLIENT_ID: CONNECTION.clientId,
+  PLATFORM_CLIENT_SECRET: CONNECTION.clientSecret,
+  PLATFORM_API_URL: API,
+  PLATFORM_AUTH_URL: AUTH,
+}
+const VALUE = 'eyJ.gateway.value'
+const authOk = () => nock(AUTH).post(AUTH_PATH).times(2).reply(200, { access_token: 'eyJ.access' })
+const created = () =>
+  nock(API)
+    .post('/api/tokens')
+    .reply(201, record({ name: 'pr-1' }))
+const revoke = () =>
+  nock(API)
+    .post(`/api/tokens/${TOKEN_ID}/revoke`)
+    .query(true)
+    .reply(200, record({ name: 'pr-1', state: 'revoked', tokenValue: undefined }))
+
+/** Runs `gateway-token exec` with `flags`, then COMMAND: node running `script`. */
+async function exec(flags: string[], script: string) {
+  const stderr: string[] = []
+  const streams = { out: () => undefined, err: (text: string) => stderr.push(text) }
+  const args = ['exec', '--name', 'pr-1', ...flags, '--', process.execPath, '-e', script]
+  const code = await commandLine(args, { env: ENV, clock: new FakeClock(), streams })
+  return { code, stderr: stderr.join('') }
+}
+
+describe('exec', () => {
+  it('runs COMMAND with the token in GATEWAY_TOKEN and not the API client’s secret, then revokes it; COMMAND’s exit code', async () => {
+    authOk()
+    created()
+    revoke()
+    const check = `process.exit(process.env.GATEWAY_TOKEN === '${VALUE}' && !process.env.PLATFORM_CLIENT_SECRET ? 7 : 9)`
+    const run = await exec([], check)
+    expect(run.code).toBe(7)
+    expect(run.stderr).toContain(
+      `Revoked gateway token 'pr-1' (${TOKEN_ID}) at the end of the job (revokeOnExit).`,
+    )
+    expect(run.stderr).not.toContain(VALUE)
+    expect(nock.pendingMocks()).toEqual([])
+  })
+
+  it('--env names the variable, by the rules of envName', async () => {
+    authOk()
+    created()
+    revoke()
+    const run = await exec(
+      ['--env', 'MEDIATOR_TOKEN'],
+      `process.exit(process.env.MEDIATOR_TOKEN ? 0 : 9)`,
+    )
+    expect(run.code).toBe(0)
+    const refused = await exec(['--env', 'PATH'], 'process.exit(0)')
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/^error: --env must not be PATH/m)
+  })
+
+  it('--token-file-env: the path of a 0600 file that holds the value, removed afterwards', async () => {
+    authOk()
+    created()
+    revoke()
+    const script = `const fs = require('fs'); const p = process.env.TOKEN_PATH; process.exit(fs.readFileSync(p, 'utf8') === '${VALUE}' && (fs.statSync(p).mode & 0o777) === 0o600 ? 0 : 9)`
+    const run = await exec(['--token-file-env', 'TOKEN_PATH'], script)
+    expect(run.code).toBe(0)
+    const lines = run.stderr.split('\n')
+    expect(lines.some((line) => line.includes('Deleted the token file'))).toBe(true)
+  })
+
+  it('--revoke-on-exit failure keeps the token after COMMAND succeeded, and never sends a revoke', async () => {
+    authOk()
+    created()
+    const run = await exec(['--revoke-on-exit', 'failure'], 'process.exit(0)')
+    expect(run.code).toBe(0)
+    expect(nock.pendingMocks()).toEqual([expect.stringContaining(AUTH)])
+  })
+
+  it('--revoke-on-exit failure revokes after COMMAND failed, and exits with its code', async () => {
+    authOk()
+    created()
+    revoke()
+    expect((await exec(['--revoke-on-exit', 'failure'], 'process.exit(3)')).code).toBe(3)
+    expect(nock.pendingMocks()).toEqual([])
+  })
+
+  it('a COMMAND ended by a signal: 128 + its number', async () => {
+    authOk()
+    created()
+    revoke()
+    expect((await exec([], "process.kill(process.pid, 'SIGTERM')")).code).toBe(128 + 15)
+  })
+
+  it('never runs COMMAND when the create failed: exit 1', async () => {
+    authOk()
+    nock(API).post('/api/tokens').reply(422, { error: 'name taken' })
+    const marker = `${process.env.TMPDIR ?? '/tmp'}/exec-ran-${process.pid}`
+    const run = await exec([], `require('fs').writeFileSync('${marker}', '')`)
+    expect(run.code).toBe(1)
+    expect(existsSync(marker)).toBe(false)
+    expect(run.stderr).toMatch(/^error: create failed: .*422/m)
+  })
+
+  it('a COMMAND that cannot be started: 127, and the token revoked', async () => {
+    authOk()
+    created()
+    revoke()
+    const stderr: string[] = []
+    const streams = { out: () => undefined, err: (text: string) => stderr.push(text) }
+    const args = ['exec', '--name', 'pr-1', '--', '/nonexistent/helm']
+    expect(await commandLine(args, { env: ENV, clock: new FakeClock(), streams })).toBe(127)
+    expect(stderr.join('')).toContain(
+      'error: could not run /nonexistent/helm: spawn /nonexistent/helm ENOENT',
+    )
+    expect(nock.pendingMocks()).toEqual([])
+  })
+})

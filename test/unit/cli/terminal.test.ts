@@ -1,0 +1,93 @@
+// terminal: the command line's Runner, whose log on stderr is scrubbed and never a runner command, and whose files go with it.
+import { describe, expect, it } from '@jest/globals'
+import { existsSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { UsageError } from '../../../src/cli/args.js'
+import { terminal } from '../../../src/cli/terminal.js'
+import { ActionError, InputError } from '../../../src/shared/errors.js'
+
+/** A terminal over `inputs` whose stdout and stderr are kept. */
+function kept(inputs: Record<string, string> = {}) {
+  const streams = { out: [] as string[], err: [] as string[] }
+  const made = terminal(inputs, {
+    out: (text) => streams.out.push(text),
+    err: (text) => streams.err.push(text),
+  })
+  return { ...made, streams }
+}
+
+describe('terminal: the log', () => {
+  it('writes each message on stderr, one line, by kind', () => {
+    const { runner, streams } = kept()
+    runner.info('Created a\ntoken.')
+    runner.warning('careful')
+    runner.notice('note')
+    runner.debug('only for the runner’s debug log')
+    expect(streams.err).toEqual(['Created a token.\n', 'warning: careful\n', 'notice: note\n'])
+    expect(streams.out).toEqual([])
+  })
+
+  it('scrubs what the step masks, in any form a server echoes it', () => {
+    const { runner, streams } = kept()
+    runner.setSecret('eyJ.gateway.value')
+    runner.info(
+      `value eyJ.gateway.value, as base64 ${Buffer.from('eyJ.gateway.value').toString('base64')}`,
+    )
+    expect(streams.err.join('')).not.toMatch(/eyJ\.gateway|ZXlK/)
+    expect(streams.err).toEqual(['value ***, as base64 ***\n'])
+  })
+
+  it('never writes a runner command, at the start of a line or anywhere in it', () => {
+    const { runner, streams } = kept()
+    runner.warning('::add-mask::x')
+    runner.info('::set-output name=tokenValue::v ##[set-output name=a;]b')
+    expect(streams.err.join('')).not.toMatch(/^::|##\[/m)
+  })
+
+  it('names an input as the command line spells it in the failure', () => {
+    const { runner, streams } = kept()
+    runner.setFailed('Input \'olderThan\' must be a duration like 30d; got "soon".')
+    runner.setFailed("Input 'clientId' is required: the API client id.")
+    expect(streams.err).toEqual([
+      'error: --older-than must be a duration like 30d; got "soon".\n',
+      'error: --client-id or PLATFORM_CLIENT_ID is required: the API client id.\n',
+    ])
+  })
+})
+
+describe('terminal: inputs, outputs, state and files', () => {
+  it('reads its inputs trimmed, names them as the runner spells their variables', () => {
+    const { runner } = kept({ olderThan: ' 30d ', clientId: 'c' })
+    expect(runner.getInput('olderThan')).toBe('30d')
+    expect(runner.getInput('keep')).toBe('')
+    expect(runner.inputNames()).toEqual(['OLDERTHAN', 'CLIENTID'])
+  })
+
+  it('keeps outputs and state in memory, for exec and the post step', () => {
+    const { runner, outputs } = kept()
+    runner.setOutput('tokenFile', '/tmp/x')
+    runner.saveState('create', '{}')
+    expect(outputs.get('tokenFile')).toBe('/tmp/x')
+    expect(runner.getState('create')).toBe('{}')
+    expect(runner.getState('tokenFile')).toBe('')
+  })
+
+  it('makes a temp dir of its own only when asked, and removes it with what is in it', () => {
+    const { runner, cleanUp } = kept()
+    cleanUp()
+    const dir = runner.tempDir()
+    expect(runner.tempDir()).toBe(dir)
+    writeFileSync(join(dir, 'gateway-tokens-x.json'), '[]')
+    cleanUp()
+    expect(existsSync(dir)).toBe(false)
+  })
+
+  it('exits 2 for a bad input or usage, 1 for any other failure, 0 when done', () => {
+    const { runner, exitCode } = kept()
+    expect(exitCode(undefined)).toBe(0)
+    expect(exitCode(new InputError('keep', 'must be a whole number.'))).toBe(2)
+    expect(exitCode(new UsageError('--x is not a flag.'))).toBe(2)
+    runner.setFailed('list failed: answered 503.')
+    expect(exitCode(new ActionError('list failed: answered 503.'))).toBe(1)
+  })
+})
