@@ -1,7 +1,7 @@
 // The workflow runner (test/support/workflow-runner.mjs) on workflows of `run:` steps: what GitHub does, and failing loudly where it cannot.
 import { describe, expect, it } from '@jest/globals'
 import { stringify } from 'yaml'
-import { runWorkflowText } from '../../support/workflow-runner.mjs'
+import { runWorkflowText } from '../support/workflow-runner.mjs'
 
 const SHA = 'a'.repeat(40)
 

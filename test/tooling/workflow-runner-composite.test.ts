@@ -1,7 +1,7 @@
 // The workflow runner's shells and local composite actions (`uses: ./path`), with `run:` steps: as the runner runs them, and refused loudly where it cannot.
 import { describe, expect, it } from '@jest/globals'
 import { stringify } from 'yaml'
-import { runWorkflowText } from '../../support/workflow-runner.mjs'
+import { runWorkflowText } from '../support/workflow-runner.mjs'
 
 /** A workflow_dispatch workflow with one job of these steps (and more in the job). */
 const workflow = (steps: unknown[], more: Record<string, unknown> = {}) =>

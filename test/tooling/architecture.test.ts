@@ -172,7 +172,7 @@ describe('file sizes', () => {
 
   it('finds the code files (src, tests, bench, scripts)', () => {
     expect(files).toContain('src/main.ts')
-    expect(files).toContain('test/unit/architecture.test.ts')
+    expect(files).toContain('test/tooling/architecture.test.ts')
     expect(files.some((file) => file.startsWith('bench/'))).toBe(true)
   })
 

@@ -1,6 +1,6 @@
 // The end-to-end tests' reading of workflow commands: it must find every command the runner finds.
 import { describe, expect, it } from '@jest/globals'
-import { readWorkflowCommands } from '../../support/workflow-commands.mjs'
+import { readWorkflowCommands } from '../support/workflow-commands.mjs'
 
 const read = (stdout: string, stderr = '') => readWorkflowCommands({ stdout, stderr })
 const names = (stdout: string, stderr = '') =>

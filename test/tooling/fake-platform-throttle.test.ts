@@ -1,7 +1,7 @@
 // The fake platform's throttle over HTTP: the model's refusals answered at once or after the latency, dated, counted.
 import { describe, expect, it } from '@jest/globals'
-import type { Answer } from '../../fixtures/fake-platform-calls.js'
-import { authenticate, call, useFreshPlatform } from '../../fixtures/fake-platform-calls.js'
+import type { Answer } from '../fixtures/fake-platform-calls.js'
+import { authenticate, call, useFreshPlatform } from '../fixtures/fake-platform-calls.js'
 
 const current = useFreshPlatform()
 /** Long enough that the order of two answers shows which one waited it out, even on a busy machine. */

@@ -1,7 +1,7 @@
 // The operation tests' FakeTokenApi answers only what a test scripts: it settles nothing and guesses no refusal.
 import { describe, expect, it } from '@jest/globals'
-import { RequestError, UnsettledRevokeError } from '../../../src/shared/errors.js'
-import { FakeTokenApi, refused, token } from '../../fixtures/token-api.js'
+import { RequestError, UnsettledRevokeError } from '../../src/shared/errors.js'
+import { FakeTokenApi, refused, token } from '../fixtures/token-api.js'
 
 describe('FakeTokenApi', () => {
   it('throws exactly the scripted error, whatever the options, and lists nothing', async () => {

@@ -8,7 +8,7 @@ import {
   parseKeyValueFile,
   parsePathFile,
   readRunnerFile,
-} from '../../support/file-commands.mjs'
+} from '../support/file-commands.mjs'
 
 describe('parseKeyValueFile (EnvFileKeyValuePairs)', () => {
   it('reads NAME=value lines and NAME<<DELIMITER heredocs, whichever marker comes first', () => {

@@ -1,6 +1,6 @@
 // The throttle model shared by the fake platform and the simulation: each kind of limit, each way of refusing.
 import { describe, expect, it } from '@jest/globals'
-import { retryAfterHeader, Throttle } from '../../support/fake-platform/throttle.mjs'
+import { retryAfterHeader, Throttle } from '../support/fake-platform/throttle.mjs'
 
 const T0 = Date.UTC(2026, 10, 27, 12, 0, 0)
 

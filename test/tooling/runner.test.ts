@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runAction, type RunOptions } from '../../support/runner.mjs'
+import { runAction, type RunOptions } from '../support/runner.mjs'
 
 let dir: string
 beforeAll(() => {
