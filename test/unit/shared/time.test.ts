@@ -1,6 +1,7 @@
-// Deadline: the step's budget (totalTimeout) on an injected clock; 0 means no limit.
+// time.ts: Deadline, the step's budget (totalTimeout) on an injected clock (0 means no limit),
+// and systemClock, the clock the action runs on.
 import { describe, expect, it } from '@jest/globals'
-import { Deadline, stopped } from '../../../src/shared/time.js'
+import { Deadline, stopped, systemClock } from '../../../src/shared/time.js'
 import { FakeClock } from '../../fixtures/clock.js'
 
 describe('Deadline', () => {
@@ -71,5 +72,28 @@ describe('Deadline', () => {
       expect(stopped({ by: 'totalTimeout', totalMs: 900_000 })).toBe('totalTimeout (900 s) ran out')
       expect(stopped({ by: 'cancel', signal: 'SIGTERM' })).toBe('The step was cancelled (SIGTERM)')
     })
+  })
+})
+
+describe('systemClock', () => {
+  it('tells the time, waits, and gives jitter in [0, 1)', async () => {
+    const before = Date.now()
+    await systemClock.sleep(5)
+    expect(systemClock.now()).toBeGreaterThanOrEqual(before + 4)
+    const jitter = Array.from({ length: 50 }, () => systemClock.jitter())
+    expect(jitter.every((value) => value >= 0 && value < 1)).toBe(true)
+    expect(new Set(jitter).size).toBeGreaterThan(1)
+  })
+
+  it('ends a wait early when its signal aborts, leaving no timer behind', async () => {
+    const controller = new AbortController()
+    const before = Date.now()
+    const waiting = systemClock.sleep(60_000, controller.signal)
+    controller.abort()
+    await waiting
+    expect(Date.now() - before).toBeLessThan(1_000)
+    // Already aborted: no wait at all.
+    await systemClock.sleep(60_000, controller.signal)
+    expect(Date.now() - before).toBeLessThan(1_000)
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { recordingSecrets } from '../../fixtures/secrets.js'
+import { recordingSecrets } from '../../../fixtures/secrets.js'
 
 describe('Secrets', () => {
   it('masks each secret once, and ignores empty values', () => {

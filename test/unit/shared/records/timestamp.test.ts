@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { readTimestamp } from '../../../src/shared/records.js'
+import { readTimestamp } from '../../../../src/shared/records.js'
 
 describe('readTimestamp', () => {
   it.each([

@@ -9,8 +9,8 @@ import {
   tokenLabel,
   uniqueById,
   type TokenRecord,
-} from '../../../src/shared/records.js'
-import { TOKEN_ID } from '../../fixtures/inputs.js'
+} from '../../../../src/shared/records.js'
+import { TOKEN_ID } from '../../../fixtures/inputs.js'
 
 const token = (id: string, createdAt?: string): TokenRecord => ({
   id,

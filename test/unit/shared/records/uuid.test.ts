@@ -1,7 +1,7 @@
 // isUuid: the only ids the action puts into a URL or takes as an input.
 import { describe, expect, it } from '@jest/globals'
-import { isUuid } from '../../../src/shared/records.js'
-import { TOKEN_ID as ID } from '../../fixtures/inputs.js'
+import { isUuid } from '../../../../src/shared/records.js'
+import { TOKEN_ID as ID } from '../../../fixtures/inputs.js'
 
 describe('isUuid', () => {
   it.each([

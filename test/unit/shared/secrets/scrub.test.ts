@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { recordingSecrets } from '../../fixtures/secrets.js'
+import { recordingSecrets } from '../../../fixtures/secrets.js'
 
 describe('Secrets: where a piece of a sent secret is, and what is left around it', () => {
   const setup = () => {
