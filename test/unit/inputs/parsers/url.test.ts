@@ -1,8 +1,8 @@
 // readUrl: https required, http for loopback hosts only (look-alikes refused), no
 // credentials, no query or fragment; read without a trailing slash.
 import { describe, expect, it } from '@jest/globals'
-import { readUrl } from '../../../src/inputs/parsers.js'
-import { refusal } from '../../fixtures/input-error.js'
+import { readUrl } from '../../../../src/inputs/parsers.js'
+import { refusal } from '../../../fixtures/input-error.js'
 
 describe('readUrl', () => {
   const baseUrl = (raw: string) => readUrl(raw, 'baseUrl', 'the base URL')

@@ -1,6 +1,6 @@
 // readInputs: an input set that the operation does not use is reported, and only then.
 import { describe, expect, it } from '@jest/globals'
-import { OPERATION, PROJECT_ID, read, TOKEN_ID } from '../../fixtures/inputs.js'
+import { OPERATION, PROJECT_ID, read, TOKEN_ID } from '../../../fixtures/inputs.js'
 
 describe('readInputs: inputs not used by the operation', () => {
   // Inputs every operation uses, and a cleanup input given its default: none is warned about.

@@ -1,19 +1,19 @@
 // readInputs: each input read by the right parser, with its range, on both sides of every rule.
 import { describe, expect, it } from '@jest/globals'
-import { InputError } from '../../../src/shared/errors.js'
-import { inputVariable } from '../../../src/inputs/unknown-inputs.js'
+import { InputError } from '../../../../src/shared/errors.js'
+import { inputVariable } from '../../../../src/inputs/unknown-inputs.js'
 import {
   type CreateTask,
   type Inputs,
   type ListTask,
   readConnection,
   readInputs,
-} from '../../../src/inputs/read.js'
-import { Secrets } from '../../../src/shared/secrets.js'
-import { authEndpoint } from '../../../src/platform/http.js'
-import { refusal } from '../../fixtures/input-error.js'
-import { CONNECTION, OPERATION, PROJECT_ID, read, TOKEN_ID } from '../../fixtures/inputs.js'
-import { recordingSecrets } from '../../fixtures/secrets.js'
+} from '../../../../src/inputs/read.js'
+import { Secrets } from '../../../../src/shared/secrets.js'
+import { authEndpoint } from '../../../../src/platform/http.js'
+import { refusal } from '../../../fixtures/input-error.js'
+import { CONNECTION, OPERATION, PROJECT_ID, read, TOKEN_ID } from '../../../fixtures/inputs.js'
+import { recordingSecrets } from '../../../fixtures/secrets.js'
 
 const FORKS = 'Secrets are not passed to workflows triggered from forks.'
 

@@ -1,8 +1,8 @@
 // readEnvName: the variable-name syntax and the deny-list of action.yml's envName, both sides of each
 // family, in any casing.
 import { describe, expect, it } from '@jest/globals'
-import { readEnvName } from '../../../src/inputs/parsers.js'
-import { refusal } from '../../fixtures/input-error.js'
+import { readEnvName } from '../../../../src/inputs/parsers.js'
+import { refusal } from '../../../fixtures/input-error.js'
 
 describe('readEnvName', () => {
   const EVERY_STEP = 'it would change how every later step runs'

@@ -1,7 +1,7 @@
 // readInputs: name as filters, one per line, for list, cleanup and audit; one line for create; audit's olderThan required.
 import { describe, expect, it } from '@jest/globals'
-import { read } from '../../fixtures/inputs.js'
-import { refusal } from '../../fixtures/input-error.js'
+import { read } from '../../../fixtures/inputs.js'
+import { refusal } from '../../../fixtures/input-error.js'
 
 const AUDIT_AGE =
   "Input 'olderThan' is required for operation audit: the age past which an active token is a finding (90d, 12h, 2w)."

@@ -1,5 +1,5 @@
 // Each input parser on both sides of its rule: what it refuses, with the exact message, and
-// what it accepts. envName and URLs have files of their own (parsers-env-name, parsers-url).
+// what it accepts. envName and URLs have files of their own (env-name.test.ts, url.test.ts).
 import { describe, expect, it } from '@jest/globals'
 import {
   oneOf,
@@ -12,9 +12,9 @@ import {
   readRequiredName,
   readTokenId,
   wholeNumber,
-} from '../../../src/inputs/parsers.js'
-import { refusal } from '../../fixtures/input-error.js'
-import { PROJECT_ID, read, TOKEN_ID as UUID } from '../../fixtures/inputs.js'
+} from '../../../../src/inputs/parsers.js'
+import { refusal } from '../../../fixtures/input-error.js'
+import { PROJECT_ID, read, TOKEN_ID as UUID } from '../../../fixtures/inputs.js'
 
 describe('oneOf', () => {
   const STATES = ['active', 'revoked', 'all'] as const
