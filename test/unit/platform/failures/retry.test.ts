@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals'
-import { TransportError, type HttpResponse } from '../../../src/platform/http.js'
+import { TransportError, type HttpResponse } from '../../../../src/platform/http.js'
 import {
   backoffDelay,
   DEFAULT_BACKOFF,
   isTransient,
   mayHaveTakenEffect,
   retryAfterDelay,
-} from '../../../src/platform/failures.js'
+} from '../../../../src/platform/failures.js'
 
 const answer = (status: number): HttpResponse => ({ status, statusText: '', headers: {}, body: '' })
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0)

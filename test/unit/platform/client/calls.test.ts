@@ -13,7 +13,7 @@ import {
   setup,
   TOKEN_ID,
   useNock,
-} from '../../fixtures/nock-platform.js'
+} from '../../../fixtures/nock-platform.js'
 
 useNock()
 

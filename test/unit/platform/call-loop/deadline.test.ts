@@ -1,10 +1,10 @@
 // CallLoop under totalTimeout: no attempt starts past it, no wait begins that would end past
 // it, and an attempt gets at most the time left. Time is a FakeClock.
 import { describe, expect, it } from '@jest/globals'
-import type { AccessTokens } from '../../../src/platform/call-loop.js'
-import { DeadlineError } from '../../../src/shared/errors.js'
-import { TransportError } from '../../../src/platform/http.js'
-import { loop, readStatus, REQUEST } from '../../fixtures/call-loop.js'
+import type { AccessTokens } from '../../../../src/platform/call-loop.js'
+import { DeadlineError } from '../../../../src/shared/errors.js'
+import { TransportError } from '../../../../src/platform/http.js'
+import { loop, readStatus, REQUEST } from '../../../fixtures/call-loop.js'
 
 describe('CallLoop under totalTimeout', () => {
   it('gives each attempt no more than the time left', async () => {

@@ -13,8 +13,8 @@ import {
   TOKEN_ID,
   useNock,
   LIST,
-} from '../../fixtures/nock-platform.js'
-import type { CreateRecord } from '../../../src/platform/create-life.js'
+} from '../../../fixtures/nock-platform.js'
+import type { CreateRecord } from '../../../../src/platform/create-life.js'
 
 useNock()
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { describeBody } from '../../../src/platform/failures.js'
+import { describeBody } from '../../../../src/platform/failures.js'
 
 describe('describeBody', () => {
   it.each<[string, string, string | undefined]>([

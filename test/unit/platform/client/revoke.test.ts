@@ -13,8 +13,8 @@ import {
   useNock,
   LIST,
   resetError,
-} from '../../fixtures/nock-platform.js'
-import { UnsettledRevokeError } from '../../../src/shared/errors.js'
+} from '../../../fixtures/nock-platform.js'
+import { UnsettledRevokeError } from '../../../../src/shared/errors.js'
 
 useNock()
 

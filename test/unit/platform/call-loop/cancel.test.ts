@@ -1,8 +1,8 @@
 // CallLoop when the step is cancelled: nothing is sent after the cancel, a wait ends at once, and a request cut off in flight says it may have taken effect.
 import { describe, expect, it } from '@jest/globals'
-import { DeadlineError } from '../../../src/shared/errors.js'
-import { CUT_OFF, TransportError } from '../../../src/platform/http.js'
-import { loop, readStatus, REQUEST } from '../../fixtures/call-loop.js'
+import { DeadlineError } from '../../../../src/shared/errors.js'
+import { CUT_OFF, TransportError } from '../../../../src/platform/http.js'
+import { loop, readStatus, REQUEST } from '../../../fixtures/call-loop.js'
 
 const failure = (promise: Promise<unknown>) => promise.catch((error: unknown) => error)
 

@@ -12,7 +12,7 @@ import {
   setup,
   TOKEN_ID,
   useNock,
-} from '../../fixtures/nock-platform.js'
+} from '../../../fixtures/nock-platform.js'
 
 useNock()
 describe('PlatformClient', () => {

@@ -12,7 +12,7 @@ import {
   useNock,
   LIST,
   resetError,
-} from '../../fixtures/nock-platform.js'
+} from '../../../fixtures/nock-platform.js'
 
 useNock()
 

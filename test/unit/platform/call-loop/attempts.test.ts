@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals'
-import { RequestError, ThrottledError } from '../../../src/shared/errors.js'
-import { TransportError } from '../../../src/platform/http.js'
-import { loop, readStatus, REQUEST } from '../../fixtures/call-loop.js'
-import { thrown } from '../../fixtures/golden.js'
-import { reset } from '../../fixtures/transport.js'
+import { RequestError, ThrottledError } from '../../../../src/shared/errors.js'
+import { TransportError } from '../../../../src/platform/http.js'
+import { loop, readStatus, REQUEST } from '../../../fixtures/call-loop.js'
+import { thrown } from '../../../fixtures/golden.js'
+import { reset } from '../../../fixtures/transport.js'
 
 describe('CallLoop', () => {
   it('sends once on success, with the access token of the API', async () => {
