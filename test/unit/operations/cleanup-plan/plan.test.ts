@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import { nameMatcher, planCleanup } from '../../../src/operations/cleanup-plan.js'
-import { token } from '../../fixtures/token-api.js'
+import { nameMatcher, planCleanup } from '../../../../src/operations/cleanup-plan.js'
+import { token } from '../../../fixtures/token-api.js'
 
 const NOW = Date.UTC(2026, 10, 22)
 const days = (n: number) => ({ text: `${n}d`, ms: n * 86_400_000 })

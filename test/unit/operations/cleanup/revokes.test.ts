@@ -1,20 +1,20 @@
 // cleanup: the plan carried out, refusals settled, throttled revokes sent again, and what
-// fails the step (cleanup-timeout.test.ts: when totalTimeout runs out).
+// fails the step (timeout.test.ts: when totalTimeout runs out).
 import { describe, expect, it } from '@jest/globals'
-import { cleanup } from '../../../src/operations/cleanup.js'
-import { RequestError } from '../../../src/shared/errors.js'
-import { cleanupFailure, stepFailure } from '../../../src/report/wording.js'
-import { Deadline } from '../../../src/shared/time.js'
-import { FakeClock } from '../../fixtures/clock.js'
-import { cleanupTask as task, done } from '../../fixtures/done.js'
-import { recordingRunner } from '../../fixtures/runner.js'
+import { cleanup } from '../../../../src/operations/cleanup.js'
+import { RequestError } from '../../../../src/shared/errors.js'
+import { cleanupFailure, stepFailure } from '../../../../src/report/wording.js'
+import { Deadline } from '../../../../src/shared/time.js'
+import { FakeClock } from '../../../fixtures/clock.js'
+import { cleanupTask as task, done } from '../../../fixtures/done.js'
+import { recordingRunner } from '../../../fixtures/runner.js'
 import {
   FakeTokenApi,
   refused,
   throttled,
   token,
   tooManyRequests,
-} from '../../fixtures/token-api.js'
+} from '../../../fixtures/token-api.js'
 const context = (totalMs = 0) => {
   const clock = new FakeClock(Date.UTC(2026, 10, 22))
   return { clock, log: recordingRunner(), deadline: new Deadline(clock, totalMs) }

@@ -1,14 +1,14 @@
 // cleanup under totalTimeout: no revoke starts once the budget is spent, those in flight
 // finish, and what is left is reported (and fails the step).
 import { describe, expect, it } from '@jest/globals'
-import { cleanup } from '../../../src/operations/cleanup.js'
-import { DeadlineError } from '../../../src/shared/errors.js'
-import { stepFailure } from '../../../src/report/wording.js'
-import { Deadline } from '../../../src/shared/time.js'
-import { FakeClock } from '../../fixtures/clock.js'
-import { cleanupTask as task, done } from '../../fixtures/done.js'
-import { recordingRunner } from '../../fixtures/runner.js'
-import { FakeTokenApi, throttled, token } from '../../fixtures/token-api.js'
+import { cleanup } from '../../../../src/operations/cleanup.js'
+import { DeadlineError } from '../../../../src/shared/errors.js'
+import { stepFailure } from '../../../../src/report/wording.js'
+import { Deadline } from '../../../../src/shared/time.js'
+import { FakeClock } from '../../../fixtures/clock.js'
+import { cleanupTask as task, done } from '../../../fixtures/done.js'
+import { recordingRunner } from '../../../fixtures/runner.js'
+import { FakeTokenApi, throttled, token } from '../../../fixtures/token-api.js'
 
 const context = (totalMs = 0) => {
   const clock = new FakeClock(Date.UTC(2026, 10, 22))

@@ -1,7 +1,7 @@
 // planCleanup with several name filters and the keep hint's one case.
 import { describe, expect, it } from '@jest/globals'
-import { planCleanup } from '../../../src/operations/cleanup-plan.js'
-import { token } from '../../fixtures/token-api.js'
+import { planCleanup } from '../../../../src/operations/cleanup-plan.js'
+import { token } from '../../../fixtures/token-api.js'
 
 const NOW = Date.UTC(2026, 10, 22)
 const ids = (tokens: { id: string }[]) => tokens.map((t) => t.id)

@@ -1,7 +1,7 @@
 // planCleanup's keepIds: a token named by its id is never revoked, whatever its age or keep; every other rule holds beside it.
 import { describe, expect, it } from '@jest/globals'
-import { planCleanup } from '../../../src/operations/cleanup-plan.js'
-import { token } from '../../fixtures/token-api.js'
+import { planCleanup } from '../../../../src/operations/cleanup-plan.js'
+import { token } from '../../../fixtures/token-api.js'
 
 const NOW = Date.UTC(2026, 10, 22)
 const days = (n: number) => ({ text: `${n}d`, ms: n * 86_400_000 })
