@@ -1,10 +1,10 @@
-// run, the main step: inputs, failures and cancels (main-post-state.test.ts: what a create
+// run, the main step: inputs, failures and cancels (post-state.test.ts: what a create
 // leaves for the post step).
 import { afterEach, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
-import { failureMessage, run } from '../../src/main.js'
-import { API, AUTH, AUTH_PATH, record, useNock } from '../fixtures/nock-platform.js'
-import { recordingRunner, type RecordingRunner } from '../fixtures/runner.js'
+import { failureMessage, run } from '../../../src/main.js'
+import { API, AUTH, AUTH_PATH, record, useNock } from '../../fixtures/nock-platform.js'
+import { recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
 
 let runner: RecordingRunner
 function given(inputs: Record<string, string>) {

@@ -3,11 +3,11 @@ import { describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { run as runPost } from '../../../src/post/step.js'
-import { FakeClock } from '../../fixtures/clock.js'
-import { API, authOk, record, TOKEN_ID, useNock } from '../../fixtures/nock-platform.js'
-import { noteCreate, noteTokenFile, POST_INPUTS as INPUTS } from '../../fixtures/post-state.js'
-import { useTrackedRunners } from '../../fixtures/runner.js'
+import { run as runPost } from '../../../../src/post/step.js'
+import { FakeClock } from '../../../fixtures/clock.js'
+import { API, authOk, record, TOKEN_ID, useNock } from '../../../fixtures/nock-platform.js'
+import { noteCreate, noteTokenFile, POST_INPUTS as INPUTS } from '../../../fixtures/post-state.js'
+import { useTrackedRunners } from '../../../fixtures/runner.js'
 
 useNock()
 

@@ -2,8 +2,8 @@
 // answer (revokeOnExit): the post step looks for the token in the list. Requests go to nock.
 import { describe, expect, it } from '@jest/globals'
 import nock from 'nock'
-import { run as runPost } from '../../../src/post/step.js'
-import { FakeClock } from '../../fixtures/clock.js'
+import { run as runPost } from '../../../../src/post/step.js'
+import { FakeClock } from '../../../fixtures/clock.js'
 import {
   ACCESS_TOKEN,
   API,
@@ -13,9 +13,13 @@ import {
   record,
   TOKEN_ID,
   useNock,
-} from '../../fixtures/nock-platform.js'
-import { noteCreate, POST_INPUTS as INPUTS, type NotedCreate } from '../../fixtures/post-state.js'
-import { recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
+} from '../../../fixtures/nock-platform.js'
+import {
+  noteCreate,
+  POST_INPUTS as INPUTS,
+  type NotedCreate,
+} from '../../../fixtures/post-state.js'
+import { recordingRunner, type RecordingRunner } from '../../../fixtures/runner.js'
 
 useNock()
 const REVOKE = `/prefix/api/tokens/${TOKEN_ID}/revoke`

@@ -2,8 +2,8 @@
 // kept when revokeOnExit is failure and the job succeeded. Requests go to nock.
 import { describe, expect, it } from '@jest/globals'
 import nock from 'nock'
-import { run as runPost } from '../../../src/post/step.js'
-import { FakeClock } from '../../fixtures/clock.js'
+import { run as runPost } from '../../../../src/post/step.js'
+import { FakeClock } from '../../../fixtures/clock.js'
 import {
   API,
   AUTH,
@@ -13,9 +13,9 @@ import {
   record,
   TOKEN_ID,
   useNock,
-} from '../../fixtures/nock-platform.js'
-import { noteCreate, POST_INPUTS as INPUTS } from '../../fixtures/post-state.js'
-import { recordingRunner } from '../../fixtures/runner.js'
+} from '../../../fixtures/nock-platform.js'
+import { noteCreate, POST_INPUTS as INPUTS } from '../../../fixtures/post-state.js'
+import { recordingRunner } from '../../../fixtures/runner.js'
 
 useNock()
 const REVOKE = `/prefix/api/tokens/${TOKEN_ID}/revoke`

@@ -1,8 +1,8 @@
 // run's warnings when a revoke cannot be done, and what it leaves behind: no cancel
 // listener, no open connection. Requests go to a FakeTransport (the other step tests use nock).
 import { describe, expect, it } from '@jest/globals'
-import { run as runPost } from '../../../src/post/step.js'
-import { FakeClock } from '../../fixtures/clock.js'
+import { run as runPost } from '../../../../src/post/step.js'
+import { FakeClock } from '../../../fixtures/clock.js'
 import {
   ACCESS_TOKEN,
   API,
@@ -10,11 +10,11 @@ import {
   REFRESH_TOKEN,
   record,
   TOKEN_ID,
-} from '../../fixtures/nock-platform.js'
-import { noteCreate, POST_INPUTS as INPUTS } from '../../fixtures/post-state.js'
-import { recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
-import { FakeTransport, type Scripted } from '../../fixtures/transport.js'
-import { TransportError } from '../../../src/platform/http.js'
+} from '../../../fixtures/nock-platform.js'
+import { noteCreate, POST_INPUTS as INPUTS } from '../../../fixtures/post-state.js'
+import { recordingRunner, type RecordingRunner } from '../../../fixtures/runner.js'
+import { FakeTransport, type Scripted } from '../../../fixtures/transport.js'
+import { TransportError } from '../../../../src/platform/http.js'
 
 const SENT_AT = Date.parse('2026-11-01T10:00:00.000Z')
 const AUTH_OK: Scripted = {

@@ -3,13 +3,13 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { readFileSync } from 'node:fs'
-import { run } from '../../src/main.js'
-import { readSavedCreate } from '../../src/post/state.js'
-import { FileWriteError } from '../../src/shared/errors.js'
-import { FakeClock } from '../fixtures/clock.js'
-import { PROJECT_ID } from '../fixtures/inputs.js'
-import { API, AUTH, AUTH_PATH, record, TOKEN_ID, useNock } from '../fixtures/nock-platform.js'
-import { recordingRunner, type RecordingRunner } from '../fixtures/runner.js'
+import { run } from '../../../src/main.js'
+import { readSavedCreate } from '../../../src/post/state.js'
+import { FileWriteError } from '../../../src/shared/errors.js'
+import { FakeClock } from '../../fixtures/clock.js'
+import { PROJECT_ID } from '../../fixtures/inputs.js'
+import { API, AUTH, AUTH_PATH, record, TOKEN_ID, useNock } from '../../fixtures/nock-platform.js'
+import { recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
 
 let runner: RecordingRunner
 function given(inputs: Record<string, string>) {
