@@ -1,4 +1,4 @@
-// The job summary of each operation: what it says, escaped (summary-limit.test.ts: its size).
+// The job summary of each operation: what it says, escaped (limit.test.ts: its size).
 import { describe, expect, it } from '@jest/globals'
 import {
   cleanupSummary,
@@ -6,9 +6,9 @@ import {
   listSummary,
   revokeSummary,
   SUMMARY_LIMIT_BYTES,
-} from '../../../src/report/summary.js'
-import { revokeOnExitNote } from '../../../src/report/wording.js'
-import { formatAge } from '../../../src/shared/text.js'
+} from '../../../../src/report/summary.js'
+import { revokeOnExitNote } from '../../../../src/report/wording.js'
+import { formatAge } from '../../../../src/shared/text.js'
 import {
   cleanedUp,
   cleanupTask,
@@ -16,8 +16,8 @@ import {
   createTask,
   listed,
   listTask,
-} from '../../fixtures/done.js'
-import { token as record } from '../../fixtures/token-api.js'
+} from '../../../fixtures/done.js'
+import { token as record } from '../../../fixtures/token-api.js'
 
 describe('summaries', () => {
   it('create: a line naming the token and where its value is, never the value', () => {

@@ -7,9 +7,9 @@ import {
   allRevoked,
   cleanupOutcome,
   revokedElsewhereNote,
-} from '../../../src/report/wording.js'
-import { cleanedUp as result, cleanupTask } from '../../fixtures/done.js'
-import { token } from '../../fixtures/token-api.js'
+} from '../../../../src/report/wording.js'
+import { cleanedUp as result, cleanupTask } from '../../../fixtures/done.js'
+import { token } from '../../../fixtures/token-api.js'
 
 const TASK = cleanupTask({ name: ['ci-*'], olderThan: undefined })
 const tokens = (prefix: string, n: number) =>

@@ -1,8 +1,8 @@
-// report and the summaries word for word: every log line, output and summary of list, revoke
-// and create as a workflow author reads them, fields the platform left out written empty.
+// report word for word: every log line and output of list, revoke and create as a
+// workflow author reads them, fields the platform left out written empty
+// (../summary/word-for-word.test.ts: their summaries).
 import { describe, expect, it } from '@jest/globals'
-import { report } from '../../../src/report/report.js'
-import { createSummary, listSummary, revokeSummary } from '../../../src/report/summary.js'
+import { report } from '../../../../src/report/report.js'
 import {
   audited,
   cleanedUp,
@@ -10,11 +10,10 @@ import {
   createTask,
   done,
   listed,
-  listTask,
   reportOptions,
-} from '../../fixtures/done.js'
-import { useTrackedRunners } from '../../fixtures/runner.js'
-import { token } from '../../fixtures/token-api.js'
+} from '../../../fixtures/done.js'
+import { useTrackedRunners } from '../../../fixtures/runner.js'
+import { token } from '../../../fixtures/token-api.js'
 
 const recordingRunner = useTrackedRunners()
 const bare = token('id-1', 'ci', 2, { mediatorId: undefined, projectId: undefined })
@@ -90,49 +89,6 @@ describe('report, word for word', () => {
     const runner = await reported(done(audited({ ages: { by: 'runner' }, total: 0 })))
     expect(runner.lines[0]).toBe(
       "info: The platform's answers carry no Date header: ages are measured on the runner's clock.",
-    )
-  })
-})
-
-describe('summaries, word for word', () => {
-  it('create: a new token, its mediator, where its value is, and when it goes', () => {
-    const token = { ...bare, mediatorId: 'med-1' }
-    expect(
-      createSummary(created(token), createTask({ envName: 'GW_TOKEN', revokeOnExit: 'always' })),
-    ).toBe(
-      '### Gateway token created\n\n' +
-        'Created gateway token <strong>ci</strong> (<code>id-1</code>) for mediator <code>med-1</code>. ' +
-        'Its value is in the step output <code>tokenValue</code> and the environment variable <code>GW_TOKEN</code>, masked in the log. ' +
-        'It will be revoked at the end of the job (revokeOnExit).\n\n',
-    )
-  })
-
-  it('create: a reused token, nothing said of its end', () => {
-    expect(createSummary(created(bare, true), createTask({ revokeOnExit: 'always' }))).toBe(
-      '### Gateway token reused\n\n' +
-        `Reused gateway token <strong>ci</strong> (<code>id-1</code>), created ${new Date(Date.parse(bare.createdAt ?? '')).toISOString().replace('T', ' ').slice(0, 16)} UTC: no new token was created. ` +
-        'Its value is in the step output <code>tokenValue</code>, masked in the log.\n\n',
-    )
-  })
-
-  it('revoke: when it was revoked', () => {
-    expect(
-      revokeSummary({
-        operation: 'revoke',
-        token: revoked({ revokedAt: '2026-11-21T10:00:00Z' }),
-        alreadyRevoked: false,
-      }),
-    ).toBe(
-      '### Gateway token revoked\n\nRevoked gateway token <strong>ci</strong> (<code>id-1</code>) at 2026-11-21 10:00 UTC.\n\n',
-    )
-  })
-
-  it('list without filters: how many, and the table of tokens; a name that is not text in italics', () => {
-    const anon = token('id-2', 'x', 2, { name: undefined, mediatorId: undefined })
-    expect(listSummary(listed([anon], 1), listTask())).toBe(
-      '### Gateway tokens\n\n1 of 1 token.\n\n' +
-        '#### Tokens\n\n| Name | Id | State | Created | Created by | Revoked |\n| --- | --- | --- | --- | --- | --- |\n' +
-        `| <em>(a name that is not text)</em> | <code>id-2</code> | active | ${new Date(Date.parse(bare.createdAt ?? '')).toISOString().replace('T', ' ').slice(0, 16)} UTC |  |  |\n\n`,
     )
   })
 })

@@ -8,7 +8,7 @@ import {
   revokeSummary,
   Summary,
   SUMMARY_LIMIT_BYTES,
-} from '../../../src/report/summary.js'
+} from '../../../../src/report/summary.js'
 import {
   audited,
   auditTask,
@@ -18,8 +18,8 @@ import {
   createTask,
   listed,
   listTask,
-} from '../../fixtures/done.js'
-import { token as record } from '../../fixtures/token-api.js'
+} from '../../../fixtures/done.js'
+import { token as record } from '../../../fixtures/token-api.js'
 
 describe('the 128 KiB bound, in bytes', () => {
   // Every & starts a whole escape, every tag opened is closed, no character is halved.

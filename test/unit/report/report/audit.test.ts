@@ -1,11 +1,10 @@
 // report for an audit: the findings as list outputs, a line each, a warning for each undated
-// token; its job summary an audit report that never says it would revoke.
+// token (../summary/word-for-word.test.ts: its job summary).
 import { describe, expect, it } from '@jest/globals'
-import { report } from '../../../src/report/report.js'
-import { auditSummary } from '../../../src/report/summary.js'
-import { audited, auditTask, done, reportOptions } from '../../fixtures/done.js'
-import { useTrackedRunners } from '../../fixtures/runner.js'
-import { token } from '../../fixtures/token-api.js'
+import { report } from '../../../../src/report/report.js'
+import { audited, done, reportOptions } from '../../../fixtures/done.js'
+import { useTrackedRunners } from '../../../fixtures/runner.js'
+import { token } from '../../../fixtures/token-api.js'
 
 const recordingRunner = useTrackedRunners()
 
@@ -47,23 +46,5 @@ describe('report: audit', () => {
     await report(done(audited({ total: 3 })), reportOptions(runner), runner)
     expect(runner.outputs).toMatchObject({ count: '0', tokens: '[]' })
     expect(runner.lines).toEqual(['info: No active token is older than 90d (3 tokens checked).'])
-  })
-
-  it('summary: the limit, a table of findings with ages, the undated apart, names escaped', () => {
-    const sly = token('sly', 'a|b <img> `x` ::error::y', 200)
-    const summary = auditSummary(
-      audited({ findings: [old, sly], undated: [odd], total: 4 }),
-      auditTask({ name: ['mediator-*', 'a|b*'] }),
-    )
-    expect(summary).toBe(
-      '### Gateway token audit\n\n' +
-        'Active tokens named <code>mediator-&#42;</code>, <code>a&#124;b&#42;</code>, older than 90d. 2 active tokens are older than 90d; 1 more cannot be dated.\n\n' +
-        '#### Older than 90d\n\n| Name | Id | Age | Created by |\n| --- | --- | --- | --- |\n' +
-        '| mediator-production | <code>old</code> | 120d | ops@example.com |\n' +
-        '| a&#124;b &#60;img&#62; &#96;x&#96; ::error::y | <code>sly</code> | 200d |  |\n\n' +
-        '#### Age unknown\n\n| Name | Id | Created | Why |\n| --- | --- | --- | --- |\n' +
-        '| mediator-legacy | <code>odd</code> | last spring | its createdAt cannot be read |\n\n',
-    )
-    expect(summary).not.toMatch(/would revoke/i)
   })
 })

@@ -1,8 +1,15 @@
 import { describe, expect, it } from '@jest/globals'
-import { report } from '../../../src/report/report.js'
-import { createTask, created, done, listed, listTask, reportOptions } from '../../fixtures/done.js'
-import { useTrackedRunners } from '../../fixtures/runner.js'
-import { token as record } from '../../fixtures/token-api.js'
+import { report } from '../../../../src/report/report.js'
+import {
+  createTask,
+  created,
+  done,
+  listed,
+  listTask,
+  reportOptions,
+} from '../../../fixtures/done.js'
+import { useTrackedRunners } from '../../../fixtures/runner.js'
+import { token as record } from '../../../fixtures/token-api.js'
 
 const recordingRunner = useTrackedRunners()
 

@@ -1,7 +1,7 @@
 // step-failure: why an operation done, written out in full, still fails the step: a cleanup
 // that totalTimeout (or a cancel) cut short, or that could not revoke some tokens.
 import { describe, expect, it } from '@jest/globals'
-import { cleanupFailure, stepFailure, timeoutFailure } from '../../../src/report/wording.js'
+import { cleanupFailure, stepFailure, timeoutFailure } from '../../../../src/report/wording.js'
 import {
   cleanedUp as result,
   cleanupTask,
@@ -9,8 +9,8 @@ import {
   createTask,
   done,
   listed,
-} from '../../fixtures/done.js'
-import { token } from '../../fixtures/token-api.js'
+} from '../../../fixtures/done.js'
+import { token } from '../../../fixtures/token-api.js'
 
 const TASK = cleanupTask({ name: ['ci-*'], olderThan: undefined })
 const tokens = (prefix: string, n: number) =>

@@ -1,8 +1,8 @@
 // The summaries of list, cleanup and audit name the project of the records listed, so that a
 // matrix over several projects gives tables one can tell apart.
 import { describe, expect, it } from '@jest/globals'
-import { auditSummary, cleanupSummary, listSummary } from '../../../src/report/summary.js'
-import type { ListedProject } from '../../../src/shared/records.js'
+import { auditSummary, cleanupSummary, listSummary } from '../../../../src/report/summary.js'
+import type { ListedProject } from '../../../../src/shared/records.js'
 import {
   audited,
   auditTask,
@@ -10,7 +10,7 @@ import {
   cleanupTask,
   listed,
   listTask,
-} from '../../fixtures/done.js'
+} from '../../../fixtures/done.js'
 
 const P = '6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b'
 

@@ -1,10 +1,10 @@
 // report for a cleanup: the revoked records as outputs, a log line each, a warning for each
 // token not revoked.
 import { describe, expect, it } from '@jest/globals'
-import { report } from '../../../src/report/report.js'
-import { cleanedUp, cleanupTask, done, reportOptions } from '../../fixtures/done.js'
-import { useTrackedRunners } from '../../fixtures/runner.js'
-import { token } from '../../fixtures/token-api.js'
+import { report } from '../../../../src/report/report.js'
+import { cleanedUp, cleanupTask, done, reportOptions } from '../../../fixtures/done.js'
+import { useTrackedRunners } from '../../../fixtures/runner.js'
+import { token } from '../../../fixtures/token-api.js'
 
 const recordingRunner = useTrackedRunners()
 

@@ -2,9 +2,9 @@
 import { describe, expect, it } from '@jest/globals'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { ActionError } from '../../../src/shared/errors.js'
-import type { TokenRecord } from '../../../src/shared/records.js'
-import { MAX_OUTPUT_BYTES, report } from '../../../src/report/report.js'
+import { ActionError } from '../../../../src/shared/errors.js'
+import type { TokenRecord } from '../../../../src/shared/records.js'
+import { MAX_OUTPUT_BYTES, report } from '../../../../src/report/report.js'
 import {
   cleanedUp,
   cleanupTask,
@@ -13,9 +13,9 @@ import {
   done,
   listed,
   reportOptions,
-} from '../../fixtures/done.js'
-import { useTrackedRunners } from '../../fixtures/runner.js'
-import { token } from '../../fixtures/token-api.js'
+} from '../../../fixtures/done.js'
+import { useTrackedRunners } from '../../../fixtures/runner.js'
+import { token } from '../../../fixtures/token-api.js'
 
 const recordingRunner = useTrackedRunners()
 
