@@ -72,7 +72,7 @@ describe('run: what create leaves for the post step', () => {
       throw new FileWriteError('GITHUB_OUTPUT', new Error('ENOSPC: no space left on device, write'))
     }
     await run(runner)
-    // The words: test/unit/golden-messages-operations.test.ts.
+    // The words: test/unit/operations/create.test.ts (golden messages: create).
     const [failure, ...more] = runner.failures
     expect(more).toEqual([])
     expect(failure).toMatch(/^create failed: could not write GITHUB_OUTPUT: ENOSPC/)

@@ -56,7 +56,8 @@ describe('run', () => {
     given({ operation: 'list' })
     nock(AUTH).post(AUTH_PATH).reply(401, { error: 'bad secret the-client-secret' })
     await run(runner)
-    // The words of each failure: test/unit/golden-messages-*.test.ts.
+    // The words of each failure: the golden messages of the module that words it (this
+    // one: test/unit/platform/client/golden-messages.test.ts).
     const [failure, ...more] = runner.failures
     expect(more).toEqual([])
     expect(failure).toMatch(/^list failed: authentication was refused: /)

@@ -10,6 +10,7 @@ import { recordingRunner } from '../../fixtures/runner.js'
 import { FakeTransport, type Scripted } from '../../fixtures/transport.js'
 import { Deadline } from '../../../src/shared/time.js'
 import { VirtualClock } from '../../fixtures/virtual-clock.js'
+import { pinMessages } from '../../fixtures/golden.js'
 
 const CONNECTION: Connection = {
   clientId: 'client-1',
@@ -134,7 +135,7 @@ describe('stopOnCancel', () => {
     runner.cancel('SIGINT')
     expect(deadline.expired()).toBe(true)
     expect(deadline.cause()).toEqual({ by: 'cancel', signal: 'SIGINT' })
-    // The words: test/unit/golden-messages-report.test.ts.
+    // The words: the golden messages at the end of this file.
     expect(runner.lines).toEqual([
       expect.stringMatching(/^info: Cancelled \(SIGINT\): no more requests start; .*5 s to end/),
     ])
@@ -187,3 +188,19 @@ describe('stopOnCancel', () => {
     expect(deadline.cutSignal.aborted).toBe(false)
   })
 })
+
+// The words of the line a cancel logs, whole: see test/fixtures/golden.ts.
+pinMessages('a cancel', [
+  {
+    situation: 'the runner cancels the step (SIGINT)',
+    message: () => {
+      const runner = recordingRunner()
+      const clock = new FakeClock()
+      stopOnCancel(runner, new Deadline(clock, 0), clock)
+      runner.cancel('SIGINT')
+      return runner.lines[0]
+    },
+    expected:
+      'info: Cancelled (SIGINT): no more requests start; those in flight have 5 s to end, then what was done is reported.',
+  },
+])

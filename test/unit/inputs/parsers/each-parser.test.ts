@@ -90,7 +90,7 @@ describe('readDuration', () => {
   it.each(['0d', '30', '30s', '1.5h', '1y', '30D', '-1d', ' 30d', '30d ', 'd', '00m'])(
     'refuses %j',
     (raw) => {
-      // The words: test/unit/golden-messages-inputs.test.ts.
+      // The words: test/unit/inputs/parsers/golden-messages.test.ts.
       const { input, message } = refusal(() => readDuration(raw))
       expect(input).toBe('olderThan')
       expect(message).toContain('must be a whole number and a unit')

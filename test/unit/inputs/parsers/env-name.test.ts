@@ -10,7 +10,7 @@ describe('readEnvName', () => {
   const MAC_LINKER = 'change how the macOS dynamic linker loads every program in later steps'
   const PROXY = 'names ending in _PROXY change where later steps send their network traffic'
   const RUNNER = 'belong to the runner'
-  // The words of each refusal: test/unit/golden-messages-inputs.test.ts.
+  // The words of each refusal: test/unit/inputs/parsers/golden-messages.test.ts.
   /** readEnvName refuses `name` for `why`, naming the input and the name. */
   function expectRefused(name: string, why: string) {
     const { input, message } = refusal(() => readEnvName(name))

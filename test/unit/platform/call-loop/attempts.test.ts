@@ -235,7 +235,7 @@ describe('CallLoop', () => {
           retries: 0,
         },
       )
-      // The words: test/unit/golden-messages-call-loop.test.ts.
+      // The words: test/unit/platform/failures/golden-messages-call-loop.test.ts.
       const message = await thrown(() => callLoop.call('api', REQUEST, readStatus))
       expect(message).toContain(`GET ${REQUEST.url} got no answer`)
       expect(message).toContain('The timeout input allows 5 s per request')

@@ -47,7 +47,7 @@ describe('CallLoop when the step is cancelled', () => {
       deadline.cancel('SIGTERM')
     }
     const error = await failure(callLoop.call('api', REQUEST, readStatus))
-    // The words: test/unit/golden-messages-call-loop.test.ts.
+    // The words: test/unit/platform/call-loop/golden-messages.test.ts.
     const { message } = error as DeadlineError
     expect(message).toContain(`GET ${REQUEST.url} answered 502`)
     expect(message).toContain('cancelled (SIGTERM)')

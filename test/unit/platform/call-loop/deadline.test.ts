@@ -23,7 +23,7 @@ describe('CallLoop under totalTimeout', () => {
     )
     const error = await callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(DeadlineError)
-    // The words: test/unit/golden-messages-call-loop.test.ts.
+    // The words: test/unit/platform/call-loop/golden-messages.test.ts.
     const { message } = error as Error
     expect(message).toContain(`GET ${REQUEST.url} answered 429`)
     expect(message).toContain('totalTimeout (10 s)')

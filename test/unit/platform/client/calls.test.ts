@@ -110,7 +110,7 @@ describe('PlatformClient', () => {
       const { client } = setup()
       nock(AUTH).post(AUTH_PATH).reply(401, { error: 'Invalid client credentials' })
       const error = await rejection(client.listTokens())
-      // The words of each failure: test/unit/golden-messages-auth.test.ts.
+      // The words of each failure: test/unit/platform/client/golden-messages.test.ts.
       expect(error.message).toContain(`authentication was refused: POST ${AUTH}${AUTH_PATH}`)
       expect(error.message).toContain('answered 401 Unauthorized: Invalid client credentials.')
       expect(error.message).toContain('Check the clientId and clientSecret inputs.')

@@ -59,7 +59,7 @@ describe('PlatformClient', () => {
           'Content-Type': 'text/html',
         })
       const error = await rejection(client.listTokens())
-      // The words: test/unit/golden-messages-client.test.ts.
+      // The words: test/unit/platform/failures/golden-messages-client.test.ts.
       expect(error.message).toContain(`GET ${API}/prefix/api/tokens answered 502 Bad Gateway`)
       expect(error.message).toContain('an HTML page')
       expect(error.message).not.toMatch(/<|script|<h1>/)

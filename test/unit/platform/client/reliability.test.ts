@@ -48,7 +48,7 @@ describe('PlatformClient under faults', () => {
       authOk()
       nock(API).get(LIST).reply(200, [])
       await expect(client.listTokens()).resolves.toEqual([])
-      // The words of each message: test/unit/golden-messages-auth.test.ts and -client.test.ts.
+      // The words: test/unit/platform/call-loop/golden-messages.test.ts.
       const retry = log.lines.find((line) => line.includes('retrying in'))
       expect(retry).toContain(`info: POST ${AUTH}${AUTH_PATH} answered 503`)
       expect(retry).toContain('(attempt 1 of 4)')

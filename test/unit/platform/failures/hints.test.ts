@@ -5,7 +5,7 @@ import { TransportError } from '../../../../src/platform/http.js'
 import { PLAIN_HTTP } from '../../../../src/platform/no-answer.js'
 import { TOKEN_ID as ID } from '../../../fixtures/inputs.js'
 
-// The words of each hint: test/unit/golden-messages-call-loop.test.ts.
+// The words of each hint: test/unit/platform/failures/golden-messages-call-loop.test.ts.
 
 describe('apiPathHint', () => {
   it('names a baseUrl ending in /api, the most common mistake, for list, create and revoke', () => {

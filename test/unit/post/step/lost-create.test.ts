@@ -43,7 +43,7 @@ describe('run: a create whose token id was never saved (revokeOnExit)', () => {
   }
   const infoAndWarnings = (runner: RecordingRunner) =>
     runner.lines.filter((line) => !line.startsWith('debug:'))
-  // The words of each line: test/unit/golden-messages-post.test.ts.
+  // The words of each line: test/unit/post/step/golden-messages.test.ts.
   const LOOKING = expect.stringMatching(
     /^info: No answer said what became of this step's create of 'pr-7': .*\(revokeOnExit\)\.$/,
   )

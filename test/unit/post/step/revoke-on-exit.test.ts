@@ -102,7 +102,7 @@ describe('run (revokeOnExit)', () => {
       .reply(503, { error: `down ${CLIENT_SECRET}` })
     await runPost(runner, new FakeClock(Date.now()))
     expect(runner.failures).toEqual([])
-    // The words of each line: test/unit/golden-messages-post.test.ts.
+    // The words of each line: test/unit/post/step/golden-messages.test.ts.
     const [warning, ...more] = runner.lines.filter((line) => !line.startsWith('debug:'))
     expect(more).toEqual([])
     expect(warning).toContain(`warning: Could not revoke gateway token 'ephemeral' (${TOKEN_ID})`)

@@ -42,7 +42,7 @@ describe('run: the warning for a token it could not revoke', () => {
       { status: 404, json: { error: 'Token not found' } },
       { status: 200, json: [] },
     ])
-    // The words of each warning: test/unit/golden-messages-post.test.ts.
+    // The words of each warning: test/unit/post/step/golden-messages.test.ts.
     const [warning, ...more] = warnings(runner)
     expect(more).toEqual([])
     expect(warning).toContain(`Could not revoke gateway token 'ephemeral' (${TOKEN_ID})`)

@@ -28,7 +28,7 @@ describe('report: cleanup', () => {
       reportOptions(runner, true),
       runner,
     )
-    // The words of each line: test/unit/golden-messages-report.test.ts.
+    // The words of each line: test/unit/report/wording/golden-messages.test.ts.
     const line = runner.lines.find((l) => l.startsWith("info: The gateway token 'ci-t' (theirs)"))
     expect(line).toContain('revoked by someone else meanwhile at 2026-11-22T11:00:00Z by u-2')
     expect(line).toContain('counted as revoked')

@@ -123,7 +123,7 @@ describe('report: tokensFile, and tokens over 1 MiB', () => {
     expect(bytes).toBeGreaterThan(MAX_OUTPUT_BYTES)
     expect(runner.outputs.tokens).toBe('')
     expect(runner.outputs.count).toBe('12000')
-    // The words: test/unit/golden-messages-report.test.ts.
+    // The words: test/unit/report/report/golden-messages.test.ts.
     const [warning, ...more] = runner.lines.filter((line) => line.startsWith('warning:'))
     expect(more).toEqual([])
     expect(warning).toContain(`The tokens output would be ${bytes} bytes`)

@@ -176,7 +176,7 @@ describe('report: a value that cannot be handed on (case 4 of issue 18)', () => 
   it('fails before writing anything when the value is over 1 MiB, the limit of one output', async () => {
     const runner = recordingRunner()
     const value = 'v'.repeat(1_500_000)
-    // The words of each failure: test/unit/golden-messages-report.test.ts.
+    // The words of each failure: test/unit/report/report/golden-messages.test.ts.
     const message = await failure(report(withValue(value), reportOptions(runner, true), runner))
     expect(message).toContain('the token value is 1500000 bytes')
     expect(message).toContain('limit of 1 MiB for one output (tokenValue)')

@@ -104,7 +104,7 @@ describe('create and cleanup summaries', () => {
       created(record('id-1', 'ci', 0)),
       createTask({ revokeOnExit: 'failure' }),
     )
-    // The words of the note: test/unit/golden-messages-report.test.ts.
+    // The words of the note: test/unit/report/wording/golden-messages.test.ts.
     expect(onFailure).toContain(revokeOnExitNote('failure'))
     expect(onFailure).toContain('(revokeOnExit: failure)')
     // A reused token was never this step's: revokeOnExit asked for or not, it stays.

@@ -56,7 +56,7 @@ describe('ageClockNote', () => {
       expect(ageClockNote(result({ ages: { by: 'platform', skewMs } }))).toBeUndefined()
   })
 
-  // The words of each note: test/unit/golden-messages-report.test.ts.
+  // The words of each note: test/unit/report/wording/golden-messages.test.ts.
   it("warns past 5 minutes, saying which way the runner's clock is off", () => {
     const behind = ageClockNote(result({ ages: { by: 'platform', skewMs: 5 * MINUTE + 60_000 } }))
     expect(behind).toContain("The runner's clock is 6m behind the platform's")

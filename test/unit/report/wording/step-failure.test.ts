@@ -16,7 +16,7 @@ const TASK = cleanupTask({ name: ['ci-*'], olderThan: undefined })
 const tokens = (prefix: string, n: number) =>
   Array.from({ length: n }, (_, i) => token(`${prefix}${i}`, `ci-${prefix}${i}`, 40))
 
-// The words of each failure: test/unit/golden-messages-report.test.ts.
+// The words of each failure: test/unit/report/wording/golden-messages.test.ts.
 /** A cut short cleanup's failure says each of `facts`, and to run the cleanup again. */
 function expectCutShort(failure: string | undefined, ...facts: string[]) {
   for (const fact of facts) expect(failure).toContain(fact)

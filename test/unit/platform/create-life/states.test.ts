@@ -1,16 +1,16 @@
 // A create's life from its send: each change of state recorded as it happens, its answer checked against the request.
 import { describe, expect, it } from '@jest/globals'
-import { AuthenticationError, DeadlineError, RequestError } from '../../../src/shared/errors.js'
+import { AuthenticationError, DeadlineError, RequestError } from '../../../../src/shared/errors.js'
 import {
   CreateLife,
   mustSearch,
   revokeUnheld,
   type CreateContext,
   type CreateRecord,
-} from '../../../src/platform/create-life.js'
-import { FakeClock } from '../../fixtures/clock.js'
-import { recordingRunner } from '../../fixtures/runner.js'
-import { token } from '../../fixtures/token-api.js'
+} from '../../../../src/platform/create-life.js'
+import { FakeClock } from '../../../fixtures/clock.js'
+import { recordingRunner } from '../../../fixtures/runner.js'
+import { token } from '../../../fixtures/token-api.js'
 
 const SENT_AT = Date.UTC(2026, 10, 22, 12, 0, 0)
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -232,7 +232,7 @@ describe('CreateLife.accept: the answer checked against the request', () => {
     const ctx = context()
     const { revoked } = ctx
     const message = await failure(checkCreated(created({ name: 'PR-1' }), ctx))
-    // The words: test/unit/golden-messages-client.test.ts.
+    // The words: test/unit/platform/create-life/golden-messages.test.ts.
     expect(message).toContain('POST https://api.example.com/api/tokens answered')
     expect(message).toContain(`the token 'PR-1' (t-1)`)
     expect(message).toContain("not an active token named 'pr-1'")

@@ -1,20 +1,30 @@
-// Golden messages of authentication: credentials refused, a wrong authUrl, no answer, an
-// access token that cannot be used. Worded by a PlatformClient against nock, or by
-// authenticate over a scripted CallLoop. See test/fixtures/golden.ts.
+// Golden messages of failures.ts, through a PlatformClient against nock: an authentication
+// or an API call that failed, what its body said, and what to check (authUrl, the timeout
+// input). See test/fixtures/golden.ts.
 import nock from 'nock'
-import { PlatformClient } from '../../src/platform/client.js'
-import { TransportError } from '../../src/platform/http.js'
-import { FakeClock } from '../fixtures/clock.js'
-import { recordingRunner } from '../fixtures/runner.js'
-import { recordingSecrets } from '../fixtures/secrets.js'
-import { FakeTransport } from '../fixtures/transport.js'
-import { nestedJson } from '../support/fake-platform.mjs'
-import { failedStep, pinMessages, thrown } from '../fixtures/golden.js'
-import { API, AUTH, AUTH_PATH, CLIENT_SECRET, setup, useNock } from '../fixtures/nock-platform.js'
+import { PlatformClient } from '../../../../src/platform/client.js'
+import { TransportError } from '../../../../src/platform/http.js'
+import { FakeClock } from '../../../fixtures/clock.js'
+import { recordingRunner } from '../../../fixtures/runner.js'
+import { recordingSecrets } from '../../../fixtures/secrets.js'
+import { FakeTransport } from '../../../fixtures/transport.js'
+import { nestedJson } from '../../../support/fake-platform.mjs'
+import { failedStep, pinMessages, thrown } from '../../../fixtures/golden.js'
+import {
+  API,
+  AUTH,
+  AUTH_PATH,
+  authOk,
+  CLIENT_SECRET,
+  LIST,
+  setup,
+  useNock,
+} from '../../../fixtures/nock-platform.js'
 
 useNock()
 
 const ENDPOINT = AUTH + AUTH_PATH
+const HTML = '<html><body><h1>502 Bad Gateway</h1></body></html>'
 const refused = () => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
 /** What Node raises for `https://` to a port that speaks plain HTTP. */
 const plainHttp = () =>
@@ -42,15 +52,14 @@ const unanswered = (error: TransportError) =>
     }).listTokens(),
   )
 
+/** A list that fails as `reply` says, after authenticating; worded as the step's failure. */
+function listFailed(reply: (scope: nock.Interceptor) => nock.Scope, retries = 0) {
+  authOk()
+  reply(nock(API).get(LIST))
+  return failedStep('list', () => setup({ retries }).client.listTokens())
+}
+
 pinMessages('authentication', [
-  {
-    situation: 'the auth service refuses the credentials (401)',
-    message: () => {
-      nock(AUTH).post(AUTH_PATH).reply(401, { error: 'Invalid client credentials' })
-      return failedStep('create', () => setup().client.createToken('x'))
-    },
-    expected: `create failed: authentication was refused: POST ${ENDPOINT} answered 401 Unauthorized: Invalid client credentials. Check the clientId and clientSecret inputs. Secrets are not passed to workflows triggered from forks.`,
-  },
   {
     situation: 'the auth service answers 201, which is no success',
     message: () => {
@@ -104,14 +113,6 @@ pinMessages('authentication', [
     expected: `list failed: authentication failed: POST ${ENDPOINT} answered 404 Not Found: No route. Check the authUrl input: nothing takes credentials at ${ENDPOINT}. Deployments differ in the path before /resources/auth/v2/api-token (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`,
   },
   {
-    situation: 'an access_token that cannot be sent as a header value',
-    message: () => {
-      nock(AUTH).post(AUTH_PATH).reply(200, { access_token: 'eyJ.a b' })
-      return failedStep('list', () => setup().client.listTokens())
-    },
-    expected: `list failed: authentication failed: POST ${ENDPOINT} answered 200 but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.`,
-  },
-  {
     situation: 'a 503 whose JSON is too deep to read for its message',
     message: () => {
       nock(AUTH)
@@ -121,16 +122,40 @@ pinMessages('authentication', [
     },
     expected: `list failed: authentication failed: POST ${ENDPOINT} answered 503 Service Unavailable: a JSON body of 179996 characters, too long to read for its message.`,
   },
+])
+
+pinMessages('the API', [
   {
-    situation: 'an authentication answered 503, tried again',
-    message: async () => {
-      nock(AUTH).post(AUTH_PATH).reply(503, 'Service Unavailable')
-      nock(AUTH).post(AUTH_PATH).reply(200, { access_token: 'eyJ.access.token' })
-      nock(API).get('/prefix/api/tokens').reply(200, [])
-      const { client, log } = setup()
-      await client.listTokens()
-      return log.lines.find((line) => line.includes('retrying'))
+    situation: 'a 502 HTML page, with no retries',
+    message: () => listFailed((list) => list.reply(502, HTML)),
+    expected: `list failed: GET ${API}${LIST} answered 502 Bad Gateway: the body was not JSON (an HTML page).`,
+  },
+  {
+    situation: 'a 502 HTML page on every attempt',
+    message: () => listFailed((list) => list.times(3).reply(502, HTML), 2),
+    expected: `list failed: GET ${API}${LIST} answered 502 Bad Gateway (attempt 3 of 3): the body was not JSON (an HTML page).`,
+  },
+  {
+    situation: 'a 503 with retries: 0',
+    message: () => listFailed((list) => list.reply(503, { message: 'maintenance' })),
+    expected: `list failed: GET ${API}${LIST} answered 503 Service Unavailable: maintenance.`,
+  },
+  {
+    situation: 'the access token is rejected even after authenticating again',
+    message: () => {
+      nock(API).get(LIST).reply(401, { error: 'Token expired' })
+      authOk()
+      return listFailed((list) => list.reply(401, { error: 'Token revoked' }))
     },
-    expected: `info: POST ${ENDPOINT} answered 503 Service Unavailable (attempt 1 of 4): Service Unavailable; retrying in 0.5 s.`,
+    expected: `list failed: the access token was rejected: GET ${API}${LIST} answered 401 Unauthorized even after authenticating again: Token revoked.`,
+  },
+  {
+    situation: 'the role may not manage tokens (403)',
+    message: () => {
+      authOk()
+      nock(API).post(LIST).reply(403, { error: 'Your role may not manage gateway tokens' })
+      return failedStep('create', () => setup().client.createToken('ci-deploy'))
+    },
+    expected: `create failed: POST ${API}${LIST} answered 403 Forbidden: Your role may not manage gateway tokens.`,
   },
 ])

@@ -1,11 +1,11 @@
-// Golden messages of the call loop and its hints: a request that failed, ran out of time or
-// was cancelled, and what to check. Worded by a CallLoop over a scripted FakeTransport, or
-// by the hint functions alone. See test/fixtures/golden.ts.
-import { apiPathHint, transportHint } from '../../src/platform/failures.js'
-import { CUT_OFF, TransportError, type HttpRequest } from '../../src/platform/http.js'
-import { loop, readStatus, REQUEST } from '../fixtures/call-loop.js'
-import { failedStep, pinMessages, thrown } from '../fixtures/golden.js'
-import type { Scripted } from '../fixtures/transport.js'
+// Golden messages of failures.ts, through the call loop: a request that failed, and what to
+// check (a proxy, the timeout input, baseUrl, TLS). Worded by a CallLoop over a scripted
+// FakeTransport, or by the hint functions alone. See test/fixtures/golden.ts.
+import { apiPathHint, transportHint } from '../../../../src/platform/failures.js'
+import { TransportError, type HttpRequest } from '../../../../src/platform/http.js'
+import { loop, readStatus, REQUEST } from '../../../fixtures/call-loop.js'
+import { failedStep, pinMessages } from '../../../fixtures/golden.js'
+import type { Scripted } from '../../../fixtures/transport.js'
 
 /** A GET of `url` that fails as `script` says, worded as the step's failure. */
 const listFailed = (url: string, script: Scripted[], options: Parameters<typeof loop>[1] = {}) => {
@@ -13,71 +13,7 @@ const listFailed = (url: string, script: Scripted[], options: Parameters<typeof 
   return failedStep('list', () => loop(script, options).callLoop.call('api', request, readStatus))
 }
 
-pinMessages('the call loop', [
-  {
-    situation: 'a 429 asks for a wait longer than totalTimeout leaves',
-    message: () => {
-      const { callLoop } = loop([{ status: 429, headers: { 'Retry-After': '30' } }], {
-        totalMs: 10_000,
-      })
-      return thrown(() => callLoop.call('api', REQUEST, readStatus))
-    },
-    expected: `GET ${REQUEST.url} answered 429 (attempt 1 of 4, Retry-After: 30); totalTimeout (10 s) leaves no time to wait 30.0 s and try again.`,
-  },
-  {
-    situation: 'a 502 with no time left to try again: it may have taken effect',
-    message: () => {
-      const { callLoop, clock } = loop([{ status: 502 }], { totalMs: 1_000 })
-      clock.advance(600)
-      return thrown(() => callLoop.call('api', REQUEST, readStatus))
-    },
-    expected: `GET ${REQUEST.url} answered 502 (attempt 1 of 4); totalTimeout (1 s) leaves no time to wait 0.5 s and try again. It may have taken effect all the same.`,
-  },
-  {
-    situation: 'a 429 with no time left to try again: nothing was done',
-    message: () => {
-      const { callLoop, clock } = loop([{ status: 429 }], { totalMs: 1_000 })
-      clock.advance(600)
-      return thrown(() => callLoop.call('api', REQUEST, readStatus))
-    },
-    expected: `GET ${REQUEST.url} answered 429 (attempt 1 of 4); totalTimeout (1 s) leaves no time to wait 0.5 s and try again.`,
-  },
-  {
-    situation: 'totalTimeout runs out while an attempt waits for its answer',
-    message: () => {
-      const { callLoop, transport, clock } = loop(
-        [new TransportError('no answer within 2 s (timeout)', 'ETIMEDOUT', true)],
-        { totalMs: 2_000 },
-      )
-      transport.clock = clock
-      return thrown(() => callLoop.call('api', REQUEST, readStatus))
-    },
-    expected: `totalTimeout (2 s) ran out while GET ${REQUEST.url} waited for an answer. It may have taken effect all the same.`,
-  },
-  {
-    situation: 'the step is cancelled while a 502 waits to be tried again',
-    message: () => {
-      const { callLoop, deadline, transport } = loop([{ status: 502 }, { status: 200 }])
-      transport.onSend = () => {
-        deadline.cancel('SIGTERM')
-      }
-      return thrown(() => callLoop.call('api', REQUEST, readStatus))
-    },
-    expected: `GET ${REQUEST.url} answered 502 (attempt 1 of 4); the step was cancelled (SIGTERM), so it was not tried again. It may have taken effect all the same.`,
-  },
-  {
-    situation: 'the step is cancelled while a request waits for its answer',
-    message: () => {
-      const { callLoop, deadline, transport } = loop([
-        new TransportError('cut off: the step was cancelled', CUT_OFF, true),
-      ])
-      transport.onSend = () => {
-        deadline.cancel('SIGINT')
-      }
-      return thrown(() => callLoop.call('api', REQUEST, readStatus))
-    },
-    expected: `The step was cancelled (SIGINT) while GET ${REQUEST.url} waited for an answer. It may have taken effect all the same.`,
-  },
+pinMessages('what a failed call says', [
   {
     situation: 'the proxy refuses its credentials (407)',
     message: () =>

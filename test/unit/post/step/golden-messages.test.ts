@@ -1,10 +1,10 @@
 // Golden messages of the post step (revokeOnExit): a token revoked or not, a lost create
 // looked for, a warning for what could not be done. Worded by run over a scripted
 // FakeTransport, with the state the main step leaves. See test/fixtures/golden.ts.
-import { TOKENS_PATH } from '../../src/platform/http.js'
-import { run as runPost } from '../../src/post/step.js'
-import { FakeClock } from '../fixtures/clock.js'
-import { pinMessages } from '../fixtures/golden.js'
+import { TOKENS_PATH } from '../../../../src/platform/http.js'
+import { run as runPost } from '../../../../src/post/step.js'
+import { FakeClock } from '../../../fixtures/clock.js'
+import { pinMessages } from '../../../fixtures/golden.js'
 import {
   ACCESS_TOKEN,
   AUTH,
@@ -12,10 +12,10 @@ import {
   CLIENT_SECRET,
   record,
   TOKEN_ID,
-} from '../fixtures/nock-platform.js'
-import { noteCreate, POST_INPUTS, type NotedCreate } from '../fixtures/post-state.js'
-import { recordingRunner } from '../fixtures/runner.js'
-import { FakeTransport, type Scripted } from '../fixtures/transport.js'
+} from '../../../fixtures/nock-platform.js'
+import { noteCreate, POST_INPUTS, type NotedCreate } from '../../../fixtures/post-state.js'
+import { recordingRunner } from '../../../fixtures/runner.js'
+import { FakeTransport, type Scripted } from '../../../fixtures/transport.js'
 
 const SENT_AT = Date.parse('2026-11-01T10:00:00.000Z')
 const ID = (n: number) => `123e4567-e89b-42d3-a456-42661417400${n}`

@@ -1,31 +1,29 @@
-// Golden messages of the platform's API: a failed list, create or revoke, a lost create
-// answer, an answer that cannot be used. Worded by a PlatformClient against nock, or by
-// the function that words it alone. See test/fixtures/golden.ts.
+// Golden messages of create-life.ts: a create answered with a token it cannot hand on (revoked
+// at once), a lost create answer and what the list then shows. Worded by a PlatformClient
+// against nock, or by CreateLife alone. See test/fixtures/golden.ts.
 import nock from 'nock'
-import { readCreated } from '../../src/platform/decode.js'
-import { CreateLife, type CreateContext } from '../../src/platform/create-life.js'
-import { findCreated } from '../../src/platform/find-created.js'
-import type { TokenRecord } from '../../src/shared/records.js'
-import { failedStep, pinMessages, thrown } from '../fixtures/golden.js'
-import { FakeClock } from '../fixtures/clock.js'
-import { API, authOk, record, setup, TOKEN_ID, useNock, LIST } from '../fixtures/nock-platform.js'
-import { recordingRunner } from '../fixtures/runner.js'
+import { CreateLife, type CreateContext } from '../../../../src/platform/create-life.js'
+import type { TokenRecord } from '../../../../src/shared/records.js'
+import { failedStep, pinMessages, thrown } from '../../../fixtures/golden.js'
+import { FakeClock } from '../../../fixtures/clock.js'
+import {
+  API,
+  authOk,
+  record,
+  setup,
+  TOKEN_ID,
+  useNock,
+  LIST,
+} from '../../../fixtures/nock-platform.js'
+import { recordingRunner } from '../../../fixtures/runner.js'
 
 useNock()
 
 const REVOKE = `${LIST}/${TOKEN_ID}/revoke`
-const HTML = '<html><body><h1>502 Bad Gateway</h1></body></html>'
 const ADOPTED = '00000000-0000-4000-8000-00000000000a'
 const THEIRS = '00000000-0000-4000-8000-00000000000e'
 /** An ISO time `ms` after the fake clock's start. */
 const at = (ms: number) => new Date(Date.UTC(2026, 10, 22, 12, 0, 0) + ms).toISOString()
-
-/** A list that fails as `reply` says, after authenticating; worded as the step's failure. */
-function listFailed(reply: (scope: nock.Interceptor) => nock.Scope, retries = 0) {
-  authOk()
-  reply(nock(API).get(LIST))
-  return failedStep('list', () => setup({ retries }).client.listTokens())
-}
 
 /** A create of 'ci-deploy' whose answer is lost (a 502), then a list that answers `tokens`. */
 function lostCreate(tokens: unknown[]) {
@@ -47,80 +45,7 @@ const answered = (token: TokenRecord, fields: Partial<CreateContext> = {}) =>
     ...fields,
   }).accept(token, `POST ${API}${LIST}`)
 
-/** A token of 'pr-7' for findCreated, created `offsetMs` after the create was sent. */
-const SENT_AT = Date.parse('2026-11-01T10:00:00.000Z')
-const pr7 = (offsetMs: number, fields: Partial<TokenRecord> = {}): TokenRecord => ({
-  id: 'a',
-  name: 'pr-7',
-  state: 'active',
-  createdAt: new Date(SENT_AT + offsetMs).toISOString(),
-  ...fields,
-})
-const unsureWhy = (token: TokenRecord, platformTime: (at: number) => number | undefined) => {
-  const found = findCreated([token], { name: 'pr-7', sentAt: SENT_AT }, platformTime)
-  return found.found === 'unsure' ? found.why : found.found
-}
-
-pinMessages('the API', [
-  {
-    situation: 'a 502 HTML page, with no retries',
-    message: () => listFailed((list) => list.reply(502, HTML)),
-    expected: `list failed: GET ${API}${LIST} answered 502 Bad Gateway: the body was not JSON (an HTML page).`,
-  },
-  {
-    situation: 'a 502 HTML page on every attempt',
-    message: () => listFailed((list) => list.times(3).reply(502, HTML), 2),
-    expected: `list failed: GET ${API}${LIST} answered 502 Bad Gateway (attempt 3 of 3): the body was not JSON (an HTML page).`,
-  },
-  {
-    situation: 'a 503 with retries: 0',
-    message: () => listFailed((list) => list.reply(503, { message: 'maintenance' })),
-    expected: `list failed: GET ${API}${LIST} answered 503 Service Unavailable: maintenance.`,
-  },
-  {
-    situation: 'a list answered 200 with something other than a list',
-    message: () => listFailed((list) => list.reply(200, { items: [] })),
-    expected: `list failed: GET ${API}${LIST} answered 200 but the body is not a list of tokens.`,
-  },
-  {
-    situation: 'the access token is rejected even after authenticating again',
-    message: () => {
-      nock(API).get(LIST).reply(401, { error: 'Token expired' })
-      authOk()
-      return listFailed((list) => list.reply(401, { error: 'Token revoked' }))
-    },
-    expected: `list failed: the access token was rejected: GET ${API}${LIST} answered 401 Unauthorized even after authenticating again: Token revoked.`,
-  },
-  {
-    situation: 'the role may not manage tokens (403)',
-    message: () => {
-      authOk()
-      nock(API).post(LIST).reply(403, { error: 'Your role may not manage gateway tokens' })
-      return failedStep('create', () => setup().client.createToken('ci-deploy'))
-    },
-    expected: `create failed: POST ${API}${LIST} answered 403 Forbidden: Your role may not manage gateway tokens.`,
-  },
-  {
-    situation: 'a revoke of a token id the project does not have',
-    message: () => {
-      authOk()
-      nock(API).post(REVOKE).query(true).reply(404, { error: 'Token not found' })
-      nock(API).get(LIST).reply(200, [])
-      return failedStep('revoke', () => setup().client.revokeToken(TOKEN_ID))
-    },
-    expected: `revoke failed: no token with id ${TOKEN_ID} exists in the project: POST ${API}${REVOKE}?tokenId=${TOKEN_ID} answered 404 Not Found: Token not found.`,
-  },
-  {
-    situation: 'a create answered 201 with an id that is not a UUID',
-    message: () =>
-      thrown(() =>
-        readCreated(
-          { method: 'POST', url: `${API}${LIST}`, headers: {} },
-          { status: 201, statusText: '', headers: {}, body: '', json: record({ id: '..' }) },
-        ),
-      ),
-    expected: `POST ${API}${LIST} answered 201 but the new token's id ".." is not a UUID, so the action cannot use it; look for the token with operation: list.`,
-  },
+pinMessages('a create’s life', [
   {
     situation: 'a create answered with an id that is not a UUID, and the list shows that token',
     message: () => {
@@ -196,23 +121,5 @@ pinMessages('the API', [
       return thrown(() => setup({ retries: 1 }).client.createToken('ci-deploy'))
     },
     expected: `POST ${API}${LIST} answered 502 Bad Gateway (attempt 1 of 2); whether token 'ci-deploy' was created is unknown, as listing the tokens failed too: GET ${API}${LIST} answered 500 Internal Server Error (attempt 2 of 2): list down. An active token named 'ci-deploy' created after 2026-11-22T11:59:00.000Z would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`,
-  },
-  {
-    situation: 'a lost create: a candidate whose createdAt cannot be read',
-    message: () => unsureWhy(pr7(0, { createdAt: 'yesterday' }), (time) => time),
-    expected:
-      'its createdAt ("yesterday") cannot be read, so whether it was made by this step or before it cannot be told',
-  },
-  {
-    situation: 'a lost create: a candidate listed without a createdAt',
-    message: () => unsureWhy({ id: 'a', name: 'pr-7', state: 'active' }, (time) => time),
-    expected:
-      'its createdAt ("") cannot be read, so whether it was made by this step or before it cannot be told',
-  },
-  {
-    situation: 'a lost create, no Date header: the one candidate is 30 s older',
-    message: () => unsureWhy(pr7(-30_000), () => undefined),
-    expected:
-      "it was created 30 s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's",
   },
 ])

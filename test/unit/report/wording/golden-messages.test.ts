@@ -1,26 +1,20 @@
-// Golden messages of what a step reports: a cleanup cut short or not done in full, its log
-// lines, a value that cannot be handed on, a cancel. Worded by
-// report/wording.ts, report/report.ts and stopOnCancel, each with the fixtures of its own tests.
-// See test/fixtures/golden.ts.
-import type { Outcome } from '../../src/operations/index.js'
-import { report } from '../../src/report/report.js'
-import { ageClockNote, revokeOnExitNote, stepFailure } from '../../src/report/wording.js'
-import { stopOnCancel } from '../../src/runner/start.js'
-import { Deadline } from '../../src/shared/time.js'
-import { ActionError } from '../../src/shared/errors.js'
-import { FakeClock } from '../fixtures/clock.js'
+// Golden messages of wording.ts: why a cleanup fails the step (cut short, or tokens not
+// revoked), whose clock measured the ages, a token revoked by someone else, a token kept,
+// when a new token goes. Worded by its functions alone, or by report with the fixtures of
+// its own tests. See test/fixtures/golden.ts.
+import type { Outcome } from '../../../../src/operations/index.js'
+import { report } from '../../../../src/report/report.js'
 import {
-  cleanedUp,
-  cleanupTask,
-  created,
-  createTask,
-  done,
-  listed,
-  reportOptions,
-} from '../fixtures/done.js'
-import { failedStep, pinMessages, thrown } from '../fixtures/golden.js'
-import { recordingRunner } from '../fixtures/runner.js'
-import { token } from '../fixtures/token-api.js'
+  ageClockNote,
+  cleanupFailure,
+  revokeOnExitNote,
+  stepFailure,
+} from '../../../../src/report/wording.js'
+import { ActionError } from '../../../../src/shared/errors.js'
+import { cleanedUp, cleanupTask, done, reportOptions } from '../../../fixtures/done.js'
+import { failedStep, pinMessages } from '../../../fixtures/golden.js'
+import { recordingRunner } from '../../../fixtures/runner.js'
+import { token } from '../../../fixtures/token-api.js'
 
 const tokens = (prefix: string, n: number) =>
   Array.from({ length: n }, (_, i) => token(`${prefix}${i}`, `ci-${prefix}${i}`, 40))
@@ -42,13 +36,6 @@ const logged = async (reported: Outcome, start: string) =>
 const cleanupFailed = (reported: Outcome) =>
   failedStep('cleanup', () => {
     throw new ActionError(stepFailure(reported) ?? 'no failure')
-  })
-const withValue = (value: string, envName?: string) =>
-  done(created(token('id-1', 'ci-deploy', 0, { tokenValue: value })), createTask({ envName }))
-const reportFails = (reported: Outcome) =>
-  thrown(() => {
-    const runner = recordingRunner()
-    return report(reported, reportOptions(runner), runner)
   })
 
 pinMessages('reports', [
@@ -148,6 +135,18 @@ pinMessages('reports', [
       "totalTimeout (900 s) ran out: 1 token revoked, 2 left active; run the cleanup again to revoke them. 1 of 2 tokens was not revoked (the other 1 was): 'ci-n0' (n0): denied.",
   },
   {
+    situation: 'a cleanup could not revoke more tokens than the failure names',
+    message: () => {
+      const notRevoked = Array.from({ length: 7 }, (_, i) => ({
+        token: token(`n${i}`, `ci-n${i}`, 40),
+        reason: `answered 403 for n${i}.`,
+      }))
+      return cleanupFailure(cleanedUp({ notRevoked }))
+    },
+    expected:
+      "7 of 7 tokens were not revoked (the other 0 were): 'ci-n0' (n0): answered 403 for n0. 'ci-n1' (n1): answered 403 for n1. 'ci-n2' (n2): answered 403 for n2. 'ci-n3' (n3): answered 403 for n3. 'ci-n4' (n4): answered 403 for n4. And 2 more: each has a warning above, and the job summary lists them.",
+  },
+  {
     situation: "the runner's clock is 6 minutes behind the platform's",
     message: () => ageClockNote({ ages: { by: 'platform', skewMs: 6 * 60_000 } }),
     expected:
@@ -178,27 +177,6 @@ pinMessages('reports', [
     },
     expected:
       "info: The gateway token 'ci-t' (theirs) was revoked by someone else meanwhile at 2026-11-22T11:00:00Z by u-2 (another job, or a person): counted as revoked.",
-  },
-  {
-    situation: 'a cleanup keeps a token whose createdAt cannot be read',
-    message: () => {
-      const odd = token('odd', 'ci', 0, { createdAt: 'yesterday' })
-      return logged(done(cleanedUp({ kept: [{ token: odd, why: 'unreadable date' }] })), 'warning:')
-    },
-    expected:
-      'warning: Token \'ci\' (odd) has a createdAt that cannot be read ("yesterday"): its age is unknown, so it is not revoked.',
-  },
-  {
-    situation: 'a cleanup keeps a token whose name is not text',
-    message: () => {
-      const anon = token('anon', 'x', 50, { name: undefined })
-      return logged(
-        done(cleanedUp({ kept: [{ token: anon, why: 'unreadable name' }] })),
-        'warning:',
-      )
-    },
-    expected:
-      'warning: Token (a name that is not text) (anon) is not revoked: its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told. Revoke it by its id (operation: revoke) if nothing uses it.',
   },
   {
     situation: 'a cleanup keeps the newest token of a name in use (keep: 1)',
@@ -241,55 +219,9 @@ pinMessages('reports', [
       "info: Kept gateway token 'pr-123' (new), 40d old: the newest of its name (keep: 1); the only token its name has: keep: 0 revokes it too.",
   },
   {
-    situation: 'a cleanup could not revoke a token: its warning',
-    message: () => {
-      const notRevoked = [
-        { token: token('a', 'ci-a', 40), reason: 'POST x answered 403 Forbidden: not yours.' },
-      ]
-      return logged(done(cleanedUp({ notRevoked })), 'warning:')
-    },
-    expected:
-      "warning: Could not revoke gateway token 'ci-a' (a): POST x answered 403 Forbidden: not yours.",
-  },
-  {
-    situation: 'the tokens output would pass the runner’s 1 MiB limit',
-    message: () => {
-      const many = Array.from({ length: 12_000 }, (_, i) =>
-        token(`id-${i}`, `mediator-gateway-eu-${i}`, i / 1000),
-      )
-      return logged(done(listed(many)), 'warning:')
-    },
-    expected:
-      "warning: The tokens output would be 1285781 bytes, over the runner's 1 MiB limit for one output: it is left empty; read tokensFile (<tokensFile>) instead.",
-  },
-  {
-    situation: 'a token value over the runner’s 1 MiB limit for one output',
-    message: () => reportFails(withValue('v'.repeat(1_500_000))),
-    expected:
-      "the token value is 1500000 bytes, over the runner's limit of 1 MiB for one output (tokenValue).",
-  },
-  {
-    situation: 'a token value too large for an environment variable (envName)',
-    message: () => reportFails(withValue('v'.repeat(32 * 1024 + 1), 'GW')),
-    expected:
-      'the token value is 32769 bytes, too large for an environment variable (envName GW: at most 32768 bytes, or later steps and the post step cannot start). Use writeTokenFile: true and read the value from the file.',
-  },
-  {
     situation: 'a create with revokeOnExit: failure',
     message: () => revokeOnExitNote('failure'),
     expected:
       'It will be revoked at the end of the job if the job does not succeed (revokeOnExit: failure).',
-  },
-  {
-    situation: 'the runner cancels the step (SIGINT)',
-    message: () => {
-      const runner = recordingRunner()
-      const clock = new FakeClock()
-      stopOnCancel(runner, new Deadline(clock, 0), clock)
-      runner.cancel('SIGINT')
-      return runner.lines[0]
-    },
-    expected:
-      'info: Cancelled (SIGINT): no more requests start; those in flight have 5 s to end, then what was done is reported.',
   },
 ])
