@@ -1,6 +1,6 @@
 // @ts-check
 // The layering of src/ (CONTRIBUTING.md, Layout), checked by `npm run lint`: each rule
-// names what it keeps out. test/unit/architecture.test.ts breaks each one on purpose.
+// names what it keeps out. test/tooling/architecture.test.ts breaks each one on purpose.
 
 /** Folders of src/, from the top (the steps) down to shared/, which imports none of them. */
 /** @param {string[]} folders */

@@ -12,11 +12,15 @@ const common = {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, isolatedModules: true }] },
 }
 
-/** The unit tests: also the base of Stryker's flat config (stryker.jest.config.js). */
+/**
+ * The unit tests (test/unit mirrors src/), the simulation, and the tests of the repository's
+ * own tooling and metadata (test/tooling): also the base of Stryker's flat config
+ * (stryker.jest.config.js).
+ */
 export const unitProject = {
   ...common,
   displayName: 'unit',
-  roots: ['<rootDir>/test/unit', '<rootDir>/test/simulation'],
+  roots: ['<rootDir>/test/unit', '<rootDir>/test/simulation', '<rootDir>/test/tooling'],
 }
 
 /** @type {import('jest').Config} */

@@ -3931,25 +3931,16 @@ function failureMessage(error, operation, secrets, runner) {
 
 
 const COMMANDS = {
-    create: ['name', 'ifExists'],
-    list: ['name', 'state'],
-    revoke: ['tokenId'],
-    cleanup: ['name', 'olderThan', 'keep', 'keepIds', 'dryRun', 'concurrency'],
-    audit: ['name', 'olderThan'],
-    exec: ['name', 'ifExists', 'revokeOnExit'],
+    create: 'name ifExists --token-file --print-value --k8s-secret --k8s-key --k8s-namespace --json',
+    list: 'name state --json',
+    revoke: 'tokenId --json',
+    cleanup: 'name olderThan keep keepIds dryRun concurrency --json',
+    audit: 'name olderThan --json',
+    exec: 'name ifExists revokeOnExit --env --token-file-env',
 };
-const CONNECTION = ['baseUrl', 'authUrl', 'clientId', 'expectedProjectId'];
-const BOUNDS = ['timeout', 'retries', 'totalTimeout'];
-const OWN = {
-    create: ['token-file', 'print-value', 'k8s-secret', 'k8s-key', 'k8s-namespace', 'json'],
-    list: ['json'],
-    revoke: ['json'],
-    cleanup: ['json'],
-    audit: ['json'],
-    exec: ['env', 'token-file-env'],
-};
-const SWITCHES = new Set(['dryRun', 'json', 'print-value']);
-const REPEATED = new Set(['name', 'keepIds']);
+const CONNECTION = 'baseUrl authUrl clientId expectedProjectId timeout retries totalTimeout --client-secret-file';
+const SWITCHES = ['dryRun', '--json', '--print-value'];
+const REPEATED = ['name', 'keepIds'];
 const ENVIRONMENT = {
     clientId: 'PLATFORM_CLIENT_ID',
     clientSecret: 'PLATFORM_CLIENT_SECRET',
@@ -3957,6 +3948,24 @@ const ENVIRONMENT = {
     authUrl: 'PLATFORM_AUTH_URL',
     expectedProjectId: 'PLATFORM_PROJECT_ID',
 };
+const REVOKE_ON_EXIT = {
+    always: 'true',
+    failure: 'failure',
+    never: 'false',
+};
+const KUBERNETES = [
+    [
+        'k8s-secret',
+        /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/,
+        'a Kubernetes name (lower case letters, digits, - and .)',
+    ],
+    [
+        'k8s-namespace',
+        /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/,
+        'a Kubernetes namespace (lower case letters, digits and -)',
+    ],
+    ['k8s-key', /^[-._a-zA-Z0-9]{1,253}$/, 'a Secret key (letters, digits, -, _ and .)'],
+];
 const flagOf = (input) => input === 'keepIds' ? 'keep-id' : input.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 function spelling(input) {
     if (input === 'clientSecret')
@@ -3992,40 +4001,32 @@ function readArgs(args, env) {
         if (env[variable])
             inputs[input] = env[variable];
     const own = {};
-    const names = [...COMMANDS[known], ...CONNECTION, ...BOUNDS];
+    const names = `${COMMANDS[known]} ${CONNECTION}`.split(' ');
+    const flagsOf = names.map((name) => (name.startsWith('--') ? name : `--${flagOf(name)}`));
     for (let i = 0; i < flags.length; i++) {
         const [flag = '', inline] = (flags[i] ?? '').split(/=(.*)/s);
-        const name = flag.replace(/^--/, '');
-        const input = names.find((candidate) => flagOf(candidate) === name);
-        if (name === 'client-secret')
+        if (flag === '--client-secret')
             throw usage(flag, 'is refused: every process can read a command line. Give PLATFORM_CLIENT_SECRET, or --client-secret-file PATH.');
-        if (!flag.startsWith('--') ||
-            (input === undefined && ![...OWN[known], 'client-secret-file'].includes(name))) {
-            const meant = closest(name, [...names.map(flagOf), ...OWN[known]]);
+        const name = names[flagsOf.indexOf(flag)];
+        if (name === undefined) {
+            const meant = closest(flag.replace(/^-*/, ''), flagsOf.map((known) => known.slice(2)));
             throw usage(flag, `is not a flag of gateway-token ${known}${meant ? `: did you mean --${meant}?` : '.'} See gateway-token --help.`);
         }
-        const value = SWITCHES.has(input ?? name) ? 'true' : (inline ?? flags[++i]);
+        const value = SWITCHES.includes(name) ? 'true' : (inline ?? flags[++i]);
         if (value === undefined)
             throw usage(flag, 'needs a value.');
-        if (input === undefined)
-            own[name] = value;
+        if (name.startsWith('--'))
+            own[name.slice(2)] = value;
         else
-            inputs[input] = REPEATED.has(input) && inputs[input] ? `${inputs[input]}\n${value}` : value;
+            inputs[name] = REPEATED.includes(name) && inputs[name] ? `${inputs[name]}\n${value}` : value;
     }
     if (own['client-secret-file'] !== undefined)
         inputs.clientSecret = readSecretFile(own['client-secret-file']);
-    if (inputs.revokeOnExit !== undefined) {
-        const when = new Map([
-            ['always', 'true'],
-            ['failure', 'failure'],
-            ['never', 'false'],
-        ]).get(inputs.revokeOnExit);
-        if (when === undefined)
-            throw usage('--revoke-on-exit', `must be always, failure or never; got ${quote(inputs.revokeOnExit)}.`);
-        inputs.revokeOnExit = when;
-    }
-    else if (known === 'exec')
-        inputs.revokeOnExit = 'true';
+    const when = inputs.revokeOnExit ?? (known === 'exec' ? 'always' : undefined);
+    if (when !== undefined && !Object.hasOwn(REVOKE_ON_EXIT, when))
+        throw usage('--revoke-on-exit', `must be always, failure or never; got ${quote(when)}.`);
+    if (when !== undefined)
+        inputs.revokeOnExit = REVOKE_ON_EXIT[when] ?? '';
     const argv = end === -1 ? [] : rest.slice(end + 1);
     if (known === 'create')
         checkDestination(own);
@@ -4041,12 +4042,9 @@ function checkDestination(own) {
         throw usage('create', `needs exactly one of --token-file PATH, --print-value and --k8s-secret NAME (${given.length} given): a token whose value nobody holds is a leak.`);
     if (own['k8s-secret'] !== undefined && own.json !== undefined)
         throw usage('--k8s-secret', 'is refused with --json: the manifest is the document.');
-    const k8sName = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
-    for (const flag of ['k8s-secret', 'k8s-namespace'])
-        if (own[flag] !== undefined && !k8sName.test(own[flag]))
-            throw usage(`--${flag}`, `must be a Kubernetes name (lower case letters, digits, - and .); got ${quote(own[flag] ?? '')}.`);
-    if (own['k8s-key'] !== undefined && !/^[-._a-zA-Z0-9]{1,253}$/.test(own['k8s-key']))
-        throw usage('--k8s-key', `must be a Secret key (letters, digits, -, _ and .); got ${quote(own['k8s-key'] ?? '')}.`);
+    for (const [flag, allowed, what] of KUBERNETES)
+        if (own[flag] !== undefined && !allowed.test(own[flag]))
+            throw usage(`--${flag}`, `must be ${what}; got ${quote(own[flag])}.`);
 }
 function readSecretFile(path) {
     try {

@@ -8,7 +8,7 @@
  * file, 2 ms of parsing at every start. Webpack then sees that nothing uses getDetails and
  * leaves the import out: the bundle keeps getDetails' dead code, which names an `exec`
  * that is not there. Were it ever called, it would fail with a ReferenceError, as this
- * stand-in would fail with its own error; test/unit/bundle.test.ts keeps both out of the
+ * stand-in would fail with its own error; test/tooling/bundle.test.ts keeps both out of the
  * bundle's reach from the action's own code.
  */
 export function getExecOutput(): Promise<never> {

@@ -60,7 +60,7 @@ describe("the README's Rotate snippet, copied on its own", () => {
 })
 
 describe("the README's Windows snippet", () => {
-  // It runs in CI, on windows-latest (.github/workflows/ci.yml; test/unit/workflows.test.ts
+  // It runs in CI, on windows-latest (.github/workflows/ci.yml; test/tooling/workflows.test.ts
   // checks that CI runs its lines): here, with no PowerShell, it must not pass as run by bash.
   it('is refused here, loudly, for its shell: pwsh', async () => {
     await expect(

@@ -7,7 +7,7 @@
  *
  * Plain Node (fetch, node:fs): no npm package, nothing to install. It reads its inputs as
  * the runner passes them (INPUT_NAME, INPUT_CLIENTID, ...), authenticates as the action
- * does (docs/PLATFORM-API.md) and lists the tokens. test/unit/check-post-step.test.ts runs
+ * does (docs/PLATFORM-API.md) and lists the tokens. test/tooling/check-post-step.test.ts runs
  * it against the fake platform, both ways.
  */
 import { readdirSync } from 'node:fs'

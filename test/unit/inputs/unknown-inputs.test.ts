@@ -9,6 +9,7 @@ import {
 import { DECLARED_INPUTS } from '../../../src/inputs/read.js'
 import { refusal } from '../../fixtures/input-error.js'
 import { CONNECTION, read } from '../../fixtures/inputs.js'
+import { pinMessages, thrown } from '../../fixtures/golden.js'
 
 describe('inputVariable', () => {
   it('names the variable as the runner does: upper case, spaces as _', () => {
@@ -36,7 +37,7 @@ describe('refuseUnknownInputs', () => {
   it('refuses an underscore spelling, naming it and the input meant', () => {
     const error = refused(['OPERATION', 'OLDER_THAN'])
     expect(error.input).toBe('older_than')
-    // The words of each refusal: test/unit/golden-messages-inputs.test.ts.
+    // The words of each refusal: the golden messages at the end of this file.
     expect(error.message).toMatch(/^Input 'older_than' is not an input of this action/)
     expect(error.message).toContain("did you mean 'olderThan'?")
     expect(error.message).toContain('Nothing was sent')
@@ -102,3 +103,24 @@ describe('editDistance', () => {
     expect(editDistance('CA', 'ABC')).toBe(3)
   })
 })
+
+// The words of each refusal, whole: see test/fixtures/golden.ts.
+pinMessages('unknown inputs', [
+  {
+    situation: 'an input of another spelling than the action’s',
+    message: () =>
+      thrown(() => {
+        refuseUnknownInputs(['OPERATION', 'OLDER_THAN'], DECLARED_INPUTS)
+      }),
+    expected:
+      "Input 'older_than' is not an input of this action: did you mean 'olderThan'? Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_OLDER_THAN there reaches the action as an input; rename it.",
+  },
+  {
+    situation: 'several inputs the action does not have',
+    message: () =>
+      thrown(() => {
+        refuseUnknownInputs(['REVOKE-ON-EXIT', 'OLDER_THAN', 'FOO'], DECLARED_INPUTS)
+      }),
+    expected: `Input 'foo' is not an input of this action (the inputs are ${DECLARED_INPUTS.join(', ')}). Also unknown: 'older_than' (did you mean 'olderThan'?), 'revoke-on-exit' (did you mean 'revokeOnExit'?). Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_FOO there reaches the action as an input; rename it.`,
+  },
+])

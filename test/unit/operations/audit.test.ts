@@ -3,9 +3,12 @@ import { describe, expect, it } from '@jest/globals'
 import type { AuditTask } from '../../../src/inputs/read.js'
 import { audit, auditFailure, planAudit } from '../../../src/operations/audit.js'
 import { FakeClock } from '../../fixtures/clock.js'
-import { audited, auditTask } from '../../fixtures/done.js'
+import { audited, auditTask, done, reportOptions } from '../../fixtures/done.js'
 import { pinMessages } from '../../fixtures/golden.js'
 import { FakeTokenApi, token } from '../../fixtures/token-api.js'
+import type { Outcome } from '../../../src/operations/index.js'
+import { report } from '../../../src/report/report.js'
+import { recordingRunner } from '../../fixtures/runner.js'
 
 const NOW = Date.UTC(2026, 10, 22)
 const days = (n: number) => ({ text: `${n}d`, ms: n * 86_400_000 })
@@ -107,5 +110,21 @@ pinMessages('the audit’s failure (auditFailure)', [
     situation: 'an audit that finds nothing does not fail the step',
     message: () => String(auditFailure(...outcome(audited({ total: 4 })))),
     expected: 'undefined',
+  },
+])
+
+/** The first line an audit's report logs that starts with `start`. */
+async function logged(reported: Outcome, start: string) {
+  const runner = recordingRunner()
+  await report(reported, reportOptions(runner), runner)
+  runner.removeTempDir()
+  return runner.lines.find((line) => line.startsWith(start))
+}
+
+pinMessages('the audit’s last line', [
+  {
+    situation: 'an audit finds nothing',
+    message: () => logged(done(audited({ total: 12 }), auditTask({ name: ['ci-*'] })), 'info: No'),
+    expected: 'info: No active token matching name is older than 90d (12 tokens checked).',
   },
 ])

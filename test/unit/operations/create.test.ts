@@ -1,10 +1,13 @@
 import { describe, expect, it } from '@jest/globals'
-import { ActionError, RequestError } from '../../../src/shared/errors.js'
+import { ActionError, RequestError, FileWriteError } from '../../../src/shared/errors.js'
 import { create, handOnFailed } from '../../../src/operations/create.js'
 import type { CreateOptions } from '../../../src/platform/client.js'
 import type { TokenRecord } from '../../../src/shared/records.js'
-import { created as result, createTask as task } from '../../fixtures/done.js'
-import { FakeTokenApi, token } from '../../fixtures/token-api.js'
+import { created as result, createTask as task, created, createTask } from '../../fixtures/done.js'
+import { FakeTokenApi, token, answeringApi as api } from '../../fixtures/token-api.js'
+import { failedStep, pinMessages, thrown } from '../../fixtures/golden.js'
+import { TOKEN_ID } from '../../fixtures/inputs.js'
+
 const existing = () => [
   token('old', 'ci-deploy', 9),
   token('newest', 'ci-deploy', 1),
@@ -150,3 +153,38 @@ describe('handOnFailed: a value that could not be handed on', () => {
     expect(error.message).toMatch(/The reused gateway token 'pr-1' \(old\) stays active\.$/)
   })
 })
+
+// The words of what stops a create, whole: see test/fixtures/golden.ts.
+pinMessages('create', [
+  {
+    situation: 'ifExists: fail, and a token of that name is active',
+    message: () =>
+      failedStep('create', () =>
+        create(api([token('newest', 'ci-deploy', 1)]), createTask({ ifExists: 'fail' })),
+      ),
+    expected:
+      "create failed: an active token named 'ci-deploy' exists already: newest, created 2026-11-21T00:00:00.000Z, and ifExists is fail.",
+  },
+  {
+    situation: 'ifExists: reuse, and the list does not show the value',
+    message: () =>
+      thrown(() =>
+        create(
+          api([token('a', 'ci-deploy', 1, { tokenValue: undefined })]),
+          createTask({ ifExists: 'reuse' }),
+        ),
+      ),
+    expected:
+      "an active token named 'ci-deploy' exists already: a, created 2026-11-21T00:00:00.000Z, but the platform did not return its value, so it cannot be reused.",
+  },
+  {
+    situation: 'a new token whose value could not be written to GITHUB_OUTPUT',
+    message: () =>
+      failedStep('create', async () => {
+        const full = new Error('ENOSPC: no space left on device, write')
+        const result = created(token(TOKEN_ID, 'pr-1', 0))
+        throw await handOnFailed(api([]), result, new FileWriteError('GITHUB_OUTPUT', full))
+      }),
+    expected: `create failed: could not write GITHUB_OUTPUT: ENOSPC: no space left on device, write. The value of the new gateway token 'pr-1' (${TOKEN_ID}) was not handed on. It was revoked at once.`,
+  },
+])

@@ -1,7 +1,10 @@
 import { describe, expect, it } from '@jest/globals'
-import { ActionError } from '../../../src/shared/errors.js'
+import { ActionError, RequestError } from '../../../src/shared/errors.js'
 import { ProjectGuard } from '../../../src/platform/project-guard.js'
-import { FakeTokenApi, token } from '../../fixtures/token-api.js'
+import { FakeTokenApi, token, answeringApi as api } from '../../fixtures/token-api.js'
+import { failedStep, pinMessages, thrown } from '../../fixtures/golden.js'
+import { PROJECT_ID, TOKEN_ID } from '../../fixtures/inputs.js'
+import { API } from '../../fixtures/nock-platform.js'
 
 const OURS = '6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b'
 const THEIRS = '0b8d9c7a-6e5f-4a3b-8c2d-1e0f9a8b7c6d'
@@ -85,3 +88,44 @@ describe('ProjectGuard', () => {
     expect(api.calls).toEqual(['list', `revoke ${ID}`, 'revoke other'])
   })
 })
+
+const OTHER_PROJECT = '0b8d9c7a-6e5f-4a3b-8c2d-1e0f9a8b7c6d'
+const REVOKE = `POST ${API}/api/tokens/${TOKEN_ID}/revoke?tokenId=${TOKEN_ID}`
+/** A new token 'ci-deploy', created in another project than expectedProjectId. */
+const elsewhere = token(TOKEN_ID, 'ci-deploy', 0, { projectId: OTHER_PROJECT })
+const refusal = (message: string, status: number) =>
+  Promise.reject(new RequestError(message, status))
+
+// The words of each refusal, whole: see test/fixtures/golden.ts.
+pinMessages('expectedProjectId', [
+  {
+    situation: 'expectedProjectId, and the list holds a token of another project',
+    message: () =>
+      thrown(() =>
+        new ProjectGuard(
+          api([token('b', 'prod', 1, { projectId: OTHER_PROJECT })]),
+          PROJECT_ID,
+        ).listTokens(),
+      ),
+    expected: `the platform listed 'prod' (b) of project ${OTHER_PROJECT}, but expectedProjectId is ${PROJECT_ID}: these credentials reach another project. Nothing was revoked or created; check clientId, clientSecret and baseUrl.`,
+  },
+  {
+    situation: 'expectedProjectId, and the new token is of another project',
+    message: () =>
+      failedStep('create', () =>
+        new ProjectGuard(api([elsewhere]), PROJECT_ID).createToken('ci-deploy'),
+      ),
+    expected: `create failed: the new token 'ci-deploy' (${TOKEN_ID}) belongs to project ${OTHER_PROJECT}, but expectedProjectId is ${PROJECT_ID}: its value was not handed on. It was revoked at once. Check clientId, clientSecret and baseUrl.`,
+  },
+  {
+    situation: 'expectedProjectId, the new token is of another project, and its revoke fails',
+    message: () => {
+      const revoke = () =>
+        refusal(`${REVOKE} answered 403 Forbidden: Your role may not revoke this token.`, 403)
+      return failedStep('create', () =>
+        new ProjectGuard(api([elsewhere], { revoke }), PROJECT_ID).createToken('ci-deploy'),
+      )
+    },
+    expected: `create failed: the new token 'ci-deploy' (${TOKEN_ID}) belongs to project ${OTHER_PROJECT}, but expectedProjectId is ${PROJECT_ID}: its value was not handed on. Revoking it at once failed too: ${REVOKE} answered 403 Forbidden: Your role may not revoke this token. Revoke it with operation: revoke and tokenId: ${TOKEN_ID}. Check clientId, clientSecret and baseUrl.`,
+  },
+])

@@ -1,5 +1,5 @@
 // token-files: the new files' mode and descriptors, and which paths removeTokenFile takes as its own.
-// report-files.test.ts and post-step.test.ts cover them through report and run.
+// report/report/files.test.ts and post/step/token-file.test.ts cover them through report and run.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import {
   existsSync,

@@ -61,7 +61,7 @@ describe('findCreated, with the platform’s clock known from its Date headers',
 
   it('is unsure of a token whose createdAt cannot be read: it may be the create’s, or older', () => {
     const tokens = [token('a', 1_000, { createdAt: 'yesterday' })]
-    // The words of each why: test/unit/golden-messages-client.test.ts.
+    // The words of each why: test/unit/platform/find-created/golden-messages.test.ts.
     expect(findCreated(tokens, PR7, skewed(0))).toEqual({
       found: 'unsure',
       token: tokens[0],
