@@ -2807,8 +2807,7 @@ const LONGEST_STEP_MS = 1_000;
 class Learnt {
     value;
     stepMs = FIRST_STEP_MS;
-    nextStepAt = 0;
-    steppedAt = -Infinity;
+    changedAt = -Infinity;
     downAt = -Infinity;
     triedUntil = 0;
     held = Infinity;
@@ -2820,20 +2819,18 @@ class Learnt {
         if (to >= this.value)
             return false;
         this.value = this.held = to;
-        this.downAt = now;
+        this.downAt = this.changedAt = now;
         this.stepMs = Math.min(LONGEST_STEP_MS, this.stepMs * 2);
-        this.nextStepAt = now + this.stepMs;
         this.triedUntil = now + tryMs;
         return true;
     }
     up(to, now, tryMs) {
-        if (now < this.nextStepAt)
+        if (now < this.changedAt + this.stepMs)
             return false;
-        if (this.steppedAt > this.downAt)
+        if (this.changedAt > this.downAt)
             this.stepMs = Math.max(FIRST_STEP_MS, this.stepMs / 4);
         this.value = to;
-        this.steppedAt = now;
-        this.nextStepAt = now + this.stepMs;
+        this.changedAt = now;
         this.triedUntil = now + tryMs;
         return true;
     }
@@ -2861,7 +2858,7 @@ class Pool {
         this.limit = new Learnt(concurrency);
     }
     async run(items, send, left) {
-        const { clock, deadline } = this;
+        const { clock, deadline, pace } = this;
         const results = new Array(items.length);
         const pending = items.map((item, index) => ({ item, index, attemptsUsed: 0, notBefore: 0 }));
         let bug;
@@ -2872,31 +2869,31 @@ class Pool {
         };
         deadline.stopSignal.addEventListener('abort', woken);
         const start = async (entry) => {
-            const sentAt = clock.now();
-            const request = { sentAt, pace: this.pace.value, others: [...this.inFlight] };
+            const request = { sentAt: clock.now(), pace: pace.value, others: [...this.inFlight] };
             this.inFlight.add(request);
-            this.lastSentAt = sentAt;
-            this.sentAt.push(sentAt);
+            this.lastSentAt = request.sentAt;
+            this.sentAt.push(request.sentAt);
             try {
                 const sent = await send(entry.item, entry.attemptsUsed);
                 const now = clock.now();
                 const depth = 1 + request.others.filter((other) => other.turnedAway !== true).length;
                 if ('done' in sent) {
                     results[entry.index] = sent.done;
-                    this.admitted(request, depth, now);
+                    this.letIn.push({ at: now, depth });
+                    this.roundTripMs = now - request.sentAt;
+                    if (request.sentAt >= pace.downAt)
+                        pace.held = Math.max(pace.held, request.pace);
                     return;
                 }
-                request.turnedAway = true;
                 const { waitMs, attemptsUsed } = sent.throttled;
                 this.throttled(depth, waitMs, request, now);
                 entry.attemptsUsed = attemptsUsed;
                 entry.notBefore = now + waitMs + clock.jitter() * Math.min(100, 10 + waitMs / 40);
+                const after = pending.findIndex((other) => other.attemptsUsed === 0 || other.notBefore > entry.notBefore);
                 if (entry.notBefore >= now + deadline.remaining())
                     results[entry.index] = left(entry.item, sent.throttled);
-                else {
-                    const after = pending.findIndex((other) => other.attemptsUsed === 0 || other.notBefore > entry.notBefore);
+                else
                     pending.splice(after < 0 ? pending.length : after, 0, entry);
-                }
             }
             catch (error) {
                 bug = { error };
@@ -2914,7 +2911,7 @@ class Pool {
                     results[entry.index] = left(entry.item);
             if (pending.length === 0 && this.inFlight.size === 0)
                 break;
-            const triedUntil = Math.max(this.limit.triedUntil, this.pace.triedUntil);
+            const triedUntil = Math.max(this.limit.triedUntil, pace.triedUntil);
             const safe = now >= triedUntil && (this.letIn.at(-1)?.at ?? -Infinity) > this.turnedAwayAt;
             const alone = pending.at(-1)?.attemptsUsed !== 0 && this.inFlight.size === 0;
             const ready = pending.find((entry) => entry.notBefore <= now && (entry.attemptsUsed === 0 || safe || alone));
@@ -2929,9 +2926,8 @@ class Pool {
             }
             const first = pending[0]?.notBefore ?? Infinity;
             const held = first > now ? first : triedUntil > now ? triedUntil : Infinity;
-            const step = ready !== undefined && paced > now ? now + FIRST_STEP_MS : Infinity;
-            const wakeAt = free ? Math.min(Math.max(ready ? now : held, paced), step) : Infinity;
-            if (wakeAt === Infinity)
+            const wakeAt = ready ? Math.min(paced, now + FIRST_STEP_MS) : Math.max(held, paced);
+            if (!free || wakeAt === Infinity)
                 await (0,external_node_events_namespaceObject.once)(wake.signal, 'abort');
             else
                 await clock.sleep(wakeAt - now, wake.signal);
@@ -2941,20 +2937,15 @@ class Pool {
             throw bug.error;
         return results;
     }
-    admitted(request, depth, now) {
-        this.letIn.push({ at: now, depth });
-        this.roundTripMs = now - request.sentAt;
-        if (request.sentAt >= this.pace.downAt)
-            this.pace.held = Math.max(this.pace.held, request.pace);
-    }
     throttled(depth, waitMs, request, now) {
+        request.turnedAway = true;
         this.lastWaitMs = waitMs;
         this.turnedAwayAt = now;
-        const { limit, pace } = this;
+        const { pace } = this;
         const recent = now - Math.max(SECOND / 10, 4 * this.roundTripMs);
         const deep = this.letIn.some((admitted) => admitted.at >= recent && admitted.depth >= depth);
         if (depth > 1 && !deep) {
-            if (!limit.down(depth - 1, now) || depth - 1 >= this.said.limit)
+            if (!this.limit.down(depth - 1, now) || depth - 1 >= this.said.limit)
                 return;
             this.said.limit = depth - 1;
             this.log.info(`The platform turned away a revoke with ${depth - 1} others in flight: sending at most ${depth - 1} at a time.`);
@@ -2977,12 +2968,7 @@ class Pool {
         this.said.paced = true;
     }
     stepUp(now, pending) {
-        let lastBack = now;
-        for (const entry of pending) {
-            if (entry.attemptsUsed === 0)
-                break;
-            lastBack = entry.notBefore;
-        }
+        const lastBack = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now;
         const since = Math.max(SECOND / 10, now - (this.letIn[0]?.at ?? now));
         const letIn = Math.max(this.letInPerSecond(now), (this.letIn.length * SECOND) / since);
         if (now + this.lastWaitMs >= Math.max(lastBack, now + (pending.length * SECOND) / letIn))
@@ -3004,14 +2990,13 @@ class Pool {
         return Math.max(SECOND, (4 * SECOND) / this.pace.held);
     }
     letInPerSecond(now) {
-        const times = this.letIn;
-        while (times.length > 4 && (times[0]?.at ?? now) <= now - SECOND)
-            times.shift();
-        const first = times[0]?.at ?? now;
-        const last = times.at(-1)?.at ?? now;
-        if ((times.length >= 4 && first > now - SECOND) || last - first < SECOND / 10)
-            return times.filter((time) => time.at > now - SECOND).length;
-        return ((times.length - 1) * SECOND) / (last - first);
+        while (this.letIn.length > 4 && (this.letIn[0]?.at ?? now) <= now - SECOND)
+            this.letIn.shift();
+        const first = this.letIn[0]?.at ?? now;
+        const last = this.letIn.at(-1)?.at ?? now;
+        if ((this.letIn.length >= 4 && first > now - SECOND) || last - first < SECOND / 10)
+            return this.letIn.filter((admitted) => admitted.at > now - SECOND).length;
+        return ((this.letIn.length - 1) * SECOND) / (last - first);
     }
 }
 
