@@ -1190,8 +1190,8 @@ function planCleanup(tokens, task, now) {
             byName.set(token.name, group);
         }
     }
-    const ageMatters = task.olderThan !== undefined || task.keep > 0;
     const { olderThan } = task;
+    const ageMatters = olderThan !== undefined || task.keep > 0;
     const exactNames = new Set(task.name?.filter((line) => !line.includes('*')));
     for (const group of byName.values()) {
         const times = group.flatMap((token) => createdTime(token) ?? []).sort((a, b) => b - a);
@@ -3014,8 +3014,7 @@ async function cleanup(client, task, { clock, log, deadline }) {
     const project = projectOf(tokens);
     const plan = planCleanup(tokens, task, now);
     let slowestMs = 0;
-    const send = async (token, attemptsUsed) => {
-        const tokenId = token.id;
+    const send = async ({ id: tokenId }, attemptsUsed) => {
         const sentAt = clock.now();
         try {
             const options = { pooled: { attemptsUsed }, settle: 'later' };
@@ -3034,26 +3033,21 @@ async function cleanup(client, task, { clock, log, deadline }) {
             return { done: unsettled ? { tokenId, unsettled: error } : { error } };
         }
     };
-    const outlasted = (throttle) => throttle && {
+    const unsent = (_, throttle) => throttle && {
         error: new errors_RequestError(`${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`, 429),
     };
     const ends = task.dryRun
         ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))
         :
-            await new Pool(task.concurrency, clock, deadline, log).run(plan.revoke, send, (_, t) => outlasted(t));
-    const { settled, fates } = await settleEnds(client, ends, { clock, deadline, slowestMs });
+            await new Pool(task.concurrency, clock, deadline, log).run(plan.revoke, send, unsent);
+    const settled = await settleEnds(client, ends, { clock, deadline, slowestMs });
     const revoked = [];
     const revokedElsewhere = [];
     const notRevoked = [];
     const left = [];
     const unknown = [];
     plan.revoke.forEach((token, i) => {
-        const sent = ends[i];
-        const end = sent !== undefined && 'unsettled' in sent
-            ? settled.shift()
-            : sent !== undefined && 'unsure' in sent
-                ? fates.get(token.id)
-                : sent;
+        const end = settled[i];
         if (end === 'unknown')
             unknown.push(token);
         else if (end === undefined)
@@ -3079,25 +3073,25 @@ async function cleanup(client, task, { clock, log, deadline }) {
 }
 async function settleEnds(client, ends, { clock, deadline, slowestMs }) {
     const refusals = ends.flatMap((end) => (end !== undefined && 'unsettled' in end ? [end] : []));
-    const unsure = ends.flatMap((end) => (end !== undefined && 'unsure' in end ? [end] : []));
-    if (unsure.length > 0) {
+    const unsure = ends.some((end) => end !== undefined && 'unsure' in end);
+    if (unsure) {
         deadline.grace(SETTLE_GRACE_MS);
         await clock.sleep(Math.min(SETTLE_GRACE_MS / 2, 2 * slowestMs), deadline.stopSignal);
     }
-    const listed = refusals.length + unsure.length > 0 ? client.listTokens() : undefined;
+    const listed = refusals.length > 0 || unsure ? client.listTokens() : undefined;
     listed?.catch(() => undefined);
     const settled = await settleRefusals(() => listed ?? client.listTokens(), refusals);
     const tokens = await listed?.catch(() => undefined);
-    const fates = new Map();
-    for (const { tokenId } of unsure) {
-        const found = tokens && findById(tokens, tokenId);
-        fates.set(tokenId, found === undefined
-            ? 'unknown'
-            : found.state === 'revoked'
-                ? { token: found, alreadyRevoked: false }
-                : undefined);
-    }
-    return { settled, fates };
+    return ends.map((end) => {
+        if (end === undefined || !('unsure' in end || 'unsettled' in end))
+            return end;
+        if ('unsettled' in end)
+            return settled.shift();
+        const found = tokens && findById(tokens, end.tokenId);
+        if (found === undefined)
+            return 'unknown';
+        return found.state === 'revoked' ? { token: found, alreadyRevoked: false } : undefined;
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/operations/index.ts
@@ -3116,13 +3110,11 @@ async function perform(client, task, context) {
             const { state } = task;
             const tokens = all.filter((t) => matches(t.name) && (state === 'all' || t.state === state));
             const project = projectOf(all);
-            const result = {
+            return {
                 operation: 'list',
-                tokens: newestFirst(tokens),
-                total: all.length,
-                project,
+                task,
+                result: { operation: 'list', tokens: newestFirst(tokens), total: all.length, project },
             };
-            return { operation: 'list', task, result };
         }
         case 'revoke': {
             const result = { operation: 'revoke', ...(await client.revokeToken(task.tokenId)) };

@@ -17,6 +17,9 @@ export type KeptToken = {
   soleOfName?: boolean
 }
 
+/** What a cleanup revokes, and what it selected and keeps. */
+type Plan = { revoke: TokenRecord[]; kept: KeptToken[] }
+
 /**
  * Chooses what a cleanup revokes: active tokens matching `name` (any of its filters, see
  * nameMatcher), older than `olderThan`, except the `keep` newest of each exact name. A token
@@ -30,7 +33,7 @@ export function planCleanup(
   tokens: readonly TokenRecord[],
   task: Pick<CleanupTask, 'name' | 'olderThan' | 'keep'> & Partial<Pick<CleanupTask, 'keepIds'>>,
   now: number,
-): { revoke: TokenRecord[]; kept: KeptToken[] } {
+): Plan {
   const matches = nameMatcher(task.name)
   const byName = new Map<string, TokenRecord[]>()
   // Every record of each name, revoked ones too: a name with one has been used once.
@@ -48,8 +51,8 @@ export function planCleanup(
     }
   }
 
-  const ageMatters = task.olderThan !== undefined || task.keep > 0
   const { olderThan } = task
+  const ageMatters = olderThan !== undefined || task.keep > 0
   // A name a line names exactly is one in use: its newest token is kept with no word of keep: 0.
   const exactNames = new Set<string | undefined>(task.name?.filter((line) => !line.includes('*')))
   for (const group of byName.values()) {
@@ -79,10 +82,7 @@ export function planCleanup(
  * A token the selection did not take (too young, another name) was never at risk, and is
  * not listed.
  */
-function spareKeepIds(
-  plan: { revoke: TokenRecord[]; kept: KeptToken[] },
-  keepIds: readonly string[],
-): { revoke: TokenRecord[]; kept: KeptToken[] } {
+function spareKeepIds(plan: Plan, keepIds: readonly string[]): Plan {
   const spared = new Set(keepIds.map((id) => id.toLowerCase()))
   const isSpared = (token: TokenRecord) => spared.has(token.id.toLowerCase())
   const kept: KeptToken[] = [

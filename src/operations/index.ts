@@ -1,12 +1,5 @@
 // The operations: the one asked for, run against the platform to a plain result (list and revoke here; create, cleanup and audit have modules of their own).
-import type {
-  AuditTask,
-  CleanupTask,
-  CreateTask,
-  ListTask,
-  RevokeTask,
-  Task,
-} from '../inputs/read.js'
+import type { Task } from '../inputs/read.js'
 import type { CreateOptions, RevokeAnswer, TokenApi } from '../platform/client.js'
 import { newestFirst, projectOf, type ListedProject, type TokenRecord } from '../shared/records.js'
 import type { Logger } from '../shared/text.js'
@@ -36,12 +29,13 @@ export type Result = CreateResult | ListResult | RevokeResult | CleanupResult | 
  * An operation's outcome: the task asked for, beside the result, which holds only what the
  * platform returned and what happened (report/ reads the settings from the task).
  */
-export type Outcome =
-  | { operation: 'create'; task: CreateTask; result: CreateResult }
-  | { operation: 'list'; task: ListTask; result: ListResult }
-  | { operation: 'revoke'; task: RevokeTask; result: RevokeResult }
-  | { operation: 'cleanup'; task: CleanupTask; result: CleanupResult }
-  | { operation: 'audit'; task: AuditTask; result: AuditResult }
+export type Outcome = {
+  [O in Task['operation']]: {
+    operation: O
+    task: Extract<Task, { operation: O }>
+    result: Extract<Result, { operation: O }>
+  }
+}[Task['operation']]
 
 /**
  * Runs the operation the inputs asked for, with time, the log and the step's budget (and for
@@ -64,13 +58,11 @@ export async function perform(
       const { state } = task
       const tokens = all.filter((t) => matches(t.name) && (state === 'all' || t.state === state))
       const project = projectOf(all)
-      const result = {
+      return {
         operation: 'list',
-        tokens: newestFirst(tokens),
-        total: all.length,
-        project,
-      } as const
-      return { operation: 'list', task, result }
+        task,
+        result: { operation: 'list', tokens: newestFirst(tokens), total: all.length, project },
+      }
     }
     case 'revoke': {
       const result = { operation: 'revoke', ...(await client.revokeToken(task.tokenId)) } as const
