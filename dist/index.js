@@ -3259,16 +3259,22 @@ function ageOf(token, now) {
     const created = createdTime(token);
     return created === undefined ? undefined : formatAge(now - created);
 }
-function keptByKeep(keep, soleOfName = false) {
+function whyKept({ why, soleOfName }, keep) {
+    if (why === 'keepIds')
+        return 'its id is in keepIds';
+    if (why === 'unreadable name')
+        return KEPT_NAMELESS;
+    if (why === 'unreadable date')
+        return UNDATED;
     const which = keep === 1 ? 'the newest of its name' : `one of the ${keep} newest of its name`;
     const hint = soleOfName ? '; the only token its name has: keep: 0 revokes it too' : '';
     return `${which} (keep: ${keep})${hint}`;
 }
+const UNDATED = 'its createdAt cannot be read';
 function ageUnknown(token) {
     const createdAt = token.createdAt === undefined ? 'none' : quote(token.createdAt, 100);
     return `Token ${nameAndId(token)} has a createdAt that cannot be read (${createdAt}): its age is unknown`;
 }
-const KEPT_BY_ID = 'its id is in keepIds';
 function keptIds(count) {
     return `${count === 1 ? 'token id' : `${count} token ids`} in keepIds`;
 }
@@ -3356,7 +3362,6 @@ const SUMMARY_LIMIT_BYTES = 128 * 1024;
 const RESERVE_BYTES = 4 * 1024;
 const FIELD_CHARACTERS = 200;
 const ALL_IN_TOKENS_FILE = 'the file named by the <code>tokensFile</code> output has all of them';
-const UNDATED = 'its createdAt cannot be read';
 const CELLS = {
     Name: (row) => (row.name === undefined ? `<em>${NO_NAME}</em>` : field(row.name)),
     Id: (row) => code(row.id),
@@ -3374,9 +3379,10 @@ function createSummary({ token, reused }, task) {
     const what = reused
         ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
         : `Created ${describeToken(token)}${mediator}.`;
+    const value = `Its value is in the step output <code>tokenValue</code>${env}, masked in the log.`;
     const exit = revokeOnExitNote(task.revokeOnExit, reused);
     return new Summary(reused ? 'Gateway token reused' : 'Gateway token created')
-        .paragraph(`${what} Its value is in the step output <code>tokenValue</code>${env}, masked in the log.${exit === undefined ? '' : ` ${exit}`}`)
+        .paragraph(what, value, exit)
         .toString();
 }
 function revokeSummary({ token, alreadyRevoked }) {
@@ -3405,26 +3411,14 @@ function cleanupSummary(result, task) {
         task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
         task.keepIds.length > 0 ? `never the ${keptIds(task.keepIds.length)}` : undefined,
     ];
-    const sentences = [
-        `Selected ${selection.filter((part) => part !== undefined).join(', ')}.`,
-        cleanupOutcome(result, task),
-        ageClockNote(result),
-    ];
-    const keptBecause = {
-        keepIds: KEPT_BY_ID,
-        'unreadable name': KEPT_NAMELESS,
-        'unreadable date': UNDATED,
-    };
-    const kept = result.kept.map(({ token, why, soleOfName }) => ({
-        ...token,
-        why: why === 'keep' ? keptByKeep(task.keep, soleOfName) : keptBecause[why],
-    }));
+    const selected = `Selected ${selection.filter((part) => part !== undefined).join(', ')}.`;
+    const kept = result.kept.map((kept) => ({ ...kept.token, why: whyKept(kept, task.keep) }));
     const notRevoked = result.notRevoked.map(({ token, reason }) => ({ ...token, why: reason }));
     const unknown = result.unknown.map((token) => ({ ...token, why: unknownBecause(result) }));
     const left = `Left active: ${leftBecause(result)}`;
     const heading = `Gateway token cleanup${task.dryRun ? ' (dry run)' : ''}`;
     return new Summary(`${heading}${inProject(result.project)}`, result.now)
-        .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
+        .paragraph(selected, cleanupOutcome(result, task), ageClockNote(result))
         .table('Not revoked', notRevoked, ['Why'], 'each has a warning in the log')
         .table(left, result.left, ['Age'], 'run the cleanup again to revoke them')
         .table('Revoked or not: unknown', unknown, ['Why'], 'each has a warning in the log')
@@ -3435,10 +3429,9 @@ function cleanupSummary(result, task) {
 }
 function auditSummary(result, task) {
     const limit = `Active tokens ${named(task.name)}, older than ${field(task.olderThan.text)}.`;
-    const sentences = [limit, auditOutcome(result, task), ageClockNote(result)];
     const undated = result.undated.map((token) => ({ ...token, why: UNDATED }));
     return new Summary(`Gateway token audit${inProject(result.project)}`, result.now)
-        .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
+        .paragraph(limit, auditOutcome(result, task), ageClockNote(result))
         .table(`Older than ${field(task.olderThan.text)}`, result.findings, ['Age', 'Created by'])
         .table('Age unknown', undated, ['Created', 'Why'], 'each has a warning in the log')
         .toString();
@@ -3479,7 +3472,8 @@ class Summary {
         this.now = now;
         this.paragraph(`### ${heading}`);
     }
-    paragraph(markdown) {
+    paragraph(...sentences) {
+        const markdown = sentences.filter((sentence) => sentence !== undefined).join(' ');
         if (this.add(`${markdown}\n\n`))
             return this;
         const cut = cutMarkdown(markdown, SUMMARY_LIMIT_BYTES - 1 - RESERVE_BYTES - this.bytes - 2);
@@ -3576,11 +3570,11 @@ function removeTokenFile(path, dir) {
 const MAX_OUTPUT_BYTES = 1_048_576;
 const MAX_ENV_VALUE_BYTES = 32 * 1024;
 async function report(outcome, options, runner) {
-    const summary = writeOut(outcome, options, runner);
+    const markdown = writeOut(outcome, options, runner);
     if (!options.summary)
         return;
     try {
-        await runner.writeSummary(summary);
+        await runner.writeSummary(markdown);
     }
     catch (error) {
         runner.warning(`Could not write the job summary: ${errors_messageOf(error)}`);
@@ -3653,13 +3647,13 @@ function old(token, now) {
 }
 function writeCleanup({ task, result }, runner) {
     writeAgeClock(result, runner);
-    for (const { token, why, soleOfName } of result.kept)
-        if (why === 'keep' || why === 'keepIds')
-            runner.info(`Kept ${tokenLabel(token)}${old(token, result.now)}: ${why === 'keep' ? keptByKeep(task.keep, soleOfName) : KEPT_BY_ID}.`);
-        else if (why === 'unreadable name')
-            runner.warning(`Token ${nameAndId(token)} is not revoked: ${KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`);
+    for (const kept of result.kept)
+        if (kept.why === 'keep' || kept.why === 'keepIds')
+            runner.info(`Kept ${tokenLabel(kept.token)}${old(kept.token, result.now)}: ${whyKept(kept, task.keep)}.`);
+        else if (kept.why === 'unreadable name')
+            runner.warning(`Token ${nameAndId(kept.token)} is not revoked: ${KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`);
         else
-            runner.warning(`${ageUnknown(token)}, so it is not revoked.`);
+            runner.warning(`${ageUnknown(kept.token)}, so it is not revoked.`);
     const verb = task.dryRun ? 'Would revoke' : 'Revoked';
     for (const token of result.revoked)
         runner.info(`${verb} ${tokenLabel(token)}${old(token, result.now)}.`);

@@ -2,6 +2,7 @@
 import type { CleanupTask } from '../inputs/read.js'
 import type { RevokeOnExit } from '../shared/records.js'
 import type { CleanupResult } from '../operations/cleanup.js'
+import type { KeptToken } from '../operations/cleanup-plan.js'
 import { auditFailure } from '../operations/audit.js'
 import type { Outcome } from '../operations/index.js'
 import { createdTime, nameAndId, newestFirst, type TokenRecord } from '../shared/records.js'
@@ -20,16 +21,22 @@ export function ageOf(token: Pick<TokenRecord, 'createdAt'>, now: number): strin
 }
 
 /**
- * Why a token is kept for `keep`: the newest token of a name is most likely the one a
+ * Why a cleanup kept a token. For `keep`: the newest token of a name is most likely the one a
  * running mediator uses, so only an explicit `keep: 0` revokes it. That is said only of the
  * only token of a name a pattern took (`pr-123`): of a name in use, it would invite the one
  * change that cuts its mediator off.
  */
-export function keptByKeep(keep: number, soleOfName = false): string {
+export function whyKept({ why, soleOfName }: KeptToken, keep: number): string {
+  if (why === 'keepIds') return 'its id is in keepIds'
+  if (why === 'unreadable name') return KEPT_NAMELESS
+  if (why === 'unreadable date') return UNDATED
   const which = keep === 1 ? 'the newest of its name' : `one of the ${keep} newest of its name`
   const hint = soleOfName ? '; the only token its name has: keep: 0 revokes it too' : ''
   return `${which} (keep: ${keep})${hint}`
 }
+
+/** Why a token's age is unknown, for the summary. */
+export const UNDATED = 'its createdAt cannot be read'
 
 /**
  * A token whose createdAt cannot be read, for a warning that says what follows from it; the
@@ -39,9 +46,6 @@ export function ageUnknown(token: TokenRecord): string {
   const createdAt = token.createdAt === undefined ? 'none' : quote(token.createdAt, 100)
   return `Token ${nameAndId(token)} has a createdAt that cannot be read (${createdAt}): its age is unknown`
 }
-
-/** Why a token whose id is in keepIds is not revoked. */
-export const KEPT_BY_ID = 'its id is in keepIds'
 
 /** `1 token id in keepIds`, `3 token ids in keepIds`: what a cleanup was told never to revoke. */
 export function keptIds(count: number): string {
