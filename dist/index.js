@@ -1176,19 +1176,17 @@ function planCleanup(tokens, task, now) {
     const matches = nameMatcher(task.name);
     const byName = new Map();
     const records = new Map();
-    const revoke = [];
-    const kept = [];
+    const taken = [];
     for (const token of tokens) {
         records.set(token.name, (records.get(token.name) ?? 0) + 1);
         if (token.state !== 'active' || !matches(token.name))
             continue;
         if (token.name === undefined)
-            kept.push({ token, why: 'unreadable name' });
-        else {
-            const group = byName.get(token.name) ?? [];
-            group.push(token);
-            byName.set(token.name, group);
-        }
+            taken.push({ token, why: 'unreadable name' });
+        else if (byName.has(token.name))
+            byName.get(token.name)?.push(token);
+        else
+            byName.set(token.name, [token]);
     }
     const { olderThan } = task;
     const ageMatters = olderThan !== undefined || task.keep > 0;
@@ -1201,28 +1199,27 @@ function planCleanup(tokens, task, now) {
             if (created !== undefined && olderThan && !isOlder(created, olderThan, now))
                 continue;
             if (created === undefined && ageMatters)
-                kept.push({ token, why: 'unreadable date' });
+                taken.push({ token, why: 'unreadable date' });
             else if (created !== undefined && created >= boundary) {
                 const sole = !exactNames.has(token.name) && records.get(token.name) === 1;
-                kept.push({ token, why: 'keep', ...(sole && { soleOfName: true }) });
+                taken.push({ token, why: 'keep', ...(sole && { soleOfName: true }) });
             }
             else
-                revoke.push(token);
+                taken.push({ token, why: 'revoke' });
         }
     }
-    return spareKeepIds({ revoke, kept }, task.keepIds ?? []);
-}
-function spareKeepIds(plan, keepIds) {
-    const spared = new Set(keepIds.map((id) => id.toLowerCase()));
-    const isSpared = (token) => spared.has(token.id.toLowerCase());
-    const kept = [
-        ...plan.kept.filter(({ token }) => !isSpared(token)),
-        ...[...plan.revoke, ...plan.kept.map(({ token }) => token)]
-            .filter(isSpared)
-            .map((token) => ({ token, why: 'keepIds' })),
-    ];
-    const revoke = plan.revoke.filter((token) => !isSpared(token));
-    return { revoke: newestFirst(revoke), kept: newestFirstBy(kept, ({ token }) => token) };
+    const spared = new Set(task.keepIds?.map((id) => id.toLowerCase()));
+    const plan = { revoke: [], kept: [] };
+    for (const chosen of newestFirstBy(taken, ({ token }) => token)) {
+        const { token } = chosen;
+        if (spared.has(token.id.toLowerCase()))
+            plan.kept.push({ token, why: 'keepIds' });
+        else if (chosen.why === 'revoke')
+            plan.revoke.push(token);
+        else
+            plan.kept.push(chosen);
+    }
+    return plan;
 }
 function isOlder(created, age, now) {
     return now - created > age.ms;
