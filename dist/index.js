@@ -517,11 +517,9 @@ function toRecord(value) {
     if (typeof state !== 'string' || state === '')
         return 'a record without a state';
     const record = { id, state };
-    for (const field of PUBLIC_FIELDS) {
-        const text = fields[field];
-        if (typeof text === 'string')
-            record[field] = text;
-    }
+    for (const field of PUBLIC_FIELDS)
+        if (typeof fields[field] === 'string')
+            record[field] = fields[field];
     if (typeof tokenValue === 'string' && tokenValue.trim() !== '')
         record.tokenValue = tokenValue;
     return record;
@@ -557,17 +555,10 @@ function sameId(a, b) {
     return caseless(a) === caseless(b);
 }
 function projectOf(records) {
-    const [first, ...rest] = records;
-    const id = first?.projectId;
-    if (id === undefined)
+    const id = records[0]?.projectId;
+    if (id === undefined || records.some(({ projectId }) => projectId === undefined))
         return undefined;
-    let several = false;
-    for (const { projectId } of rest) {
-        if (projectId === undefined)
-            return undefined;
-        several ||= !sameId(projectId, id);
-    }
-    return several ? 'several' : { id };
+    return records.every(({ projectId = '' }) => sameId(projectId, id)) ? { id } : 'several';
 }
 function findById(tokens, tokenId) {
     return tokens.find((token) => sameId(token.id, tokenId));
@@ -846,9 +837,8 @@ function readInputs(read, secrets, given) {
     const taskParsers = TASK_INPUTS[operation];
     const fields = Object.entries(taskParsers).map(([input, parse]) => [input, parse(value(input), input)]);
     const task = { operation, ...Object.fromEntries(fields) };
-    if (task.operation === 'cleanup' && task.name === undefined && task.olderThan === undefined) {
+    if (task.operation === 'cleanup' && task.name === undefined && task.olderThan === undefined)
         throw new InputError('name', "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.");
-    }
     return {
         connection,
         task,
@@ -1082,18 +1072,14 @@ async function create(client, { name, ifExists, revokeOnExit }, record) {
     const tokens = ifExists === 'create' ? [] : await client.listTokens();
     const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'));
     if (existing === undefined) {
-        return {
-            operation: 'create',
-            token: await client.createToken(name, { when: revokeOnExit, record }),
-            reused: false,
-        };
+        const token = await client.createToken(name, { when: revokeOnExit, record });
+        return { operation: 'create', token, reused: false };
     }
     const which = `an active token named '${name}' exists already: ${existing.id}, created ${existing.createdAt ?? 'at an unknown time'}`;
     if (ifExists === 'fail')
         throw new ActionError(`${which}, and ifExists is fail.`);
-    if (existing.tokenValue === undefined) {
+    if (existing.tokenValue === undefined)
         throw new ActionError(`${which}, but the platform did not return its value, so it cannot be reused.`);
-    }
     return { operation: 'create', token: existing, reused: true };
 }
 async function handOnFailed(client, { token, reused }, error) {
@@ -1257,16 +1243,9 @@ function patternMatcher(pattern) {
 
 async function audit(client, task, clock) {
     const tokens = await client.listTokens();
-    const { now, ages } = agesNow(clock, (at) => client.platformTime(at));
-    const found = planAudit(tokens, task, now);
-    return {
-        operation: 'audit',
-        ...found,
-        total: tokens.length,
-        project: projectOf(tokens),
-        now,
-        ages,
-    };
+    const aged = agesNow(clock, (at) => client.platformTime(at));
+    const found = planAudit(tokens, task, aged.now);
+    return { operation: 'audit', ...found, total: tokens.length, project: projectOf(tokens), ...aged };
 }
 function planAudit(tokens, task, now) {
     const matches = nameMatcher(task.name);
@@ -3540,9 +3519,8 @@ function writeTokensFile(dir, json) {
     return path;
 }
 function removeTokenFile(path, dir) {
-    if (!TOKEN_FILE_NAME.test(basename(path)) || path !== join(resolve(dir), basename(path))) {
+    if (!TOKEN_FILE_NAME.test(basename(path)) || path !== join(resolve(dir), basename(path)))
         throw new Error(`it is not a token file of this action in ${resolve(dir)}.`);
-    }
     try {
         if (!lstatSync(path).isFile())
             throw new Error('it is no longer a plain file.');

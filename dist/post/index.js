@@ -581,11 +581,9 @@ function toRecord(value) {
     if (typeof state !== 'string' || state === '')
         return 'a record without a state';
     const record = { id, state };
-    for (const field of PUBLIC_FIELDS) {
-        const text = fields[field];
-        if (typeof text === 'string')
-            record[field] = text;
-    }
+    for (const field of PUBLIC_FIELDS)
+        if (typeof fields[field] === 'string')
+            record[field] = fields[field];
     if (typeof tokenValue === 'string' && tokenValue.trim() !== '')
         record.tokenValue = tokenValue;
     return record;
@@ -621,17 +619,10 @@ function sameId(a, b) {
     return caseless(a) === caseless(b);
 }
 function projectOf(records) {
-    const [first, ...rest] = records;
-    const id = first?.projectId;
-    if (id === undefined)
+    const id = records[0]?.projectId;
+    if (id === undefined || records.some(({ projectId }) => projectId === undefined))
         return undefined;
-    let several = false;
-    for (const { projectId } of rest) {
-        if (projectId === undefined)
-            return undefined;
-        several ||= !sameId(projectId, id);
-    }
-    return several ? 'several' : { id };
+    return records.every(({ projectId = '' }) => sameId(projectId, id)) ? { id } : 'several';
 }
 function findById(tokens, tokenId) {
     return tokens.find((token) => sameId(token.id, tokenId));
@@ -910,9 +901,8 @@ function readInputs(read, secrets, given) {
     const taskParsers = TASK_INPUTS[operation];
     const fields = Object.entries(taskParsers).map(([input, parse]) => [input, parse(value(input), input)]);
     const task = { operation, ...Object.fromEntries(fields) };
-    if (task.operation === 'cleanup' && task.name === undefined && task.olderThan === undefined) {
+    if (task.operation === 'cleanup' && task.name === undefined && task.olderThan === undefined)
         throw new InputError('name', "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.");
-    }
     return {
         connection,
         task,
@@ -3934,9 +3924,8 @@ function writeTokensFile(dir, json) {
     return path;
 }
 function removeTokenFile(path, dir) {
-    if (!TOKEN_FILE_NAME.test((0,external_node_path_namespaceObject.basename)(path)) || path !== (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), (0,external_node_path_namespaceObject.basename)(path))) {
+    if (!TOKEN_FILE_NAME.test((0,external_node_path_namespaceObject.basename)(path)) || path !== (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), (0,external_node_path_namespaceObject.basename)(path)))
         throw new Error(`it is not a token file of this action in ${(0,external_node_path_namespaceObject.resolve)(dir)}.`);
-    }
     try {
         if (!(0,external_node_fs_namespaceObject.lstatSync)(path).isFile())
             throw new Error('it is no longer a plain file.');

@@ -131,13 +131,12 @@ export function readInputs(read: InputSource, secrets: SecretMasker, given: read
     ([input, parse]) => [input, parse(value(input as Optional), input)] as const,
   )
   const task = { operation, ...Object.fromEntries(fields) } as Task
-  if (task.operation === 'cleanup' && task.name === undefined && task.olderThan === undefined) {
-    // Without a selector, a cleanup would revoke every token of the project.
+  // Without a selector, a cleanup would revoke every token of the project.
+  if (task.operation === 'cleanup' && task.name === undefined && task.olderThan === undefined)
     throw new InputError(
       'name',
       "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.",
     )
-  }
   return {
     connection,
     task,

@@ -1,7 +1,7 @@
 // The cleanup operation: revoke what the plan selects, at the platform's pace, and settle the refusals.
 import type { Logger } from '../shared/text.js'
 import { agesNow } from '../shared/time.js'
-import type { AgeClock, Clock, Deadline, StopCause } from '../shared/time.js'
+import type { Clock, Deadline, StopCause } from '../shared/time.js'
 import type { CleanupTask } from '../inputs/read.js'
 import { settleRefusals, type Settled, type TokenApi } from '../platform/client.js'
 import {
@@ -15,7 +15,8 @@ import type { ListedProject, TokenRecord } from '../shared/records.js'
 import { planCleanup, type KeptToken } from './cleanup-plan.js'
 import { Pool, type Sent } from './pool.js'
 
-export interface CleanupResult {
+/** What a cleanup did, and when and on whose clock the ages were measured (agesNow). */
+export interface CleanupResult extends ReturnType<typeof agesNow> {
   operation: 'cleanup'
   /** Tokens this step revoked (with dryRun, the ones it would), newest first. */
   revoked: TokenRecord[]
@@ -38,9 +39,6 @@ export interface CleanupResult {
   project: ListedProject
   /** What ends the step's budget, or ended it: for the message when some were left. */
   stop: StopCause
-  /** When the ages were measured, on the clock `ages` names. */
-  now: number
-  ages: AgeClock
 }
 
 /**

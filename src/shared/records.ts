@@ -43,10 +43,8 @@ export function toRecord(value: unknown): TokenRecord | string {
   if (typeof id !== 'string' || id === '') return 'a record without an id'
   if (typeof state !== 'string' || state === '') return 'a record without a state'
   const record: TokenRecord = { id, state }
-  for (const field of PUBLIC_FIELDS) {
-    const text = fields[field]
-    if (typeof text === 'string') record[field] = text
-  }
+  for (const field of PUBLIC_FIELDS)
+    if (typeof fields[field] === 'string') record[field] = fields[field]
   // A blank value is no value: handing on `"   "` as a token would only fail later.
   if (typeof tokenValue === 'string' && tokenValue.trim() !== '') record.tokenValue = tokenValue
   return record
@@ -126,15 +124,9 @@ export function sameId(a: string, b: string): boolean {
 export type ListedProject = { id: string } | 'several' | undefined
 
 export function projectOf(records: readonly TokenRecord[]): ListedProject {
-  const [first, ...rest] = records
-  const id = first?.projectId
-  if (id === undefined) return undefined
-  let several = false
-  for (const { projectId } of rest) {
-    if (projectId === undefined) return undefined
-    several ||= !sameId(projectId, id)
-  }
-  return several ? 'several' : { id }
+  const id = records[0]?.projectId
+  if (id === undefined || records.some(({ projectId }) => projectId === undefined)) return undefined
+  return records.every(({ projectId = '' }) => sameId(projectId, id)) ? { id } : 'several'
 }
 
 /** The record with this id (ids compared without regard to case), or undefined. */

@@ -48,9 +48,8 @@ export function writeTokensFile(dir: string, json: string): string {
  * when it is not ours to delete.
  */
 export function removeTokenFile(path: string, dir: string): boolean {
-  if (!TOKEN_FILE_NAME.test(basename(path)) || path !== join(resolve(dir), basename(path))) {
+  if (!TOKEN_FILE_NAME.test(basename(path)) || path !== join(resolve(dir), basename(path)))
     throw new Error(`it is not a token file of this action in ${resolve(dir)}.`)
-  }
   try {
     if (!lstatSync(path).isFile()) throw new Error('it is no longer a plain file.')
     unlinkSync(path)
