@@ -745,7 +745,8 @@ function refuseUnknownInputs(given, declared) {
         const other = closest(variable, declared);
         return `'${variable.toLowerCase()}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`;
     });
-    throw new InputError(first.toLowerCase(), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`);
+    const alsoUnknown = also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : '';
+    throw new InputError(first.toLowerCase(), `is not an input of this action${guess}${alsoUnknown} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`);
 }
 function closest(variable, declared) {
     const squash = (name) => name.toUpperCase().replace(/[^A-Z0-9]/g, '');
@@ -821,9 +822,7 @@ const TASK_INPUTS = {
     audit: { name: readNameFilters, olderThan: readAuditAge },
 };
 const OPERATIONS = Object.keys(TASK_INPUTS);
-const TASK_SPECIFIC = [
-    ...new Set(Object.values(TASK_INPUTS).flatMap((task) => Object.keys(task))),
-];
+const TASK_SPECIFIC = [...new Set(Object.values(TASK_INPUTS).flatMap(Object.keys))];
 function readInputs(read, secrets, given) {
     secrets.add(read('clientSecret'));
     refuseUnknownInputs(given, DECLARED_INPUTS);
@@ -2986,9 +2985,9 @@ class Pool {
 const SETTLE_GRACE_MS = 5_000;
 async function cleanup(client, task, { clock, log, deadline }) {
     const tokens = await client.listTokens();
-    const { now, ages } = agesNow(clock, (at) => client.platformTime(at));
+    const aged = agesNow(clock, (at) => client.platformTime(at));
     const project = projectOf(tokens);
-    const plan = planCleanup(tokens, task, now);
+    const plan = planCleanup(tokens, task, aged.now);
     let slowestMs = 0;
     const send = async ({ id: tokenId }, attemptsUsed) => {
         const sentAt = clock.now();
@@ -3043,8 +3042,7 @@ async function cleanup(client, task, { clock, log, deadline }) {
         unknown,
         project,
         stop: deadline.cause(),
-        now,
-        ages,
+        ...aged,
     };
 }
 async function settleEnds(client, ends, { clock, deadline, slowestMs }) {
@@ -3369,15 +3367,14 @@ function revokeSummary({ token, alreadyRevoked }) {
     return new Summary('Gateway token revoked').paragraph(what).toString();
 }
 function listSummary(result, task) {
-    const { tokens, total } = result;
     const filters = [
         task.name === undefined ? undefined : `name ${names(task.name)}`,
         task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
     ].filter((filter) => filter !== undefined);
     const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : '';
     return new Summary(`Gateway tokens${inProject(result.project)}`)
-        .paragraph(`${tokens.length} of ${countTokens(total)}${matching}.`)
-        .table('Tokens', tokens, ['State', 'Created', 'Created by', 'Revoked'])
+        .paragraph(`${result.tokens.length} of ${countTokens(result.total)}${matching}.`)
+        .table('Tokens', result.tokens, ['State', 'Created', 'Created by', 'Revoked'])
         .toString();
 }
 function cleanupSummary(result, task) {
@@ -3417,18 +3414,10 @@ function inProject(project) {
         return '';
     return project === 'several' ? ': several projects' : `: project ${code(project.id)}`;
 }
-function named(filters) {
-    return filters === undefined ? 'of any name' : `named ${names(filters)}`;
-}
-function names(filters) {
-    return filters.map(code).join(', ');
-}
-function describeToken(token) {
-    return `gateway token <strong>${CELLS.Name(token)}</strong> (${code(token.id)})`;
-}
-function code(value) {
-    return `<code>${field(value)}</code>`;
-}
+const named = (filters) => filters === undefined ? 'of any name' : `named ${names(filters)}`;
+const names = (filters) => filters.map(code).join(', ');
+const describeToken = (token) => `gateway token <strong>${CELLS.Name(token)}</strong> (${code(token.id)})`;
+const code = (value) => `<code>${field(value)}</code>`;
 function date(iso) {
     if (iso === undefined)
         return '';
@@ -3437,9 +3426,7 @@ function date(iso) {
         return field(iso);
     return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 }
-function field(value) {
-    return escapeMarkdown(truncate(oneLine(value), FIELD_CHARACTERS));
-}
+const field = (value) => escapeMarkdown(truncate(oneLine(value), FIELD_CHARACTERS));
 class Summary {
     now;
     text = '';
@@ -3512,11 +3499,10 @@ function writeTokenFile(path, value) {
     finally {
         (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
+    return path;
 }
 function writeTokensFile(dir, json) {
-    const path = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-tokens-', '.json'));
-    writeTokenFile(path, json);
-    return path;
+    return writeTokenFile((0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-tokens-', '.json')), json);
 }
 function removeTokenFile(path, dir) {
     if (!TOKEN_FILE_NAME.test(basename(path)) || path !== join(resolve(dir), basename(path)))
@@ -3659,10 +3645,7 @@ function recordOutputs(runner, token) {
 function tokenFile(value, { postState }, runner) {
     const path = newTokenFilePath(runner.tempDir());
     postState.tokenFile(path);
-    toFile(`the token value to ${path} (writeTokenFile)`, () => {
-        writeTokenFile(path, value);
-    });
-    return path;
+    return toFile(`the token value to ${path} (writeTokenFile)`, () => writeTokenFile(path, value));
 }
 function listOutputs(runner, tokens) {
     const json = publicJson(tokens);
@@ -4815,9 +4798,8 @@ class Secrets {
         return this.longestFirst.reduce((result, value) => result.replaceAll(value, '***'), text);
     }
     hide(text) {
-        const result = this.removeWhole(text);
         const holdsPiece = (bytes) => [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
-        return this.removePieces(result)
+        return this.removePieces(this.removeWhole(text))
             .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
             .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run));
     }

@@ -809,7 +809,8 @@ function unknown_inputs_refuseUnknownInputs(given, declared) {
         const other = closest(variable, declared);
         return `'${variable.toLowerCase()}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`;
     });
-    throw new InputError(first.toLowerCase(), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`);
+    const alsoUnknown = also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : '';
+    throw new InputError(first.toLowerCase(), `is not an input of this action${guess}${alsoUnknown} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`);
 }
 function closest(variable, declared) {
     const squash = (name) => name.toUpperCase().replace(/[^A-Z0-9]/g, '');
@@ -885,9 +886,7 @@ const TASK_INPUTS = {
     audit: { name: readNameFilters, olderThan: readAuditAge },
 };
 const OPERATIONS = Object.keys(TASK_INPUTS);
-const TASK_SPECIFIC = [
-    ...new Set(Object.values(TASK_INPUTS).flatMap((task) => Object.keys(task))),
-];
+const TASK_SPECIFIC = [...new Set(Object.values(TASK_INPUTS).flatMap(Object.keys))];
 function readInputs(read, secrets, given) {
     secrets.add(read('clientSecret'));
     refuseUnknownInputs(given, DECLARED_INPUTS);
@@ -3788,9 +3787,8 @@ class Secrets {
         return this.longestFirst.reduce((result, value) => result.replaceAll(value, '***'), text);
     }
     hide(text) {
-        const result = this.removeWhole(text);
         const holdsPiece = (bytes) => [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
-        return this.removePieces(result)
+        return this.removePieces(this.removeWhole(text))
             .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
             .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run));
     }
@@ -3917,11 +3915,10 @@ function writeTokenFile(path, value) {
     finally {
         closeSync(fd);
     }
+    return path;
 }
 function writeTokensFile(dir, json) {
-    const path = join(resolve(dir), randomName('gateway-tokens-', '.json'));
-    writeTokenFile(path, json);
-    return path;
+    return writeTokenFile(join(resolve(dir), randomName('gateway-tokens-', '.json')), json);
 }
 function removeTokenFile(path, dir) {
     if (!TOKEN_FILE_NAME.test((0,external_node_path_namespaceObject.basename)(path)) || path !== (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), (0,external_node_path_namespaceObject.basename)(path)))

@@ -87,9 +87,7 @@ const TASK_INPUTS = {
 type Operation = keyof typeof TASK_INPUTS
 const OPERATIONS = Object.keys(TASK_INPUTS) as Operation[]
 // The inputs that some operations read and the others ignore.
-const TASK_SPECIFIC = [
-  ...new Set(Object.values(TASK_INPUTS).flatMap((task) => Object.keys(task))),
-] as Optional[]
+const TASK_SPECIFIC = [...new Set(Object.values(TASK_INPUTS).flatMap(Object.keys))] as Optional[]
 
 /** What the parsers of an operation's inputs make of them: its task, but for `operation`. */
 type Parsed<P> = { [K in keyof P]: P[K] extends parsers.Parser<infer T> ? T : never }

@@ -66,9 +66,9 @@ export async function cleanup(
   { clock, log, deadline }: { clock: Clock; log: Logger; deadline: Deadline },
 ): Promise<CleanupResult> {
   const tokens = await client.listTokens()
-  const { now, ages } = agesNow(clock, (at) => client.platformTime(at))
+  const aged = agesNow(clock, (at) => client.platformTime(at))
   const project = projectOf(tokens)
-  const plan = planCleanup(tokens, task, now)
+  const plan = planCleanup(tokens, task, aged.now)
   // The longest a revoke took to be answered: how long one in flight may still take.
   let slowestMs = 0
   const send = async ({ id: tokenId }: TokenRecord, attemptsUsed: number): Promise<Sent<End>> => {
@@ -127,8 +127,7 @@ export async function cleanup(
     project,
     // Read last: a cancel may have come while the revokes ran.
     stop: deadline.cause(),
-    now,
-    ages,
+    ...aged,
   }
 }
 

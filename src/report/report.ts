@@ -176,10 +176,7 @@ function recordOutputs(runner: Runner, token: TokenRecord) {
 function tokenFile(value: string, { postState }: ReportOptions, runner: Runner) {
   const path = newTokenFilePath(runner.tempDir())
   postState.tokenFile(path)
-  toFile(`the token value to ${path} (writeTokenFile)`, () => {
-    writeTokenFile(path, value)
-  })
-  return path
+  return toFile(`the token value to ${path} (writeTokenFile)`, () => writeTokenFile(path, value))
 }
 
 /**

@@ -66,15 +66,14 @@ export function revokeSummary({ token, alreadyRevoked }: RevokeResult): string {
 }
 
 export function listSummary(result: ListResult, task: ListTask): string {
-  const { tokens, total } = result
   const filters = [
     task.name === undefined ? undefined : `name ${names(task.name)}`,
     task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
   ].filter((filter) => filter !== undefined)
   const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : ''
   return new Summary(`Gateway tokens${inProject(result.project)}`)
-    .paragraph(`${tokens.length} of ${countTokens(total)}${matching}.`)
-    .table('Tokens', tokens, ['State', 'Created', 'Created by', 'Revoked'])
+    .paragraph(`${result.tokens.length} of ${countTokens(result.total)}${matching}.`)
+    .table('Tokens', result.tokens, ['State', 'Created', 'Created by', 'Revoked'])
     .toString()
 }
 
@@ -127,22 +126,16 @@ function inProject(project: ListedProject): string {
 }
 
 /** `of any name`, or `named` and the name filters. */
-function named(filters: readonly string[] | undefined): string {
-  return filters === undefined ? 'of any name' : `named ${names(filters)}`
-}
+const named = (filters: readonly string[] | undefined): string =>
+  filters === undefined ? 'of any name' : `named ${names(filters)}`
 
 /** Name filters, each as code. */
-function names(filters: readonly string[]): string {
-  return filters.map(code).join(', ')
-}
+const names = (filters: readonly string[]): string => filters.map(code).join(', ')
 
-function describeToken(token: Row): string {
-  return `gateway token <strong>${CELLS.Name(token)}</strong> (${code(token.id)})`
-}
+const describeToken = (token: Row): string =>
+  `gateway token <strong>${CELLS.Name(token)}</strong> (${code(token.id)})`
 
-function code(value: string): string {
-  return `<code>${field(value)}</code>`
-}
+const code = (value: string): string => `<code>${field(value)}</code>`
 
 /** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown as a field. */
 function date(iso: string | undefined): string {
@@ -153,9 +146,7 @@ function date(iso: string | undefined): string {
 }
 
 /** A field from outside on one line, cut to FIELD_CHARACTERS, escaped. */
-function field(value: string): string {
-  return escapeMarkdown(truncate(oneLine(value), FIELD_CHARACTERS))
-}
+const field = (value: string): string => escapeMarkdown(truncate(oneLine(value), FIELD_CHARACTERS))
 
 type Column = keyof typeof CELLS
 

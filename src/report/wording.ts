@@ -1,11 +1,10 @@
 // How results are put into words, shared by the log lines (report.ts) and the job summary (summary.ts), and the step's failure when a result still fails it.
-import type { CleanupTask } from '../inputs/read.js'
-import type { RevokeOnExit } from '../shared/records.js'
 import type { CleanupResult } from '../operations/cleanup.js'
 import type { KeptToken } from '../operations/cleanup-plan.js'
 import { auditFailure } from '../operations/audit.js'
 import type { Outcome } from '../operations/index.js'
-import { createdTime, nameAndId, newestFirst, type TokenRecord } from '../shared/records.js'
+import { createdTime, nameAndId, newestFirst } from '../shared/records.js'
+import type { RevokeOnExit, TokenRecord } from '../shared/records.js'
 import { countTokens, formatAge, oneLine, quote, truncate } from '../shared/text.js'
 import { stopped, type AgeClock } from '../shared/time.js'
 
@@ -100,7 +99,7 @@ export function revokedElsewhereNote(token: TokenRecord): string {
 }
 
 /** One sentence on what a cleanup did, for the log and the summary. */
-export function cleanupOutcome(result: CleanupResult, { dryRun }: CleanupTask): string {
+export function cleanupOutcome(result: CleanupResult, { dryRun }: { dryRun: boolean }): string {
   const { revoked, revokedElsewhere, notRevoked, left } = result
   if (dryRun)
     return `Dry run: ${countTokens(revoked.length)} would be revoked; nothing was revoked.`

@@ -105,12 +105,11 @@ export class Secrets {
 
   /** The text without the secrets, whole, in pieces, or inside a run that encodes one. */
   private hide(text: string): string {
-    const result = this.removeWhole(text)
     // A run's bytes, read as Latin-1 and as UTF-8, are checked like any decoded text.
     const holdsPiece = (bytes: Buffer) =>
       [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t)
     // One pass per alphabet: a run of hex digits alone is read both ways.
-    return this.removePieces(result)
+    return this.removePieces(this.removeWhole(text))
       .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
       .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run))
   }
