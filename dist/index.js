@@ -672,10 +672,10 @@ function readNameFilters(raw) {
     return lines.length > 0 ? lines : undefined;
 }
 function readRequiredName(raw) {
-    const [name, ...more] = readNameFilters(raw) ?? [];
+    const [name] = readNameFilters(raw) ?? [];
     if (name === undefined)
         throw new InputError('name', "is required for this operation: the new token's name.");
-    if (more.length > 0 || raw.includes('\n'))
+    if (raw.includes('\n'))
         throw new InputError('name', `must be one line for operation create: a token has one name (several lines are filters, for list, cleanup and audit); got ${quote(raw)}.`);
     return name;
 }
@@ -3249,9 +3249,6 @@ function ageUnknown(token) {
     const createdAt = token.createdAt === undefined ? 'none' : quote(token.createdAt, 100);
     return `Token ${nameAndId(token)} has a createdAt that cannot be read (${createdAt}): its age is unknown`;
 }
-function keptIds(count) {
-    return `${count === 1 ? 'token id' : `${count} token ids`} in keepIds`;
-}
 const KEPT_NAMELESS = 'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told';
 function revokeOnExitNote(when, reused = false) {
     if (when === 'never' || reused)
@@ -3414,6 +3411,7 @@ function inProject(project) {
         return '';
     return project === 'several' ? ': several projects' : `: project ${code(project.id)}`;
 }
+const keptIds = (count) => `${count === 1 ? 'token id' : `${count} token ids`} in keepIds`;
 const named = (filters) => filters === undefined ? 'of any name' : `named ${names(filters)}`;
 const names = (filters) => filters.map(code).join(', ');
 const describeToken = (token) => `gateway token <strong>${CELLS.Name(token)}</strong> (${code(token.id)})`;
@@ -3534,12 +3532,9 @@ async function report(outcome, options, runner) {
     const markdown = writeOut(outcome, options, runner);
     if (!options.summary)
         return;
-    try {
-        await runner.writeSummary(markdown);
-    }
-    catch (error) {
+    await runner.writeSummary(markdown).catch((error) => {
         runner.warning(`Could not write the job summary: ${errors_messageOf(error)}`);
-    }
+    });
 }
 function writeOut(outcome, options, runner) {
     switch (outcome.operation) {

@@ -736,10 +736,10 @@ function readNameFilters(raw) {
     return lines.length > 0 ? lines : undefined;
 }
 function readRequiredName(raw) {
-    const [name, ...more] = readNameFilters(raw) ?? [];
+    const [name] = readNameFilters(raw) ?? [];
     if (name === undefined)
         throw new errors_InputError('name', "is required for this operation: the new token's name.");
-    if (more.length > 0 || raw.includes('\n'))
+    if (raw.includes('\n'))
         throw new errors_InputError('name', `must be one line for operation create: a token has one name (several lines are filters, for list, cleanup and audit); got ${text_quote(raw)}.`);
     return name;
 }

@@ -1,7 +1,7 @@
 // The cleanup operation: revoke what the plan selects, at the platform's pace, and settle the refusals.
 import type { Logger } from '../shared/text.js'
 import { agesNow } from '../shared/time.js'
-import type { Clock, Deadline, StopCause } from '../shared/time.js'
+import type { Clock, Deadline } from '../shared/time.js'
 import type { CleanupTask } from '../inputs/read.js'
 import { settleRefusals, type Settled, type TokenApi } from '../platform/client.js'
 import {
@@ -11,35 +11,15 @@ import {
   UnsettledRevokeError,
 } from '../shared/errors.js'
 import { findById, newestFirst, projectOf } from '../shared/records.js'
-import type { ListedProject, TokenRecord } from '../shared/records.js'
-import { planCleanup, type KeptToken } from './cleanup-plan.js'
+import type { TokenRecord } from '../shared/records.js'
+import { planCleanup } from './cleanup-plan.js'
 import { Pool, type Sent } from './pool.js'
 
-/** What a cleanup did, and when and on whose clock the ages were measured (agesNow). */
-export interface CleanupResult extends ReturnType<typeof agesNow> {
-  operation: 'cleanup'
-  /** Tokens this step revoked (with dryRun, the ones it would), newest first. */
-  revoked: TokenRecord[]
-  /**
-   * Tokens someone else revoked while this cleanup ran (its revoke was refused, and a list
-   * fetched after that showed them revoked): counted as revoked, never as a failure.
-   */
-  revokedElsewhere: TokenRecord[]
-  kept: KeptToken[]
-  /** Tokens the cleanup selected and could not revoke, and why (scrubbed server text). */
-  notRevoked: { token: TokenRecord; reason: string }[]
-  /** Tokens not revoked because totalTimeout ran out, or the step was cancelled, first. */
-  left: TokenRecord[]
-  /**
-   * Tokens whose revoke was in flight when totalTimeout ran out, or the step was cancelled,
-   * and that no list fetched afterwards could tell the fate of: they may have been revoked.
-   */
-  unknown: TokenRecord[]
-  /** The project the listed records belong to, for the summary. */
-  project: ListedProject
-  /** What ends the step's budget, or ended it: for the message when some were left. */
-  stop: StopCause
-}
+/**
+ * What a cleanup did, each field said where cleanup returns it, and when and on whose clock
+ * the ages were measured.
+ */
+export type CleanupResult = Awaited<ReturnType<typeof cleanup>>
 
 /**
  * What became of one revoke: an answer or a failure, a refusal to settle, one in flight when
@@ -64,7 +44,7 @@ export async function cleanup(
   client: TokenApi,
   task: CleanupTask,
   { clock, log, deadline }: { clock: Clock; log: Logger; deadline: Deadline },
-): Promise<CleanupResult> {
+) {
   const tokens = await client.listTokens()
   const aged = agesNow(clock, (at) => client.platformTime(at))
   const project = projectOf(tokens)
@@ -106,7 +86,7 @@ export async function cleanup(
   const revoked: TokenRecord[] = []
   const revokedElsewhere: TokenRecord[] = []
   // These in the plan's order: newest first.
-  const notRevoked: CleanupResult['notRevoked'] = []
+  const notRevoked: { token: TokenRecord; reason: string }[] = []
   const left: TokenRecord[] = []
   const unknown: TokenRecord[] = []
   plan.revoke.forEach((token, i) => {
@@ -117,15 +97,30 @@ export async function cleanup(
     else (end.alreadyRevoked ? revokedElsewhere : revoked).push(end.token)
   })
   return {
-    operation: 'cleanup',
+    operation: 'cleanup' as const,
+    /** Tokens this step revoked (with dryRun, the ones it would), newest first. */
     revoked: newestFirst(revoked),
+    /**
+     * Tokens someone else revoked while this cleanup ran (its revoke was refused, and a list
+     * fetched after that showed them revoked): counted as revoked, never as a failure.
+     */
     revokedElsewhere: newestFirst(revokedElsewhere),
     kept: plan.kept,
+    /** Tokens the cleanup selected and could not revoke, and why (scrubbed server text). */
     notRevoked,
+    /** Tokens not revoked because totalTimeout ran out, or the step was cancelled, first. */
     left,
+    /**
+     * Tokens whose revoke was in flight when totalTimeout ran out, or the step was cancelled,
+     * and that no list fetched afterwards could tell the fate of: they may have been revoked.
+     */
     unknown,
+    /** The project the listed records belong to, for the summary. */
     project,
-    // Read last: a cancel may have come while the revokes ran.
+    /**
+     * What ends the step's budget, or ended it: for the message when some were left. Read
+     * last: a cancel may have come while the revokes ran.
+     */
     stop: deadline.cause(),
     ...aged,
   }

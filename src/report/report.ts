@@ -30,12 +30,10 @@ const MAX_ENV_VALUE_BYTES = 32 * 1024
 export async function report(outcome: Outcome, options: ReportOptions, runner: Runner) {
   const markdown = writeOut(outcome, options, runner)
   if (!options.summary) return
-  try {
-    await runner.writeSummary(markdown)
-  } catch (error) {
-    // The operation is done and its outputs are set: a summary is not worth failing for.
+  // The operation is done and its outputs are set: a summary is not worth failing for.
+  await runner.writeSummary(markdown).catch((error: unknown) => {
     runner.warning(`Could not write the job summary: ${messageOf(error)}`)
-  }
+  })
 }
 
 /** An operation's outcome, by its name. */

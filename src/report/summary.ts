@@ -82,7 +82,7 @@ export function cleanupSummary(result: CleanupResult, task: CleanupTask): string
     `active tokens ${named(task.name)}`,
     task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
     task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
-    task.keepIds.length > 0 ? `never the ${wording.keptIds(task.keepIds.length)}` : undefined,
+    task.keepIds.length > 0 ? `never the ${keptIds(task.keepIds.length)}` : undefined,
   ]
   const selected = `Selected ${selection.filter((part) => part !== undefined).join(', ')}.`
   const kept = result.kept.map((kept) => ({ ...kept.token, why: wording.whyKept(kept, task.keep) }))
@@ -124,6 +124,9 @@ function inProject(project: ListedProject): string {
   if (project === undefined) return ''
   return project === 'several' ? ': several projects' : `: project ${code(project.id)}`
 }
+
+/** `1 token id in keepIds`, `3 token ids in keepIds`: what a cleanup was told never to revoke. */
+const keptIds = (count: number) => `${count === 1 ? 'token id' : `${count} token ids`} in keepIds`
 
 /** `of any name`, or `named` and the name filters. */
 const named = (filters: readonly string[] | undefined): string =>

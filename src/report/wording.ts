@@ -46,11 +46,6 @@ export function ageUnknown(token: TokenRecord): string {
   return `Token ${nameAndId(token)} has a createdAt that cannot be read (${createdAt}): its age is unknown`
 }
 
-/** `1 token id in keepIds`, `3 token ids in keepIds`: what a cleanup was told never to revoke. */
-export function keptIds(count: number): string {
-  return `${count === 1 ? 'token id' : `${count} token ids`} in keepIds`
-}
-
 /** Why a token whose name is not text is never revoked by a cleanup. */
 export const KEPT_NAMELESS =
   'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told'
