@@ -2933,8 +2933,8 @@ class Pool {
         while ((this.sentAt[0] ?? now) <= now - SECOND)
             this.sentAt.shift();
         const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now));
-        const half = Math.min(request.pace, sending) / 2;
-        const under = letIn === 0 ? Math.max(SLOWEST, half) : letIn < request.pace ? UNDER * letIn : Infinity;
+        const half = Math.max(SLOWEST, Math.min(request.pace, sending) / 2);
+        const under = letIn === 0 ? half : letIn < request.pace ? UNDER * letIn : Infinity;
         if (!pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs()))
             return;
         this.lastSentAt = Math.max(this.lastSentAt, now);

@@ -11,11 +11,8 @@ import { createdTime, newestFirstBy, type TokenRecord } from '../shared/records.
  * `unreadable date`: its age cannot be told; `unreadable name`: its name is not text, so it
  * belongs to no name to rank in.
  */
-export type KeptToken = {
-  token: TokenRecord
-  why: 'keepIds' | 'keep' | 'unreadable date' | 'unreadable name'
-  soleOfName?: boolean
-}
+export type KeptToken = { token: TokenRecord; why: KeptBecause; soleOfName?: boolean }
+type KeptBecause = 'keepIds' | 'keep' | 'unreadable date' | 'unreadable name'
 
 /** A token the selection took: kept, and why, or revoked. */
 type Taken = KeptToken | { token: TokenRecord; why: 'revoke' }

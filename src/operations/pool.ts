@@ -197,9 +197,8 @@ export class Pool {
     // The pace it was sent at, or, unpaced, the rate sent at since the first of the last second.
     while ((this.sentAt[0] ?? now) <= now - SECOND) this.sentAt.shift()
     const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now))
-    const half = Math.min(request.pace, sending) / 2
-    const under =
-      letIn === 0 ? Math.max(SLOWEST, half) : letIn < request.pace ? UNDER * letIn : Infinity
+    const half = Math.max(SLOWEST, Math.min(request.pace, sending) / 2)
+    const under = letIn === 0 ? half : letIn < request.pace ? UNDER * letIn : Infinity
     // What it took of a platform's bucket comes back slowly: a gap from now, tried like a step.
     if (!pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs())) return
     this.lastSentAt = Math.max(this.lastSentAt, now)

@@ -11,11 +11,11 @@ import { newTokenFilePath, writeTokenFile, writeTokensFile } from '../shared/tok
 import type { AgeClock } from '../shared/time.js'
 import * as wording from './wording.js'
 
-export interface ReportOptions {
-  summary: boolean
-  /** Where the token file's path is saved for the post step, which deletes the file. */
-  postState: Pick<PostState, 'tokenFile'>
-}
+/**
+ * Whether to write the job summary, and where the token file's path is saved for the post
+ * step, which deletes the file.
+ */
+export type ReportOptions = { summary: boolean; postState: Pick<PostState, 'tokenFile'> }
 
 /** The runner's limit for one output: a larger one breaks the expressions that read it. */
 export const MAX_OUTPUT_BYTES = 1_048_576

@@ -17,15 +17,14 @@ const PUBLIC_FIELDS = [
   'revokedBy',
 ] as const
 
-/** A gateway token record as the platform returns it (docs/PLATFORM-API.md section 2.3). */
+/**
+ * A gateway token record as the platform returns it (docs/PLATFORM-API.md section 2.3). Each
+ * field is there when the platform sent a string. A name of another type (a number, an array,
+ * null) is left out rather than made into text: records whose names were all read as `''`
+ * would make one name, and a cleanup would rank them against each other.
+ */
 export interface TokenRecord extends Partial<Record<(typeof PUBLIC_FIELDS)[number], string>> {
   id: string
-  /**
-   * The name, when the platform sent a string. A name of another type (a number, an
-   * array, null) is left out rather than made into text: records whose names were all
-   * read as `''` would make one name, and a cleanup would rank them against each other.
-   */
-  name?: string
   /** `active` or `revoked`; kept as given so that a new state is not mistaken for either. */
   state: string
   /** The secret: only in the create answer and on active records of a list. */
