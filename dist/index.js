@@ -548,9 +548,7 @@ function uniqueById(records) {
     seen.clear();
     return records.filter(isNew);
 }
-function caseless(id) {
-    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
-}
+const caseless = (id) => (/[^a-z0-9-]/.test(id) ? id.toLowerCase() : id);
 function sameId(a, b) {
     return caseless(a) === caseless(b);
 }
@@ -868,9 +866,7 @@ function readConnection(read, secrets) {
         totalTimeoutMs: seconds('totalTimeout', 0, 21_600),
     };
 }
-function withDefaults(read) {
-    return (input) => read(input) || INPUT_DEFAULTS[input];
-}
+const withDefaults = (read) => (input) => read(input) || INPUT_DEFAULTS[input];
 
 ;// CONCATENATED MODULE: ./src/platform/find-created.ts
 
@@ -1146,9 +1142,7 @@ class Deadline {
         return budget(this.totalMs, this.bound);
     }
 }
-function budget(totalMs, bound = 'totalTimeout') {
-    return `${bound} (${Math.round(totalMs / 1000)} s)`;
-}
+const budget = (totalMs, bound = 'totalTimeout') => `${bound} (${Math.round(totalMs / 1000)} s)`;
 function stopped(cause) {
     if (cause.by === 'cancel')
         return `The step was cancelled (${cause.signal})`;
@@ -2986,7 +2980,6 @@ const SETTLE_GRACE_MS = 5_000;
 async function cleanup(client, task, { clock, log, deadline }) {
     const tokens = await client.listTokens();
     const aged = agesNow(clock, (at) => client.platformTime(at));
-    const project = projectOf(tokens);
     const plan = planCleanup(tokens, task, aged.now);
     let slowestMs = 0;
     const send = async ({ id: tokenId }, attemptsUsed) => {
@@ -3040,7 +3033,7 @@ async function cleanup(client, task, { clock, log, deadline }) {
         notRevoked,
         left,
         unknown,
-        project,
+        project: projectOf(tokens),
         stop: deadline.cause(),
         ...aged,
     };
@@ -3303,8 +3296,7 @@ function stepFailure(outcome) {
 function unknownBecause(result) {
     return `may have been revoked or not: in flight when ${leftBecause(result)}, and no list could tell`;
 }
-function timeoutFailure(result) {
-    const { left, revoked, stop } = result;
+function timeoutFailure({ left, revoked, stop }) {
     if (left.length === 0)
         return undefined;
     return `${stopped(stop)}: ${countTokens(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`;
@@ -4825,9 +4817,7 @@ function compact(text) {
 }
 const BASE64_RUN = /[\w+/-]+={0,2}/g;
 const HEX_RUN = /(?:\\x|(?<!\w)(?:0x)?)[0-9a-f]{2}(?:[:,-]?\s?(?:0x|\\x)?[0-9a-f]{2})*(?!\w)/gi;
-function hexDigits(run) {
-    return run.replace(/[0\\]x|[^0-9a-f]/gi, '');
-}
+const hexDigits = (run) => run.replace(/[0\\]x|[^0-9a-f]/gi, '');
 const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi;
 const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 function secrets_unescape(text) {

@@ -406,9 +406,7 @@ class Deadline {
         return budget(this.totalMs, this.bound);
     }
 }
-function budget(totalMs, bound = 'totalTimeout') {
-    return `${bound} (${Math.round(totalMs / 1000)} s)`;
-}
+const budget = (totalMs, bound = 'totalTimeout') => `${bound} (${Math.round(totalMs / 1000)} s)`;
 function stopped(cause) {
     if (cause.by === 'cancel')
         return `The step was cancelled (${cause.signal})`;
@@ -612,9 +610,7 @@ function uniqueById(records) {
     seen.clear();
     return records.filter(isNew);
 }
-function caseless(id) {
-    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
-}
+const caseless = (id) => (/[^a-z0-9-]/.test(id) ? id.toLowerCase() : id);
 function sameId(a, b) {
     return caseless(a) === caseless(b);
 }
@@ -932,9 +928,7 @@ function readConnection(read, secrets) {
         totalTimeoutMs: seconds('totalTimeout', 0, 21_600),
     };
 }
-function withDefaults(read) {
-    return (input) => read(input) || INPUT_DEFAULTS[input];
-}
+const withDefaults = (read) => (input) => read(input) || INPUT_DEFAULTS[input];
 
 ;// CONCATENATED MODULE: external "node:http"
 const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
@@ -3819,9 +3813,7 @@ function compact(text) {
 }
 const BASE64_RUN = /[\w+/-]+={0,2}/g;
 const HEX_RUN = /(?:\\x|(?<!\w)(?:0x)?)[0-9a-f]{2}(?:[:,-]?\s?(?:0x|\\x)?[0-9a-f]{2})*(?!\w)/gi;
-function hexDigits(run) {
-    return run.replace(/[0\\]x|[^0-9a-f]/gi, '');
-}
+const hexDigits = (run) => run.replace(/[0\\]x|[^0-9a-f]/gi, '');
 const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi;
 const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 function secrets_unescape(text) {

@@ -180,6 +180,5 @@ export function readConnection(read: InputSource, secrets: SecretMasker) {
 }
 
 /** An optional input's value, its default when it was left empty. */
-function withDefaults(read: InputSource): (input: Optional) => string {
-  return (input) => read(input) || INPUT_DEFAULTS[input]
-}
+const withDefaults = (read: InputSource) => (input: Optional) =>
+  read(input) || INPUT_DEFAULTS[input]

@@ -47,7 +47,6 @@ export async function cleanup(
 ) {
   const tokens = await client.listTokens()
   const aged = agesNow(clock, (at) => client.platformTime(at))
-  const project = projectOf(tokens)
   const plan = planCleanup(tokens, task, aged.now)
   // The longest a revoke took to be answered: how long one in flight may still take.
   let slowestMs = 0
@@ -116,7 +115,7 @@ export async function cleanup(
      */
     unknown,
     /** The project the listed records belong to, for the summary. */
-    project,
+    project: projectOf(tokens),
     /**
      * What ends the step's budget, or ended it: for the message when some were left. Read
      * last: a cancel may have come while the revokes ran.

@@ -130,8 +130,7 @@ export function unknownBecause(result: Pick<CleanupResult, 'stop'>): string {
  * When totalTimeout, or a cancel, cut a cleanup short: how far it got, and that a rerun
  * finishes it.
  */
-export function timeoutFailure(result: CleanupResult): string | undefined {
-  const { left, revoked, stop } = result
+export function timeoutFailure({ left, revoked, stop }: CleanupResult): string | undefined {
   if (left.length === 0) return undefined
   return `${stopped(stop)}: ${countTokens(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`
 }

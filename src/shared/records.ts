@@ -106,9 +106,7 @@ export function uniqueById<T extends Pick<TokenRecord, 'id'>>(records: T[]): T[]
  * An id for comparing without regard to case. Most are lower-case UUIDs already: they are
  * kept as they are, with no new string made for each of thousands.
  */
-function caseless(id: string): string {
-  return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id
-}
+const caseless = (id: string): string => (/[^a-z0-9-]/.test(id) ? id.toLowerCase() : id)
 
 /** Whether two platform ids are the same, compared without regard to case. */
 export function sameId(a: string, b: string): boolean {
