@@ -3071,18 +3071,8 @@ async function perform(client, task, context) {
     switch (task.operation) {
         case 'create':
             return { operation: 'create', task, result: await create(client, task, context.record) };
-        case 'list': {
-            const all = await client.listTokens();
-            const matches = nameMatcher(task.name);
-            const { state } = task;
-            const tokens = all.filter((t) => matches(t.name) && (state === 'all' || t.state === state));
-            const project = projectOf(all);
-            return {
-                operation: 'list',
-                task,
-                result: { operation: 'list', tokens: newestFirst(tokens), total: all.length, project },
-            };
-        }
+        case 'list':
+            return { operation: 'list', task, result: await list(client, task) };
         case 'revoke': {
             const result = { operation: 'revoke', ...(await client.revokeToken(task.tokenId)) };
             return { operation: 'revoke', task, result };
@@ -3092,6 +3082,13 @@ async function perform(client, task, context) {
         case 'audit':
             return { operation: 'audit', task, result: await audit(client, task, context.clock) };
     }
+}
+async function list(client, { name, state }) {
+    const all = await client.listTokens();
+    const matches = nameMatcher(name);
+    const tokens = all.filter((t) => matches(t.name) && (state === 'all' || t.state === state));
+    const project = projectOf(all);
+    return { operation: 'list', tokens: newestFirst(tokens), total: all.length, project };
 }
 
 ;// CONCATENATED MODULE: ./src/platform/project-guard.ts

@@ -1,6 +1,6 @@
 // The one place that writes a result to the runner: log lines, outputs, env, post-step state, summary.
 import { auditOutcome } from '../operations/audit.js'
-import type { Outcome } from '../operations/index.js'
+import type { Done, Outcome } from '../operations/index.js'
 import { ActionError, messageOf, toFile } from '../shared/errors.js'
 import type { PostState } from '../post/state.js'
 import { nameAndId, publicJson, tokenLabel, type TokenRecord } from '../shared/records.js'
@@ -35,9 +35,6 @@ export async function report(outcome: Outcome, options: ReportOptions, runner: R
     runner.warning(`Could not write the job summary: ${messageOf(error)}`)
   })
 }
-
-/** An operation's outcome, by its name. */
-type Done<O extends Outcome['operation']> = Extract<Outcome, { operation: O }>
 
 /** Writes an outcome's log lines and outputs; returns its summary. */
 function writeOut(outcome: Outcome, options: ReportOptions, runner: Runner) {
