@@ -1236,9 +1236,9 @@ function patternMatcher(pattern) {
 
 async function audit(client, task, clock) {
     const tokens = await client.listTokens();
-    const aged = agesNow(clock, (at) => client.platformTime(at));
-    const found = planAudit(tokens, task, aged.now);
-    return { operation: 'audit', ...found, total: tokens.length, project: projectOf(tokens), ...aged };
+    const { now, ages } = agesNow(clock, (at) => client.platformTime(at));
+    const listed = { total: tokens.length, project: projectOf(tokens), now, ages };
+    return { operation: 'audit', ...planAudit(tokens, task, now), ...listed };
 }
 function planAudit(tokens, task, now) {
     const matches = nameMatcher(task.name);
@@ -3266,17 +3266,16 @@ function revokedElsewhereNote(token) {
     return `was revoked by someone else meanwhile${at}${by} (another job, or a person): counted as revoked`;
 }
 function cleanupOutcome(result, { dryRun }) {
-    const { revoked, revokedElsewhere, notRevoked, left } = result;
     if (dryRun)
-        return `Dry run: ${countTokens(revoked.length)} would be revoked; nothing was revoked.`;
+        return `Dry run: ${countTokens(result.revoked.length)} would be revoked; nothing was revoked.`;
     const more = [
-        [revokedElsewhere.length, 'more had been revoked by someone else meanwhile'],
-        [notRevoked.length, 'could not be revoked'],
-        [left.length, `left when ${leftBecause(result)}`],
+        [result.revokedElsewhere.length, 'more had been revoked by someone else meanwhile'],
+        [result.notRevoked.length, 'could not be revoked'],
+        [result.left.length, `left when ${leftBecause(result)}`],
         [result.unknown.length, unknownBecause(result)],
     ];
     const said = more.filter(([count]) => count > 0).map(([count, what]) => `; ${count} ${what}`);
-    return `Revoked ${countTokens(revoked.length)}${said.join('')}.`;
+    return `Revoked ${countTokens(result.revoked.length)}${said.join('')}.`;
 }
 function stepFailure(outcome) {
     if (outcome.operation === 'audit')
@@ -3307,9 +3306,8 @@ function cleanupFailure(result) {
     const more = notRevoked.length > shown.length
         ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
         : '';
-    const total = notRevoked.length + revoked.length;
     const were = (n) => (n === 1 ? 'was' : 'were');
-    return `${notRevoked.length} of ${countTokens(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
+    return `${notRevoked.length} of ${countTokens(notRevoked.length + revoked.length)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -3340,9 +3338,8 @@ function createSummary({ token, reused }, task) {
         ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
         : `Created ${describeToken(token)}${mediator}.`;
     const value = `Its value is in the step output <code>tokenValue</code>${env}, masked in the log.`;
-    const exit = revokeOnExitNote(task.revokeOnExit, reused);
     return new Summary(reused ? 'Gateway token reused' : 'Gateway token created')
-        .paragraph(what, value, exit)
+        .paragraph(what, value, revokeOnExitNote(task.revokeOnExit, reused))
         .toString();
 }
 function revokeSummary({ token, alreadyRevoked }) {
@@ -3415,9 +3412,9 @@ function date(iso) {
 }
 const field = (value) => escapeMarkdown(truncate(oneLine(value), FIELD_CHARACTERS));
 class Summary {
-    now;
     text = '';
     bytes = 0;
+    now;
     constructor(heading, now = 0) {
         this.now = now;
         this.paragraph(`### ${heading}`);

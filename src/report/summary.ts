@@ -51,9 +51,8 @@ export function createSummary({ token, reused }: CreateResult, task: CreateTask)
     ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
     : `Created ${describeToken(token)}${mediator}.`
   const value = `Its value is in the step output <code>tokenValue</code>${env}, masked in the log.`
-  const exit = wording.revokeOnExitNote(task.revokeOnExit, reused)
   return new Summary(reused ? 'Gateway token reused' : 'Gateway token created')
-    .paragraph(what, value, exit)
+    .paragraph(what, value, wording.revokeOnExitNote(task.revokeOnExit, reused))
     .toString()
 }
 
@@ -162,12 +161,11 @@ type Column = keyof typeof CELLS
 export class Summary {
   private text = ''
   private bytes = 0
+  /** Dates the ages in its tables. */
+  private readonly now: number
 
-  /** `now` dates the ages in its tables. */
-  constructor(
-    heading: string,
-    private readonly now = 0,
-  ) {
+  constructor(heading: string, now = 0) {
+    this.now = now
     this.paragraph(`### ${heading}`)
   }
 

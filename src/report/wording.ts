@@ -95,17 +95,16 @@ export function revokedElsewhereNote(token: TokenRecord): string {
 
 /** One sentence on what a cleanup did, for the log and the summary. */
 export function cleanupOutcome(result: CleanupResult, { dryRun }: { dryRun: boolean }): string {
-  const { revoked, revokedElsewhere, notRevoked, left } = result
   if (dryRun)
-    return `Dry run: ${countTokens(revoked.length)} would be revoked; nothing was revoked.`
+    return `Dry run: ${countTokens(result.revoked.length)} would be revoked; nothing was revoked.`
   const more = [
-    [revokedElsewhere.length, 'more had been revoked by someone else meanwhile'],
-    [notRevoked.length, 'could not be revoked'],
-    [left.length, `left when ${leftBecause(result)}`],
+    [result.revokedElsewhere.length, 'more had been revoked by someone else meanwhile'],
+    [result.notRevoked.length, 'could not be revoked'],
+    [result.left.length, `left when ${leftBecause(result)}`],
     [result.unknown.length, unknownBecause(result)],
   ] as const
   const said = more.filter(([count]) => count > 0).map(([count, what]) => `; ${count} ${what}`)
-  return `Revoked ${countTokens(revoked.length)}${said.join('')}.`
+  return `Revoked ${countTokens(result.revoked.length)}${said.join('')}.`
 }
 
 /** Why a result, written out in full, still fails the step (some tokens not revoked). */
@@ -145,7 +144,6 @@ export function cleanupFailure(result: CleanupResult): string | undefined {
     notRevoked.length > shown.length
       ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
       : ''
-  const total = notRevoked.length + revoked.length
   const were = (n: number) => (n === 1 ? 'was' : 'were')
-  return `${notRevoked.length} of ${countTokens(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`
+  return `${notRevoked.length} of ${countTokens(notRevoked.length + revoked.length)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`
 }
