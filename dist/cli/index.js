@@ -472,11 +472,9 @@ function toRecord(value) {
     if (typeof state !== 'string' || state === '')
         return 'a record without a state';
     const record = { id, state };
-    for (const field of PUBLIC_FIELDS) {
-        const text = fields[field];
-        if (typeof text === 'string')
-            record[field] = text;
-    }
+    for (const field of PUBLIC_FIELDS)
+        if (typeof fields[field] === 'string')
+            record[field] = fields[field];
     if (typeof tokenValue === 'string' && tokenValue.trim() !== '')
         record.tokenValue = tokenValue;
     return record;
@@ -505,24 +503,15 @@ function uniqueById(records) {
     seen.clear();
     return records.filter(isNew);
 }
-function caseless(id) {
-    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
-}
+const caseless = (id) => (/[^a-z0-9-]/.test(id) ? id.toLowerCase() : id);
 function sameId(a, b) {
     return caseless(a) === caseless(b);
 }
 function projectOf(records) {
-    const [first, ...rest] = records;
-    const id = first?.projectId;
-    if (id === undefined)
+    const id = records[0]?.projectId;
+    if (id === undefined || records.some(({ projectId }) => projectId === undefined))
         return undefined;
-    let several = false;
-    for (const { projectId } of rest) {
-        if (projectId === undefined)
-            return undefined;
-        several ||= !sameId(projectId, id);
-    }
-    return several ? 'several' : { id };
+    return records.every(({ projectId = '' }) => sameId(projectId, id)) ? { id } : 'several';
 }
 function findById(tokens, tokenId) {
     return tokens.find((token) => sameId(token.id, tokenId));
@@ -636,10 +625,10 @@ function readNameFilters(raw) {
     return lines.length > 0 ? lines : undefined;
 }
 function readRequiredName(raw) {
-    const [name, ...more] = readNameFilters(raw) ?? [];
+    const [name] = readNameFilters(raw) ?? [];
     if (name === undefined)
         throw new InputError('name', "is required for this operation: the new token's name.");
-    if (more.length > 0 || raw.includes('\n'))
+    if (raw.includes('\n'))
         throw new InputError('name', `must be one line for operation create: a token has one name (several lines are filters, for list, cleanup and audit); got ${quote(raw)}.`);
     return name;
 }
@@ -709,7 +698,8 @@ function refuseUnknownInputs(given, declared) {
         const other = closest(variable, declared);
         return `'${variable.toLowerCase()}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`;
     });
-    throw new InputError(first.toLowerCase(), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`);
+    const alsoUnknown = also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : '';
+    throw new InputError(first.toLowerCase(), `is not an input of this action${guess}${alsoUnknown} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`);
 }
 function closest(variable, declared) {
     const squash = (name) => name.toUpperCase().replace(/[^A-Z0-9]/g, '');
@@ -785,9 +775,7 @@ const TASK_INPUTS = {
     audit: { name: readNameFilters, olderThan: readAuditAge },
 };
 const OPERATIONS = Object.keys(TASK_INPUTS);
-const TASK_SPECIFIC = [
-    ...new Set(Object.values(TASK_INPUTS).flatMap((task) => Object.keys(task))),
-];
+const TASK_SPECIFIC = [...new Set(Object.values(TASK_INPUTS).flatMap(Object.keys))];
 function readInputs(read, secrets, given) {
     secrets.add(read('clientSecret'));
     refuseUnknownInputs(given, DECLARED_INPUTS);
@@ -801,9 +789,8 @@ function readInputs(read, secrets, given) {
     const taskParsers = TASK_INPUTS[operation];
     const fields = Object.entries(taskParsers).map(([input, parse]) => [input, parse(value(input), input)]);
     const task = { operation, ...Object.fromEntries(fields) };
-    if (task.operation === 'cleanup' && task.name === undefined && task.olderThan === undefined) {
+    if (task.operation === 'cleanup' && task.name === undefined && task.olderThan === undefined)
         throw new InputError('name', "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.");
-    }
     return {
         connection,
         task,
@@ -834,9 +821,7 @@ function readConnection(read, secrets) {
         totalTimeoutMs: seconds('totalTimeout', 0, 21_600),
     };
 }
-function withDefaults(read) {
-    return (input) => read(input) || INPUT_DEFAULTS[input];
-}
+const withDefaults = (read) => (input) => read(input) || INPUT_DEFAULTS[input];
 
 ;// CONCATENATED MODULE: ./src/platform/find-created.ts
 
@@ -1037,18 +1022,14 @@ async function create(client, { name, ifExists, revokeOnExit }, record) {
     const tokens = ifExists === 'create' ? [] : await client.listTokens();
     const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'));
     if (existing === undefined) {
-        return {
-            operation: 'create',
-            token: await client.createToken(name, { when: revokeOnExit, record }),
-            reused: false,
-        };
+        const token = await client.createToken(name, { when: revokeOnExit, record });
+        return { operation: 'create', token, reused: false };
     }
     const which = `an active token named '${name}' exists already: ${existing.id}, created ${existing.createdAt ?? 'at an unknown time'}`;
     if (ifExists === 'fail')
         throw new ActionError(`${which}, and ifExists is fail.`);
-    if (existing.tokenValue === undefined) {
+    if (existing.tokenValue === undefined)
         throw new ActionError(`${which}, but the platform did not return its value, so it cannot be reused.`);
-    }
     return { operation: 'create', token: existing, reused: true };
 }
 async function handOnFailed(client, { token, reused }, error) {
@@ -1116,9 +1097,7 @@ class Deadline {
         return budget(this.totalMs, this.bound);
     }
 }
-function budget(totalMs, bound = 'totalTimeout') {
-    return `${bound} (${Math.round(totalMs / 1000)} s)`;
-}
+const budget = (totalMs, bound = 'totalTimeout') => `${bound} (${Math.round(totalMs / 1000)} s)`;
 function stopped(cause) {
     if (cause.by === 'cancel')
         return `The step was cancelled (${cause.signal})`;
@@ -1131,22 +1110,20 @@ function planCleanup(tokens, task, now) {
     const matches = nameMatcher(task.name);
     const byName = new Map();
     const records = new Map();
-    const revoke = [];
-    const kept = [];
+    const taken = [];
     for (const token of tokens) {
         records.set(token.name, (records.get(token.name) ?? 0) + 1);
         if (token.state !== 'active' || !matches(token.name))
             continue;
         if (token.name === undefined)
-            kept.push({ token, why: 'unreadable name' });
-        else {
-            const group = byName.get(token.name) ?? [];
-            group.push(token);
-            byName.set(token.name, group);
-        }
+            taken.push({ token, why: 'unreadable name' });
+        else if (byName.has(token.name))
+            byName.get(token.name)?.push(token);
+        else
+            byName.set(token.name, [token]);
     }
-    const ageMatters = task.olderThan !== undefined || task.keep > 0;
     const { olderThan } = task;
+    const ageMatters = olderThan !== undefined || task.keep > 0;
     const exactNames = new Set(task.name?.filter((line) => !line.includes('*')));
     for (const group of byName.values()) {
         const times = group.flatMap((token) => createdTime(token) ?? []).sort((a, b) => b - a);
@@ -1156,28 +1133,27 @@ function planCleanup(tokens, task, now) {
             if (created !== undefined && olderThan && !isOlder(created, olderThan, now))
                 continue;
             if (created === undefined && ageMatters)
-                kept.push({ token, why: 'unreadable date' });
+                taken.push({ token, why: 'unreadable date' });
             else if (created !== undefined && created >= boundary) {
                 const sole = !exactNames.has(token.name) && records.get(token.name) === 1;
-                kept.push({ token, why: 'keep', ...(sole && { soleOfName: true }) });
+                taken.push({ token, why: 'keep', ...(sole && { soleOfName: true }) });
             }
             else
-                revoke.push(token);
+                taken.push({ token, why: 'revoke' });
         }
     }
-    return spareKeepIds({ revoke, kept }, task.keepIds ?? []);
-}
-function spareKeepIds(plan, keepIds) {
-    const spared = new Set(keepIds.map((id) => id.toLowerCase()));
-    const isSpared = (token) => spared.has(token.id.toLowerCase());
-    const kept = [
-        ...plan.kept.filter(({ token }) => !isSpared(token)),
-        ...[...plan.revoke, ...plan.kept.map(({ token }) => token)]
-            .filter(isSpared)
-            .map((token) => ({ token, why: 'keepIds' })),
-    ];
-    const revoke = plan.revoke.filter((token) => !isSpared(token));
-    return { revoke: newestFirst(revoke), kept: newestFirstBy(kept, ({ token }) => token) };
+    const spared = new Set(task.keepIds?.map((id) => id.toLowerCase()));
+    const plan = { revoke: [], kept: [] };
+    for (const chosen of newestFirstBy(taken, ({ token }) => token)) {
+        const { token } = chosen;
+        if (spared.has(token.id.toLowerCase()))
+            plan.kept.push({ token, why: 'keepIds' });
+        else if (chosen.why === 'revoke')
+            plan.revoke.push(token);
+        else
+            plan.kept.push(chosen);
+    }
+    return plan;
 }
 function isOlder(created, age, now) {
     return now - created > age.ms;
@@ -1216,15 +1192,8 @@ function patternMatcher(pattern) {
 async function audit(client, task, clock) {
     const tokens = await client.listTokens();
     const { now, ages } = agesNow(clock, (at) => client.platformTime(at));
-    const found = planAudit(tokens, task, now);
-    return {
-        operation: 'audit',
-        ...found,
-        total: tokens.length,
-        project: projectOf(tokens),
-        now,
-        ages,
-    };
+    const listed = { total: tokens.length, project: projectOf(tokens), now, ages };
+    return { operation: 'audit', ...planAudit(tokens, task, now), ...listed };
 }
 function planAudit(tokens, task, now) {
     const matches = nameMatcher(task.name);
@@ -2760,8 +2729,7 @@ const LONGEST_STEP_MS = 1_000;
 class Learnt {
     value;
     stepMs = FIRST_STEP_MS;
-    nextStepAt = 0;
-    steppedAt = -Infinity;
+    changedAt = -Infinity;
     downAt = -Infinity;
     triedUntil = 0;
     held = Infinity;
@@ -2773,20 +2741,18 @@ class Learnt {
         if (to >= this.value)
             return false;
         this.value = this.held = to;
-        this.downAt = now;
+        this.downAt = this.changedAt = now;
         this.stepMs = Math.min(LONGEST_STEP_MS, this.stepMs * 2);
-        this.nextStepAt = now + this.stepMs;
         this.triedUntil = now + tryMs;
         return true;
     }
     up(to, now, tryMs) {
-        if (now < this.nextStepAt)
+        if (now < this.changedAt + this.stepMs)
             return false;
-        if (this.steppedAt > this.downAt)
+        if (this.changedAt > this.downAt)
             this.stepMs = Math.max(FIRST_STEP_MS, this.stepMs / 4);
         this.value = to;
-        this.steppedAt = now;
-        this.nextStepAt = now + this.stepMs;
+        this.changedAt = now;
         this.triedUntil = now + tryMs;
         return true;
     }
@@ -2814,7 +2780,7 @@ class Pool {
         this.limit = new Learnt(concurrency);
     }
     async run(items, send, left) {
-        const { clock, deadline } = this;
+        const { clock, deadline, pace } = this;
         const results = new Array(items.length);
         const pending = items.map((item, index) => ({ item, index, attemptsUsed: 0, notBefore: 0 }));
         let bug;
@@ -2825,31 +2791,31 @@ class Pool {
         };
         deadline.stopSignal.addEventListener('abort', woken);
         const start = async (entry) => {
-            const sentAt = clock.now();
-            const request = { sentAt, pace: this.pace.value, others: [...this.inFlight] };
+            const request = { sentAt: clock.now(), pace: pace.value, others: [...this.inFlight] };
             this.inFlight.add(request);
-            this.lastSentAt = sentAt;
-            this.sentAt.push(sentAt);
+            this.lastSentAt = request.sentAt;
+            this.sentAt.push(request.sentAt);
             try {
                 const sent = await send(entry.item, entry.attemptsUsed);
                 const now = clock.now();
                 const depth = 1 + request.others.filter((other) => other.turnedAway !== true).length;
                 if ('done' in sent) {
                     results[entry.index] = sent.done;
-                    this.admitted(request, depth, now);
+                    this.letIn.push({ at: now, depth });
+                    this.roundTripMs = now - request.sentAt;
+                    if (request.sentAt >= pace.downAt)
+                        pace.held = Math.max(pace.held, request.pace);
                     return;
                 }
-                request.turnedAway = true;
                 const { waitMs, attemptsUsed } = sent.throttled;
                 this.throttled(depth, waitMs, request, now);
                 entry.attemptsUsed = attemptsUsed;
                 entry.notBefore = now + waitMs + clock.jitter() * Math.min(100, 10 + waitMs / 40);
+                const after = pending.findIndex((other) => other.attemptsUsed === 0 || other.notBefore > entry.notBefore);
                 if (entry.notBefore >= now + deadline.remaining())
                     results[entry.index] = left(entry.item, sent.throttled);
-                else {
-                    const after = pending.findIndex((other) => other.attemptsUsed === 0 || other.notBefore > entry.notBefore);
+                else
                     pending.splice(after < 0 ? pending.length : after, 0, entry);
-                }
             }
             catch (error) {
                 bug = { error };
@@ -2867,7 +2833,7 @@ class Pool {
                     results[entry.index] = left(entry.item);
             if (pending.length === 0 && this.inFlight.size === 0)
                 break;
-            const triedUntil = Math.max(this.limit.triedUntil, this.pace.triedUntil);
+            const triedUntil = Math.max(this.limit.triedUntil, pace.triedUntil);
             const safe = now >= triedUntil && (this.letIn.at(-1)?.at ?? -Infinity) > this.turnedAwayAt;
             const alone = pending.at(-1)?.attemptsUsed !== 0 && this.inFlight.size === 0;
             const ready = pending.find((entry) => entry.notBefore <= now && (entry.attemptsUsed === 0 || safe || alone));
@@ -2882,9 +2848,8 @@ class Pool {
             }
             const first = pending[0]?.notBefore ?? Infinity;
             const held = first > now ? first : triedUntil > now ? triedUntil : Infinity;
-            const step = ready !== undefined && paced > now ? now + FIRST_STEP_MS : Infinity;
-            const wakeAt = free ? Math.min(Math.max(ready ? now : held, paced), step) : Infinity;
-            if (wakeAt === Infinity)
+            const wakeAt = ready ? Math.min(paced, now + FIRST_STEP_MS) : Math.max(held, paced);
+            if (!free || wakeAt === Infinity)
                 await (0,external_node_events_namespaceObject.once)(wake.signal, 'abort');
             else
                 await clock.sleep(wakeAt - now, wake.signal);
@@ -2894,20 +2859,15 @@ class Pool {
             throw bug.error;
         return results;
     }
-    admitted(request, depth, now) {
-        this.letIn.push({ at: now, depth });
-        this.roundTripMs = now - request.sentAt;
-        if (request.sentAt >= this.pace.downAt)
-            this.pace.held = Math.max(this.pace.held, request.pace);
-    }
     throttled(depth, waitMs, request, now) {
+        request.turnedAway = true;
         this.lastWaitMs = waitMs;
         this.turnedAwayAt = now;
-        const { limit, pace } = this;
+        const { pace } = this;
         const recent = now - Math.max(SECOND / 10, 4 * this.roundTripMs);
         const deep = this.letIn.some((admitted) => admitted.at >= recent && admitted.depth >= depth);
         if (depth > 1 && !deep) {
-            if (!limit.down(depth - 1, now) || depth - 1 >= this.said.limit)
+            if (!this.limit.down(depth - 1, now) || depth - 1 >= this.said.limit)
                 return;
             this.said.limit = depth - 1;
             this.log.info(`The platform turned away a revoke with ${depth - 1} others in flight: sending at most ${depth - 1} at a time.`);
@@ -2920,8 +2880,8 @@ class Pool {
         while ((this.sentAt[0] ?? now) <= now - SECOND)
             this.sentAt.shift();
         const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now));
-        const half = Math.min(request.pace, sending) / 2;
-        const under = letIn === 0 ? Math.max(SLOWEST, half) : letIn < request.pace ? UNDER * letIn : Infinity;
+        const half = Math.max(SLOWEST, Math.min(request.pace, sending) / 2);
+        const under = letIn === 0 ? half : letIn < request.pace ? UNDER * letIn : Infinity;
         if (!pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs()))
             return;
         this.lastSentAt = Math.max(this.lastSentAt, now);
@@ -2930,12 +2890,7 @@ class Pool {
         this.said.paced = true;
     }
     stepUp(now, pending) {
-        let lastBack = now;
-        for (const entry of pending) {
-            if (entry.attemptsUsed === 0)
-                break;
-            lastBack = entry.notBefore;
-        }
+        const lastBack = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now;
         const since = Math.max(SECOND / 10, now - (this.letIn[0]?.at ?? now));
         const letIn = Math.max(this.letInPerSecond(now), (this.letIn.length * SECOND) / since);
         if (now + this.lastWaitMs >= Math.max(lastBack, now + (pending.length * SECOND) / letIn))
@@ -2957,14 +2912,13 @@ class Pool {
         return Math.max(SECOND, (4 * SECOND) / this.pace.held);
     }
     letInPerSecond(now) {
-        const times = this.letIn;
-        while (times.length > 4 && (times[0]?.at ?? now) <= now - SECOND)
-            times.shift();
-        const first = times[0]?.at ?? now;
-        const last = times.at(-1)?.at ?? now;
-        if ((times.length >= 4 && first > now - SECOND) || last - first < SECOND / 10)
-            return times.filter((time) => time.at > now - SECOND).length;
-        return ((times.length - 1) * SECOND) / (last - first);
+        while (this.letIn.length > 4 && (this.letIn[0]?.at ?? now) <= now - SECOND)
+            this.letIn.shift();
+        const first = this.letIn[0]?.at ?? now;
+        const last = this.letIn.at(-1)?.at ?? now;
+        if ((this.letIn.length >= 4 && first > now - SECOND) || last - first < SECOND / 10)
+            return this.letIn.filter((admitted) => admitted.at > now - SECOND).length;
+        return ((this.letIn.length - 1) * SECOND) / (last - first);
     }
 }
 
@@ -2978,12 +2932,10 @@ class Pool {
 const SETTLE_GRACE_MS = 5_000;
 async function cleanup(client, task, { clock, log, deadline }) {
     const tokens = await client.listTokens();
-    const { now, ages } = agesNow(clock, (at) => client.platformTime(at));
-    const project = projectOf(tokens);
-    const plan = planCleanup(tokens, task, now);
+    const aged = agesNow(clock, (at) => client.platformTime(at));
+    const plan = planCleanup(tokens, task, aged.now);
     let slowestMs = 0;
-    const send = async (token, attemptsUsed) => {
-        const tokenId = token.id;
+    const send = async ({ id: tokenId }, attemptsUsed) => {
         const sentAt = clock.now();
         try {
             const options = { pooled: { attemptsUsed }, settle: 'later' };
@@ -3002,26 +2954,21 @@ async function cleanup(client, task, { clock, log, deadline }) {
             return { done: unsettled ? { tokenId, unsettled: error } : { error } };
         }
     };
-    const outlasted = (throttle) => throttle && {
+    const unsent = (_, throttle) => throttle && {
         error: new RequestError(`${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`, 429),
     };
     const ends = task.dryRun
         ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))
         :
-            await new Pool(task.concurrency, clock, deadline, log).run(plan.revoke, send, (_, t) => outlasted(t));
-    const { settled, fates } = await settleEnds(client, ends, { clock, deadline, slowestMs });
+            await new Pool(task.concurrency, clock, deadline, log).run(plan.revoke, send, unsent);
+    const settled = await settleEnds(client, ends, { clock, deadline, slowestMs });
     const revoked = [];
     const revokedElsewhere = [];
     const notRevoked = [];
     const left = [];
     const unknown = [];
     plan.revoke.forEach((token, i) => {
-        const sent = ends[i];
-        const end = sent !== undefined && 'unsettled' in sent
-            ? settled.shift()
-            : sent !== undefined && 'unsure' in sent
-                ? fates.get(token.id)
-                : sent;
+        const end = settled[i];
         if (end === 'unknown')
             unknown.push(token);
         else if (end === undefined)
@@ -3039,33 +2986,32 @@ async function cleanup(client, task, { clock, log, deadline }) {
         notRevoked,
         left,
         unknown,
-        project,
+        project: projectOf(tokens),
         stop: deadline.cause(),
-        now,
-        ages,
+        ...aged,
     };
 }
 async function settleEnds(client, ends, { clock, deadline, slowestMs }) {
     const refusals = ends.flatMap((end) => (end !== undefined && 'unsettled' in end ? [end] : []));
-    const unsure = ends.flatMap((end) => (end !== undefined && 'unsure' in end ? [end] : []));
-    if (unsure.length > 0) {
+    const unsure = ends.some((end) => end !== undefined && 'unsure' in end);
+    if (unsure) {
         deadline.grace(SETTLE_GRACE_MS);
         await clock.sleep(Math.min(SETTLE_GRACE_MS / 2, 2 * slowestMs), deadline.stopSignal);
     }
-    const listed = refusals.length + unsure.length > 0 ? client.listTokens() : undefined;
+    const listed = refusals.length > 0 || unsure ? client.listTokens() : undefined;
     listed?.catch(() => undefined);
     const settled = await settleRefusals(() => listed ?? client.listTokens(), refusals);
     const tokens = await listed?.catch(() => undefined);
-    const fates = new Map();
-    for (const { tokenId } of unsure) {
-        const found = tokens && findById(tokens, tokenId);
-        fates.set(tokenId, found === undefined
-            ? 'unknown'
-            : found.state === 'revoked'
-                ? { token: found, alreadyRevoked: false }
-                : undefined);
-    }
-    return { settled, fates };
+    return ends.map((end) => {
+        if (end === undefined || !('unsure' in end || 'unsettled' in end))
+            return end;
+        if ('unsettled' in end)
+            return settled.shift();
+        const found = tokens && findById(tokens, end.tokenId);
+        if (found === undefined)
+            return 'unknown';
+        return found.state === 'revoked' ? { token: found, alreadyRevoked: false } : undefined;
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/operations/index.ts
@@ -3078,20 +3024,8 @@ async function perform(client, task, context) {
     switch (task.operation) {
         case 'create':
             return { operation: 'create', task, result: await create(client, task, context.record) };
-        case 'list': {
-            const all = await client.listTokens();
-            const matches = nameMatcher(task.name);
-            const { state } = task;
-            const tokens = all.filter((t) => matches(t.name) && (state === 'all' || t.state === state));
-            const project = projectOf(all);
-            const result = {
-                operation: 'list',
-                tokens: newestFirst(tokens),
-                total: all.length,
-                project,
-            };
-            return { operation: 'list', task, result };
-        }
+        case 'list':
+            return { operation: 'list', task, result: await list(client, task) };
         case 'revoke': {
             const result = { operation: 'revoke', ...(await client.revokeToken(task.tokenId)) };
             return { operation: 'revoke', task, result };
@@ -3101,6 +3035,13 @@ async function perform(client, task, context) {
         case 'audit':
             return { operation: 'audit', task, result: await audit(client, task, context.clock) };
     }
+}
+async function list(client, { name, state }) {
+    const all = await client.listTokens();
+    const matches = nameMatcher(name);
+    const tokens = all.filter((t) => matches(t.name) && (state === 'all' || t.state === state));
+    const project = projectOf(all);
+    return { operation: 'list', tokens: newestFirst(tokens), total: all.length, project };
 }
 
 ;// CONCATENATED MODULE: ./src/platform/project-guard.ts
@@ -3235,18 +3176,21 @@ function ageOf(token, now) {
     const created = createdTime(token);
     return created === undefined ? undefined : formatAge(now - created);
 }
-function keptByKeep(keep, soleOfName = false) {
+function whyKept({ why, soleOfName }, keep) {
+    if (why === 'keepIds')
+        return 'its id is in keepIds';
+    if (why === 'unreadable name')
+        return KEPT_NAMELESS;
+    if (why === 'unreadable date')
+        return UNDATED;
     const which = keep === 1 ? 'the newest of its name' : `one of the ${keep} newest of its name`;
     const hint = soleOfName ? '; the only token its name has: keep: 0 revokes it too' : '';
     return `${which} (keep: ${keep})${hint}`;
 }
+const UNDATED = 'its createdAt cannot be read';
 function ageUnknown(token) {
     const createdAt = token.createdAt === undefined ? 'none' : quote(token.createdAt, 100);
     return `Token ${nameAndId(token)} has a createdAt that cannot be read (${createdAt}): its age is unknown`;
-}
-const KEPT_BY_ID = 'its id is in keepIds';
-function keptIds(count) {
-    return `${count === 1 ? 'token id' : `${count} token ids`} in keepIds`;
 }
 const KEPT_NAMELESS = 'its name is not text, so which name it belongs to, and whether it is the newest of that name, cannot be told';
 function revokeOnExitNote(when, reused = false) {
@@ -3275,17 +3219,16 @@ function revokedElsewhereNote(token) {
     return `was revoked by someone else meanwhile${at}${by} (another job, or a person): counted as revoked`;
 }
 function cleanupOutcome(result, { dryRun }) {
-    const { revoked, revokedElsewhere, notRevoked, left } = result;
     if (dryRun)
-        return `Dry run: ${countTokens(revoked.length)} would be revoked; nothing was revoked.`;
+        return `Dry run: ${countTokens(result.revoked.length)} would be revoked; nothing was revoked.`;
     const more = [
-        [revokedElsewhere.length, 'more had been revoked by someone else meanwhile'],
-        [notRevoked.length, 'could not be revoked'],
-        [left.length, `left when ${leftBecause(result)}`],
+        [result.revokedElsewhere.length, 'more had been revoked by someone else meanwhile'],
+        [result.notRevoked.length, 'could not be revoked'],
+        [result.left.length, `left when ${leftBecause(result)}`],
         [result.unknown.length, unknownBecause(result)],
     ];
     const said = more.filter(([count]) => count > 0).map(([count, what]) => `; ${count} ${what}`);
-    return `Revoked ${countTokens(revoked.length)}${said.join('')}.`;
+    return `Revoked ${countTokens(result.revoked.length)}${said.join('')}.`;
 }
 function stepFailure(outcome) {
     if (outcome.operation === 'audit')
@@ -3302,8 +3245,7 @@ function stepFailure(outcome) {
 function unknownBecause(result) {
     return `may have been revoked or not: in flight when ${leftBecause(result)}, and no list could tell`;
 }
-function timeoutFailure(result) {
-    const { left, revoked, stop } = result;
+function timeoutFailure({ left, revoked, stop }) {
     if (left.length === 0)
         return undefined;
     return `${stopped(stop)}: ${countTokens(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`;
@@ -3317,9 +3259,8 @@ function cleanupFailure(result) {
     const more = notRevoked.length > shown.length
         ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
         : '';
-    const total = notRevoked.length + revoked.length;
     const were = (n) => (n === 1 ? 'was' : 'were');
-    return `${notRevoked.length} of ${countTokens(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
+    return `${notRevoked.length} of ${countTokens(notRevoked.length + revoked.length)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -3332,7 +3273,6 @@ const SUMMARY_LIMIT_BYTES = 128 * 1024;
 const RESERVE_BYTES = 4 * 1024;
 const FIELD_CHARACTERS = 200;
 const ALL_IN_TOKENS_FILE = 'the file named by the <code>tokensFile</code> output has all of them';
-const UNDATED = 'its createdAt cannot be read';
 const CELLS = {
     Name: (row) => (row.name === undefined ? `<em>${NO_NAME}</em>` : field(row.name)),
     Id: (row) => code(row.id),
@@ -3350,9 +3290,9 @@ function createSummary({ token, reused }, task) {
     const what = reused
         ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
         : `Created ${describeToken(token)}${mediator}.`;
-    const exit = revokeOnExitNote(task.revokeOnExit, reused);
+    const value = `Its value is in the step output <code>tokenValue</code>${env}, masked in the log.`;
     return new Summary(reused ? 'Gateway token reused' : 'Gateway token created')
-        .paragraph(`${what} Its value is in the step output <code>tokenValue</code>${env}, masked in the log.${exit === undefined ? '' : ` ${exit}`}`)
+        .paragraph(what, value, revokeOnExitNote(task.revokeOnExit, reused))
         .toString();
 }
 function revokeSummary({ token, alreadyRevoked }) {
@@ -3363,15 +3303,14 @@ function revokeSummary({ token, alreadyRevoked }) {
     return new Summary('Gateway token revoked').paragraph(what).toString();
 }
 function listSummary(result, task) {
-    const { tokens, total } = result;
     const filters = [
         task.name === undefined ? undefined : `name ${names(task.name)}`,
         task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
     ].filter((filter) => filter !== undefined);
     const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : '';
     return new Summary(`Gateway tokens${inProject(result.project)}`)
-        .paragraph(`${tokens.length} of ${countTokens(total)}${matching}.`)
-        .table('Tokens', tokens, ['State', 'Created', 'Created by', 'Revoked'])
+        .paragraph(`${result.tokens.length} of ${countTokens(result.total)}${matching}.`)
+        .table('Tokens', result.tokens, ['State', 'Created', 'Created by', 'Revoked'])
         .toString();
 }
 function cleanupSummary(result, task) {
@@ -3381,26 +3320,14 @@ function cleanupSummary(result, task) {
         task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
         task.keepIds.length > 0 ? `never the ${keptIds(task.keepIds.length)}` : undefined,
     ];
-    const sentences = [
-        `Selected ${selection.filter((part) => part !== undefined).join(', ')}.`,
-        cleanupOutcome(result, task),
-        ageClockNote(result),
-    ];
-    const keptBecause = {
-        keepIds: KEPT_BY_ID,
-        'unreadable name': KEPT_NAMELESS,
-        'unreadable date': UNDATED,
-    };
-    const kept = result.kept.map(({ token, why, soleOfName }) => ({
-        ...token,
-        why: why === 'keep' ? keptByKeep(task.keep, soleOfName) : keptBecause[why],
-    }));
+    const selected = `Selected ${selection.filter((part) => part !== undefined).join(', ')}.`;
+    const kept = result.kept.map((kept) => ({ ...kept.token, why: whyKept(kept, task.keep) }));
     const notRevoked = result.notRevoked.map(({ token, reason }) => ({ ...token, why: reason }));
     const unknown = result.unknown.map((token) => ({ ...token, why: unknownBecause(result) }));
     const left = `Left active: ${leftBecause(result)}`;
     const heading = `Gateway token cleanup${task.dryRun ? ' (dry run)' : ''}`;
     return new Summary(`${heading}${inProject(result.project)}`, result.now)
-        .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
+        .paragraph(selected, cleanupOutcome(result, task), ageClockNote(result))
         .table('Not revoked', notRevoked, ['Why'], 'each has a warning in the log')
         .table(left, result.left, ['Age'], 'run the cleanup again to revoke them')
         .table('Revoked or not: unknown', unknown, ['Why'], 'each has a warning in the log')
@@ -3411,10 +3338,9 @@ function cleanupSummary(result, task) {
 }
 function auditSummary(result, task) {
     const limit = `Active tokens ${named(task.name)}, older than ${field(task.olderThan.text)}.`;
-    const sentences = [limit, auditOutcome(result, task), ageClockNote(result)];
     const undated = result.undated.map((token) => ({ ...token, why: UNDATED }));
     return new Summary(`Gateway token audit${inProject(result.project)}`, result.now)
-        .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
+        .paragraph(limit, auditOutcome(result, task), ageClockNote(result))
         .table(`Older than ${field(task.olderThan.text)}`, result.findings, ['Age', 'Created by'])
         .table('Age unknown', undated, ['Created', 'Why'], 'each has a warning in the log')
         .toString();
@@ -3424,18 +3350,11 @@ function inProject(project) {
         return '';
     return project === 'several' ? ': several projects' : `: project ${code(project.id)}`;
 }
-function named(filters) {
-    return filters === undefined ? 'of any name' : `named ${names(filters)}`;
-}
-function names(filters) {
-    return filters.map(code).join(', ');
-}
-function describeToken(token) {
-    return `gateway token <strong>${CELLS.Name(token)}</strong> (${code(token.id)})`;
-}
-function code(value) {
-    return `<code>${field(value)}</code>`;
-}
+const keptIds = (count) => `${count === 1 ? 'token id' : `${count} token ids`} in keepIds`;
+const named = (filters) => filters === undefined ? 'of any name' : `named ${names(filters)}`;
+const names = (filters) => filters.map(code).join(', ');
+const describeToken = (token) => `gateway token <strong>${CELLS.Name(token)}</strong> (${code(token.id)})`;
+const code = (value) => `<code>${field(value)}</code>`;
 function date(iso) {
     if (iso === undefined)
         return '';
@@ -3444,18 +3363,17 @@ function date(iso) {
         return field(iso);
     return new Date(time).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 }
-function field(value) {
-    return escapeMarkdown(truncate(oneLine(value), FIELD_CHARACTERS));
-}
+const field = (value) => escapeMarkdown(truncate(oneLine(value), FIELD_CHARACTERS));
 class Summary {
-    now;
     text = '';
     bytes = 0;
+    now;
     constructor(heading, now = 0) {
         this.now = now;
         this.paragraph(`### ${heading}`);
     }
-    paragraph(markdown) {
+    paragraph(...sentences) {
+        const markdown = sentences.filter((sentence) => sentence !== undefined).join(' ');
         if (this.add(`${markdown}\n\n`))
             return this;
         const cut = cutMarkdown(markdown, SUMMARY_LIMIT_BYTES - 1 - RESERVE_BYTES - this.bytes - 2);
@@ -3518,16 +3436,14 @@ function writeTokenFile(path, value) {
     finally {
         (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
-}
-function writeTokensFile(dir, json) {
-    const path = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-tokens-', '.json'));
-    writeTokenFile(path, json);
     return path;
 }
+function writeTokensFile(dir, json) {
+    return writeTokenFile((0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), randomName('gateway-tokens-', '.json')), json);
+}
 function removeTokenFile(path, dir) {
-    if (!TOKEN_FILE_NAME.test((0,external_node_path_namespaceObject.basename)(path)) || path !== (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), (0,external_node_path_namespaceObject.basename)(path))) {
+    if (!TOKEN_FILE_NAME.test((0,external_node_path_namespaceObject.basename)(path)) || path !== (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), (0,external_node_path_namespaceObject.basename)(path)))
         throw new Error(`it is not a token file of this action in ${(0,external_node_path_namespaceObject.resolve)(dir)}.`);
-    }
     try {
         if (!(0,external_node_fs_namespaceObject.lstatSync)(path).isFile())
             throw new Error('it is no longer a plain file.');
@@ -3552,15 +3468,12 @@ function removeTokenFile(path, dir) {
 const MAX_OUTPUT_BYTES = 1_048_576;
 const MAX_ENV_VALUE_BYTES = 32 * 1024;
 async function report(outcome, options, runner) {
-    const summary = writeOut(outcome, options, runner);
+    const markdown = writeOut(outcome, options, runner);
     if (!options.summary)
         return;
-    try {
-        await runner.writeSummary(summary);
-    }
-    catch (error) {
+    await runner.writeSummary(markdown).catch((error) => {
         runner.warning(`Could not write the job summary: ${messageOf(error)}`);
-    }
+    });
 }
 function writeOut(outcome, options, runner) {
     switch (outcome.operation) {
@@ -3629,13 +3542,13 @@ function old(token, now) {
 }
 function writeCleanup({ task, result }, runner) {
     writeAgeClock(result, runner);
-    for (const { token, why, soleOfName } of result.kept)
-        if (why === 'keep' || why === 'keepIds')
-            runner.info(`Kept ${tokenLabel(token)}${old(token, result.now)}: ${why === 'keep' ? keptByKeep(task.keep, soleOfName) : KEPT_BY_ID}.`);
-        else if (why === 'unreadable name')
-            runner.warning(`Token ${nameAndId(token)} is not revoked: ${KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`);
+    for (const kept of result.kept)
+        if (kept.why === 'keep' || kept.why === 'keepIds')
+            runner.info(`Kept ${tokenLabel(kept.token)}${old(kept.token, result.now)}: ${whyKept(kept, task.keep)}.`);
+        else if (kept.why === 'unreadable name')
+            runner.warning(`Token ${nameAndId(kept.token)} is not revoked: ${KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`);
         else
-            runner.warning(`${ageUnknown(token)}, so it is not revoked.`);
+            runner.warning(`${ageUnknown(kept.token)}, so it is not revoked.`);
     const verb = task.dryRun ? 'Would revoke' : 'Revoked';
     for (const token of result.revoked)
         runner.info(`${verb} ${tokenLabel(token)}${old(token, result.now)}.`);
@@ -3666,10 +3579,7 @@ function recordOutputs(runner, token) {
 function tokenFile(value, { postState }, runner) {
     const path = newTokenFilePath(runner.tempDir());
     postState.tokenFile(path);
-    toFile(`the token value to ${path} (writeTokenFile)`, () => {
-        writeTokenFile(path, value);
-    });
-    return path;
+    return toFile(`the token value to ${path} (writeTokenFile)`, () => writeTokenFile(path, value));
 }
 function listOutputs(runner, tokens) {
     const json = publicJson(tokens);
@@ -3747,9 +3657,8 @@ class Secrets {
         return this.longestFirst.reduce((result, value) => result.replaceAll(value, '***'), text);
     }
     hide(text) {
-        const result = this.removeWhole(text);
         const holdsPiece = (bytes) => [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
-        return this.removePieces(result)
+        return this.removePieces(this.removeWhole(text))
             .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
             .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run));
     }
@@ -3780,9 +3689,7 @@ function compact(text) {
 }
 const BASE64_RUN = /[\w+/-]+={0,2}/g;
 const HEX_RUN = /(?:\\x|(?<!\w)(?:0x)?)[0-9a-f]{2}(?:[:,-]?\s?(?:0x|\\x)?[0-9a-f]{2})*(?!\w)/gi;
-function hexDigits(run) {
-    return run.replace(/[0\\]x|[^0-9a-f]/gi, '');
-}
+const hexDigits = (run) => run.replace(/[0\\]x|[^0-9a-f]/gi, '');
 const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi;
 const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 function secrets_unescape(text) {

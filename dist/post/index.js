@@ -828,10 +828,10 @@ function readNameFilters(raw) {
     return lines.length > 0 ? lines : undefined;
 }
 function readRequiredName(raw) {
-    const [name, ...more] = readNameFilters(raw) ?? [];
+    const [name] = readNameFilters(raw) ?? [];
     if (name === undefined)
         throw new errors/* InputError */.dz('name', "is required for this operation: the new token's name.");
-    if (more.length > 0 || raw.includes('\n'))
+    if (raw.includes('\n'))
         throw new errors/* InputError */.dz('name', `must be one line for operation create: a token has one name (several lines are filters, for list, cleanup and audit); got ${(0,shared_text/* quote */.hD)(raw)}.`);
     return name;
 }
@@ -901,7 +901,8 @@ function unknown_inputs_refuseUnknownInputs(given, declared) {
         const other = closest(variable, declared);
         return `'${variable.toLowerCase()}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`;
     });
-    throw new InputError(first.toLowerCase(), `is not an input of this action${guess}${also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`);
+    const alsoUnknown = also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : '';
+    throw new InputError(first.toLowerCase(), `is not an input of this action${guess}${alsoUnknown} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`);
 }
 function closest(variable, declared) {
     const squash = (name) => name.toUpperCase().replace(/[^A-Z0-9]/g, '');
@@ -977,9 +978,7 @@ const TASK_INPUTS = {
     audit: { name: readNameFilters, olderThan: readAuditAge },
 };
 const OPERATIONS = Object.keys(TASK_INPUTS);
-const TASK_SPECIFIC = [
-    ...new Set(Object.values(TASK_INPUTS).flatMap((task) => Object.keys(task))),
-];
+const TASK_SPECIFIC = [...new Set(Object.values(TASK_INPUTS).flatMap(Object.keys))];
 function readInputs(read, secrets, given) {
     secrets.add(read('clientSecret'));
     refuseUnknownInputs(given, DECLARED_INPUTS);
@@ -993,9 +992,8 @@ function readInputs(read, secrets, given) {
     const taskParsers = TASK_INPUTS[operation];
     const fields = Object.entries(taskParsers).map(([input, parse]) => [input, parse(value(input), input)]);
     const task = { operation, ...Object.fromEntries(fields) };
-    if (task.operation === 'cleanup' && task.name === undefined && task.olderThan === undefined) {
+    if (task.operation === 'cleanup' && task.name === undefined && task.olderThan === undefined)
         throw new InputError('name', "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.");
-    }
     return {
         connection,
         task,
@@ -1026,9 +1024,7 @@ function readConnection(read, secrets) {
         totalTimeoutMs: seconds('totalTimeout', 0, 21_600),
     };
 }
-function withDefaults(read) {
-    return (input) => read(input) || INPUT_DEFAULTS[input];
-}
+const withDefaults = (read) => (input) => read(input) || INPUT_DEFAULTS[input];
 
 // EXTERNAL MODULE: ./src/platform/http.ts + 3 modules
 var http = __nccwpck_require__(165);
@@ -1105,16 +1101,14 @@ function writeTokenFile(path, value) {
     finally {
         closeSync(fd);
     }
-}
-function writeTokensFile(dir, json) {
-    const path = join(resolve(dir), randomName('gateway-tokens-', '.json'));
-    writeTokenFile(path, json);
     return path;
 }
+function writeTokensFile(dir, json) {
+    return writeTokenFile(join(resolve(dir), randomName('gateway-tokens-', '.json')), json);
+}
 function removeTokenFile(path, dir) {
-    if (!TOKEN_FILE_NAME.test((0,external_node_path_namespaceObject.basename)(path)) || path !== (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), (0,external_node_path_namespaceObject.basename)(path))) {
+    if (!TOKEN_FILE_NAME.test((0,external_node_path_namespaceObject.basename)(path)) || path !== (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(dir), (0,external_node_path_namespaceObject.basename)(path)))
         throw new Error(`it is not a token file of this action in ${(0,external_node_path_namespaceObject.resolve)(dir)}.`);
-    }
     try {
         if (!(0,external_node_fs_.lstatSync)(path).isFile())
             throw new Error('it is no longer a plain file.');
@@ -3014,9 +3008,8 @@ class Secrets {
         return this.longestFirst.reduce((result, value) => result.replaceAll(value, '***'), text);
     }
     hide(text) {
-        const result = this.removeWhole(text);
         const holdsPiece = (bytes) => [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
-        return this.removePieces(result)
+        return this.removePieces(this.removeWhole(text))
             .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
             .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run));
     }
@@ -3047,9 +3040,7 @@ function compact(text) {
 }
 const BASE64_RUN = /[\w+/-]+={0,2}/g;
 const HEX_RUN = /(?:\\x|(?<!\w)(?:0x)?)[0-9a-f]{2}(?:[:,-]?\s?(?:0x|\\x)?[0-9a-f]{2})*(?!\w)/gi;
-function hexDigits(run) {
-    return run.replace(/[0\\]x|[^0-9a-f]/gi, '');
-}
+const hexDigits = (run) => run.replace(/[0\\]x|[^0-9a-f]/gi, '');
 const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi;
 const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 function secrets_unescape(text) {
@@ -3261,11 +3252,9 @@ function toRecord(value) {
     if (typeof state !== 'string' || state === '')
         return 'a record without a state';
     const record = { id, state };
-    for (const field of PUBLIC_FIELDS) {
-        const text = fields[field];
-        if (typeof text === 'string')
-            record[field] = text;
-    }
+    for (const field of PUBLIC_FIELDS)
+        if (typeof fields[field] === 'string')
+            record[field] = fields[field];
     if (typeof tokenValue === 'string' && tokenValue.trim() !== '')
         record.tokenValue = tokenValue;
     return record;
@@ -3294,24 +3283,15 @@ function uniqueById(records) {
     seen.clear();
     return records.filter(isNew);
 }
-function caseless(id) {
-    return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id;
-}
+const caseless = (id) => (/[^a-z0-9-]/.test(id) ? id.toLowerCase() : id);
 function sameId(a, b) {
     return caseless(a) === caseless(b);
 }
 function projectOf(records) {
-    const [first, ...rest] = records;
-    const id = first?.projectId;
-    if (id === undefined)
+    const id = records[0]?.projectId;
+    if (id === undefined || records.some(({ projectId }) => projectId === undefined))
         return undefined;
-    let several = false;
-    for (const { projectId } of rest) {
-        if (projectId === undefined)
-            return undefined;
-        several ||= !sameId(projectId, id);
-    }
-    return several ? 'several' : { id };
+    return records.every(({ projectId = '' }) => sameId(projectId, id)) ? { id } : 'several';
 }
 function findById(tokens, tokenId) {
     return tokens.find((token) => sameId(token.id, tokenId));
@@ -3516,9 +3496,7 @@ class Deadline {
         return budget(this.totalMs, this.bound);
     }
 }
-function budget(totalMs, bound = 'totalTimeout') {
-    return `${bound} (${Math.round(totalMs / 1000)} s)`;
-}
+const budget = (totalMs, bound = 'totalTimeout') => `${bound} (${Math.round(totalMs / 1000)} s)`;
 function stopped(cause) {
     if (cause.by === 'cancel')
         return `The step was cancelled (${cause.signal})`;

@@ -108,11 +108,12 @@ export function readNameFilters(raw: string): string[] | undefined {
 
 /** create's name: the new token's, required, one line. */
 export function readRequiredName(raw: string): string {
-  const [name, ...more] = readNameFilters(raw) ?? []
+  const [name] = readNameFilters(raw) ?? []
   if (name === undefined)
     throw new InputError('name', "is required for this operation: the new token's name.")
-  // A line break the filters' reading dropped (blank lines) still makes a name of two lines.
-  if (more.length > 0 || raw.includes('\n'))
+  // Several lines are several filters; a line break the filters' reading dropped (blank
+  // lines) still makes a name of two lines.
+  if (raw.includes('\n'))
     throw new InputError(
       'name',
       `must be one line for operation create: a token has one name (several lines are filters, for list, cleanup and audit); got ${quote(raw)}.`,

@@ -87,9 +87,7 @@ const TASK_INPUTS = {
 type Operation = keyof typeof TASK_INPUTS
 const OPERATIONS = Object.keys(TASK_INPUTS) as Operation[]
 // The inputs that some operations read and the others ignore.
-const TASK_SPECIFIC = [
-  ...new Set(Object.values(TASK_INPUTS).flatMap((task) => Object.keys(task))),
-] as Optional[]
+const TASK_SPECIFIC = [...new Set(Object.values(TASK_INPUTS).flatMap(Object.keys))] as Optional[]
 
 /** What the parsers of an operation's inputs make of them: its task, but for `operation`. */
 type Parsed<P> = { [K in keyof P]: P[K] extends parsers.Parser<infer T> ? T : never }
@@ -131,13 +129,12 @@ export function readInputs(read: InputSource, secrets: SecretMasker, given: read
     ([input, parse]) => [input, parse(value(input as Optional), input)] as const,
   )
   const task = { operation, ...Object.fromEntries(fields) } as Task
-  if (task.operation === 'cleanup' && task.name === undefined && task.olderThan === undefined) {
-    // Without a selector, a cleanup would revoke every token of the project.
+  // Without a selector, a cleanup would revoke every token of the project.
+  if (task.operation === 'cleanup' && task.name === undefined && task.olderThan === undefined)
     throw new InputError(
       'name',
       "or 'olderThan' is required for operation cleanup: say which tokens to revoke (name: ci-*, olderThan: 30d). Nothing was revoked.",
     )
-  }
   return {
     connection,
     task,
@@ -183,6 +180,5 @@ export function readConnection(read: InputSource, secrets: SecretMasker) {
 }
 
 /** An optional input's value, its default when it was left empty. */
-function withDefaults(read: InputSource): (input: Optional) => string {
-  return (input) => read(input) || INPUT_DEFAULTS[input]
-}
+const withDefaults = (read: InputSource) => (input: Optional) =>
+  read(input) || INPUT_DEFAULTS[input]

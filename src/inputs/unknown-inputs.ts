@@ -27,11 +27,10 @@ export function refuseUnknownInputs(given: readonly string[], declared: readonly
     const other = closest(variable, declared)
     return `'${variable.toLowerCase()}'${other === undefined ? '' : ` (did you mean '${other}'?)`}`
   })
+  const alsoUnknown = also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''
   throw new InputError(
     first.toLowerCase(),
-    `is not an input of this action${guess}${
-      also.length > 0 ? ` Also unknown: ${also.join(', ')}.` : ''
-    } Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`,
+    `is not an input of this action${guess}${alsoUnknown} Nothing was sent: the runner passes an unknown input on with only a warning, and a misspelt one could drop a filter and widen what the action revokes. If the step's with: does not set it, it may come from an env: block of the step, the job or the workflow: a variable named INPUT_${first.toUpperCase()} there reaches the action as an input; rename it.`,
   )
 }
 

@@ -2,36 +2,23 @@
 import type { AuditTask } from '../inputs/read.js'
 import type { TokenApi } from '../platform/client.js'
 import { createdTime, nameAndId, newestFirst, projectOf } from '../shared/records.js'
-import type { ListedProject, TokenRecord } from '../shared/records.js'
+import type { TokenRecord } from '../shared/records.js'
 import { countTokens } from '../shared/text.js'
-import { agesNow, type AgeClock, type Clock } from '../shared/time.js'
+import { agesNow, type Clock } from '../shared/time.js'
 import { isOlder, nameMatcher } from './cleanup-plan.js'
 
 /**
  * What an audit found (planAudit), how many tokens the project has and which it is, and
  * when and on whose clock the ages were measured. `findings` are the outputs.
  */
-export type AuditResult = ReturnType<typeof planAudit> & {
-  operation: 'audit'
-  total: number
-  project: ListedProject
-  now: number
-  ages: AgeClock
-}
+export type AuditResult = Awaited<ReturnType<typeof audit>>
 
 /** Lists the tokens and measures their ages on the platform's clock when it can. */
-export async function audit(client: TokenApi, task: AuditTask, clock: Clock): Promise<AuditResult> {
+export async function audit(client: TokenApi, task: AuditTask, clock: Clock) {
   const tokens = await client.listTokens()
   const { now, ages } = agesNow(clock, (at) => client.platformTime(at))
-  const found = planAudit(tokens, task, now)
-  return {
-    operation: 'audit',
-    ...found,
-    total: tokens.length,
-    project: projectOf(tokens),
-    now,
-    ages,
-  }
+  const listed = { total: tokens.length, project: projectOf(tokens), now, ages }
+  return { operation: 'audit' as const, ...planAudit(tokens, task, now), ...listed }
 }
 
 /**

@@ -1,7 +1,7 @@
 // Which tokens a filter takes: token names matched against patterns, what a cleanup revokes and keeps, and which are older than an age, decided from the list alone.
 import type { Duration } from '../inputs/parsers.js'
 import type { CleanupTask } from '../inputs/read.js'
-import { createdTime, newestFirst, newestFirstBy, type TokenRecord } from '../shared/records.js'
+import { createdTime, newestFirstBy, type TokenRecord } from '../shared/records.js'
 
 /**
  * A token the selection took and does not revoke, and why. `keepIds`: its id is one the
@@ -11,11 +11,14 @@ import { createdTime, newestFirst, newestFirstBy, type TokenRecord } from '../sh
  * `unreadable date`: its age cannot be told; `unreadable name`: its name is not text, so it
  * belongs to no name to rank in.
  */
-export type KeptToken = {
-  token: TokenRecord
-  why: 'keepIds' | 'keep' | 'unreadable date' | 'unreadable name'
-  soleOfName?: boolean
-}
+export type KeptToken = { token: TokenRecord; why: KeptBecause; soleOfName?: boolean }
+type KeptBecause = 'keepIds' | 'keep' | 'unreadable date' | 'unreadable name'
+
+/** A token the selection took: kept, and why, or revoked. */
+type Taken = KeptToken | { token: TokenRecord; why: 'revoke' }
+
+/** What a cleanup revokes, and what it keeps of what the selection took. */
+type Plan = { revoke: TokenRecord[]; kept: KeptToken[] }
 
 /**
  * Chooses what a cleanup revokes: active tokens matching `name` (any of its filters, see
@@ -24,32 +27,28 @@ export type KeptToken = {
  * (`olderThan`, or ranking for `keep`); with a name alone and `keep: 0`, it goes too. A
  * token whose name is not text is never revoked: nothing can rank it among its name.
  * At the `keep` boundary, tokens that tie (same second) are all kept. A token whose id is
- * in `keepIds` is never revoked (see spareKeepIds). Both lists come newest first.
+ * in `keepIds` is never revoked. Both lists come newest first.
  */
 export function planCleanup(
   tokens: readonly TokenRecord[],
   task: Pick<CleanupTask, 'name' | 'olderThan' | 'keep'> & Partial<Pick<CleanupTask, 'keepIds'>>,
   now: number,
-): { revoke: TokenRecord[]; kept: KeptToken[] } {
+): Plan {
   const matches = nameMatcher(task.name)
   const byName = new Map<string, TokenRecord[]>()
   // Every record of each name, revoked ones too: a name with one has been used once.
   const records = new Map<string | undefined, number>()
-  const revoke: TokenRecord[] = []
-  const kept: KeptToken[] = []
+  const taken: Taken[] = []
   for (const token of tokens) {
     records.set(token.name, (records.get(token.name) ?? 0) + 1)
     if (token.state !== 'active' || !matches(token.name)) continue
-    if (token.name === undefined) kept.push({ token, why: 'unreadable name' })
-    else {
-      const group = byName.get(token.name) ?? []
-      group.push(token)
-      byName.set(token.name, group)
-    }
+    if (token.name === undefined) taken.push({ token, why: 'unreadable name' })
+    else if (byName.has(token.name)) byName.get(token.name)?.push(token)
+    else byName.set(token.name, [token])
   }
 
-  const ageMatters = task.olderThan !== undefined || task.keep > 0
   const { olderThan } = task
+  const ageMatters = olderThan !== undefined || task.keep > 0
   // A name a line names exactly is one in use: its newest token is kept with no word of keep: 0.
   const exactNames = new Set<string | undefined>(task.name?.filter((line) => !line.includes('*')))
   for (const group of byName.values()) {
@@ -62,37 +61,26 @@ export function planCleanup(
       const created = createdTime(token)
       // Not old enough: the selection does not take it, so nothing keeps it either.
       if (created !== undefined && olderThan && !isOlder(created, olderThan, now)) continue
-      if (created === undefined && ageMatters) kept.push({ token, why: 'unreadable date' })
+      if (created === undefined && ageMatters) taken.push({ token, why: 'unreadable date' })
       else if (created !== undefined && created >= boundary) {
         const sole = !exactNames.has(token.name) && records.get(token.name) === 1
-        kept.push({ token, why: 'keep', ...(sole && { soleOfName: true }) })
-      } else revoke.push(token)
+        taken.push({ token, why: 'keep', ...(sole && { soleOfName: true }) })
+      } else taken.push({ token, why: 'revoke' })
     }
   }
-  return spareKeepIds({ revoke, kept }, task.keepIds ?? [])
-}
-
-/**
- * Takes the tokens whose ids are in `keepIds` out of what a plan revokes or keeps for another
- * reason, and keeps them for that one: the one said in so many words. They still ranked
- * among their name for `keep`: an id kept does not make `keep` spare one more of its name.
- * A token the selection did not take (too young, another name) was never at risk, and is
- * not listed.
- */
-function spareKeepIds(
-  plan: { revoke: TokenRecord[]; kept: KeptToken[] },
-  keepIds: readonly string[],
-): { revoke: TokenRecord[]; kept: KeptToken[] } {
-  const spared = new Set(keepIds.map((id) => id.toLowerCase()))
-  const isSpared = (token: TokenRecord) => spared.has(token.id.toLowerCase())
-  const kept: KeptToken[] = [
-    ...plan.kept.filter(({ token }) => !isSpared(token)),
-    ...[...plan.revoke, ...plan.kept.map(({ token }) => token)]
-      .filter(isSpared)
-      .map((token) => ({ token, why: 'keepIds' as const })),
-  ]
-  const revoke = plan.revoke.filter((token) => !isSpared(token))
-  return { revoke: newestFirst(revoke), kept: newestFirstBy(kept, ({ token }) => token) }
+  // A token whose id is in keepIds is kept for that reason, the one said in so many words. It
+  // still ranked among its name for keep: an id kept does not make keep spare one more of its
+  // name. A token the selection did not take (too young, another name) was never at risk, and
+  // is not listed.
+  const spared = new Set(task.keepIds?.map((id) => id.toLowerCase()))
+  const plan: Plan = { revoke: [], kept: [] }
+  for (const chosen of newestFirstBy(taken, ({ token }) => token)) {
+    const { token } = chosen
+    if (spared.has(token.id.toLowerCase())) plan.kept.push({ token, why: 'keepIds' })
+    else if (chosen.why === 'revoke') plan.revoke.push(token)
+    else plan.kept.push(chosen)
+  }
+  return plan
 }
 
 /** Whether a token created at `created` is older than `age` at `now` (its age in full). */

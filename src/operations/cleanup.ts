@@ -1,12 +1,7 @@
 // The cleanup operation: revoke what the plan selects, at the platform's pace, and settle the refusals.
 import type { Logger } from '../shared/text.js'
-import {
-  agesNow,
-  type AgeClock,
-  type Clock,
-  type Deadline,
-  type StopCause,
-} from '../shared/time.js'
+import { agesNow } from '../shared/time.js'
+import type { Clock, Deadline } from '../shared/time.js'
 import type { CleanupTask } from '../inputs/read.js'
 import { settleRefusals, type Settled, type TokenApi } from '../platform/client.js'
 import {
@@ -15,43 +10,16 @@ import {
   ThrottledError,
   UnsettledRevokeError,
 } from '../shared/errors.js'
-import {
-  findById,
-  newestFirst,
-  projectOf,
-  type ListedProject,
-  type TokenRecord,
-} from '../shared/records.js'
-import { planCleanup, type KeptToken } from './cleanup-plan.js'
+import { findById, newestFirst, projectOf } from '../shared/records.js'
+import type { TokenRecord } from '../shared/records.js'
+import { planCleanup } from './cleanup-plan.js'
 import { Pool, type Sent } from './pool.js'
 
-export interface CleanupResult {
-  operation: 'cleanup'
-  /** Tokens this step revoked (with dryRun, the ones it would), newest first. */
-  revoked: TokenRecord[]
-  /**
-   * Tokens someone else revoked while this cleanup ran (its revoke was refused, and a list
-   * fetched after that showed them revoked): counted as revoked, never as a failure.
-   */
-  revokedElsewhere: TokenRecord[]
-  kept: KeptToken[]
-  /** Tokens the cleanup selected and could not revoke, and why (scrubbed server text). */
-  notRevoked: { token: TokenRecord; reason: string }[]
-  /** Tokens not revoked because totalTimeout ran out, or the step was cancelled, first. */
-  left: TokenRecord[]
-  /**
-   * Tokens whose revoke was in flight when totalTimeout ran out, or the step was cancelled,
-   * and that no list fetched afterwards could tell the fate of: they may have been revoked.
-   */
-  unknown: TokenRecord[]
-  /** The project the listed records belong to, for the summary. */
-  project: ListedProject
-  /** What ends the step's budget, or ended it: for the message when some were left. */
-  stop: StopCause
-  /** When the ages were measured, on the clock `ages` names. */
-  now: number
-  ages: AgeClock
-}
+/**
+ * What a cleanup did, each field said where cleanup returns it, and when and on whose clock
+ * the ages were measured.
+ */
+export type CleanupResult = Awaited<ReturnType<typeof cleanup>>
 
 /**
  * What became of one revoke: an answer or a failure, a refusal to settle, one in flight when
@@ -76,15 +44,13 @@ export async function cleanup(
   client: TokenApi,
   task: CleanupTask,
   { clock, log, deadline }: { clock: Clock; log: Logger; deadline: Deadline },
-): Promise<CleanupResult> {
+) {
   const tokens = await client.listTokens()
-  const { now, ages } = agesNow(clock, (at) => client.platformTime(at))
-  const project = projectOf(tokens)
-  const plan = planCleanup(tokens, task, now)
+  const aged = agesNow(clock, (at) => client.platformTime(at))
+  const plan = planCleanup(tokens, task, aged.now)
   // The longest a revoke took to be answered: how long one in flight may still take.
   let slowestMs = 0
-  const send = async (token: TokenRecord, attemptsUsed: number): Promise<Sent<End>> => {
-    const tokenId = token.id
+  const send = async ({ id: tokenId }: TokenRecord, attemptsUsed: number): Promise<Sent<End>> => {
     const sentAt = clock.now()
     try {
       // Refusals are settled below, all with one list fetched after the last of them.
@@ -102,8 +68,9 @@ export async function cleanup(
       return { done: unsettled ? { tokenId, unsettled: error } : { error } }
     }
   }
-  // A 429 whose wait outlasts the time left is not revoked, with what the 429 said.
-  const outlasted = (throttle?: { why: string }): End =>
+  // Not sent again, its 429's wait outlasting the time left: not revoked, with what the 429
+  // said. Never sent: left.
+  const unsent = (_: TokenRecord, throttle?: { why: string }): End =>
     throttle && {
       error: new RequestError(
         `${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`,
@@ -112,81 +79,80 @@ export async function cleanup(
     }
   const ends: End[] = task.dryRun
     ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))
-    : // One pool owns every send of a revoke: a 429 hands the request back to it. Left: out
-      // of time before it was sent.
-      await new Pool(task.concurrency, clock, deadline, log).run(plan.revoke, send, (_, t) =>
-        outlasted(t),
-      )
-  const { settled, fates } = await settleEnds(client, ends, { clock, deadline, slowestMs })
+    : // One pool owns every send of a revoke: a 429 hands the request back to it.
+      await new Pool(task.concurrency, clock, deadline, log).run(plan.revoke, send, unsent)
+  const settled = await settleEnds(client, ends, { clock, deadline, slowestMs })
   const revoked: TokenRecord[] = []
   const revokedElsewhere: TokenRecord[] = []
   // These in the plan's order: newest first.
-  const notRevoked: CleanupResult['notRevoked'] = []
+  const notRevoked: { token: TokenRecord; reason: string }[] = []
   const left: TokenRecord[] = []
   const unknown: TokenRecord[] = []
   plan.revoke.forEach((token, i) => {
-    const sent = ends[i]
-    const end =
-      sent !== undefined && 'unsettled' in sent
-        ? settled.shift()
-        : sent !== undefined && 'unsure' in sent
-          ? fates.get(token.id)
-          : sent
+    const end = settled[i]
     if (end === 'unknown') unknown.push(token)
     else if (end === undefined) left.push(token)
     else if ('error' in end) notRevoked.push({ token, reason: end.error.message })
     else (end.alreadyRevoked ? revokedElsewhere : revoked).push(end.token)
   })
   return {
-    operation: 'cleanup',
+    operation: 'cleanup' as const,
+    /** Tokens this step revoked (with dryRun, the ones it would), newest first. */
     revoked: newestFirst(revoked),
+    /**
+     * Tokens someone else revoked while this cleanup ran (its revoke was refused, and a list
+     * fetched after that showed them revoked): counted as revoked, never as a failure.
+     */
     revokedElsewhere: newestFirst(revokedElsewhere),
     kept: plan.kept,
+    /** Tokens the cleanup selected and could not revoke, and why (scrubbed server text). */
     notRevoked,
+    /** Tokens not revoked because totalTimeout ran out, or the step was cancelled, first. */
     left,
+    /**
+     * Tokens whose revoke was in flight when totalTimeout ran out, or the step was cancelled,
+     * and that no list fetched afterwards could tell the fate of: they may have been revoked.
+     */
     unknown,
-    project,
-    // Read last: a cancel may have come while the revokes ran.
+    /** The project the listed records belong to, for the summary. */
+    project: projectOf(tokens),
+    /**
+     * What ends the step's budget, or ended it: for the message when some were left. Read
+     * last: a cancel may have come while the revokes ran.
+     */
     stop: deadline.cause(),
-    now,
-    ages,
+    ...aged,
   }
 }
 
 /**
- * Settles, with one list fetched after the last of them, the refused revokes (settleRefusals)
- * and those in flight when the time ran out: a list shows each of those revoked (this step's
- * doing), still active (left), or, when it fails, is cut off, or the step was cancelled,
- * nothing: `unknown`, never not revoked. After totalTimeout, that list has SETTLE_GRACE_MS,
- * and is sent once the platform had time to end what it was doing (twice the slowest revoke,
- * half the grace at most).
+ * Each end settled, with one list fetched after the last of them: the refused revokes
+ * (settleRefusals) and those in flight when the time ran out. A list shows each of those
+ * revoked (this step's doing), still active (left), or, when it fails, is cut off, or the
+ * step was cancelled, nothing: `unknown`, never not revoked. After totalTimeout, that list
+ * has SETTLE_GRACE_MS, and is sent once the platform had time to end what it was doing
+ * (twice the slowest revoke, half the grace at most).
  */
 async function settleEnds(
   client: TokenApi,
   ends: readonly End[],
   { clock, deadline, slowestMs }: { clock: Clock; deadline: Deadline; slowestMs: number },
-) {
+): Promise<(Settled | 'unknown' | undefined)[]> {
   const refusals = ends.flatMap((end) => (end !== undefined && 'unsettled' in end ? [end] : []))
-  const unsure = ends.flatMap((end) => (end !== undefined && 'unsure' in end ? [end] : []))
-  if (unsure.length > 0) {
+  const unsure = ends.some((end) => end !== undefined && 'unsure' in end)
+  if (unsure) {
     deadline.grace(SETTLE_GRACE_MS)
     await clock.sleep(Math.min(SETTLE_GRACE_MS / 2, 2 * slowestMs), deadline.stopSignal)
   }
-  const listed = refusals.length + unsure.length > 0 ? client.listTokens() : undefined
+  const listed = refusals.length > 0 || unsure ? client.listTokens() : undefined
   listed?.catch(() => undefined)
   const settled = await settleRefusals(() => listed ?? client.listTokens(), refusals)
   const tokens = await listed?.catch(() => undefined)
-  const fates = new Map<string, Settled | 'unknown' | undefined>()
-  for (const { tokenId } of unsure) {
-    const found = tokens && findById(tokens, tokenId)
-    fates.set(
-      tokenId,
-      found === undefined
-        ? 'unknown'
-        : found.state === 'revoked'
-          ? { token: found, alreadyRevoked: false }
-          : undefined,
-    )
-  }
-  return { settled, fates }
+  return ends.map((end) => {
+    if (end === undefined || !('unsure' in end || 'unsettled' in end)) return end
+    if ('unsettled' in end) return settled.shift()
+    const found = tokens && findById(tokens, end.tokenId)
+    if (found === undefined) return 'unknown'
+    return found.state === 'revoked' ? { token: found, alreadyRevoked: false } : undefined
+  })
 }

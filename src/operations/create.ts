@@ -22,19 +22,15 @@ export async function create(
   const tokens = ifExists === 'create' ? [] : await client.listTokens()
   const [existing] = newestFirst(tokens.filter((t) => t.name === name && t.state === 'active'))
   if (existing === undefined) {
-    return {
-      operation: 'create',
-      token: await client.createToken(name, { when: revokeOnExit, record }),
-      reused: false,
-    }
+    const token = await client.createToken(name, { when: revokeOnExit, record })
+    return { operation: 'create', token, reused: false }
   }
   const which = `an active token named '${name}' exists already: ${existing.id}, created ${existing.createdAt ?? 'at an unknown time'}`
   if (ifExists === 'fail') throw new ActionError(`${which}, and ifExists is fail.`)
-  if (existing.tokenValue === undefined) {
+  if (existing.tokenValue === undefined)
     throw new ActionError(
       `${which}, but the platform did not return its value, so it cannot be reused.`,
     )
-  }
   // Nothing is recorded for the post step: a reused token was never this step's.
   return { operation: 'create', token: existing, reused: true }
 }

@@ -1,24 +1,13 @@
 // The cleanup's pool: every revoke sent through it, at most `concurrency` at once and at the pace the platform allows, learnt in both directions.
 import { once } from 'node:events'
+import type { ThrottledError } from '../shared/errors.js'
 import type { Clock, Deadline } from '../shared/time.js'
 import type { Logger } from '../shared/text.js'
 
-/**
- * What one send came to: a result, or a 429 whose request has attempts left, to send again
- * not before `waitMs` (its Retry-After, else its backoff); `attemptsUsed` counts this one.
- */
-export type Sent<R> = { done: R } | { throttled: Throttle }
-
-/** A 429's wait, the attempts its request used, this one included, and what it said. */
-export type Throttle = { waitMs: number; attemptsUsed: number; why: string }
-
+/** What one send came to: a result (a 429 to its last attempt too), or a 429 with attempts left. */
+export type Sent<R> = { done: R } | { throttled: ThrottledError['throttle'] }
 /** A request in flight: when, and at what pace, it was sent; the others in flight then. */
-interface InFlight {
-  sentAt: number
-  pace: number
-  others: InFlight[]
-  turnedAway?: boolean
-}
+type InFlight = { sentAt: number; pace: number; others: InFlight[]; turnedAway?: boolean }
 
 const SECOND = 1_000
 /** After a 429 that shows a rate, the pace is this share of the rate the platform let in. */
@@ -26,25 +15,20 @@ const UNDER = 0.9
 /** A step up of the pace goes this much faster at most; past a pace turned away, PAST. */
 const FASTER = 1.5
 const PAST = 1.1
-/** The slowest pace: a request a second. */
 const SLOWEST = 1
 /** The shortest and the longest wait between two steps up. */
 const FIRST_STEP_MS = 50
 const LONGEST_STEP_MS = 1_000
 
 /**
- * What the pool learns, in requests in flight or a second: down on a 429 that shows it, up
- * while the platform lets requests in (AIMD, as TCP and Netflix's concurrency-limits). A step
- * is tried until `triedUntil`. After a 429 the next step waits twice as long (at most
- * LONGEST_STEP_MS), after a step that held a quarter: just under what the platform takes
- * rather than above it again and again, and a capacity given back found within a second or
- * two. The pace keeps the fastest a request was let in at since it came down (`held`), and
- * the slowest turned away (`failed`).
+ * What the pool learns, in requests in flight or a second (AIMD): down on a 429 that shows it,
+ * up step by step, each step tried until `triedUntil`; the next one waits twice as long after a
+ * 429, a quarter as long after a step that held. The pace also keeps the fastest pace let in
+ * since it came down (`held`) and the slowest turned away (`failed`).
  */
 class Learnt {
   private stepMs = FIRST_STEP_MS
-  private nextStepAt = 0
-  private steppedAt = -Infinity
+  private changedAt = -Infinity
   /** When it last came down: a 429 to a request sent before that was answered already. */
   downAt = -Infinity
   triedUntil = 0
@@ -56,41 +40,27 @@ class Learnt {
   down(to: number, now: number, tryMs = 0): boolean {
     if (to >= this.value) return false
     this.value = this.held = to
-    this.downAt = now
+    this.downAt = this.changedAt = now
     this.stepMs = Math.min(LONGEST_STEP_MS, this.stepMs * 2)
-    this.nextStepAt = now + this.stepMs
     this.triedUntil = now + tryMs
     return true
   }
 
   up(to: number, now: number, tryMs: number): boolean {
-    if (now < this.nextStepAt) return false
-    if (this.steppedAt > this.downAt) this.stepMs = Math.max(FIRST_STEP_MS, this.stepMs / 4)
+    if (now < this.changedAt + this.stepMs) return false
+    // The last change a step up: it held.
+    if (this.changedAt > this.downAt) this.stepMs = Math.max(FIRST_STEP_MS, this.stepMs / 4)
     this.value = to
-    this.steppedAt = now
-    this.nextStepAt = now + this.stepMs
+    this.changedAt = now
     this.triedUntil = now + tryMs
     return true
   }
 }
 
 /**
- * Sends each item with `send`, as many at once and as fast as the platform lets in, learning
- * both from its 429s, down and up (Learnt). A request's depth is 1 and those of the pool in
- * flight when it was sent and not turned away. A 429 at a depth no request got in at a
- * moment ago shows that the platform holds fewer at once: the limit comes down to one less
- * (the others got in, answered or not: a gateway answers 429 before those it let in end).
- * Any other 429 shows a rate: a pace above one that held goes back to it; a pace faster than
- * the platform lets in goes a little under that; with none let in for a second, to half. Held
- * back by the limit or the pace, the pool steps it up: the limit by one, the pace halfway to
- * the slowest pace turned away (a little past it when that is near), unless the request at
- * risk, turned away, would come back after the rest is done. A request turned away goes again
- * only once the platform let one in after the last 429, and no step is tried: meanwhile those
- * never sent find out, with all their attempts; none is risked on a step once turned away
- * twice. A throttled request gives its slot back and waits its own Retry-After, first in line
- * after that; `send` ends one that used its last attempt. When the deadline runs out, or the
- * step is cancelled, nothing starts: the items not sent, or whose wait would end after it,
- * are `left` (with that wait).
+ * Sends items as many at once and as fast as the platform lets in: a limit in flight and a pace
+ * (Learnt), down on a 429 that shows one (throttled), up while held back by it (stepUp). Each
+ * rule, and why: docs/RELIABILITY.md, "Rate limits in a cleanup".
  */
 export class Pool {
   private readonly limit: Learnt
@@ -118,18 +88,17 @@ export class Pool {
     this.limit = new Learnt(concurrency)
   }
 
-  /** Runs every item to a result, in item order: `send`'s, or `left`'s for one never sent. */
+  /** Each item's result, in item order: `send`'s, or `left`'s for one not sent (again) in time. */
   async run<T, R>(
     items: readonly T[],
     send: (item: T, attemptsUsed: number) => Promise<Sent<R>>,
-    left: (item: T, throttle?: Throttle) => R,
+    left: (item: T, throttle?: ThrottledError['throttle']) => R,
   ): Promise<R[]> {
-    const { clock, deadline } = this
+    const { clock, deadline, pace } = this
     const results = new Array<R>(items.length)
     // Throttled items first, soonest first, then those never sent; none before `notBefore`.
     const pending = items.map((item, index) => ({ item, index, attemptsUsed: 0, notBefore: 0 }))
     let bug: { error: unknown } | undefined
-    // Aborted, and replaced, whenever a request ends or the step is cancelled.
     let wake = new AbortController()
     const woken = () => {
       wake.abort()
@@ -137,34 +106,32 @@ export class Pool {
     }
     deadline.stopSignal.addEventListener('abort', woken)
     const start = async (entry: (typeof pending)[number]) => {
-      const sentAt = clock.now()
-      const request: InFlight = { sentAt, pace: this.pace.value, others: [...this.inFlight] }
+      const request = { sentAt: clock.now(), pace: pace.value, others: [...this.inFlight] }
       this.inFlight.add(request)
-      this.lastSentAt = sentAt
-      this.sentAt.push(sentAt)
+      this.lastSentAt = request.sentAt
+      this.sentAt.push(request.sentAt)
       try {
         const sent = await send(entry.item, entry.attemptsUsed)
         const now = clock.now()
         const depth = 1 + request.others.filter((other) => other.turnedAway !== true).length
         if ('done' in sent) {
           results[entry.index] = sent.done
-          this.admitted(request, depth, now)
+          this.letIn.push({ at: now, depth })
+          this.roundTripMs = now - request.sentAt
+          if (request.sentAt >= pace.downAt) pace.held = Math.max(pace.held, request.pace)
           return
         }
-        request.turnedAway = true
         const { waitMs, attemptsUsed } = sent.throttled
         this.throttled(depth, waitMs, request, now)
         entry.attemptsUsed = attemptsUsed
         // Spread requests turned away together: 10 ms and a 40th of the wait, at most 100 ms.
         entry.notBefore = now + waitMs + clock.jitter() * Math.min(100, 10 + waitMs / 40)
+        const after = pending.findIndex(
+          (other) => other.attemptsUsed === 0 || other.notBefore > entry.notBefore,
+        )
         if (entry.notBefore >= now + deadline.remaining())
           results[entry.index] = left(entry.item, sent.throttled)
-        else {
-          const after = pending.findIndex(
-            (other) => other.attemptsUsed === 0 || other.notBefore > entry.notBefore,
-          )
-          pending.splice(after < 0 ? pending.length : after, 0, entry)
-        }
+        else pending.splice(after < 0 ? pending.length : after, 0, entry)
       } catch (error) {
         bug = { error }
       } finally {
@@ -178,7 +145,9 @@ export class Pool {
       if (deadline.expired())
         for (const entry of pending.splice(0)) results[entry.index] = left(entry.item)
       if (pending.length === 0 && this.inFlight.size === 0) break
-      const triedUntil = Math.max(this.limit.triedUntil, this.pace.triedUntil)
+      const triedUntil = Math.max(this.limit.triedUntil, pace.triedUntil)
+      // One turned away goes again once one got in after the last 429 and no step is tried, or
+      // alone (those never sent find out first); none turned away twice is risked on a step.
       const safe = now >= triedUntil && (this.letIn.at(-1)?.at ?? -Infinity) > this.turnedAwayAt
       const alone = pending.at(-1)?.attemptsUsed !== 0 && this.inFlight.size === 0
       const ready = pending.find(
@@ -192,14 +161,12 @@ export class Pool {
         void start(ready)
         continue
       }
-      // Not yet: the soonest throttled item, one held back when a step ends or a request does,
-      // the pace (and, held back by it, its next step up).
+      // Not yet: at the pace (ready, its next step up), else the soonest throttled item or a step.
       const first = pending[0]?.notBefore ?? Infinity
       const held = first > now ? first : triedUntil > now ? triedUntil : Infinity
-      const step = ready !== undefined && paced > now ? now + FIRST_STEP_MS : Infinity
-      const wakeAt = free ? Math.min(Math.max(ready ? now : held, paced), step) : Infinity
+      const wakeAt = ready ? Math.min(paced, now + FIRST_STEP_MS) : Math.max(held, paced)
       // Until a request ends (or the cancel): no timer would ever end this wait.
-      if (wakeAt === Infinity) await once(wake.signal, 'abort')
+      if (!free || wakeAt === Infinity) await once(wake.signal, 'abort')
       else await clock.sleep(wakeAt - now, wake.signal)
     }
     deadline.stopSignal.removeEventListener('abort', woken)
@@ -207,22 +174,16 @@ export class Pool {
     return results
   }
 
-  private admitted(request: InFlight, depth: number, now: number): void {
-    this.letIn.push({ at: now, depth })
-    this.roundTripMs = now - request.sentAt
-    if (request.sentAt >= this.pace.downAt) this.pace.held = Math.max(this.pace.held, request.pace)
-  }
-
-  /** A 429 at `depth` to `request`, asking to wait `waitMs`: a limit in flight, or a rate. */
   private throttled(depth: number, waitMs: number, request: InFlight, now: number): void {
+    request.turnedAway = true
     this.lastWaitMs = waitMs
     this.turnedAwayAt = now
-    const { limit, pace } = this
+    const { pace } = this
     // The platform let as many in at once a moment ago: a rate turned this one away.
     const recent = now - Math.max(SECOND / 10, 4 * this.roundTripMs)
     const deep = this.letIn.some((admitted) => admitted.at >= recent && admitted.depth >= depth)
     if (depth > 1 && !deep) {
-      if (!limit.down(depth - 1, now) || depth - 1 >= this.said.limit) return
+      if (!this.limit.down(depth - 1, now) || depth - 1 >= this.said.limit) return
       this.said.limit = depth - 1
       this.log.info(
         `The platform turned away a revoke with ${depth - 1} others in flight: sending at most ${depth - 1} at a time.`,
@@ -236,9 +197,8 @@ export class Pool {
     // The pace it was sent at, or, unpaced, the rate sent at since the first of the last second.
     while ((this.sentAt[0] ?? now) <= now - SECOND) this.sentAt.shift()
     const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now))
-    const half = Math.min(request.pace, sending) / 2
-    const under =
-      letIn === 0 ? Math.max(SLOWEST, half) : letIn < request.pace ? UNDER * letIn : Infinity
+    const half = Math.max(SLOWEST, Math.min(request.pace, sending) / 2)
+    const under = letIn === 0 ? half : letIn < request.pace ? UNDER * letIn : Infinity
     // What it took of a platform's bucket comes back slowly: a gap from now, tried like a step.
     if (!pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs())) return
     this.lastSentAt = Math.max(this.lastSentAt, now)
@@ -249,13 +209,9 @@ export class Pool {
     this.said.paced = true
   }
 
-  /** Held back by the limit or the pace: steps it up, unless its request would come back after the rest is done. */
   private stepUp(now: number, pending: readonly { attemptsUsed: number; notBefore: number }[]) {
-    let lastBack = now
-    for (const entry of pending) {
-      if (entry.attemptsUsed === 0) break
-      lastBack = entry.notBefore
-    }
+    // When the last request turned away comes back: the throttled come first, soonest first.
+    const lastBack = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now
     // The work left at the rate let in since the first of the last second's (no estimate under it).
     const since = Math.max(SECOND / 10, now - (this.letIn[0]?.at ?? now))
     const letIn = Math.max(this.letInPerSecond(now), (this.letIn.length * SECOND) / since)
@@ -275,19 +231,17 @@ export class Pool {
     return this.lastSentAt + SECOND / this.pace.value
   }
 
-  /** How long a pace is tried: a second, or four gaps of the pace that held when longer. */
   private paceTrialMs(): number {
     return Math.max(SECOND, (4 * SECOND) / this.pace.held)
   }
 
   /** Requests let in a second: over the last second; at a slower rate, over the last four let in. */
   private letInPerSecond(now: number): number {
-    const times = this.letIn
-    while (times.length > 4 && (times[0]?.at ?? now) <= now - SECOND) times.shift()
-    const first = times[0]?.at ?? now
-    const last = times.at(-1)?.at ?? now
-    if ((times.length >= 4 && first > now - SECOND) || last - first < SECOND / 10)
-      return times.filter((time) => time.at > now - SECOND).length
-    return ((times.length - 1) * SECOND) / (last - first)
+    while (this.letIn.length > 4 && (this.letIn[0]?.at ?? now) <= now - SECOND) this.letIn.shift()
+    const first = this.letIn[0]?.at ?? now
+    const last = this.letIn.at(-1)?.at ?? now
+    if ((this.letIn.length >= 4 && first > now - SECOND) || last - first < SECOND / 10)
+      return this.letIn.filter((admitted) => admitted.at > now - SECOND).length
+    return ((this.letIn.length - 1) * SECOND) / (last - first)
   }
 }

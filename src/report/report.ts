@@ -1,27 +1,21 @@
 // The one place that writes a result to the runner: log lines, outputs, env, post-step state, summary.
 import { auditOutcome } from '../operations/audit.js'
-import type { Outcome } from '../operations/index.js'
+import type { Done, Outcome } from '../operations/index.js'
 import { ActionError, messageOf, toFile } from '../shared/errors.js'
 import type { PostState } from '../post/state.js'
 import { nameAndId, publicJson, tokenLabel, type TokenRecord } from '../shared/records.js'
 import type { Runner } from '../runner/start.js'
-import {
-  auditSummary,
-  cleanupSummary,
-  createSummary,
-  listSummary,
-  revokeSummary,
-} from './summary.js'
+import * as summary from './summary.js'
 import { countTokens, formatBytes, oneLine } from '../shared/text.js'
 import { newTokenFilePath, writeTokenFile, writeTokensFile } from '../shared/token-files.js'
 import type { AgeClock } from '../shared/time.js'
 import * as wording from './wording.js'
 
-export interface ReportOptions {
-  summary: boolean
-  /** Where the token file's path is saved for the post step, which deletes the file. */
-  postState: Pick<PostState, 'tokenFile'>
-}
+/**
+ * Whether to write the job summary, and where the token file's path is saved for the post
+ * step, which deletes the file.
+ */
+export type ReportOptions = { summary: boolean; postState: Pick<PostState, 'tokenFile'> }
 
 /** The runner's limit for one output: a larger one breaks the expressions that read it. */
 export const MAX_OUTPUT_BYTES = 1_048_576
@@ -34,29 +28,24 @@ const MAX_ENV_VALUE_BYTES = 32 * 1024
  * masked when they arrived.
  */
 export async function report(outcome: Outcome, options: ReportOptions, runner: Runner) {
-  const summary = writeOut(outcome, options, runner)
+  const markdown = writeOut(outcome, options, runner)
   if (!options.summary) return
-  try {
-    await runner.writeSummary(summary)
-  } catch (error) {
-    // The operation is done and its outputs are set: a summary is not worth failing for.
+  // The operation is done and its outputs are set: a summary is not worth failing for.
+  await runner.writeSummary(markdown).catch((error: unknown) => {
     runner.warning(`Could not write the job summary: ${messageOf(error)}`)
-  }
+  })
 }
-
-/** An operation's outcome, by its name. */
-type Done<O extends Outcome['operation']> = Extract<Outcome, { operation: O }>
 
 /** Writes an outcome's log lines and outputs; returns its summary. */
 function writeOut(outcome: Outcome, options: ReportOptions, runner: Runner) {
   switch (outcome.operation) {
     case 'create':
       writeCreate(outcome, options, runner)
-      return createSummary(outcome.result, outcome.task)
+      return summary.createSummary(outcome.result, outcome.task)
     case 'list':
       runner.info(`${outcome.result.tokens.length} of ${countTokens(outcome.result.total)} match.`)
       listOutputs(runner, outcome.result.tokens)
-      return listSummary(outcome.result, outcome.task)
+      return summary.listSummary(outcome.result, outcome.task)
     case 'revoke': {
       const { token, alreadyRevoked } = outcome.result
       const when = token.revokedAt ? ` at ${oneLine(token.revokedAt)}` : ''
@@ -66,14 +55,14 @@ function writeOut(outcome: Outcome, options: ReportOptions, runner: Runner) {
       recordOutputs(runner, token)
       for (const field of ['revokedAt', 'revokedBy'] as const)
         runner.setOutput(field, token[field] ?? '')
-      return revokeSummary(outcome.result)
+      return summary.revokeSummary(outcome.result)
     }
     case 'cleanup':
       writeCleanup(outcome, runner)
-      return cleanupSummary(outcome.result, outcome.task)
+      return summary.cleanupSummary(outcome.result, outcome.task)
     case 'audit':
       writeAudit(outcome, runner)
-      return auditSummary(outcome.result, outcome.task)
+      return summary.auditSummary(outcome.result, outcome.task)
   }
 }
 
@@ -129,16 +118,16 @@ function old(token: TokenRecord, now: number): string {
 
 function writeCleanup({ task, result }: Done<'cleanup'>, runner: Runner) {
   writeAgeClock(result, runner)
-  for (const { token, why, soleOfName } of result.kept)
-    if (why === 'keep' || why === 'keepIds')
+  for (const kept of result.kept)
+    if (kept.why === 'keep' || kept.why === 'keepIds')
       runner.info(
-        `Kept ${tokenLabel(token)}${old(token, result.now)}: ${why === 'keep' ? wording.keptByKeep(task.keep, soleOfName) : wording.KEPT_BY_ID}.`,
+        `Kept ${tokenLabel(kept.token)}${old(kept.token, result.now)}: ${wording.whyKept(kept, task.keep)}.`,
       )
-    else if (why === 'unreadable name')
+    else if (kept.why === 'unreadable name')
       runner.warning(
-        `Token ${nameAndId(token)} is not revoked: ${wording.KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`,
+        `Token ${nameAndId(kept.token)} is not revoked: ${wording.KEPT_NAMELESS}. Revoke it by its id (operation: revoke) if nothing uses it.`,
       )
-    else runner.warning(`${wording.ageUnknown(token)}, so it is not revoked.`)
+    else runner.warning(`${wording.ageUnknown(kept.token)}, so it is not revoked.`)
   const verb = task.dryRun ? 'Would revoke' : 'Revoked'
   for (const token of result.revoked)
     runner.info(`${verb} ${tokenLabel(token)}${old(token, result.now)}.`)
@@ -182,10 +171,7 @@ function recordOutputs(runner: Runner, token: TokenRecord) {
 function tokenFile(value: string, { postState }: ReportOptions, runner: Runner) {
   const path = newTokenFilePath(runner.tempDir())
   postState.tokenFile(path)
-  toFile(`the token value to ${path} (writeTokenFile)`, () => {
-    writeTokenFile(path, value)
-  })
-  return path
+  return toFile(`the token value to ${path} (writeTokenFile)`, () => writeTokenFile(path, value))
 }
 
 /**

@@ -23,7 +23,6 @@ const RESERVE_BYTES = 4 * 1024
 const FIELD_CHARACTERS = 200
 // Where a list or cleanup's records all are: the tokens output is left empty past 1 MiB.
 const ALL_IN_TOKENS_FILE = 'the file named by the <code>tokensFile</code> output has all of them'
-const UNDATED = 'its createdAt cannot be read'
 
 /**
  * A row of a table: a token, and why it is where it is (a cleanup's tokens not revoked or
@@ -51,11 +50,9 @@ export function createSummary({ token, reused }: CreateResult, task: CreateTask)
   const what = reused
     ? `Reused ${describeToken(token)}${mediator}, created ${date(token.createdAt)}: no new token was created.`
     : `Created ${describeToken(token)}${mediator}.`
-  const exit = wording.revokeOnExitNote(task.revokeOnExit, reused)
+  const value = `Its value is in the step output <code>tokenValue</code>${env}, masked in the log.`
   return new Summary(reused ? 'Gateway token reused' : 'Gateway token created')
-    .paragraph(
-      `${what} Its value is in the step output <code>tokenValue</code>${env}, masked in the log.${exit === undefined ? '' : ` ${exit}`}`,
-    )
+    .paragraph(what, value, wording.revokeOnExitNote(task.revokeOnExit, reused))
     .toString()
 }
 
@@ -68,15 +65,14 @@ export function revokeSummary({ token, alreadyRevoked }: RevokeResult): string {
 }
 
 export function listSummary(result: ListResult, task: ListTask): string {
-  const { tokens, total } = result
   const filters = [
     task.name === undefined ? undefined : `name ${names(task.name)}`,
     task.state === 'all' ? undefined : `state <code>${task.state}</code>`,
   ].filter((filter) => filter !== undefined)
   const matching = filters.length > 0 ? ` match ${filters.join(' and ')}` : ''
   return new Summary(`Gateway tokens${inProject(result.project)}`)
-    .paragraph(`${tokens.length} of ${countTokens(total)}${matching}.`)
-    .table('Tokens', tokens, ['State', 'Created', 'Created by', 'Revoked'])
+    .paragraph(`${result.tokens.length} of ${countTokens(result.total)}${matching}.`)
+    .table('Tokens', result.tokens, ['State', 'Created', 'Created by', 'Revoked'])
     .toString()
 }
 
@@ -85,28 +81,16 @@ export function cleanupSummary(result: CleanupResult, task: CleanupTask): string
     `active tokens ${named(task.name)}`,
     task.olderThan === undefined ? undefined : `older than ${field(task.olderThan.text)}`,
     task.keep > 0 ? `keeping the ${task.keep} newest of each name` : undefined,
-    task.keepIds.length > 0 ? `never the ${wording.keptIds(task.keepIds.length)}` : undefined,
+    task.keepIds.length > 0 ? `never the ${keptIds(task.keepIds.length)}` : undefined,
   ]
-  const sentences = [
-    `Selected ${selection.filter((part) => part !== undefined).join(', ')}.`,
-    wording.cleanupOutcome(result, task),
-    wording.ageClockNote(result),
-  ]
-  const keptBecause = {
-    keepIds: wording.KEPT_BY_ID,
-    'unreadable name': wording.KEPT_NAMELESS,
-    'unreadable date': UNDATED,
-  }
-  const kept = result.kept.map(({ token, why, soleOfName }) => ({
-    ...token,
-    why: why === 'keep' ? wording.keptByKeep(task.keep, soleOfName) : keptBecause[why],
-  }))
+  const selected = `Selected ${selection.filter((part) => part !== undefined).join(', ')}.`
+  const kept = result.kept.map((kept) => ({ ...kept.token, why: wording.whyKept(kept, task.keep) }))
   const notRevoked = result.notRevoked.map(({ token, reason }) => ({ ...token, why: reason }))
   const unknown = result.unknown.map((token) => ({ ...token, why: wording.unknownBecause(result) }))
   const left = `Left active: ${wording.leftBecause(result)}`
   const heading = `Gateway token cleanup${task.dryRun ? ' (dry run)' : ''}`
   return new Summary(`${heading}${inProject(result.project)}`, result.now)
-    .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
+    .paragraph(selected, wording.cleanupOutcome(result, task), wording.ageClockNote(result))
     .table('Not revoked', notRevoked, ['Why'], 'each has a warning in the log')
     .table(left, result.left, ['Age'], 'run the cleanup again to revoke them')
     .table('Revoked or not: unknown', unknown, ['Why'], 'each has a warning in the log')
@@ -122,10 +106,9 @@ export function cleanupSummary(result: CleanupResult, task: CleanupTask): string
  */
 export function auditSummary(result: AuditResult, task: AuditTask): string {
   const limit = `Active tokens ${named(task.name)}, older than ${field(task.olderThan.text)}.`
-  const sentences = [limit, auditOutcome(result, task), wording.ageClockNote(result)]
-  const undated = result.undated.map((token) => ({ ...token, why: UNDATED }))
+  const undated = result.undated.map((token) => ({ ...token, why: wording.UNDATED }))
   return new Summary(`Gateway token audit${inProject(result.project)}`, result.now)
-    .paragraph(sentences.filter((sentence) => sentence !== undefined).join(' '))
+    .paragraph(limit, auditOutcome(result, task), wording.ageClockNote(result))
     .table(`Older than ${field(task.olderThan.text)}`, result.findings, ['Age', 'Created by'])
     .table('Age unknown', undated, ['Created', 'Why'], 'each has a warning in the log')
     .toString()
@@ -141,23 +124,20 @@ function inProject(project: ListedProject): string {
   return project === 'several' ? ': several projects' : `: project ${code(project.id)}`
 }
 
+/** `1 token id in keepIds`, `3 token ids in keepIds`: what a cleanup was told never to revoke. */
+const keptIds = (count: number) => `${count === 1 ? 'token id' : `${count} token ids`} in keepIds`
+
 /** `of any name`, or `named` and the name filters. */
-function named(filters: readonly string[] | undefined): string {
-  return filters === undefined ? 'of any name' : `named ${names(filters)}`
-}
+const named = (filters: readonly string[] | undefined): string =>
+  filters === undefined ? 'of any name' : `named ${names(filters)}`
 
 /** Name filters, each as code. */
-function names(filters: readonly string[]): string {
-  return filters.map(code).join(', ')
-}
+const names = (filters: readonly string[]): string => filters.map(code).join(', ')
 
-function describeToken(token: Row): string {
-  return `gateway token <strong>${CELLS.Name(token)}</strong> (${code(token.id)})`
-}
+const describeToken = (token: Row): string =>
+  `gateway token <strong>${CELLS.Name(token)}</strong> (${code(token.id)})`
 
-function code(value: string): string {
-  return `<code>${field(value)}</code>`
-}
+const code = (value: string): string => `<code>${field(value)}</code>`
 
 /** `2026-11-22 18:34 UTC` from an ISO timestamp; anything unreadable is shown as a field. */
 function date(iso: string | undefined): string {
@@ -168,9 +148,7 @@ function date(iso: string | undefined): string {
 }
 
 /** A field from outside on one line, cut to FIELD_CHARACTERS, escaped. */
-function field(value: string): string {
-  return escapeMarkdown(truncate(oneLine(value), FIELD_CHARACTERS))
-}
+const field = (value: string): string => escapeMarkdown(truncate(oneLine(value), FIELD_CHARACTERS))
 
 type Column = keyof typeof CELLS
 
@@ -183,17 +161,20 @@ type Column = keyof typeof CELLS
 export class Summary {
   private text = ''
   private bytes = 0
+  /** Dates the ages in its tables. */
+  private readonly now: number
 
-  /** `now` dates the ages in its tables. */
-  constructor(
-    heading: string,
-    private readonly now = 0,
-  ) {
+  constructor(heading: string, now = 0) {
+    this.now = now
     this.paragraph(`### ${heading}`)
   }
 
-  /** Prose and the blank line after it, cut to what is left when it does not fit whole. */
-  paragraph(markdown: string): this {
+  /**
+   * Prose (the sentences given, undefined ones left out) and the blank line after it, cut to
+   * what is left when it does not fit whole.
+   */
+  paragraph(...sentences: (string | undefined)[]): this {
+    const markdown = sentences.filter((sentence) => sentence !== undefined).join(' ')
     if (this.add(`${markdown}\n\n`)) return this
     // Cut to leave the reserve, so that a table after it can still say what it left out.
     const cut = cutMarkdown(markdown, SUMMARY_LIMIT_BYTES - 1 - RESERVE_BYTES - this.bytes - 2)

@@ -1,10 +1,10 @@
 // How results are put into words, shared by the log lines (report.ts) and the job summary (summary.ts), and the step's failure when a result still fails it.
-import type { CleanupTask } from '../inputs/read.js'
-import type { RevokeOnExit } from '../shared/records.js'
 import type { CleanupResult } from '../operations/cleanup.js'
+import type { KeptToken } from '../operations/cleanup-plan.js'
 import { auditFailure } from '../operations/audit.js'
 import type { Outcome } from '../operations/index.js'
-import { createdTime, nameAndId, newestFirst, type TokenRecord } from '../shared/records.js'
+import { createdTime, nameAndId, newestFirst } from '../shared/records.js'
+import type { RevokeOnExit, TokenRecord } from '../shared/records.js'
 import { countTokens, formatAge, oneLine, quote, truncate } from '../shared/text.js'
 import { stopped, type AgeClock } from '../shared/time.js'
 
@@ -20,16 +20,22 @@ export function ageOf(token: Pick<TokenRecord, 'createdAt'>, now: number): strin
 }
 
 /**
- * Why a token is kept for `keep`: the newest token of a name is most likely the one a
+ * Why a cleanup kept a token. For `keep`: the newest token of a name is most likely the one a
  * running mediator uses, so only an explicit `keep: 0` revokes it. That is said only of the
  * only token of a name a pattern took (`pr-123`): of a name in use, it would invite the one
  * change that cuts its mediator off.
  */
-export function keptByKeep(keep: number, soleOfName = false): string {
+export function whyKept({ why, soleOfName }: KeptToken, keep: number): string {
+  if (why === 'keepIds') return 'its id is in keepIds'
+  if (why === 'unreadable name') return KEPT_NAMELESS
+  if (why === 'unreadable date') return UNDATED
   const which = keep === 1 ? 'the newest of its name' : `one of the ${keep} newest of its name`
   const hint = soleOfName ? '; the only token its name has: keep: 0 revokes it too' : ''
   return `${which} (keep: ${keep})${hint}`
 }
+
+/** Why a token's age is unknown, for the summary. */
+export const UNDATED = 'its createdAt cannot be read'
 
 /**
  * A token whose createdAt cannot be read, for a warning that says what follows from it; the
@@ -38,14 +44,6 @@ export function keptByKeep(keep: number, soleOfName = false): string {
 export function ageUnknown(token: TokenRecord): string {
   const createdAt = token.createdAt === undefined ? 'none' : quote(token.createdAt, 100)
   return `Token ${nameAndId(token)} has a createdAt that cannot be read (${createdAt}): its age is unknown`
-}
-
-/** Why a token whose id is in keepIds is not revoked. */
-export const KEPT_BY_ID = 'its id is in keepIds'
-
-/** `1 token id in keepIds`, `3 token ids in keepIds`: what a cleanup was told never to revoke. */
-export function keptIds(count: number): string {
-  return `${count === 1 ? 'token id' : `${count} token ids`} in keepIds`
 }
 
 /** Why a token whose name is not text is never revoked by a cleanup. */
@@ -96,18 +94,17 @@ export function revokedElsewhereNote(token: TokenRecord): string {
 }
 
 /** One sentence on what a cleanup did, for the log and the summary. */
-export function cleanupOutcome(result: CleanupResult, { dryRun }: CleanupTask): string {
-  const { revoked, revokedElsewhere, notRevoked, left } = result
+export function cleanupOutcome(result: CleanupResult, { dryRun }: { dryRun: boolean }): string {
   if (dryRun)
-    return `Dry run: ${countTokens(revoked.length)} would be revoked; nothing was revoked.`
+    return `Dry run: ${countTokens(result.revoked.length)} would be revoked; nothing was revoked.`
   const more = [
-    [revokedElsewhere.length, 'more had been revoked by someone else meanwhile'],
-    [notRevoked.length, 'could not be revoked'],
-    [left.length, `left when ${leftBecause(result)}`],
+    [result.revokedElsewhere.length, 'more had been revoked by someone else meanwhile'],
+    [result.notRevoked.length, 'could not be revoked'],
+    [result.left.length, `left when ${leftBecause(result)}`],
     [result.unknown.length, unknownBecause(result)],
   ] as const
   const said = more.filter(([count]) => count > 0).map(([count, what]) => `; ${count} ${what}`)
-  return `Revoked ${countTokens(revoked.length)}${said.join('')}.`
+  return `Revoked ${countTokens(result.revoked.length)}${said.join('')}.`
 }
 
 /** Why a result, written out in full, still fails the step (some tokens not revoked). */
@@ -132,8 +129,7 @@ export function unknownBecause(result: Pick<CleanupResult, 'stop'>): string {
  * When totalTimeout, or a cancel, cut a cleanup short: how far it got, and that a rerun
  * finishes it.
  */
-export function timeoutFailure(result: CleanupResult): string | undefined {
-  const { left, revoked, stop } = result
+export function timeoutFailure({ left, revoked, stop }: CleanupResult): string | undefined {
   if (left.length === 0) return undefined
   return `${stopped(stop)}: ${countTokens(revoked.length)} revoked, ${left.length} left active; run the cleanup again to revoke them.`
 }
@@ -148,7 +144,6 @@ export function cleanupFailure(result: CleanupResult): string | undefined {
     notRevoked.length > shown.length
       ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
       : ''
-  const total = notRevoked.length + revoked.length
   const were = (n: number) => (n === 1 ? 'was' : 'were')
-  return `${notRevoked.length} of ${countTokens(total)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`
+  return `${notRevoked.length} of ${countTokens(notRevoked.length + revoked.length)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`
 }

@@ -17,15 +17,14 @@ const PUBLIC_FIELDS = [
   'revokedBy',
 ] as const
 
-/** A gateway token record as the platform returns it (docs/PLATFORM-API.md section 2.3). */
+/**
+ * A gateway token record as the platform returns it (docs/PLATFORM-API.md section 2.3). Each
+ * field is there when the platform sent a string. A name of another type (a number, an array,
+ * null) is left out rather than made into text: records whose names were all read as `''`
+ * would make one name, and a cleanup would rank them against each other.
+ */
 export interface TokenRecord extends Partial<Record<(typeof PUBLIC_FIELDS)[number], string>> {
   id: string
-  /**
-   * The name, when the platform sent a string. A name of another type (a number, an
-   * array, null) is left out rather than made into text: records whose names were all
-   * read as `''` would make one name, and a cleanup would rank them against each other.
-   */
-  name?: string
   /** `active` or `revoked`; kept as given so that a new state is not mistaken for either. */
   state: string
   /** The secret: only in the create answer and on active records of a list. */
@@ -43,10 +42,8 @@ export function toRecord(value: unknown): TokenRecord | string {
   if (typeof id !== 'string' || id === '') return 'a record without an id'
   if (typeof state !== 'string' || state === '') return 'a record without a state'
   const record: TokenRecord = { id, state }
-  for (const field of PUBLIC_FIELDS) {
-    const text = fields[field]
-    if (typeof text === 'string') record[field] = text
-  }
+  for (const field of PUBLIC_FIELDS)
+    if (typeof fields[field] === 'string') record[field] = fields[field]
   // A blank value is no value: handing on `"   "` as a token would only fail later.
   if (typeof tokenValue === 'string' && tokenValue.trim() !== '') record.tokenValue = tokenValue
   return record
@@ -109,9 +106,7 @@ export function uniqueById<T extends Pick<TokenRecord, 'id'>>(records: T[]): T[]
  * An id for comparing without regard to case. Most are lower-case UUIDs already: they are
  * kept as they are, with no new string made for each of thousands.
  */
-function caseless(id: string): string {
-  return /[^a-z0-9-]/.test(id) ? id.toLowerCase() : id
-}
+const caseless = (id: string): string => (/[^a-z0-9-]/.test(id) ? id.toLowerCase() : id)
 
 /** Whether two platform ids are the same, compared without regard to case. */
 export function sameId(a: string, b: string): boolean {
@@ -126,15 +121,9 @@ export function sameId(a: string, b: string): boolean {
 export type ListedProject = { id: string } | 'several' | undefined
 
 export function projectOf(records: readonly TokenRecord[]): ListedProject {
-  const [first, ...rest] = records
-  const id = first?.projectId
-  if (id === undefined) return undefined
-  let several = false
-  for (const { projectId } of rest) {
-    if (projectId === undefined) return undefined
-    several ||= !sameId(projectId, id)
-  }
-  return several ? 'several' : { id }
+  const id = records[0]?.projectId
+  if (id === undefined || records.some(({ projectId }) => projectId === undefined)) return undefined
+  return records.every(({ projectId = '' }) => sameId(projectId, id)) ? { id } : 'several'
 }
 
 /** The record with this id (ids compared without regard to case), or undefined. */

@@ -105,12 +105,11 @@ export class Secrets {
 
   /** The text without the secrets, whole, in pieces, or inside a run that encodes one. */
   private hide(text: string): string {
-    const result = this.removeWhole(text)
     // A run's bytes, read as Latin-1 and as UTF-8, are checked like any decoded text.
     const holdsPiece = (bytes: Buffer) =>
       [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t)
     // One pass per alphabet: a run of hex digits alone is read both ways.
-    return this.removePieces(result)
+    return this.removePieces(this.removeWhole(text))
       .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
       .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run))
   }
@@ -155,11 +154,11 @@ function compact(text: string): { kept: string; from: number[] } {
 const BASE64_RUN = /[\w+/-]+={0,2}/g
 const HEX_RUN = /(?:\\x|(?<!\w)(?:0x)?)[0-9a-f]{2}(?:[:,-]?\s?(?:0x|\\x)?[0-9a-f]{2})*(?!\w)/gi
 
-/** The hex digits of a hex run, its prefixes and separators left out. */
-function hexDigits(run: string): string {
-  // An `x` in a run is always a prefix's: it follows a pair, or starts the run.
-  return run.replace(/[0\\]x|[^0-9a-f]/gi, '')
-}
+/**
+ * The hex digits of a hex run, its prefixes and separators left out. An `x` in a run is always
+ * a prefix's: it follows a pair, or starts the run.
+ */
+const hexDigits = (run: string): string => run.replace(/[0\\]x|[^0-9a-f]/gi, '')
 
 const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }

@@ -117,9 +117,8 @@ export class Deadline {
 }
 
 /** `totalTimeout (900 s)`: the one place that words the budget. */
-function budget(totalMs: number, bound = 'totalTimeout'): string {
-  return `${bound} (${Math.round(totalMs / 1000)} s)`
-}
+const budget = (totalMs: number, bound = 'totalTimeout'): string =>
+  `${bound} (${Math.round(totalMs / 1000)} s)`
 
 /**
  * Why nothing more was sent, as the start of a sentence: `totalTimeout (900 s) ran out`,

@@ -18,9 +18,9 @@ export function newTokenFilePath(dir: string): string {
  * Writes the token value to `path`, which must not exist yet (`wx`: never through a file or
  * a link that is already there): exactly the value, no newline, readable by the runner's
  * user alone. The mode given to open is cut by the umask, which can only take bits away;
- * fchmod then makes it exactly 0600.
+ * fchmod then makes it exactly 0600. Returns the path.
  */
-export function writeTokenFile(path: string, value: string): void {
+export function writeTokenFile(path: string, value: string): string {
   const fd = openSync(path, 'wx', 0o600)
   try {
     fchmodSync(fd, 0o600)
@@ -28,6 +28,7 @@ export function writeTokenFile(path: string, value: string): void {
   } finally {
     closeSync(fd)
   }
+  return path
 }
 
 /**
@@ -36,9 +37,7 @@ export function writeTokenFile(path: string, value: string): void {
  * (createdByEmail): 0600 too.
  */
 export function writeTokensFile(dir: string, json: string): string {
-  const path = join(resolve(dir), randomName('gateway-tokens-', '.json'))
-  writeTokenFile(path, json)
-  return path
+  return writeTokenFile(join(resolve(dir), randomName('gateway-tokens-', '.json')), json)
 }
 
 /**
@@ -48,9 +47,8 @@ export function writeTokensFile(dir: string, json: string): string {
  * when it is not ours to delete.
  */
 export function removeTokenFile(path: string, dir: string): boolean {
-  if (!TOKEN_FILE_NAME.test(basename(path)) || path !== join(resolve(dir), basename(path))) {
+  if (!TOKEN_FILE_NAME.test(basename(path)) || path !== join(resolve(dir), basename(path)))
     throw new Error(`it is not a token file of this action in ${resolve(dir)}.`)
-  }
   try {
     if (!lstatSync(path).isFile()) throw new Error('it is no longer a plain file.')
     unlinkSync(path)
