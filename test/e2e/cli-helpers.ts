@@ -1,5 +1,5 @@
 // The command line's committed bundle (dist/cli/index.js) run as a user's shell runs it, and the checks every test of it makes: no secret on stdout or stderr, no runner command on stderr.
-import { afterEach, expect } from '@jest/globals'
+import { afterEach, beforeEach, expect } from '@jest/globals'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -8,6 +8,7 @@ import type { FakePlatform } from '../support/fake-platform.mjs'
 import { node24 } from '../support/node24.mjs'
 import { ROOT } from '../support/runner.mjs'
 import { readWorkflowCommands } from '../support/workflow-commands.mjs'
+import { useFakePlatform } from './helpers.js'
 
 export const CLI = join(ROOT, 'dist/cli/index.js')
 
@@ -48,6 +49,28 @@ export function useTempDirs(): (prefix?: string) => string {
   }
 }
 
+/**
+ * A fresh fake platform around each test (useFakePlatform) that remembers every token value
+ * it hands out: among its secrets (platform.secrets()) for the leak checks, and by token id
+ * (valueOf), also once the token is revoked, when the platform itself forgets it. A test
+ * that sets rewriteRecord itself keeps the first (a record it sends on holds its value).
+ */
+export function useCliPlatform(): {
+  platform: () => FakePlatform
+  valueOf: (id: string) => string | undefined
+} {
+  const platform = useFakePlatform()
+  const values = new Map<string, string>()
+  beforeEach(() => {
+    values.clear()
+    platform().rewriteRecord = (record) => {
+      if (record.tokenValue !== undefined) values.set(record.id, record.tokenValue)
+      return record
+    }
+  })
+  return { platform, valueOf: (id) => values.get(id) }
+}
+
 /** The connection to a platform as the command line reads it from the environment. */
 export function platformEnv(platform: FakePlatform): Record<string, string> {
   return {
@@ -73,10 +96,13 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   }
   const [program = '', ...rest] = [...(options.wrap ?? []), node24(), CLI, ...args]
   return new Promise((resolve, reject) => {
+    // A process group of its own: a hung run is killed whole, COMMAND with it, which would
+    // otherwise hold the pipes open and hang the test.
     const child = spawn(program, rest, {
       env,
       cwd: options.cwd ?? tmp,
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     })
     const printed = { stdout: '', stderr: '' }
     let signalled = false
@@ -93,7 +119,9 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
       printed.stderr += chunk
       look()
     })
-    const guard = setTimeout(() => child.kill('SIGKILL'), 25_000)
+    const guard = setTimeout(() => {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
+    }, 25_000)
     child.on('error', reject)
     child.on('close', (code, signal) => {
       clearTimeout(guard)

@@ -12,11 +12,12 @@ import {
   platformEnv,
   runCli,
   statesByName,
+  useCliPlatform,
   useTempDirs,
 } from './cli-helpers.js'
-import { AUTH, CREATE, LIST, revokeLine, useFakePlatform } from './helpers.js'
+import { AUTH, CREATE, LIST, revokeLine } from './helpers.js'
 
-const platform = useFakePlatform()
+const { platform } = useCliPlatform()
 const tempDir = useTempDirs()
 const DAY = 86_400_000
 const VERSION = (
