@@ -3931,25 +3931,16 @@ function failureMessage(error, operation, secrets, runner) {
 
 
 const COMMANDS = {
-    create: ['name', 'ifExists'],
-    list: ['name', 'state'],
-    revoke: ['tokenId'],
-    cleanup: ['name', 'olderThan', 'keep', 'keepIds', 'dryRun', 'concurrency'],
-    audit: ['name', 'olderThan'],
-    exec: ['name', 'ifExists', 'revokeOnExit'],
+    create: 'name ifExists --token-file --print-value --k8s-secret --k8s-key --k8s-namespace --json',
+    list: 'name state --json',
+    revoke: 'tokenId --json',
+    cleanup: 'name olderThan keep keepIds dryRun concurrency --json',
+    audit: 'name olderThan --json',
+    exec: 'name ifExists revokeOnExit --env --token-file-env',
 };
-const CONNECTION = ['baseUrl', 'authUrl', 'clientId', 'expectedProjectId'];
-const BOUNDS = ['timeout', 'retries', 'totalTimeout'];
-const OWN = {
-    create: ['token-file', 'print-value', 'k8s-secret', 'k8s-key', 'k8s-namespace', 'json'],
-    list: ['json'],
-    revoke: ['json'],
-    cleanup: ['json'],
-    audit: ['json'],
-    exec: ['env', 'token-file-env'],
-};
-const SWITCHES = new Set(['dryRun', 'json', 'print-value']);
-const REPEATED = new Set(['name', 'keepIds']);
+const CONNECTION = 'baseUrl authUrl clientId expectedProjectId timeout retries totalTimeout --client-secret-file';
+const SWITCHES = ['dryRun', '--json', '--print-value'];
+const REPEATED = ['name', 'keepIds'];
 const ENVIRONMENT = {
     clientId: 'PLATFORM_CLIENT_ID',
     clientSecret: 'PLATFORM_CLIENT_SECRET',
@@ -3957,6 +3948,24 @@ const ENVIRONMENT = {
     authUrl: 'PLATFORM_AUTH_URL',
     expectedProjectId: 'PLATFORM_PROJECT_ID',
 };
+const REVOKE_ON_EXIT = {
+    always: 'true',
+    failure: 'failure',
+    never: 'false',
+};
+const KUBERNETES = [
+    [
+        'k8s-secret',
+        /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/,
+        'a Kubernetes name (lower case letters, digits, - and .)',
+    ],
+    [
+        'k8s-namespace',
+        /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/,
+        'a Kubernetes namespace (lower case letters, digits and -)',
+    ],
+    ['k8s-key', /^[-._a-zA-Z0-9]{1,253}$/, 'a Secret key (letters, digits, -, _ and .)'],
+];
 const flagOf = (input) => input === 'keepIds' ? 'keep-id' : input.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 function spelling(input) {
     if (input === 'clientSecret')
@@ -3978,54 +3987,46 @@ Environment: PLATFORM_CLIENT_ID, PLATFORM_CLIENT_SECRET, PLATFORM_API_URL, PLATF
 Exit codes: 0 done; 1 the operation failed; 2 bad usage or input (nothing sent); exec: COMMAND's.`;
 function readArgs(args, env) {
     const [command, ...rest] = args;
-    if (command === undefined || command === '--help' || rest.includes('--help'))
+    const end = rest.indexOf('--');
+    const flags = end === -1 ? rest : rest.slice(0, end);
+    if (command === undefined || command === '--help' || flags.includes('--help'))
         return 'help';
     if (command === '--version')
         return 'version';
     if (!Object.hasOwn(COMMANDS, command))
         throw usage('COMMAND', `must be one of ${Object.keys(COMMANDS).join(', ')}; got ${quote(command)}.`);
     const known = command;
-    const end = rest.indexOf('--');
-    const flags = end === -1 ? rest : rest.slice(0, end);
     const inputs = { operation: known === 'exec' ? 'create' : known };
     for (const [input, variable] of Object.entries(ENVIRONMENT))
         if (env[variable])
             inputs[input] = env[variable];
     const own = {};
-    const names = [...COMMANDS[known], ...CONNECTION, ...BOUNDS];
+    const names = `${COMMANDS[known]} ${CONNECTION}`.split(' ');
+    const flagsOf = names.map((name) => (name.startsWith('--') ? name : `--${flagOf(name)}`));
     for (let i = 0; i < flags.length; i++) {
         const [flag = '', inline] = (flags[i] ?? '').split(/=(.*)/s);
-        const name = flag.replace(/^--/, '');
-        const input = names.find((candidate) => flagOf(candidate) === name);
-        if (name === 'client-secret')
+        if (flag === '--client-secret')
             throw usage(flag, 'is refused: every process can read a command line. Give PLATFORM_CLIENT_SECRET, or --client-secret-file PATH.');
-        if (!flag.startsWith('--') ||
-            (input === undefined && ![...OWN[known], 'client-secret-file'].includes(name))) {
-            const meant = closest(name, [...names.map(flagOf), ...OWN[known]]);
+        const name = names[flagsOf.indexOf(flag)];
+        if (name === undefined) {
+            const meant = closest(flag.replace(/^-*/, ''), flagsOf.map((known) => known.slice(2)));
             throw usage(flag, `is not a flag of gateway-token ${known}${meant ? `: did you mean --${meant}?` : '.'} See gateway-token --help.`);
         }
-        const value = SWITCHES.has(input ?? name) ? 'true' : (inline ?? flags[++i]);
+        const value = SWITCHES.includes(name) ? 'true' : (inline ?? flags[++i]);
         if (value === undefined)
             throw usage(flag, 'needs a value.');
-        if (input === undefined)
-            own[name] = value;
+        if (name.startsWith('--'))
+            own[name.slice(2)] = value;
         else
-            inputs[input] = REPEATED.has(input) && inputs[input] ? `${inputs[input]}\n${value}` : value;
+            inputs[name] = REPEATED.includes(name) && inputs[name] ? `${inputs[name]}\n${value}` : value;
     }
     if (own['client-secret-file'] !== undefined)
         inputs.clientSecret = readSecretFile(own['client-secret-file']);
-    if (inputs.revokeOnExit !== undefined) {
-        const when = new Map([
-            ['always', 'true'],
-            ['failure', 'failure'],
-            ['never', 'false'],
-        ]).get(inputs.revokeOnExit);
-        if (when === undefined)
-            throw usage('--revoke-on-exit', `must be always, failure or never; got ${quote(inputs.revokeOnExit)}.`);
-        inputs.revokeOnExit = when;
-    }
-    else if (known === 'exec')
-        inputs.revokeOnExit = 'true';
+    const when = inputs.revokeOnExit ?? (known === 'exec' ? 'always' : undefined);
+    if (when !== undefined && !Object.hasOwn(REVOKE_ON_EXIT, when))
+        throw usage('--revoke-on-exit', `must be always, failure or never; got ${quote(when)}.`);
+    if (when !== undefined)
+        inputs.revokeOnExit = REVOKE_ON_EXIT[when] ?? '';
     const argv = end === -1 ? [] : rest.slice(end + 1);
     if (known === 'create')
         checkDestination(own);
@@ -4041,12 +4042,9 @@ function checkDestination(own) {
         throw usage('create', `needs exactly one of --token-file PATH, --print-value and --k8s-secret NAME (${given.length} given): a token whose value nobody holds is a leak.`);
     if (own['k8s-secret'] !== undefined && own.json !== undefined)
         throw usage('--k8s-secret', 'is refused with --json: the manifest is the document.');
-    const k8sName = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
-    for (const flag of ['k8s-secret', 'k8s-namespace'])
-        if (own[flag] !== undefined && !k8sName.test(own[flag]))
-            throw usage(`--${flag}`, `must be a Kubernetes name (lower case letters, digits, - and .); got ${quote(own[flag] ?? '')}.`);
-    if (own['k8s-key'] !== undefined && !/^[-._a-zA-Z0-9]{1,253}$/.test(own['k8s-key']))
-        throw usage('--k8s-key', `must be a Secret key (letters, digits, -, _ and .); got ${quote(own['k8s-key'] ?? '')}.`);
+    for (const [flag, allowed, what] of KUBERNETES)
+        if (own[flag] !== undefined && !allowed.test(own[flag]))
+            throw usage(`--${flag}`, `must be ${what}; got ${quote(own[flag])}.`);
 }
 function readSecretFile(path) {
     try {
@@ -4220,6 +4218,7 @@ function terminal(inputs, { err }) {
     const say = (prefix) => (message) => {
         err(`${prefix}${neutralizeCommands(oneLine(secrets.scrub(message)))}\n`);
     };
+    const masked = [];
     let dir;
     const outputs = new Map();
     const state = new Map();
@@ -4228,6 +4227,7 @@ function terminal(inputs, { err }) {
         inputNames: () => Object.keys(inputs).map((name) => name.toUpperCase()),
         setSecret: (value) => {
             secrets.add(value);
+            masked.push(value);
         },
         setFailed: (message) => {
             say('error: ')(message.replace(/^Input '(\w+)'/, (_, input) => spelling(input)));
@@ -4254,6 +4254,18 @@ function terminal(inputs, { err }) {
         runner,
         outputs,
         exitCode: (error) => error instanceof InputError || error instanceof UsageError ? 2 : failed ? 1 : 0,
+        stdoutScrubber: (values) => {
+            const known = new Secrets(() => undefined);
+            for (const value of masked)
+                if (!values.has(value))
+                    known.add(value);
+            const scrubbed = new Map();
+            return (text) => {
+                const clean = scrubbed.get(text) ?? known.scrub(text);
+                scrubbed.set(text, clean);
+                return clean;
+            };
+        },
         cleanUp: () => {
             if (dir !== undefined)
                 (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
@@ -4274,6 +4286,8 @@ async function exec({ inputs, own, argv }, { env, clock, streams }) {
         : { writeTokenFile: 'true' };
     const steps = { ...inputs, ...destination, summary: 'false' };
     const { runner, outputs, exitCode, cleanUp } = terminal(steps, streams);
+    const command = passingSignals();
+    process.on('SIGINT', command.pass).on('SIGTERM', command.pass);
     let value = '';
     try {
         const { error } = await run(runner, clock, ({ result }) => {
@@ -4287,32 +4301,42 @@ async function exec({ inputs, own, argv }, { env, clock, streams }) {
             [fileVariable ?? own.env ?? 'GATEWAY_TOKEN']: fileVariable ? outputs.get('tokenFile') : value,
         };
         delete commandEnv.PLATFORM_CLIENT_SECRET;
-        const code = error === undefined ? await runCommand(argv, commandEnv, streams) : 1;
+        const code = error === undefined ? await command.run(argv, commandEnv, streams) : 1;
         steps.jobStatus = code === 0 ? 'success' : 'failure';
         await step_run(runner, clock);
         return error === undefined ? code : exitCode(error);
     }
     finally {
+        process.off('SIGINT', command.pass).off('SIGTERM', command.pass);
         cleanUp();
     }
 }
-function runCommand([command = '', ...args], env, { err }) {
-    return new Promise((resolve) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env, stdio: 'inherit' });
-        const pass = (signal) => child.kill(signal);
-        process.on('SIGINT', pass).on('SIGTERM', pass);
-        const done = (code) => {
-            process.off('SIGINT', pass).off('SIGTERM', pass);
-            resolve(code);
-        };
-        child.on('error', (error) => {
-            err(`error: could not run ${command}: ${error.message}\n`);
-            done(127);
-        });
-        child.on('exit', (code, signal) => {
-            done(signal ? 128 + external_node_os_namespaceObject.constants.signals[signal] : (code ?? 1));
-        });
-    });
+function passingSignals() {
+    let child;
+    let early;
+    return {
+        pass: (signal) => {
+            if (child === undefined)
+                early ??= signal;
+            else
+                child.kill(signal);
+        },
+        run: ([command = '', ...args], env, { err }) => new Promise((resolve) => {
+            if (early !== undefined) {
+                err(`error: ${command} was not started: ${early} came first.\n`);
+                resolve(128 + external_node_os_namespaceObject.constants.signals[early]);
+                return;
+            }
+            child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env, stdio: 'inherit' });
+            child.on('error', (error) => {
+                err(`error: could not run ${command}: ${error.message}\n`);
+                resolve(127);
+            });
+            child.on('exit', (code, signal) => {
+                resolve(signal ? 128 + external_node_os_namespaceObject.constants.signals[signal] : (code ?? 1));
+            });
+        }),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/command-line.ts
@@ -4342,10 +4366,10 @@ async function commandLine(args, { env = process.env, clock = systemClock, strea
     }
     if (invocation.command === 'exec')
         return exec(invocation, { env, clock, streams });
-    const { runner, exitCode, cleanUp } = terminal({ ...invocation.inputs, summary: 'false' }, streams);
+    const { runner, exitCode, stdoutScrubber, cleanUp } = terminal({ ...invocation.inputs, summary: 'false' }, streams);
     try {
         const { error } = await run(runner, clock, (outcome) => {
-            const text = stdoutOf(outcome, invocation.own);
+            const text = stdoutOf(outcome, invocation.own, stdoutScrubber);
             if (text !== undefined)
                 toFile('stdout', () => {
                     streams.out(`${text}\n`);
@@ -4357,7 +4381,7 @@ async function commandLine(args, { env = process.env, clock = systemClock, strea
         cleanUp();
     }
 }
-function stdoutOf({ result, task }, own) {
+function stdoutOf({ result, task }, own, scrubber) {
     const json = own.json !== undefined;
     if (result.operation === 'create') {
         const { token } = result;
@@ -4371,33 +4395,37 @@ function stdoutOf({ result, task }, own) {
             return manifest(own, value);
         if (own['print-value'] !== undefined && !json)
             return value;
-        return json ? publicJson(token, own['print-value'] ? ['tokenValue'] : []) : token.id;
+        const scrub = scrubber(new Set());
+        if (!json)
+            return scrub(token.id);
+        return command_line_document(token, own['print-value'] ? ['tokenValue'] : [], scrub);
     }
     if (!json)
         return undefined;
     switch (result.operation) {
         case 'revoke':
-            return publicJson(result.token);
+            return command_line_document(result.token, [], scrubber(new Set()));
         case 'list':
-            return publicJson(result.tokens);
-        case 'audit':
-            return publicJson({ findings: result.findings, undated: result.undated }, [
-                'findings',
-                'undated',
-            ]);
+            return command_line_document(result.tokens, [], scrubber(valuesOf(result.tokens)));
+        case 'audit': {
+            const { findings, undated } = result;
+            const scrub = scrubber(valuesOf([...findings, ...undated]));
+            return command_line_document({ findings, undated }, ['findings', 'undated'], scrub);
+        }
     }
-    const { revoked, kept, notRevoked, left, unknown } = result;
+    const { revoked, notRevoked, left, unknown } = result;
+    const kept = result.kept.map(({ token }) => token);
+    const refused = notRevoked.map(({ token }) => token);
     const dryRun = task.operation === 'cleanup' && task.dryRun ? { dryRun: true } : {};
-    const document = {
-        ...dryRun,
-        revoked,
-        kept: kept.map(({ token }) => token),
-        notRevoked: notRevoked.map(({ token }) => token),
-        left,
-        unknown,
-    };
-    return publicJson(document, Object.keys(document));
+    const all = { ...dryRun, revoked, kept, notRevoked: refused, left, unknown };
+    const scrub = scrubber(valuesOf([...revoked, ...kept, ...refused, ...left, ...unknown]));
+    return command_line_document(all, Object.keys(all), scrub);
 }
+function command_line_document(records, around, scrub) {
+    const fields = JSON.parse(publicJson(records, around));
+    return JSON.stringify(fields, (key, value) => typeof value === 'string' && key !== 'tokenValue' ? scrub(value) : value);
+}
+const valuesOf = (records) => new Set(records.flatMap(({ tokenValue }) => (tokenValue === undefined ? [] : [tokenValue])));
 function manifest(own, value) {
     const namespace = own['k8s-namespace'] === undefined ? '' : `\n  namespace: ${own['k8s-namespace']}`;
     const data = Buffer.from(value).toString('base64');

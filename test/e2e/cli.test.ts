@@ -259,6 +259,55 @@ describe('gateway-token: the operation failed, exit 1', () => {
     expectClean(create, platform())
   })
 
+  it('a create whose answer was lost: found in the list, handed on; not found, exit 1 naming the time', async () => {
+    const lose = () => {
+      platform().fail({
+        server: 'api',
+        method: 'POST',
+        path: '/api/tokens',
+        commit: true,
+        drop: 'reset',
+      })
+    }
+    const dir = tempDir()
+    lose()
+    const found = await cli([
+      'create',
+      '--name',
+      'demo',
+      '--token-file',
+      join(dir, 'a'),
+      '--retries',
+      '1',
+    ])
+    const [token] = [...platform().tokens.values()]
+    expect([found.code, found.stdout]).toEqual([0, `${token?.id ?? ''}\n`])
+    expect(found.stderr).toContain('checking the list')
+    expect(readFileSync(join(dir, 'a'), 'utf8')).toBe(token?.tokenValue)
+    expectClean(found, platform())
+
+    lose()
+    platform().fail({ server: 'api', method: 'GET', path: '/api/tokens', status: 503, times: 2 })
+    const lost = await cli([
+      'create',
+      '--name',
+      'other',
+      '--token-file',
+      join(dir, 'b'),
+      '--retries',
+      '1',
+    ])
+    expect([lost.code, lost.stdout]).toEqual([1, ''])
+    expect(lost.stderr).toMatch(
+      /^error: create failed: .*whether token 'other' was created is unknown/m,
+    )
+    expect(lost.stderr).toMatch(
+      /An active token named 'other' created after \S+ would be this step's/,
+    )
+    expect(existsSync(join(dir, 'b'))).toBe(false)
+    expectClean(lost, platform())
+  })
+
   it('a platform that cannot be reached: exit 1, one error line', async () => {
     const run = await cli(['list', '--retries', '0'], { PLATFORM_AUTH_URL: 'http://127.0.0.1:9' })
     expect([run.code, run.stdout]).toEqual([1, ''])
