@@ -3894,15 +3894,15 @@ Environment: PLATFORM_CLIENT_ID, PLATFORM_CLIENT_SECRET, PLATFORM_API_URL, PLATF
 Exit codes: 0 done; 1 the operation failed; 2 bad usage or input (nothing sent); exec: COMMAND's.`;
 function readArgs(args, env) {
     const [command, ...rest] = args;
-    if (command === undefined || command === '--help' || rest.includes('--help'))
+    const end = rest.indexOf('--');
+    const flags = end === -1 ? rest : rest.slice(0, end);
+    if (command === undefined || command === '--help' || flags.includes('--help'))
         return 'help';
     if (command === '--version')
         return 'version';
     if (!Object.hasOwn(COMMANDS, command))
         throw usage('COMMAND', `must be one of ${Object.keys(COMMANDS).join(', ')}; got ${quote(command)}.`);
     const known = command;
-    const end = rest.indexOf('--');
-    const flags = end === -1 ? rest : rest.slice(0, end);
     const inputs = { operation: known === 'exec' ? 'create' : known };
     for (const [input, variable] of Object.entries(ENVIRONMENT))
         if (env[variable])
@@ -4125,6 +4125,7 @@ function terminal(inputs, { err }) {
     const say = (prefix) => (message) => {
         err(`${prefix}${neutralizeCommands(oneLine(secrets.scrub(message)))}\n`);
     };
+    const masked = [];
     let dir;
     const outputs = new Map();
     const state = new Map();
@@ -4133,6 +4134,7 @@ function terminal(inputs, { err }) {
         inputNames: () => Object.keys(inputs).map((name) => name.toUpperCase()),
         setSecret: (value) => {
             secrets.add(value);
+            masked.push(value);
         },
         setFailed: (message) => {
             say('error: ')(message.replace(/^Input '(\w+)'/, (_, input) => spelling(input)));
@@ -4159,6 +4161,18 @@ function terminal(inputs, { err }) {
         runner,
         outputs,
         exitCode: (error) => error instanceof InputError || error instanceof UsageError ? 2 : failed ? 1 : 0,
+        stdoutScrubber: (values) => {
+            const known = new Secrets(() => undefined);
+            for (const value of masked)
+                if (!values.has(value))
+                    known.add(value);
+            const scrubbed = new Map();
+            return (text) => {
+                const clean = scrubbed.get(text) ?? known.scrub(text);
+                scrubbed.set(text, clean);
+                return clean;
+            };
+        },
         cleanUp: () => {
             if (dir !== undefined)
                 (0,external_node_fs_namespaceObject.rmSync)(dir, { recursive: true, force: true });
@@ -4179,6 +4193,8 @@ async function exec({ inputs, own, argv }, { env, clock, streams }) {
         : { writeTokenFile: 'true' };
     const steps = { ...inputs, ...destination, summary: 'false' };
     const { runner, outputs, exitCode, cleanUp } = terminal(steps, streams);
+    const command = passingSignals();
+    process.on('SIGINT', command.pass).on('SIGTERM', command.pass);
     let value = '';
     try {
         const { error } = await run(runner, clock, ({ result }) => {
@@ -4192,32 +4208,42 @@ async function exec({ inputs, own, argv }, { env, clock, streams }) {
             [fileVariable ?? own.env ?? 'GATEWAY_TOKEN']: fileVariable ? outputs.get('tokenFile') : value,
         };
         delete commandEnv.PLATFORM_CLIENT_SECRET;
-        const code = error === undefined ? await runCommand(argv, commandEnv, streams) : 1;
+        const code = error === undefined ? await command.run(argv, commandEnv, streams) : 1;
         steps.jobStatus = code === 0 ? 'success' : 'failure';
         await step_run(runner, clock);
         return error === undefined ? code : exitCode(error);
     }
     finally {
+        process.off('SIGINT', command.pass).off('SIGTERM', command.pass);
         cleanUp();
     }
 }
-function runCommand([command = '', ...args], env, { err }) {
-    return new Promise((resolve) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env, stdio: 'inherit' });
-        const pass = (signal) => child.kill(signal);
-        process.on('SIGINT', pass).on('SIGTERM', pass);
-        const done = (code) => {
-            process.off('SIGINT', pass).off('SIGTERM', pass);
-            resolve(code);
-        };
-        child.on('error', (error) => {
-            err(`error: could not run ${command}: ${error.message}\n`);
-            done(127);
-        });
-        child.on('exit', (code, signal) => {
-            done(signal ? 128 + external_node_os_namespaceObject.constants.signals[signal] : (code ?? 1));
-        });
-    });
+function passingSignals() {
+    let child;
+    let early;
+    return {
+        pass: (signal) => {
+            if (child === undefined)
+                early ??= signal;
+            else
+                child.kill(signal);
+        },
+        run: ([command = '', ...args], env, { err }) => new Promise((resolve) => {
+            if (early !== undefined) {
+                err(`error: ${command} was not started: ${early} came first.\n`);
+                resolve(128 + external_node_os_namespaceObject.constants.signals[early]);
+                return;
+            }
+            child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env, stdio: 'inherit' });
+            child.on('error', (error) => {
+                err(`error: could not run ${command}: ${error.message}\n`);
+                resolve(127);
+            });
+            child.on('exit', (code, signal) => {
+                resolve(signal ? 128 + external_node_os_namespaceObject.constants.signals[signal] : (code ?? 1));
+            });
+        }),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/command-line.ts
@@ -4247,10 +4273,10 @@ async function commandLine(args, { env = process.env, clock = systemClock, strea
     }
     if (invocation.command === 'exec')
         return exec(invocation, { env, clock, streams });
-    const { runner, exitCode, cleanUp } = terminal({ ...invocation.inputs, summary: 'false' }, streams);
+    const { runner, exitCode, stdoutScrubber, cleanUp } = terminal({ ...invocation.inputs, summary: 'false' }, streams);
     try {
         const { error } = await run(runner, clock, (outcome) => {
-            const text = stdoutOf(outcome, invocation.own);
+            const text = stdoutOf(outcome, invocation.own, stdoutScrubber);
             if (text !== undefined)
                 toFile('stdout', () => {
                     streams.out(`${text}\n`);
@@ -4262,7 +4288,7 @@ async function commandLine(args, { env = process.env, clock = systemClock, strea
         cleanUp();
     }
 }
-function stdoutOf({ result, task }, own) {
+function stdoutOf({ result, task }, own, scrubber) {
     const json = own.json !== undefined;
     if (result.operation === 'create') {
         const { token } = result;
@@ -4276,33 +4302,37 @@ function stdoutOf({ result, task }, own) {
             return manifest(own, value);
         if (own['print-value'] !== undefined && !json)
             return value;
-        return json ? publicJson(token, own['print-value'] ? ['tokenValue'] : []) : token.id;
+        const scrub = scrubber(new Set());
+        if (!json)
+            return scrub(token.id);
+        return command_line_document(token, own['print-value'] ? ['tokenValue'] : [], scrub);
     }
     if (!json)
         return undefined;
     switch (result.operation) {
         case 'revoke':
-            return publicJson(result.token);
+            return command_line_document(result.token, [], scrubber(new Set()));
         case 'list':
-            return publicJson(result.tokens);
-        case 'audit':
-            return publicJson({ findings: result.findings, undated: result.undated }, [
-                'findings',
-                'undated',
-            ]);
+            return command_line_document(result.tokens, [], scrubber(valuesOf(result.tokens)));
+        case 'audit': {
+            const { findings, undated } = result;
+            const scrub = scrubber(valuesOf([...findings, ...undated]));
+            return command_line_document({ findings, undated }, ['findings', 'undated'], scrub);
+        }
     }
-    const { revoked, kept, notRevoked, left, unknown } = result;
+    const { revoked, notRevoked, left, unknown } = result;
+    const kept = result.kept.map(({ token }) => token);
+    const refused = notRevoked.map(({ token }) => token);
     const dryRun = task.operation === 'cleanup' && task.dryRun ? { dryRun: true } : {};
-    const document = {
-        ...dryRun,
-        revoked,
-        kept: kept.map(({ token }) => token),
-        notRevoked: notRevoked.map(({ token }) => token),
-        left,
-        unknown,
-    };
-    return publicJson(document, Object.keys(document));
+    const all = { ...dryRun, revoked, kept, notRevoked: refused, left, unknown };
+    const scrub = scrubber(valuesOf([...revoked, ...kept, ...refused, ...left, ...unknown]));
+    return command_line_document(all, Object.keys(all), scrub);
 }
+function command_line_document(records, around, scrub) {
+    const fields = JSON.parse(publicJson(records, around));
+    return JSON.stringify(fields, (key, value) => typeof value === 'string' && key !== 'tokenValue' ? scrub(value) : value);
+}
+const valuesOf = (records) => new Set(records.flatMap(({ tokenValue }) => (tokenValue === undefined ? [] : [tokenValue])));
 function manifest(own, value) {
     const namespace = own['k8s-namespace'] === undefined ? '' : `\n  namespace: ${own['k8s-namespace']}`;
     const data = Buffer.from(value).toString('base64');

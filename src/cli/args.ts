@@ -88,7 +88,10 @@ export function readArgs(
   env: NodeJS.ProcessEnv,
 ): Invocation | 'help' | 'version' {
   const [command, ...rest] = args
-  if (command === undefined || command === '--help' || rest.includes('--help')) return 'help'
+  const end = rest.indexOf('--')
+  // Only before --: what follows is exec's COMMAND, whose own --help is its own.
+  const flags = end === -1 ? rest : rest.slice(0, end)
+  if (command === undefined || command === '--help' || flags.includes('--help')) return 'help'
   if (command === '--version') return 'version'
   if (!Object.hasOwn(COMMANDS, command))
     throw usage(
@@ -96,8 +99,6 @@ export function readArgs(
       `must be one of ${Object.keys(COMMANDS).join(', ')}; got ${quote(command)}.`,
     )
   const known = command as Command
-  const end = rest.indexOf('--')
-  const flags = end === -1 ? rest : rest.slice(0, end)
   const inputs: Record<string, string> = { operation: known === 'exec' ? 'create' : known }
   for (const [input, variable] of Object.entries(ENVIRONMENT))
     if (env[variable]) inputs[input] = env[variable]

@@ -3,7 +3,7 @@ import packageJson from '../../package.json' with { type: 'json' }
 import { run as mainStep } from '../main.js'
 import type { Outcome } from '../operations/index.js'
 import { ActionError, toFile } from '../shared/errors.js'
-import { publicJson } from '../shared/records.js'
+import { publicJson, type TokenRecord } from '../shared/records.js'
 import { systemClock } from '../shared/time.js'
 import { writeTokenFile } from '../shared/token-files.js'
 import { readArgs, USAGE } from './args.js'
@@ -32,13 +32,13 @@ export async function commandLine(
     return 0
   }
   if (invocation.command === 'exec') return exec(invocation, { env, clock, streams })
-  const { runner, exitCode, cleanUp } = terminal(
+  const { runner, exitCode, stdoutScrubber, cleanUp } = terminal(
     { ...invocation.inputs, summary: 'false' },
     streams,
   )
   try {
     const { error } = await mainStep(runner, clock, (outcome) => {
-      const text = stdoutOf(outcome, invocation.own)
+      const text = stdoutOf(outcome, invocation.own, stdoutScrubber)
       // A failure here fails the step as a runner file that cannot be written does (handOnFailed).
       if (text !== undefined)
         toFile('stdout', () => {
@@ -51,11 +51,19 @@ export async function commandLine(
   }
 }
 
+/** What scrubs a text for stdout of the secrets a step knew, but the values of these records. */
+type Scrubber = (values: ReadonlySet<string>) => (text: string) => string
+
 /**
  * What a result puts on stdout, after the log's lines: a create's token where it was asked
- * (written here to --token-file), or the JSON document of `--json`; else nothing.
+ * (written here to --token-file), or the JSON document of `--json`; else nothing. Whatever a
+ * server echoed into a record (the client secret, the access token) is scrubbed from it.
  */
-function stdoutOf({ result, task }: Outcome, own: Record<string, string>): string | undefined {
+function stdoutOf(
+  { result, task }: Outcome,
+  own: Record<string, string>,
+  scrubber: Scrubber,
+): string | undefined {
   const json = own.json !== undefined
   if (result.operation === 'create') {
     const { token } = result
@@ -67,32 +75,46 @@ function stdoutOf({ result, task }: Outcome, own: Record<string, string>): strin
       })
     if (own['k8s-secret'] !== undefined) return manifest(own, value)
     if (own['print-value'] !== undefined && !json) return value
-    return json ? publicJson(token, own['print-value'] ? ['tokenValue'] : []) : token.id
+    // The new token's value too, wherever else the answer put it.
+    const scrub = scrubber(new Set())
+    if (!json) return scrub(token.id)
+    return document(token, own['print-value'] ? ['tokenValue'] : [], scrub)
   }
   if (!json) return undefined
   switch (result.operation) {
     case 'revoke':
-      return publicJson(result.token)
+      return document(result.token, [], scrubber(new Set()))
     case 'list':
-      return publicJson(result.tokens)
-    case 'audit':
-      return publicJson({ findings: result.findings, undated: result.undated }, [
-        'findings',
-        'undated',
-      ])
+      return document(result.tokens, [], scrubber(valuesOf(result.tokens)))
+    case 'audit': {
+      const { findings, undated } = result
+      const scrub = scrubber(valuesOf([...findings, ...undated]))
+      return document({ findings, undated }, ['findings', 'undated'], scrub)
+    }
   }
-  const { revoked, kept, notRevoked, left, unknown } = result
+  const { revoked, notRevoked, left, unknown } = result
+  const kept = result.kept.map(({ token }) => token)
+  const refused = notRevoked.map(({ token }) => token)
   const dryRun = task.operation === 'cleanup' && task.dryRun ? { dryRun: true } : {}
-  const document = {
-    ...dryRun,
-    revoked,
-    kept: kept.map(({ token }) => token),
-    notRevoked: notRevoked.map(({ token }) => token),
-    left,
-    unknown,
-  }
-  return publicJson(document, Object.keys(document))
+  const all = { ...dryRun, revoked, kept, notRevoked: refused, left, unknown }
+  const scrub = scrubber(valuesOf([...revoked, ...kept, ...refused, ...left, ...unknown]))
+  return document(all, Object.keys(all), scrub)
 }
+
+/**
+ * A document: the records' public fields as JSON (and the keys `around` them), each text
+ * scrubbed; a tokenValue, there only where --print-value asked for it, left as it is.
+ */
+function document(records: unknown, around: readonly string[], scrub: (text: string) => string) {
+  const fields = JSON.parse(publicJson(records, around)) as unknown
+  return JSON.stringify(fields, (key, value: unknown) =>
+    typeof value === 'string' && key !== 'tokenValue' ? scrub(value) : value,
+  )
+}
+
+/** The values of records, which a document leaves out already. */
+const valuesOf = (records: readonly TokenRecord[]) =>
+  new Set(records.flatMap(({ tokenValue }) => (tokenValue === undefined ? [] : [tokenValue])))
 
 /** A Kubernetes Secret holding the value, for `kubectl apply -f -` and a chart's secretName. */
 function manifest(own: Record<string, string>, value: string): string {

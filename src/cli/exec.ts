@@ -1,5 +1,5 @@
 // gateway-token exec: the action's main step, COMMAND run with the token (signals passed on), then the post step, in one process.
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { constants } from 'node:os'
 import { run as mainStep } from '../main.js'
 import { run as postStep } from '../post/step.js'
@@ -24,6 +24,11 @@ export async function exec(
       : { writeTokenFile: 'true' }
   const steps: Record<string, string> = { ...inputs, ...destination, summary: 'false' }
   const { runner, outputs, exitCode, cleanUp } = terminal(steps, streams)
+  // From the first request to the last, a signal never ends this process as Node's default
+  // would, the token left active and COMMAND running on: the steps cancel on it, COMMAND gets
+  // it, and between them, it is held.
+  const command = passingSignals()
+  process.on('SIGINT', command.pass).on('SIGTERM', command.pass)
   let value = ''
   try {
     const { error } = await mainStep(runner, clock, ({ result }) => {
@@ -36,35 +41,44 @@ export async function exec(
       [fileVariable ?? own.env ?? 'GATEWAY_TOKEN']: fileVariable ? outputs.get('tokenFile') : value,
     }
     delete commandEnv.PLATFORM_CLIENT_SECRET
-    const code = error === undefined ? await runCommand(argv, commandEnv, streams) : 1
+    const code = error === undefined ? await command.run(argv, commandEnv, streams) : 1
     steps.jobStatus = code === 0 ? 'success' : 'failure'
     await postStep(runner, clock)
     return error === undefined ? code : exitCode(error)
   } finally {
+    process.off('SIGINT', command.pass).off('SIGTERM', command.pass)
     cleanUp()
   }
 }
 
-/** Runs COMMAND, passing SIGINT and SIGTERM on to it; its exit code, or 128 + its signal's. */
-function runCommand(
-  [command = '', ...args]: readonly string[],
-  env: NodeJS.ProcessEnv,
-  { err }: Streams,
-) {
-  return new Promise<number>((resolve) => {
-    const child = spawn(command, args, { env, stdio: 'inherit' })
-    const pass = (signal: NodeJS.Signals) => child.kill(signal)
-    process.on('SIGINT', pass).on('SIGTERM', pass)
-    const done = (code: number) => {
-      process.off('SIGINT', pass).off('SIGTERM', pass)
-      resolve(code)
-    }
-    child.on('error', (error) => {
-      err(`error: could not run ${command}: ${error.message}\n`)
-      done(127)
-    })
-    child.on('exit', (code, signal) => {
-      done(signal ? 128 + constants.signals[signal] : (code ?? 1))
-    })
-  })
+/**
+ * COMMAND, and the SIGINT and SIGTERM passed on to it once it runs. One that came before it
+ * started (while the token was made) means it never starts: 128 + that signal's number.
+ */
+function passingSignals() {
+  let child: ChildProcess | undefined
+  let early: NodeJS.Signals | undefined
+  return {
+    pass: (signal: NodeJS.Signals) => {
+      if (child === undefined) early ??= signal
+      else child.kill(signal)
+    },
+    /** Runs COMMAND: its exit code, or 128 + the number of the signal that ended it. */
+    run: ([command = '', ...args]: readonly string[], env: NodeJS.ProcessEnv, { err }: Streams) =>
+      new Promise<number>((resolve) => {
+        if (early !== undefined) {
+          err(`error: ${command} was not started: ${early} came first.\n`)
+          resolve(128 + constants.signals[early])
+          return
+        }
+        child = spawn(command, args, { env, stdio: 'inherit' })
+        child.on('error', (error) => {
+          err(`error: could not run ${command}: ${error.message}\n`)
+          resolve(127)
+        })
+        child.on('exit', (code, signal) => {
+          resolve(signal ? 128 + constants.signals[signal] : (code ?? 1))
+        })
+      }),
+  }
 }

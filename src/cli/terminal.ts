@@ -33,6 +33,8 @@ export function terminal(inputs: Record<string, string>, { err }: Streams) {
   const say = (prefix: string) => (message: string) => {
     err(`${prefix}${neutralizeCommands(oneLine(secrets.scrub(message)))}\n`)
   }
+  // Every value masked, for what goes to stdout (stdoutScrubber).
+  const masked: string[] = []
   let dir: string | undefined
   const outputs = new Map<string, string>()
   const state = new Map<string, string>()
@@ -42,6 +44,7 @@ export function terminal(inputs: Record<string, string>, { err }: Streams) {
     setSecret: (value: string) => {
       // By the whole rule: a runner masks a value's encodings too (base64, escapes).
       secrets.add(value)
+      masked.push(value)
     },
     setFailed: (message: string) => {
       // An input named as the command line spells it: `--older-than`, not `Input 'olderThan'`.
@@ -71,6 +74,22 @@ export function terminal(inputs: Record<string, string>, { err }: Streams) {
     /** 0 done; 2 a bad input or usage (nothing was sent); 1 a step that failed otherwise. */
     exitCode: (error: unknown) =>
       error instanceof InputError || error instanceof UsageError ? 2 : failed ? 1 : 0,
+    /**
+     * What scrubs a text for stdout (a document's fields, an id), by the whole rule, of every
+     * secret the step masked but `values`: those of the records it is written from, which a
+     * document leaves out already, and whose thousands (a list's) would cost seconds on every
+     * field. Each distinct text is scrubbed once.
+     */
+    stdoutScrubber: (values: ReadonlySet<string>) => {
+      const known = new Secrets(() => undefined)
+      for (const value of masked) if (!values.has(value)) known.add(value)
+      const scrubbed = new Map<string, string>()
+      return (text: string) => {
+        const clean = scrubbed.get(text) ?? known.scrub(text)
+        scrubbed.set(text, clean)
+        return clean
+      }
+    },
     /** Removes the temp dir and what is left in it (a list's records). */
     cleanUp: () => {
       if (dir !== undefined) rmSync(dir, { recursive: true, force: true })

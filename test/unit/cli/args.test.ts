@@ -92,6 +92,10 @@ describe('readArgs: the flags, as the action’s inputs', () => {
     expect(readArgs(['list', '--help'], ENV)).toBe('help')
     expect(readArgs(['--version'], ENV)).toBe('version')
   })
+
+  it("leaves a --help after -- to exec's COMMAND", () => {
+    expect(read(['exec', '--name', 'n', '--', 'helm', '--help']).argv).toEqual(['helm', '--help'])
+  })
 })
 
 describe('readArgs: the client secret is never a flag', () => {

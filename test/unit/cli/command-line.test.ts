@@ -30,14 +30,16 @@ const revoked = () =>
     .reply(200, record({ state: 'revoked', tokenValue: undefined }))
 
 /** Runs gateway-token with `args`: its exit code, stdout and stderr; `out` in place of stdout. */
-async function gatewayToken(args: string[], { out }: { out?: (text: string) => void } = {}) {
-  const stdout: string[] = []
-  const stderr: string[] = []
+async function gatewayToken(
+  args: string[],
+  { out, env = ENV }: { out?: (text: string) => void; env?: Record<string, string> } = {},
+) {
+  const [stdout, stderr]: [string[], string[]] = [[], []]
   const streams = {
     out: out ?? ((text: string) => stdout.push(text)),
     err: (text: string) => stderr.push(text),
   }
-  const code = await commandLine(args, { env: ENV, clock: new FakeClock(), streams })
+  const code = await commandLine(args, { env, clock: new FakeClock(), streams })
   return { code, stdout: stdout.join(''), stderr: stderr.join('') }
 }
 
@@ -200,6 +202,67 @@ describe('commandLine: the other commands, a document with --json and nothing wi
     revoked()
     const run = await gatewayToken(['revoke', '--token-id', TOKEN_ID, '--json'])
     expect(JSON.parse(run.stdout)).toMatchObject({ id: TOKEN_ID, state: 'revoked' })
+  })
+})
+
+describe('commandLine: what a server echoes into a record never reaches stdout', () => {
+  const ACCESS = 'eyJ.access.of-this-run'
+  const authEchoed = () => nock(AUTH).post(AUTH_PATH).reply(200, { access_token: ACCESS })
+  /** A record whose fields hold the client secret and the access token, as a server echoes them. */
+  const echoing = (fields = {}) =>
+    record({
+      mediatorId: `m ${CONNECTION.clientSecret}`,
+      createdBy: Buffer.from(ACCESS).toString('base64'),
+      createdByEmail: Buffer.from(CONNECTION.clientSecret).toString('hex'),
+      ...fields,
+    })
+  const shows = (text: string) =>
+    [CONNECTION.clientSecret, ACCESS, Buffer.from(ACCESS).toString('base64')].filter((s) =>
+      text.includes(s),
+    )
+
+  it('list --json: each field scrubbed, the document still JSON, the records themselves kept', async () => {
+    authEchoed()
+    nock(API)
+      .get('/api/tokens')
+      .reply(200, [echoing({ name: 'ci-1' })])
+    const run = await gatewayToken(['list', '--json'])
+    expect(run.code).toBe(0)
+    expect(shows(run.stdout)).toEqual([])
+    expect(JSON.parse(run.stdout)).toEqual([
+      expect.objectContaining({
+        id: TOKEN_ID,
+        name: 'ci-1',
+        mediatorId: 'm ***',
+        createdBy: '***',
+        createdByEmail: '***',
+      }),
+    ])
+  })
+
+  it('create: the id beside --token-file, and the document, but tokenValue where --print-value asked for it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-'))
+    try {
+      authEchoed()
+      nock(API)
+        .post('/api/tokens')
+        .reply(201, echoing({ name: 'pr-1', mediatorId: `value ${VALUE}` }))
+      const json = await gatewayToken(['create', '--name', 'pr-1', '--print-value', '--json'])
+      expect(json.code).toBe(0)
+      expect(shows(json.stdout)).toEqual([])
+      // The value is where it was asked for, and only there: not in the echo beside it.
+      expect(JSON.parse(json.stdout)).toMatchObject({ tokenValue: VALUE, mediatorId: 'value ***' })
+      // A client secret that is a UUID, which the platform answers as the new token's id.
+      authEchoed()
+      nock(API)
+        .post('/api/tokens')
+        .reply(201, echoing({ name: 'pr-1' }))
+      const env = { ...ENV, PLATFORM_CLIENT_SECRET: TOKEN_ID }
+      const args = ['create', '--name', 'pr-1', '--token-file', join(dir, 't')]
+      expect((await gatewayToken(args, { env })).stdout).toBe('***\n')
+    } finally {
+      rmSync(dir, { recursive: true })
+    }
   })
 })
 

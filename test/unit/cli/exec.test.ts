@@ -1,7 +1,7 @@
 // exec: the main step, COMMAND run with the token, then the post step, in one process; against nock, with a real COMMAND.
 import { describe, expect, it } from '@jest/globals'
 import nock from 'nock'
-import { existsSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { commandLine } from '../../../src/cli/command-line.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { CONNECTION, TOKEN_ID } from '../../fixtures/inputs.js'
@@ -98,6 +98,64 @@ describe('exec', () => {
     created()
     revoke()
     expect((await exec([], "process.kill(process.pid, 'SIGTERM')")).code).toBe(128 + 15)
+  })
+
+  it('passes a SIGTERM sent to gateway-token on to COMMAND, and exits with the code COMMAND chose', async () => {
+    authOk()
+    created()
+    revoke()
+    const ready = `${process.env.TMPDIR ?? '/tmp'}/exec-ready-${process.pid}`
+    // The signal as the process gets it (jest's process is not the one the kernel signals).
+    const poll = setInterval(() => {
+      if (existsSync(ready)) process.emit('SIGTERM', 'SIGTERM')
+    }, 20)
+    try {
+      const script = `process.on('SIGTERM', () => process.exit(42)); require('fs').writeFileSync('${ready}', ''); setTimeout(() => process.exit(9), 10000)`
+      expect((await exec([], script)).code).toBe(42)
+    } finally {
+      clearInterval(poll)
+      rmSync(ready, { force: true })
+    }
+    expect(nock.pendingMocks()).toEqual([])
+  })
+
+  it('never starts COMMAND after a signal that came once the token was made: 128 + its number, revoked', async () => {
+    authOk()
+    created()
+    revoke()
+    const marker = `${process.env.TMPDIR ?? '/tmp'}/exec-ran-early-${process.pid}`
+    const stderr: string[] = []
+    const streams = {
+      out: () => undefined,
+      err: (text: string) => {
+        stderr.push(text)
+        // The main step's last line: the token is made, COMMAND not started yet.
+        if (text.startsWith('The token value is in')) process.emit('SIGINT', 'SIGINT')
+      },
+    }
+    const script = `require('fs').writeFileSync('${marker}', '')`
+    const args = ['exec', '--name', 'pr-1', '--', process.execPath, '-e', script]
+    const code = await commandLine(args, { env: ENV, clock: new FakeClock(), streams })
+    expect(code).toBe(128 + 2)
+    expect(existsSync(marker)).toBe(false)
+    expect(stderr.join('')).toMatch(/^error: \S*node was not started: SIGINT came first\.$/m)
+    expect(nock.pendingMocks()).toEqual([])
+  })
+
+  it('a signal while the token is made cancels the create: exit 1, COMMAND never started', async () => {
+    authOk()
+    nock(API)
+      .post('/api/tokens')
+      .delay(50)
+      .reply(201, () => {
+        process.emit('SIGINT', 'SIGINT')
+        return record({ name: 'pr-1' })
+      })
+    const marker = `${process.env.TMPDIR ?? '/tmp'}/exec-ran-cancelled-${process.pid}`
+    const run = await exec([], `require('fs').writeFileSync('${marker}', '')`)
+    expect(run.code).toBe(1)
+    expect(existsSync(marker)).toBe(false)
+    expect(run.stderr).toMatch(/^error: create failed: The step was cancelled \(SIGINT\)/m)
   })
 
   it('never runs COMMAND when the create failed: exit 1', async () => {

@@ -37,6 +37,19 @@ describe('terminal: the log', () => {
     expect(streams.err).toEqual(['value ***, as base64 ***\n'])
   })
 
+  it('scrubs what goes to stdout of every value masked but those it is told to leave', () => {
+    const { runner, stdoutScrubber } = kept()
+    runner.setSecret('cs-client-secret')
+    runner.setSecret('eyJ.listed.value')
+    const scrub = stdoutScrubber(new Set(['eyJ.listed.value']))
+    const hex = Buffer.from('cs-client-secret').toString('hex')
+    expect(scrub(`a cs-client-secret b ${hex}`)).toBe('a *** b ***')
+    expect(scrub('eyJ.listed.value')).toBe('eyJ.listed.value')
+    // Once per distinct text, the same answer.
+    expect(scrub(`a cs-client-secret b ${hex}`)).toBe('a *** b ***')
+    expect(stdoutScrubber(new Set())('eyJ.listed.value')).toBe('***')
+  })
+
   it('never writes a runner command, at the start of a line or anywhere in it', () => {
     const { runner, streams } = kept()
     runner.warning('::add-mask::x')
