@@ -24,7 +24,6 @@ export default {
     'src/platform/no-answer.ts',
     'src/platform/decode.ts',
     'src/platform/create-life.ts',
-    'src/platform/find-created.ts',
     // The post step.
     'src/post/step.ts',
     // What is printed and handed on.

@@ -285,7 +285,7 @@ __webpack_unused_export__ = debug; // for test
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(221);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(562);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -294,7 +294,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 221:
+/***/ 562:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -437,7 +437,7 @@ class InputError extends ActionError {
 }
 class FileWriteError extends ActionError {
     constructor(file, cause) {
-        super(`could not write ${file}: ${asSentence(errors_messageOf(cause))}`);
+        super(`could not write ${file}: ${asSentence(messageOf(cause))}`);
     }
 }
 function toFile(file, write) {
@@ -449,11 +449,11 @@ function toFile(file, write) {
     }
 }
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
-function errors_messageOf(error) {
+function messageOf(error) {
     const { message } = (error ?? {});
     return typeof message === 'string' ? message : String(error);
 }
-class errors_RequestError extends ActionError {
+class RequestError extends ActionError {
     status;
     transient;
     constructor(message, status, transient = false) {
@@ -462,16 +462,16 @@ class errors_RequestError extends ActionError {
         this.transient = transient;
     }
 }
-class AuthenticationError extends errors_RequestError {
+class AuthenticationError extends RequestError {
 }
-class DeadlineError extends errors_RequestError {
+class DeadlineError extends RequestError {
     mayHaveTakenEffect;
     constructor(message, status, mayHaveTakenEffect = false) {
         super(message, status);
         this.mayHaveTakenEffect = mayHaveTakenEffect;
     }
 }
-class UnsettledRevokeError extends errors_RequestError {
+class UnsettledRevokeError extends RequestError {
     refusal;
     mayHaveRevoked;
     constructor(refusal, mayHaveRevoked) {
@@ -480,14 +480,14 @@ class UnsettledRevokeError extends errors_RequestError {
         this.mayHaveRevoked = mayHaveRevoked;
     }
 }
-class ThrottledError extends errors_RequestError {
+class ThrottledError extends RequestError {
     throttle;
     constructor(message, throttle) {
         super(message, 429);
         this.throttle = { ...throttle, why: message };
     }
 }
-class UnknownTokenError extends errors_RequestError {
+class UnknownTokenError extends RequestError {
 }
 function isRefusal(status) {
     return status !== undefined && status >= 400 && status <= 499 && status !== 408 && status !== 429;
@@ -530,9 +530,9 @@ function publicJson(records) {
     return JSON.stringify(records, [...PUBLIC_FIELDS]);
 }
 function nameAndId(token) {
-    return `${token.name === undefined ? NO_NAME : records_quoteName(token.name)} (${shortId(token)})`;
+    return `${token.name === undefined ? NO_NAME : quoteName(token.name)} (${shortId(token)})`;
 }
-function records_quoteName(name) {
+function quoteName(name) {
     return `'${truncate(oneLine(name), 200)}'`;
 }
 const NO_NAME = '(a name that is not text)';
@@ -883,14 +883,116 @@ function withDefaults(read) {
     return (input) => read(input) || INPUT_DEFAULTS[input];
 }
 
-;// CONCATENATED MODULE: ./src/platform/find-created.ts
+;// CONCATENATED MODULE: ./src/platform/create-life.ts
 
 
 
+
+async function revokeUnheld(revoke, token) {
+    try {
+        await revoke(token.id);
+        return 'It was revoked at once.';
+    }
+    catch (error) {
+        return `Revoking it at once failed too: ${asSentence(messageOf(error))} Revoke it with operation: revoke and tokenId: ${shortId(token)}.`;
+    }
+}
+class CreateLife {
+    record;
+    unrecorded;
+    context;
+    constructor(name, when, context) {
+        this.context = context;
+        this.record = { name, sentAt: context.clock.now(), state: 'not sent', when };
+        context.record({ ...this.record });
+    }
+    written = () => {
+        if (this.record.state === 'not sent')
+            this.change({ state: 'sent' });
+    };
+    async afterLostAnswer(failure) {
+        const { record, context } = this;
+        const name = quoteName(record.name);
+        const fail = (why) => new RequestError(`${failure}; ${why}`);
+        context.log.info(`${failure}. The token may have been created all the same: checking the list.`);
+        const lostEarlier = record.state === 'unknown';
+        this.change({ state: 'unknown' });
+        const lookFor = lookForSentence(record, context.platformTime);
+        const tokens = await context.list().catch((error) => {
+            const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${messageOf(error)} ${lookFor}`;
+            throw fail(unknown);
+        });
+        const created = findCreated(tokens, record, context.platformTime);
+        if (created.found === 'none') {
+            context.log.info(`No token named ${name} was created: sending the create again.`);
+            return undefined;
+        }
+        if (created.found !== 'one')
+            throw fail(created.found === 'several'
+                ? `${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`
+                : `the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`);
+        const { token } = created;
+        if (!isUuid(token.id))
+            throw fail(`a token named ${name} was created, but its id ${quote(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`);
+        this.change({ state: 'created', id: token.id, lostEarlier });
+        if (token.tokenValue === undefined) {
+            const why = `token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one).`;
+            throw fail(`${why} ${await revokeUnheld(context.revoke, token)}`);
+        }
+        const createdAt = oneLine(token.createdAt ?? '?');
+        context.log.info(`It was: token ${token.id}, created at ${createdAt}, is this step's token.`);
+        return token;
+    }
+    async accept(token, request) {
+        const { record, context } = this;
+        const lost = record.state === 'unknown' || record.lostEarlier === true;
+        if (token.name === record.name && token.state === 'active') {
+            this.change({ state: 'created', id: token.id, lostEarlier: lost });
+            if (this.unrecorded !== undefined) {
+                const error = asSentence(messageOf(this.unrecorded.error));
+                const what = `The value of the new ${tokenLabel(token)} was not handed on.`;
+                throw new ActionError(`${error} ${what} ${await revokeUnheld(context.revoke, token)}`);
+            }
+            if (lost && record.when !== 'never')
+                context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`);
+            else if (lost)
+                context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
+            return token;
+        }
+        const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${quote(oneLine(token.state), 40)}, not an active token named ${quoteName(record.name)}: its value was not handed on.`;
+        const created = createdTime(token);
+        const since = createWindow(record.sentAt, context.platformTime).since;
+        if (token.state !== 'active' || (created !== undefined && created < since)) {
+            this.change({ state: 'refused' });
+            const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
+            throw new RequestError(token.state === 'active' ? mismatch + older : mismatch);
+        }
+        this.change({ state: 'created', id: token.id });
+        throw new RequestError(`${mismatch} ${await revokeUnheld(context.revoke, token)}`);
+    }
+    failed(error) {
+        const { state } = this.record;
+        if (state === 'created' || state === 'unknown')
+            return;
+        const status = error instanceof RequestError ? error.status : undefined;
+        if (isRefusal(status) || status === 429)
+            this.change({ state: 'refused' });
+        else if (state === 'sent')
+            this.change({ state: 'unknown' });
+    }
+    change(to) {
+        Object.assign(this.record, to);
+        try {
+            this.context.record({ ...this.record });
+        }
+        catch (error) {
+            this.unrecorded ??= { error };
+        }
+    }
+}
 const KNOWN_CLOCK_MARGIN_MS = 2_000;
 const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
 const LATE_CREATE_MS = 60_000;
-const LOOK_AGAIN_MS = 2_000;
 function createWindow(sentAt, platformTime, totalMs = 0) {
     const onPlatform = platformTime(sentAt);
     const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
@@ -898,12 +1000,12 @@ function createWindow(sentAt, platformTime, totalMs = 0) {
     const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity;
     return { since: start - margin, until, clockKnown: onPlatform !== undefined };
 }
-function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, except } = {}) {
+function findCreated(tokens, { name, sentAt, id }, platformTime, totalMs = 0) {
     const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs);
     const candidates = newestFirst(tokens.filter((token) => {
         if (token.name !== name || token.state !== 'active')
             return false;
-        if (except !== undefined && sameId(token.id, except))
+        if (id !== undefined && sameId(token.id, id))
             return false;
         const created = createdTime(token);
         return created === undefined || (created >= since && created <= until);
@@ -925,152 +1027,10 @@ function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, exce
     }
     return { found: 'one', token: only };
 }
-function lookForSentence(record, platformTime) {
-    const since = new Date(createWindow(record.sentAt, platformTime).since).toISOString();
-    const other = record.id === undefined ? '' : ` other than ${truncate(oneLine(record.id), 80)}`;
-    return `An active token named ${records_quoteName(record.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
-}
-async function searchCreated(api, record, { clock, deadline, log }, totalMs) {
-    let failure;
-    for (let answered = false;;) {
-        const tokens = await api.listTokens().catch((error) => {
-            if (!(error instanceof RequestError && error.transient))
-                throw error;
-            failure = { error };
-        });
-        answered ||= tokens !== undefined;
-        const options = { totalMs, except: record.id };
-        const created = tokens && findCreated(tokens, record, (at) => api.platformTime(at), options);
-        if (created !== undefined && created.found !== 'none')
-            return created;
-        const landing = answered ? record.sentAt + LATE_CREATE_MS - clock.now() : Infinity;
-        if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
-            if (!answered && failure !== undefined)
-                throw failure.error;
-            return { found: 'none' };
-        }
-        const again = `ooking again in ${LOOK_AGAIN_MS / 1000} s.`;
-        log.info(tokens === undefined
-            ? `Listing the tokens failed: ${messageOf(failure?.error)} L${again}`
-            : `No token named ${quoteName(record.name)} in the list yet; a create can land late: l${again}`);
-        await clock.sleep(LOOK_AGAIN_MS, deadline.stopSignal);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/platform/create-life.ts
-
-
-
-
-
-function mustSearch({ state, lostEarlier }) {
-    return state === 'sent' || state === 'unknown' || lostEarlier === true;
-}
-async function revokeUnheld(revoke, token) {
-    try {
-        await revoke(token.id);
-        return 'It was revoked at once.';
-    }
-    catch (error) {
-        return `Revoking it at once failed too: ${asSentence(errors_messageOf(error))} Revoke it with operation: revoke and tokenId: ${shortId(token)}.`;
-    }
-}
-class CreateLife {
-    context;
-    record;
-    unrecorded;
-    lostAttempts = 0;
-    constructor(name, when, context) {
-        this.context = context;
-        this.record = { name, sentAt: context.clock.now(), state: 'not sent', when };
-        context.record({ ...this.record });
-    }
-    written = () => {
-        if (this.record.state === 'not sent')
-            this.change({ state: 'sent' });
-    };
-    async afterLostAnswer(failure) {
-        const { record, context } = this;
-        const name = records_quoteName(record.name);
-        context.log.info(`${failure}. The token may have been created all the same: checking the list.`);
-        this.lostAttempts++;
-        this.change({ state: 'unknown' });
-        const lookFor = lookForSentence(record, context.platformTime);
-        const tokens = await context.list().catch((error) => {
-            const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${errors_messageOf(error)} ${lookFor}`;
-            throw new errors_RequestError(`${failure}; ${unknown}`);
-        });
-        const created = findCreated(tokens, record, context.platformTime);
-        if (created.found === 'none') {
-            context.log.info(`No token named ${name} was created: sending the create again.`);
-            return undefined;
-        }
-        if (created.found !== 'one') {
-            const why = created.found === 'several'
-                ? `${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`
-                : `the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`;
-            throw new errors_RequestError(`${failure}; ${why}`);
-        }
-        const { token } = created;
-        if (!isUuid(token.id)) {
-            const why = `a token named ${name} was created, but its id ${quote(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`;
-            throw new errors_RequestError(`${failure}; ${why}`);
-        }
-        this.change({ state: 'created', id: token.id, lostEarlier: this.lostAttempts > 1 });
-        if (token.tokenValue === undefined) {
-            const why = `token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one).`;
-            throw new errors_RequestError(`${failure}; ${why} ${await revokeUnheld(context.revoke, token)}`);
-        }
-        const createdAt = oneLine(token.createdAt ?? '?');
-        context.log.info(`It was: token ${token.id}, created at ${createdAt}, is this step's token.`);
-        return token;
-    }
-    async accept(token, request) {
-        const { record, context } = this;
-        const lost = record.state === 'unknown' || record.lostEarlier === true;
-        if (token.name === record.name && token.state === 'active') {
-            this.change({ state: 'created', id: token.id, lostEarlier: lost });
-            if (this.unrecorded !== undefined) {
-                const error = asSentence(errors_messageOf(this.unrecorded.error));
-                const what = `The value of the new ${tokenLabel(token)} was not handed on.`;
-                throw new ActionError(`${error} ${what} ${await revokeUnheld(context.revoke, token)}`);
-            }
-            if (lost && record.when !== 'never')
-                context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`);
-            else if (lost)
-                context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(this.record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
-            return token;
-        }
-        const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${quote(oneLine(token.state), 40)}, not an active token named ${records_quoteName(record.name)}: its value was not handed on.`;
-        const created = createdTime(token);
-        const since = createWindow(record.sentAt, context.platformTime).since;
-        if (token.state !== 'active' || (created !== undefined && created < since)) {
-            this.change({ state: 'refused' });
-            const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
-            throw new errors_RequestError(token.state === 'active' ? mismatch + older : mismatch);
-        }
-        this.change({ state: 'created', id: token.id });
-        throw new errors_RequestError(`${mismatch} ${await revokeUnheld(context.revoke, token)}`);
-    }
-    failed(error) {
-        const { state } = this.record;
-        if (state === 'created' || state === 'unknown')
-            return;
-        const status = error instanceof errors_RequestError ? error.status : undefined;
-        if (isRefusal(status) || status === 429)
-            this.change({ state: 'refused' });
-        else if (state === 'sent')
-            this.change({ state: 'unknown' });
-    }
-    change(to) {
-        Object.assign(this.record, to);
-        try {
-            this.context.record({ ...this.record });
-        }
-        catch (error) {
-            this.unrecorded ??= { error };
-        }
-    }
+function lookForSentence({ name, sentAt, id }, platformTime) {
+    const since = new Date(createWindow(sentAt, platformTime).since).toISOString();
+    const other = id === undefined ? '' : ` other than ${shortId({ id })}`;
+    return `An active token named ${quoteName(name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
 }
 
 ;// CONCATENATED MODULE: ./src/operations/create.ts
@@ -1097,7 +1057,7 @@ async function create(client, { name, ifExists, revokeOnExit }, record) {
     return { operation: 'create', token: existing, reused: true };
 }
 async function handOnFailed(client, { token, reused }, error) {
-    const why = asSentence(errors_messageOf(error));
+    const why = asSentence(messageOf(error));
     if (reused)
         return new ActionError(`${why} The reused ${tokenLabel(token)} stays active.`);
     const revoked = await revokeUnheld((id) => client.revokeToken(id), token);
@@ -2280,7 +2240,7 @@ function authEndpoint(authUrl) {
 const TOKENS_PATH = '/api/tokens';
 function revokePath(tokenId) {
     if (!isUuid(tokenId))
-        throw new errors_RequestError(`the token id ${quote(tokenId)} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+        throw new RequestError(`the token id ${quote(tokenId)} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
     return `${TOKENS_PATH}/${tokenId}/revoke?tokenId=${tokenId}`;
 }
 function jsonRequest(method, url, body) {
@@ -2309,7 +2269,7 @@ function parseJson(body) {
     }
 }
 function unusable(request, answer, what) {
-    return new errors_RequestError(`${requestLine(request)} answered ${answer.status}${what}`, answer.status);
+    return new RequestError(`${requestLine(request)} answered ${answer.status}${what}`, answer.status);
 }
 function readRecord(request, answer, value, where) {
     const record = toRecord(value);
@@ -2543,7 +2503,7 @@ class CallLoop {
                     return options.read(answer);
                 }
                 catch (error) {
-                    if (!(error instanceof errors_RequestError))
+                    if (!(error instanceof RequestError))
                         throw error;
                     const found = await options.onUncertain?.(error.message.replace(/\.$/, ''));
                     if (found !== undefined)
@@ -2568,7 +2528,7 @@ class CallLoop {
                 : target === 'api' && outcome.status === 404
                     ? apiPathHint(request)
                     : '';
-            throw new errors_RequestError(asSentence(failure) + hint, answer?.status, transient);
+            throw new RequestError(asSentence(failure) + hint, answer?.status, transient);
         }
     }
     async waitToRetry(failure, outcome, attempt, pooled) {
@@ -2701,9 +2661,9 @@ class PlatformClient {
             return { token, alreadyRevoked: false };
         }
         catch (error) {
-            const status = error instanceof errors_RequestError ? (error.status ?? 0) : 0;
+            const status = error instanceof RequestError ? (error.status ?? 0) : 0;
             const tellable = status !== 401 && (isRefusal(status) || (status >= 200 && status <= 299));
-            if (!tellable || !(error instanceof errors_RequestError) || error instanceof AuthenticationError)
+            if (!tellable || !(error instanceof RequestError) || error instanceof AuthenticationError)
                 throw error;
             const unsettled = new UnsettledRevokeError(error, mayHaveRevoked);
             if (options.settle === 'later')
@@ -2732,7 +2692,7 @@ class PlatformClient {
             });
         }
         catch (error) {
-            if (!(error instanceof errors_RequestError))
+            if (!(error instanceof RequestError))
                 throw error;
             const { status, message } = error;
             const detail = status === 404 || status === 405
@@ -2778,11 +2738,11 @@ async function settleRefusals(list, unsettled) {
     if (unsettled.length === 0)
         return [];
     const why = ' Whether it was revoked already could not be told: listing the tokens failed too: ';
-    const tokens = await list().catch((error) => why + errors_messageOf(error));
+    const tokens = await list().catch((error) => why + messageOf(error));
     return unsettled.map(({ tokenId, unsettled: { refusal, mayHaveRevoked } }) => {
         const { message, status } = refusal;
         if (typeof tokens === 'string')
-            return { error: new errors_RequestError(message + tokens, status) };
+            return { error: new RequestError(message + tokens, status) };
         const found = findById(tokens, tokenId);
         const unknown = `no token with id ${tokenId} exists in the project: ${message}`;
         if (found === undefined)
@@ -3041,7 +3001,7 @@ async function cleanup(client, task, { clock, log, deadline }) {
         catch (error) {
             if (error instanceof ThrottledError)
                 return { throttled: error.throttle };
-            if (!(error instanceof errors_RequestError))
+            if (!(error instanceof RequestError))
                 throw error;
             if (error instanceof DeadlineError)
                 return { done: error.mayHaveTakenEffect ? { tokenId, unsure: error } : undefined };
@@ -3050,7 +3010,7 @@ async function cleanup(client, task, { clock, log, deadline }) {
         }
     };
     const outlasted = (throttle) => throttle && {
-        error: new errors_RequestError(`${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`, 429),
+        error: new RequestError(`${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`, 429),
     };
     const ends = task.dryRun
         ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))
@@ -3606,7 +3566,7 @@ async function report(outcome, options, runner) {
         await runner.writeSummary(summary);
     }
     catch (error) {
-        runner.warning(`Could not write the job summary: ${errors_messageOf(error)}`);
+        runner.warning(`Could not write the job summary: ${messageOf(error)}`);
     }
 }
 function writeOut(outcome, options, runner) {
@@ -5030,7 +4990,7 @@ function failureMessage(error, operation, secrets, runner) {
             return secrets.scrub(`${prefix}: ${error.message}`);
         if (error instanceof Error && error.stack)
             runner.debug(secrets.scrub(error.stack));
-        return secrets.scrub(`${prefix} unexpectedly: ${errors_messageOf(error)}`);
+        return secrets.scrub(`${prefix} unexpectedly: ${messageOf(error)}`);
     }
     catch {
         return `${prefix} unexpectedly, with an error that could not be shown.`;

@@ -285,23 +285,25 @@ __webpack_unused_export__ = debug; // for test
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(531);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(95);
 
-await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
+await (0,_post_step_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .eF)();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 531:
+/***/ 95:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  e: () => (/* binding */ run)
+  eF: () => (/* binding */ run)
 });
+
+// UNUSED EXPORTS: mustSearch, searchCreated
 
 // NAMESPACE OBJECT: ./node_modules/@actions/core/lib/platform.js
 var platform_namespaceObject = {};
@@ -1926,89 +1928,11 @@ function requestLine(request) {
     return `${request.method} ${request.url}`;
 }
 
-;// CONCATENATED MODULE: ./src/platform/find-created.ts
-
-
-
-const KNOWN_CLOCK_MARGIN_MS = 2_000;
-const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
-const LATE_CREATE_MS = 60_000;
-const LOOK_AGAIN_MS = 2_000;
-function createWindow(sentAt, platformTime, totalMs = 0) {
-    const onPlatform = platformTime(sentAt);
-    const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
-    const start = onPlatform ?? sentAt;
-    const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity;
-    return { since: start - margin, until, clockKnown: onPlatform !== undefined };
-}
-function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, except } = {}) {
-    const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs);
-    const candidates = newestFirst(tokens.filter((token) => {
-        if (token.name !== name || token.state !== 'active')
-            return false;
-        if (except !== undefined && sameId(token.id, except))
-            return false;
-        const created = createdTime(token);
-        return created === undefined || (created >= since && created <= until);
-    }));
-    const [only, ...others] = candidates;
-    if (only === undefined)
-        return { found: 'none' };
-    if (others.length > 0)
-        return { found: 'several', tokens: candidates };
-    const created = createdTime(only);
-    if (created === undefined) {
-        const why = `its createdAt (${text_quote(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`;
-        return { found: 'unsure', token: only, why };
-    }
-    if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
-        const seconds = Math.round((sentAt - created) / 1000);
-        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
-        return { found: 'unsure', token: only, why };
-    }
-    return { found: 'one', token: only };
-}
-function lookForSentence(record, platformTime) {
-    const since = new Date(createWindow(record.sentAt, platformTime).since).toISOString();
-    const other = record.id === undefined ? '' : ` other than ${truncate(oneLine(record.id), 80)}`;
-    return `An active token named ${quoteName(record.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
-}
-async function searchCreated(api, record, { clock, deadline, log }, totalMs) {
-    let failure;
-    for (let answered = false;;) {
-        const tokens = await api.listTokens().catch((error) => {
-            if (!(error instanceof RequestError && error.transient))
-                throw error;
-            failure = { error };
-        });
-        answered ||= tokens !== undefined;
-        const options = { totalMs, except: record.id };
-        const created = tokens && findCreated(tokens, record, (at) => api.platformTime(at), options);
-        if (created !== undefined && created.found !== 'none')
-            return created;
-        const landing = answered ? record.sentAt + LATE_CREATE_MS - clock.now() : Infinity;
-        if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
-            if (!answered && failure !== undefined)
-                throw failure.error;
-            return { found: 'none' };
-        }
-        const again = `ooking again in ${LOOK_AGAIN_MS / 1000} s.`;
-        log.info(tokens === undefined
-            ? `Listing the tokens failed: ${messageOf(failure?.error)} L${again}`
-            : `No token named ${quoteName(record.name)} in the list yet; a create can land late: l${again}`);
-        await clock.sleep(LOOK_AGAIN_MS, deadline.stopSignal);
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/platform/create-life.ts
 
 
 
 
-
-function mustSearch({ state, lostEarlier }) {
-    return state === 'sent' || state === 'unknown' || lostEarlier === true;
-}
 async function revokeUnheld(revoke, token) {
     try {
         await revoke(token.id);
@@ -2019,10 +1943,9 @@ async function revokeUnheld(revoke, token) {
     }
 }
 class CreateLife {
-    context;
     record;
     unrecorded;
-    lostAttempts = 0;
+    context;
     constructor(name, when, context) {
         this.context = context;
         this.record = { name, sentAt: context.clock.now(), state: 'not sent', when };
@@ -2035,34 +1958,31 @@ class CreateLife {
     async afterLostAnswer(failure) {
         const { record, context } = this;
         const name = quoteName(record.name);
+        const fail = (why) => new RequestError(`${failure}; ${why}`);
         context.log.info(`${failure}. The token may have been created all the same: checking the list.`);
-        this.lostAttempts++;
+        const lostEarlier = record.state === 'unknown';
         this.change({ state: 'unknown' });
         const lookFor = lookForSentence(record, context.platformTime);
         const tokens = await context.list().catch((error) => {
             const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${messageOf(error)} ${lookFor}`;
-            throw new RequestError(`${failure}; ${unknown}`);
+            throw fail(unknown);
         });
         const created = findCreated(tokens, record, context.platformTime);
         if (created.found === 'none') {
             context.log.info(`No token named ${name} was created: sending the create again.`);
             return undefined;
         }
-        if (created.found !== 'one') {
-            const why = created.found === 'several'
+        if (created.found !== 'one')
+            throw fail(created.found === 'several'
                 ? `${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`
-                : `the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`;
-            throw new RequestError(`${failure}; ${why}`);
-        }
+                : `the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`);
         const { token } = created;
-        if (!records_isUuid(token.id)) {
-            const why = `a token named ${name} was created, but its id ${text_quote(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`;
-            throw new RequestError(`${failure}; ${why}`);
-        }
-        this.change({ state: 'created', id: token.id, lostEarlier: this.lostAttempts > 1 });
+        if (!records_isUuid(token.id))
+            throw fail(`a token named ${name} was created, but its id ${text_quote(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`);
+        this.change({ state: 'created', id: token.id, lostEarlier });
         if (token.tokenValue === undefined) {
             const why = `token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one).`;
-            throw new RequestError(`${failure}; ${why} ${await revokeUnheld(context.revoke, token)}`);
+            throw fail(`${why} ${await revokeUnheld(context.revoke, token)}`);
         }
         const createdAt = oneLine(token.createdAt ?? '?');
         context.log.info(`It was: token ${token.id}, created at ${createdAt}, is this step's token.`);
@@ -2081,7 +2001,7 @@ class CreateLife {
             if (lost && record.when !== 'never')
                 context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`);
             else if (lost)
-                context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(this.record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
+                context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
             return token;
         }
         const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${text_quote(oneLine(token.state), 40)}, not an active token named ${quoteName(record.name)}: its value was not handed on.`;
@@ -2114,6 +2034,48 @@ class CreateLife {
             this.unrecorded ??= { error };
         }
     }
+}
+const KNOWN_CLOCK_MARGIN_MS = 2_000;
+const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
+const LATE_CREATE_MS = 60_000;
+function createWindow(sentAt, platformTime, totalMs = 0) {
+    const onPlatform = platformTime(sentAt);
+    const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
+    const start = onPlatform ?? sentAt;
+    const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity;
+    return { since: start - margin, until, clockKnown: onPlatform !== undefined };
+}
+function findCreated(tokens, { name, sentAt, id }, platformTime, totalMs = 0) {
+    const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs);
+    const candidates = newestFirst(tokens.filter((token) => {
+        if (token.name !== name || token.state !== 'active')
+            return false;
+        if (id !== undefined && sameId(token.id, id))
+            return false;
+        const created = createdTime(token);
+        return created === undefined || (created >= since && created <= until);
+    }));
+    const [only, ...others] = candidates;
+    if (only === undefined)
+        return { found: 'none' };
+    if (others.length > 0)
+        return { found: 'several', tokens: candidates };
+    const created = createdTime(only);
+    if (created === undefined) {
+        const why = `its createdAt (${text_quote(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`;
+        return { found: 'unsure', token: only, why };
+    }
+    if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
+        const seconds = Math.round((sentAt - created) / 1000);
+        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
+        return { found: 'unsure', token: only, why };
+    }
+    return { found: 'one', token: only };
+}
+function lookForSentence({ name, sentAt, id }, platformTime) {
+    const since = new Date(createWindow(sentAt, platformTime).since).toISOString();
+    const other = id === undefined ? '' : ` other than ${shortId({ id })}`;
+    return `An active token named ${quoteName(name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
 }
 
 ;// CONCATENATED MODULE: ./src/post/state.ts
@@ -3963,8 +3925,8 @@ function removeTokenFile(path, dir) {
 
 
 
-
 const POST_STEP_BOUND = { ms: 120_000, name: "the post step's limit" };
+const LOOK_AGAIN_MS = 2_000;
 async function run(runner = githubRunner, clock = systemClock, transport = new HttpTransport()) {
     deleteTokenFile(runner);
     const create = readSavedCreate(runner);
@@ -3999,7 +3961,7 @@ async function run(runner = githubRunner, clock = systemClock, transport = new H
     }
     catch (error) {
         if (create.id !== undefined)
-            runner.warning(secrets.scrub(revokeFailed(create, error)));
+            runner.warning(secrets.scrub(revokeFailed(create.id, create.name, error)));
         if (search)
             runner.warning(secrets.scrub(notFound(create, error, () => undefined)));
         return;
@@ -4008,7 +3970,7 @@ async function run(runner = githubRunner, clock = systemClock, transport = new H
     const { client, deadline, close } = connect(runner, connection, secrets, clock, options);
     try {
         if (create.id !== undefined)
-            await revokeAtEnd(client, runner, create);
+            await revokeAtEnd(client, runner, create.id, create.name);
         if (!search)
             return;
         runner.info(create.id === undefined
@@ -4021,7 +3983,7 @@ async function run(runner = githubRunner, clock = systemClock, transport = new H
         if (found === undefined)
             return;
         if (found.found === 'one') {
-            await revokeAtEnd(client, runner, { ...create, id: found.token.id });
+            await revokeAtEnd(client, runner, found.token.id, create.name);
             return;
         }
         const why = found.found === 'none'
@@ -4034,6 +3996,9 @@ async function run(runner = githubRunner, clock = systemClock, transport = new H
     finally {
         close();
     }
+}
+function mustSearch({ state, lostEarlier }) {
+    return state === 'sent' || state === 'unknown' || lostEarlier === true;
 }
 function jobFailed(runner, { id, name }) {
     const which = id === undefined
@@ -4064,20 +4029,20 @@ function deleteTokenFile(runner) {
         runner.warning(`Did not delete the token file ${path}: ${asSentence(messageOf(error))}`);
     }
 }
-async function revokeAtEnd(client, runner, token) {
-    const label = tokenLabel({ id: token.id ?? '', name: token.name });
+async function revokeAtEnd(client, runner, id, name) {
+    const label = tokenLabel({ id, name });
     try {
-        const { alreadyRevoked } = await client.revokeToken(token.id ?? '');
+        const { alreadyRevoked } = await client.revokeToken(id);
         if (alreadyRevoked)
             runner.info(`The ${label} was already revoked before the end of the job.`);
         else
             runner.info(`Revoked ${label} at the end of the job (revokeOnExit).`);
     }
     catch (error) {
-        runner.warning(revokeFailed(token, error));
+        runner.warning(revokeFailed(id, name, error));
     }
 }
-function revokeFailed({ id = '', name }, error) {
+function revokeFailed(id, name, error) {
     const advice = error instanceof UnknownTokenError
         ? ''
         : records_isUuid(id)
@@ -4087,6 +4052,31 @@ function revokeFailed({ id = '', name }, error) {
 }
 function notFound(create, error, platformTime) {
     return `Could not look for the token named ${quoteName(create.name)} that this step may have created: ${asSentence(messageOf(error))} ${lookForSentence(create, platformTime)}`;
+}
+async function searchCreated(api, create, { clock, deadline, log }, totalMs) {
+    let failure;
+    for (let answered = false;;) {
+        const tokens = await api.listTokens().catch((error) => {
+            if (!(error instanceof RequestError && error.transient))
+                throw error;
+            failure = error;
+        });
+        answered ||= tokens !== undefined;
+        const created = tokens && findCreated(tokens, create, (at) => api.platformTime(at), totalMs);
+        if (created !== undefined && created.found !== 'none')
+            return created;
+        const landing = answered ? create.sentAt + LATE_CREATE_MS - clock.now() : Infinity;
+        if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
+            if (!answered)
+                throw failure;
+            return { found: 'none' };
+        }
+        const again = `ooking again in ${LOOK_AGAIN_MS / 1000} s.`;
+        log.info(tokens === undefined
+            ? `Listing the tokens failed: ${messageOf(failure)} L${again}`
+            : `No token named ${quoteName(create.name)} in the list yet; a create can land late: l${again}`);
+        await clock.sleep(LOOK_AGAIN_MS, deadline.stopSignal);
+    }
 }
 
 

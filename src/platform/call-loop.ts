@@ -16,6 +16,9 @@ import {
   transportHint,
 } from './failures.js'
 
+/** The platform's time at a time of the runner's clock, by its Date headers; undefined without. */
+export type PlatformTime = (runnerTime: number) => number | undefined
+
 /** Where API calls get their access token: the client's Session. */
 export interface AccessTokens {
   /** A usable access token, authenticating when needed. */

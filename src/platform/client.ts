@@ -10,12 +10,16 @@ import {
 } from '../shared/errors.js'
 import { findById, type TokenRecord } from '../shared/records.js'
 import { Deadline, type Clock } from '../shared/time.js'
-import { CallLoop, type AccessTokens, type CallLoopOptions } from './call-loop.js'
+import {
+  CallLoop,
+  type AccessTokens,
+  type CallLoopOptions,
+  type PlatformTime,
+} from './call-loop.js'
 import { readAccessToken, readCreated, readList, readRevoked, type AccessToken } from './decode.js'
 import { authPathHint } from './failures.js'
 import { authEndpoint, jsonRequest, requestLine, revokePath, TOKENS_PATH } from './http.js'
 import { CreateLife, type CreateRecord } from './create-life.js'
-import type { PlatformTime } from './find-created.js'
 import type { RevokeOnExit } from '../shared/records.js'
 
 /** A revoke that succeeded, or found the token revoked already. */

@@ -4,7 +4,7 @@
 import nock from 'nock'
 import { readCreated } from '../../src/platform/decode.js'
 import { CreateLife, type CreateContext } from '../../src/platform/create-life.js'
-import { findCreated } from '../../src/platform/find-created.js'
+import { findCreated } from '../../src/platform/create-life.js'
 import type { TokenRecord } from '../../src/shared/records.js'
 import { failedStep, pinMessages, thrown } from '../fixtures/golden.js'
 import { FakeClock } from '../fixtures/clock.js'

@@ -3,11 +3,11 @@ import { describe, expect, it } from '@jest/globals'
 import { AuthenticationError, DeadlineError, RequestError } from '../../../src/shared/errors.js'
 import {
   CreateLife,
-  mustSearch,
   revokeUnheld,
   type CreateContext,
   type CreateRecord,
 } from '../../../src/platform/create-life.js'
+import { mustSearch } from '../../../src/post/step.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { recordingRunner } from '../../fixtures/runner.js'
 import { token } from '../../fixtures/token-api.js'
