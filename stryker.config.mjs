@@ -21,8 +21,8 @@ export default {
     'src/platform/call-loop.ts',
     'src/platform/client.ts',
     'src/platform/failures.ts',
-    'src/platform/no-answer.ts',
-    'src/platform/decode.ts',
+    'src/platform/http.ts',
+    'src/platform/api.ts',
     'src/platform/create-life.ts',
     // The post step.
     'src/post/step.ts',

@@ -1,8 +1,7 @@
 // A create's life as one state machine, recorded by the main step as it happens and read by the post step; and the token of one whose answer was lost: its window on the platform's clock, the one candidate a list shows (never an unsure one), and where to look.
 import { ActionError, isRefusal, messageOf, RequestError } from '../shared/errors.js'
-import { createdTime, isUuid, nameAndId, newestFirst, sameId } from '../shared/records.js'
-import { quoteName, shortId, tokenLabel, type TokenRecord } from '../shared/records.js'
-import type { RevokeOnExit } from '../shared/records.js'
+import { createdTime, isUuid, nameAndId, newestFirst, sameId, shortId } from '../shared/records.js'
+import { quoteName, tokenLabel, type RevokeOnExit, type TokenRecord } from '../shared/records.js'
 import { asSentence, type Logger, oneLine, quote } from '../shared/text.js'
 import type { Clock } from '../shared/time.js'
 import type { PlatformTime } from './call-loop.js'
@@ -12,7 +11,7 @@ import type { PlatformTime } from './call-loop.js'
  * answered), `created` (its token's id known), `refused` (an answer said nothing of it is
  * left) or `unknown` (written, and no answer said what became of it).
  */
-export type CreateState = 'not sent' | 'sent' | 'created' | 'refused' | 'unknown'
+export const CREATE_STATES = ['not sent', 'sent', 'created', 'refused', 'unknown'] as const
 
 /**
  * A create as recorded: its name, when it was first sent (the runner's clock), its state,
@@ -22,7 +21,7 @@ export type CreateState = 'not sent' | 'sent' | 'created' | 'refused' | 'unknown
 export interface CreateRecord {
   name: string
   sentAt: number
-  state: CreateState
+  state: (typeof CREATE_STATES)[number]
   id?: string
   lostEarlier?: boolean
   when: RevokeOnExit

@@ -39,13 +39,12 @@ export async function run(
   if (create === undefined) {
     // Said only when the step was a create with revokeOnExit, read as the main step reads
     // it: a value it refused failed the main step before any create, which this says too.
-    const when = (() => {
-      try {
-        return readRevokeOnExit(runner.getInput('revokeOnExit') || 'false')
-      } catch {
-        return 'refused'
-      }
-    })()
+    let when = 'refused'
+    try {
+      when = readRevokeOnExit(runner.getInput('revokeOnExit') || 'false')
+    } catch {
+      // Left 'refused'.
+    }
     if (when !== 'never' && runner.getInput('operation') === 'create')
       runner.info(
         `This step created no token (no create was sent, or an existing token was reused): ${nothing}`,
@@ -53,14 +52,13 @@ export async function run(
     return
   }
   const search = mustSearch(create)
+  const name = quoteName(create.name)
   if (create.state === 'not sent' || create.state === 'refused') {
     const why =
       create.state === 'refused'
         ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
         : 'its request never left the runner whole (it failed before that: see the main step)'
-    runner.info(
-      `This step's create of ${quoteName(create.name)} made no token, as ${why}: ${nothing}`,
-    )
+    runner.info(`This step's create of ${name} made no token, as ${why}: ${nothing}`)
     return
   }
   if (create.when === 'failure' && !jobFailed(runner, create)) return
@@ -83,8 +81,8 @@ export async function run(
     if (!search) return
     runner.info(
       create.id === undefined
-        ? `No answer said what became of this step's create of ${quoteName(create.name)}: looking for the token it may have made (revokeOnExit).`
-        : `An attempt of this step's create of ${quoteName(create.name)} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`,
+        ? `No answer said what became of this step's create of ${name}: looking for the token it may have made (revokeOnExit).`
+        : `An attempt of this step's create of ${name} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`,
     )
     const context = { clock, deadline, log: runner }
     const found = await searchCreated(client, create, context, connection.totalTimeoutMs).catch(
@@ -103,9 +101,7 @@ export async function run(
         : found.found === 'several'
           ? `${found.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${found.tokens.map(shortId).join(', ')}; revoke the one you do not need.`
           : `the only candidate, ${shortId(found.token)}, was not revoked because ${found.why}. Revoke it if it is this step's.`
-    runner.warning(
-      `Did not revoke a token named ${quoteName(create.name)} at the end of the job: ${why}`,
-    )
+    runner.warning(`Did not revoke a token named ${name} at the end of the job: ${why}`)
   } finally {
     close()
   }

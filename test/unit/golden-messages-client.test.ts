@@ -2,7 +2,7 @@
 // answer, an answer that cannot be used. Worded by a PlatformClient against nock, or by
 // the function that words it alone. See test/fixtures/golden.ts.
 import nock from 'nock'
-import { readCreated } from '../../src/platform/decode.js'
+import { readCreated } from '../../src/platform/api.js'
 import { CreateLife, type CreateContext } from '../../src/platform/create-life.js'
 import { findCreated } from '../../src/platform/create-life.js'
 import type { TokenRecord } from '../../src/shared/records.js'

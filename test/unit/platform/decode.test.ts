@@ -5,7 +5,7 @@ import {
   readCreated,
   readList,
   type Answer,
-} from '../../../src/platform/decode.js'
+} from '../../../src/platform/api.js'
 import { RequestError } from '../../../src/shared/errors.js'
 import { TOKEN_ID as ID } from '../../fixtures/inputs.js'
 

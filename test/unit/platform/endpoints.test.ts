@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { authEndpoint, AUTH_PATH, revokePath } from '../../../src/platform/http.js'
+import { authEndpoint, AUTH_PATH, revokePath } from '../../../src/platform/api.js'
 import { RequestError } from '../../../src/shared/errors.js'
 import { TOKEN_ID as ID } from '../../fixtures/inputs.js'
 

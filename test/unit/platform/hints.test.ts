@@ -1,8 +1,7 @@
 // What to check after a 404 from the API: the baseUrl, when the path is the action's own (case 8).
 import { describe, expect, it } from '@jest/globals'
 import { apiPathHint, transportHint } from '../../../src/platform/failures.js'
-import { TransportError } from '../../../src/platform/http.js'
-import { PLAIN_HTTP } from '../../../src/platform/no-answer.js'
+import { PLAIN_HTTP, TransportError } from '../../../src/platform/http.js'
 import { TOKEN_ID as ID } from '../../fixtures/inputs.js'
 
 // The words of each hint: test/unit/golden-messages-call-loop.test.ts.
