@@ -17,14 +17,14 @@ export default {
     'src/operations/cleanup-plan.ts',
     'src/operations/cleanup.ts',
     'src/operations/pool.ts',
+    'src/operations/audit.ts',
     // The client: requests, retries, answers, a create's life and its lost token.
     'src/platform/call-loop.ts',
     'src/platform/client.ts',
     'src/platform/failures.ts',
-    'src/platform/no-answer.ts',
-    'src/platform/decode.ts',
+    'src/platform/http.ts',
+    'src/platform/api.ts',
     'src/platform/create-life.ts',
-    'src/platform/find-created.ts',
     // The post step.
     'src/post/step.ts',
     // What is printed and handed on.

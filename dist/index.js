@@ -589,8 +589,8 @@ function readConnection(read, secrets) {
 }
 const withDefaults = (read) => (input) => read(input) || INPUT_DEFAULTS[input];
 
-// EXTERNAL MODULE: ./src/platform/create-life.ts + 1 modules
-var create_life = __nccwpck_require__(410);
+// EXTERNAL MODULE: ./src/platform/create-life.ts
+var create_life = __nccwpck_require__(50);
 ;// CONCATENATED MODULE: ./src/operations/create.ts
 
 
@@ -754,8 +754,8 @@ function someOf(items, whereAll) {
     return `${items.slice(0, 5).join(', ')}.${more}`;
 }
 
-// EXTERNAL MODULE: ./src/platform/client.ts + 8 modules
-var platform_client = __nccwpck_require__(701);
+// EXTERNAL MODULE: ./src/platform/client.ts + 7 modules
+var platform_client = __nccwpck_require__(843);
 ;// CONCATENATED MODULE: external "node:events"
 const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
 ;// CONCATENATED MODULE: ./src/operations/pool.ts
@@ -1133,9 +1133,9 @@ function projectOf(token) {
 }
 
 ;// CONCATENATED MODULE: ./src/post/state.ts
+
 const CREATE = 'create';
 const TOKEN_FILE = 'tokenFile';
-const STATES = (/* unused pure expression or super */ null && (['not sent', 'sent', 'created', 'refused', 'unknown']));
 class PostState {
     runner;
     constructor(runner) {
@@ -1165,7 +1165,7 @@ function readSavedCreate(runner) {
     return {
         name,
         sentAt: sentAt,
-        state: STATES.find((known) => known === state) ?? 'unknown',
+        state: CREATE_STATES.find((known) => known === state) ?? 'unknown',
         ...(typeof id === 'string' && id !== '' && { id }),
         ...(lostEarlier === true && { lostEarlier }),
         when: when === 'failure' ? 'failure' : 'always',
@@ -1704,7 +1704,7 @@ function failureMessage(error, operation, secrets, runner) {
 
 /***/ }),
 
-/***/ 701:
+/***/ 843:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1732,66 +1732,9 @@ const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(imp
 var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
 // EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
 var lib = __nccwpck_require__(511);
-;// CONCATENATED MODULE: ./src/platform/no-answer.ts
-
-const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted';
-const PLAIN_HTTP = 'ERR_SSL_WRONG_VERSION_NUMBER';
-const NODE_ERRORS = {
-    ECONNREFUSED: ['unreachable', 'connection refused'],
-    ENOTFOUND: ['unreachable', 'host not found'],
-    EAI_AGAIN: ['unreachable', 'host name lookup failed'],
-    EHOSTUNREACH: ['unreachable', 'host unreachable'],
-    ENETUNREACH: ['unreachable', 'network unreachable'],
-    ENETDOWN: ['unreachable'],
-    ECONNRESET: ['lost', 'connection reset'],
-    ECONNABORTED: ['lost', 'connection aborted'],
-    EPIPE: ['lost', 'connection closed while sending'],
-    ETIMEDOUT: ['lost'],
-    DEPTH_ZERO_SELF_SIGNED_CERT: ['certificate', 'its certificate is self-signed, and not trusted'],
-    SELF_SIGNED_CERT_IN_CHAIN: [
-        'certificate',
-        'its certificate chain ends in a self-signed CA that is not trusted',
-    ],
-    UNABLE_TO_VERIFY_LEAF_SIGNATURE: ['certificate', UNTRUSTED_CA],
-    UNABLE_TO_GET_ISSUER_CERT: ['certificate', 'certificate not trusted'],
-    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ['certificate', UNTRUSTED_CA],
-    CERT_UNTRUSTED: ['certificate', 'certificate not trusted'],
-    CERT_SIGNATURE_FAILURE: ['certificate', 'certificate not trusted'],
-    CERT_HAS_EXPIRED: ['certificate', 'its certificate has expired'],
-    CERT_NOT_YET_VALID: ['certificate', 'certificate not trusted'],
-    ERR_TLS_CERT_ALTNAME_INVALID: ['certificate', 'its certificate is for another host name'],
-    [PLAIN_HTTP]: ['tls', 'the server answered in plain HTTP, not in TLS'],
-    EPROTO: ['tls'],
-};
-function kindOf(code) {
-    return NODE_ERRORS[code]?.[0] ?? (code.startsWith('ERR_SSL_') ? 'tls' : undefined);
-}
-const PROXY_REFUSAL = /tunneling socket could not be established, statusCode=(\d{3})/;
-const OPENSSL_ERROR = /\berror:[0-9A-F]+:[^:\n]*:[^:\n]*:([^:\n]+)/;
-function inWords(error, sent) {
-    const message = error instanceof Error ? error.message : String(error);
-    const proxyStatus = PROXY_REFUSAL.exec(message)?.[1];
-    if (proxyStatus === '407')
-        return ['the proxy answered 407 Proxy Authentication Required (EPROXY)', 'EPROXYAUTH', false];
-    if (proxyStatus !== undefined)
-        return [`the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, 'EPROXY', false];
-    const code = error.code;
-    const given = typeof code === 'string' ? code : 'EUNKNOWN';
-    const reason = OPENSSL_ERROR.exec(message)?.[1];
-    const known = given === 'EPROTO' && reason !== undefined
-        ? `ERR_SSL_${reason.toUpperCase().replaceAll(' ', '_')}`
-        : given;
-    const words = NODE_ERRORS[known]?.[1] ??
-        (reason === undefined ? (0,shared_text/* oneLine */.TN)(message) : `TLS with the server failed: ${reason}`);
-    return [`${words} (${known})`, known, sent && known !== PLAIN_HTTP];
-}
-
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"0.1.0"};
 ;// CONCATENATED MODULE: ./src/platform/http.ts
-
-
-
 
 
 
@@ -1882,6 +1825,63 @@ function send(request, agent, ...[timeoutMs, signal, onWritten]) {
 function toTransportError(error, sent) {
     return error instanceof TransportError ? error : new TransportError(...inWords(error, sent));
 }
+const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted';
+const PLAIN_HTTP = 'ERR_SSL_WRONG_VERSION_NUMBER';
+const NODE_ERRORS = {
+    ECONNREFUSED: ['unreachable', 'connection refused'],
+    ENOTFOUND: ['unreachable', 'host not found'],
+    EAI_AGAIN: ['unreachable', 'host name lookup failed'],
+    EHOSTUNREACH: ['unreachable', 'host unreachable'],
+    ENETUNREACH: ['unreachable', 'network unreachable'],
+    ENETDOWN: ['unreachable'],
+    ECONNRESET: ['lost', 'connection reset'],
+    ECONNABORTED: ['lost', 'connection aborted'],
+    EPIPE: ['lost', 'connection closed while sending'],
+    ETIMEDOUT: ['lost'],
+    DEPTH_ZERO_SELF_SIGNED_CERT: ['certificate', 'its certificate is self-signed, and not trusted'],
+    SELF_SIGNED_CERT_IN_CHAIN: [
+        'certificate',
+        'its certificate chain ends in a self-signed CA that is not trusted',
+    ],
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: ['certificate', UNTRUSTED_CA],
+    UNABLE_TO_GET_ISSUER_CERT: ['certificate', 'certificate not trusted'],
+    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ['certificate', UNTRUSTED_CA],
+    CERT_UNTRUSTED: ['certificate', 'certificate not trusted'],
+    CERT_SIGNATURE_FAILURE: ['certificate', 'certificate not trusted'],
+    CERT_HAS_EXPIRED: ['certificate', 'its certificate has expired'],
+    CERT_NOT_YET_VALID: ['certificate', 'certificate not trusted'],
+    ERR_TLS_CERT_ALTNAME_INVALID: ['certificate', 'its certificate is for another host name'],
+    [PLAIN_HTTP]: ['tls', 'the server answered in plain HTTP, not in TLS'],
+    EPROTO: ['tls'],
+};
+function kindOf(code) {
+    return NODE_ERRORS[code]?.[0] ?? (code.startsWith('ERR_SSL_') ? 'tls' : undefined);
+}
+const PROXY_REFUSAL = /tunneling socket could not be established, statusCode=(\d{3})/;
+const OPENSSL_ERROR = /\berror:[0-9A-F]+:[^:\n]*:[^:\n]*:([^:\n]+)/;
+function inWords(error, sent) {
+    const message = error instanceof Error ? error.message : String(error);
+    const proxyStatus = PROXY_REFUSAL.exec(message)?.[1];
+    if (proxyStatus === '407')
+        return ['the proxy answered 407 Proxy Authentication Required (EPROXY)', 'EPROXYAUTH', false];
+    if (proxyStatus !== undefined)
+        return [`the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, 'EPROXY', false];
+    const code = error.code;
+    const given = typeof code === 'string' ? code : 'EUNKNOWN';
+    const reason = OPENSSL_ERROR.exec(message)?.[1];
+    const known = given === 'EPROTO' && reason !== undefined
+        ? `ERR_SSL_${reason.toUpperCase().replaceAll(' ', '_')}`
+        : given;
+    const words = NODE_ERRORS[known]?.[1] ??
+        (reason === undefined ? (0,shared_text/* oneLine */.TN)(message) : `TLS with the server failed: ${reason}`);
+    return [`${words} (${known})`, known, sent && known !== PLAIN_HTTP];
+}
+
+;// CONCATENATED MODULE: ./src/platform/api.ts
+
+
+
+
 const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
 function authEndpoint(authUrl) {
     return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
@@ -1901,12 +1901,6 @@ function jsonRequest(method, url, body) {
 function requestLine(request) {
     return `${request.method} ${request.url}`;
 }
-
-;// CONCATENATED MODULE: ./src/platform/decode.ts
-
-
-
-
 const NOT_JSON = Symbol('not JSON');
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
 function parseJson(body) {
@@ -1939,10 +1933,12 @@ function readRevoked(request, answer, tokenId) {
 function readCreated(request, answer) {
     const record = readRecord(request, answer, readJson(request, answer), 'the body');
     if (!(0,shared_records/* isUuid */.O1)(record.id)) {
-        throw unusable(request, answer, ` but the new token's id ${(0,shared_text/* quote */.hD)(record.id)} is not a UUID, so the action cannot use it; look for the token with operation: list.`);
+        const what = ` but the new token's id ${(0,shared_text/* quote */.hD)(record.id)} is not a UUID, so the action cannot use it; look for the token with operation: list.`;
+        throw unusable(request, answer, what);
     }
     if (record.tokenValue === undefined) {
-        throw unusable(request, answer, ` but the new token ${record.id} has no tokenValue; revoke it and try again.`);
+        const what = ` but the new token ${record.id} has no tokenValue; revoke it and try again.`;
+        throw unusable(request, answer, what);
     }
     return record;
 }
@@ -1960,9 +1956,10 @@ function readAccessToken(request, answer, now) {
     if (typeof value !== 'string' || value === '')
         throw unusable(request, answer, ' without an access_token.');
     if (!HEADER_SAFE.test(value)) {
-        throw unusable(request, answer, ' but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.');
+        const what = ' but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.';
+        throw unusable(request, answer, what);
     }
-    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
+    const lifetime = typeof fields.expires_in === 'number' ? fields.expires_in * 1000 : 0;
     const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
     return { value, renewAt };
 }
@@ -1971,16 +1968,13 @@ function readJson(request, answer, target = 'api') {
         return answer.json;
     const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body';
     const { origin, pathname } = new URL(request.url);
-    const at = pathname.lastIndexOf(TOKENS_PATH);
-    const baseUrl = origin + (at < 0 ? pathname : pathname.slice(0, at));
     const hint = target === 'auth'
         ? ` Check the authUrl input: the action posts the credentials to ${origin}${pathname}, which must be the auth service's token endpoint (authUrl plus ${AUTH_PATH}, or authUrl itself when it ends in /api-token).`
-        : ` Check the baseUrl input (${baseUrl}): the action adds ${TOKENS_PATH} to it, so it must be the REST API's base URL, not the web app's.`;
+        : ` Check the baseUrl input (${origin}${pathname.slice(0, pathname.lastIndexOf(TOKENS_PATH))}): the action adds ${TOKENS_PATH} to it, so it must be the REST API's base URL, not the web app's.`;
     throw unusable(request, answer, ` with ${page} that is not JSON.${hint}`);
 }
 
 ;// CONCATENATED MODULE: ./src/platform/failures.ts
-
 
 
 
@@ -2001,16 +1995,16 @@ function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
     const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
     return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
 }
-function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
+function retryAfterDelay(headers, now) {
     const value = headers['retry-after']?.trim() ?? '';
     if (/^\d+(?:\.\d+)?$/.test(value))
-        return Math.min(Math.round(Number(value) * 1000), backoff.maxRetryAfterMs);
+        return Math.min(Math.round(Number(value) * 1000), DEFAULT_BACKOFF.maxRetryAfterMs);
     const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
     if (Number.isNaN(at))
         return undefined;
     const serverNow = Date.parse(headers.date ?? '');
     const delay = at - (Number.isNaN(serverNow) ? now : serverNow);
-    return Math.min(Math.max(0, delay), backoff.maxRetryAfterMs);
+    return Math.min(Math.max(0, delay), DEFAULT_BACKOFF.maxRetryAfterMs);
 }
 const MAX_REASON = 60;
 const MAX_DETAIL = 300;
@@ -2116,6 +2110,7 @@ function apiPathHint(request) {
 
 
 
+
 const MAYBE = ' It may have taken effect all the same.';
 class CallLoop {
     options;
@@ -2143,7 +2138,7 @@ class CallLoop {
             if (answer?.status === 401 && accessToken !== undefined && !renewed) {
                 renewed = true;
                 log.info(`${requestLine(request)} answered 401: authenticating again.`);
-                await accessTokens?.reject(accessToken);
+                await accessTokens.reject(accessToken);
                 attempt--;
                 continue;
             }
@@ -2204,7 +2199,7 @@ class CallLoop {
     async attempt(target, request, onWritten) {
         const { clock, secrets, log, deadline, accessTokens } = this.options;
         const { transport } = this;
-        const accessToken = target === 'api' ? await accessTokens?.accessToken() : undefined;
+        const accessToken = target === 'api' ? await accessTokens.accessToken() : undefined;
         if (accessToken !== undefined)
             secrets.add(accessToken, 'sent');
         const bearer = accessToken === undefined ? {} : { Authorization: `Bearer ${accessToken}` };
@@ -2248,8 +2243,8 @@ function notSent(deadline, request) {
     return new errors/* DeadlineError */.j3(`${(0,time/* stopped */.ce)(deadline.cause())} before ${requestLine(request)} was sent.`);
 }
 
-// EXTERNAL MODULE: ./src/platform/create-life.ts + 1 modules
-var create_life = __nccwpck_require__(410);
+// EXTERNAL MODULE: ./src/platform/create-life.ts
+var create_life = __nccwpck_require__(50);
 ;// CONCATENATED MODULE: ./src/platform/client.ts
 
 
@@ -2266,12 +2261,12 @@ class PlatformClient {
         this.options = options;
         this.loop = new CallLoop({
             ...options,
-            deadline: options.deadline ?? new time/* Deadline */.B2(options.clock, 0),
             accessTokens: new Session(() => this.authenticate(), options.clock),
         });
     }
     async createToken(name, { when = 'never', record } = {}) {
-        const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
+        const body = JSON.stringify({ name });
+        const request = jsonRequest('POST', this.options.baseUrl + TOKENS_PATH, body);
         const create = new create_life/* CreateLife */.NT(name, when, {
             clock: this.options.clock,
             log: this.options.log,
@@ -2294,11 +2289,11 @@ class PlatformClient {
         }
     }
     listTokens() {
-        const request = this.apiRequest('GET', TOKENS_PATH);
+        const request = jsonRequest('GET', this.options.baseUrl + TOKENS_PATH);
         return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
     }
     async revokeToken(tokenId, options = {}) {
-        const request = this.apiRequest('POST', revokePath(tokenId));
+        const request = jsonRequest('POST', this.options.baseUrl + revokePath(tokenId));
         let mayHaveRevoked = false;
         try {
             const token = await this.loop.call('api', request, {
@@ -2312,9 +2307,10 @@ class PlatformClient {
             return { token, alreadyRevoked: false };
         }
         catch (error) {
-            const status = error instanceof errors/* RequestError */.GI ? (error.status ?? 0) : 0;
-            const tellable = status !== 401 && ((0,errors/* isRefusal */.vu)(status) || (status >= 200 && status <= 299));
-            if (!tellable || !(error instanceof errors/* RequestError */.GI) || error instanceof errors/* AuthenticationError */.v3)
+            if (!(error instanceof errors/* RequestError */.GI) || error instanceof errors/* AuthenticationError */.v3)
+                throw error;
+            const status = error.status ?? 0;
+            if (status === 401 || !((0,errors/* isRefusal */.vu)(status) || (status >= 200 && status <= 299)))
                 throw error;
             const unsettled = new errors/* UnsettledRevokeError */.V0(error, mayHaveRevoked);
             if (options.settle === 'later')
@@ -2330,9 +2326,6 @@ class PlatformClient {
         this.loop.close();
     }
     platformTime = (at) => this.loop.platformTime(at);
-    apiRequest(method, path, body) {
-        return jsonRequest(method, this.options.baseUrl + path, body);
-    }
     async authenticate() {
         const { clientId, clientSecret: secret, authUrl } = this.options;
         const endpoint = authEndpoint(authUrl);
@@ -2407,121 +2400,35 @@ async function settleRefusals(list, unsettled) {
 
 /***/ }),
 
-/***/ 410:
+/***/ 50:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  NT: () => (/* binding */ CreateLife),
-  pZ: () => (/* binding */ revokeUnheld)
-});
-
-// UNUSED EXPORTS: mustSearch
-
-// EXTERNAL MODULE: ./src/shared/errors.ts
-var errors = __nccwpck_require__(382);
-// EXTERNAL MODULE: ./src/shared/records.ts
-var records = __nccwpck_require__(443);
-// EXTERNAL MODULE: ./src/shared/text.ts
-var shared_text = __nccwpck_require__(646);
-;// CONCATENATED MODULE: ./src/platform/find-created.ts
-
-
-
-const KNOWN_CLOCK_MARGIN_MS = 2_000;
-const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
-const LATE_CREATE_MS = 60_000;
-const LOOK_AGAIN_MS = 2_000;
-function createWindow(sentAt, platformTime, totalMs = 0) {
-    const onPlatform = platformTime(sentAt);
-    const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
-    const start = onPlatform ?? sentAt;
-    const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity;
-    return { since: start - margin, until, clockKnown: onPlatform !== undefined };
-}
-function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, except } = {}) {
-    const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs);
-    const candidates = (0,records/* newestFirst */.ll)(tokens.filter((token) => {
-        if (token.name !== name || token.state !== 'active')
-            return false;
-        if (except !== undefined && (0,records/* sameId */.s)(token.id, except))
-            return false;
-        const created = (0,records/* createdTime */.wO)(token);
-        return created === undefined || (created >= since && created <= until);
-    }));
-    const [only, ...others] = candidates;
-    if (only === undefined)
-        return { found: 'none' };
-    if (others.length > 0)
-        return { found: 'several', tokens: candidates };
-    const created = (0,records/* createdTime */.wO)(only);
-    if (created === undefined) {
-        const why = `its createdAt (${(0,shared_text/* quote */.hD)(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`;
-        return { found: 'unsure', token: only, why };
-    }
-    if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
-        const seconds = Math.round((sentAt - created) / 1000);
-        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
-        return { found: 'unsure', token: only, why };
-    }
-    return { found: 'one', token: only };
-}
-function lookForSentence(record, platformTime) {
-    const since = new Date(createWindow(record.sentAt, platformTime).since).toISOString();
-    const other = record.id === undefined ? '' : ` other than ${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(record.id), 80)}`;
-    return `An active token named ${(0,records/* quoteName */.AB)(record.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
-}
-async function searchCreated(api, record, { clock, deadline, log }, totalMs) {
-    let failure;
-    for (let answered = false;;) {
-        const tokens = await api.listTokens().catch((error) => {
-            if (!(error instanceof RequestError && error.transient))
-                throw error;
-            failure = { error };
-        });
-        answered ||= tokens !== undefined;
-        const options = { totalMs, except: record.id };
-        const created = tokens && findCreated(tokens, record, (at) => api.platformTime(at), options);
-        if (created !== undefined && created.found !== 'none')
-            return created;
-        const landing = answered ? record.sentAt + LATE_CREATE_MS - clock.now() : Infinity;
-        if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
-            if (!answered && failure !== undefined)
-                throw failure.error;
-            return { found: 'none' };
-        }
-        const again = `ooking again in ${LOOK_AGAIN_MS / 1000} s.`;
-        log.info(tokens === undefined
-            ? `Listing the tokens failed: ${messageOf(failure?.error)} L${again}`
-            : `No token named ${quoteName(record.name)} in the list yet; a create can land late: l${again}`);
-        await clock.sleep(LOOK_AGAIN_MS, deadline.stopSignal);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/platform/create-life.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   NT: () => (/* binding */ CreateLife),
+/* harmony export */   pZ: () => (/* binding */ revokeUnheld)
+/* harmony export */ });
+/* unused harmony exports CREATE_STATES, LATE_CREATE_MS, createWindow, findCreated, lookForSentence */
+/* harmony import */ var _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(382);
+/* harmony import */ var _shared_records_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(443);
+/* harmony import */ var _shared_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(646);
 
 
 
 
-
-function mustSearch({ state, lostEarlier }) {
-    return state === 'sent' || state === 'unknown' || lostEarlier === true;
-}
+const CREATE_STATES = (/* unused pure expression or super */ null && (['not sent', 'sent', 'created', 'refused', 'unknown']));
 async function revokeUnheld(revoke, token) {
     try {
         await revoke(token.id);
         return 'It was revoked at once.';
     }
     catch (error) {
-        return `Revoking it at once failed too: ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))} Revoke it with operation: revoke and tokenId: ${(0,records/* shortId */.m_)(token)}.`;
+        return `Revoking it at once failed too: ${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .asSentence */ .KG)((0,_shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .bD)(error))} Revoke it with operation: revoke and tokenId: ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)(token)}.`;
     }
 }
 class CreateLife {
-    context;
     record;
     unrecorded;
-    lostAttempts = 0;
+    context;
     constructor(name, when, context) {
         this.context = context;
         this.record = { name, sentAt: context.clock.now(), state: 'not sent', when };
@@ -2533,37 +2440,34 @@ class CreateLife {
     };
     async afterLostAnswer(failure) {
         const { record, context } = this;
-        const name = (0,records/* quoteName */.AB)(record.name);
+        const name = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteName */ .AB)(record.name);
+        const fail = (why) => new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(`${failure}; ${why}`);
         context.log.info(`${failure}. The token may have been created all the same: checking the list.`);
-        this.lostAttempts++;
+        const lostEarlier = record.state === 'unknown';
         this.change({ state: 'unknown' });
         const lookFor = lookForSentence(record, context.platformTime);
         const tokens = await context.list().catch((error) => {
-            const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${(0,errors/* messageOf */.bD)(error)} ${lookFor}`;
-            throw new errors/* RequestError */.GI(`${failure}; ${unknown}`);
+            const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${(0,_shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .bD)(error)} ${lookFor}`;
+            throw fail(unknown);
         });
         const created = findCreated(tokens, record, context.platformTime);
         if (created.found === 'none') {
             context.log.info(`No token named ${name} was created: sending the create again.`);
             return undefined;
         }
-        if (created.found !== 'one') {
-            const why = created.found === 'several'
-                ? `${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(records/* shortId */.m_).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`
-                : `the list shows one active token named ${name}, ${(0,records/* shortId */.m_)(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`;
-            throw new errors/* RequestError */.GI(`${failure}; ${why}`);
-        }
+        if (created.found !== 'one')
+            throw fail(created.found === 'several'
+                ? `${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`
+                : `the list shows one active token named ${name}, ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`);
         const { token } = created;
-        if (!(0,records/* isUuid */.O1)(token.id)) {
-            const why = `a token named ${name} was created, but its id ${(0,shared_text/* quote */.hD)(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`;
-            throw new errors/* RequestError */.GI(`${failure}; ${why}`);
-        }
-        this.change({ state: 'created', id: token.id, lostEarlier: this.lostAttempts > 1 });
+        if (!(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .isUuid */ .O1)(token.id))
+            throw fail(`a token named ${name} was created, but its id ${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`);
+        this.change({ state: 'created', id: token.id, lostEarlier });
         if (token.tokenValue === undefined) {
             const why = `token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one).`;
-            throw new errors/* RequestError */.GI(`${failure}; ${why} ${await revokeUnheld(context.revoke, token)}`);
+            throw fail(`${why} ${await revokeUnheld(context.revoke, token)}`);
         }
-        const createdAt = (0,shared_text/* oneLine */.TN)(token.createdAt ?? '?');
+        const createdAt = (0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(token.createdAt ?? '?');
         context.log.info(`It was: token ${token.id}, created at ${createdAt}, is this step's token.`);
         return token;
     }
@@ -2573,33 +2477,33 @@ class CreateLife {
         if (token.name === record.name && token.state === 'active') {
             this.change({ state: 'created', id: token.id, lostEarlier: lost });
             if (this.unrecorded !== undefined) {
-                const error = (0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(this.unrecorded.error));
-                const what = `The value of the new ${(0,records/* tokenLabel */.Sk)(token)} was not handed on.`;
-                throw new errors/* ActionError */.lZ(`${error} ${what} ${await revokeUnheld(context.revoke, token)}`);
+                const error = (0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .asSentence */ .KG)((0,_shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .bD)(this.unrecorded.error));
+                const what = `The value of the new ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .tokenLabel */ .Sk)(token)} was not handed on.`;
+                throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ(`${error} ${what} ${await revokeUnheld(context.revoke, token)}`);
             }
             if (lost && record.when !== 'never')
-                context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${(0,records/* shortId */.m_)(token)} (revokeOnExit).`);
+                context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)(token)} (revokeOnExit).`);
             else if (lost)
-                context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(this.record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
+                context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
             return token;
         }
-        const mismatch = `${request} answered with the token ${(0,records/* nameAndId */.wW)(token)} in state ${(0,shared_text/* quote */.hD)((0,shared_text/* oneLine */.TN)(token.state), 40)}, not an active token named ${(0,records/* quoteName */.AB)(record.name)}: its value was not handed on.`;
-        const created = (0,records/* createdTime */.wO)(token);
+        const mismatch = `${request} answered with the token ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .nameAndId */ .wW)(token)} in state ${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)((0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(token.state), 40)}, not an active token named ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteName */ .AB)(record.name)}: its value was not handed on.`;
+        const created = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .createdTime */ .wO)(token);
         const since = createWindow(record.sentAt, context.platformTime).since;
         if (token.state !== 'active' || (created !== undefined && created < since)) {
             this.change({ state: 'refused' });
             const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
-            throw new errors/* RequestError */.GI(token.state === 'active' ? mismatch + older : mismatch);
+            throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(token.state === 'active' ? mismatch + older : mismatch);
         }
         this.change({ state: 'created', id: token.id });
-        throw new errors/* RequestError */.GI(`${mismatch} ${await revokeUnheld(context.revoke, token)}`);
+        throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(`${mismatch} ${await revokeUnheld(context.revoke, token)}`);
     }
     failed(error) {
         const { state } = this.record;
         if (state === 'created' || state === 'unknown')
             return;
-        const status = error instanceof errors/* RequestError */.GI ? error.status : undefined;
-        if ((0,errors/* isRefusal */.vu)(status) || status === 429)
+        const status = error instanceof _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI ? error.status : undefined;
+        if ((0,_shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .isRefusal */ .vu)(status) || status === 429)
             this.change({ state: 'refused' });
         else if (state === 'sent')
             this.change({ state: 'unknown' });
@@ -2613,6 +2517,48 @@ class CreateLife {
             this.unrecorded ??= { error };
         }
     }
+}
+const KNOWN_CLOCK_MARGIN_MS = 2_000;
+const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
+const LATE_CREATE_MS = 60_000;
+function createWindow(sentAt, platformTime, totalMs = 0) {
+    const onPlatform = platformTime(sentAt);
+    const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
+    const start = onPlatform ?? sentAt;
+    const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity;
+    return { since: start - margin, until, clockKnown: onPlatform !== undefined };
+}
+function findCreated(tokens, { name, sentAt, id }, platformTime, totalMs = 0) {
+    const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs);
+    const candidates = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .newestFirst */ .ll)(tokens.filter((token) => {
+        if (token.name !== name || token.state !== 'active')
+            return false;
+        if (id !== undefined && (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .sameId */ .s)(token.id, id))
+            return false;
+        const created = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .createdTime */ .wO)(token);
+        return created === undefined || (created >= since && created <= until);
+    }));
+    const [only, ...others] = candidates;
+    if (only === undefined)
+        return { found: 'none' };
+    if (others.length > 0)
+        return { found: 'several', tokens: candidates };
+    const created = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .createdTime */ .wO)(only);
+    if (created === undefined) {
+        const why = `its createdAt (${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`;
+        return { found: 'unsure', token: only, why };
+    }
+    if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
+        const seconds = Math.round((sentAt - created) / 1000);
+        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
+        return { found: 'unsure', token: only, why };
+    }
+    return { found: 'one', token: only };
+}
+function lookForSentence({ name, sentAt, id }, platformTime) {
+    const since = new Date(createWindow(sentAt, platformTime).since).toISOString();
+    const other = id === undefined ? '' : ` other than ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)({ id })}`;
+    return `An active token named ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteName */ .AB)(name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
 }
 
 
@@ -3785,8 +3731,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: CANCEL_GRACE_MS, stopOnCancel
 
-// EXTERNAL MODULE: ./src/platform/client.ts + 8 modules
-var platform_client = __nccwpck_require__(701);
+// EXTERNAL MODULE: ./src/platform/client.ts + 7 modules
+var platform_client = __nccwpck_require__(843);
 // EXTERNAL MODULE: ./src/shared/time.ts + 1 modules
 var time = __nccwpck_require__(877);
 // EXTERNAL MODULE: ./src/shared/text.ts
@@ -3953,9 +3899,8 @@ function stopOnCancel(runner, deadline, clock) {
             });
             return;
         }
-        if (!deadline.cutSignal.aborted) {
+        if (!deadline.cutSignal.aborted)
             runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
-        }
         deadline.cancel(signal);
         deadline.cut();
     });

@@ -286,7 +286,7 @@ __webpack_unused_export__ = debug; // for test
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(558);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(711);
 
 process.exitCode = await (0,_cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .commandLine */ .a)(process.argv.slice(2));
 
@@ -295,7 +295,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 558:
+/***/ 711:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -823,89 +823,12 @@ function readConnection(read, secrets) {
 }
 const withDefaults = (read) => (input) => read(input) || INPUT_DEFAULTS[input];
 
-;// CONCATENATED MODULE: ./src/platform/find-created.ts
-
-
-
-const KNOWN_CLOCK_MARGIN_MS = 2_000;
-const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
-const LATE_CREATE_MS = 60_000;
-const LOOK_AGAIN_MS = 2_000;
-function createWindow(sentAt, platformTime, totalMs = 0) {
-    const onPlatform = platformTime(sentAt);
-    const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
-    const start = onPlatform ?? sentAt;
-    const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity;
-    return { since: start - margin, until, clockKnown: onPlatform !== undefined };
-}
-function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, except } = {}) {
-    const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs);
-    const candidates = newestFirst(tokens.filter((token) => {
-        if (token.name !== name || token.state !== 'active')
-            return false;
-        if (except !== undefined && sameId(token.id, except))
-            return false;
-        const created = createdTime(token);
-        return created === undefined || (created >= since && created <= until);
-    }));
-    const [only, ...others] = candidates;
-    if (only === undefined)
-        return { found: 'none' };
-    if (others.length > 0)
-        return { found: 'several', tokens: candidates };
-    const created = createdTime(only);
-    if (created === undefined) {
-        const why = `its createdAt (${quote(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`;
-        return { found: 'unsure', token: only, why };
-    }
-    if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
-        const seconds = Math.round((sentAt - created) / 1000);
-        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
-        return { found: 'unsure', token: only, why };
-    }
-    return { found: 'one', token: only };
-}
-function lookForSentence(record, platformTime) {
-    const since = new Date(createWindow(record.sentAt, platformTime).since).toISOString();
-    const other = record.id === undefined ? '' : ` other than ${truncate(oneLine(record.id), 80)}`;
-    return `An active token named ${quoteName(record.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
-}
-async function searchCreated(api, record, { clock, deadline, log }, totalMs) {
-    let failure;
-    for (let answered = false;;) {
-        const tokens = await api.listTokens().catch((error) => {
-            if (!(error instanceof RequestError && error.transient))
-                throw error;
-            failure = { error };
-        });
-        answered ||= tokens !== undefined;
-        const options = { totalMs, except: record.id };
-        const created = tokens && findCreated(tokens, record, (at) => api.platformTime(at), options);
-        if (created !== undefined && created.found !== 'none')
-            return created;
-        const landing = answered ? record.sentAt + LATE_CREATE_MS - clock.now() : Infinity;
-        if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
-            if (!answered && failure !== undefined)
-                throw failure.error;
-            return { found: 'none' };
-        }
-        const again = `ooking again in ${LOOK_AGAIN_MS / 1000} s.`;
-        log.info(tokens === undefined
-            ? `Listing the tokens failed: ${messageOf(failure?.error)} L${again}`
-            : `No token named ${quoteName(record.name)} in the list yet; a create can land late: l${again}`);
-        await clock.sleep(LOOK_AGAIN_MS, deadline.stopSignal);
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/platform/create-life.ts
 
 
 
 
-
-function mustSearch({ state, lostEarlier }) {
-    return state === 'sent' || state === 'unknown' || lostEarlier === true;
-}
+const CREATE_STATES = ['not sent', 'sent', 'created', 'refused', 'unknown'];
 async function revokeUnheld(revoke, token) {
     try {
         await revoke(token.id);
@@ -916,10 +839,9 @@ async function revokeUnheld(revoke, token) {
     }
 }
 class CreateLife {
-    context;
     record;
     unrecorded;
-    lostAttempts = 0;
+    context;
     constructor(name, when, context) {
         this.context = context;
         this.record = { name, sentAt: context.clock.now(), state: 'not sent', when };
@@ -932,34 +854,31 @@ class CreateLife {
     async afterLostAnswer(failure) {
         const { record, context } = this;
         const name = quoteName(record.name);
+        const fail = (why) => new RequestError(`${failure}; ${why}`);
         context.log.info(`${failure}. The token may have been created all the same: checking the list.`);
-        this.lostAttempts++;
+        const lostEarlier = record.state === 'unknown';
         this.change({ state: 'unknown' });
         const lookFor = lookForSentence(record, context.platformTime);
         const tokens = await context.list().catch((error) => {
             const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${messageOf(error)} ${lookFor}`;
-            throw new RequestError(`${failure}; ${unknown}`);
+            throw fail(unknown);
         });
         const created = findCreated(tokens, record, context.platformTime);
         if (created.found === 'none') {
             context.log.info(`No token named ${name} was created: sending the create again.`);
             return undefined;
         }
-        if (created.found !== 'one') {
-            const why = created.found === 'several'
+        if (created.found !== 'one')
+            throw fail(created.found === 'several'
                 ? `${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`
-                : `the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`;
-            throw new RequestError(`${failure}; ${why}`);
-        }
+                : `the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`);
         const { token } = created;
-        if (!isUuid(token.id)) {
-            const why = `a token named ${name} was created, but its id ${quote(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`;
-            throw new RequestError(`${failure}; ${why}`);
-        }
-        this.change({ state: 'created', id: token.id, lostEarlier: this.lostAttempts > 1 });
+        if (!isUuid(token.id))
+            throw fail(`a token named ${name} was created, but its id ${quote(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`);
+        this.change({ state: 'created', id: token.id, lostEarlier });
         if (token.tokenValue === undefined) {
             const why = `token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one).`;
-            throw new RequestError(`${failure}; ${why} ${await revokeUnheld(context.revoke, token)}`);
+            throw fail(`${why} ${await revokeUnheld(context.revoke, token)}`);
         }
         const createdAt = oneLine(token.createdAt ?? '?');
         context.log.info(`It was: token ${token.id}, created at ${createdAt}, is this step's token.`);
@@ -978,7 +897,7 @@ class CreateLife {
             if (lost && record.when !== 'never')
                 context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`);
             else if (lost)
-                context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(this.record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
+                context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
             return token;
         }
         const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${quote(oneLine(token.state), 40)}, not an active token named ${quoteName(record.name)}: its value was not handed on.`;
@@ -1011,6 +930,48 @@ class CreateLife {
             this.unrecorded ??= { error };
         }
     }
+}
+const KNOWN_CLOCK_MARGIN_MS = 2_000;
+const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
+const LATE_CREATE_MS = 60_000;
+function createWindow(sentAt, platformTime, totalMs = 0) {
+    const onPlatform = platformTime(sentAt);
+    const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
+    const start = onPlatform ?? sentAt;
+    const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity;
+    return { since: start - margin, until, clockKnown: onPlatform !== undefined };
+}
+function findCreated(tokens, { name, sentAt, id }, platformTime, totalMs = 0) {
+    const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs);
+    const candidates = newestFirst(tokens.filter((token) => {
+        if (token.name !== name || token.state !== 'active')
+            return false;
+        if (id !== undefined && sameId(token.id, id))
+            return false;
+        const created = createdTime(token);
+        return created === undefined || (created >= since && created <= until);
+    }));
+    const [only, ...others] = candidates;
+    if (only === undefined)
+        return { found: 'none' };
+    if (others.length > 0)
+        return { found: 'several', tokens: candidates };
+    const created = createdTime(only);
+    if (created === undefined) {
+        const why = `its createdAt (${quote(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`;
+        return { found: 'unsure', token: only, why };
+    }
+    if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
+        const seconds = Math.round((sentAt - created) / 1000);
+        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
+        return { found: 'unsure', token: only, why };
+    }
+    return { found: 'one', token: only };
+}
+function lookForSentence({ name, sentAt, id }, platformTime) {
+    const since = new Date(createWindow(sentAt, platformTime).since).toISOString();
+    const other = id === undefined ? '' : ` other than ${shortId({ id })}`;
+    return `An active token named ${quoteName(name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
 }
 
 ;// CONCATENATED MODULE: ./src/operations/create.ts
@@ -2047,64 +2008,7 @@ class HttpClient {
 }
 const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ./src/platform/no-answer.ts
-
-const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted';
-const PLAIN_HTTP = 'ERR_SSL_WRONG_VERSION_NUMBER';
-const NODE_ERRORS = {
-    ECONNREFUSED: ['unreachable', 'connection refused'],
-    ENOTFOUND: ['unreachable', 'host not found'],
-    EAI_AGAIN: ['unreachable', 'host name lookup failed'],
-    EHOSTUNREACH: ['unreachable', 'host unreachable'],
-    ENETUNREACH: ['unreachable', 'network unreachable'],
-    ENETDOWN: ['unreachable'],
-    ECONNRESET: ['lost', 'connection reset'],
-    ECONNABORTED: ['lost', 'connection aborted'],
-    EPIPE: ['lost', 'connection closed while sending'],
-    ETIMEDOUT: ['lost'],
-    DEPTH_ZERO_SELF_SIGNED_CERT: ['certificate', 'its certificate is self-signed, and not trusted'],
-    SELF_SIGNED_CERT_IN_CHAIN: [
-        'certificate',
-        'its certificate chain ends in a self-signed CA that is not trusted',
-    ],
-    UNABLE_TO_VERIFY_LEAF_SIGNATURE: ['certificate', UNTRUSTED_CA],
-    UNABLE_TO_GET_ISSUER_CERT: ['certificate', 'certificate not trusted'],
-    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ['certificate', UNTRUSTED_CA],
-    CERT_UNTRUSTED: ['certificate', 'certificate not trusted'],
-    CERT_SIGNATURE_FAILURE: ['certificate', 'certificate not trusted'],
-    CERT_HAS_EXPIRED: ['certificate', 'its certificate has expired'],
-    CERT_NOT_YET_VALID: ['certificate', 'certificate not trusted'],
-    ERR_TLS_CERT_ALTNAME_INVALID: ['certificate', 'its certificate is for another host name'],
-    [PLAIN_HTTP]: ['tls', 'the server answered in plain HTTP, not in TLS'],
-    EPROTO: ['tls'],
-};
-function kindOf(code) {
-    return NODE_ERRORS[code]?.[0] ?? (code.startsWith('ERR_SSL_') ? 'tls' : undefined);
-}
-const PROXY_REFUSAL = /tunneling socket could not be established, statusCode=(\d{3})/;
-const OPENSSL_ERROR = /\berror:[0-9A-F]+:[^:\n]*:[^:\n]*:([^:\n]+)/;
-function inWords(error, sent) {
-    const message = error instanceof Error ? error.message : String(error);
-    const proxyStatus = PROXY_REFUSAL.exec(message)?.[1];
-    if (proxyStatus === '407')
-        return ['the proxy answered 407 Proxy Authentication Required (EPROXY)', 'EPROXYAUTH', false];
-    if (proxyStatus !== undefined)
-        return [`the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, 'EPROXY', false];
-    const code = error.code;
-    const given = typeof code === 'string' ? code : 'EUNKNOWN';
-    const reason = OPENSSL_ERROR.exec(message)?.[1];
-    const known = given === 'EPROTO' && reason !== undefined
-        ? `ERR_SSL_${reason.toUpperCase().replaceAll(' ', '_')}`
-        : given;
-    const words = NODE_ERRORS[known]?.[1] ??
-        (reason === undefined ? oneLine(message) : `TLS with the server failed: ${reason}`);
-    return [`${words} (${known})`, known, sent && known !== PLAIN_HTTP];
-}
-
 ;// CONCATENATED MODULE: ./src/platform/http.ts
-
-
-
 
 
 
@@ -2195,6 +2099,63 @@ function send(request, agent, ...[timeoutMs, signal, onWritten]) {
 function toTransportError(error, sent) {
     return error instanceof TransportError ? error : new TransportError(...inWords(error, sent));
 }
+const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted';
+const PLAIN_HTTP = 'ERR_SSL_WRONG_VERSION_NUMBER';
+const NODE_ERRORS = {
+    ECONNREFUSED: ['unreachable', 'connection refused'],
+    ENOTFOUND: ['unreachable', 'host not found'],
+    EAI_AGAIN: ['unreachable', 'host name lookup failed'],
+    EHOSTUNREACH: ['unreachable', 'host unreachable'],
+    ENETUNREACH: ['unreachable', 'network unreachable'],
+    ENETDOWN: ['unreachable'],
+    ECONNRESET: ['lost', 'connection reset'],
+    ECONNABORTED: ['lost', 'connection aborted'],
+    EPIPE: ['lost', 'connection closed while sending'],
+    ETIMEDOUT: ['lost'],
+    DEPTH_ZERO_SELF_SIGNED_CERT: ['certificate', 'its certificate is self-signed, and not trusted'],
+    SELF_SIGNED_CERT_IN_CHAIN: [
+        'certificate',
+        'its certificate chain ends in a self-signed CA that is not trusted',
+    ],
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: ['certificate', UNTRUSTED_CA],
+    UNABLE_TO_GET_ISSUER_CERT: ['certificate', 'certificate not trusted'],
+    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ['certificate', UNTRUSTED_CA],
+    CERT_UNTRUSTED: ['certificate', 'certificate not trusted'],
+    CERT_SIGNATURE_FAILURE: ['certificate', 'certificate not trusted'],
+    CERT_HAS_EXPIRED: ['certificate', 'its certificate has expired'],
+    CERT_NOT_YET_VALID: ['certificate', 'certificate not trusted'],
+    ERR_TLS_CERT_ALTNAME_INVALID: ['certificate', 'its certificate is for another host name'],
+    [PLAIN_HTTP]: ['tls', 'the server answered in plain HTTP, not in TLS'],
+    EPROTO: ['tls'],
+};
+function kindOf(code) {
+    return NODE_ERRORS[code]?.[0] ?? (code.startsWith('ERR_SSL_') ? 'tls' : undefined);
+}
+const PROXY_REFUSAL = /tunneling socket could not be established, statusCode=(\d{3})/;
+const OPENSSL_ERROR = /\berror:[0-9A-F]+:[^:\n]*:[^:\n]*:([^:\n]+)/;
+function inWords(error, sent) {
+    const message = error instanceof Error ? error.message : String(error);
+    const proxyStatus = PROXY_REFUSAL.exec(message)?.[1];
+    if (proxyStatus === '407')
+        return ['the proxy answered 407 Proxy Authentication Required (EPROXY)', 'EPROXYAUTH', false];
+    if (proxyStatus !== undefined)
+        return [`the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, 'EPROXY', false];
+    const code = error.code;
+    const given = typeof code === 'string' ? code : 'EUNKNOWN';
+    const reason = OPENSSL_ERROR.exec(message)?.[1];
+    const known = given === 'EPROTO' && reason !== undefined
+        ? `ERR_SSL_${reason.toUpperCase().replaceAll(' ', '_')}`
+        : given;
+    const words = NODE_ERRORS[known]?.[1] ??
+        (reason === undefined ? oneLine(message) : `TLS with the server failed: ${reason}`);
+    return [`${words} (${known})`, known, sent && known !== PLAIN_HTTP];
+}
+
+;// CONCATENATED MODULE: ./src/platform/api.ts
+
+
+
+
 const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
 function authEndpoint(authUrl) {
     return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
@@ -2214,12 +2175,6 @@ function jsonRequest(method, url, body) {
 function requestLine(request) {
     return `${request.method} ${request.url}`;
 }
-
-;// CONCATENATED MODULE: ./src/platform/decode.ts
-
-
-
-
 const NOT_JSON = Symbol('not JSON');
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
 function parseJson(body) {
@@ -2252,10 +2207,12 @@ function readRevoked(request, answer, tokenId) {
 function readCreated(request, answer) {
     const record = readRecord(request, answer, readJson(request, answer), 'the body');
     if (!isUuid(record.id)) {
-        throw unusable(request, answer, ` but the new token's id ${quote(record.id)} is not a UUID, so the action cannot use it; look for the token with operation: list.`);
+        const what = ` but the new token's id ${quote(record.id)} is not a UUID, so the action cannot use it; look for the token with operation: list.`;
+        throw unusable(request, answer, what);
     }
     if (record.tokenValue === undefined) {
-        throw unusable(request, answer, ` but the new token ${record.id} has no tokenValue; revoke it and try again.`);
+        const what = ` but the new token ${record.id} has no tokenValue; revoke it and try again.`;
+        throw unusable(request, answer, what);
     }
     return record;
 }
@@ -2273,9 +2230,10 @@ function readAccessToken(request, answer, now) {
     if (typeof value !== 'string' || value === '')
         throw unusable(request, answer, ' without an access_token.');
     if (!HEADER_SAFE.test(value)) {
-        throw unusable(request, answer, ' but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.');
+        const what = ' but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.';
+        throw unusable(request, answer, what);
     }
-    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
+    const lifetime = typeof fields.expires_in === 'number' ? fields.expires_in * 1000 : 0;
     const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
     return { value, renewAt };
 }
@@ -2284,16 +2242,13 @@ function readJson(request, answer, target = 'api') {
         return answer.json;
     const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body';
     const { origin, pathname } = new URL(request.url);
-    const at = pathname.lastIndexOf(TOKENS_PATH);
-    const baseUrl = origin + (at < 0 ? pathname : pathname.slice(0, at));
     const hint = target === 'auth'
         ? ` Check the authUrl input: the action posts the credentials to ${origin}${pathname}, which must be the auth service's token endpoint (authUrl plus ${AUTH_PATH}, or authUrl itself when it ends in /api-token).`
-        : ` Check the baseUrl input (${baseUrl}): the action adds ${TOKENS_PATH} to it, so it must be the REST API's base URL, not the web app's.`;
+        : ` Check the baseUrl input (${origin}${pathname.slice(0, pathname.lastIndexOf(TOKENS_PATH))}): the action adds ${TOKENS_PATH} to it, so it must be the REST API's base URL, not the web app's.`;
     throw unusable(request, answer, ` with ${page} that is not JSON.${hint}`);
 }
 
 ;// CONCATENATED MODULE: ./src/platform/failures.ts
-
 
 
 
@@ -2314,16 +2269,16 @@ function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
     const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
     return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
 }
-function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
+function retryAfterDelay(headers, now) {
     const value = headers['retry-after']?.trim() ?? '';
     if (/^\d+(?:\.\d+)?$/.test(value))
-        return Math.min(Math.round(Number(value) * 1000), backoff.maxRetryAfterMs);
+        return Math.min(Math.round(Number(value) * 1000), DEFAULT_BACKOFF.maxRetryAfterMs);
     const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
     if (Number.isNaN(at))
         return undefined;
     const serverNow = Date.parse(headers.date ?? '');
     const delay = at - (Number.isNaN(serverNow) ? now : serverNow);
-    return Math.min(Math.max(0, delay), backoff.maxRetryAfterMs);
+    return Math.min(Math.max(0, delay), DEFAULT_BACKOFF.maxRetryAfterMs);
 }
 const MAX_REASON = 60;
 const MAX_DETAIL = 300;
@@ -2429,6 +2384,7 @@ function apiPathHint(request) {
 
 
 
+
 const MAYBE = ' It may have taken effect all the same.';
 class CallLoop {
     options;
@@ -2456,7 +2412,7 @@ class CallLoop {
             if (answer?.status === 401 && accessToken !== undefined && !renewed) {
                 renewed = true;
                 log.info(`${requestLine(request)} answered 401: authenticating again.`);
-                await accessTokens?.reject(accessToken);
+                await accessTokens.reject(accessToken);
                 attempt--;
                 continue;
             }
@@ -2517,7 +2473,7 @@ class CallLoop {
     async attempt(target, request, onWritten) {
         const { clock, secrets, log, deadline, accessTokens } = this.options;
         const { transport } = this;
-        const accessToken = target === 'api' ? await accessTokens?.accessToken() : undefined;
+        const accessToken = target === 'api' ? await accessTokens.accessToken() : undefined;
         if (accessToken !== undefined)
             secrets.add(accessToken, 'sent');
         const bearer = accessToken === undefined ? {} : { Authorization: `Bearer ${accessToken}` };
@@ -2577,12 +2533,12 @@ class PlatformClient {
         this.options = options;
         this.loop = new CallLoop({
             ...options,
-            deadline: options.deadline ?? new Deadline(options.clock, 0),
             accessTokens: new Session(() => this.authenticate(), options.clock),
         });
     }
     async createToken(name, { when = 'never', record } = {}) {
-        const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }));
+        const body = JSON.stringify({ name });
+        const request = jsonRequest('POST', this.options.baseUrl + TOKENS_PATH, body);
         const create = new CreateLife(name, when, {
             clock: this.options.clock,
             log: this.options.log,
@@ -2605,11 +2561,11 @@ class PlatformClient {
         }
     }
     listTokens() {
-        const request = this.apiRequest('GET', TOKENS_PATH);
+        const request = jsonRequest('GET', this.options.baseUrl + TOKENS_PATH);
         return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
     }
     async revokeToken(tokenId, options = {}) {
-        const request = this.apiRequest('POST', revokePath(tokenId));
+        const request = jsonRequest('POST', this.options.baseUrl + revokePath(tokenId));
         let mayHaveRevoked = false;
         try {
             const token = await this.loop.call('api', request, {
@@ -2623,9 +2579,10 @@ class PlatformClient {
             return { token, alreadyRevoked: false };
         }
         catch (error) {
-            const status = error instanceof RequestError ? (error.status ?? 0) : 0;
-            const tellable = status !== 401 && (isRefusal(status) || (status >= 200 && status <= 299));
-            if (!tellable || !(error instanceof RequestError) || error instanceof AuthenticationError)
+            if (!(error instanceof RequestError) || error instanceof AuthenticationError)
+                throw error;
+            const status = error.status ?? 0;
+            if (status === 401 || !(isRefusal(status) || (status >= 200 && status <= 299)))
                 throw error;
             const unsettled = new UnsettledRevokeError(error, mayHaveRevoked);
             if (options.settle === 'later')
@@ -2641,9 +2598,6 @@ class PlatformClient {
         this.loop.close();
     }
     platformTime = (at) => this.loop.platformTime(at);
-    apiRequest(method, path, body) {
-        return jsonRequest(method, this.options.baseUrl + path, body);
-    }
     async authenticate() {
         const { clientId, clientSecret: secret, authUrl } = this.options;
         const endpoint = authEndpoint(authUrl);
@@ -3092,9 +3046,9 @@ function project_guard_projectOf(token) {
 }
 
 ;// CONCATENATED MODULE: ./src/post/state.ts
+
 const CREATE = 'create';
 const TOKEN_FILE = 'tokenFile';
-const STATES = ['not sent', 'sent', 'created', 'refused', 'unknown'];
 class PostState {
     runner;
     constructor(runner) {
@@ -3124,7 +3078,7 @@ function readSavedCreate(runner) {
     return {
         name,
         sentAt: sentAt,
-        state: STATES.find((known) => known === state) ?? 'unknown',
+        state: CREATE_STATES.find((known) => known === state) ?? 'unknown',
         ...(typeof id === 'string' && id !== '' && { id }),
         ...(lostEarlier === true && { lostEarlier }),
         when: when === 'failure' ? 'failure' : 'always',
@@ -3755,9 +3709,8 @@ function stopOnCancel(runner, deadline, clock) {
             });
             return;
         }
-        if (!deadline.cutSignal.aborted) {
+        if (!deadline.cutSignal.aborted)
             runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
-        }
         deadline.cancel(signal);
         deadline.cut();
     });
@@ -3981,31 +3934,30 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 
 
-
 const POST_STEP_BOUND = { ms: 120_000, name: "the post step's limit" };
+const LOOK_AGAIN_MS = 2_000;
 async function step_run(runner, clock = systemClock, transport = new HttpTransport()) {
     deleteTokenFile(runner);
     const create = readSavedCreate(runner);
     const nothing = 'nothing to revoke at the end of the job (revokeOnExit).';
     if (create === undefined) {
-        const when = (() => {
-            try {
-                return readRevokeOnExit(runner.getInput('revokeOnExit') || 'false');
-            }
-            catch {
-                return 'refused';
-            }
-        })();
+        let when = 'refused';
+        try {
+            when = readRevokeOnExit(runner.getInput('revokeOnExit') || 'false');
+        }
+        catch {
+        }
         if (when !== 'never' && runner.getInput('operation') === 'create')
             runner.info(`This step created no token (no create was sent, or an existing token was reused): ${nothing}`);
         return;
     }
     const search = mustSearch(create);
+    const name = quoteName(create.name);
     if (create.state === 'not sent' || create.state === 'refused') {
         const why = create.state === 'refused'
             ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
             : 'its request never left the runner whole (it failed before that: see the main step)';
-        runner.info(`This step's create of ${quoteName(create.name)} made no token, as ${why}: ${nothing}`);
+        runner.info(`This step's create of ${name} made no token, as ${why}: ${nothing}`);
         return;
     }
     if (create.when === 'failure' && !jobFailed(runner, create))
@@ -4017,7 +3969,7 @@ async function step_run(runner, clock = systemClock, transport = new HttpTranspo
     }
     catch (error) {
         if (create.id !== undefined)
-            runner.warning(secrets.scrub(revokeFailed(create, error)));
+            runner.warning(secrets.scrub(revokeFailed(create.id, create.name, error)));
         if (search)
             runner.warning(secrets.scrub(notFound(create, error, () => undefined)));
         return;
@@ -4026,12 +3978,12 @@ async function step_run(runner, clock = systemClock, transport = new HttpTranspo
     const { client, deadline, close } = connect(runner, connection, secrets, clock, options);
     try {
         if (create.id !== undefined)
-            await revokeAtEnd(client, runner, create);
+            await revokeAtEnd(client, runner, create.id, create.name);
         if (!search)
             return;
         runner.info(create.id === undefined
-            ? `No answer said what became of this step's create of ${quoteName(create.name)}: looking for the token it may have made (revokeOnExit).`
-            : `An attempt of this step's create of ${quoteName(create.name)} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`);
+            ? `No answer said what became of this step's create of ${name}: looking for the token it may have made (revokeOnExit).`
+            : `An attempt of this step's create of ${name} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`);
         const context = { clock, deadline, log: runner };
         const found = await searchCreated(client, create, context, connection.totalTimeoutMs).catch((error) => {
             runner.warning(notFound(create, error, client.platformTime));
@@ -4039,7 +3991,7 @@ async function step_run(runner, clock = systemClock, transport = new HttpTranspo
         if (found === undefined)
             return;
         if (found.found === 'one') {
-            await revokeAtEnd(client, runner, { ...create, id: found.token.id });
+            await revokeAtEnd(client, runner, found.token.id, create.name);
             return;
         }
         const why = found.found === 'none'
@@ -4047,11 +3999,14 @@ async function step_run(runner, clock = systemClock, transport = new HttpTranspo
             : found.found === 'several'
                 ? `${found.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${found.tokens.map(shortId).join(', ')}; revoke the one you do not need.`
                 : `the only candidate, ${shortId(found.token)}, was not revoked because ${found.why}. Revoke it if it is this step's.`;
-        runner.warning(`Did not revoke a token named ${quoteName(create.name)} at the end of the job: ${why}`);
+        runner.warning(`Did not revoke a token named ${name} at the end of the job: ${why}`);
     }
     finally {
         close();
     }
+}
+function mustSearch({ state, lostEarlier }) {
+    return state === 'sent' || state === 'unknown' || lostEarlier === true;
 }
 function jobFailed(runner, { id, name }) {
     const which = id === undefined
@@ -4082,20 +4037,20 @@ function deleteTokenFile(runner) {
         runner.warning(`Did not delete the token file ${path}: ${asSentence(messageOf(error))}`);
     }
 }
-async function revokeAtEnd(client, runner, token) {
-    const label = tokenLabel({ id: token.id ?? '', name: token.name });
+async function revokeAtEnd(client, runner, id, name) {
+    const label = tokenLabel({ id, name });
     try {
-        const { alreadyRevoked } = await client.revokeToken(token.id ?? '');
+        const { alreadyRevoked } = await client.revokeToken(id);
         if (alreadyRevoked)
             runner.info(`The ${label} was already revoked before the end of the job.`);
         else
             runner.info(`Revoked ${label} at the end of the job (revokeOnExit).`);
     }
     catch (error) {
-        runner.warning(revokeFailed(token, error));
+        runner.warning(revokeFailed(id, name, error));
     }
 }
-function revokeFailed({ id = '', name }, error) {
+function revokeFailed(id, name, error) {
     const advice = error instanceof UnknownTokenError
         ? ''
         : isUuid(id)
@@ -4105,6 +4060,31 @@ function revokeFailed({ id = '', name }, error) {
 }
 function notFound(create, error, platformTime) {
     return `Could not look for the token named ${quoteName(create.name)} that this step may have created: ${asSentence(messageOf(error))} ${lookForSentence(create, platformTime)}`;
+}
+async function searchCreated(api, create, { clock, deadline, log }, totalMs) {
+    let failure;
+    for (let answered = false;;) {
+        const tokens = await api.listTokens().catch((error) => {
+            if (!(error instanceof RequestError && error.transient))
+                throw error;
+            failure = error;
+        });
+        answered ||= tokens !== undefined;
+        const created = tokens && findCreated(tokens, create, (at) => api.platformTime(at), totalMs);
+        if (created !== undefined && created.found !== 'none')
+            return created;
+        const landing = answered ? create.sentAt + LATE_CREATE_MS - clock.now() : Infinity;
+        if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
+            if (!answered)
+                throw failure;
+            return { found: 'none' };
+        }
+        const again = `ooking again in ${LOOK_AGAIN_MS / 1000} s.`;
+        log.info(tokens === undefined
+            ? `Listing the tokens failed: ${messageOf(failure)} L${again}`
+            : `No token named ${quoteName(create.name)} in the list yet; a create can land late: l${again}`);
+        await clock.sleep(LOOK_AGAIN_MS, deadline.stopSignal);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/cli/terminal.ts

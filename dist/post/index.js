@@ -285,22 +285,21 @@ __webpack_unused_export__ = debug; // for test
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ir: () => (/* binding */ CREATE_STATES),
 /* harmony export */   NT: () => (/* binding */ CreateLife),
-/* harmony export */   c$: () => (/* binding */ mustSearch)
+/* harmony export */   eG: () => (/* binding */ lookForSentence),
+/* harmony export */   it: () => (/* binding */ findCreated),
+/* harmony export */   n2: () => (/* binding */ LATE_CREATE_MS)
 /* harmony export */ });
-/* unused harmony export revokeUnheld */
+/* unused harmony exports revokeUnheld, createWindow */
 /* harmony import */ var _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(382);
 /* harmony import */ var _shared_records_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(443);
 /* harmony import */ var _shared_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(646);
-/* harmony import */ var _find_created_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(761);
 
 
 
 
-
-function mustSearch({ state, lostEarlier }) {
-    return state === 'sent' || state === 'unknown' || lostEarlier === true;
-}
+const CREATE_STATES = ['not sent', 'sent', 'created', 'refused', 'unknown'];
 async function revokeUnheld(revoke, token) {
     try {
         await revoke(token.id);
@@ -311,10 +310,9 @@ async function revokeUnheld(revoke, token) {
     }
 }
 class CreateLife {
-    context;
     record;
     unrecorded;
-    lostAttempts = 0;
+    context;
     constructor(name, when, context) {
         this.context = context;
         this.record = { name, sentAt: context.clock.now(), state: 'not sent', when };
@@ -327,34 +325,31 @@ class CreateLife {
     async afterLostAnswer(failure) {
         const { record, context } = this;
         const name = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteName */ .AB)(record.name);
+        const fail = (why) => new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(`${failure}; ${why}`);
         context.log.info(`${failure}. The token may have been created all the same: checking the list.`);
-        this.lostAttempts++;
+        const lostEarlier = record.state === 'unknown';
         this.change({ state: 'unknown' });
-        const lookFor = (0,_find_created_js__WEBPACK_IMPORTED_MODULE_3__/* .lookForSentence */ .eG)(record, context.platformTime);
+        const lookFor = lookForSentence(record, context.platformTime);
         const tokens = await context.list().catch((error) => {
             const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${(0,_shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .bD)(error)} ${lookFor}`;
-            throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(`${failure}; ${unknown}`);
+            throw fail(unknown);
         });
-        const created = (0,_find_created_js__WEBPACK_IMPORTED_MODULE_3__/* .findCreated */ .it)(tokens, record, context.platformTime);
+        const created = findCreated(tokens, record, context.platformTime);
         if (created.found === 'none') {
             context.log.info(`No token named ${name} was created: sending the create again.`);
             return undefined;
         }
-        if (created.found !== 'one') {
-            const why = created.found === 'several'
+        if (created.found !== 'one')
+            throw fail(created.found === 'several'
                 ? `${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`
-                : `the list shows one active token named ${name}, ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`;
-            throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(`${failure}; ${why}`);
-        }
+                : `the list shows one active token named ${name}, ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`);
         const { token } = created;
-        if (!(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .isUuid */ .O1)(token.id)) {
-            const why = `a token named ${name} was created, but its id ${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`;
-            throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(`${failure}; ${why}`);
-        }
-        this.change({ state: 'created', id: token.id, lostEarlier: this.lostAttempts > 1 });
+        if (!(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .isUuid */ .O1)(token.id))
+            throw fail(`a token named ${name} was created, but its id ${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`);
+        this.change({ state: 'created', id: token.id, lostEarlier });
         if (token.tokenValue === undefined) {
             const why = `token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one).`;
-            throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(`${failure}; ${why} ${await revokeUnheld(context.revoke, token)}`);
+            throw fail(`${why} ${await revokeUnheld(context.revoke, token)}`);
         }
         const createdAt = (0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(token.createdAt ?? '?');
         context.log.info(`It was: token ${token.id}, created at ${createdAt}, is this step's token.`);
@@ -373,12 +368,12 @@ class CreateLife {
             if (lost && record.when !== 'never')
                 context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)(token)} (revokeOnExit).`);
             else if (lost)
-                context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${(0,_find_created_js__WEBPACK_IMPORTED_MODULE_3__/* .lookForSentence */ .eG)(this.record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
+                context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
             return token;
         }
         const mismatch = `${request} answered with the token ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .nameAndId */ .wW)(token)} in state ${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)((0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(token.state), 40)}, not an active token named ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteName */ .AB)(record.name)}: its value was not handed on.`;
         const created = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .createdTime */ .wO)(token);
-        const since = (0,_find_created_js__WEBPACK_IMPORTED_MODULE_3__/* .createWindow */ .JY)(record.sentAt, context.platformTime).since;
+        const since = createWindow(record.sentAt, context.platformTime).since;
         if (token.state !== 'active' || (created !== undefined && created < since)) {
             this.change({ state: 'refused' });
             const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
@@ -407,29 +402,9 @@ class CreateLife {
         }
     }
 }
-
-
-/***/ }),
-
-/***/ 761:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   JY: () => (/* binding */ createWindow),
-/* harmony export */   eG: () => (/* binding */ lookForSentence),
-/* harmony export */   it: () => (/* binding */ findCreated),
-/* harmony export */   lF: () => (/* binding */ searchCreated)
-/* harmony export */ });
-/* harmony import */ var _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(382);
-/* harmony import */ var _shared_records_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(443);
-/* harmony import */ var _shared_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(646);
-
-
-
 const KNOWN_CLOCK_MARGIN_MS = 2_000;
 const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
 const LATE_CREATE_MS = 60_000;
-const LOOK_AGAIN_MS = 2_000;
 function createWindow(sentAt, platformTime, totalMs = 0) {
     const onPlatform = platformTime(sentAt);
     const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
@@ -437,12 +412,12 @@ function createWindow(sentAt, platformTime, totalMs = 0) {
     const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity;
     return { since: start - margin, until, clockKnown: onPlatform !== undefined };
 }
-function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, except } = {}) {
+function findCreated(tokens, { name, sentAt, id }, platformTime, totalMs = 0) {
     const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs);
     const candidates = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .newestFirst */ .ll)(tokens.filter((token) => {
         if (token.name !== name || token.state !== 'active')
             return false;
-        if (except !== undefined && (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .sameId */ .s)(token.id, except))
+        if (id !== undefined && (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .sameId */ .s)(token.id, id))
             return false;
         const created = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .createdTime */ .wO)(token);
         return created === undefined || (created >= since && created <= until);
@@ -464,36 +439,10 @@ function findCreated(tokens, { name, sentAt }, platformTime, { totalMs = 0, exce
     }
     return { found: 'one', token: only };
 }
-function lookForSentence(record, platformTime) {
-    const since = new Date(createWindow(record.sentAt, platformTime).since).toISOString();
-    const other = record.id === undefined ? '' : ` other than ${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .truncate */ .xv)((0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(record.id), 80)}`;
-    return `An active token named ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteName */ .AB)(record.name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
-}
-async function searchCreated(api, record, { clock, deadline, log }, totalMs) {
-    let failure;
-    for (let answered = false;;) {
-        const tokens = await api.listTokens().catch((error) => {
-            if (!(error instanceof _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI && error.transient))
-                throw error;
-            failure = { error };
-        });
-        answered ||= tokens !== undefined;
-        const options = { totalMs, except: record.id };
-        const created = tokens && findCreated(tokens, record, (at) => api.platformTime(at), options);
-        if (created !== undefined && created.found !== 'none')
-            return created;
-        const landing = answered ? record.sentAt + LATE_CREATE_MS - clock.now() : Infinity;
-        if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
-            if (!answered && failure !== undefined)
-                throw failure.error;
-            return { found: 'none' };
-        }
-        const again = `ooking again in ${LOOK_AGAIN_MS / 1000} s.`;
-        log.info(tokens === undefined
-            ? `Listing the tokens failed: ${(0,_shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .bD)(failure?.error)} L${again}`
-            : `No token named ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteName */ .AB)(record.name)} in the list yet; a create can land late: l${again}`);
-        await clock.sleep(LOOK_AGAIN_MS, deadline.stopSignal);
-    }
+function lookForSentence({ name, sentAt, id }, platformTime) {
+    const since = new Date(createWindow(sentAt, platformTime).since).toISOString();
+    const other = id === undefined ? '' : ` other than ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)({ id })}`;
+    return `An active token named ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteName */ .AB)(name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
 }
 
 
@@ -505,18 +454,15 @@ async function searchCreated(api, record, { clock, deadline, log }, totalMs) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  lx: () => (/* binding */ AUTH_PATH),
   Vk: () => (/* binding */ CUT_OFF),
   G5: () => (/* binding */ HttpTransport),
-  ZP: () => (/* binding */ TOKENS_PATH),
+  mY: () => (/* binding */ PLAIN_HTTP),
   wX: () => (/* binding */ TransportError),
-  gW: () => (/* binding */ authEndpoint),
-  UX: () => (/* binding */ jsonRequest),
-  uA: () => (/* binding */ requestLine),
-  g5: () => (/* binding */ revokePath)
+  _O: () => (/* binding */ USER_AGENT),
+  I: () => (/* binding */ kindOf)
 });
 
-// UNUSED EXPORTS: USER_AGENT, send
+// UNUSED EXPORTS: inWords, send
 
 ;// CONCATENATED MODULE: external "node:http"
 const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
@@ -528,18 +474,9 @@ var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_no
 var lib = __nccwpck_require__(511);
 // EXTERNAL MODULE: ./src/shared/text.ts
 var shared_text = __nccwpck_require__(646);
-// EXTERNAL MODULE: ./src/shared/records.ts
-var records = __nccwpck_require__(443);
-// EXTERNAL MODULE: ./src/shared/errors.ts
-var errors = __nccwpck_require__(382);
-// EXTERNAL MODULE: ./src/platform/no-answer.ts
-var no_answer = __nccwpck_require__(871);
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"0.1.0"};
 ;// CONCATENATED MODULE: ./src/platform/http.ts
-
-
-
 
 
 
@@ -628,41 +565,8 @@ function send(request, agent, ...[timeoutMs, signal, onWritten]) {
     });
 }
 function toTransportError(error, sent) {
-    return error instanceof TransportError ? error : new TransportError(...(0,no_answer/* inWords */.r4)(error, sent));
+    return error instanceof TransportError ? error : new TransportError(...inWords(error, sent));
 }
-const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
-function authEndpoint(authUrl) {
-    return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
-}
-const TOKENS_PATH = '/api/tokens';
-function revokePath(tokenId) {
-    if (!(0,records/* isUuid */.O1)(tokenId))
-        throw new errors/* RequestError */.GI(`the token id ${(0,shared_text/* quote */.hD)(tokenId)} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
-    return `${TOKENS_PATH}/${tokenId}/revoke?tokenId=${tokenId}`;
-}
-function jsonRequest(method, url, body) {
-    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
-    if (body === undefined)
-        return { method, url, headers };
-    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
-}
-function requestLine(request) {
-    return `${request.method} ${request.url}`;
-}
-
-
-/***/ }),
-
-/***/ 871:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   I: () => (/* binding */ kindOf),
-/* harmony export */   mY: () => (/* binding */ PLAIN_HTTP),
-/* harmony export */   r4: () => (/* binding */ inWords)
-/* harmony export */ });
-/* harmony import */ var _shared_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
-
 const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted';
 const PLAIN_HTTP = 'ERR_SSL_WRONG_VERSION_NUMBER';
 const NODE_ERRORS = {
@@ -711,7 +615,7 @@ function inWords(error, sent) {
         ? `ERR_SSL_${reason.toUpperCase().replaceAll(' ', '_')}`
         : given;
     const words = NODE_ERRORS[known]?.[1] ??
-        (reason === undefined ? (0,_shared_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(message) : `TLS with the server failed: ${reason}`);
+        (reason === undefined ? (0,shared_text/* oneLine */.TN)(message) : `TLS with the server failed: ${reason}`);
     return [`${words} (${known})`, known, sent && known !== PLAIN_HTTP];
 }
 
@@ -729,7 +633,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(130);
 
 
-const run = () => (0,_post_step_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_1__/* .githubRunner */ .O);
+const run = () => (0,_post_step_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .eF)(_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_1__/* .githubRunner */ .O);
 await (0,_runner_github_runner_js__WEBPACK_IMPORTED_MODULE_1__/* .startStep */ .b)(import.meta.url, run);
 
 __webpack_async_result__();
@@ -743,8 +647,10 @@ __webpack_async_result__();
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  e: () => (/* binding */ run)
+  eF: () => (/* binding */ run)
 });
+
+// UNUSED EXPORTS: mustSearch, searchCreated
 
 // EXTERNAL MODULE: ./src/shared/time.ts + 1 modules
 var time = __nccwpck_require__(877);
@@ -1030,12 +936,10 @@ const withDefaults = (read) => (input) => read(input) || INPUT_DEFAULTS[input];
 var http = __nccwpck_require__(165);
 // EXTERNAL MODULE: ./src/platform/create-life.ts
 var create_life = __nccwpck_require__(50);
-// EXTERNAL MODULE: ./src/platform/find-created.ts
-var find_created = __nccwpck_require__(761);
 ;// CONCATENATED MODULE: ./src/post/state.ts
+
 const CREATE = 'create';
 const TOKEN_FILE = 'tokenFile';
-const STATES = ['not sent', 'sent', 'created', 'refused', 'unknown'];
 class PostState {
     runner;
     constructor(runner) {
@@ -1065,7 +969,7 @@ function readSavedCreate(runner) {
     return {
         name,
         sentAt: sentAt,
-        state: STATES.find((known) => known === state) ?? 'unknown',
+        state: create_life/* CREATE_STATES */.Ir.find((known) => known === state) ?? 'unknown',
         ...(typeof id === 'string' && id !== '' && { id }),
         ...(lostEarlier === true && { lostEarlier }),
         when: when === 'failure' ? 'failure' : 'always',
@@ -1076,7 +980,7 @@ function savedTokenFile(runner) {
 }
 
 // EXTERNAL MODULE: ./src/runner/start.ts + 5 modules
-var start = __nccwpck_require__(498);
+var start = __nccwpck_require__(413);
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 // EXTERNAL MODULE: external "node:fs"
@@ -1134,31 +1038,30 @@ function removeTokenFile(path, dir) {
 
 
 
-
 const POST_STEP_BOUND = { ms: 120_000, name: "the post step's limit" };
+const LOOK_AGAIN_MS = 2_000;
 async function run(runner, clock = time/* systemClock */.ml, transport = new http/* HttpTransport */.G5()) {
     deleteTokenFile(runner);
     const create = readSavedCreate(runner);
     const nothing = 'nothing to revoke at the end of the job (revokeOnExit).';
     if (create === undefined) {
-        const when = (() => {
-            try {
-                return readRevokeOnExit(runner.getInput('revokeOnExit') || 'false');
-            }
-            catch {
-                return 'refused';
-            }
-        })();
+        let when = 'refused';
+        try {
+            when = readRevokeOnExit(runner.getInput('revokeOnExit') || 'false');
+        }
+        catch {
+        }
         if (when !== 'never' && runner.getInput('operation') === 'create')
             runner.info(`This step created no token (no create was sent, or an existing token was reused): ${nothing}`);
         return;
     }
-    const search = (0,create_life/* mustSearch */.c$)(create);
+    const search = mustSearch(create);
+    const name = (0,records/* quoteName */.AB)(create.name);
     if (create.state === 'not sent' || create.state === 'refused') {
         const why = create.state === 'refused'
             ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
             : 'its request never left the runner whole (it failed before that: see the main step)';
-        runner.info(`This step's create of ${(0,records/* quoteName */.AB)(create.name)} made no token, as ${why}: ${nothing}`);
+        runner.info(`This step's create of ${name} made no token, as ${why}: ${nothing}`);
         return;
     }
     if (create.when === 'failure' && !jobFailed(runner, create))
@@ -1170,7 +1073,7 @@ async function run(runner, clock = time/* systemClock */.ml, transport = new htt
     }
     catch (error) {
         if (create.id !== undefined)
-            runner.warning(secrets.scrub(revokeFailed(create, error)));
+            runner.warning(secrets.scrub(revokeFailed(create.id, create.name, error)));
         if (search)
             runner.warning(secrets.scrub(notFound(create, error, () => undefined)));
         return;
@@ -1179,32 +1082,35 @@ async function run(runner, clock = time/* systemClock */.ml, transport = new htt
     const { client, deadline, close } = (0,start/* connect */.Ng)(runner, connection, secrets, clock, options);
     try {
         if (create.id !== undefined)
-            await revokeAtEnd(client, runner, create);
+            await revokeAtEnd(client, runner, create.id, create.name);
         if (!search)
             return;
         runner.info(create.id === undefined
-            ? `No answer said what became of this step's create of ${(0,records/* quoteName */.AB)(create.name)}: looking for the token it may have made (revokeOnExit).`
-            : `An attempt of this step's create of ${(0,records/* quoteName */.AB)(create.name)} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`);
+            ? `No answer said what became of this step's create of ${name}: looking for the token it may have made (revokeOnExit).`
+            : `An attempt of this step's create of ${name} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`);
         const context = { clock, deadline, log: runner };
-        const found = await (0,find_created/* searchCreated */.lF)(client, create, context, connection.totalTimeoutMs).catch((error) => {
+        const found = await searchCreated(client, create, context, connection.totalTimeoutMs).catch((error) => {
             runner.warning(notFound(create, error, client.platformTime));
         });
         if (found === undefined)
             return;
         if (found.found === 'one') {
-            await revokeAtEnd(client, runner, { ...create, id: found.token.id });
+            await revokeAtEnd(client, runner, found.token.id, create.name);
             return;
         }
         const why = found.found === 'none'
-            ? `none was in the list, and a create can land after the last look. ${(0,find_created/* lookForSentence */.eG)(create, client.platformTime)}`
+            ? `none was in the list, and a create can land after the last look. ${(0,create_life/* lookForSentence */.eG)(create, client.platformTime)}`
             : found.found === 'several'
                 ? `${found.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${found.tokens.map(records/* shortId */.m_).join(', ')}; revoke the one you do not need.`
                 : `the only candidate, ${(0,records/* shortId */.m_)(found.token)}, was not revoked because ${found.why}. Revoke it if it is this step's.`;
-        runner.warning(`Did not revoke a token named ${(0,records/* quoteName */.AB)(create.name)} at the end of the job: ${why}`);
+        runner.warning(`Did not revoke a token named ${name} at the end of the job: ${why}`);
     }
     finally {
         close();
     }
+}
+function mustSearch({ state, lostEarlier }) {
+    return state === 'sent' || state === 'unknown' || lostEarlier === true;
 }
 function jobFailed(runner, { id, name }) {
     const which = id === undefined
@@ -1235,20 +1141,20 @@ function deleteTokenFile(runner) {
         runner.warning(`Did not delete the token file ${path}: ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))}`);
     }
 }
-async function revokeAtEnd(client, runner, token) {
-    const label = (0,records/* tokenLabel */.Sk)({ id: token.id ?? '', name: token.name });
+async function revokeAtEnd(client, runner, id, name) {
+    const label = (0,records/* tokenLabel */.Sk)({ id, name });
     try {
-        const { alreadyRevoked } = await client.revokeToken(token.id ?? '');
+        const { alreadyRevoked } = await client.revokeToken(id);
         if (alreadyRevoked)
             runner.info(`The ${label} was already revoked before the end of the job.`);
         else
             runner.info(`Revoked ${label} at the end of the job (revokeOnExit).`);
     }
     catch (error) {
-        runner.warning(revokeFailed(token, error));
+        runner.warning(revokeFailed(id, name, error));
     }
 }
-function revokeFailed({ id = '', name }, error) {
+function revokeFailed(id, name, error) {
     const advice = error instanceof errors/* UnknownTokenError */.YP
         ? ''
         : (0,records/* isUuid */.O1)(id)
@@ -1257,7 +1163,32 @@ function revokeFailed({ id = '', name }, error) {
     return `Could not revoke ${(0,records/* tokenLabel */.Sk)({ id, name })} at the end of the job: ${(0,errors/* messageOf */.bD)(error)}${advice}`;
 }
 function notFound(create, error, platformTime) {
-    return `Could not look for the token named ${(0,records/* quoteName */.AB)(create.name)} that this step may have created: ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))} ${(0,find_created/* lookForSentence */.eG)(create, platformTime)}`;
+    return `Could not look for the token named ${(0,records/* quoteName */.AB)(create.name)} that this step may have created: ${(0,shared_text/* asSentence */.KG)((0,errors/* messageOf */.bD)(error))} ${(0,create_life/* lookForSentence */.eG)(create, platformTime)}`;
+}
+async function searchCreated(api, create, { clock, deadline, log }, totalMs) {
+    let failure;
+    for (let answered = false;;) {
+        const tokens = await api.listTokens().catch((error) => {
+            if (!(error instanceof errors/* RequestError */.GI && error.transient))
+                throw error;
+            failure = error;
+        });
+        answered ||= tokens !== undefined;
+        const created = tokens && (0,create_life/* findCreated */.it)(tokens, create, (at) => api.platformTime(at), totalMs);
+        if (created !== undefined && created.found !== 'none')
+            return created;
+        const landing = answered ? create.sentAt + create_life/* LATE_CREATE_MS */.n2 - clock.now() : Infinity;
+        if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
+            if (!answered)
+                throw failure;
+            return { found: 'none' };
+        }
+        const again = `ooking again in ${LOOK_AGAIN_MS / 1000} s.`;
+        log.info(tokens === undefined
+            ? `Listing the tokens failed: ${(0,errors/* messageOf */.bD)(failure)} L${again}`
+            : `No token named ${(0,records/* quoteName */.AB)(create.name)} in the list yet; a create can land late: l${again}`);
+        await clock.sleep(LOOK_AGAIN_MS, deadline.stopSignal);
+    }
 }
 
 
@@ -2354,7 +2285,7 @@ const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impor
 // EXTERNAL MODULE: ./src/shared/errors.ts
 var errors = __nccwpck_require__(382);
 // EXTERNAL MODULE: ./src/runner/start.ts + 5 modules
-var start = __nccwpck_require__(498);
+var start = __nccwpck_require__(413);
 // EXTERNAL MODULE: ./src/shared/text.ts
 var shared_text = __nccwpck_require__(646);
 ;// CONCATENATED MODULE: ./src/runner/github-runner.ts
@@ -2417,7 +2348,7 @@ async function startStep(entry, step) {
 
 /***/ }),
 
-/***/ 498:
+/***/ 413:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2440,11 +2371,30 @@ var time = __nccwpck_require__(877);
 var shared_text = __nccwpck_require__(646);
 // EXTERNAL MODULE: ./src/platform/http.ts + 3 modules
 var http = __nccwpck_require__(165);
-;// CONCATENATED MODULE: ./src/platform/decode.ts
+;// CONCATENATED MODULE: ./src/platform/api.ts
 
 
 
 
+const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
+function authEndpoint(authUrl) {
+    return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
+}
+const TOKENS_PATH = '/api/tokens';
+function revokePath(tokenId) {
+    if (!(0,shared_records/* isUuid */.O1)(tokenId))
+        throw new errors/* RequestError */.GI(`the token id ${(0,shared_text/* quote */.hD)(tokenId)} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+    return `${TOKENS_PATH}/${tokenId}/revoke?tokenId=${tokenId}`;
+}
+function jsonRequest(method, url, body) {
+    const headers = { Accept: 'application/json', 'User-Agent': http/* USER_AGENT */._O };
+    if (body === undefined)
+        return { method, url, headers };
+    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
+}
+function requestLine(request) {
+    return `${request.method} ${request.url}`;
+}
 const NOT_JSON = Symbol('not JSON');
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
 function parseJson(body) {
@@ -2456,7 +2406,7 @@ function parseJson(body) {
     }
 }
 function unusable(request, answer, what) {
-    return new errors/* RequestError */.GI(`${(0,http/* requestLine */.uA)(request)} answered ${answer.status}${what}`, answer.status);
+    return new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status}${what}`, answer.status);
 }
 function readRecord(request, answer, value, where) {
     const record = (0,shared_records/* toRecord */.Lv)(value);
@@ -2477,10 +2427,12 @@ function readRevoked(request, answer, tokenId) {
 function readCreated(request, answer) {
     const record = readRecord(request, answer, readJson(request, answer), 'the body');
     if (!(0,shared_records/* isUuid */.O1)(record.id)) {
-        throw unusable(request, answer, ` but the new token's id ${(0,shared_text/* quote */.hD)(record.id)} is not a UUID, so the action cannot use it; look for the token with operation: list.`);
+        const what = ` but the new token's id ${(0,shared_text/* quote */.hD)(record.id)} is not a UUID, so the action cannot use it; look for the token with operation: list.`;
+        throw unusable(request, answer, what);
     }
     if (record.tokenValue === undefined) {
-        throw unusable(request, answer, ` but the new token ${record.id} has no tokenValue; revoke it and try again.`);
+        const what = ` but the new token ${record.id} has no tokenValue; revoke it and try again.`;
+        throw unusable(request, answer, what);
     }
     return record;
 }
@@ -2498,9 +2450,10 @@ function readAccessToken(request, answer, now) {
     if (typeof value !== 'string' || value === '')
         throw unusable(request, answer, ' without an access_token.');
     if (!HEADER_SAFE.test(value)) {
-        throw unusable(request, answer, ' but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.');
+        const what = ' but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.';
+        throw unusable(request, answer, what);
     }
-    const lifetime = typeof fields.expires_in === 'number' && fields.expires_in > 0 ? fields.expires_in * 1000 : 0;
+    const lifetime = typeof fields.expires_in === 'number' ? fields.expires_in * 1000 : 0;
     const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
     return { value, renewAt };
 }
@@ -2509,18 +2462,13 @@ function readJson(request, answer, target = 'api') {
         return answer.json;
     const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body';
     const { origin, pathname } = new URL(request.url);
-    const at = pathname.lastIndexOf(http/* TOKENS_PATH */.ZP);
-    const baseUrl = origin + (at < 0 ? pathname : pathname.slice(0, at));
     const hint = target === 'auth'
-        ? ` Check the authUrl input: the action posts the credentials to ${origin}${pathname}, which must be the auth service's token endpoint (authUrl plus ${http/* AUTH_PATH */.lx}, or authUrl itself when it ends in /api-token).`
-        : ` Check the baseUrl input (${baseUrl}): the action adds ${http/* TOKENS_PATH */.ZP} to it, so it must be the REST API's base URL, not the web app's.`;
+        ? ` Check the authUrl input: the action posts the credentials to ${origin}${pathname}, which must be the auth service's token endpoint (authUrl plus ${AUTH_PATH}, or authUrl itself when it ends in /api-token).`
+        : ` Check the baseUrl input (${origin}${pathname.slice(0, pathname.lastIndexOf(TOKENS_PATH))}): the action adds ${TOKENS_PATH} to it, so it must be the REST API's base URL, not the web app's.`;
     throw unusable(request, answer, ` with ${page} that is not JSON.${hint}`);
 }
 
-// EXTERNAL MODULE: ./src/platform/no-answer.ts
-var no_answer = __nccwpck_require__(871);
 ;// CONCATENATED MODULE: ./src/platform/failures.ts
-
 
 
 
@@ -2529,7 +2477,7 @@ const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 function isTransient(outcome) {
     if (!(outcome instanceof http/* TransportError */.wX))
         return TRANSIENT_STATUSES.has(outcome.status);
-    const kind = (0,no_answer/* kindOf */.I)(outcome.code);
+    const kind = (0,http/* kindOf */.I)(outcome.code);
     return kind === 'unreachable' || kind === 'lost';
 }
 function mayHaveTakenEffect(outcome) {
@@ -2541,16 +2489,16 @@ function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
     const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
     return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
 }
-function retryAfterDelay(headers, now, backoff = DEFAULT_BACKOFF) {
+function retryAfterDelay(headers, now) {
     const value = headers['retry-after']?.trim() ?? '';
     if (/^\d+(?:\.\d+)?$/.test(value))
-        return Math.min(Math.round(Number(value) * 1000), backoff.maxRetryAfterMs);
+        return Math.min(Math.round(Number(value) * 1000), DEFAULT_BACKOFF.maxRetryAfterMs);
     const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
     if (Number.isNaN(at))
         return undefined;
     const serverNow = Date.parse(headers.date ?? '');
     const delay = at - (Number.isNaN(serverNow) ? now : serverNow);
-    return Math.min(Math.max(0, delay), backoff.maxRetryAfterMs);
+    return Math.min(Math.max(0, delay), DEFAULT_BACKOFF.maxRetryAfterMs);
 }
 const MAX_REASON = 60;
 const MAX_DETAIL = 300;
@@ -2590,23 +2538,23 @@ function shorten(text) {
 }
 function describeFailure(request, outcome, { renewed, attempt }, scrub) {
     if (outcome instanceof http/* TransportError */.wX)
-        return `${(0,http/* requestLine */.uA)(request)} got no answer${attempt && ` (${attempt})`}: ${scrub(outcome.message)}`;
+        return `${requestLine(request)} got no answer${attempt && ` (${attempt})`}: ${scrub(outcome.message)}`;
     const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
     const reason = (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
     const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
     const what = detail ? `: ${detail}` : '';
     if (renewed && outcome.status === 401)
-        return `the access token was rejected: ${(0,http/* requestLine */.uA)(request)} answered ${status} even after authenticating again${what}`;
+        return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
     const told = outcome.headers['retry-after']?.trim();
     const wait = told ? `Retry-After: ${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(told)), MAX_REASON)}` : '';
     const notes = [attempt, wait].filter((note) => note !== '').join(', ');
-    return `${(0,http/* requestLine */.uA)(request)} answered ${status}${notes && ` (${notes})`}${what}`;
+    return `${requestLine(request)} answered ${status}${notes && ` (${notes})`}${what}`;
 }
 function transportHint(error, target, url, timeoutMs) {
     const input = target === 'auth' ? 'authUrl' : 'baseUrl';
     const parsed = new URL(url);
     const { host, origin } = parsed;
-    const kind = (0,no_answer/* kindOf */.I)(error.code);
+    const kind = (0,http/* kindOf */.I)(error.code);
     if (error.code === 'ETIMEDOUT')
         return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
     if (kind === 'unreachable')
@@ -2617,7 +2565,7 @@ function transportHint(error, target, url, timeoutMs) {
         return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`;
     if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
         return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`;
-    if (error.code === no_answer/* PLAIN_HTTP */.mY)
+    if (error.code === http/* PLAIN_HTTP */.mY)
         return (0,shared_text/* isLoopback */.U9)(parsed)
             ? ` Check the ${input} input (${origin}): that port speaks plain HTTP, not HTTPS. For a server on this machine, http:// is allowed: http://${parsed.hostname}:${parsed.port || '443'}.`
             : ` Check the ${input} input (${origin}): that port speaks plain HTTP, so it is not the server's HTTPS port. Give the address the server answers HTTPS on (port 443 when the URL names none).`;
@@ -2628,28 +2576,29 @@ function transportHint(error, target, url, timeoutMs) {
     return '';
 }
 function authPathHint(endpoint) {
-    const tail = http/* AUTH_PATH */.lx.slice(http/* AUTH_PATH */.lx.indexOf('/resources/'));
+    const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'));
     return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
 }
 function apiPathHint(request) {
     const { origin, pathname } = new URL(request.url);
-    const at = pathname.lastIndexOf(http/* TOKENS_PATH */.ZP);
+    const at = pathname.lastIndexOf(TOKENS_PATH);
     if (at < 0)
         return '';
     const baseUrl = origin + pathname.slice(0, at);
     const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1];
     if (repeated !== undefined) {
-        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${http/* TOKENS_PATH */.ZP}/`.startsWith(`/${repeated}/`)
-            ? `the action adds ${http/* TOKENS_PATH */.ZP} to it, so leave /${repeated} off its end`
+        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${TOKENS_PATH}/`.startsWith(`/${repeated}/`)
+            ? `the action adds ${TOKENS_PATH} to it, so leave /${repeated} off its end`
             : 'check its path prefix';
         return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`;
     }
-    if (!pathname.endsWith(http/* TOKENS_PATH */.ZP))
+    if (!pathname.endsWith(TOKENS_PATH))
         return '';
-    return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${http/* TOKENS_PATH */.ZP} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
+    return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${TOKENS_PATH} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
 }
 
 ;// CONCATENATED MODULE: ./src/platform/call-loop.ts
+
 
 
 
@@ -2682,8 +2631,8 @@ class CallLoop {
             const answer = outcome instanceof http/* TransportError */.wX ? undefined : outcome;
             if (answer?.status === 401 && accessToken !== undefined && !renewed) {
                 renewed = true;
-                log.info(`${(0,http/* requestLine */.uA)(request)} answered 401: authenticating again.`);
-                await accessTokens?.reject(accessToken);
+                log.info(`${requestLine(request)} answered 401: authenticating again.`);
+                await accessTokens.reject(accessToken);
                 attempt--;
                 continue;
             }
@@ -2744,7 +2693,7 @@ class CallLoop {
     async attempt(target, request, onWritten) {
         const { clock, secrets, log, deadline, accessTokens } = this.options;
         const { transport } = this;
-        const accessToken = target === 'api' ? await accessTokens?.accessToken() : undefined;
+        const accessToken = target === 'api' ? await accessTokens.accessToken() : undefined;
         if (accessToken !== undefined)
             secrets.add(accessToken, 'sent');
         const bearer = accessToken === undefined ? {} : { Authorization: `Bearer ${accessToken}` };
@@ -2770,12 +2719,12 @@ class CallLoop {
             outcome = error;
         }
         const result = outcome instanceof http/* TransportError */.wX ? outcome.code : outcome.status;
-        log.debug(`${(0,http/* requestLine */.uA)(request)} -> ${result} in ${clock.now() - started} ms`);
+        log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
         const shortened = timeoutMs < this.options.timeoutMs;
         if (outcome instanceof http/* TransportError */.wX &&
             ((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === http/* CUT_OFF */.Vk)) {
             const { requestSent } = outcome;
-            const waited = `while ${(0,http/* requestLine */.uA)(request)} waited for an answer.${requestSent ? MAYBE : ''}`;
+            const waited = `while ${requestLine(request)} waited for an answer.${requestSent ? MAYBE : ''}`;
             throw new errors/* DeadlineError */.j3(`${(0,time/* stopped */.ce)(deadline.cause())} ${waited}`, undefined, requestSent);
         }
         return { outcome, accessToken };
@@ -2785,7 +2734,7 @@ function isSuccess(target, status) {
     return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
 }
 function notSent(deadline, request) {
-    return new errors/* DeadlineError */.j3(`${(0,time/* stopped */.ce)(deadline.cause())} before ${(0,http/* requestLine */.uA)(request)} was sent.`);
+    return new errors/* DeadlineError */.j3(`${(0,time/* stopped */.ce)(deadline.cause())} before ${requestLine(request)} was sent.`);
 }
 
 // EXTERNAL MODULE: ./src/platform/create-life.ts
@@ -2806,12 +2755,12 @@ class PlatformClient {
         this.options = options;
         this.loop = new CallLoop({
             ...options,
-            deadline: options.deadline ?? new time/* Deadline */.B2(options.clock, 0),
             accessTokens: new Session(() => this.authenticate(), options.clock),
         });
     }
     async createToken(name, { when = 'never', record } = {}) {
-        const request = this.apiRequest('POST', http/* TOKENS_PATH */.ZP, JSON.stringify({ name }));
+        const body = JSON.stringify({ name });
+        const request = jsonRequest('POST', this.options.baseUrl + TOKENS_PATH, body);
         const create = new create_life/* CreateLife */.NT(name, when, {
             clock: this.options.clock,
             log: this.options.log,
@@ -2826,7 +2775,7 @@ class PlatformClient {
                 onWritten: create.written,
                 onUncertain: (failure) => create.afterLostAnswer(failure),
             });
-            return await create.accept(token, (0,http/* requestLine */.uA)(request));
+            return await create.accept(token, requestLine(request));
         }
         catch (error) {
             create.failed(error);
@@ -2834,11 +2783,11 @@ class PlatformClient {
         }
     }
     listTokens() {
-        const request = this.apiRequest('GET', http/* TOKENS_PATH */.ZP);
+        const request = jsonRequest('GET', this.options.baseUrl + TOKENS_PATH);
         return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
     }
     async revokeToken(tokenId, options = {}) {
-        const request = this.apiRequest('POST', (0,http/* revokePath */.g5)(tokenId));
+        const request = jsonRequest('POST', this.options.baseUrl + revokePath(tokenId));
         let mayHaveRevoked = false;
         try {
             const token = await this.loop.call('api', request, {
@@ -2852,9 +2801,10 @@ class PlatformClient {
             return { token, alreadyRevoked: false };
         }
         catch (error) {
-            const status = error instanceof errors/* RequestError */.GI ? (error.status ?? 0) : 0;
-            const tellable = status !== 401 && ((0,errors/* isRefusal */.vu)(status) || (status >= 200 && status <= 299));
-            if (!tellable || !(error instanceof errors/* RequestError */.GI) || error instanceof errors/* AuthenticationError */.v3)
+            if (!(error instanceof errors/* RequestError */.GI) || error instanceof errors/* AuthenticationError */.v3)
+                throw error;
+            const status = error.status ?? 0;
+            if (status === 401 || !((0,errors/* isRefusal */.vu)(status) || (status >= 200 && status <= 299)))
                 throw error;
             const unsettled = new errors/* UnsettledRevokeError */.V0(error, mayHaveRevoked);
             if (options.settle === 'later')
@@ -2870,13 +2820,10 @@ class PlatformClient {
         this.loop.close();
     }
     platformTime = (at) => this.loop.platformTime(at);
-    apiRequest(method, path, body) {
-        return (0,http/* jsonRequest */.UX)(method, this.options.baseUrl + path, body);
-    }
     async authenticate() {
         const { clientId, clientSecret: secret, authUrl } = this.options;
-        const endpoint = (0,http/* authEndpoint */.gW)(authUrl);
-        const request = (0,http/* jsonRequest */.UX)('POST', endpoint, JSON.stringify({ clientId, secret }));
+        const endpoint = authEndpoint(authUrl);
+        const request = jsonRequest('POST', endpoint, JSON.stringify({ clientId, secret }));
         try {
             return await this.loop.call('auth', request, {
                 read: (answer) => readAccessToken(request, answer, this.options.clock.now()),
@@ -3106,9 +3053,8 @@ function stopOnCancel(runner, deadline, clock) {
             });
             return;
         }
-        if (!deadline.cutSignal.aborted) {
+        if (!deadline.cutSignal.aborted)
             runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
-        }
         deadline.cancel(signal);
         deadline.cut();
     });

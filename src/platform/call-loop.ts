@@ -2,19 +2,15 @@
 import { type Clock, type Deadline, stopped } from '../shared/time.js'
 import { asSentence, type Logger } from '../shared/text.js'
 import type { SecretMasker } from '../shared/secrets.js'
-import { NOT_JSON, parseJson, type Answer } from './decode.js'
-import { CUT_OFF, HttpTransport, requestLine, TransportError } from './http.js'
+import { NOT_JSON, parseJson, requestLine, type Answer } from './api.js'
+import { CUT_OFF, HttpTransport, TransportError } from './http.js'
 import type { HttpRequest, SendResult, Target, Transport } from './http.js'
 import { DeadlineError, RequestError, ThrottledError } from '../shared/errors.js'
-import {
-  apiPathHint,
-  backoffDelay,
-  describeFailure,
-  isTransient,
-  mayHaveTakenEffect,
-  retryAfterDelay,
-  transportHint,
-} from './failures.js'
+import { apiPathHint, backoffDelay, describeFailure, isTransient } from './failures.js'
+import { mayHaveTakenEffect, retryAfterDelay, transportHint } from './failures.js'
+
+/** The platform's time at a time of the runner's clock, by its Date headers; undefined without. */
+export type PlatformTime = (runnerTime: number) => number | undefined
 
 /** Where API calls get their access token: the client's Session. */
 export interface AccessTokens {
@@ -36,11 +32,8 @@ export interface CallLoopOptions {
   secrets: SecretMasker
   log: Logger
   clock: Clock
-  /**
-   * Where API calls get their access token (authenticating is itself a call through this
-   * loop). None: API calls are sent without one.
-   */
-  accessTokens?: AccessTokens
+  /** Where API calls get their access token: authenticating is itself a call through this loop. */
+  accessTokens: AccessTokens
 }
 
 export interface CallOptions<T> {
@@ -100,7 +93,7 @@ export class CallLoop {
         // The access token expired or was revoked: authenticate again and repeat, once.
         renewed = true
         log.info(`${requestLine(request)} answered 401: authenticating again.`)
-        await accessTokens?.reject(accessToken)
+        await accessTokens.reject(accessToken)
         attempt--
         continue
       }
@@ -180,7 +173,7 @@ export class CallLoop {
   private async attempt(target: Target, request: HttpRequest, onWritten?: () => void) {
     const { clock, secrets, log, deadline, accessTokens } = this.options
     const { transport } = this
-    const accessToken = target === 'api' ? await accessTokens?.accessToken() : undefined
+    const accessToken = target === 'api' ? await accessTokens.accessToken() : undefined
     // Sent, so a server may echo it in any form: scrubbed piece by piece too.
     if (accessToken !== undefined) secrets.add(accessToken, 'sent')
     const bearer = accessToken === undefined ? {} : { Authorization: `Bearer ${accessToken}` }

@@ -1,22 +1,14 @@
 // The platform client: its API as the operations see it, the session that authenticates it, and how a refused revoke is settled.
-import {
-  AuthenticationError,
-  FORK_HINT,
-  isRefusal,
-  messageOf,
-  RequestError,
-  UnknownTokenError,
-  UnsettledRevokeError,
-} from '../shared/errors.js'
-import { findById, type TokenRecord } from '../shared/records.js'
-import { Deadline, type Clock } from '../shared/time.js'
+import { AuthenticationError, FORK_HINT, isRefusal, messageOf } from '../shared/errors.js'
+import { RequestError, UnknownTokenError, UnsettledRevokeError } from '../shared/errors.js'
+import { findById, type RevokeOnExit, type TokenRecord } from '../shared/records.js'
+import type { Clock } from '../shared/time.js'
 import { CallLoop, type AccessTokens, type CallLoopOptions } from './call-loop.js'
-import { readAccessToken, readCreated, readList, readRevoked, type AccessToken } from './decode.js'
+import type { PlatformTime } from './call-loop.js'
+import { readAccessToken, readCreated, readList, readRevoked, type AccessToken } from './api.js'
+import { authEndpoint, jsonRequest, requestLine, revokePath, TOKENS_PATH } from './api.js'
 import { authPathHint } from './failures.js'
-import { authEndpoint, jsonRequest, requestLine, revokePath, TOKENS_PATH } from './http.js'
-import { CreateLife, type CreateRecord } from './create-life.js'
-import type { PlatformTime } from './find-created.js'
-import type { RevokeOnExit } from '../shared/records.js'
+import { CreateLife, type CreateContext } from './create-life.js'
 
 /** A revoke that succeeded, or found the token revoked already. */
 export interface RevokeAnswer {
@@ -39,22 +31,14 @@ export interface RevokeOptions {
 /** When its token is revoked at the end (revokeOnExit), and where its record goes as it changes. */
 export interface CreateOptions {
   when?: RevokeOnExit
-  record?: ((record: CreateRecord) => void) | undefined
+  record?: CreateContext['record'] | undefined
 }
 
-/** What the operations see of the platform: one method per API call. */
-export interface TokenApi {
-  createToken(name: string, options?: CreateOptions): Promise<TokenRecord>
-  listTokens(): Promise<TokenRecord[]>
-  revokeToken(tokenId: string, options?: RevokeOptions): Promise<RevokeAnswer>
-  /** The platform's time at a time of the runner's, by its Date headers; undefined without. */
-  platformTime: PlatformTime
-}
+/** What the operations see of the platform: the client's API calls and its platform time, not close. */
+export type TokenApi = Omit<PlatformClient, 'close'>
 
 /** The call loop's parts (node:http by default) and the connection. */
-export interface ClientOptions extends Omit<CallLoopOptions, 'accessTokens' | 'deadline'> {
-  /** The step's budget (totalTimeout); none by default. */
-  deadline?: Deadline
+export interface ClientOptions extends Omit<CallLoopOptions, 'accessTokens'> {
   baseUrl: string
   authUrl: string
   clientId: string
@@ -63,16 +47,15 @@ export interface ClientOptions extends Omit<CallLoopOptions, 'accessTokens' | 'd
 
 /**
  * The platform's API: one method per call. Behind it, the call loop owns timeouts,
- * retries and failure messages, the session owns the access token, and decode.ts
+ * retries and failure messages, the session owns the access token, and api.ts
  * checks every answer; every secret is masked the moment it arrives.
  */
-export class PlatformClient implements TokenApi {
+export class PlatformClient {
   private readonly loop: CallLoop
 
   constructor(private readonly options: ClientOptions) {
     this.loop = new CallLoop({
       ...options,
-      deadline: options.deadline ?? new Deadline(options.clock, 0),
       accessTokens: new Session(() => this.authenticate(), options.clock),
     })
   }
@@ -83,7 +66,8 @@ export class PlatformClient implements TokenApi {
    * one token found there is the result (create-life.ts, which also records each change).
    */
   async createToken(name: string, { when = 'never', record }: CreateOptions = {}) {
-    const request = this.apiRequest('POST', TOKENS_PATH, JSON.stringify({ name }))
+    const body = JSON.stringify({ name })
+    const request = jsonRequest('POST', this.options.baseUrl + TOKENS_PATH, body)
     const create = new CreateLife(name, when, {
       clock: this.options.clock,
       log: this.options.log,
@@ -107,7 +91,7 @@ export class PlatformClient implements TokenApi {
 
   /** GET /api/tokens: every token of the project, active and revoked. */
   listTokens(): Promise<TokenRecord[]> {
-    const request = this.apiRequest('GET', TOKENS_PATH)
+    const request = jsonRequest('GET', this.options.baseUrl + TOKENS_PATH)
     return this.loop.call('api', request, { read: (answer) => readList(request, answer) })
   }
 
@@ -118,7 +102,7 @@ export class PlatformClient implements TokenApi {
    * refusal stands): settleRefusals, at once or later (RevokeOptions.settle).
    */
   async revokeToken(tokenId: string, options: RevokeOptions = {}): Promise<RevokeAnswer> {
-    const request = this.apiRequest('POST', revokePath(tokenId))
+    const request = jsonRequest('POST', this.options.baseUrl + revokePath(tokenId))
     // Set when an attempt may have revoked it: then a revoked record is this call's doing.
     let mayHaveRevoked = false
     try {
@@ -133,10 +117,9 @@ export class PlatformClient implements TokenApi {
       return { token, alreadyRevoked: false }
     } catch (error) {
       // After a refusal (not a 401) or an unreadable success, the token's record can tell.
-      const status = error instanceof RequestError ? (error.status ?? 0) : 0
-      const tellable = status !== 401 && (isRefusal(status) || (status >= 200 && status <= 299))
-      if (!tellable || !(error instanceof RequestError) || error instanceof AuthenticationError)
-        throw error
+      if (!(error instanceof RequestError) || error instanceof AuthenticationError) throw error
+      const status = error.status ?? 0
+      if (status === 401 || !(isRefusal(status) || (status >= 200 && status <= 299))) throw error
       const unsettled = new UnsettledRevokeError(error, mayHaveRevoked)
       if (options.settle === 'later') throw unsettled
       const list = () => this.listTokens()
@@ -153,10 +136,6 @@ export class PlatformClient implements TokenApi {
 
   /** The platform's time at a time of ours, by the Date headers of its answers so far. */
   platformTime: PlatformTime = (at) => this.loop.platformTime(at)
-
-  private apiRequest(method: 'GET' | 'POST', path: string, body?: string) {
-    return jsonRequest(method, this.options.baseUrl + path, body)
-  }
 
   /**
    * Exchanges the client credentials for an access token (docs/PLATFORM-API.md section 5).

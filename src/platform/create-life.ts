@@ -1,18 +1,17 @@
-// A create's life as one state machine: recorded by the main step as it happens, read by whatever acts at the end (the post step, gateway-token exec); find-created.ts finds the token of one whose answer was lost.
-import type { RevokeOnExit } from '../shared/records.js'
+// A create's life as one state machine, recorded by the main step as it happens and read by the post step; and the token of one whose answer was lost: its window on the platform's clock, the one candidate a list shows (never an unsure one), and where to look.
 import { ActionError, isRefusal, messageOf, RequestError } from '../shared/errors.js'
-import { createdTime, isUuid, nameAndId, quoteName } from '../shared/records.js'
-import { shortId, tokenLabel, type TokenRecord } from '../shared/records.js'
+import { createdTime, isUuid, nameAndId, newestFirst, sameId, shortId } from '../shared/records.js'
+import { quoteName, tokenLabel, type RevokeOnExit, type TokenRecord } from '../shared/records.js'
 import { asSentence, type Logger, oneLine, quote } from '../shared/text.js'
 import type { Clock } from '../shared/time.js'
-import { createWindow, findCreated, lookForSentence, type PlatformTime } from './find-created.js'
+import type { PlatformTime } from './call-loop.js'
 
 /**
  * Where a create is: `not sent` (no request of it written whole), `sent` (written, not yet
  * answered), `created` (its token's id known), `refused` (an answer said nothing of it is
  * left) or `unknown` (written, and no answer said what became of it).
  */
-export type CreateState = 'not sent' | 'sent' | 'created' | 'refused' | 'unknown'
+export const CREATE_STATES = ['not sent', 'sent', 'created', 'refused', 'unknown'] as const
 
 /**
  * A create as recorded: its name, when it was first sent (the runner's clock), its state,
@@ -22,25 +21,20 @@ export type CreateState = 'not sent' | 'sent' | 'created' | 'refused' | 'unknown
 export interface CreateRecord {
   name: string
   sentAt: number
-  state: CreateState
+  state: (typeof CREATE_STATES)[number]
   id?: string
   lostEarlier?: boolean
   when: RevokeOnExit
 }
 
-type Revoke = (tokenId: string) => Promise<unknown>
-
-/** Whether the token of this create must be looked for at the end: its fate is not known. */
-export function mustSearch({ state, lostEarlier }: CreateRecord): boolean {
-  return state === 'sent' || state === 'unknown' || lostEarlier === true
-}
+/** What finding a create's token reads of it: its name, when first sent, its token's id once known. */
+type Create = Pick<CreateRecord, 'name' | 'sentAt' | 'id'>
 
 /**
- * A token this step made and nobody holds the value of (it was not handed on, or was not
- * the one asked for): revoked at once, or, when that fails, named by its id. Returns the
- * sentence that says which.
+ * A token this step made that nobody holds the value of (not handed on, or not the one asked
+ * for): revoked at once, or, when that fails, named by its id. Returns the sentence saying which.
  */
-export async function revokeUnheld(revoke: Revoke, token: TokenRecord): Promise<string> {
+export async function revokeUnheld(revoke: CreateContext['revoke'], token: TokenRecord) {
   try {
     await revoke(token.id)
     return 'It was revoked at once.'
@@ -50,13 +44,12 @@ export async function revokeUnheld(revoke: Revoke, token: TokenRecord): Promise<
 }
 
 /** What following a create needs of the client, and where its record goes as it changes. */
-export type CreateContext = {
+export interface CreateContext {
   clock: Clock
   log: Logger
   platformTime: PlatformTime
-  revoke: Revoke
-} & {
-  list: () => Promise<TokenRecord[]>
+  revoke: (tokenId: string) => Promise<unknown>
+  list(): Promise<TokenRecord[]>
   record(record: CreateRecord): void
 }
 
@@ -68,13 +61,10 @@ export type CreateContext = {
 export class CreateLife {
   readonly record: CreateRecord
   private unrecorded: { error: unknown } | undefined
-  private lostAttempts = 0
+  private readonly context: CreateContext
 
-  constructor(
-    name: string,
-    when: RevokeOnExit,
-    private readonly context: CreateContext,
-  ) {
+  constructor(name: string, when: RevokeOnExit, context: CreateContext) {
+    this.context = context
     this.record = { name, sentAt: context.clock.now(), state: 'not sent', when }
     // Thrown: if not even the first record can be kept, nothing is sent.
     context.record({ ...this.record })
@@ -93,36 +83,36 @@ export class CreateLife {
   async afterLostAnswer(failure: string): Promise<TokenRecord | undefined> {
     const { record, context } = this
     const name = quoteName(record.name)
+    const fail = (why: string) => new RequestError(`${failure}; ${why}`)
     context.log.info(`${failure}. The token may have been created all the same: checking the list.`)
-    this.lostAttempts++
+    const lostEarlier = record.state === 'unknown' // An earlier attempt's answer was lost too.
     this.change({ state: 'unknown' })
     const lookFor = lookForSentence(record, context.platformTime)
     const tokens = await context.list().catch((error: unknown) => {
       const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${messageOf(error)} ${lookFor}`
-      throw new RequestError(`${failure}; ${unknown}`)
+      throw fail(unknown)
     })
     const created = findCreated(tokens, record, context.platformTime)
     if (created.found === 'none') {
       context.log.info(`No token named ${name} was created: sending the create again.`)
       return undefined
     }
-    if (created.found !== 'one') {
-      const why =
+    if (created.found !== 'one')
+      throw fail(
         created.found === 'several'
           ? `${created.tokens.length} active tokens named ${name} were created since this step began (${created.tokens.map(shortId).join(', ')}), so which one is this step's cannot be told. Give each job a token name of its own; revoke the tokens you do not need.`
-          : `the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`
-      throw new RequestError(`${failure}; ${why}`)
-    }
+          : `the list shows one active token named ${name}, ${shortId(created.token)}, but ${created.why}. It was not taken for this step's. ${lookFor}`,
+      )
     const { token } = created
-    if (!isUuid(token.id)) {
-      const why = `a token named ${name} was created, but its id ${quote(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`
-      throw new RequestError(`${failure}; ${why}`)
-    }
+    if (!isUuid(token.id))
+      throw fail(
+        `a token named ${name} was created, but its id ${quote(token.id, 80)} is not a UUID, so the action cannot use it. Revoke it and run again.`,
+      )
     // Found: that attempt is accounted for; an earlier one, sent again, may still land.
-    this.change({ state: 'created', id: token.id, lostEarlier: this.lostAttempts > 1 })
+    this.change({ state: 'created', id: token.id, lostEarlier })
     if (token.tokenValue === undefined) {
       const why = `token ${token.id} was created, but the platform does not show its value (the answer had none, or a blank one).`
-      throw new RequestError(`${failure}; ${why} ${await revokeUnheld(context.revoke, token)}`)
+      throw fail(`${why} ${await revokeUnheld(context.revoke, token)}`)
     }
     const createdAt = oneLine(token.createdAt ?? '?')
     context.log.info(`It was: token ${token.id}, created at ${createdAt}, is this step's token.`)
@@ -152,7 +142,7 @@ export class CreateLife {
         )
       else if (lost)
         context.log.warning(
-          `An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(this.record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`,
+          `An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`,
         )
       return token
     }
@@ -185,4 +175,75 @@ export class CreateLife {
       this.unrecorded ??= { error }
     }
   }
+}
+
+// How far apart the two clocks may be: with a Date header, its whole seconds and the
+// answer's time on the way; without one, a minute (a self-hosted runner's clock drifts).
+const KNOWN_CLOCK_MARGIN_MS = 2_000
+const UNKNOWN_CLOCK_MARGIN_MS = 60_000
+/** How long after it was sent a create may still land: a platform still creating finishes within seconds. */
+export const LATE_CREATE_MS = 60_000
+
+/**
+ * When a token of this create was made, by the platform's clock: from the first send (less
+ * the clocks' margin) to the last one a totalTimeout allows, landed. Outside it, another's.
+ */
+export function createWindow(sentAt: number, platformTime: PlatformTime, totalMs = 0) {
+  const onPlatform = platformTime(sentAt)
+  const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS
+  const start = onPlatform ?? sentAt
+  const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity
+  return { since: start - margin, until, clockKnown: onPlatform !== undefined }
+}
+
+/**
+ * What the list says of a lost create: none, its own, several (newest first), or one that may
+ * be another's (`why`), whose revoke, or adoption, would cut its mediator off.
+ */
+export type CreatedToken =
+  | { found: 'none' }
+  | { found: 'one'; token: TokenRecord }
+  | { found: 'several'; tokens: TokenRecord[] }
+  | { found: 'unsure'; token: TokenRecord; why: string }
+
+/**
+ * The token a create made: the active ones of exactly its name made in its window, but the
+ * one of its id (known already). Only exactly one is taken for sure; an unsure one never is.
+ */
+export function findCreated(
+  tokens: readonly TokenRecord[],
+  { name, sentAt, id }: Create,
+  platformTime: PlatformTime,
+  totalMs = 0,
+): CreatedToken {
+  const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs)
+  const candidates = newestFirst(
+    tokens.filter((token) => {
+      if (token.name !== name || token.state !== 'active') return false
+      if (id !== undefined && sameId(token.id, id)) return false
+      const created = createdTime(token)
+      return created === undefined || (created >= since && created <= until)
+    }),
+  )
+  const [only, ...others] = candidates
+  if (only === undefined) return { found: 'none' }
+  if (others.length > 0) return { found: 'several', tokens: candidates }
+  const created = createdTime(only)
+  if (created === undefined) {
+    const why = `its createdAt (${quote(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`
+    return { found: 'unsure', token: only, why }
+  }
+  if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
+    const seconds = Math.round((sentAt - created) / 1000)
+    const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`
+    return { found: 'unsure', token: only, why }
+  }
+  return { found: 'one', token: only }
+}
+
+/** Where a token of this create would be (an active one of its name, made since), and that nobody has its value. */
+export function lookForSentence({ name, sentAt, id }: Create, platformTime: PlatformTime) {
+  const since = new Date(createWindow(sentAt, platformTime).since).toISOString()
+  const other = id === undefined ? '' : ` other than ${shortId({ id })}`
+  return `An active token named ${quoteName(name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`
 }

@@ -1,8 +1,7 @@
 // What a failure is: whether it may pass (retry), or may have taken effect, how long to wait, how it is put in words, and what to check.
 import { isLoopback, oneLine, truncate } from '../shared/text.js'
-import { NOT_JSON, parseJson } from './decode.js'
-import { AUTH_PATH, requestLine, TOKENS_PATH, TransportError } from './http.js'
-import { kindOf, PLAIN_HTTP } from './no-answer.js'
+import { AUTH_PATH, NOT_JSON, parseJson, requestLine, TOKENS_PATH } from './api.js'
+import { kindOf, PLAIN_HTTP, TransportError } from './http.js'
 import type { HttpRequest, HttpResponse, SendResult, Target } from './http.js'
 
 /**
@@ -55,21 +54,17 @@ export function backoffDelay(retry: number, jitter: number, backoff = DEFAULT_BA
  * clock does not matter) or else against `now`. Capped; undefined when absent or
  * unreadable.
  */
-export function retryAfterDelay(
-  headers: HttpResponse['headers'],
-  now: number,
-  backoff = DEFAULT_BACKOFF,
-): number | undefined {
+export function retryAfterDelay(headers: HttpResponse['headers'], now: number): number | undefined {
   const value = headers['retry-after']?.trim() ?? ''
   // Whole seconds, as RFC 9110 writes them, or with a fraction, as some gateways send them.
   if (/^\d+(?:\.\d+)?$/.test(value))
-    return Math.min(Math.round(Number(value) * 1000), backoff.maxRetryAfterMs)
+    return Math.min(Math.round(Number(value) * 1000), DEFAULT_BACKOFF.maxRetryAfterMs)
   // An HTTP-date names its day and month ("Sun, 22 Nov 2026 09:00:05 GMT").
   const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN
   if (Number.isNaN(at)) return undefined
   const serverNow = Date.parse(headers.date ?? '')
   const delay = at - (Number.isNaN(serverNow) ? now : serverNow)
-  return Math.min(Math.max(0, delay), backoff.maxRetryAfterMs)
+  return Math.min(Math.max(0, delay), DEFAULT_BACKOFF.maxRetryAfterMs)
 }
 
 /** The longest reason phrase quoted (a normal one is a few words). */

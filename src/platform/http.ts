@@ -1,16 +1,15 @@
-// The requests the action sends (the platform's addresses, the headers), one exchange on node:http with a deadline from connect to last byte, and the transport on top.
+// One exchange on node:http (a deadline from connect to last byte) and the transport on top; a request that got no answer, in words: Node's and OpenSSL's failures, the kind of each (may it pass, what to check), whether the request left.
 // Default imports: the module objects, looked up at call time, so that test doubles
 // that patch `request` (nock) see our calls; a namespace import copies it at load.
 import http from 'node:http'
 import https from 'node:https'
 import { HttpClient } from '@actions/http-client'
-import { formatBytes, quote } from '../shared/text.js'
-import { isUuid } from '../shared/records.js'
-import { RequestError } from '../shared/errors.js'
-import { inWords } from './no-answer.js'
+import { formatBytes, oneLine } from '../shared/text.js'
 // Read when the bundle is built: webpack keeps the version, and nothing else of the file.
 import packageJson from '../../package.json' with { type: 'json' }
 
+// Stryker disable all: the exchange is node:http's timers, agents and events, which the
+// end-to-end tests check (mutated, it scored 87.8% on 2026-11-27: keep-alive, a 64 MB answer).
 /** The User-Agent the action sends: its name and the version of package.json. */
 export const USER_AGENT = `gateway-token-action/${packageJson.version}`
 
@@ -54,30 +53,26 @@ export const CUT_OFF = 'ECANCELED'
 
 /**
  * How one attempt is sent: within `timeoutMs`, connect to last byte; cut off (CUT_OFF) when
- * `signal` aborts; `onWritten` is called once the whole request is written: from then on
- * the server may act on it.
+ * `signal` aborts; `onWritten` is told once the whole request is written (the server may act).
  */
 type SendOptions = [timeoutMs: number, signal?: AbortSignal, onWritten?: () => void]
 
-/** Sends one attempt; throws a TransportError when no answer came. A fake in tests. */
-export interface Transport {
-  send(target: Target, request: HttpRequest, ...options: SendOptions): Promise<HttpResponse>
-  /** Closes kept-alive connections so that the process can exit at once. */
-  close(): void
-}
+/** How attempts are sent: HttpTransport, or a fake in tests. */
+export type Transport = Pick<HttpTransport, 'send' | 'close'>
 
 /**
- * The real transport: keep-alive agents from @actions/http-client, which honour
- * HTTPS_PROXY and NO_PROXY, one per service (an HttpClient caches a single agent,
- * whose protocol must match).
+ * The real transport: keep-alive agents from @actions/http-client, which honour HTTPS_PROXY
+ * and NO_PROXY, one per service (an HttpClient caches a single agent, whose protocol must match).
  */
-export class HttpTransport implements Transport {
+export class HttpTransport {
   private readonly clients = { auth: keptAlive(), api: keptAlive() }
 
+  /** Sends one attempt; throws a TransportError when no answer came. */
   send(target: Target, request: HttpRequest, ...options: SendOptions): Promise<HttpResponse> {
     return send(request, this.clients[target].getAgent(request.url), ...options)
   }
 
+  /** Closes kept-alive connections so that the process can exit at once. */
   close(): void {
     for (const client of Object.values(this.clients)) client.dispose()
   }
@@ -162,42 +157,93 @@ function toTransportError(error: unknown, sent: boolean): TransportError {
   return error instanceof TransportError ? error : new TransportError(...inWords(error, sent))
 }
 
-/** The token endpoint under the auth service's base URL (section 4.1). */
-export const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token'
+// Stryker restore all: what a request that got no answer ran into, and its words.
+const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted'
+/** Node's code for an `https://` URL whose port speaks plain HTTP. */
+export const PLAIN_HTTP = 'ERR_SSL_WRONG_VERSION_NUMBER'
+
+/** What a request that got no answer ran into: see NODE_ERRORS. */
+type Kind = 'unreachable' | 'lost' | 'certificate' | 'tls'
 
 /**
- * The full URL of the token endpoint, from authUrl (trailing `/` trimmed by the input
- * reader). Deployments differ in the path prefix, so a URL that already names the
- * endpoint (ends in `/api-token`) is used as it is.
+ * The Node error codes of a request that got no answer, with the action's words for most
+ * (else Node's own are kept) and their kind, which decides whether the failure may pass
+ * (isTransient) and what to check (transportHint): a host not reached at all (a wrong URL,
+ * or a network in the way) and a connection lost may pass with time. A TLS failure does
+ * not, and is not retried: a certificate that is not trusted, or not for the host (Node's
+ * own words for that may suggest a flag a workflow cannot pass), and a handshake the two
+ * sides cannot complete (a port that speaks plain HTTP, no TLS version in common, an alert
+ * from the server) are settings, the same a second later. A connection lost during the
+ * handshake is ECONNRESET, and retried.
  */
-export function authEndpoint(authUrl: string): string {
-  return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH
+const NODE_ERRORS: Record<string, [kind: Kind, words?: string]> = {
+  ECONNREFUSED: ['unreachable', 'connection refused'],
+  ENOTFOUND: ['unreachable', 'host not found'],
+  EAI_AGAIN: ['unreachable', 'host name lookup failed'],
+  EHOSTUNREACH: ['unreachable', 'host unreachable'],
+  ENETUNREACH: ['unreachable', 'network unreachable'],
+  ENETDOWN: ['unreachable'],
+  ECONNRESET: ['lost', 'connection reset'],
+  ECONNABORTED: ['lost', 'connection aborted'],
+  EPIPE: ['lost', 'connection closed while sending'],
+  ETIMEDOUT: ['lost'],
+  DEPTH_ZERO_SELF_SIGNED_CERT: ['certificate', 'its certificate is self-signed, and not trusted'],
+  SELF_SIGNED_CERT_IN_CHAIN: [
+    'certificate',
+    'its certificate chain ends in a self-signed CA that is not trusted',
+  ],
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: ['certificate', UNTRUSTED_CA],
+  UNABLE_TO_GET_ISSUER_CERT: ['certificate', 'certificate not trusted'],
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ['certificate', UNTRUSTED_CA],
+  CERT_UNTRUSTED: ['certificate', 'certificate not trusted'],
+  CERT_SIGNATURE_FAILURE: ['certificate', 'certificate not trusted'],
+  CERT_HAS_EXPIRED: ['certificate', 'its certificate has expired'],
+  CERT_NOT_YET_VALID: ['certificate', 'certificate not trusted'],
+  ERR_TLS_CERT_ALTNAME_INVALID: ['certificate', 'its certificate is for another host name'],
+  // OpenSSL's name for a first answer that is no TLS record: `HTTP/1.1 400 Bad Request`.
+  [PLAIN_HTTP]: ['tls', 'the server answered in plain HTTP, not in TLS'],
+  // A write that TLS refused: OpenSSL's reason names it better (inWords), when there is one.
+  EPROTO: ['tls'],
 }
 
-/** Create (POST) and list (GET): section 4.2 and 4.3. */
-export const TOKENS_PATH = '/api/tokens'
+/** The kind of a code, as NODE_ERRORS says; any other failure of OpenSSL's (ERR_SSL_*) is TLS's. */
+export function kindOf(code: string): Kind | undefined {
+  return NODE_ERRORS[code]?.[0] ?? (code.startsWith('ERR_SSL_') ? 'tls' : undefined)
+}
+
+// The proxy's own answer to CONNECT, in the words of the tunnel library.
+const PROXY_REFUSAL = /tunneling socket could not be established, statusCode=(\d{3})/
+// One error of OpenSSL's (`405D...:error:0A00010B:SSL routines:tls_validate_record_header:wrong
+// version number:../deps/openssl/ssl/record/methods/tlsany_meth.c:77:`): its reason is all we keep.
+const OPENSSL_ERROR = /\berror:[0-9A-F]+:[^:\n]*:[^:\n]*:([^:\n]+)/
 
 /**
- * Revoke: the id as a path segment and as the query parameter tokenId, both sent
- * (section 4.4). Only a UUID goes into the URL (where it needs no escaping): an id from
- * the platform such as `..` or `a/b` would send the request somewhere else.
+ * A TransportError's message, code and whether the request was written, for an error of
+ * Node's or of the proxy tunnel's, on one line in the action's words.
  */
-export function revokePath(tokenId: string): string {
-  if (!isUuid(tokenId))
-    throw new RequestError(
-      `the token id ${quote(tokenId)} is not a UUID, so it was not sent in a URL; nothing was revoked.`,
-    )
-  return `${TOKENS_PATH}/${tokenId}/revoke?tokenId=${tokenId}`
-}
-
-/** A request with the JSON headers every call sends. */
-export function jsonRequest(method: 'GET' | 'POST', url: string, body?: string): HttpRequest {
-  const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT }
-  if (body === undefined) return { method, url, headers }
-  return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body }
-}
-
-/** `METHOD url`, for messages and debug lines. URLs carry no credentials (inputs refuse them). */
-export function requestLine(request: Pick<HttpRequest, 'method' | 'url'>): string {
-  return `${request.method} ${request.url}`
+export function inWords(error: unknown, sent: boolean): [string, string, boolean] {
+  const message = error instanceof Error ? error.message : String(error)
+  // The tunnel library calls the proxy's refusal ECONNRESET, which would be retried as
+  // one. A 407 is the proxy's credentials; no retry changes that.
+  const proxyStatus = PROXY_REFUSAL.exec(message)?.[1]
+  if (proxyStatus === '407')
+    return ['the proxy answered 407 Proxy Authentication Required (EPROXY)', 'EPROXYAUTH', false]
+  if (proxyStatus !== undefined)
+    return [`the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, 'EPROXY', false]
+  const code = (error as { code?: unknown }).code
+  const given = typeof code === 'string' ? code : 'EUNKNOWN'
+  // OpenSSL's own words (its codes, its source paths, the line break after them) are never
+  // shown, only its reason; a failed write's EPROTO says nothing, so it is named after the
+  // reason, as Node names that failure elsewhere (ERR_SSL_WRONG_VERSION_NUMBER).
+  const reason = OPENSSL_ERROR.exec(message)?.[1]
+  const known =
+    given === 'EPROTO' && reason !== undefined
+      ? `ERR_SSL_${reason.toUpperCase().replaceAll(' ', '_')}`
+      : given
+  // Node's own words for what the table does not know, on one line all the same.
+  const words =
+    NODE_ERRORS[known]?.[1] ??
+    (reason === undefined ? oneLine(message) : `TLS with the server failed: ${reason}`)
+  // A server that speaks plain HTTP cannot have read a request sent in TLS.
+  return [`${words} (${known})`, known, sent && known !== PLAIN_HTTP]
 }

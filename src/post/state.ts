@@ -1,10 +1,9 @@
 // What the main step leaves for the post step (GITHUB_STATE, read back as STATE_*): every key, read and written here.
-import type { CreateRecord, CreateState } from '../platform/create-life.js'
+import { CREATE_STATES, type CreateRecord } from '../platform/create-life.js'
 import type { Runner } from '../runner/start.js'
 
 const CREATE = 'create'
 const TOKEN_FILE = 'tokenFile'
-const STATES: readonly CreateState[] = ['not sent', 'sent', 'created', 'refused', 'unknown']
 
 /**
  * The one writer of the post step's state, in the main step: each fact is written the
@@ -46,7 +45,7 @@ export function readSavedCreate(runner: Pick<Runner, 'getState'>): CreateRecord 
   return {
     name,
     sentAt: sentAt as number,
-    state: STATES.find((known) => known === state) ?? 'unknown',
+    state: CREATE_STATES.find((known) => known === state) ?? 'unknown',
     ...(typeof id === 'string' && id !== '' && { id }),
     ...(lostEarlier === true && { lostEarlier }),
     when: when === 'failure' ? 'failure' : 'always',

@@ -1,22 +1,23 @@
-// The post step: deletes the token file, and acts on what the main step recorded of its create (revokeOnExit).
-import { type Clock, systemClock } from '../shared/time.js'
+// The post step: deletes the token file, and acts on what the main step recorded of its create (revokeOnExit): revokes its token, or searches for one whose fate is unknown.
+import { type Clock, type Deadline, systemClock } from '../shared/time.js'
 import { type Connection, JOB_STATUS_INPUT, readConnection } from '../inputs/read.js'
 import { readRevokeOnExit } from '../inputs/parsers.js'
-import type { PlatformClient } from '../platform/client.js'
-import { messageOf, UnknownTokenError } from '../shared/errors.js'
+import type { PlatformClient, TokenApi } from '../platform/client.js'
+import { messageOf, RequestError, UnknownTokenError } from '../shared/errors.js'
 import { HttpTransport, type Transport } from '../platform/http.js'
-import { mustSearch } from '../platform/create-life.js'
-import { lookForSentence, searchCreated } from '../platform/find-created.js'
-import type { CreateRecord } from '../platform/create-life.js'
+import { findCreated, LATE_CREATE_MS, lookForSentence } from '../platform/create-life.js'
+import type { CreatedToken, CreateRecord } from '../platform/create-life.js'
 import { readSavedCreate, savedTokenFile } from './state.js'
 import { isUuid, quoteName, shortId, tokenLabel } from '../shared/records.js'
 import type { Runner } from '../runner/start.js'
 import { connect, maskedSecrets } from '../runner/start.js'
-import { asSentence, quote } from '../shared/text.js'
+import { asSentence, type Logger, quote } from '../shared/text.js'
 import { removeTokenFile } from '../shared/token-files.js'
 
 /** The most the post step takes when totalTimeout allows more: it holds the end of the job. */
 const POST_STEP_BOUND = { ms: 120_000, name: "the post step's limit" }
+/** How often the list is looked at again while a token of a lost create is searched for. */
+const LOOK_AGAIN_MS = 2_000
 
 /**
  * Runs as action.yml's `post`, with `post-if: always()`, on the GitHub runner: whether the
@@ -38,13 +39,12 @@ export async function run(
   if (create === undefined) {
     // Said only when the step was a create with revokeOnExit, read as the main step reads
     // it: a value it refused failed the main step before any create, which this says too.
-    const when = (() => {
-      try {
-        return readRevokeOnExit(runner.getInput('revokeOnExit') || 'false')
-      } catch {
-        return 'refused'
-      }
-    })()
+    let when = 'refused'
+    try {
+      when = readRevokeOnExit(runner.getInput('revokeOnExit') || 'false')
+    } catch {
+      // Left 'refused'.
+    }
     if (when !== 'never' && runner.getInput('operation') === 'create')
       runner.info(
         `This step created no token (no create was sent, or an existing token was reused): ${nothing}`,
@@ -52,14 +52,13 @@ export async function run(
     return
   }
   const search = mustSearch(create)
+  const name = quoteName(create.name)
   if (create.state === 'not sent' || create.state === 'refused') {
     const why =
       create.state === 'refused'
         ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
         : 'its request never left the runner whole (it failed before that: see the main step)'
-    runner.info(
-      `This step's create of ${quoteName(create.name)} made no token, as ${why}: ${nothing}`,
-    )
+    runner.info(`This step's create of ${name} made no token, as ${why}: ${nothing}`)
     return
   }
   if (create.when === 'failure' && !jobFailed(runner, create)) return
@@ -70,19 +69,20 @@ export async function run(
     connection = readConnection((input) => runner.getInput(input), secrets)
   } catch (error) {
     // The inputs' messages quote what was given, which may hold the secret.
-    if (create.id !== undefined) runner.warning(secrets.scrub(revokeFailed(create, error)))
+    if (create.id !== undefined)
+      runner.warning(secrets.scrub(revokeFailed(create.id, create.name, error)))
     if (search) runner.warning(secrets.scrub(notFound(create, error, () => undefined)))
     return
   }
   const options = { transport, bound: POST_STEP_BOUND }
   const { client, deadline, close } = connect(runner, connection, secrets, clock, options)
   try {
-    if (create.id !== undefined) await revokeAtEnd(client, runner, create)
+    if (create.id !== undefined) await revokeAtEnd(client, runner, create.id, create.name)
     if (!search) return
     runner.info(
       create.id === undefined
-        ? `No answer said what became of this step's create of ${quoteName(create.name)}: looking for the token it may have made (revokeOnExit).`
-        : `An attempt of this step's create of ${quoteName(create.name)} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`,
+        ? `No answer said what became of this step's create of ${name}: looking for the token it may have made (revokeOnExit).`
+        : `An attempt of this step's create of ${name} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`,
     )
     const context = { clock, deadline, log: runner }
     const found = await searchCreated(client, create, context, connection.totalTimeoutMs).catch(
@@ -92,7 +92,7 @@ export async function run(
     )
     if (found === undefined) return
     if (found.found === 'one') {
-      await revokeAtEnd(client, runner, { ...create, id: found.token.id })
+      await revokeAtEnd(client, runner, found.token.id, create.name)
       return
     }
     const why =
@@ -101,12 +101,15 @@ export async function run(
         : found.found === 'several'
           ? `${found.tokens.length} active tokens of that name were created since the step began, and it could not tell which one this step created: ${found.tokens.map(shortId).join(', ')}; revoke the one you do not need.`
           : `the only candidate, ${shortId(found.token)}, was not revoked because ${found.why}. Revoke it if it is this step's.`
-    runner.warning(
-      `Did not revoke a token named ${quoteName(create.name)} at the end of the job: ${why}`,
-    )
+    runner.warning(`Did not revoke a token named ${name} at the end of the job: ${why}`)
   } finally {
     close()
   }
+}
+
+/** Whether the token of this create must be looked for at the end: its fate is not known. */
+export function mustSearch({ state, lostEarlier }: CreateRecord): boolean {
+  return state === 'sent' || state === 'unknown' || lostEarlier === true
 }
 
 /**
@@ -151,18 +154,18 @@ function deleteTokenFile(runner: Runner): void {
 }
 
 /** A token of this step's, revoked by its id at the end of the job; a failure is a warning. */
-async function revokeAtEnd(client: PlatformClient, runner: Runner, token: CreateRecord) {
-  const label = tokenLabel({ id: token.id ?? '', name: token.name })
+async function revokeAtEnd(client: PlatformClient, runner: Runner, id: string, name: string) {
+  const label = tokenLabel({ id, name })
   try {
-    const { alreadyRevoked } = await client.revokeToken(token.id ?? '')
+    const { alreadyRevoked } = await client.revokeToken(id)
     if (alreadyRevoked) runner.info(`The ${label} was already revoked before the end of the job.`)
     else runner.info(`Revoked ${label} at the end of the job (revokeOnExit).`)
   } catch (error) {
-    runner.warning(revokeFailed(token, error))
+    runner.warning(revokeFailed(id, name, error))
   }
 }
 
-function revokeFailed({ id = '', name }: CreateRecord, error: unknown): string {
+function revokeFailed(id: string, name: string, error: unknown): string {
   // An id that is not a UUID is not one the action (or its tokenId input) can revoke by.
   const advice =
     error instanceof UnknownTokenError
@@ -173,10 +176,45 @@ function revokeFailed({ id = '', name }: CreateRecord, error: unknown): string {
   return `Could not revoke ${tokenLabel({ id, name })} at the end of the job: ${messageOf(error)}${advice}`
 }
 
-function notFound(
-  create: CreateRecord,
-  error: unknown,
-  platformTime: (at: number) => number | undefined,
-) {
+function notFound(create: CreateRecord, error: unknown, platformTime: TokenApi['platformTime']) {
   return `Could not look for the token named ${quoteName(create.name)} that this step may have created: ${asSentence(messageOf(error))} ${lookForSentence(create, platformTime)}`
+}
+
+/**
+ * The end's search for the token of a create whose fate is unknown: one list after another,
+ * LOOK_AGAIN_MS apart, while `deadline` allows and the create may still land (or no list
+ * answered); each is one call, which retries what may pass (a list that fails that way is
+ * looked at again later). A failure that waiting will not change (a certificate, a refused
+ * authentication, a 404, an answer that is not JSON) ends it at once, thrown, as is the last
+ * failure when no list answered. Not found, it is `none`: a create can land after the last look.
+ */
+export async function searchCreated(
+  api: Pick<TokenApi, 'listTokens' | 'platformTime'>,
+  create: Pick<CreateRecord, 'name' | 'sentAt' | 'id'>,
+  { clock, deadline, log }: { clock: Clock; deadline: Deadline; log: Logger },
+  totalMs: number,
+): Promise<CreatedToken> {
+  let failure: unknown // The last list's failure, when it may pass.
+  for (let answered = false; ;) {
+    const tokens = await api.listTokens().catch((error: unknown) => {
+      if (!(error instanceof RequestError && error.transient)) throw error
+      failure = error
+    })
+    answered ||= tokens !== undefined
+    const created = tokens && findCreated(tokens, create, (at) => api.platformTime(at), totalMs)
+    if (created !== undefined && created.found !== 'none') return created
+    // Looked at again while the time allows, and no list answered or the create may still land.
+    const landing = answered ? create.sentAt + LATE_CREATE_MS - clock.now() : Infinity
+    if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
+      if (!answered) throw failure
+      return { found: 'none' }
+    }
+    const again = `ooking again in ${LOOK_AGAIN_MS / 1000} s.`
+    log.info(
+      tokens === undefined
+        ? `Listing the tokens failed: ${messageOf(failure)} L${again}`
+        : `No token named ${quoteName(create.name)} in the list yet; a create can land late: l${again}`,
+    )
+    await clock.sleep(LOOK_AGAIN_MS, deadline.stopSignal)
+  }
 }

@@ -110,9 +110,8 @@ export function stopOnCancel(runner: Runner, deadline: Deadline, clock: Clock): 
       })
       return
     }
-    if (!deadline.cutSignal.aborted) {
+    if (!deadline.cutSignal.aborted)
       runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`)
-    }
     deadline.cancel(signal)
     deadline.cut()
   })

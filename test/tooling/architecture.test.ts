@@ -184,9 +184,9 @@ describe('file sizes', () => {
 })
 
 /**
- * One owner for each rule of a create's life: its states and the words that revoke a token
- * nobody holds or name it (create-life.ts), the time window its token is looked for in and
- * where to look (find-created.ts), each written once in src/; the others call them.
+ * One owner for each rule of a create's life: its states, the words that revoke a token
+ * nobody holds or name it, the time window its token is looked for in and where to look
+ * (create-life.ts), each written once in src/; the others call them.
  */
 describe('each rule lives in one place', () => {
   const sources = execFileSync(
@@ -203,15 +203,15 @@ describe('each rule lives in one place', () => {
     sources.filter((file) => pattern.test(readFileSync(`${ROOT}/${file}`, 'utf8')))
 
   it.each([
-    ['the states of a create', /'not sent' \| 'sent'/, 'create-life.ts'],
+    ['the states of a create', /'not sent', 'sent'/, 'create-life.ts'],
     ['"revoked at once"', /revoked at once\./, 'create-life.ts'],
     ['"Revoking it at once failed too"', /Revoking it at once failed too/, 'create-life.ts'],
-    ['the clocks’ margins of the time window', /CLOCK_MARGIN_MS = /, 'find-created.ts'],
-    ['the time window’s arithmetic', /LATE_CREATE_MS \+/, 'find-created.ts'],
+    ['the clocks’ margins of the time window', /CLOCK_MARGIN_MS = /, 'create-life.ts'],
+    ['the time window’s arithmetic', /LATE_CREATE_MS \+/, 'create-life.ts'],
     [
       'where a lost create’s token would be',
       /would be this step's, and nobody has its value/,
-      'find-created.ts',
+      'create-life.ts',
     ],
     ['a file that could not be written', /new FileWriteError\(/, 'shared/errors.ts'],
     ['whether an audit fails', /function auditFailure/, 'operations/audit.ts'],

@@ -10,7 +10,7 @@ import {
   readInputs,
 } from '../../../../src/inputs/read.js'
 import { Secrets } from '../../../../src/shared/secrets.js'
-import { authEndpoint } from '../../../../src/platform/http.js'
+import { authEndpoint } from '../../../../src/platform/api.js'
 import { refusal } from '../../../fixtures/input-error.js'
 import { CONNECTION, OPERATION, PROJECT_ID, read, TOKEN_ID } from '../../../fixtures/inputs.js'
 import { recordingSecrets } from '../../../fixtures/secrets.js'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { Session } from '../../../../src/platform/client.js'
-import type { AccessToken } from '../../../../src/platform/decode.js'
+import type { AccessToken } from '../../../../src/platform/api.js'
 
 function counting(tokens: AccessToken[]) {
   let calls = 0

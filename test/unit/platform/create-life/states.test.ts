@@ -3,7 +3,6 @@ import { describe, expect, it } from '@jest/globals'
 import { AuthenticationError, DeadlineError, RequestError } from '../../../../src/shared/errors.js'
 import {
   CreateLife,
-  mustSearch,
   revokeUnheld,
   type CreateContext,
   type CreateRecord,
@@ -11,6 +10,7 @@ import {
 import { FakeClock } from '../../../fixtures/clock.js'
 import { recordingRunner } from '../../../fixtures/runner.js'
 import { token } from '../../../fixtures/token-api.js'
+import { mustSearch } from '../../../../src/post/step.js'
 
 const SENT_AT = Date.UTC(2026, 10, 22, 12, 0, 0)
 const iso = (ms: number) => new Date(ms).toISOString()

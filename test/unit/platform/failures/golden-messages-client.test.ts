@@ -4,6 +4,7 @@
 import nock from 'nock'
 import { PlatformClient } from '../../../../src/platform/client.js'
 import { TransportError } from '../../../../src/platform/http.js'
+import { Deadline } from '../../../../src/shared/time.js'
 import { FakeClock } from '../../../fixtures/clock.js'
 import { recordingRunner } from '../../../fixtures/runner.js'
 import { recordingSecrets } from '../../../fixtures/secrets.js'
@@ -48,6 +49,7 @@ const unanswered = (error: TransportError) =>
       secrets: recordingSecrets().secrets,
       log: recordingRunner(),
       clock: new FakeClock(),
+      deadline: new Deadline(new FakeClock(), 0),
       transport: new FakeTransport([error]),
     }).listTokens(),
   )

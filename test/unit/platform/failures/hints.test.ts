@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { apiPathHint, transportHint } from '../../../../src/platform/failures.js'
 import { TransportError } from '../../../../src/platform/http.js'
-import { PLAIN_HTTP } from '../../../../src/platform/no-answer.js'
+import { PLAIN_HTTP } from '../../../../src/platform/http.js'
 import { TOKEN_ID as ID } from '../../../fixtures/inputs.js'
 
 // The words of each hint: test/unit/platform/failures/golden-messages-call-loop.test.ts.

@@ -1,7 +1,7 @@
 // Golden messages of the post step (revokeOnExit): a token revoked or not, a lost create
 // looked for, a warning for what could not be done. Worded by run over a scripted
 // FakeTransport, with the state the main step leaves. See test/fixtures/golden.ts.
-import { TOKENS_PATH } from '../../../../src/platform/http.js'
+import { TOKENS_PATH } from '../../../../src/platform/api.js'
 import { run as runPost } from '../../../../src/post/step.js'
 import { FakeClock } from '../../../fixtures/clock.js'
 import { pinMessages } from '../../../fixtures/golden.js'

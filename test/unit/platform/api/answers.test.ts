@@ -5,7 +5,7 @@ import {
   readCreated,
   readList,
   type Answer,
-} from '../../../../src/platform/decode.js'
+} from '../../../../src/platform/api.js'
 import { RequestError } from '../../../../src/shared/errors.js'
 import { TOKEN_ID as ID } from '../../../fixtures/inputs.js'
 
@@ -38,7 +38,7 @@ describe('readCreated', () => {
   )
 
   it('says why, without the value', () => {
-    // The words: test/unit/platform/decode/golden-messages.test.ts.
+    // The words: test/unit/platform/api/golden-messages.test.ts.
     const created = record({ id: '..', tokenValue: 'the-new-value' })
     const refused = () => readCreated(REQUEST, answer(201, created))
     expect(refused).toThrow(`POST ${REQUEST.url} answered 201`)
@@ -102,7 +102,7 @@ describe('readAccessToken', () => {
     ...['eyJ\r\nX-Evil: 1', 'eyJ\r', 'eyJ\nabc', 'eyJ€', 'eyJ\u0000', 'eyJ abc', 'eyJ\tabc'],
     ...['eyJ\u007f', 'eyJé', ' eyJ'],
   ])('refuses %j, which cannot be sent as a header value', (value) => {
-    // The words: test/unit/platform/decode/golden-messages.test.ts.
+    // The words: test/unit/platform/api/golden-messages.test.ts.
     const refused = () => readAccessToken(REQUEST, answer(200, { access_token: value }), now)
     expect(refused).toThrow(`POST ${REQUEST.url} answered 200`)
     expect(refused).toThrow('access_token cannot be sent as a header value')

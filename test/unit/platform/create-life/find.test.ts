@@ -1,11 +1,7 @@
 // Which token a create whose answer was lost made: its window, the one candidate, and where to look.
 import { describe, expect, it } from '@jest/globals'
-import {
-  createWindow,
-  findCreated,
-  lookForSentence,
-  type PlatformTime,
-} from '../../../../src/platform/find-created.js'
+import { createWindow, findCreated, lookForSentence } from '../../../../src/platform/create-life.js'
+import type { PlatformTime } from '../../../../src/platform/call-loop.js'
 import type { TokenRecord } from '../../../../src/shared/records.js'
 
 const SENT_AT = Date.parse('2026-11-01T10:00:00.000Z')
@@ -61,7 +57,7 @@ describe('findCreated, with the platform’s clock known from its Date headers',
 
   it('is unsure of a token whose createdAt cannot be read: it may be the create’s, or older', () => {
     const tokens = [token('a', 1_000, { createdAt: 'yesterday' })]
-    // The words of each why: test/unit/platform/find-created/golden-messages.test.ts.
+    // The words of each why: test/unit/platform/create-life/golden-messages-find.test.ts.
     expect(findCreated(tokens, PR7, skewed(0))).toEqual({
       found: 'unsure',
       token: tokens[0],
@@ -130,16 +126,14 @@ describe('findCreated: only what the create could have made, and not the one kno
   const last = total + 60_000 + 2_000
 
   it('takes one made at the last moment it could land, and none made a millisecond later', () => {
-    const options = { totalMs: total }
-    expect(findCreated([token('own', last)], PR7, skewed(0), options).found).toBe('one')
-    expect(findCreated([token('later', last + 1_000)], PR7, skewed(0), options).found).toBe('none')
+    expect(findCreated([token('own', last)], PR7, skewed(0), total).found).toBe('one')
+    expect(findCreated([token('later', last + 1_000)], PR7, skewed(0), total).found).toBe('none')
   })
 
   it('without a Date header, allows the clocks a minute more, and no more', () => {
-    const options = { totalMs: total }
     const unknown = last - 2_000 + 60_000
-    expect(findCreated([token('own', unknown)], PR7, noDate, options).found).toBe('one')
-    expect(findCreated([token('x', unknown + 1_000)], PR7, noDate, options).found).toBe('none')
+    expect(findCreated([token('own', unknown)], PR7, noDate, total).found).toBe('one')
+    expect(findCreated([token('x', unknown + 1_000)], PR7, noDate, total).found).toBe('none')
   })
 
   it('with no totalTimeout, nothing bounds it', () => {
@@ -148,7 +142,7 @@ describe('findCreated: only what the create could have made, and not the one kno
 
   it('leaves out the token known already, whatever the case of its id', () => {
     const tokens = [token('ABC-1', 500), token('first', 1_000)]
-    expect(findCreated(tokens, PR7, skewed(0), { except: 'abc-1' })).toEqual({
+    expect(findCreated(tokens, { ...PR7, id: 'abc-1' }, skewed(0))).toEqual({
       found: 'one',
       token: tokens[1],
     })

@@ -1,6 +1,6 @@
 // A request that got no answer, in words: TLS failures in the action's words, never OpenSSL's (issue 32).
 import { describe, expect, it } from '@jest/globals'
-import { inWords, kindOf, PLAIN_HTTP } from '../../../src/platform/no-answer.js'
+import { inWords, kindOf, PLAIN_HTTP } from '../../../../src/platform/http.js'
 
 /** An error as Node raises it: a message and a code. */
 const nodeError = (message: string, code?: string) => Object.assign(new Error(message), { code })

@@ -1,7 +1,8 @@
-// Golden messages of find-created.ts: why a candidate for a lost create's token cannot be
+// Golden messages of create-life.ts's search (findCreated) and the post step's (searchCreated): why a candidate for a lost create's token cannot be
 // taken for it, and the search's line when a list fails. Worded by findCreated and
 // searchCreated alone. See test/fixtures/golden.ts.
-import { findCreated, searchCreated } from '../../../../src/platform/find-created.js'
+import { findCreated } from '../../../../src/platform/create-life.js'
+import { searchCreated } from '../../../../src/post/step.js'
 import { RequestError } from '../../../../src/shared/errors.js'
 import type { TokenRecord } from '../../../../src/shared/records.js'
 import { Deadline } from '../../../../src/shared/time.js'

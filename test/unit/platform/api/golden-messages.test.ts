@@ -1,8 +1,8 @@
-// Golden messages of decode.ts: an answer that cannot be used (an access_token that cannot be
+// Golden messages of api.ts: an answer that cannot be used (an access_token that cannot be
 // a header, a list that is not one, a new token's id that is not a UUID). Worded by a
 // PlatformClient against nock, or by readCreated alone. See test/fixtures/golden.ts.
 import nock from 'nock'
-import { readCreated } from '../../../../src/platform/decode.js'
+import { readCreated } from '../../../../src/platform/api.js'
 import { failedStep, pinMessages, thrown } from '../../../fixtures/golden.js'
 import {
   API,

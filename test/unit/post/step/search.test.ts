@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { Deadline } from '../../../../src/shared/time.js'
 import { DeadlineError, RequestError } from '../../../../src/shared/errors.js'
-import { searchCreated } from '../../../../src/platform/find-created.js'
+import { searchCreated } from '../../../../src/post/step.js'
 import { FakeClock } from '../../../fixtures/clock.js'
 import { recordingRunner } from '../../../fixtures/runner.js'
 import { FakeTokenApi, token } from '../../../fixtures/token-api.js'
