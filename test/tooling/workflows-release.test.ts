@@ -73,6 +73,59 @@ describe('the release workflow', () => {
   })
 })
 
+describe('the npm job: the command line published with provenance', () => {
+  const release = workflow('.github/workflows/release.yml')
+  const npm = release.jobs.npm
+
+  it('after the same gates as the release, with the OIDC token and nothing to write', () => {
+    expect(npm?.needs).toEqual(release.jobs.publish?.needs)
+    expect(npm?.permissions).toEqual({ contents: 'read', 'id-token': 'write' })
+  })
+
+  it("checks that the bundles carry the tag's version before anything is published", () => {
+    const check = release.jobs.check?.steps?.find((step) => step.run?.includes('npm run package'))
+    expect(check?.run).toContain('cli_version=$(node dist/cli/index.js --version)')
+    expect(check?.run).toContain('if [ "v$cli_version" != "$TAG" ]; then')
+  })
+
+  /** The publish step run with bash and a fake `npm` that prints its arguments. */
+  function publish(tag: string, version: string): { code: number; npm: string } {
+    const script = npm?.steps?.find((step) => step.run?.includes('npm publish'))?.run ?? ''
+    const dir = mkdtempSync(join(tmpdir(), 'release-npm-'))
+    try {
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ version }))
+      writeFileSync(join(dir, 'npm'), `#!/bin/sh\necho "$@" > '${dir}/npm.args'\n`)
+      chmodSync(join(dir, 'npm'), 0o755)
+      const env = { PATH: `${dir}:${process.env.PATH ?? ''}`, TAG: tag }
+      try {
+        execFileSync('bash', ['-eo', 'pipefail', '-c', script], { cwd: dir, env, stdio: 'pipe' })
+      } catch {
+        return { code: 1, npm: '' }
+      }
+      return { code: 0, npm: readFileSync(join(dir, 'npm.args'), 'utf8').trim() }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+
+  it.each([
+    ['a release, as latest', 'v1.2.0', '1.2.0', 'latest'],
+    ['a pre-release, as next', 'v2.0.0-rc.1', '2.0.0-rc.1', 'next'],
+  ])(
+    'publishes %s: provenance, public, no script of the package run',
+    (_, tag, version, distTag) => {
+      expect(publish(tag, version)).toEqual({
+        code: 0,
+        npm: `publish --provenance --access public --ignore-scripts --tag ${distTag}`,
+      })
+    },
+  )
+
+  it('publishes nothing when package.json has another version than the tag', () => {
+    expect(publish('v1.2.0', '1.1.0')).toEqual({ code: 1, npm: '' })
+  })
+})
+
 /**
  * The publish job's own look at the tags, run with bash and a fake `gh` that lists `tags`:
  * whether `tag` is still the highest stable release of all, and of its major.
