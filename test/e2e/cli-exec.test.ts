@@ -1,9 +1,19 @@
 // gateway-token exec, the committed bundle, against the fake platform: COMMAND run with the token (and never with the client secret), its exit code or 128 + its signal's number, SIGINT and SIGTERM passed on, then the token revoked as --revoke-on-exit says; COMMAND never run when the create failed.
 import { describe, expect, it } from '@jest/globals'
-import { existsSync, readFileSync } from 'node:fs'
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { TokenRecord } from '../support/fake-platform.mjs'
-import { expectClean, platformEnv, runCli, useCliPlatform, useTempDirs } from './cli-helpers.js'
+import { node24 } from '../support/node24.mjs'
+import { ROOT } from '../support/runner.mjs'
+import {
+  CLI,
+  expectClean,
+  onlyToken,
+  platformEnv,
+  runCli,
+  runProgram,
+  useCliPlatform,
+  useTempDirs,
+} from './cli-helpers.js'
 import { AUTH, CREATE, revokeLine } from './helpers.js'
 
 const { platform, valueOf } = useCliPlatform()
@@ -32,13 +42,6 @@ async function exec(
   return { ...run, wrote }
 }
 
-/** The only token of the platform. */
-function onlyToken(): TokenRecord {
-  const tokens = [...platform().tokens.values()]
-  expect(tokens).toHaveLength(1)
-  return tokens[0] as TokenRecord
-}
-
 /** COMMAND's environment, as `env` writes it to $OUT/env: its variables by name. */
 const variables = (dump: string | undefined) =>
   Object.fromEntries(
@@ -51,7 +54,7 @@ const variables = (dump: string | undefined) =>
 describe('gateway-token exec: COMMAND with the token, its exit code, the token revoked', () => {
   it('runs COMMAND with the value in GATEWAY_TOKEN, without the client secret; then revokes it; exits 0', async () => {
     const run = await exec([], 'env > "$OUT/env"; echo ran')
-    const token = onlyToken()
+    const token = onlyToken(platform())
     expect(run.code).toBe(0)
     // stdout is COMMAND's: gateway-token writes nothing there itself.
     expect(run.stdout).toBe('ran\n')
@@ -69,7 +72,7 @@ describe('gateway-token exec: COMMAND with the token, its exit code, the token r
   it("exits with COMMAND's own code, and revokes the token all the same", async () => {
     const run = await exec([], 'exit 3')
     expect(run.code).toBe(3)
-    expect(onlyToken().state).toBe('revoked')
+    expect(onlyToken(platform()).state).toBe('revoked')
     expectClean(run, platform())
   })
 
@@ -77,7 +80,7 @@ describe('gateway-token exec: COMMAND with the token, its exit code, the token r
     const run = await exec(['--env', 'MEDIATOR_TOKEN'], 'env > "$OUT/env"')
     const seen = variables(run.wrote('env'))
     expect(run.code).toBe(0)
-    expect(seen.MEDIATOR_TOKEN).toBe(valueOf(onlyToken().id))
+    expect(seen.MEDIATOR_TOKEN).toBe(valueOf(onlyToken(platform()).id))
     expect(seen).not.toHaveProperty('GATEWAY_TOKEN')
     expectClean(run, platform())
   })
@@ -88,7 +91,7 @@ describe('gateway-token exec: COMMAND with the token, its exit code, the token r
       'printf %s "$TOKEN_FILE" > "$OUT/path"; cp "$TOKEN_FILE" "$OUT/copy"; ' +
         'stat -c %a "$TOKEN_FILE" > "$OUT/mode"; env > "$OUT/env"',
     )
-    const token = onlyToken()
+    const token = onlyToken(platform())
     const path = run.wrote('path') ?? ''
     expect(run.code).toBe(0)
     expect(run.wrote('copy')).toBe(valueOf(token.id))
@@ -105,13 +108,13 @@ describe('gateway-token exec: COMMAND with the token, its exit code, the token r
   it('--revoke-on-exit failure: kept after COMMAND succeeded, revoked after it failed', async () => {
     const succeeded = await exec(['--revoke-on-exit', 'failure'], 'true')
     expect(succeeded.code).toBe(0)
-    expect(onlyToken().state).toBe('active')
+    expect(onlyToken(platform()).state).toBe('active')
     expect(platform().requests.filter((r) => r.path.includes('/revoke'))).toEqual([])
     platform().tokens.clear()
 
     const failed = await exec(['--revoke-on-exit', 'failure'], 'exit 5')
     expect(failed.code).toBe(5)
-    expect(onlyToken().state).toBe('revoked')
+    expect(onlyToken(platform()).state).toBe('revoked')
     expectClean(succeeded, platform())
     expectClean(failed, platform())
   })
@@ -119,7 +122,7 @@ describe('gateway-token exec: COMMAND with the token, its exit code, the token r
   it('--revoke-on-exit never: kept whatever COMMAND did', async () => {
     const run = await exec(['--revoke-on-exit', 'never'], 'exit 4')
     expect(run.code).toBe(4)
-    expect(onlyToken().state).toBe('active')
+    expect(onlyToken(platform()).state).toBe('active')
     expectClean(run, platform())
   })
 
@@ -130,7 +133,7 @@ describe('gateway-token exec: COMMAND with the token, its exit code, the token r
     )
     expect(run.code).toBe(0)
     expect(run.stdout).toBe('args: --help --version\n')
-    expect(onlyToken().state).toBe('revoked')
+    expect(onlyToken(platform()).state).toBe('revoked')
   })
 
   it('a COMMAND that cannot be started: 127, and the token revoked', async () => {
@@ -139,7 +142,7 @@ describe('gateway-token exec: COMMAND with the token, its exit code, the token r
     })
     expect(run.code).toBe(127)
     expect(run.stderr).toContain('error: could not run /nonexistent/deploy')
-    expect(onlyToken().state).toBe('revoked')
+    expect(onlyToken(platform()).state).toBe('revoked')
     expectClean(run, platform())
   })
 })
@@ -160,7 +163,7 @@ describe('gateway-token exec: signals', () => {
       expect(run.signal).toBeNull()
       expect(run.code).toBe(code)
       expect(run.wrote('got')).toBe(`${trapped}\n`)
-      const token = onlyToken()
+      const token = onlyToken(platform())
       expect(token.state).toBe('revoked')
       expect(platform().requestLines().slice(-1)).toEqual([revokeLine(token.id)])
       expectClean(run, platform())
@@ -170,7 +173,7 @@ describe('gateway-token exec: signals', () => {
   it('a COMMAND that a passed-on SIGTERM ends: 128 + 15, the token revoked', async () => {
     const run = await exec([], 'echo ready; while :; do sleep 0.1; done', { signal: 'SIGTERM' })
     expect(run.code).toBe(143)
-    expect(onlyToken().state).toBe('revoked')
+    expect(onlyToken(platform()).state).toBe('revoked')
     expectClean(run, platform())
   })
 
@@ -180,7 +183,7 @@ describe('gateway-token exec: signals', () => {
   ])('a COMMAND ended by %s: 128 + its number, revoked as a failure', async (_, name, code) => {
     const run = await exec(['--revoke-on-exit', 'failure'], `kill -${name} $$`)
     expect(run.code).toBe(code)
-    expect(onlyToken().state).toBe('revoked')
+    expect(onlyToken(platform()).state).toBe('revoked')
     expectClean(run, platform())
   })
 })
@@ -220,7 +223,7 @@ describe('gateway-token exec: COMMAND never runs when the create failed, exit 1'
     expect([run.code, run.stdout]).toEqual([1, ''])
     expect(run.wrote('ran')).toBeUndefined()
     expect(run.stderr).toContain("whether token 'pr-1' was created is unknown")
-    const token = onlyToken()
+    const token = onlyToken(platform())
     expect(run.stderr).toContain(`Revoked gateway token 'pr-1' (${token.id}) at the end of the job`)
     expect(token.state).toBe('revoked')
     expect(platform().faultsLeft()).toBe(0)
@@ -232,5 +235,29 @@ describe('gateway-token exec: COMMAND never runs when the create failed, exit 1'
     expect([run.code, run.stdout]).toEqual([2, ''])
     expect(run.wrote('ran')).toBeUndefined()
     expect(platform().requests).toEqual([])
+  })
+})
+
+describe("the README's line for pipelines outside GitHub Actions", () => {
+  it('runs as it is: ./deploy.sh gets the token in GATEWAY_TOKEN, revoked when it ends', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const section = readme.slice(readme.indexOf('\n## Outside GitHub Actions\n'))
+    const line = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? ''
+    expect(line).toContain('gateway-token exec')
+    const dir = tempDir()
+    writeFileSync(join(dir, 'gateway-token'), `#!/bin/sh\nexec '${node24()}' '${CLI}' "$@"\n`)
+    writeFileSync(join(dir, 'deploy.sh'), '#!/bin/sh\nprintf %s "$GATEWAY_TOKEN" > deployed\n')
+    for (const file of ['gateway-token', 'deploy.sh']) chmodSync(join(dir, file), 0o755)
+    const tmp = tempDir()
+    const env = { ...platformEnv(platform()), PATH: `${dir}:${process.env.PATH ?? ''}` }
+    const run = await runProgram(
+      ['sh', '-ec', line],
+      { ...env, BUILD_NUMBER: '7', TMPDIR: tmp },
+      dir,
+    )
+    const token = onlyToken(platform())
+    expect([run.code, token.name, token.state]).toEqual([0, 'deploy-7', 'revoked'])
+    expect(readFileSync(join(dir, 'deployed'), 'utf8')).toBe(valueOf(token.id))
+    expectClean({ ...run, leftInTmp: readdirSync(tmp) }, platform())
   })
 })
