@@ -775,6 +775,7 @@ const TASK_INPUTS = {
     audit: { name: readNameFilters, olderThan: readAuditAge },
 };
 const OPERATIONS = Object.keys(TASK_INPUTS);
+const inputsOf = (operation) => Object.keys(TASK_INPUTS[operation]);
 const TASK_SPECIFIC = [...new Set(Object.values(TASK_INPUTS).flatMap(Object.keys))];
 function readInputs(read, secrets, given) {
     secrets.add(read('clientSecret'));
@@ -3790,14 +3791,16 @@ function failureMessage(error, operation, secrets, runner) {
 
 
 
+
 const COMMANDS = {
-    create: 'name ifExists --token-file --print-value --k8s-secret --k8s-key --k8s-namespace --json',
-    list: 'name state --json',
-    revoke: 'tokenId --json',
-    cleanup: 'name olderThan keep keepIds dryRun concurrency --json',
-    audit: 'name olderThan --json',
-    exec: 'name ifExists revokeOnExit --env --token-file-env',
+    create: '--token-file --print-value --k8s-secret --k8s-key --k8s-namespace --json',
+    list: '--json',
+    revoke: '--json',
+    cleanup: '--json',
+    audit: '--json',
+    exec: '--env --token-file-env',
 };
+const HANDED_ON = ['envName', 'writeTokenFile'];
 const CONNECTION = 'baseUrl authUrl clientId expectedProjectId timeout retries totalTimeout --client-secret-file';
 const SWITCHES = ['dryRun', '--json', '--print-value'];
 const REPEATED = ['name', 'keepIds'];
@@ -3856,12 +3859,14 @@ function readArgs(args, env) {
     if (!Object.hasOwn(COMMANDS, command))
         throw usage('COMMAND', `must be one of ${Object.keys(COMMANDS).join(', ')}; got ${quote(command)}.`);
     const known = command;
-    const inputs = { operation: known === 'exec' ? 'create' : known };
+    const operation = known === 'exec' ? 'create' : known;
+    const inputs = { operation };
     for (const [input, variable] of Object.entries(ENVIRONMENT))
         if (env[variable])
             inputs[input] = env[variable];
     const own = {};
-    const names = `${COMMANDS[known]} ${CONNECTION}`.split(' ');
+    const reads = inputsOf(operation).filter((input) => !HANDED_ON.includes(input) && (input !== 'revokeOnExit' || known === 'exec'));
+    const names = [...reads, ...`${COMMANDS[known]} ${CONNECTION}`.split(' ')];
     const flagsOf = names.map((name) => (name.startsWith('--') ? name : `--${flagOf(name)}`));
     for (let i = 0; i < flags.length; i++) {
         const [flag = '', inline] = (flags[i] ?? '').split(/=(.*)/s);

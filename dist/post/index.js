@@ -884,6 +884,7 @@ const TASK_INPUTS = {
     audit: { name: readNameFilters, olderThan: readAuditAge },
 };
 const OPERATIONS = Object.keys(TASK_INPUTS);
+const inputsOf = (operation) => Object.keys(TASK_INPUTS[operation]);
 const TASK_SPECIFIC = [...new Set(Object.values(TASK_INPUTS).flatMap(Object.keys))];
 function readInputs(read, secrets, given) {
     secrets.add(read('clientSecret'));

@@ -1,23 +1,26 @@
 // The command line's words: its commands and flags read into the action's inputs (and the destinations only a terminal has), the connection from the environment, the usage.
 import { readFileSync } from 'node:fs'
+import { inputsOf } from '../inputs/read.js'
 import { closest } from '../inputs/unknown-inputs.js'
 import { ActionError, messageOf } from '../shared/errors.js'
 import { quote } from '../shared/text.js'
 
 /**
- * Each command's flags: the action's inputs it reads (a flag is the input's name in
- * kebab-case), and after them, written as flags, those only a terminal has. The connection
- * and its bounds are every command's.
+ * Each command's flags: the inputs its operation reads (inputs/read.ts; a flag is the
+ * input's name in kebab-case), then, written as flags, those only a terminal has. exec is a
+ * create with COMMAND. The connection and its bounds are every command's.
  */
 const COMMANDS = {
-  create: 'name ifExists --token-file --print-value --k8s-secret --k8s-key --k8s-namespace --json',
-  list: 'name state --json',
-  revoke: 'tokenId --json',
-  cleanup: 'name olderThan keep keepIds dryRun concurrency --json',
-  audit: 'name olderThan --json',
-  exec: 'name ifExists revokeOnExit --env --token-file-env',
+  create: '--token-file --print-value --k8s-secret --k8s-key --k8s-namespace --json',
+  list: '--json',
+  revoke: '--json',
+  cleanup: '--json',
+  audit: '--json',
+  exec: '--env --token-file-env',
 }
 export type Command = keyof typeof COMMANDS
+/** A create's inputs for the job's later steps, whose place the terminal's own flags take. */
+const HANDED_ON = ['envName', 'writeTokenFile']
 const CONNECTION =
   'baseUrl authUrl clientId expectedProjectId timeout retries totalTimeout --client-secret-file'
 const SWITCHES = ['dryRun', '--json', '--print-value']
@@ -99,11 +102,16 @@ export function readArgs(
       `must be one of ${Object.keys(COMMANDS).join(', ')}; got ${quote(command)}.`,
     )
   const known = command as Command
-  const inputs: Record<string, string> = { operation: known === 'exec' ? 'create' : known }
+  const operation = known === 'exec' ? 'create' : known
+  const inputs: Record<string, string> = { operation }
   for (const [input, variable] of Object.entries(ENVIRONMENT))
     if (env[variable]) inputs[input] = env[variable]
   const own: Record<string, string> = {}
-  const names = `${COMMANDS[known]} ${CONNECTION}`.split(' ')
+  // revokeOnExit: the end of a job, which only exec has.
+  const reads = inputsOf(operation).filter(
+    (input) => !HANDED_ON.includes(input) && (input !== 'revokeOnExit' || known === 'exec'),
+  )
+  const names = [...reads, ...`${COMMANDS[known]} ${CONNECTION}`.split(' ')]
   const flagsOf = names.map((name) => (name.startsWith('--') ? name : `--${flagOf(name)}`))
   for (let i = 0; i < flags.length; i++) {
     const [flag = '', inline] = (flags[i] ?? '').split(/=(.*)/s)

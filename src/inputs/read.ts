@@ -86,6 +86,8 @@ const TASK_INPUTS = {
 } satisfies Record<string, Partial<Record<Optional, parsers.Parser<unknown>>>>
 type Operation = keyof typeof TASK_INPUTS
 const OPERATIONS = Object.keys(TASK_INPUTS) as Operation[]
+/** The inputs an operation reads besides the connection (the command line's flags too). */
+export const inputsOf = (operation: Operation): string[] => Object.keys(TASK_INPUTS[operation])
 // The inputs that some operations read and the others ignore.
 const TASK_SPECIFIC = [...new Set(Object.values(TASK_INPUTS).flatMap(Object.keys))] as Optional[]
 
