@@ -4,7 +4,7 @@ import type { CreateOptions } from '../../../src/platform/client.js'
 import { perform } from '../../../src/operations/index.js'
 import { Deadline } from '../../../src/shared/time.js'
 import { FakeClock } from '../../fixtures/clock.js'
-import { cleanupTask, createTask } from '../../fixtures/done.js'
+import { cleanupTask, createTask, listTask } from '../../fixtures/done.js'
 import { recordingRunner } from '../../fixtures/runner.js'
 import { FakeTokenApi, token } from '../../fixtures/token-api.js'
 
@@ -19,14 +19,14 @@ const context = () => {
 describe('perform', () => {
   it('runs each operation against the client, and returns its result beside the task', async () => {
     const api = new FakeTokenApi([token(ID, 'ci', 40)])
-    const listTask: ListTask = { operation: 'list', name: undefined, state: 'all' }
-    const listed = await perform(api, listTask, context())
+    const listing = listTask()
+    const listed = await perform(api, listing, context())
     expect(listed).toEqual({
       operation: 'list',
-      task: listTask,
+      task: listing,
       result: { operation: 'list', tokens: [expect.objectContaining({ id: ID })], total: 1 },
     })
-    expect(listed.task).toBe(listTask)
+    expect(listed.task).toBe(listing)
     const revokeTask: RevokeTask = { operation: 'revoke', tokenId: ID }
     const revoked = await perform(api, revokeTask, context())
     expect(revoked).toEqual({
@@ -34,22 +34,14 @@ describe('perform', () => {
       task: revokeTask,
       result: expect.objectContaining({ operation: 'revoke', alreadyRevoked: false }),
     })
-    const cleanupTask: CleanupTask = {
-      operation: 'cleanup',
-      name: ['ci'],
-      olderThan: undefined,
-      keep: 0,
-      keepIds: [],
-      dryRun: true,
-      concurrency: 1,
-    }
-    const cleaned = await perform(api, cleanupTask, context())
+    const cleaning = cleanupTask({ name: ['ci'], olderThan: undefined, dryRun: true })
+    const cleaned = await perform(api, cleaning, context())
     expect(cleaned).toMatchObject({
       operation: 'cleanup',
-      task: cleanupTask,
+      task: cleaning,
       result: { operation: 'cleanup', revoked: [] },
     })
-    expect(cleaned.task).toBe(cleanupTask)
+    expect(cleaned.task).toBe(cleaning)
     expect(api.calls).toEqual(['list', `revoke ${ID}`, 'list'])
   })
 
@@ -60,7 +52,7 @@ describe('perform', () => {
       token('b', 'prod', 1, { projectId: P }),
     ])
     const tasks: [ListTask, AuditTask, CleanupTask] = [
-      { operation: 'list', name: ['none'], state: 'all' },
+      listTask({ name: ['none'], state: 'all' }),
       { operation: 'audit', name: ['none'], olderThan: days(90) },
       cleanupTask({ name: ['none'], dryRun: true }),
     ]
@@ -129,7 +121,7 @@ describe('list', () => {
 
   it('returns every record newest first, with the total', async () => {
     const api = new FakeTokenApi(tokens())
-    const result = await list(api, { operation: 'list', name: undefined, state: 'all' })
+    const result = await list(api, listTask())
     expect(result.tokens.map((t) => t.id)).toEqual(['b', 'd', 'a', 'c'])
     expect(result.total).toBe(4)
     expect(api.calls).toEqual(['list'])
@@ -137,11 +129,11 @@ describe('list', () => {
 
   it('filters by a name pattern and by state', async () => {
     const api = new FakeTokenApi(tokens())
-    const active = await list(api, { operation: 'list', name: ['ci-*'], state: 'active' })
+    const active = await list(api, listTask({ name: ['ci-*'], state: 'active' }))
     expect(active.tokens.map((t) => t.id)).toEqual(['d', 'a'])
-    const revoked = await list(api, { operation: 'list', name: ['ci-*'], state: 'revoked' })
+    const revoked = await list(api, listTask({ name: ['ci-*'], state: 'revoked' }))
     expect(revoked.tokens.map((t) => t.id)).toEqual(['c'])
-    const exact = await list(api, { operation: 'list', name: ['ci-eu'], state: 'all' })
+    const exact = await list(api, listTask({ name: ['ci-eu'], state: 'all' }))
     expect(exact.tokens.map((t) => t.id)).toEqual(['d', 'a'])
   })
 })

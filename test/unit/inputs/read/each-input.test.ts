@@ -5,7 +5,6 @@ import { inputVariable } from '../../../../src/inputs/unknown-inputs.js'
 import {
   type CreateTask,
   type Inputs,
-  type ListTask,
   readConnection,
   readInputs,
 } from '../../../../src/inputs/read.js'
@@ -118,8 +117,8 @@ describe('readInputs', () => {
 
   it('applies the defaults itself when the runner did not (a local run)', () => {
     const { inputs } = read({ operation: 'list' }, {})
-    const expected: ListTask = { operation: 'list', name: undefined, state: 'all' }
-    expect(inputs.task).toEqual(expected)
+    expect(inputs.task).toEqual(read({ operation: 'list' }).inputs.task)
+    expect(inputs.task).toMatchObject({ operation: 'list', name: undefined, state: 'all' })
     expect(inputs.connection.timeoutMs).toBe(30_000)
     expect(inputs.summary).toBe(true)
   })
