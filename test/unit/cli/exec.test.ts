@@ -105,9 +105,12 @@ describe('exec', () => {
     created()
     revoke()
     const ready = `${process.env.TMPDIR ?? '/tmp'}/exec-ready-${process.pid}`
-    // The signal as the process gets it (jest's process is not the one the kernel signals).
+    // The signal as the process gets it (jest's process is not the one the kernel signals),
+    // once: a second one, during the revoke, would cancel the post step.
     const poll = setInterval(() => {
-      if (existsSync(ready)) process.emit('SIGTERM', 'SIGTERM')
+      if (!existsSync(ready)) return
+      clearInterval(poll)
+      process.emit('SIGTERM', 'SIGTERM')
     }, 20)
     try {
       const script = `process.on('SIGTERM', () => process.exit(42)); require('fs').writeFileSync('${ready}', ''); setTimeout(() => process.exit(9), 10000)`
