@@ -10,7 +10,8 @@
  *
  *   1. cold start: the bundle with no inputs (failing on the missing operation) / `node -e 0`
  *   2. bundle size of the main entry file
- *   3. create, end to end: the curl + jq recipe's time / the action's time
+ *   3. create, end to end: the curl + jq recipe's time / the action's time; gateway-token's
+ *      create / the action's, and what exec adds to a create followed by the command
  *   4. cleanup of 300 old tokens, concurrency 8: ideal time / the action's, and a curl loop's / the action's
  *   5. list of 10,000 tokens: the step's peak memory (RSS)
  *   6. throttled cleanups of 300 (bench/throttled.mjs) under each way a platform throttles
@@ -65,6 +66,8 @@ const TARGETS = {
   cleanupVsIdeal: 0.8,
   cleanupVsLoop: 5,
   listRssMiB: 100,
+  cliVsAction: 1.1,
+  execAddsMs: 20,
 }
 
 async function coldStart() {
@@ -199,6 +202,12 @@ const result = {
     nodeFloorMs: round(made.nodeFloorMs, 1),
     floorVsCurl: round(made.floorRatio),
     target: `>= ${TARGETS.createVsCurl}`,
+    cliMs: round(made.cliMs, 1),
+    cliVsAction: round(made.cliVsAction),
+    execMs: round(made.execMs, 1),
+    createThenTrueMs: round(made.createThenTrueMs, 1),
+    execAddsMs: round(made.execAddsMs, 1),
+    execRevokingMs: round(made.execRevokingMs, 1),
   },
   cleanup: {
     vsIdeal: round(cleaned.vsIdeal),
@@ -247,6 +256,18 @@ const rows = [
       : `${result.create.floorVsCurl}x (${result.create.nodeFloorMs} ms)`,
     'what Node.js itself needs',
     '',
+  ],
+  [
+    'Create: gateway-token / action',
+    `${result.create.cliVsAction}x (${result.create.cliMs} ms / ${result.create.actionMs} ms)`,
+    `<= ${TARGETS.cliVsAction}`,
+    met(made.cliVsAction <= TARGETS.cliVsAction),
+  ],
+  [
+    'exec -- true, beyond create then true',
+    `${result.create.execAddsMs} ms (${result.create.execMs} ms / ${result.create.createThenTrueMs} ms; with its revoke ${result.create.execRevokingMs} ms)`,
+    `<= ${TARGETS.execAddsMs} ms`,
+    met(made.execAddsMs <= TARGETS.execAddsMs),
   ],
   [
     `Cleanup ${CLEANUP_TOKENS}: ideal / action`,

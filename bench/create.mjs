@@ -1,13 +1,17 @@
 // @ts-check
-// The benchmark's figure 3: a create, end to end, beside the curl + jq recipe and bare Node.js.
+// The benchmark's figure 3: a create, end to end, beside the curl + jq recipe and bare Node.js; and gateway-token's create and exec beside the action's.
 import { join } from 'node:path'
 import { startFakePlatform } from '../test/support/fake-platform.mjs'
 import { ROOT } from '../test/support/runner.mjs'
 import { available, median, NODE, progress, recipeEnv, runStep, succeeded, timed } from './lib.mjs'
 
+const CLI = join(ROOT, 'dist/cli/index.js')
+
 /**
  * Create, end to end: the action, the curl + jq recipe, and a bare Node.js program making
- * the same two requests (node-floor.mjs), interleaved.
+ * the same two requests (node-floor.mjs), interleaved; and the command line: `create
+ * --print-value`, `exec --revoke-on-exit never -- true` against that create followed by
+ * `true` (what exec adds), and exec with its revoke.
  * @param {{ latencyMs: number, quick: boolean }} workload
  */
 export async function create({ latencyMs, quick }) {
@@ -19,6 +23,20 @@ export async function create({ latencyMs, quick }) {
     const action = []
     const curl = []
     const floor = []
+    const cli = []
+    const exec = []
+    const createThenTrue = []
+    const execRevoking = []
+    const cliEnv = {
+      PATH: env.PATH,
+      PLATFORM_CLIENT_ID: platform.clientId,
+      PLATFORM_CLIENT_SECRET: platform.clientSecret,
+      PLATFORM_API_URL: platform.baseUrl,
+      PLATFORM_AUTH_URL: platform.authUrl,
+    }
+    const gatewayToken = (/** @type {string[]} */ args) =>
+      succeeded(timed(NODE, [CLI, ...args], cliEnv), `gateway-token ${args[0] ?? ''}`)
+    const created = ['create', '--name', 'bench-create', '--print-value']
     const withCurl = available('curl') && available('jq')
     for (let i = 0; i < runs; i++) {
       const step = await runStep({
@@ -34,6 +52,22 @@ export async function create({ latencyMs, quick }) {
           'bench/node-floor.mjs',
         ),
       )
+      cli.push(await gatewayToken(created))
+      createThenTrue.push(
+        (await gatewayToken(created)) + (await succeeded(timed('true', [], cliEnv), 'true')),
+      )
+      exec.push(
+        await gatewayToken([
+          'exec',
+          '--name',
+          'bench-exec',
+          '--revoke-on-exit',
+          'never',
+          '--',
+          'true',
+        ]),
+      )
+      execRevoking.push(await gatewayToken(['exec', '--name', 'bench-exec', '--', 'true']))
       if (withCurl)
         curl.push(
           await succeeded(
@@ -49,6 +83,12 @@ export async function create({ latencyMs, quick }) {
       nodeFloorMs: median(floor),
       ratio: curlMs === undefined ? undefined : curlMs / median(action),
       floorRatio: curlMs === undefined ? undefined : curlMs / median(floor),
+      cliMs: median(cli),
+      cliVsAction: median(cli) / median(action),
+      execMs: median(exec),
+      createThenTrueMs: median(createThenTrue),
+      execAddsMs: median(exec) - median(createThenTrue),
+      execRevokingMs: median(execRevoking),
     }
   } finally {
     await platform.close()

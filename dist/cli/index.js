@@ -3817,16 +3817,8 @@ const REVOKE_ON_EXIT = {
     never: 'false',
 };
 const KUBERNETES = [
-    [
-        'k8s-secret',
-        /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/,
-        'a Kubernetes name (lower case letters, digits, - and .)',
-    ],
-    [
-        'k8s-namespace',
-        /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/,
-        'a Kubernetes namespace (lower case letters, digits and -)',
-    ],
+    ['k8s-secret', /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, 'a Kubernetes name (a-z, 0-9, - and .)'],
+    ['k8s-namespace', /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a Kubernetes namespace (a-z, 0-9, -)'],
     ['k8s-key', /^[-._a-zA-Z0-9]{1,253}$/, 'a Secret key (letters, digits, -, _ and .)'],
 ];
 const flagOf = (input) => input === 'keepIds' ? 'keep-id' : input.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

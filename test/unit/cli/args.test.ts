@@ -190,7 +190,7 @@ describe('readArgs: create puts the token in exactly one place', () => {
       '--k8s-secret is refused with --json: the manifest is the document.',
     )
     expect(refusal(create('--k8s-secret', 'Mediator'))).toBe(
-      '--k8s-secret must be a Kubernetes name (lower case letters, digits, - and .); got "Mediator".',
+      '--k8s-secret must be a Kubernetes name (a-z, 0-9, - and .); got "Mediator".',
     )
     expect(refusal(create('--k8s-secret', 's', '--k8s-namespace', 'a b'))).toMatch(
       /^--k8s-namespace must be/,
