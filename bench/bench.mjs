@@ -258,16 +258,10 @@ const rows = [
     '',
   ],
   [
-    'Create: gateway-token / action',
-    `${result.create.cliVsAction}x (${result.create.cliMs} ms / ${result.create.actionMs} ms)`,
-    `<= ${TARGETS.cliVsAction}`,
-    met(made.cliVsAction <= TARGETS.cliVsAction),
-  ],
-  [
-    'exec -- true, beyond create then true',
-    `${result.create.execAddsMs} ms (${result.create.execMs} ms / ${result.create.createThenTrueMs} ms; with its revoke ${result.create.execRevokingMs} ms)`,
-    `<= ${TARGETS.execAddsMs} ms`,
-    met(made.execAddsMs <= TARGETS.execAddsMs),
+    'gateway-token create / action; exec -- true beyond create then true',
+    `${result.create.cliVsAction}x (${result.create.cliMs} ms); ${result.create.execAddsMs} ms (${result.create.execMs} ms / ${result.create.createThenTrueMs} ms; with its revoke ${result.create.execRevokingMs} ms)`,
+    `<= ${TARGETS.cliVsAction}; <= ${TARGETS.execAddsMs} ms`,
+    met(made.cliVsAction <= TARGETS.cliVsAction && made.execAddsMs <= TARGETS.execAddsMs),
   ],
   [
     `Cleanup ${CLEANUP_TOKENS}: ideal / action`,

@@ -51,6 +51,8 @@ const work = (
     latencyMs: fc.integer({ min: 5, max: 60 }),
     retries,
     seed: fc.integer(),
+    // The client's own time to send a request: none, or what a runner takes (0.5 to 2 ms).
+    sendMs: fc.constantFrom(0, 0.5, 1, 2),
   })
 
 /** A seeded source of jitter, so that a failing case runs again the same. */
