@@ -17,6 +17,7 @@ export default {
     'src/operations/cleanup-plan.ts',
     'src/operations/cleanup.ts',
     'src/operations/pool.ts',
+    'src/operations/learnt.ts',
     'src/operations/audit.ts',
     // The client: requests, retries, answers, a create's life and its lost token.
     'src/platform/call-loop.ts',

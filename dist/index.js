@@ -288,7 +288,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   e: () => (/* binding */ run)
 /* harmony export */ });
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(863);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(942);
 /* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(130);
 
 
@@ -300,7 +300,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 863:
+/***/ 942:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -759,13 +759,7 @@ function someOf(items, whereAll) {
 var platform_client = __nccwpck_require__(843);
 ;// CONCATENATED MODULE: external "node:events"
 const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
-;// CONCATENATED MODULE: ./src/operations/pool.ts
-
-const SECOND = 1_000;
-const UNDER = 0.9;
-const FASTER = 1.5;
-const PAST = 1.1;
-const SLOWEST = 1;
+;// CONCATENATED MODULE: ./src/operations/learnt.ts
 const FIRST_STEP_MS = 50;
 const LONGEST_STEP_MS = 1_000;
 class Learnt {
@@ -799,6 +793,15 @@ class Learnt {
         return true;
     }
 }
+
+;// CONCATENATED MODULE: ./src/operations/pool.ts
+
+
+const SECOND = 1_000;
+const UNDER = 0.9;
+const FASTER = 1.5;
+const PAST = 1.1;
+const SLOWEST = 1;
 class Pool {
     concurrency;
     clock;
@@ -812,6 +815,7 @@ class Pool {
     letIn = [];
     turnedAwayAt = -Infinity;
     roundTripMs = 0;
+    fastestMs = Infinity;
     lastWaitMs = SECOND;
     said = { limit: Infinity, paced: false };
     constructor(concurrency, clock, deadline, log) {
@@ -833,18 +837,25 @@ class Pool {
         };
         deadline.stopSignal.addEventListener('abort', woken);
         const start = async (entry) => {
-            const request = { sentAt: clock.now(), pace: pace.value, others: [...this.inFlight] };
+            const sentAt = clock.now();
+            const request = { sentAt, pace: pace.value, others: [...this.inFlight] };
             this.inFlight.add(request);
-            this.lastSentAt = request.sentAt;
-            this.sentAt.push(request.sentAt);
+            this.lastSentAt = sentAt;
+            this.sentAt.push(sentAt);
             try {
                 const sent = await send(entry.item, entry.attemptsUsed);
                 const now = clock.now();
-                const depth = 1 + request.others.filter((other) => other.turnedAway !== true).length;
+                const known = Number.isFinite(this.fastestMs);
+                const blur = known ? ('done' in sent ? 1 : -1) * (this.fastestMs / 4) : 0;
+                const arrivedAt = known ? Math.max(request.sentAt, now - this.fastestMs) : request.sentAt;
+                const there = (other) => (other.turnedAway === undefined || (blur < 0 && other.turnedAway === 'held')) &&
+                    (other.answeredAt ?? Infinity) > arrivedAt + blur;
+                const depth = 1 + request.others.filter(there).length;
                 if ('done' in sent) {
                     results[entry.index] = sent.done;
                     this.letIn.push({ at: now, depth });
                     this.roundTripMs = now - request.sentAt;
+                    this.fastestMs = Math.min(this.fastestMs, this.roundTripMs);
                     if (request.sentAt >= pace.downAt)
                         pace.held = Math.max(pace.held, request.pace);
                     return;
@@ -863,6 +874,7 @@ class Pool {
                 bug = { error };
             }
             finally {
+                request.answeredAt = clock.now();
                 request.others = [];
                 this.inFlight.delete(request);
                 woken();
@@ -902,7 +914,7 @@ class Pool {
         return results;
     }
     throttled(depth, waitMs, request, now) {
-        request.turnedAway = true;
+        request.turnedAway = now - request.sentAt < this.fastestMs / 2 ? 'at once' : 'held';
         this.lastWaitMs = waitMs;
         this.turnedAwayAt = now;
         const { pace } = this;

@@ -286,7 +286,7 @@ __webpack_unused_export__ = debug; // for test
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(711);
+/* harmony import */ var _cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(738);
 
 process.exitCode = await (0,_cli_command_line_js__WEBPACK_IMPORTED_MODULE_0__/* .commandLine */ .a)(process.argv.slice(2));
 
@@ -295,7 +295,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 711:
+/***/ 738:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2672,13 +2672,7 @@ async function settleRefusals(list, unsettled) {
 
 ;// CONCATENATED MODULE: external "node:events"
 const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
-;// CONCATENATED MODULE: ./src/operations/pool.ts
-
-const SECOND = 1_000;
-const UNDER = 0.9;
-const FASTER = 1.5;
-const PAST = 1.1;
-const SLOWEST = 1;
+;// CONCATENATED MODULE: ./src/operations/learnt.ts
 const FIRST_STEP_MS = 50;
 const LONGEST_STEP_MS = 1_000;
 class Learnt {
@@ -2712,6 +2706,15 @@ class Learnt {
         return true;
     }
 }
+
+;// CONCATENATED MODULE: ./src/operations/pool.ts
+
+
+const SECOND = 1_000;
+const UNDER = 0.9;
+const FASTER = 1.5;
+const PAST = 1.1;
+const SLOWEST = 1;
 class Pool {
     concurrency;
     clock;
@@ -2725,6 +2728,7 @@ class Pool {
     letIn = [];
     turnedAwayAt = -Infinity;
     roundTripMs = 0;
+    fastestMs = Infinity;
     lastWaitMs = SECOND;
     said = { limit: Infinity, paced: false };
     constructor(concurrency, clock, deadline, log) {
@@ -2746,18 +2750,25 @@ class Pool {
         };
         deadline.stopSignal.addEventListener('abort', woken);
         const start = async (entry) => {
-            const request = { sentAt: clock.now(), pace: pace.value, others: [...this.inFlight] };
+            const sentAt = clock.now();
+            const request = { sentAt, pace: pace.value, others: [...this.inFlight] };
             this.inFlight.add(request);
-            this.lastSentAt = request.sentAt;
-            this.sentAt.push(request.sentAt);
+            this.lastSentAt = sentAt;
+            this.sentAt.push(sentAt);
             try {
                 const sent = await send(entry.item, entry.attemptsUsed);
                 const now = clock.now();
-                const depth = 1 + request.others.filter((other) => other.turnedAway !== true).length;
+                const known = Number.isFinite(this.fastestMs);
+                const blur = known ? ('done' in sent ? 1 : -1) * (this.fastestMs / 4) : 0;
+                const arrivedAt = known ? Math.max(request.sentAt, now - this.fastestMs) : request.sentAt;
+                const there = (other) => (other.turnedAway === undefined || (blur < 0 && other.turnedAway === 'held')) &&
+                    (other.answeredAt ?? Infinity) > arrivedAt + blur;
+                const depth = 1 + request.others.filter(there).length;
                 if ('done' in sent) {
                     results[entry.index] = sent.done;
                     this.letIn.push({ at: now, depth });
                     this.roundTripMs = now - request.sentAt;
+                    this.fastestMs = Math.min(this.fastestMs, this.roundTripMs);
                     if (request.sentAt >= pace.downAt)
                         pace.held = Math.max(pace.held, request.pace);
                     return;
@@ -2776,6 +2787,7 @@ class Pool {
                 bug = { error };
             }
             finally {
+                request.answeredAt = clock.now();
                 request.others = [];
                 this.inFlight.delete(request);
                 woken();
@@ -2815,7 +2827,7 @@ class Pool {
         return results;
     }
     throttled(depth, waitMs, request, now) {
-        request.turnedAway = true;
+        request.turnedAway = now - request.sentAt < this.fastestMs / 2 ? 'at once' : 'held';
         this.lastWaitMs = waitMs;
         this.turnedAwayAt = now;
         const { pace } = this;

@@ -3,11 +3,14 @@ import { once } from 'node:events'
 import type { ThrottledError } from '../shared/errors.js'
 import type { Clock, Deadline } from '../shared/time.js'
 import type { Logger } from '../shared/text.js'
+import { FIRST_STEP_MS, Learnt } from './learnt.js'
 
 /** What one send came to: a result (a 429 to its last attempt too), or a 429 with attempts left. */
 export type Sent<R> = { done: R } | { throttled: ThrottledError['throttle'] }
-/** A request in flight: when, and at what pace, it was sent; the others in flight then. */
-type InFlight = { sentAt: number; pace: number; others: InFlight[]; turnedAway?: boolean }
+/** A request in flight: when and at what pace it was sent, the others in flight then, when it was answered, whether it was turned away at once or held (after the platform's work, which may count it meanwhile). */
+type InFlight = { sentAt: number; pace: number; others: InFlight[]; answeredAt?: number } & {
+  turnedAway?: 'at once' | 'held'
+}
 
 const SECOND = 1_000
 /** After a 429 that shows a rate, the pace is this share of the rate the platform let in. */
@@ -16,46 +19,6 @@ const UNDER = 0.9
 const FASTER = 1.5
 const PAST = 1.1
 const SLOWEST = 1
-/** The shortest and the longest wait between two steps up. */
-const FIRST_STEP_MS = 50
-const LONGEST_STEP_MS = 1_000
-
-/**
- * What the pool learns, in requests in flight or a second (AIMD): down on a 429 that shows it,
- * up step by step, each step tried until `triedUntil`; the next one waits twice as long after a
- * 429, a quarter as long after a step that held. The pace also keeps the fastest pace let in
- * since it came down (`held`) and the slowest turned away (`failed`).
- */
-class Learnt {
-  private stepMs = FIRST_STEP_MS
-  private changedAt = -Infinity
-  /** When it last came down: a 429 to a request sent before that was answered already. */
-  downAt = -Infinity
-  triedUntil = 0
-  held = Infinity
-  failed = Infinity
-
-  constructor(public value: number) {}
-
-  down(to: number, now: number, tryMs = 0): boolean {
-    if (to >= this.value) return false
-    this.value = this.held = to
-    this.downAt = this.changedAt = now
-    this.stepMs = Math.min(LONGEST_STEP_MS, this.stepMs * 2)
-    this.triedUntil = now + tryMs
-    return true
-  }
-
-  up(to: number, now: number, tryMs: number): boolean {
-    if (now < this.changedAt + this.stepMs) return false
-    // The last change a step up: it held.
-    if (this.changedAt > this.downAt) this.stepMs = Math.max(FIRST_STEP_MS, this.stepMs / 4)
-    this.value = to
-    this.changedAt = now
-    this.triedUntil = now + tryMs
-    return true
-  }
-}
 
 /**
  * Sends items as many at once and as fast as the platform lets in: a limit in flight and a pace
@@ -75,6 +38,8 @@ export class Pool {
   private turnedAwayAt = -Infinity
   /** How long the last request let in took: how long a step of the limit takes to be answered. */
   private roundTripMs = 0
+  /** The shortest round trip of a request let in: its way there, its work and its way back. */
+  private fastestMs = Infinity
   /** The wait the last 429 asked for: what a step up that fails costs its request. */
   private lastWaitMs = SECOND
   private said = { limit: Infinity, paced: false }
@@ -106,18 +71,29 @@ export class Pool {
     }
     deadline.stopSignal.addEventListener('abort', woken)
     const start = async (entry: (typeof pending)[number]) => {
-      const request = { sentAt: clock.now(), pace: pace.value, others: [...this.inFlight] }
+      const sentAt = clock.now()
+      const request: InFlight = { sentAt, pace: pace.value, others: [...this.inFlight] }
       this.inFlight.add(request)
-      this.lastSentAt = request.sentAt
-      this.sentAt.push(request.sentAt)
+      this.lastSentAt = sentAt
+      this.sentAt.push(sentAt)
       try {
         const sent = await send(entry.item, entry.attemptsUsed)
         const now = clock.now()
-        const depth = 1 + request.others.filter((other) => other.turnedAway !== true).length
+        // The others at the platform with it: a client sends one after another, so one answered
+        // a round trip before this one's answer was gone when it got there. Where the way back
+        // blurs that, a depth let in is the fewest, one turned away the most (one held counts).
+        const known = Number.isFinite(this.fastestMs)
+        const blur = known ? ('done' in sent ? 1 : -1) * (this.fastestMs / 4) : 0
+        const arrivedAt = known ? Math.max(request.sentAt, now - this.fastestMs) : request.sentAt
+        const there = (other: InFlight) =>
+          (other.turnedAway === undefined || (blur < 0 && other.turnedAway === 'held')) &&
+          (other.answeredAt ?? Infinity) > arrivedAt + blur
+        const depth = 1 + request.others.filter(there).length
         if ('done' in sent) {
           results[entry.index] = sent.done
           this.letIn.push({ at: now, depth })
           this.roundTripMs = now - request.sentAt
+          this.fastestMs = Math.min(this.fastestMs, this.roundTripMs)
           if (request.sentAt >= pace.downAt) pace.held = Math.max(pace.held, request.pace)
           return
         }
@@ -135,6 +111,7 @@ export class Pool {
       } catch (error) {
         bug = { error }
       } finally {
+        request.answeredAt = clock.now()
         request.others = []
         this.inFlight.delete(request)
         woken()
@@ -175,7 +152,7 @@ export class Pool {
   }
 
   private throttled(depth: number, waitMs: number, request: InFlight, now: number): void {
-    request.turnedAway = true
+    request.turnedAway = now - request.sentAt < this.fastestMs / 2 ? 'at once' : 'held'
     this.lastWaitMs = waitMs
     this.turnedAwayAt = now
     const { pace } = this

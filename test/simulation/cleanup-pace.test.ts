@@ -152,6 +152,34 @@ describe('a cleanup against the ways platforms throttle (simulated time)', () =>
     )
   })
 
+  it('reads a short cleanup over a limit in flight as that limit, never as a rate, from a client that sends one request after another', async () => {
+    // The first round over the limit: 429s after the platform's work, counted in flight or
+    // not, told to come back at once or after a backoff, while the later requests of the burst
+    // are still on their way; before the pool knew the depth at which each got there, it read
+    // them as a rate, and took 2 to 3 times as long.
+    const overLimit = fc.record({
+      spec: fc.record({
+        limit: fc.record({ inFlight: fc.integer({ min: 2, max: 12 }) }),
+        rejects: fc.constant('after latency' as const),
+        rejectedInFlight: fc.boolean(),
+        retryAfter: fc.constantFrom('none' as const, '0' as const),
+      }),
+      tokens: fc.integer({ min: 200, max: 400 }),
+      concurrency: fc.integer({ min: 16, max: 32 }),
+      latencyMs: fc.integer({ min: 10, max: 40 }),
+      sendMs: fc.constantFrom(0.5, 1, 2),
+      seed: fc.integer(),
+    })
+    await fc.assert(
+      fc.asyncProperty(overLimit, async (w) => {
+        const { sim, knowing } = await run({ ...w, retries: 3 })
+        expect(sim.log.filter((line) => line.includes('limits the rate'))).toEqual([])
+        expect(sim.ms).toBeLessThanOrEqual(1.25 * knowing)
+      }),
+      { numRuns: 40, seed: Number(process.env.FC_SEED ?? 1) },
+    )
+  })
+
   it('reaches within 2 s a capacity another job took half of, and one it gave back', async () => {
     const limits = fc.oneof(
       fc.record({ inFlight: fc.integer({ min: 4, max: 8 }) }),

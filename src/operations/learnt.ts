@@ -1,0 +1,42 @@
+// What the cleanup's pool learns of a platform's limit, in requests in flight or a second: down on a 429 that shows it, up step by step (AIMD).
+
+/** The shortest and the longest wait between two steps up. */
+export const FIRST_STEP_MS = 50
+const LONGEST_STEP_MS = 1_000
+
+/**
+ * What the pool learns, in requests in flight or a second (AIMD): down on a 429 that shows it,
+ * up step by step, each step tried until `triedUntil`; the next one waits twice as long after a
+ * 429, a quarter as long after a step that held. The pace also keeps the fastest pace let in
+ * since it came down (`held`) and the slowest turned away (`failed`).
+ */
+export class Learnt {
+  private stepMs = FIRST_STEP_MS
+  private changedAt = -Infinity
+  /** When it last came down: a 429 to a request sent before that was answered already. */
+  downAt = -Infinity
+  triedUntil = 0
+  held = Infinity
+  failed = Infinity
+
+  constructor(public value: number) {}
+
+  down(to: number, now: number, tryMs = 0): boolean {
+    if (to >= this.value) return false
+    this.value = this.held = to
+    this.downAt = this.changedAt = now
+    this.stepMs = Math.min(LONGEST_STEP_MS, this.stepMs * 2)
+    this.triedUntil = now + tryMs
+    return true
+  }
+
+  up(to: number, now: number, tryMs: number): boolean {
+    if (now < this.changedAt + this.stepMs) return false
+    // The last change a step up: it held.
+    if (this.changedAt > this.downAt) this.stepMs = Math.max(FIRST_STEP_MS, this.stepMs / 4)
+    this.value = to
+    this.changedAt = now
+    this.triedUntil = now + tryMs
+    return true
+  }
+}

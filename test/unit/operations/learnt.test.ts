@@ -1,0 +1,37 @@
+// Learnt: a capacity that comes down at once on a 429 and goes up step by step, the wait between steps doubled by a step a 429 answered and quartered by one that held.
+import { describe, expect, it } from '@jest/globals'
+import { FIRST_STEP_MS, Learnt } from '../../../src/operations/learnt.js'
+
+describe('Learnt', () => {
+  it('comes down at once, never up by down(), and keeps what it came down to as held', () => {
+    const limit = new Learnt(8)
+    expect(limit.down(8, 0)).toBe(false)
+    expect(limit.down(5, 10, 200)).toBe(true)
+    expect([limit.value, limit.held, limit.downAt, limit.triedUntil]).toEqual([5, 5, 10, 210])
+    expect(limit.down(6, 20)).toBe(false)
+    expect(limit.value).toBe(5)
+  })
+
+  it('steps up only once the wait since its last change has passed, tried for tryMs', () => {
+    const limit = new Learnt(4)
+    expect(limit.up(5, 0, 30)).toBe(true)
+    expect([limit.value, limit.triedUntil]).toEqual([5, 30])
+    expect(limit.up(6, FIRST_STEP_MS - 1, 30)).toBe(false)
+    expect(limit.up(6, FIRST_STEP_MS, 30)).toBe(true)
+    expect(limit.value).toBe(6)
+  })
+
+  it('waits twice as long after a step a 429 answered, a quarter as long after one that held', () => {
+    const limit = new Learnt(4)
+    limit.down(3, 0) // The wait: 2 × FIRST_STEP_MS.
+    expect(limit.up(4, 2 * FIRST_STEP_MS - 1, 0)).toBe(false)
+    expect(limit.up(4, 2 * FIRST_STEP_MS, 0)).toBe(true)
+    limit.down(3, 1000) // 4 × FIRST_STEP_MS.
+    expect(limit.up(4, 1000 + 4 * FIRST_STEP_MS - 1, 0)).toBe(false)
+    expect(limit.up(4, 1000 + 4 * FIRST_STEP_MS, 0)).toBe(true)
+    // That step held (no 429 by the next one): the wait after the next is a quarter.
+    expect(limit.up(5, 1000 + 8 * FIRST_STEP_MS, 0)).toBe(true)
+    expect(limit.up(6, 1000 + 9 * FIRST_STEP_MS - 1, 0)).toBe(false)
+    expect(limit.up(6, 1000 + 9 * FIRST_STEP_MS, 0)).toBe(true)
+  })
+})
