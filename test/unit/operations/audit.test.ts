@@ -15,6 +15,9 @@ const days = (n: number) => ({ text: `${n}d`, ms: n * 86_400_000 })
 const ids = (tokens: { id: string }[]) => tokens.map((t) => t.id)
 const tokens = (prefix: string, n: number) =>
   Array.from({ length: n }, (_, i) => token(`${prefix}${i}`, `ci-${prefix}${i}`, 120))
+/** Tokens whose createdAt cannot be read. */
+const undatedTokens = (n: number) =>
+  tokens('u', n).map((undated) => ({ ...undated, createdAt: 'last spring' }))
 /** An audit's result beside the task it ran (olderThan 90d), as auditFailure reads them. */
 const outcome = (result: ReturnType<typeof audited>) => [result, auditTask()] as const
 
@@ -105,6 +108,12 @@ pinMessages('the audit’s failure (auditFailure)', [
     },
     expected:
       "1 active token cannot be dated: this audit cannot tell whether it is older than 90d. Their createdAt cannot be read: 'mediator-legacy' (odd).",
+  },
+  {
+    situation: 'an audit finds only six tokens it cannot date: five named, each with its warning',
+    message: () => auditFailure(...outcome(audited({ undated: undatedTokens(6), total: 6 }))),
+    expected:
+      "6 active tokens cannot be dated: this audit cannot tell whether they are older than 90d. Their createdAt cannot be read: 'ci-u0' (u0), 'ci-u1' (u1), 'ci-u2' (u2), 'ci-u3' (u3), 'ci-u4' (u4). And 1 more: each has a warning above.",
   },
   {
     situation: 'an audit that finds nothing does not fail the step',

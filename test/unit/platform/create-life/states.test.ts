@@ -10,7 +10,6 @@ import {
 import { FakeClock } from '../../../fixtures/clock.js'
 import { recordingRunner } from '../../../fixtures/runner.js'
 import { token } from '../../../fixtures/token-api.js'
-import { mustSearch } from '../../../../src/post/step.js'
 
 const SENT_AT = Date.UTC(2026, 10, 22, 12, 0, 0)
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -131,26 +130,6 @@ describe('CreateLife: each change of state recorded as it happens', () => {
   })
 })
 
-describe('mustSearch: whose token the end looks for', () => {
-  const record = (fields: Partial<CreateRecord>): CreateRecord => ({
-    name: 'pr-1',
-    sentAt: SENT_AT,
-    state: 'created',
-    when: 'always',
-    ...fields,
-  })
-  it.each([
-    ['sent', {}, true],
-    ['unknown', {}, true],
-    ['created', { lostEarlier: true }, true],
-    ['created', {}, false],
-    ['not sent', {}, false],
-    ['refused', {}, false],
-  ] as const)('%s %o: %s', (state, fields, expected) => {
-    expect(mustSearch(record({ state, ...fields }))).toBe(expected)
-  })
-})
-
 describe('revokeUnheld: a token nobody holds the value of', () => {
   const made = created()
   it('is revoked at once, and says so', async () => {
@@ -186,6 +165,9 @@ describe('CreateLife.afterLostAnswer: the list after a lost answer', () => {
     life.create.written()
     await expect(life.create.afterLostAnswer('POST x answered 502')).resolves.toBeUndefined()
     expect(life.saved.at(-1)).toMatchObject({ state: 'unknown' })
+    expect(life.log.lines).toContain(
+      "info: No token named 'pr-1' was created: sending the create again.",
+    )
     await life.create.afterLostAnswer('POST x answered 502')
     expect(life.saved.at(-1)).toMatchObject({ state: 'created', id: mine, lostEarlier: true })
   })
@@ -207,6 +189,16 @@ describe('CreateLife.accept: after a lost answer, who looks for its token', () =
     expect(life.log.lines).toContain(
       'info: An earlier attempt got no answer: the post step looks for a token it may have made, beside t-1 (revokeOnExit).',
     )
+  })
+
+  it('after one lost answer whose token the list showed, looks for no other', async () => {
+    const mine = '00000000-0000-4000-8000-00000000000a'
+    const life = context({ list: () => Promise.resolve([created({ id: mine })]) })
+    life.create.written()
+    const found = await life.create.afterLostAnswer('POST x answered 502')
+    await life.create.accept(found ?? created(), REQUEST)
+    expect(life.log.lines.filter((line) => line.includes('An earlier attempt'))).toEqual([])
+    expect(life.saved.at(-1)).toMatchObject({ state: 'created', lostEarlier: false })
   })
 
   it('without it, warns where that token would be', async () => {
@@ -245,6 +237,8 @@ describe('CreateLife.accept: the answer checked against the request', () => {
     const { revoked } = ctx
     const message = await failure(checkCreated(created({ state: 'revoked' }), ctx))
     expect(message).toContain('in state "revoked", not an active token')
+    // Not active: whose it is does not matter, it was not revoked either way.
+    expect(message).not.toContain("may be another's")
     expect(revoked).toEqual([])
     const pending = await failure(checkCreated(created({ state: 'pending' }), ctx))
     expect(pending).toContain('in state "pending"')
@@ -265,9 +259,11 @@ describe('CreateLife.accept: the answer checked against the request', () => {
       "It was created before this create was sent, so it may be another's: it was not revoked.",
     )
     expect(revoked).toEqual([])
-    // Within the clocks' margin (2 s with a Date header) it is taken for the create's.
+    // Within the clocks' margin (2 s with a Date header), its edge included, it is taken for
+    // the create's.
     await failure(checkCreated(created({ name: 'prod', createdAt: iso(SENT_AT - 1_000) }), ctx))
-    expect(revoked).toEqual(['t-1'])
+    await failure(checkCreated(created({ name: 'prod', createdAt: iso(SENT_AT - 2_000) }), ctx))
+    expect(revoked).toEqual(['t-1', 't-1'])
   })
 
   it("without the platform's clock, allows a minute either way", async () => {
