@@ -3804,6 +3804,7 @@ function failureMessage(error, operation, secrets, runner) {
 
 
 
+
 const COMMANDS = {
     create: '--token-file --print-value --k8s-secret --k8s-key --k8s-namespace --json',
     list: '--json',
@@ -3862,6 +3863,8 @@ function readArgs(args, env) {
         return 'version';
     if (!Object.hasOwn(COMMANDS, command))
         throw usage('COMMAND', `must be one of ${Object.keys(COMMANDS).join(', ')}; got ${quote(command)}.`);
+    if (flags.some((arg) => /^--client-secret(=|$)/.test(arg)))
+        throw usage('--client-secret', 'is refused: every process can read a command line. Give PLATFORM_CLIENT_SECRET, or --client-secret-file PATH.');
     const known = command;
     const operation = known === 'exec' ? 'create' : known;
     const inputs = { operation };
@@ -3874,8 +3877,6 @@ function readArgs(args, env) {
     const flagsOf = names.map((name) => (name.startsWith('--') ? name : `--${flagOf(name)}`));
     for (let i = 0; i < flags.length; i++) {
         const [flag = '', inline] = (flags[i] ?? '').split(/=(.*)/s);
-        if (flag === '--client-secret')
-            throw usage(flag, 'is refused: every process can read a command line. Give PLATFORM_CLIENT_SECRET, or --client-secret-file PATH.');
         const name = names[flagsOf.indexOf(flag)];
         if (name === undefined) {
             const meant = closest(flag.replace(/^-*/, ''), flagsOf.map((known) => known.slice(2)));
@@ -3903,6 +3904,8 @@ function readArgs(args, env) {
         throw usage('COMMAND', 'is required after --: what exec runs with the token.');
     if (own.env !== undefined && own['token-file-env'] !== undefined)
         throw usage('--env', 'and --token-file-env are refused together: the token goes in one place.');
+    for (const flag of ['env', 'token-file-env'])
+        checkVariable(flag, own[flag]);
     return { command: known, inputs, own, argv };
 }
 function checkDestination(own) {
@@ -3914,6 +3917,19 @@ function checkDestination(own) {
     for (const [flag, allowed, what] of KUBERNETES)
         if (own[flag] !== undefined && !allowed.test(own[flag]))
             throw usage(`--${flag}`, `must be ${what}; got ${quote(own[flag])}.`);
+}
+function checkVariable(flag, name) {
+    if (name === undefined)
+        return;
+    try {
+        if (readEnvName(name) === undefined)
+            throw usage(`--${flag}`, 'needs a value.');
+    }
+    catch (error) {
+        if (!(error instanceof InputError))
+            throw error;
+        throw usage(`--${flag}`, error.message.replace(/^Input 'envName' /, ''));
+    }
 }
 function readSecretFile(path) {
     try {
@@ -4245,6 +4261,7 @@ function passingSignals() {
 
 
 
+
 async function commandLine(args, { env = process.env, clock = systemClock, streams = STANDARD_STREAMS, } = {}) {
     let invocation;
     try {
@@ -4253,7 +4270,7 @@ async function commandLine(args, { env = process.env, clock = systemClock, strea
     catch (error) {
         if (!(error instanceof ActionError))
             throw error;
-        streams.err(`error: ${error.message}\n`);
+        streams.err(`error: ${neutralizeCommands(oneLine(error.message))}\n`);
         return 2;
     }
     if (invocation === 'help' || invocation === 'version') {

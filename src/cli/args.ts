@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs'
 import { inputsOf } from '../inputs/read.js'
 import { closest } from '../inputs/unknown-inputs.js'
-import { ActionError, messageOf } from '../shared/errors.js'
+import { ActionError, InputError, messageOf } from '../shared/errors.js'
+import { readEnvName } from '../inputs/parsers.js'
 import { quote } from '../shared/text.js'
 
 /**
@@ -93,6 +94,12 @@ export function readArgs(
       'COMMAND',
       `must be one of ${Object.keys(COMMANDS).join(', ')}; got ${quote(command)}.`,
     )
+  // Anywhere before --, a value of another flag's too: what follows it is never read, nor said.
+  if (flags.some((arg) => /^--client-secret(=|$)/.test(arg)))
+    throw usage(
+      '--client-secret',
+      'is refused: every process can read a command line. Give PLATFORM_CLIENT_SECRET, or --client-secret-file PATH.',
+    )
   const known = command as Command
   const operation = known === 'exec' ? 'create' : known
   const inputs: Record<string, string> = { operation }
@@ -107,11 +114,6 @@ export function readArgs(
   const flagsOf = names.map((name) => (name.startsWith('--') ? name : `--${flagOf(name)}`))
   for (let i = 0; i < flags.length; i++) {
     const [flag = '', inline] = (flags[i] ?? '').split(/=(.*)/s)
-    if (flag === '--client-secret')
-      throw usage(
-        flag,
-        'is refused: every process can read a command line. Give PLATFORM_CLIENT_SECRET, or --client-secret-file PATH.',
-      )
     const name = names[flagsOf.indexOf(flag)]
     if (name === undefined) {
       const meant = closest(
@@ -142,6 +144,7 @@ export function readArgs(
     throw usage('COMMAND', 'is required after --: what exec runs with the token.')
   if (own.env !== undefined && own['token-file-env'] !== undefined)
     throw usage('--env', 'and --token-file-env are refused together: the token goes in one place.')
+  for (const flag of ['env', 'token-file-env']) checkVariable(flag, own[flag])
   return { command: known, inputs, own, argv }
 }
 
@@ -160,6 +163,17 @@ function checkDestination(own: Record<string, string>) {
   for (const [flag, allowed, what] of KUBERNETES)
     if (own[flag] !== undefined && !allowed.test(own[flag]))
       throw usage(`--${flag}`, `must be ${what}; got ${quote(own[flag])}.`)
+}
+
+/** exec's variable for the token: a name envName allows (never PATH, NODE_OPTIONS...), not empty. */
+function checkVariable(flag: string, name: string | undefined) {
+  if (name === undefined) return
+  try {
+    if (readEnvName(name) === undefined) throw usage(`--${flag}`, 'needs a value.')
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error
+    throw usage(`--${flag}`, error.message.replace(/^Input 'envName' /, ''))
+  }
 }
 
 /** The client secret from a file, one trailing line break dropped. */

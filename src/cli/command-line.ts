@@ -5,6 +5,7 @@ import type { Outcome } from '../operations/index.js'
 import { ActionError, toFile } from '../shared/errors.js'
 import { publicJson, type TokenRecord } from '../shared/records.js'
 import { systemClock } from '../shared/time.js'
+import { neutralizeCommands, oneLine } from '../shared/text.js'
 import { writeTokenFile } from '../shared/token-files.js'
 import { readArgs, USAGE } from './args.js'
 import { exec } from './exec.js'
@@ -24,7 +25,8 @@ export async function commandLine(
     invocation = readArgs(args, env)
   } catch (error) {
     if (!(error instanceof ActionError)) throw error
-    streams.err(`error: ${error.message}\n`)
+    // It may quote an argument: one line, never a runner command.
+    streams.err(`error: ${neutralizeCommands(oneLine(error.message))}\n`)
     return 2
   }
   if (invocation === 'help' || invocation === 'version') {

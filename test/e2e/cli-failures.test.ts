@@ -209,6 +209,8 @@ describe('gateway-token: bad usage or input, exit 2, nothing sent', () => {
       ['list', '--client-secret', secret],
       ['list', `--client-secret=${secret}`],
       ['create', '--name', 'x', '--print-value', '--client-secret', secret],
+      // The value of --name: refused all the same, the secret after it never said.
+      ['list', '--name', '--client-secret', secret],
     ]) {
       const run = await cli(args)
       expect([run.code, run.stdout]).toEqual([2, ''])
@@ -217,6 +219,14 @@ describe('gateway-token: bad usage or input, exit 2, nothing sent', () => {
       )
       expectClean(run, platform())
     }
+    expect(platform().requests).toEqual([])
+  })
+
+  it('an argument that is a runner command, across lines: said on one line, as no command', async () => {
+    const run = await cli(['list', 'ci-*\n::error::forged', '::warning::forged'])
+    expect([run.code, run.stdout]).toEqual([2, ''])
+    expect(run.stderr.split('\n')).toHaveLength(2)
+    expectNoRunnerCommands(run)
     expect(platform().requests).toEqual([])
   })
 

@@ -228,6 +228,9 @@ describe('gateway-token: no secret on stdout or stderr, whatever the platform ec
       answer === 'create' ? { ...record, id: platform().clientSecret } : record
     const dir = tempDir()
     const run = await cli(['create', '--name', 'demo', '--token-file', join(dir, 'token')])
+    // Not a UUID, so an answer it cannot use: the token is found in the list, by its own id.
+    expect(run.stderr).toContain(`the new token's id "***" is not a UUID`)
+    expect([run.code, run.stdout]).toEqual([0, `${onlyToken(platform()).id}\n`])
     expectClean(run, platform())
   })
 })

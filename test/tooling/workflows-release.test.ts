@@ -1,7 +1,7 @@
 // The release workflow's rules and Dependabot's configuration.
 import { describe, expect, it } from '@jest/globals'
 import { execFileSync } from 'node:child_process'
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
@@ -77,9 +77,19 @@ describe('the npm job: the command line published with provenance', () => {
   const release = workflow('.github/workflows/release.yml')
   const npm = release.jobs.npm
 
-  it('after the same gates as the release, with the OIDC token and nothing to write', () => {
-    expect(npm?.needs).toEqual(release.jobs.publish?.needs)
+  it('after the same gates and the GitHub release, with the OIDC token and nothing to write', () => {
+    expect(npm?.needs).toEqual(['check', 'ci', 'mutation', 'publish'])
     expect(npm?.permissions).toEqual({ contents: 'read', 'id-token': 'write' })
+    // setup-node's registry-url would put a placeholder token before npm's OIDC exchange.
+    const setup = npm?.steps?.find((step) => step.uses?.startsWith('actions/setup-node@'))
+    expect(setup?.with).not.toHaveProperty('registry-url')
+  })
+
+  it("refuses a tag whose package.json names another repository, which npm's provenance checks", () => {
+    const check = release.jobs.check?.steps?.find((step) => step.run?.includes('repository.url'))
+    expect(check?.run).toContain(
+      'if [ "$repository" != "git+https://github.com/$GITHUB_REPOSITORY.git" ]; then',
+    )
   })
 
   it("checks that the bundles carry the tag's version before anything is published", () => {
@@ -88,13 +98,20 @@ describe('the npm job: the command line published with provenance', () => {
     expect(check?.run).toContain('if [ "v$cli_version" != "$TAG" ]; then')
   })
 
-  /** The publish step run with bash and a fake `npm` that prints its arguments. */
-  function publish(tag: string, version: string): { code: number; npm: string } {
+  /**
+   * The publish step run with bash and a fake `npm` that writes down what it publishes;
+   * `npm view` finds the version on npm when `published`.
+   */
+  function publish(tag: string, version: string, published = false): { code: number; npm: string } {
     const script = npm?.steps?.find((step) => step.run?.includes('npm publish'))?.run ?? ''
     const dir = mkdtempSync(join(tmpdir(), 'release-npm-'))
     try {
-      writeFileSync(join(dir, 'package.json'), JSON.stringify({ version }))
-      writeFileSync(join(dir, 'npm'), `#!/bin/sh\necho "$@" > '${dir}/npm.args'\n`)
+      writeFileSync(
+        join(dir, 'package.json'),
+        JSON.stringify({ name: 'gateway-token-action', version }),
+      )
+      const view = `if [ "$1" = view ]; then exit ${published ? 0 : 1}; fi`
+      writeFileSync(join(dir, 'npm'), `#!/bin/sh\n${view}\necho "$@" > '${dir}/npm.args'\n`)
       chmodSync(join(dir, 'npm'), 0o755)
       const env = { PATH: `${dir}:${process.env.PATH ?? ''}`, TAG: tag }
       try {
@@ -102,7 +119,8 @@ describe('the npm job: the command line published with provenance', () => {
       } catch {
         return { code: 1, npm: '' }
       }
-      return { code: 0, npm: readFileSync(join(dir, 'npm.args'), 'utf8').trim() }
+      const args = join(dir, 'npm.args')
+      return { code: 0, npm: existsSync(args) ? readFileSync(args, 'utf8').trim() : '' }
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
@@ -123,6 +141,10 @@ describe('the npm job: the command line published with provenance', () => {
 
   it('publishes nothing when package.json has another version than the tag', () => {
     expect(publish('v1.2.0', '1.1.0')).toEqual({ code: 1, npm: '' })
+  })
+
+  it('leaves a version on npm already as it is: a re-run of the release passes', () => {
+    expect(publish('v1.2.0', '1.2.0', true)).toEqual({ code: 0, npm: '' })
   })
 })
 

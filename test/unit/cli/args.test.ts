@@ -103,10 +103,21 @@ describe('readArgs: the client secret is never a flag', () => {
     for (const args of [
       ['list', '--client-secret', 'x'],
       ['list', '--client-secret=x'],
+      // Taken by another flag as its value: still refused, and what follows never said.
+      ['list', '--name', '--client-secret', 's3cr3t-value'],
     ])
       expect(refusal(args)).toBe(
         '--client-secret is refused: every process can read a command line. Give PLATFORM_CLIENT_SECRET, or --client-secret-file PATH.',
       )
+  })
+
+  it("holds exec's variable for the token to envName's rule, and to a name", () => {
+    const exec = (...flags: string[]) => ['exec', '--name', 'n', ...flags, '--', 'true']
+    expect(refusal(exec('--env='))).toBe('--env needs a value.')
+    expect(refusal(exec('--token-file-env='))).toBe('--token-file-env needs a value.')
+    expect(refusal(exec('--token-file-env', 'PATH'))).toMatch(/^--token-file-env must not be PATH/)
+    expect(refusal(exec('--env', 'NODE_OPTIONS'))).toMatch(/^--env must not be NODE_OPTIONS/)
+    expect(read(exec('--token-file-env', 'TOKEN_FILE')).own['token-file-env']).toBe('TOKEN_FILE')
   })
 
   it('reads --client-secret-file, one trailing line break dropped, over the variable', () => {
