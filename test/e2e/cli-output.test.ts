@@ -87,10 +87,12 @@ describe('gateway-token create --k8s-secret', () => {
       'mediator',
     ])
     const other = [...platform().tokens.values()].find((t) => t.name === 'other')
+    expect(keyed.code).toBe(0)
     expect(parse(keyed.stdout)).toMatchObject({
       metadata: { name: 's', namespace: 'mediator' },
       data: { apiKey: Buffer.from(other?.tokenValue ?? '').toString('base64') },
     })
+    expectClean(keyed, platform(), { onStdout: [other?.tokenValue ?? ''] })
   })
 })
 
@@ -221,6 +223,13 @@ describe('gateway-token: no secret on stdout or stderr, whatever the platform ec
     expect(run.code).toBe(0)
     expect(JSON.parse(run.stdout)).toMatchObject({ mediatorId: 'echo ***' })
     expectClean(run, platform())
+
+    // Asked for: in tokenValue alone, still not in the field that echoed it.
+    const printed = await cli(['create', '--name', 'shown', '--print-value', '--json'])
+    const value = [...platform().tokens.values()].find((t) => t.name === 'shown')?.tokenValue
+    expect(printed.code).toBe(0)
+    expect(JSON.parse(printed.stdout)).toMatchObject({ tokenValue: value, mediatorId: 'echo ***' })
+    expectClean(printed, platform(), { onStdout: [value ?? ''] })
   })
 
   it('an id that is the client secret: never printed as the id', async () => {
