@@ -853,6 +853,8 @@ class Pool {
                 const depth = 1 + request.others.filter(there).length;
                 if ('done' in sent) {
                     results[entry.index] = sent.done;
+                    if (sent.failed)
+                        return;
                     this.letIn.push({ at: now, depth });
                     this.roundTripMs = now - request.sentAt;
                     this.fastestMs = Math.min(this.fastestMs, this.roundTripMs);
@@ -1002,10 +1004,12 @@ async function cleanup(client, task, { clock, log, deadline }) {
                 return { throttled: error.throttle };
             if (!(error instanceof errors/* RequestError */.GI))
                 throw error;
-            if (error instanceof errors/* DeadlineError */.j3)
-                return { done: error.mayHaveTakenEffect ? { tokenId, unsure: error } : undefined };
+            if (error instanceof errors/* DeadlineError */.j3) {
+                const done = error.mayHaveTakenEffect ? { tokenId, unsure: error } : undefined;
+                return { done, failed: true };
+            }
             const unsettled = error instanceof errors/* UnsettledRevokeError */.V0;
-            return { done: unsettled ? { tokenId, unsettled: error } : { error } };
+            return { done: unsettled ? { tokenId, unsettled: error } : { error }, failed: true };
         }
     };
     const unsent = (_, throttle) => throttle && {

@@ -2766,6 +2766,8 @@ class Pool {
                 const depth = 1 + request.others.filter(there).length;
                 if ('done' in sent) {
                     results[entry.index] = sent.done;
+                    if (sent.failed)
+                        return;
                     this.letIn.push({ at: now, depth });
                     this.roundTripMs = now - request.sentAt;
                     this.fastestMs = Math.min(this.fastestMs, this.roundTripMs);
@@ -2915,10 +2917,12 @@ async function cleanup(client, task, { clock, log, deadline }) {
                 return { throttled: error.throttle };
             if (!(error instanceof RequestError))
                 throw error;
-            if (error instanceof DeadlineError)
-                return { done: error.mayHaveTakenEffect ? { tokenId, unsure: error } : undefined };
+            if (error instanceof DeadlineError) {
+                const done = error.mayHaveTakenEffect ? { tokenId, unsure: error } : undefined;
+                return { done, failed: true };
+            }
             const unsettled = error instanceof UnsettledRevokeError;
-            return { done: unsettled ? { tokenId, unsettled: error } : { error } };
+            return { done: unsettled ? { tokenId, unsettled: error } : { error }, failed: true };
         }
     };
     const unsent = (_, throttle) => throttle && {

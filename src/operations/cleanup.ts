@@ -62,10 +62,12 @@ export async function cleanup(
       if (error instanceof ThrottledError) return { throttled: error.throttle }
       if (!(error instanceof RequestError)) throw error
       // Out of time before it was sent: left; after it was: settled by the list below.
-      if (error instanceof DeadlineError)
-        return { done: error.mayHaveTakenEffect ? { tokenId, unsure: error } : undefined }
+      if (error instanceof DeadlineError) {
+        const done = error.mayHaveTakenEffect ? { tokenId, unsure: error } : undefined
+        return { done, failed: true }
+      }
       const unsettled = error instanceof UnsettledRevokeError
-      return { done: unsettled ? { tokenId, unsettled: error } : { error } }
+      return { done: unsettled ? { tokenId, unsettled: error } : { error }, failed: true }
     }
   }
   // Not sent again, its 429's wait outlasting the time left: not revoked, with what the 429

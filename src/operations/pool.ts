@@ -5,8 +5,11 @@ import type { Clock, Deadline } from '../shared/time.js'
 import type { Logger } from '../shared/text.js'
 import { FIRST_STEP_MS, Learnt } from './learnt.js'
 
-/** What one send came to: a result (a 429 to its last attempt too), or a 429 with attempts left. */
-export type Sent<R> = { done: R } | { throttled: ThrottledError['throttle'] }
+/**
+ * What one send came to: a result, or a 429 with attempts left. A result of a request the
+ * platform did not take in (a 429 to its last attempt, any failure) teaches nothing: `failed`.
+ */
+export type Sent<R> = { done: R; failed?: true } | { throttled: ThrottledError['throttle'] }
 /** A request in flight: when and at what pace it was sent, the others in flight then, when it was answered, whether it was turned away at once or held (after the platform's work, which may count it meanwhile). */
 type InFlight = { sentAt: number; pace: number; others: InFlight[]; answeredAt?: number } & {
   turnedAway?: 'at once' | 'held'
@@ -91,6 +94,7 @@ export class Pool {
         const depth = 1 + request.others.filter(there).length
         if ('done' in sent) {
           results[entry.index] = sent.done
+          if (sent.failed) return
           this.letIn.push({ at: now, depth })
           this.roundTripMs = now - request.sentAt
           this.fastestMs = Math.min(this.fastestMs, this.roundTripMs)

@@ -76,6 +76,23 @@ describe("the pool's rules", () => {
     expect(clock.now()).toBe(80)
   })
 
+  it('learns no depth from a request the platform did not take in (refused, or a 429 to its last attempt)', async () => {
+    // f, g, h refused at depths 6 to 8: no depth of 8 was let in, so p's 429 at 8 is a limit.
+    const clock = new VirtualClock(0, 0)
+    const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
+      await clock.sleep(20)
+      if (item === 'p' && attemptsUsed === 0)
+        return { throttled: { waitMs: 0, attemptsUsed: 1, why: '429.' } }
+      return 'fgh'.includes(item) ? { done: `refused ${item}`, failed: true } : { done: item }
+    }
+    const log = recordingRunner()
+    const pool = new Pool(8, clock, new Deadline(clock, 0), log)
+    await clock.run(pool.run(letters(16), send, () => 'left'))
+    expect(log.lines).toEqual([
+      'info: The platform turned away a revoke with 7 others in flight: sending at most 7 at a time.',
+    ])
+  })
+
   it('paces a 429 that came with nothing else in flight, and says so once', async () => {
     const { log, results } = await scripted(letters(4), (item, attempt) =>
       item === 'a' && attempt === 1 ? 50 : 'done',
