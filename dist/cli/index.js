@@ -3886,6 +3886,8 @@ function readArgs(args, env) {
             const meant = closest(flag.replace(/^-*/, ''), flagsOf.map((known) => known.slice(2)));
             throw usage(flag, `is not a flag of gateway-token ${known}${meant ? `: did you mean --${meant}?` : '.'} See gateway-token --help.`);
         }
+        if (SWITCHES.includes(name) && inline !== undefined)
+            throw usage(flag, 'takes no value: give it, or leave it out.');
         const value = SWITCHES.includes(name) ? 'true' : (inline ?? flags[++i]);
         if (value === undefined)
             throw usage(flag, 'needs a value.');
@@ -3918,6 +3920,9 @@ function checkDestination(own) {
         throw usage('create', `needs exactly one of --token-file PATH, --print-value and --k8s-secret NAME (${given.length} given): a token whose value nobody holds is a leak.`);
     if (own['k8s-secret'] !== undefined && own.json !== undefined)
         throw usage('--k8s-secret', 'is refused with --json: the manifest is the document.');
+    for (const flag of ['k8s-key', 'k8s-namespace'])
+        if (own[flag] !== undefined && own['k8s-secret'] === undefined)
+            throw usage(`--${flag}`, 'is only for --k8s-secret NAME, which was not given.');
     for (const [flag, allowed, what] of KUBERNETES)
         if (own[flag] !== undefined && !allowed.test(own[flag]))
             throw usage(`--${flag}`, `must be ${what}; got ${quote(own[flag])}.`);

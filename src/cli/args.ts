@@ -125,6 +125,9 @@ export function readArgs(
         `is not a flag of gateway-token ${known}${meant ? `: did you mean --${meant}?` : '.'} See gateway-token --help.`,
       )
     }
+    // A switch given a value is refused: --print-value=false would print the value all the same.
+    if (SWITCHES.includes(name) && inline !== undefined)
+      throw usage(flag, 'takes no value: give it, or leave it out.')
     const value = SWITCHES.includes(name) ? 'true' : (inline ?? flags[++i])
     if (value === undefined) throw usage(flag, 'needs a value.')
     if (name.startsWith('--')) own[name.slice(2)] = value
@@ -160,6 +163,9 @@ function checkDestination(own: Record<string, string>) {
     )
   if (own['k8s-secret'] !== undefined && own.json !== undefined)
     throw usage('--k8s-secret', 'is refused with --json: the manifest is the document.')
+  for (const flag of ['k8s-key', 'k8s-namespace'])
+    if (own[flag] !== undefined && own['k8s-secret'] === undefined)
+      throw usage(`--${flag}`, 'is only for --k8s-secret NAME, which was not given.')
   for (const [flag, allowed, what] of KUBERNETES)
     if (own[flag] !== undefined && !allowed.test(own[flag]))
       throw usage(`--${flag}`, `must be ${what}; got ${quote(own[flag])}.`)

@@ -163,6 +163,23 @@ describe('readArgs: what it refuses, naming the flag', () => {
       '--token-file is not a flag of gateway-token list. See gateway-token --help.',
     ],
     [['list', 'ci-*'], 'ci-* is not a flag of gateway-token list. See gateway-token --help.'],
+    [
+      ['create', '--name', 'n', '--print-value=false'],
+      '--print-value takes no value: give it, or leave it out.',
+    ],
+    [['cleanup', '--dry-run=false'], '--dry-run takes no value: give it, or leave it out.'],
+    [
+      ['create', '--name', 'n', '--print-value', '--k8s-namespace', 'ci'],
+      '--k8s-namespace is only for --k8s-secret NAME, which was not given.',
+    ],
+    [
+      ['create', '--name', 'n', '--token-file', 'f', '--k8s-key', 'k'],
+      '--k8s-key is only for --k8s-secret NAME, which was not given.',
+    ],
+    [
+      ['create', '--name', 'n', '--print-value', '--revoke-on-exit', 'never'],
+      '--revoke-on-exit is not a flag of gateway-token create. See gateway-token --help.',
+    ],
     [['list', '--name'], '--name needs a value.'],
     [['exec', '--name', 'n'], 'COMMAND is required after --: what exec runs with the token.'],
     [
