@@ -14,12 +14,12 @@ import {
   setup,
   TOKEN_ID,
   useNock,
+  REVOKE,
 } from '../../../fixtures/nock-platform.js'
 
 useNock()
 
 const ENDPOINT = AUTH + AUTH_PATH
-const REVOKE = `${LIST}/${TOKEN_ID}/revoke`
 const refusal = (message: string, status: number) =>
   Promise.reject(new RequestError(message, status))
 

@@ -13,12 +13,11 @@ import {
   useNock,
   LIST,
   resetError,
+  REVOKE,
 } from '../../../fixtures/nock-platform.js'
 import { UnsettledRevokeError } from '../../../../src/shared/errors.js'
 
 useNock()
-
-const REVOKE = `/prefix/api/tokens/${TOKEN_ID}/revoke`
 
 /** An ISO time `ms` after the fake clock's start. */
 const at = (ms: number) => new Date(Date.UTC(2026, 10, 22, 12, 0, 0) + ms).toISOString()

@@ -14,12 +14,12 @@ import {
   TOKEN_ID,
   useNock,
   LIST,
+  REVOKE,
 } from '../../../fixtures/nock-platform.js'
 import { recordingRunner } from '../../../fixtures/runner.js'
 
 useNock()
 
-const REVOKE = `${LIST}/${TOKEN_ID}/revoke`
 const ADOPTED = '00000000-0000-4000-8000-00000000000a'
 const THEIRS = '00000000-0000-4000-8000-00000000000e'
 /** An ISO time `ms` after the fake clock's start. */

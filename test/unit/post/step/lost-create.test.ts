@@ -13,6 +13,8 @@ import {
   record,
   TOKEN_ID,
   useNock,
+  REVOKE,
+  revokeOk,
 } from '../../../fixtures/nock-platform.js'
 import {
   noteCreate,
@@ -22,7 +24,6 @@ import {
 import { recordingRunner, type RecordingRunner } from '../../../fixtures/runner.js'
 
 useNock()
-const REVOKE = `/prefix/api/tokens/${TOKEN_ID}/revoke`
 
 describe('run: a create whose token id was never saved (revokeOnExit)', () => {
   const SENT_AT = Date.parse('2026-11-01T10:00:00.000Z')
@@ -198,10 +199,7 @@ describe('run: a create whose token id was never saved (revokeOnExit)', () => {
   it('revokes by the saved id alone once the create answered, listing nothing', async () => {
     const runner = sentRunner({ id: TOKEN_ID })
     authOk()
-    nock(API)
-      .post(REVOKE)
-      .query({ tokenId: TOKEN_ID })
-      .reply(200, record({ state: 'revoked', tokenValue: undefined }))
+    revokeOk()
     await runPost(runner, new FakeClock(Date.now()))
     expect(nock.pendingMocks()).toEqual([])
     expect(infoAndWarnings(runner)).toEqual([

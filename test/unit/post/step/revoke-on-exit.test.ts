@@ -13,12 +13,13 @@ import {
   record,
   TOKEN_ID,
   useNock,
+  REVOKE,
+  revokeOk,
 } from '../../../fixtures/nock-platform.js'
 import { noteCreate, POST_INPUTS as INPUTS } from '../../../fixtures/post-state.js'
 import { recordingRunner } from '../../../fixtures/runner.js'
 
 useNock()
-const REVOKE = `/prefix/api/tokens/${TOKEN_ID}/revoke`
 
 /** A runner whose state holds what the main step saved: the token it created. */
 function postRunner() {
@@ -68,10 +69,7 @@ describe('run (revokeOnExit)', () => {
   it('authenticates anew and revokes the token, masking the client secret first', async () => {
     const runner = postRunner()
     authOk()
-    nock(API)
-      .post(REVOKE)
-      .query({ tokenId: TOKEN_ID })
-      .reply(200, record({ state: 'revoked', tokenValue: undefined }))
+    revokeOk()
     await runPost(runner, new FakeClock(Date.now()))
     expect(nock.pendingMocks()).toEqual([])
     expect(runner.events[1]).toBe(`mask ${CLIENT_SECRET}`)
@@ -142,10 +140,7 @@ describe('run: revokeOnExit: failure revokes only when the job did not succeed (
   ])('revokes when the job status is %s', async (status, how, after) => {
     const runner = failureRunner(status)
     authOk()
-    nock(API)
-      .post(REVOKE)
-      .query({ tokenId: TOKEN_ID })
-      .reply(200, record({ state: 'revoked', tokenValue: undefined }))
+    revokeOk()
     await runPost(runner, new FakeClock(Date.now()))
     expect(nock.pendingMocks()).toEqual([])
     expect(runner.lines).toContain(

@@ -1,18 +1,16 @@
 // run and the token file (writeTokenFile): deleted first, and only a file this action made.
 import { describe, expect, it } from '@jest/globals'
-import nock from 'nock'
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { run as runPost } from '../../../../src/post/step.js'
 import { FakeClock } from '../../../fixtures/clock.js'
-import { API, authOk, record, TOKEN_ID, useNock } from '../../../fixtures/nock-platform.js'
+import { authOk, TOKEN_ID, useNock, revokeOk } from '../../../fixtures/nock-platform.js'
 import { noteCreate, noteTokenFile, POST_INPUTS as INPUTS } from '../../../fixtures/post-state.js'
 import { useTrackedRunners } from '../../../fixtures/runner.js'
 
 useNock()
 
 const recordingRunner = useTrackedRunners()
-const REVOKE = `/prefix/api/tokens/${TOKEN_ID}/revoke`
 
 describe('run: the token file (writeTokenFile)', () => {
   /** A runner whose state names a token file written in its temp dir. */
@@ -46,10 +44,7 @@ describe('run: the token file (writeTokenFile)', () => {
     const { runner, path } = withTokenFile(INPUTS)
     noteCreate(runner, { name: 'ephemeral', id: TOKEN_ID })
     authOk()
-    nock(API)
-      .post(REVOKE)
-      .query({ tokenId: TOKEN_ID })
-      .reply(200, record({ state: 'revoked', tokenValue: undefined }))
+    revokeOk()
     await runPost(runner, new FakeClock(Date.now()))
     expect(runner.lines.filter((line) => line.startsWith('info:'))).toEqual([
       `info: Deleted the token file ${path}.`,
