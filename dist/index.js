@@ -2508,11 +2508,11 @@ class CreateLife {
         const created = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .createdTime */ .wO)(token);
         const since = createWindow(record.sentAt, context.platformTime).since;
         if (token.state !== 'active' || (created !== undefined && created < since)) {
-            this.change({ state: 'refused' });
+            this.change({ state: 'refused', lostEarlier: lost });
             const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
             throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(token.state === 'active' ? mismatch + older : mismatch);
         }
-        this.change({ state: 'created', id: token.id });
+        this.change({ state: 'created', id: token.id, lostEarlier: lost });
         throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(`${mismatch} ${await revokeUnheld(context.revoke, token)}`);
     }
     failed(error) {

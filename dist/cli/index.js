@@ -905,11 +905,11 @@ class CreateLife {
         const created = createdTime(token);
         const since = createWindow(record.sentAt, context.platformTime).since;
         if (token.state !== 'active' || (created !== undefined && created < since)) {
-            this.change({ state: 'refused' });
+            this.change({ state: 'refused', lostEarlier: lost });
             const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
             throw new RequestError(token.state === 'active' ? mismatch + older : mismatch);
         }
-        this.change({ state: 'created', id: token.id });
+        this.change({ state: 'created', id: token.id, lostEarlier: lost });
         throw new RequestError(`${mismatch} ${await revokeUnheld(context.revoke, token)}`);
     }
     failed(error) {
@@ -3987,7 +3987,7 @@ async function step_run(runner, clock = systemClock, transport = new HttpTranspo
     }
     const search = mustSearch(create);
     const name = quoteName(create.name);
-    if (create.state === 'not sent' || create.state === 'refused') {
+    if ((create.state === 'not sent' || create.state === 'refused') && !search) {
         const why = create.state === 'refused'
             ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
             : 'its request never left the runner whole (it failed before that: see the main step)';

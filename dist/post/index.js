@@ -375,11 +375,11 @@ class CreateLife {
         const created = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .createdTime */ .wO)(token);
         const since = createWindow(record.sentAt, context.platformTime).since;
         if (token.state !== 'active' || (created !== undefined && created < since)) {
-            this.change({ state: 'refused' });
+            this.change({ state: 'refused', lostEarlier: lost });
             const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
             throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(token.state === 'active' ? mismatch + older : mismatch);
         }
-        this.change({ state: 'created', id: token.id });
+        this.change({ state: 'created', id: token.id, lostEarlier: lost });
         throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(`${mismatch} ${await revokeUnheld(context.revoke, token)}`);
     }
     failed(error) {
@@ -1058,7 +1058,7 @@ async function run(runner, clock = time/* systemClock */.ml, transport = new htt
     }
     const search = mustSearch(create);
     const name = (0,records/* quoteName */.AB)(create.name);
-    if (create.state === 'not sent' || create.state === 'refused') {
+    if ((create.state === 'not sent' || create.state === 'refused') && !search) {
         const why = create.state === 'refused'
             ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
             : 'its request never left the runner whole (it failed before that: see the main step)';

@@ -150,11 +150,11 @@ export class CreateLife {
     const created = createdTime(token)
     const since = createWindow(record.sentAt, context.platformTime).since
     if (token.state !== 'active' || (created !== undefined && created < since)) {
-      this.change({ state: 'refused' })
+      this.change({ state: 'refused', lostEarlier: lost }) // An earlier attempt's may still land.
       const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`
       throw new RequestError(token.state === 'active' ? mismatch + older : mismatch)
     }
-    this.change({ state: 'created', id: token.id })
+    this.change({ state: 'created', id: token.id, lostEarlier: lost })
     throw new RequestError(`${mismatch} ${await revokeUnheld(context.revoke, token)}`)
   }
 

@@ -53,7 +53,7 @@ export async function run(
   }
   const search = mustSearch(create)
   const name = quoteName(create.name)
-  if (create.state === 'not sent' || create.state === 'refused') {
+  if ((create.state === 'not sent' || create.state === 'refused') && !search) {
     const why =
       create.state === 'refused'
         ? 'the platform refused it, or answered with a token that was not its own (see the main step)'
