@@ -4144,7 +4144,7 @@ function terminal(inputs, { err }) {
     const outputs = new Map();
     const state = new Map();
     const runner = {
-        getInput: (name) => inputs[name]?.trim() ?? '',
+        getInput: (name) => (name === 'summary' ? 'false' : (inputs[name]?.trim() ?? '')),
         inputNames: () => Object.keys(inputs).map((name) => name.toUpperCase()),
         setSecret: (value) => {
             secrets.add(value);
@@ -4200,26 +4200,24 @@ function terminal(inputs, { err }) {
 
 
 
+
+const say = (text) => neutralizeCommands(oneLine(text));
 async function exec({ inputs, own, argv }, { env, clock, streams }) {
     const fileVariable = own['token-file-env'];
     const destination = fileVariable === undefined
         ? { envName: own.env ?? 'GATEWAY_TOKEN' }
         : { writeTokenFile: 'true' };
-    const steps = { ...inputs, ...destination, summary: 'false' };
+    const steps = { ...inputs, ...destination };
     const { runner, outputs, exitCode, cleanUp } = terminal(steps, streams);
     const command = passingSignals();
     process.on('SIGINT', command.pass).on('SIGTERM', command.pass);
-    let value = '';
     try {
-        const { error } = await run(runner, clock, ({ result }) => {
-            if (result.operation === 'create')
-                value = result.token.tokenValue ?? '';
-        });
+        const { error } = await run(runner, clock);
         if (exitCode(error) === 2)
             return 2;
         const commandEnv = {
             ...env,
-            [fileVariable ?? own.env ?? 'GATEWAY_TOKEN']: fileVariable ? outputs.get('tokenFile') : value,
+            [fileVariable ?? own.env ?? 'GATEWAY_TOKEN']: outputs.get(fileVariable ? 'tokenFile' : 'tokenValue'),
         };
         delete commandEnv.PLATFORM_CLIENT_SECRET;
         const code = error === undefined ? await command.run(argv, commandEnv, streams) : 1;
@@ -4244,13 +4242,13 @@ function passingSignals() {
         },
         run: ([command = '', ...args], env, { err }) => new Promise((resolve) => {
             if (early !== undefined) {
-                err(`error: ${command} was not started: ${early} came first.\n`);
+                err(`error: ${say(command)} was not started: ${early} came first.\n`);
                 resolve(128 + external_node_os_namespaceObject.constants.signals[early]);
                 return;
             }
             child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env, stdio: 'inherit' });
             child.on('error', (error) => {
-                err(`error: could not run ${command}: ${error.message}\n`);
+                err(`error: could not run ${say(command)}: ${say(error.message)}\n`);
                 resolve(127);
             });
             child.on('exit', (code, signal) => {
@@ -4288,7 +4286,7 @@ async function commandLine(args, { env = process.env, clock = systemClock, strea
     }
     if (invocation.command === 'exec')
         return exec(invocation, { env, clock, streams });
-    const { runner, exitCode, stdoutScrubber, cleanUp } = terminal({ ...invocation.inputs, summary: 'false' }, streams);
+    const { runner, exitCode, stdoutScrubber, cleanUp } = terminal(invocation.inputs, streams);
     try {
         const { error } = await run(runner, clock, (outcome) => {
             const text = stdoutOf(outcome, invocation.own, stdoutScrubber);
@@ -4319,7 +4317,7 @@ function stdoutOf({ result, task }, own, scrubber) {
             return value;
         const scrub = scrubber(new Set());
         if (!json)
-            return scrub(token.id);
+            return neutralizeCommands(oneLine(scrub(token.id)));
         return command_line_document(token, own['print-value'] ? ['tokenValue'] : [], scrub);
     }
     if (!json)
@@ -4345,7 +4343,8 @@ function stdoutOf({ result, task }, own, scrubber) {
 }
 function command_line_document(records, around, scrub) {
     const fields = JSON.parse(publicJson(records, around));
-    return JSON.stringify(fields, (key, value) => typeof value === 'string' && key !== 'tokenValue' ? scrub(value) : value);
+    const json = JSON.stringify(fields, (key, value) => typeof value === 'string' && key !== 'tokenValue' ? scrub(value) : value);
+    return json.replaceAll('##[', '\\u0023#[');
 }
 const valuesOf = (records) => new Set(records.flatMap(({ tokenValue }) => (tokenValue === undefined ? [] : [tokenValue])));
 function manifest(own, value) {

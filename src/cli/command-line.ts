@@ -34,10 +34,7 @@ export async function commandLine(
     return 0
   }
   if (invocation.command === 'exec') return exec(invocation, { env, clock, streams })
-  const { runner, exitCode, stdoutScrubber, cleanUp } = terminal(
-    { ...invocation.inputs, summary: 'false' },
-    streams,
-  )
+  const { runner, exitCode, stdoutScrubber, cleanUp } = terminal(invocation.inputs, streams)
   try {
     const { error } = await mainStep(runner, clock, (outcome) => {
       const text = stdoutOf(outcome, invocation.own, stdoutScrubber)
@@ -79,7 +76,8 @@ function stdoutOf(
     if (own['print-value'] !== undefined && !json) return value
     // The new token's value too, wherever else the answer put it.
     const scrub = scrubber(new Set())
-    if (!json) return scrub(token.id)
+    // A reused token's id is the list's, never checked as a UUID: one line, no runner command.
+    if (!json) return neutralizeCommands(oneLine(scrub(token.id)))
     return document(token, own['print-value'] ? ['tokenValue'] : [], scrub)
   }
   if (!json) return undefined
@@ -109,9 +107,12 @@ function stdoutOf(
  */
 function document(records: unknown, around: readonly string[], scrub: (text: string) => string) {
   const fields = JSON.parse(publicJson(records, around)) as unknown
-  return JSON.stringify(fields, (key, value: unknown) =>
+  const json = JSON.stringify(fields, (key, value: unknown) =>
     typeof value === 'string' && key !== 'tokenValue' ? scrub(value) : value,
   )
+  // One line, so no `::` command starts it; `##[` (a legacy command, run from anywhere in a
+  // line a GitHub runner prints) only in a string, where its escape reads back the same.
+  return json.replaceAll('##[', '\\u0023#[')
 }
 
 /** The values of records, which a document leaves out already. */

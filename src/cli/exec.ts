@@ -5,6 +5,10 @@ import { run as mainStep } from '../main.js'
 import { run as postStep } from '../post/step.js'
 import type { Invocation } from './args.js'
 import { terminal, type Streams, type Surroundings } from './terminal.js'
+import { neutralizeCommands, oneLine } from '../shared/text.js'
+
+/** COMMAND's words in a line of gateway-token's own: one line, never a runner command. */
+const say = (text: string) => neutralizeCommands(oneLine(text))
 
 /**
  * Creates the token (in `--env`, default GATEWAY_TOKEN, or a 0600 file whose path is in
@@ -22,23 +26,22 @@ export async function exec(
     fileVariable === undefined
       ? { envName: own.env ?? 'GATEWAY_TOKEN' }
       : { writeTokenFile: 'true' }
-  const steps: Record<string, string> = { ...inputs, ...destination, summary: 'false' }
+  const steps: Record<string, string> = { ...inputs, ...destination }
   const { runner, outputs, exitCode, cleanUp } = terminal(steps, streams)
   // From the first request to the last, a signal never ends this process as Node's default
   // would, the token left active and COMMAND running on: the steps cancel on it, COMMAND gets
   // it, and between them, it is held.
   const command = passingSignals()
   process.on('SIGINT', command.pass).on('SIGTERM', command.pass)
-  let value = ''
   try {
-    const { error } = await mainStep(runner, clock, ({ result }) => {
-      if (result.operation === 'create') value = result.token.tokenValue ?? ''
-    })
+    const { error } = await mainStep(runner, clock)
     if (exitCode(error) === 2) return 2
     // The command needs the gateway token, not the API client that made it.
     const commandEnv = {
       ...env,
-      [fileVariable ?? own.env ?? 'GATEWAY_TOKEN']: fileVariable ? outputs.get('tokenFile') : value,
+      [fileVariable ?? own.env ?? 'GATEWAY_TOKEN']: outputs.get(
+        fileVariable ? 'tokenFile' : 'tokenValue',
+      ),
     }
     delete commandEnv.PLATFORM_CLIENT_SECRET
     const code = error === undefined ? await command.run(argv, commandEnv, streams) : 1
@@ -67,13 +70,13 @@ function passingSignals() {
     run: ([command = '', ...args]: readonly string[], env: NodeJS.ProcessEnv, { err }: Streams) =>
       new Promise<number>((resolve) => {
         if (early !== undefined) {
-          err(`error: ${command} was not started: ${early} came first.\n`)
+          err(`error: ${say(command)} was not started: ${early} came first.\n`)
           resolve(128 + constants.signals[early])
           return
         }
         child = spawn(command, args, { env, stdio: 'inherit' })
         child.on('error', (error) => {
-          err(`error: could not run ${command}: ${error.message}\n`)
+          err(`error: could not run ${say(command)}: ${say(error.message)}\n`)
           resolve(127)
         })
         child.on('exit', (code, signal) => {

@@ -39,7 +39,8 @@ export function terminal(inputs: Record<string, string>, { err }: Streams) {
   const outputs = new Map<string, string>()
   const state = new Map<string, string>()
   const runner: Runner = {
-    getInput: (name: string) => inputs[name]?.trim() ?? '',
+    // A terminal has no job summary to write.
+    getInput: (name: string) => (name === 'summary' ? 'false' : (inputs[name]?.trim() ?? '')),
     inputNames: () => Object.keys(inputs).map((name) => name.toUpperCase()),
     setSecret: (value: string) => {
       // By the whole rule: a runner masks a value's encodings too (base64, escapes).

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { parse } from 'yaml'
 import {
   cliOn,
+  expectNoRunnerCommands,
   expectClean,
   onlyToken,
   platformEnv,
@@ -13,6 +14,7 @@ import {
   useCliPlatform,
   useTempDirs,
 } from './cli-helpers.js'
+import { readWorkflowCommands } from '../support/workflow-commands.mjs'
 
 const { platform } = useCliPlatform()
 const tempDir = useTempDirs()
@@ -244,7 +246,7 @@ describe('gateway-token: no secret on stdout or stderr, whatever the platform ec
   })
 })
 
-describe('gateway-token: no runner command on stderr, whatever the names hold', () => {
+describe('gateway-token: no runner command on stderr or stdout, whatever the names hold', () => {
   it('a cleanup of tokens named as runner commands, in both syntaxes', async () => {
     const names = [
       '::add-mask::x',
@@ -259,5 +261,31 @@ describe('gateway-token: no runner command on stderr, whatever the names hold', 
     expect(Object.values(statesByName(platform())).flat()).toEqual(names.map(() => 'revoked'))
     expect(run.stderr).toContain("Revoked gateway token 'ci ## [error]x' (")
     expectClean(run, platform())
+
+    // The document too, which a run: step's log shows: escaped where it reads back the same.
+    const listed = await cli(['list', '--json'])
+    expect(listed.stdout).not.toContain('##[')
+    const parsed = JSON.parse(listed.stdout) as { name: string }[]
+    expect(parsed.map((token) => token.name).sort()).toEqual([...names].sort())
+  })
+
+  it("a reused token's id as a runner command: said on one line, as no command", async () => {
+    platform().rewriteRecord = (record, answer) =>
+      answer === 'list' ? { ...record, id: '::error::forged\n##[warning]x' } : record
+    platform().seed({ name: 'demo' })
+    const dir = tempDir()
+    const run = await cli([
+      'create',
+      '--name',
+      'demo',
+      '--if-exists',
+      'reuse',
+      '--token-file',
+      join(dir, 't'),
+    ])
+    expect(run.stdout.split('\n')).toHaveLength(2)
+    expect(run.code).toBe(0)
+    expect(readWorkflowCommands({ stdout: run.stdout, stderr: '' }).commands).toEqual([])
+    expectNoRunnerCommands(run)
   })
 })
