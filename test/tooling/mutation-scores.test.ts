@@ -15,9 +15,9 @@ function mutants(...statuses: string[]): { mutants: { status: string }[] } {
 
 const REPORT = {
   files: {
-    '/work/src/text.ts': mutants('Killed', 'Killed', 'Timeout', 'Survived'),
-    '/work/src/a.ts': mutants('Killed', 'NoCoverage', 'CompileError', 'Ignored', 'RuntimeError'),
-    '/work/src/none.ts': mutants('CompileError'),
+    '/repo/src/text.ts': mutants('Killed', 'Killed', 'Timeout', 'Survived'),
+    '/repo/src/a.ts': mutants('Killed', 'NoCoverage', 'CompileError', 'Ignored', 'RuntimeError'),
+    '/repo/src/none.ts': mutants('CompileError'),
   },
 }
 
