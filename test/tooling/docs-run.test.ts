@@ -44,7 +44,8 @@ describe('the repository', () => {
   // The team's own notes (the contract, the runner's facts, conventions, tools) live outside
   // the repository: a clone must read whole without them. docs/RUNNER.md holds the facts.
   // Nor a path of the machine it was written on.
-  const OUTSIDE = /\.\.\/shared\/(?:spec|hooks)\/|\b(?:CONTRACT|CONVENTIONS)\.md\b|(?:^|[\s'"`(])\/(?:work|home|root)\//m
+  const OUTSIDE =
+    /\.\.\/shared\/(?:spec|hooks)\/|\b(?:CONTRACT|CONVENTIONS)\.md\b|(?:^|[\s'"`(])\/(?:work|home|root)\//m
 
   it('cites no file outside it', () => {
     const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
