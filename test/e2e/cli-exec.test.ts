@@ -126,6 +126,23 @@ describe('gateway-token exec: COMMAND with the token, its exit code, the token r
     expectClean(run, platform())
   })
 
+  it('--if-exists reuse: COMMAND gets the existing token, which is never revoked, even after a failure', async () => {
+    const existing = platform().seed({ name: 'pr-1', ageMs: 60_000 })
+    const run = await exec(
+      ['--if-exists', 'reuse'],
+      'printf %s "$GATEWAY_TOKEN" > "$OUT/seen"; exit 3',
+    )
+    expect(run.code).toBe(3)
+    expect(run.wrote('seen')).toBe(valueOf(existing.id) ?? existing.tokenValue)
+    expect(onlyToken(platform())).toMatchObject({ id: existing.id, state: 'active' })
+    expect(
+      platform()
+        .requestLines('api')
+        .filter((line) => line.includes('/revoke')),
+    ).toEqual([])
+    expectClean(run, platform())
+  })
+
   it("COMMAND's own arguments after --, --help among them, are COMMAND's", async () => {
     const run = await runCli(
       ['exec', '--name', 'pr-1', '--', 'sh', '-c', 'echo "args: $*"', 'sh', '--help', '--version'],
