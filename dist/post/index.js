@@ -2956,8 +2956,13 @@ class Secrets {
         return this.longestFirst.reduce((result, value) => result.replaceAll(value, '***'), text);
     }
     hide(text) {
-        const holdsPiece = (bytes) => [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
-        return this.removePieces(this.removeWhole(text))
+        const whole = this.removeWhole(text);
+        const shortest = this.lengths.at(-1);
+        if (shortest === undefined)
+            return whole;
+        const holdsPiece = (bytes) => bytes.length >= shortest &&
+            [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
+        return this.removePieces(whole)
             .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
             .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run));
     }

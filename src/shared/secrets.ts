@@ -105,11 +105,17 @@ export class Secrets {
 
   /** The text without the secrets, whole, in pieces, or inside a run that encodes one. */
   private hide(text: string): string {
-    // A run's bytes, read as Latin-1 and as UTF-8, are checked like any decoded text.
+    const whole = this.removeWhole(text)
+    // Only received secrets: no piece to look for, as it is or encoded.
+    const shortest = this.lengths.at(-1)
+    if (shortest === undefined) return whole
+    // A run's bytes, read as Latin-1 and as UTF-8, are checked like any decoded text; too few
+    // bytes to hold the shortest piece, they are not decoded.
     const holdsPiece = (bytes: Buffer) =>
+      bytes.length >= shortest &&
       [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t)
     // One pass per alphabet: a run of hex digits alone is read both ways.
-    return this.removePieces(this.removeWhole(text))
+    return this.removePieces(whole)
       .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
       .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run))
   }
