@@ -4139,10 +4139,11 @@ const STANDARD_STREAMS = {
     out: (text) => (0,external_node_fs_namespaceObject.writeSync)(1, text),
     err: (text) => (0,external_node_fs_namespaceObject.writeSync)(2, text),
 };
+const say = (text) => neutralizeCommands(oneLine(text));
 function terminal(inputs, { err }) {
     const secrets = new Secrets(() => undefined);
-    const say = (prefix) => (message) => {
-        err(`${prefix}${neutralizeCommands(oneLine(secrets.scrub(message)))}\n`);
+    const log = (prefix) => (message) => {
+        err(`${prefix}${say(secrets.scrub(message))}\n`);
     };
     const masked = [];
     let dir;
@@ -4156,13 +4157,13 @@ function terminal(inputs, { err }) {
             masked.push(value);
         },
         setFailed: (message) => {
-            say('error: ')(message.replace(/^Input '(\w+)'/, (_, input) => spelling(input)));
+            log('error: ')(message.replace(/^Input '(\w+)'/, (_, input) => spelling(input)));
             failed = true;
         },
         debug: () => undefined,
-        info: say(''),
-        notice: say('notice: '),
-        warning: say('warning: '),
+        info: log(''),
+        notice: log('notice: '),
+        warning: log('warning: '),
         setOutput: (name, value) => {
             outputs.set(name, value);
         },
@@ -4205,14 +4206,10 @@ function terminal(inputs, { err }) {
 
 
 
-
-const say = (text) => neutralizeCommands(oneLine(text));
 async function exec({ inputs, own, argv }, { env, clock, streams }) {
-    const fileVariable = own['token-file-env'];
-    const destination = fileVariable === undefined
-        ? { envName: own.env ?? 'GATEWAY_TOKEN' }
-        : { writeTokenFile: 'true' };
-    const steps = { ...inputs, ...destination };
+    const file = own['token-file-env'] !== undefined;
+    const variable = own['token-file-env'] ?? own.env ?? 'GATEWAY_TOKEN';
+    const steps = { ...inputs, [file ? 'writeTokenFile' : 'envName']: file ? 'true' : variable };
     const { runner, outputs, exitCode, cleanUp } = terminal(steps, streams);
     const command = passingSignals();
     process.on('SIGINT', command.pass).on('SIGTERM', command.pass);
@@ -4220,10 +4217,7 @@ async function exec({ inputs, own, argv }, { env, clock, streams }) {
         const { error } = await run(runner, clock);
         if (exitCode(error) === 2)
             return 2;
-        const commandEnv = {
-            ...env,
-            [fileVariable ?? own.env ?? 'GATEWAY_TOKEN']: outputs.get(fileVariable ? 'tokenFile' : 'tokenValue'),
-        };
+        const commandEnv = { ...env, [variable]: outputs.get(file ? 'tokenFile' : 'tokenValue') };
         delete commandEnv.PLATFORM_CLIENT_SECRET;
         const code = error === undefined ? await command.run(argv, commandEnv, streams) : 1;
         steps.jobStatus = code === 0 ? 'success' : 'failure';
@@ -4273,7 +4267,6 @@ function passingSignals() {
 
 
 
-
 async function commandLine(args, { env = process.env, clock = systemClock, streams = STANDARD_STREAMS, } = {}) {
     let invocation;
     try {
@@ -4282,7 +4275,7 @@ async function commandLine(args, { env = process.env, clock = systemClock, strea
     catch (error) {
         if (!(error instanceof ActionError))
             throw error;
-        streams.err(`error: ${neutralizeCommands(oneLine(error.message))}\n`);
+        streams.err(`error: ${say(error.message)}\n`);
         return 2;
     }
     if (invocation === 'help' || invocation === 'version') {
@@ -4322,7 +4315,7 @@ function stdoutOf({ result, task }, own, scrubber) {
             return value;
         const scrub = scrubber(new Set());
         if (!json)
-            return neutralizeCommands(oneLine(scrub(token.id)));
+            return say(scrub(token.id));
         return command_line_document(token, own['print-value'] ? ['tokenValue'] : [], scrub);
     }
     if (!json)

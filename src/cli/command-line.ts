@@ -5,11 +5,10 @@ import type { Outcome } from '../operations/index.js'
 import { ActionError, toFile } from '../shared/errors.js'
 import { publicJson, type TokenRecord } from '../shared/records.js'
 import { systemClock } from '../shared/time.js'
-import { neutralizeCommands, oneLine } from '../shared/text.js'
 import { writeTokenFile } from '../shared/token-files.js'
 import { readArgs, USAGE } from './args.js'
 import { exec } from './exec.js'
-import { STANDARD_STREAMS, terminal, type Surroundings } from './terminal.js'
+import { say, STANDARD_STREAMS, terminal, type Surroundings } from './terminal.js'
 
 /** Runs `gateway-token` with `args` (after the program's name); returns its exit code. */
 export async function commandLine(
@@ -26,7 +25,7 @@ export async function commandLine(
   } catch (error) {
     if (!(error instanceof ActionError)) throw error
     // It may quote an argument: one line, never a runner command.
-    streams.err(`error: ${neutralizeCommands(oneLine(error.message))}\n`)
+    streams.err(`error: ${say(error.message)}\n`)
     return 2
   }
   if (invocation === 'help' || invocation === 'version') {
@@ -77,7 +76,7 @@ function stdoutOf(
     // The new token's value too, wherever else the answer put it.
     const scrub = scrubber(new Set())
     // A reused token's id is the list's, never checked as a UUID: one line, no runner command.
-    if (!json) return neutralizeCommands(oneLine(scrub(token.id)))
+    if (!json) return say(scrub(token.id))
     return document(token, own['print-value'] ? ['tokenValue'] : [], scrub)
   }
   if (!json) return undefined

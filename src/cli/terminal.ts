@@ -26,12 +26,15 @@ export interface Surroundings {
   streams: Streams
 }
 
+/** A text in a line of gateway-token's own on a terminal: one line, never a runner command. */
+export const say = (text: string) => neutralizeCommands(oneLine(text))
+
 /** A terminal's Runner over `inputs`, and what a step left in it: outputs, state, failure. */
 export function terminal(inputs: Record<string, string>, { err }: Streams) {
   // What the runner would mask, scrubbed from every line instead: a terminal masks nothing.
   const secrets = new Secrets(() => undefined)
-  const say = (prefix: string) => (message: string) => {
-    err(`${prefix}${neutralizeCommands(oneLine(secrets.scrub(message)))}\n`)
+  const log = (prefix: string) => (message: string) => {
+    err(`${prefix}${say(secrets.scrub(message))}\n`)
   }
   // Every value masked, for what goes to stdout (stdoutScrubber).
   const masked: string[] = []
@@ -49,13 +52,13 @@ export function terminal(inputs: Record<string, string>, { err }: Streams) {
     },
     setFailed: (message: string) => {
       // An input named as the command line spells it: `--older-than`, not `Input 'olderThan'`.
-      say('error: ')(message.replace(/^Input '(\w+)'/, (_, input: string) => spelling(input)))
+      log('error: ')(message.replace(/^Input '(\w+)'/, (_, input: string) => spelling(input)))
       failed = true
     },
     debug: () => undefined,
-    info: say(''),
-    notice: say('notice: '),
-    warning: say('warning: '),
+    info: log(''),
+    notice: log('notice: '),
+    warning: log('warning: '),
     setOutput: (name: string, value: string) => {
       outputs.set(name, value)
     },
