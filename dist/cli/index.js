@@ -3820,9 +3820,9 @@ const COMMANDS = {
     revoke: '--json',
     cleanup: '--json',
     audit: '--json',
-    exec: '--env --token-file-env',
+    exec: 'revokeOnExit --env --token-file-env',
 };
-const HANDED_ON = ['envName', 'writeTokenFile'];
+const HANDED_ON = ['envName', 'writeTokenFile', 'revokeOnExit'];
 const CONNECTION = 'baseUrl authUrl clientId expectedProjectId timeout retries totalTimeout --client-secret-file';
 const SWITCHES = ['dryRun', '--json', '--print-value'];
 const REPEATED = ['name', 'keepIds'];
@@ -3881,15 +3881,16 @@ function readArgs(args, env) {
         if (env[variable])
             inputs[input] = env[variable];
     const own = {};
-    const reads = inputsOf(operation).filter((input) => !HANDED_ON.includes(input) && (input !== 'revokeOnExit' || known === 'exec'));
+    const reads = inputsOf(operation).filter((input) => !HANDED_ON.includes(input));
     const names = [...reads, ...`${COMMANDS[known]} ${CONNECTION}`.split(' ')];
-    const flagsOf = names.map((name) => (name.startsWith('--') ? name : `--${flagOf(name)}`));
+    const flagsOf = names.map((name) => (name.startsWith('--') ? name.slice(2) : flagOf(name)));
     for (let i = 0; i < flags.length; i++) {
         const [flag = '', inline] = (flags[i] ?? '').split(/=(.*)/s);
-        const name = names[flagsOf.indexOf(flag)];
+        const name = flag.startsWith('--') ? names[flagsOf.indexOf(flag.slice(2))] : undefined;
         if (name === undefined) {
-            const meant = closest(flag.replace(/^-*/, ''), flagsOf.map((known) => known.slice(2)));
-            throw usage(flag, `is not a flag of gateway-token ${known}${meant ? `: did you mean --${meant}?` : '.'} See gateway-token --help.`);
+            const meant = closest(flag.replace(/^-*/, ''), flagsOf);
+            const guess = meant ? `: did you mean --${meant}?` : '.';
+            throw usage(flag, `is not a flag of gateway-token ${known}${guess} See gateway-token --help.`);
         }
         if (SWITCHES.includes(name) && inline !== undefined)
             throw usage(flag, 'takes no value: give it, or leave it out.');
@@ -3920,7 +3921,7 @@ function readArgs(args, env) {
     return { command: known, inputs, own, argv };
 }
 function checkDestination(own) {
-    const given = ['token-file', 'print-value', 'k8s-secret'].filter((flag) => own[flag] !== undefined);
+    const given = ['token-file', 'print-value', 'k8s-secret'].filter((flag) => flag in own);
     if (given.length !== 1)
         throw usage('create', `needs exactly one of --token-file PATH, --print-value and --k8s-secret NAME (${given.length} given): a token whose value nobody holds is a leak.`);
     if (own['k8s-secret'] !== undefined && own.json !== undefined)
@@ -3933,10 +3934,8 @@ function checkDestination(own) {
             throw usage(`--${flag}`, `must be ${what}; got ${quote(own[flag])}.`);
 }
 function checkVariable(flag, name) {
-    if (name === undefined)
-        return;
     try {
-        if (readEnvName(name) === undefined)
+        if (name !== undefined && !readEnvName(name))
             throw usage(`--${flag}`, 'needs a value.');
     }
     catch (error) {
