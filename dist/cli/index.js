@@ -4134,9 +4134,11 @@ async function searchCreated(api, create, { clock, deadline, log }, totalMs) {
 
 
 
-const STANDARD_STREAMS = {
-    out: (text) => (0,external_node_fs_namespaceObject.writeSync)(1, text),
-    err: (text) => (0,external_node_fs_namespaceObject.writeSync)(2, text),
+
+const SYSTEM = {
+    env: process.env,
+    clock: systemClock,
+    streams: { out: (text) => (0,external_node_fs_namespaceObject.writeSync)(1, text), err: (text) => (0,external_node_fs_namespaceObject.writeSync)(2, text) },
 };
 const say = (text) => neutralizeCommands(oneLine(text));
 function terminal(inputs, { err }) {
@@ -4163,13 +4165,9 @@ function terminal(inputs, { err }) {
         info: log(''),
         notice: log('notice: '),
         warning: log('warning: '),
-        setOutput: (name, value) => {
-            outputs.set(name, value);
-        },
+        setOutput: outputs.set.bind(outputs),
         exportVariable: () => undefined,
-        saveState: (name, value) => {
-            state.set(name, value);
-        },
+        saveState: state.set.bind(state),
         getState: (name) => state.get(name) ?? '',
         writeSummary: () => Promise.resolve(),
         tempDir: () => (dir ??= (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'gateway-token-'))),
@@ -4265,8 +4263,8 @@ function passingSignals() {
 
 
 
-
-async function commandLine(args, { env = process.env, clock = systemClock, streams = STANDARD_STREAMS, } = {}) {
+async function commandLine(args, given = {}) {
+    const { env, clock, streams } = { ...SYSTEM, ...given };
     let invocation;
     try {
         invocation = readArgs(args, env);

@@ -4,21 +4,17 @@ import { run as mainStep } from '../main.js'
 import type { Outcome } from '../operations/index.js'
 import { ActionError, toFile } from '../shared/errors.js'
 import { publicJson, type TokenRecord } from '../shared/records.js'
-import { systemClock } from '../shared/time.js'
 import { writeTokenFile } from '../shared/token-files.js'
 import { readArgs, USAGE } from './args.js'
 import { exec } from './exec.js'
-import { say, STANDARD_STREAMS, terminal, type Surroundings } from './terminal.js'
+import { say, SYSTEM, terminal, type Surroundings } from './terminal.js'
 
-/** Runs `gateway-token` with `args` (after the program's name); returns its exit code. */
-export async function commandLine(
-  args: readonly string[],
-  {
-    env = process.env,
-    clock = systemClock,
-    streams = STANDARD_STREAMS,
-  }: Partial<Surroundings> = {},
-): Promise<number> {
+/**
+ * Runs `gateway-token` with `args` (after the program's name) where it runs (SYSTEM), but
+ * what a test gives; returns its exit code.
+ */
+export async function commandLine(args: readonly string[], given: Partial<Surroundings> = {}) {
+  const { env, clock, streams } = { ...SYSTEM, ...given }
   let invocation: ReturnType<typeof readArgs>
   try {
     invocation = readArgs(args, env)

@@ -3,27 +3,25 @@ import { mkdtempSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { listenForCancel, type Runner } from '../runner/start.js'
-import type { Clock } from '../shared/time.js'
+import { type Clock, systemClock } from '../shared/time.js'
 import { Secrets } from '../shared/secrets.js'
 import { neutralizeCommands, oneLine } from '../shared/text.js'
 import { spelling, UsageError } from './args.js'
 import { InputError } from '../shared/errors.js'
 
 /** Where the command line writes: `out`, stdout (a document, the token); `err`, stderr (the log). */
-export interface Streams {
-  out: (text: string) => void
-  err: (text: string) => void
-}
-export const STANDARD_STREAMS: Streams = {
-  out: (text) => writeSync(1, text),
-  err: (text) => writeSync(2, text),
-}
+export type Streams = Record<'out' | 'err', (text: string) => void>
 
 /** Where a command runs: its environment, its clock, where it writes. */
-export interface Surroundings {
-  env: NodeJS.ProcessEnv
-  clock: Clock
-  streams: Streams
+export type Surroundings = { env: NodeJS.ProcessEnv; clock: Clock; streams: Streams }
+/**
+ * Where gateway-token runs, but in tests: the process's environment, the system's clock,
+ * stdout and stderr.
+ */
+export const SYSTEM: Surroundings = {
+  env: process.env,
+  clock: systemClock,
+  streams: { out: (text) => writeSync(1, text), err: (text) => writeSync(2, text) },
 }
 
 /** A text in a line of gateway-token's own on a terminal: one line, never a runner command. */
@@ -59,13 +57,9 @@ export function terminal(inputs: Record<string, string>, { err }: Streams) {
     info: log(''),
     notice: log('notice: '),
     warning: log('warning: '),
-    setOutput: (name: string, value: string) => {
-      outputs.set(name, value)
-    },
+    setOutput: outputs.set.bind(outputs),
     exportVariable: () => undefined,
-    saveState: (name: string, value: string) => {
-      state.set(name, value)
-    },
+    saveState: state.set.bind(state),
     getState: (name: string) => state.get(name) ?? '',
     writeSummary: () => Promise.resolve(),
     tempDir: () => (dir ??= mkdtempSync(join(tmpdir(), 'gateway-token-'))),
