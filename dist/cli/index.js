@@ -4203,7 +4203,8 @@ function terminal(inputs, { err }) {
 
 
 
-async function exec({ inputs, own, argv }, { env, clock, streams }) {
+async function exec(invocation, { env, clock, streams }) {
+    const { inputs, own, argv } = invocation;
     const file = own['token-file-env'] !== undefined;
     const variable = own['token-file-env'] ?? own.env ?? 'GATEWAY_TOKEN';
     const steps = { ...inputs, [file ? 'writeTokenFile' : 'envName']: file ? 'true' : variable };
@@ -4303,9 +4304,7 @@ function stdoutOf({ result, task }, own, scrubber) {
         const value = token.tokenValue ?? '';
         const file = own['token-file'];
         if (file !== undefined)
-            toFile(`--token-file ${file}`, () => {
-                writeTokenFile(file, value);
-            });
+            toFile(`--token-file ${file}`, () => writeTokenFile(file, value));
         if (own['k8s-secret'] !== undefined)
             return manifest(own, value);
         if (own['print-value'] !== undefined && !json)

@@ -53,20 +53,13 @@ type Scrubber = (values: ReadonlySet<string>) => (text: string) => string
  * (written here to --token-file), or the JSON document of `--json`; else nothing. Whatever a
  * server echoed into a record (the client secret, the access token) is scrubbed from it.
  */
-function stdoutOf(
-  { result, task }: Outcome,
-  own: Record<string, string>,
-  scrubber: Scrubber,
-): string | undefined {
+function stdoutOf({ result, task }: Outcome, own: Record<string, string>, scrubber: Scrubber) {
   const json = own.json !== undefined
   if (result.operation === 'create') {
     const { token } = result
     const value = token.tokenValue ?? ''
     const file = own['token-file']
-    if (file !== undefined)
-      toFile(`--token-file ${file}`, () => {
-        writeTokenFile(file, value)
-      })
+    if (file !== undefined) toFile(`--token-file ${file}`, () => writeTokenFile(file, value))
     if (own['k8s-secret'] !== undefined) return manifest(own, value)
     if (own['print-value'] !== undefined && !json) return value
     // The new token's value too, wherever else the answer put it.

@@ -14,10 +14,8 @@ import { say, terminal, type Streams, type Surroundings } from './terminal.js'
  * Returns COMMAND's exit code, or 128 + the number of the signal that ended it; 1 when the
  * create failed (COMMAND never ran), 2 for a bad input.
  */
-export async function exec(
-  { inputs, own, argv }: Invocation,
-  { env, clock, streams }: Surroundings,
-) {
+export async function exec(invocation: Invocation, { env, clock, streams }: Surroundings) {
+  const { inputs, own, argv } = invocation
   const file = own['token-file-env'] !== undefined
   const variable = own['token-file-env'] ?? own.env ?? 'GATEWAY_TOKEN'
   const steps = { ...inputs, [file ? 'writeTokenFile' : 'envName']: file ? 'true' : variable }
