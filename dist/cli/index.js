@@ -4340,7 +4340,7 @@ function command_line_document(records, around, scrub) {
     const json = JSON.stringify(fields, (key, value) => typeof value === 'string' && key !== 'tokenValue' ? scrub(value) : value);
     return json.replaceAll('##[', '\\u0023#[');
 }
-const valuesOf = (records) => new Set(records.flatMap(({ tokenValue }) => (tokenValue === undefined ? [] : [tokenValue])));
+const valuesOf = (records) => new Set(records.map((r) => r.tokenValue));
 function manifest(own, value) {
     const namespace = own['k8s-namespace'] === undefined ? '' : `\n  namespace: ${own['k8s-namespace']}`;
     const data = Buffer.from(value).toString('base64');

@@ -46,7 +46,7 @@ export async function commandLine(args: readonly string[], given: Partial<Surrou
 }
 
 /** What scrubs a text for stdout of the secrets a step knew, but the values of these records. */
-type Scrubber = (values: ReadonlySet<string>) => (text: string) => string
+type Scrubber = (values: ReadonlySet<string | undefined>) => (text: string) => string
 
 /**
  * What a result puts on stdout, after the log's lines: a create's token where it was asked
@@ -103,9 +103,11 @@ function document(records: unknown, around: readonly string[], scrub: (text: str
   return json.replaceAll('##[', '\\u0023#[')
 }
 
-/** The values of records, which a document leaves out already. */
-const valuesOf = (records: readonly TokenRecord[]) =>
-  new Set(records.flatMap(({ tokenValue }) => (tokenValue === undefined ? [] : [tokenValue])))
+/**
+ * The values of records, which a document leaves out already (undefined for a record without
+ * one: no masked value).
+ */
+const valuesOf = (records: readonly TokenRecord[]) => new Set(records.map((r) => r.tokenValue))
 
 /** A Kubernetes Secret holding the value, for `kubectl apply -f -` and a chart's secretName. */
 function manifest(own: Record<string, string>, value: string): string {

@@ -78,7 +78,7 @@ export function terminal(inputs: Record<string, string>, { err }: Streams) {
      * document leaves out already, and whose thousands (a list's) would cost seconds on every
      * field. Each distinct text is scrubbed once.
      */
-    stdoutScrubber: (values: ReadonlySet<string>) => {
+    stdoutScrubber: (values: ReadonlySet<string | undefined>) => {
       const known = new Secrets(() => undefined)
       for (const value of masked) if (!values.has(value)) known.add(value)
       const scrubbed = new Map<string, string>()
