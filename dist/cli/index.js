@@ -3820,9 +3820,9 @@ const COMMANDS = {
     revoke: '--json',
     cleanup: '--json',
     audit: '--json',
-    exec: '--env --token-file-env',
+    exec: 'revokeOnExit --env --token-file-env',
 };
-const HANDED_ON = ['envName', 'writeTokenFile'];
+const HANDED_ON = ['envName', 'writeTokenFile', 'revokeOnExit'];
 const CONNECTION = 'baseUrl authUrl clientId expectedProjectId timeout retries totalTimeout --client-secret-file';
 const SWITCHES = ['dryRun', '--json', '--print-value'];
 const REPEATED = ['name', 'keepIds'];
@@ -3881,15 +3881,16 @@ function readArgs(args, env) {
         if (env[variable])
             inputs[input] = env[variable];
     const own = {};
-    const reads = inputsOf(operation).filter((input) => !HANDED_ON.includes(input) && (input !== 'revokeOnExit' || known === 'exec'));
+    const reads = inputsOf(operation).filter((input) => !HANDED_ON.includes(input));
     const names = [...reads, ...`${COMMANDS[known]} ${CONNECTION}`.split(' ')];
-    const flagsOf = names.map((name) => (name.startsWith('--') ? name : `--${flagOf(name)}`));
+    const flagsOf = names.map((name) => (name.startsWith('--') ? name.slice(2) : flagOf(name)));
     for (let i = 0; i < flags.length; i++) {
         const [flag = '', inline] = (flags[i] ?? '').split(/=(.*)/s);
-        const name = names[flagsOf.indexOf(flag)];
+        const name = flag.startsWith('--') ? names[flagsOf.indexOf(flag.slice(2))] : undefined;
         if (name === undefined) {
-            const meant = closest(flag.replace(/^-*/, ''), flagsOf.map((known) => known.slice(2)));
-            throw usage(flag, `is not a flag of gateway-token ${known}${meant ? `: did you mean --${meant}?` : '.'} See gateway-token --help.`);
+            const meant = closest(flag.replace(/^-*/, ''), flagsOf);
+            const guess = meant ? `: did you mean --${meant}?` : '.';
+            throw usage(flag, `is not a flag of gateway-token ${known}${guess} See gateway-token --help.`);
         }
         if (SWITCHES.includes(name) && inline !== undefined)
             throw usage(flag, 'takes no value: give it, or leave it out.');
@@ -3920,7 +3921,7 @@ function readArgs(args, env) {
     return { command: known, inputs, own, argv };
 }
 function checkDestination(own) {
-    const given = ['token-file', 'print-value', 'k8s-secret'].filter((flag) => own[flag] !== undefined);
+    const given = ['token-file', 'print-value', 'k8s-secret'].filter((flag) => flag in own);
     if (given.length !== 1)
         throw usage('create', `needs exactly one of --token-file PATH, --print-value and --k8s-secret NAME (${given.length} given): a token whose value nobody holds is a leak.`);
     if (own['k8s-secret'] !== undefined && own.json !== undefined)
@@ -3933,10 +3934,8 @@ function checkDestination(own) {
             throw usage(`--${flag}`, `must be ${what}; got ${quote(own[flag])}.`);
 }
 function checkVariable(flag, name) {
-    if (name === undefined)
-        return;
     try {
-        if (readEnvName(name) === undefined)
+        if (name !== undefined && !readEnvName(name))
             throw usage(`--${flag}`, 'needs a value.');
     }
     catch (error) {
@@ -4135,14 +4134,17 @@ async function searchCreated(api, create, { clock, deadline, log }, totalMs) {
 
 
 
-const STANDARD_STREAMS = {
-    out: (text) => (0,external_node_fs_namespaceObject.writeSync)(1, text),
-    err: (text) => (0,external_node_fs_namespaceObject.writeSync)(2, text),
+
+const SYSTEM = {
+    env: process.env,
+    clock: systemClock,
+    streams: { out: (text) => (0,external_node_fs_namespaceObject.writeSync)(1, text), err: (text) => (0,external_node_fs_namespaceObject.writeSync)(2, text) },
 };
+const say = (text) => neutralizeCommands(oneLine(text));
 function terminal(inputs, { err }) {
     const secrets = new Secrets(() => undefined);
-    const say = (prefix) => (message) => {
-        err(`${prefix}${neutralizeCommands(oneLine(secrets.scrub(message)))}\n`);
+    const log = (prefix) => (message) => {
+        err(`${prefix}${say(secrets.scrub(message))}\n`);
     };
     const masked = [];
     let dir;
@@ -4156,20 +4158,16 @@ function terminal(inputs, { err }) {
             masked.push(value);
         },
         setFailed: (message) => {
-            say('error: ')(message.replace(/^Input '(\w+)'/, (_, input) => spelling(input)));
+            log('error: ')(message.replace(/^Input '(\w+)'/, (_, input) => spelling(input)));
             failed = true;
         },
         debug: () => undefined,
-        info: say(''),
-        notice: say('notice: '),
-        warning: say('warning: '),
-        setOutput: (name, value) => {
-            outputs.set(name, value);
-        },
+        info: log(''),
+        notice: log('notice: '),
+        warning: log('warning: '),
+        setOutput: outputs.set.bind(outputs),
         exportVariable: () => undefined,
-        saveState: (name, value) => {
-            state.set(name, value);
-        },
+        saveState: state.set.bind(state),
         getState: (name) => state.get(name) ?? '',
         writeSummary: () => Promise.resolve(),
         tempDir: () => (dir ??= (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'gateway-token-'))),
@@ -4205,14 +4203,11 @@ function terminal(inputs, { err }) {
 
 
 
-
-const say = (text) => neutralizeCommands(oneLine(text));
-async function exec({ inputs, own, argv }, { env, clock, streams }) {
-    const fileVariable = own['token-file-env'];
-    const destination = fileVariable === undefined
-        ? { envName: own.env ?? 'GATEWAY_TOKEN' }
-        : { writeTokenFile: 'true' };
-    const steps = { ...inputs, ...destination };
+async function exec(invocation, { env, clock, streams }) {
+    const { inputs, own, argv } = invocation;
+    const file = own['token-file-env'] !== undefined;
+    const variable = own['token-file-env'] ?? own.env ?? 'GATEWAY_TOKEN';
+    const steps = { ...inputs, [file ? 'writeTokenFile' : 'envName']: file ? 'true' : variable };
     const { runner, outputs, exitCode, cleanUp } = terminal(steps, streams);
     const command = passingSignals();
     process.on('SIGINT', command.pass).on('SIGTERM', command.pass);
@@ -4220,10 +4215,7 @@ async function exec({ inputs, own, argv }, { env, clock, streams }) {
         const { error } = await run(runner, clock);
         if (exitCode(error) === 2)
             return 2;
-        const commandEnv = {
-            ...env,
-            [fileVariable ?? own.env ?? 'GATEWAY_TOKEN']: outputs.get(fileVariable ? 'tokenFile' : 'tokenValue'),
-        };
+        const commandEnv = { ...env, [variable]: outputs.get(file ? 'tokenFile' : 'tokenValue') };
         delete commandEnv.PLATFORM_CLIENT_SECRET;
         const code = error === undefined ? await command.run(argv, commandEnv, streams) : 1;
         steps.jobStatus = code === 0 ? 'success' : 'failure';
@@ -4272,9 +4264,8 @@ function passingSignals() {
 
 
 
-
-
-async function commandLine(args, { env = process.env, clock = systemClock, streams = STANDARD_STREAMS, } = {}) {
+async function commandLine(args, given = {}) {
+    const { env, clock, streams } = { ...SYSTEM, ...given };
     let invocation;
     try {
         invocation = readArgs(args, env);
@@ -4282,7 +4273,7 @@ async function commandLine(args, { env = process.env, clock = systemClock, strea
     catch (error) {
         if (!(error instanceof ActionError))
             throw error;
-        streams.err(`error: ${neutralizeCommands(oneLine(error.message))}\n`);
+        streams.err(`error: ${say(error.message)}\n`);
         return 2;
     }
     if (invocation === 'help' || invocation === 'version') {
@@ -4313,16 +4304,14 @@ function stdoutOf({ result, task }, own, scrubber) {
         const value = token.tokenValue ?? '';
         const file = own['token-file'];
         if (file !== undefined)
-            toFile(`--token-file ${file}`, () => {
-                writeTokenFile(file, value);
-            });
+            toFile(`--token-file ${file}`, () => writeTokenFile(file, value));
         if (own['k8s-secret'] !== undefined)
             return manifest(own, value);
         if (own['print-value'] !== undefined && !json)
             return value;
         const scrub = scrubber(new Set());
         if (!json)
-            return neutralizeCommands(oneLine(scrub(token.id)));
+            return say(scrub(token.id));
         return command_line_document(token, own['print-value'] ? ['tokenValue'] : [], scrub);
     }
     if (!json)
@@ -4351,7 +4340,7 @@ function command_line_document(records, around, scrub) {
     const json = JSON.stringify(fields, (key, value) => typeof value === 'string' && key !== 'tokenValue' ? scrub(value) : value);
     return json.replaceAll('##[', '\\u0023#[');
 }
-const valuesOf = (records) => new Set(records.flatMap(({ tokenValue }) => (tokenValue === undefined ? [] : [tokenValue])));
+const valuesOf = (records) => new Set(records.map((r) => r.tokenValue));
 function manifest(own, value) {
     const namespace = own['k8s-namespace'] === undefined ? '' : `\n  namespace: ${own['k8s-namespace']}`;
     const data = Buffer.from(value).toString('base64');

@@ -9,7 +9,8 @@ import { quote } from '../shared/text.js'
 /**
  * Each command's flags: the inputs its operation reads (inputs/read.ts; a flag is the
  * input's name in kebab-case), then, written as flags, those only a terminal has. exec is a
- * create with COMMAND. The connection and its bounds are every command's.
+ * create with COMMAND, and the only one with an end of a job: revokeOnExit. The connection
+ * and its bounds are every command's.
  */
 const COMMANDS = {
   create: '--token-file --print-value --k8s-secret --k8s-key --k8s-namespace --json',
@@ -17,11 +18,13 @@ const COMMANDS = {
   revoke: '--json',
   cleanup: '--json',
   audit: '--json',
-  exec: '--env --token-file-env',
+  exec: 'revokeOnExit --env --token-file-env',
 }
-export type Command = keyof typeof COMMANDS
-/** A create's inputs for the job's later steps, whose place the terminal's own flags take. */
-const HANDED_ON = ['envName', 'writeTokenFile']
+/**
+ * A create's inputs for the job's later steps, whose place the terminal's own flags take,
+ * and for its end, which only exec has (COMMANDS).
+ */
+const HANDED_ON = ['envName', 'writeTokenFile', 'revokeOnExit']
 const CONNECTION =
   'baseUrl authUrl clientId expectedProjectId timeout retries totalTimeout --client-secret-file'
 const SWITCHES = ['dryRun', '--json', '--print-value']
@@ -71,18 +74,10 @@ Environment: PLATFORM_CLIENT_ID, PLATFORM_CLIENT_SECRET, PLATFORM_API_URL, PLATF
 Exit codes: 0 done; 1 the operation failed; 2 bad usage or input (nothing sent); exec: COMMAND's.`
 
 /** A command line read: the action's inputs, the command's own flags, and exec's COMMAND. */
-export interface Invocation {
-  command: Command
-  inputs: Record<string, string>
-  own: Record<string, string>
-  argv: string[]
-}
+export type Invocation = Exclude<ReturnType<typeof readArgs>, string>
 
 /** What `--help` and `--version` ask for, else the invocation; or a UsageError. */
-export function readArgs(
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-): Invocation | 'help' | 'version' {
+export function readArgs(args: readonly string[], env: NodeJS.ProcessEnv) {
   const [command, ...rest] = args
   const end = rest.indexOf('--')
   // Only before --: what follows is exec's COMMAND, whose own --help is its own.
@@ -100,30 +95,23 @@ export function readArgs(
       '--client-secret',
       'is refused: every process can read a command line. Give PLATFORM_CLIENT_SECRET, or --client-secret-file PATH.',
     )
-  const known = command as Command
+  const known = command as keyof typeof COMMANDS
   const operation = known === 'exec' ? 'create' : known
   const inputs: Record<string, string> = { operation }
   for (const [input, variable] of Object.entries(ENVIRONMENT))
     if (env[variable]) inputs[input] = env[variable]
   const own: Record<string, string> = {}
-  // revokeOnExit: the end of a job, which only exec has.
-  const reads = inputsOf(operation).filter(
-    (input) => !HANDED_ON.includes(input) && (input !== 'revokeOnExit' || known === 'exec'),
-  )
+  const reads = inputsOf(operation).filter((input) => !HANDED_ON.includes(input))
   const names = [...reads, ...`${COMMANDS[known]} ${CONNECTION}`.split(' ')]
-  const flagsOf = names.map((name) => (name.startsWith('--') ? name : `--${flagOf(name)}`))
+  // Without their --, as `own` keeps them.
+  const flagsOf = names.map((name) => (name.startsWith('--') ? name.slice(2) : flagOf(name)))
   for (let i = 0; i < flags.length; i++) {
     const [flag = '', inline] = (flags[i] ?? '').split(/=(.*)/s)
-    const name = names[flagsOf.indexOf(flag)]
+    const name = flag.startsWith('--') ? names[flagsOf.indexOf(flag.slice(2))] : undefined
     if (name === undefined) {
-      const meant = closest(
-        flag.replace(/^-*/, ''),
-        flagsOf.map((known) => known.slice(2)),
-      )
-      throw usage(
-        flag,
-        `is not a flag of gateway-token ${known}${meant ? `: did you mean --${meant}?` : '.'} See gateway-token --help.`,
-      )
+      const meant = closest(flag.replace(/^-*/, ''), flagsOf)
+      const guess = meant ? `: did you mean --${meant}?` : '.'
+      throw usage(flag, `is not a flag of gateway-token ${known}${guess} See gateway-token --help.`)
     }
     // A switch given a value is refused: --print-value=false would print the value all the same.
     if (SWITCHES.includes(name) && inline !== undefined)
@@ -153,9 +141,7 @@ export function readArgs(
 
 /** One place for the token, and a document only beside a destination that is not one. */
 function checkDestination(own: Record<string, string>) {
-  const given = ['token-file', 'print-value', 'k8s-secret'].filter(
-    (flag) => own[flag] !== undefined,
-  )
+  const given = ['token-file', 'print-value', 'k8s-secret'].filter((flag) => flag in own)
   if (given.length !== 1)
     throw usage(
       'create',
@@ -173,9 +159,8 @@ function checkDestination(own: Record<string, string>) {
 
 /** exec's variable for the token: a name envName allows (never PATH, NODE_OPTIONS...), not empty. */
 function checkVariable(flag: string, name: string | undefined) {
-  if (name === undefined) return
   try {
-    if (readEnvName(name) === undefined) throw usage(`--${flag}`, 'needs a value.')
+    if (name !== undefined && !readEnvName(name)) throw usage(`--${flag}`, 'needs a value.')
   } catch (error) {
     if (!(error instanceof InputError)) throw error
     throw usage(`--${flag}`, error.message.replace(/^Input 'envName' /, ''))

@@ -4,29 +4,24 @@ import { run as mainStep } from '../main.js'
 import type { Outcome } from '../operations/index.js'
 import { ActionError, toFile } from '../shared/errors.js'
 import { publicJson, type TokenRecord } from '../shared/records.js'
-import { systemClock } from '../shared/time.js'
-import { neutralizeCommands, oneLine } from '../shared/text.js'
 import { writeTokenFile } from '../shared/token-files.js'
 import { readArgs, USAGE } from './args.js'
 import { exec } from './exec.js'
-import { STANDARD_STREAMS, terminal, type Surroundings } from './terminal.js'
+import { say, SYSTEM, terminal, type Surroundings } from './terminal.js'
 
-/** Runs `gateway-token` with `args` (after the program's name); returns its exit code. */
-export async function commandLine(
-  args: readonly string[],
-  {
-    env = process.env,
-    clock = systemClock,
-    streams = STANDARD_STREAMS,
-  }: Partial<Surroundings> = {},
-): Promise<number> {
+/**
+ * Runs `gateway-token` with `args` (after the program's name) where it runs (SYSTEM), but
+ * what a test gives; returns its exit code.
+ */
+export async function commandLine(args: readonly string[], given: Partial<Surroundings> = {}) {
+  const { env, clock, streams } = { ...SYSTEM, ...given }
   let invocation: ReturnType<typeof readArgs>
   try {
     invocation = readArgs(args, env)
   } catch (error) {
     if (!(error instanceof ActionError)) throw error
     // It may quote an argument: one line, never a runner command.
-    streams.err(`error: ${neutralizeCommands(oneLine(error.message))}\n`)
+    streams.err(`error: ${say(error.message)}\n`)
     return 2
   }
   if (invocation === 'help' || invocation === 'version') {
@@ -51,33 +46,26 @@ export async function commandLine(
 }
 
 /** What scrubs a text for stdout of the secrets a step knew, but the values of these records. */
-type Scrubber = (values: ReadonlySet<string>) => (text: string) => string
+type Scrubber = (values: ReadonlySet<string | undefined>) => (text: string) => string
 
 /**
  * What a result puts on stdout, after the log's lines: a create's token where it was asked
  * (written here to --token-file), or the JSON document of `--json`; else nothing. Whatever a
  * server echoed into a record (the client secret, the access token) is scrubbed from it.
  */
-function stdoutOf(
-  { result, task }: Outcome,
-  own: Record<string, string>,
-  scrubber: Scrubber,
-): string | undefined {
+function stdoutOf({ result, task }: Outcome, own: Record<string, string>, scrubber: Scrubber) {
   const json = own.json !== undefined
   if (result.operation === 'create') {
     const { token } = result
     const value = token.tokenValue ?? ''
     const file = own['token-file']
-    if (file !== undefined)
-      toFile(`--token-file ${file}`, () => {
-        writeTokenFile(file, value)
-      })
+    if (file !== undefined) toFile(`--token-file ${file}`, () => writeTokenFile(file, value))
     if (own['k8s-secret'] !== undefined) return manifest(own, value)
     if (own['print-value'] !== undefined && !json) return value
     // The new token's value too, wherever else the answer put it.
     const scrub = scrubber(new Set())
     // A reused token's id is the list's, never checked as a UUID: one line, no runner command.
-    if (!json) return neutralizeCommands(oneLine(scrub(token.id)))
+    if (!json) return say(scrub(token.id))
     return document(token, own['print-value'] ? ['tokenValue'] : [], scrub)
   }
   if (!json) return undefined
@@ -115,9 +103,11 @@ function document(records: unknown, around: readonly string[], scrub: (text: str
   return json.replaceAll('##[', '\\u0023#[')
 }
 
-/** The values of records, which a document leaves out already. */
-const valuesOf = (records: readonly TokenRecord[]) =>
-  new Set(records.flatMap(({ tokenValue }) => (tokenValue === undefined ? [] : [tokenValue])))
+/**
+ * The values of records, which a document leaves out already (undefined for a record without
+ * one: no masked value).
+ */
+const valuesOf = (records: readonly TokenRecord[]) => new Set(records.map((r) => r.tokenValue))
 
 /** A Kubernetes Secret holding the value, for `kubectl apply -f -` and a chart's secretName. */
 function manifest(own: Record<string, string>, value: string): string {

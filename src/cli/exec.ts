@@ -4,11 +4,8 @@ import { constants } from 'node:os'
 import { run as mainStep } from '../main.js'
 import { run as postStep } from '../post/step.js'
 import type { Invocation } from './args.js'
-import { terminal, type Streams, type Surroundings } from './terminal.js'
-import { neutralizeCommands, oneLine } from '../shared/text.js'
-
-/** COMMAND's words in a line of gateway-token's own: one line, never a runner command. */
-const say = (text: string) => neutralizeCommands(oneLine(text))
+// COMMAND's words go in a line of gateway-token's own (say).
+import { say, terminal, type Streams, type Surroundings } from './terminal.js'
 
 /**
  * Creates the token (in `--env`, default GATEWAY_TOKEN, or a 0600 file whose path is in
@@ -17,16 +14,11 @@ const say = (text: string) => neutralizeCommands(oneLine(text))
  * Returns COMMAND's exit code, or 128 + the number of the signal that ended it; 1 when the
  * create failed (COMMAND never ran), 2 for a bad input.
  */
-export async function exec(
-  { inputs, own, argv }: Invocation,
-  { env, clock, streams }: Surroundings,
-) {
-  const fileVariable = own['token-file-env']
-  const destination =
-    fileVariable === undefined
-      ? { envName: own.env ?? 'GATEWAY_TOKEN' }
-      : { writeTokenFile: 'true' }
-  const steps: Record<string, string> = { ...inputs, ...destination }
+export async function exec(invocation: Invocation, { env, clock, streams }: Surroundings) {
+  const { inputs, own, argv } = invocation
+  const file = own['token-file-env'] !== undefined
+  const variable = own['token-file-env'] ?? own.env ?? 'GATEWAY_TOKEN'
+  const steps = { ...inputs, [file ? 'writeTokenFile' : 'envName']: file ? 'true' : variable }
   const { runner, outputs, exitCode, cleanUp } = terminal(steps, streams)
   // From the first request to the last, a signal never ends this process as Node's default
   // would, the token left active and COMMAND running on: the steps cancel on it, COMMAND gets
@@ -37,12 +29,7 @@ export async function exec(
     const { error } = await mainStep(runner, clock)
     if (exitCode(error) === 2) return 2
     // The command needs the gateway token, not the API client that made it.
-    const commandEnv = {
-      ...env,
-      [fileVariable ?? own.env ?? 'GATEWAY_TOKEN']: outputs.get(
-        fileVariable ? 'tokenFile' : 'tokenValue',
-      ),
-    }
+    const commandEnv = { ...env, [variable]: outputs.get(file ? 'tokenFile' : 'tokenValue') }
     delete commandEnv.PLATFORM_CLIENT_SECRET
     const code = error === undefined ? await command.run(argv, commandEnv, streams) : 1
     steps.jobStatus = code === 0 ? 'success' : 'failure'

@@ -3,35 +3,36 @@ import { mkdtempSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { listenForCancel, type Runner } from '../runner/start.js'
-import type { Clock } from '../shared/time.js'
+import { type Clock, systemClock } from '../shared/time.js'
 import { Secrets } from '../shared/secrets.js'
 import { neutralizeCommands, oneLine } from '../shared/text.js'
 import { spelling, UsageError } from './args.js'
 import { InputError } from '../shared/errors.js'
 
 /** Where the command line writes: `out`, stdout (a document, the token); `err`, stderr (the log). */
-export interface Streams {
-  out: (text: string) => void
-  err: (text: string) => void
-}
-export const STANDARD_STREAMS: Streams = {
-  out: (text) => writeSync(1, text),
-  err: (text) => writeSync(2, text),
-}
+export type Streams = Record<'out' | 'err', (text: string) => void>
 
 /** Where a command runs: its environment, its clock, where it writes. */
-export interface Surroundings {
-  env: NodeJS.ProcessEnv
-  clock: Clock
-  streams: Streams
+export type Surroundings = { env: NodeJS.ProcessEnv; clock: Clock; streams: Streams }
+/**
+ * Where gateway-token runs, but in tests: the process's environment, the system's clock,
+ * stdout and stderr.
+ */
+export const SYSTEM: Surroundings = {
+  env: process.env,
+  clock: systemClock,
+  streams: { out: (text) => writeSync(1, text), err: (text) => writeSync(2, text) },
 }
+
+/** A text in a line of gateway-token's own on a terminal: one line, never a runner command. */
+export const say = (text: string) => neutralizeCommands(oneLine(text))
 
 /** A terminal's Runner over `inputs`, and what a step left in it: outputs, state, failure. */
 export function terminal(inputs: Record<string, string>, { err }: Streams) {
   // What the runner would mask, scrubbed from every line instead: a terminal masks nothing.
   const secrets = new Secrets(() => undefined)
-  const say = (prefix: string) => (message: string) => {
-    err(`${prefix}${neutralizeCommands(oneLine(secrets.scrub(message)))}\n`)
+  const log = (prefix: string) => (message: string) => {
+    err(`${prefix}${say(secrets.scrub(message))}\n`)
   }
   // Every value masked, for what goes to stdout (stdoutScrubber).
   const masked: string[] = []
@@ -49,20 +50,16 @@ export function terminal(inputs: Record<string, string>, { err }: Streams) {
     },
     setFailed: (message: string) => {
       // An input named as the command line spells it: `--older-than`, not `Input 'olderThan'`.
-      say('error: ')(message.replace(/^Input '(\w+)'/, (_, input: string) => spelling(input)))
+      log('error: ')(message.replace(/^Input '(\w+)'/, (_, input: string) => spelling(input)))
       failed = true
     },
     debug: () => undefined,
-    info: say(''),
-    notice: say('notice: '),
-    warning: say('warning: '),
-    setOutput: (name: string, value: string) => {
-      outputs.set(name, value)
-    },
+    info: log(''),
+    notice: log('notice: '),
+    warning: log('warning: '),
+    setOutput: outputs.set.bind(outputs),
     exportVariable: () => undefined,
-    saveState: (name: string, value: string) => {
-      state.set(name, value)
-    },
+    saveState: state.set.bind(state),
     getState: (name: string) => state.get(name) ?? '',
     writeSummary: () => Promise.resolve(),
     tempDir: () => (dir ??= mkdtempSync(join(tmpdir(), 'gateway-token-'))),
@@ -81,7 +78,7 @@ export function terminal(inputs: Record<string, string>, { err }: Streams) {
      * document leaves out already, and whose thousands (a list's) would cost seconds on every
      * field. Each distinct text is scrubbed once.
      */
-    stdoutScrubber: (values: ReadonlySet<string>) => {
+    stdoutScrubber: (values: ReadonlySet<string | undefined>) => {
       const known = new Secrets(() => undefined)
       for (const value of masked) if (!values.has(value)) known.add(value)
       const scrubbed = new Map<string, string>()
