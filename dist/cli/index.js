@@ -3064,6 +3064,7 @@ function project_guard_projectOf(token) {
 
 ;// CONCATENATED MODULE: ./src/post/state.ts
 
+
 const CREATE = 'create';
 const TOKEN_FILE = 'tokenFile';
 class PostState {
@@ -3082,14 +3083,8 @@ class PostState {
     }
 }
 function readSavedCreate(runner) {
-    let saved;
-    try {
-        saved = JSON.parse(runner.getState(CREATE) || '{}');
-    }
-    catch {
-        return undefined;
-    }
-    const { name, sentAt, state, id, lostEarlier, when } = saved ?? {};
+    const saved = (parseJson(runner.getState(CREATE) || '{}') ?? {});
+    const { name, sentAt, state, id, lostEarlier, when } = saved;
     if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt))
         return undefined;
     return {
