@@ -2050,10 +2050,12 @@ function send(request, agent, ...[timeoutMs, signal, onWritten]) {
         const finish = (error, response) => {
             clearTimeout(timer);
             signal?.removeEventListener('abort', cutOff);
-            if (response === undefined)
-                reject(toTransportError(error, sent));
-            else
+            if (response !== undefined)
                 resolve(response);
+            else if (error instanceof TransportError)
+                reject(error);
+            else
+                reject(new TransportError(...inWords(error, sent)));
         };
         const stop = (message, code) => {
             const error = new TransportError(message, code, sent);
@@ -2096,9 +2098,6 @@ function send(request, agent, ...[timeoutMs, signal, onWritten]) {
         });
         req.end(request.body);
     });
-}
-function toTransportError(error, sent) {
-    return error instanceof TransportError ? error : new TransportError(...inWords(error, sent));
 }
 const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted';
 const PLAIN_HTTP = 'ERR_SSL_WRONG_VERSION_NUMBER';
