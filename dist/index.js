@@ -1138,9 +1138,7 @@ class ProjectGuard {
             await this.listTokens();
         return this.api.revokeToken(tokenId, options);
     }
-    platformTime(runnerTime) {
-        return this.api.platformTime(runnerTime);
-    }
+    platformTime = (at) => this.api.platformTime(at);
     isExpected(token) {
         return token.projectId?.toLowerCase() === this.expected.toLowerCase();
     }

@@ -46,9 +46,7 @@ export function requestLine(request: Pick<HttpRequest, 'method' | 'url'>): strin
 }
 
 /** An answer, its body parsed once (NOT_JSON when it is not JSON). */
-export interface Answer extends HttpResponse {
-  json: unknown
-}
+export type Answer = HttpResponse & { json: unknown }
 export const NOT_JSON = Symbol('not JSON')
 
 /** Visible ASCII, no spaces: what a Bearer token may hold (RFC 6750 b64token, loosely). */
