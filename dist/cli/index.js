@@ -958,16 +958,12 @@ function findCreated(tokens, { name, sentAt, id }, platformTime, totalMs = 0) {
     if (others.length > 0)
         return { found: 'several', tokens: candidates };
     const created = createdTime(only);
-    if (created === undefined) {
-        const why = `its createdAt (${quote(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`;
-        return { found: 'unsure', token: only, why };
-    }
-    if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
-        const seconds = Math.round((sentAt - created) / 1000);
-        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
-        return { found: 'unsure', token: only, why };
-    }
-    return { found: 'one', token: only };
+    const why = created === undefined
+        ? `its createdAt (${quote(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`
+        : !clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS
+            ? `it was created ${Math.round((sentAt - created) / 1000)} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`
+            : undefined;
+    return why === undefined ? { found: 'one', token: only } : { found: 'unsure', token: only, why };
 }
 function lookForSentence({ name, sentAt, id }, platformTime) {
     const since = new Date(createWindow(sentAt, platformTime).since).toISOString();
