@@ -1809,8 +1809,7 @@ function readList(request, answer) {
     return (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_0__/* .uniqueById */ .ar)(records);
 }
 function readAccessToken(request, answer, now) {
-    const body = readJson(request, answer, 'auth');
-    const fields = (typeof body === 'object' && body !== null ? body : {});
+    const fields = (readJson(request, answer, 'auth') ?? {});
     const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
     if (typeof value !== 'string' || value === '')
         throw unusable(request, answer, ' without an access_token.');
