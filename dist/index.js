@@ -2195,7 +2195,7 @@ class PlatformClient {
             if (!(error instanceof errors/* RequestError */.GI) || error instanceof errors/* AuthenticationError */.v3)
                 throw error;
             const status = error.status ?? 0;
-            if (status === 401 || !((0,errors/* isRefusal */.vu)(status) || (status >= 200 && status <= 299)))
+            if (status === 401 || !((0,errors/* isRefusal */.vu)(status) || isSuccess('api', status)))
                 throw error;
             const unsettled = new errors/* UnsettledRevokeError */.V0(error, mayHaveRevoked);
             if (options.settle === 'later')

@@ -2577,7 +2577,7 @@ class PlatformClient {
             if (!(error instanceof RequestError) || error instanceof AuthenticationError)
                 throw error;
             const status = error.status ?? 0;
-            if (status === 401 || !(isRefusal(status) || (status >= 200 && status <= 299)))
+            if (status === 401 || !(isRefusal(status) || isSuccess('api', status)))
                 throw error;
             const unsettled = new UnsettledRevokeError(error, mayHaveRevoked);
             if (options.settle === 'later')

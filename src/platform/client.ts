@@ -3,7 +3,7 @@ import { AuthenticationError, FORK_HINT, isRefusal, messageOf } from '../shared/
 import { RequestError, UnknownTokenError, UnsettledRevokeError } from '../shared/errors.js'
 import { findById, type RevokeOnExit, type TokenRecord } from '../shared/records.js'
 import type { Clock } from '../shared/time.js'
-import { CallLoop, type AccessTokens, type CallLoopOptions } from './call-loop.js'
+import { CallLoop, isSuccess, type AccessTokens, type CallLoopOptions } from './call-loop.js'
 import type { PlatformTime } from './call-loop.js'
 import { readAccessToken, readCreated, readList, readRevoked, type AccessToken } from './api.js'
 import { authEndpoint, jsonRequest, requestLine, revokePath, TOKENS_PATH } from './api.js'
@@ -109,7 +109,7 @@ export class PlatformClient {
       // After a refusal (not a 401) or an unreadable success, the token's record can tell.
       if (!(error instanceof RequestError) || error instanceof AuthenticationError) throw error
       const status = error.status ?? 0
-      if (status === 401 || !(isRefusal(status) || (status >= 200 && status <= 299))) throw error
+      if (status === 401 || !(isRefusal(status) || isSuccess('api', status))) throw error
       const unsettled = new UnsettledRevokeError(error, mayHaveRevoked)
       if (options.settle === 'later') throw unsettled
       const list = () => this.listTokens()
