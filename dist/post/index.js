@@ -2530,11 +2530,10 @@ function describeBody(body, contentType, scrub) {
     if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text))
         return 'the body was not JSON (an HTML page)';
     const json = (0,api/* parseJson */.qF)(text);
-    if (json === api/* NOT_JSON */.Jw) {
+    if (json === api/* NOT_JSON */.Jw)
         return body.length > MAX_BODY && /^[[{]/.test(text)
             ? `a JSON body of ${body.length} characters, too long to read for its message`
             : shorten(text);
-    }
     const keys = typeof json === 'object' && json !== null && !Array.isArray(json) ? Object.keys(json) : [];
     const fields = keys.length > 0 ? ` (fields: ${keys.slice(0, 8).join(', ')})` : '';
     return shorten(scrub(jsonDetail(json) ?? `a JSON body without an error message${fields}`));
