@@ -755,8 +755,8 @@ function someOf(items, whereAll) {
     return `${items.slice(0, 5).join(', ')}.${more}`;
 }
 
-// EXTERNAL MODULE: ./src/platform/client.ts + 7 modules
-var platform_client = __nccwpck_require__(843);
+// EXTERNAL MODULE: ./src/platform/client.ts + 2 modules
+var platform_client = __nccwpck_require__(507);
 ;// CONCATENATED MODULE: external "node:events"
 const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
 ;// CONCATENATED MODULE: ./src/operations/learnt.ts
@@ -1138,9 +1138,7 @@ class ProjectGuard {
             await this.listTokens();
         return this.api.revokeToken(tokenId, options);
     }
-    platformTime(runnerTime) {
-        return this.api.platformTime(runnerTime);
-    }
+    platformTime = (at) => this.api.platformTime(at);
     isExpected(token) {
         return token.projectId?.toLowerCase() === this.expected.toLowerCase();
     }
@@ -1149,7 +1147,10 @@ function projectOf(token) {
     return token.projectId === undefined ? '(none given)' : (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(token.projectId), 80);
 }
 
+// EXTERNAL MODULE: ./src/platform/api.ts
+var api = __nccwpck_require__(55);
 ;// CONCATENATED MODULE: ./src/post/state.ts
+
 
 const CREATE = 'create';
 const TOKEN_FILE = 'tokenFile';
@@ -1169,14 +1170,8 @@ class PostState {
     }
 }
 function readSavedCreate(runner) {
-    let saved;
-    try {
-        saved = JSON.parse(runner.getState(CREATE) || '{}');
-    }
-    catch {
-        return undefined;
-    }
-    const { name, sentAt, state, id, lostEarlier, when } = saved ?? {};
+    const saved = (parseJson(runner.getState(CREATE) || '{}') ?? {});
+    const { name, sentAt, state, id, lostEarlier, when } = saved;
     if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt))
         return undefined;
     return {
@@ -1721,180 +1716,27 @@ function failureMessage(error, operation, secrets, runner) {
 
 /***/ }),
 
-/***/ 843:
+/***/ 55:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Ht: () => (/* binding */ PlatformClient),
-  LO: () => (/* binding */ settleRefusals)
-});
-
-// UNUSED EXPORTS: Session
-
-// EXTERNAL MODULE: ./src/shared/errors.ts
-var errors = __nccwpck_require__(382);
-// EXTERNAL MODULE: ./src/shared/records.ts
-var shared_records = __nccwpck_require__(443);
-// EXTERNAL MODULE: ./src/shared/time.ts + 1 modules
-var time = __nccwpck_require__(877);
-// EXTERNAL MODULE: ./src/shared/text.ts
-var shared_text = __nccwpck_require__(646);
-;// CONCATENATED MODULE: external "node:http"
-const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
-// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
-var lib = __nccwpck_require__(511);
-;// CONCATENATED MODULE: ./package.json
-const package_namespaceObject = {"rE":"0.1.0"};
-;// CONCATENATED MODULE: ./src/platform/http.ts
-
-
-
-
-
-const USER_AGENT = `gateway-token-action/${package_namespaceObject.rE}`;
-class TransportError extends Error {
-    code;
-    requestSent;
-    name = 'TransportError';
-    constructor(message, code, requestSent) {
-        super(message);
-        this.code = code;
-        this.requestSent = requestSent;
-    }
-}
-const CUT_OFF = 'ECANCELED';
-class HttpTransport {
-    clients = { auth: keptAlive(), api: keptAlive() };
-    send(target, request, ...options) {
-        return send(request, this.clients[target].getAgent(request.url), ...options);
-    }
-    close() {
-        for (const client of Object.values(this.clients))
-            client.dispose();
-    }
-}
-function keptAlive() {
-    return new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true });
-}
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
-function send(request, agent, ...[timeoutMs, signal, onWritten]) {
-    return new Promise((resolve, reject) => {
-        const url = new URL(request.url);
-        const { method, headers } = request;
-        const req = (url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default())).request(url, { method, headers, agent });
-        let sent = false;
-        const finish = (error, response) => {
-            clearTimeout(timer);
-            signal?.removeEventListener('abort', cutOff);
-            if (response === undefined)
-                reject(toTransportError(error, sent));
-            else
-                resolve(response);
-        };
-        const stop = (message, code) => {
-            const error = new TransportError(message, code, sent);
-            finish(error);
-            req.destroy(error);
-        };
-        const timer = setTimeout(() => {
-            stop(`no answer within ${timeoutMs / 1000} s (timeout)`, 'ETIMEDOUT');
-        }, timeoutMs);
-        const cutOff = () => {
-            stop('cut off: the step was cancelled', CUT_OFF);
-        };
-        if (signal?.aborted === true)
-            cutOff();
-        else
-            signal?.addEventListener('abort', cutOff, { once: true });
-        req.on('error', finish);
-        req.on('finish', () => {
-            sent = true;
-            onWritten?.();
-        });
-        req.on('response', (res) => {
-            sent = true;
-            let chunks = [];
-            let size = 0;
-            res.on('data', (chunk) => {
-                size += chunk.length;
-                if (size > MAX_BODY_BYTES)
-                    stop(`answer larger than ${(0,shared_text/* formatBytes */.z3)(MAX_BODY_BYTES)}`, 'EMSGSIZE');
-                else
-                    chunks.push(chunk);
-            });
-            res.on('error', finish);
-            res.on('end', () => {
-                const body = Buffer.concat(chunks, size).toString('utf8');
-                chunks = [];
-                const { statusCode: status = 0, statusMessage: statusText = '' } = res;
-                finish(undefined, { status, statusText, headers: res.headers, body });
-            });
-        });
-        req.end(request.body);
-    });
-}
-function toTransportError(error, sent) {
-    return error instanceof TransportError ? error : new TransportError(...inWords(error, sent));
-}
-const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted';
-const PLAIN_HTTP = 'ERR_SSL_WRONG_VERSION_NUMBER';
-const NODE_ERRORS = {
-    ECONNREFUSED: ['unreachable', 'connection refused'],
-    ENOTFOUND: ['unreachable', 'host not found'],
-    EAI_AGAIN: ['unreachable', 'host name lookup failed'],
-    EHOSTUNREACH: ['unreachable', 'host unreachable'],
-    ENETUNREACH: ['unreachable', 'network unreachable'],
-    ENETDOWN: ['unreachable'],
-    ECONNRESET: ['lost', 'connection reset'],
-    ECONNABORTED: ['lost', 'connection aborted'],
-    EPIPE: ['lost', 'connection closed while sending'],
-    ETIMEDOUT: ['lost'],
-    DEPTH_ZERO_SELF_SIGNED_CERT: ['certificate', 'its certificate is self-signed, and not trusted'],
-    SELF_SIGNED_CERT_IN_CHAIN: [
-        'certificate',
-        'its certificate chain ends in a self-signed CA that is not trusted',
-    ],
-    UNABLE_TO_VERIFY_LEAF_SIGNATURE: ['certificate', UNTRUSTED_CA],
-    UNABLE_TO_GET_ISSUER_CERT: ['certificate', 'certificate not trusted'],
-    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ['certificate', UNTRUSTED_CA],
-    CERT_UNTRUSTED: ['certificate', 'certificate not trusted'],
-    CERT_SIGNATURE_FAILURE: ['certificate', 'certificate not trusted'],
-    CERT_HAS_EXPIRED: ['certificate', 'its certificate has expired'],
-    CERT_NOT_YET_VALID: ['certificate', 'certificate not trusted'],
-    ERR_TLS_CERT_ALTNAME_INVALID: ['certificate', 'its certificate is for another host name'],
-    [PLAIN_HTTP]: ['tls', 'the server answered in plain HTTP, not in TLS'],
-    EPROTO: ['tls'],
-};
-function kindOf(code) {
-    return NODE_ERRORS[code]?.[0] ?? (code.startsWith('ERR_SSL_') ? 'tls' : undefined);
-}
-const PROXY_REFUSAL = /tunneling socket could not be established, statusCode=(\d{3})/;
-const OPENSSL_ERROR = /\berror:[0-9A-F]+:[^:\n]*:[^:\n]*:([^:\n]+)/;
-function inWords(error, sent) {
-    const message = error instanceof Error ? error.message : String(error);
-    const proxyStatus = PROXY_REFUSAL.exec(message)?.[1];
-    if (proxyStatus === '407')
-        return ['the proxy answered 407 Proxy Authentication Required (EPROXY)', 'EPROXYAUTH', false];
-    if (proxyStatus !== undefined)
-        return [`the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, 'EPROXY', false];
-    const code = error.code;
-    const given = typeof code === 'string' ? code : 'EUNKNOWN';
-    const reason = OPENSSL_ERROR.exec(message)?.[1];
-    const known = given === 'EPROTO' && reason !== undefined
-        ? `ERR_SSL_${reason.toUpperCase().replaceAll(' ', '_')}`
-        : given;
-    const words = NODE_ERRORS[known]?.[1] ??
-        (reason === undefined ? (0,shared_text/* oneLine */.TN)(message) : `TLS with the server failed: ${reason}`);
-    return [`${words} (${known})`, known, sent && known !== PLAIN_HTTP];
-}
-
-;// CONCATENATED MODULE: ./src/platform/api.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $6: () => (/* binding */ readCreated),
+/* harmony export */   Jw: () => (/* binding */ NOT_JSON),
+/* harmony export */   LD: () => (/* binding */ readList),
+/* harmony export */   UX: () => (/* binding */ jsonRequest),
+/* harmony export */   ZP: () => (/* binding */ TOKENS_PATH),
+/* harmony export */   ZY: () => (/* binding */ readRevoked),
+/* harmony export */   g5: () => (/* binding */ revokePath),
+/* harmony export */   gW: () => (/* binding */ authEndpoint),
+/* harmony export */   lx: () => (/* binding */ AUTH_PATH),
+/* harmony export */   o3: () => (/* binding */ readAccessToken),
+/* harmony export */   qF: () => (/* binding */ parseJson),
+/* harmony export */   uA: () => (/* binding */ requestLine)
+/* harmony export */ });
+/* harmony import */ var _shared_records_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(443);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(165);
+/* harmony import */ var _shared_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(382);
+/* harmony import */ var _shared_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(646);
 
 
 
@@ -1905,12 +1747,12 @@ function authEndpoint(authUrl) {
 }
 const TOKENS_PATH = '/api/tokens';
 function revokePath(tokenId) {
-    if (!(0,shared_records/* isUuid */.O1)(tokenId))
-        throw new errors/* RequestError */.GI(`the token id ${(0,shared_text/* quote */.hD)(tokenId)} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+    if (!(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_0__/* .isUuid */ .O1)(tokenId))
+        throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .RequestError */ .GI(`the token id ${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quote */ .hD)(tokenId)} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
     return `${TOKENS_PATH}/${tokenId}/revoke?tokenId=${tokenId}`;
 }
 function jsonRequest(method, url, body) {
-    const headers = { Accept: 'application/json', 'User-Agent': USER_AGENT };
+    const headers = { Accept: 'application/json', 'User-Agent': _http_js__WEBPACK_IMPORTED_MODULE_1__/* .USER_AGENT */ ._O };
     if (body === undefined)
         return { method, url, headers };
     return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
@@ -1929,28 +1771,28 @@ function parseJson(body) {
     }
 }
 function unusable(request, answer, what) {
-    return new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status}${what}`, answer.status);
+    return new _shared_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .RequestError */ .GI(`${requestLine(request)} answered ${answer.status}${what}`, answer.status);
 }
 function readRecord(request, answer, value, where) {
-    const record = (0,shared_records/* toRecord */.Lv)(value);
+    const record = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_0__/* .toRecord */ .Lv)(value);
     if (typeof record === 'string')
         throw unusable(request, answer, ` but ${where} is ${record}.`);
     return record;
 }
 function readRevoked(request, answer, tokenId) {
     const record = readRecord(request, answer, readJson(request, answer), 'the body');
-    if (!(0,shared_records/* sameId */.s)(record.id, tokenId))
-        throw unusable(request, answer, ` with the record of another token, ${(0,shared_records/* nameAndId */.wW)(record)}.`);
+    if (!(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_0__/* .sameId */ .s)(record.id, tokenId))
+        throw unusable(request, answer, ` with the record of another token, ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_0__/* .nameAndId */ .wW)(record)}.`);
     if (record.state !== 'revoked') {
-        const state = (0,shared_text/* quote */.hD)(record.state, 40);
+        const state = (0,_shared_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quote */ .hD)(record.state, 40);
         throw unusable(request, answer, ` with the token in state ${state}, not revoked.`);
     }
     return record;
 }
 function readCreated(request, answer) {
     const record = readRecord(request, answer, readJson(request, answer), 'the body');
-    if (!(0,shared_records/* isUuid */.O1)(record.id)) {
-        const what = ` but the new token's id ${(0,shared_text/* quote */.hD)(record.id)} is not a UUID, so the action cannot use it; look for the token with operation: list.`;
+    if (!(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_0__/* .isUuid */ .O1)(record.id)) {
+        const what = ` but the new token's id ${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quote */ .hD)(record.id)} is not a UUID, so the action cannot use it; look for the token with operation: list.`;
         throw unusable(request, answer, what);
     }
     if (record.tokenValue === undefined) {
@@ -1964,11 +1806,10 @@ function readList(request, answer) {
     if (!Array.isArray(body))
         throw unusable(request, answer, ' but the body is not a list of tokens.');
     const records = body.map((item, index) => readRecord(request, answer, item, `item ${index} of the list`));
-    return (0,shared_records/* uniqueById */.ar)(records);
+    return (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_0__/* .uniqueById */ .ar)(records);
 }
 function readAccessToken(request, answer, now) {
-    const body = readJson(request, answer, 'auth');
-    const fields = (typeof body === 'object' && body !== null ? body : {});
+    const fields = (readJson(request, answer, 'auth') ?? {});
     const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
     if (typeof value !== 'string' || value === '')
         throw unusable(request, answer, ' without an access_token.');
@@ -1991,6 +1832,33 @@ function readJson(request, answer, target = 'api') {
     throw unusable(request, answer, ` with ${page} that is not JSON.${hint}`);
 }
 
+
+/***/ }),
+
+/***/ 507:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Ht: () => (/* binding */ PlatformClient),
+  LO: () => (/* binding */ settleRefusals)
+});
+
+// UNUSED EXPORTS: Session
+
+// EXTERNAL MODULE: ./src/shared/errors.ts
+var errors = __nccwpck_require__(382);
+// EXTERNAL MODULE: ./src/shared/records.ts
+var records = __nccwpck_require__(443);
+// EXTERNAL MODULE: ./src/shared/time.ts + 1 modules
+var time = __nccwpck_require__(877);
+// EXTERNAL MODULE: ./src/shared/text.ts
+var shared_text = __nccwpck_require__(646);
+// EXTERNAL MODULE: ./src/platform/api.ts
+var api = __nccwpck_require__(55);
+// EXTERNAL MODULE: ./src/platform/http.ts + 3 modules
+var http = __nccwpck_require__(165);
 ;// CONCATENATED MODULE: ./src/platform/failures.ts
 
 
@@ -1998,13 +1866,13 @@ function readJson(request, answer, target = 'api') {
 const DEFAULT_BACKOFF = { baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 function isTransient(outcome) {
-    if (!(outcome instanceof TransportError))
+    if (!(outcome instanceof http/* TransportError */.wX))
         return TRANSIENT_STATUSES.has(outcome.status);
-    const kind = kindOf(outcome.code);
+    const kind = (0,http/* kindOf */.I)(outcome.code);
     return kind === 'unreachable' || kind === 'lost';
 }
 function mayHaveTakenEffect(outcome) {
-    if (outcome instanceof TransportError)
+    if (outcome instanceof http/* TransportError */.wX)
         return outcome.requestSent;
     return outcome.status >= 500 || outcome.status === 408;
 }
@@ -2035,12 +1903,11 @@ function describeBody(body, contentType, scrub) {
         return '';
     if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text))
         return 'the body was not JSON (an HTML page)';
-    const json = parseJson(text);
-    if (json === NOT_JSON) {
+    const json = (0,api/* parseJson */.qF)(text);
+    if (json === api/* NOT_JSON */.Jw)
         return body.length > MAX_BODY && /^[[{]/.test(text)
             ? `a JSON body of ${body.length} characters, too long to read for its message`
             : shorten(text);
-    }
     const keys = typeof json === 'object' && json !== null && !Array.isArray(json) ? Object.keys(json) : [];
     const fields = keys.length > 0 ? ` (fields: ${keys.slice(0, 8).join(', ')})` : '';
     return shorten(scrub(jsonDetail(json) ?? `a JSON body without an error message${fields}`));
@@ -2060,24 +1927,24 @@ function shorten(text) {
     return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(text), MAX_DETAIL);
 }
 function describeFailure(request, outcome, { renewed, attempt }, scrub) {
-    if (outcome instanceof TransportError)
-        return `${requestLine(request)} got no answer${attempt && ` (${attempt})`}: ${scrub(outcome.message)}`;
+    if (outcome instanceof http/* TransportError */.wX)
+        return `${(0,api/* requestLine */.uA)(request)} got no answer${attempt && ` (${attempt})`}: ${scrub(outcome.message)}`;
     const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
     const reason = (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
     const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
     const what = detail ? `: ${detail}` : '';
     if (renewed && outcome.status === 401)
-        return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
+        return `the access token was rejected: ${(0,api/* requestLine */.uA)(request)} answered ${status} even after authenticating again${what}`;
     const told = outcome.headers['retry-after']?.trim();
     const wait = told ? `Retry-After: ${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(told)), MAX_REASON)}` : '';
     const notes = [attempt, wait].filter((note) => note !== '').join(', ');
-    return `${requestLine(request)} answered ${status}${notes && ` (${notes})`}${what}`;
+    return `${(0,api/* requestLine */.uA)(request)} answered ${status}${notes && ` (${notes})`}${what}`;
 }
 function transportHint(error, target, url, timeoutMs) {
     const input = target === 'auth' ? 'authUrl' : 'baseUrl';
     const parsed = new URL(url);
     const { host, origin } = parsed;
-    const kind = kindOf(error.code);
+    const kind = (0,http/* kindOf */.I)(error.code);
     if (error.code === 'ETIMEDOUT')
         return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
     if (kind === 'unreachable')
@@ -2088,7 +1955,7 @@ function transportHint(error, target, url, timeoutMs) {
         return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`;
     if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
         return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`;
-    if (error.code === PLAIN_HTTP)
+    if (error.code === http/* PLAIN_HTTP */.mY)
         return (0,shared_text/* isLoopback */.U9)(parsed)
             ? ` Check the ${input} input (${origin}): that port speaks plain HTTP, not HTTPS. For a server on this machine, http:// is allowed: http://${parsed.hostname}:${parsed.port || '443'}.`
             : ` Check the ${input} input (${origin}): that port speaks plain HTTP, so it is not the server's HTTPS port. Give the address the server answers HTTPS on (port 443 when the URL names none).`;
@@ -2099,25 +1966,25 @@ function transportHint(error, target, url, timeoutMs) {
     return '';
 }
 function authPathHint(endpoint) {
-    const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'));
+    const tail = api/* AUTH_PATH */.lx.slice(api/* AUTH_PATH */.lx.indexOf('/resources/'));
     return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
 }
 function apiPathHint(request) {
     const { origin, pathname } = new URL(request.url);
-    const at = pathname.lastIndexOf(TOKENS_PATH);
+    const at = pathname.lastIndexOf(api/* TOKENS_PATH */.ZP);
     if (at < 0)
         return '';
     const baseUrl = origin + pathname.slice(0, at);
     const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1];
     if (repeated !== undefined) {
-        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${TOKENS_PATH}/`.startsWith(`/${repeated}/`)
-            ? `the action adds ${TOKENS_PATH} to it, so leave /${repeated} off its end`
+        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${api/* TOKENS_PATH */.ZP}/`.startsWith(`/${repeated}/`)
+            ? `the action adds ${api/* TOKENS_PATH */.ZP} to it, so leave /${repeated} off its end`
             : 'check its path prefix';
         return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`;
     }
-    if (!pathname.endsWith(TOKENS_PATH))
+    if (!pathname.endsWith(api/* TOKENS_PATH */.ZP))
         return '';
-    return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${TOKENS_PATH} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
+    return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${api/* TOKENS_PATH */.ZP} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
 }
 
 ;// CONCATENATED MODULE: ./src/platform/call-loop.ts
@@ -2135,7 +2002,7 @@ class CallLoop {
     transport;
     constructor(options) {
         this.options = options;
-        this.transport = options.transport ?? new HttpTransport();
+        this.transport = options.transport ?? new http/* HttpTransport */.G5();
     }
     platformTime(at) {
         return this.platformOffset === undefined ? undefined : at + this.platformOffset;
@@ -2151,10 +2018,10 @@ class CallLoop {
             if (deadline.expired())
                 throw notSent(deadline, request);
             const { outcome, accessToken } = await this.attempt(target, request, options.onWritten);
-            const answer = outcome instanceof TransportError ? undefined : outcome;
+            const answer = outcome instanceof http/* TransportError */.wX ? undefined : outcome;
             if (answer?.status === 401 && accessToken !== undefined && !renewed) {
                 renewed = true;
-                log.info(`${requestLine(request)} answered 401: authenticating again.`);
+                log.info(`${(0,api/* requestLine */.uA)(request)} answered 401: authenticating again.`);
                 await accessTokens.reject(accessToken);
                 attempt--;
                 continue;
@@ -2184,7 +2051,7 @@ class CallLoop {
                 return found;
             if (retrying)
                 continue;
-            const hint = outcome instanceof TransportError
+            const hint = outcome instanceof http/* TransportError */.wX
                 ? transportHint(outcome, target, request.url, timeoutMs)
                 : target === 'api' && outcome.status === 404
                     ? apiPathHint(request)
@@ -2194,7 +2061,7 @@ class CallLoop {
     }
     async waitToRetry(failure, outcome, attempt, pooled) {
         const { clock, deadline, log } = this.options;
-        const answer = outcome instanceof TransportError ? undefined : outcome;
+        const answer = outcome instanceof http/* TransportError */.wX ? undefined : outcome;
         const delay = (answer && retryAfterDelay(answer.headers, clock.now())) ??
             backoffDelay(attempt, clock.jitter());
         if (answer?.status === 429 && pooled) {
@@ -2228,26 +2095,26 @@ class CallLoop {
         let outcome;
         try {
             const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal, onWritten);
-            const json = parseJson(response.body);
+            const json = (0,api/* parseJson */.qF)(response.body);
             secrets.addFrom(json);
-            const read = json !== NOT_JSON && isSuccess(target, response.status);
+            const read = json !== api/* NOT_JSON */.Jw && isSuccess(target, response.status);
             outcome = { ...response, body: read ? '' : response.body, json };
             const date = Date.parse(response.headers.date ?? '');
             if (target === 'api' && !Number.isNaN(date))
                 this.platformOffset = date + 500 - clock.now();
         }
         catch (error) {
-            if (!(error instanceof TransportError))
+            if (!(error instanceof http/* TransportError */.wX))
                 throw error;
             outcome = error;
         }
-        const result = outcome instanceof TransportError ? outcome.code : outcome.status;
-        log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
+        const result = outcome instanceof http/* TransportError */.wX ? outcome.code : outcome.status;
+        log.debug(`${(0,api/* requestLine */.uA)(request)} -> ${result} in ${clock.now() - started} ms`);
         const shortened = timeoutMs < this.options.timeoutMs;
-        if (outcome instanceof TransportError &&
-            ((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === CUT_OFF)) {
+        if (outcome instanceof http/* TransportError */.wX &&
+            ((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === http/* CUT_OFF */.Vk)) {
             const { requestSent } = outcome;
-            const waited = `while ${requestLine(request)} waited for an answer.${requestSent ? MAYBE : ''}`;
+            const waited = `while ${(0,api/* requestLine */.uA)(request)} waited for an answer.${requestSent ? MAYBE : ''}`;
             throw new errors/* DeadlineError */.j3(`${(0,time/* stopped */.ce)(deadline.cause())} ${waited}`, undefined, requestSent);
         }
         return { outcome, accessToken };
@@ -2257,7 +2124,7 @@ function isSuccess(target, status) {
     return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
 }
 function notSent(deadline, request) {
-    return new errors/* DeadlineError */.j3(`${(0,time/* stopped */.ce)(deadline.cause())} before ${requestLine(request)} was sent.`);
+    return new errors/* DeadlineError */.j3(`${(0,time/* stopped */.ce)(deadline.cause())} before ${(0,api/* requestLine */.uA)(request)} was sent.`);
 }
 
 // EXTERNAL MODULE: ./src/platform/create-life.ts
@@ -2283,7 +2150,7 @@ class PlatformClient {
     }
     async createToken(name, { when = 'never', record } = {}) {
         const body = JSON.stringify({ name });
-        const request = jsonRequest('POST', this.options.baseUrl + TOKENS_PATH, body);
+        const request = (0,api/* jsonRequest */.UX)('POST', this.options.baseUrl + api/* TOKENS_PATH */.ZP, body);
         const create = new create_life/* CreateLife */.NT(name, when, {
             clock: this.options.clock,
             log: this.options.log,
@@ -2294,11 +2161,11 @@ class PlatformClient {
         });
         try {
             const token = await this.loop.call('api', request, {
-                read: (answer) => readCreated(request, answer),
+                read: (answer) => (0,api/* readCreated */.$6)(request, answer),
                 onWritten: create.written,
                 onUncertain: (failure) => create.afterLostAnswer(failure),
             });
-            return await create.accept(token, requestLine(request));
+            return await create.accept(token, (0,api/* requestLine */.uA)(request));
         }
         catch (error) {
             create.failed(error);
@@ -2306,15 +2173,15 @@ class PlatformClient {
         }
     }
     listTokens() {
-        const request = jsonRequest('GET', this.options.baseUrl + TOKENS_PATH);
-        return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
+        const request = (0,api/* jsonRequest */.UX)('GET', this.options.baseUrl + api/* TOKENS_PATH */.ZP);
+        return this.loop.call('api', request, { read: (answer) => (0,api/* readList */.LD)(request, answer) });
     }
     async revokeToken(tokenId, options = {}) {
-        const request = jsonRequest('POST', this.options.baseUrl + revokePath(tokenId));
+        const request = (0,api/* jsonRequest */.UX)('POST', this.options.baseUrl + (0,api/* revokePath */.g5)(tokenId));
         let mayHaveRevoked = false;
         try {
             const token = await this.loop.call('api', request, {
-                read: (answer) => readRevoked(request, answer, tokenId),
+                read: (answer) => (0,api/* readRevoked */.ZY)(request, answer, tokenId),
                 onUncertain: () => {
                     mayHaveRevoked = true;
                     return Promise.resolve(undefined);
@@ -2327,7 +2194,7 @@ class PlatformClient {
             if (!(error instanceof errors/* RequestError */.GI) || error instanceof errors/* AuthenticationError */.v3)
                 throw error;
             const status = error.status ?? 0;
-            if (status === 401 || !((0,errors/* isRefusal */.vu)(status) || (status >= 200 && status <= 299)))
+            if (status === 401 || !((0,errors/* isRefusal */.vu)(status) || isSuccess('api', status)))
                 throw error;
             const unsettled = new errors/* UnsettledRevokeError */.V0(error, mayHaveRevoked);
             if (options.settle === 'later')
@@ -2345,11 +2212,11 @@ class PlatformClient {
     platformTime = (at) => this.loop.platformTime(at);
     async authenticate() {
         const { clientId, clientSecret: secret, authUrl } = this.options;
-        const endpoint = authEndpoint(authUrl);
-        const request = jsonRequest('POST', endpoint, JSON.stringify({ clientId, secret }));
+        const endpoint = (0,api/* authEndpoint */.gW)(authUrl);
+        const request = (0,api/* jsonRequest */.UX)('POST', endpoint, JSON.stringify({ clientId, secret }));
         try {
             return await this.loop.call('auth', request, {
-                read: (answer) => readAccessToken(request, answer, this.options.clock.now()),
+                read: (answer) => (0,api/* readAccessToken */.o3)(request, answer, this.options.clock.now()),
             });
         }
         catch (error) {
@@ -2404,7 +2271,7 @@ async function settleRefusals(list, unsettled) {
         const { message, status } = refusal;
         if (typeof tokens === 'string')
             return { error: new errors/* RequestError */.GI(message + tokens, status) };
-        const found = (0,shared_records/* findById */.uz)(tokens, tokenId);
+        const found = (0,records/* findById */.uz)(tokens, tokenId);
         const unknown = `no token with id ${tokenId} exists in the project: ${message}`;
         if (found === undefined)
             return { error: new errors/* UnknownTokenError */.YP(unknown, status) };
@@ -2561,21 +2428,190 @@ function findCreated(tokens, { name, sentAt, id }, platformTime, totalMs = 0) {
     if (others.length > 0)
         return { found: 'several', tokens: candidates };
     const created = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .createdTime */ .wO)(only);
-    if (created === undefined) {
-        const why = `its createdAt (${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`;
-        return { found: 'unsure', token: only, why };
-    }
-    if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
-        const seconds = Math.round((sentAt - created) / 1000);
-        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
-        return { found: 'unsure', token: only, why };
-    }
-    return { found: 'one', token: only };
+    const why = created === undefined
+        ? `its createdAt (${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`
+        : !clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS
+            ? `it was created ${Math.round((sentAt - created) / 1000)} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`
+            : undefined;
+    return why === undefined ? { found: 'one', token: only } : { found: 'unsure', token: only, why };
 }
 function lookForSentence({ name, sentAt, id }, platformTime) {
     const since = new Date(createWindow(sentAt, platformTime).since).toISOString();
     const other = id === undefined ? '' : ` other than ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)({ id })}`;
     return `An active token named ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteName */ .AB)(name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
+}
+
+
+/***/ }),
+
+/***/ 165:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Vk: () => (/* binding */ CUT_OFF),
+  G5: () => (/* binding */ HttpTransport),
+  mY: () => (/* binding */ PLAIN_HTTP),
+  wX: () => (/* binding */ TransportError),
+  _O: () => (/* binding */ USER_AGENT),
+  I: () => (/* binding */ kindOf)
+});
+
+// UNUSED EXPORTS: inWords, send
+
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+var external_node_http_default = /*#__PURE__*/__nccwpck_require__.n(external_node_http_namespaceObject);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+var external_node_https_default = /*#__PURE__*/__nccwpck_require__.n(external_node_https_namespaceObject);
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 2 modules
+var lib = __nccwpck_require__(511);
+// EXTERNAL MODULE: ./src/shared/text.ts
+var shared_text = __nccwpck_require__(646);
+;// CONCATENATED MODULE: ./package.json
+const package_namespaceObject = {"rE":"0.1.0"};
+;// CONCATENATED MODULE: ./src/platform/http.ts
+
+
+
+
+
+const USER_AGENT = `gateway-token-action/${package_namespaceObject.rE}`;
+class TransportError extends Error {
+    code;
+    requestSent;
+    name = 'TransportError';
+    constructor(message, code, requestSent) {
+        super(message);
+        this.code = code;
+        this.requestSent = requestSent;
+    }
+}
+const CUT_OFF = 'ECANCELED';
+class HttpTransport {
+    clients = { auth: keptAlive(), api: keptAlive() };
+    send(target, request, ...options) {
+        return send(request, this.clients[target].getAgent(request.url), ...options);
+    }
+    close() {
+        for (const client of Object.values(this.clients))
+            client.dispose();
+    }
+}
+function keptAlive() {
+    return new lib/* HttpClient */.Qq(USER_AGENT, [], { keepAlive: true });
+}
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+function send(request, agent, ...[timeoutMs, signal, onWritten]) {
+    return new Promise((resolve, reject) => {
+        const url = new URL(request.url);
+        const { method, headers } = request;
+        const req = (url.protocol === 'https:' ? (external_node_https_default()) : (external_node_http_default())).request(url, { method, headers, agent });
+        let sent = false;
+        const finish = (error, response) => {
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', cutOff);
+            if (response !== undefined)
+                resolve(response);
+            else if (error instanceof TransportError)
+                reject(error);
+            else
+                reject(new TransportError(...inWords(error, sent)));
+        };
+        const stop = (message, code) => {
+            const error = new TransportError(message, code, sent);
+            finish(error);
+            req.destroy(error);
+        };
+        const timer = setTimeout(() => {
+            stop(`no answer within ${timeoutMs / 1000} s (timeout)`, 'ETIMEDOUT');
+        }, timeoutMs);
+        const cutOff = () => {
+            stop('cut off: the step was cancelled', CUT_OFF);
+        };
+        if (signal?.aborted === true)
+            cutOff();
+        else
+            signal?.addEventListener('abort', cutOff, { once: true });
+        req.on('error', finish);
+        req.on('finish', () => {
+            sent = true;
+            onWritten?.();
+        });
+        req.on('response', (res) => {
+            sent = true;
+            let chunks = [];
+            let size = 0;
+            res.on('data', (chunk) => {
+                size += chunk.length;
+                if (size > MAX_BODY_BYTES)
+                    stop(`answer larger than ${(0,shared_text/* formatBytes */.z3)(MAX_BODY_BYTES)}`, 'EMSGSIZE');
+                else
+                    chunks.push(chunk);
+            });
+            res.on('error', finish);
+            res.on('end', () => {
+                const body = Buffer.concat(chunks, size).toString('utf8');
+                chunks = [];
+                const { statusCode: status = 0, statusMessage: statusText = '' } = res;
+                finish(undefined, { status, statusText, headers: res.headers, body });
+            });
+        });
+        req.end(request.body);
+    });
+}
+const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted';
+const PLAIN_HTTP = 'ERR_SSL_WRONG_VERSION_NUMBER';
+const NODE_ERRORS = {
+    ECONNREFUSED: ['unreachable', 'connection refused'],
+    ENOTFOUND: ['unreachable', 'host not found'],
+    EAI_AGAIN: ['unreachable', 'host name lookup failed'],
+    EHOSTUNREACH: ['unreachable', 'host unreachable'],
+    ENETUNREACH: ['unreachable', 'network unreachable'],
+    ENETDOWN: ['unreachable'],
+    ECONNRESET: ['lost', 'connection reset'],
+    ECONNABORTED: ['lost', 'connection aborted'],
+    EPIPE: ['lost', 'connection closed while sending'],
+    ETIMEDOUT: ['lost'],
+    DEPTH_ZERO_SELF_SIGNED_CERT: ['certificate', 'its certificate is self-signed, and not trusted'],
+    SELF_SIGNED_CERT_IN_CHAIN: [
+        'certificate',
+        'its certificate chain ends in a self-signed CA that is not trusted',
+    ],
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: ['certificate', UNTRUSTED_CA],
+    UNABLE_TO_GET_ISSUER_CERT: ['certificate', 'certificate not trusted'],
+    UNABLE_TO_GET_ISSUER_CERT_LOCALLY: ['certificate', UNTRUSTED_CA],
+    CERT_UNTRUSTED: ['certificate', 'certificate not trusted'],
+    CERT_SIGNATURE_FAILURE: ['certificate', 'certificate not trusted'],
+    CERT_HAS_EXPIRED: ['certificate', 'its certificate has expired'],
+    CERT_NOT_YET_VALID: ['certificate', 'certificate not trusted'],
+    ERR_TLS_CERT_ALTNAME_INVALID: ['certificate', 'its certificate is for another host name'],
+    [PLAIN_HTTP]: ['tls', 'the server answered in plain HTTP, not in TLS'],
+    EPROTO: ['tls'],
+};
+function kindOf(code) {
+    return NODE_ERRORS[code]?.[0] ?? (code.startsWith('ERR_SSL_') ? 'tls' : undefined);
+}
+const PROXY_REFUSAL = /tunneling socket could not be established, statusCode=(\d{3})/;
+const OPENSSL_ERROR = /\berror:[0-9A-F]+:[^:\n]*:[^:\n]*:([^:\n]+)/;
+function inWords(error, sent) {
+    const message = error instanceof Error ? error.message : String(error);
+    const proxyStatus = PROXY_REFUSAL.exec(message)?.[1];
+    if (proxyStatus === '407')
+        return ['the proxy answered 407 Proxy Authentication Required (EPROXY)', 'EPROXYAUTH', false];
+    if (proxyStatus !== undefined)
+        return [`the proxy answered ${proxyStatus} to the tunnel (EPROXY)`, 'EPROXY', false];
+    const code = error.code;
+    const given = typeof code === 'string' ? code : 'EUNKNOWN';
+    const reason = OPENSSL_ERROR.exec(message)?.[1];
+    const known = given === 'EPROTO' && reason !== undefined
+        ? `ERR_SSL_${reason.toUpperCase().replaceAll(' ', '_')}`
+        : given;
+    const words = NODE_ERRORS[known]?.[1] ??
+        (reason === undefined ? (0,shared_text/* oneLine */.TN)(message) : `TLS with the server failed: ${reason}`);
+    return [`${words} (${known})`, known, sent && known !== PLAIN_HTTP];
 }
 
 
@@ -3748,8 +3784,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: CANCEL_GRACE_MS, stopOnCancel
 
-// EXTERNAL MODULE: ./src/platform/client.ts + 7 modules
-var platform_client = __nccwpck_require__(843);
+// EXTERNAL MODULE: ./src/platform/client.ts + 2 modules
+var platform_client = __nccwpck_require__(507);
 // EXTERNAL MODULE: ./src/shared/time.ts + 1 modules
 var time = __nccwpck_require__(877);
 // EXTERNAL MODULE: ./src/shared/text.ts

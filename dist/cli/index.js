@@ -958,16 +958,12 @@ function findCreated(tokens, { name, sentAt, id }, platformTime, totalMs = 0) {
     if (others.length > 0)
         return { found: 'several', tokens: candidates };
     const created = createdTime(only);
-    if (created === undefined) {
-        const why = `its createdAt (${quote(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`;
-        return { found: 'unsure', token: only, why };
-    }
-    if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
-        const seconds = Math.round((sentAt - created) / 1000);
-        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
-        return { found: 'unsure', token: only, why };
-    }
-    return { found: 'one', token: only };
+    const why = created === undefined
+        ? `its createdAt (${quote(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`
+        : !clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS
+            ? `it was created ${Math.round((sentAt - created) / 1000)} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`
+            : undefined;
+    return why === undefined ? { found: 'one', token: only } : { found: 'unsure', token: only, why };
 }
 function lookForSentence({ name, sentAt, id }, platformTime) {
     const since = new Date(createWindow(sentAt, platformTime).since).toISOString();
@@ -2050,10 +2046,12 @@ function send(request, agent, ...[timeoutMs, signal, onWritten]) {
         const finish = (error, response) => {
             clearTimeout(timer);
             signal?.removeEventListener('abort', cutOff);
-            if (response === undefined)
-                reject(toTransportError(error, sent));
-            else
+            if (response !== undefined)
                 resolve(response);
+            else if (error instanceof TransportError)
+                reject(error);
+            else
+                reject(new TransportError(...inWords(error, sent)));
         };
         const stop = (message, code) => {
             const error = new TransportError(message, code, sent);
@@ -2096,9 +2094,6 @@ function send(request, agent, ...[timeoutMs, signal, onWritten]) {
         });
         req.end(request.body);
     });
-}
-function toTransportError(error, sent) {
-    return error instanceof TransportError ? error : new TransportError(...inWords(error, sent));
 }
 const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted';
 const PLAIN_HTTP = 'ERR_SSL_WRONG_VERSION_NUMBER';
@@ -2225,8 +2220,7 @@ function readList(request, answer) {
     return uniqueById(records);
 }
 function readAccessToken(request, answer, now) {
-    const body = readJson(request, answer, 'auth');
-    const fields = (typeof body === 'object' && body !== null ? body : {});
+    const fields = (readJson(request, answer, 'auth') ?? {});
     const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
     if (typeof value !== 'string' || value === '')
         throw unusable(request, answer, ' without an access_token.');
@@ -2294,11 +2288,10 @@ function describeBody(body, contentType, scrub) {
     if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text))
         return 'the body was not JSON (an HTML page)';
     const json = parseJson(text);
-    if (json === NOT_JSON) {
+    if (json === NOT_JSON)
         return body.length > MAX_BODY && /^[[{]/.test(text)
             ? `a JSON body of ${body.length} characters, too long to read for its message`
             : shorten(text);
-    }
     const keys = typeof json === 'object' && json !== null && !Array.isArray(json) ? Object.keys(json) : [];
     const fields = keys.length > 0 ? ` (fields: ${keys.slice(0, 8).join(', ')})` : '';
     return shorten(scrub(jsonDetail(json) ?? `a JSON body without an error message${fields}`));
@@ -2583,7 +2576,7 @@ class PlatformClient {
             if (!(error instanceof RequestError) || error instanceof AuthenticationError)
                 throw error;
             const status = error.status ?? 0;
-            if (status === 401 || !(isRefusal(status) || (status >= 200 && status <= 299)))
+            if (status === 401 || !(isRefusal(status) || isSuccess('api', status)))
                 throw error;
             const unsettled = new UnsettledRevokeError(error, mayHaveRevoked);
             if (options.settle === 'later')
@@ -3051,9 +3044,7 @@ class ProjectGuard {
             await this.listTokens();
         return this.api.revokeToken(tokenId, options);
     }
-    platformTime(runnerTime) {
-        return this.api.platformTime(runnerTime);
-    }
+    platformTime = (at) => this.api.platformTime(at);
     isExpected(token) {
         return token.projectId?.toLowerCase() === this.expected.toLowerCase();
     }
@@ -3063,6 +3054,7 @@ function project_guard_projectOf(token) {
 }
 
 ;// CONCATENATED MODULE: ./src/post/state.ts
+
 
 const CREATE = 'create';
 const TOKEN_FILE = 'tokenFile';
@@ -3082,14 +3074,8 @@ class PostState {
     }
 }
 function readSavedCreate(runner) {
-    let saved;
-    try {
-        saved = JSON.parse(runner.getState(CREATE) || '{}');
-    }
-    catch {
-        return undefined;
-    }
-    const { name, sentAt, state, id, lostEarlier, when } = saved ?? {};
+    const saved = (parseJson(runner.getState(CREATE) || '{}') ?? {});
+    const { name, sentAt, state, id, lostEarlier, when } = saved;
     if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt))
         return undefined;
     return {

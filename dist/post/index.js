@@ -281,6 +281,125 @@ __webpack_unused_export__ = debug; // for test
 
 /***/ }),
 
+/***/ 55:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $6: () => (/* binding */ readCreated),
+/* harmony export */   Jw: () => (/* binding */ NOT_JSON),
+/* harmony export */   LD: () => (/* binding */ readList),
+/* harmony export */   UX: () => (/* binding */ jsonRequest),
+/* harmony export */   ZP: () => (/* binding */ TOKENS_PATH),
+/* harmony export */   ZY: () => (/* binding */ readRevoked),
+/* harmony export */   g5: () => (/* binding */ revokePath),
+/* harmony export */   gW: () => (/* binding */ authEndpoint),
+/* harmony export */   lx: () => (/* binding */ AUTH_PATH),
+/* harmony export */   o3: () => (/* binding */ readAccessToken),
+/* harmony export */   qF: () => (/* binding */ parseJson),
+/* harmony export */   uA: () => (/* binding */ requestLine)
+/* harmony export */ });
+/* harmony import */ var _shared_records_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(443);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(165);
+/* harmony import */ var _shared_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(382);
+/* harmony import */ var _shared_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(646);
+
+
+
+
+const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
+function authEndpoint(authUrl) {
+    return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
+}
+const TOKENS_PATH = '/api/tokens';
+function revokePath(tokenId) {
+    if (!(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_0__/* .isUuid */ .O1)(tokenId))
+        throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .RequestError */ .GI(`the token id ${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quote */ .hD)(tokenId)} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
+    return `${TOKENS_PATH}/${tokenId}/revoke?tokenId=${tokenId}`;
+}
+function jsonRequest(method, url, body) {
+    const headers = { Accept: 'application/json', 'User-Agent': _http_js__WEBPACK_IMPORTED_MODULE_1__/* .USER_AGENT */ ._O };
+    if (body === undefined)
+        return { method, url, headers };
+    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
+}
+function requestLine(request) {
+    return `${request.method} ${request.url}`;
+}
+const NOT_JSON = Symbol('not JSON');
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+function parseJson(body) {
+    try {
+        return JSON.parse(body);
+    }
+    catch {
+        return NOT_JSON;
+    }
+}
+function unusable(request, answer, what) {
+    return new _shared_errors_js__WEBPACK_IMPORTED_MODULE_2__/* .RequestError */ .GI(`${requestLine(request)} answered ${answer.status}${what}`, answer.status);
+}
+function readRecord(request, answer, value, where) {
+    const record = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_0__/* .toRecord */ .Lv)(value);
+    if (typeof record === 'string')
+        throw unusable(request, answer, ` but ${where} is ${record}.`);
+    return record;
+}
+function readRevoked(request, answer, tokenId) {
+    const record = readRecord(request, answer, readJson(request, answer), 'the body');
+    if (!(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_0__/* .sameId */ .s)(record.id, tokenId))
+        throw unusable(request, answer, ` with the record of another token, ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_0__/* .nameAndId */ .wW)(record)}.`);
+    if (record.state !== 'revoked') {
+        const state = (0,_shared_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quote */ .hD)(record.state, 40);
+        throw unusable(request, answer, ` with the token in state ${state}, not revoked.`);
+    }
+    return record;
+}
+function readCreated(request, answer) {
+    const record = readRecord(request, answer, readJson(request, answer), 'the body');
+    if (!(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_0__/* .isUuid */ .O1)(record.id)) {
+        const what = ` but the new token's id ${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quote */ .hD)(record.id)} is not a UUID, so the action cannot use it; look for the token with operation: list.`;
+        throw unusable(request, answer, what);
+    }
+    if (record.tokenValue === undefined) {
+        const what = ` but the new token ${record.id} has no tokenValue; revoke it and try again.`;
+        throw unusable(request, answer, what);
+    }
+    return record;
+}
+function readList(request, answer) {
+    const body = readJson(request, answer);
+    if (!Array.isArray(body))
+        throw unusable(request, answer, ' but the body is not a list of tokens.');
+    const records = body.map((item, index) => readRecord(request, answer, item, `item ${index} of the list`));
+    return (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_0__/* .uniqueById */ .ar)(records);
+}
+function readAccessToken(request, answer, now) {
+    const fields = (readJson(request, answer, 'auth') ?? {});
+    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
+    if (typeof value !== 'string' || value === '')
+        throw unusable(request, answer, ' without an access_token.');
+    if (!HEADER_SAFE.test(value)) {
+        const what = ' but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.';
+        throw unusable(request, answer, what);
+    }
+    const lifetime = typeof fields.expires_in === 'number' ? fields.expires_in * 1000 : 0;
+    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
+    return { value, renewAt };
+}
+function readJson(request, answer, target = 'api') {
+    if (answer.json !== NOT_JSON)
+        return answer.json;
+    const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body';
+    const { origin, pathname } = new URL(request.url);
+    const hint = target === 'auth'
+        ? ` Check the authUrl input: the action posts the credentials to ${origin}${pathname}, which must be the auth service's token endpoint (authUrl plus ${AUTH_PATH}, or authUrl itself when it ends in /api-token).`
+        : ` Check the baseUrl input (${origin}${pathname.slice(0, pathname.lastIndexOf(TOKENS_PATH))}): the action adds ${TOKENS_PATH} to it, so it must be the REST API's base URL, not the web app's.`;
+    throw unusable(request, answer, ` with ${page} that is not JSON.${hint}`);
+}
+
+
+/***/ }),
+
 /***/ 50:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -428,16 +547,12 @@ function findCreated(tokens, { name, sentAt, id }, platformTime, totalMs = 0) {
     if (others.length > 0)
         return { found: 'several', tokens: candidates };
     const created = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .createdTime */ .wO)(only);
-    if (created === undefined) {
-        const why = `its createdAt (${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`;
-        return { found: 'unsure', token: only, why };
-    }
-    if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
-        const seconds = Math.round((sentAt - created) / 1000);
-        const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`;
-        return { found: 'unsure', token: only, why };
-    }
-    return { found: 'one', token: only };
+    const why = created === undefined
+        ? `its createdAt (${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`
+        : !clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS
+            ? `it was created ${Math.round((sentAt - created) / 1000)} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`
+            : undefined;
+    return why === undefined ? { found: 'one', token: only } : { found: 'unsure', token: only, why };
 }
 function lookForSentence({ name, sentAt, id }, platformTime) {
     const since = new Date(createWindow(sentAt, platformTime).since).toISOString();
@@ -517,10 +632,12 @@ function send(request, agent, ...[timeoutMs, signal, onWritten]) {
         const finish = (error, response) => {
             clearTimeout(timer);
             signal?.removeEventListener('abort', cutOff);
-            if (response === undefined)
-                reject(toTransportError(error, sent));
-            else
+            if (response !== undefined)
                 resolve(response);
+            else if (error instanceof TransportError)
+                reject(error);
+            else
+                reject(new TransportError(...inWords(error, sent)));
         };
         const stop = (message, code) => {
             const error = new TransportError(message, code, sent);
@@ -563,9 +680,6 @@ function send(request, agent, ...[timeoutMs, signal, onWritten]) {
         });
         req.end(request.body);
     });
-}
-function toTransportError(error, sent) {
-    return error instanceof TransportError ? error : new TransportError(...inWords(error, sent));
 }
 const UNTRUSTED_CA = 'its certificate was issued by a CA that is not trusted';
 const PLAIN_HTTP = 'ERR_SSL_WRONG_VERSION_NUMBER';
@@ -937,7 +1051,10 @@ const withDefaults = (read) => (input) => read(input) || INPUT_DEFAULTS[input];
 var http = __nccwpck_require__(165);
 // EXTERNAL MODULE: ./src/platform/create-life.ts
 var create_life = __nccwpck_require__(50);
+// EXTERNAL MODULE: ./src/platform/api.ts
+var api = __nccwpck_require__(55);
 ;// CONCATENATED MODULE: ./src/post/state.ts
+
 
 const CREATE = 'create';
 const TOKEN_FILE = 'tokenFile';
@@ -957,14 +1074,8 @@ class PostState {
     }
 }
 function readSavedCreate(runner) {
-    let saved;
-    try {
-        saved = JSON.parse(runner.getState(CREATE) || '{}');
-    }
-    catch {
-        return undefined;
-    }
-    const { name, sentAt, state, id, lostEarlier, when } = saved ?? {};
+    const saved = ((0,api/* parseJson */.qF)(runner.getState(CREATE) || '{}') ?? {});
+    const { name, sentAt, state, id, lostEarlier, when } = saved;
     if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt))
         return undefined;
     return {
@@ -980,8 +1091,8 @@ function savedTokenFile(runner) {
     return runner.getState(TOKEN_FILE) || undefined;
 }
 
-// EXTERNAL MODULE: ./src/runner/start.ts + 5 modules
-var start = __nccwpck_require__(413);
+// EXTERNAL MODULE: ./src/runner/start.ts + 4 modules
+var start = __nccwpck_require__(73);
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 // EXTERNAL MODULE: external "node:fs"
@@ -2285,8 +2396,8 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 // EXTERNAL MODULE: ./src/shared/errors.ts
 var errors = __nccwpck_require__(382);
-// EXTERNAL MODULE: ./src/runner/start.ts + 5 modules
-var start = __nccwpck_require__(413);
+// EXTERNAL MODULE: ./src/runner/start.ts + 4 modules
+var start = __nccwpck_require__(73);
 // EXTERNAL MODULE: ./src/shared/text.ts
 var shared_text = __nccwpck_require__(646);
 ;// CONCATENATED MODULE: ./src/runner/github-runner.ts
@@ -2349,7 +2460,7 @@ async function startStep(entry, step) {
 
 /***/ }),
 
-/***/ 413:
+/***/ 73:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2365,110 +2476,15 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: ./src/shared/errors.ts
 var errors = __nccwpck_require__(382);
 // EXTERNAL MODULE: ./src/shared/records.ts
-var shared_records = __nccwpck_require__(443);
+var records = __nccwpck_require__(443);
 // EXTERNAL MODULE: ./src/shared/time.ts + 1 modules
 var time = __nccwpck_require__(877);
 // EXTERNAL MODULE: ./src/shared/text.ts
 var shared_text = __nccwpck_require__(646);
+// EXTERNAL MODULE: ./src/platform/api.ts
+var api = __nccwpck_require__(55);
 // EXTERNAL MODULE: ./src/platform/http.ts + 3 modules
 var http = __nccwpck_require__(165);
-;// CONCATENATED MODULE: ./src/platform/api.ts
-
-
-
-
-const AUTH_PATH = '/idp/identity/resources/auth/v2/api-token';
-function authEndpoint(authUrl) {
-    return authUrl.endsWith('/api-token') ? authUrl : authUrl + AUTH_PATH;
-}
-const TOKENS_PATH = '/api/tokens';
-function revokePath(tokenId) {
-    if (!(0,shared_records/* isUuid */.O1)(tokenId))
-        throw new errors/* RequestError */.GI(`the token id ${(0,shared_text/* quote */.hD)(tokenId)} is not a UUID, so it was not sent in a URL; nothing was revoked.`);
-    return `${TOKENS_PATH}/${tokenId}/revoke?tokenId=${tokenId}`;
-}
-function jsonRequest(method, url, body) {
-    const headers = { Accept: 'application/json', 'User-Agent': http/* USER_AGENT */._O };
-    if (body === undefined)
-        return { method, url, headers };
-    return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body };
-}
-function requestLine(request) {
-    return `${request.method} ${request.url}`;
-}
-const NOT_JSON = Symbol('not JSON');
-const HEADER_SAFE = /^[\x21-\x7e]+$/;
-function parseJson(body) {
-    try {
-        return JSON.parse(body);
-    }
-    catch {
-        return NOT_JSON;
-    }
-}
-function unusable(request, answer, what) {
-    return new errors/* RequestError */.GI(`${requestLine(request)} answered ${answer.status}${what}`, answer.status);
-}
-function readRecord(request, answer, value, where) {
-    const record = (0,shared_records/* toRecord */.Lv)(value);
-    if (typeof record === 'string')
-        throw unusable(request, answer, ` but ${where} is ${record}.`);
-    return record;
-}
-function readRevoked(request, answer, tokenId) {
-    const record = readRecord(request, answer, readJson(request, answer), 'the body');
-    if (!(0,shared_records/* sameId */.s)(record.id, tokenId))
-        throw unusable(request, answer, ` with the record of another token, ${(0,shared_records/* nameAndId */.wW)(record)}.`);
-    if (record.state !== 'revoked') {
-        const state = (0,shared_text/* quote */.hD)(record.state, 40);
-        throw unusable(request, answer, ` with the token in state ${state}, not revoked.`);
-    }
-    return record;
-}
-function readCreated(request, answer) {
-    const record = readRecord(request, answer, readJson(request, answer), 'the body');
-    if (!(0,shared_records/* isUuid */.O1)(record.id)) {
-        const what = ` but the new token's id ${(0,shared_text/* quote */.hD)(record.id)} is not a UUID, so the action cannot use it; look for the token with operation: list.`;
-        throw unusable(request, answer, what);
-    }
-    if (record.tokenValue === undefined) {
-        const what = ` but the new token ${record.id} has no tokenValue; revoke it and try again.`;
-        throw unusable(request, answer, what);
-    }
-    return record;
-}
-function readList(request, answer) {
-    const body = readJson(request, answer);
-    if (!Array.isArray(body))
-        throw unusable(request, answer, ' but the body is not a list of tokens.');
-    const records = body.map((item, index) => readRecord(request, answer, item, `item ${index} of the list`));
-    return (0,shared_records/* uniqueById */.ar)(records);
-}
-function readAccessToken(request, answer, now) {
-    const body = readJson(request, answer, 'auth');
-    const fields = (typeof body === 'object' && body !== null ? body : {});
-    const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken;
-    if (typeof value !== 'string' || value === '')
-        throw unusable(request, answer, ' without an access_token.');
-    if (!HEADER_SAFE.test(value)) {
-        const what = ' but its access_token cannot be sent as a header value: it holds characters other than visible ASCII.';
-        throw unusable(request, answer, what);
-    }
-    const lifetime = typeof fields.expires_in === 'number' ? fields.expires_in * 1000 : 0;
-    const renewAt = lifetime > 0 ? now + lifetime - Math.min(60_000, lifetime / 10) : undefined;
-    return { value, renewAt };
-}
-function readJson(request, answer, target = 'api') {
-    if (answer.json !== NOT_JSON)
-        return answer.json;
-    const page = /html/i.test(answer.headers['content-type'] ?? '') ? 'a web page' : 'a body';
-    const { origin, pathname } = new URL(request.url);
-    const hint = target === 'auth'
-        ? ` Check the authUrl input: the action posts the credentials to ${origin}${pathname}, which must be the auth service's token endpoint (authUrl plus ${AUTH_PATH}, or authUrl itself when it ends in /api-token).`
-        : ` Check the baseUrl input (${origin}${pathname.slice(0, pathname.lastIndexOf(TOKENS_PATH))}): the action adds ${TOKENS_PATH} to it, so it must be the REST API's base URL, not the web app's.`;
-    throw unusable(request, answer, ` with ${page} that is not JSON.${hint}`);
-}
-
 ;// CONCATENATED MODULE: ./src/platform/failures.ts
 
 
@@ -2513,12 +2529,11 @@ function describeBody(body, contentType, scrub) {
         return '';
     if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text))
         return 'the body was not JSON (an HTML page)';
-    const json = parseJson(text);
-    if (json === NOT_JSON) {
+    const json = (0,api/* parseJson */.qF)(text);
+    if (json === api/* NOT_JSON */.Jw)
         return body.length > MAX_BODY && /^[[{]/.test(text)
             ? `a JSON body of ${body.length} characters, too long to read for its message`
             : shorten(text);
-    }
     const keys = typeof json === 'object' && json !== null && !Array.isArray(json) ? Object.keys(json) : [];
     const fields = keys.length > 0 ? ` (fields: ${keys.slice(0, 8).join(', ')})` : '';
     return shorten(scrub(jsonDetail(json) ?? `a JSON body without an error message${fields}`));
@@ -2539,17 +2554,17 @@ function shorten(text) {
 }
 function describeFailure(request, outcome, { renewed, attempt }, scrub) {
     if (outcome instanceof http/* TransportError */.wX)
-        return `${requestLine(request)} got no answer${attempt && ` (${attempt})`}: ${scrub(outcome.message)}`;
+        return `${(0,api/* requestLine */.uA)(request)} got no answer${attempt && ` (${attempt})`}: ${scrub(outcome.message)}`;
     const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
     const reason = (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
     const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
     const what = detail ? `: ${detail}` : '';
     if (renewed && outcome.status === 401)
-        return `the access token was rejected: ${requestLine(request)} answered ${status} even after authenticating again${what}`;
+        return `the access token was rejected: ${(0,api/* requestLine */.uA)(request)} answered ${status} even after authenticating again${what}`;
     const told = outcome.headers['retry-after']?.trim();
     const wait = told ? `Retry-After: ${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(told)), MAX_REASON)}` : '';
     const notes = [attempt, wait].filter((note) => note !== '').join(', ');
-    return `${requestLine(request)} answered ${status}${notes && ` (${notes})`}${what}`;
+    return `${(0,api/* requestLine */.uA)(request)} answered ${status}${notes && ` (${notes})`}${what}`;
 }
 function transportHint(error, target, url, timeoutMs) {
     const input = target === 'auth' ? 'authUrl' : 'baseUrl';
@@ -2577,25 +2592,25 @@ function transportHint(error, target, url, timeoutMs) {
     return '';
 }
 function authPathHint(endpoint) {
-    const tail = AUTH_PATH.slice(AUTH_PATH.indexOf('/resources/'));
+    const tail = api/* AUTH_PATH */.lx.slice(api/* AUTH_PATH */.lx.indexOf('/resources/'));
     return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
 }
 function apiPathHint(request) {
     const { origin, pathname } = new URL(request.url);
-    const at = pathname.lastIndexOf(TOKENS_PATH);
+    const at = pathname.lastIndexOf(api/* TOKENS_PATH */.ZP);
     if (at < 0)
         return '';
     const baseUrl = origin + pathname.slice(0, at);
     const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1];
     if (repeated !== undefined) {
-        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${TOKENS_PATH}/`.startsWith(`/${repeated}/`)
-            ? `the action adds ${TOKENS_PATH} to it, so leave /${repeated} off its end`
+        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${api/* TOKENS_PATH */.ZP}/`.startsWith(`/${repeated}/`)
+            ? `the action adds ${api/* TOKENS_PATH */.ZP} to it, so leave /${repeated} off its end`
             : 'check its path prefix';
         return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`;
     }
-    if (!pathname.endsWith(TOKENS_PATH))
+    if (!pathname.endsWith(api/* TOKENS_PATH */.ZP))
         return '';
-    return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${TOKENS_PATH} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
+    return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${api/* TOKENS_PATH */.ZP} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
 }
 
 ;// CONCATENATED MODULE: ./src/platform/call-loop.ts
@@ -2632,7 +2647,7 @@ class CallLoop {
             const answer = outcome instanceof http/* TransportError */.wX ? undefined : outcome;
             if (answer?.status === 401 && accessToken !== undefined && !renewed) {
                 renewed = true;
-                log.info(`${requestLine(request)} answered 401: authenticating again.`);
+                log.info(`${(0,api/* requestLine */.uA)(request)} answered 401: authenticating again.`);
                 await accessTokens.reject(accessToken);
                 attempt--;
                 continue;
@@ -2706,9 +2721,9 @@ class CallLoop {
         let outcome;
         try {
             const response = await transport.send(target, sent, timeoutMs, deadline.cutSignal, onWritten);
-            const json = parseJson(response.body);
+            const json = (0,api/* parseJson */.qF)(response.body);
             secrets.addFrom(json);
-            const read = json !== NOT_JSON && isSuccess(target, response.status);
+            const read = json !== api/* NOT_JSON */.Jw && isSuccess(target, response.status);
             outcome = { ...response, body: read ? '' : response.body, json };
             const date = Date.parse(response.headers.date ?? '');
             if (target === 'api' && !Number.isNaN(date))
@@ -2720,12 +2735,12 @@ class CallLoop {
             outcome = error;
         }
         const result = outcome instanceof http/* TransportError */.wX ? outcome.code : outcome.status;
-        log.debug(`${requestLine(request)} -> ${result} in ${clock.now() - started} ms`);
+        log.debug(`${(0,api/* requestLine */.uA)(request)} -> ${result} in ${clock.now() - started} ms`);
         const shortened = timeoutMs < this.options.timeoutMs;
         if (outcome instanceof http/* TransportError */.wX &&
             ((outcome.code === 'ETIMEDOUT' && shortened) || outcome.code === http/* CUT_OFF */.Vk)) {
             const { requestSent } = outcome;
-            const waited = `while ${requestLine(request)} waited for an answer.${requestSent ? MAYBE : ''}`;
+            const waited = `while ${(0,api/* requestLine */.uA)(request)} waited for an answer.${requestSent ? MAYBE : ''}`;
             throw new errors/* DeadlineError */.j3(`${(0,time/* stopped */.ce)(deadline.cause())} ${waited}`, undefined, requestSent);
         }
         return { outcome, accessToken };
@@ -2735,7 +2750,7 @@ function isSuccess(target, status) {
     return target === 'auth' ? status === 200 : status >= 200 && status <= 299;
 }
 function notSent(deadline, request) {
-    return new errors/* DeadlineError */.j3(`${(0,time/* stopped */.ce)(deadline.cause())} before ${requestLine(request)} was sent.`);
+    return new errors/* DeadlineError */.j3(`${(0,time/* stopped */.ce)(deadline.cause())} before ${(0,api/* requestLine */.uA)(request)} was sent.`);
 }
 
 // EXTERNAL MODULE: ./src/platform/create-life.ts
@@ -2761,7 +2776,7 @@ class PlatformClient {
     }
     async createToken(name, { when = 'never', record } = {}) {
         const body = JSON.stringify({ name });
-        const request = jsonRequest('POST', this.options.baseUrl + TOKENS_PATH, body);
+        const request = (0,api/* jsonRequest */.UX)('POST', this.options.baseUrl + api/* TOKENS_PATH */.ZP, body);
         const create = new create_life/* CreateLife */.NT(name, when, {
             clock: this.options.clock,
             log: this.options.log,
@@ -2772,11 +2787,11 @@ class PlatformClient {
         });
         try {
             const token = await this.loop.call('api', request, {
-                read: (answer) => readCreated(request, answer),
+                read: (answer) => (0,api/* readCreated */.$6)(request, answer),
                 onWritten: create.written,
                 onUncertain: (failure) => create.afterLostAnswer(failure),
             });
-            return await create.accept(token, requestLine(request));
+            return await create.accept(token, (0,api/* requestLine */.uA)(request));
         }
         catch (error) {
             create.failed(error);
@@ -2784,15 +2799,15 @@ class PlatformClient {
         }
     }
     listTokens() {
-        const request = jsonRequest('GET', this.options.baseUrl + TOKENS_PATH);
-        return this.loop.call('api', request, { read: (answer) => readList(request, answer) });
+        const request = (0,api/* jsonRequest */.UX)('GET', this.options.baseUrl + api/* TOKENS_PATH */.ZP);
+        return this.loop.call('api', request, { read: (answer) => (0,api/* readList */.LD)(request, answer) });
     }
     async revokeToken(tokenId, options = {}) {
-        const request = jsonRequest('POST', this.options.baseUrl + revokePath(tokenId));
+        const request = (0,api/* jsonRequest */.UX)('POST', this.options.baseUrl + (0,api/* revokePath */.g5)(tokenId));
         let mayHaveRevoked = false;
         try {
             const token = await this.loop.call('api', request, {
-                read: (answer) => readRevoked(request, answer, tokenId),
+                read: (answer) => (0,api/* readRevoked */.ZY)(request, answer, tokenId),
                 onUncertain: () => {
                     mayHaveRevoked = true;
                     return Promise.resolve(undefined);
@@ -2805,7 +2820,7 @@ class PlatformClient {
             if (!(error instanceof errors/* RequestError */.GI) || error instanceof errors/* AuthenticationError */.v3)
                 throw error;
             const status = error.status ?? 0;
-            if (status === 401 || !((0,errors/* isRefusal */.vu)(status) || (status >= 200 && status <= 299)))
+            if (status === 401 || !((0,errors/* isRefusal */.vu)(status) || isSuccess('api', status)))
                 throw error;
             const unsettled = new errors/* UnsettledRevokeError */.V0(error, mayHaveRevoked);
             if (options.settle === 'later')
@@ -2823,11 +2838,11 @@ class PlatformClient {
     platformTime = (at) => this.loop.platformTime(at);
     async authenticate() {
         const { clientId, clientSecret: secret, authUrl } = this.options;
-        const endpoint = authEndpoint(authUrl);
-        const request = jsonRequest('POST', endpoint, JSON.stringify({ clientId, secret }));
+        const endpoint = (0,api/* authEndpoint */.gW)(authUrl);
+        const request = (0,api/* jsonRequest */.UX)('POST', endpoint, JSON.stringify({ clientId, secret }));
         try {
             return await this.loop.call('auth', request, {
-                read: (answer) => readAccessToken(request, answer, this.options.clock.now()),
+                read: (answer) => (0,api/* readAccessToken */.o3)(request, answer, this.options.clock.now()),
             });
         }
         catch (error) {
@@ -2882,7 +2897,7 @@ async function settleRefusals(list, unsettled) {
         const { message, status } = refusal;
         if (typeof tokens === 'string')
             return { error: new errors/* RequestError */.GI(message + tokens, status) };
-        const found = (0,shared_records/* findById */.uz)(tokens, tokenId);
+        const found = (0,records/* findById */.uz)(tokens, tokenId);
         const unknown = `no token with id ${tokenId} exists in the project: ${message}`;
         if (found === undefined)
             return { error: new errors/* UnknownTokenError */.YP(unknown, status) };

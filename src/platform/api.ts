@@ -46,9 +46,7 @@ export function requestLine(request: Pick<HttpRequest, 'method' | 'url'>): strin
 }
 
 /** An answer, its body parsed once (NOT_JSON when it is not JSON). */
-export interface Answer extends HttpResponse {
-  json: unknown
-}
+export type Answer = HttpResponse & { json: unknown }
 export const NOT_JSON = Symbol('not JSON')
 
 /** Visible ASCII, no spaces: what a Bearer token may hold (RFC 6750 b64token, loosely). */
@@ -123,8 +121,8 @@ export function readList(request: HttpRequest, answer: Answer): TokenRecord[] {
  * the call loop hands on) whose access_token is a non-empty string.
  */
 export function readAccessToken(request: HttpRequest, answer: Answer, now: number) {
-  const body = readJson(request, answer, 'auth')
-  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>
+  // Any body but an object (null, a number, a string, a list) has none of these fields.
+  const fields = (readJson(request, answer, 'auth') ?? {}) as Record<string, unknown>
   // One older platform client spells it accessToken; accepting both costs nothing.
   const value = typeof fields.access_token === 'string' ? fields.access_token : fields.accessToken
   if (typeof value !== 'string' || value === '')

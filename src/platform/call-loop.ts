@@ -218,7 +218,7 @@ export class CallLoop {
 }
 
 /** The token endpoint answers exactly 200 on success (section 5); the API any 2xx. */
-function isSuccess(target: Target, status: number): boolean {
+export function isSuccess(target: Target, status: number): boolean {
   return target === 'auth' ? status === 200 : status >= 200 && status <= 299
 }
 

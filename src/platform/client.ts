@@ -3,36 +3,26 @@ import { AuthenticationError, FORK_HINT, isRefusal, messageOf } from '../shared/
 import { RequestError, UnknownTokenError, UnsettledRevokeError } from '../shared/errors.js'
 import { findById, type RevokeOnExit, type TokenRecord } from '../shared/records.js'
 import type { Clock } from '../shared/time.js'
-import { CallLoop, type AccessTokens, type CallLoopOptions } from './call-loop.js'
+import { CallLoop, isSuccess, type AccessTokens, type CallLoopOptions } from './call-loop.js'
 import type { PlatformTime } from './call-loop.js'
 import { readAccessToken, readCreated, readList, readRevoked, type AccessToken } from './api.js'
 import { authEndpoint, jsonRequest, requestLine, revokePath, TOKENS_PATH } from './api.js'
 import { authPathHint } from './failures.js'
 import { CreateLife, type CreateContext } from './create-life.js'
 
-/** A revoke that succeeded, or found the token revoked already. */
-export interface RevokeAnswer {
-  token: TokenRecord
-  /** Revoked before this call: this call changed nothing. */
-  alreadyRevoked: boolean
-}
+/** A revoke that succeeded; `alreadyRevoked`: it was revoked before this call, which changed nothing. */
+export type RevokeAnswer = { token: TokenRecord; alreadyRevoked: boolean }
 
-export interface RevokeOptions {
-  /** Sent by a pool (a cleanup): a 429 with attempts left is handed back (ThrottledError). */
-  pooled?: { attemptsUsed: number }
-  /**
-   * A refusal, or a success that does not show this token revoked, is settled by a list
-   * fetched after it (settleRefusals): at once, or with `later`, thrown as an
-   * UnsettledRevokeError for a batch to settle all of them with one list after the last.
-   */
-  settle?: 'now' | 'later'
-}
+/**
+ * `pooled`: sent by a pool (a cleanup), so a 429 with attempts left is handed back
+ * (ThrottledError). `settle`: a refusal, or a success that does not show this token revoked,
+ * is settled by a list fetched after it (settleRefusals): at once, or with `later`, thrown as
+ * an UnsettledRevokeError for a batch to settle all of them with one list after the last.
+ */
+export type RevokeOptions = { pooled?: { attemptsUsed: number }; settle?: 'now' | 'later' }
 
 /** When its token is revoked at the end (revokeOnExit), and where its record goes as it changes. */
-export interface CreateOptions {
-  when?: RevokeOnExit
-  record?: CreateContext['record'] | undefined
-}
+export type CreateOptions = { when?: RevokeOnExit; record?: CreateContext['record'] | undefined }
 
 /** What the operations see of the platform: the client's API calls and its platform time, not close. */
 export type TokenApi = Omit<PlatformClient, 'close'>
@@ -119,7 +109,7 @@ export class PlatformClient {
       // After a refusal (not a 401) or an unreadable success, the token's record can tell.
       if (!(error instanceof RequestError) || error instanceof AuthenticationError) throw error
       const status = error.status ?? 0
-      if (status === 401 || !(isRefusal(status) || (status >= 200 && status <= 299))) throw error
+      if (status === 401 || !(isRefusal(status) || isSuccess('api', status))) throw error
       const unsettled = new UnsettledRevokeError(error, mayHaveRevoked)
       if (options.settle === 'later') throw unsettled
       const list = () => this.listTokens()

@@ -228,17 +228,15 @@ export function findCreated(
   const [only, ...others] = candidates
   if (only === undefined) return { found: 'none' }
   if (others.length > 0) return { found: 'several', tokens: candidates }
+  // Why the one candidate may not be this create's, if it may not.
   const created = createdTime(only)
-  if (created === undefined) {
-    const why = `its createdAt (${quote(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`
-    return { found: 'unsure', token: only, why }
-  }
-  if (!clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS) {
-    const seconds = Math.round((sentAt - created) / 1000)
-    const why = `it was created ${seconds} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`
-    return { found: 'unsure', token: only, why }
-  }
-  return { found: 'one', token: only }
+  const why =
+    created === undefined
+      ? `its createdAt (${quote(only.createdAt ?? '', 40)}) cannot be read, so whether it was made by this step or before it cannot be told`
+      : !clockKnown && created < sentAt - KNOWN_CLOCK_MARGIN_MS
+        ? `it was created ${Math.round((sentAt - created) / 1000)} s before the create was sent by the runner's clock, and the platform's answers carry no Date header to compare the two clocks with, so it may be another's`
+        : undefined
+  return why === undefined ? { found: 'one', token: only } : { found: 'unsure', token: only, why }
 }
 
 /** Where a token of this create would be (an active one of its name, made since), and that nobody has its value. */

@@ -97,12 +97,12 @@ export function describeBody(body: string, contentType: string | undefined, scru
   if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text))
     return 'the body was not JSON (an HTML page)'
   const json = parseJson(text)
-  if (json === NOT_JSON) {
-    // Its start is not a message: `{"a":{"a":...` says nothing and would fill the line.
+  // Not JSON: the text as it is, shortened; but the start of a JSON body cut for its length
+  // is not a message (`{"a":{"a":...` says nothing, and would fill the line).
+  if (json === NOT_JSON)
     return body.length > MAX_BODY && /^[[{]/.test(text)
       ? `a JSON body of ${body.length} characters, too long to read for its message`
       : shorten(text)
-  }
   const keys =
     typeof json === 'object' && json !== null && !Array.isArray(json) ? Object.keys(json) : []
   const fields = keys.length > 0 ? ` (fields: ${keys.slice(0, 8).join(', ')})` : ''

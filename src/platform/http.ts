@@ -107,8 +107,9 @@ export function send(
     const finish = (error: unknown, response?: HttpResponse): void => {
       clearTimeout(timer)
       signal?.removeEventListener('abort', cutOff)
-      if (response === undefined) reject(toTransportError(error, sent))
-      else resolve(response)
+      if (response !== undefined) resolve(response)
+      else if (error instanceof TransportError) reject(error)
+      else reject(new TransportError(...inWords(error, sent)))
     }
     const stop = (message: string, code: string): void => {
       const error = new TransportError(message, code, sent)
@@ -151,10 +152,6 @@ export function send(
     })
     req.end(request.body)
   })
-}
-
-function toTransportError(error: unknown, sent: boolean): TransportError {
-  return error instanceof TransportError ? error : new TransportError(...inWords(error, sent))
 }
 
 // Stryker restore all: what a request that got no answer ran into, and its words.

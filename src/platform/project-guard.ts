@@ -51,9 +51,7 @@ export class ProjectGuard implements TokenApi {
     return this.api.revokeToken(tokenId, options)
   }
 
-  platformTime(runnerTime: number): number | undefined {
-    return this.api.platformTime(runnerTime)
-  }
+  readonly platformTime: TokenApi['platformTime'] = (at) => this.api.platformTime(at)
 
   private isExpected(token: TokenRecord): boolean {
     return token.projectId?.toLowerCase() === this.expected.toLowerCase()

@@ -1,5 +1,6 @@
 // What the main step leaves for the post step (GITHUB_STATE, read back as STATE_*): every key, read and written here.
 import { CREATE_STATES, type CreateRecord } from '../platform/create-life.js'
+import { parseJson } from '../platform/api.js'
 import type { Runner } from '../runner/start.js'
 
 const CREATE = 'create'
@@ -33,14 +34,9 @@ export class PostState {
  * kept by a misread state.
  */
 export function readSavedCreate(runner: Pick<Runner, 'getState'>): CreateRecord | undefined {
-  let saved: Record<string, unknown> | null
-  try {
-    // Anything but an object has none of these fields, and is not read.
-    saved = JSON.parse(runner.getState(CREATE) || '{}') as Record<string, unknown> | null
-  } catch {
-    return undefined
-  }
-  const { name, sentAt, state, id, lostEarlier, when } = saved ?? {}
+  // Anything but an object (NOT_JSON too: what is not JSON) has none of these fields, and is not read.
+  const saved = (parseJson(runner.getState(CREATE) || '{}') ?? {}) as Record<string, unknown>
+  const { name, sentAt, state, id, lostEarlier, when } = saved
   if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt)) return undefined
   return {
     name,

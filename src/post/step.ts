@@ -9,8 +9,7 @@ import { findCreated, LATE_CREATE_MS, lookForSentence } from '../platform/create
 import type { CreatedToken, CreateRecord } from '../platform/create-life.js'
 import { readSavedCreate, savedTokenFile } from './state.js'
 import { isUuid, quoteName, shortId, tokenLabel } from '../shared/records.js'
-import type { Runner } from '../runner/start.js'
-import { connect, maskedSecrets } from '../runner/start.js'
+import { connect, maskedSecrets, type Runner } from '../runner/start.js'
 import { asSentence, type Logger, quote } from '../shared/text.js'
 import { removeTokenFile } from '../shared/token-files.js'
 

@@ -66,6 +66,8 @@ describe('readSavedCreate: what the post step reads back', () => {
   it('what it cannot read is no create: not JSON, no name, no whole time', () => {
     expect(read('{"name":')).toBeUndefined()
     expect(read('[]')).toBeUndefined()
+    expect(read('null')).toBeUndefined()
+    expect(read('"name"')).toBeUndefined()
     expect(read(JSON.stringify({ ...SENDING, name: '' }))).toBeUndefined()
     expect(read(JSON.stringify({ ...SENDING, sentAt: 1.5 }))).toBeUndefined()
     expect(read(JSON.stringify({ ...SENDING, sentAt: '1' }))).toBeUndefined()

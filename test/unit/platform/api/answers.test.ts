@@ -89,7 +89,7 @@ describe('readAccessToken', () => {
     expect(readAccessToken(REQUEST, answer(200, { accessToken: jwt }), now).value).toBe(jwt)
   })
 
-  it.each([{}, { access_token: '' }, { access_token: 42 }, { access_token: null }, []])(
+  it.each([{}, { access_token: '' }, { access_token: 42 }, { access_token: null }, [], null, 'a'])(
     'refuses %j: no non-empty access_token',
     (json) => {
       expect(() => readAccessToken(REQUEST, answer(200, json), now)).toThrow(
