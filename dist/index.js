@@ -625,50 +625,45 @@ var time = __nccwpck_require__(877);
 
 function planCleanup(tokens, task, now) {
     const matches = nameMatcher(task.name);
-    const byName = new Map();
+    const selected = (0,shared_records/* newestFirst */.ll)(tokens.filter((t) => t.state === 'active' && matches(t.name)));
     const records = new Map();
-    const taken = [];
-    for (const token of tokens) {
-        records.set(token.name, (records.get(token.name) ?? 0) + 1);
-        if (token.state !== 'active' || !matches(token.name))
+    for (const { name } of tokens)
+        records.set(name, (records.get(name) ?? 0) + 1);
+    const times = new Map();
+    for (const token of selected) {
+        const created = (0,shared_records/* createdTime */.wO)(token);
+        if (created === undefined)
             continue;
-        if (token.name === undefined)
-            taken.push({ token, why: 'unreadable name' });
-        else if (byName.has(token.name))
-            byName.get(token.name)?.push(token);
+        if (times.has(token.name))
+            times.get(token.name)?.push(created);
         else
-            byName.set(token.name, [token]);
+            times.set(token.name, [created]);
     }
     const { olderThan } = task;
     const ageMatters = olderThan !== undefined || task.keep > 0;
     const exactNames = new Set(task.name?.filter((line) => !line.includes('*')));
-    for (const group of byName.values()) {
-        const times = group.flatMap((token) => (0,shared_records/* createdTime */.wO)(token) ?? []).sort((a, b) => b - a);
-        const boundary = times[Math.min(task.keep, times.length) - 1] ?? Infinity;
-        for (const token of group) {
-            const created = (0,shared_records/* createdTime */.wO)(token);
-            if (created !== undefined && olderThan && !isOlder(created, olderThan, now))
-                continue;
-            if (created === undefined && ageMatters)
-                taken.push({ token, why: 'unreadable date' });
-            else if (created !== undefined && created >= boundary) {
-                const sole = !exactNames.has(token.name) && records.get(token.name) === 1;
-                taken.push({ token, why: 'keep', ...(sole && { soleOfName: true }) });
-            }
-            else
-                taken.push({ token, why: 'revoke' });
-        }
-    }
     const spared = new Set(task.keepIds?.map((id) => id.toLowerCase()));
     const plan = { revoke: [], kept: [] };
-    for (const chosen of (0,shared_records/* newestFirstBy */.QU)(taken, ({ token }) => token)) {
-        const { token } = chosen;
+    for (const token of selected) {
+        const { name } = token;
+        const created = (0,shared_records/* createdTime */.wO)(token);
+        const young = olderThan && created !== undefined && !isOlder(created, olderThan, now);
+        if (young && name !== undefined)
+            continue;
+        const named = times.get(name) ?? [];
+        const boundary = named[Math.min(task.keep, named.length) - 1] ?? Infinity;
         if (spared.has(token.id.toLowerCase()))
             plan.kept.push({ token, why: 'keepIds' });
-        else if (chosen.why === 'revoke')
-            plan.revoke.push(token);
+        else if (name === undefined)
+            plan.kept.push({ token, why: 'unreadable name' });
+        else if (created === undefined && ageMatters)
+            plan.kept.push({ token, why: 'unreadable date' });
+        else if (created !== undefined && created >= boundary) {
+            const sole = !exactNames.has(name) && records.get(name) === 1;
+            plan.kept.push({ token, why: 'keep', ...(sole && { soleOfName: true }) });
+        }
         else
-            plan.kept.push(chosen);
+            plan.revoke.push(token);
     }
     return plan;
 }
@@ -4033,7 +4028,6 @@ function isRefusal(status) {
 /* harmony export */   L2: () => (/* binding */ readTimestamp),
 /* harmony export */   Lv: () => (/* binding */ toRecord),
 /* harmony export */   O1: () => (/* binding */ isUuid),
-/* harmony export */   QU: () => (/* binding */ newestFirstBy),
 /* harmony export */   Sk: () => (/* binding */ tokenLabel),
 /* harmony export */   Wo: () => (/* binding */ NO_NAME),
 /* harmony export */   ar: () => (/* binding */ uniqueById),
@@ -4119,15 +4113,13 @@ function createdTime(record) {
     return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
 }
 function newestFirst(records) {
-    return newestFirstBy(records, (record) => record);
-}
-function newestFirstBy(items, recordOf) {
-    const keyed = items.map((item) => {
-        const record = recordOf(item);
-        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
-    });
+    const keyed = records.map((record) => ({
+        record,
+        id: record.id,
+        time: createdTime(record) ?? -Infinity,
+    }));
     keyed.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return keyed.map(({ item }) => item);
+    return keyed.map(({ record }) => record);
 }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function isUuid(value) {

@@ -3179,7 +3179,7 @@ function isRefusal(status) {
 /* harmony export */   wO: () => (/* binding */ createdTime),
 /* harmony export */   wW: () => (/* binding */ nameAndId)
 /* harmony export */ });
-/* unused harmony exports publicJson, NO_NAME, projectOf, newestFirstBy, UUID, readTimestamp */
+/* unused harmony exports publicJson, NO_NAME, projectOf, UUID, readTimestamp */
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
 
 const PUBLIC_FIELDS = [
@@ -3252,15 +3252,13 @@ function createdTime(record) {
     return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
 }
 function newestFirst(records) {
-    return newestFirstBy(records, (record) => record);
-}
-function newestFirstBy(items, recordOf) {
-    const keyed = items.map((item) => {
-        const record = recordOf(item);
-        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
-    });
+    const keyed = records.map((record) => ({
+        record,
+        id: record.id,
+        time: createdTime(record) ?? -Infinity,
+    }));
     keyed.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return keyed.map(({ item }) => item);
+    return keyed.map(({ record }) => record);
 }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function isUuid(value) {
