@@ -739,15 +739,11 @@ function auditFailure(result, task) {
     if (findings.length === 0 && undated.length === 0)
         return undefined;
     const whereAll = 'the job summary and the tokensFile output list them';
-    const found = findings.length > 0 ? ` Older: ${someOf(findings.map(shared_records/* nameAndId */.wW), whereAll)}` : '';
+    const found = findings.length > 0 ? ` Older: ${(0,shared_text/* someOf */.yU)(findings.map(shared_records/* nameAndId */.wW), whereAll)}` : '';
     const unknown = undated.length > 0
-        ? ` Their createdAt cannot be read: ${someOf(undated.map(shared_records/* nameAndId */.wW), 'each has a warning above')}`
+        ? ` Their createdAt cannot be read: ${(0,shared_text/* someOf */.yU)(undated.map(shared_records/* nameAndId */.wW), 'each has a warning above')}`
         : '';
     return `${auditOutcome(result, task)}${found}${unknown}`;
-}
-function someOf(items, whereAll) {
-    const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : '';
-    return `${items.slice(0, 5).join(', ')}.${more}`;
 }
 
 // EXTERNAL MODULE: ./src/platform/client.ts + 7 modules
@@ -1308,12 +1304,10 @@ function cleanupFailure(result) {
     if (notRevoked.length === 0)
         return undefined;
     const revoked = allRevoked(result);
-    const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${(0,shared_records/* nameAndId */.wW)(token)}: ${reason}`);
-    const more = notRevoked.length > shown.length
-        ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
-        : '';
+    const each = notRevoked.map(({ token, reason }) => `${(0,shared_records/* nameAndId */.wW)(token)}: ${reason}`);
+    const shown = (0,shared_text/* someOf */.yU)(each, 'each has a warning above, and the job summary lists them', ' ', '');
     const were = (n) => (n === 1 ? 'was' : 'were');
-    return `${notRevoked.length} of ${(0,shared_text/* countTokens */.ih)(notRevoked.length + revoked.length)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
+    return `${notRevoked.length} of ${(0,shared_text/* countTokens */.ih)(notRevoked.length + revoked.length)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -4161,6 +4155,7 @@ function readTimestamp(text) {
 /* harmony export */   ih: () => (/* binding */ countTokens),
 /* harmony export */   nV: () => (/* binding */ formatAge),
 /* harmony export */   xv: () => (/* binding */ truncate),
+/* harmony export */   yU: () => (/* binding */ someOf),
 /* harmony export */   z3: () => (/* binding */ formatBytes)
 /* harmony export */ });
 /* unused harmony export showInvisible */
@@ -4201,6 +4196,10 @@ function asSentence(text) {
 }
 function countTokens(count) {
     return `${count} token${count === 1 ? '' : 's'}`;
+}
+function someOf(items, whereAll, separator = ', ', end = '.') {
+    const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : '';
+    return `${items.slice(0, 5).join(separator)}${end}${more}`;
 }
 function formatBytes(bytes) {
     if (bytes % 1_048_576 === 0)

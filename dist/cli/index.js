@@ -345,6 +345,10 @@ function asSentence(text) {
 function countTokens(count) {
     return `${count} token${count === 1 ? '' : 's'}`;
 }
+function someOf(items, whereAll, separator = ', ', end = '.') {
+    const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : '';
+    return `${items.slice(0, 5).join(separator)}${end}${more}`;
+}
 function formatBytes(bytes) {
     if (bytes % 1_048_576 === 0)
         return `${bytes / 1_048_576} MiB`;
@@ -1187,10 +1191,6 @@ function auditFailure(result, task) {
         ? ` Their createdAt cannot be read: ${someOf(undated.map(nameAndId), 'each has a warning above')}`
         : '';
     return `${auditOutcome(result, task)}${found}${unknown}`;
-}
-function someOf(items, whereAll) {
-    const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : '';
-    return `${items.slice(0, 5).join(', ')}.${more}`;
 }
 
 ;// CONCATENATED MODULE: external "node:http"
@@ -3219,12 +3219,10 @@ function cleanupFailure(result) {
     if (notRevoked.length === 0)
         return undefined;
     const revoked = allRevoked(result);
-    const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`);
-    const more = notRevoked.length > shown.length
-        ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
-        : '';
+    const each = notRevoked.map(({ token, reason }) => `${nameAndId(token)}: ${reason}`);
+    const shown = someOf(each, 'each has a warning above, and the job summary lists them', ' ', '');
     const were = (n) => (n === 1 ? 'was' : 'were');
-    return `${notRevoked.length} of ${countTokens(notRevoked.length + revoked.length)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
+    return `${notRevoked.length} of ${countTokens(notRevoked.length + revoked.length)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts

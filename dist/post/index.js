@@ -3300,7 +3300,7 @@ function readTimestamp(text) {
 /* harmony export */   xv: () => (/* binding */ truncate),
 /* harmony export */   z3: () => (/* binding */ formatBytes)
 /* harmony export */ });
-/* unused harmony exports showInvisible, countTokens, formatAge */
+/* unused harmony exports showInvisible, countTokens, someOf, formatAge */
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 const CONTROL_OR_SPACE = new RegExp(`(?:${CONTROL_CHARACTER.source}|\\s)+`, 'g');
 function oneLine(value) {
@@ -3338,6 +3338,10 @@ function asSentence(text) {
 }
 function countTokens(count) {
     return `${count} token${count === 1 ? '' : 's'}`;
+}
+function someOf(items, whereAll, separator = ', ', end = '.') {
+    const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : '';
+    return `${items.slice(0, 5).join(separator)}${end}${more}`;
 }
 function formatBytes(bytes) {
     if (bytes % 1_048_576 === 0)

@@ -3,7 +3,7 @@ import type { AuditTask } from '../inputs/read.js'
 import type { TokenApi } from '../platform/client.js'
 import { createdTime, nameAndId, newestFirst, projectOf } from '../shared/records.js'
 import type { TokenRecord } from '../shared/records.js'
-import { countTokens } from '../shared/text.js'
+import { countTokens, someOf } from '../shared/text.js'
 import { agesNow, type Clock } from '../shared/time.js'
 import { isOlder, nameMatcher } from './cleanup-plan.js'
 
@@ -71,10 +71,4 @@ export function auditFailure(result: AuditResult, task: AuditTask): string | und
       ? ` Their createdAt cannot be read: ${someOf(undated.map(nameAndId), 'each has a warning above')}`
       : ''
   return `${auditOutcome(result, task)}${found}${unknown}`
-}
-
-/** Up to 5 of `items` in one line, and how many more, with where they all are. */
-function someOf(items: readonly string[], whereAll: string): string {
-  const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : ''
-  return `${items.slice(0, 5).join(', ')}.${more}`
 }

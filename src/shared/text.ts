@@ -1,4 +1,4 @@
-// Small text helpers for messages (one line, cut to a length, counted tokens, no runner commands, loopback hosts), and the Logger that prints them.
+// Small text helpers for messages (one line, cut to a length, counted tokens, the first few of many, no runner commands, loopback hosts), and the Logger that prints them.
 
 // C0 and C1 control characters, DEL included.
 // eslint-disable-next-line no-control-regex
@@ -79,6 +79,15 @@ export function asSentence(text: string): string {
 /** `1 token`, `2 tokens`. */
 export function countTokens(count: number): string {
   return `${count} token${count === 1 ? '' : 's'}`
+}
+
+/**
+ * The first 5 of `items` joined by `separator`, then `end`, and how many more with where they
+ * all are: a message names a few, never thousands.
+ */
+export function someOf(items: readonly string[], whereAll: string, separator = ', ', end = '.') {
+  const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : ''
+  return `${items.slice(0, 5).join(separator)}${end}${more}`
 }
 
 /** A size as the runner's docs write it: `64 MiB`, `128 KiB`, `500 bytes` (the largest whole unit). */
