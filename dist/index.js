@@ -288,7 +288,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   e: () => (/* binding */ run)
 /* harmony export */ });
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(942);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(197);
 /* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(130);
 
 
@@ -300,7 +300,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 942:
+/***/ 197:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1640,8 +1640,134 @@ function listOutputs(runner, tokens) {
         runner.warning(`The tokens output would be ${bytes} bytes, over the runner's ${(0,shared_text/* formatBytes */.z3)(MAX_OUTPUT_BYTES)} limit for one output: it is left empty; read tokensFile (${path}) instead.`);
 }
 
-// EXTERNAL MODULE: ./src/runner/start.ts + 1 modules
-var start = __nccwpck_require__(34);
+// EXTERNAL MODULE: ./src/runner/start.ts
+var start = __nccwpck_require__(826);
+;// CONCATENATED MODULE: ./src/shared/secrets.ts
+
+const SECRET_FIELD = /^(?:access_token|accessToken|refresh_token|refreshToken|id_token|secret|clientSecret|tokenValue)$/;
+const PIECE_LENGTH = 8;
+const MAX_PIECED = 16 * 1024;
+class Secrets {
+    mask;
+    values = new Set();
+    sent = new Set();
+    pieces = new Set();
+    lengths = [];
+    longestFirst;
+    constructor(mask) {
+        this.mask = mask;
+    }
+    add(value, kind = 'sent') {
+        if (value === undefined)
+            return;
+        for (const part of [value, ...value.split(/\r\n|\r|\n/)]) {
+            if (part.trim() === '' || this.values.has(part))
+                continue;
+            this.mask(part);
+            this.values.add(part);
+            this.longestFirst = undefined;
+        }
+        if (kind === 'received' || this.sent.has(value))
+            return;
+        this.sent.add(value);
+        const { kept } = compact(value.slice(0, MAX_PIECED));
+        const length = Math.min(PIECE_LENGTH, kept.length);
+        if (length === 0)
+            return;
+        for (let i = 0; i + length <= kept.length; i++)
+            this.pieces.add(kept.slice(i, i + length));
+        this.lengths = [...new Set([...this.lengths, length])].sort((a, b) => b - a);
+    }
+    addFrom(json) {
+        const pending = [json];
+        for (const value of pending) {
+            if (typeof value !== 'object' || value === null)
+                continue;
+            const fields = value;
+            for (const key in fields) {
+                const field = fields[key];
+                if (typeof field === 'object')
+                    pending.push(field);
+                else if (typeof field === 'string' && SECRET_FIELD.test(key))
+                    this.add(field, 'received');
+            }
+        }
+    }
+    scrub(text) {
+        if (this.values.size === 0)
+            return text;
+        const exact = this.removeWhole(text);
+        const decoded = secrets_unescape(exact);
+        const hidden = decoded === exact ? decoded : this.hide(decoded);
+        return hidden === decoded ? this.hide(exact) : hidden;
+    }
+    removeWhole(text) {
+        this.longestFirst ??= [...this.values].sort((a, b) => b.length - a.length);
+        return this.longestFirst.reduce((result, value) => result.replaceAll(value, '***'), text);
+    }
+    hide(text) {
+        const whole = this.removeWhole(text);
+        const shortest = this.lengths.at(-1);
+        if (shortest === undefined)
+            return whole;
+        const holdsPiece = (bytes) => bytes.length >= shortest &&
+            [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
+        return this.removePieces(whole)
+            .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
+            .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run));
+    }
+    removePieces(text) {
+        const { kept, from } = compact(text);
+        let result = '';
+        let end = -1;
+        for (let i = 0; i < kept.length; i++) {
+            const n = this.lengths.find((n) => i + n <= kept.length && this.pieces.has(kept.slice(i, i + n)));
+            if (n === undefined)
+                continue;
+            const start = from[i] ?? 0;
+            if (start > end)
+                result += `${text.slice(Math.max(end, 0), start)}***`;
+            end = Math.max(end, (from[i + n - 1] ?? 0) + 1);
+        }
+        return end < 0 ? text : result + text.slice(end);
+    }
+}
+const IGNORED = (0,shared_text/* lazyRegExp */.eN)(() => /[\s+\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
+function compact(text) {
+    const ignored = (0,shared_text/* isAscii */.ER)(text) ? /[\s+]/ : IGNORED();
+    const from = [];
+    for (let i = 0; i < text.length; i++)
+        if (!ignored.test(text.charAt(i)))
+            from.push(i);
+    return { kept: from.map((i) => text.charAt(i)).join(''), from };
+}
+const BASE64_RUN = /[\w+/-]+={0,2}/g;
+const HEX_RUN = /(?:\\x|(?<!\w)(?:0x)?)[0-9a-f]{2}(?:[:,-]?\s?(?:0x|\\x)?[0-9a-f]{2})*(?!\w)/gi;
+const hexDigits = (run) => run.replace(/[0\\]x|[^0-9a-f]/gi, '');
+const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi;
+const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+function secrets_unescape(text) {
+    return text
+        .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex, char) => hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)))
+        .replace(HTML_REFERENCE, (match, dec, hex, name) => {
+        if (typeof name === 'string')
+            return NAMED[name.toLowerCase()] ?? match;
+        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : match;
+    })
+        .replace(/[^\s"'<>&=?]+/g, (word) => (/%[0-9a-f]{2}/i.test(word) ? decodeWord(word) : word));
+}
+function decodeWord(word) {
+    return word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+        try {
+            return decodeURIComponent(escapes);
+        }
+        catch {
+            return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one));
+        }
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/main.ts
 
 
@@ -1653,8 +1779,9 @@ var start = __nccwpck_require__(34);
 
 
 
+
 async function run(runner, clock = time/* systemClock */.ml, handOn) {
-    const secrets = (0,start/* maskedSecrets */.Bc)(runner);
+    const secrets = new Secrets(runner.setSecret);
     let operation;
     try {
         const inputs = readInputs((name) => runner.getInput(name), secrets, runner.inputNames());
@@ -3660,8 +3787,8 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 // EXTERNAL MODULE: ./src/shared/errors.ts
 var errors = __nccwpck_require__(382);
-// EXTERNAL MODULE: ./src/runner/start.ts + 1 modules
-var start = __nccwpck_require__(34);
+// EXTERNAL MODULE: ./src/runner/start.ts
+var start = __nccwpck_require__(826);
 // EXTERNAL MODULE: ./src/shared/text.ts
 var shared_text = __nccwpck_require__(646);
 ;// CONCATENATED MODULE: ./src/runner/github-runner.ts
@@ -3724,165 +3851,25 @@ async function startStep(entry, step) {
 
 /***/ }),
 
-/***/ 34:
+/***/ 826:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Ng: () => (/* binding */ connect),
-  Fh: () => (/* binding */ listenForCancel),
-  Bc: () => (/* binding */ maskedSecrets)
-});
-
-// UNUSED EXPORTS: CANCEL_GRACE_MS, stopOnCancel
-
-// EXTERNAL MODULE: ./src/platform/client.ts + 7 modules
-var platform_client = __nccwpck_require__(843);
-// EXTERNAL MODULE: ./src/shared/time.ts + 1 modules
-var time = __nccwpck_require__(877);
-// EXTERNAL MODULE: ./src/shared/text.ts
-var shared_text = __nccwpck_require__(646);
-;// CONCATENATED MODULE: ./src/shared/secrets.ts
-
-const SECRET_FIELD = /^(?:access_token|accessToken|refresh_token|refreshToken|id_token|secret|clientSecret|tokenValue)$/;
-const PIECE_LENGTH = 8;
-const MAX_PIECED = 16 * 1024;
-class Secrets {
-    mask;
-    values = new Set();
-    sent = new Set();
-    pieces = new Set();
-    lengths = [];
-    longestFirst;
-    constructor(mask) {
-        this.mask = mask;
-    }
-    add(value, kind = 'sent') {
-        if (value === undefined)
-            return;
-        for (const part of [value, ...value.split(/\r\n|\r|\n/)]) {
-            if (part.trim() === '' || this.values.has(part))
-                continue;
-            this.mask(part);
-            this.values.add(part);
-            this.longestFirst = undefined;
-        }
-        if (kind === 'received' || this.sent.has(value))
-            return;
-        this.sent.add(value);
-        const { kept } = compact(value.slice(0, MAX_PIECED));
-        const length = Math.min(PIECE_LENGTH, kept.length);
-        if (length === 0)
-            return;
-        for (let i = 0; i + length <= kept.length; i++)
-            this.pieces.add(kept.slice(i, i + length));
-        this.lengths = [...new Set([...this.lengths, length])].sort((a, b) => b - a);
-    }
-    addFrom(json) {
-        const pending = [json];
-        for (const value of pending) {
-            if (typeof value !== 'object' || value === null)
-                continue;
-            const fields = value;
-            for (const key in fields) {
-                const field = fields[key];
-                if (typeof field === 'object')
-                    pending.push(field);
-                else if (typeof field === 'string' && SECRET_FIELD.test(key))
-                    this.add(field, 'received');
-            }
-        }
-    }
-    scrub(text) {
-        if (this.values.size === 0)
-            return text;
-        const exact = this.removeWhole(text);
-        const decoded = secrets_unescape(exact);
-        const hidden = decoded === exact ? decoded : this.hide(decoded);
-        return hidden === decoded ? this.hide(exact) : hidden;
-    }
-    removeWhole(text) {
-        this.longestFirst ??= [...this.values].sort((a, b) => b.length - a.length);
-        return this.longestFirst.reduce((result, value) => result.replaceAll(value, '***'), text);
-    }
-    hide(text) {
-        const whole = this.removeWhole(text);
-        const shortest = this.lengths.at(-1);
-        if (shortest === undefined)
-            return whole;
-        const holdsPiece = (bytes) => bytes.length >= shortest &&
-            [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
-        return this.removePieces(whole)
-            .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
-            .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run));
-    }
-    removePieces(text) {
-        const { kept, from } = compact(text);
-        let result = '';
-        let end = -1;
-        for (let i = 0; i < kept.length; i++) {
-            const n = this.lengths.find((n) => i + n <= kept.length && this.pieces.has(kept.slice(i, i + n)));
-            if (n === undefined)
-                continue;
-            const start = from[i] ?? 0;
-            if (start > end)
-                result += `${text.slice(Math.max(end, 0), start)}***`;
-            end = Math.max(end, (from[i + n - 1] ?? 0) + 1);
-        }
-        return end < 0 ? text : result + text.slice(end);
-    }
-}
-const IGNORED = (0,shared_text/* lazyRegExp */.eN)(() => /[\s+\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
-function compact(text) {
-    const ignored = (0,shared_text/* isAscii */.ER)(text) ? /[\s+]/ : IGNORED();
-    const from = [];
-    for (let i = 0; i < text.length; i++)
-        if (!ignored.test(text.charAt(i)))
-            from.push(i);
-    return { kept: from.map((i) => text.charAt(i)).join(''), from };
-}
-const BASE64_RUN = /[\w+/-]+={0,2}/g;
-const HEX_RUN = /(?:\\x|(?<!\w)(?:0x)?)[0-9a-f]{2}(?:[:,-]?\s?(?:0x|\\x)?[0-9a-f]{2})*(?!\w)/gi;
-const hexDigits = (run) => run.replace(/[0\\]x|[^0-9a-f]/gi, '');
-const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi;
-const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-function secrets_unescape(text) {
-    return text
-        .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex, char) => hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)))
-        .replace(HTML_REFERENCE, (match, dec, hex, name) => {
-        if (typeof name === 'string')
-            return NAMED[name.toLowerCase()] ?? match;
-        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
-        return code <= 0x10ffff ? String.fromCodePoint(code) : match;
-    })
-        .replace(/[^\s"'<>&=?]+/g, (word) => (/%[0-9a-f]{2}/i.test(word) ? decodeWord(word) : word));
-}
-function decodeWord(word) {
-    return word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
-        try {
-            return decodeURIComponent(escapes);
-        }
-        catch {
-            return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one));
-        }
-    });
-}
-
-;// CONCATENATED MODULE: ./src/runner/start.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Fh: () => (/* binding */ listenForCancel),
+/* harmony export */   Ng: () => (/* binding */ connect)
+/* harmony export */ });
+/* unused harmony exports CANCEL_GRACE_MS, stopOnCancel */
+/* harmony import */ var _platform_client_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(843);
+/* harmony import */ var _shared_time_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(877);
 
 
-
-function maskedSecrets(runner) {
-    return new Secrets(runner.setSecret);
-}
 function connect(runner, connection, secrets, clock, { transport, bound } = {}) {
     const total = connection.totalTimeoutMs;
     const tighter = bound !== undefined && (total === 0 || bound.ms < total);
-    const deadline = tighter ? new time/* Deadline */.B2(clock, bound.ms, bound.name) : new time/* Deadline */.B2(clock, total);
+    const deadline = tighter ? new _shared_time_js__WEBPACK_IMPORTED_MODULE_1__/* .Deadline */ .B2(clock, bound.ms, bound.name) : new _shared_time_js__WEBPACK_IMPORTED_MODULE_1__/* .Deadline */ .B2(clock, total);
     const stopListening = stopOnCancel(runner, deadline, clock);
     const options = { ...connection, secrets, log: runner, deadline, clock };
-    const client = new platform_client/* PlatformClient */.Ht(transport ? { ...options, transport } : options);
+    const client = new _platform_client_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformClient */ .Ht(transport ? { ...options, transport } : options);
     const close = () => {
         stopListening();
         client.close();

@@ -3555,6 +3555,54 @@ function listOutputs(runner, tokens) {
         runner.warning(`The tokens output would be ${bytes} bytes, over the runner's ${formatBytes(MAX_OUTPUT_BYTES)} limit for one output: it is left empty; read tokensFile (${path}) instead.`);
 }
 
+;// CONCATENATED MODULE: ./src/runner/start.ts
+
+
+function connect(runner, connection, secrets, clock, { transport, bound } = {}) {
+    const total = connection.totalTimeoutMs;
+    const tighter = bound !== undefined && (total === 0 || bound.ms < total);
+    const deadline = tighter ? new Deadline(clock, bound.ms, bound.name) : new Deadline(clock, total);
+    const stopListening = stopOnCancel(runner, deadline, clock);
+    const options = { ...connection, secrets, log: runner, deadline, clock };
+    const client = new PlatformClient(transport ? { ...options, transport } : options);
+    const close = () => {
+        stopListening();
+        client.close();
+    };
+    return { client, deadline, close };
+}
+function listenForCancel(listener) {
+    const onSigint = listener.bind(undefined, 'SIGINT');
+    const onSigterm = listener.bind(undefined, 'SIGTERM');
+    process.on('SIGINT', onSigint).on('SIGTERM', onSigterm);
+    return () => {
+        process.off('SIGINT', onSigint).off('SIGTERM', onSigterm);
+    };
+}
+const CANCEL_GRACE_MS = 5_000;
+function stopOnCancel(runner, deadline, clock) {
+    const finished = new AbortController();
+    const stopListening = runner.onCancel((signal) => {
+        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
+            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
+            deadline.cancel(signal);
+            void clock.sleep(CANCEL_GRACE_MS, finished.signal).then(() => {
+                if (!finished.signal.aborted)
+                    deadline.cut();
+            });
+            return;
+        }
+        if (!deadline.cutSignal.aborted)
+            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
+        deadline.cancel(signal);
+        deadline.cut();
+    });
+    return () => {
+        finished.abort();
+        stopListening();
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/shared/secrets.ts
 
 const SECRET_FIELD = /^(?:access_token|accessToken|refresh_token|refreshToken|id_token|secret|clientSecret|tokenValue)$/;
@@ -3681,58 +3729,6 @@ function decodeWord(word) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/runner/start.ts
-
-
-
-function maskedSecrets(runner) {
-    return new Secrets(runner.setSecret);
-}
-function connect(runner, connection, secrets, clock, { transport, bound } = {}) {
-    const total = connection.totalTimeoutMs;
-    const tighter = bound !== undefined && (total === 0 || bound.ms < total);
-    const deadline = tighter ? new Deadline(clock, bound.ms, bound.name) : new Deadline(clock, total);
-    const stopListening = stopOnCancel(runner, deadline, clock);
-    const options = { ...connection, secrets, log: runner, deadline, clock };
-    const client = new PlatformClient(transport ? { ...options, transport } : options);
-    const close = () => {
-        stopListening();
-        client.close();
-    };
-    return { client, deadline, close };
-}
-function listenForCancel(listener) {
-    const onSigint = listener.bind(undefined, 'SIGINT');
-    const onSigterm = listener.bind(undefined, 'SIGTERM');
-    process.on('SIGINT', onSigint).on('SIGTERM', onSigterm);
-    return () => {
-        process.off('SIGINT', onSigint).off('SIGTERM', onSigterm);
-    };
-}
-const CANCEL_GRACE_MS = 5_000;
-function stopOnCancel(runner, deadline, clock) {
-    const finished = new AbortController();
-    const stopListening = runner.onCancel((signal) => {
-        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
-            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
-            deadline.cancel(signal);
-            void clock.sleep(CANCEL_GRACE_MS, finished.signal).then(() => {
-                if (!finished.signal.aborted)
-                    deadline.cut();
-            });
-            return;
-        }
-        if (!deadline.cutSignal.aborted)
-            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
-        deadline.cancel(signal);
-        deadline.cut();
-    });
-    return () => {
-        finished.abort();
-        stopListening();
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/main.ts
 
 
@@ -3744,8 +3740,9 @@ function stopOnCancel(runner, deadline, clock) {
 
 
 
+
 async function run(runner, clock = systemClock, handOn) {
-    const secrets = maskedSecrets(runner);
+    const secrets = new Secrets(runner.setSecret);
     let operation;
     try {
         const inputs = readInputs((name) => runner.getInput(name), secrets, runner.inputNames());
@@ -3964,6 +3961,7 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 
 
+
 const POST_STEP_BOUND = { ms: 120_000, name: "the post step's limit" };
 const LOOK_AGAIN_MS = 2_000;
 async function step_run(runner, clock = systemClock, transport = new HttpTransport()) {
@@ -3992,7 +3990,7 @@ async function step_run(runner, clock = systemClock, transport = new HttpTranspo
     }
     if (create.when === 'failure' && !jobFailed(runner, create))
         return;
-    const secrets = maskedSecrets(runner);
+    const secrets = new Secrets(runner.setSecret);
     let connection;
     try {
         connection = readConnection((input) => runner.getInput(input), secrets);

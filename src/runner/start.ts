@@ -1,9 +1,9 @@
-// The Runner both seams implement (the GitHub runner, a terminal), and what both steps start with: secrets masked through it, the step's budget, a cancel that reports, the client.
+// The Runner both seams implement (the GitHub runner, a terminal), and what both steps start with: the step's budget, a cancel that reports, the client.
 import type { Connection } from '../inputs/read.js'
 import { PlatformClient } from '../platform/client.js'
 import type { Transport } from '../platform/http.js'
 import { type Clock, Deadline } from '../shared/time.js'
-import { Secrets } from '../shared/secrets.js'
+import type { Secrets } from '../shared/secrets.js'
 
 /** The signals a runner cancels a step with, in the order it sends them. */
 export type CancelSignal = 'SIGINT' | 'SIGTERM'
@@ -35,11 +35,6 @@ export interface Runner {
   tempDir: () => string
   /** Calls `listener` when the step is cancelled; returns what stops listening. */
   onCancel: (listener: (signal: CancelSignal) => void) => () => void
-}
-
-/** Secrets that the runner masks the moment each one is known. */
-export function maskedSecrets(runner: Runner): Secrets {
-  return new Secrets(runner.setSecret)
 }
 
 /**
