@@ -3493,10 +3493,8 @@ function writeCreate({ task, result }, options, runner) {
 }
 function writeAgeClock(result, runner) {
     const clock = ageClockNote(result);
-    if (clock !== undefined && result.ages.by === 'runner')
-        runner.info(clock);
-    else if (clock !== undefined)
-        runner.warning(clock);
+    if (clock !== undefined)
+        runner[result.ages.by === 'runner' ? 'info' : 'warning'](clock);
 }
 function old(token, now) {
     const age = ageOf(token, now);
