@@ -709,18 +709,10 @@ async function audit(client, task, clock) {
 }
 function planAudit(tokens, task, now) {
     const matches = nameMatcher(task.name);
-    const findings = [];
-    const undated = [];
-    for (const token of tokens) {
-        if (token.state !== 'active' || !matches(token.name))
-            continue;
-        const created = (0,shared_records/* createdTime */.wO)(token);
-        if (created === undefined)
-            undated.push(token);
-        else if (isOlder(created, task.olderThan, now))
-            findings.push(token);
-    }
-    return { findings: (0,shared_records/* newestFirst */.ll)(findings), undated };
+    const active = tokens.filter((token) => token.state === 'active' && matches(token.name));
+    const undated = active.filter((token) => (0,shared_records/* createdTime */.wO)(token) === undefined);
+    const older = (token) => isOlder((0,shared_records/* createdTime */.wO)(token) ?? Infinity, task.olderThan, now);
+    return { findings: (0,shared_records/* newestFirst */.ll)(active.filter(older)), undated };
 }
 function auditOutcome(result, { name, olderThan }) {
     const { findings, undated, total } = result;

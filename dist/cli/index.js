@@ -1156,18 +1156,10 @@ async function audit(client, task, clock) {
 }
 function planAudit(tokens, task, now) {
     const matches = nameMatcher(task.name);
-    const findings = [];
-    const undated = [];
-    for (const token of tokens) {
-        if (token.state !== 'active' || !matches(token.name))
-            continue;
-        const created = createdTime(token);
-        if (created === undefined)
-            undated.push(token);
-        else if (isOlder(created, task.olderThan, now))
-            findings.push(token);
-    }
-    return { findings: newestFirst(findings), undated };
+    const active = tokens.filter((token) => token.state === 'active' && matches(token.name));
+    const undated = active.filter((token) => createdTime(token) === undefined);
+    const older = (token) => isOlder(createdTime(token) ?? Infinity, task.olderThan, now);
+    return { findings: newestFirst(active.filter(older)), undated };
 }
 function auditOutcome(result, { name, olderThan }) {
     const { findings, undated, total } = result;

@@ -32,15 +32,11 @@ export function planAudit(
   now: number,
 ): { findings: TokenRecord[]; undated: TokenRecord[] } {
   const matches = nameMatcher(task.name)
-  const findings: TokenRecord[] = []
-  const undated: TokenRecord[] = []
-  for (const token of tokens) {
-    if (token.state !== 'active' || !matches(token.name)) continue
-    const created = createdTime(token)
-    if (created === undefined) undated.push(token)
-    else if (isOlder(created, task.olderThan, now)) findings.push(token)
-  }
-  return { findings: newestFirst(findings), undated }
+  const active = tokens.filter((token) => token.state === 'active' && matches(token.name))
+  const undated = active.filter((token) => createdTime(token) === undefined)
+  // Created at Infinity, a token that cannot be dated is older than nothing: it is undated.
+  const older = (token: TokenRecord) => isOlder(createdTime(token) ?? Infinity, task.olderThan, now)
+  return { findings: newestFirst(active.filter(older)), undated }
 }
 
 /** One sentence on what an audit found, for the log and the summary. */
