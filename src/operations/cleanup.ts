@@ -1,7 +1,6 @@
 // The cleanup operation: revoke what the plan selects, at the platform's pace, and settle the refusals.
 import type { Logger } from '../shared/text.js'
-import { agesNow } from '../shared/time.js'
-import type { Clock, Deadline } from '../shared/time.js'
+import { agesNow, type Clock, type Deadline } from '../shared/time.js'
 import type { CleanupTask } from '../inputs/read.js'
 import { settleRefusals, type Settled, type TokenApi } from '../platform/client.js'
 import {
@@ -10,8 +9,7 @@ import {
   ThrottledError,
   UnsettledRevokeError,
 } from '../shared/errors.js'
-import { findById, newestFirst, projectOf } from '../shared/records.js'
-import type { TokenRecord } from '../shared/records.js'
+import { findById, newestFirst, projectOf, type TokenRecord } from '../shared/records.js'
 import { planCleanup } from './cleanup-plan.js'
 import { Pool, type Sent } from './pool.js'
 
