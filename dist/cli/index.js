@@ -524,13 +524,9 @@ function createdTime(record) {
     return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
 }
 function newestFirst(records) {
-    const keyed = records.map((record) => ({
-        record,
-        id: record.id,
-        time: createdTime(record) ?? -Infinity,
-    }));
-    keyed.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return keyed.map(({ record }) => record);
+    const keyed = records.map((record) => [createdTime(record) ?? -Infinity, record]);
+    keyed.sort(([timeA, a], [timeB, b]) => timeB - timeA || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return keyed.map(([, record]) => record);
 }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function isUuid(value) {
