@@ -319,11 +319,9 @@ function isAscii(text) {
 function showInvisible(value) {
     if (isAscii(value))
         return value;
-    return value.replace(invisible(), (char) => {
-        const code = char.codePointAt(0) ?? 0;
-        return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
-    });
+    return value.replace(invisible(), (char) => `<U+${hex(char).toUpperCase()}>`);
 }
+const hex = (char) => (char.codePointAt(0) ?? 0).toString(16).padStart(4, '0');
 function truncate(value, max) {
     if (value.length <= max)
         return value;
@@ -334,7 +332,8 @@ function truncate(value, max) {
     return `${value.slice(0, end)}...`;
 }
 function quote(value, max = 80) {
-    return JSON.stringify(truncate(showInvisible(value), max)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const json = JSON.stringify(truncate(showInvisible(value), max));
+    return json.replace(/[\u007f-\u009f]/g, (c) => `\\u${hex(c)}`);
 }
 function isLoopback(url) {
     return /^(?:localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(url.hostname);
