@@ -4,15 +4,17 @@ import { PlatformClient } from '../platform/client.js'
 import type { Transport } from '../platform/http.js'
 import { type Clock, Deadline } from '../shared/time.js'
 import type { Secrets } from '../shared/secrets.js'
+import type { Logger } from '../shared/text.js'
 
 /** The signals a runner cancels a step with, in the order it sends them. */
 export type CancelSignal = 'SIGINT' | 'SIGTERM'
 
 /**
- * What the steps hand to, and read from, the runner they run on: the GitHub runner
- * (github-runner.ts) or a terminal's (the command line). A recording fake in tests.
+ * What the steps hand to, and read from, the runner they run on, its log lines (a Logger)
+ * among them: the GitHub runner (github-runner.ts) or a terminal's (the command line). A
+ * recording fake in tests.
  */
-export interface Runner {
+export interface Runner extends Logger {
   /** One input, trimmed; `''` when unset. */
   getInput: (name: string) => string
   /** The inputs the step was given, as the runner spells their variables (upper case). */
@@ -21,10 +23,6 @@ export interface Runner {
   setSecret: (value: string) => void
   /** Ends the step as failed with this message. */
   setFailed: (message: string) => void
-  debug: (message: string) => void
-  info: (message: string) => void
-  notice: (message: string) => void
-  warning: (message: string) => void
   setOutput: (name: string, value: string) => void
   exportVariable: (name: string, value: string) => void
   /** Saves a value for the post step, which reads it with getState. */
