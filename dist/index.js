@@ -995,8 +995,11 @@ async function cleanup(client, task, { clock, log, deadline }) {
             return { done: unsettled ? { tokenId, unsettled: error } : { error }, failed: true };
         }
     };
-    const unsent = (_, throttle) => throttle && {
-        error: new errors/* RequestError */.GI(`${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`, 429),
+    const unsent = (_, throttle) => {
+        if (throttle === undefined)
+            return undefined;
+        const why = `${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`;
+        return { error: new errors/* RequestError */.GI(why, 429) };
     };
     const ends = task.dryRun
         ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))

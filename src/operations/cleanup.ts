@@ -70,13 +70,11 @@ export async function cleanup(
   }
   // Not sent again, its 429's wait outlasting the time left: not revoked, with what the 429
   // said. Never sent: left.
-  const unsent = (_: TokenRecord, throttle?: { why: string }): End =>
-    throttle && {
-      error: new RequestError(
-        `${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`,
-        429,
-      ),
-    }
+  const unsent = (_: TokenRecord, throttle?: { why: string }): End => {
+    if (throttle === undefined) return undefined
+    const why = `${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`
+    return { error: new RequestError(why, 429) }
+  }
   const ends: End[] = task.dryRun
     ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))
     : // One pool owns every send of a revoke: a 429 hands the request back to it.
