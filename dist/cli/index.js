@@ -393,17 +393,12 @@ class InputError extends ActionError {
         this.input = input;
     }
 }
-class FileWriteError extends ActionError {
-    constructor(file, cause) {
-        super(`could not write ${file}: ${asSentence(messageOf(cause))}`);
-    }
-}
 function toFile(file, write) {
     try {
         return write();
     }
     catch (error) {
-        throw new FileWriteError(file, error);
+        throw new ActionError(`could not write ${file}: ${asSentence(messageOf(error))}`);
     }
 }
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';

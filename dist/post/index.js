@@ -3086,7 +3086,6 @@ function stopOnCancel(runner, deadline, clock) {
 /* harmony export */   v3: () => (/* binding */ AuthenticationError),
 /* harmony export */   vu: () => (/* binding */ isRefusal)
 /* harmony export */ });
-/* unused harmony export FileWriteError */
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
 
 class ActionError extends Error {
@@ -3098,17 +3097,12 @@ class InputError extends ActionError {
         this.input = input;
     }
 }
-class FileWriteError extends ActionError {
-    constructor(file, cause) {
-        super(`could not write ${file}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .asSentence */ .KG)(messageOf(cause))}`);
-    }
-}
 function toFile(file, write) {
     try {
         return write();
     }
     catch (error) {
-        throw new FileWriteError(file, error);
+        throw new ActionError(`could not write ${file}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .asSentence */ .KG)(messageOf(error))}`);
     }
 }
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
