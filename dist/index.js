@@ -288,7 +288,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   e: () => (/* binding */ run)
 /* harmony export */ });
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(942);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(197);
 /* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(130);
 
 
@@ -300,7 +300,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 942:
+/***/ 197:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -625,50 +625,45 @@ var time = __nccwpck_require__(877);
 
 function planCleanup(tokens, task, now) {
     const matches = nameMatcher(task.name);
-    const byName = new Map();
+    const selected = (0,shared_records/* newestFirst */.ll)(tokens.filter((t) => t.state === 'active' && matches(t.name)));
     const records = new Map();
-    const taken = [];
-    for (const token of tokens) {
-        records.set(token.name, (records.get(token.name) ?? 0) + 1);
-        if (token.state !== 'active' || !matches(token.name))
+    for (const { name } of tokens)
+        records.set(name, (records.get(name) ?? 0) + 1);
+    const times = new Map();
+    for (const token of selected) {
+        const created = (0,shared_records/* createdTime */.wO)(token);
+        if (created === undefined)
             continue;
-        if (token.name === undefined)
-            taken.push({ token, why: 'unreadable name' });
-        else if (byName.has(token.name))
-            byName.get(token.name)?.push(token);
+        if (times.has(token.name))
+            times.get(token.name)?.push(created);
         else
-            byName.set(token.name, [token]);
+            times.set(token.name, [created]);
     }
     const { olderThan } = task;
     const ageMatters = olderThan !== undefined || task.keep > 0;
     const exactNames = new Set(task.name?.filter((line) => !line.includes('*')));
-    for (const group of byName.values()) {
-        const times = group.flatMap((token) => (0,shared_records/* createdTime */.wO)(token) ?? []).sort((a, b) => b - a);
-        const boundary = times[Math.min(task.keep, times.length) - 1] ?? Infinity;
-        for (const token of group) {
-            const created = (0,shared_records/* createdTime */.wO)(token);
-            if (created !== undefined && olderThan && !isOlder(created, olderThan, now))
-                continue;
-            if (created === undefined && ageMatters)
-                taken.push({ token, why: 'unreadable date' });
-            else if (created !== undefined && created >= boundary) {
-                const sole = !exactNames.has(token.name) && records.get(token.name) === 1;
-                taken.push({ token, why: 'keep', ...(sole && { soleOfName: true }) });
-            }
-            else
-                taken.push({ token, why: 'revoke' });
-        }
-    }
     const spared = new Set(task.keepIds?.map((id) => id.toLowerCase()));
     const plan = { revoke: [], kept: [] };
-    for (const chosen of (0,shared_records/* newestFirstBy */.QU)(taken, ({ token }) => token)) {
-        const { token } = chosen;
+    for (const token of selected) {
+        const { name } = token;
+        const created = (0,shared_records/* createdTime */.wO)(token);
+        const young = olderThan && created !== undefined && !isOlder(created, olderThan, now);
+        if (young && name !== undefined)
+            continue;
+        const named = times.get(name) ?? [];
+        const boundary = named[Math.min(task.keep, named.length) - 1] ?? Infinity;
         if (spared.has(token.id.toLowerCase()))
             plan.kept.push({ token, why: 'keepIds' });
-        else if (chosen.why === 'revoke')
-            plan.revoke.push(token);
+        else if (name === undefined)
+            plan.kept.push({ token, why: 'unreadable name' });
+        else if (created === undefined && ageMatters)
+            plan.kept.push({ token, why: 'unreadable date' });
+        else if (created !== undefined && created >= boundary) {
+            const sole = !exactNames.has(name) && records.get(name) === 1;
+            plan.kept.push({ token, why: 'keep', ...(sole && { soleOfName: true }) });
+        }
         else
-            plan.kept.push(chosen);
+            plan.revoke.push(token);
     }
     return plan;
 }
@@ -714,18 +709,10 @@ async function audit(client, task, clock) {
 }
 function planAudit(tokens, task, now) {
     const matches = nameMatcher(task.name);
-    const findings = [];
-    const undated = [];
-    for (const token of tokens) {
-        if (token.state !== 'active' || !matches(token.name))
-            continue;
-        const created = (0,shared_records/* createdTime */.wO)(token);
-        if (created === undefined)
-            undated.push(token);
-        else if (isOlder(created, task.olderThan, now))
-            findings.push(token);
-    }
-    return { findings: (0,shared_records/* newestFirst */.ll)(findings), undated };
+    const active = tokens.filter((token) => token.state === 'active' && matches(token.name));
+    const undated = active.filter((token) => (0,shared_records/* createdTime */.wO)(token) === undefined);
+    const older = (token) => isOlder((0,shared_records/* createdTime */.wO)(token) ?? Infinity, task.olderThan, now);
+    return { findings: (0,shared_records/* newestFirst */.ll)(active.filter(older)), undated };
 }
 function auditOutcome(result, { name, olderThan }) {
     const { findings, undated, total } = result;
@@ -744,15 +731,11 @@ function auditFailure(result, task) {
     if (findings.length === 0 && undated.length === 0)
         return undefined;
     const whereAll = 'the job summary and the tokensFile output list them';
-    const found = findings.length > 0 ? ` Older: ${someOf(findings.map(shared_records/* nameAndId */.wW), whereAll)}` : '';
+    const found = findings.length > 0 ? ` Older: ${(0,shared_text/* someOf */.yU)(findings.map(shared_records/* nameAndId */.wW), whereAll)}` : '';
     const unknown = undated.length > 0
-        ? ` Their createdAt cannot be read: ${someOf(undated.map(shared_records/* nameAndId */.wW), 'each has a warning above')}`
+        ? ` Their createdAt cannot be read: ${(0,shared_text/* someOf */.yU)(undated.map(shared_records/* nameAndId */.wW), 'each has a warning above')}`
         : '';
     return `${auditOutcome(result, task)}${found}${unknown}`;
-}
-function someOf(items, whereAll) {
-    const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : '';
-    return `${items.slice(0, 5).join(', ')}.${more}`;
 }
 
 // EXTERNAL MODULE: ./src/platform/client.ts + 2 modules
@@ -1012,8 +995,11 @@ async function cleanup(client, task, { clock, log, deadline }) {
             return { done: unsettled ? { tokenId, unsettled: error } : { error }, failed: true };
         }
     };
-    const unsent = (_, throttle) => throttle && {
-        error: new errors/* RequestError */.GI(`${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`, 429),
+    const unsent = (_, throttle) => {
+        if (throttle === undefined)
+            return undefined;
+        const why = `${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`;
+        return { error: new errors/* RequestError */.GI(why, 429) };
     };
     const ends = task.dryRun
         ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))
@@ -1308,12 +1294,10 @@ function cleanupFailure(result) {
     if (notRevoked.length === 0)
         return undefined;
     const revoked = allRevoked(result);
-    const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${(0,shared_records/* nameAndId */.wW)(token)}: ${reason}`);
-    const more = notRevoked.length > shown.length
-        ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
-        : '';
+    const each = notRevoked.map(({ token, reason }) => `${(0,shared_records/* nameAndId */.wW)(token)}: ${reason}`);
+    const shown = (0,shared_text/* someOf */.yU)(each, 'each has a warning above, and the job summary lists them', ' ', '');
     const were = (n) => (n === 1 ? 'was' : 'were');
-    return `${notRevoked.length} of ${(0,shared_text/* countTokens */.ih)(notRevoked.length + revoked.length)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
+    return `${notRevoked.length} of ${(0,shared_text/* countTokens */.ih)(notRevoked.length + revoked.length)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -1584,10 +1568,8 @@ function writeCreate({ task, result }, options, runner) {
 }
 function writeAgeClock(result, runner) {
     const clock = ageClockNote(result);
-    if (clock !== undefined && result.ages.by === 'runner')
-        runner.info(clock);
-    else if (clock !== undefined)
-        runner.warning(clock);
+    if (clock !== undefined)
+        runner[result.ages.by === 'runner' ? 'info' : 'warning'](clock);
 }
 function old(token, now) {
     const age = ageOf(token, now);
@@ -1646,8 +1628,134 @@ function listOutputs(runner, tokens) {
         runner.warning(`The tokens output would be ${bytes} bytes, over the runner's ${(0,shared_text/* formatBytes */.z3)(MAX_OUTPUT_BYTES)} limit for one output: it is left empty; read tokensFile (${path}) instead.`);
 }
 
-// EXTERNAL MODULE: ./src/runner/start.ts + 1 modules
-var start = __nccwpck_require__(34);
+// EXTERNAL MODULE: ./src/runner/start.ts
+var start = __nccwpck_require__(826);
+;// CONCATENATED MODULE: ./src/shared/secrets.ts
+
+const SECRET_FIELD = /^(?:access_token|accessToken|refresh_token|refreshToken|id_token|secret|clientSecret|tokenValue)$/;
+const PIECE_LENGTH = 8;
+const MAX_PIECED = 16 * 1024;
+class Secrets {
+    mask;
+    values = new Set();
+    sent = new Set();
+    pieces = new Set();
+    lengths = [];
+    longestFirst;
+    constructor(mask) {
+        this.mask = mask;
+    }
+    add(value, kind = 'sent') {
+        if (value === undefined)
+            return;
+        for (const part of [value, ...value.split(/\r\n|\r|\n/)]) {
+            if (part.trim() === '' || this.values.has(part))
+                continue;
+            this.mask(part);
+            this.values.add(part);
+            this.longestFirst = undefined;
+        }
+        if (kind === 'received' || this.sent.has(value))
+            return;
+        this.sent.add(value);
+        const { kept } = compact(value.slice(0, MAX_PIECED));
+        const length = Math.min(PIECE_LENGTH, kept.length);
+        if (length === 0)
+            return;
+        for (let i = 0; i + length <= kept.length; i++)
+            this.pieces.add(kept.slice(i, i + length));
+        this.lengths = [...new Set([...this.lengths, length])].sort((a, b) => b - a);
+    }
+    addFrom(json) {
+        const pending = [json];
+        for (const value of pending) {
+            if (typeof value !== 'object' || value === null)
+                continue;
+            const fields = value;
+            for (const key in fields) {
+                const field = fields[key];
+                if (typeof field === 'object')
+                    pending.push(field);
+                else if (typeof field === 'string' && SECRET_FIELD.test(key))
+                    this.add(field, 'received');
+            }
+        }
+    }
+    scrub(text) {
+        if (this.values.size === 0)
+            return text;
+        const exact = this.removeWhole(text);
+        const decoded = secrets_unescape(exact);
+        const hidden = decoded === exact ? decoded : this.hide(decoded);
+        return hidden === decoded ? this.hide(exact) : hidden;
+    }
+    removeWhole(text) {
+        this.longestFirst ??= [...this.values].sort((a, b) => b.length - a.length);
+        return this.longestFirst.reduce((result, value) => result.replaceAll(value, '***'), text);
+    }
+    hide(text) {
+        const whole = this.removeWhole(text);
+        const shortest = this.lengths.at(-1);
+        if (shortest === undefined)
+            return whole;
+        const holdsPiece = (bytes) => bytes.length >= shortest &&
+            [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
+        return this.removePieces(whole)
+            .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
+            .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run));
+    }
+    removePieces(text) {
+        const { kept, from } = compact(text);
+        let result = '';
+        let end = -1;
+        for (let i = 0; i < kept.length; i++) {
+            const n = this.lengths.find((n) => i + n <= kept.length && this.pieces.has(kept.slice(i, i + n)));
+            if (n === undefined)
+                continue;
+            const start = from[i] ?? 0;
+            if (start > end)
+                result += `${text.slice(Math.max(end, 0), start)}***`;
+            end = Math.max(end, (from[i + n - 1] ?? 0) + 1);
+        }
+        return end < 0 ? text : result + text.slice(end);
+    }
+}
+const IGNORED = (0,shared_text/* lazyRegExp */.eN)(() => /[\s+\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
+function compact(text) {
+    const ignored = (0,shared_text/* isAscii */.ER)(text) ? /[\s+]/ : IGNORED();
+    const from = [];
+    for (let i = 0; i < text.length; i++)
+        if (!ignored.test(text.charAt(i)))
+            from.push(i);
+    return { kept: from.map((i) => text.charAt(i)).join(''), from };
+}
+const BASE64_RUN = /[\w+/-]+={0,2}/g;
+const HEX_RUN = /(?:\\x|(?<!\w)(?:0x)?)[0-9a-f]{2}(?:[:,-]?\s?(?:0x|\\x)?[0-9a-f]{2})*(?!\w)/gi;
+const hexDigits = (run) => run.replace(/[0\\]x|[^0-9a-f]/gi, '');
+const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi;
+const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+function secrets_unescape(text) {
+    return text
+        .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex, char) => hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)))
+        .replace(HTML_REFERENCE, (match, dec, hex, name) => {
+        if (typeof name === 'string')
+            return NAMED[name.toLowerCase()] ?? match;
+        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : match;
+    })
+        .replace(/[^\s"'<>&=?]+/g, (word) => (/%[0-9a-f]{2}/i.test(word) ? decodeWord(word) : word));
+}
+function decodeWord(word) {
+    return word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+        try {
+            return decodeURIComponent(escapes);
+        }
+        catch {
+            return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one));
+        }
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/main.ts
 
 
@@ -1659,8 +1767,9 @@ var start = __nccwpck_require__(34);
 
 
 
+
 async function run(runner, clock = time/* systemClock */.ml, handOn) {
-    const secrets = (0,start/* maskedSecrets */.Bc)(runner);
+    const secrets = new Secrets(runner.setSecret);
     let operation;
     try {
         const inputs = readInputs((name) => runner.getInput(name), secrets, runner.inputNames());
@@ -3707,8 +3816,8 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 // EXTERNAL MODULE: ./src/shared/errors.ts
 var errors = __nccwpck_require__(382);
-// EXTERNAL MODULE: ./src/runner/start.ts + 1 modules
-var start = __nccwpck_require__(34);
+// EXTERNAL MODULE: ./src/runner/start.ts
+var start = __nccwpck_require__(826);
 // EXTERNAL MODULE: ./src/shared/text.ts
 var shared_text = __nccwpck_require__(646);
 ;// CONCATENATED MODULE: ./src/runner/github-runner.ts
@@ -3771,165 +3880,25 @@ async function startStep(entry, step) {
 
 /***/ }),
 
-/***/ 34:
+/***/ 826:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Ng: () => (/* binding */ connect),
-  Fh: () => (/* binding */ listenForCancel),
-  Bc: () => (/* binding */ maskedSecrets)
-});
-
-// UNUSED EXPORTS: CANCEL_GRACE_MS, stopOnCancel
-
-// EXTERNAL MODULE: ./src/platform/client.ts + 2 modules
-var platform_client = __nccwpck_require__(507);
-// EXTERNAL MODULE: ./src/shared/time.ts + 1 modules
-var time = __nccwpck_require__(877);
-// EXTERNAL MODULE: ./src/shared/text.ts
-var shared_text = __nccwpck_require__(646);
-;// CONCATENATED MODULE: ./src/shared/secrets.ts
-
-const SECRET_FIELD = /^(?:access_token|accessToken|refresh_token|refreshToken|id_token|secret|clientSecret|tokenValue)$/;
-const PIECE_LENGTH = 8;
-const MAX_PIECED = 16 * 1024;
-class Secrets {
-    mask;
-    values = new Set();
-    sent = new Set();
-    pieces = new Set();
-    lengths = [];
-    longestFirst;
-    constructor(mask) {
-        this.mask = mask;
-    }
-    add(value, kind = 'sent') {
-        if (value === undefined)
-            return;
-        for (const part of [value, ...value.split(/\r\n|\r|\n/)]) {
-            if (part.trim() === '' || this.values.has(part))
-                continue;
-            this.mask(part);
-            this.values.add(part);
-            this.longestFirst = undefined;
-        }
-        if (kind === 'received' || this.sent.has(value))
-            return;
-        this.sent.add(value);
-        const { kept } = compact(value.slice(0, MAX_PIECED));
-        const length = Math.min(PIECE_LENGTH, kept.length);
-        if (length === 0)
-            return;
-        for (let i = 0; i + length <= kept.length; i++)
-            this.pieces.add(kept.slice(i, i + length));
-        this.lengths = [...new Set([...this.lengths, length])].sort((a, b) => b - a);
-    }
-    addFrom(json) {
-        const pending = [json];
-        for (const value of pending) {
-            if (typeof value !== 'object' || value === null)
-                continue;
-            const fields = value;
-            for (const key in fields) {
-                const field = fields[key];
-                if (typeof field === 'object')
-                    pending.push(field);
-                else if (typeof field === 'string' && SECRET_FIELD.test(key))
-                    this.add(field, 'received');
-            }
-        }
-    }
-    scrub(text) {
-        if (this.values.size === 0)
-            return text;
-        const exact = this.removeWhole(text);
-        const decoded = secrets_unescape(exact);
-        const hidden = decoded === exact ? decoded : this.hide(decoded);
-        return hidden === decoded ? this.hide(exact) : hidden;
-    }
-    removeWhole(text) {
-        this.longestFirst ??= [...this.values].sort((a, b) => b.length - a.length);
-        return this.longestFirst.reduce((result, value) => result.replaceAll(value, '***'), text);
-    }
-    hide(text) {
-        const whole = this.removeWhole(text);
-        const shortest = this.lengths.at(-1);
-        if (shortest === undefined)
-            return whole;
-        const holdsPiece = (bytes) => bytes.length >= shortest &&
-            [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
-        return this.removePieces(whole)
-            .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
-            .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run));
-    }
-    removePieces(text) {
-        const { kept, from } = compact(text);
-        let result = '';
-        let end = -1;
-        for (let i = 0; i < kept.length; i++) {
-            const n = this.lengths.find((n) => i + n <= kept.length && this.pieces.has(kept.slice(i, i + n)));
-            if (n === undefined)
-                continue;
-            const start = from[i] ?? 0;
-            if (start > end)
-                result += `${text.slice(Math.max(end, 0), start)}***`;
-            end = Math.max(end, (from[i + n - 1] ?? 0) + 1);
-        }
-        return end < 0 ? text : result + text.slice(end);
-    }
-}
-const IGNORED = (0,shared_text/* lazyRegExp */.eN)(() => /[\s+\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
-function compact(text) {
-    const ignored = (0,shared_text/* isAscii */.ER)(text) ? /[\s+]/ : IGNORED();
-    const from = [];
-    for (let i = 0; i < text.length; i++)
-        if (!ignored.test(text.charAt(i)))
-            from.push(i);
-    return { kept: from.map((i) => text.charAt(i)).join(''), from };
-}
-const BASE64_RUN = /[\w+/-]+={0,2}/g;
-const HEX_RUN = /(?:\\x|(?<!\w)(?:0x)?)[0-9a-f]{2}(?:[:,-]?\s?(?:0x|\\x)?[0-9a-f]{2})*(?!\w)/gi;
-const hexDigits = (run) => run.replace(/[0\\]x|[^0-9a-f]/gi, '');
-const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi;
-const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-function secrets_unescape(text) {
-    return text
-        .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex, char) => hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)))
-        .replace(HTML_REFERENCE, (match, dec, hex, name) => {
-        if (typeof name === 'string')
-            return NAMED[name.toLowerCase()] ?? match;
-        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
-        return code <= 0x10ffff ? String.fromCodePoint(code) : match;
-    })
-        .replace(/[^\s"'<>&=?]+/g, (word) => (/%[0-9a-f]{2}/i.test(word) ? decodeWord(word) : word));
-}
-function decodeWord(word) {
-    return word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
-        try {
-            return decodeURIComponent(escapes);
-        }
-        catch {
-            return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one));
-        }
-    });
-}
-
-;// CONCATENATED MODULE: ./src/runner/start.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Fh: () => (/* binding */ listenForCancel),
+/* harmony export */   Ng: () => (/* binding */ connect)
+/* harmony export */ });
+/* unused harmony exports CANCEL_GRACE_MS, stopOnCancel */
+/* harmony import */ var _platform_client_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(507);
+/* harmony import */ var _shared_time_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(877);
 
 
-
-function maskedSecrets(runner) {
-    return new Secrets(runner.setSecret);
-}
 function connect(runner, connection, secrets, clock, { transport, bound } = {}) {
     const total = connection.totalTimeoutMs;
     const tighter = bound !== undefined && (total === 0 || bound.ms < total);
-    const deadline = tighter ? new time/* Deadline */.B2(clock, bound.ms, bound.name) : new time/* Deadline */.B2(clock, total);
+    const deadline = tighter ? new _shared_time_js__WEBPACK_IMPORTED_MODULE_1__/* .Deadline */ .B2(clock, bound.ms, bound.name) : new _shared_time_js__WEBPACK_IMPORTED_MODULE_1__/* .Deadline */ .B2(clock, total);
     const stopListening = stopOnCancel(runner, deadline, clock);
     const options = { ...connection, secrets, log: runner, deadline, clock };
-    const client = new platform_client/* PlatformClient */.Ht(transport ? { ...options, transport } : options);
+    const client = new _platform_client_js__WEBPACK_IMPORTED_MODULE_0__/* .PlatformClient */ .Ht(transport ? { ...options, transport } : options);
     const close = () => {
         stopListening();
         client.close();
@@ -3988,7 +3957,6 @@ function stopOnCancel(runner, deadline, clock) {
 /* harmony export */   v3: () => (/* binding */ AuthenticationError),
 /* harmony export */   vu: () => (/* binding */ isRefusal)
 /* harmony export */ });
-/* unused harmony export FileWriteError */
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
 
 class ActionError extends Error {
@@ -4000,17 +3968,12 @@ class InputError extends ActionError {
         this.input = input;
     }
 }
-class FileWriteError extends ActionError {
-    constructor(file, cause) {
-        super(`could not write ${file}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .asSentence */ .KG)(messageOf(cause))}`);
-    }
-}
 function toFile(file, write) {
     try {
         return write();
     }
     catch (error) {
-        throw new FileWriteError(file, error);
+        throw new ActionError(`could not write ${file}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .asSentence */ .KG)(messageOf(error))}`);
     }
 }
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
@@ -4069,7 +4032,6 @@ function isRefusal(status) {
 /* harmony export */   L2: () => (/* binding */ readTimestamp),
 /* harmony export */   Lv: () => (/* binding */ toRecord),
 /* harmony export */   O1: () => (/* binding */ isUuid),
-/* harmony export */   QU: () => (/* binding */ newestFirstBy),
 /* harmony export */   Sk: () => (/* binding */ tokenLabel),
 /* harmony export */   Wo: () => (/* binding */ NO_NAME),
 /* harmony export */   ar: () => (/* binding */ uniqueById),
@@ -4155,15 +4117,9 @@ function createdTime(record) {
     return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
 }
 function newestFirst(records) {
-    return newestFirstBy(records, (record) => record);
-}
-function newestFirstBy(items, recordOf) {
-    const keyed = items.map((item) => {
-        const record = recordOf(item);
-        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
-    });
-    keyed.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return keyed.map(({ item }) => item);
+    const keyed = records.map((record) => [createdTime(record) ?? -Infinity, record]);
+    keyed.sort(([timeA, a], [timeB, b]) => timeB - timeA || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return keyed.map(([, record]) => record);
 }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function isUuid(value) {
@@ -4205,6 +4161,7 @@ function readTimestamp(text) {
 /* harmony export */   ih: () => (/* binding */ countTokens),
 /* harmony export */   nV: () => (/* binding */ formatAge),
 /* harmony export */   xv: () => (/* binding */ truncate),
+/* harmony export */   yU: () => (/* binding */ someOf),
 /* harmony export */   z3: () => (/* binding */ formatBytes)
 /* harmony export */ });
 /* unused harmony export showInvisible */
@@ -4220,11 +4177,9 @@ function isAscii(text) {
 function showInvisible(value) {
     if (isAscii(value))
         return value;
-    return value.replace(invisible(), (char) => {
-        const code = char.codePointAt(0) ?? 0;
-        return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
-    });
+    return value.replace(invisible(), (char) => `<U+${hex(char).toUpperCase()}>`);
 }
+const hex = (char) => (char.codePointAt(0) ?? 0).toString(16).padStart(4, '0');
 function truncate(value, max) {
     if (value.length <= max)
         return value;
@@ -4235,7 +4190,8 @@ function truncate(value, max) {
     return `${value.slice(0, end)}...`;
 }
 function quote(value, max = 80) {
-    return JSON.stringify(truncate(showInvisible(value), max)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const json = JSON.stringify(truncate(showInvisible(value), max));
+    return json.replace(/[\u007f-\u009f]/g, (c) => `\\u${hex(c)}`);
 }
 function isLoopback(url) {
     return /^(?:localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(url.hostname);
@@ -4245,6 +4201,10 @@ function asSentence(text) {
 }
 function countTokens(count) {
     return `${count} token${count === 1 ? '' : 's'}`;
+}
+function someOf(items, whereAll, separator = ', ', end = '.') {
+    const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : '';
+    return `${items.slice(0, 5).join(separator)}${end}${more}`;
 }
 function formatBytes(bytes) {
     if (bytes % 1_048_576 === 0)

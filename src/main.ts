@@ -6,11 +6,10 @@ import { ProjectGuard } from './platform/project-guard.js'
 import { PostState } from './post/state.js'
 import { report } from './report/report.js'
 import { stepFailure } from './report/wording.js'
-import type { Runner } from './runner/start.js'
-import { connect, maskedSecrets } from './runner/start.js'
+import { connect, type Runner } from './runner/start.js'
 import { systemClock } from './shared/time.js'
 import { ActionError, InputError, messageOf } from './shared/errors.js'
-import type { SecretMasker } from './shared/secrets.js'
+import { Secrets, type SecretMasker } from './shared/secrets.js'
 
 /**
  * The main step on `runner` (the GitHub runner, or a terminal's: the command line). Every
@@ -22,7 +21,8 @@ export async function run(
   clock = systemClock,
   handOn?: (outcome: Outcome) => void,
 ): Promise<{ error?: unknown }> {
-  const secrets = maskedSecrets(runner)
+  // Masked by the runner the moment each one is known.
+  const secrets = new Secrets(runner.setSecret)
   let operation: string | undefined
   try {
     const inputs = readInputs((name) => runner.getInput(name), secrets, runner.inputNames())

@@ -319,11 +319,9 @@ function isAscii(text) {
 function showInvisible(value) {
     if (isAscii(value))
         return value;
-    return value.replace(invisible(), (char) => {
-        const code = char.codePointAt(0) ?? 0;
-        return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
-    });
+    return value.replace(invisible(), (char) => `<U+${hex(char).toUpperCase()}>`);
 }
+const hex = (char) => (char.codePointAt(0) ?? 0).toString(16).padStart(4, '0');
 function truncate(value, max) {
     if (value.length <= max)
         return value;
@@ -334,7 +332,8 @@ function truncate(value, max) {
     return `${value.slice(0, end)}...`;
 }
 function quote(value, max = 80) {
-    return JSON.stringify(truncate(showInvisible(value), max)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const json = JSON.stringify(truncate(showInvisible(value), max));
+    return json.replace(/[\u007f-\u009f]/g, (c) => `\\u${hex(c)}`);
 }
 function isLoopback(url) {
     return /^(?:localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(url.hostname);
@@ -344,6 +343,10 @@ function asSentence(text) {
 }
 function countTokens(count) {
     return `${count} token${count === 1 ? '' : 's'}`;
+}
+function someOf(items, whereAll, separator = ', ', end = '.') {
+    const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : '';
+    return `${items.slice(0, 5).join(separator)}${end}${more}`;
 }
 function formatBytes(bytes) {
     if (bytes % 1_048_576 === 0)
@@ -390,17 +393,12 @@ class InputError extends ActionError {
         this.input = input;
     }
 }
-class FileWriteError extends ActionError {
-    constructor(file, cause) {
-        super(`could not write ${file}: ${asSentence(messageOf(cause))}`);
-    }
-}
 function toFile(file, write) {
     try {
         return write();
     }
     catch (error) {
-        throw new FileWriteError(file, error);
+        throw new ActionError(`could not write ${file}: ${asSentence(messageOf(error))}`);
     }
 }
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
@@ -520,15 +518,9 @@ function createdTime(record) {
     return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
 }
 function newestFirst(records) {
-    return newestFirstBy(records, (record) => record);
-}
-function newestFirstBy(items, recordOf) {
-    const keyed = items.map((item) => {
-        const record = recordOf(item);
-        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
-    });
-    keyed.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return keyed.map(({ item }) => item);
+    const keyed = records.map((record) => [createdTime(record) ?? -Infinity, record]);
+    keyed.sort(([timeA, a], [timeB, b]) => timeB - timeA || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return keyed.map(([, record]) => record);
 }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function isUuid(value) {
@@ -1066,50 +1058,45 @@ function stopped(cause) {
 
 function planCleanup(tokens, task, now) {
     const matches = nameMatcher(task.name);
-    const byName = new Map();
+    const selected = newestFirst(tokens.filter((t) => t.state === 'active' && matches(t.name)));
     const records = new Map();
-    const taken = [];
-    for (const token of tokens) {
-        records.set(token.name, (records.get(token.name) ?? 0) + 1);
-        if (token.state !== 'active' || !matches(token.name))
+    for (const { name } of tokens)
+        records.set(name, (records.get(name) ?? 0) + 1);
+    const times = new Map();
+    for (const token of selected) {
+        const created = createdTime(token);
+        if (created === undefined)
             continue;
-        if (token.name === undefined)
-            taken.push({ token, why: 'unreadable name' });
-        else if (byName.has(token.name))
-            byName.get(token.name)?.push(token);
+        if (times.has(token.name))
+            times.get(token.name)?.push(created);
         else
-            byName.set(token.name, [token]);
+            times.set(token.name, [created]);
     }
     const { olderThan } = task;
     const ageMatters = olderThan !== undefined || task.keep > 0;
     const exactNames = new Set(task.name?.filter((line) => !line.includes('*')));
-    for (const group of byName.values()) {
-        const times = group.flatMap((token) => createdTime(token) ?? []).sort((a, b) => b - a);
-        const boundary = times[Math.min(task.keep, times.length) - 1] ?? Infinity;
-        for (const token of group) {
-            const created = createdTime(token);
-            if (created !== undefined && olderThan && !isOlder(created, olderThan, now))
-                continue;
-            if (created === undefined && ageMatters)
-                taken.push({ token, why: 'unreadable date' });
-            else if (created !== undefined && created >= boundary) {
-                const sole = !exactNames.has(token.name) && records.get(token.name) === 1;
-                taken.push({ token, why: 'keep', ...(sole && { soleOfName: true }) });
-            }
-            else
-                taken.push({ token, why: 'revoke' });
-        }
-    }
     const spared = new Set(task.keepIds?.map((id) => id.toLowerCase()));
     const plan = { revoke: [], kept: [] };
-    for (const chosen of newestFirstBy(taken, ({ token }) => token)) {
-        const { token } = chosen;
+    for (const token of selected) {
+        const { name } = token;
+        const created = createdTime(token);
+        const young = olderThan && created !== undefined && !isOlder(created, olderThan, now);
+        if (young && name !== undefined)
+            continue;
+        const named = times.get(name) ?? [];
+        const boundary = named[Math.min(task.keep, named.length) - 1] ?? Infinity;
         if (spared.has(token.id.toLowerCase()))
             plan.kept.push({ token, why: 'keepIds' });
-        else if (chosen.why === 'revoke')
-            plan.revoke.push(token);
+        else if (name === undefined)
+            plan.kept.push({ token, why: 'unreadable name' });
+        else if (created === undefined && ageMatters)
+            plan.kept.push({ token, why: 'unreadable date' });
+        else if (created !== undefined && created >= boundary) {
+            const sole = !exactNames.has(name) && records.get(name) === 1;
+            plan.kept.push({ token, why: 'keep', ...(sole && { soleOfName: true }) });
+        }
         else
-            plan.kept.push(chosen);
+            plan.revoke.push(token);
     }
     return plan;
 }
@@ -1155,18 +1142,10 @@ async function audit(client, task, clock) {
 }
 function planAudit(tokens, task, now) {
     const matches = nameMatcher(task.name);
-    const findings = [];
-    const undated = [];
-    for (const token of tokens) {
-        if (token.state !== 'active' || !matches(token.name))
-            continue;
-        const created = createdTime(token);
-        if (created === undefined)
-            undated.push(token);
-        else if (isOlder(created, task.olderThan, now))
-            findings.push(token);
-    }
-    return { findings: newestFirst(findings), undated };
+    const active = tokens.filter((token) => token.state === 'active' && matches(token.name));
+    const undated = active.filter((token) => createdTime(token) === undefined);
+    const older = (token) => isOlder(createdTime(token) ?? Infinity, task.olderThan, now);
+    return { findings: newestFirst(active.filter(older)), undated };
 }
 function auditOutcome(result, { name, olderThan }) {
     const { findings, undated, total } = result;
@@ -1190,10 +1169,6 @@ function auditFailure(result, task) {
         ? ` Their createdAt cannot be read: ${someOf(undated.map(nameAndId), 'each has a warning above')}`
         : '';
     return `${auditOutcome(result, task)}${found}${unknown}`;
-}
-function someOf(items, whereAll) {
-    const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : '';
-    return `${items.slice(0, 5).join(', ')}.${more}`;
 }
 
 ;// CONCATENATED MODULE: external "node:http"
@@ -2918,8 +2893,11 @@ async function cleanup(client, task, { clock, log, deadline }) {
             return { done: unsettled ? { tokenId, unsettled: error } : { error }, failed: true };
         }
     };
-    const unsent = (_, throttle) => throttle && {
-        error: new RequestError(`${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`, 429),
+    const unsent = (_, throttle) => {
+        if (throttle === undefined)
+            return undefined;
+        const why = `${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`;
+        return { error: new RequestError(why, 429) };
     };
     const ends = task.dryRun
         ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))
@@ -3212,12 +3190,10 @@ function cleanupFailure(result) {
     if (notRevoked.length === 0)
         return undefined;
     const revoked = allRevoked(result);
-    const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`);
-    const more = notRevoked.length > shown.length
-        ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
-        : '';
+    const each = notRevoked.map(({ token, reason }) => `${nameAndId(token)}: ${reason}`);
+    const shown = someOf(each, 'each has a warning above, and the job summary lists them', ' ', '');
     const were = (n) => (n === 1 ? 'was' : 'were');
-    return `${notRevoked.length} of ${countTokens(notRevoked.length + revoked.length)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`;
+    return `${notRevoked.length} of ${countTokens(notRevoked.length + revoked.length)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -3488,10 +3464,8 @@ function writeCreate({ task, result }, options, runner) {
 }
 function writeAgeClock(result, runner) {
     const clock = ageClockNote(result);
-    if (clock !== undefined && result.ages.by === 'runner')
-        runner.info(clock);
-    else if (clock !== undefined)
-        runner.warning(clock);
+    if (clock !== undefined)
+        runner[result.ages.by === 'runner' ? 'info' : 'warning'](clock);
 }
 function old(token, now) {
     const age = ageOf(token, now);
@@ -3548,6 +3522,54 @@ function listOutputs(runner, tokens) {
     runner.setOutput('tokensFile', path);
     if (bytes > MAX_OUTPUT_BYTES)
         runner.warning(`The tokens output would be ${bytes} bytes, over the runner's ${formatBytes(MAX_OUTPUT_BYTES)} limit for one output: it is left empty; read tokensFile (${path}) instead.`);
+}
+
+;// CONCATENATED MODULE: ./src/runner/start.ts
+
+
+function connect(runner, connection, secrets, clock, { transport, bound } = {}) {
+    const total = connection.totalTimeoutMs;
+    const tighter = bound !== undefined && (total === 0 || bound.ms < total);
+    const deadline = tighter ? new Deadline(clock, bound.ms, bound.name) : new Deadline(clock, total);
+    const stopListening = stopOnCancel(runner, deadline, clock);
+    const options = { ...connection, secrets, log: runner, deadline, clock };
+    const client = new PlatformClient(transport ? { ...options, transport } : options);
+    const close = () => {
+        stopListening();
+        client.close();
+    };
+    return { client, deadline, close };
+}
+function listenForCancel(listener) {
+    const onSigint = listener.bind(undefined, 'SIGINT');
+    const onSigterm = listener.bind(undefined, 'SIGTERM');
+    process.on('SIGINT', onSigint).on('SIGTERM', onSigterm);
+    return () => {
+        process.off('SIGINT', onSigint).off('SIGTERM', onSigterm);
+    };
+}
+const CANCEL_GRACE_MS = 5_000;
+function stopOnCancel(runner, deadline, clock) {
+    const finished = new AbortController();
+    const stopListening = runner.onCancel((signal) => {
+        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
+            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
+            deadline.cancel(signal);
+            void clock.sleep(CANCEL_GRACE_MS, finished.signal).then(() => {
+                if (!finished.signal.aborted)
+                    deadline.cut();
+            });
+            return;
+        }
+        if (!deadline.cutSignal.aborted)
+            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
+        deadline.cancel(signal);
+        deadline.cut();
+    });
+    return () => {
+        finished.abort();
+        stopListening();
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/shared/secrets.ts
@@ -3676,58 +3698,6 @@ function decodeWord(word) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/runner/start.ts
-
-
-
-function maskedSecrets(runner) {
-    return new Secrets(runner.setSecret);
-}
-function connect(runner, connection, secrets, clock, { transport, bound } = {}) {
-    const total = connection.totalTimeoutMs;
-    const tighter = bound !== undefined && (total === 0 || bound.ms < total);
-    const deadline = tighter ? new Deadline(clock, bound.ms, bound.name) : new Deadline(clock, total);
-    const stopListening = stopOnCancel(runner, deadline, clock);
-    const options = { ...connection, secrets, log: runner, deadline, clock };
-    const client = new PlatformClient(transport ? { ...options, transport } : options);
-    const close = () => {
-        stopListening();
-        client.close();
-    };
-    return { client, deadline, close };
-}
-function listenForCancel(listener) {
-    const onSigint = listener.bind(undefined, 'SIGINT');
-    const onSigterm = listener.bind(undefined, 'SIGTERM');
-    process.on('SIGINT', onSigint).on('SIGTERM', onSigterm);
-    return () => {
-        process.off('SIGINT', onSigint).off('SIGTERM', onSigterm);
-    };
-}
-const CANCEL_GRACE_MS = 5_000;
-function stopOnCancel(runner, deadline, clock) {
-    const finished = new AbortController();
-    const stopListening = runner.onCancel((signal) => {
-        if (signal === 'SIGINT' && !deadline.stopSignal.aborted) {
-            runner.info(`Cancelled (SIGINT): no more requests start; those in flight have ${CANCEL_GRACE_MS / 1000} s to end, then what was done is reported.`);
-            deadline.cancel(signal);
-            void clock.sleep(CANCEL_GRACE_MS, finished.signal).then(() => {
-                if (!finished.signal.aborted)
-                    deadline.cut();
-            });
-            return;
-        }
-        if (!deadline.cutSignal.aborted)
-            runner.info(`Cancelled (${signal}): requests in flight are cut off; reporting what was done.`);
-        deadline.cancel(signal);
-        deadline.cut();
-    });
-    return () => {
-        finished.abort();
-        stopListening();
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/main.ts
 
 
@@ -3739,8 +3709,9 @@ function stopOnCancel(runner, deadline, clock) {
 
 
 
+
 async function run(runner, clock = systemClock, handOn) {
-    const secrets = maskedSecrets(runner);
+    const secrets = new Secrets(runner.setSecret);
     let operation;
     try {
         const inputs = readInputs((name) => runner.getInput(name), secrets, runner.inputNames());
@@ -3958,6 +3929,7 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 
 
+
 const POST_STEP_BOUND = { ms: 120_000, name: "the post step's limit" };
 const LOOK_AGAIN_MS = 2_000;
 async function step_run(runner, clock = systemClock, transport = new HttpTransport()) {
@@ -3986,7 +3958,7 @@ async function step_run(runner, clock = systemClock, transport = new HttpTranspo
     }
     if (create.when === 'failure' && !jobFailed(runner, create))
         return;
-    const secrets = maskedSecrets(runner);
+    const secrets = new Secrets(runner.setSecret);
     let connection;
     try {
         connection = readConnection((input) => runner.getInput(input), secrets);

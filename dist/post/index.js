@@ -743,7 +743,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   e: () => (/* binding */ run)
 /* harmony export */ });
-/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(901);
+/* harmony import */ var _post_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(310);
 /* harmony import */ var _runner_github_runner_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(130);
 
 
@@ -755,7 +755,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 901:
+/***/ 310:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1091,8 +1091,134 @@ function savedTokenFile(runner) {
     return runner.getState(TOKEN_FILE) || undefined;
 }
 
-// EXTERNAL MODULE: ./src/runner/start.ts + 4 modules
-var start = __nccwpck_require__(73);
+// EXTERNAL MODULE: ./src/runner/start.ts + 3 modules
+var start = __nccwpck_require__(810);
+;// CONCATENATED MODULE: ./src/shared/secrets.ts
+
+const SECRET_FIELD = /^(?:access_token|accessToken|refresh_token|refreshToken|id_token|secret|clientSecret|tokenValue)$/;
+const PIECE_LENGTH = 8;
+const MAX_PIECED = 16 * 1024;
+class Secrets {
+    mask;
+    values = new Set();
+    sent = new Set();
+    pieces = new Set();
+    lengths = [];
+    longestFirst;
+    constructor(mask) {
+        this.mask = mask;
+    }
+    add(value, kind = 'sent') {
+        if (value === undefined)
+            return;
+        for (const part of [value, ...value.split(/\r\n|\r|\n/)]) {
+            if (part.trim() === '' || this.values.has(part))
+                continue;
+            this.mask(part);
+            this.values.add(part);
+            this.longestFirst = undefined;
+        }
+        if (kind === 'received' || this.sent.has(value))
+            return;
+        this.sent.add(value);
+        const { kept } = compact(value.slice(0, MAX_PIECED));
+        const length = Math.min(PIECE_LENGTH, kept.length);
+        if (length === 0)
+            return;
+        for (let i = 0; i + length <= kept.length; i++)
+            this.pieces.add(kept.slice(i, i + length));
+        this.lengths = [...new Set([...this.lengths, length])].sort((a, b) => b - a);
+    }
+    addFrom(json) {
+        const pending = [json];
+        for (const value of pending) {
+            if (typeof value !== 'object' || value === null)
+                continue;
+            const fields = value;
+            for (const key in fields) {
+                const field = fields[key];
+                if (typeof field === 'object')
+                    pending.push(field);
+                else if (typeof field === 'string' && SECRET_FIELD.test(key))
+                    this.add(field, 'received');
+            }
+        }
+    }
+    scrub(text) {
+        if (this.values.size === 0)
+            return text;
+        const exact = this.removeWhole(text);
+        const decoded = secrets_unescape(exact);
+        const hidden = decoded === exact ? decoded : this.hide(decoded);
+        return hidden === decoded ? this.hide(exact) : hidden;
+    }
+    removeWhole(text) {
+        this.longestFirst ??= [...this.values].sort((a, b) => b.length - a.length);
+        return this.longestFirst.reduce((result, value) => result.replaceAll(value, '***'), text);
+    }
+    hide(text) {
+        const whole = this.removeWhole(text);
+        const shortest = this.lengths.at(-1);
+        if (shortest === undefined)
+            return whole;
+        const holdsPiece = (bytes) => bytes.length >= shortest &&
+            [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
+        return this.removePieces(whole)
+            .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
+            .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run));
+    }
+    removePieces(text) {
+        const { kept, from } = compact(text);
+        let result = '';
+        let end = -1;
+        for (let i = 0; i < kept.length; i++) {
+            const n = this.lengths.find((n) => i + n <= kept.length && this.pieces.has(kept.slice(i, i + n)));
+            if (n === undefined)
+                continue;
+            const start = from[i] ?? 0;
+            if (start > end)
+                result += `${text.slice(Math.max(end, 0), start)}***`;
+            end = Math.max(end, (from[i + n - 1] ?? 0) + 1);
+        }
+        return end < 0 ? text : result + text.slice(end);
+    }
+}
+const IGNORED = (0,shared_text/* lazyRegExp */.eN)(() => /[\s+\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
+function compact(text) {
+    const ignored = (0,shared_text/* isAscii */.ER)(text) ? /[\s+]/ : IGNORED();
+    const from = [];
+    for (let i = 0; i < text.length; i++)
+        if (!ignored.test(text.charAt(i)))
+            from.push(i);
+    return { kept: from.map((i) => text.charAt(i)).join(''), from };
+}
+const BASE64_RUN = /[\w+/-]+={0,2}/g;
+const HEX_RUN = /(?:\\x|(?<!\w)(?:0x)?)[0-9a-f]{2}(?:[:,-]?\s?(?:0x|\\x)?[0-9a-f]{2})*(?!\w)/gi;
+const hexDigits = (run) => run.replace(/[0\\]x|[^0-9a-f]/gi, '');
+const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi;
+const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+function secrets_unescape(text) {
+    return text
+        .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex, char) => hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)))
+        .replace(HTML_REFERENCE, (match, dec, hex, name) => {
+        if (typeof name === 'string')
+            return NAMED[name.toLowerCase()] ?? match;
+        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : match;
+    })
+        .replace(/[^\s"'<>&=?]+/g, (word) => (/%[0-9a-f]{2}/i.test(word) ? decodeWord(word) : word));
+}
+function decodeWord(word) {
+    return word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
+        try {
+            return decodeURIComponent(escapes);
+        }
+        catch {
+            return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one));
+        }
+    });
+}
+
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 // EXTERNAL MODULE: external "node:fs"
@@ -1150,6 +1276,7 @@ function removeTokenFile(path, dir) {
 
 
 
+
 const POST_STEP_BOUND = { ms: 120_000, name: "the post step's limit" };
 const LOOK_AGAIN_MS = 2_000;
 async function run(runner, clock = time/* systemClock */.ml, transport = new http/* HttpTransport */.G5()) {
@@ -1178,7 +1305,7 @@ async function run(runner, clock = time/* systemClock */.ml, transport = new htt
     }
     if (create.when === 'failure' && !jobFailed(runner, create))
         return;
-    const secrets = (0,start/* maskedSecrets */.Bc)(runner);
+    const secrets = new Secrets(runner.setSecret);
     let connection;
     try {
         connection = readConnection((input) => runner.getInput(input), secrets);
@@ -2396,8 +2523,8 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 // EXTERNAL MODULE: ./src/shared/errors.ts
 var errors = __nccwpck_require__(382);
-// EXTERNAL MODULE: ./src/runner/start.ts + 4 modules
-var start = __nccwpck_require__(73);
+// EXTERNAL MODULE: ./src/runner/start.ts + 3 modules
+var start = __nccwpck_require__(810);
 // EXTERNAL MODULE: ./src/shared/text.ts
 var shared_text = __nccwpck_require__(646);
 ;// CONCATENATED MODULE: ./src/runner/github-runner.ts
@@ -2460,15 +2587,14 @@ async function startStep(entry, step) {
 
 /***/ }),
 
-/***/ 73:
+/***/ 810:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
   Ng: () => (/* binding */ connect),
-  Fh: () => (/* binding */ listenForCancel),
-  Bc: () => (/* binding */ maskedSecrets)
+  Fh: () => (/* binding */ listenForCancel)
 });
 
 // UNUSED EXPORTS: CANCEL_GRACE_MS, stopOnCancel
@@ -2907,139 +3033,9 @@ async function settleRefusals(list, unsettled) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/shared/secrets.ts
-
-const SECRET_FIELD = /^(?:access_token|accessToken|refresh_token|refreshToken|id_token|secret|clientSecret|tokenValue)$/;
-const PIECE_LENGTH = 8;
-const MAX_PIECED = 16 * 1024;
-class Secrets {
-    mask;
-    values = new Set();
-    sent = new Set();
-    pieces = new Set();
-    lengths = [];
-    longestFirst;
-    constructor(mask) {
-        this.mask = mask;
-    }
-    add(value, kind = 'sent') {
-        if (value === undefined)
-            return;
-        for (const part of [value, ...value.split(/\r\n|\r|\n/)]) {
-            if (part.trim() === '' || this.values.has(part))
-                continue;
-            this.mask(part);
-            this.values.add(part);
-            this.longestFirst = undefined;
-        }
-        if (kind === 'received' || this.sent.has(value))
-            return;
-        this.sent.add(value);
-        const { kept } = compact(value.slice(0, MAX_PIECED));
-        const length = Math.min(PIECE_LENGTH, kept.length);
-        if (length === 0)
-            return;
-        for (let i = 0; i + length <= kept.length; i++)
-            this.pieces.add(kept.slice(i, i + length));
-        this.lengths = [...new Set([...this.lengths, length])].sort((a, b) => b - a);
-    }
-    addFrom(json) {
-        const pending = [json];
-        for (const value of pending) {
-            if (typeof value !== 'object' || value === null)
-                continue;
-            const fields = value;
-            for (const key in fields) {
-                const field = fields[key];
-                if (typeof field === 'object')
-                    pending.push(field);
-                else if (typeof field === 'string' && SECRET_FIELD.test(key))
-                    this.add(field, 'received');
-            }
-        }
-    }
-    scrub(text) {
-        if (this.values.size === 0)
-            return text;
-        const exact = this.removeWhole(text);
-        const decoded = secrets_unescape(exact);
-        const hidden = decoded === exact ? decoded : this.hide(decoded);
-        return hidden === decoded ? this.hide(exact) : hidden;
-    }
-    removeWhole(text) {
-        this.longestFirst ??= [...this.values].sort((a, b) => b.length - a.length);
-        return this.longestFirst.reduce((result, value) => result.replaceAll(value, '***'), text);
-    }
-    hide(text) {
-        const whole = this.removeWhole(text);
-        const shortest = this.lengths.at(-1);
-        if (shortest === undefined)
-            return whole;
-        const holdsPiece = (bytes) => bytes.length >= shortest &&
-            [bytes.toString('latin1'), bytes.toString('utf8')].some((t) => this.removePieces(t) !== t);
-        return this.removePieces(whole)
-            .replace(HEX_RUN, (run) => (holdsPiece(Buffer.from(hexDigits(run), 'hex')) ? '***' : run))
-            .replace(BASE64_RUN, (run) => (holdsPiece(Buffer.from(run, 'base64')) ? '***' : run));
-    }
-    removePieces(text) {
-        const { kept, from } = compact(text);
-        let result = '';
-        let end = -1;
-        for (let i = 0; i < kept.length; i++) {
-            const n = this.lengths.find((n) => i + n <= kept.length && this.pieces.has(kept.slice(i, i + n)));
-            if (n === undefined)
-                continue;
-            const start = from[i] ?? 0;
-            if (start > end)
-                result += `${text.slice(Math.max(end, 0), start)}***`;
-            end = Math.max(end, (from[i + n - 1] ?? 0) + 1);
-        }
-        return end < 0 ? text : result + text.slice(end);
-    }
-}
-const IGNORED = (0,shared_text/* lazyRegExp */.eN)(() => /[\s+\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
-function compact(text) {
-    const ignored = (0,shared_text/* isAscii */.ER)(text) ? /[\s+]/ : IGNORED();
-    const from = [];
-    for (let i = 0; i < text.length; i++)
-        if (!ignored.test(text.charAt(i)))
-            from.push(i);
-    return { kept: from.map((i) => text.charAt(i)).join(''), from };
-}
-const BASE64_RUN = /[\w+/-]+={0,2}/g;
-const HEX_RUN = /(?:\\x|(?<!\w)(?:0x)?)[0-9a-f]{2}(?:[:,-]?\s?(?:0x|\\x)?[0-9a-f]{2})*(?!\w)/gi;
-const hexDigits = (run) => run.replace(/[0\\]x|[^0-9a-f]/gi, '');
-const HTML_REFERENCE = /&#(\d{1,7});|&#x([0-9a-f]{1,6});|&(amp|lt|gt|quot|apos);/gi;
-const NAMED = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-function secrets_unescape(text) {
-    return text
-        .replace(/\\(?:u([0-9a-f]{4})|(["\\/]))/gi, (_, hex, char) => hex === undefined ? char : String.fromCharCode(parseInt(hex, 16)))
-        .replace(HTML_REFERENCE, (match, dec, hex, name) => {
-        if (typeof name === 'string')
-            return NAMED[name.toLowerCase()] ?? match;
-        const code = dec !== undefined ? Number(dec) : parseInt(String(hex), 16);
-        return code <= 0x10ffff ? String.fromCodePoint(code) : match;
-    })
-        .replace(/[^\s"'<>&=?]+/g, (word) => (/%[0-9a-f]{2}/i.test(word) ? decodeWord(word) : word));
-}
-function decodeWord(word) {
-    return word.replace(/\+/g, ' ').replace(/(?:%[0-9a-f]{2})+/gi, (escapes) => {
-        try {
-            return decodeURIComponent(escapes);
-        }
-        catch {
-            return escapes.replace(/%[0-7][0-9a-f]/gi, (one) => decodeURIComponent(one));
-        }
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/runner/start.ts
 
 
-
-function maskedSecrets(runner) {
-    return new Secrets(runner.setSecret);
-}
 function connect(runner, connection, secrets, clock, { transport, bound } = {}) {
     const total = connection.totalTimeoutMs;
     const tighter = bound !== undefined && (total === 0 || bound.ms < total);
@@ -3105,7 +3101,6 @@ function stopOnCancel(runner, deadline, clock) {
 /* harmony export */   v3: () => (/* binding */ AuthenticationError),
 /* harmony export */   vu: () => (/* binding */ isRefusal)
 /* harmony export */ });
-/* unused harmony export FileWriteError */
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
 
 class ActionError extends Error {
@@ -3117,17 +3112,12 @@ class InputError extends ActionError {
         this.input = input;
     }
 }
-class FileWriteError extends ActionError {
-    constructor(file, cause) {
-        super(`could not write ${file}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .asSentence */ .KG)(messageOf(cause))}`);
-    }
-}
 function toFile(file, write) {
     try {
         return write();
     }
     catch (error) {
-        throw new FileWriteError(file, error);
+        throw new ActionError(`could not write ${file}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .asSentence */ .KG)(messageOf(error))}`);
     }
 }
 const FORK_HINT = 'Secrets are not passed to workflows triggered from forks.';
@@ -3194,7 +3184,7 @@ function isRefusal(status) {
 /* harmony export */   wO: () => (/* binding */ createdTime),
 /* harmony export */   wW: () => (/* binding */ nameAndId)
 /* harmony export */ });
-/* unused harmony exports publicJson, NO_NAME, projectOf, newestFirstBy, UUID, readTimestamp */
+/* unused harmony exports publicJson, NO_NAME, projectOf, UUID, readTimestamp */
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
 
 const PUBLIC_FIELDS = [
@@ -3267,15 +3257,9 @@ function createdTime(record) {
     return record.createdAt === undefined ? undefined : readTimestamp(record.createdAt);
 }
 function newestFirst(records) {
-    return newestFirstBy(records, (record) => record);
-}
-function newestFirstBy(items, recordOf) {
-    const keyed = items.map((item) => {
-        const record = recordOf(item);
-        return { item, time: createdTime(record) ?? -Infinity, id: record.id };
-    });
-    keyed.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return keyed.map(({ item }) => item);
+    const keyed = records.map((record) => [createdTime(record) ?? -Infinity, record]);
+    keyed.sort(([timeA, a], [timeB, b]) => timeB - timeA || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return keyed.map(([, record]) => record);
 }
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function isUuid(value) {
@@ -3317,7 +3301,7 @@ function readTimestamp(text) {
 /* harmony export */   xv: () => (/* binding */ truncate),
 /* harmony export */   z3: () => (/* binding */ formatBytes)
 /* harmony export */ });
-/* unused harmony exports showInvisible, countTokens, formatAge */
+/* unused harmony exports showInvisible, countTokens, someOf, formatAge */
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 const CONTROL_OR_SPACE = new RegExp(`(?:${CONTROL_CHARACTER.source}|\\s)+`, 'g');
 function oneLine(value) {
@@ -3330,11 +3314,9 @@ function isAscii(text) {
 function showInvisible(value) {
     if (isAscii(value))
         return value;
-    return value.replace(invisible(), (char) => {
-        const code = char.codePointAt(0) ?? 0;
-        return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
-    });
+    return value.replace(invisible(), (char) => `<U+${hex(char).toUpperCase()}>`);
 }
+const hex = (char) => (char.codePointAt(0) ?? 0).toString(16).padStart(4, '0');
 function truncate(value, max) {
     if (value.length <= max)
         return value;
@@ -3345,7 +3327,8 @@ function truncate(value, max) {
     return `${value.slice(0, end)}...`;
 }
 function quote(value, max = 80) {
-    return JSON.stringify(truncate(showInvisible(value), max)).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const json = JSON.stringify(truncate(showInvisible(value), max));
+    return json.replace(/[\u007f-\u009f]/g, (c) => `\\u${hex(c)}`);
 }
 function isLoopback(url) {
     return /^(?:localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(url.hostname);
@@ -3355,6 +3338,10 @@ function asSentence(text) {
 }
 function countTokens(count) {
     return `${count} token${count === 1 ? '' : 's'}`;
+}
+function someOf(items, whereAll, separator = ', ', end = '.') {
+    const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : '';
+    return `${items.slice(0, 5).join(separator)}${end}${more}`;
 }
 function formatBytes(bytes) {
     if (bytes % 1_048_576 === 0)

@@ -3,7 +3,7 @@ import type { AuditTask } from '../inputs/read.js'
 import type { TokenApi } from '../platform/client.js'
 import { createdTime, nameAndId, newestFirst, projectOf } from '../shared/records.js'
 import type { TokenRecord } from '../shared/records.js'
-import { countTokens } from '../shared/text.js'
+import { countTokens, someOf } from '../shared/text.js'
 import { agesNow, type Clock } from '../shared/time.js'
 import { isOlder, nameMatcher } from './cleanup-plan.js'
 
@@ -32,15 +32,11 @@ export function planAudit(
   now: number,
 ): { findings: TokenRecord[]; undated: TokenRecord[] } {
   const matches = nameMatcher(task.name)
-  const findings: TokenRecord[] = []
-  const undated: TokenRecord[] = []
-  for (const token of tokens) {
-    if (token.state !== 'active' || !matches(token.name)) continue
-    const created = createdTime(token)
-    if (created === undefined) undated.push(token)
-    else if (isOlder(created, task.olderThan, now)) findings.push(token)
-  }
-  return { findings: newestFirst(findings), undated }
+  const active = tokens.filter((token) => token.state === 'active' && matches(token.name))
+  const undated = active.filter((token) => createdTime(token) === undefined)
+  // Created at Infinity, a token that cannot be dated is older than nothing: it is undated.
+  const older = (token: TokenRecord) => isOlder(createdTime(token) ?? Infinity, task.olderThan, now)
+  return { findings: newestFirst(active.filter(older)), undated }
 }
 
 /** One sentence on what an audit found, for the log and the summary. */
@@ -71,10 +67,4 @@ export function auditFailure(result: AuditResult, task: AuditTask): string | und
       ? ` Their createdAt cannot be read: ${someOf(undated.map(nameAndId), 'each has a warning above')}`
       : ''
   return `${auditOutcome(result, task)}${found}${unknown}`
-}
-
-/** Up to 5 of `items` in one line, and how many more, with where they all are. */
-function someOf(items: readonly string[], whereAll: string): string {
-  const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : ''
-  return `${items.slice(0, 5).join(', ')}.${more}`
 }

@@ -1,7 +1,7 @@
 // Which tokens a filter takes: token names matched against patterns, what a cleanup revokes and keeps, and which are older than an age, decided from the list alone.
 import type { Duration } from '../inputs/parsers.js'
 import type { CleanupTask } from '../inputs/read.js'
-import { createdTime, newestFirstBy, type TokenRecord } from '../shared/records.js'
+import { createdTime, newestFirst, type TokenRecord } from '../shared/records.js'
 
 /**
  * A token the selection took and does not revoke, and why. `keepIds`: its id is one the
@@ -13,9 +13,6 @@ import { createdTime, newestFirstBy, type TokenRecord } from '../shared/records.
  */
 export type KeptToken = { token: TokenRecord; why: KeptBecause; soleOfName?: boolean }
 type KeptBecause = 'keepIds' | 'keep' | 'unreadable date' | 'unreadable name'
-
-/** A token the selection took: kept, and why, or revoked. */
-type Taken = KeptToken | { token: TokenRecord; why: 'revoke' }
 
 /** What a cleanup revokes, and what it keeps of what the selection took. */
 type Plan = { revoke: TokenRecord[]; kept: KeptToken[] }
@@ -35,50 +32,49 @@ export function planCleanup(
   now: number,
 ): Plan {
   const matches = nameMatcher(task.name)
-  const byName = new Map<string, TokenRecord[]>()
+  // Newest first, as the plan's lists come: each name's times below are in that order too.
+  const selected = newestFirst(tokens.filter((t) => t.state === 'active' && matches(t.name)))
   // Every record of each name, revoked ones too: a name with one has been used once.
   const records = new Map<string | undefined, number>()
-  const taken: Taken[] = []
-  for (const token of tokens) {
-    records.set(token.name, (records.get(token.name) ?? 0) + 1)
-    if (token.state !== 'active' || !matches(token.name)) continue
-    if (token.name === undefined) taken.push({ token, why: 'unreadable name' })
-    else if (byName.has(token.name)) byName.get(token.name)?.push(token)
-    else byName.set(token.name, [token])
+  for (const { name } of tokens) records.set(name, (records.get(name) ?? 0) + 1)
+  // The readable creation times of each name's selected tokens, newest first.
+  const times = new Map<string | undefined, number[]>()
+  for (const token of selected) {
+    const created = createdTime(token)
+    if (created === undefined) continue
+    if (times.has(token.name)) times.get(token.name)?.push(created)
+    else times.set(token.name, [created])
   }
 
   const { olderThan } = task
   const ageMatters = olderThan !== undefined || task.keep > 0
   // A name a line names exactly is one in use: its newest token is kept with no word of keep: 0.
   const exactNames = new Set<string | undefined>(task.name?.filter((line) => !line.includes('*')))
-  for (const group of byName.values()) {
-    const times = group.flatMap((token) => createdTime(token) ?? []).sort((a, b) => b - a)
-    // Timestamps have whole seconds: a token created in the same second as the last one
-    // kept ties with it, and which of the two is newer cannot be told. Both are kept.
-    // With keep 0 (or no readable date) the index is -1: no token is kept for keep.
-    const boundary = times[Math.min(task.keep, times.length) - 1] ?? Infinity
-    for (const token of group) {
-      const created = createdTime(token)
-      // Not old enough: the selection does not take it, so nothing keeps it either.
-      if (created !== undefined && olderThan && !isOlder(created, olderThan, now)) continue
-      if (created === undefined && ageMatters) taken.push({ token, why: 'unreadable date' })
-      else if (created !== undefined && created >= boundary) {
-        const sole = !exactNames.has(token.name) && records.get(token.name) === 1
-        taken.push({ token, why: 'keep', ...(sole && { soleOfName: true }) })
-      } else taken.push({ token, why: 'revoke' })
-    }
-  }
   // A token whose id is in keepIds is kept for that reason, the one said in so many words. It
   // still ranked among its name for keep: an id kept does not make keep spare one more of its
   // name. A token the selection did not take (too young, another name) was never at risk, and
   // is not listed.
   const spared = new Set(task.keepIds?.map((id) => id.toLowerCase()))
   const plan: Plan = { revoke: [], kept: [] }
-  for (const chosen of newestFirstBy(taken, ({ token }) => token)) {
-    const { token } = chosen
+  for (const token of selected) {
+    const { name } = token
+    const created = createdTime(token)
+    // Not old enough: the selection does not take it, so nothing keeps it either. A token
+    // whose name is not text is taken whatever its age: it is kept.
+    const young = olderThan && created !== undefined && !isOlder(created, olderThan, now)
+    if (young && name !== undefined) continue
+    const named = times.get(name) ?? []
+    // Timestamps have whole seconds: a token created in the same second as the last one
+    // kept ties with it, and which of the two is newer cannot be told. Both are kept.
+    // With keep 0 (or no readable date) the index is -1: no token is kept for keep.
+    const boundary = named[Math.min(task.keep, named.length) - 1] ?? Infinity
     if (spared.has(token.id.toLowerCase())) plan.kept.push({ token, why: 'keepIds' })
-    else if (chosen.why === 'revoke') plan.revoke.push(token)
-    else plan.kept.push(chosen)
+    else if (name === undefined) plan.kept.push({ token, why: 'unreadable name' })
+    else if (created === undefined && ageMatters) plan.kept.push({ token, why: 'unreadable date' })
+    else if (created !== undefined && created >= boundary) {
+      const sole = !exactNames.has(name) && records.get(name) === 1
+      plan.kept.push({ token, why: 'keep', ...(sole && { soleOfName: true }) })
+    } else plan.revoke.push(token)
   }
   return plan
 }

@@ -1,7 +1,6 @@
 // The cleanup operation: revoke what the plan selects, at the platform's pace, and settle the refusals.
 import type { Logger } from '../shared/text.js'
-import { agesNow } from '../shared/time.js'
-import type { Clock, Deadline } from '../shared/time.js'
+import { agesNow, type Clock, type Deadline } from '../shared/time.js'
 import type { CleanupTask } from '../inputs/read.js'
 import { settleRefusals, type Settled, type TokenApi } from '../platform/client.js'
 import {
@@ -10,8 +9,7 @@ import {
   ThrottledError,
   UnsettledRevokeError,
 } from '../shared/errors.js'
-import { findById, newestFirst, projectOf } from '../shared/records.js'
-import type { TokenRecord } from '../shared/records.js'
+import { findById, newestFirst, projectOf, type TokenRecord } from '../shared/records.js'
 import { planCleanup } from './cleanup-plan.js'
 import { Pool, type Sent } from './pool.js'
 
@@ -72,13 +70,11 @@ export async function cleanup(
   }
   // Not sent again, its 429's wait outlasting the time left: not revoked, with what the 429
   // said. Never sent: left.
-  const unsent = (_: TokenRecord, throttle?: { why: string }): End =>
-    throttle && {
-      error: new RequestError(
-        `${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`,
-        429,
-      ),
-    }
+  const unsent = (_: TokenRecord, throttle?: { why: string }): End => {
+    if (throttle === undefined) return undefined
+    const why = `${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`
+    return { error: new RequestError(why, 429) }
+  }
   const ends: End[] = task.dryRun
     ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))
     : // One pool owns every send of a revoke: a 429 hands the request back to it.

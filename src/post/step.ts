@@ -9,7 +9,8 @@ import { findCreated, LATE_CREATE_MS, lookForSentence } from '../platform/create
 import type { CreatedToken, CreateRecord } from '../platform/create-life.js'
 import { readSavedCreate, savedTokenFile } from './state.js'
 import { isUuid, quoteName, shortId, tokenLabel } from '../shared/records.js'
-import { connect, maskedSecrets, type Runner } from '../runner/start.js'
+import { connect, type Runner } from '../runner/start.js'
+import { Secrets } from '../shared/secrets.js'
 import { asSentence, type Logger, quote } from '../shared/text.js'
 import { removeTokenFile } from '../shared/token-files.js'
 
@@ -62,7 +63,7 @@ export async function run(
   }
   if (create.when === 'failure' && !jobFailed(runner, create)) return
 
-  const secrets = maskedSecrets(runner)
+  const secrets = new Secrets(runner.setSecret)
   let connection: Connection
   try {
     connection = readConnection((input) => runner.getInput(input), secrets)

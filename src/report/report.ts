@@ -106,8 +106,7 @@ function writeCreate({ task, result }: Done<'create'>, options: ReportOptions, r
 /** Says whose clock measured the ages: the runner's, for want of a Date header; or far apart. */
 function writeAgeClock(result: { ages: AgeClock }, runner: Runner) {
   const clock = wording.ageClockNote(result)
-  if (clock !== undefined && result.ages.by === 'runner') runner.info(clock)
-  else if (clock !== undefined) runner.warning(clock)
+  if (clock !== undefined) runner[result.ages.by === 'runner' ? 'info' : 'warning'](clock)
 }
 
 /** `, 45d 3h old`, or nothing when the token's age cannot be told. */

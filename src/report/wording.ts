@@ -5,7 +5,7 @@ import { auditFailure } from '../operations/audit.js'
 import type { Outcome } from '../operations/index.js'
 import { createdTime, nameAndId, newestFirst } from '../shared/records.js'
 import type { RevokeOnExit, TokenRecord } from '../shared/records.js'
-import { countTokens, formatAge, oneLine, quote, truncate } from '../shared/text.js'
+import { countTokens, formatAge, oneLine, quote, someOf, truncate } from '../shared/text.js'
 import { stopped, type AgeClock } from '../shared/time.js'
 
 /** Why the tokens in `left` were left: `totalTimeout ran out`, or `the step was cancelled`. */
@@ -139,11 +139,8 @@ export function cleanupFailure(result: CleanupResult): string | undefined {
   const { notRevoked } = result
   if (notRevoked.length === 0) return undefined
   const revoked = allRevoked(result)
-  const shown = notRevoked.slice(0, 5).map(({ token, reason }) => `${nameAndId(token)}: ${reason}`)
-  const more =
-    notRevoked.length > shown.length
-      ? ` And ${notRevoked.length - shown.length} more: each has a warning above, and the job summary lists them.`
-      : ''
+  const each = notRevoked.map(({ token, reason }) => `${nameAndId(token)}: ${reason}`)
+  const shown = someOf(each, 'each has a warning above, and the job summary lists them', ' ', '')
   const were = (n: number) => (n === 1 ? 'was' : 'were')
-  return `${notRevoked.length} of ${countTokens(notRevoked.length + revoked.length)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown.join(' ')}${more}`
+  return `${notRevoked.length} of ${countTokens(notRevoked.length + revoked.length)} ${were(notRevoked.length)} not revoked (the other ${revoked.length} ${were(revoked.length)}): ${shown}`
 }

@@ -1,18 +1,20 @@
-// The Runner both seams implement (the GitHub runner, a terminal), and what both steps start with: secrets masked through it, the step's budget, a cancel that reports, the client.
+// The Runner both seams implement (the GitHub runner, a terminal), and what both steps start with: the step's budget, a cancel that reports, the client.
 import type { Connection } from '../inputs/read.js'
 import { PlatformClient } from '../platform/client.js'
 import type { Transport } from '../platform/http.js'
 import { type Clock, Deadline } from '../shared/time.js'
-import { Secrets } from '../shared/secrets.js'
+import type { Secrets } from '../shared/secrets.js'
+import type { Logger } from '../shared/text.js'
 
 /** The signals a runner cancels a step with, in the order it sends them. */
 export type CancelSignal = 'SIGINT' | 'SIGTERM'
 
 /**
- * What the steps hand to, and read from, the runner they run on: the GitHub runner
- * (github-runner.ts) or a terminal's (the command line). A recording fake in tests.
+ * What the steps hand to, and read from, the runner they run on, its log lines (a Logger)
+ * among them: the GitHub runner (github-runner.ts) or a terminal's (the command line). A
+ * recording fake in tests.
  */
-export interface Runner {
+export interface Runner extends Logger {
   /** One input, trimmed; `''` when unset. */
   getInput: (name: string) => string
   /** The inputs the step was given, as the runner spells their variables (upper case). */
@@ -21,10 +23,6 @@ export interface Runner {
   setSecret: (value: string) => void
   /** Ends the step as failed with this message. */
   setFailed: (message: string) => void
-  debug: (message: string) => void
-  info: (message: string) => void
-  notice: (message: string) => void
-  warning: (message: string) => void
   setOutput: (name: string, value: string) => void
   exportVariable: (name: string, value: string) => void
   /** Saves a value for the post step, which reads it with getState. */
@@ -35,11 +33,6 @@ export interface Runner {
   tempDir: () => string
   /** Calls `listener` when the step is cancelled; returns what stops listening. */
   onCancel: (listener: (signal: CancelSignal) => void) => () => void
-}
-
-/** Secrets that the runner masks the moment each one is known. */
-export function maskedSecrets(runner: Runner): Secrets {
-  return new Secrets(runner.setSecret)
 }
 
 /**

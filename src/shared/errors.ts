@@ -19,22 +19,15 @@ export class InputError extends ActionError {
 }
 
 /**
- * A file that could not be written (a full disk, ENOSPC, or a file gone): one of the runner's
- * (GITHUB_OUTPUT, GITHUB_ENV, GITHUB_STATE) or of the action's own (the token file,
- * tokensFile). The message names which.
+ * Runs `write`, which writes `file`: one of the runner's (GITHUB_OUTPUT, GITHUB_ENV,
+ * GITHUB_STATE) or of the action's own (the token file, tokensFile). When it cannot (a full
+ * disk, ENOSPC, or a file gone), what it throws becomes an ActionError naming the file.
  */
-export class FileWriteError extends ActionError {
-  constructor(file: string, cause: unknown) {
-    super(`could not write ${file}: ${asSentence(messageOf(cause))}`)
-  }
-}
-
-/** Runs `write`; what it throws becomes a FileWriteError naming `file`. */
 export function toFile<T>(file: string, write: () => T): T {
   try {
     return write()
   } catch (error) {
-    throw new FileWriteError(file, error)
+    throw new ActionError(`could not write ${file}: ${asSentence(messageOf(error))}`)
   }
 }
 

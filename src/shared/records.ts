@@ -145,18 +145,10 @@ export function createdTime(record: Pick<TokenRecord, 'createdAt'>): number | un
  * them in. Records whose date cannot be read go last, also by id.
  */
 export function newestFirst<T extends TokenRecord>(records: readonly T[]): T[] {
-  return newestFirstBy(records, (record) => record)
-}
-
-/** Items holding a record, newest record first (as newestFirst). */
-export function newestFirstBy<T>(items: readonly T[], recordOf: (item: T) => TokenRecord): T[] {
-  const keyed = items.map((item) => {
-    const record = recordOf(item)
-    return { item, time: createdTime(record) ?? -Infinity, id: record.id }
-  })
+  const keyed = records.map((record) => [createdTime(record) ?? -Infinity, record] as const)
   // A tie in time falls through to the ids: 0, or NaN when neither date can be read.
-  keyed.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-  return keyed.map(({ item }) => item)
+  keyed.sort(([timeA, a], [timeB, b]) => timeB - timeA || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  return keyed.map(([, record]) => record)
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

@@ -1,4 +1,4 @@
-// Small text helpers for messages (one line, cut to a length, counted tokens, no runner commands, loopback hosts), and the Logger that prints them.
+// Small text helpers for messages (one line, cut to a length, counted tokens, the first few of many, no runner commands, loopback hosts), and the Logger that prints them.
 
 // C0 and C1 control characters, DEL included.
 // eslint-disable-next-line no-control-regex
@@ -30,11 +30,11 @@ export function isAscii(text: string): boolean {
 export function showInvisible(value: string): string {
   // Plain ASCII has none, and is not run through the Unicode classes.
   if (isAscii(value)) return value
-  return value.replace(invisible(), (char) => {
-    const code = char.codePointAt(0) ?? 0
-    return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`
-  })
+  return value.replace(invisible(), (char) => `<U+${hex(char).toUpperCase()}>`)
 }
+
+/** A character's code point in hex, at least 4 digits: `200b`, `e0001`. */
+const hex = (char: string): string => (char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')
 
 /**
  * At most `max` characters: a longer text is cut and ends with `...`. The cut never
@@ -56,10 +56,8 @@ export function truncate(value: string, max: number): string {
  * leaves: U+0085 is a line break to some readers). The one way a value is quoted.
  */
 export function quote(value: string, max = 80): string {
-  return JSON.stringify(truncate(showInvisible(value), max)).replace(
-    /[\u007f-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  )
+  const json = JSON.stringify(truncate(showInvisible(value), max))
+  return json.replace(/[\u007f-\u009f]/g, (c) => `\\u${hex(c)}`)
 }
 
 /**
@@ -79,6 +77,15 @@ export function asSentence(text: string): string {
 /** `1 token`, `2 tokens`. */
 export function countTokens(count: number): string {
   return `${count} token${count === 1 ? '' : 's'}`
+}
+
+/**
+ * The first 5 of `items` joined by `separator`, then `end`, and how many more with where they
+ * all are: a message names a few, never thousands.
+ */
+export function someOf(items: readonly string[], whereAll: string, separator = ', ', end = '.') {
+  const more = items.length > 5 ? ` And ${items.length - 5} more: ${whereAll}.` : ''
+  return `${items.slice(0, 5).join(separator)}${end}${more}`
 }
 
 /** A size as the runner's docs write it: `64 MiB`, `128 KiB`, `500 bytes` (the largest whole unit). */

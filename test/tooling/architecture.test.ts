@@ -213,7 +213,7 @@ describe('each rule lives in one place', () => {
       /would be this step's, and nobody has its value/,
       'create-life.ts',
     ],
-    ['a file that could not be written', /new FileWriteError\(/, 'shared/errors.ts'],
+    ['a file that could not be written', /could not write \$\{file\}/, 'shared/errors.ts'],
     ['whether an audit fails', /function auditFailure/, 'operations/audit.ts'],
     ['whose clock measures ages', /type AgeClock =/, 'shared/time.ts'],
     [

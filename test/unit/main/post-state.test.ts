@@ -5,11 +5,10 @@ import nock from 'nock'
 import { readFileSync } from 'node:fs'
 import { run } from '../../../src/main.js'
 import { readSavedCreate } from '../../../src/post/state.js'
-import { FileWriteError } from '../../../src/shared/errors.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { PROJECT_ID } from '../../fixtures/inputs.js'
 import { API, AUTH, AUTH_PATH, record, TOKEN_ID, useNock } from '../../fixtures/nock-platform.js'
-import { recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
+import { fileError, recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
 
 let runner: RecordingRunner
 function given(inputs: Record<string, string>) {
@@ -69,7 +68,7 @@ describe('run: what create leaves for the post step', () => {
       .query({ tokenId: TOKEN_ID })
       .reply(200, record({ name: 'pr-1', state: 'revoked', tokenValue: undefined }))
     runner.setOutput = () => {
-      throw new FileWriteError('GITHUB_OUTPUT', new Error('ENOSPC: no space left on device, write'))
+      throw fileError('GITHUB_OUTPUT', 'ENOSPC: no space left on device, write')
     }
     await run(runner)
     // The words: test/unit/operations/create.test.ts (golden messages: create).
@@ -93,8 +92,7 @@ describe('run: what create leaves for the post step', () => {
     const save = runner.saveState.bind(runner)
     // The create is saved before it is sent; every later save fails.
     runner.saveState = (name, value) => {
-      if (name in runner.state)
-        throw new FileWriteError('GITHUB_STATE', new Error('Missing file at path: /x'))
+      if (name in runner.state) throw fileError('GITHUB_STATE', 'Missing file at path: /x')
       save(name, value)
     }
     await run(runner)
@@ -109,7 +107,7 @@ describe('run: what create leaves for the post step', () => {
     given({ operation: 'create', name: 'pr-1', revokeOnExit: 'true' })
     authOk()
     runner.saveState = () => {
-      throw new FileWriteError('GITHUB_STATE', new Error('Missing file at path: /x'))
+      throw fileError('GITHUB_STATE', 'Missing file at path: /x')
     }
     await run(runner)
     expect(runner.failures).toEqual([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { ActionError, RequestError, FileWriteError } from '../../../src/shared/errors.js'
+import { ActionError, RequestError } from '../../../src/shared/errors.js'
 import { create, handOnFailed } from '../../../src/operations/create.js'
 import type { CreateOptions } from '../../../src/platform/client.js'
 import type { TokenRecord } from '../../../src/shared/records.js'
@@ -7,6 +7,7 @@ import { created as result, createTask as task, created, createTask } from '../.
 import { FakeTokenApi, token, answeringApi as api } from '../../fixtures/token-api.js'
 import { failedStep, pinMessages, thrown } from '../../fixtures/golden.js'
 import { TOKEN_ID } from '../../fixtures/inputs.js'
+import { fileError } from '../../fixtures/runner.js'
 
 const existing = () => [
   token('old', 'ci-deploy', 9),
@@ -181,9 +182,9 @@ pinMessages('create', [
     situation: 'a new token whose value could not be written to GITHUB_OUTPUT',
     message: () =>
       failedStep('create', async () => {
-        const full = new Error('ENOSPC: no space left on device, write')
         const result = created(token(TOKEN_ID, 'pr-1', 0))
-        throw await handOnFailed(api([]), result, new FileWriteError('GITHUB_OUTPUT', full))
+        const full = fileError('GITHUB_OUTPUT', 'ENOSPC: no space left on device, write')
+        throw await handOnFailed(api([]), result, full)
       }),
     expected: `create failed: could not write GITHUB_OUTPUT: ENOSPC: no space left on device, write. The value of the new gateway token 'pr-1' (${TOKEN_ID}) was not handed on. It was revoked at once.`,
   },

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { EOL, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { FileWriteError } from '../../../src/shared/errors.js'
+import { ActionError } from '../../../src/shared/errors.js'
 import { githubRunner } from '../../../src/runner/github-runner.js'
 
 // @actions/core writes to stdout; what it wrote is what the runner reads.
@@ -100,7 +100,7 @@ describe('githubRunner', () => {
     process.env = { ...saved }
     try {
       process.env[file] = join(tmpdir(), 'no-such-dir-gateway-token', 'file')
-      expect(write).toThrow(FileWriteError)
+      expect(write).toThrow(ActionError)
       expect(write).toThrow(new RegExp(`^could not write ${file}: Missing file at path: `))
       if (existsSync('/dev/full')) {
         process.env[file] = '/dev/full'

@@ -1,9 +1,9 @@
-// What both steps start with (runner/start.ts): secrets masked through the runner, and the
-// client under the step's budget, with a cancel listener, both released by close();
-// stopOnCancel, that listener.
+// What both steps start with (runner/start.ts): the client under the step's budget, with a
+// cancel listener, both released by close(); stopOnCancel, that listener.
 import { describe, expect, it } from '@jest/globals'
 import type { Connection } from '../../../src/inputs/read.js'
-import { connect, maskedSecrets, CANCEL_GRACE_MS, stopOnCancel } from '../../../src/runner/start.js'
+import { connect, CANCEL_GRACE_MS, stopOnCancel } from '../../../src/runner/start.js'
+import { Secrets } from '../../../src/shared/secrets.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { ACCESS_TOKEN, API, AUTH, AUTH_PATH, CLIENT_SECRET } from '../../fixtures/nock-platform.js'
 import { recordingRunner } from '../../fixtures/runner.js'
@@ -23,41 +23,12 @@ const CONNECTION: Connection = {
 }
 const AUTH_OK: Scripted = { status: 200, json: { access_token: ACCESS_TOKEN, expires_in: 86400 } }
 
-describe('maskedSecrets', () => {
-  it('hands each secret added to runner.setSecret, once, as it is added', () => {
-    const runner = recordingRunner()
-    const secrets = maskedSecrets(runner)
-    secrets.add('first-secret')
-    expect(runner.masked).toEqual(['first-secret'])
-    secrets.add('second-secret', 'received')
-    secrets.add('first-secret')
-    expect(runner.masked).toEqual(['first-secret', 'second-secret'])
-    expect(runner.events).toEqual(['mask first-secret', 'mask second-secret'])
-  })
-
-  it('hands on the secrets found in an answer, and scrubs what it masked', () => {
-    const runner = recordingRunner()
-    const secrets = maskedSecrets(runner)
-    secrets.addFrom({ id: 'x', tokenValue: 'eyJ.gateway.value' })
-    expect(runner.masked).toEqual(['eyJ.gateway.value'])
-    expect(secrets.scrub('value eyJ.gateway.value here')).toBe('value *** here')
-  })
-
-  it('masks no blank value', () => {
-    const runner = recordingRunner()
-    const secrets = maskedSecrets(runner)
-    secrets.add('   ')
-    secrets.add(undefined)
-    expect(runner.masked).toEqual([])
-  })
-})
-
 describe('connect', () => {
   function connected(script: Scripted[] = [], connection: Connection = CONNECTION) {
     const runner = recordingRunner()
     const clock = new FakeClock()
     const transport = new FakeTransport(script)
-    const secrets = maskedSecrets(runner)
+    const secrets = new Secrets(runner.setSecret)
     const step = connect(runner, connection, secrets, clock, { transport })
     return { runner, clock, transport, step }
   }

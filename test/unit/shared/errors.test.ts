@@ -1,12 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { runInNewContext } from 'node:vm'
-import {
-  ActionError,
-  FileWriteError,
-  InputError,
-  messageOf,
-  toFile,
-} from '../../../src/shared/errors.js'
+import { ActionError, InputError, messageOf, toFile } from '../../../src/shared/errors.js'
 
 describe('errors', () => {
   it('an InputError names the input first, and is an ActionError', () => {
@@ -29,16 +23,14 @@ describe('errors', () => {
     expect(messageOf({ message: 42 })).toBe('[object Object]')
   })
 
-  it('toFile returns what the write returns, and turns what it throws into a FileWriteError naming the file', () => {
+  it('toFile returns what the write returns, and turns what it throws into an ActionError naming the file', () => {
     expect(toFile('GITHUB_OUTPUT', () => 7)).toBe(7)
     const full = () => {
       throw new Error('ENOSPC: no space left on device, write')
     }
+    expect(() => toFile('the token value to /tmp/x (writeTokenFile)', full)).toThrow(ActionError)
     expect(() => toFile('the token value to /tmp/x (writeTokenFile)', full)).toThrow(
-      new FileWriteError(
-        'the token value to /tmp/x (writeTokenFile)',
-        new Error('ENOSPC: no space left on device, write'),
-      ),
+      'could not write the token value to /tmp/x (writeTokenFile): ENOSPC: no space left on device, write.',
     )
     expect(() => toFile('GITHUB_STATE', full)).toThrow(
       'could not write GITHUB_STATE: ENOSPC: no space left on device, write.',

@@ -8,10 +8,26 @@ import {
   neutralizeLegacyCommands,
   oneLine,
   showInvisible,
+  someOf,
   truncate,
 } from '../../../src/shared/text.js'
 
 describe('text', () => {
+  it('names the first 5 of many, and how many more with where they all are', () => {
+    expect(someOf(['a', 'b'], 'see the file')).toBe('a, b.')
+    const seven = ['a', 'b', 'c', 'd', 'e', 'f', 'g']
+    expect(someOf(seven, 'see the file')).toBe('a, b, c, d, e. And 2 more: see the file.')
+    expect(someOf(['x.', 'y.', 'z.'], 'see the file', ' ', '')).toBe('x. y. z.')
+    expect(
+      someOf(
+        [...seven, 'h'].map((s) => `${s}.`),
+        'above',
+        ' ',
+        '',
+      ),
+    ).toBe('a. b. c. d. e. And 3 more: above.')
+  })
+
   it('ends a text with a full stop, unless it ends a sentence already', () => {
     expect(asSentence('answered 503')).toBe('answered 503.')
     expect(['done.', 'wait!', 'why?'].map(asSentence)).toEqual(['done.', 'wait!', 'why?'])

@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
+import { Secrets } from '../../../../src/shared/secrets.js'
+import { recordingRunner } from '../../../fixtures/runner.js'
 import { recordingSecrets } from '../../../fixtures/secrets.js'
 
 describe('Secrets', () => {
@@ -251,5 +253,35 @@ describe('Secrets: values of several lines, and blank ones (case 4 of issue 18)'
     secrets.add('\t\n', 'received')
     secrets.add('a-line\n   \nb-line', 'received')
     expect(masked).toEqual(['a-line\n   \nb-line', 'a-line', 'b-line'])
+  })
+})
+
+// As both steps make them: masked by the runner (runner.setSecret) the moment each is known.
+describe('Secrets through a runner', () => {
+  it('hands each secret added to runner.setSecret, once, as it is added', () => {
+    const runner = recordingRunner()
+    const secrets = new Secrets(runner.setSecret)
+    secrets.add('first-secret')
+    expect(runner.masked).toEqual(['first-secret'])
+    secrets.add('second-secret', 'received')
+    secrets.add('first-secret')
+    expect(runner.masked).toEqual(['first-secret', 'second-secret'])
+    expect(runner.events).toEqual(['mask first-secret', 'mask second-secret'])
+  })
+
+  it('hands on the secrets found in an answer, and scrubs what it masked', () => {
+    const runner = recordingRunner()
+    const secrets = new Secrets(runner.setSecret)
+    secrets.addFrom({ id: 'x', tokenValue: 'eyJ.gateway.value' })
+    expect(runner.masked).toEqual(['eyJ.gateway.value'])
+    expect(secrets.scrub('value eyJ.gateway.value here')).toBe('value *** here')
+  })
+
+  it('masks no blank value', () => {
+    const runner = recordingRunner()
+    const secrets = new Secrets(runner.setSecret)
+    secrets.add('   ')
+    secrets.add(undefined)
+    expect(runner.masked).toEqual([])
   })
 })
