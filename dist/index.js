@@ -1276,7 +1276,7 @@ function stepFailure(outcome) {
         return undefined;
     const { result } = outcome;
     const unknown = result.unknown.length > 0
-        ? `${(0,shared_text/* countTokens */.ih)(result.unknown.length)} ${unknownBecause(result)} (${result.unknown.map(shared_records/* nameAndId */.wW).slice(0, 5).join(', ')}): list the tokens to see.`
+        ? `${(0,shared_text/* countTokens */.ih)(result.unknown.length)} ${unknownBecause(result)}; list the tokens to see: ${(0,shared_text/* someOf */.yU)(result.unknown.map(shared_records/* nameAndId */.wW), 'each has a warning above')}`
         : undefined;
     const failures = [timeoutFailure(result), unknown, cleanupFailure(result)];
     return failures.filter((failure) => failure !== undefined).join(' ') || undefined;

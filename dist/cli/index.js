@@ -3172,7 +3172,7 @@ function stepFailure(outcome) {
         return undefined;
     const { result } = outcome;
     const unknown = result.unknown.length > 0
-        ? `${countTokens(result.unknown.length)} ${unknownBecause(result)} (${result.unknown.map(nameAndId).slice(0, 5).join(', ')}): list the tokens to see.`
+        ? `${countTokens(result.unknown.length)} ${unknownBecause(result)}; list the tokens to see: ${someOf(result.unknown.map(nameAndId), 'each has a warning above')}`
         : undefined;
     const failures = [timeoutFailure(result), unknown, cleanupFailure(result)];
     return failures.filter((failure) => failure !== undefined).join(' ') || undefined;

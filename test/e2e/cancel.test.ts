@@ -86,7 +86,7 @@ describe('a cleanup cancelled midway (SIGINT)', () => {
     // The two cut off are neither revoked nor left: whether they took effect is unknown, and
     // after a cancel no list is sent to tell.
     expect(message).toMatch(
-      /2 tokens may have been revoked or not: in flight when the step was cancelled, and no list could tell \('ci-\d+' \(\S+\), 'ci-\d+' \(\S+\)\): list the tokens to see\./,
+      /2 tokens may have been revoked or not: in flight when the step was cancelled, and no list could tell; list the tokens to see: 'ci-\d+' \(\S+\), 'ci-\d+' \(\S+\)\./,
     )
     expect(run.summary).toContain('#### Revoked or not: unknown')
     expect(run.outputs.count).toBe(String(revokedIds(platform()).length))

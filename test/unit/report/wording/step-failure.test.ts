@@ -32,15 +32,22 @@ describe('revokes whose fate is unknown', () => {
       stop: { by: 'totalTimeout', totalMs: 10_000 },
     })
     expect(stepFailure(done(cut, TASK))).toBe(
-      "totalTimeout (10 s) ran out: 2 tokens revoked, 3 left active; run the cleanup again to revoke them. 2 tokens may have been revoked or not: in flight when totalTimeout ran out, and no list could tell ('ci-u0' (u0), 'ci-u1' (u1)): list the tokens to see.",
+      "totalTimeout (10 s) ran out: 2 tokens revoked, 3 left active; run the cleanup again to revoke them. 2 tokens may have been revoked or not: in flight when totalTimeout ran out, and no list could tell; list the tokens to see: 'ci-u0' (u0), 'ci-u1' (u1).",
     )
   })
 
   it('fails a cleanup whose only trouble is a revoke cut off by a cancel', () => {
     const cut = result({ unknown: tokens('u', 1), stop: { by: 'cancel', signal: 'SIGTERM' } })
     expect(stepFailure(done(cut, TASK))).toBe(
-      "1 token may have been revoked or not: in flight when the step was cancelled, and no list could tell ('ci-u0' (u0)): list the tokens to see.",
+      "1 token may have been revoked or not: in flight when the step was cancelled, and no list could tell; list the tokens to see: 'ci-u0' (u0).",
     )
+  })
+
+  it('names the first five of many, and how many more, as every failure that lists tokens does', () => {
+    const cut = result({ unknown: tokens('u', 7), stop: { by: 'cancel', signal: 'SIGTERM' } })
+    const failure = stepFailure(done(cut, TASK)) ?? ''
+    expect(failure).toContain("'ci-u3' (u3), 'ci-u4' (u4). And 2 more: each has a warning above.")
+    expect(failure).not.toContain('ci-u5')
   })
 })
 
