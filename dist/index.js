@@ -1140,6 +1140,7 @@ var api = __nccwpck_require__(55);
 
 const CREATE = 'create';
 const TOKEN_FILE = 'tokenFile';
+const CREATE_FIELDS = ['name', 'sentAt', 'lastSentAt', 'state', 'id', 'lostEarlier', 'when'];
 class PostState {
     runner;
     constructor(runner) {
@@ -1148,8 +1149,7 @@ class PostState {
     create = (record) => {
         if (record.when === 'never')
             return;
-        const { name, sentAt, state, id, lostEarlier, when } = record;
-        this.runner.saveState(CREATE, JSON.stringify({ name, sentAt, state, id, lostEarlier, when }));
+        this.runner.saveState(CREATE, JSON.stringify(record, CREATE_FIELDS));
     };
     tokenFile(path) {
         this.runner.saveState(TOKEN_FILE, path);
@@ -1157,12 +1157,13 @@ class PostState {
 }
 function readSavedCreate(runner) {
     const saved = (parseJson(runner.getState(CREATE) || '{}') ?? {});
-    const { name, sentAt, state, id, lostEarlier, when } = saved;
+    const { name, sentAt, lastSentAt, state, id, lostEarlier, when } = saved;
     if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt))
         return undefined;
     return {
         name,
         sentAt: sentAt,
+        ...(Number.isSafeInteger(lastSentAt) && { lastSentAt: lastSentAt }),
         state: CREATE_STATES.find((known) => known === state) ?? 'unknown',
         ...(typeof id === 'string' && id !== '' && { id }),
         ...(lostEarlier === true && { lostEarlier }),
@@ -2428,8 +2429,8 @@ class CreateLife {
         context.record({ ...this.record });
     }
     written = () => {
-        if (this.record.state === 'not sent')
-            this.change({ state: 'sent' });
+        const state = this.record.state === 'not sent' ? 'sent' : this.record.state;
+        this.change({ state, lastSentAt: this.context.clock.now() });
     };
     async afterLostAnswer(failure) {
         const { record, context } = this;
@@ -2482,7 +2483,7 @@ class CreateLife {
         }
         const mismatch = `${request} answered with the token ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .nameAndId */ .wW)(token)} in state ${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)((0,_shared_text_js__WEBPACK_IMPORTED_MODULE_2__/* .oneLine */ .TN)(token.state), 40)}, not an active token named ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteName */ .AB)(record.name)}: its value was not handed on.`;
         const created = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .createdTime */ .wO)(token);
-        const since = createWindow(record.sentAt, context.platformTime).since;
+        const since = createWindow(record, context.platformTime).since;
         if (token.state !== 'active' || (created !== undefined && created < since)) {
             this.change({ state: 'refused', lostEarlier: lost });
             const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
@@ -2514,15 +2515,17 @@ class CreateLife {
 const KNOWN_CLOCK_MARGIN_MS = 2_000;
 const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
 const LATE_CREATE_MS = 60_000;
-function createWindow(sentAt, platformTime, totalMs = 0) {
-    const onPlatform = platformTime(sentAt);
+function createWindow(create, at) {
+    const { sentAt, lastSentAt = sentAt } = create;
+    const onPlatform = at(sentAt);
     const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
-    const start = onPlatform ?? sentAt;
-    const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity;
-    return { since: start - margin, until, clockKnown: onPlatform !== undefined };
+    const ahead = (onPlatform ?? sentAt) - sentAt;
+    const until = lastSentAt + ahead + LATE_CREATE_MS + margin;
+    return { since: sentAt + ahead - margin, until, clockKnown: onPlatform !== undefined };
 }
-function findCreated(tokens, { name, sentAt, id }, platformTime, totalMs = 0) {
-    const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs);
+function findCreated(tokens, create, platformTime) {
+    const { name, sentAt, id } = create;
+    const { since, until, clockKnown } = createWindow(create, platformTime);
     const candidates = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .newestFirst */ .ll)(tokens.filter((token) => {
         if (token.name !== name || token.state !== 'active')
             return false;
@@ -2544,8 +2547,9 @@ function findCreated(tokens, { name, sentAt, id }, platformTime, totalMs = 0) {
             : undefined;
     return why === undefined ? { found: 'one', token: only } : { found: 'unsure', token: only, why };
 }
-function lookForSentence({ name, sentAt, id }, platformTime) {
-    const since = new Date(createWindow(sentAt, platformTime).since).toISOString();
+function lookForSentence(create, platformTime) {
+    const { name, id } = create;
+    const since = new Date(createWindow(create, platformTime).since).toISOString();
     const other = id === undefined ? '' : ` other than ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)({ id })}`;
     return `An active token named ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteName */ .AB)(name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
 }

@@ -841,8 +841,8 @@ class CreateLife {
         context.record({ ...this.record });
     }
     written = () => {
-        if (this.record.state === 'not sent')
-            this.change({ state: 'sent' });
+        const state = this.record.state === 'not sent' ? 'sent' : this.record.state;
+        this.change({ state, lastSentAt: this.context.clock.now() });
     };
     async afterLostAnswer(failure) {
         const { record, context } = this;
@@ -895,7 +895,7 @@ class CreateLife {
         }
         const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${quote(oneLine(token.state), 40)}, not an active token named ${quoteName(record.name)}: its value was not handed on.`;
         const created = createdTime(token);
-        const since = createWindow(record.sentAt, context.platformTime).since;
+        const since = createWindow(record, context.platformTime).since;
         if (token.state !== 'active' || (created !== undefined && created < since)) {
             this.change({ state: 'refused', lostEarlier: lost });
             const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`;
@@ -927,15 +927,17 @@ class CreateLife {
 const KNOWN_CLOCK_MARGIN_MS = 2_000;
 const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
 const LATE_CREATE_MS = 60_000;
-function createWindow(sentAt, platformTime, totalMs = 0) {
-    const onPlatform = platformTime(sentAt);
+function createWindow(create, at) {
+    const { sentAt, lastSentAt = sentAt } = create;
+    const onPlatform = at(sentAt);
     const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
-    const start = onPlatform ?? sentAt;
-    const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity;
-    return { since: start - margin, until, clockKnown: onPlatform !== undefined };
+    const ahead = (onPlatform ?? sentAt) - sentAt;
+    const until = lastSentAt + ahead + LATE_CREATE_MS + margin;
+    return { since: sentAt + ahead - margin, until, clockKnown: onPlatform !== undefined };
 }
-function findCreated(tokens, { name, sentAt, id }, platformTime, totalMs = 0) {
-    const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs);
+function findCreated(tokens, create, platformTime) {
+    const { name, sentAt, id } = create;
+    const { since, until, clockKnown } = createWindow(create, platformTime);
     const candidates = newestFirst(tokens.filter((token) => {
         if (token.name !== name || token.state !== 'active')
             return false;
@@ -957,8 +959,9 @@ function findCreated(tokens, { name, sentAt, id }, platformTime, totalMs = 0) {
             : undefined;
     return why === undefined ? { found: 'one', token: only } : { found: 'unsure', token: only, why };
 }
-function lookForSentence({ name, sentAt, id }, platformTime) {
-    const since = new Date(createWindow(sentAt, platformTime).since).toISOString();
+function lookForSentence(create, platformTime) {
+    const { name, id } = create;
+    const since = new Date(createWindow(create, platformTime).since).toISOString();
     const other = id === undefined ? '' : ` other than ${shortId({ id })}`;
     return `An active token named ${quoteName(name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
 }
@@ -3036,6 +3039,7 @@ function project_guard_projectOf(token) {
 
 const CREATE = 'create';
 const TOKEN_FILE = 'tokenFile';
+const CREATE_FIELDS = ['name', 'sentAt', 'lastSentAt', 'state', 'id', 'lostEarlier', 'when'];
 class PostState {
     runner;
     constructor(runner) {
@@ -3044,8 +3048,7 @@ class PostState {
     create = (record) => {
         if (record.when === 'never')
             return;
-        const { name, sentAt, state, id, lostEarlier, when } = record;
-        this.runner.saveState(CREATE, JSON.stringify({ name, sentAt, state, id, lostEarlier, when }));
+        this.runner.saveState(CREATE, JSON.stringify(record, CREATE_FIELDS));
     };
     tokenFile(path) {
         this.runner.saveState(TOKEN_FILE, path);
@@ -3053,12 +3056,13 @@ class PostState {
 }
 function readSavedCreate(runner) {
     const saved = (parseJson(runner.getState(CREATE) || '{}') ?? {});
-    const { name, sentAt, state, id, lostEarlier, when } = saved;
+    const { name, sentAt, lastSentAt, state, id, lostEarlier, when } = saved;
     if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt))
         return undefined;
     return {
         name,
         sentAt: sentAt,
+        ...(Number.isSafeInteger(lastSentAt) && { lastSentAt: lastSentAt }),
         state: CREATE_STATES.find((known) => known === state) ?? 'unknown',
         ...(typeof id === 'string' && id !== '' && { id }),
         ...(lostEarlier === true && { lostEarlier }),
@@ -3981,7 +3985,7 @@ async function step_run(runner, clock = systemClock, transport = new HttpTranspo
             ? `No answer said what became of this step's create of ${name}: looking for the token it may have made (revokeOnExit).`
             : `An attempt of this step's create of ${name} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`);
         const context = { clock, deadline, log: runner };
-        const found = await searchCreated(client, create, context, connection.totalTimeoutMs).catch((error) => {
+        const found = await searchCreated(client, create, context).catch((error) => {
             runner.warning(notFound(create, error, client.platformTime));
         });
         if (found === undefined)
@@ -4057,7 +4061,7 @@ function revokeFailed(id, name, error) {
 function notFound(create, error, platformTime) {
     return `Could not look for the token named ${quoteName(create.name)} that this step may have created: ${asSentence(messageOf(error))} ${lookForSentence(create, platformTime)}`;
 }
-async function searchCreated(api, create, { clock, deadline, log }, totalMs) {
+async function searchCreated(api, create, { clock, deadline, log }) {
     let failure;
     for (let answered = false;;) {
         const tokens = await api.listTokens().catch((error) => {
@@ -4066,10 +4070,11 @@ async function searchCreated(api, create, { clock, deadline, log }, totalMs) {
             failure = error;
         });
         answered ||= tokens !== undefined;
-        const created = tokens && findCreated(tokens, create, (at) => api.platformTime(at), totalMs);
+        const created = tokens && findCreated(tokens, create, (at) => api.platformTime(at));
         if (created !== undefined && created.found !== 'none')
             return created;
-        const landing = answered ? create.sentAt + LATE_CREATE_MS - clock.now() : Infinity;
+        const lastSent = create.lastSentAt ?? create.sentAt;
+        const landing = answered ? lastSent + LATE_CREATE_MS - clock.now() : Infinity;
         if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
             if (!answered)
                 throw failure;

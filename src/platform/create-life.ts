@@ -14,21 +14,23 @@ import type { PlatformTime } from './call-loop.js'
 export const CREATE_STATES = ['not sent', 'sent', 'created', 'refused', 'unknown'] as const
 
 /**
- * A create as recorded: its name, when it was first sent (the runner's clock), its state,
- * its token's id once known, whether an earlier attempt got no answer (its token may land
- * too), and when the token is revoked at the end (revokeOnExit).
+ * A create as recorded: its name, when it was first and last sent (the runner's clock; an
+ * attempt written whole), its state, its token's id once known, whether an earlier attempt
+ * got no answer (its token may land too), and when the token is revoked at the end
+ * (revokeOnExit).
  */
 export interface CreateRecord {
   name: string
   sentAt: number
+  lastSentAt?: number
   state: (typeof CREATE_STATES)[number]
   id?: string
   lostEarlier?: boolean
   when: RevokeOnExit
 }
 
-/** What finding a create's token reads of it: its name, when first sent, its token's id once known. */
-type Create = Pick<CreateRecord, 'name' | 'sentAt' | 'id'>
+/** What finding a create's token reads of it: its name, when first and last sent, its token's id once known. */
+type Create = Pick<CreateRecord, 'name' | 'sentAt' | 'lastSentAt' | 'id'>
 
 /**
  * A token this step made that nobody holds the value of (not handed on, or not the one asked
@@ -70,9 +72,13 @@ export class CreateLife {
     context.record({ ...this.record })
   }
 
-  /** An attempt was written whole: from then on the platform may have made the token. */
+  /**
+   * An attempt was written whole: from then on the platform may have made the token, until
+   * a while after the last one (createWindow).
+   */
   readonly written = (): void => {
-    if (this.record.state === 'not sent') this.change({ state: 'sent' })
+    const state = this.record.state === 'not sent' ? 'sent' : this.record.state
+    this.change({ state, lastSentAt: this.context.clock.now() })
   }
 
   /**
@@ -148,7 +154,7 @@ export class CreateLife {
     }
     const mismatch = `${request} answered with the token ${nameAndId(token)} in state ${quote(oneLine(token.state), 40)}, not an active token named ${quoteName(record.name)}: its value was not handed on.`
     const created = createdTime(token)
-    const since = createWindow(record.sentAt, context.platformTime).since
+    const since = createWindow(record, context.platformTime).since
     if (token.state !== 'active' || (created !== undefined && created < since)) {
       this.change({ state: 'refused', lostEarlier: lost }) // An earlier attempt's may still land.
       const older = ` It was created before this create was sent, so it may be another's: it was not revoked. Look at it with operation: list.`
@@ -185,15 +191,17 @@ const UNKNOWN_CLOCK_MARGIN_MS = 60_000
 export const LATE_CREATE_MS = 60_000
 
 /**
- * When a token of this create was made, by the platform's clock: from the first send (less
- * the clocks' margin) to the last one a totalTimeout allows, landed. Outside it, another's.
+ * When a token of this create was made, by the platform's clock: from the first send to the
+ * last one, landed (LATE_CREATE_MS), give or take the clocks' margin. Outside it, another's:
+ * a job that makes a token of the same name later is not robbed of it.
  */
-export function createWindow(sentAt: number, platformTime: PlatformTime, totalMs = 0) {
-  const onPlatform = platformTime(sentAt)
+export function createWindow(create: Pick<Create, 'sentAt' | 'lastSentAt'>, at: PlatformTime) {
+  const { sentAt, lastSentAt = sentAt } = create
+  const onPlatform = at(sentAt)
   const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS
-  const start = onPlatform ?? sentAt
-  const until = totalMs > 0 ? start + totalMs + LATE_CREATE_MS + margin : Infinity
-  return { since: start - margin, until, clockKnown: onPlatform !== undefined }
+  const ahead = (onPlatform ?? sentAt) - sentAt
+  const until = lastSentAt + ahead + LATE_CREATE_MS + margin
+  return { since: sentAt + ahead - margin, until, clockKnown: onPlatform !== undefined }
 }
 
 /**
@@ -212,11 +220,11 @@ export type CreatedToken =
  */
 export function findCreated(
   tokens: readonly TokenRecord[],
-  { name, sentAt, id }: Create,
+  create: Create,
   platformTime: PlatformTime,
-  totalMs = 0,
 ): CreatedToken {
-  const { since, until, clockKnown } = createWindow(sentAt, platformTime, totalMs)
+  const { name, sentAt, id } = create
+  const { since, until, clockKnown } = createWindow(create, platformTime)
   const candidates = newestFirst(
     tokens.filter((token) => {
       if (token.name !== name || token.state !== 'active') return false
@@ -240,8 +248,9 @@ export function findCreated(
 }
 
 /** Where a token of this create would be (an active one of its name, made since), and that nobody has its value. */
-export function lookForSentence({ name, sentAt, id }: Create, platformTime: PlatformTime) {
-  const since = new Date(createWindow(sentAt, platformTime).since).toISOString()
+export function lookForSentence(create: Create, platformTime: PlatformTime) {
+  const { name, id } = create
+  const since = new Date(createWindow(create, platformTime).since).toISOString()
   const other = id === undefined ? '' : ` other than ${shortId({ id })}`
   return `An active token named ${quoteName(name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`
 }

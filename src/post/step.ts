@@ -85,11 +85,9 @@ export async function run(
         : `An attempt of this step's create of ${name} got no answer, and the create was sent again: looking for the token the lost attempt may have made (revokeOnExit).`,
     )
     const context = { clock, deadline, log: runner }
-    const found = await searchCreated(client, create, context, connection.totalTimeoutMs).catch(
-      (error: unknown) => {
-        runner.warning(notFound(create, error, client.platformTime))
-      },
-    )
+    const found = await searchCreated(client, create, context).catch((error: unknown) => {
+      runner.warning(notFound(create, error, client.platformTime))
+    })
     if (found === undefined) return
     if (found.found === 'one') {
       await revokeAtEnd(client, runner, found.token.id, create.name)
@@ -190,9 +188,8 @@ function notFound(create: CreateRecord, error: unknown, platformTime: TokenApi['
  */
 export async function searchCreated(
   api: Pick<TokenApi, 'listTokens' | 'platformTime'>,
-  create: Pick<CreateRecord, 'name' | 'sentAt' | 'id'>,
+  create: Pick<CreateRecord, 'name' | 'sentAt' | 'lastSentAt' | 'id'>,
   { clock, deadline, log }: { clock: Clock; deadline: Deadline; log: Logger },
-  totalMs: number,
 ): Promise<CreatedToken> {
   let failure: unknown // The last list's failure, when it may pass.
   for (let answered = false; ;) {
@@ -201,10 +198,11 @@ export async function searchCreated(
       failure = error
     })
     answered ||= tokens !== undefined
-    const created = tokens && findCreated(tokens, create, (at) => api.platformTime(at), totalMs)
+    const created = tokens && findCreated(tokens, create, (at) => api.platformTime(at))
     if (created !== undefined && created.found !== 'none') return created
     // Looked at again while the time allows, and no list answered or the create may still land.
-    const landing = answered ? create.sentAt + LATE_CREATE_MS - clock.now() : Infinity
+    const lastSent = create.lastSentAt ?? create.sentAt
+    const landing = answered ? lastSent + LATE_CREATE_MS - clock.now() : Infinity
     if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
       if (!answered) throw failure
       return { found: 'none' }

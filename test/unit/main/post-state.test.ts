@@ -133,7 +133,12 @@ describe('run: what create leaves for the post step', () => {
     expect(runner.failures).toEqual([])
     const create = { name: 'pr-1', sentAt: clock.time, when: 'failure' }
     expect(savedWhenSent).toEqual({ ...create, state: 'not sent' })
-    expect(readSavedCreate(runner)).toEqual({ ...create, state: 'created', id: TOKEN_ID })
+    expect(readSavedCreate(runner)).toEqual({
+      ...create,
+      state: 'created',
+      lastSentAt: clock.time,
+      id: TOKEN_ID,
+    })
     // Every save before the first output.
     const firstOutput = writes.indexOf('output tokenId')
     expect(writes.slice(firstOutput).some((write) => write.startsWith('state '))).toBe(false)

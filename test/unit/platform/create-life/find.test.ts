@@ -120,24 +120,25 @@ describe('findCreated, without a Date header', () => {
 })
 
 describe('findCreated: only what the create could have made, and not the one known', () => {
-  // Every attempt was sent within totalTimeout (15 min here) of the first, and one lands
-  // within a minute: a later token of the name is another's, even the only one.
-  const total = 900_000
-  const last = total + 60_000 + 2_000
+  // Sent again 5 min after the first send, the create lands within a minute of its last send:
+  // a later token of the name is another's (a job that made one later), even the only one.
+  const resent = { ...PR7, lastSentAt: SENT_AT + 300_000 }
+  const last = 300_000 + 60_000 + 2_000
 
-  it('takes one made at the last moment it could land, and none made a millisecond later', () => {
-    expect(findCreated([token('own', last)], PR7, skewed(0), total).found).toBe('one')
-    expect(findCreated([token('later', last + 1_000)], PR7, skewed(0), total).found).toBe('none')
+  it('takes one made at the last moment it could land, and none made a second later', () => {
+    expect(findCreated([token('own', last)], resent, skewed(0)).found).toBe('one')
+    expect(findCreated([token('later', last + 1_000)], resent, skewed(0)).found).toBe('none')
   })
 
   it('without a Date header, allows the clocks a minute more, and no more', () => {
     const unknown = last - 2_000 + 60_000
-    expect(findCreated([token('own', unknown)], PR7, noDate, total).found).toBe('one')
-    expect(findCreated([token('x', unknown + 1_000)], PR7, noDate, total).found).toBe('none')
+    expect(findCreated([token('own', unknown)], resent, noDate).found).toBe('one')
+    expect(findCreated([token('x', unknown + 1_000)], resent, noDate).found).toBe('none')
   })
 
-  it('with no totalTimeout, nothing bounds it', () => {
-    expect(findCreated([token('own', 86_400_000)], PR7, skewed(0)).found).toBe('one')
+  it('sent once, ends a minute after that send, however long totalTimeout is', () => {
+    expect(findCreated([token('own', 62_000)], PR7, skewed(0)).found).toBe('one')
+    expect(findCreated([token('next-job', 86_400_000)], PR7, skewed(0)).found).toBe('none')
   })
 
   it('leaves out the token known already, whatever the case of its id', () => {
@@ -151,21 +152,22 @@ describe('findCreated: only what the create could have made, and not the one kno
 
 describe('createWindow', () => {
   it('starts 2 s before the send on the platform’s clock, 60 s before on the runner’s', () => {
-    expect(createWindow(SENT_AT, skewed(5_000))).toEqual({
+    expect(createWindow(PR7, skewed(5_000))).toEqual({
       since: SENT_AT + 3_000,
-      until: Infinity,
+      until: SENT_AT + 5_000 + 62_000,
       clockKnown: true,
     })
-    expect(createWindow(SENT_AT, noDate)).toEqual({
+    expect(createWindow(PR7, noDate)).toEqual({
       since: SENT_AT - 60_000,
-      until: Infinity,
+      until: SENT_AT + 120_000,
       clockKnown: false,
     })
   })
 
-  it('ends totalTimeout, a minute to land and the clocks’ margin after the send', () => {
-    expect(createWindow(SENT_AT, skewed(0), 60_000).until).toBe(SENT_AT + 122_000)
-    expect(createWindow(SENT_AT, noDate, 60_000).until).toBe(SENT_AT + 180_000)
+  it('ends a minute to land and the clocks’ margin after the last send', () => {
+    const resent = { ...PR7, lastSentAt: SENT_AT + 60_000 }
+    expect(createWindow(resent, skewed(5_000)).until).toBe(SENT_AT + 5_000 + 122_000)
+    expect(createWindow(resent, noDate).until).toBe(SENT_AT + 180_000)
   })
 })
 

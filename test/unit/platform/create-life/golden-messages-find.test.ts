@@ -56,7 +56,7 @@ pinMessages('a lost create’s token', [
           : Promise.resolve([])
       const record = { name: 'pr-7', sentAt: clock.now() }
       const context = { clock, log, deadline: new Deadline(clock, 0) }
-      await searchCreated(api([], { list }), record, context, 0)
+      await searchCreated(api([], { list }), record, context)
       return log.lines[0]
     },
     expected: 'info: Listing the tokens failed: GET answered 503. Looking again in 2 s.',

@@ -56,15 +56,20 @@ describe('CreateLife: each change of state recorded as it happens', () => {
   }
 
   it('records the name, the time and revokeOnExit before anything is sent, then each change, whole', async () => {
-    const life = context()
+    const clock = new FakeClock(SENT_AT)
+    const life = context({ clock })
     expect(life.saved).toEqual([NOT_SENT])
     life.create.written()
+    // Written again (a retry): when it was last sent, which bounds when its token may land.
+    clock.advance(4_000)
     life.create.written()
     await life.create.accept(created(), REQUEST)
+    const sent = { ...NOT_SENT, state: 'sent' }
     expect(life.saved).toEqual([
       NOT_SENT,
-      { ...NOT_SENT, state: 'sent' },
-      { ...NOT_SENT, state: 'created', id: 't-1', lostEarlier: false },
+      { ...sent, lastSentAt: SENT_AT },
+      { ...sent, lastSentAt: SENT_AT + 4_000 },
+      { ...sent, state: 'created', lastSentAt: SENT_AT + 4_000, id: 't-1', lostEarlier: false },
     ])
     expect(context({}, 'failure').saved).toEqual([{ ...NOT_SENT, when: 'failure' }])
   })
@@ -88,7 +93,7 @@ describe('CreateLife: each change of state recorded as it happens', () => {
     const life = context()
     life.create.written()
     life.create.failed(error)
-    expect(life.saved.at(-1)).toEqual({ ...NOT_SENT, state })
+    expect(life.saved.at(-1)).toEqual({ ...NOT_SENT, state, lastSentAt: SENT_AT })
   })
 
   it('a refusal before it was written whole leaves it refused, anything else not sent', () => {

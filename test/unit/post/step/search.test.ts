@@ -30,27 +30,42 @@ describe('searchCreated', () => {
       if (++lists === 3) api.tokens.push(made('late', facts.sentAt + 500))
       return list()
     }
-    const found = await searchCreated(api, facts, context, 900_000)
+    const found = await searchCreated(api, facts, context)
     expect(found).toEqual({ found: 'one', token: expect.objectContaining({ id: 'late' }) })
     expect(clock.sleeps).toEqual([2_000, 2_000])
   })
 
   it('stops a minute after the create was sent: it no longer lands', async () => {
     const { clock, facts, context } = setup(LANDS_WITHIN_MS - 3_000)
-    const found = await searchCreated(new FakeTokenApi(), facts, context, 900_000)
+    const found = await searchCreated(new FakeTokenApi(), facts, context)
     expect(found).toEqual({ found: 'none' })
     expect(clock.sleeps).toEqual([2_000])
     expect(context.log.lines).toEqual([
       "info: No token named 'pr-7' in the list yet; a create can land late: looking again in 2 s.",
     ])
     const { clock: later, facts: old, context: after } = setup(LANDS_WITHIN_MS)
-    await searchCreated(new FakeTokenApi(), old, after, 900_000)
+    await searchCreated(new FakeTokenApi(), old, after)
     expect(later.sleeps).toEqual([])
+  })
+
+  it('looks again while a create sent again may land: a minute after its last send', async () => {
+    const { clock, facts, context } = setup(100_000)
+    const resent = { ...facts, lastSentAt: facts.sentAt + 90_000 }
+    const api = new FakeTokenApi()
+    let lists = 0
+    const list = api.listTokens.bind(api)
+    api.listTokens = () => {
+      if (++lists === 2) api.tokens.push(made('resent', resent.lastSentAt + 1_000))
+      return list()
+    }
+    const found = await searchCreated(api, resent, context)
+    expect(found).toEqual({ found: 'one', token: expect.objectContaining({ id: 'resent' }) })
+    expect(clock.sleeps).toEqual([2_000])
   })
 
   it('ends with its deadline before the create could land', async () => {
     const { clock, facts, context } = setup(0, 2_000)
-    expect(await searchCreated(new FakeTokenApi(), facts, context, 900_000)).toEqual({
+    expect(await searchCreated(new FakeTokenApi(), facts, context)).toEqual({
       found: 'none',
     })
     expect(clock.sleeps).toEqual([])
@@ -62,14 +77,14 @@ describe('searchCreated', () => {
       made('second', facts.sentAt + 3_000),
       made('first', facts.sentAt + 500),
     ])
-    const found = await searchCreated(api, facts, context, 900_000)
+    const found = await searchCreated(api, facts, context)
     expect(found).toEqual({ found: 'one', token: expect.objectContaining({ id: 'first' }) })
   })
 
-  it('takes no token made after the create could have landed (totalTimeout)', async () => {
+  it('takes no token made after the create could have landed (a minute after it was sent)', async () => {
     const { facts, context } = setup(3 * 3_600_000)
     const api = new FakeTokenApi([made('later-job', facts.sentAt + 60_000 + 60_000 + 3_000)])
-    expect(await searchCreated(api, facts, context, 60_000)).toEqual({ found: 'none' })
+    expect(await searchCreated(api, facts, context)).toEqual({ found: 'none' })
   })
 
   describe('a list that fails', () => {
@@ -83,7 +98,7 @@ describe('searchCreated', () => {
         new RequestError('GET got no answer: connection reset (ECONNRESET).', undefined, true),
         new RequestError('GET answered 429.', 429, true),
       ])
-      expect(await searchCreated(api, facts, context, 900_000)).toEqual({ found: 'none' })
+      expect(await searchCreated(api, facts, context)).toEqual({ found: 'none' })
       expect(clock.sleeps).toEqual([2_000, 2_000, 2_000])
       expect(context.log.lines[0]).toBe(
         'info: Listing the tokens failed: GET answered 503. Looking again in 2 s.',
@@ -94,7 +109,7 @@ describe('searchCreated', () => {
       const { clock, facts, context } = setup(LANDS_WITHIN_MS - 3_000)
       const api = new FakeTokenApi()
       api.afterNextList = () => api.nextLists.push(new RequestError('GET answered 503.', 503, true))
-      expect(await searchCreated(api, facts, context, 900_000)).toEqual({ found: 'none' })
+      expect(await searchCreated(api, facts, context)).toEqual({ found: 'none' })
       expect(clock.sleeps).toEqual([2_000])
     })
 
@@ -110,7 +125,7 @@ describe('searchCreated', () => {
       ['a bug', new TypeError('x is undefined')],
     ])('fails at once on %s: waiting would not change it', async (_, error) => {
       const { clock, facts, context } = setup(LANDS_WITHIN_MS)
-      await expect(searchCreated(failing([error]), facts, context, 900_000)).rejects.toBe(error)
+      await expect(searchCreated(failing([error]), facts, context)).rejects.toBe(error)
       expect(clock.sleeps).toEqual([])
     })
 
@@ -120,7 +135,7 @@ describe('searchCreated', () => {
         ...Array.from({ length: 2 }, () => new RequestError('GET answered 502.', 502, true)),
         new RequestError('GET answered 504.', 504, true),
       ])
-      await expect(searchCreated(api, facts, context, 900_000)).rejects.toThrow('answered 504')
+      await expect(searchCreated(api, facts, context)).rejects.toThrow('answered 504')
       expect(clock.sleeps).toEqual([2_000, 2_000])
     })
   })
