@@ -826,9 +826,9 @@ class Pool {
                 const now = clock.now();
                 const known = Number.isFinite(this.fastestMs);
                 const blur = known ? ('done' in sent ? 1 : -1) * (this.fastestMs / 4) : 0;
-                const arrivedAt = known ? Math.max(request.sentAt, now - this.fastestMs) : request.sentAt;
+                const arrivedAt = Math.max(request.sentAt, now - this.fastestMs) + blur;
                 const there = (other) => (other.turnedAway === undefined || (blur < 0 && other.turnedAway === 'held')) &&
-                    (other.answeredAt ?? Infinity) > arrivedAt + blur;
+                    (other.answeredAt ?? Infinity) > arrivedAt;
                 const depth = 1 + request.others.filter(there).length;
                 if ('done' in sent) {
                     results[entry.index] = sent.done;
@@ -844,11 +844,11 @@ class Pool {
                 this.throttled(depth, waitMs, request, now);
                 entry.attemptsUsed = attemptsUsed;
                 entry.notBefore = now + waitMs + clock.jitter() * Math.min(100, 10 + waitMs / 40);
-                const after = pending.findIndex((other) => other.attemptsUsed === 0 || other.notBefore > entry.notBefore);
+                const before = (other) => other.attemptsUsed !== 0 && other.notBefore <= entry.notBefore;
                 if (entry.notBefore >= now + deadline.remaining())
                     results[entry.index] = left(entry.item, sent.throttled);
                 else
-                    pending.splice(after < 0 ? pending.length : after, 0, entry);
+                    pending.splice(pending.findLastIndex(before) + 1, 0, entry);
             }
             catch (error) {
                 bug = { error };
