@@ -781,10 +781,6 @@ class Learnt {
 
 
 const SECOND = 1_000;
-const UNDER = 0.9;
-const FASTER = 1.5;
-const PAST = 1.1;
-const SLOWEST = 1;
 class Pool {
     concurrency;
     clock;
@@ -793,13 +789,10 @@ class Pool {
     limit;
     pace = new Learnt(Infinity);
     inFlight = new Set();
-    lastSentAt = -Infinity;
     sentAt = [];
     letIn = [];
-    turnedAwayAt = -Infinity;
-    roundTripMs = 0;
     fastestMs = Infinity;
-    lastWaitMs = SECOND;
+    last429 = { at: -Infinity, waitMs: SECOND };
     said = { limit: Infinity, paced: false };
     constructor(concurrency, clock, deadline, log) {
         this.concurrency = concurrency;
@@ -823,24 +816,22 @@ class Pool {
             const sentAt = clock.now();
             const request = { sentAt, pace: pace.value, others: [...this.inFlight] };
             this.inFlight.add(request);
-            this.lastSentAt = sentAt;
             this.sentAt.push(sentAt);
             try {
                 const sent = await send(entry.item, entry.attemptsUsed);
                 const now = clock.now();
                 const known = Number.isFinite(this.fastestMs);
                 const blur = known ? ('done' in sent ? 1 : -1) * (this.fastestMs / 4) : 0;
-                const arrivedAt = known ? Math.max(request.sentAt, now - this.fastestMs) : request.sentAt;
+                const arrivedAt = Math.max(request.sentAt, now - this.fastestMs) + blur;
                 const there = (other) => (other.turnedAway === undefined || (blur < 0 && other.turnedAway === 'held')) &&
-                    (other.answeredAt ?? Infinity) > arrivedAt + blur;
+                    (other.answeredAt ?? Infinity) > arrivedAt;
                 const depth = 1 + request.others.filter(there).length;
                 if ('done' in sent) {
                     results[entry.index] = sent.done;
                     if (sent.failed)
                         return;
-                    this.letIn.push({ at: now, depth });
-                    this.roundTripMs = now - request.sentAt;
-                    this.fastestMs = Math.min(this.fastestMs, this.roundTripMs);
+                    this.letIn.push({ at: now, depth, ms: now - request.sentAt });
+                    this.fastestMs = Math.min(this.fastestMs, now - request.sentAt);
                     if (request.sentAt >= pace.downAt)
                         pace.held = Math.max(pace.held, request.pace);
                     return;
@@ -849,11 +840,11 @@ class Pool {
                 this.throttled(depth, waitMs, request, now);
                 entry.attemptsUsed = attemptsUsed;
                 entry.notBefore = now + waitMs + clock.jitter() * Math.min(100, 10 + waitMs / 40);
-                const after = pending.findIndex((other) => other.attemptsUsed === 0 || other.notBefore > entry.notBefore);
+                const before = (other) => other.attemptsUsed !== 0 && other.notBefore <= entry.notBefore;
                 if (entry.notBefore >= now + deadline.remaining())
                     results[entry.index] = left(entry.item, sent.throttled);
                 else
-                    pending.splice(after < 0 ? pending.length : after, 0, entry);
+                    pending.splice(pending.findLastIndex(before) + 1, 0, entry);
             }
             catch (error) {
                 bug = { error };
@@ -873,7 +864,7 @@ class Pool {
             if (pending.length === 0 && this.inFlight.size === 0)
                 break;
             const triedUntil = Math.max(this.limit.triedUntil, pace.triedUntil);
-            const safe = now >= triedUntil && (this.letIn.at(-1)?.at ?? -Infinity) > this.turnedAwayAt;
+            const safe = now >= triedUntil && (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at;
             const alone = pending.at(-1)?.attemptsUsed !== 0 && this.inFlight.size === 0;
             const ready = pending.find((entry) => entry.notBefore <= now && (entry.attemptsUsed === 0 || safe || alone));
             if (ready !== undefined && ready.attemptsUsed < 2)
@@ -900,10 +891,9 @@ class Pool {
     }
     throttled(depth, waitMs, request, now) {
         request.turnedAway = now - request.sentAt < this.fastestMs / 2 ? 'at once' : 'held';
-        this.lastWaitMs = waitMs;
-        this.turnedAwayAt = now;
+        this.last429 = { at: now, waitMs };
         const { pace } = this;
-        const recent = now - Math.max(SECOND / 10, 4 * this.roundTripMs);
+        const recent = now - Math.max(SECOND / 10, 4 * (this.letIn.at(-1)?.ms ?? 0));
         const deep = this.letIn.some((admitted) => admitted.at >= recent && admitted.depth >= depth);
         if (depth > 1 && !deep) {
             if (!this.limit.down(depth - 1, now) || depth - 1 >= this.said.limit)
@@ -916,36 +906,35 @@ class Pool {
             return;
         pace.failed = Math.min(pace.failed, request.pace);
         const letIn = this.letInPerSecond(now);
-        while ((this.sentAt[0] ?? now) <= now - SECOND)
+        while (this.sentAt.length > 1 && (this.sentAt[0] ?? now) <= now - SECOND)
             this.sentAt.shift();
         const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now));
-        const half = Math.max(SLOWEST, Math.min(request.pace, sending) / 2);
-        const under = letIn === 0 ? half : letIn < request.pace ? UNDER * letIn : Infinity;
+        const half = Math.max(1, Math.min(request.pace, sending) / 2);
+        const under = letIn === 0 ? half : letIn < request.pace ? 0.9 * letIn : Infinity;
         if (!pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs()))
             return;
-        this.lastSentAt = Math.max(this.lastSentAt, now);
         if (!this.said.paced)
             this.log.info('The platform limits the rate of requests: sending revokes a little slower than it lets them in.');
         this.said.paced = true;
     }
     stepUp(now, pending) {
-        const lastBack = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now;
+        const back = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now;
         const since = Math.max(SECOND / 10, now - (this.letIn[0]?.at ?? now));
         const letIn = Math.max(this.letInPerSecond(now), (this.letIn.length * SECOND) / since);
-        if (now + this.lastWaitMs >= Math.max(lastBack, now + (pending.length * SECOND) / letIn))
+        if (now + this.last429.waitMs >= Math.max(back, now + (pending.length * SECOND) / letIn))
             return;
         const { limit, pace } = this;
         if (this.inFlight.size >= limit.value && limit.value < this.concurrency)
-            limit.up(limit.value + 1, now, 2 * this.roundTripMs);
+            limit.up(limit.value + 1, now, 2 * (this.letIn.at(-1)?.ms ?? 0));
         else if (this.nextSendAt() > now) {
             const near = pace.value >= 0.95 * pace.failed;
-            const halfway = Math.min(pace.value * FASTER, (pace.value + pace.failed) / 2);
-            if (pace.up(near ? pace.value * PAST : halfway, now, this.paceTrialMs()) && near)
+            const halfway = Math.min(pace.value * 1.5, (pace.value + pace.failed) / 2);
+            if (pace.up(near ? pace.value * 1.1 : halfway, now, this.paceTrialMs()) && near)
                 pace.failed = Infinity;
         }
     }
     nextSendAt() {
-        return this.lastSentAt + SECOND / this.pace.value;
+        return Math.max(this.sentAt.at(-1) ?? -Infinity, this.pace.downAt) + SECOND / this.pace.value;
     }
     paceTrialMs() {
         return Math.max(SECOND, (4 * SECOND) / this.pace.held);

@@ -16,12 +16,6 @@ type InFlight = { sentAt: number; pace: number; others: InFlight[]; answeredAt?:
 }
 
 const SECOND = 1_000
-/** After a 429 that shows a rate, the pace is this share of the rate the platform let in. */
-const UNDER = 0.9
-/** A step up of the pace goes this much faster at most; past a pace turned away, PAST. */
-const FASTER = 1.5
-const PAST = 1.1
-const SLOWEST = 1
 
 /**
  * Sends items as many at once and as fast as the platform lets in: a limit in flight and a pace
@@ -33,18 +27,18 @@ export class Pool {
   /** Requests a second; Infinity: not paced. */
   private readonly pace = new Learnt(Infinity)
   private readonly inFlight = new Set<InFlight>()
-  private lastSentAt = -Infinity
-  /** When requests were sent over the last second. */
+  /** When requests were sent over the last second, the last one at least. */
   private readonly sentAt: number[] = []
-  /** When, and at what depth, requests were let in: over the last second, the last four at least. */
-  private readonly letIn: { at: number; depth: number }[] = []
-  private turnedAwayAt = -Infinity
-  /** How long the last request let in took: how long a step of the limit takes to be answered. */
-  private roundTripMs = 0
+  /**
+   * When, at what depth and in how long a round trip requests were let in: over the last second,
+   * the last four at least. The last one's round trip is how long a step of the limit takes to
+   * be answered.
+   */
+  private readonly letIn: { at: number; depth: number; ms: number }[] = []
   /** The shortest round trip of a request let in: its way there, its work and its way back. */
   private fastestMs = Infinity
-  /** The wait the last 429 asked for: what a step up that fails costs its request. */
-  private lastWaitMs = SECOND
+  /** When the last 429 came, and the wait it asked for: what a step up that fails costs its request. */
+  private last429 = { at: -Infinity, waitMs: SECOND }
   private said = { limit: Infinity, paced: false }
 
   constructor(
@@ -77,7 +71,6 @@ export class Pool {
       const sentAt = clock.now()
       const request: InFlight = { sentAt, pace: pace.value, others: [...this.inFlight] }
       this.inFlight.add(request)
-      this.lastSentAt = sentAt
       this.sentAt.push(sentAt)
       try {
         const sent = await send(entry.item, entry.attemptsUsed)
@@ -87,17 +80,16 @@ export class Pool {
         // blurs that, a depth let in is the fewest, one turned away the most (one held counts).
         const known = Number.isFinite(this.fastestMs)
         const blur = known ? ('done' in sent ? 1 : -1) * (this.fastestMs / 4) : 0
-        const arrivedAt = known ? Math.max(request.sentAt, now - this.fastestMs) : request.sentAt
+        const arrivedAt = Math.max(request.sentAt, now - this.fastestMs) + blur
         const there = (other: InFlight) =>
           (other.turnedAway === undefined || (blur < 0 && other.turnedAway === 'held')) &&
-          (other.answeredAt ?? Infinity) > arrivedAt + blur
+          (other.answeredAt ?? Infinity) > arrivedAt
         const depth = 1 + request.others.filter(there).length
         if ('done' in sent) {
           results[entry.index] = sent.done
           if (sent.failed) return
-          this.letIn.push({ at: now, depth })
-          this.roundTripMs = now - request.sentAt
-          this.fastestMs = Math.min(this.fastestMs, this.roundTripMs)
+          this.letIn.push({ at: now, depth, ms: now - request.sentAt })
+          this.fastestMs = Math.min(this.fastestMs, now - request.sentAt)
           if (request.sentAt >= pace.downAt) pace.held = Math.max(pace.held, request.pace)
           return
         }
@@ -106,12 +98,11 @@ export class Pool {
         entry.attemptsUsed = attemptsUsed
         // Spread requests turned away together: 10 ms and a 40th of the wait, at most 100 ms.
         entry.notBefore = now + waitMs + clock.jitter() * Math.min(100, 10 + waitMs / 40)
-        const after = pending.findIndex(
-          (other) => other.attemptsUsed === 0 || other.notBefore > entry.notBefore,
-        )
+        const before = (other: typeof entry) =>
+          other.attemptsUsed !== 0 && other.notBefore <= entry.notBefore
         if (entry.notBefore >= now + deadline.remaining())
           results[entry.index] = left(entry.item, sent.throttled)
-        else pending.splice(after < 0 ? pending.length : after, 0, entry)
+        else pending.splice(pending.findLastIndex(before) + 1, 0, entry)
       } catch (error) {
         bug = { error }
       } finally {
@@ -129,7 +120,7 @@ export class Pool {
       const triedUntil = Math.max(this.limit.triedUntil, pace.triedUntil)
       // One turned away goes again once one got in after the last 429 and no step is tried, or
       // alone (those never sent find out first); none turned away twice is risked on a step.
-      const safe = now >= triedUntil && (this.letIn.at(-1)?.at ?? -Infinity) > this.turnedAwayAt
+      const safe = now >= triedUntil && (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at
       const alone = pending.at(-1)?.attemptsUsed !== 0 && this.inFlight.size === 0
       const ready = pending.find(
         (entry) => entry.notBefore <= now && (entry.attemptsUsed === 0 || safe || alone),
@@ -157,11 +148,10 @@ export class Pool {
 
   private throttled(depth: number, waitMs: number, request: InFlight, now: number): void {
     request.turnedAway = now - request.sentAt < this.fastestMs / 2 ? 'at once' : 'held'
-    this.lastWaitMs = waitMs
-    this.turnedAwayAt = now
+    this.last429 = { at: now, waitMs }
     const { pace } = this
     // The platform let as many in at once a moment ago: a rate turned this one away.
-    const recent = now - Math.max(SECOND / 10, 4 * this.roundTripMs)
+    const recent = now - Math.max(SECOND / 10, 4 * (this.letIn.at(-1)?.ms ?? 0))
     const deep = this.letIn.some((admitted) => admitted.at >= recent && admitted.depth >= depth)
     if (depth > 1 && !deep) {
       if (!this.limit.down(depth - 1, now) || depth - 1 >= this.said.limit) return
@@ -175,14 +165,15 @@ export class Pool {
     if (request.sentAt < pace.downAt) return
     pace.failed = Math.min(pace.failed, request.pace)
     const letIn = this.letInPerSecond(now)
-    // The pace it was sent at, or, unpaced, the rate sent at since the first of the last second.
-    while ((this.sentAt[0] ?? now) <= now - SECOND) this.sentAt.shift()
+    // Half the pace it was sent at, or, unpaced, the rate sent at since the first of the last
+    // second (one a second at the slowest); after some were let in, 90 % of their rate.
+    while (this.sentAt.length > 1 && (this.sentAt[0] ?? now) <= now - SECOND) this.sentAt.shift()
     const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now))
-    const half = Math.max(SLOWEST, Math.min(request.pace, sending) / 2)
-    const under = letIn === 0 ? half : letIn < request.pace ? UNDER * letIn : Infinity
-    // What it took of a platform's bucket comes back slowly: a gap from now, tried like a step.
+    const half = Math.max(1, Math.min(request.pace, sending) / 2)
+    const under = letIn === 0 ? half : letIn < request.pace ? 0.9 * letIn : Infinity
+    // What it took of a platform's bucket comes back slowly: a gap from now (nextSendAt), tried
+    // like a step.
     if (!pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs())) return
-    this.lastSentAt = Math.max(this.lastSentAt, now)
     if (!this.said.paced)
       this.log.info(
         'The platform limits the rate of requests: sending revokes a little slower than it lets them in.',
@@ -192,24 +183,27 @@ export class Pool {
 
   private stepUp(now: number, pending: readonly { attemptsUsed: number; notBefore: number }[]) {
     // When the last request turned away comes back: the throttled come first, soonest first.
-    const lastBack = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now
+    const back = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now
     // The work left at the rate let in since the first of the last second's (no estimate under it).
     const since = Math.max(SECOND / 10, now - (this.letIn[0]?.at ?? now))
     const letIn = Math.max(this.letInPerSecond(now), (this.letIn.length * SECOND) / since)
-    if (now + this.lastWaitMs >= Math.max(lastBack, now + (pending.length * SECOND) / letIn)) return
+    if (now + this.last429.waitMs >= Math.max(back, now + (pending.length * SECOND) / letIn)) return
     const { limit, pace } = this
     if (this.inFlight.size >= limit.value && limit.value < this.concurrency)
-      limit.up(limit.value + 1, now, 2 * this.roundTripMs)
+      limit.up(limit.value + 1, now, 2 * (this.letIn.at(-1)?.ms ?? 0))
     else if (this.nextSendAt() > now) {
+      // Halfway to the slowest pace turned away, 1.5 times as fast at most; near it (95 %), past
+      // it by 10 %, and it is forgotten.
       const near = pace.value >= 0.95 * pace.failed
-      const halfway = Math.min(pace.value * FASTER, (pace.value + pace.failed) / 2)
-      if (pace.up(near ? pace.value * PAST : halfway, now, this.paceTrialMs()) && near)
+      const halfway = Math.min(pace.value * 1.5, (pace.value + pace.failed) / 2)
+      if (pace.up(near ? pace.value * 1.1 : halfway, now, this.paceTrialMs()) && near)
         pace.failed = Infinity
     }
   }
 
+  /** A gap at the pace after the last request sent, or after the pace came down if later. */
   private nextSendAt(): number {
-    return this.lastSentAt + SECOND / this.pace.value
+    return Math.max(this.sentAt.at(-1) ?? -Infinity, this.pace.downAt) + SECOND / this.pace.value
   }
 
   private paceTrialMs(): number {
