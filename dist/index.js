@@ -781,6 +781,10 @@ class Learnt {
 
 
 const SECOND = 1_000;
+const UNDER = 0.9;
+const FASTER = 1.5;
+const PAST = 1.1;
+const SLOWEST = 1;
 class Pool {
     concurrency;
     clock;
@@ -909,8 +913,8 @@ class Pool {
         while (this.sentAt.length > 1 && (this.sentAt[0] ?? now) <= now - SECOND)
             this.sentAt.shift();
         const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now));
-        const half = Math.max(1, Math.min(request.pace, sending) / 2);
-        const under = letIn === 0 ? half : letIn < request.pace ? 0.9 * letIn : Infinity;
+        const half = Math.max(SLOWEST, Math.min(request.pace, sending) / 2);
+        const under = letIn === 0 ? half : letIn < request.pace ? UNDER * letIn : Infinity;
         if (!pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs()))
             return;
         if (!this.said.paced)
@@ -928,8 +932,8 @@ class Pool {
             limit.up(limit.value + 1, now, 2 * (this.letIn.at(-1)?.ms ?? 0));
         else if (this.nextSendAt() > now) {
             const near = pace.value >= 0.95 * pace.failed;
-            const halfway = Math.min(pace.value * 1.5, (pace.value + pace.failed) / 2);
-            if (pace.up(near ? pace.value * 1.1 : halfway, now, this.paceTrialMs()) && near)
+            const halfway = Math.min(pace.value * FASTER, (pace.value + pace.failed) / 2);
+            if (pace.up(near ? pace.value * PAST : halfway, now, this.paceTrialMs()) && near)
                 pace.failed = Infinity;
         }
     }

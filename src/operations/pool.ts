@@ -16,6 +16,12 @@ type InFlight = { sentAt: number; pace: number; others: InFlight[]; answeredAt?:
 }
 
 const SECOND = 1_000
+/** After a 429 that shows a rate, the pace is this share of the rate the platform let in. */
+const UNDER = 0.9
+/** A step up of the pace goes this much faster at most; past a pace turned away, PAST. */
+const FASTER = 1.5
+const PAST = 1.1
+const SLOWEST = 1
 
 /**
  * Sends items as many at once and as fast as the platform lets in: a limit in flight and a pace
@@ -165,12 +171,11 @@ export class Pool {
     if (request.sentAt < pace.downAt) return
     pace.failed = Math.min(pace.failed, request.pace)
     const letIn = this.letInPerSecond(now)
-    // Half the pace it was sent at, or, unpaced, the rate sent at since the first of the last
-    // second (one a second at the slowest); after some were let in, 90 % of their rate.
+    // The pace it was sent at, or, unpaced, the rate sent at since the first of the last second.
     while (this.sentAt.length > 1 && (this.sentAt[0] ?? now) <= now - SECOND) this.sentAt.shift()
     const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now))
-    const half = Math.max(1, Math.min(request.pace, sending) / 2)
-    const under = letIn === 0 ? half : letIn < request.pace ? 0.9 * letIn : Infinity
+    const half = Math.max(SLOWEST, Math.min(request.pace, sending) / 2)
+    const under = letIn === 0 ? half : letIn < request.pace ? UNDER * letIn : Infinity
     // What it took of a platform's bucket comes back slowly: a gap from now (nextSendAt), tried
     // like a step.
     if (!pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs())) return
@@ -192,11 +197,9 @@ export class Pool {
     if (this.inFlight.size >= limit.value && limit.value < this.concurrency)
       limit.up(limit.value + 1, now, 2 * (this.letIn.at(-1)?.ms ?? 0))
     else if (this.nextSendAt() > now) {
-      // Halfway to the slowest pace turned away, 1.5 times as fast at most; near it (95 %), past
-      // it by 10 %, and it is forgotten.
       const near = pace.value >= 0.95 * pace.failed
-      const halfway = Math.min(pace.value * 1.5, (pace.value + pace.failed) / 2)
-      if (pace.up(near ? pace.value * 1.1 : halfway, now, this.paceTrialMs()) && near)
+      const halfway = Math.min(pace.value * FASTER, (pace.value + pace.failed) / 2)
+      if (pace.up(near ? pace.value * PAST : halfway, now, this.paceTrialMs()) && near)
         pace.failed = Infinity
     }
   }
