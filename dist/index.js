@@ -2516,9 +2516,8 @@ function createWindow(create, at) {
     const until = lastSentAt + ahead + LATE_CREATE_MS + margin;
     return { since: sentAt + ahead - margin, until, clockKnown: onPlatform !== undefined };
 }
-function findCreated(tokens, create, platformTime) {
-    const { name, sentAt, id } = create;
-    const { since, until, clockKnown } = createWindow(create, platformTime);
+function findCreated(tokens, { name, sentAt, lastSentAt, id }, platformTime) {
+    const { since, until, clockKnown } = createWindow({ sentAt, lastSentAt }, platformTime);
     const candidates = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .newestFirst */ .ll)(tokens.filter((token) => {
         if (token.name !== name || token.state !== 'active')
             return false;
@@ -2540,9 +2539,8 @@ function findCreated(tokens, create, platformTime) {
             : undefined;
     return why === undefined ? { found: 'one', token: only } : { found: 'unsure', token: only, why };
 }
-function lookForSentence(create, platformTime) {
-    const { name, id } = create;
-    const since = new Date(createWindow(create, platformTime).since).toISOString();
+function lookForSentence({ name, sentAt, id }, platformTime) {
+    const since = new Date(createWindow({ sentAt }, platformTime).since).toISOString();
     const other = id === undefined ? '' : ` other than ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)({ id })}`;
     return `An active token named ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteName */ .AB)(name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
 }

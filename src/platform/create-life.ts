@@ -14,15 +14,14 @@ import type { PlatformTime } from './call-loop.js'
 export const CREATE_STATES = ['not sent', 'sent', 'created', 'refused', 'unknown'] as const
 
 /**
- * A create as recorded: its name, when it was first and last sent (the runner's clock; an
- * attempt written whole), its state, its token's id once known, whether an earlier attempt
- * got no answer (its token may land too), and when the token is revoked at the end
- * (revokeOnExit).
+ * A create as recorded: its name, when it was first and last sent (the runner's clock), its
+ * state, its token's id once known, whether an earlier attempt got no answer (its token may
+ * land too), and when the token is revoked at the end (revokeOnExit).
  */
 export interface CreateRecord {
   name: string
   sentAt: number
-  lastSentAt?: number
+  lastSentAt?: number | undefined
   state: (typeof CREATE_STATES)[number]
   id?: string
   lostEarlier?: boolean
@@ -72,10 +71,7 @@ export class CreateLife {
     context.record({ ...this.record })
   }
 
-  /**
-   * An attempt was written whole: from then on the platform may have made the token, until
-   * a while after the last one (createWindow).
-   */
+  /** An attempt was written whole: the platform may make the token until a while after the last. */
   readonly written = (): void => {
     const state = this.record.state === 'not sent' ? 'sent' : this.record.state
     this.change({ state, lastSentAt: this.context.clock.now() })
@@ -192,8 +188,7 @@ export const LATE_CREATE_MS = 60_000
 
 /**
  * When a token of this create was made, by the platform's clock: from the first send to the
- * last one, landed (LATE_CREATE_MS), give or take the clocks' margin. Outside it, another's:
- * a job that makes a token of the same name later is not robbed of it.
+ * last one landed, give or take the clocks' margin. Outside it, another's (a later job's).
  */
 export function createWindow(create: Pick<Create, 'sentAt' | 'lastSentAt'>, at: PlatformTime) {
   const { sentAt, lastSentAt = sentAt } = create
@@ -220,11 +215,10 @@ export type CreatedToken =
  */
 export function findCreated(
   tokens: readonly TokenRecord[],
-  create: Create,
+  { name, sentAt, lastSentAt, id }: Create,
   platformTime: PlatformTime,
 ): CreatedToken {
-  const { name, sentAt, id } = create
-  const { since, until, clockKnown } = createWindow(create, platformTime)
+  const { since, until, clockKnown } = createWindow({ sentAt, lastSentAt }, platformTime)
   const candidates = newestFirst(
     tokens.filter((token) => {
       if (token.name !== name || token.state !== 'active') return false
@@ -248,9 +242,8 @@ export function findCreated(
 }
 
 /** Where a token of this create would be (an active one of its name, made since), and that nobody has its value. */
-export function lookForSentence(create: Create, platformTime: PlatformTime) {
-  const { name, id } = create
-  const since = new Date(createWindow(create, platformTime).since).toISOString()
+export function lookForSentence({ name, sentAt, id }: Create, platformTime: PlatformTime) {
+  const since = new Date(createWindow({ sentAt }, platformTime).since).toISOString()
   const other = id === undefined ? '' : ` other than ${shortId({ id })}`
   return `An active token named ${quoteName(name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`
 }
