@@ -119,6 +119,19 @@ describe('CreateLife: each change of state recorded as it happens', () => {
     expect(lost.saved.at(-1)).toMatchObject({ state: 'unknown' })
   })
 
+  it('keeps an earlier lost answer when a later attempt’s token is found and accepted: the end looks for both', async () => {
+    const made = created({ id: '123e4567-e89b-42d3-a456-426614174000', tokenValue: 'eyJ.v' })
+    const lists = [[], [made]]
+    const life = context({ list: () => Promise.resolve(lists.shift() ?? []) })
+    life.create.written()
+    expect(await life.create.afterLostAnswer('POST x answered 502')).toBeUndefined()
+    life.create.written() // Sent again, and that answer is lost too: its token is in the list.
+    const found = await life.create.afterLostAnswer('POST x got no answer')
+    await life.create.accept(found ?? created(), REQUEST)
+    expect(life.saved.at(-1)).toMatchObject({ state: 'created', id: made.id, lostEarlier: true })
+    expect(life.log.lines.at(-1)).toContain('the post step looks for a token it may have made')
+  })
+
   it('a record that cannot be kept mid-create fails the create, revoking its token: nobody would', async () => {
     let writes = 0
     const record = () => {
