@@ -439,7 +439,7 @@ class CreateLife {
     }
     written = () => {
         const state = this.record.state === 'not sent' ? 'sent' : this.record.state;
-        this.change({ state, lastSentAt: this.context.clock.now() });
+        this.change({ state, lastInFlightAt: this.context.clock.now() });
     };
     async afterLostAnswer(failure) {
         const { record, context } = this;
@@ -447,7 +447,7 @@ class CreateLife {
         const fail = (why) => new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI(`${failure}; ${why}`);
         context.log.info(`${failure}. The token may have been created all the same: checking the list.`);
         const lostEarlier = record.state === 'unknown';
-        this.change({ state: 'unknown' });
+        this.change({ state: 'unknown', lastInFlightAt: context.clock.now() });
         const lookFor = lookForSentence(record, context.platformTime);
         const tokens = await context.list().catch((error) => {
             const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${(0,_shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .bD)(error)} ${lookFor}`;
@@ -509,7 +509,7 @@ class CreateLife {
         if ((0,_shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .isRefusal */ .vu)(status) || status === 429)
             this.change({ state: 'refused' });
         else if (state === 'sent')
-            this.change({ state: 'unknown' });
+            this.change({ state: 'unknown', lastInFlightAt: this.context.clock.now() });
     }
     change(to) {
         Object.assign(this.record, to);
@@ -525,15 +525,15 @@ const KNOWN_CLOCK_MARGIN_MS = 2_000;
 const UNKNOWN_CLOCK_MARGIN_MS = 60_000;
 const LATE_CREATE_MS = 60_000;
 function createWindow(create, at) {
-    const { sentAt, lastSentAt = sentAt } = create;
+    const { sentAt, lastInFlightAt = sentAt } = create;
     const onPlatform = at(sentAt);
     const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS;
     const ahead = (onPlatform ?? sentAt) - sentAt;
-    const until = lastSentAt + ahead + LATE_CREATE_MS + margin;
+    const until = lastInFlightAt + ahead + LATE_CREATE_MS + margin;
     return { since: sentAt + ahead - margin, until, clockKnown: onPlatform !== undefined };
 }
-function findCreated(tokens, { name, sentAt, lastSentAt, id }, platformTime) {
-    const { since, until, clockKnown } = createWindow({ sentAt, lastSentAt }, platformTime);
+function findCreated(tokens, { name, sentAt, lastInFlightAt, id }, platformTime) {
+    const { since, until, clockKnown } = createWindow({ sentAt, lastInFlightAt }, platformTime);
     const candidates = (0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .newestFirst */ .ll)(tokens.filter((token) => {
         if (token.name !== name || token.state !== 'active')
             return false;
@@ -1059,7 +1059,7 @@ var api = __nccwpck_require__(55);
 
 const CREATE = 'create';
 const TOKEN_FILE = 'tokenFile';
-const CREATE_FIELDS = (/* unused pure expression or super */ null && (['name', 'sentAt', 'lastSentAt', 'state', 'id', 'lostEarlier', 'when']));
+const CREATE_FIELDS = (/* unused pure expression or super */ null && (['name', 'sentAt', 'lastInFlightAt', 'state', 'id', 'lostEarlier', 'when']));
 class PostState {
     runner;
     constructor(runner) {
@@ -1076,13 +1076,13 @@ class PostState {
 }
 function readSavedCreate(runner) {
     const saved = ((0,api/* parseJson */.qF)(runner.getState(CREATE) || '{}') ?? {});
-    const { name, sentAt, lastSentAt, state, id, lostEarlier, when } = saved;
+    const { name, sentAt, lastInFlightAt, state, id, lostEarlier, when } = saved;
     if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt))
         return undefined;
     return {
         name,
         sentAt: sentAt,
-        ...(Number.isSafeInteger(lastSentAt) && { lastSentAt: lastSentAt }),
+        ...(Number.isSafeInteger(lastInFlightAt) && { lastInFlightAt: lastInFlightAt }),
         state: create_life/* CREATE_STATES */.Ir.find((known) => known === state) ?? 'unknown',
         ...(typeof id === 'string' && id !== '' && { id }),
         ...(lostEarlier === true && { lostEarlier }),
@@ -1418,8 +1418,8 @@ async function searchCreated(api, create, { clock, deadline, log }) {
         const created = tokens && (0,create_life/* findCreated */.it)(tokens, create, (at) => api.platformTime(at));
         if (created !== undefined && created.found !== 'none')
             return created;
-        const lastSent = create.lastSentAt ?? create.sentAt;
-        const landing = answered ? lastSent + create_life/* LATE_CREATE_MS */.n2 - clock.now() : Infinity;
+        const lastInFlight = create.lastInFlightAt ?? create.sentAt;
+        const landing = answered ? lastInFlight + create_life/* LATE_CREATE_MS */.n2 - clock.now() : Infinity;
         if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
             if (!answered)
                 throw failure;

@@ -14,14 +14,14 @@ import type { PlatformTime } from './call-loop.js'
 export const CREATE_STATES = ['not sent', 'sent', 'created', 'refused', 'unknown'] as const
 
 /**
- * A create as recorded: its name, when it was first and last sent (the runner's clock), its
- * state, its token's id once known, whether an earlier attempt got no answer (its token may
- * land too), and when the token is revoked at the end (revokeOnExit).
+ * A create as recorded: its name, when it was first sent and last in flight (written, or its
+ * answer lost; the runner's clock), its state, its token's id once known, whether an earlier
+ * attempt got no answer (its token may land too), when the token is revoked (revokeOnExit).
  */
 export interface CreateRecord {
   name: string
   sentAt: number
-  lastSentAt?: number | undefined
+  lastInFlightAt?: number | undefined
   state: (typeof CREATE_STATES)[number]
   id?: string
   lostEarlier?: boolean
@@ -29,7 +29,7 @@ export interface CreateRecord {
 }
 
 /** What finding a create's token reads of it: its name, when first and last sent, its token's id once known. */
-type Create = Pick<CreateRecord, 'name' | 'sentAt' | 'lastSentAt' | 'id'>
+type Create = Pick<CreateRecord, 'name' | 'sentAt' | 'lastInFlightAt' | 'id'>
 
 /**
  * A token this step made that nobody holds the value of (not handed on, or not the one asked
@@ -74,7 +74,7 @@ export class CreateLife {
   /** An attempt was written whole: the platform may make the token until a while after the last. */
   readonly written = (): void => {
     const state = this.record.state === 'not sent' ? 'sent' : this.record.state
-    this.change({ state, lastSentAt: this.context.clock.now() })
+    this.change({ state, lastInFlightAt: this.context.clock.now() })
   }
 
   /**
@@ -88,7 +88,7 @@ export class CreateLife {
     const fail = (why: string) => new RequestError(`${failure}; ${why}`)
     context.log.info(`${failure}. The token may have been created all the same: checking the list.`)
     const lostEarlier = record.state === 'unknown' // An earlier attempt's answer was lost too.
-    this.change({ state: 'unknown' })
+    this.change({ state: 'unknown', lastInFlightAt: context.clock.now() }) // In flight until now.
     const lookFor = lookForSentence(record, context.platformTime)
     const tokens = await context.list().catch((error: unknown) => {
       const unknown = `whether token ${name} was created is unknown, as listing the tokens failed too: ${messageOf(error)} ${lookFor}`
@@ -166,7 +166,8 @@ export class CreateLife {
     if (state === 'created' || state === 'unknown') return
     const status = error instanceof RequestError ? error.status : undefined
     if (isRefusal(status) || status === 429) this.change({ state: 'refused' })
-    else if (state === 'sent') this.change({ state: 'unknown' })
+    else if (state === 'sent')
+      this.change({ state: 'unknown', lastInFlightAt: this.context.clock.now() })
   }
 
   private change(to: Partial<CreateRecord>): void {
@@ -183,19 +184,19 @@ export class CreateLife {
 // answer's time on the way; without one, a minute (a self-hosted runner's clock drifts).
 const KNOWN_CLOCK_MARGIN_MS = 2_000
 const UNKNOWN_CLOCK_MARGIN_MS = 60_000
-/** How long after it was sent a create may still land: a platform still creating finishes within seconds. */
+/** How long after it was last in flight a create may still land: a platform still creating finishes within seconds. */
 export const LATE_CREATE_MS = 60_000
 
 /**
- * When a token of this create was made, by the platform's clock: from the first send to the
- * last one landed, give or take the clocks' margin. Outside it, another's (a later job's).
+ * When a token of this create was made, by the platform's clock: from the first send to a
+ * while after an attempt was last in flight, give or take the clocks' margin. Outside it, another's.
  */
-export function createWindow(create: Pick<Create, 'sentAt' | 'lastSentAt'>, at: PlatformTime) {
-  const { sentAt, lastSentAt = sentAt } = create
+export function createWindow(create: Pick<Create, 'sentAt' | 'lastInFlightAt'>, at: PlatformTime) {
+  const { sentAt, lastInFlightAt = sentAt } = create
   const onPlatform = at(sentAt)
   const margin = onPlatform === undefined ? UNKNOWN_CLOCK_MARGIN_MS : KNOWN_CLOCK_MARGIN_MS
   const ahead = (onPlatform ?? sentAt) - sentAt
-  const until = lastSentAt + ahead + LATE_CREATE_MS + margin
+  const until = lastInFlightAt + ahead + LATE_CREATE_MS + margin
   return { since: sentAt + ahead - margin, until, clockKnown: onPlatform !== undefined }
 }
 
@@ -215,10 +216,10 @@ export type CreatedToken =
  */
 export function findCreated(
   tokens: readonly TokenRecord[],
-  { name, sentAt, lastSentAt, id }: Create,
+  { name, sentAt, lastInFlightAt, id }: Create,
   platformTime: PlatformTime,
 ): CreatedToken {
-  const { since, until, clockKnown } = createWindow({ sentAt, lastSentAt }, platformTime)
+  const { since, until, clockKnown } = createWindow({ sentAt, lastInFlightAt }, platformTime)
   const candidates = newestFirst(
     tokens.filter((token) => {
       if (token.name !== name || token.state !== 'active') return false

@@ -6,7 +6,7 @@ import type { Runner } from '../runner/start.js'
 const CREATE = 'create'
 const TOKEN_FILE = 'tokenFile'
 /** A create record's fields, the only keys of what is saved. */
-const CREATE_FIELDS = ['name', 'sentAt', 'lastSentAt', 'state', 'id', 'lostEarlier', 'when']
+const CREATE_FIELDS = ['name', 'sentAt', 'lastInFlightAt', 'state', 'id', 'lostEarlier', 'when']
 
 /**
  * The one writer of the post step's state, in the main step: each fact is written the
@@ -37,12 +37,12 @@ export class PostState {
 export function readSavedCreate(runner: Pick<Runner, 'getState'>): CreateRecord | undefined {
   // Anything but an object (NOT_JSON too: what is not JSON) has none of these fields, and is not read.
   const saved = (parseJson(runner.getState(CREATE) || '{}') ?? {}) as Record<string, unknown>
-  const { name, sentAt, lastSentAt, state, id, lostEarlier, when } = saved
+  const { name, sentAt, lastInFlightAt, state, id, lostEarlier, when } = saved
   if (typeof name !== 'string' || name === '' || !Number.isSafeInteger(sentAt)) return undefined
   return {
     name,
     sentAt: sentAt as number,
-    ...(Number.isSafeInteger(lastSentAt) && { lastSentAt: lastSentAt as number }),
+    ...(Number.isSafeInteger(lastInFlightAt) && { lastInFlightAt: lastInFlightAt as number }),
     state: CREATE_STATES.find((known) => known === state) ?? 'unknown',
     ...(typeof id === 'string' && id !== '' && { id }),
     ...(lostEarlier === true && { lostEarlier }),

@@ -188,7 +188,7 @@ function notFound(create: CreateRecord, error: unknown, platformTime: TokenApi['
  */
 export async function searchCreated(
   api: Pick<TokenApi, 'listTokens' | 'platformTime'>,
-  create: Pick<CreateRecord, 'name' | 'sentAt' | 'lastSentAt' | 'id'>,
+  create: Pick<CreateRecord, 'name' | 'sentAt' | 'lastInFlightAt' | 'id'>,
   { clock, deadline, log }: { clock: Clock; deadline: Deadline; log: Logger },
 ): Promise<CreatedToken> {
   let failure: unknown // The last list's failure, when it may pass.
@@ -201,8 +201,8 @@ export async function searchCreated(
     const created = tokens && findCreated(tokens, create, (at) => api.platformTime(at))
     if (created !== undefined && created.found !== 'none') return created
     // Looked at again while the time allows, and no list answered or the create may still land.
-    const lastSent = create.lastSentAt ?? create.sentAt
-    const landing = answered ? lastSent + LATE_CREATE_MS - clock.now() : Infinity
+    const lastInFlight = create.lastInFlightAt ?? create.sentAt
+    const landing = answered ? lastInFlight + LATE_CREATE_MS - clock.now() : Infinity
     if (Math.min(landing, deadline.remaining()) <= LOOK_AGAIN_MS) {
       if (!answered) throw failure
       return { found: 'none' }

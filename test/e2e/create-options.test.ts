@@ -91,7 +91,7 @@ describe('revokeOnExit: the post step, as the runner runs it', () => {
     expect(JSON.parse(main.state.create ?? '')).toEqual({
       name: 'pr-123',
       sentAt: expect.any(Number),
-      lastSentAt: expect.any(Number),
+      lastInFlightAt: expect.any(Number),
       state: 'created',
       id: main.outputs.tokenId,
       lostEarlier: false,

@@ -58,7 +58,7 @@ describe('revokeOnExit leaves nothing behind when the create lost its answer (th
     expect(JSON.parse(main.state.create ?? '')).toEqual({
       name: 'pr-9',
       sentAt: expect.any(Number),
-      lastSentAt: expect.any(Number),
+      lastInFlightAt: expect.any(Number),
       state: 'unknown',
       when: 'always',
     })

@@ -136,7 +136,7 @@ describe('run: what create leaves for the post step', () => {
     expect(readSavedCreate(runner)).toEqual({
       ...create,
       state: 'created',
-      lastSentAt: clock.time,
+      lastInFlightAt: clock.time,
       id: TOKEN_ID,
     })
     // Every save before the first output.

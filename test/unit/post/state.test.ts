@@ -26,13 +26,13 @@ describe('PostState.create: a create’s record, saved whole each time it change
     const { runner, saved } = writes()
     const { create } = new PostState(runner)
     create({ ...SENDING, when: 'failure' })
-    create({ ...SENDING, when: 'failure', state: 'created', lastSentAt: SENT_AT + 9, id: ID })
+    create({ ...SENDING, when: 'failure', state: 'created', lastInFlightAt: SENT_AT + 9, id: ID })
     expect(saved.map(([key]) => key)).toEqual(['create', 'create'])
     expect(JSON.parse(saved[0]?.[1] ?? '')).toEqual({ ...SENDING, when: 'failure' })
     expect(readSavedCreate(runner)).toEqual({
       ...SENDING,
       state: 'created',
-      lastSentAt: SENT_AT + 9,
+      lastInFlightAt: SENT_AT + 9,
       id: ID,
       when: 'failure',
     })
@@ -73,7 +73,7 @@ describe('readSavedCreate: what the post step reads back', () => {
     expect(read(JSON.stringify({ ...SENDING, sentAt: 1.5 }))).toBeUndefined()
     expect(read(JSON.stringify({ ...SENDING, sentAt: '1' }))).toBeUndefined()
     // A last send that is not a whole time is left out: the window ends a minute after the first.
-    expect(read(JSON.stringify({ ...SENDING, lastSentAt: '1' }))).toEqual(SENDING)
+    expect(read(JSON.stringify({ ...SENDING, lastInFlightAt: '1' }))).toEqual(SENDING)
   })
 
   it('anything but failure revokes at every end of the job; lostEarlier is true only when true', () => {

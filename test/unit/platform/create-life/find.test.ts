@@ -122,7 +122,7 @@ describe('findCreated, without a Date header', () => {
 describe('findCreated: only what the create could have made, and not the one known', () => {
   // Sent again 5 min after the first send, the create lands within a minute of its last send:
   // a later token of the name is another's (a job that made one later), even the only one.
-  const resent = { ...PR7, lastSentAt: SENT_AT + 300_000 }
+  const resent = { ...PR7, lastInFlightAt: SENT_AT + 300_000 }
   const last = 300_000 + 60_000 + 2_000
 
   it('takes one made at the last moment it could land, and none made a second later', () => {
@@ -165,7 +165,7 @@ describe('createWindow', () => {
   })
 
   it('ends a minute to land and the clocks’ margin after the last send', () => {
-    const resent = { ...PR7, lastSentAt: SENT_AT + 60_000 }
+    const resent = { ...PR7, lastInFlightAt: SENT_AT + 60_000 }
     expect(createWindow(resent, skewed(5_000)).until).toBe(SENT_AT + 5_000 + 122_000)
     expect(createWindow(resent, noDate).until).toBe(SENT_AT + 180_000)
   })

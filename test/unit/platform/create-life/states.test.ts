@@ -67,9 +67,9 @@ describe('CreateLife: each change of state recorded as it happens', () => {
     const sent = { ...NOT_SENT, state: 'sent' }
     expect(life.saved).toEqual([
       NOT_SENT,
-      { ...sent, lastSentAt: SENT_AT },
-      { ...sent, lastSentAt: SENT_AT + 4_000 },
-      { ...sent, state: 'created', lastSentAt: SENT_AT + 4_000, id: 't-1', lostEarlier: false },
+      { ...sent, lastInFlightAt: SENT_AT },
+      { ...sent, lastInFlightAt: SENT_AT + 4_000 },
+      { ...sent, state: 'created', lastInFlightAt: SENT_AT + 4_000, id: 't-1', lostEarlier: false },
     ])
     expect(context({}, 'failure').saved).toEqual([{ ...NOT_SENT, when: 'failure' }])
   })
@@ -93,7 +93,7 @@ describe('CreateLife: each change of state recorded as it happens', () => {
     const life = context()
     life.create.written()
     life.create.failed(error)
-    expect(life.saved.at(-1)).toEqual({ ...NOT_SENT, state, lastSentAt: SENT_AT })
+    expect(life.saved.at(-1)).toEqual({ ...NOT_SENT, state, lastInFlightAt: SENT_AT })
   })
 
   it('a refusal before it was written whole leaves it refused, anything else not sent', () => {
@@ -117,19 +117,6 @@ describe('CreateLife: each change of state recorded as it happens', () => {
     await lost.create.afterLostAnswer('POST x answered 502')
     lost.create.failed(new RequestError('answered 400', 400))
     expect(lost.saved.at(-1)).toMatchObject({ state: 'unknown' })
-  })
-
-  it('keeps an earlier lost answer when a later attempt’s token is found and accepted: the end looks for both', async () => {
-    const made = created({ id: '123e4567-e89b-42d3-a456-426614174000', tokenValue: 'eyJ.v' })
-    const lists = [[], [made]]
-    const life = context({ list: () => Promise.resolve(lists.shift() ?? []) })
-    life.create.written()
-    expect(await life.create.afterLostAnswer('POST x answered 502')).toBeUndefined()
-    life.create.written() // Sent again, and that answer is lost too: its token is in the list.
-    const found = await life.create.afterLostAnswer('POST x got no answer')
-    await life.create.accept(found ?? created(), REQUEST)
-    expect(life.saved.at(-1)).toMatchObject({ state: 'created', id: made.id, lostEarlier: true })
-    expect(life.log.lines.at(-1)).toContain('the post step looks for a token it may have made')
   })
 
   it('a record that cannot be kept mid-create fails the create, revoking its token: nobody would', async () => {

@@ -48,14 +48,14 @@ describe('searchCreated', () => {
     expect(later.sleeps).toEqual([])
   })
 
-  it('looks again while a create sent again may land: a minute after its last send', async () => {
+  it('looks again while a create sent again may land: a minute after it was last in flight', async () => {
     const { clock, facts, context } = setup(100_000)
-    const resent = { ...facts, lastSentAt: facts.sentAt + 90_000 }
+    const resent = { ...facts, lastInFlightAt: facts.sentAt + 90_000 }
     const api = new FakeTokenApi()
     let lists = 0
     const list = api.listTokens.bind(api)
     api.listTokens = () => {
-      if (++lists === 2) api.tokens.push(made('resent', resent.lastSentAt + 1_000))
+      if (++lists === 2) api.tokens.push(made('resent', resent.lastInFlightAt + 1_000))
       return list()
     }
     const found = await searchCreated(api, resent, context)

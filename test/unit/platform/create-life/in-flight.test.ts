@@ -1,0 +1,62 @@
+// How long a create's token may still land: a while after an attempt was last in flight (written, or its answer lost), and every lost attempt kept in the record, so that the end looks for each token.
+import { describe, expect, it } from '@jest/globals'
+import { CreateLife, type CreateRecord } from '../../../../src/platform/create-life.js'
+import { DeadlineError } from '../../../../src/shared/errors.js'
+import type { TokenRecord } from '../../../../src/shared/records.js'
+import { FakeClock } from '../../../fixtures/clock.js'
+import { recordingRunner } from '../../../fixtures/runner.js'
+import { token } from '../../../fixtures/token-api.js'
+
+const SENT_AT = Date.UTC(2026, 10, 22, 12, 0, 0)
+const ID = '123e4567-e89b-42d3-a456-426614174000'
+/** The token of 'pr-1' the platform made `afterMs` after the first send. */
+const made = (afterMs: number) =>
+  token(ID, 'pr-1', 0, { createdAt: new Date(SENT_AT + afterMs).toISOString(), tokenValue: 'v' })
+
+/** A create of 'pr-1' whose lists answer `lists`, one each, then nothing. */
+function life(lists: TokenRecord[][]) {
+  const clock = new FakeClock(SENT_AT)
+  const saved: CreateRecord[] = []
+  const log = recordingRunner()
+  const create = new CreateLife('pr-1', 'always', {
+    clock,
+    log,
+    list: () => Promise.resolve(lists.shift() ?? []),
+    platformTime: (at) => at,
+    revoke: () => Promise.resolve(),
+    record: (record) => saved.push(record),
+  })
+  return { create, clock, saved, log }
+}
+
+describe('a lost answer: in flight until it was known lost', () => {
+  it('finds a token a slow platform made a minute after the write, its answer lost later still', async () => {
+    // Written at 0; the proxy gave up at 65 s (504); the platform made the token at 100 s.
+    const { create, clock, saved } = life([[made(100_000)]])
+    create.written()
+    clock.advance(130_000)
+    expect(await create.afterLostAnswer('POST x answered 504')).toMatchObject({ id: ID })
+    expect(saved.at(-1)).toMatchObject({ state: 'created', lastInFlightAt: SENT_AT + 130_000 })
+  })
+
+  it('records when an attempt cut off by the deadline was last in flight', () => {
+    const { create, clock, saved } = life([])
+    create.written()
+    clock.advance(30_000)
+    create.failed(new DeadlineError('ran out while it waited', undefined, true))
+    expect(saved.at(-1)).toMatchObject({ state: 'unknown', lastInFlightAt: SENT_AT + 30_000 })
+  })
+})
+
+describe('two lost answers', () => {
+  it('keep the earlier one when a later attempt’s token is found and accepted: the end looks for both', async () => {
+    const { create, saved, log } = life([[], [made(500)]])
+    create.written()
+    expect(await create.afterLostAnswer('POST x answered 502')).toBeUndefined()
+    create.written() // Sent again, and that answer is lost too: its token is in the list.
+    const found = await create.afterLostAnswer('POST x got no answer')
+    await create.accept(found ?? made(500), 'POST x')
+    expect(saved.at(-1)).toMatchObject({ state: 'created', id: ID, lostEarlier: true })
+    expect(log.lines.at(-1)).toContain('the post step looks for a token it may have made')
+  })
+})
