@@ -28,7 +28,7 @@ export interface CreateRecord {
   when: RevokeOnExit
 }
 
-/** What finding a create's token reads of it: its name, when first and last sent, its token's id once known. */
+/** What finding a create's token reads of it: its name, when first sent and last in flight, its id once known. */
 type Create = Pick<CreateRecord, 'name' | 'sentAt' | 'lastInFlightAt' | 'id'>
 
 /**
@@ -187,10 +187,7 @@ const UNKNOWN_CLOCK_MARGIN_MS = 60_000
 /** How long after it was last in flight a create may still land: a platform still creating finishes within seconds. */
 export const LATE_CREATE_MS = 60_000
 
-/**
- * When a token of this create was made, by the platform's clock: from the first send to a
- * while after an attempt was last in flight, give or take the clocks' margin. Outside it, another's.
- */
+/** When this create's token was made, on the platform's clock: from its first send to a while after it was last in flight, give or take the clocks' margin; outside it, another's. */
 export function createWindow(create: Pick<Create, 'sentAt' | 'lastInFlightAt'>, at: PlatformTime) {
   const { sentAt, lastInFlightAt = sentAt } = create
   const onPlatform = at(sentAt)
