@@ -991,8 +991,11 @@ async function cleanup(client, task, { clock, log, deadline }) {
     const unsent = (_, throttle) => {
         if (throttle === undefined)
             return undefined;
-        const why = `${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`;
-        return { error: new errors/* RequestError */.GI(why, 429) };
+        const cause = deadline.cause();
+        const end = cause.by === 'cancel'
+            ? `${(0,time/* stopped */.ce)(cause)} before its wait ended`
+            : `Its wait ends after ${deadline.describe()} does`;
+        return { error: new errors/* RequestError */.GI(`${throttle.why} ${end}: run the cleanup again later.`, 429) };
     };
     const ends = task.dryRun
         ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))
@@ -1045,9 +1048,9 @@ async function settleEnds(client, ends, { clock, deadline, slowestMs }) {
         if ('unsettled' in end)
             return settled.shift();
         const found = tokens && (0,shared_records/* findById */.uz)(tokens, end.tokenId);
-        if (found === undefined)
-            return 'unknown';
-        return found.state === 'revoked' ? { token: found, alreadyRevoked: false } : undefined;
+        if (found?.state === 'revoked')
+            return { token: found, alreadyRevoked: false };
+        return found?.state === 'active' ? undefined : 'unknown';
     });
 }
 

@@ -1,6 +1,6 @@
 // The cleanup operation: revoke what the plan selects, at the platform's pace, and settle the refusals.
 import type { Logger } from '../shared/text.js'
-import { agesNow, type Clock, type Deadline } from '../shared/time.js'
+import { agesNow, type Clock, type Deadline, stopped } from '../shared/time.js'
 import type { CleanupTask } from '../inputs/read.js'
 import { settleRefusals, type Settled, type TokenApi } from '../platform/client.js'
 import {
@@ -68,12 +68,16 @@ export async function cleanup(
       return { done: unsettled ? { tokenId, unsettled: error } : { error }, failed: true }
     }
   }
-  // Not sent again, its 429's wait outlasting the time left: not revoked, with what the 429
-  // said. Never sent: left.
+  // Not sent again, its 429's wait outlasting the time left (or a cancel ending it): not
+  // revoked, with what the 429 said. Never sent: left.
   const unsent = (_: TokenRecord, throttle?: { why: string }): End => {
     if (throttle === undefined) return undefined
-    const why = `${throttle.why} Its wait ends after ${deadline.describe()} does: run the cleanup again later.`
-    return { error: new RequestError(why, 429) }
+    const cause = deadline.cause()
+    const end =
+      cause.by === 'cancel'
+        ? `${stopped(cause)} before its wait ended`
+        : `Its wait ends after ${deadline.describe()} does`
+    return { error: new RequestError(`${throttle.why} ${end}: run the cleanup again later.`, 429) }
   }
   const ends: End[] = task.dryRun
     ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))
@@ -150,7 +154,8 @@ async function settleEnds(
     if (end === undefined || !('unsure' in end || 'unsettled' in end)) return end
     if ('unsettled' in end) return settled.shift()
     const found = tokens && findById(tokens, end.tokenId)
-    if (found === undefined) return 'unknown'
-    return found.state === 'revoked' ? { token: found, alreadyRevoked: false } : undefined
+    if (found?.state === 'revoked') return { token: found, alreadyRevoked: false }
+    // Still active: left. Not listed, or in a state the action does not know: who can tell.
+    return found?.state === 'active' ? undefined : 'unknown'
   })
 }

@@ -93,6 +93,29 @@ describe('cleanup when totalTimeout runs out', () => {
       expect([result.notRevoked, result.unknown]).toEqual([[], []])
     })
 
+    it('reports it unknown when the list shows it in a state the action does not know, or not at all', async () => {
+      for (const [state, listed] of [
+        ['revoking', true],
+        ['active', false],
+      ] as const) {
+        const api = new FakeTokenApi(many(2))
+        api.revokes.set('t0', cutOff)
+        api.hold = (id) => {
+          if (id !== 't0') return Promise.resolve()
+          if (listed) Object.assign(api.tokens[0] ?? {}, { state })
+          else api.tokens.splice(0, 1)
+          return Promise.resolve()
+        }
+        const result = await cleanup(api, task(), context())
+        expect(result.unknown.map((t) => t.id)).toEqual(['t0'])
+        expect([result.left, result.notRevoked, result.revoked.map((t) => t.id)]).toEqual([
+          [],
+          [],
+          ['t1'],
+        ])
+      }
+    })
+
     it('reports it unknown when that list fails: it may have been revoked', async () => {
       const api = new FakeTokenApi(many(2))
       api.revokes.set('t0', cutOff)
@@ -147,6 +170,19 @@ describe('cleanup when totalTimeout runs out', () => {
     expect(result.left).toEqual([])
     // Not "totalTimeout ran out": it had not.
     expect(stepFailure(done(result, asked))).not.toMatch(/ran out/)
+  })
+
+  it("after a cancel, says the cancel ended a throttled revoke's wait, not totalTimeout", async () => {
+    const { api, ctx } = slowRevokes(2, 800, 60_000)
+    api.nextRevokes.push(throttled(1, 1000))
+    api.hold = (id) => {
+      if (id === 't0') ctx.deadline.cancel('SIGINT')
+      return Promise.resolve()
+    }
+    const result = await cleanup(api, task({ concurrency: 1 }), ctx)
+    expect(result.notRevoked.map(({ reason }) => reason)).toEqual([
+      'POST /revoke answered 429 Too Many Requests. The step was cancelled (SIGINT) before its wait ended: run the cleanup again later.',
+    ])
   })
 
   it('sends a throttled revoke again after its wait when the budget allows it', async () => {
