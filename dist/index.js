@@ -992,9 +992,8 @@ async function cleanup(client, task, { clock, log, deadline }) {
         if (throttle === undefined)
             return undefined;
         const cause = deadline.cause();
-        const end = cause.by === 'cancel'
-            ? `${(0,time/* stopped */.ce)(cause)} before its wait ended`
-            : `Its wait ends after ${deadline.describe()} does`;
+        const cancelled = cause.by === 'cancel' && `${(0,time/* stopped */.ce)(cause)} before its wait ended`;
+        const end = cancelled || `Its wait ends after ${deadline.describe()} does`;
         return { error: new errors/* RequestError */.GI(`${throttle.why} ${end}: run the cleanup again later.`, 429) };
     };
     const ends = task.dryRun
@@ -2490,12 +2489,13 @@ class CreateLife {
     }
     failed(error) {
         const { state } = this.record;
-        if (state === 'created' || state === 'unknown')
-            return;
         const status = error instanceof _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI ? error.status : undefined;
-        if ((0,_shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .isRefusal */ .vu)(status) || status === 429)
+        const refused = state !== 'unknown' && ((0,_shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .isRefusal */ .vu)(status) || status === 429);
+        if (state === 'created')
+            return;
+        if (refused)
             this.change({ state: 'refused' });
-        else if (state === 'sent')
+        else if (state === 'sent' || state === 'unknown')
             this.change({ state: 'unknown', lastInFlightAt: this.context.clock.now() });
     }
     change(to) {

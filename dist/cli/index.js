@@ -906,12 +906,13 @@ class CreateLife {
     }
     failed(error) {
         const { state } = this.record;
-        if (state === 'created' || state === 'unknown')
-            return;
         const status = error instanceof RequestError ? error.status : undefined;
-        if (isRefusal(status) || status === 429)
+        const refused = state !== 'unknown' && (isRefusal(status) || status === 429);
+        if (state === 'created')
+            return;
+        if (refused)
             this.change({ state: 'refused' });
-        else if (state === 'sent')
+        else if (state === 'sent' || state === 'unknown')
             this.change({ state: 'unknown', lastInFlightAt: this.context.clock.now() });
     }
     change(to) {
@@ -2891,9 +2892,8 @@ async function cleanup(client, task, { clock, log, deadline }) {
         if (throttle === undefined)
             return undefined;
         const cause = deadline.cause();
-        const end = cause.by === 'cancel'
-            ? `${stopped(cause)} before its wait ended`
-            : `Its wait ends after ${deadline.describe()} does`;
+        const cancelled = cause.by === 'cancel' && `${stopped(cause)} before its wait ended`;
+        const end = cancelled || `Its wait ends after ${deadline.describe()} does`;
         return { error: new RequestError(`${throttle.why} ${end}: run the cleanup again later.`, 429) };
     };
     const ends = task.dryRun

@@ -503,12 +503,13 @@ class CreateLife {
     }
     failed(error) {
         const { state } = this.record;
-        if (state === 'created' || state === 'unknown')
-            return;
         const status = error instanceof _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RequestError */ .GI ? error.status : undefined;
-        if ((0,_shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .isRefusal */ .vu)(status) || status === 429)
+        const refused = state !== 'unknown' && ((0,_shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .isRefusal */ .vu)(status) || status === 429);
+        if (state === 'created')
+            return;
+        if (refused)
             this.change({ state: 'refused' });
-        else if (state === 'sent')
+        else if (state === 'sent' || state === 'unknown')
             this.change({ state: 'unknown', lastInFlightAt: this.context.clock.now() });
     }
     change(to) {

@@ -73,10 +73,8 @@ export async function cleanup(
   const unsent = (_: TokenRecord, throttle?: { why: string }): End => {
     if (throttle === undefined) return undefined
     const cause = deadline.cause()
-    const end =
-      cause.by === 'cancel'
-        ? `${stopped(cause)} before its wait ended`
-        : `Its wait ends after ${deadline.describe()} does`
+    const cancelled = cause.by === 'cancel' && `${stopped(cause)} before its wait ended`
+    const end = cancelled || `Its wait ends after ${deadline.describe()} does`
     return { error: new RequestError(`${throttle.why} ${end}: run the cleanup again later.`, 429) }
   }
   const ends: End[] = task.dryRun

@@ -160,13 +160,14 @@ export class CreateLife {
     throw new RequestError(`${mismatch} ${await revokeUnheld(context.revoke, token)}`)
   }
 
-  /** The create failed: a refusal leaves nothing; anything else written may have made the token. */
+  /** The create failed: a refusal leaves nothing; anything else written may have made the token, in flight until now. */
   failed(error: unknown): void {
     const { state } = this.record
-    if (state === 'created' || state === 'unknown') return
     const status = error instanceof RequestError ? error.status : undefined
-    if (isRefusal(status) || status === 429) this.change({ state: 'refused' })
-    else if (state === 'sent')
+    const refused = state !== 'unknown' && (isRefusal(status) || status === 429)
+    if (state === 'created') return
+    if (refused) this.change({ state: 'refused' })
+    else if (state === 'sent' || state === 'unknown')
       this.change({ state: 'unknown', lastInFlightAt: this.context.clock.now() })
   }
 

@@ -1,7 +1,7 @@
 // How long a create's token may still land: a while after an attempt was last in flight (written, or its answer lost), and every lost attempt kept in the record, so that the end looks for each token.
 import { describe, expect, it } from '@jest/globals'
 import { CreateLife, type CreateRecord } from '../../../../src/platform/create-life.js'
-import { DeadlineError } from '../../../../src/shared/errors.js'
+import { DeadlineError, RequestError } from '../../../../src/shared/errors.js'
 import type { TokenRecord } from '../../../../src/shared/records.js'
 import { FakeClock } from '../../../fixtures/clock.js'
 import { recordingRunner } from '../../../fixtures/runner.js'
@@ -45,6 +45,28 @@ describe('a lost answer: in flight until it was known lost', () => {
     clock.advance(30_000)
     create.failed(new DeadlineError('ran out while it waited', undefined, true))
     expect(saved.at(-1)).toMatchObject({ state: 'unknown', lastInFlightAt: SENT_AT + 30_000 })
+  })
+
+  it('moves on when a resend after a lost answer is cut off too: it was in flight until then', async () => {
+    const { create, clock, saved } = life([[]])
+    create.written()
+    expect(await create.afterLostAnswer('POST x answered 502')).toBeUndefined()
+    clock.advance(1_000)
+    create.written() // Sent again; cut off 30 s later, its answer never came.
+    clock.advance(30_000)
+    create.failed(new DeadlineError('ran out while it waited', undefined, true))
+    expect(saved.at(-1)).toMatchObject({ state: 'unknown', lastInFlightAt: SENT_AT + 31_000 })
+  })
+
+  it('leaves a refused create refused, and one never written not sent', () => {
+    const refused = life([])
+    refused.create.written()
+    refused.create.failed(new RequestError('answered 400', 400))
+    refused.create.failed(new DeadlineError('ran out', undefined, true))
+    expect(refused.saved.at(-1)).toMatchObject({ state: 'refused', lastInFlightAt: SENT_AT })
+    const never = life([])
+    never.create.failed(new DeadlineError('ran out before it was sent', undefined, false))
+    expect(never.saved).toHaveLength(1)
   })
 })
 
