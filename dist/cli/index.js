@@ -3889,6 +3889,8 @@ function checkDestination(own) {
             throw usage(`--${flag}`, `must be ${what}; got ${quote(own[flag])}.`);
 }
 function checkVariable(flag, name) {
+    if (name !== undefined && Object.values(ENVIRONMENT).includes(name.toUpperCase()))
+        throw usage(`--${flag}`, `must not be ${name}: gateway-token reads its connection from it.`);
     try {
         if (name !== undefined && !readEnvName(name))
             throw usage(`--${flag}`, 'needs a value.');

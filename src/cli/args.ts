@@ -157,8 +157,11 @@ function checkDestination(own: Record<string, string>) {
       throw usage(`--${flag}`, `must be ${what}; got ${quote(own[flag])}.`)
 }
 
-/** exec's variable for the token: a name envName allows (never PATH, NODE_OPTIONS...), not empty. */
+/** exec's variable for the token: a name envName allows (never PATH, NODE_OPTIONS...), none of the connection's, not empty. */
 function checkVariable(flag: string, name: string | undefined) {
+  // The connection's own: COMMAND never gets the client secret, nor the token in its place.
+  if (name !== undefined && Object.values(ENVIRONMENT).includes(name.toUpperCase()))
+    throw usage(`--${flag}`, `must not be ${name}: gateway-token reads its connection from it.`)
   try {
     if (name !== undefined && !readEnvName(name)) throw usage(`--${flag}`, 'needs a value.')
   } catch (error) {

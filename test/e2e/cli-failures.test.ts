@@ -65,6 +65,9 @@ describe('gateway-token: the operation failed, exit 1', () => {
     const refused = await cli(['list'], { PLATFORM_CLIENT_SECRET: 'cs_wrong-secret-0123456789' })
     expect([refused.code, refused.stdout]).toEqual([1, ''])
     expect(refused.stderr).toMatch(/^error: list failed: authentication was refused/)
+    // One request, refused, and not one more: no retry of a refusal, no API call without a token.
+    expect(platform().requestLines('api')).toEqual([])
+    expect(platform().requestLines('auth')).toHaveLength(1)
     expectNoSecrets(refused, ['cs_wrong-secret-0123456789', ...platform().secrets()])
     expectNoRunnerCommands(refused)
 

@@ -286,6 +286,21 @@ describe('Jenkins, or any shell: exec -- helm upgrade', () => {
     expectKeptSecret(built.calls, [built], [value])
   })
 
+  it('leaves the tokens of earlier builds to the cleanup the recipe names, which keeps two: a build that overlaps keeps its own', async () => {
+    platform().seed({ name: 'mediator-production', ageMs: 86_400_000 })
+    for (let i = 0; i < 2; i++) expect((await build()).code).toBe(0)
+    const { env, dir } = machine()
+    const cleanup = ['gateway-token', 'cleanup', '--name', 'mediator-production', '--keep', '2']
+    const jenkins = cliDoc.slice(cliDoc.indexOf('### Jenkins, or any shell: `exec`'))
+    expect(jenkins).toContain(`\`${cleanup.join(' ')}\``)
+    expect((await run(cleanup, env, dir)).code).toBe(0)
+    expect(tokensNamed('mediator-production').map((t) => t.state)).toEqual([
+      'revoked',
+      'active',
+      'active',
+    ])
+  })
+
   it("revokes the token when the deploy failed, and exits with helm's code", async () => {
     const built = await build({ FAKE_TOOLS_FAIL: 'helm upgrade' })
     expect(built.code).toBe(1)

@@ -117,6 +117,12 @@ describe('readArgs: the client secret is never a flag', () => {
     expect(refusal(exec('--token-file-env='))).toBe('--token-file-env needs a value.')
     expect(refusal(exec('--token-file-env', 'PATH'))).toMatch(/^--token-file-env must not be PATH/)
     expect(refusal(exec('--env', 'NODE_OPTIONS'))).toMatch(/^--env must not be NODE_OPTIONS/)
+    expect(refusal(exec('--env', 'PLATFORM_CLIENT_SECRET'))).toBe(
+      '--env must not be PLATFORM_CLIENT_SECRET: gateway-token reads its connection from it.',
+    )
+    expect(refusal(exec('--token-file-env', 'platform_api_url'))).toMatch(
+      /^--token-file-env must not be platform_api_url/,
+    )
     expect(read(exec('--token-file-env', 'TOKEN_FILE')).own['token-file-env']).toBe('TOKEN_FILE')
   })
 
@@ -179,6 +185,23 @@ describe('readArgs: what it refuses, naming the flag', () => {
     [
       ['create', '--name', 'n', '--print-value', '--revoke-on-exit', 'never'],
       '--revoke-on-exit is not a flag of gateway-token create. See gateway-token --help.',
+    ],
+    // The inputs a terminal's own flags stand for, and the one the command names.
+    [
+      ['create', '--name', 'n', '--env', 'T'],
+      '--env is not a flag of gateway-token create. See gateway-token --help.',
+    ],
+    [
+      ['create', '--name', 'n', '--write-token-file'],
+      '--write-token-file is not a flag of gateway-token create. See gateway-token --help.',
+    ],
+    [
+      ['exec', '--name', 'n', '--write-token-file', '--', 'x'],
+      '--write-token-file is not a flag of gateway-token exec. See gateway-token --help.',
+    ],
+    [
+      ['list', '--operation', 'revoke'],
+      '--operation is not a flag of gateway-token list. See gateway-token --help.',
     ],
     [['list', '--name'], '--name needs a value.'],
     [['exec', '--name', 'n'], 'COMMAND is required after --: what exec runs with the token.'],
