@@ -7,18 +7,20 @@ import { run } from '../../../src/main.js'
 import { readSavedCreate } from '../../../src/post/state.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { PROJECT_ID } from '../../fixtures/inputs.js'
-import { API, AUTH, AUTH_PATH, record, TOKEN_ID, useNock } from '../../fixtures/nock-platform.js'
-import { fileError, recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
+import {
+  API,
+  AUTH,
+  AUTH_PATH,
+  connectedRunner,
+  record,
+  TOKEN_ID,
+  useNock,
+} from '../../fixtures/nock-platform.js'
+import { fileError, type RecordingRunner } from '../../fixtures/runner.js'
 
 let runner: RecordingRunner
 function given(inputs: Record<string, string>) {
-  runner = recordingRunner({
-    clientId: 'id',
-    clientSecret: 'the-client-secret',
-    baseUrl: API,
-    authUrl: AUTH,
-    ...inputs,
-  })
+  runner = connectedRunner(inputs)
 }
 
 /** Records each saveState and setOutput call, in order, as well as doing it. */

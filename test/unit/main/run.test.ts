@@ -3,18 +3,19 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { failureMessage, run } from '../../../src/main.js'
-import { API, AUTH, AUTH_PATH, record, useNock } from '../../fixtures/nock-platform.js'
+import {
+  API,
+  AUTH,
+  AUTH_PATH,
+  connectedRunner,
+  record,
+  useNock,
+} from '../../fixtures/nock-platform.js'
 import { recordingRunner, type RecordingRunner } from '../../fixtures/runner.js'
 
 let runner: RecordingRunner
 function given(inputs: Record<string, string>) {
-  runner = recordingRunner({
-    clientId: 'id',
-    clientSecret: 'the-client-secret',
-    baseUrl: API,
-    authUrl: AUTH,
-    ...inputs,
-  })
+  runner = connectedRunner(inputs)
 }
 
 useNock()

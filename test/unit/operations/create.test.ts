@@ -3,7 +3,7 @@ import { ActionError, RequestError } from '../../../src/shared/errors.js'
 import { create, handOnFailed } from '../../../src/operations/create.js'
 import type { CreateOptions } from '../../../src/platform/client.js'
 import type { TokenRecord } from '../../../src/shared/records.js'
-import { created as result, createTask as task, created, createTask } from '../../fixtures/done.js'
+import { created as result, createTask as task } from '../../fixtures/done.js'
 import { FakeTokenApi, token, answeringApi as api } from '../../fixtures/token-api.js'
 import { failedStep, pinMessages, thrown } from '../../fixtures/golden.js'
 import { TOKEN_ID } from '../../fixtures/inputs.js'
@@ -161,7 +161,7 @@ pinMessages('create', [
     situation: 'ifExists: fail, and a token of that name is active',
     message: () =>
       failedStep('create', () =>
-        create(api([token('newest', 'ci-deploy', 1)]), createTask({ ifExists: 'fail' })),
+        create(api([token('newest', 'ci-deploy', 1)]), task({ ifExists: 'fail' })),
       ),
     expected:
       "create failed: an active token named 'ci-deploy' exists already: newest, created 2026-11-21T00:00:00.000Z, and ifExists is fail.",
@@ -172,7 +172,7 @@ pinMessages('create', [
       thrown(() =>
         create(
           api([token('a', 'ci-deploy', 1, { tokenValue: undefined })]),
-          createTask({ ifExists: 'reuse' }),
+          task({ ifExists: 'reuse' }),
         ),
       ),
     expected:
@@ -182,9 +182,9 @@ pinMessages('create', [
     situation: 'a new token whose value could not be written to GITHUB_OUTPUT',
     message: () =>
       failedStep('create', async () => {
-        const result = created(token(TOKEN_ID, 'pr-1', 0))
+        const made = result(token(TOKEN_ID, 'pr-1', 0))
         const full = fileError('GITHUB_OUTPUT', 'ENOSPC: no space left on device, write')
-        throw await handOnFailed(api([]), result, full)
+        throw await handOnFailed(api([]), made, full)
       }),
     expected: `create failed: could not write GITHUB_OUTPUT: ENOSPC: no space left on device, write. The value of the new gateway token 'pr-1' (${TOKEN_ID}) was not handed on. It was revoked at once.`,
   },

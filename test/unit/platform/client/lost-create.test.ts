@@ -16,10 +16,9 @@ import {
 } from '../../../fixtures/nock-platform.js'
 import type { CreateRecord } from '../../../../src/platform/create-life.js'
 
-useNock()
+import { isoAt as at } from '../../../fixtures/clock.js'
 
-/** An ISO time `ms` after the fake clock's start. */
-const at = (ms: number) => new Date(Date.UTC(2026, 10, 22, 12, 0, 0) + ms).toISOString()
+useNock()
 
 describe('PlatformClient under faults', () => {
   describe('create never makes two tokens', () => {

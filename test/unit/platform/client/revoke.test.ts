@@ -17,10 +17,9 @@ import {
 } from '../../../fixtures/nock-platform.js'
 import { UnsettledRevokeError } from '../../../../src/shared/errors.js'
 
-useNock()
+import { isoAt as at } from '../../../fixtures/clock.js'
 
-/** An ISO time `ms` after the fake clock's start. */
-const at = (ms: number) => new Date(Date.UTC(2026, 10, 22, 12, 0, 0) + ms).toISOString()
+useNock()
 
 describe('PlatformClient under faults', () => {
   describe('revoke is idempotent', () => {
