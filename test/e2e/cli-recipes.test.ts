@@ -74,6 +74,18 @@ function expectKeptSecret(
 const tokensNamed = (name: string) =>
   [...platform().tokens.values()].filter((token) => token.name === name)
 
+/** Yesterday's deploy, then two today: the cleanup named after heading `at` keeps both new ones (one may be an overlapping run's). */
+async function expectCleanupKeepsTwo(deploy: () => Promise<{ code: number | null }>, at: string) {
+  platform().seed({ name: 'mediator-production', ageMs: 86_400_000 })
+  for (let i = 0; i < 2; i++) expect((await deploy()).code).toBe(0)
+  const { env, dir } = machine()
+  const cleanup = ['gateway-token', 'cleanup', '--name', 'mediator-production', '--keep', '2']
+  expect(cliDoc.slice(cliDoc.indexOf(at))).toContain(`\`${cleanup.join(' ')}\``)
+  expect((await run(cleanup, env, dir)).code).toBe(0)
+  const states = ['revoked', 'active', 'active']
+  expect(tokensNamed('mediator-production').map((t) => t.state)).toEqual(states)
+}
+
 describe('docs/CLI.md: the recipes, run as they are', () => {
   it('has the three recipes this test runs, each under its heading', () => {
     const headings = [...cliDoc.matchAll(/^### (.+)$/gm)].map((m) => m[1])
@@ -233,20 +245,8 @@ describe('ArgoCD: a PreSync hook Job (--k8s-secret | kubectl apply)', () => {
     expectKeptSecret(synced.calls, [synced], [value])
   })
 
-  it('leaves the tokens of earlier syncs to the cleanup the recipe names, which keeps the two newest', async () => {
-    // A sync of yesterday's; then two today, in the same second: the cleanup keeps both.
-    platform().seed({ name: 'mediator-production', ageMs: 86_400_000 })
-    for (let i = 0; i < 2; i++) expect((await sync()).code).toBe(0)
-    const { env, dir } = machine()
-    const cleanup = ['gateway-token', 'cleanup', '--name', 'mediator-production', '--keep', '2']
-    expect(cliDoc).toContain(`\`${cleanup.join(' ')}\``)
-    expect((await run(cleanup, env, dir)).code).toBe(0)
-    expect(tokensNamed('mediator-production').map((t) => t.state)).toEqual([
-      'revoked',
-      'active',
-      'active',
-    ])
-  })
+  it('leaves the tokens of earlier syncs to the cleanup the recipe names, which keeps the two newest', () =>
+    expectCleanupKeepsTwo(sync, '### ArgoCD'))
 
   it('fails before kubectl runs when the create failed: ArgoCD does not sync', async () => {
     const synced = await sync({ PLATFORM_CLIENT_SECRET: 'cs_not-the-secret-0123' })
@@ -286,20 +286,8 @@ describe('Jenkins, or any shell: exec -- helm upgrade', () => {
     expectKeptSecret(built.calls, [built], [value])
   })
 
-  it('leaves the tokens of earlier builds to the cleanup the recipe names, which keeps two: a build that overlaps keeps its own', async () => {
-    platform().seed({ name: 'mediator-production', ageMs: 86_400_000 })
-    for (let i = 0; i < 2; i++) expect((await build()).code).toBe(0)
-    const { env, dir } = machine()
-    const cleanup = ['gateway-token', 'cleanup', '--name', 'mediator-production', '--keep', '2']
-    const jenkins = cliDoc.slice(cliDoc.indexOf('### Jenkins, or any shell: `exec`'))
-    expect(jenkins).toContain(`\`${cleanup.join(' ')}\``)
-    expect((await run(cleanup, env, dir)).code).toBe(0)
-    expect(tokensNamed('mediator-production').map((t) => t.state)).toEqual([
-      'revoked',
-      'active',
-      'active',
-    ])
-  })
+  it('leaves the tokens of earlier builds to the cleanup the recipe names, which keeps two: a build that overlaps keeps its own', () =>
+    expectCleanupKeepsTwo(build, '### Jenkins'))
 
   it("revokes the token when the deploy failed, and exits with helm's code", async () => {
     const built = await build({ FAKE_TOOLS_FAIL: 'helm upgrade' })
