@@ -102,7 +102,11 @@ describe('the npm job: the command line published with provenance', () => {
    * The publish step run with bash and a fake `npm` that writes down what it publishes;
    * `npm view` finds the version on npm when `published`.
    */
-  function publish(tag: string, version: string, published = false): { code: number; npm: string } {
+  function publish(
+    tag: string,
+    version: string,
+    { published = false, npmVersion = '11.6.2' } = {},
+  ): { code: number; npm: string } {
     const script = npm?.steps?.find((step) => step.run?.includes('npm publish'))?.run ?? ''
     const dir = mkdtempSync(join(tmpdir(), 'release-npm-'))
     try {
@@ -111,7 +115,9 @@ describe('the npm job: the command line published with provenance', () => {
         JSON.stringify({ name: 'gateway-token-action', version }),
       )
       const view = `if [ "$1" = view ]; then exit ${published ? 0 : 1}; fi`
-      writeFileSync(join(dir, 'npm'), `#!/bin/sh\n${view}\necho "$@" > '${dir}/npm.args'\n`)
+      const own = `if [ "$1" = --version ]; then echo ${npmVersion}; exit 0; fi`
+      const fake = `#!/bin/sh\n${view}\n${own}\necho "$@" >> '${dir}/npm.args'\n`
+      writeFileSync(join(dir, 'npm'), fake)
       chmodSync(join(dir, 'npm'), 0o755)
       const env = { PATH: `${dir}:${process.env.PATH ?? ''}`, TAG: tag }
       try {
@@ -144,7 +150,21 @@ describe('the npm job: the command line published with provenance', () => {
   })
 
   it('leaves a version on npm already as it is: a re-run of the release passes', () => {
-    expect(publish('v1.2.0', '1.2.0', true)).toEqual({ code: 0, npm: '' })
+    expect(publish('v1.2.0', '1.2.0', { published: true })).toEqual({ code: 0, npm: '' })
+  })
+
+  it.each([
+    ['older than 11.5.1 is brought to it first', '11.3.0', true],
+    ['by version order, not text', '11.10.0', false],
+    ['11.5.1 itself publishes as it is', '11.5.1', false],
+    ['a major below with a higher minor is older', '10.9.3', true],
+  ])('npm %s', (_, npmVersion, upgraded) => {
+    const publishing = 'publish --provenance --access public --ignore-scripts --tag latest'
+    const upgrade = 'install --global --ignore-scripts npm@^11.5.1'
+    expect(publish('v1.2.0', '1.2.0', { npmVersion })).toEqual({
+      code: 0,
+      npm: upgraded ? `${upgrade}\n${publishing}` : publishing,
+    })
   })
 })
 
