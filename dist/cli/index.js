@@ -4166,7 +4166,7 @@ async function exec(invocation, { env, clock, streams }) {
     const { inputs, own, argv } = invocation;
     const file = own['token-file-env'] !== undefined;
     const variable = own['token-file-env'] ?? own.env ?? 'GATEWAY_TOKEN';
-    const steps = { ...inputs, [file ? 'writeTokenFile' : 'envName']: file ? 'true' : variable };
+    const steps = { ...inputs, ...(file ? { writeTokenFile: 'true' } : {}) };
     const { runner, outputs, exitCode, cleanUp } = terminal(steps, streams);
     const command = passingSignals();
     process.on('SIGINT', command.pass).on('SIGTERM', command.pass);
@@ -4176,7 +4176,8 @@ async function exec(invocation, { env, clock, streams }) {
             return 2;
         const commandEnv = { ...env, [variable]: outputs.get(file ? 'tokenFile' : 'tokenValue') };
         delete commandEnv.PLATFORM_CLIENT_SECRET;
-        const code = error === undefined ? await command.run(argv, commandEnv, streams) : 1;
+        const where = `${file ? "the token file's path" : 'the token value'} in ${variable}`;
+        const code = error === undefined ? await command.run(argv, commandEnv, where, streams) : 1;
         steps.jobStatus = code === 0 ? 'success' : 'failure';
         await step_run(runner, clock);
         return error === undefined ? code : exitCode(error);
@@ -4196,12 +4197,14 @@ function passingSignals() {
             else
                 child.kill(signal);
         },
-        run: ([command = '', ...args], env, { err }) => new Promise((resolve) => {
+        run: (argv, env, where, { err }) => new Promise((resolve) => {
+            const [command = '', ...args] = argv;
             if (early !== undefined) {
                 err(`error: ${say(command)} was not started: ${early} came first.\n`);
                 resolve(128 + external_node_os_namespaceObject.constants.signals[early]);
                 return;
             }
+            err(`Running ${say(command)} with ${where}.\n`);
             child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env, stdio: 'inherit' });
             child.on('error', (error) => {
                 err(`error: could not run ${say(command)}: ${say(error.message)}\n`);

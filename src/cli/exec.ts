@@ -18,7 +18,8 @@ export async function exec(invocation: Invocation, { env, clock, streams }: Surr
   const { inputs, own, argv } = invocation
   const file = own['token-file-env'] !== undefined
   const variable = own['token-file-env'] ?? own.env ?? 'GATEWAY_TOKEN'
-  const steps = { ...inputs, [file ? 'writeTokenFile' : 'envName']: file ? 'true' : variable }
+  // Not envName: the variable is COMMAND's, set here, not a later step's, and nothing masks it.
+  const steps: Record<string, string> = { ...inputs, ...(file ? { writeTokenFile: 'true' } : {}) }
   const { runner, outputs, exitCode, cleanUp } = terminal(steps, streams)
   // From the first request to the last, a signal never ends this process as Node's default
   // would, the token left active and COMMAND running on: the steps cancel on it, COMMAND gets
@@ -31,7 +32,8 @@ export async function exec(invocation: Invocation, { env, clock, streams }: Surr
     // The command needs the gateway token, not the API client that made it.
     const commandEnv = { ...env, [variable]: outputs.get(file ? 'tokenFile' : 'tokenValue') }
     delete commandEnv.PLATFORM_CLIENT_SECRET
-    const code = error === undefined ? await command.run(argv, commandEnv, streams) : 1
+    const where = `${file ? "the token file's path" : 'the token value'} in ${variable}`
+    const code = error === undefined ? await command.run(argv, commandEnv, where, streams) : 1
     steps.jobStatus = code === 0 ? 'success' : 'failure'
     await postStep(runner, clock)
     return error === undefined ? code : exitCode(error)
@@ -53,14 +55,16 @@ function passingSignals() {
       if (child === undefined) early ??= signal
       else child.kill(signal)
     },
-    /** Runs COMMAND: its exit code, or 128 + the number of the signal that ended it. */
-    run: ([command = '', ...args]: readonly string[], env: NodeJS.ProcessEnv, { err }: Streams) =>
+    /** Runs COMMAND with the token `where` it says: its exit code, or 128 + the signal's number. */
+    run: (argv: readonly string[], env: NodeJS.ProcessEnv, where: string, { err }: Streams) =>
       new Promise<number>((resolve) => {
+        const [command = '', ...args] = argv
         if (early !== undefined) {
           err(`error: ${say(command)} was not started: ${early} came first.\n`)
           resolve(128 + constants.signals[early])
           return
         }
+        err(`Running ${say(command)} with ${where}.\n`)
         child = spawn(command, args, { env, stdio: 'inherit' })
         child.on('error', (error) => {
           err(`error: could not run ${say(command)}: ${say(error.message)}\n`)

@@ -49,6 +49,11 @@ describe('exec', () => {
       `Revoked gateway token 'pr-1' (${TOKEN_ID}) at the end of the job (revokeOnExit).`,
     )
     expect(run.stderr).not.toContain(VALUE)
+    // Where COMMAND finds it; not the action's "for later steps (masked)": nothing masks it.
+    expect(run.stderr).toContain(
+      `Running ${process.execPath} with the token value in GATEWAY_TOKEN.`,
+    )
+    expect(run.stderr).not.toContain('later steps')
     expect(nock.pendingMocks()).toEqual([])
   })
 
@@ -75,6 +80,7 @@ describe('exec', () => {
     expect(run.code).toBe(0)
     const lines = run.stderr.split('\n')
     expect(lines.some((line) => line.includes('Deleted the token file'))).toBe(true)
+    expect(lines).toContain(`Running ${process.execPath} with the token file's path in TOKEN_PATH.`)
   })
 
   it('--revoke-on-exit failure keeps the token after COMMAND succeeded, and never sends a revoke', async () => {
@@ -133,7 +139,7 @@ describe('exec', () => {
       err: (text: string) => {
         stderr.push(text)
         // The main step's last line: the token is made, COMMAND not started yet.
-        if (text.startsWith('The token value is in')) process.emit('SIGINT', 'SIGINT')
+        if (text.startsWith('It will be revoked at the end')) process.emit('SIGINT', 'SIGINT')
       },
     }
     const script = `require('fs').writeFileSync('${marker}', '')`
