@@ -643,11 +643,11 @@ function readProjectId(raw) {
         return raw || undefined;
     throw new InputError('expectedProjectId', `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
 }
-function readEnvName(raw) {
+function readEnvName(raw, input = 'envName') {
     if (!raw)
         return undefined;
     if (!ENV_NAME.test(raw))
-        throw new InputError('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
+        throw new InputError(input, `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`);
     const upper = raw.toUpperCase();
     const [pattern, why] = REFUSED_ENV_NAMES.find(([family]) => family.test(upper)) ?? [];
     if (pattern === undefined)
@@ -656,7 +656,7 @@ function readEnvName(raw) {
     const reason = why
         ? `names ${prefix === undefined ? 'ending in _PROXY' : `starting with ${prefix}`} ${why}`
         : 'it would change how every later step runs';
-    throw new InputError('envName', `must not be ${raw}: ${reason}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
+    throw new InputError(input, `must not be ${raw}: ${reason}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
 }
 function readUrl(raw, input, what) {
     const refuse = (problem) => new InputError(input, problem);
@@ -3788,11 +3788,7 @@ const ENVIRONMENT = {
     authUrl: 'PLATFORM_AUTH_URL',
     expectedProjectId: 'PLATFORM_PROJECT_ID',
 };
-const REVOKE_ON_EXIT = {
-    always: 'true',
-    failure: 'failure',
-    never: 'false',
-};
+const REVOKE_ON_EXIT = { always: 'true', failure: 'failure', never: 'false' };
 const KUBERNETES = [
     ['k8s-secret', /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, 'a Kubernetes name (a-z, 0-9, - and .)'],
     ['k8s-namespace', /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a Kubernetes namespace (a-z, 0-9, -)'],
@@ -3802,11 +3798,10 @@ const flagOf = (input) => input === 'keepIds' ? 'keep-id' : input.replace(/[A-Z]
 function spelling(input) {
     if (input === 'clientSecret')
         return 'PLATFORM_CLIENT_SECRET or --client-secret-file';
-    if (input === 'envName')
-        return '--env';
     const variable = ENVIRONMENT[input];
     return `--${flagOf(input)}${variable === undefined ? '' : ` or ${variable}`}`;
 }
+const inCliWords = (message) => message.replace(/^Input '(\w+)'/, (_, input) => spelling(input));
 const USAGE = `Usage: gateway-token COMMAND [FLAGS]   (flags as the action's inputs, in kebab-case)
   create  --name NAME [--if-exists create|reuse|fail] (--token-file PATH | --print-value | --k8s-secret NAME [--k8s-key KEY] [--k8s-namespace NS]) [--json]
   list    [--name FILTER]... [--state active|revoked|all] [--json]
@@ -3859,11 +3854,9 @@ function readArgs(args, env) {
     }
     if (own['client-secret-file'] !== undefined)
         inputs.clientSecret = readSecretFile(own['client-secret-file']);
-    const when = inputs.revokeOnExit ?? (known === 'exec' ? 'always' : undefined);
-    if (when !== undefined && !Object.hasOwn(REVOKE_ON_EXIT, when))
-        throw usage('--revoke-on-exit', `must be always, failure or never; got ${quote(when)}.`);
-    if (when !== undefined)
-        inputs.revokeOnExit = REVOKE_ON_EXIT[when] ?? '';
+    const choices = oneOf(Object.keys(REVOKE_ON_EXIT));
+    if (known === 'exec')
+        inputs.revokeOnExit = REVOKE_ON_EXIT[choices(inputs.revokeOnExit ?? 'always', 'revokeOnExit')];
     const argv = end === -1 ? [] : rest.slice(end + 1);
     if (known === 'create')
         checkDestination(own);
@@ -3871,8 +3864,8 @@ function readArgs(args, env) {
         throw usage('COMMAND', 'is required after --: what exec runs with the token.');
     if (own.env !== undefined && own['token-file-env'] !== undefined)
         throw usage('--env', 'and --token-file-env are refused together: the token goes in one place.');
-    for (const flag of ['env', 'token-file-env'])
-        checkVariable(flag, own[flag]);
+    for (const input of ['env', 'tokenFileEnv'])
+        checkVariable(input, own[flagOf(input)]);
     return { command: known, inputs, own, argv };
 }
 function checkDestination(own) {
@@ -3888,18 +3881,13 @@ function checkDestination(own) {
         if (own[flag] !== undefined && !allowed.test(own[flag]))
             throw usage(`--${flag}`, `must be ${what}; got ${quote(own[flag])}.`);
 }
-function checkVariable(flag, name) {
-    if (name !== undefined && Object.values(ENVIRONMENT).includes(name.toUpperCase()))
-        throw usage(`--${flag}`, `must not be ${name}: gateway-token reads its connection from it.`);
-    try {
-        if (name !== undefined && !readEnvName(name))
-            throw usage(`--${flag}`, 'needs a value.');
-    }
-    catch (error) {
-        if (!(error instanceof InputError))
-            throw error;
-        throw usage(`--${flag}`, error.message.replace(/^Input 'envName' /, ''));
-    }
+function checkVariable(input, name) {
+    if (name === undefined)
+        return;
+    if (Object.values(ENVIRONMENT).includes(name.toUpperCase()))
+        throw usage(spelling(input), `must not be ${name}: gateway-token reads its connection from it.`);
+    if (!readEnvName(name, input))
+        throw usage(spelling(input), 'needs a value.');
 }
 function readSecretFile(path) {
     try {
@@ -4117,7 +4105,7 @@ function terminal(inputs, { err }) {
             masked.push(value);
         },
         setFailed: (message) => {
-            log('error: ')(message.replace(/^Input '(\w+)'/, (_, input) => spelling(input)));
+            log('error: ')(inCliWords(message));
             failed = true;
         },
         debug: () => undefined,
@@ -4235,7 +4223,7 @@ async function commandLine(args, given = {}) {
     catch (error) {
         if (!(error instanceof ActionError))
             throw error;
-        streams.err(`error: ${say(error.message)}\n`);
+        streams.err(`error: ${say(inCliWords(error.message))}\n`);
         return 2;
     }
     if (invocation === 'help' || invocation === 'version') {

@@ -876,11 +876,11 @@ function readProjectId(raw) {
         return raw || undefined;
     throw new InputError('expectedProjectId', `must be a project id (a UUID) like 6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b; got ${quote(raw)}.`);
 }
-function readEnvName(raw) {
+function readEnvName(raw, input = 'envName') {
     if (!raw)
         return undefined;
     if (!ENV_NAME.test(raw))
-        throw new errors/* InputError */.dz('envName', `must be an environment variable name (letters, digits and _, not starting with a digit); got ${(0,shared_text/* quote */.hD)(raw)}.`);
+        throw new errors/* InputError */.dz(input, `must be an environment variable name (letters, digits and _, not starting with a digit); got ${(0,shared_text/* quote */.hD)(raw)}.`);
     const upper = raw.toUpperCase();
     const [pattern, why] = REFUSED_ENV_NAMES.find(([family]) => family.test(upper)) ?? [];
     if (pattern === undefined)
@@ -889,7 +889,7 @@ function readEnvName(raw) {
     const reason = why
         ? `names ${prefix === undefined ? 'ending in _PROXY' : `starting with ${prefix}`} ${why}`
         : 'it would change how every later step runs';
-    throw new errors/* InputError */.dz('envName', `must not be ${raw}: ${reason}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
+    throw new errors/* InputError */.dz(input, `must not be ${raw}: ${reason}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`);
 }
 function readUrl(raw, input, what) {
     const refuse = (problem) => new errors/* InputError */.dz(input, problem);

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs'
 import { inputsOf } from '../inputs/read.js'
 import { closest } from '../inputs/unknown-inputs.js'
-import { ActionError, InputError, messageOf } from '../shared/errors.js'
-import { readEnvName } from '../inputs/parsers.js'
+import { ActionError, messageOf } from '../shared/errors.js'
+import { oneOf, readEnvName } from '../inputs/parsers.js'
 import { quote } from '../shared/text.js'
 
 /**
@@ -38,11 +38,7 @@ const ENVIRONMENT: Record<string, string> = {
   expectedProjectId: 'PLATFORM_PROJECT_ID',
 }
 /** exec's --revoke-on-exit, as the action's revokeOnExit says it. */
-const REVOKE_ON_EXIT: Record<string, string> = {
-  always: 'true',
-  failure: 'failure',
-  never: 'false',
-}
+const REVOKE_ON_EXIT = { always: 'true', failure: 'failure', never: 'false' } as const
 /** What each check of create's flags allows: Kubernetes names, and a Secret's keys. */
 const KUBERNETES = [
   ['k8s-secret', /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, 'a Kubernetes name (a-z, 0-9, - and .)'],
@@ -57,10 +53,13 @@ export const flagOf = (input: string) =>
 /** How a user of the command line gives an input, for messages: `--older-than`, `--client-id or PLATFORM_CLIENT_ID`. */
 export function spelling(input: string): string {
   if (input === 'clientSecret') return 'PLATFORM_CLIENT_SECRET or --client-secret-file'
-  if (input === 'envName') return '--env'
   const variable = ENVIRONMENT[input]
   return `--${flagOf(input)}${variable === undefined ? '' : ` or ${variable}`}`
 }
+
+/** A refusal of the core's parsers as the command line says it: `--older-than`, not `Input 'olderThan'`. */
+export const inCliWords = (message: string) =>
+  message.replace(/^Input '(\w+)'/, (_, input: string) => spelling(input))
 
 export const USAGE = `Usage: gateway-token COMMAND [FLAGS]   (flags as the action's inputs, in kebab-case)
   create  --name NAME [--if-exists create|reuse|fail] (--token-file PATH | --print-value | --k8s-secret NAME [--k8s-key KEY] [--k8s-namespace NS]) [--json]
@@ -76,7 +75,10 @@ Exit codes: 0 done; 1 the operation failed; 2 bad usage or input (nothing sent);
 /** A command line read: the action's inputs, the command's own flags, and exec's COMMAND. */
 export type Invocation = Exclude<ReturnType<typeof readArgs>, string>
 
-/** What `--help` and `--version` ask for, else the invocation; or a UsageError. */
+/**
+ * What `--help` and `--version` ask for, else the invocation; or a UsageError, or an InputError
+ * of a core parser (inCliWords says it).
+ */
 export function readArgs(args: readonly string[], env: NodeJS.ProcessEnv) {
   const [command, ...rest] = args
   const end = rest.indexOf('--')
@@ -125,17 +127,17 @@ export function readArgs(args: readonly string[], env: NodeJS.ProcessEnv) {
   }
   if (own['client-secret-file'] !== undefined)
     inputs.clientSecret = readSecretFile(own['client-secret-file'])
-  const when = inputs.revokeOnExit ?? (known === 'exec' ? 'always' : undefined)
-  if (when !== undefined && !Object.hasOwn(REVOKE_ON_EXIT, when))
-    throw usage('--revoke-on-exit', `must be always, failure or never; got ${quote(when)}.`)
-  if (when !== undefined) inputs.revokeOnExit = REVOKE_ON_EXIT[when] ?? ''
+  // Only exec takes it (COMMANDS).
+  const choices = oneOf(Object.keys(REVOKE_ON_EXIT) as (keyof typeof REVOKE_ON_EXIT)[])
+  if (known === 'exec')
+    inputs.revokeOnExit = REVOKE_ON_EXIT[choices(inputs.revokeOnExit ?? 'always', 'revokeOnExit')]
   const argv = end === -1 ? [] : rest.slice(end + 1)
   if (known === 'create') checkDestination(own)
   if (known === 'exec' && argv.length === 0)
     throw usage('COMMAND', 'is required after --: what exec runs with the token.')
   if (own.env !== undefined && own['token-file-env'] !== undefined)
     throw usage('--env', 'and --token-file-env are refused together: the token goes in one place.')
-  for (const flag of ['env', 'token-file-env']) checkVariable(flag, own[flag])
+  for (const input of ['env', 'tokenFileEnv']) checkVariable(input, own[flagOf(input)])
   return { command: known, inputs, own, argv }
 }
 
@@ -158,16 +160,12 @@ function checkDestination(own: Record<string, string>) {
 }
 
 /** exec's variable for the token: a name envName allows (never PATH, NODE_OPTIONS...), none of the connection's, not empty. */
-function checkVariable(flag: string, name: string | undefined) {
+function checkVariable(input: string, name: string | undefined) {
+  if (name === undefined) return
   // The connection's own: COMMAND never gets the client secret, nor the token in its place.
-  if (name !== undefined && Object.values(ENVIRONMENT).includes(name.toUpperCase()))
-    throw usage(`--${flag}`, `must not be ${name}: gateway-token reads its connection from it.`)
-  try {
-    if (name !== undefined && !readEnvName(name)) throw usage(`--${flag}`, 'needs a value.')
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error
-    throw usage(`--${flag}`, error.message.replace(/^Input 'envName' /, ''))
-  }
+  if (Object.values(ENVIRONMENT).includes(name.toUpperCase()))
+    throw usage(spelling(input), `must not be ${name}: gateway-token reads its connection from it.`)
+  if (!readEnvName(name, input)) throw usage(spelling(input), 'needs a value.')
 }
 
 /** The client secret from a file, one trailing line break dropped. */

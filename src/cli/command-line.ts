@@ -5,7 +5,7 @@ import type { Outcome } from '../operations/index.js'
 import { ActionError, toFile } from '../shared/errors.js'
 import { publicJson, type TokenRecord } from '../shared/records.js'
 import { writeTokenFile } from '../shared/token-files.js'
-import { readArgs, USAGE } from './args.js'
+import { inCliWords, readArgs, USAGE } from './args.js'
 import { exec } from './exec.js'
 import { say, SYSTEM, terminal, type Surroundings } from './terminal.js'
 
@@ -21,7 +21,7 @@ export async function commandLine(args: readonly string[], given: Partial<Surrou
   } catch (error) {
     if (!(error instanceof ActionError)) throw error
     // It may quote an argument: one line, never a runner command.
-    streams.err(`error: ${say(error.message)}\n`)
+    streams.err(`error: ${say(inCliWords(error.message))}\n`)
     return 2
   }
   if (invocation === 'help' || invocation === 'version') {

@@ -6,7 +6,7 @@ import { listenForCancel, type Runner } from '../runner/start.js'
 import { type Clock, systemClock } from '../shared/time.js'
 import { Secrets } from '../shared/secrets.js'
 import { neutralizeCommands, oneLine } from '../shared/text.js'
-import { spelling, UsageError } from './args.js'
+import { inCliWords, UsageError } from './args.js'
 import { InputError } from '../shared/errors.js'
 
 /** Where the command line writes: `out`, stdout (a document, the token); `err`, stderr (the log). */
@@ -50,7 +50,7 @@ export function terminal(inputs: Record<string, string>, { err }: Streams) {
     },
     setFailed: (message: string) => {
       // An input named as the command line spells it: `--older-than`, not `Input 'olderThan'`.
-      log('error: ')(message.replace(/^Input '(\w+)'/, (_, input: string) => spelling(input)))
+      log('error: ')(inCliWords(message))
       failed = true
     },
     debug: () => undefined,

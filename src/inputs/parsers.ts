@@ -155,11 +155,12 @@ export function readProjectId(raw: string): string | undefined {
   )
 }
 
-export function readEnvName(raw: string): string | undefined {
+/** envName, or another input that names a variable (the command line's --env); undefined when empty. */
+export function readEnvName(raw: string, input = 'envName'): string | undefined {
   if (!raw) return undefined
   if (!ENV_NAME.test(raw))
     throw new InputError(
-      'envName',
+      input,
       `must be an environment variable name (letters, digits and _, not starting with a digit); got ${quote(raw)}.`,
     )
   const upper = raw.toUpperCase()
@@ -170,7 +171,7 @@ export function readEnvName(raw: string): string | undefined {
     ? `names ${prefix === undefined ? 'ending in _PROXY' : `starting with ${prefix}`} ${why}`
     : 'it would change how every later step runs'
   throw new InputError(
-    'envName',
+    input,
     `must not be ${raw}: ${reason}. Choose a name of your own, like YOURSERVICE_GATEWAY_TOKEN.`,
   )
 }

@@ -184,7 +184,7 @@ describe('gateway-token: bad usage or input, exit 2, nothing sent', () => {
     [
       'a bad --revoke-on-exit',
       ['exec', '--name', 'x', '--revoke-on-exit', 'sometimes', '--', 'true'],
-      /--revoke-on-exit must be always, failure or never/,
+      /^error: --revoke-on-exit must be one of always, failure, never; got "sometimes"\.$/,
     ],
     ['exec without COMMAND', ['exec', '--name', 'x'], /^error: COMMAND is required after --/],
     [

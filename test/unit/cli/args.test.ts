@@ -3,7 +3,8 @@ import { describe, expect, it } from '@jest/globals'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { readArgs, spelling, UsageError } from '../../../src/cli/args.js'
+import { inCliWords, readArgs, spelling } from '../../../src/cli/args.js'
+import { ActionError } from '../../../src/shared/errors.js'
 
 const ENV = {
   PLATFORM_CLIENT_ID: 'client-1',
@@ -20,7 +21,8 @@ const refusal = (args: string[], env: NodeJS.ProcessEnv = ENV) => {
   try {
     readArgs(args, env)
   } catch (error) {
-    if (error instanceof UsageError) return error.message
+    // As gateway-token says it after `error: `.
+    if (error instanceof ActionError) return inCliWords(error.message)
     throw error
   }
   throw new Error('expected a usage error')
@@ -207,7 +209,7 @@ describe('readArgs: what it refuses, naming the flag', () => {
     [['exec', '--name', 'n'], 'COMMAND is required after --: what exec runs with the token.'],
     [
       ['exec', '--name', 'n', '--revoke-on-exit', 'true', '--', 'x'],
-      '--revoke-on-exit must be always, failure or never; got "true".',
+      '--revoke-on-exit must be one of always, failure, never; got "true".',
     ],
     [
       ['exec', '--name', 'n', '--env', 'A', '--token-file-env', 'B', '--', 'x'],
@@ -265,7 +267,8 @@ describe('spelling: an input as a user of the command line gives it', () => {
     ['clientId', '--client-id or PLATFORM_CLIENT_ID'],
     ['clientSecret', 'PLATFORM_CLIENT_SECRET or --client-secret-file'],
     ['expectedProjectId', '--expected-project-id or PLATFORM_PROJECT_ID'],
-    ['envName', '--env'],
+    ['env', '--env'],
+    ['tokenFileEnv', '--token-file-env'],
   ])('%s: %s', (input, words) => {
     expect(spelling(input)).toBe(words)
   })
