@@ -3897,9 +3897,7 @@ function readSecretFile(path) {
         throw usage('--client-secret-file', `could not be read: ${messageOf(error)}`);
     }
 }
-class UsageError extends ActionError {
-}
-const usage = (what, problem) => new UsageError(`${what} ${problem}`);
+const usage = (what, problem) => new ActionError(`${what} ${problem}`);
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
@@ -4124,7 +4122,7 @@ function terminal(inputs, { err }) {
     return {
         runner,
         outputs,
-        exitCode: (error) => error instanceof InputError || error instanceof UsageError ? 2 : failed ? 1 : 0,
+        exitCode: (error) => (error instanceof InputError ? 2 : failed ? 1 : 0),
         stdoutScrubber: (values) => {
             const known = new Secrets(() => undefined);
             for (const value of masked)

@@ -76,8 +76,8 @@ Exit codes: 0 done; 1 the operation failed; 2 bad usage or input (nothing sent);
 export type Invocation = Exclude<ReturnType<typeof readArgs>, string>
 
 /**
- * What `--help` and `--version` ask for, else the invocation; or a UsageError, or an InputError
- * of a core parser (inCliWords says it).
+ * What `--help` and `--version` ask for, else the invocation; or an ActionError, a core parser's
+ * InputError among them (inCliWords says it).
  */
 export function readArgs(args: readonly string[], env: NodeJS.ProcessEnv) {
   const [command, ...rest] = args
@@ -178,5 +178,4 @@ function readSecretFile(path: string): string {
 }
 
 /** A command line that cannot be run as given: exit code 2, as for a bad input, nothing sent. */
-export class UsageError extends ActionError {}
-const usage = (what: string, problem: string) => new UsageError(`${what} ${problem}`)
+const usage = (what: string, problem: string) => new ActionError(`${what} ${problem}`)

@@ -6,7 +6,7 @@ import { listenForCancel, type Runner } from '../runner/start.js'
 import { type Clock, systemClock } from '../shared/time.js'
 import { Secrets } from '../shared/secrets.js'
 import { neutralizeCommands, oneLine } from '../shared/text.js'
-import { inCliWords, UsageError } from './args.js'
+import { inCliWords } from './args.js'
 import { InputError } from '../shared/errors.js'
 
 /** Where the command line writes: `out`, stdout (a document, the token); `err`, stderr (the log). */
@@ -69,9 +69,8 @@ export function terminal(inputs: Record<string, string>, { err }: Streams) {
   return {
     runner,
     outputs,
-    /** 0 done; 2 a bad input or usage (nothing was sent); 1 a step that failed otherwise. */
-    exitCode: (error: unknown) =>
-      error instanceof InputError || error instanceof UsageError ? 2 : failed ? 1 : 0,
+    /** 0 done; 2 a bad input (nothing was sent; bad usage never gets this far); 1 a step that failed otherwise. */
+    exitCode: (error: unknown) => (error instanceof InputError ? 2 : failed ? 1 : 0),
     /**
      * What scrubs a text for stdout (a document's fields, an id), by the whole rule, of every
      * secret the step masked but `values`: those of the records it is written from, which a

@@ -2,7 +2,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { UsageError } from '../../../src/cli/args.js'
 import { terminal } from '../../../src/cli/terminal.js'
 import { ActionError, InputError } from '../../../src/shared/errors.js'
 
@@ -95,11 +94,10 @@ describe('terminal: inputs, outputs, state and files', () => {
     expect(existsSync(dir)).toBe(false)
   })
 
-  it('exits 2 for a bad input or usage, 1 for any other failure, 0 when done', () => {
+  it('exits 2 for a bad input, 1 for any other failure, 0 when done', () => {
     const { runner, exitCode } = kept()
     expect(exitCode(undefined)).toBe(0)
     expect(exitCode(new InputError('keep', 'must be a whole number.'))).toBe(2)
-    expect(exitCode(new UsageError('--x is not a flag.'))).toBe(2)
     runner.setFailed('list failed: answered 503.')
     expect(exitCode(new ActionError('list failed: answered 503.'))).toBe(1)
   })
