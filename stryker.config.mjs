@@ -33,6 +33,11 @@ export default {
     'src/report/summary.ts',
     'src/report/markdown.ts',
     'src/report/wording.ts',
+    // The command line: what it refuses, prints on stdout and says on stderr. Not exec.ts, whose
+    // tests run a process for each COMMAND: the end-to-end tests check it, signals and all.
+    'src/cli/args.ts',
+    'src/cli/command-line.ts',
+    'src/cli/terminal.ts',
   ],
   testRunner: 'jest',
   testRunnerNodeArgs: ['--experimental-vm-modules'],

@@ -4,29 +4,17 @@ import nock from 'nock'
 import { existsSync, rmSync } from 'node:fs'
 import { commandLine } from '../../../src/cli/command-line.js'
 import { FakeClock } from '../../fixtures/clock.js'
-import { CONNECTION, TOKEN_ID } from '../../fixtures/inputs.js'
-import { API, AUTH, AUTH_PATH, record, useNock } from '../../fixtures/nock-platform.js'
+import { authOk as authFor, created, ENV as CONNECTED } from '../../fixtures/command-line.js'
+import { revoked as revoke, VALUE } from '../../fixtures/command-line.js'
+import { TOKEN_ID } from '../../fixtures/inputs.js'
+import { API, AUTH, record, useNock } from '../../fixtures/nock-platform.js'
 
 useNock()
 
-const ENV = {
-  PATH: process.env.PATH,
-  PLATFORM_CLIENT_ID: CONNECTION.clientId,
-  PLATFORM_CLIENT_SECRET: CONNECTION.clientSecret,
-  PLATFORM_API_URL: API,
-  PLATFORM_AUTH_URL: AUTH,
-}
-const VALUE = 'eyJ.gateway.value'
-const authOk = () => nock(AUTH).post(AUTH_PATH).times(2).reply(200, { access_token: 'eyJ.access' })
-const created = () =>
-  nock(API)
-    .post('/api/tokens')
-    .reply(201, record({ name: 'pr-1' }))
-const revoke = () =>
-  nock(API)
-    .post(`/api/tokens/${TOKEN_ID}/revoke`)
-    .query(true)
-    .reply(200, record({ name: 'pr-1', state: 'revoked', tokenValue: undefined }))
+// COMMAND is found on the PATH.
+const ENV = { PATH: process.env.PATH, ...CONNECTED }
+// The main step authenticates, and the post step again.
+const authOk = () => authFor(2)
 
 /** Runs `gateway-token exec` with `flags`, then COMMAND: node running `script`. */
 async function exec(flags: string[], script: string) {

@@ -1,7 +1,7 @@
 // terminal: the command line's Runner, whose log on stderr is scrubbed and never a runner command, and whose files go with it.
 import { describe, expect, it } from '@jest/globals'
 import { existsSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { terminal } from '../../../src/cli/terminal.js'
 import { ActionError, InputError } from '../../../src/shared/errors.js'
 
@@ -89,6 +89,7 @@ describe('terminal: inputs, outputs, state and files', () => {
     cleanUp()
     const dir = runner.tempDir()
     expect(runner.tempDir()).toBe(dir)
+    expect(basename(dir)).toMatch(/^gateway-token-/)
     writeFileSync(join(dir, 'gateway-tokens-x.json'), '[]')
     cleanUp()
     expect(existsSync(dir)).toBe(false)
