@@ -4086,7 +4086,7 @@ const SYSTEM = {
     streams: { out: (text) => (0,external_node_fs_namespaceObject.writeSync)(1, text), err: (text) => (0,external_node_fs_namespaceObject.writeSync)(2, text) },
 };
 const say = (text) => neutralizeCommands(oneLine(text));
-function terminal(inputs, { err }) {
+function terminal(inputs, { env, streams: { err } }) {
     const secrets = new Secrets(() => undefined);
     const log = (prefix) => (message) => {
         err(`${prefix}${say(secrets.scrub(message))}\n`);
@@ -4115,7 +4115,7 @@ function terminal(inputs, { err }) {
         saveState: state.set.bind(state),
         getState: (name) => state.get(name) ?? '',
         writeSummary: () => Promise.resolve(),
-        tempDir: () => (dir ??= (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), 'gateway-token-'))),
+        tempDir: () => (dir ??= (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)(env.TMPDIR || (0,external_node_os_namespaceObject.tmpdir)(), 'gateway-token-'))),
         onCancel: listenForCancel,
     };
     let failed = false;
@@ -4153,7 +4153,7 @@ async function exec(invocation, { env, clock, streams }) {
     const file = own['token-file-env'] !== undefined;
     const variable = own['token-file-env'] ?? own.env ?? 'GATEWAY_TOKEN';
     const steps = { ...inputs, ...(file ? { writeTokenFile: 'true' } : {}) };
-    const { runner, outputs, exitCode, cleanUp } = terminal(steps, streams);
+    const { runner, outputs, exitCode, cleanUp } = terminal(steps, { env, streams });
     const command = passingSignals();
     process.on('SIGINT', command.pass).on('SIGTERM', command.pass);
     try {
@@ -4230,7 +4230,10 @@ async function commandLine(args, given = {}) {
     }
     if (invocation.command === 'exec')
         return exec(invocation, { env, clock, streams });
-    const { runner, exitCode, stdoutScrubber, cleanUp } = terminal(invocation.inputs, streams);
+    const { runner, exitCode, stdoutScrubber, cleanUp } = terminal(invocation.inputs, {
+        env,
+        streams,
+    });
     try {
         const { error } = await run(runner, clock, (outcome) => {
             const text = stdoutOf(outcome, invocation.own, stdoutScrubber);
@@ -4260,19 +4263,19 @@ function stdoutOf({ result, task }, own, scrubber) {
         const scrub = scrubber(new Set());
         if (!json)
             return say(scrub(token.id));
-        return command_line_document(token, own['print-value'] ? ['tokenValue'] : [], scrub);
+        return command_line_document(token, scrub, own['print-value'] ? ['tokenValue'] : []);
     }
     if (!json)
         return undefined;
     switch (result.operation) {
         case 'revoke':
-            return command_line_document(result.token, [], scrubber(new Set()));
+            return command_line_document(result.token, scrubber(new Set()));
         case 'list':
-            return command_line_document(result.tokens, [], scrubber(valuesOf(result.tokens)));
+            return command_line_document(result.tokens, scrubber(valuesOf(result.tokens)));
         case 'audit': {
             const { findings, undated } = result;
             const scrub = scrubber(valuesOf([...findings, ...undated]));
-            return command_line_document({ findings, undated }, ['findings', 'undated'], scrub);
+            return command_line_document({ findings, undated }, scrub, ['findings', 'undated']);
         }
     }
     const { revoked, notRevoked, left, unknown } = result;
@@ -4281,9 +4284,9 @@ function stdoutOf({ result, task }, own, scrubber) {
     const dryRun = task.operation === 'cleanup' && task.dryRun ? { dryRun: true } : {};
     const all = { ...dryRun, revoked, kept, notRevoked: refused, left, unknown };
     const scrub = scrubber(valuesOf([...revoked, ...kept, ...refused, ...left, ...unknown]));
-    return command_line_document(all, Object.keys(all), scrub);
+    return command_line_document(all, scrub, Object.keys(all));
 }
-function command_line_document(records, around, scrub) {
+function command_line_document(records, scrub, around = []) {
     const fields = JSON.parse(publicJson(records, around));
     const json = JSON.stringify(fields, (key, value) => typeof value === 'string' && key !== 'tokenValue' ? scrub(value) : value);
     return json.replaceAll('##[', '\\u0023#[');

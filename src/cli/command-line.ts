@@ -29,7 +29,10 @@ export async function commandLine(args: readonly string[], given: Partial<Surrou
     return 0
   }
   if (invocation.command === 'exec') return exec(invocation, { env, clock, streams })
-  const { runner, exitCode, stdoutScrubber, cleanUp } = terminal(invocation.inputs, streams)
+  const { runner, exitCode, stdoutScrubber, cleanUp } = terminal(invocation.inputs, {
+    env,
+    streams,
+  })
   try {
     const { error } = await mainStep(runner, clock, (outcome) => {
       const text = stdoutOf(outcome, invocation.own, stdoutScrubber)
@@ -66,18 +69,18 @@ function stdoutOf({ result, task }: Outcome, own: Record<string, string>, scrubb
     const scrub = scrubber(new Set())
     // A reused token's id is the list's, never checked as a UUID: one line, no runner command.
     if (!json) return say(scrub(token.id))
-    return document(token, own['print-value'] ? ['tokenValue'] : [], scrub)
+    return document(token, scrub, own['print-value'] ? ['tokenValue'] : [])
   }
   if (!json) return undefined
   switch (result.operation) {
     case 'revoke':
-      return document(result.token, [], scrubber(new Set()))
+      return document(result.token, scrubber(new Set()))
     case 'list':
-      return document(result.tokens, [], scrubber(valuesOf(result.tokens)))
+      return document(result.tokens, scrubber(valuesOf(result.tokens)))
     case 'audit': {
       const { findings, undated } = result
       const scrub = scrubber(valuesOf([...findings, ...undated]))
-      return document({ findings, undated }, ['findings', 'undated'], scrub)
+      return document({ findings, undated }, scrub, ['findings', 'undated'])
     }
   }
   const { revoked, notRevoked, left, unknown } = result
@@ -86,14 +89,14 @@ function stdoutOf({ result, task }: Outcome, own: Record<string, string>, scrubb
   const dryRun = task.operation === 'cleanup' && task.dryRun ? { dryRun: true } : {}
   const all = { ...dryRun, revoked, kept, notRevoked: refused, left, unknown }
   const scrub = scrubber(valuesOf([...revoked, ...kept, ...refused, ...left, ...unknown]))
-  return document(all, Object.keys(all), scrub)
+  return document(all, scrub, Object.keys(all))
 }
 
 /**
  * A document: the records' public fields as JSON (and the keys `around` them), each text
  * scrubbed; a tokenValue, there only where --print-value asked for it, left as it is.
  */
-function document(records: unknown, around: readonly string[], scrub: (text: string) => string) {
+function document(records: unknown, scrub: (text: string) => string, around: string[] = []) {
   const fields = JSON.parse(publicJson(records, around)) as unknown
   const json = JSON.stringify(fields, (key, value: unknown) =>
     typeof value === 'string' && key !== 'tokenValue' ? scrub(value) : value,

@@ -27,8 +27,14 @@ export const SYSTEM: Surroundings = {
 /** A text in a line of gateway-token's own on a terminal: one line, never a runner command. */
 export const say = (text: string) => neutralizeCommands(oneLine(text))
 
-/** A terminal's Runner over `inputs`, and what a step left in it: outputs, state, failure. */
-export function terminal(inputs: Record<string, string>, { err }: Streams) {
+/**
+ * A terminal's Runner over `inputs`, and what a step left in it: outputs, state, failure. Its
+ * files go in a directory of its own under its environment's TMPDIR, else the system's.
+ */
+export function terminal(
+  inputs: Record<string, string>,
+  { env, streams: { err } }: Pick<Surroundings, 'env' | 'streams'>,
+) {
   // What the runner would mask, scrubbed from every line instead: a terminal masks nothing.
   const secrets = new Secrets(() => undefined)
   const log = (prefix: string) => (message: string) => {
@@ -62,7 +68,7 @@ export function terminal(inputs: Record<string, string>, { err }: Streams) {
     saveState: state.set.bind(state),
     getState: (name: string) => state.get(name) ?? '',
     writeSummary: () => Promise.resolve(),
-    tempDir: () => (dir ??= mkdtempSync(join(tmpdir(), 'gateway-token-'))),
+    tempDir: () => (dir ??= mkdtempSync(join(env.TMPDIR || tmpdir(), 'gateway-token-'))),
     onCancel: listenForCancel,
   }
   let failed = false

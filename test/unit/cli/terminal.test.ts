@@ -1,16 +1,20 @@
 // terminal: the command line's Runner, whose log on stderr is scrubbed and never a runner command, and whose files go with it.
 import { describe, expect, it } from '@jest/globals'
-import { existsSync, writeFileSync } from 'node:fs'
-import { basename, join } from 'node:path'
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, dirname, join } from 'node:path'
 import { terminal } from '../../../src/cli/terminal.js'
 import { ActionError, InputError } from '../../../src/shared/errors.js'
 
 /** A terminal over `inputs` whose stdout and stderr are kept. */
-function kept(inputs: Record<string, string> = {}) {
+function kept(inputs: Record<string, string> = {}, env: NodeJS.ProcessEnv = {}) {
   const streams = { out: [] as string[], err: [] as string[] }
   const made = terminal(inputs, {
-    out: (text) => streams.out.push(text),
-    err: (text) => streams.err.push(text),
+    env,
+    streams: {
+      out: (text) => streams.out.push(text),
+      err: (text) => streams.err.push(text),
+    },
   })
   return { ...made, streams }
 }
@@ -93,6 +97,24 @@ describe('terminal: inputs, outputs, state and files', () => {
     writeFileSync(join(dir, 'gateway-tokens-x.json'), '[]')
     cleanUp()
     expect(existsSync(dir)).toBe(false)
+    // Again: nothing left to remove, and no error.
+    cleanUp()
+  })
+
+  it('makes it under the TMPDIR of its environment', () => {
+    const parent = mkdtempSync(join(tmpdir(), 'terminal-'))
+    try {
+      const { runner, cleanUp } = kept({}, { TMPDIR: parent })
+      expect(dirname(runner.tempDir())).toBe(parent)
+      cleanUp()
+      expect(readdirSync(parent)).toEqual([])
+    } finally {
+      rmSync(parent, { recursive: true, force: true })
+    }
+  })
+
+  it('tells the step to write no job summary: a terminal has none', () => {
+    expect(kept({ summary: 'true' }).runner.getInput('summary')).toBe('false')
   })
 
   it('exits 2 for a bad input, 1 for any other failure, 0 when done', () => {

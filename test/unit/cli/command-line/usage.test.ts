@@ -1,10 +1,12 @@
-// commandLine's usage, inputs and exit codes; against nock. What it leaves in TMPDIR: the end-to-end tests (cli-helpers.ts).
+// commandLine's usage, inputs and exit codes, and nothing left in its TMPDIR; against nock.
 import { describe, expect, it } from '@jest/globals'
 import nock from 'nock'
-import { readFileSync } from 'node:fs'
-import { gatewayToken } from '../../../fixtures/command-line.js'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { authOk, ENV, gatewayToken } from '../../../fixtures/command-line.js'
 import { CONNECTION } from '../../../fixtures/inputs.js'
-import { AUTH, AUTH_PATH, useNock } from '../../../fixtures/nock-platform.js'
+import { API, AUTH, AUTH_PATH, record, useNock } from '../../../fixtures/nock-platform.js'
 
 useNock()
 
@@ -38,5 +40,27 @@ describe('commandLine: usage, input and exit codes', () => {
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(/^error: list failed: .*401/m)
     expect(run.stderr).not.toContain(CONNECTION.clientSecret)
+  })
+})
+
+describe('commandLine: nothing left behind', () => {
+  it('removes its temp dir and the records a list wrote there, done or failed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-tmp-'))
+    const env = { ...ENV, TMPDIR: dir }
+    try {
+      authOk()
+      nock(API).get('/api/tokens').reply(200, [record()])
+      expect((await gatewayToken(['list'], { env })).code).toBe(0)
+      authOk()
+      nock(API).get('/api/tokens').reply(200, [record()])
+      // A failure after the records were written: stdout cannot be written.
+      const failing = () => {
+        throw new Error('EPIPE')
+      }
+      expect((await gatewayToken(['list', '--json'], { env, out: failing })).code).toBe(1)
+      expect(readdirSync(dir)).toEqual([])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
