@@ -4086,10 +4086,10 @@ const SYSTEM = {
     streams: { out: (text) => (0,external_node_fs_namespaceObject.writeSync)(1, text), err: (text) => (0,external_node_fs_namespaceObject.writeSync)(2, text) },
 };
 const say = (text) => neutralizeCommands(oneLine(text));
-function terminal(inputs, { env, streams: { err } }) {
+function terminal(inputs, { env, streams }) {
     const secrets = new Secrets(() => undefined);
     const log = (prefix) => (message) => {
-        err(`${prefix}${say(secrets.scrub(message))}\n`);
+        streams.err(`${prefix}${say(secrets.scrub(message))}\n`);
     };
     const masked = [];
     let dir;
@@ -4153,7 +4153,7 @@ async function exec(invocation, { env, clock, streams }) {
     const file = own['token-file-env'] !== undefined;
     const variable = own['token-file-env'] ?? own.env ?? 'GATEWAY_TOKEN';
     const steps = { ...inputs, ...(file ? { writeTokenFile: 'true' } : {}) };
-    const { runner, outputs, exitCode, cleanUp } = terminal(steps, { env, streams });
+    const { runner, outputs, exitCode, cleanUp } = terminal(steps, { env, clock, streams });
     const command = passingSignals();
     process.on('SIGINT', command.pass).on('SIGTERM', command.pass);
     try {
@@ -4213,7 +4213,8 @@ function passingSignals() {
 
 
 async function commandLine(args, given = {}) {
-    const { env, clock, streams } = { ...SYSTEM, ...given };
+    const surroundings = { ...SYSTEM, ...given };
+    const { env, clock, streams } = surroundings;
     let invocation;
     try {
         invocation = readArgs(args, env);
@@ -4229,11 +4230,8 @@ async function commandLine(args, given = {}) {
         return 0;
     }
     if (invocation.command === 'exec')
-        return exec(invocation, { env, clock, streams });
-    const { runner, exitCode, stdoutScrubber, cleanUp } = terminal(invocation.inputs, {
-        env,
-        streams,
-    });
+        return exec(invocation, surroundings);
+    const { runner, exitCode, stdoutScrubber, cleanUp } = terminal(invocation.inputs, surroundings);
     try {
         const { error } = await run(runner, clock, (outcome) => {
             const text = stdoutOf(outcome, invocation.own, stdoutScrubber);

@@ -14,7 +14,8 @@ import { say, SYSTEM, terminal, type Surroundings } from './terminal.js'
  * what a test gives; returns its exit code.
  */
 export async function commandLine(args: readonly string[], given: Partial<Surroundings> = {}) {
-  const { env, clock, streams } = { ...SYSTEM, ...given }
+  const surroundings = { ...SYSTEM, ...given }
+  const { env, clock, streams } = surroundings
   let invocation: ReturnType<typeof readArgs>
   try {
     invocation = readArgs(args, env)
@@ -28,11 +29,8 @@ export async function commandLine(args: readonly string[], given: Partial<Surrou
     streams.out(`${invocation === 'help' ? USAGE : packageJson.version}\n`)
     return 0
   }
-  if (invocation.command === 'exec') return exec(invocation, { env, clock, streams })
-  const { runner, exitCode, stdoutScrubber, cleanUp } = terminal(invocation.inputs, {
-    env,
-    streams,
-  })
+  if (invocation.command === 'exec') return exec(invocation, surroundings)
+  const { runner, exitCode, stdoutScrubber, cleanUp } = terminal(invocation.inputs, surroundings)
   try {
     const { error } = await mainStep(runner, clock, (outcome) => {
       const text = stdoutOf(outcome, invocation.own, stdoutScrubber)

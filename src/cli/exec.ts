@@ -20,7 +20,7 @@ export async function exec(invocation: Invocation, { env, clock, streams }: Surr
   const variable = own['token-file-env'] ?? own.env ?? 'GATEWAY_TOKEN'
   // Not envName: the variable is COMMAND's, set here, not a later step's, and nothing masks it.
   const steps: Record<string, string> = { ...inputs, ...(file ? { writeTokenFile: 'true' } : {}) }
-  const { runner, outputs, exitCode, cleanUp } = terminal(steps, { env, streams })
+  const { runner, outputs, exitCode, cleanUp } = terminal(steps, { env, clock, streams })
   // From the first request to the last, a signal never ends this process as Node's default
   // would, the token left active and COMMAND running on: the steps cancel on it, COMMAND gets
   // it, and between them, it is held.

@@ -31,14 +31,11 @@ export const say = (text: string) => neutralizeCommands(oneLine(text))
  * A terminal's Runner over `inputs`, and what a step left in it: outputs, state, failure. Its
  * files go in a directory of its own under its environment's TMPDIR, else the system's.
  */
-export function terminal(
-  inputs: Record<string, string>,
-  { env, streams: { err } }: Pick<Surroundings, 'env' | 'streams'>,
-) {
+export function terminal(inputs: Record<string, string>, { env, streams }: Surroundings) {
   // What the runner would mask, scrubbed from every line instead: a terminal masks nothing.
   const secrets = new Secrets(() => undefined)
   const log = (prefix: string) => (message: string) => {
-    err(`${prefix}${say(secrets.scrub(message))}\n`)
+    streams.err(`${prefix}${say(secrets.scrub(message))}\n`)
   }
   // Every value masked, for what goes to stdout (stdoutScrubber).
   const masked: string[] = []

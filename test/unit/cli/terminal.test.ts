@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { terminal } from '../../../src/cli/terminal.js'
+import { FakeClock } from '../../fixtures/clock.js'
 import { ActionError, InputError } from '../../../src/shared/errors.js'
 
 /** A terminal over `inputs` whose stdout and stderr are kept. */
@@ -11,6 +12,7 @@ function kept(inputs: Record<string, string> = {}, env: NodeJS.ProcessEnv = {}) 
   const streams = { out: [] as string[], err: [] as string[] }
   const made = terminal(inputs, {
     env,
+    clock: new FakeClock(),
     streams: {
       out: (text) => streams.out.push(text),
       err: (text) => streams.err.push(text),
