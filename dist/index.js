@@ -913,7 +913,7 @@ class Pool {
         while (this.letIn.length > 4 && (this.letIn[0]?.at ?? now) <= now - SECOND)
             this.letIn.shift();
         const first = this.letIn[0] ?? { at: now, ms: 0 };
-        const letIn = (this.letIn.length * SECOND) / Math.max(10, now - first.at + first.ms);
+        const letIn = (this.letIn.length * SECOND) / Math.max(SECOND, now - first.at + first.ms);
         while (this.sentAt.length > 1 && (this.sentAt[0] ?? now) <= now - SECOND)
             this.sentAt.shift();
         const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now));

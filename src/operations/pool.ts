@@ -175,10 +175,12 @@ export class Pool {
     if (request.sentAt < pace.downAt) return false
     pace.failed = Math.min(pace.failed, request.pace)
     // Let in a second: those of the last second, or at a slower rate the last four, over the
-    // time since the first of them was sent (a count over a shorter time is not yet a rate).
+    // time since the first of them was sent, a second at least: a pool younger than a second
+    // cannot tell a burst a window let in from a rate (a faster guess cut the pace again at
+    // each 429 while a window was spent, and a revoke ran out of attempts).
     while (this.letIn.length > 4 && (this.letIn[0]?.at ?? now) <= now - SECOND) this.letIn.shift()
     const first = this.letIn[0] ?? { at: now, ms: 0 }
-    const letIn = (this.letIn.length * SECOND) / Math.max(10, now - first.at + first.ms)
+    const letIn = (this.letIn.length * SECOND) / Math.max(SECOND, now - first.at + first.ms)
     // The pace it was sent at, or, unpaced, the rate sent at since the first of the last second.
     while (this.sentAt.length > 1 && (this.sentAt[0] ?? now) <= now - SECOND) this.sentAt.shift()
     const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now))
