@@ -117,6 +117,27 @@ describe("the pool's rules", () => {
     expect(most).toBe(15)
   })
 
+  it('tries a step on a request never sent: one turned away is not risked on it while any is left', async () => {
+    // A gateway refuses past 2 in flight, at once, told to come back at once; each send takes
+    // 25 ms, so a step falls due as the first round's turned away go again: each step's third
+    // slot goes to a request never sent, and none is turned away a second time.
+    let inFlight = 0
+    const clock = new VirtualClock(0, 0)
+    const attempts = new Map<string, number>()
+    const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
+      attempts.set(item, attemptsUsed + 1)
+      if (inFlight >= 2)
+        return { throttled: { waitMs: 0, attemptsUsed: attemptsUsed + 1, why: '429.' } }
+      inFlight++
+      await clock.sleep(25)
+      inFlight--
+      return { done: item }
+    }
+    const pool = new Pool(7, clock, new Deadline(clock, 0), recordingRunner())
+    await clock.run(pool.run(letters(20), send, () => 'left'))
+    expect(Math.max(...attempts.values())).toBe(2)
+  })
+
   it('learns no depth from a request the platform did not take in (refused, or a 429 to its last attempt)', async () => {
     // f, g, h refused at depths 6 to 8: no depth of 8 was let in, so p's 429 at 8 is a limit.
     const clock = new VirtualClock(0, 0)
