@@ -2423,11 +2423,12 @@ class CallLoop {
     async waitToRetry(failure, outcome, attempt, pooled) {
         const { clock, deadline, log } = this.options;
         const answer = outcome instanceof TransportError ? undefined : outcome;
-        const delay = (answer && retryAfterDelay(answer.headers, clock.now())) ??
-            backoffDelay(attempt, clock.jitter());
+        const told = answer && retryAfterDelay(answer.headers, clock.now());
+        const delay = told ?? backoffDelay(attempt, clock.jitter());
         if (answer?.status === 429 && pooled) {
             const waitMs = attempt > 1 ? Math.max(delay, backoffDelay(attempt, clock.jitter())) : delay;
-            throw new ThrottledError(asSentence(failure), { waitMs, attemptsUsed: attempt });
+            const guessed = told === undefined && attempt === 1;
+            throw new ThrottledError(asSentence(failure), { waitMs, attemptsUsed: attempt, guessed });
         }
         const seconds = `${(delay / 1000).toFixed(1)} s`;
         if (delay >= deadline.remaining()) {
@@ -2659,9 +2660,10 @@ class Learnt {
     down(to, now, tryMs = 0) {
         if (to >= this.value)
             return false;
+        if (this.changedAt > this.downAt)
+            this.stepMs = Math.min(LONGEST_STEP_MS, this.stepMs * 2);
         this.value = this.held = to;
         this.downAt = this.changedAt = now;
-        this.stepMs = Math.min(LONGEST_STEP_MS, this.stepMs * 2);
         this.triedUntil = now + tryMs;
         return true;
     }
@@ -2740,8 +2742,9 @@ class Pool {
                         pace.held = Math.max(pace.held, request.pace);
                     return;
                 }
-                const { waitMs, attemptsUsed } = sent.throttled;
-                this.throttled(depth, waitMs, request, now);
+                const { attemptsUsed, guessed, waitMs: told } = sent.throttled;
+                const waitMs = this.throttled(depth, request, now) && guessed === true ? 0 : told;
+                this.last429 = { at: now, waitMs };
                 entry.attemptsUsed = attemptsUsed;
                 entry.notBefore = now + waitMs + clock.jitter() * Math.min(100, 10 + waitMs / 40);
                 const before = (other) => other.attemptsUsed !== 0 && other.notBefore <= entry.notBefore;
@@ -2767,12 +2770,12 @@ class Pool {
                     results[entry.index] = left(entry.item);
             if (pending.length === 0 && this.inFlight.size === 0)
                 break;
+            const fresh = pending.at(-1)?.attemptsUsed === 0;
+            this.stepUp(now, pending);
             const triedUntil = Math.max(this.limit.triedUntil, pace.triedUntil);
-            const safe = now >= triedUntil && (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at;
-            const alone = pending.at(-1)?.attemptsUsed !== 0 && this.inFlight.size === 0;
-            const ready = pending.find((entry) => entry.notBefore <= now && (entry.attemptsUsed === 0 || safe || alone));
-            if (ready !== undefined && ready.attemptsUsed < 2)
-                this.stepUp(now, pending);
+            const gotIn = (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at;
+            const safe = fresh ? now >= triedUntil && gotIn : gotIn || this.inFlight.size === 0;
+            const ready = pending.find((entry) => entry.notBefore <= now && (entry.attemptsUsed === 0 || safe));
             const free = this.inFlight.size < this.limit.value;
             const paced = this.nextSendAt();
             if (ready !== undefined && free && paced <= now) {
@@ -2793,44 +2796,50 @@ class Pool {
             throw bug.error;
         return results;
     }
-    throttled(depth, waitMs, request, now) {
+    throttled(depth, request, now) {
         request.turnedAway = now - request.sentAt < this.fastestMs / 2 ? 'at once' : 'held';
-        this.last429 = { at: now, waitMs };
         const { pace } = this;
         const recent = now - Math.max(SECOND / 10, 4 * (this.letIn.at(-1)?.ms ?? 0));
         const deep = this.letIn.some((admitted) => admitted.at >= recent && admitted.depth >= depth);
         if (depth > 1 && !deep) {
             if (!this.limit.down(depth - 1, now) || depth - 1 >= this.said.limit)
-                return;
+                return true;
             this.said.limit = depth - 1;
             this.log.info(`The platform turned away a revoke with ${depth - 1} others in flight: sending at most ${depth - 1} at a time.`);
-            return;
+            return true;
         }
         if (request.sentAt < pace.downAt)
-            return;
+            return false;
         pace.failed = Math.min(pace.failed, request.pace);
-        const letIn = this.letInPerSecond(now);
+        while (this.letIn.length > 4 && (this.letIn[0]?.at ?? now) <= now - SECOND)
+            this.letIn.shift();
+        const first = this.letIn[0] ?? { at: now, ms: 0 };
+        const letIn = (this.letIn.length * SECOND) / Math.max(SECOND, now - first.at + first.ms);
         while (this.sentAt.length > 1 && (this.sentAt[0] ?? now) <= now - SECOND)
             this.sentAt.shift();
         const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now));
         const half = Math.max(SLOWEST, Math.min(request.pace, sending) / 2);
         const under = letIn === 0 ? half : letIn < request.pace ? UNDER * letIn : Infinity;
-        if (!pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs()))
-            return;
-        if (!this.said.paced)
+        const paced = pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs());
+        if (paced && !this.said.paced)
             this.log.info('The platform limits the rate of requests: sending revokes a little slower than it lets them in.');
-        this.said.paced = true;
+        this.said.paced ||= paced;
+        return false;
     }
     stepUp(now, pending) {
-        const back = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now;
-        const since = Math.max(SECOND / 10, now - (this.letIn[0]?.at ?? now));
-        const letIn = Math.max(this.letInPerSecond(now), (this.letIn.length * SECOND) / since);
-        if (now + this.last429.waitMs >= Math.max(back, now + (pending.length * SECOND) / letIn))
+        const next = pending.at(-1)?.attemptsUsed === 0 ? pending.at(-1) : pending[0];
+        if (next === undefined || next.attemptsUsed > 1 || next.notBefore > now)
             return;
+        const back = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now;
         const { limit, pace } = this;
-        if (this.inFlight.size >= limit.value && limit.value < this.concurrency)
+        const rate = Math.min(pace.value, (limit.value * SECOND) / (this.letIn.at(-1)?.ms ?? Infinity));
+        const failedAt = now + this.last429.waitMs + next.attemptsUsed * SECOND;
+        if (failedAt >= Math.max(back, now + (pending.length * SECOND) / rate))
+            return;
+        const atLimit = this.inFlight.size >= limit.value && limit.value < this.concurrency;
+        if (atLimit && this.letIn.some((admitted) => admitted.depth >= limit.value))
             limit.up(limit.value + 1, now, 2 * (this.letIn.at(-1)?.ms ?? 0));
-        else if (this.nextSendAt() > now) {
+        else if (!atLimit && this.nextSendAt() > now) {
             const near = pace.value >= 0.95 * pace.failed;
             const halfway = Math.min(pace.value * FASTER, (pace.value + pace.failed) / 2);
             if (pace.up(near ? pace.value * PAST : halfway, now, this.paceTrialMs()) && near)
@@ -2842,15 +2851,6 @@ class Pool {
     }
     paceTrialMs() {
         return Math.max(SECOND, (4 * SECOND) / this.pace.held);
-    }
-    letInPerSecond(now) {
-        while (this.letIn.length > 4 && (this.letIn[0]?.at ?? now) <= now - SECOND)
-            this.letIn.shift();
-        const first = this.letIn[0]?.at ?? now;
-        const last = this.letIn.at(-1)?.at ?? now;
-        if ((this.letIn.length >= 4 && first > now - SECOND) || last - first < SECOND / 10)
-            return this.letIn.filter((admitted) => admitted.at > now - SECOND).length;
-        return ((this.letIn.length - 1) * SECOND) / (last - first);
     }
 }
 

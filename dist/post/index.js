@@ -2818,11 +2818,12 @@ class CallLoop {
     async waitToRetry(failure, outcome, attempt, pooled) {
         const { clock, deadline, log } = this.options;
         const answer = outcome instanceof http/* TransportError */.wX ? undefined : outcome;
-        const delay = (answer && retryAfterDelay(answer.headers, clock.now())) ??
-            backoffDelay(attempt, clock.jitter());
+        const told = answer && retryAfterDelay(answer.headers, clock.now());
+        const delay = told ?? backoffDelay(attempt, clock.jitter());
         if (answer?.status === 429 && pooled) {
             const waitMs = attempt > 1 ? Math.max(delay, backoffDelay(attempt, clock.jitter())) : delay;
-            throw new errors/* ThrottledError */.Xe((0,shared_text/* asSentence */.KG)(failure), { waitMs, attemptsUsed: attempt });
+            const guessed = told === undefined && attempt === 1;
+            throw new errors/* ThrottledError */.Xe((0,shared_text/* asSentence */.KG)(failure), { waitMs, attemptsUsed: attempt, guessed });
         }
         const seconds = `${(delay / 1000).toFixed(1)} s`;
         if (delay >= deadline.remaining()) {

@@ -99,8 +99,11 @@ export class Pool {
           if (request.sentAt >= pace.downAt) pace.held = Math.max(pace.held, request.pace)
           return
         }
-        const { waitMs, attemptsUsed } = sent.throttled
-        this.throttled(depth, waitMs, request, now)
+        const { attemptsUsed, guessed, waitMs: told } = sent.throttled
+        // Read as the limit in flight, a 429 that said nothing of when needs a free slot, not a
+        // backoff's guess: it goes again within the lowered limit (as TCP's fast retransmit).
+        const waitMs = this.throttled(depth, request, now) && guessed === true ? 0 : told
+        this.last429 = { at: now, waitMs }
         entry.attemptsUsed = attemptsUsed
         // Spread requests turned away together: 10 ms and a 40th of the wait, at most 100 ms.
         entry.notBefore = now + waitMs + clock.jitter() * Math.min(100, 10 + waitMs / 40)
@@ -123,15 +126,16 @@ export class Pool {
       if (deadline.expired())
         for (const entry of pending.splice(0)) results[entry.index] = left(entry.item)
       if (pending.length === 0 && this.inFlight.size === 0) break
+      const fresh = pending.at(-1)?.attemptsUsed === 0
+      this.stepUp(now, pending)
       const triedUntil = Math.max(this.limit.triedUntil, pace.triedUntil)
-      // One turned away goes again once one got in after the last 429 and no step is tried, or
-      // alone (those never sent find out first); none turned away twice is risked on a step.
-      const safe = now >= triedUntil && (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at
-      const alone = pending.at(-1)?.attemptsUsed !== 0 && this.inFlight.size === 0
+      // One turned away goes again once one got in after the last 429 and no step is tried (or
+      // none is left to try one on), or alone (those never sent find out first).
+      const gotIn = (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at
+      const safe = fresh ? now >= triedUntil && gotIn : gotIn || this.inFlight.size === 0
       const ready = pending.find(
-        (entry) => entry.notBefore <= now && (entry.attemptsUsed === 0 || safe || alone),
+        (entry) => entry.notBefore <= now && (entry.attemptsUsed === 0 || safe),
       )
-      if (ready !== undefined && ready.attemptsUsed < 2) this.stepUp(now, pending)
       const free = this.inFlight.size < this.limit.value
       const paced = this.nextSendAt()
       if (ready !== undefined && free && paced <= now) {
@@ -152,25 +156,31 @@ export class Pool {
     return results
   }
 
-  private throttled(depth: number, waitMs: number, request: InFlight, now: number): void {
+  /** Reads a 429: true when it shows the limit in flight, false when a rate. */
+  private throttled(depth: number, request: InFlight, now: number): boolean {
     request.turnedAway = now - request.sentAt < this.fastestMs / 2 ? 'at once' : 'held'
-    this.last429 = { at: now, waitMs }
     const { pace } = this
     // The platform let as many in at once a moment ago: a rate turned this one away.
     const recent = now - Math.max(SECOND / 10, 4 * (this.letIn.at(-1)?.ms ?? 0))
     const deep = this.letIn.some((admitted) => admitted.at >= recent && admitted.depth >= depth)
     if (depth > 1 && !deep) {
-      if (!this.limit.down(depth - 1, now) || depth - 1 >= this.said.limit) return
+      if (!this.limit.down(depth - 1, now) || depth - 1 >= this.said.limit) return true
       this.said.limit = depth - 1
       this.log.info(
         `The platform turned away a revoke with ${depth - 1} others in flight: sending at most ${depth - 1} at a time.`,
       )
-      return
+      return true
     }
     // Once for the requests sent before a cut: they were sent at the pace it cut.
-    if (request.sentAt < pace.downAt) return
+    if (request.sentAt < pace.downAt) return false
     pace.failed = Math.min(pace.failed, request.pace)
-    const letIn = this.letInPerSecond(now)
+    // Let in a second: those of the last second, or at a slower rate the last four, over the
+    // time since the first of them was sent, a second at least: a pool younger than a second
+    // cannot tell a burst a window let in from a rate (a faster guess cut the pace again at
+    // each 429 while a window was spent, and a revoke ran out of attempts).
+    while (this.letIn.length > 4 && (this.letIn[0]?.at ?? now) <= now - SECOND) this.letIn.shift()
+    const first = this.letIn[0] ?? { at: now, ms: 0 }
+    const letIn = (this.letIn.length * SECOND) / Math.max(SECOND, now - first.at + first.ms)
     // The pace it was sent at, or, unpaced, the rate sent at since the first of the last second.
     while (this.sentAt.length > 1 && (this.sentAt[0] ?? now) <= now - SECOND) this.sentAt.shift()
     const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now))
@@ -178,25 +188,34 @@ export class Pool {
     const under = letIn === 0 ? half : letIn < request.pace ? UNDER * letIn : Infinity
     // What it took of a platform's bucket comes back slowly: a gap from now (nextSendAt), tried
     // like a step.
-    if (!pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs())) return
-    if (!this.said.paced)
+    const paced = pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs())
+    if (paced && !this.said.paced)
       this.log.info(
         'The platform limits the rate of requests: sending revokes a little slower than it lets them in.',
       )
-    this.said.paced = true
+    this.said.paced ||= paced
+    return false
   }
 
   private stepUp(now: number, pending: readonly { attemptsUsed: number; notBefore: number }[]) {
+    // A step is tried on a request never sent, or, none left, on one turned away once, whose
+    // second 429 would cost it its backoff too (a second at most).
+    const next = pending.at(-1)?.attemptsUsed === 0 ? pending.at(-1) : pending[0]
+    if (next === undefined || next.attemptsUsed > 1 || next.notBefore > now) return
     // When the last request turned away comes back: the throttled come first, soonest first.
     const back = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now
-    // The work left at the rate let in since the first of the last second's (no estimate under it).
-    const since = Math.max(SECOND / 10, now - (this.letIn[0]?.at ?? now))
-    const letIn = Math.max(this.letInPerSecond(now), (this.letIn.length * SECOND) / since)
-    if (now + this.last429.waitMs >= Math.max(back, now + (pending.length * SECOND) / letIn)) return
     const { limit, pace } = this
-    if (this.inFlight.size >= limit.value && limit.value < this.concurrency)
+    // The work left at the most the pool sends now: its limit a round trip, or its pace.
+    const rate = Math.min(pace.value, (limit.value * SECOND) / (this.letIn.at(-1)?.ms ?? Infinity))
+    const failedAt = now + this.last429.waitMs + next.attemptsUsed * SECOND
+    if (failedAt >= Math.max(back, now + (pending.length * SECOND) / rate)) return
+    // The limit steps once the platform had that many at once (TCP's window validation: a
+    // window the sender does not fill is not grown): a client slower to send than to be answered
+    // never fills it.
+    const atLimit = this.inFlight.size >= limit.value && limit.value < this.concurrency
+    if (atLimit && this.letIn.some((admitted) => admitted.depth >= limit.value))
       limit.up(limit.value + 1, now, 2 * (this.letIn.at(-1)?.ms ?? 0))
-    else if (this.nextSendAt() > now) {
+    else if (!atLimit && this.nextSendAt() > now) {
       const near = pace.value >= 0.95 * pace.failed
       const halfway = Math.min(pace.value * FASTER, (pace.value + pace.failed) / 2)
       if (pace.up(near ? pace.value * PAST : halfway, now, this.paceTrialMs()) && near)
@@ -211,15 +230,5 @@ export class Pool {
 
   private paceTrialMs(): number {
     return Math.max(SECOND, (4 * SECOND) / this.pace.held)
-  }
-
-  /** Requests let in a second: over the last second; at a slower rate, over the last four let in. */
-  private letInPerSecond(now: number): number {
-    while (this.letIn.length > 4 && (this.letIn[0]?.at ?? now) <= now - SECOND) this.letIn.shift()
-    const first = this.letIn[0]?.at ?? now
-    const last = this.letIn.at(-1)?.at ?? now
-    if ((this.letIn.length >= 4 && first > now - SECOND) || last - first < SECOND / 10)
-      return this.letIn.filter((admitted) => admitted.at > now - SECOND).length
-    return ((this.letIn.length - 1) * SECOND) / (last - first)
   }
 }

@@ -142,14 +142,14 @@ export class CallLoop {
   ) {
     const { clock, deadline, log } = this.options
     const answer = outcome instanceof TransportError ? undefined : outcome
-    const delay =
-      (answer && retryAfterDelay(answer.headers, clock.now())) ??
-      backoffDelay(attempt, clock.jitter())
+    const told = answer && retryAfterDelay(answer.headers, clock.now())
+    const delay = told ?? backoffDelay(attempt, clock.jitter())
     if (answer?.status === 429 && pooled) {
       // Its slot goes to others: the pool sends it again, not before `delay`. Turned away
       // again, it waits its backoff at least: the platform's capacity may have changed.
       const waitMs = attempt > 1 ? Math.max(delay, backoffDelay(attempt, clock.jitter())) : delay
-      throw new ThrottledError(asSentence(failure), { waitMs, attemptsUsed: attempt })
+      const guessed = told === undefined && attempt === 1
+      throw new ThrottledError(asSentence(failure), { waitMs, attemptsUsed: attempt, guessed })
     }
     const seconds = `${(delay / 1000).toFixed(1)} s`
     if (delay >= deadline.remaining()) {

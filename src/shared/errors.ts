@@ -97,13 +97,13 @@ export class UnsettledRevokeError extends RequestError {
 /**
  * A 429 to a request a pool sends (a cleanup's revoke), with attempts left: not waited out
  * in place, but handed back, so that the pool gives its slot to others meanwhile and sends
- * it again after `waitMs` (its Retry-After, else its backoff). `attemptsUsed` counts this one;
- * the message says what the 429 said, its Retry-After included.
+ * it again after `waitMs` (its Retry-After, else its backoff: `guessed` on a first 429).
+ * `attemptsUsed` counts this one; the message says what the 429 said, its Retry-After included.
  */
 export class ThrottledError extends RequestError {
-  readonly throttle: { waitMs: number; attemptsUsed: number; why: string }
+  readonly throttle: { waitMs: number; attemptsUsed: number; guessed?: boolean; why: string }
 
-  constructor(message: string, throttle: { waitMs: number; attemptsUsed: number }) {
+  constructor(message: string, throttle: Omit<ThrottledError['throttle'], 'why'>) {
     super(message, 429)
     this.throttle = { ...throttle, why: message }
   }

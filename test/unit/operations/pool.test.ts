@@ -76,6 +76,68 @@ describe("the pool's rules", () => {
     expect(clock.now()).toBe(80)
   })
 
+  it('sends one turned away over a limit in flight again within the lowered limit, not after a backoff it was not told', async () => {
+    // A gateway refuses past 3 in flight, at once, with no Retry-After: 500 ms is a guess.
+    const cleanup = async (guessed: boolean) => {
+      let inFlight = 0
+      const clock = new VirtualClock(0, 0)
+      const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
+        const throttle = { waitMs: 500, attemptsUsed: attemptsUsed + 1, why: '429.' }
+        if (inFlight >= 3) return { throttled: { ...throttle, guessed: guessed && !attemptsUsed } }
+        inFlight++
+        await clock.sleep(20)
+        inFlight--
+        return { done: item }
+      }
+      const pool = new Pool(8, clock, new Deadline(clock, 0), recordingRunner())
+      expect(await clock.run(pool.run(letters(12), send, () => 'left'))).toEqual(letters(12))
+      return clock.now()
+    }
+    expect(await cleanup(true)).toBe(80)
+    // Told to wait (a Retry-After), it waits.
+    expect(await cleanup(false)).toBeGreaterThanOrEqual(500)
+  })
+
+  it('steps the limit up only once the platform had that many at once (a client slower to send than to be answered never fills it)', async () => {
+    // Each request takes 10 ms on the wire, one after another, and 1 ms at the platform: it
+    // never has two at once. p's 429 at once, with 15 others in flight, sets the limit to 15.
+    const clock = new VirtualClock(0, 0)
+    let [wire, inFlight, most] = [0, 0, 0]
+    const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
+      if (item === 'p' && attemptsUsed === 0)
+        return { throttled: { waitMs: 0, attemptsUsed: 1, why: '429.' } }
+      most = clock.now() > 0 ? Math.max(most, ++inFlight) : ++inFlight
+      wire = Math.max(wire, clock.now()) + 10
+      await clock.sleep(wire + 1 - clock.now())
+      inFlight--
+      return { done: item }
+    }
+    const pool = new Pool(16, clock, new Deadline(clock, 0), recordingRunner())
+    await clock.run(pool.run(letters(80), send, () => 'left'))
+    expect(most).toBe(15)
+  })
+
+  it('tries a step on a request never sent: one turned away is not risked on it while any is left', async () => {
+    // A gateway refuses past 2 in flight, at once, told to come back at once; each send takes
+    // 25 ms, so a step falls due as the first round's turned away go again: each step's third
+    // slot goes to a request never sent, and none is turned away a second time.
+    let inFlight = 0
+    const clock = new VirtualClock(0, 0)
+    const attempts = new Map<string, number>()
+    const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
+      attempts.set(item, attemptsUsed + 1)
+      if (inFlight >= 2)
+        return { throttled: { waitMs: 0, attemptsUsed: attemptsUsed + 1, why: '429.' } }
+      inFlight++
+      await clock.sleep(25)
+      inFlight--
+      return { done: item }
+    }
+    const pool = new Pool(7, clock, new Deadline(clock, 0), recordingRunner())
+    await clock.run(pool.run(letters(20), send, () => 'left'))
+    expect(Math.max(...attempts.values())).toBe(2)
+  })
+
   it('learns no depth from a request the platform did not take in (refused, or a 429 to its last attempt)', async () => {
     // f, g, h refused at depths 6 to 8: no depth of 8 was let in, so p's 429 at 8 is a limit.
     const clock = new VirtualClock(0, 0)

@@ -42,7 +42,7 @@ describe('CallLoop', () => {
       expect(error).toBeInstanceOf(ThrottledError)
       expect(error).toMatchObject({
         status: 429,
-        throttle: { waitMs: 3000, attemptsUsed: 1 },
+        throttle: { waitMs: 3000, attemptsUsed: 1, guessed: false },
       })
       // What it was told to wait is in what it says: a cleanup that leaves it names it.
       expect((error as Error).message).toBe(
@@ -56,8 +56,13 @@ describe('CallLoop', () => {
     it('counts the attempts of earlier sends: the last one is a final failure', async () => {
       const { callLoop } = loop([{ status: 429 }])
       const third = await callLoop.call('api', REQUEST, scheduled(2)).catch((e: unknown) => e)
-      // Without Retry-After, its wait is its backoff: 2 s for a third attempt.
-      expect(third).toMatchObject({ throttle: { waitMs: 2000, attemptsUsed: 3 } })
+      // Without Retry-After, its wait is its backoff: 2 s for a third attempt (no guess for the
+      // pool to drop: a request turned away again waits its backoff).
+      expect(third).toMatchObject({ throttle: { waitMs: 2000, attemptsUsed: 3, guessed: false } })
+      const { callLoop: first } = loop([{ status: 429 }])
+      const once = await first.call('api', REQUEST, scheduled(0)).catch((e: unknown) => e)
+      // A first 429 that says nothing of when: its backoff is only a guess (the pool may drop it).
+      expect(once).toMatchObject({ throttle: { waitMs: 500, attemptsUsed: 1, guessed: true } })
       const { callLoop: last } = loop([{ status: 429 }])
       const fourth = await last.call('api', REQUEST, scheduled(3)).catch((e: unknown) => e)
       expect(fourth).not.toBeInstanceOf(ThrottledError)
@@ -71,7 +76,7 @@ describe('CallLoop', () => {
       expect(second).toMatchObject({ throttle: { waitMs: 1000, attemptsUsed: 2 } })
       const { callLoop: first } = loop([{ status: 429, headers: { 'Retry-After': '0' } }])
       const once = await first.call('api', REQUEST, scheduled(0)).catch((e: unknown) => e)
-      expect(once).toMatchObject({ throttle: { waitMs: 0, attemptsUsed: 1 } })
+      expect(once).toMatchObject({ throttle: { waitMs: 0, attemptsUsed: 1, guessed: false } })
     })
 
     it('still waits out other transient failures in place, within the same attempts', async () => {
