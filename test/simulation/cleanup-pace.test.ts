@@ -43,6 +43,7 @@ const work = (
   spec: fc.Arbitrary<ThrottleSpec>,
   retries: fc.Arbitrary<number>,
   tokens = fc.integer({ min: 20, max: 120 }),
+  jitterMs: fc.Arbitrary<number> = fc.constant(0),
 ) =>
   fc.record({
     spec,
@@ -53,6 +54,8 @@ const work = (
     seed: fc.integer(),
     // The client's own time to send a request: none, or what a runner takes (0.5 to 2 ms).
     sendMs: fc.constantFrom(0, 0.5, 1, 2),
+    // A network's jitter: each answer up to this much later, out of the order they left in.
+    jitterMs,
   })
 
 /** A seeded source of jitter, so that a failing case runs again the same. */
@@ -102,9 +105,13 @@ async function run(w: Omit<Workload, 'jitter'> & { seed: number }) {
 // "Throttled cleanups"): of seeds 1 to 16, eight break the bound under a limit in flight (a
 // share of the limit taken in the first 0.1 s); every other property holds on all sixteen.
 describe('a cleanup against the ways platforms throttle (simulated time)', () => {
-  it('revokes nothing twice, sends no revoke more than retries + 1 times, and accounts for every token', async () => {
+  it('revokes nothing twice, sends no revoke more than retries + 1 times, and accounts for every token, whatever the network’s jitter', async () => {
+    // Answers up to 20 ms late, out of the order they left in. The timing properties below
+    // are held without it, for now (docs/PERFORMANCE.md, "Throttled cleanups").
+    const retries = fc.integer({ min: 0, max: 5 })
+    const jittered = work(platform, retries, undefined, fc.constantFrom(0, 5, 20))
     await fc.assert(
-      fc.asyncProperty(work(platform, fc.integer({ min: 0, max: 5 })), async (w) => {
+      fc.asyncProperty(jittered, async (w) => {
         const { result, platform: p, ids } = (await run(w)).sim
         const revokedOnce = p.arrived.filter((a) => a.tokenId !== undefined && a.status === 200)
         expect(new Set(revokedOnce.map((a) => a.tokenId)).size).toBe(revokedOnce.length)
