@@ -4115,7 +4115,7 @@ function terminal(inputs, { env, streams }) {
         saveState: state.set.bind(state),
         getState: (name) => state.get(name) ?? '',
         writeSummary: () => Promise.resolve(),
-        tempDir: () => (dir ??= (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)(env.TMPDIR || (0,external_node_os_namespaceObject.tmpdir)(), 'gateway-token-'))),
+        tempDir: () => (dir ??= (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.resolve)(env.TMPDIR || (0,external_node_os_namespaceObject.tmpdir)(), 'gateway-token-'))),
         onCancel: listenForCancel,
     };
     let failed = false;
@@ -4191,11 +4191,18 @@ function passingSignals() {
                 return;
             }
             err(`Running ${say(command)} with ${where}.\n`);
-            child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env, stdio: 'inherit' });
-            child.on('error', (error) => {
+            const notRun = (error) => {
                 err(`error: could not run ${say(command)}: ${say(error.message)}\n`);
                 resolve(127);
-            });
+            };
+            try {
+                child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env, stdio: 'inherit' });
+            }
+            catch (error) {
+                notRun(error);
+                return;
+            }
+            child.on('error', notRun);
             child.on('exit', (code, signal) => {
                 resolve(signal ? 128 + external_node_os_namespaceObject.constants.signals[signal] : (code ?? 1));
             });
@@ -4222,7 +4229,8 @@ async function commandLine(args, given = {}) {
     catch (error) {
         if (!(error instanceof ActionError))
             throw error;
-        streams.err(`error: ${say(inCliWords(error.message))}\n`);
+        const { message } = error;
+        streams.err(`error: ${say(error instanceof InputError ? inCliWords(message) : message)}\n`);
         return 2;
     }
     if (invocation === 'help' || invocation === 'version') {

@@ -2,7 +2,7 @@
 import packageJson from '../../package.json' with { type: 'json' }
 import { run as mainStep } from '../main.js'
 import type { Outcome } from '../operations/index.js'
-import { ActionError, toFile } from '../shared/errors.js'
+import { ActionError, InputError, toFile } from '../shared/errors.js'
 import { publicJson, type TokenRecord } from '../shared/records.js'
 import { writeTokenFile } from '../shared/token-files.js'
 import { inCliWords, readArgs, USAGE } from './args.js'
@@ -22,7 +22,8 @@ export async function commandLine(args: readonly string[], given: Partial<Surrou
   } catch (error) {
     if (!(error instanceof ActionError)) throw error
     // It may quote an argument: one line, never a runner command.
-    streams.err(`error: ${say(inCliWords(error.message))}\n`)
+    const { message } = error
+    streams.err(`error: ${say(error instanceof InputError ? inCliWords(message) : message)}\n`)
     return 2
   }
   if (invocation === 'help' || invocation === 'version') {

@@ -65,11 +65,19 @@ function passingSignals() {
           return
         }
         err(`Running ${say(command)} with ${where}.\n`)
-        child = spawn(command, args, { env, stdio: 'inherit' })
-        child.on('error', (error) => {
+        const notRun = (error: Error) => {
           err(`error: could not run ${say(command)}: ${say(error.message)}\n`)
           resolve(127)
-        })
+        }
+        // Some failures are thrown, not emitted: an environment too large for the system
+        // (E2BIG, a token value over 128 KiB on Linux). The token is revoked all the same.
+        try {
+          child = spawn(command, args, { env, stdio: 'inherit' })
+        } catch (error) {
+          notRun(error as Error)
+          return
+        }
+        child.on('error', notRun)
         child.on('exit', (code, signal) => {
           resolve(signal ? 128 + constants.signals[signal] : (code ?? 1))
         })

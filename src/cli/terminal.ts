@@ -1,7 +1,7 @@
 // The command line's Runner: inputs from its flags and environment, the log on stderr (scrubbed, one line each, never a runner command), outputs and state in memory, files in a temp dir of its own.
 import { mkdtempSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { resolve } from 'node:path'
 import { listenForCancel, type Runner } from '../runner/start.js'
 import { type Clock, systemClock } from '../shared/time.js'
 import { Secrets } from '../shared/secrets.js'
@@ -29,7 +29,8 @@ export const say = (text: string) => neutralizeCommands(oneLine(text))
 
 /**
  * A terminal's Runner over `inputs`, and what a step left in it: outputs, state, failure. Its
- * files go in a directory of its own under its environment's TMPDIR, else the system's.
+ * files go in a directory of its own under its environment's TMPDIR, else the system's, as an
+ * absolute path (exec's COMMAND may change directory before it reads its token file).
  */
 export function terminal(inputs: Record<string, string>, { env, streams }: Surroundings) {
   // What the runner would mask, scrubbed from every line instead: a terminal masks nothing.
@@ -65,7 +66,7 @@ export function terminal(inputs: Record<string, string>, { env, streams }: Surro
     saveState: state.set.bind(state),
     getState: (name: string) => state.get(name) ?? '',
     writeSummary: () => Promise.resolve(),
-    tempDir: () => (dir ??= mkdtempSync(join(env.TMPDIR || tmpdir(), 'gateway-token-'))),
+    tempDir: () => (dir ??= mkdtempSync(resolve(env.TMPDIR || tmpdir(), 'gateway-token-'))),
     onCancel: listenForCancel,
   }
   let failed = false

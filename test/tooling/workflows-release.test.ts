@@ -158,6 +158,8 @@ describe('the npm job: the command line published with provenance', () => {
     ['by version order, not text', '11.10.0', false],
     ['11.5.1 itself publishes as it is', '11.5.1', false],
     ['a major below with a higher minor is older', '10.9.3', true],
+    ['a pre-release of 11.5.1 is older', '11.5.1-pre.0', true],
+    ['a pre-release of a later one is not', '11.6.0-pre.1', false],
   ])('npm %s', (_, npmVersion, upgraded) => {
     const publishing = 'publish --provenance --access public --ignore-scripts --tag latest'
     const upgrade = 'install --global --ignore-scripts npm@^11.5.1'

@@ -2,6 +2,7 @@
 import { describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { existsSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { commandLine } from '../../../src/cli/command-line.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { authOk as authFor, created, ENV as CONNECTED } from '../../fixtures/command-line.js'
@@ -42,6 +43,19 @@ describe('exec', () => {
       `Running ${process.execPath} with the token value in GATEWAY_TOKEN.`,
     )
     expect(run.stderr).not.toContain('later steps')
+    expect(nock.pendingMocks()).toEqual([])
+  })
+
+  it('a value too large for an environment: COMMAND not run (127), the token revoked all the same', async () => {
+    authOk()
+    nock(API)
+      .post('/api/tokens')
+      .reply(201, record({ name: 'pr-1', tokenValue: 'x'.repeat(200 * 1024) }))
+    revoke()
+    const run = await exec([], 'process.exit(0)')
+    expect(run.code).toBe(127)
+    expect(run.stderr).toMatch(/^error: could not run \S*node: spawn E2BIG$/m)
+    expect(run.stderr).not.toContain('x'.repeat(100))
     expect(nock.pendingMocks()).toEqual([])
   })
 
@@ -98,7 +112,7 @@ describe('exec', () => {
     authOk()
     created()
     revoke()
-    const ready = `${process.env.TMPDIR ?? '/tmp'}/exec-ready-${process.pid}`
+    const ready = `${tmpdir()}/exec-ready-${process.pid}`
     // The signal as the process gets it (jest's process is not the one the kernel signals),
     // once: a second one, during the revoke, would cancel the post step.
     const poll = setInterval(() => {
@@ -120,7 +134,7 @@ describe('exec', () => {
     authOk()
     created()
     revoke()
-    const marker = `${process.env.TMPDIR ?? '/tmp'}/exec-ran-early-${process.pid}`
+    const marker = `${tmpdir()}/exec-ran-early-${process.pid}`
     const stderr: string[] = []
     const streams = {
       out: () => undefined,
@@ -148,7 +162,7 @@ describe('exec', () => {
         process.emit('SIGINT', 'SIGINT')
         return record({ name: 'pr-1' })
       })
-    const marker = `${process.env.TMPDIR ?? '/tmp'}/exec-ran-cancelled-${process.pid}`
+    const marker = `${tmpdir()}/exec-ran-cancelled-${process.pid}`
     const run = await exec([], `require('fs').writeFileSync('${marker}', '')`)
     expect(run.code).toBe(1)
     expect(existsSync(marker)).toBe(false)
@@ -158,7 +172,7 @@ describe('exec', () => {
   it('never runs COMMAND when the create failed: exit 1', async () => {
     authOk()
     nock(API).post('/api/tokens').reply(422, { error: 'name taken' })
-    const marker = `${process.env.TMPDIR ?? '/tmp'}/exec-ran-${process.pid}`
+    const marker = `${tmpdir()}/exec-ran-${process.pid}`
     const run = await exec([], `require('fs').writeFileSync('${marker}', '')`)
     expect(run.code).toBe(1)
     expect(existsSync(marker)).toBe(false)

@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { basename, dirname, join } from 'node:path'
+import { basename, dirname, isAbsolute, join } from 'node:path'
 import { terminal } from '../../../src/cli/terminal.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { ActionError, InputError } from '../../../src/shared/errors.js'
@@ -112,6 +112,16 @@ describe('terminal: inputs, outputs, state and files', () => {
       expect(readdirSync(parent)).toEqual([])
     } finally {
       rmSync(parent, { recursive: true, force: true })
+    }
+  })
+
+  it('makes it an absolute path under a relative TMPDIR: COMMAND may change directory', () => {
+    const { runner, cleanUp } = kept({}, { TMPDIR: '.' })
+    try {
+      expect(isAbsolute(runner.tempDir())).toBe(true)
+      expect(dirname(runner.tempDir())).toBe(process.cwd())
+    } finally {
+      cleanUp()
     }
   })
 

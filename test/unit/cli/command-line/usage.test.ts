@@ -25,11 +25,22 @@ describe('commandLine: usage, input and exit codes', () => {
   })
 
   it('a bad usage or input: exit 2 before any request, naming the flag', async () => {
+    const auth = authOk()
     expect(await gatewayToken(['list', '--bogus'])).toMatchObject({ code: 2, stdout: '' })
     const bad = await gatewayToken(['cleanup', '--older-than', 'soon'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/^error: --older-than must be/)
-    expect(nock.pendingMocks()).toEqual([])
+    // Not even the credentials were sent.
+    expect(auth.isDone()).toBe(false)
+    nock.cleanAll()
+  })
+
+  it('says a word it does not know as it was given, even one that reads like an input', async () => {
+    const run = await gatewayToken(['list', "Input 'clientSecret'"])
+    expect(run).toMatchObject({ code: 2, stdout: '' })
+    expect(run.stderr).toBe(
+      "error: Input 'clientSecret' is not a flag of gateway-token list. See gateway-token --help.\n",
+    )
   })
 
   it('a refused request: exit 1, the step’s failure on stderr, scrubbed', async () => {
