@@ -2660,7 +2660,7 @@ class Learnt {
     down(to, now, tryMs = 0) {
         if (to >= this.value)
             return false;
-        if (this.changedAt > this.downAt)
+        if (this.changedAt > this.downAt && now < this.triedUntil)
             this.stepMs = Math.min(LONGEST_STEP_MS, this.stepMs * 2);
         this.value = this.held = to;
         this.downAt = this.changedAt = now;
@@ -2765,6 +2765,10 @@ class Pool {
         };
         while (bug === undefined) {
             const now = clock.now();
+            while (this.letIn.length > 4 && (this.letIn[0]?.at ?? now) <= now - SECOND)
+                this.letIn.shift();
+            while (this.sentAt.length > 1 && (this.sentAt[0] ?? now) <= now - SECOND)
+                this.sentAt.shift();
             if (deadline.expired())
                 for (const entry of pending.splice(0))
                     results[entry.index] = left(entry.item);
@@ -2774,8 +2778,10 @@ class Pool {
             this.stepUp(now, pending);
             const triedUntil = Math.max(this.limit.triedUntil, pace.triedUntil);
             const gotIn = (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at;
-            const safe = fresh ? now >= triedUntil && gotIn : gotIn || this.inFlight.size === 0;
-            const ready = pending.find((entry) => entry.notBefore <= now && (entry.attemptsUsed === 0 || safe));
+            const tried = now >= triedUntil;
+            const safe = fresh ? tried && gotIn : gotIn || this.inFlight.size === 0;
+            const most = safe ? (now >= this.limit.triedUntil ? Infinity : 1) : 0;
+            const ready = pending.find((entry) => entry.notBefore <= now && entry.attemptsUsed <= most);
             const free = this.inFlight.size < this.limit.value;
             const paced = this.nextSendAt();
             if (ready !== undefined && free && paced <= now) {
@@ -2811,12 +2817,8 @@ class Pool {
         if (request.sentAt < pace.downAt)
             return false;
         pace.failed = Math.min(pace.failed, request.pace);
-        while (this.letIn.length > 4 && (this.letIn[0]?.at ?? now) <= now - SECOND)
-            this.letIn.shift();
         const first = this.letIn[0] ?? { at: now, ms: 0 };
         const letIn = (this.letIn.length * SECOND) / Math.max(SECOND, now - first.at + first.ms);
-        while (this.sentAt.length > 1 && (this.sentAt[0] ?? now) <= now - SECOND)
-            this.sentAt.shift();
         const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now));
         const half = Math.max(SLOWEST, Math.min(request.pace, sending) / 2);
         const under = letIn === 0 ? half : letIn < request.pace ? UNDER * letIn : Infinity;
@@ -2832,13 +2834,14 @@ class Pool {
             return;
         const back = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now;
         const { limit, pace } = this;
-        const rate = Math.min(pace.value, (limit.value * SECOND) / (this.letIn.at(-1)?.ms ?? Infinity));
+        const roundTrip = Math.max(1, this.letIn.at(-1)?.ms ?? Infinity);
+        const rate = Math.min(pace.value, (limit.value * SECOND) / roundTrip);
         const failedAt = now + this.last429.waitMs + next.attemptsUsed * SECOND;
         if (failedAt >= Math.max(back, now + (pending.length * SECOND) / rate))
             return;
         const atLimit = this.inFlight.size >= limit.value && limit.value < this.concurrency;
         if (atLimit && this.letIn.some((admitted) => admitted.depth >= limit.value))
-            limit.up(limit.value + 1, now, 2 * (this.letIn.at(-1)?.ms ?? 0));
+            limit.up(limit.value + 1, now, 2 * roundTrip);
         else if (!atLimit && this.nextSendAt() > now) {
             const near = pace.value >= 0.95 * pace.failed;
             const halfway = Math.min(pace.value * FASTER, (pace.value + pace.failed) / 2);

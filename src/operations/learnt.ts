@@ -23,9 +23,10 @@ export class Learnt {
 
   down(to: number, now: number, tryMs = 0): boolean {
     if (to >= this.value) return false
-    // A step up that a 429 answers: the next one waits twice as long. A fall with no step
-    // before it (the first 429, another job taking a share) says nothing of stepping.
-    if (this.changedAt > this.downAt) this.stepMs = Math.min(LONGEST_STEP_MS, this.stepMs * 2)
+    // A step up that a 429 answers while it is tried: the next one waits twice as long. Any
+    // other fall (the first 429, another job taking a share) says nothing of stepping.
+    if (this.changedAt > this.downAt && now < this.triedUntil)
+      this.stepMs = Math.min(LONGEST_STEP_MS, this.stepMs * 2)
     this.value = this.held = to
     this.downAt = this.changedAt = now
     this.triedUntil = now + tryMs

@@ -123,6 +123,10 @@ export class Pool {
     }
     while (bug === undefined) {
       const now = clock.now()
+      // What was let in and sent over the last second (the last four let in, the last sent, at
+      // least): the evidence of a rate, and of the depth the limit has been filled to.
+      while (this.letIn.length > 4 && (this.letIn[0]?.at ?? now) <= now - SECOND) this.letIn.shift()
+      while (this.sentAt.length > 1 && (this.sentAt[0] ?? now) <= now - SECOND) this.sentAt.shift()
       if (deadline.expired())
         for (const entry of pending.splice(0)) results[entry.index] = left(entry.item)
       if (pending.length === 0 && this.inFlight.size === 0) break
@@ -130,12 +134,13 @@ export class Pool {
       this.stepUp(now, pending)
       const triedUntil = Math.max(this.limit.triedUntil, pace.triedUntil)
       // One turned away goes again once one got in after the last 429 and no step is tried (or
-      // none is left to try one on), or alone (those never sent find out first).
+      // none is left to try one on), or alone (those never sent find out first); one turned
+      // away twice never while a step of the limit is tried (a round trip or two).
       const gotIn = (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at
-      const safe = fresh ? now >= triedUntil && gotIn : gotIn || this.inFlight.size === 0
-      const ready = pending.find(
-        (entry) => entry.notBefore <= now && (entry.attemptsUsed === 0 || safe),
-      )
+      const tried = now >= triedUntil
+      const safe = fresh ? tried && gotIn : gotIn || this.inFlight.size === 0
+      const most = safe ? (now >= this.limit.triedUntil ? Infinity : 1) : 0
+      const ready = pending.find((entry) => entry.notBefore <= now && entry.attemptsUsed <= most)
       const free = this.inFlight.size < this.limit.value
       const paced = this.nextSendAt()
       if (ready !== undefined && free && paced <= now) {
@@ -178,11 +183,9 @@ export class Pool {
     // time since the first of them was sent, a second at least: a pool younger than a second
     // cannot tell a burst a window let in from a rate (a faster guess cut the pace again at
     // each 429 while a window was spent, and a revoke ran out of attempts).
-    while (this.letIn.length > 4 && (this.letIn[0]?.at ?? now) <= now - SECOND) this.letIn.shift()
     const first = this.letIn[0] ?? { at: now, ms: 0 }
     const letIn = (this.letIn.length * SECOND) / Math.max(SECOND, now - first.at + first.ms)
     // The pace it was sent at, or, unpaced, the rate sent at since the first of the last second.
-    while (this.sentAt.length > 1 && (this.sentAt[0] ?? now) <= now - SECOND) this.sentAt.shift()
     const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now))
     const half = Math.max(SLOWEST, Math.min(request.pace, sending) / 2)
     const under = letIn === 0 ? half : letIn < request.pace ? UNDER * letIn : Infinity
@@ -205,8 +208,10 @@ export class Pool {
     // When the last request turned away comes back: the throttled come first, soonest first.
     const back = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now
     const { limit, pace } = this
-    // The work left at the most the pool sends now: its limit a round trip, or its pace.
-    const rate = Math.min(pace.value, (limit.value * SECOND) / (this.letIn.at(-1)?.ms ?? Infinity))
+    // The last round trip let in, a millisecond at least (the clock's grain); the work left at
+    // the most the pool sends now: its limit a round trip, or its pace.
+    const roundTrip = Math.max(1, this.letIn.at(-1)?.ms ?? Infinity)
+    const rate = Math.min(pace.value, (limit.value * SECOND) / roundTrip)
     const failedAt = now + this.last429.waitMs + next.attemptsUsed * SECOND
     if (failedAt >= Math.max(back, now + (pending.length * SECOND) / rate)) return
     // The limit steps once the platform had that many at once (TCP's window validation: a
@@ -214,7 +219,7 @@ export class Pool {
     // never fills it.
     const atLimit = this.inFlight.size >= limit.value && limit.value < this.concurrency
     if (atLimit && this.letIn.some((admitted) => admitted.depth >= limit.value))
-      limit.up(limit.value + 1, now, 2 * (this.letIn.at(-1)?.ms ?? 0))
+      limit.up(limit.value + 1, now, 2 * roundTrip)
     else if (!atLimit && this.nextSendAt() > now) {
       const near = pace.value >= 0.95 * pace.failed
       const halfway = Math.min(pace.value * FASTER, (pace.value + pace.failed) / 2)

@@ -24,25 +24,35 @@ describe('Learnt', () => {
   it('waits twice as long after a step a 429 answered, a quarter as long after one that held', () => {
     const limit = new Learnt(4)
     limit.down(3, 0) // No step before it (the first 429): the wait stays FIRST_STEP_MS.
-    expect(limit.up(4, FIRST_STEP_MS - 1, 0)).toBe(false)
-    expect(limit.up(4, FIRST_STEP_MS, 0)).toBe(true)
-    limit.down(3, 1000) // A 429 answered that step: 2 × FIRST_STEP_MS.
-    expect(limit.up(4, 1000 + 2 * FIRST_STEP_MS - 1, 0)).toBe(false)
-    expect(limit.up(4, 1000 + 2 * FIRST_STEP_MS, 0)).toBe(true)
-    limit.down(3, 2000) // 4 × FIRST_STEP_MS.
-    expect(limit.up(4, 2000 + 4 * FIRST_STEP_MS, 0)).toBe(true)
+    expect(limit.up(4, FIRST_STEP_MS - 1, 100)).toBe(false)
+    expect(limit.up(4, FIRST_STEP_MS, 100)).toBe(true)
+    limit.down(3, FIRST_STEP_MS + 99) // A 429 answered that step, tried: 2 × FIRST_STEP_MS.
+    const first = FIRST_STEP_MS + 99
+    expect(limit.up(4, first + 2 * FIRST_STEP_MS - 1, 100)).toBe(false)
+    expect(limit.up(4, first + 2 * FIRST_STEP_MS, 100)).toBe(true)
+    const second = first + 2 * FIRST_STEP_MS + 50
+    limit.down(3, second) // 4 × FIRST_STEP_MS.
+    expect(limit.up(4, second + 4 * FIRST_STEP_MS, 100)).toBe(true)
     // That step held (no 429 by the next one): the wait after the next is a quarter.
-    expect(limit.up(5, 2000 + 8 * FIRST_STEP_MS, 0)).toBe(true)
-    expect(limit.up(6, 2000 + 9 * FIRST_STEP_MS - 1, 0)).toBe(false)
-    expect(limit.up(6, 2000 + 9 * FIRST_STEP_MS, 0)).toBe(true)
+    expect(limit.up(5, second + 8 * FIRST_STEP_MS, 100)).toBe(true)
+    expect(limit.up(6, second + 9 * FIRST_STEP_MS - 1, 100)).toBe(false)
+    expect(limit.up(6, second + 9 * FIRST_STEP_MS, 100)).toBe(true)
   })
 
   it('keeps the wait after a fall no step led to: another job taking a share says nothing of stepping', () => {
     const limit = new Learnt(6)
-    expect(limit.up(7, 0, 0)).toBe(true)
-    limit.down(6, 10) // A 429 answered that step: 2 × FIRST_STEP_MS.
+    expect(limit.up(7, 0, 50)).toBe(true)
+    limit.down(6, 10) // A 429 answered that step while it was tried: 2 × FIRST_STEP_MS.
     limit.down(3, 20) // No step since: still 2 × FIRST_STEP_MS, from this change.
     expect(limit.up(4, 20 + 2 * FIRST_STEP_MS - 1, 0)).toBe(false)
     expect(limit.up(4, 20 + 2 * FIRST_STEP_MS, 0)).toBe(true)
+  })
+
+  it('keeps the wait after a fall once a step’s trial is over: the step held, the platform changed', () => {
+    const limit = new Learnt(6)
+    expect(limit.up(7, 0, 50)).toBe(true)
+    limit.down(5, 10_000) // Long after the step was tried: another job took a share.
+    expect(limit.up(6, 10_000 + FIRST_STEP_MS - 1, 0)).toBe(false)
+    expect(limit.up(6, 10_000 + FIRST_STEP_MS, 0)).toBe(true)
   })
 })
