@@ -2892,12 +2892,10 @@ async function cleanup(client, task, { clock, log, deadline }) {
         }
     };
     const unsent = (_, throttle) => {
-        if (throttle === undefined)
+        if (throttle === undefined || deadline.expired())
             return undefined;
-        const cause = deadline.cause();
-        const cancelled = cause.by === 'cancel' && `${stopped(cause)} before its wait ended`;
-        const end = cancelled || `Its wait ends after ${deadline.describe()} does`;
-        return { error: new RequestError(`${throttle.why} ${end}: run the cleanup again later.`, 429) };
+        const end = `Its wait ends after ${deadline.describe()} does: run the cleanup again later.`;
+        return { error: new RequestError(`${throttle.why} ${end}`, 429) };
     };
     const ends = task.dryRun
         ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))

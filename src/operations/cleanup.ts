@@ -1,6 +1,6 @@
 // The cleanup operation: revoke what the plan selects, at the platform's pace, and settle the refusals.
 import type { Logger } from '../shared/text.js'
-import { agesNow, type Clock, type Deadline, stopped } from '../shared/time.js'
+import { agesNow, type Clock, type Deadline } from '../shared/time.js'
 import type { CleanupTask } from '../inputs/read.js'
 import { settleRefusals, type Settled, type TokenApi } from '../platform/client.js'
 import {
@@ -68,14 +68,13 @@ export async function cleanup(
       return { done: unsettled ? { tokenId, unsettled: error } : { error }, failed: true }
     }
   }
-  // Not sent again, its 429's wait outlasting the time left (or a cancel ending it): not
-  // revoked, with what the 429 said. Never sent: left.
+  // Not sent again, its 429's wait outlasting the time left: not revoked, with what the 429
+  // said. Never sent, or the time already out (run out, or a cancel): left, as every other
+  // (the step's failure says why once).
   const unsent = (_: TokenRecord, throttle?: { why: string }): End => {
-    if (throttle === undefined) return undefined
-    const cause = deadline.cause()
-    const cancelled = cause.by === 'cancel' && `${stopped(cause)} before its wait ended`
-    const end = cancelled || `Its wait ends after ${deadline.describe()} does`
-    return { error: new RequestError(`${throttle.why} ${end}: run the cleanup again later.`, 429) }
+    if (throttle === undefined || deadline.expired()) return undefined
+    const end = `Its wait ends after ${deadline.describe()} does: run the cleanup again later.`
+    return { error: new RequestError(`${throttle.why} ${end}`, 429) }
   }
   const ends: End[] = task.dryRun
     ? plan.revoke.map((token) => ({ token, alreadyRevoked: false }))
