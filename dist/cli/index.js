@@ -3789,7 +3789,7 @@ const ENVIRONMENT = {
     authUrl: 'PLATFORM_AUTH_URL',
     expectedProjectId: 'PLATFORM_PROJECT_ID',
 };
-const REVOKE_ON_EXIT = { always: 'true', failure: 'failure', never: 'false' };
+const REVOKE_ON_EXIT = { always: 'true', failure: 'failure', never: 'failure' };
 const KUBERNETES = [
     ['k8s-secret', /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, 'a Kubernetes name (a-z, 0-9, - and .)'],
     ['k8s-namespace', /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a Kubernetes namespace (a-z, 0-9, -)'],
@@ -3856,8 +3856,11 @@ function readArgs(args, env) {
     if (own['client-secret-file'] !== undefined)
         inputs.clientSecret = readSecretFile(own['client-secret-file']);
     const choices = oneOf(Object.keys(REVOKE_ON_EXIT));
-    if (known === 'exec')
-        inputs.revokeOnExit = REVOKE_ON_EXIT[choices(inputs.revokeOnExit ?? 'always', 'revokeOnExit')];
+    if (known === 'exec') {
+        const when = choices(inputs.revokeOnExit ?? 'always', 'revokeOnExit');
+        own['revoke-on-exit'] = when;
+        inputs.revokeOnExit = REVOKE_ON_EXIT[when];
+    }
     const argv = end === -1 ? [] : rest.slice(end + 1);
     if (known === 'create')
         checkDestination(own);
@@ -4164,8 +4167,9 @@ async function exec(invocation, { env, clock, streams }) {
         const commandEnv = { ...env, [variable]: outputs.get(file ? 'tokenFile' : 'tokenValue') };
         delete commandEnv.PLATFORM_CLIENT_SECRET;
         const where = `${file ? "the token file's path" : 'the token value'} in ${variable}`;
-        const code = error === undefined ? await command.run(argv, commandEnv, where, streams) : 1;
-        steps.jobStatus = code === 0 ? 'success' : 'failure';
+        const code = error === undefined ? await command.run(argv, commandEnv, where, runner) : 1;
+        const kept = own['revoke-on-exit'] === 'never' && command.started();
+        steps.jobStatus = code === 0 || kept ? 'success' : 'failure';
         await step_run(runner, clock);
         return error === undefined ? code : exitCode(error);
     }
@@ -4177,23 +4181,27 @@ async function exec(invocation, { env, clock, streams }) {
 function passingSignals() {
     let child;
     let early;
+    let started = false;
     return {
+        started: () => started,
         pass: (signal) => {
             if (child === undefined)
                 early ??= signal;
             else
                 child.kill(signal);
         },
-        run: (argv, env, where, { err }) => new Promise((resolve) => {
+        run: (argv, env, where, log) => new Promise((resolve) => {
             const [command = '', ...args] = argv;
             if (early !== undefined) {
-                err(`error: ${say(command)} was not started: ${early} came first.\n`);
+                log.setFailed(`${command} was not started: ${early} came first.`);
                 resolve(128 + external_node_os_namespaceObject.constants.signals[early]);
                 return;
             }
-            err(`Running ${say(command)} with ${where}.\n`);
             const notRun = (error) => {
-                err(`error: could not run ${say(command)}: ${say(error.message)}\n`);
+                const tooLarge = error.code === 'E2BIG'
+                    ? ' The token is too large for a variable: give --token-file-env VAR.'
+                    : '';
+                log.setFailed(`could not run ${command}: ${error.message}.${tooLarge}`);
                 resolve(127);
             };
             try {
@@ -4203,6 +4211,10 @@ function passingSignals() {
                 notRun(error);
                 return;
             }
+            child.on('spawn', () => {
+                started = true;
+                log.info(`Running ${command} with ${where}.`);
+            });
             child.on('error', notRun);
             child.on('exit', (code, signal) => {
                 resolve(signal ? 128 + external_node_os_namespaceObject.constants.signals[signal] : (code ?? 1));

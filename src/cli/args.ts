@@ -37,8 +37,12 @@ const ENVIRONMENT: Record<string, string> = {
   authUrl: 'PLATFORM_AUTH_URL',
   expectedProjectId: 'PLATFORM_PROJECT_ID',
 }
-/** exec's --revoke-on-exit, as the action's revokeOnExit says it. */
-const REVOKE_ON_EXIT = { always: 'true', failure: 'failure', never: 'false' } as const
+/**
+ * exec's --revoke-on-exit, as the action's revokeOnExit says it. `never` is `failure` to the
+ * post step: exec tells it the job failed only when COMMAND never started, and so holds the
+ * token's value nowhere (a token nobody holds is a leak).
+ */
+const REVOKE_ON_EXIT = { always: 'true', failure: 'failure', never: 'failure' } as const
 /** What each check of create's flags allows: Kubernetes names, and a Secret's keys. */
 const KUBERNETES = [
   ['k8s-secret', /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, 'a Kubernetes name (a-z, 0-9, - and .)'],
@@ -129,8 +133,11 @@ export function readArgs(args: readonly string[], env: NodeJS.ProcessEnv) {
     inputs.clientSecret = readSecretFile(own['client-secret-file'])
   // Only exec takes it (COMMANDS).
   const choices = oneOf(Object.keys(REVOKE_ON_EXIT) as (keyof typeof REVOKE_ON_EXIT)[])
-  if (known === 'exec')
-    inputs.revokeOnExit = REVOKE_ON_EXIT[choices(inputs.revokeOnExit ?? 'always', 'revokeOnExit')]
+  if (known === 'exec') {
+    const when = choices(inputs.revokeOnExit ?? 'always', 'revokeOnExit')
+    own['revoke-on-exit'] = when
+    inputs.revokeOnExit = REVOKE_ON_EXIT[when]
+  }
   const argv = end === -1 ? [] : rest.slice(end + 1)
   if (known === 'create') checkDestination(own)
   if (known === 'exec' && argv.length === 0)

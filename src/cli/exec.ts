@@ -4,8 +4,8 @@ import { constants } from 'node:os'
 import { run as mainStep } from '../main.js'
 import { run as postStep } from '../post/step.js'
 import type { Invocation } from './args.js'
-// COMMAND's words go in a line of gateway-token's own (say).
-import { say, terminal, type Streams, type Surroundings } from './terminal.js'
+import type { Runner } from '../runner/start.js'
+import { terminal, type Surroundings } from './terminal.js'
 
 /**
  * Creates the token (in `--env`, default GATEWAY_TOKEN, or a 0600 file whose path is in
@@ -33,8 +33,10 @@ export async function exec(invocation: Invocation, { env, clock, streams }: Surr
     const commandEnv = { ...env, [variable]: outputs.get(file ? 'tokenFile' : 'tokenValue') }
     delete commandEnv.PLATFORM_CLIENT_SECRET
     const where = `${file ? "the token file's path" : 'the token value'} in ${variable}`
-    const code = error === undefined ? await command.run(argv, commandEnv, where, streams) : 1
-    steps.jobStatus = code === 0 ? 'success' : 'failure'
+    const code = error === undefined ? await command.run(argv, commandEnv, where, runner) : 1
+    // never: kept, but when COMMAND never started (args.ts, REVOKE_ON_EXIT).
+    const kept = own['revoke-on-exit'] === 'never' && command.started()
+    steps.jobStatus = code === 0 || kept ? 'success' : 'failure'
     await postStep(runner, clock)
     return error === undefined ? code : exitCode(error)
   } finally {
@@ -50,33 +52,44 @@ export async function exec(invocation: Invocation, { env, clock, streams }: Surr
 function passingSignals() {
   let child: ChildProcess | undefined
   let early: NodeJS.Signals | undefined
+  let started = false
   return {
+    /** Whether COMMAND started: not when it was not found, could not be spawned, or came late. */
+    started: () => started,
     pass: (signal: NodeJS.Signals) => {
       if (child === undefined) early ??= signal
       else child.kill(signal)
     },
     /** Runs COMMAND with the token `where` it says: its exit code, or 128 + the signal's number. */
-    run: (argv: readonly string[], env: NodeJS.ProcessEnv, where: string, { err }: Streams) =>
+    run: (argv: readonly string[], env: NodeJS.ProcessEnv, where: string, log: Runner) =>
       new Promise<number>((resolve) => {
         const [command = '', ...args] = argv
+        // Through the terminal's log: scrubbed, one line, no runner command.
         if (early !== undefined) {
-          err(`error: ${say(command)} was not started: ${early} came first.\n`)
+          log.setFailed(`${command} was not started: ${early} came first.`)
           resolve(128 + constants.signals[early])
           return
         }
-        err(`Running ${say(command)} with ${where}.\n`)
-        const notRun = (error: Error) => {
-          err(`error: could not run ${say(command)}: ${say(error.message)}\n`)
+        const notRun = (error: NodeJS.ErrnoException) => {
+          const tooLarge =
+            error.code === 'E2BIG'
+              ? ' The token is too large for a variable: give --token-file-env VAR.'
+              : ''
+          log.setFailed(`could not run ${command}: ${error.message}.${tooLarge}`)
           resolve(127)
         }
         // Some failures are thrown, not emitted: an environment too large for the system
-        // (E2BIG, a token value over 128 KiB on Linux). The token is revoked all the same.
+        // (E2BIG, a token value over 128 KiB on Linux).
         try {
           child = spawn(command, args, { env, stdio: 'inherit' })
         } catch (error) {
-          notRun(error as Error)
+          notRun(error as NodeJS.ErrnoException)
           return
         }
+        child.on('spawn', () => {
+          started = true
+          log.info(`Running ${command} with ${where}.`)
+        })
         child.on('error', notRun)
         child.on('exit', (code, signal) => {
           resolve(signal ? 128 + constants.signals[signal] : (code ?? 1))

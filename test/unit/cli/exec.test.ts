@@ -46,18 +46,25 @@ describe('exec', () => {
     expect(nock.pendingMocks()).toEqual([])
   })
 
-  it('a value too large for an environment: COMMAND not run (127), the token revoked all the same', async () => {
-    authOk()
-    nock(API)
-      .post('/api/tokens')
-      .reply(201, record({ name: 'pr-1', tokenValue: 'x'.repeat(200 * 1024) }))
-    revoke()
-    const run = await exec([], 'process.exit(0)')
-    expect(run.code).toBe(127)
-    expect(run.stderr).toMatch(/^error: could not run \S*node: spawn E2BIG$/m)
-    expect(run.stderr).not.toContain('x'.repeat(100))
-    expect(nock.pendingMocks()).toEqual([])
-  })
+  // Linux refuses a variable over 128 KiB (MAX_ARG_STRLEN); other systems may take it.
+  const onLinux = process.platform === 'linux' ? it : it.skip
+  onLinux(
+    'a value too large for an environment: COMMAND not run (127), the token revoked all the same',
+    async () => {
+      authOk()
+      nock(API)
+        .post('/api/tokens')
+        .reply(201, record({ name: 'pr-1', tokenValue: 'x'.repeat(200 * 1024) }))
+      revoke()
+      const run = await exec([], 'process.exit(0)')
+      expect(run.code).toBe(127)
+      expect(run.stderr).toMatch(
+        /^error: could not run \S*node: spawn E2BIG\. The token is too large for a variable: give --token-file-env VAR\.$/m,
+      )
+      expect(run.stderr).not.toContain('x'.repeat(100))
+      expect(nock.pendingMocks()).toEqual([])
+    },
+  )
 
   it('--env names the variable, by the rules of envName', async () => {
     authOk()
@@ -91,6 +98,26 @@ describe('exec', () => {
     const run = await exec(['--revoke-on-exit', 'failure'], 'process.exit(0)')
     expect(run.code).toBe(0)
     expect(nock.pendingMocks()).toEqual([expect.stringContaining(AUTH)])
+  })
+
+  it('--revoke-on-exit never keeps the token after COMMAND failed, and never sends a revoke', async () => {
+    authOk()
+    created()
+    expect((await exec(['--revoke-on-exit', 'never'], 'process.exit(3)')).code).toBe(3)
+    expect(nock.pendingMocks()).toEqual([expect.stringContaining(AUTH)])
+  })
+
+  it('--revoke-on-exit never still revokes a token no COMMAND ever held: one not found, 127', async () => {
+    authOk()
+    created()
+    revoke()
+    const stderr: string[] = []
+    const streams = { out: () => undefined, err: (text: string) => stderr.push(text) }
+    const args = ['exec', '--name', 'pr-1', '--revoke-on-exit', 'never', '--', 'no-such-command-x']
+    expect(await commandLine(args, { env: ENV, clock: new FakeClock(), streams })).toBe(127)
+    expect(stderr.join('')).toMatch(/^error: could not run no-such-command-x: spawn \S+ ENOENT\.$/m)
+    expect(stderr.join('')).not.toContain('Running no-such-command-x')
+    expect(nock.pendingMocks()).toEqual([])
   })
 
   it('--revoke-on-exit failure revokes after COMMAND failed, and exits with its code', async () => {
