@@ -14,19 +14,14 @@ import {
   useCliPlatform,
   useTempDirs,
 } from './cli-helpers.js'
+import { block, section } from './readme-helpers.js'
 
 const { platform, valueOf } = useCliPlatform()
 const tempDir = useTempDirs()
 const cliDoc = readFileSync(join(ROOT, 'docs/CLI.md'), 'utf8')
 
-/** The first ```lang block under a heading of docs/CLI.md. */
-function recipe(heading: string, lang: string): string {
-  const at = cliDoc.indexOf(`\n${heading}\n`)
-  if (at === -1) throw new Error(`docs/CLI.md has no heading ${heading}`)
-  const block = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(cliDoc.slice(at))?.[1]
-  if (block === undefined) throw new Error(`no ${lang} block under ${heading}`)
-  return block
-}
+/** The first ```lang block of a recipe of docs/CLI.md. */
+const recipe = (heading: string, lang: string) => block(cliDoc, heading, lang)
 
 /**
  * Where a recipe runs: the fake tools and a `gateway-token` (the committed bundle) first on
@@ -74,13 +69,13 @@ function expectKeptSecret(
 const tokensNamed = (name: string) =>
   [...platform().tokens.values()].filter((token) => token.name === name)
 
-/** Yesterday's deploy, then two today: the cleanup named after heading `at` keeps both new ones (one may be an overlapping run's). */
+/** Yesterday's deploy, then two today: the cleanup the recipe under `at` names keeps both new ones (one may be an overlapping run's). */
 async function expectCleanupKeepsTwo(deploy: () => Promise<{ code: number | null }>, at: string) {
   platform().seed({ name: 'mediator-production', ageMs: 86_400_000 })
   for (let i = 0; i < 2; i++) expect((await deploy()).code).toBe(0)
   const { env, dir } = machine()
   const cleanup = ['gateway-token', 'cleanup', '--name', 'mediator-production', '--keep', '2']
-  expect(cliDoc.slice(cliDoc.indexOf(at))).toContain(`\`${cleanup.join(' ')}\``)
+  expect(section(cliDoc, at)).toContain(`\`${cleanup.join(' ')}\``)
   expect((await run(cleanup, env, dir)).code).toBe(0)
   const states = ['revoked', 'active', 'active']
   expect(tokensNamed('mediator-production').map((t) => t.state)).toEqual(states)

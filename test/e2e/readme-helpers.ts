@@ -6,13 +6,25 @@ import { ROOT } from '../support/runner.mjs'
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
 
-/** The first ```yaml block under a heading of the README (`## Usage`, `### Deploy with Helm`). */
-export function snippet(heading: string): string {
-  const section = readme.slice(readme.indexOf(`\n${heading}\n`))
-  const match = /```yaml\n([\s\S]*?)```/.exec(section)
-  if (match?.[1] === undefined) throw new Error(`no yaml block under ${heading}`)
+/**
+ * The text of a doc (the README, docs/CLI.md) under a heading that starts with `heading`, up
+ * to the next ## or ### (a block's # is a comment).
+ */
+export function section(doc: string, heading: string): string {
+  const at = doc.indexOf(`\n${heading}`)
+  if (at === -1) throw new Error(`no heading ${heading}`)
+  return doc.slice(at, doc.indexOf('\n##', at + 1))
+}
+
+/** The first ```lang block in a doc under a heading (`### Deploy with Helm`). */
+export function block(doc: string, heading: string, lang: string): string {
+  const match = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(section(doc, heading))
+  if (match?.[1] === undefined) throw new Error(`no ${lang} block under ${heading}`)
   return match[1]
 }
+
+/** The first ```yaml block under a heading of the README (`## Usage`, `### Deploy with Helm`). */
+export const snippet = (heading: string): string => block(readme, `${heading}\n`, 'yaml')
 
 /** A job around a snippet of steps, run `on` an event, made as `npm run lint:actions` makes it. */
 export function asWorkflow(
