@@ -193,6 +193,11 @@ describe('gateway-token: bad usage or input, exit 2, nothing sent', () => {
       /refused together/,
     ],
     [
+      "exec's token in a variable of the connection",
+      ['exec', '--name', 'x', '--env', 'PLATFORM_CLIENT_SECRET', '--', 'true'],
+      /^error: --env must not be PLATFORM_CLIENT_SECRET: gateway-token reads its connection from it\.$/,
+    ],
+    [
       'a --client-secret-file that is not there',
       ['list', '--client-secret-file', '/nonexistent/secret'],
       /^error: --client-secret-file could not be read/,
