@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { startConnectProxy } from '../support/connect-proxy.mjs'
 import { FakePlatform, startFakePlatform } from '../support/fake-platform.mjs'
 import { ROOT, runAction } from '../support/runner.mjs'
+import { platformEnv, runCli } from './cli-helpers.js'
 import { expectCleanFailure } from './helpers.js'
 
 const TLS = join(ROOT, 'test/support/tls')
@@ -95,5 +96,25 @@ describe('proxy and TLS failures say what to fix (issue 18, case 7)', () => {
     expect(message).toMatch(/does not trust the certificate of platform\.test:\d+\./)
     expect(message).toContain('NODE_EXTRA_CA_CERTS=')
     expect(message).not.toMatch(/--[a-z-]+|NODE_TLS_REJECT_UNAUTHORIZED/)
+  })
+})
+
+describe('gateway-token behind the same proxy and CA (docs/CLI.md, "The connection")', () => {
+  const cli = (env: Record<string, string>) =>
+    runCli(['list', '--retries', '0', '--json'], { env: { ...platformEnv(platform), ...env } })
+
+  it('goes through HTTPS_PROXY and trusts the CA in NODE_EXTRA_CA_CERTS', async () => {
+    const ca = join(TLS, 'platform.test.crt')
+    const run = await cli({ HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: ca })
+    expect(run.code).toBe(0)
+    expect(JSON.parse(run.stdout)).toEqual([])
+    expect(proxy.tunnels).toHaveLength(2)
+  })
+
+  it('without the CA, says which certificate and what to set, exit 1, nothing on stdout', async () => {
+    const run = await cli({ HTTPS_PROXY: proxy.url })
+    expect(run).toMatchObject({ code: 1, stdout: '' })
+    expect(run.stderr).toMatch(/does not trust the certificate of platform\.test:\d+\./)
+    expect(run.stderr).toContain('NODE_EXTRA_CA_CERTS=')
   })
 })
