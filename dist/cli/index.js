@@ -2699,7 +2699,7 @@ class Pool {
     letIn = [];
     fastestMs = Infinity;
     last429 = { at: -Infinity, waitMs: SECOND };
-    said = { limit: Infinity, paced: false };
+    saidLimit = Infinity;
     constructor(concurrency, clock, deadline, log) {
         this.concurrency = concurrency;
         this.clock = clock;
@@ -2778,8 +2778,7 @@ class Pool {
             this.stepUp(now, pending);
             const triedUntil = Math.max(this.limit.triedUntil, pace.triedUntil);
             const gotIn = (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at;
-            const tried = now >= triedUntil;
-            const safe = fresh ? tried && gotIn : gotIn || this.inFlight.size === 0;
+            const safe = fresh ? now >= triedUntil && gotIn : gotIn || this.inFlight.size === 0;
             const most = safe ? (now >= this.limit.triedUntil ? Infinity : 1) : 0;
             const ready = pending.find((entry) => entry.notBefore <= now && entry.attemptsUsed <= most);
             const free = this.inFlight.size < this.limit.value;
@@ -2806,11 +2805,11 @@ class Pool {
         request.turnedAway = now - request.sentAt < this.fastestMs / 2 ? 'at once' : 'held';
         const { pace } = this;
         const recent = now - Math.max(SECOND / 10, 4 * (this.letIn.at(-1)?.ms ?? 0));
-        const deep = this.letIn.some((admitted) => admitted.at >= recent && admitted.depth >= depth);
+        const deep = this.letIn.some(({ at, ms, ...admitted }) => at >= recent && at - ms > this.limit.downAt && admitted.depth >= depth);
         if (depth > 1 && !deep) {
-            if (!this.limit.down(depth - 1, now) || depth - 1 >= this.said.limit)
+            if (!this.limit.down(depth - 1, now) || depth - 1 >= this.saidLimit)
                 return true;
-            this.said.limit = depth - 1;
+            this.saidLimit = depth - 1;
             this.log.info(`The platform turned away a revoke with ${depth - 1} others in flight: sending at most ${depth - 1} at a time.`);
             return true;
         }
@@ -2822,24 +2821,24 @@ class Pool {
         const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now));
         const half = Math.max(SLOWEST, Math.min(request.pace, sending) / 2);
         const under = letIn === 0 ? half : letIn < request.pace ? UNDER * letIn : Infinity;
-        const paced = pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs());
-        if (paced && !this.said.paced)
+        const once = pace.downAt === -Infinity;
+        if (pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs()) && once)
             this.log.info('The platform limits the rate of requests: sending revokes a little slower than it lets them in.');
-        this.said.paced ||= paced;
         return false;
     }
     stepUp(now, pending) {
-        const next = pending.at(-1)?.attemptsUsed === 0 ? pending.at(-1) : pending[0];
+        const { limit, pace } = this;
+        const atLimit = this.inFlight.size >= limit.value && limit.value < this.concurrency;
+        const fresh = pending.length - 1 - pending.findLastIndex((entry) => entry.attemptsUsed !== 0);
+        const next = fresh > (atLimit ? limit.value : 0) ? pending.at(-1) : pending[0];
         if (next === undefined || next.attemptsUsed > 1 || next.notBefore > now)
             return;
         const back = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now;
-        const { limit, pace } = this;
         const roundTrip = Math.max(1, this.letIn.at(-1)?.ms ?? Infinity);
         const rate = Math.min(pace.value, (limit.value * SECOND) / roundTrip);
         const failedAt = now + this.last429.waitMs + next.attemptsUsed * SECOND;
         if (failedAt >= Math.max(back, now + (pending.length * SECOND) / rate))
             return;
-        const atLimit = this.inFlight.size >= limit.value && limit.value < this.concurrency;
         if (atLimit && this.letIn.some((admitted) => admitted.depth >= limit.value))
             limit.up(limit.value + 1, now, 2 * roundTrip);
         else if (!atLimit && this.nextSendAt() > now) {

@@ -45,7 +45,8 @@ export class Pool {
   private fastestMs = Infinity
   /** When the last 429 came, and the wait it asked for: what a step up that fails costs its request. */
   private last429 = { at: -Infinity, waitMs: SECOND }
-  private said = { limit: Infinity, paced: false }
+  /** The lowest limit in flight the log has told. */
+  private saidLimit = Infinity
 
   constructor(
     private readonly concurrency: number,
@@ -137,8 +138,7 @@ export class Pool {
       // none is left to try one on), or alone (those never sent find out first); one turned
       // away twice never while a step of the limit is tried (a round trip or two).
       const gotIn = (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at
-      const tried = now >= triedUntil
-      const safe = fresh ? tried && gotIn : gotIn || this.inFlight.size === 0
+      const safe = fresh ? now >= triedUntil && gotIn : gotIn || this.inFlight.size === 0
       const most = safe ? (now >= this.limit.triedUntil ? Infinity : 1) : 0
       const ready = pending.find((entry) => entry.notBefore <= now && entry.attemptsUsed <= most)
       const free = this.inFlight.size < this.limit.value
@@ -165,12 +165,16 @@ export class Pool {
   private throttled(depth: number, request: InFlight, now: number): boolean {
     request.turnedAway = now - request.sentAt < this.fastestMs / 2 ? 'at once' : 'held'
     const { pace } = this
-    // The platform let as many in at once a moment ago: a rate turned this one away.
+    // The platform let as many in at once a moment ago, sent after the limit came down (before,
+    // another job may have held less of it): a rate turned this one away.
     const recent = now - Math.max(SECOND / 10, 4 * (this.letIn.at(-1)?.ms ?? 0))
-    const deep = this.letIn.some((admitted) => admitted.at >= recent && admitted.depth >= depth)
+    const deep = this.letIn.some(
+      ({ at, ms, ...admitted }) =>
+        at >= recent && at - ms > this.limit.downAt && admitted.depth >= depth,
+    )
     if (depth > 1 && !deep) {
-      if (!this.limit.down(depth - 1, now) || depth - 1 >= this.said.limit) return true
-      this.said.limit = depth - 1
+      if (!this.limit.down(depth - 1, now) || depth - 1 >= this.saidLimit) return true
+      this.saidLimit = depth - 1
       this.log.info(
         `The platform turned away a revoke with ${depth - 1} others in flight: sending at most ${depth - 1} at a time.`,
       )
@@ -191,23 +195,26 @@ export class Pool {
     const under = letIn === 0 ? half : letIn < request.pace ? UNDER * letIn : Infinity
     // What it took of a platform's bucket comes back slowly: a gap from now (nextSendAt), tried
     // like a step.
-    const paced = pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs())
-    if (paced && !this.said.paced)
+    // Said once, the first time the pace comes down.
+    const once = pace.downAt === -Infinity
+    if (pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs()) && once)
       this.log.info(
         'The platform limits the rate of requests: sending revokes a little slower than it lets them in.',
       )
-    this.said.paced ||= paced
     return false
   }
 
   private stepUp(now: number, pending: readonly { attemptsUsed: number; notBefore: number }[]) {
-    // A step is tried on a request never sent, or, none left, on one turned away once, whose
-    // second 429 would cost it its backoff too (a second at most).
-    const next = pending.at(-1)?.attemptsUsed === 0 ? pending.at(-1) : pending[0]
+    const { limit, pace } = this
+    const atLimit = this.inFlight.size >= limit.value && limit.value < this.concurrency
+    // A step is tried on a request never sent (of the limit, while they fill a round at the new
+    // one: its last is the one over it), or, none left, on one turned away once, whose second
+    // 429 would cost it its backoff too (a second at most).
+    const fresh = pending.length - 1 - pending.findLastIndex((entry) => entry.attemptsUsed !== 0)
+    const next = fresh > (atLimit ? limit.value : 0) ? pending.at(-1) : pending[0]
     if (next === undefined || next.attemptsUsed > 1 || next.notBefore > now) return
     // When the last request turned away comes back: the throttled come first, soonest first.
     const back = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now
-    const { limit, pace } = this
     // The last round trip let in, a millisecond at least (the clock's grain); the work left at
     // the most the pool sends now: its limit a round trip, or its pace.
     const roundTrip = Math.max(1, this.letIn.at(-1)?.ms ?? Infinity)
@@ -217,7 +224,6 @@ export class Pool {
     // The limit steps once the platform had that many at once (TCP's window validation: a
     // window the sender does not fill is not grown): a client slower to send than to be answered
     // never fills it.
-    const atLimit = this.inFlight.size >= limit.value && limit.value < this.concurrency
     if (atLimit && this.letIn.some((admitted) => admitted.depth >= limit.value))
       limit.up(limit.value + 1, now, 2 * roundTrip)
     else if (!atLimit && this.nextSendAt() > now) {

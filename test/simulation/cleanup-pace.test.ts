@@ -195,6 +195,23 @@ describe('a cleanup against the ways platforms throttle (simulated time)', () =>
     )
   })
 
+  it('tries a step of the limit on a request never sent only while those fill a round at the new limit', async () => {
+    // A case the bound under a limit in flight found: 9 in flight, 3 while another job holds
+    // 0.6 of it. Near the end, 8 never sent were left for a round of 10: the 10th, the one over
+    // the limit, was one turned away once, whose second 429 cost it a backoff of 0.85 s (2.01x).
+    const spec: ThrottleSpec = {
+      limit: { inFlight: 9 },
+      rejects: 'after latency',
+      retryAfter: 'none',
+      shared: [{ fromMs: 39, untilMs: 339, share: 0.4 }],
+    }
+    const w = { spec, tokens: 105, concurrency: 28, latencyMs: 58, sendMs: 1, retries: 3, seed: 0 }
+    const { sim, knowing } = await run(w)
+    expect(sim.platform.activeCount()).toBe(0)
+    expect(Math.max(...sim.platform.revokesPerToken().values())).toBeLessThanOrEqual(2)
+    expect(sim.ms).toBeLessThanOrEqual(1.5 * knowing)
+  })
+
   it('reaches within 2 s a capacity another job took half of, and one it gave back', async () => {
     const limits = fc.oneof(
       fc.record({ inFlight: fc.integer({ min: 4, max: 8 }) }),

@@ -1,0 +1,158 @@
+// The pool of a cleanup's revokes and a limit in flight: what it learns from a 429, and how it steps up, in virtual time.
+import { describe, expect, it } from '@jest/globals'
+import { Pool, type Sent } from '../../../../src/operations/pool.js'
+import { Deadline } from '../../../../src/shared/time.js'
+import { recordingRunner } from '../../../fixtures/runner.js'
+import { VirtualClock } from '../../../fixtures/virtual-clock.js'
+
+const letters = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i))
+
+describe("the pool's limit in flight", () => {
+  it('learns a limit in flight from a 429 that comes before any request it let in has ended', async () => {
+    // 3 in flight taken; a gateway refuses the 4th at once, before the 3 let in end.
+    let inFlight = 0
+    const clock = new VirtualClock(0, 0)
+    const seen: number[] = []
+    const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
+      if (inFlight >= 3)
+        return { throttled: { waitMs: 0, attemptsUsed: attemptsUsed + 1, why: '429.' } }
+      seen.push(++inFlight)
+      await clock.sleep(20)
+      inFlight--
+      return { done: item }
+    }
+    const log = recordingRunner()
+    const pool = new Pool(8, clock, new Deadline(clock, 0), log)
+    const results = await clock.run(pool.run(letters(12), send, () => 'left'))
+    expect(results).toEqual(letters(12))
+    expect(log.lines).toEqual([
+      'info: The platform turned away a revoke with 3 others in flight: sending at most 3 at a time.',
+    ])
+    // Not 1 at a time, as a pool that counts only the answers come would have it.
+    expect(Math.max(...seen)).toBe(3)
+    expect(clock.now()).toBe(80)
+  })
+
+  it('sends one turned away over a limit in flight again within the lowered limit, not after a backoff it was not told', async () => {
+    // A gateway refuses past 3 in flight, at once, with no Retry-After: 500 ms is a guess.
+    const cleanup = async (guessed: boolean) => {
+      let inFlight = 0
+      const clock = new VirtualClock(0, 0)
+      const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
+        const throttle = { waitMs: 500, attemptsUsed: attemptsUsed + 1, why: '429.' }
+        if (inFlight >= 3) return { throttled: { ...throttle, guessed: guessed && !attemptsUsed } }
+        inFlight++
+        await clock.sleep(20)
+        inFlight--
+        return { done: item }
+      }
+      const pool = new Pool(8, clock, new Deadline(clock, 0), recordingRunner())
+      expect(await clock.run(pool.run(letters(12), send, () => 'left'))).toEqual(letters(12))
+      return clock.now()
+    }
+    expect(await cleanup(true)).toBe(80)
+    // Told to wait (a Retry-After), it waits.
+    expect(await cleanup(false)).toBeGreaterThanOrEqual(500)
+  })
+
+  it('steps the limit up only once the platform had that many at once (a client slower to send than to be answered never fills it)', async () => {
+    // Each request takes 10 ms on the wire, one after another, and 1 ms at the platform: it
+    // never has two at once. p's 429 at once, with 15 others in flight, sets the limit to 15.
+    const clock = new VirtualClock(0, 0)
+    let [wire, inFlight, most] = [0, 0, 0]
+    const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
+      if (item === 'p' && attemptsUsed === 0)
+        return { throttled: { waitMs: 0, attemptsUsed: 1, why: '429.' } }
+      most = clock.now() > 0 ? Math.max(most, ++inFlight) : ++inFlight
+      wire = Math.max(wire, clock.now()) + 10
+      await clock.sleep(wire + 1 - clock.now())
+      inFlight--
+      return { done: item }
+    }
+    const pool = new Pool(16, clock, new Deadline(clock, 0), recordingRunner())
+    await clock.run(pool.run(letters(80), send, () => 'left'))
+    expect(most).toBe(15)
+  })
+
+  it('tries a step on a request never sent: one turned away is not risked on it while any is left', async () => {
+    // A gateway refuses past 2 in flight, at once, told to come back at once; each send takes
+    // 25 ms, so a step falls due as the first round's turned away go again: each step's third
+    // slot goes to a request never sent, and none is turned away a second time.
+    let inFlight = 0
+    const clock = new VirtualClock(0, 0)
+    const attempts = new Map<string, number>()
+    const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
+      attempts.set(item, attemptsUsed + 1)
+      if (inFlight >= 2)
+        return { throttled: { waitMs: 0, attemptsUsed: attemptsUsed + 1, why: '429.' } }
+      inFlight++
+      await clock.sleep(25)
+      inFlight--
+      return { done: item }
+    }
+    const pool = new Pool(7, clock, new Deadline(clock, 0), recordingRunner())
+    await clock.run(pool.run(letters(20), send, () => 'left'))
+    expect(Math.max(...attempts.values())).toBe(2)
+  })
+
+  it('risks none turned away twice on a step of the limit being tried', async () => {
+    // 4 in flight until another job takes half at 30 ms; 429s at once, come back at once.
+    let inFlight = 0
+    const clock = new VirtualClock(0, 0)
+    const attempts = new Map<string, number>()
+    const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
+      attempts.set(item, attemptsUsed + 1)
+      if (inFlight >= (clock.now() < 30 ? 4 : 2))
+        return { throttled: { waitMs: 0, attemptsUsed: attemptsUsed + 1, why: '429.' } }
+      inFlight++
+      await clock.sleep(60)
+      inFlight--
+      return { done: item }
+    }
+    const pool = new Pool(8, clock, new Deadline(clock, 0), recordingRunner())
+    expect(await clock.run(pool.run(letters(20), send, () => 'left'))).toEqual(letters(20))
+    // Sent into a step, one turned away twice would be down to its last attempt.
+    expect(Math.max(...attempts.values())).toBe(3)
+  })
+
+  it('reads a 429 below a depth let in before the limit came down as a smaller limit (another job took a share), not as a rate', async () => {
+    // 4 in flight, then 2 from 30 ms: the 4 let in at 0 ms were sent before the first cut, and
+    // say nothing of what the platform lets in since.
+    let inFlight = 0
+    const clock = new VirtualClock(0, 0)
+    const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
+      if (inFlight >= (clock.now() < 30 ? 4 : 2))
+        return { throttled: { waitMs: 0, attemptsUsed: attemptsUsed + 1, why: '429.' } }
+      inFlight++
+      await clock.sleep(60)
+      inFlight--
+      return { done: item }
+    }
+    const log = recordingRunner()
+    const pool = new Pool(8, clock, new Deadline(clock, 0), log)
+    expect(await clock.run(pool.run(letters(20), send, () => 'left'))).toEqual(letters(20))
+    expect(log.lines).toEqual([
+      'info: The platform turned away a revoke with 4 others in flight: sending at most 4 at a time.',
+      'info: The platform turned away a revoke with 2 others in flight: sending at most 2 at a time.',
+    ])
+    // 2 a round of 60 ms from 60 ms, the pool's steps tried on the way: paced, it took 740 ms.
+    expect(clock.now()).toBeLessThanOrEqual(600)
+  })
+
+  it('learns no depth from a request the platform did not take in (refused, or a 429 to its last attempt)', async () => {
+    // f, g, h refused at depths 6 to 8: no depth of 8 was let in, so p's 429 at 8 is a limit.
+    const clock = new VirtualClock(0, 0)
+    const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
+      await clock.sleep(20)
+      if (item === 'p' && attemptsUsed === 0)
+        return { throttled: { waitMs: 0, attemptsUsed: 1, why: '429.' } }
+      return 'fgh'.includes(item) ? { done: `refused ${item}`, failed: true } : { done: item }
+    }
+    const log = recordingRunner()
+    const pool = new Pool(8, clock, new Deadline(clock, 0), log)
+    await clock.run(pool.run(letters(16), send, () => 'left'))
+    expect(log.lines).toEqual([
+      'info: The platform turned away a revoke with 7 others in flight: sending at most 7 at a time.',
+    ])
+  })
+})
