@@ -4152,6 +4152,7 @@ function terminal(inputs, { env, streams }) {
 
 
 
+
 async function exec(invocation, { env, clock, streams }) {
     const { inputs, own, argv } = invocation;
     const file = own['token-file-env'] !== undefined;
@@ -4181,45 +4182,36 @@ async function exec(invocation, { env, clock, streams }) {
 function passingSignals() {
     let child;
     let early;
-    let started = false;
     return {
-        started: () => started,
+        started: () => child?.pid !== undefined,
         pass: (signal) => {
             if (child === undefined)
                 early ??= signal;
             else
                 child.kill(signal);
         },
-        run: (argv, env, where, log) => new Promise((resolve) => {
+        async run(argv, env, where, log) {
             const [command = '', ...args] = argv;
             if (early !== undefined) {
                 log.setFailed(`${command} was not started: ${early} came first.`);
-                resolve(128 + external_node_os_namespaceObject.constants.signals[early]);
-                return;
+                return 128 + external_node_os_namespaceObject.constants.signals[early];
             }
-            const notRun = (error) => {
-                const tooLarge = error.code === 'E2BIG'
-                    ? ' The token is too large for a variable: give --token-file-env VAR.'
-                    : '';
-                log.setFailed(`could not run ${command}: ${error.message}.${tooLarge}`);
-                resolve(127);
-            };
             try {
                 child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env, stdio: 'inherit' });
+                if (child.pid !== undefined)
+                    log.info(`Running ${command} with ${where}.`);
+                const [code, signal] = (await (0,external_node_events_namespaceObject.once)(child, 'exit'));
+                return signal ? 128 + external_node_os_namespaceObject.constants.signals[signal] : (code ?? 1);
             }
             catch (error) {
-                notRun(error);
-                return;
+                const { code, message } = error;
+                const tooLarge = code === 'E2BIG'
+                    ? ' The token is too large for a variable: give --token-file-env VAR.'
+                    : '';
+                log.setFailed(`could not run ${command}: ${message}.${tooLarge}`);
+                return 127;
             }
-            child.on('spawn', () => {
-                started = true;
-                log.info(`Running ${command} with ${where}.`);
-            });
-            child.on('error', notRun);
-            child.on('exit', (code, signal) => {
-                resolve(signal ? 128 + external_node_os_namespaceObject.constants.signals[signal] : (code ?? 1));
-            });
-        }),
+        },
     };
 }
 
