@@ -4091,24 +4091,20 @@ const SYSTEM = {
 };
 const say = (text) => neutralizeCommands(oneLine(text));
 function terminal(inputs, { env, streams }) {
-    const secrets = new Secrets(() => undefined);
+    const masked = [];
+    const secrets = new Secrets((value) => masked.push(value));
     const log = (prefix) => (message) => {
         streams.err(`${prefix}${say(secrets.scrub(message))}\n`);
     };
-    const masked = [];
     let dir;
     const outputs = new Map();
     const state = new Map();
     const runner = {
         getInput: (name) => (name === 'summary' ? 'false' : (inputs[name]?.trim() ?? '')),
         inputNames: () => Object.keys(inputs).map((name) => name.toUpperCase()),
-        setSecret: (value) => {
-            secrets.add(value);
-            masked.push(value);
-        },
+        setSecret: secrets.add.bind(secrets),
         setFailed: (message) => {
             log('error: ')(inCliWords(message));
-            failed = true;
         },
         debug: () => undefined,
         info: log(''),
@@ -4122,12 +4118,12 @@ function terminal(inputs, { env, streams }) {
         tempDir: () => (dir ??= (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.resolve)(env.TMPDIR || (0,external_node_os_namespaceObject.tmpdir)(), 'gateway-token-'))),
         onCancel: listenForCancel,
     };
-    let failed = false;
     return {
         runner,
         outputs,
-        exitCode: (error) => (error instanceof InputError ? 2 : failed ? 1 : 0),
-        stdoutScrubber: (values) => {
+        exitCode: (error) => (error === undefined ? 0 : error instanceof InputError ? 2 : 1),
+        stdoutScrubber: (records) => {
+            const values = new Set(records.map((record) => record.tokenValue));
             const known = new Secrets(() => undefined);
             for (const value of masked)
                 if (!values.has(value))
@@ -4271,38 +4267,35 @@ function stdoutOf({ result, task }, own, scrubber) {
             return manifest(own, value);
         if (own['print-value'] !== undefined && !json)
             return value;
-        const scrub = scrubber(new Set());
+        const scrub = scrubber([]);
         if (!json)
             return say(scrub(token.id));
         return command_line_document(token, scrub, own['print-value'] ? ['tokenValue'] : []);
     }
     if (!json)
         return undefined;
-    switch (result.operation) {
-        case 'revoke':
-            return command_line_document(result.token, scrubber(new Set()));
-        case 'list':
-            return command_line_document(result.tokens, scrubber(valuesOf(result.tokens)));
-        case 'audit': {
-            const { findings, undated } = result;
-            const scrub = scrubber(valuesOf([...findings, ...undated]));
-            return command_line_document({ findings, undated }, scrub, ['findings', 'undated']);
-        }
-    }
-    const { revoked, notRevoked, left, unknown } = result;
-    const kept = result.kept.map(({ token }) => token);
-    const refused = notRevoked.map(({ token }) => token);
+    if (result.operation === 'revoke')
+        return command_line_document(result.token, scrubber([]));
+    if (result.operation === 'list')
+        return command_line_document(result.tokens, scrubber(result.tokens));
+    const lists = result.operation === 'audit'
+        ? { findings: result.findings, undated: result.undated }
+        : {
+            revoked: result.revoked,
+            kept: result.kept.map(({ token }) => token),
+            notRevoked: result.notRevoked.map(({ token }) => token),
+            left: result.left,
+            unknown: result.unknown,
+        };
     const dryRun = task.operation === 'cleanup' && task.dryRun ? { dryRun: true } : {};
-    const all = { ...dryRun, revoked, kept, notRevoked: refused, left, unknown };
-    const scrub = scrubber(valuesOf([...revoked, ...kept, ...refused, ...left, ...unknown]));
-    return command_line_document(all, scrub, Object.keys(all));
+    const all = { ...dryRun, ...lists };
+    return command_line_document(all, scrubber(Object.values(lists).flat()), Object.keys(all));
 }
 function command_line_document(records, scrub, around = []) {
     const fields = JSON.parse(publicJson(records, around));
     const json = JSON.stringify(fields, (key, value) => typeof value === 'string' && key !== 'tokenValue' ? scrub(value) : value);
     return json.replaceAll('##[', '\\u0023#[');
 }
-const valuesOf = (records) => new Set(records.map((r) => r.tokenValue));
 function manifest(own, value) {
     const namespace = own['k8s-namespace'] === undefined ? '' : `\n  namespace: ${own['k8s-namespace']}`;
     const data = Buffer.from(value).toString('base64');
