@@ -3776,7 +3776,7 @@ const COMMANDS = {
     revoke: '--json',
     cleanup: '--json',
     audit: '--json',
-    exec: 'revokeOnExit --env --token-file-env',
+    exec: '--revoke-on-exit --env --token-file-env',
 };
 const HANDED_ON = ['envName', 'writeTokenFile', 'revokeOnExit'];
 const CONNECTION = 'baseUrl authUrl clientId expectedProjectId timeout retries totalTimeout --client-secret-file';
@@ -3789,7 +3789,7 @@ const ENVIRONMENT = {
     authUrl: 'PLATFORM_AUTH_URL',
     expectedProjectId: 'PLATFORM_PROJECT_ID',
 };
-const REVOKE_ON_EXIT = { always: 'true', failure: 'failure', never: 'failure' };
+const REVOKE_ON_EXIT = oneOf(['always', 'failure', 'never']);
 const KUBERNETES = [
     ['k8s-secret', /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, 'a Kubernetes name (a-z, 0-9, - and .)'],
     ['k8s-namespace', /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a Kubernetes namespace (a-z, 0-9, -)'],
@@ -3816,7 +3816,7 @@ Exit codes: 0 done; 1 the operation failed; 2 bad usage or input (nothing sent);
 function readArgs(args, env) {
     const [command, ...rest] = args;
     const end = rest.indexOf('--');
-    const flags = end === -1 ? rest : rest.slice(0, end);
+    const [flags, argv] = end === -1 ? [rest, []] : [rest.slice(0, end), rest.slice(end + 1)];
     if (command === undefined || command === '--help' || flags.includes('--help'))
         return 'help';
     if (command === '--version')
@@ -3855,13 +3855,10 @@ function readArgs(args, env) {
     }
     if (own['client-secret-file'] !== undefined)
         inputs.clientSecret = readSecretFile(own['client-secret-file']);
-    const choices = oneOf(Object.keys(REVOKE_ON_EXIT));
     if (known === 'exec') {
-        const when = choices(inputs.revokeOnExit ?? 'always', 'revokeOnExit');
-        own['revoke-on-exit'] = when;
-        inputs.revokeOnExit = REVOKE_ON_EXIT[when];
+        const when = REVOKE_ON_EXIT(own['revoke-on-exit'] ?? 'always', 'revokeOnExit');
+        inputs.revokeOnExit = when === 'always' ? 'true' : 'failure';
     }
-    const argv = end === -1 ? [] : rest.slice(end + 1);
     if (known === 'create')
         checkDestination(own);
     if (known === 'exec' && argv.length === 0)
@@ -4168,7 +4165,7 @@ async function exec(invocation, { env, clock, streams }) {
         const kept = own['revoke-on-exit'] === 'never' && command.started();
         steps.jobStatus = code === 0 || kept ? 'success' : 'failure';
         await step_run(runner, clock);
-        return error === undefined ? code : exitCode(error);
+        return code;
     }
     finally {
         process.off('SIGINT', command.pass).off('SIGTERM', command.pass);

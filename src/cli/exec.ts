@@ -35,11 +35,11 @@ export async function exec(invocation: Invocation, { env, clock, streams }: Surr
     delete commandEnv.PLATFORM_CLIENT_SECRET
     const where = `${file ? "the token file's path" : 'the token value'} in ${variable}`
     const code = error === undefined ? await command.run(argv, commandEnv, where, runner) : 1
-    // never: kept, but when COMMAND never started (args.ts, REVOKE_ON_EXIT).
+    // never: kept, but when COMMAND never started (args.ts).
     const kept = own['revoke-on-exit'] === 'never' && command.started()
     steps.jobStatus = code === 0 || kept ? 'success' : 'failure'
     await postStep(runner, clock)
-    return error === undefined ? code : exitCode(error)
+    return code
   } finally {
     process.off('SIGINT', command.pass).off('SIGTERM', command.pass)
     cleanUp()
