@@ -3775,7 +3775,7 @@ const COMMANDS = {
     revoke: '--json',
     cleanup: '--json',
     audit: '--json',
-    exec: 'revokeOnExit --env --token-file-env',
+    exec: '--revoke-on-exit --env --token-file-env',
 };
 const HANDED_ON = ['envName', 'writeTokenFile', 'revokeOnExit'];
 const CONNECTION = 'baseUrl authUrl clientId expectedProjectId timeout retries totalTimeout --client-secret-file';
@@ -3788,7 +3788,7 @@ const ENVIRONMENT = {
     authUrl: 'PLATFORM_AUTH_URL',
     expectedProjectId: 'PLATFORM_PROJECT_ID',
 };
-const REVOKE_ON_EXIT = { always: 'true', failure: 'failure', never: 'failure' };
+const REVOKE_ON_EXIT = oneOf(['always', 'failure', 'never']);
 const KUBERNETES = [
     ['k8s-secret', /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, 'a Kubernetes name (a-z, 0-9, - and .)'],
     ['k8s-namespace', /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a Kubernetes namespace (a-z, 0-9, -)'],
@@ -3815,7 +3815,7 @@ Exit codes: 0 done; 1 the operation failed; 2 bad usage or input (nothing sent);
 function readArgs(args, env) {
     const [command, ...rest] = args;
     const end = rest.indexOf('--');
-    const flags = end === -1 ? rest : rest.slice(0, end);
+    const [flags, argv] = end === -1 ? [rest, []] : [rest.slice(0, end), rest.slice(end + 1)];
     if (command === undefined || command === '--help' || flags.includes('--help'))
         return 'help';
     if (command === '--version')
@@ -3854,13 +3854,10 @@ function readArgs(args, env) {
     }
     if (own['client-secret-file'] !== undefined)
         inputs.clientSecret = readSecretFile(own['client-secret-file']);
-    const choices = oneOf(Object.keys(REVOKE_ON_EXIT));
     if (known === 'exec') {
-        const when = choices(inputs.revokeOnExit ?? 'always', 'revokeOnExit');
-        own['revoke-on-exit'] = when;
-        inputs.revokeOnExit = REVOKE_ON_EXIT[when];
+        const when = REVOKE_ON_EXIT(own['revoke-on-exit'] ?? 'always', 'revokeOnExit');
+        inputs.revokeOnExit = when === 'always' ? 'true' : 'failure';
     }
-    const argv = end === -1 ? [] : rest.slice(end + 1);
     if (known === 'create')
         checkDestination(own);
     if (known === 'exec' && argv.length === 0)
@@ -4090,24 +4087,20 @@ const SYSTEM = {
 };
 const say = (text) => neutralizeCommands(oneLine(text));
 function terminal(inputs, { env, streams }) {
-    const secrets = new Secrets(() => undefined);
+    const masked = [];
+    const secrets = new Secrets((value) => masked.push(value));
     const log = (prefix) => (message) => {
         streams.err(`${prefix}${say(secrets.scrub(message))}\n`);
     };
-    const masked = [];
     let dir;
     const outputs = new Map();
     const state = new Map();
     const runner = {
         getInput: (name) => (name === 'summary' ? 'false' : (inputs[name]?.trim() ?? '')),
         inputNames: () => Object.keys(inputs).map((name) => name.toUpperCase()),
-        setSecret: (value) => {
-            secrets.add(value);
-            masked.push(value);
-        },
+        setSecret: secrets.add.bind(secrets),
         setFailed: (message) => {
             log('error: ')(inCliWords(message));
-            failed = true;
         },
         debug: () => undefined,
         info: log(''),
@@ -4121,12 +4114,12 @@ function terminal(inputs, { env, streams }) {
         tempDir: () => (dir ??= (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.resolve)(env.TMPDIR || (0,external_node_os_namespaceObject.tmpdir)(), 'gateway-token-'))),
         onCancel: listenForCancel,
     };
-    let failed = false;
     return {
         runner,
         outputs,
-        exitCode: (error) => (error instanceof InputError ? 2 : failed ? 1 : 0),
-        stdoutScrubber: (values) => {
+        exitCode: (error) => (error === undefined ? 0 : error instanceof InputError ? 2 : 1),
+        stdoutScrubber: (records) => {
+            const values = new Set(records.map((record) => record.tokenValue));
             const known = new Secrets(() => undefined);
             for (const value of masked)
                 if (!values.has(value))
@@ -4151,6 +4144,7 @@ function terminal(inputs, { env, streams }) {
 
 
 
+
 async function exec(invocation, { env, clock, streams }) {
     const { inputs, own, argv } = invocation;
     const file = own['token-file-env'] !== undefined;
@@ -4170,7 +4164,7 @@ async function exec(invocation, { env, clock, streams }) {
         const kept = own['revoke-on-exit'] === 'never' && command.started();
         steps.jobStatus = code === 0 || kept ? 'success' : 'failure';
         await step_run(runner, clock);
-        return error === undefined ? code : exitCode(error);
+        return code;
     }
     finally {
         process.off('SIGINT', command.pass).off('SIGTERM', command.pass);
@@ -4180,45 +4174,36 @@ async function exec(invocation, { env, clock, streams }) {
 function passingSignals() {
     let child;
     let early;
-    let started = false;
     return {
-        started: () => started,
+        started: () => child?.pid !== undefined,
         pass: (signal) => {
             if (child === undefined)
                 early ??= signal;
             else
                 child.kill(signal);
         },
-        run: (argv, env, where, log) => new Promise((resolve) => {
+        async run(argv, env, where, log) {
             const [command = '', ...args] = argv;
             if (early !== undefined) {
                 log.setFailed(`${command} was not started: ${early} came first.`);
-                resolve(128 + external_node_os_namespaceObject.constants.signals[early]);
-                return;
+                return 128 + external_node_os_namespaceObject.constants.signals[early];
             }
-            const notRun = (error) => {
-                const tooLarge = error.code === 'E2BIG'
-                    ? ' The token is too large for a variable: give --token-file-env VAR.'
-                    : '';
-                log.setFailed(`could not run ${command}: ${error.message}.${tooLarge}`);
-                resolve(127);
-            };
             try {
                 child = (0,external_node_child_process_namespaceObject.spawn)(command, args, { env, stdio: 'inherit' });
+                if (child.pid !== undefined)
+                    log.info(`Running ${command} with ${where}.`);
+                const [code, signal] = (await (0,external_node_events_namespaceObject.once)(child, 'exit'));
+                return signal ? 128 + external_node_os_namespaceObject.constants.signals[signal] : (code ?? 1);
             }
             catch (error) {
-                notRun(error);
-                return;
+                const { code, message } = error;
+                const tooLarge = code === 'E2BIG'
+                    ? ' The token is too large for a variable: give --token-file-env VAR.'
+                    : '';
+                log.setFailed(`could not run ${command}: ${message}.${tooLarge}`);
+                return 127;
             }
-            child.on('spawn', () => {
-                started = true;
-                log.info(`Running ${command} with ${where}.`);
-            });
-            child.on('error', notRun);
-            child.on('exit', (code, signal) => {
-                resolve(signal ? 128 + external_node_os_namespaceObject.constants.signals[signal] : (code ?? 1));
-            });
-        }),
+        },
     };
 }
 
@@ -4278,38 +4263,35 @@ function stdoutOf({ result, task }, own, scrubber) {
             return manifest(own, value);
         if (own['print-value'] !== undefined && !json)
             return value;
-        const scrub = scrubber(new Set());
+        const scrub = scrubber([]);
         if (!json)
             return say(scrub(token.id));
         return command_line_document(token, scrub, own['print-value'] ? ['tokenValue'] : []);
     }
     if (!json)
         return undefined;
-    switch (result.operation) {
-        case 'revoke':
-            return command_line_document(result.token, scrubber(new Set()));
-        case 'list':
-            return command_line_document(result.tokens, scrubber(valuesOf(result.tokens)));
-        case 'audit': {
-            const { findings, undated } = result;
-            const scrub = scrubber(valuesOf([...findings, ...undated]));
-            return command_line_document({ findings, undated }, scrub, ['findings', 'undated']);
-        }
-    }
-    const { revoked, notRevoked, left, unknown } = result;
-    const kept = result.kept.map(({ token }) => token);
-    const refused = notRevoked.map(({ token }) => token);
+    if (result.operation === 'revoke')
+        return command_line_document(result.token, scrubber([]));
+    if (result.operation === 'list')
+        return command_line_document(result.tokens, scrubber(result.tokens));
+    const lists = result.operation === 'audit'
+        ? { findings: result.findings, undated: result.undated }
+        : {
+            revoked: result.revoked,
+            kept: result.kept.map(({ token }) => token),
+            notRevoked: result.notRevoked.map(({ token }) => token),
+            left: result.left,
+            unknown: result.unknown,
+        };
     const dryRun = task.operation === 'cleanup' && task.dryRun ? { dryRun: true } : {};
-    const all = { ...dryRun, revoked, kept, notRevoked: refused, left, unknown };
-    const scrub = scrubber(valuesOf([...revoked, ...kept, ...refused, ...left, ...unknown]));
-    return command_line_document(all, scrub, Object.keys(all));
+    const all = { ...dryRun, ...lists };
+    return command_line_document(all, scrubber(Object.values(lists).flat()), Object.keys(all));
 }
 function command_line_document(records, scrub, around = []) {
     const fields = JSON.parse(publicJson(records, around));
     const json = JSON.stringify(fields, (key, value) => typeof value === 'string' && key !== 'tokenValue' ? scrub(value) : value);
     return json.replaceAll('##[', '\\u0023#[');
 }
-const valuesOf = (records) => new Set(records.map((r) => r.tokenValue));
 function manifest(own, value) {
     const namespace = own['k8s-namespace'] === undefined ? '' : `\n  namespace: ${own['k8s-namespace']}`;
     const data = Buffer.from(value).toString('base64');

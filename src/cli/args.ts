@@ -9,8 +9,8 @@ import { quote } from '../shared/text.js'
 /**
  * Each command's flags: the inputs its operation reads (inputs/read.ts; a flag is the
  * input's name in kebab-case), then, written as flags, those only a terminal has. exec is a
- * create with COMMAND, and the only one with an end of a job: revokeOnExit. The connection
- * and its bounds are every command's.
+ * create with COMMAND, and the only one with an end of a job: --revoke-on-exit. The
+ * connection and its bounds are every command's.
  */
 const COMMANDS = {
   create: '--token-file --print-value --k8s-secret --k8s-key --k8s-namespace --json',
@@ -18,7 +18,7 @@ const COMMANDS = {
   revoke: '--json',
   cleanup: '--json',
   audit: '--json',
-  exec: 'revokeOnExit --env --token-file-env',
+  exec: '--revoke-on-exit --env --token-file-env',
 }
 /**
  * A create's inputs for the job's later steps, whose place the terminal's own flags take,
@@ -37,12 +37,8 @@ const ENVIRONMENT: Record<string, string> = {
   authUrl: 'PLATFORM_AUTH_URL',
   expectedProjectId: 'PLATFORM_PROJECT_ID',
 }
-/**
- * exec's --revoke-on-exit, as the action's revokeOnExit says it. `never` is `failure` to the
- * post step: exec tells it the job failed only when COMMAND never started, and so holds the
- * token's value nowhere (a token nobody holds is a leak).
- */
-const REVOKE_ON_EXIT = { always: 'true', failure: 'failure', never: 'failure' } as const
+/** exec's --revoke-on-exit: when COMMAND's token is revoked. */
+const REVOKE_ON_EXIT = oneOf(['always', 'failure', 'never'])
 /** What each check of create's flags allows: Kubernetes names, and a Secret's keys. */
 const KUBERNETES = [
   ['k8s-secret', /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, 'a Kubernetes name (a-z, 0-9, - and .)'],
@@ -87,7 +83,7 @@ export function readArgs(args: readonly string[], env: NodeJS.ProcessEnv) {
   const [command, ...rest] = args
   const end = rest.indexOf('--')
   // Only before --: what follows is exec's COMMAND, whose own --help is its own.
-  const flags = end === -1 ? rest : rest.slice(0, end)
+  const [flags, argv] = end === -1 ? [rest, []] : [rest.slice(0, end), rest.slice(end + 1)]
   if (command === undefined || command === '--help' || flags.includes('--help')) return 'help'
   if (command === '--version') return 'version'
   if (!Object.hasOwn(COMMANDS, command))
@@ -131,14 +127,13 @@ export function readArgs(args: readonly string[], env: NodeJS.ProcessEnv) {
   }
   if (own['client-secret-file'] !== undefined)
     inputs.clientSecret = readSecretFile(own['client-secret-file'])
-  // Only exec takes it (COMMANDS).
-  const choices = oneOf(Object.keys(REVOKE_ON_EXIT) as (keyof typeof REVOKE_ON_EXIT)[])
+  // As the action's revokeOnExit says it. `never` is `failure` to the post step: exec tells it
+  // the job failed only when COMMAND never started, and so holds the token's value nowhere
+  // (a token nobody holds is a leak).
   if (known === 'exec') {
-    const when = choices(inputs.revokeOnExit ?? 'always', 'revokeOnExit')
-    own['revoke-on-exit'] = when
-    inputs.revokeOnExit = REVOKE_ON_EXIT[when]
+    const when = REVOKE_ON_EXIT(own['revoke-on-exit'] ?? 'always', 'revokeOnExit')
+    inputs.revokeOnExit = when === 'always' ? 'true' : 'failure'
   }
-  const argv = end === -1 ? [] : rest.slice(end + 1)
   if (known === 'create') checkDestination(own)
   if (known === 'exec' && argv.length === 0)
     throw usage('COMMAND', 'is required after --: what exec runs with the token.')

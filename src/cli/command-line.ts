@@ -48,7 +48,7 @@ export async function commandLine(args: readonly string[], given: Partial<Surrou
 }
 
 /** What scrubs a text for stdout of the secrets a step knew, but the values of these records. */
-type Scrubber = (values: ReadonlySet<string | undefined>) => (text: string) => string
+type Scrubber = (records: readonly TokenRecord[]) => (text: string) => string
 
 /**
  * What a result puts on stdout, after the log's lines: a create's token where it was asked
@@ -65,30 +65,27 @@ function stdoutOf({ result, task }: Outcome, own: Record<string, string>, scrubb
     if (own['k8s-secret'] !== undefined) return manifest(own, value)
     if (own['print-value'] !== undefined && !json) return value
     // The new token's value too, wherever else the answer put it.
-    const scrub = scrubber(new Set())
+    const scrub = scrubber([])
     // A reused token's id is the list's, never checked as a UUID: one line, no runner command.
     if (!json) return say(scrub(token.id))
     return document(token, scrub, own['print-value'] ? ['tokenValue'] : [])
   }
   if (!json) return undefined
-  switch (result.operation) {
-    case 'revoke':
-      return document(result.token, scrubber(new Set()))
-    case 'list':
-      return document(result.tokens, scrubber(valuesOf(result.tokens)))
-    case 'audit': {
-      const { findings, undated } = result
-      const scrub = scrubber(valuesOf([...findings, ...undated]))
-      return document({ findings, undated }, scrub, ['findings', 'undated'])
-    }
-  }
-  const { revoked, notRevoked, left, unknown } = result
-  const kept = result.kept.map(({ token }) => token)
-  const refused = notRevoked.map(({ token }) => token)
+  if (result.operation === 'revoke') return document(result.token, scrubber([]))
+  if (result.operation === 'list') return document(result.tokens, scrubber(result.tokens))
+  const lists =
+    result.operation === 'audit'
+      ? { findings: result.findings, undated: result.undated }
+      : {
+          revoked: result.revoked,
+          kept: result.kept.map(({ token }) => token),
+          notRevoked: result.notRevoked.map(({ token }) => token),
+          left: result.left,
+          unknown: result.unknown,
+        }
   const dryRun = task.operation === 'cleanup' && task.dryRun ? { dryRun: true } : {}
-  const all = { ...dryRun, revoked, kept, notRevoked: refused, left, unknown }
-  const scrub = scrubber(valuesOf([...revoked, ...kept, ...refused, ...left, ...unknown]))
-  return document(all, scrub, Object.keys(all))
+  const all = { ...dryRun, ...lists }
+  return document(all, scrubber(Object.values(lists).flat()), Object.keys(all))
 }
 
 /**
@@ -104,12 +101,6 @@ function document(records: unknown, scrub: (text: string) => string, around: str
   // line a GitHub runner prints) only in a string, where its escape reads back the same.
   return json.replaceAll('##[', '\\u0023#[')
 }
-
-/**
- * The values of records, which a document leaves out already (undefined for a record without
- * one: no masked value).
- */
-const valuesOf = (records: readonly TokenRecord[]) => new Set(records.map((r) => r.tokenValue))
 
 /** A Kubernetes Secret holding the value, for `kubectl apply -f -` and a chart's secretName. */
 function manifest(own: Record<string, string>, value: string): string {

@@ -1,5 +1,6 @@
 // gateway-token exec: the action's main step, COMMAND run with the token (signals passed on), then the post step, in one process.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
 import { constants } from 'node:os'
 import { run as mainStep } from '../main.js'
 import { run as postStep } from '../post/step.js'
@@ -34,11 +35,11 @@ export async function exec(invocation: Invocation, { env, clock, streams }: Surr
     delete commandEnv.PLATFORM_CLIENT_SECRET
     const where = `${file ? "the token file's path" : 'the token value'} in ${variable}`
     const code = error === undefined ? await command.run(argv, commandEnv, where, runner) : 1
-    // never: kept, but when COMMAND never started (args.ts, REVOKE_ON_EXIT).
+    // never: kept, but when COMMAND never started (args.ts).
     const kept = own['revoke-on-exit'] === 'never' && command.started()
     steps.jobStatus = code === 0 || kept ? 'success' : 'failure'
     await postStep(runner, clock)
-    return error === undefined ? code : exitCode(error)
+    return code
   } finally {
     process.off('SIGINT', command.pass).off('SIGTERM', command.pass)
     cleanUp()
@@ -52,48 +53,38 @@ export async function exec(invocation: Invocation, { env, clock, streams }: Surr
 function passingSignals() {
   let child: ChildProcess | undefined
   let early: NodeJS.Signals | undefined
-  let started = false
   return {
     /** Whether COMMAND started: not when it was not found, could not be spawned, or came late. */
-    started: () => started,
+    started: () => child?.pid !== undefined,
     pass: (signal: NodeJS.Signals) => {
       if (child === undefined) early ??= signal
       else child.kill(signal)
     },
     /** Runs COMMAND with the token `where` it says: its exit code, or 128 + the signal's number. */
-    run: (argv: readonly string[], env: NodeJS.ProcessEnv, where: string, log: Runner) =>
-      new Promise<number>((resolve) => {
-        const [command = '', ...args] = argv
-        // Through the terminal's log: scrubbed, one line, no runner command.
-        if (early !== undefined) {
-          log.setFailed(`${command} was not started: ${early} came first.`)
-          resolve(128 + constants.signals[early])
-          return
-        }
-        const notRun = (error: NodeJS.ErrnoException) => {
-          const tooLarge =
-            error.code === 'E2BIG'
-              ? ' The token is too large for a variable: give --token-file-env VAR.'
-              : ''
-          log.setFailed(`could not run ${command}: ${error.message}.${tooLarge}`)
-          resolve(127)
-        }
+    async run(argv: readonly string[], env: NodeJS.ProcessEnv, where: string, log: Runner) {
+      const [command = '', ...args] = argv
+      // Through the terminal's log: scrubbed, one line, no runner command.
+      if (early !== undefined) {
+        log.setFailed(`${command} was not started: ${early} came first.`)
+        return 128 + constants.signals[early]
+      }
+      try {
         // Some failures are thrown, not emitted: an environment too large for the system
-        // (E2BIG, a token value over 128 KiB on Linux).
-        try {
-          child = spawn(command, args, { env, stdio: 'inherit' })
-        } catch (error) {
-          notRun(error as NodeJS.ErrnoException)
-          return
-        }
-        child.on('spawn', () => {
-          started = true
-          log.info(`Running ${command} with ${where}.`)
-        })
-        child.on('error', notRun)
-        child.on('exit', (code, signal) => {
-          resolve(signal ? 128 + constants.signals[signal] : (code ?? 1))
-        })
-      }),
+        // (E2BIG, a token value over 128 KiB on Linux). A pid is there once COMMAND started.
+        child = spawn(command, args, { env, stdio: 'inherit' })
+        if (child.pid !== undefined) log.info(`Running ${command} with ${where}.`)
+        // An 'error' (not found, not spawned) rejects it.
+        const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null]
+        return signal ? 128 + constants.signals[signal] : (code ?? 1)
+      } catch (error) {
+        const { code, message } = error as NodeJS.ErrnoException
+        const tooLarge =
+          code === 'E2BIG'
+            ? ' The token is too large for a variable: give --token-file-env VAR.'
+            : ''
+        log.setFailed(`could not run ${command}: ${message}.${tooLarge}`)
+        return 127
+      }
+    },
   }
 }

@@ -5,6 +5,7 @@ import { resolve } from 'node:path'
 import { listenForCancel, type Runner } from '../runner/start.js'
 import { type Clock, systemClock } from '../shared/time.js'
 import { Secrets } from '../shared/secrets.js'
+import type { TokenRecord } from '../shared/records.js'
 import { neutralizeCommands, oneLine } from '../shared/text.js'
 import { inCliWords } from './args.js'
 import { InputError } from '../shared/errors.js'
@@ -28,18 +29,18 @@ export const SYSTEM: Surroundings = {
 export const say = (text: string) => neutralizeCommands(oneLine(text))
 
 /**
- * A terminal's Runner over `inputs`, and what a step left in it: outputs, state, failure. Its
+ * A terminal's Runner over `inputs`, and what a step left in it: its outputs and state. Its
  * files go in a directory of its own under its environment's TMPDIR, else the system's, as an
  * absolute path (exec's COMMAND may change directory before it reads its token file).
  */
 export function terminal(inputs: Record<string, string>, { env, streams }: Surroundings) {
+  // Every value masked, for what goes to stdout (stdoutScrubber).
+  const masked: string[] = []
   // What the runner would mask, scrubbed from every line instead: a terminal masks nothing.
-  const secrets = new Secrets(() => undefined)
+  const secrets = new Secrets((value) => masked.push(value))
   const log = (prefix: string) => (message: string) => {
     streams.err(`${prefix}${say(secrets.scrub(message))}\n`)
   }
-  // Every value masked, for what goes to stdout (stdoutScrubber).
-  const masked: string[] = []
   let dir: string | undefined
   const outputs = new Map<string, string>()
   const state = new Map<string, string>()
@@ -47,15 +48,11 @@ export function terminal(inputs: Record<string, string>, { env, streams }: Surro
     // A terminal has no job summary to write.
     getInput: (name: string) => (name === 'summary' ? 'false' : (inputs[name]?.trim() ?? '')),
     inputNames: () => Object.keys(inputs).map((name) => name.toUpperCase()),
-    setSecret: (value: string) => {
-      // By the whole rule: a runner masks a value's encodings too (base64, escapes).
-      secrets.add(value)
-      masked.push(value)
-    },
+    // By the whole rule: a runner masks a value's encodings too (base64, escapes).
+    setSecret: secrets.add.bind(secrets),
     setFailed: (message: string) => {
       // An input named as the command line spells it: `--older-than`, not `Input 'olderThan'`.
       log('error: ')(inCliWords(message))
-      failed = true
     },
     debug: () => undefined,
     info: log(''),
@@ -69,19 +66,22 @@ export function terminal(inputs: Record<string, string>, { env, streams }: Surro
     tempDir: () => (dir ??= mkdtempSync(resolve(env.TMPDIR || tmpdir(), 'gateway-token-'))),
     onCancel: listenForCancel,
   }
-  let failed = false
   return {
     runner,
     outputs,
-    /** 0 done; 2 a bad input (nothing was sent; bad usage never gets this far); 1 a step that failed otherwise. */
-    exitCode: (error: unknown) => (error instanceof InputError ? 2 : failed ? 1 : 0),
+    /**
+     * The exit code for what a step returned: 0 done; 2 a bad input (nothing was sent; bad
+     * usage never gets this far); 1 a step that failed otherwise.
+     */
+    exitCode: (error: unknown) => (error === undefined ? 0 : error instanceof InputError ? 2 : 1),
     /**
      * What scrubs a text for stdout (a document's fields, an id), by the whole rule, of every
-     * secret the step masked but `values`: those of the records it is written from, which a
+     * secret the step masked but the values of `records`, those it is written from, which a
      * document leaves out already, and whose thousands (a list's) would cost seconds on every
      * field. Each distinct text is scrubbed once.
      */
-    stdoutScrubber: (values: ReadonlySet<string | undefined>) => {
+    stdoutScrubber: (records: readonly TokenRecord[]) => {
+      const values = new Set(records.map((record) => record.tokenValue))
       const known = new Secrets(() => undefined)
       for (const value of masked) if (!values.has(value)) known.add(value)
       const scrubbed = new Map<string, string>()

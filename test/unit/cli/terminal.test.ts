@@ -6,6 +6,7 @@ import { basename, dirname, isAbsolute, join } from 'node:path'
 import { terminal } from '../../../src/cli/terminal.js'
 import { FakeClock } from '../../fixtures/clock.js'
 import { ActionError, InputError } from '../../../src/shared/errors.js'
+import { record } from '../../fixtures/nock-platform.js'
 
 /** A terminal over `inputs` whose stdout and stderr are kept. */
 function kept(inputs: Record<string, string> = {}, env: NodeJS.ProcessEnv = {}) {
@@ -46,13 +47,13 @@ describe('terminal: the log', () => {
     const { runner, stdoutScrubber } = kept()
     runner.setSecret('cs-client-secret')
     runner.setSecret('eyJ.listed.value')
-    const scrub = stdoutScrubber(new Set(['eyJ.listed.value']))
+    const scrub = stdoutScrubber([record({ tokenValue: 'eyJ.listed.value' })])
     const hex = Buffer.from('cs-client-secret').toString('hex')
     expect(scrub(`a cs-client-secret b ${hex}`)).toBe('a *** b ***')
     expect(scrub('eyJ.listed.value')).toBe('eyJ.listed.value')
     // Once per distinct text, the same answer.
     expect(scrub(`a cs-client-secret b ${hex}`)).toBe('a *** b ***')
-    expect(stdoutScrubber(new Set())('eyJ.listed.value')).toBe('***')
+    expect(stdoutScrubber([])('eyJ.listed.value')).toBe('***')
   })
 
   it('never writes a runner command, at the start of a line or anywhere in it', () => {
