@@ -2805,7 +2805,7 @@ class Pool {
         request.turnedAway = now - request.sentAt < this.fastestMs / 2 ? 'at once' : 'held';
         const { pace } = this;
         const recent = now - Math.max(SECOND / 10, 4 * (this.letIn.at(-1)?.ms ?? 0));
-        const deep = this.letIn.some(({ at, ms, ...admitted }) => at >= recent && at - ms > this.limit.downAt && admitted.depth >= depth);
+        const deep = this.letIn.some((admitted) => admitted.at >= recent && admitted.depth >= depth);
         if (depth > 1 && !deep) {
             if (!this.limit.down(depth - 1, now) || depth - 1 >= this.saidLimit)
                 return true;

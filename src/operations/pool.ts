@@ -165,13 +165,9 @@ export class Pool {
   private throttled(depth: number, request: InFlight, now: number): boolean {
     request.turnedAway = now - request.sentAt < this.fastestMs / 2 ? 'at once' : 'held'
     const { pace } = this
-    // The platform let as many in at once a moment ago, sent after the limit came down (before,
-    // another job may have held less of it): a rate turned this one away.
+    // The platform let as many in at once a moment ago: a rate turned this one away.
     const recent = now - Math.max(SECOND / 10, 4 * (this.letIn.at(-1)?.ms ?? 0))
-    const deep = this.letIn.some(
-      ({ at, ms, ...admitted }) =>
-        at >= recent && at - ms > this.limit.downAt && admitted.depth >= depth,
-    )
+    const deep = this.letIn.some((admitted) => admitted.at >= recent && admitted.depth >= depth)
     if (depth > 1 && !deep) {
       if (!this.limit.down(depth - 1, now) || depth - 1 >= this.saidLimit) return true
       this.saidLimit = depth - 1

@@ -195,10 +195,11 @@ describe('a cleanup against the ways platforms throttle (simulated time)', () =>
     )
   })
 
-  it('tries a step of the limit on a request never sent only while those fill a round at the new limit', async () => {
-    // A case the bound under a limit in flight found: 9 in flight, 3 while another job holds
-    // 0.6 of it. Near the end, 8 never sent were left for a round of 10: the 10th, the one over
-    // the limit, was one turned away once, whose second 429 cost it a backoff of 0.85 s (2.01x).
+  it('weighs a step of the limit by the revoke that will be the last of its round', async () => {
+    // A case fast-check found for the bound under a limit in flight: 9 in flight, 3 while
+    // another job holds 0.6 of it. Near the end, 8 never sent were left for a round of 10: the
+    // 10th, the one over the limit, was one turned away once, whose second 429 cost it a backoff
+    // of 0.85 s (2.01x).
     const spec: ThrottleSpec = {
       limit: { inFlight: 9 },
       rejects: 'after latency',

@@ -115,30 +115,6 @@ describe("the pool's limit in flight", () => {
     expect(Math.max(...attempts.values())).toBe(3)
   })
 
-  it('reads a 429 below a depth let in before the limit came down as a smaller limit (another job took a share), not as a rate', async () => {
-    // 4 in flight, then 2 from 30 ms: the 4 let in at 0 ms were sent before the first cut, and
-    // say nothing of what the platform lets in since.
-    let inFlight = 0
-    const clock = new VirtualClock(0, 0)
-    const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
-      if (inFlight >= (clock.now() < 30 ? 4 : 2))
-        return { throttled: { waitMs: 0, attemptsUsed: attemptsUsed + 1, why: '429.' } }
-      inFlight++
-      await clock.sleep(60)
-      inFlight--
-      return { done: item }
-    }
-    const log = recordingRunner()
-    const pool = new Pool(8, clock, new Deadline(clock, 0), log)
-    expect(await clock.run(pool.run(letters(20), send, () => 'left'))).toEqual(letters(20))
-    expect(log.lines).toEqual([
-      'info: The platform turned away a revoke with 4 others in flight: sending at most 4 at a time.',
-      'info: The platform turned away a revoke with 2 others in flight: sending at most 2 at a time.',
-    ])
-    // 2 a round of 60 ms from 60 ms, the pool's steps tried on the way: paced, it took 740 ms.
-    expect(clock.now()).toBeLessThanOrEqual(600)
-  })
-
   it('learns no depth from a request the platform did not take in (refused, or a 429 to its last attempt)', async () => {
     // f, g, h refused at depths 6 to 8: no depth of 8 was let in, so p's 429 at 8 is a limit.
     const clock = new VirtualClock(0, 0)
