@@ -1797,7 +1797,7 @@ async function run(runner, clock = time/* systemClock */.ml, handOn) {
     }
     catch (error) {
         runner.setFailed(failureMessage(error, operation, secrets, runner));
-        return { error };
+        return { failed: true, error };
     }
     return {};
 }

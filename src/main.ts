@@ -20,7 +20,7 @@ export async function run(
   runner: Runner,
   clock = systemClock,
   handOn?: (outcome: Outcome) => void,
-): Promise<{ error?: unknown }> {
+): Promise<{ failed?: true; error?: unknown }> {
   // Masked by the runner the moment each one is known.
   const secrets = new Secrets(runner.setSecret)
   let operation: string | undefined
@@ -52,7 +52,8 @@ export async function run(
     }
   } catch (error) {
     runner.setFailed(failureMessage(error, operation, secrets, runner))
-    return { error }
+    // `failed` too: what was thrown may be anything, undefined among them.
+    return { failed: true, error }
   }
   return {}
 }

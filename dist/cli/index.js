@@ -3742,7 +3742,7 @@ async function run(runner, clock = systemClock, handOn) {
     }
     catch (error) {
         runner.setFailed(failureMessage(error, operation, secrets, runner));
-        return { error };
+        return { failed: true, error };
     }
     return {};
 }
@@ -4117,7 +4117,7 @@ function terminal(inputs, { env, streams }) {
     return {
         runner,
         outputs,
-        exitCode: (error) => (error === undefined ? 0 : error instanceof InputError ? 2 : 1),
+        exitCode: ({ failed, error }) => failed ? (error instanceof InputError ? 2 : 1) : 0,
         stdoutScrubber: (records) => {
             const values = new Set(records.map((record) => record.tokenValue));
             const known = new Secrets(() => undefined);
@@ -4154,13 +4154,13 @@ async function exec(invocation, { env, clock, streams }) {
     const command = passingSignals();
     process.on('SIGINT', command.pass).on('SIGTERM', command.pass);
     try {
-        const { error } = await run(runner, clock);
-        if (exitCode(error) === 2)
+        const step = await run(runner, clock);
+        if (exitCode(step) === 2)
             return 2;
         const commandEnv = { ...env, [variable]: outputs.get(file ? 'tokenFile' : 'tokenValue') };
         delete commandEnv.PLATFORM_CLIENT_SECRET;
         const where = `${file ? "the token file's path" : 'the token value'} in ${variable}`;
-        const code = error === undefined ? await command.run(argv, commandEnv, where, runner) : 1;
+        const code = step.failed ? 1 : await command.run(argv, commandEnv, where, runner);
         const kept = own['revoke-on-exit'] === 'never' && command.started();
         steps.jobStatus = code === 0 || kept ? 'success' : 'failure';
         await step_run(runner, clock);
@@ -4238,14 +4238,14 @@ async function commandLine(args, given = {}) {
         return exec(invocation, surroundings);
     const { runner, exitCode, stdoutScrubber, cleanUp } = terminal(invocation.inputs, surroundings);
     try {
-        const { error } = await run(runner, clock, (outcome) => {
+        const step = await run(runner, clock, (outcome) => {
             const text = stdoutOf(outcome, invocation.own, stdoutScrubber);
             if (text !== undefined)
                 toFile('stdout', () => {
                     streams.out(`${text}\n`);
                 });
         });
-        return exitCode(error);
+        return exitCode(step);
     }
     finally {
         cleanUp();

@@ -33,7 +33,7 @@ export async function commandLine(args: readonly string[], given: Partial<Surrou
   if (invocation.command === 'exec') return exec(invocation, surroundings)
   const { runner, exitCode, stdoutScrubber, cleanUp } = terminal(invocation.inputs, surroundings)
   try {
-    const { error } = await mainStep(runner, clock, (outcome) => {
+    const step = await mainStep(runner, clock, (outcome) => {
       const text = stdoutOf(outcome, invocation.own, stdoutScrubber)
       // A failure here fails the step as a runner file that cannot be written does (handOnFailed).
       if (text !== undefined)
@@ -41,7 +41,7 @@ export async function commandLine(args: readonly string[], given: Partial<Surrou
           streams.out(`${text}\n`)
         })
     })
-    return exitCode(error)
+    return exitCode(step)
   } finally {
     cleanUp()
   }

@@ -28,13 +28,13 @@ export async function exec(invocation: Invocation, { env, clock, streams }: Surr
   const command = passingSignals()
   process.on('SIGINT', command.pass).on('SIGTERM', command.pass)
   try {
-    const { error } = await mainStep(runner, clock)
-    if (exitCode(error) === 2) return 2
+    const step = await mainStep(runner, clock)
+    if (exitCode(step) === 2) return 2
     // The command needs the gateway token, not the API client that made it.
     const commandEnv = { ...env, [variable]: outputs.get(file ? 'tokenFile' : 'tokenValue') }
     delete commandEnv.PLATFORM_CLIENT_SECRET
     const where = `${file ? "the token file's path" : 'the token value'} in ${variable}`
-    const code = error === undefined ? await command.run(argv, commandEnv, where, runner) : 1
+    const code = step.failed ? 1 : await command.run(argv, commandEnv, where, runner)
     // never: kept, but when COMMAND never started (args.ts).
     const kept = own['revoke-on-exit'] === 'never' && command.started()
     steps.jobStatus = code === 0 || kept ? 'success' : 'failure'

@@ -73,7 +73,8 @@ export function terminal(inputs: Record<string, string>, { env, streams }: Surro
      * The exit code for what a step returned: 0 done; 2 a bad input (nothing was sent; bad
      * usage never gets this far); 1 a step that failed otherwise.
      */
-    exitCode: (error: unknown) => (error === undefined ? 0 : error instanceof InputError ? 2 : 1),
+    exitCode: ({ failed, error }: { failed?: true; error?: unknown }) =>
+      failed ? (error instanceof InputError ? 2 : 1) : 0,
     /**
      * What scrubs a text for stdout (a document's fields, an id), by the whole rule, of every
      * secret the step masked but the values of `records`, those it is written from, which a

@@ -130,11 +130,12 @@ describe('terminal: inputs, outputs, state and files', () => {
     expect(kept({ summary: 'true' }).runner.getInput('summary')).toBe('false')
   })
 
-  it('exits 2 for a bad input, 1 for any other failure, 0 when done', () => {
-    const { runner, exitCode } = kept()
-    expect(exitCode(undefined)).toBe(0)
-    expect(exitCode(new InputError('keep', 'must be a whole number.'))).toBe(2)
-    runner.setFailed('list failed: answered 503.')
-    expect(exitCode(new ActionError('list failed: answered 503.'))).toBe(1)
+  it('exits 2 for a bad input, 1 for any other failure (a thrown undefined too), 0 when done', () => {
+    const { exitCode } = kept()
+    expect(exitCode({})).toBe(0)
+    const error = new InputError('keep', 'must be a whole number.')
+    expect(exitCode({ failed: true, error })).toBe(2)
+    expect(exitCode({ failed: true, error: new ActionError('list failed: answered 503.') })).toBe(1)
+    expect(exitCode({ failed: true, error: undefined })).toBe(1)
   })
 })

@@ -82,6 +82,18 @@ describe('run', () => {
     expect(runner.failures[0]).not.toMatch(/\bat /)
   })
 
+  it('returns a failure whatever was thrown, undefined too: a caller never reads it as done', async () => {
+    given({ operation: 'list' })
+    nock(AUTH).post(AUTH_PATH).reply(200, { access_token: 'access-token-1' })
+    nock(API).get('/api/tokens').reply(200, [])
+    runner.setOutput = () => {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- what a bug may throw
+      throw undefined
+    }
+    expect(await run(runner)).toEqual({ failed: true, error: undefined })
+    expect(runner.failures).toEqual(['list failed unexpectedly: undefined'])
+  })
+
   it('warns about an ignored input and runs the operation, writing outputs', async () => {
     given({ operation: 'list', tokenId: '123e4567-e89b-42d3-a456-426614174000' })
     nock(AUTH).post(AUTH_PATH).reply(200, { access_token: 'access-token-1' })
