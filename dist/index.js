@@ -825,8 +825,8 @@ class Pool {
             try {
                 const sent = await send(entry.item, entry.attemptsUsed);
                 const now = clock.now();
-                const known = Number.isFinite(this.fastestMs);
-                const blur = known ? ('done' in sent ? 1 : -1) * (this.fastestMs / 4) : 0;
+                const slowest = Math.max(...this.letIn.slice(-4).map(({ ms }) => ms));
+                const blur = Math.max(0, slowest - (3 * this.fastestMs) / 4) * ('done' in sent ? 1 : -1);
                 const arrivedAt = Math.max(request.sentAt, now - this.fastestMs) + blur;
                 const there = (other) => (other.turnedAway === undefined || (blur < 0 && other.turnedAway === 'held')) &&
                     (other.answeredAt ?? Infinity) > arrivedAt;

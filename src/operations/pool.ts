@@ -85,8 +85,10 @@ export class Pool {
         // The others at the platform with it: a client sends one after another, so one answered
         // a round trip before this one's answer was gone when it got there. Where the way back
         // blurs that, a depth let in is the fewest, one turned away the most (one held counts).
-        const known = Number.isFinite(this.fastestMs)
-        const blur = known ? ('done' in sent ? 1 : -1) * (this.fastestMs / 4) : 0
+        // The blur: a quarter of the shortest round trip, and a network's jitter, read as how
+        // much longer the slowest of the last four let in took (none let in yet: none).
+        const slowest = Math.max(...this.letIn.slice(-4).map(({ ms }) => ms))
+        const blur = Math.max(0, slowest - (3 * this.fastestMs) / 4) * ('done' in sent ? 1 : -1)
         const arrivedAt = Math.max(request.sentAt, now - this.fastestMs) + blur
         const there = (other: InFlight) =>
           (other.turnedAway === undefined || (blur < 0 && other.turnedAway === 'held')) &&

@@ -131,4 +131,30 @@ describe("the pool's limit in flight", () => {
       'info: The platform turned away a revoke with 7 others in flight: sending at most 7 at a time.',
     ])
   })
+
+  it("reads a limit in flight through a network's jitter: answers back late, out of order", async () => {
+    // 3 in flight; each request 1 ms on the wire, one after another, 8 ms of work (a 429 too,
+    // not counted), then 1 ms back and up to 5 ms more, each its own.
+    const clock = new VirtualClock(0, 0)
+    const late = [0, 5, 2, 4, 1, 3, 5]
+    let [wire, inFlight, answers] = [0, 0, 0]
+    const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
+      wire = Math.max(wire, clock.now()) + 1
+      await clock.sleep(wire - clock.now())
+      const over = inFlight >= 3
+      inFlight += over ? 0 : 1
+      await clock.sleep(8)
+      inFlight -= over ? 0 : 1
+      await clock.sleep(1 + (late[answers++ % late.length] ?? 0))
+      const throttle = { waitMs: 500, guessed: true, attemptsUsed: attemptsUsed + 1, why: '429.' }
+      return over ? { throttled: throttle } : { done: item }
+    }
+    const log = recordingRunner()
+    const pool = new Pool(16, clock, new Deadline(clock, 0), log)
+    expect(await clock.run(pool.run(letters(24), send, () => 'left'))).toEqual(letters(24))
+    // With a fixed blur, a quarter of the shortest round trip, the pool read a rate.
+    expect(log.lines.filter((line) => line.includes('limits the rate'))).toEqual([])
+    expect(log.lines.at(-1)).toContain('sending at most 3 at a time')
+    expect(clock.now()).toBeLessThan(150)
+  })
 })
