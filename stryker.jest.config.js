@@ -1,6 +1,7 @@
 // The jest config Stryker runs: the unit project, flat (Stryker cannot pick a project).
 // `roots` covers src/ and test/ so that --findRelatedTests follows imports through
-// test/fixtures to the tests of each mutated file; the tests are those of test/unit and
+// test/fixtures to the tests of each mutated file; the tests are those of test/unit,
+// test/simulation (the pool's rules are held by its properties more than by unit tests) and
 // test/tooling (some of the tooling's tests import src/ too: they count as they did before).
 import { unitProject } from './jest.config.js'
 
@@ -8,5 +9,5 @@ import { unitProject } from './jest.config.js'
 export default {
   ...unitProject,
   roots: ['<rootDir>/src', '<rootDir>/test'],
-  testMatch: ['<rootDir>/test/{unit,tooling}/**/*.test.ts'],
+  testMatch: ['<rootDir>/test/{unit,simulation,tooling}/**/*.test.ts'],
 }

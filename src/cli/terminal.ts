@@ -22,6 +22,8 @@ export type Surroundings = { env: NodeJS.ProcessEnv; clock: Clock; streams: Stre
 export const SYSTEM: Surroundings = {
   env: process.env,
   clock: systemClock,
+  // The real stdout and stderr: only the end-to-end tests, a process of their own, see them.
+  // Stryker disable next-line all: see above
   streams: { out: (text) => writeSync(1, text), err: (text) => writeSync(2, text) },
 }
 
