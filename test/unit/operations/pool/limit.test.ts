@@ -4,23 +4,13 @@ import { Pool, type Sent } from '../../../../src/operations/pool.js'
 import { Deadline } from '../../../../src/shared/time.js'
 import { recordingRunner } from '../../../fixtures/runner.js'
 import { VirtualClock } from '../../../fixtures/virtual-clock.js'
-
-const letters = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i))
+import { letters, limitedGateway } from '../../../fixtures/pool.js'
 
 describe("the pool's limit in flight", () => {
   it('learns a limit in flight from a 429 that comes before any request it let in has ended', async () => {
     // 3 in flight taken; a gateway refuses the 4th at once, before the 3 let in end.
-    let inFlight = 0
     const clock = new VirtualClock(0, 0)
-    const seen: number[] = []
-    const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
-      if (inFlight >= 3)
-        return { throttled: { waitMs: 0, attemptsUsed: attemptsUsed + 1, why: '429.' } }
-      seen.push(++inFlight)
-      await clock.sleep(20)
-      inFlight--
-      return { done: item }
-    }
+    const { send, seen } = limitedGateway(clock, { limit: 3 })
     const log = recordingRunner()
     const pool = new Pool(8, clock, new Deadline(clock, 0), log)
     const results = await clock.run(pool.run(letters(12), send, () => 'left'))
@@ -29,23 +19,15 @@ describe("the pool's limit in flight", () => {
       'info: The platform turned away a revoke with 3 others in flight: sending at most 3 at a time.',
     ])
     // Not 1 at a time, as a pool that counts only the answers come would have it.
-    expect(Math.max(...seen)).toBe(3)
+    expect(seen.most).toBe(3)
     expect(clock.now()).toBe(80)
   })
 
   it('sends one turned away over a limit in flight again within the lowered limit, not after a backoff it was not told', async () => {
     // A gateway refuses past 3 in flight, at once, with no Retry-After: 500 ms is a guess.
     const cleanup = async (guessed: boolean) => {
-      let inFlight = 0
       const clock = new VirtualClock(0, 0)
-      const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
-        const throttle = { waitMs: 500, attemptsUsed: attemptsUsed + 1, why: '429.' }
-        if (inFlight >= 3) return { throttled: { ...throttle, guessed: guessed && !attemptsUsed } }
-        inFlight++
-        await clock.sleep(20)
-        inFlight--
-        return { done: item }
-      }
+      const { send } = limitedGateway(clock, { limit: 3, waitMs: 500 }, guessed)
       const pool = new Pool(8, clock, new Deadline(clock, 0), recordingRunner())
       expect(await clock.run(pool.run(letters(12), send, () => 'left'))).toEqual(letters(12))
       return clock.now()
@@ -78,41 +60,22 @@ describe("the pool's limit in flight", () => {
     // A gateway refuses past 2 in flight, at once, told to come back at once; each send takes
     // 25 ms, so a step falls due as the first round's turned away go again: each step's third
     // slot goes to a request never sent, and none is turned away a second time.
-    let inFlight = 0
     const clock = new VirtualClock(0, 0)
-    const attempts = new Map<string, number>()
-    const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
-      attempts.set(item, attemptsUsed + 1)
-      if (inFlight >= 2)
-        return { throttled: { waitMs: 0, attemptsUsed: attemptsUsed + 1, why: '429.' } }
-      inFlight++
-      await clock.sleep(25)
-      inFlight--
-      return { done: item }
-    }
+    const { send, seen } = limitedGateway(clock, { limit: 2, workMs: 25 })
     const pool = new Pool(7, clock, new Deadline(clock, 0), recordingRunner())
     await clock.run(pool.run(letters(20), send, () => 'left'))
-    expect(Math.max(...attempts.values())).toBe(2)
+    expect(Math.max(...seen.attempts.values())).toBe(2)
   })
 
   it('risks none turned away twice on a step of the limit being tried', async () => {
     // 4 in flight until another job takes half at 30 ms; 429s at once, come back at once.
-    let inFlight = 0
     const clock = new VirtualClock(0, 0)
-    const attempts = new Map<string, number>()
-    const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
-      attempts.set(item, attemptsUsed + 1)
-      if (inFlight >= (clock.now() < 30 ? 4 : 2))
-        return { throttled: { waitMs: 0, attemptsUsed: attemptsUsed + 1, why: '429.' } }
-      inFlight++
-      await clock.sleep(60)
-      inFlight--
-      return { done: item }
-    }
+    const limit = (now: number) => (now < 30 ? 4 : 2)
+    const { send, seen } = limitedGateway(clock, { limit, workMs: 60 })
     const pool = new Pool(8, clock, new Deadline(clock, 0), recordingRunner())
     expect(await clock.run(pool.run(letters(20), send, () => 'left'))).toEqual(letters(20))
     // Sent into a step, one turned away twice would be down to its last attempt.
-    expect(Math.max(...attempts.values())).toBe(3)
+    expect(Math.max(...seen.attempts.values())).toBe(3)
   })
 
   it('learns no depth from a request the platform did not take in (refused, or a 429 to its last attempt)', async () => {

@@ -4,6 +4,7 @@ import { Pool, type Sent } from '../../../../src/operations/pool.js'
 import { Deadline } from '../../../../src/shared/time.js'
 import { recordingRunner } from '../../../fixtures/runner.js'
 import { VirtualClock } from '../../../fixtures/virtual-clock.js'
+import { letters, limitedGateway } from '../../../fixtures/pool.js'
 
 /**
  * Items through a pool of `concurrency`; each send takes 20 ms and gets what `answer` says for
@@ -41,8 +42,6 @@ async function scripted(
   return { sends, results, log: log.lines, ms: clock.now() }
 }
 
-const letters = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i))
-
 describe("the pool's order, waits and ends", () => {
   it('runs every item at most `concurrency` at a time, results in item order, no time lost', async () => {
     const { sends, results, ms } = await scripted(letters(8), () => 'done', { concurrency: 4 })
@@ -72,21 +71,11 @@ describe("the pool's order, waits and ends", () => {
 
   it('sends a throttled item first in line once the platform let one in after its 429 and no step is tried', async () => {
     // A limit in flight of 2: c is turned away, d and e wait behind it once its wait is over.
-    let inFlight = 0
     const clock = new VirtualClock(0, 0)
-    const order: string[] = []
-    const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
-      order.push(item)
-      if (inFlight >= 2)
-        return { throttled: { waitMs: 10, attemptsUsed: attemptsUsed + 1, why: '429.' } }
-      inFlight++
-      await clock.sleep(20)
-      inFlight--
-      return { done: item }
-    }
+    const { send, seen } = limitedGateway(clock, { limit: 2, waitMs: 10 })
     const pool = new Pool(3, clock, new Deadline(clock, 0), recordingRunner())
     await clock.run(pool.run(letters(6), send, () => 'left'))
-    expect(order).toEqual(['a', 'b', 'c', 'c', 'd', 'e', 'f'])
+    expect(seen.order).toEqual(['a', 'b', 'c', 'c', 'd', 'e', 'f'])
   })
 
   it('sends throttled items again in the order their waits end', async () => {
