@@ -13,7 +13,9 @@ const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
 export function section(doc: string, heading: string): string {
   const at = doc.indexOf(`\n${heading}`)
   if (at === -1) throw new Error(`no heading ${heading}`)
-  return doc.slice(at, doc.indexOf('\n##', at + 1))
+  const end = doc.indexOf('\n##', at + 1)
+  // The last section runs to the end of the doc (slice(at, -1) would drop its last character).
+  return doc.slice(at, end === -1 ? undefined : end)
 }
 
 /** The first ```lang block in a doc under a heading (`### Deploy with Helm`). */
