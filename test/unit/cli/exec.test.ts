@@ -3,9 +3,8 @@ import { describe, expect, it } from '@jest/globals'
 import nock from 'nock'
 import { existsSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { commandLine } from '../../../src/cli/command-line.js'
-import { FakeClock } from '../../fixtures/clock.js'
 import { authOk as authFor, created, ENV as CONNECTED } from '../../fixtures/command-line.js'
+import { gatewayToken } from '../../fixtures/command-line.js'
 import { revoked as revoke, VALUE } from '../../fixtures/command-line.js'
 import { TOKEN_ID } from '../../fixtures/inputs.js'
 import { API, AUTH, record, useNock } from '../../fixtures/nock-platform.js'
@@ -19,11 +18,8 @@ const authOk = () => authFor(2)
 
 /** Runs `gateway-token exec` with `flags`, then COMMAND: node running `script`. */
 async function exec(flags: string[], script: string) {
-  const stderr: string[] = []
-  const streams = { out: () => undefined, err: (text: string) => stderr.push(text) }
   const args = ['exec', '--name', 'pr-1', ...flags, '--', process.execPath, '-e', script]
-  const code = await commandLine(args, { env: ENV, clock: new FakeClock(), streams })
-  return { code, stderr: stderr.join('') }
+  return gatewayToken(args, { env: ENV })
 }
 
 describe('exec', () => {
@@ -111,12 +107,11 @@ describe('exec', () => {
     authOk()
     created()
     revoke()
-    const stderr: string[] = []
-    const streams = { out: () => undefined, err: (text: string) => stderr.push(text) }
     const args = ['exec', '--name', 'pr-1', '--revoke-on-exit', 'never', '--', 'no-such-command-x']
-    expect(await commandLine(args, { env: ENV, clock: new FakeClock(), streams })).toBe(127)
-    expect(stderr.join('')).toMatch(/^error: could not run no-such-command-x: spawn \S+ ENOENT\.$/m)
-    expect(stderr.join('')).not.toContain('Running no-such-command-x')
+    const { code, stderr } = await gatewayToken(args, { env: ENV })
+    expect(code).toBe(127)
+    expect(stderr).toMatch(/^error: could not run no-such-command-x: spawn \S+ ENOENT\.$/m)
+    expect(stderr).not.toContain('Running no-such-command-x')
     expect(nock.pendingMocks()).toEqual([])
   })
 
@@ -162,21 +157,16 @@ describe('exec', () => {
     created()
     revoke()
     const marker = `${tmpdir()}/exec-ran-early-${process.pid}`
-    const stderr: string[] = []
-    const streams = {
-      out: () => undefined,
-      err: (text: string) => {
-        stderr.push(text)
-        // The main step's last line: the token is made, COMMAND not started yet.
-        if (text.startsWith('It will be revoked at the end')) process.emit('SIGINT', 'SIGINT')
-      },
+    const err = (text: string) => {
+      // The main step's last line: the token is made, COMMAND not started yet.
+      if (text.startsWith('It will be revoked at the end')) process.emit('SIGINT', 'SIGINT')
     }
     const script = `require('fs').writeFileSync('${marker}', '')`
     const args = ['exec', '--name', 'pr-1', '--', process.execPath, '-e', script]
-    const code = await commandLine(args, { env: ENV, clock: new FakeClock(), streams })
+    const { code, stderr } = await gatewayToken(args, { env: ENV, err })
     expect(code).toBe(128 + 2)
     expect(existsSync(marker)).toBe(false)
-    expect(stderr.join('')).toMatch(/^error: \S*node was not started: SIGINT came first\.$/m)
+    expect(stderr).toMatch(/^error: \S*node was not started: SIGINT came first\.$/m)
     expect(nock.pendingMocks()).toEqual([])
   })
 
@@ -210,11 +200,10 @@ describe('exec', () => {
     authOk()
     created()
     revoke()
-    const stderr: string[] = []
-    const streams = { out: () => undefined, err: (text: string) => stderr.push(text) }
     const args = ['exec', '--name', 'pr-1', '--', '/nonexistent/helm']
-    expect(await commandLine(args, { env: ENV, clock: new FakeClock(), streams })).toBe(127)
-    expect(stderr.join('')).toContain(
+    const { code, stderr } = await gatewayToken(args, { env: ENV })
+    expect(code).toBe(127)
+    expect(stderr).toContain(
       'error: could not run /nonexistent/helm: spawn /nonexistent/helm ENOENT',
     )
     expect(nock.pendingMocks()).toEqual([])
