@@ -8,7 +8,8 @@ import { letters, limitedGateway } from '../../../fixtures/pool.js'
 
 /**
  * Items through a pool of `concurrency`; each send takes 20 ms and gets what `answer` says for
- * the item and its attempt (1-based): a 429 asking to wait so many ms, or done.
+ * the item and its attempt (1-based): a 429 asking to wait so many ms (a guess of the call
+ * loop's, on a first attempt, when `guessed`), or done.
  */
 async function scripted(
   items: string[],
@@ -17,7 +18,8 @@ async function scripted(
     concurrency = 1,
     totalMs = 0,
     cancelAtMs,
-  }: { concurrency?: number; totalMs?: number; cancelAtMs?: number } = {},
+    guessed = false,
+  }: { concurrency?: number; totalMs?: number; cancelAtMs?: number; guessed?: boolean } = {},
 ) {
   const clock = new VirtualClock(0, 0)
   const sends: { at: number; item: string; attempt: number; answer: number | 'done' }[] = []
@@ -27,7 +29,8 @@ async function scripted(
     sends.push({ at: clock.now(), item, attempt, answer: got })
     await clock.sleep(20)
     if (got === 'done') return { done: `revoked ${item}` }
-    return { throttled: { waitMs: got, attemptsUsed: attempt, why: `429 to ${item}.` } }
+    const throttle = { waitMs: got, attemptsUsed: attempt, why: `429 to ${item}.` }
+    return { throttled: { ...throttle, guessed: guessed && attempt === 1 } }
   }
   const log = recordingRunner()
   const deadline = new Deadline(clock, totalMs)
@@ -57,6 +60,14 @@ describe("the pool's order, waits and ends", () => {
     expect(log.filter((line) => line.startsWith('info'))).toEqual([
       'info: The platform limits the rate of requests: sending revokes a little slower than it lets them in.',
     ])
+  })
+
+  it('waits a guessed backoff for a 429 read as a rate: only one read as the limit in flight goes at the next free slot', async () => {
+    // Nothing else in flight: a rate. No Retry-After, so the call loop guessed the 500 ms.
+    const answer = (item: string, attempt: number) => (item === 'a' && attempt === 1 ? 500 : 'done')
+    const { sends } = await scripted(letters(3), answer, { guessed: true })
+    const [first, again] = sends.filter((s) => s.item === 'a')
+    expect((again?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(20 + 500)
   })
 
   it('sends a throttled item again not before its wait, and goes on with the others meanwhile', async () => {
