@@ -172,6 +172,19 @@ describe('cleanup when totalTimeout runs out', () => {
     expect(stepFailure(done(result, asked))).not.toMatch(/ran out/)
   })
 
+  it('leaves a revoke whose 429 comes after totalTimeout ran out, as it leaves those never sent: the time is said once, not as its wait', async () => {
+    const { api, ctx } = slowRevokes(2, 1_600, 1_500)
+    // t0 is throttled at 1.6 s, after the end at 1.5 s: no wait of its own is past the end.
+    api.nextRevokes.push(throttled(1, 1000))
+    const asked = task({ concurrency: 1 })
+    const result = await cleanup(api, asked, ctx)
+    expect(result.notRevoked).toEqual([])
+    expect(result.left.map((t) => t.id).sort()).toEqual(['t0', 't1'])
+    const failure = stepFailure(done(result, asked)) ?? ''
+    expect(failure).toMatch(/^totalTimeout \(2 s\) ran out: 0 tokens revoked, 2 left active/)
+    expect(failure).not.toMatch(/wait ends/)
+  })
+
   it('after a cancel, leaves a throttled revoke as it leaves those never sent: the cancel is said once, not as its wait', async () => {
     const { api, ctx } = slowRevokes(2, 800, 60_000)
     api.nextRevokes.push(throttled(1, 1000))
