@@ -909,7 +909,8 @@ class Pool {
             if (!this.limit.down(depth - 1, now) || depth - 1 >= this.saidLimit)
                 return true;
             this.saidLimit = depth - 1;
-            this.log.info(`The platform turned away a revoke with ${depth - 1} others in flight: sending at most ${depth - 1} at a time.`);
+            const others = depth === 2 ? '1 other' : `${depth - 1} others`;
+            this.log.info(`The platform turned away a revoke with ${others} in flight: sending at most ${depth - 1} at a time.`);
             return true;
         }
         if (request.sentAt < pace.downAt)

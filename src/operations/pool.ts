@@ -173,8 +173,9 @@ export class Pool {
     if (depth > 1 && !deep) {
       if (!this.limit.down(depth - 1, now) || depth - 1 >= this.saidLimit) return true
       this.saidLimit = depth - 1
+      const others = depth === 2 ? '1 other' : `${depth - 1} others`
       this.log.info(
-        `The platform turned away a revoke with ${depth - 1} others in flight: sending at most ${depth - 1} at a time.`,
+        `The platform turned away a revoke with ${others} in flight: sending at most ${depth - 1} at a time.`,
       )
       return true
     }
@@ -192,8 +193,7 @@ export class Pool {
     const half = Math.max(SLOWEST, Math.min(request.pace, sending) / 2)
     const under = letIn === 0 ? half : letIn < request.pace ? UNDER * letIn : Infinity
     // What it took of a platform's bucket comes back slowly: a gap from now (nextSendAt), tried
-    // like a step.
-    // Said once, the first time the pace comes down.
+    // like a step. Said once, the first time the pace comes down.
     const once = pace.downAt === -Infinity
     if (pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs()) && once)
       this.log.info(

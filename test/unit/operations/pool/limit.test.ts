@@ -23,6 +23,18 @@ describe("the pool's limit in flight", () => {
     expect(clock.now()).toBe(80)
   })
 
+  it('says a limit of one in words that read: one other in flight', async () => {
+    const clock = new VirtualClock(0, 0)
+    const { send, seen } = limitedGateway(clock, { limit: 1 })
+    const log = recordingRunner()
+    const pool = new Pool(4, clock, new Deadline(clock, 0), log)
+    expect(await clock.run(pool.run(letters(6), send, () => 'left'))).toEqual(letters(6))
+    expect(log.lines).toEqual([
+      'info: The platform turned away a revoke with 1 other in flight: sending at most 1 at a time.',
+    ])
+    expect(seen.most).toBe(1)
+  })
+
   it('sends one turned away over a limit in flight again within the lowered limit, not after a backoff it was not told', async () => {
     // A gateway refuses past 3 in flight, at once, with no Retry-After: 500 ms is a guess.
     const cleanup = async (guessed: boolean) => {
