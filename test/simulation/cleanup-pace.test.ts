@@ -1,64 +1,9 @@
 // A cleanup at the platform's pace, in simulated time: the action's cleanup (client, call loop, pool) against the ways real platforms throttle, property by property.
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import type { Limit, ThrottleSpec } from '../support/fake-platform/throttle.mjs'
+import type { ThrottleSpec } from '../support/fake-platform/throttle.mjs'
 import { knowingClient, simulateCleanup, type Workload } from '../fixtures/simulation.js'
-
-// The family: what is limited, when a 429 comes, whether it counts, what it says to wait, and
-// another job taking a share of the limit for a while.
-const limit: fc.Arbitrary<Limit> = fc.oneof(
-  fc.record({ inFlight: fc.integer({ min: 1, max: 12 }) }),
-  fc.integer({ min: 2, max: 100 }).chain((perSecond) =>
-    fc.record({
-      perSecond: fc.constant(perSecond),
-      burst: fc.integer({ min: 1, max: Math.min(20, perSecond) }),
-    }),
-  ),
-  fc.record({
-    perWindow: fc.integer({ min: 2, max: 60 }),
-    windowMs: fc.constantFrom(250, 500, 1000),
-  }),
-)
-const share = fc.record({
-  fromMs: fc.integer({ min: 0, max: 3000 }),
-  lengthMs: fc.integer({ min: 300, max: 2000 }),
-  share: fc.double({ min: 0.4, max: 0.6, noNaN: true }),
-})
-const platform: fc.Arbitrary<ThrottleSpec> = fc
-  .record({
-    limit,
-    rejects: fc.constantFrom('at once' as const, 'after latency' as const),
-    rejectedInFlight: fc.boolean(),
-    retryAfter: fc.constantFrom('none' as const, '0' as const, 'seconds' as const),
-    fractional: fc.constantFrom('fractional' as const, 'date' as const),
-    odd: fc.boolean(),
-    shared: fc.option(share, { nil: undefined }),
-  })
-  .map(({ odd, fractional, retryAfter, shared, ...spec }) => ({
-    ...spec,
-    retryAfter: odd ? fractional : retryAfter,
-    ...(shared && { shared: [{ ...shared, untilMs: shared.fromMs + shared.lengthMs }] }),
-  }))
-// The jitter the timing properties draw: answers up to 0, 2 or 5 ms late, out of order.
-const late = fc.constantFrom(0, 2, 5)
-const work = (
-  spec: fc.Arbitrary<ThrottleSpec>,
-  retries: fc.Arbitrary<number>,
-  tokens = fc.integer({ min: 20, max: 120 }),
-  jitterMs: fc.Arbitrary<number> = fc.constant(0),
-) =>
-  fc.record({
-    spec,
-    tokens,
-    concurrency: fc.integer({ min: 1, max: 32 }),
-    latencyMs: fc.integer({ min: 5, max: 60 }),
-    retries,
-    seed: fc.integer(),
-    // The client's own time to send a request: none, or what a runner takes (0.5 to 2 ms).
-    sendMs: fc.constantFrom(0, 0.5, 1, 2),
-    // A network's jitter: each answer up to this much later, out of the order they left in.
-    jitterMs,
-  })
+import { late, platform, work } from '../fixtures/throttle-family.js'
 
 /** Requests a second the platform lets through; a limit in flight has no rate. */
 function rateOf(spec: ThrottleSpec): number {
