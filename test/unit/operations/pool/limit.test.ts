@@ -79,17 +79,6 @@ describe("the pool's limit in flight", () => {
     expect(Math.max(...seen.attempts.values())).toBe(2)
   })
 
-  it('risks none turned away twice on a step of the limit being tried', async () => {
-    // 4 in flight until another job takes half at 30 ms; 429s at once, come back at once.
-    const clock = new VirtualClock(0, 0)
-    const limit = (now: number) => (now < 30 ? 4 : 2)
-    const { send, seen } = limitedGateway(clock, { limit, workMs: 60 })
-    const pool = new Pool(8, clock, new Deadline(clock, 0), recordingRunner())
-    expect(await clock.run(pool.run(letters(20), send, () => 'left'))).toEqual(letters(20))
-    // Sent into a step, one turned away twice would be down to its last attempt.
-    expect(Math.max(...seen.attempts.values())).toBe(3)
-  })
-
   it('learns no depth from a request the platform did not take in (refused, or a 429 to its last attempt)', async () => {
     // f, g, h refused at depths 6 to 8: no depth of 8 was let in, so p's 429 at 8 is a limit.
     const clock = new VirtualClock(0, 0)

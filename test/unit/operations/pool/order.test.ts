@@ -52,11 +52,14 @@ describe("the pool's order, waits and ends", () => {
     expect(sends.map((s) => s.at)).toEqual([0, 0, 0, 0, 20, 20, 20, 20])
     expect(ms).toBe(40)
   })
-  it('paces a 429 that came with nothing else in flight, and says so once', async () => {
-    const { log, results } = await scripted(letters(4), (item, attempt) =>
-      item === 'a' && attempt === 1 ? 50 : 'done',
+  it('paces a 429 that came with nothing else in flight, and says so once, though it slows again', async () => {
+    const { log, results, sends } = await scripted(letters(6), (item, attempt) =>
+      'ae'.includes(item) && attempt === 1 ? 50 : 'done',
     )
-    expect(results).toEqual(letters(4).map((i) => `revoked ${i}`))
+    expect(results).toEqual(letters(6).map((i) => `revoked ${i}`))
+    // Sent at the pace a's 429 set, e's cut it again: the gap after it is the longer.
+    const at = (item: string) => sends.find((s) => s.item === item)?.at ?? 0
+    expect(at('f') - at('e')).toBeGreaterThan(at('e') - at('d'))
     expect(log.filter((line) => line.startsWith('info'))).toEqual([
       'info: The platform limits the rate of requests: sending revokes a little slower than it lets them in.',
     ])
