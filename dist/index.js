@@ -878,8 +878,7 @@ class Pool {
             const triedUntil = Math.max(this.limit.triedUntil, pace.triedUntil);
             const gotIn = (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at;
             const safe = fresh ? now >= triedUntil && gotIn : gotIn || this.inFlight.size === 0;
-            const most = safe ? (now >= this.limit.triedUntil ? Infinity : 1) : 0;
-            const ready = pending.find((entry) => entry.notBefore <= now && entry.attemptsUsed <= most);
+            const ready = pending.find((entry) => entry.notBefore <= now && (safe || !entry.attemptsUsed));
             const free = this.inFlight.size < this.limit.value;
             const paced = this.nextSendAt();
             if (ready !== undefined && free && paced <= now) {

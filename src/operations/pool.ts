@@ -137,12 +137,10 @@ export class Pool {
       this.stepUp(now, pending)
       const triedUntil = Math.max(this.limit.triedUntil, pace.triedUntil)
       // One turned away goes again once one got in after the last 429 and no step is tried (or
-      // none is left to try one on), or alone (those never sent find out first); one turned
-      // away twice never while a step of the limit is tried (a round trip or two).
+      // none is left to try one on), or alone (those never sent find out first).
       const gotIn = (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at
       const safe = fresh ? now >= triedUntil && gotIn : gotIn || this.inFlight.size === 0
-      const most = safe ? (now >= this.limit.triedUntil ? Infinity : 1) : 0
-      const ready = pending.find((entry) => entry.notBefore <= now && entry.attemptsUsed <= most)
+      const ready = pending.find((entry) => entry.notBefore <= now && (safe || !entry.attemptsUsed))
       const free = this.inFlight.size < this.limit.value
       const paced = this.nextSendAt()
       if (ready !== undefined && free && paced <= now) {
