@@ -8,6 +8,7 @@ import { Secrets } from '../shared/secrets.js'
 import type { TokenRecord } from '../shared/records.js'
 import { neutralizeCommands, oneLine } from '../shared/text.js'
 import { inCliWords } from './args.js'
+import type { run as mainStep } from '../main.js'
 import { InputError } from '../shared/errors.js'
 
 /** Where the command line writes: `out`, stdout (a document, the token); `err`, stderr (the log). */
@@ -75,7 +76,7 @@ export function terminal(inputs: Record<string, string>, { env, streams }: Surro
      * The exit code for what a step returned: 0 done; 2 a bad input (nothing was sent; bad
      * usage never gets this far); 1 a step that failed otherwise.
      */
-    exitCode: ({ failed, error }: { failed?: true; error?: unknown }) =>
+    exitCode: ({ failed, error }: Awaited<ReturnType<typeof mainStep>>) =>
       failed ? (error instanceof InputError ? 2 : 1) : 0,
     /**
      * What scrubs a text for stdout (a document's fields, an id), by the whole rule, of every
