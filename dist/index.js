@@ -738,10 +738,12 @@ function auditFailure(result, task) {
     return `${auditOutcome(result, task)}${found}${unknown}`;
 }
 
-// EXTERNAL MODULE: ./src/platform/client.ts + 2 modules
-var platform_client = __nccwpck_require__(507);
+// EXTERNAL MODULE: ./src/platform/client.ts + 1 modules
+var platform_client = __nccwpck_require__(91);
 ;// CONCATENATED MODULE: external "node:events"
 const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
+// EXTERNAL MODULE: ./src/platform/failures.ts
+var failures = __nccwpck_require__(640);
 ;// CONCATENATED MODULE: ./src/operations/learnt.ts
 const FIRST_STEP_MS = 50;
 const LONGEST_STEP_MS = 1_000;
@@ -779,6 +781,7 @@ class Learnt {
 }
 
 ;// CONCATENATED MODULE: ./src/operations/pool.ts
+
 
 
 const SECOND = 1_000;
@@ -935,7 +938,8 @@ class Pool {
         const back = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now;
         const roundTrip = Math.max(1, this.letIn.at(-1)?.ms ?? Infinity);
         const rate = Math.min(pace.value, (limit.value * SECOND) / roundTrip);
-        const failedAt = now + this.last429.waitMs + next.attemptsUsed * SECOND;
+        const backoff = next.attemptsUsed && (0,failures/* backoffDelay */.EY)(next.attemptsUsed + 1, 1);
+        const failedAt = now + this.last429.waitMs + backoff;
         if (failedAt >= Math.max(back, now + (pending.length * SECOND) / rate))
             return;
         if (atLimit && this.letIn.some((admitted) => admitted.depth >= limit.value))
@@ -1939,7 +1943,7 @@ function readJson(request, answer, target = 'api') {
 
 /***/ }),
 
-/***/ 507:
+/***/ 91:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1963,134 +1967,8 @@ var shared_text = __nccwpck_require__(646);
 var api = __nccwpck_require__(55);
 // EXTERNAL MODULE: ./src/platform/http.ts + 3 modules
 var http = __nccwpck_require__(165);
-;// CONCATENATED MODULE: ./src/platform/failures.ts
-
-
-
-const DEFAULT_BACKOFF = { baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
-const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
-function isTransient(outcome) {
-    if (!(outcome instanceof http/* TransportError */.wX))
-        return TRANSIENT_STATUSES.has(outcome.status);
-    const kind = (0,http/* kindOf */.I)(outcome.code);
-    return kind === 'unreachable' || kind === 'lost';
-}
-function mayHaveTakenEffect(outcome) {
-    if (outcome instanceof http/* TransportError */.wX)
-        return outcome.requestSent;
-    return outcome.status >= 500 || outcome.status === 408;
-}
-function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
-    const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
-    return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
-}
-function retryAfterDelay(headers, now) {
-    const value = headers['retry-after']?.trim() ?? '';
-    if (/^\d+(?:\.\d+)?$/.test(value))
-        return Math.min(Math.round(Number(value) * 1000), DEFAULT_BACKOFF.maxRetryAfterMs);
-    const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
-    if (Number.isNaN(at))
-        return undefined;
-    const serverNow = Date.parse(headers.date ?? '');
-    const delay = at - (Number.isNaN(serverNow) ? now : serverNow);
-    return Math.min(Math.max(0, delay), DEFAULT_BACKOFF.maxRetryAfterMs);
-}
-const MAX_REASON = 60;
-const MAX_DETAIL = 300;
-const MAX_BODY = 64 * 1024;
-const MAX_DEPTH = 4;
-const MAX_PARTS = 16;
-const DETAIL_FIELDS = ['error', 'message', 'errors', 'error_description', 'detail'];
-function describeBody(body, contentType, scrub) {
-    const text = scrub(body.slice(0, MAX_BODY)).trim();
-    if (text === '')
-        return '';
-    if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text))
-        return 'the body was not JSON (an HTML page)';
-    const json = (0,api/* parseJson */.qF)(text);
-    if (json === api/* NOT_JSON */.Jw)
-        return body.length > MAX_BODY && /^[[{]/.test(text)
-            ? `a JSON body of ${body.length} characters, too long to read for its message`
-            : shorten(text);
-    const keys = typeof json === 'object' && json !== null && !Array.isArray(json) ? Object.keys(json) : [];
-    const fields = keys.length > 0 ? ` (fields: ${keys.slice(0, 8).join(', ')})` : '';
-    return shorten(scrub(jsonDetail(json) ?? `a JSON body without an error message${fields}`));
-}
-function jsonDetail(value, depth = 0) {
-    if (typeof value === 'string')
-        return value;
-    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH)
-        return undefined;
-    const parts = DETAIL_FIELDS.flatMap((field) => value[field])
-        .slice(0, MAX_PARTS)
-        .map((part) => jsonDetail(part, depth + 1))
-        .filter((part) => part !== undefined && part.trim() !== '');
-    return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
-}
-function shorten(text) {
-    return (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(text), MAX_DETAIL);
-}
-function describeFailure(request, outcome, { renewed, attempt }, scrub) {
-    if (outcome instanceof http/* TransportError */.wX)
-        return `${(0,api/* requestLine */.uA)(request)} got no answer${attempt && ` (${attempt})`}: ${scrub(outcome.message)}`;
-    const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
-    const reason = (0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(outcome.statusText)), MAX_REASON);
-    const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
-    const what = detail ? `: ${detail}` : '';
-    if (renewed && outcome.status === 401)
-        return `the access token was rejected: ${(0,api/* requestLine */.uA)(request)} answered ${status} even after authenticating again${what}`;
-    const told = outcome.headers['retry-after']?.trim();
-    const wait = told ? `Retry-After: ${(0,shared_text/* truncate */.xv)((0,shared_text/* oneLine */.TN)(scrub(told)), MAX_REASON)}` : '';
-    const notes = [attempt, wait].filter((note) => note !== '').join(', ');
-    return `${(0,api/* requestLine */.uA)(request)} answered ${status}${notes && ` (${notes})`}${what}`;
-}
-function transportHint(error, target, url, timeoutMs) {
-    const input = target === 'auth' ? 'authUrl' : 'baseUrl';
-    const parsed = new URL(url);
-    const { host, origin } = parsed;
-    const kind = (0,http/* kindOf */.I)(error.code);
-    if (error.code === 'ETIMEDOUT')
-        return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
-    if (kind === 'unreachable')
-        return ` Check the ${input} input (${origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`;
-    if (error.code === 'EPROXYAUTH')
-        return ` Check the user name and password in HTTPS_PROXY (http://user:password@proxy:port, the special characters %-encoded), and that the proxy lets this runner reach ${host}.`;
-    if (error.code === 'EPROXY')
-        return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`;
-    if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
-        return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`;
-    if (error.code === http/* PLAIN_HTTP */.mY)
-        return (0,shared_text/* isLoopback */.U9)(parsed)
-            ? ` Check the ${input} input (${origin}): that port speaks plain HTTP, not HTTPS. For a server on this machine, http:// is allowed: http://${parsed.hostname}:${parsed.port || '443'}.`
-            : ` Check the ${input} input (${origin}): that port speaks plain HTTP, so it is not the server's HTTPS port. Give the address the server answers HTTPS on (port 443 when the URL names none).`;
-    if (kind === 'tls')
-        return ` Check the ${input} input (${origin}): the runner could not set up TLS with that server, and trying again would not change that.`;
-    if (kind === 'certificate')
-        return ` The runner does not trust the certificate of ${host}. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.`;
-    return '';
-}
-function authPathHint(endpoint) {
-    const tail = api/* AUTH_PATH */.lx.slice(api/* AUTH_PATH */.lx.indexOf('/resources/'));
-    return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
-}
-function apiPathHint(request) {
-    const { origin, pathname } = new URL(request.url);
-    const at = pathname.lastIndexOf(api/* TOKENS_PATH */.ZP);
-    if (at < 0)
-        return '';
-    const baseUrl = origin + pathname.slice(0, at);
-    const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1];
-    if (repeated !== undefined) {
-        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${api/* TOKENS_PATH */.ZP}/`.startsWith(`/${repeated}/`)
-            ? `the action adds ${api/* TOKENS_PATH */.ZP} to it, so leave /${repeated} off its end`
-            : 'check its path prefix';
-        return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`;
-    }
-    if (!pathname.endsWith(api/* TOKENS_PATH */.ZP))
-        return '';
-    return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${api/* TOKENS_PATH */.ZP} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
-}
-
+// EXTERNAL MODULE: ./src/platform/failures.ts
+var failures = __nccwpck_require__(640);
 ;// CONCATENATED MODULE: ./src/platform/call-loop.ts
 
 
@@ -2143,22 +2021,22 @@ class CallLoop {
                     throw error;
                 }
             }
-            const transient = isTransient(outcome);
+            const transient = (0,failures/* isTransient */.dg)(outcome);
             const retrying = transient && attempt < attempts;
             const numbered = attempts > 1 && transient ? `attempt ${attempt} of ${attempts}` : '';
             const scrub = (text) => secrets.scrub(text);
-            const failure = describeFailure(request, outcome, { renewed, attempt: numbered }, scrub);
+            const failure = (0,failures/* describeFailure */.Ic)(request, outcome, { renewed, attempt: numbered }, scrub);
             if (retrying)
                 await this.waitToRetry(failure, outcome, attempt, options.pooled !== undefined);
-            const found = mayHaveTakenEffect(outcome) ? await options.onUncertain?.(failure) : undefined;
+            const found = (0,failures/* mayHaveTakenEffect */.Y2)(outcome) ? await options.onUncertain?.(failure) : undefined;
             if (found !== undefined)
                 return found;
             if (retrying)
                 continue;
             const hint = outcome instanceof http/* TransportError */.wX
-                ? transportHint(outcome, target, request.url, timeoutMs)
+                ? (0,failures/* transportHint */.bA)(outcome, target, request.url, timeoutMs)
                 : target === 'api' && outcome.status === 404
-                    ? apiPathHint(request)
+                    ? (0,failures/* apiPathHint */.F6)(request)
                     : '';
             throw new errors/* RequestError */.GI((0,shared_text/* asSentence */.KG)(failure) + hint, answer?.status, transient);
         }
@@ -2166,16 +2044,16 @@ class CallLoop {
     async waitToRetry(failure, outcome, attempt, pooled) {
         const { clock, deadline, log } = this.options;
         const answer = outcome instanceof http/* TransportError */.wX ? undefined : outcome;
-        const told = answer && retryAfterDelay(answer.headers, clock.now());
-        const delay = told ?? backoffDelay(attempt, clock.jitter());
+        const told = answer && (0,failures/* retryAfterDelay */.WO)(answer.headers, clock.now());
+        const delay = told ?? (0,failures/* backoffDelay */.EY)(attempt, clock.jitter());
         if (answer?.status === 429 && pooled) {
-            const waitMs = attempt > 1 ? Math.max(delay, backoffDelay(attempt, clock.jitter())) : delay;
+            const waitMs = attempt > 1 ? Math.max(delay, (0,failures/* backoffDelay */.EY)(attempt, clock.jitter())) : delay;
             const guessed = told === undefined && attempt === 1;
             throw new errors/* ThrottledError */.Xe((0,shared_text/* asSentence */.KG)(failure), { waitMs, attemptsUsed: attempt, guessed });
         }
         const seconds = `${(delay / 1000).toFixed(1)} s`;
         if (delay >= deadline.remaining()) {
-            const maybe = mayHaveTakenEffect(outcome);
+            const maybe = (0,failures/* mayHaveTakenEffect */.Y2)(outcome);
             const cause = deadline.cause();
             const why = cause.by === 'cancel'
                 ? `the step was cancelled (${cause.signal}), so it was not tried again`
@@ -2329,7 +2207,7 @@ class PlatformClient {
                 throw error;
             const { status, message } = error;
             const detail = status === 404 || status === 405
-                ? `failed: ${message} ${authPathHint(endpoint)}`
+                ? `failed: ${message} ${(0,failures/* authPathHint */.R8)(endpoint)}`
                 : (0,errors/* isRefusal */.vu)(status)
                     ? `was refused: ${message} Check the clientId and clientSecret inputs. ${errors/* FORK_HINT */.DS}`
                     : `failed: ${message}`;
@@ -2546,6 +2424,153 @@ function lookForSentence({ name, sentAt, id }, platformTime) {
     const since = new Date(createWindow({ sentAt }, platformTime).since).toISOString();
     const other = id === undefined ? '' : ` other than ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)({ id })}`;
     return `An active token named ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .quoteName */ .AB)(name)}${other} created after ${since} would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).`;
+}
+
+
+/***/ }),
+
+/***/ 640:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   EY: () => (/* binding */ backoffDelay),
+/* harmony export */   F6: () => (/* binding */ apiPathHint),
+/* harmony export */   Ic: () => (/* binding */ describeFailure),
+/* harmony export */   R8: () => (/* binding */ authPathHint),
+/* harmony export */   WO: () => (/* binding */ retryAfterDelay),
+/* harmony export */   Y2: () => (/* binding */ mayHaveTakenEffect),
+/* harmony export */   bA: () => (/* binding */ transportHint),
+/* harmony export */   dg: () => (/* binding */ isTransient)
+/* harmony export */ });
+/* unused harmony exports DEFAULT_BACKOFF, describeBody */
+/* harmony import */ var _shared_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(646);
+/* harmony import */ var _api_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(55);
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(165);
+
+
+
+const DEFAULT_BACKOFF = { baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+function isTransient(outcome) {
+    if (!(outcome instanceof _http_js__WEBPACK_IMPORTED_MODULE_2__/* .TransportError */ .wX))
+        return TRANSIENT_STATUSES.has(outcome.status);
+    const kind = (0,_http_js__WEBPACK_IMPORTED_MODULE_2__/* .kindOf */ .I)(outcome.code);
+    return kind === 'unreachable' || kind === 'lost';
+}
+function mayHaveTakenEffect(outcome) {
+    if (outcome instanceof _http_js__WEBPACK_IMPORTED_MODULE_2__/* .TransportError */ .wX)
+        return outcome.requestSent;
+    return outcome.status >= 500 || outcome.status === 408;
+}
+function backoffDelay(retry, jitter, backoff = DEFAULT_BACKOFF) {
+    const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** (retry - 1));
+    return Math.round(ceiling / 2 + (jitter * ceiling) / 2);
+}
+function retryAfterDelay(headers, now) {
+    const value = headers['retry-after']?.trim() ?? '';
+    if (/^\d+(?:\.\d+)?$/.test(value))
+        return Math.min(Math.round(Number(value) * 1000), DEFAULT_BACKOFF.maxRetryAfterMs);
+    const at = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
+    if (Number.isNaN(at))
+        return undefined;
+    const serverNow = Date.parse(headers.date ?? '');
+    const delay = at - (Number.isNaN(serverNow) ? now : serverNow);
+    return Math.min(Math.max(0, delay), DEFAULT_BACKOFF.maxRetryAfterMs);
+}
+const MAX_REASON = 60;
+const MAX_DETAIL = 300;
+const MAX_BODY = 64 * 1024;
+const MAX_DEPTH = 4;
+const MAX_PARTS = 16;
+const DETAIL_FIELDS = ['error', 'message', 'errors', 'error_description', 'detail'];
+function describeBody(body, contentType, scrub) {
+    const text = scrub(body.slice(0, MAX_BODY)).trim();
+    if (text === '')
+        return '';
+    if (/html/i.test(contentType ?? '') || /^<(!doctype|html|head|body)\b/i.test(text))
+        return 'the body was not JSON (an HTML page)';
+    const json = (0,_api_js__WEBPACK_IMPORTED_MODULE_1__/* .parseJson */ .qF)(text);
+    if (json === _api_js__WEBPACK_IMPORTED_MODULE_1__/* .NOT_JSON */ .Jw)
+        return body.length > MAX_BODY && /^[[{]/.test(text)
+            ? `a JSON body of ${body.length} characters, too long to read for its message`
+            : shorten(text);
+    const keys = typeof json === 'object' && json !== null && !Array.isArray(json) ? Object.keys(json) : [];
+    const fields = keys.length > 0 ? ` (fields: ${keys.slice(0, 8).join(', ')})` : '';
+    return shorten(scrub(jsonDetail(json) ?? `a JSON body without an error message${fields}`));
+}
+function jsonDetail(value, depth = 0) {
+    if (typeof value === 'string')
+        return value;
+    if (typeof value !== 'object' || value === null || depth >= MAX_DEPTH)
+        return undefined;
+    const parts = DETAIL_FIELDS.flatMap((field) => value[field])
+        .slice(0, MAX_PARTS)
+        .map((part) => jsonDetail(part, depth + 1))
+        .filter((part) => part !== undefined && part.trim() !== '');
+    return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
+}
+function shorten(text) {
+    return (0,_shared_text_js__WEBPACK_IMPORTED_MODULE_0__/* .truncate */ .xv)((0,_shared_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(text), MAX_DETAIL);
+}
+function describeFailure(request, outcome, { renewed, attempt }, scrub) {
+    if (outcome instanceof _http_js__WEBPACK_IMPORTED_MODULE_2__/* .TransportError */ .wX)
+        return `${(0,_api_js__WEBPACK_IMPORTED_MODULE_1__/* .requestLine */ .uA)(request)} got no answer${attempt && ` (${attempt})`}: ${scrub(outcome.message)}`;
+    const detail = describeBody(outcome.body, outcome.headers['content-type'], scrub);
+    const reason = (0,_shared_text_js__WEBPACK_IMPORTED_MODULE_0__/* .truncate */ .xv)((0,_shared_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(scrub(outcome.statusText)), MAX_REASON);
+    const status = `${outcome.status}${reason ? ` ${reason}` : ''}`;
+    const what = detail ? `: ${detail}` : '';
+    if (renewed && outcome.status === 401)
+        return `the access token was rejected: ${(0,_api_js__WEBPACK_IMPORTED_MODULE_1__/* .requestLine */ .uA)(request)} answered ${status} even after authenticating again${what}`;
+    const told = outcome.headers['retry-after']?.trim();
+    const wait = told ? `Retry-After: ${(0,_shared_text_js__WEBPACK_IMPORTED_MODULE_0__/* .truncate */ .xv)((0,_shared_text_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(scrub(told)), MAX_REASON)}` : '';
+    const notes = [attempt, wait].filter((note) => note !== '').join(', ');
+    return `${(0,_api_js__WEBPACK_IMPORTED_MODULE_1__/* .requestLine */ .uA)(request)} answered ${status}${notes && ` (${notes})`}${what}`;
+}
+function transportHint(error, target, url, timeoutMs) {
+    const input = target === 'auth' ? 'authUrl' : 'baseUrl';
+    const parsed = new URL(url);
+    const { host, origin } = parsed;
+    const kind = (0,_http_js__WEBPACK_IMPORTED_MODULE_2__/* .kindOf */ .I)(error.code);
+    if (error.code === 'ETIMEDOUT')
+        return ` The timeout input allows ${timeoutMs / 1000} s per request: raise it if the platform is this slow.`;
+    if (kind === 'unreachable')
+        return ` Check the ${input} input (${origin}) and that the runner can reach that host: a self-hosted runner may need a firewall rule or a proxy (HTTPS_PROXY, NO_PROXY).`;
+    if (error.code === 'EPROXYAUTH')
+        return ` Check the user name and password in HTTPS_PROXY (http://user:password@proxy:port, the special characters %-encoded), and that the proxy lets this runner reach ${host}.`;
+    if (error.code === 'EPROXY')
+        return ` The proxy in HTTPS_PROXY would not open a tunnel to ${host}: check that it allows that host, or list the host in NO_PROXY if the runner reaches it directly.`;
+    if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+        return ` Check the ${input} input (${origin}): the host's certificate names other hosts, and TLS checks cannot be turned off.`;
+    if (error.code === _http_js__WEBPACK_IMPORTED_MODULE_2__/* .PLAIN_HTTP */ .mY)
+        return (0,_shared_text_js__WEBPACK_IMPORTED_MODULE_0__/* .isLoopback */ .U9)(parsed)
+            ? ` Check the ${input} input (${origin}): that port speaks plain HTTP, not HTTPS. For a server on this machine, http:// is allowed: http://${parsed.hostname}:${parsed.port || '443'}.`
+            : ` Check the ${input} input (${origin}): that port speaks plain HTTP, so it is not the server's HTTPS port. Give the address the server answers HTTPS on (port 443 when the URL names none).`;
+    if (kind === 'tls')
+        return ` Check the ${input} input (${origin}): the runner could not set up TLS with that server, and trying again would not change that.`;
+    if (kind === 'certificate')
+        return ` The runner does not trust the certificate of ${host}. If it comes from a private CA, or a proxy that inspects TLS, give the runner that CA: NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment of the job, or in the .env file of a self-hosted runner. TLS checks cannot be turned off.`;
+    return '';
+}
+function authPathHint(endpoint) {
+    const tail = _api_js__WEBPACK_IMPORTED_MODULE_1__/* .AUTH_PATH */ .lx.slice(_api_js__WEBPACK_IMPORTED_MODULE_1__/* .AUTH_PATH */ .lx.indexOf('/resources/'));
+    return `Check the authUrl input: nothing takes credentials at ${endpoint}. Deployments differ in the path before ${tail} (/idp/identity, /frontegg/identity, /identity): set authUrl to the full endpoint URL, ending in /api-token.`;
+}
+function apiPathHint(request) {
+    const { origin, pathname } = new URL(request.url);
+    const at = pathname.lastIndexOf(_api_js__WEBPACK_IMPORTED_MODULE_1__/* .TOKENS_PATH */ .ZP);
+    if (at < 0)
+        return '';
+    const baseUrl = origin + pathname.slice(0, at);
+    const repeated = /\/([^/]+)\/\1(?=\/)/.exec(pathname)?.[1];
+    if (repeated !== undefined) {
+        const advice = `${baseUrl}/`.endsWith(`/${repeated}/`) && `${_api_js__WEBPACK_IMPORTED_MODULE_1__/* .TOKENS_PATH */ .ZP}/`.startsWith(`/${repeated}/`)
+            ? `the action adds ${_api_js__WEBPACK_IMPORTED_MODULE_1__/* .TOKENS_PATH */ .ZP} to it, so leave /${repeated} off its end`
+            : 'check its path prefix';
+        return ` Check the baseUrl input (${baseUrl}): the path repeats /${repeated}/; ${advice}.`;
+    }
+    if (!pathname.endsWith(_api_js__WEBPACK_IMPORTED_MODULE_1__/* .TOKENS_PATH */ .ZP))
+        return '';
+    return ` Nothing answers at ${origin}${pathname}: check the baseUrl input (${baseUrl}). The action adds ${_api_js__WEBPACK_IMPORTED_MODULE_1__/* .TOKENS_PATH */ .ZP} to it: give the API's base URL with its path prefix, if it has one, like https://api.example.com or https://example.com/gateway.`;
 }
 
 
@@ -3886,7 +3911,7 @@ async function startStep(entry, step) {
 /* harmony export */   Ng: () => (/* binding */ connect)
 /* harmony export */ });
 /* unused harmony exports CANCEL_GRACE_MS, stopOnCancel */
-/* harmony import */ var _platform_client_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(507);
+/* harmony import */ var _platform_client_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(91);
 /* harmony import */ var _shared_time_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(877);
 
 

@@ -2682,6 +2682,7 @@ class Learnt {
 ;// CONCATENATED MODULE: ./src/operations/pool.ts
 
 
+
 const SECOND = 1_000;
 const UNDER = 0.9;
 const FASTER = 1.5;
@@ -2836,7 +2837,8 @@ class Pool {
         const back = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now;
         const roundTrip = Math.max(1, this.letIn.at(-1)?.ms ?? Infinity);
         const rate = Math.min(pace.value, (limit.value * SECOND) / roundTrip);
-        const failedAt = now + this.last429.waitMs + next.attemptsUsed * SECOND;
+        const backoff = next.attemptsUsed && backoffDelay(next.attemptsUsed + 1, 1);
+        const failedAt = now + this.last429.waitMs + backoff;
         if (failedAt >= Math.max(back, now + (pending.length * SECOND) / rate))
             return;
         if (atLimit && this.letIn.some((admitted) => admitted.depth >= limit.value))

@@ -1,5 +1,6 @@
 // The cleanup's pool: every revoke sent through it, at most `concurrency` at once and at the pace the platform allows, learnt in both directions.
 import { once } from 'node:events'
+import { backoffDelay } from '../platform/failures.js'
 import type { ThrottledError } from '../shared/errors.js'
 import type { Clock, Deadline } from '../shared/time.js'
 import type { Logger } from '../shared/text.js'
@@ -205,7 +206,7 @@ export class Pool {
     const atLimit = this.inFlight.size >= limit.value && limit.value < this.concurrency
     // A step is tried on a request never sent (of the limit, while they fill a round at the new
     // one: its last is the one over it), or, none left, on one turned away once, whose second
-    // 429 would cost it its backoff too (a second at most).
+    // 429 would cost it its backoff too (the call loop's, at its longest).
     const fresh = pending.length - 1 - pending.findLastIndex((entry) => entry.attemptsUsed !== 0)
     const next = fresh > (atLimit ? limit.value : 0) ? pending.at(-1) : pending[0]
     if (next === undefined || next.attemptsUsed > 1 || next.notBefore > now) return
@@ -215,7 +216,8 @@ export class Pool {
     // the most the pool sends now: its limit a round trip, or its pace.
     const roundTrip = Math.max(1, this.letIn.at(-1)?.ms ?? Infinity)
     const rate = Math.min(pace.value, (limit.value * SECOND) / roundTrip)
-    const failedAt = now + this.last429.waitMs + next.attemptsUsed * SECOND
+    const backoff = next.attemptsUsed && backoffDelay(next.attemptsUsed + 1, 1)
+    const failedAt = now + this.last429.waitMs + backoff
     if (failedAt >= Math.max(back, now + (pending.length * SECOND) / rate)) return
     // The limit steps once the platform had that many at once (TCP's window validation: a
     // window the sender does not fill is not grown): a client slower to send than to be answered
