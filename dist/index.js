@@ -931,11 +931,12 @@ class Pool {
     stepUp(now, pending) {
         const { limit, pace } = this;
         const atLimit = this.inFlight.size >= limit.value && limit.value < this.concurrency;
-        const fresh = pending.length - 1 - pending.findLastIndex((entry) => entry.attemptsUsed !== 0);
+        const throttled = pending.findLastIndex((entry) => entry.attemptsUsed !== 0);
+        const fresh = pending.length - 1 - throttled;
         const next = fresh > (atLimit ? limit.value : 0) ? pending.at(-1) : pending[0];
         if (next === undefined || next.attemptsUsed > 1 || next.notBefore > now)
             return;
-        const back = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now;
+        const back = pending[throttled]?.notBefore ?? now;
         const roundTrip = Math.max(1, this.letIn.at(-1)?.ms ?? Infinity);
         const rate = Math.min(pace.value, (limit.value * SECOND) / roundTrip);
         const backoff = next.attemptsUsed && (0,failures/* backoffDelay */.EY)(next.attemptsUsed + 1, 1);

@@ -207,11 +207,12 @@ export class Pool {
     // A step is tried on a request never sent (of the limit, while they fill a round at the new
     // one: its last is the one over it), or, none left, on one turned away once, whose second
     // 429 would cost it its backoff too (the call loop's, at its longest).
-    const fresh = pending.length - 1 - pending.findLastIndex((entry) => entry.attemptsUsed !== 0)
+    const throttled = pending.findLastIndex((entry) => entry.attemptsUsed !== 0)
+    const fresh = pending.length - 1 - throttled
     const next = fresh > (atLimit ? limit.value : 0) ? pending.at(-1) : pending[0]
     if (next === undefined || next.attemptsUsed > 1 || next.notBefore > now) return
     // When the last request turned away comes back: the throttled come first, soonest first.
-    const back = pending.findLast((entry) => entry.attemptsUsed !== 0)?.notBefore ?? now
+    const back = pending[throttled]?.notBefore ?? now
     // The last round trip let in, a millisecond at least (the clock's grain); the work left at
     // the most the pool sends now: its limit a round trip, or its pace.
     const roundTrip = Math.max(1, this.letIn.at(-1)?.ms ?? Infinity)
