@@ -768,8 +768,8 @@ class Learnt {
         this.triedUntil = now + tryMs;
         return true;
     }
-    up(to, now, tryMs) {
-        if (now < this.changedAt + this.stepMs)
+    up(to, now, tryMs, longestMs = Infinity) {
+        if (now < this.changedAt + Math.min(this.stepMs, Math.max(FIRST_STEP_MS, longestMs)))
             return false;
         if (this.changedAt > this.downAt)
             this.stepMs = Math.max(FIRST_STEP_MS, this.stepMs / 4);
@@ -941,10 +941,11 @@ class Pool {
         const rate = Math.min(pace.value, (limit.value * SECOND) / roundTrip);
         const backoff = next.attemptsUsed && (0,failures/* backoffDelay */.EY)(next.attemptsUsed + 1, 1);
         const failedAt = now + this.last429.waitMs + backoff;
-        if (failedAt >= Math.max(back, now + (pending.length * SECOND) / rate))
+        const workMs = (pending.length * SECOND) / rate;
+        if (failedAt >= Math.max(back, now + workMs))
             return;
         if (atLimit && this.letIn.some((admitted) => admitted.depth >= limit.value))
-            limit.up(limit.value + 1, now, 2 * roundTrip);
+            limit.up(limit.value + 1, now, 2 * roundTrip, workMs / 8);
         else if (!atLimit && this.nextSendAt() > now) {
             const near = pace.value >= 0.95 * pace.failed;
             const halfway = Math.min(pace.value * FASTER, (pace.value + pace.failed) / 2);

@@ -33,8 +33,10 @@ export class Learnt {
     return true
   }
 
-  up(to: number, now: number, tryMs: number): boolean {
-    if (now < this.changedAt + this.stepMs) return false
+  /** A step up, once the step's wait is over: `longestMs` at most, FIRST_STEP_MS at least. */
+  up(to: number, now: number, tryMs: number, longestMs = Infinity): boolean {
+    if (now < this.changedAt + Math.min(this.stepMs, Math.max(FIRST_STEP_MS, longestMs)))
+      return false
     // The last change a step up: it held.
     if (this.changedAt > this.downAt) this.stepMs = Math.max(FIRST_STEP_MS, this.stepMs / 4)
     this.value = to

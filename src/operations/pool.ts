@@ -219,12 +219,15 @@ export class Pool {
     const rate = Math.min(pace.value, (limit.value * SECOND) / roundTrip)
     const backoff = next.attemptsUsed && backoffDelay(next.attemptsUsed + 1, 1)
     const failedAt = now + this.last429.waitMs + backoff
-    if (failedAt >= Math.max(back, now + (pending.length * SECOND) / rate)) return
+    const workMs = (pending.length * SECOND) / rate
+    if (failedAt >= Math.max(back, now + workMs)) return
     // The limit steps once the platform had that many at once (TCP's window validation: a
     // window the sender does not fill is not grown): a client slower to send than to be answered
-    // never fills it.
+    // never fills it. Its steps wait an eighth of the work left at most, however many 429s
+    // answered them: a share another job gives back is found while there is work to use it on
+    // (a step of the pace that fails costs a burst of 429s: its wait keeps growing).
     if (atLimit && this.letIn.some((admitted) => admitted.depth >= limit.value))
-      limit.up(limit.value + 1, now, 2 * roundTrip)
+      limit.up(limit.value + 1, now, 2 * roundTrip, workMs / 8)
     else if (!atLimit && this.nextSendAt() > now) {
       const near = pace.value >= 0.95 * pace.failed
       const halfway = Math.min(pace.value * FASTER, (pace.value + pace.failed) / 2)
