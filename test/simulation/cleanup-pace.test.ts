@@ -15,8 +15,7 @@ function rateOf(spec: ThrottleSpec): number {
 /**
  * The longest wait the platform asks for: what its Retry-After says (1 s for a slot, whose
  * wait nobody knows), or, when it says nothing or 0, what its limit makes a request wait
- * anyway (a window, a bucket's gap, a request in flight), and how long another job holds a
- * share of it.
+ * anyway (a window, a bucket's gap, a request in flight).
  */
 function longestWait(spec: ThrottleSpec, latencyMs: number): number {
   const { limit: l } = spec
@@ -31,8 +30,12 @@ function longestWait(spec: ThrottleSpec, latencyMs: number): number {
     ? Math.max(1000, real)
     : real
   const slot = l !== undefined && 'inFlight' in l && spec.retryAfter === 'fractional' ? 1000 : 0
-  const shared = Math.max(0, ...(spec.shared ?? []).map((s) => s.untilMs - s.fromMs))
-  return Math.max(told, slot, shared)
+  return Math.max(told, slot)
+}
+
+/** When the platform's capacity last changes: another job gives back its share (0: never). */
+function lastChangeMs(spec: ThrottleSpec): number {
+  return Math.max(0, ...(spec.shared ?? []).map((s) => s.untilMs))
 }
 
 /** Runs one workload: the action's cleanup and the client that knows the limit. */
@@ -41,11 +44,11 @@ async function run(w: Workload) {
 }
 
 // Every property draws its cases from one seed (FC_SEED, 1 unless set): CI runs the same cases
-// each time. Other seeds find short cleanups the pool does not meet (docs/PERFORMANCE.md,
-// "Throttled cleanups"): of seeds 1 to 16, nine break the bound under a limit in flight (a
-// share of the limit taken in the first moments, with or without jitter) and three the first
-// round over a limit of 2 in flight (4, 6, 12: read as a rate with answers 5 ms late); every
-// other holds on all.
+// each time. Other seeds find cleanups the pool does not meet (docs/PERFORMANCE.md,
+// "Throttled cleanups"), each a limit in flight read as a rate: of seeds 1 to 16, two break
+// the bound under a limit in flight (10: answers 5 ms late on a 5 ms latency; 14: another
+// job's share taken mid-run) and four the first round over a limit of 2 in flight (4, 6, 11,
+// 12: answers 5 ms late on 10 or 12); every other holds on all.
 describe('a cleanup against the ways platforms throttle (simulated time)', () => {
   it('revokes nothing twice, sends no revoke more than retries + 1 times, and accounts for every token, whatever the network’s jitter', async () => {
     // Answers up to 20 ms late, out of the order they left in; the timing properties below,
@@ -74,10 +77,13 @@ describe('a cleanup against the ways platforms throttle (simulated time)', () =>
     )
   })
 
-  // Where the work at the limit lasts longer than the longest wait the platform asks for
-  // (under a limit in flight), or five times it and 2 s at least (under a rate): shorter, the
-  // first round over the limit (its waits, and the backoff of a request turned away twice) is
-  // most of it. A sliding window's rate is not yet held to 1.5x any closer than that.
+  // Where the waits the platform asks for are shorter than the work left: the work the knowing
+  // client has left once the capacity last changes (another job gives back its share) lasts
+  // longer than the longest wait (under a limit in flight), or five times it and 2 s at least
+  // (under a rate). Shorter, the first round over the limit (its waits, and the backoff of a
+  // request turned away twice) is most of it: a 429 a moment before the share comes back asks
+  // for a wait the knowing client never has. A sliding window's rate is not yet held to 1.5x
+  // any closer than that.
   const promise = async (
     family: fc.Arbitrary<ThrottleSpec>,
     tokens: fc.Arbitrary<number>,
@@ -88,7 +94,8 @@ describe('a cleanup against the ways platforms throttle (simulated time)', () =>
       fc.asyncProperty(work(family, fc.constant(3), tokens, late), async (w) => {
         const { sim, knowing } = await run(w)
         expect(sim.platform.activeCount()).toBe(0)
-        if (knowing >= Math.max(atLeastMs, waits * longestWait(w.spec, w.latencyMs)))
+        const left = knowing - lastChangeMs(w.spec)
+        if (left >= Math.max(atLeastMs, waits * longestWait(w.spec, w.latencyMs)))
           expect(sim.ms).toBeLessThanOrEqual(1.5 * knowing)
       }),
       { numRuns, seed: Number(process.env.FC_SEED ?? 1) },
@@ -97,7 +104,10 @@ describe('a cleanup against the ways platforms throttle (simulated time)', () =>
 
   it('with the default retries, revokes every token under a limit in flight, in at most 1.5 times what a client that knows the limit needs', async () => {
     const inFlight = platform.filter((spec) => rateOf(spec) === Infinity)
-    await promise(inFlight, fc.integer({ min: 100, max: 400 }), 40, { waits: 1, atLeastMs: 0 })
+    await promise(inFlight, fc.integer({ min: 100, max: 400 }), 60, {
+      waits: 1,
+      atLeastMs: 0,
+    })
   })
 
   it('with the default retries, revokes every token at a rate of 20 requests a second or more, in at most 1.5 times what a client that knows the limit needs', async () => {
