@@ -2668,7 +2668,7 @@ class Learnt {
         return true;
     }
     up(to, now, tryMs, longestMs = Infinity) {
-        if (now < this.changedAt + Math.min(this.stepMs, Math.max(FIRST_STEP_MS, longestMs)))
+        if (now < this.changedAt + Math.min(this.stepMs, longestMs))
             return false;
         if (this.changedAt > this.downAt)
             this.stepMs = Math.max(FIRST_STEP_MS, this.stepMs / 4);
@@ -2687,7 +2687,6 @@ const SECOND = 1_000;
 const UNDER = 0.9;
 const FASTER = 1.5;
 const PAST = 1.1;
-const SLOWEST = 1;
 class Pool {
     concurrency;
     clock;
@@ -2820,7 +2819,7 @@ class Pool {
         const first = this.letIn[0] ?? { at: now, ms: 0 };
         const letIn = (this.letIn.length * SECOND) / Math.max(SECOND, now - first.at + first.ms);
         const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now));
-        const half = Math.max(SLOWEST, Math.min(request.pace, sending) / 2);
+        const half = Math.max(1, Math.min(request.pace, sending) / 2);
         const under = letIn === 0 ? half : letIn < request.pace ? UNDER * letIn : Infinity;
         const once = pace.downAt === -Infinity;
         if (pace.down(request.pace > pace.held ? pace.held : under, now, this.paceTrialMs()) && once)
@@ -2844,7 +2843,7 @@ class Pool {
         if (failedAt >= Math.max(back, now + workMs))
             return;
         if (atLimit && this.letIn.some((admitted) => admitted.depth >= limit.value))
-            limit.up(limit.value + 1, now, 2 * roundTrip, workMs / 8);
+            limit.up(limit.value + 1, now, 2 * roundTrip, Math.max(FIRST_STEP_MS, workMs / 8));
         else if (!atLimit && this.nextSendAt() > now) {
             const near = pace.value >= 0.95 * pace.failed;
             const halfway = Math.min(pace.value * FASTER, (pace.value + pace.failed) / 2);

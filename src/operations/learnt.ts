@@ -33,10 +33,9 @@ export class Learnt {
     return true
   }
 
-  /** A step up, once the step's wait is over: `longestMs` at most, FIRST_STEP_MS at least. */
+  /** A step up, once the wait since the last change (`longestMs` at most) is over. */
   up(to: number, now: number, tryMs: number, longestMs = Infinity): boolean {
-    if (now < this.changedAt + Math.min(this.stepMs, Math.max(FIRST_STEP_MS, longestMs)))
-      return false
+    if (now < this.changedAt + Math.min(this.stepMs, longestMs)) return false
     // The last change a step up: it held.
     if (this.changedAt > this.downAt) this.stepMs = Math.max(FIRST_STEP_MS, this.stepMs / 4)
     this.value = to

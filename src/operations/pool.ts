@@ -22,7 +22,6 @@ const UNDER = 0.9
 /** A step up of the pace goes this much faster at most; past a pace turned away, PAST. */
 const FASTER = 1.5
 const PAST = 1.1
-const SLOWEST = 1
 
 /**
  * Sends items as many at once and as fast as the platform lets in: a limit in flight and a pace
@@ -187,9 +186,10 @@ export class Pool {
     // each 429 while a window was spent, and a revoke ran out of attempts).
     const first = this.letIn[0] ?? { at: now, ms: 0 }
     const letIn = (this.letIn.length * SECOND) / Math.max(SECOND, now - first.at + first.ms)
-    // The pace it was sent at, or, unpaced, the rate sent at since the first of the last second.
+    // The pace it was sent at, or, unpaced, the rate sent at since the first of the last second;
+    // none let in, half that, a request a second at least.
     const sending = (this.sentAt.length * SECOND) / Math.max(10, now - (this.sentAt[0] ?? now))
-    const half = Math.max(SLOWEST, Math.min(request.pace, sending) / 2)
+    const half = Math.max(1, Math.min(request.pace, sending) / 2)
     const under = letIn === 0 ? half : letIn < request.pace ? UNDER * letIn : Infinity
     // What it took of a platform's bucket comes back slowly: a gap from now (nextSendAt), tried
     // like a step. Said once, the first time the pace comes down.
@@ -223,11 +223,12 @@ export class Pool {
     if (failedAt >= Math.max(back, now + workMs)) return
     // The limit steps once the platform had that many at once (TCP's window validation: a
     // window the sender does not fill is not grown): a client slower to send than to be answered
-    // never fills it. Its steps wait an eighth of the work left at most, however many 429s
-    // answered them: a share another job gives back is found while there is work to use it on
-    // (a step of the pace that fails costs a burst of 429s: its wait keeps growing).
+    // never fills it. Its steps wait an eighth of the work left at most (the first step's wait
+    // at least), however many 429s answered them: a share another job gives back is found while
+    // there is work to use it on (a step of the pace that fails costs a burst of 429s: its wait
+    // keeps growing).
     if (atLimit && this.letIn.some((admitted) => admitted.depth >= limit.value))
-      limit.up(limit.value + 1, now, 2 * roundTrip, workMs / 8)
+      limit.up(limit.value + 1, now, 2 * roundTrip, Math.max(FIRST_STEP_MS, workMs / 8))
     else if (!atLimit && this.nextSendAt() > now) {
       const near = pace.value >= 0.95 * pace.failed
       const halfway = Math.min(pace.value * FASTER, (pace.value + pace.failed) / 2)
