@@ -830,8 +830,7 @@ class Pool {
                 const slowest = Math.max(...this.letIn.slice(-4).map(({ ms }) => ms));
                 const blur = Math.max(0, slowest - (3 * this.fastestMs) / 4) * ('done' in sent ? 1 : -1);
                 const arrivedAt = Math.max(request.sentAt, now - this.fastestMs) + blur;
-                const there = (other) => (other.turnedAway === undefined || (blur < 0 && other.turnedAway === 'held')) &&
-                    (other.answeredAt ?? Infinity) > arrivedAt;
+                const there = (other) => (other.turnedAway === undefined || blur < 0) && (other.answeredAt ?? Infinity) > arrivedAt;
                 const depth = 1 + request.others.filter(there).length;
                 if ('done' in sent) {
                     results[entry.index] = sent.done;
@@ -843,6 +842,7 @@ class Pool {
                         pace.held = Math.max(pace.held, request.pace);
                     return;
                 }
+                request.turnedAway = true;
                 const { attemptsUsed, guessed, waitMs: told } = sent.throttled;
                 const waitMs = this.throttled(depth, request, now) && guessed === true ? 0 : told;
                 this.last429 = { at: now, waitMs };
@@ -902,7 +902,6 @@ class Pool {
         return results;
     }
     throttled(depth, request, now) {
-        request.turnedAway = now - request.sentAt < this.fastestMs / 2 ? 'at once' : 'held';
         const { pace } = this;
         const recent = now - Math.max(SECOND / 10, 4 * (this.letIn.at(-1)?.ms ?? 0));
         const deep = this.letIn.some((admitted) => admitted.at >= recent && admitted.depth >= depth);

@@ -11,9 +11,9 @@ import { FIRST_STEP_MS, Learnt } from './learnt.js'
  * platform did not take in (a 429 to its last attempt, any failure) teaches nothing: `failed`.
  */
 export type Sent<R> = { done: R; failed?: true } | { throttled: ThrottledError['throttle'] }
-/** A request in flight: when and at what pace it was sent, the others in flight then, when it was answered, whether it was turned away at once or held (after the platform's work, which may count it meanwhile). */
+/** A request in flight: when and at what pace it was sent, the others in flight then, when it was answered, whether it was turned away (a platform may count it in flight meanwhile). */
 type InFlight = { sentAt: number; pace: number; others: InFlight[]; answeredAt?: number } & {
-  turnedAway?: 'at once' | 'held'
+  turnedAway?: true
 }
 
 const SECOND = 1_000
@@ -84,15 +84,15 @@ export class Pool {
         const now = clock.now()
         // The others at the platform with it: a client sends one after another, so one answered
         // a round trip before this one's answer was gone when it got there. Where the way back
-        // blurs that, a depth let in is the fewest, one turned away the most (one held counts).
+        // blurs that, a depth let in is the fewest, one turned away the most (with those turned
+        // away: a platform may count them while it answers them).
         // The blur: a quarter of the shortest round trip, and a network's jitter, read as how
         // much longer the slowest of the last four let in took (none let in yet: none).
         const slowest = Math.max(...this.letIn.slice(-4).map(({ ms }) => ms))
         const blur = Math.max(0, slowest - (3 * this.fastestMs) / 4) * ('done' in sent ? 1 : -1)
         const arrivedAt = Math.max(request.sentAt, now - this.fastestMs) + blur
         const there = (other: InFlight) =>
-          (other.turnedAway === undefined || (blur < 0 && other.turnedAway === 'held')) &&
-          (other.answeredAt ?? Infinity) > arrivedAt
+          (other.turnedAway === undefined || blur < 0) && (other.answeredAt ?? Infinity) > arrivedAt
         const depth = 1 + request.others.filter(there).length
         if ('done' in sent) {
           results[entry.index] = sent.done
@@ -102,6 +102,7 @@ export class Pool {
           if (request.sentAt >= pace.downAt) pace.held = Math.max(pace.held, request.pace)
           return
         }
+        request.turnedAway = true
         const { attemptsUsed, guessed, waitMs: told } = sent.throttled
         // Read as the limit in flight, a 429 that said nothing of when needs a free slot, not a
         // backoff's guess: it goes again within the lowered limit (as TCP's fast retransmit).
@@ -163,7 +164,6 @@ export class Pool {
 
   /** Reads a 429: true when it shows the limit in flight, false when a rate. */
   private throttled(depth: number, request: InFlight, now: number): boolean {
-    request.turnedAway = now - request.sentAt < this.fastestMs / 2 ? 'at once' : 'held'
     const { pace } = this
     // The platform let as many in at once a moment ago: a rate turned this one away.
     const recent = now - Math.max(SECOND / 10, 4 * (this.letIn.at(-1)?.ms ?? 0))
