@@ -2828,18 +2828,16 @@ class Pool {
     stepUp(now, pending) {
         const { limit, pace } = this;
         const atLimit = this.inFlight.size >= limit.value && limit.value < this.concurrency;
-        const throttled = pending.findLastIndex((entry) => entry.attemptsUsed !== 0);
-        const fresh = pending.length - 1 - throttled;
+        const fresh = pending.length - 1 - pending.findLastIndex((entry) => entry.attemptsUsed !== 0);
         const next = fresh > (atLimit ? limit.value : 0) ? pending.at(-1) : pending[0];
         if (next === undefined || next.attemptsUsed > 1 || next.notBefore > now)
             return;
-        const back = pending[throttled]?.notBefore ?? now;
         const roundTrip = Math.max(1, this.letIn.at(-1)?.ms ?? Infinity);
         const rate = Math.min(pace.value, (limit.value * SECOND) / roundTrip);
         const backoff = next.attemptsUsed && backoffDelay(next.attemptsUsed + 1, 1);
         const failedAt = now + this.last429.waitMs + backoff;
         const workMs = (pending.length * SECOND) / rate;
-        if (failedAt >= Math.max(back, now + workMs))
+        if (failedAt >= now + workMs)
             return;
         if (atLimit && this.letIn.some((admitted) => admitted.depth >= limit.value))
             limit.up(limit.value + 1, now, 2 * roundTrip, Math.max(FIRST_STEP_MS, workMs / 8));

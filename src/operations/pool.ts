@@ -207,12 +207,9 @@ export class Pool {
     // A step is tried on a request never sent (of the limit, while they fill a round at the new
     // one: its last is the one over it), or, none left, on one turned away once, whose second
     // 429 would cost it its backoff too (the call loop's, at its longest).
-    const throttled = pending.findLastIndex((entry) => entry.attemptsUsed !== 0)
-    const fresh = pending.length - 1 - throttled
+    const fresh = pending.length - 1 - pending.findLastIndex((entry) => entry.attemptsUsed !== 0)
     const next = fresh > (atLimit ? limit.value : 0) ? pending.at(-1) : pending[0]
     if (next === undefined || next.attemptsUsed > 1 || next.notBefore > now) return
-    // When the last request turned away comes back: the throttled come first, soonest first.
-    const back = pending[throttled]?.notBefore ?? now
     // The last round trip let in, a millisecond at least (the clock's grain); the work left at
     // the most the pool sends now: its limit a round trip, or its pace.
     const roundTrip = Math.max(1, this.letIn.at(-1)?.ms ?? Infinity)
@@ -220,7 +217,7 @@ export class Pool {
     const backoff = next.attemptsUsed && backoffDelay(next.attemptsUsed + 1, 1)
     const failedAt = now + this.last429.waitMs + backoff
     const workMs = (pending.length * SECOND) / rate
-    if (failedAt >= Math.max(back, now + workMs)) return
+    if (failedAt >= now + workMs) return
     // The limit steps once the platform had that many at once (TCP's window validation: a
     // window the sender does not fill is not grown): a client slower to send than to be answered
     // never fills it. Its steps wait an eighth of the work left at most (the first step's wait
