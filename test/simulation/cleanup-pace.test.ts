@@ -33,9 +33,13 @@ function longestWait(spec: ThrottleSpec, latencyMs: number): number {
   return Math.max(told, slot)
 }
 
-/** When the platform's capacity last changes: another job gives back its share (0: never). */
-function lastChangeMs(spec: ThrottleSpec): number {
-  return Math.max(0, ...(spec.shared ?? []).map((s) => s.untilMs))
+/**
+ * When another job gives back the last share it takes before `endMs` (0: it takes none): a
+ * share taken later changes nothing before then.
+ */
+function lastChangeMs(spec: ThrottleSpec, endMs: number): number {
+  const taken = (spec.shared ?? []).filter(({ fromMs }) => fromMs < endMs)
+  return Math.max(0, ...taken.map(({ untilMs }) => untilMs))
 }
 
 /** Runs one workload: the action's cleanup and the client that knows the limit. */
@@ -45,10 +49,12 @@ async function run(w: Workload) {
 
 // Every property draws its cases from one seed (FC_SEED, 1 unless set): CI runs the same cases
 // each time. Other seeds find cleanups the pool does not meet (docs/PERFORMANCE.md,
-// "Throttled cleanups"), each a limit in flight read as a rate: of seeds 1 to 16, two break
-// the bound under a limit in flight (10: answers 5 ms late on a 5 ms latency; 14: another
-// job's share taken mid-run) and four the first round over a limit of 2 in flight (4, 6, 11,
-// 12: answers 5 ms late on 10 or 12); every other holds on all.
+// "Throttled cleanups"). Of seeds 1 to 16, the bound under a limit in flight fails on two (10:
+// answers 5 ms late on a 5 ms latency; 14: another job's share taken mid-run, both read as a
+// rate); the bound under a rate on five (6, 7, 9, 10, 12: a bucket with a burst of 1 at
+// concurrency 2, read as a limit of 1 in flight); the first round over a limit of 2 in flight
+// on four (4, 6, 11, 12: answers 5 ms late on 10 or 12, read as a rate). The others hold on
+// all.
 describe('a cleanup against the ways platforms throttle (simulated time)', () => {
   it('revokes nothing twice, sends no revoke more than retries + 1 times, and accounts for every token, whatever the network’s jitter', async () => {
     // Answers up to 20 ms late, out of the order they left in; the timing properties below,
@@ -78,28 +84,35 @@ describe('a cleanup against the ways platforms throttle (simulated time)', () =>
   })
 
   // Where the waits the platform asks for are shorter than the work left: the work the knowing
-  // client has left once the capacity last changes (another job gives back its share) lasts
-  // longer than the longest wait (under a limit in flight), or five times it and 2 s at least
-  // (under a rate). Shorter, the first round over the limit (its waits, and the backoff of a
-  // request turned away twice) is most of it: a 429 a moment before the share comes back asks
-  // for a wait the knowing client never has. A sliding window's rate is not yet held to 1.5x
-  // any closer than that.
+  // client has left once the capacity last changes lasts longer than the longest wait (under a
+  // limit in flight), or five times it and 2 s at least (under a rate). The last change is when
+  // another job gives back the last share it takes while the bound runs (1.5 times the knowing
+  // client's time); a share kept past the knowing client's end leaves no such work, and the case
+  // is not held to the bound. Shorter, the first round over the limit (its waits, and the
+  // backoff of a request turned away twice) is most of it: a 429 a moment before the share
+  // comes back asks for a wait the knowing client never has. A sliding window's rate is not yet
+  // held to 1.5x any closer than that. Each bound counts the cases it holds, and fails if too
+  // few were long enough: under a rate it drew 20 to 120 tokens and held 0 to 3 cases of 60.
   const promise = async (
     family: fc.Arbitrary<ThrottleSpec>,
     tokens: fc.Arbitrary<number>,
     numRuns: number,
-    { waits, atLeastMs }: { waits: number; atLeastMs: number },
+    bound: { waits: number; atLeastMs: number; checked: number },
   ) => {
+    let checked = 0
     await fc.assert(
       fc.asyncProperty(work(family, fc.constant(3), tokens, late), async (w) => {
         const { sim, knowing } = await run(w)
         expect(sim.platform.activeCount()).toBe(0)
-        const left = knowing - lastChangeMs(w.spec)
-        if (left >= Math.max(atLeastMs, waits * longestWait(w.spec, w.latencyMs)))
-          expect(sim.ms).toBeLessThanOrEqual(1.5 * knowing)
+        const left = knowing - lastChangeMs(w.spec, 1.5 * knowing)
+        if (left < Math.max(bound.atLeastMs, bound.waits * longestWait(w.spec, w.latencyMs))) return
+        checked++
+        expect(sim.ms).toBeLessThanOrEqual(1.5 * knowing)
       }),
       { numRuns, seed: Number(process.env.FC_SEED ?? 1) },
     )
+    // Enough of the cases drawn are long enough to hold to the bound: it is not met by skipping.
+    expect(checked).toBeGreaterThanOrEqual(bound.checked)
   }
 
   it('with the default retries, revokes every token under a limit in flight, in at most 1.5 times what a client that knows the limit needs', async () => {
@@ -107,15 +120,16 @@ describe('a cleanup against the ways platforms throttle (simulated time)', () =>
     await promise(inFlight, fc.integer({ min: 100, max: 400 }), 60, {
       waits: 1,
       atLeastMs: 0,
+      checked: 20,
     })
   })
 
   it('with the default retries, revokes every token at a rate of 20 requests a second or more, in at most 1.5 times what a client that knows the limit needs', async () => {
     await promise(
       platform.filter((spec) => rateOf(spec) >= 20),
-      fc.integer({ min: 20, max: 120 }),
-      60,
-      { waits: 5, atLeastMs: 2000 },
+      fc.integer({ min: 200, max: 600 }),
+      45,
+      { waits: 5, atLeastMs: 2000, checked: 12 },
     )
   })
 
