@@ -1,14 +1,15 @@
 // What the cleanup's pool learns of a platform's limit, in requests in flight or a second: down on a 429 that shows it, up step by step (AIMD).
 
-/** The shortest and the longest wait between two steps up. */
+/** The first wait between two steps up, and the longest one (a caller may cap it lower). */
 export const FIRST_STEP_MS = 50
 const LONGEST_STEP_MS = 1_000
 
 /**
  * What the pool learns, in requests in flight or a second (AIMD): down on a 429 that shows it,
  * up step by step, each step tried until `triedUntil`; the next one waits twice as long after a
- * 429, a quarter as long after a step that held. The pace also keeps the fastest pace let in
- * since it came down (`held`) and the slowest turned away (`failed`).
+ * 429, a quarter as long after a step that held, and no longer than the caller's `longestMs`.
+ * The pace also keeps the fastest pace let in since it came down (`held`) and the slowest
+ * turned away (`failed`).
  */
 export class Learnt {
   private stepMs = FIRST_STEP_MS

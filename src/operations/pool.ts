@@ -84,8 +84,8 @@ export class Pool {
         const now = clock.now()
         // The others at the platform with it: a client sends one after another, so one answered
         // a round trip before this one's answer was gone when it got there. Where the way back
-        // blurs that, a depth let in is the fewest, one turned away the most (with those turned
-        // away: a platform may count them while it answers them).
+        // blurs that, a depth let in is the fewest, one turned away the most (with ours turned
+        // away and answered after it got there: a platform may count them while it answers).
         // The blur: a quarter of the shortest round trip, and a network's jitter, read as how
         // much longer the slowest of the last four let in took (none let in yet: none).
         const slowest = Math.max(...this.letIn.slice(-4).map(({ ms }) => ms))

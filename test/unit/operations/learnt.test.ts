@@ -42,8 +42,8 @@ describe('Learnt', () => {
   it('waits no longer than longestMs between steps, however many 429s answered them', () => {
     const limit = new Learnt(4)
     for (const at of [0, 1_000, 2_000, 3_000]) {
-      limit.up(5, at, 100)
-      limit.down(4, at + 10) // Each step answered by a 429: the wait doubles, to 16 × FIRST_STEP_MS.
+      expect(limit.up(5, at, 100)).toBe(true)
+      expect(limit.down(4, at + 10)).toBe(true) // Each step answered by a 429: the wait doubles, to 16 × FIRST_STEP_MS.
     }
     const last = 3_010
     expect(limit.up(5, last + 8 * FIRST_STEP_MS, 100)).toBe(false)
