@@ -809,7 +809,7 @@ class Pool {
         this.limit = new Learnt(concurrency);
     }
     async run(items, send, left) {
-        const { clock, deadline, pace } = this;
+        const { clock, deadline, limit, pace } = this;
         const results = new Array(items.length);
         const pending = items.map((item, index) => ({ item, index, attemptsUsed: 0, notBefore: 0 }));
         let bug;
@@ -877,12 +877,14 @@ class Pool {
                 break;
             const fresh = pending.at(-1)?.attemptsUsed === 0;
             this.stepUp(now, pending);
-            const triedUntil = Math.max(this.limit.triedUntil, pace.triedUntil);
+            const triedUntil = Math.max(limit.triedUntil, pace.triedUntil);
             const gotIn = (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at;
             const safe = fresh ? now >= triedUntil && gotIn : gotIn || this.inFlight.size === 0;
             const ready = pending.find((entry) => entry.notBefore <= now && (safe || !entry.attemptsUsed));
-            const free = this.inFlight.size < this.limit.value;
-            const paced = this.nextSendAt();
+            const free = this.inFlight.size < limit.value;
+            const last = this.sentAt.at(-1) ?? now;
+            const step = limit.changedAt > limit.downAt && last <= limit.changedAt;
+            const paced = Math.max(this.nextSendAt(), step ? last + this.fastestMs / limit.value : now);
             if (ready !== undefined && free && paced <= now) {
                 pending.splice(pending.indexOf(ready), 1);
                 void start(ready);

@@ -13,7 +13,8 @@ const LONGEST_STEP_MS = 1_000
  */
 export class Learnt {
   private stepMs = FIRST_STEP_MS
-  private changedAt = -Infinity
+  /** When it last changed: a step up, if later than `downAt`. */
+  changedAt = -Infinity
   /** When it last came down: a 429 to a request sent before that was answered already. */
   downAt = -Infinity
   triedUntil = 0

@@ -63,7 +63,7 @@ export class Pool {
     send: (item: T, attemptsUsed: number) => Promise<Sent<R>>,
     left: (item: T, throttle?: ThrottledError['throttle']) => R,
   ): Promise<R[]> {
-    const { clock, deadline, pace } = this
+    const { clock, deadline, limit, pace } = this
     const results = new Array<R>(items.length)
     // Throttled items first, soonest first, then those never sent; none before `notBefore`.
     const pending = items.map((item, index) => ({ item, index, attemptsUsed: 0, notBefore: 0 }))
@@ -136,14 +136,18 @@ export class Pool {
       if (pending.length === 0 && this.inFlight.size === 0) break
       const fresh = pending.at(-1)?.attemptsUsed === 0
       this.stepUp(now, pending)
-      const triedUntil = Math.max(this.limit.triedUntil, pace.triedUntil)
+      const triedUntil = Math.max(limit.triedUntil, pace.triedUntil)
       // One turned away goes again once one got in after the last 429 and no step is tried (or
       // none is left to try one on), or alone (those never sent find out first).
       const gotIn = (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at
       const safe = fresh ? now >= triedUntil && gotIn : gotIn || this.inFlight.size === 0
       const ready = pending.find((entry) => entry.notBefore <= now && (safe || !entry.attemptsUsed))
-      const free = this.inFlight.size < this.limit.value
-      const paced = this.nextSendAt()
+      const free = this.inFlight.size < limit.value
+      // A step's own request (the first since) leaves the shortest round trip over the limit
+      // after the last one, as TCP paces: a token bucket with a burst of 1 refuses it beside one.
+      const last = this.sentAt.at(-1) ?? now
+      const step = limit.changedAt > limit.downAt && last <= limit.changedAt
+      const paced = Math.max(this.nextSendAt(), step ? last + this.fastestMs / limit.value : now)
       if (ready !== undefined && free && paced <= now) {
         pending.splice(pending.indexOf(ready), 1)
         void start(ready)
