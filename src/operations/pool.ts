@@ -143,8 +143,8 @@ export class Pool {
       const safe = fresh ? now >= triedUntil && gotIn : gotIn || this.inFlight.size === 0
       const ready = pending.find((entry) => entry.notBefore <= now && (safe || !entry.attemptsUsed))
       const free = this.inFlight.size < limit.value
-      // A step's own request (the first since) leaves the shortest round trip over the limit
-      // after the last one, as TCP paces: a token bucket with a burst of 1 refuses it beside one.
+      // A step's own request, the first sent after it, waits the shortest round trip divided by
+      // the new limit after the last (TCP's pacing): a burst of 1 refuses two sent together.
       const last = this.sentAt.at(-1) ?? now
       const step = limit.changedAt > limit.downAt && last <= limit.changedAt
       const paced = Math.max(this.nextSendAt(), step ? last + this.fastestMs / limit.value : now)
