@@ -2782,8 +2782,8 @@ class Pool {
             const ready = pending.find((entry) => entry.notBefore <= now && (safe || !entry.attemptsUsed));
             const free = this.inFlight.size < limit.value;
             const last = this.sentAt.at(-1) ?? now;
-            const step = limit.changedAt > limit.downAt && last <= limit.changedAt;
-            const paced = Math.max(this.nextSendAt(), step ? last + this.fastestMs / limit.value : now);
+            const step = limit.value === 2 && limit.changedAt > limit.downAt && last <= limit.changedAt;
+            const paced = Math.max(this.nextSendAt(), step ? last + this.fastestMs / 2 : now);
             if (ready !== undefined && free && paced <= now) {
                 pending.splice(pending.indexOf(ready), 1);
                 void start(ready);

@@ -143,11 +143,12 @@ export class Pool {
       const safe = fresh ? now >= triedUntil && gotIn : gotIn || this.inFlight.size === 0
       const ready = pending.find((entry) => entry.notBefore <= now && (safe || !entry.attemptsUsed))
       const free = this.inFlight.size < limit.value
-      // A step's own request, the first sent after it, waits the shortest round trip divided by
-      // the new limit after the last (TCP's pacing): a burst of 1 refuses two sent together.
+      // A step from a limit of 1 sends its request half the shortest round trip after the other,
+      // as TCP paces: a token bucket with a burst of 1 refuses two sent together, as a limit of 1
+      // does (spacing every step's request cost limits of 2 that count refusals 5 to 10 %).
       const last = this.sentAt.at(-1) ?? now
-      const step = limit.changedAt > limit.downAt && last <= limit.changedAt
-      const paced = Math.max(this.nextSendAt(), step ? last + this.fastestMs / limit.value : now)
+      const step = limit.value === 2 && limit.changedAt > limit.downAt && last <= limit.changedAt
+      const paced = Math.max(this.nextSendAt(), step ? last + this.fastestMs / 2 : now)
       if (ready !== undefined && free && paced <= now) {
         pending.splice(pending.indexOf(ready), 1)
         void start(ready)
