@@ -51,10 +51,10 @@ async function run(w: Workload) {
 // each time. Other seeds find cleanups the pool does not meet (docs/PERFORMANCE.md,
 // "Throttled cleanups"). On seeds 1 to 16, each is a limit in flight read as a rate through
 // answers 5 ms late: the bound under a limit in flight fails on seed 10 (on a 5 ms latency),
-// and the first round over a limit of 2 in flight on 4, 6 and 12 (on 10 or 12 ms). Every other
-// holds on all; with answers never late, every property holds on all. Seeds 17 to 32 find
-// other kinds too: a share taken in a short cleanup's first moments, and token buckets with a
-// burst of 1.
+// and the first round over a limit of 2 in flight on 4, 6 and 12 (on 10 or 12 ms); every other
+// holds on all. With answers never late, the bound under a limit in flight fails on 14 (a share
+// taken mid-run read as a rate) and under a rate on 4 (a sliding window). Seeds 17 to 32 find a
+// share taken in a short cleanup's first moments, and token buckets with a burst of 1.
 describe('a cleanup against the ways platforms throttle (simulated time)', () => {
   it('revokes nothing twice, sends no revoke more than retries + 1 times, and accounts for every token, whatever the network’s jitter', async () => {
     // Answers up to 20 ms late, out of the order they left in; the timing properties below,
