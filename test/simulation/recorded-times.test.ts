@@ -6,14 +6,13 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import prettier from 'prettier'
 import { knowingClient, simulateCleanup } from '../fixtures/simulation.js'
-import { platform, work } from '../fixtures/throttle-family.js'
+import { late, platform, work } from '../fixtures/throttle-family.js'
 
 const FILE = fileURLToPath(new URL('recorded-times.json', import.meta.url))
 // The properties bound the pool's time by a factor of what a client that knows the limit
 // needs; many of its rules move a cleanup's time by less than the slack that leaves. Each
 // workload here is drawn as theirs are, from one fixed seed, with the default retries and
-// answers up to 0, 2 or 5 ms late.
-const late = fc.constantFrom(0, 2, 5)
+// answers up to 0, 2 or 5 ms late (`late`).
 const sample = fc.sample(work(platform, fc.constant(3), fc.integer({ min: 20, max: 200 }), late), {
   seed: 31,
   numRuns: 120,
