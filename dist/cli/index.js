@@ -4163,9 +4163,13 @@ async function exec(invocation, { env, clock, streams }) {
         delete commandEnv.PLATFORM_CLIENT_SECRET;
         const where = `${file ? "the token file's path" : 'the token value'} in ${variable}`;
         const code = step.failed ? 1 : await command.run(argv, commandEnv, where, runner);
-        const kept = own['revoke-on-exit'] === 'never' && command.started();
-        steps.jobStatus = code === 0 || kept ? 'success' : 'failure';
-        await step_run(runner, clock);
+        steps.jobStatus = code === 0 ? 'success' : 'failure';
+        if (own['revoke-on-exit'] !== 'never' || !command.started())
+            await step_run(runner, clock);
+        else {
+            deleteTokenFile(runner);
+            runner.info(`COMMAND ended (exit code ${code}): the token stays active (--revoke-on-exit never).`);
+        }
         return code;
     }
     finally {

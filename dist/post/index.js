@@ -766,7 +766,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   eF: () => (/* binding */ run)
 });
 
-// UNUSED EXPORTS: mustSearch, searchCreated
+// UNUSED EXPORTS: deleteTokenFile, mustSearch, searchCreated
 
 // EXTERNAL MODULE: ./src/shared/time.ts + 1 modules
 var time = __nccwpck_require__(877);

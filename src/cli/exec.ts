@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { constants } from 'node:os'
 import { run as mainStep } from '../main.js'
-import { run as postStep } from '../post/step.js'
+import { deleteTokenFile, run as postStep } from '../post/step.js'
 import type { Invocation } from './args.js'
 import type { Runner } from '../runner/start.js'
 import { terminal, type Surroundings } from './terminal.js'
@@ -35,10 +35,16 @@ export async function exec(invocation: Invocation, { env, clock, streams }: Surr
     delete commandEnv.PLATFORM_CLIENT_SECRET
     const where = `${file ? "the token file's path" : 'the token value'} in ${variable}`
     const code = step.failed ? 1 : await command.run(argv, commandEnv, where, runner)
-    // never: kept, but when COMMAND never started (args.ts).
-    const kept = own['revoke-on-exit'] === 'never' && command.started()
-    steps.jobStatus = code === 0 || kept ? 'success' : 'failure'
-    await postStep(runner, clock)
+    steps.jobStatus = code === 0 ? 'success' : 'failure'
+    // never: kept, without the post step's word of the job, but when COMMAND never started
+    // (args.ts: the post step then revokes it as `failure` does).
+    if (own['revoke-on-exit'] !== 'never' || !command.started()) await postStep(runner, clock)
+    else {
+      deleteTokenFile(runner)
+      runner.info(
+        `COMMAND ended (exit code ${code}): the token stays active (--revoke-on-exit never).`,
+      )
+    }
     return code
   } finally {
     process.off('SIGINT', command.pass).off('SIGTERM', command.pass)

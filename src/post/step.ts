@@ -140,7 +140,7 @@ function jobFailed(runner: Runner, { id, name }: CreateRecord): boolean {
 }
 
 /** Deletes the file the main step saved (or was about to write): never any other. */
-function deleteTokenFile(runner: Runner): void {
+export function deleteTokenFile(runner: Runner): void {
   const path = savedTokenFile(runner)
   if (path === undefined) return
   try {

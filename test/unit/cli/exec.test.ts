@@ -98,8 +98,23 @@ describe('exec', () => {
   it('--revoke-on-exit never keeps the token after COMMAND failed, and never sends a revoke', async () => {
     authOk()
     created()
-    expect((await exec(['--revoke-on-exit', 'never'], 'process.exit(3)')).code).toBe(3)
+    const run = await exec(['--revoke-on-exit', 'never'], 'process.exit(3)')
+    expect(run.code).toBe(3)
     expect(nock.pendingMocks()).toEqual([expect.stringContaining(AUTH)])
+    // What happened, in the flag's words: not the post step's "The job succeeded".
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(
+      'COMMAND ended (exit code 3): the token stays active (--revoke-on-exit never).',
+    )
+    expect(run.stderr).not.toContain('The job succeeded')
+  })
+
+  it('--revoke-on-exit never deletes the token file all the same', async () => {
+    authOk()
+    created()
+    const script = 'process.exit(require("fs").existsSync(process.env.TOKEN_PATH) ? 0 : 9)'
+    const run = await exec(['--revoke-on-exit', 'never', '--token-file-env', 'TOKEN_PATH'], script)
+    expect(run.code).toBe(0)
+    expect(run.stderr).toMatch(/^Deleted the token file \S+\.$/m)
   })
 
   it('--revoke-on-exit never still revokes a token no COMMAND ever held: one not found, 127', async () => {
