@@ -836,13 +836,16 @@ class Pool {
                     results[entry.index] = sent.done;
                     if (sent.failed)
                         return;
-                    this.letIn.push({ at: now, depth, ms: now - request.sentAt });
+                    this.letIn.push({ at: now, depth, ms: now - request.sentAt, others: request.others });
                     this.fastestMs = Math.min(this.fastestMs, now - request.sentAt);
                     if (request.sentAt >= pace.downAt)
                         pace.held = Math.max(pace.held, request.pace);
                     return;
                 }
                 request.turnedAway = true;
+                for (const admitted of this.letIn)
+                    if (admitted.others.includes(request))
+                        admitted.depth--;
                 const { attemptsUsed, guessed, waitMs: told } = sent.throttled;
                 const waitMs = this.throttled(depth, request, now) && guessed === true ? 0 : told;
                 this.last429 = { at: now, waitMs };

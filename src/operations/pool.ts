@@ -38,9 +38,9 @@ export class Pool {
   /**
    * When, at what depth and in how long a round trip requests were let in: over the last second,
    * the last four at least. The last one's round trip is how long a step of the limit takes to
-   * be answered.
+   * be answered. A depth counts the others not answered yet, until one is turned away.
    */
-  private readonly letIn: { at: number; depth: number; ms: number }[] = []
+  private readonly letIn: { at: number; depth: number; ms: number; others: InFlight[] }[] = []
   /** The shortest round trip of a request let in: its way there, its work and its way back. */
   private fastestMs = Infinity
   /** When the last 429 came, and the wait it asked for: what a step up that fails costs its request. */
@@ -97,12 +97,13 @@ export class Pool {
         if ('done' in sent) {
           results[entry.index] = sent.done
           if (sent.failed) return
-          this.letIn.push({ at: now, depth, ms: now - request.sentAt })
+          this.letIn.push({ at: now, depth, ms: now - request.sentAt, others: request.others })
           this.fastestMs = Math.min(this.fastestMs, now - request.sentAt)
           if (request.sentAt >= pace.downAt) pace.held = Math.max(pace.held, request.pace)
           return
         }
         request.turnedAway = true
+        for (const admitted of this.letIn) if (admitted.others.includes(request)) admitted.depth--
         const { attemptsUsed, guessed, waitMs: told } = sent.throttled
         // Read as the limit in flight, a 429 that said nothing of when needs a free slot, not a
         // backoff's guess: it goes again within the lowered limit (as TCP's fast retransmit).
@@ -158,7 +159,7 @@ export class Pool {
       const first = pending[0]?.notBefore ?? Infinity
       const held = first > now ? first : triedUntil > now ? triedUntil : Infinity
       const wakeAt = ready ? Math.min(paced, now + FIRST_STEP_MS) : Math.max(held, paced)
-      // Until a request ends (or the cancel): no timer would ever end this wait.
+      // Until a request ends (or the cancel): no timer would end this wait.
       if (!free || wakeAt === Infinity) await once(wake.signal, 'abort')
       else await clock.sleep(wakeAt - now, wake.signal)
     }
@@ -224,11 +225,10 @@ export class Pool {
     const workMs = (pending.length * SECOND) / rate
     if (failedAt >= now + workMs) return
     // The limit steps once the platform had that many at once (TCP's window validation: a
-    // window the sender does not fill is not grown): a client slower to send than to be answered
-    // never fills it. Its steps wait an eighth of the work left at most (the first step's wait
-    // at least), however many 429s answered them: a share another job gives back is found while
-    // there is work to use it on (a step of the pace that fails costs a burst of 429s: its wait
-    // keeps growing).
+    // window the sender does not fill is not grown). Its steps wait an eighth of the work left
+    // at most (the first step's wait at least), however many 429s answered them: a share another
+    // job gives back is found while there is work to use it on (a step of the pace that fails
+    // costs a burst of 429s: its wait keeps growing).
     if (atLimit && this.letIn.some((admitted) => admitted.depth >= limit.value))
       limit.up(limit.value + 1, now, 2 * roundTrip, Math.max(FIRST_STEP_MS, workMs / 8))
     else if (!atLimit && this.nextSendAt() > now) {
