@@ -2657,20 +2657,23 @@ class Learnt {
     constructor(value) {
         this.value = value;
     }
+    get steppedUp() {
+        return this.changedAt > this.downAt;
+    }
     down(to, now, tryMs = 0) {
         if (to >= this.value)
             return false;
-        if (this.changedAt > this.downAt && now < this.triedUntil)
+        if (this.steppedUp && now < this.triedUntil)
             this.stepMs = Math.min(LONGEST_STEP_MS, this.stepMs * 2);
         this.value = this.held = to;
         this.downAt = this.changedAt = now;
         this.triedUntil = now + tryMs;
         return true;
     }
-    up(to, now, tryMs, longestMs = Infinity) {
-        if (now < this.changedAt + Math.min(this.stepMs, longestMs))
+    up(to, now, tryMs, capMs = Infinity) {
+        if (now < this.changedAt + Math.min(this.stepMs, Math.max(FIRST_STEP_MS, capMs)))
             return false;
-        if (this.changedAt > this.downAt)
+        if (this.steppedUp)
             this.stepMs = Math.max(FIRST_STEP_MS, this.stepMs / 4);
         this.value = to;
         this.changedAt = now;
@@ -2785,7 +2788,7 @@ class Pool {
             const ready = pending.find((entry) => entry.notBefore <= now && (safe || !entry.attemptsUsed));
             const free = this.inFlight.size < limit.value;
             const last = this.sentAt.at(-1) ?? now;
-            const step = limit.value === 2 && limit.changedAt > limit.downAt && last <= limit.changedAt;
+            const step = limit.value === 2 && limit.steppedUp && last <= limit.changedAt;
             const paced = Math.max(this.nextSendAt(), step ? last + this.fastestMs / 2 : now);
             if (ready !== undefined && free && paced <= now) {
                 pending.splice(pending.indexOf(ready), 1);
@@ -2813,8 +2816,7 @@ class Pool {
             if (!this.limit.down(depth - 1, now) || depth - 1 >= this.saidLimit)
                 return true;
             this.saidLimit = depth - 1;
-            const others = depth === 2 ? '1 other' : `${depth - 1} others`;
-            this.log.info(`The platform turned away a revoke with ${others} in flight: sending at most ${depth - 1} at a time.`);
+            this.log.info(`The platform turned away a revoke with ${depth - 1} other${depth === 2 ? '' : 's'} in flight: sending at most ${depth - 1} at a time.`);
             return true;
         }
         if (request.sentAt < pace.downAt)
@@ -2845,7 +2847,7 @@ class Pool {
         if (failedAt >= now + workMs)
             return;
         if (atLimit && this.letIn.some((admitted) => admitted.depth >= limit.value))
-            limit.up(limit.value + 1, now, 2 * roundTrip, Math.max(FIRST_STEP_MS, workMs / 8));
+            limit.up(limit.value + 1, now, 2 * roundTrip, workMs / 8);
         else if (!atLimit && this.nextSendAt() > now) {
             const near = pace.value >= 0.95 * pace.failed;
             const halfway = Math.min(pace.value * FASTER, (pace.value + pace.failed) / 2);
@@ -2856,9 +2858,7 @@ class Pool {
     nextSendAt() {
         return Math.max(this.sentAt.at(-1) ?? -Infinity, this.pace.downAt) + SECOND / this.pace.value;
     }
-    paceTrialMs() {
-        return Math.max(SECOND, (4 * SECOND) / this.pace.held);
-    }
+    paceTrialMs = () => Math.max(SECOND, (4 * SECOND) / this.pace.held);
 }
 
 ;// CONCATENATED MODULE: ./src/operations/cleanup.ts

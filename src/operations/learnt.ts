@@ -7,13 +7,13 @@ const LONGEST_STEP_MS = 1_000
 /**
  * What the pool learns, in requests in flight or a second (AIMD): down on a 429 that shows it,
  * up step by step, each step tried until `triedUntil`; the next one waits twice as long after a
- * 429, a quarter as long after a step that held, and no longer than the caller's `longestMs`.
+ * 429, a quarter as long after a step that held, and no longer than the caller's `capMs`.
  * The pace also keeps the fastest pace let in since it came down (`held`) and the slowest
  * turned away (`failed`).
  */
 export class Learnt {
   private stepMs = FIRST_STEP_MS
-  /** When it last changed: a step up, if later than `downAt`. */
+  /** When it last changed: a step up, if later than `downAt` (steppedUp). */
   changedAt = -Infinity
   /** When it last came down: a 429 to a request sent before that was answered already. */
   downAt = -Infinity
@@ -23,11 +23,16 @@ export class Learnt {
 
   constructor(public value: number) {}
 
+  /** The last change was a step up, and no 429 has brought it down since: it held. */
+  get steppedUp(): boolean {
+    return this.changedAt > this.downAt
+  }
+
   down(to: number, now: number, tryMs = 0): boolean {
     if (to >= this.value) return false
     // A step up that a 429 answers while it is tried: the next one waits twice as long. Any
     // other fall (the first 429, another job taking a share) says nothing of stepping.
-    if (this.changedAt > this.downAt && now < this.triedUntil)
+    if (this.steppedUp && now < this.triedUntil)
       this.stepMs = Math.min(LONGEST_STEP_MS, this.stepMs * 2)
     this.value = this.held = to
     this.downAt = this.changedAt = now
@@ -35,11 +40,10 @@ export class Learnt {
     return true
   }
 
-  /** A step up, once the wait since the last change (`longestMs` at most) is over. */
-  up(to: number, now: number, tryMs: number, longestMs = Infinity): boolean {
-    if (now < this.changedAt + Math.min(this.stepMs, longestMs)) return false
-    // The last change a step up: it held.
-    if (this.changedAt > this.downAt) this.stepMs = Math.max(FIRST_STEP_MS, this.stepMs / 4)
+  /** A step up, once the wait since the last change is over (`capMs` at most, the first's at least). */
+  up(to: number, now: number, tryMs: number, capMs = Infinity): boolean {
+    if (now < this.changedAt + Math.min(this.stepMs, Math.max(FIRST_STEP_MS, capMs))) return false
+    if (this.steppedUp) this.stepMs = Math.max(FIRST_STEP_MS, this.stepMs / 4)
     this.value = to
     this.changedAt = now
     this.triedUntil = now + tryMs

@@ -148,7 +148,7 @@ export class Pool {
       // as TCP paces: a token bucket with a burst of 1 refuses two sent together, as a limit of 1
       // does (spacing every step's request cost limits of 2 that count refusals 5 to 10 %).
       const last = this.sentAt.at(-1) ?? now
-      const step = limit.value === 2 && limit.changedAt > limit.downAt && last <= limit.changedAt
+      const step = limit.value === 2 && limit.steppedUp && last <= limit.changedAt
       const paced = Math.max(this.nextSendAt(), step ? last + this.fastestMs / 2 : now)
       if (ready !== undefined && free && paced <= now) {
         pending.splice(pending.indexOf(ready), 1)
@@ -177,9 +177,8 @@ export class Pool {
     if (depth > 1 && !deep) {
       if (!this.limit.down(depth - 1, now) || depth - 1 >= this.saidLimit) return true
       this.saidLimit = depth - 1
-      const others = depth === 2 ? '1 other' : `${depth - 1} others`
       this.log.info(
-        `The platform turned away a revoke with ${others} in flight: sending at most ${depth - 1} at a time.`,
+        `The platform turned away a revoke with ${depth - 1} other${depth === 2 ? '' : 's'} in flight: sending at most ${depth - 1} at a time.`,
       )
       return true
     }
@@ -226,11 +225,11 @@ export class Pool {
     if (failedAt >= now + workMs) return
     // The limit steps once the platform had that many at once (TCP's window validation: a
     // window the sender does not fill is not grown). Its steps wait an eighth of the work left
-    // at most (the first step's wait at least), however many 429s answered them: a share another
-    // job gives back is found while there is work to use it on (a step of the pace that fails
-    // costs a burst of 429s: its wait keeps growing).
+    // at most, however many 429s answered them: a share another job gives back is found while
+    // there is work to use it on (a step of the pace that fails costs a burst of 429s: its wait
+    // keeps growing).
     if (atLimit && this.letIn.some((admitted) => admitted.depth >= limit.value))
-      limit.up(limit.value + 1, now, 2 * roundTrip, Math.max(FIRST_STEP_MS, workMs / 8))
+      limit.up(limit.value + 1, now, 2 * roundTrip, workMs / 8)
     else if (!atLimit && this.nextSendAt() > now) {
       const near = pace.value >= 0.95 * pace.failed
       const halfway = Math.min(pace.value * FASTER, (pace.value + pace.failed) / 2)
@@ -244,7 +243,5 @@ export class Pool {
     return Math.max(this.sentAt.at(-1) ?? -Infinity, this.pace.downAt) + SECOND / this.pace.value
   }
 
-  private paceTrialMs(): number {
-    return Math.max(SECOND, (4 * SECOND) / this.pace.held)
-  }
+  private readonly paceTrialMs = () => Math.max(SECOND, (4 * SECOND) / this.pace.held)
 }

@@ -39,7 +39,7 @@ describe('Learnt', () => {
     expect(limit.up(6, second + 9 * FIRST_STEP_MS, 100)).toBe(true)
   })
 
-  it('waits no longer than longestMs between steps, however many 429s answered them', () => {
+  it('waits no longer than capMs between steps, however many 429s answered them', () => {
     const limit = new Learnt(4)
     for (const at of [0, 1_000, 2_000, 3_000]) {
       expect(limit.up(5, at, 100)).toBe(true)
@@ -49,6 +49,20 @@ describe('Learnt', () => {
     expect(limit.up(5, last + 8 * FIRST_STEP_MS, 100)).toBe(false)
     expect(limit.up(5, last + 3 * FIRST_STEP_MS - 1, 100, 3 * FIRST_STEP_MS)).toBe(false)
     expect(limit.up(5, last + 3 * FIRST_STEP_MS, 100, 3 * FIRST_STEP_MS)).toBe(true)
+    // A cap under the first step's wait waits that much all the same.
+    limit.down(4, last + 3 * FIRST_STEP_MS + 10)
+    const fall = last + 3 * FIRST_STEP_MS + 10
+    expect(limit.up(5, fall + FIRST_STEP_MS - 1, 100, 1)).toBe(false)
+    expect(limit.up(5, fall + FIRST_STEP_MS, 100, 1)).toBe(true)
+  })
+
+  it('says whether the last change was a step up that no 429 has brought down', () => {
+    const limit = new Learnt(4)
+    expect(limit.steppedUp).toBe(false)
+    limit.up(5, 0, 10)
+    expect(limit.steppedUp).toBe(true)
+    limit.down(4, 5)
+    expect(limit.steppedUp).toBe(false)
   })
 
   it('keeps the wait after a fall no step led to: another job taking a share says nothing of stepping', () => {
