@@ -4171,7 +4171,7 @@ async function exec(invocation, { env, clock, streams }) {
             await step_run(runner, clock);
         else {
             deleteTokenFile(runner);
-            runner.info(`COMMAND ended (exit code ${code}): the token stays active (--revoke-on-exit never).`);
+            runner.info(`${argv[0]} ended (exit code ${code}): the token stays active (--revoke-on-exit never).`);
         }
         return code;
     }

@@ -42,7 +42,7 @@ export async function exec(invocation: Invocation, { env, clock, streams }: Surr
     else {
       deleteTokenFile(runner)
       runner.info(
-        `COMMAND ended (exit code ${code}): the token stays active (--revoke-on-exit never).`,
+        `${argv[0]} ended (exit code ${code}): the token stays active (--revoke-on-exit never).`,
       )
     }
     return code

@@ -103,7 +103,7 @@ describe('exec', () => {
     expect(nock.pendingMocks()).toEqual([expect.stringContaining(AUTH)])
     // What happened, in the flag's words: not the post step's "The job succeeded".
     expect(run.stderr.trimEnd().split('\n').at(-1)).toBe(
-      'COMMAND ended (exit code 3): the token stays active (--revoke-on-exit never).',
+      `${process.execPath} ended (exit code 3): the token stays active (--revoke-on-exit never).`,
     )
     expect(run.stderr).not.toContain('The job succeeded')
   })
