@@ -2352,7 +2352,7 @@ class CreateLife {
                 throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ(`${error} ${what} ${await revokeUnheld(context.revoke, token)}`);
             }
             if (lost && record.when !== 'never')
-                context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)(token)} (revokeOnExit).`);
+                context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)(token)} (revokeOnExit${record.when === 'failure' ? ': failure, if the job does not succeed' : ''}).`);
             else if (lost)
                 context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
             return token;

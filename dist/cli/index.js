@@ -888,7 +888,7 @@ class CreateLife {
                 throw new ActionError(`${error} ${what} ${await revokeUnheld(context.revoke, token)}`);
             }
             if (lost && record.when !== 'never')
-                context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`);
+                context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit${record.when === 'failure' ? ': failure, if the job does not succeed' : ''}).`);
             else if (lost)
                 context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
             return token;
@@ -3995,19 +3995,22 @@ async function step_run(runner, clock = systemClock, transport = new HttpTranspo
 function mustSearch({ state, lostEarlier }) {
     return state === 'sent' || state === 'unknown' || lostEarlier === true;
 }
-function jobFailed(runner, { id, name }) {
-    const which = id === undefined
-        ? `the token named ${quoteName(name)} that this step may have created`
-        : `the ${tokenLabel({ id, name })}`;
+function unheld(create) {
+    return create && mustSearch(create) ? ` ${lookForSentence(create, () => undefined)}` : '';
+}
+function jobFailed(runner, create) {
+    const lost = unheld(create);
+    const which = create.id === undefined
+        ? `the token named ${quoteName(create.name)} that this step may have created`
+        : `the ${tokenLabel({ id: create.id, name: create.name })}`;
     const status = runner.getInput(JOB_STATUS_INPUT);
     const how = status === 'failure' ? 'failed' : status === 'cancelled' ? 'was cancelled' : undefined;
-    const cancelled = ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.';
     if (how !== undefined)
-        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? cancelled : ''}`);
+        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.' : ''}`);
     else if (status === 'success')
-        runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`);
+        runner[lost ? 'warning' : 'info'](`The job succeeded: ${which} stays active (revokeOnExit: failure).${lost}`);
     else
-        runner.warning(`Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${quote(status, 40)}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`);
+        runner.warning(`Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${quote(status, 40)}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.${lost}`);
     return how !== undefined;
 }
 function deleteTokenFile(runner) {
@@ -4150,6 +4153,7 @@ function terminal(inputs, { env, streams }) {
 
 
 
+
 async function exec(invocation, { env, clock, streams }) {
     const { inputs, own, argv } = invocation;
     const file = own['token-file-env'] !== undefined;
@@ -4171,7 +4175,8 @@ async function exec(invocation, { env, clock, streams }) {
             await step_run(runner, clock);
         else {
             deleteTokenFile(runner);
-            runner.info(`${argv[0]} ended (exit code ${code}): the token stays active (--revoke-on-exit never).`);
+            const lost = unheld(readSavedCreate(runner));
+            runner[lost ? 'warning' : 'info'](`${argv[0]} ended (exit code ${code}): the token stays active (--revoke-on-exit never).${lost}`);
         }
         return code;
     }

@@ -485,7 +485,7 @@ class CreateLife {
                 throw new _shared_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ActionError */ .lZ(`${error} ${what} ${await revokeUnheld(context.revoke, token)}`);
             }
             if (lost && record.when !== 'never')
-                context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)(token)} (revokeOnExit).`);
+                context.log.info(`An earlier attempt got no answer: the post step looks for a token it may have made, beside ${(0,_shared_records_js__WEBPACK_IMPORTED_MODULE_1__/* .shortId */ .m_)(token)} (revokeOnExit${record.when === 'failure' ? ': failure, if the job does not succeed' : ''}).`);
             else if (lost)
                 context.log.warning(`An earlier attempt of this create got no answer, and the list did not show its token, so the create was sent again. ${lookForSentence(record, context.platformTime)} revokeOnExit: true looks for it at the end of the job.`);
             return token;
@@ -766,7 +766,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   eF: () => (/* binding */ run)
 });
 
-// UNUSED EXPORTS: deleteTokenFile, mustSearch, searchCreated
+// UNUSED EXPORTS: deleteTokenFile, mustSearch, searchCreated, unheld
 
 // EXTERNAL MODULE: ./src/shared/time.ts + 1 modules
 var time = __nccwpck_require__(877);
@@ -1354,19 +1354,22 @@ async function run(runner, clock = time/* systemClock */.ml, transport = new htt
 function mustSearch({ state, lostEarlier }) {
     return state === 'sent' || state === 'unknown' || lostEarlier === true;
 }
-function jobFailed(runner, { id, name }) {
-    const which = id === undefined
-        ? `the token named ${(0,records/* quoteName */.AB)(name)} that this step may have created`
-        : `the ${(0,records/* tokenLabel */.Sk)({ id, name })}`;
+function unheld(create) {
+    return create && mustSearch(create) ? ` ${(0,create_life/* lookForSentence */.eG)(create, () => undefined)}` : '';
+}
+function jobFailed(runner, create) {
+    const lost = unheld(create);
+    const which = create.id === undefined
+        ? `the token named ${(0,records/* quoteName */.AB)(create.name)} that this step may have created`
+        : `the ${(0,records/* tokenLabel */.Sk)({ id: create.id, name: create.name })}`;
     const status = runner.getInput(JOB_STATUS_INPUT);
     const how = status === 'failure' ? 'failed' : status === 'cancelled' ? 'was cancelled' : undefined;
-    const cancelled = ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.';
     if (how !== undefined)
-        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? cancelled : ''}`);
+        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.' : ''}`);
     else if (status === 'success')
-        runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`);
+        runner[lost ? 'warning' : 'info'](`The job succeeded: ${which} stays active (revokeOnExit: failure).${lost}`);
     else
-        runner.warning(`Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${(0,shared_text/* quote */.hD)(status, 40)}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`);
+        runner.warning(`Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${(0,shared_text/* quote */.hD)(status, 40)}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.${lost}`);
     return how !== undefined;
 }
 function deleteTokenFile(runner) {

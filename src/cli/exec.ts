@@ -3,7 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { constants } from 'node:os'
 import { run as mainStep } from '../main.js'
-import { deleteTokenFile, run as postStep } from '../post/step.js'
+import { deleteTokenFile, run as postStep, unheld } from '../post/step.js'
+import { readSavedCreate } from '../post/state.js'
 import type { Invocation } from './args.js'
 import type { Runner } from '../runner/start.js'
 import { terminal, type Surroundings } from './terminal.js'
@@ -41,8 +42,9 @@ export async function exec(invocation: Invocation, { env, clock, streams }: Surr
     if (own['revoke-on-exit'] !== 'never' || !command.started()) await postStep(runner, clock)
     else {
       deleteTokenFile(runner)
-      runner.info(
-        `${argv[0]} ended (exit code ${code}): the token stays active (--revoke-on-exit never).`,
+      const lost = unheld(readSavedCreate(runner))
+      runner[lost ? 'warning' : 'info'](
+        `${argv[0]} ended (exit code ${code}): the token stays active (--revoke-on-exit never).${lost}`,
       )
     }
     return code

@@ -140,7 +140,7 @@ export class CreateLife {
       // An earlier attempt's token may still land: the end looks for it, or the user is told.
       if (lost && record.when !== 'never')
         context.log.info(
-          `An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit).`,
+          `An earlier attempt got no answer: the post step looks for a token it may have made, beside ${shortId(token)} (revokeOnExit${record.when === 'failure' ? ': failure, if the job does not succeed' : ''}).`,
         )
       else if (lost)
         context.log.warning(

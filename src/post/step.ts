@@ -111,30 +111,39 @@ export function mustSearch({ state, lostEarlier }: CreateRecord): boolean {
 }
 
 /**
+ * Where to find a token a lost attempt of the create may have made, when the end keeps the
+ * create's token and so does not look for it: nobody holds its value. Empty when none was lost.
+ */
+export function unheld(create: CreateRecord | undefined): string {
+  return create && mustSearch(create) ? ` ${lookForSentence(create, () => undefined)}` : ''
+}
+
+/**
  * revokeOnExit: failure revokes only when the job did not succeed. The runner evaluates
  * the action's inputs again for the post step, so jobStatus (default `${{ job.status }}`)
  * holds the job's status now, after every other step (docs/POST-STEP.md). When it is
  * not known, the token is kept: revoking one that a successful deploy put into service
  * would cut its mediator off.
  */
-function jobFailed(runner: Runner, { id, name }: CreateRecord): boolean {
+function jobFailed(runner: Runner, create: CreateRecord): boolean {
+  const lost = unheld(create)
   const which =
-    id === undefined
-      ? `the token named ${quoteName(name)} that this step may have created`
-      : `the ${tokenLabel({ id, name })}`
+    create.id === undefined
+      ? `the token named ${quoteName(create.name)} that this step may have created`
+      : `the ${tokenLabel({ id: create.id, name: create.name })}`
   const status = runner.getInput(JOB_STATUS_INPUT)
   const how = status === 'failure' ? 'failed' : status === 'cancelled' ? 'was cancelled' : undefined
-  const cancelled =
-    ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.'
   if (how !== undefined)
     runner.info(
-      `The job ${how}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? cancelled : ''}`,
+      `The job ${how}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.' : ''}`,
     )
   else if (status === 'success')
-    runner.info(`The job succeeded: ${which} stays active (revokeOnExit: failure).`)
+    runner[lost ? 'warning' : 'info'](
+      `The job succeeded: ${which} stays active (revokeOnExit: failure).${lost}`,
+    )
   else
     runner.warning(
-      `Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${quote(status, 40)}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`,
+      `Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${quote(status, 40)}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.${lost}`,
     )
   return how !== undefined
 }

@@ -108,6 +108,20 @@ describe('exec', () => {
     expect(run.stderr).not.toContain('The job succeeded')
   })
 
+  it('--revoke-on-exit never says where a token a lost earlier attempt made would be: nobody holds it', async () => {
+    authOk()
+    nock(API).post('/api/tokens').reply(500, { error: 'oops' })
+    nock(API).get('/api/tokens').reply(200, [])
+    created()
+    const run = await exec(['--revoke-on-exit', 'never'], 'process.exit(0)')
+    expect(run.code).toBe(0)
+    const last = run.stderr.trimEnd().split('\n').at(-1)
+    expect(last).toMatch(
+      /^warning: \S+ ended \(exit code 0\): the token stays active \(--revoke-on-exit never\)\. /,
+    )
+    expect(last).toContain(`An active token named 'pr-1' other than ${TOKEN_ID} created after `)
+  })
+
   it('--revoke-on-exit never deletes the token file all the same', async () => {
     authOk()
     created()

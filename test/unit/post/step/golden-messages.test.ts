@@ -168,9 +168,9 @@ pinMessages('the post step', [
     expected: `info: The job was cancelled: revoking the gateway token 'mediator-production' (${TOKEN_ID}) (revokeOnExit: failure). If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.`,
   },
   {
-    situation: 'revokeOnExit: failure, the job succeeded, and no token id was saved',
+    situation: 'revokeOnExit: failure, the job succeeded, and no answer said what the create made',
     message: () => last(post({ name: 'pr-9', when: 'failure' }, [], { jobStatus: 'success' })),
     expected:
-      "info: The job succeeded: the token named 'pr-9' that this step may have created stays active (revokeOnExit: failure).",
+      "warning: The job succeeded: the token named 'pr-9' that this step may have created stays active (revokeOnExit: failure). An active token named 'pr-9' created after 2026-11-01T09:59:00.000Z would be this step's, and nobody has its value: revoke it (operation: revoke, tokenId).",
   },
 ])

@@ -170,13 +170,28 @@ describe('run: revokeOnExit: failure revokes only when the job did not succeed (
     },
   )
 
-  it('gates the search for a lost create the same way', async () => {
+  it('gates the search for a lost create the same way, and says where its token would be', async () => {
     const runner = recordingRunner({ ...INPUTS, jobStatus: 'success' })
     noteCreate(runner, { name: 'pr-9', sentAt: Date.UTC(2026, 10, 1), when: 'failure' })
     await runPost(runner, new FakeClock(Date.now()))
     expect(runner.lines).toEqual([
-      expect.stringMatching(/^info: The job succeeded: the token named 'pr-9' .*stays active/),
+      expect.stringMatching(
+        /^warning: The job succeeded: the token named 'pr-9' .*stays active \(revokeOnExit: failure\)\. An active token named 'pr-9' created after 2026-10-31T23:59:00\.000Z would be this step's, and nobody has its value: revoke it/,
+      ),
     ])
+  })
+
+  it('keeps the token the step handed on, and says where one a lost earlier attempt made would be', async () => {
+    const runner = failureRunner('success')
+    noteCreate(runner, { name: 'ephemeral', when: 'failure', id: TOKEN_ID, lostEarlier: true })
+    await runPost(runner, new FakeClock(Date.now()))
+    const [line, ...more] = runner.lines
+    expect(more).toEqual([])
+    expect(line).toMatch(
+      /^warning: The job succeeded: the gateway token 'ephemeral' .* stays active/,
+    )
+    expect(line).toContain(`An active token named 'ephemeral' other than ${TOKEN_ID} created after`)
+    expect(runner.events).not.toContain('read clientSecret')
   })
 
   it('revokes whatever the job status with revokeOnExit: true', async () => {
