@@ -3995,9 +3995,7 @@ async function step_run(runner, clock = systemClock, transport = new HttpTranspo
 function mustSearch({ state, lostEarlier }) {
     return state === 'sent' || state === 'unknown' || lostEarlier === true;
 }
-function unheld(create) {
-    return create && mustSearch(create) ? ` ${lookForSentence(create, () => undefined)}` : '';
-}
+const unheld = (create) => create && mustSearch(create) ? ` ${lookForSentence(create, () => undefined)}` : '';
 function jobFailed(runner, create) {
     const lost = unheld(create);
     const which = create.id === undefined

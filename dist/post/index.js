@@ -1354,9 +1354,7 @@ async function run(runner, clock = time/* systemClock */.ml, transport = new htt
 function mustSearch({ state, lostEarlier }) {
     return state === 'sent' || state === 'unknown' || lostEarlier === true;
 }
-function unheld(create) {
-    return create && mustSearch(create) ? ` ${(0,create_life/* lookForSentence */.eG)(create, () => undefined)}` : '';
-}
+const unheld = (create) => create && mustSearch(create) ? ` ${(0,create_life/* lookForSentence */.eG)(create, () => undefined)}` : '';
 function jobFailed(runner, create) {
     const lost = unheld(create);
     const which = create.id === undefined

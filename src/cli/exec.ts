@@ -1,4 +1,4 @@
-// gateway-token exec: the action's main step, COMMAND run with the token (signals passed on), then the post step, in one process.
+// gateway-token exec: the action's main step, COMMAND run with the token (signals passed on), then the post step (but for a token kept by --revoke-on-exit never), in one process.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { constants } from 'node:os'
@@ -12,7 +12,8 @@ import { terminal, type Surroundings } from './terminal.js'
 /**
  * Creates the token (in `--env`, default GATEWAY_TOKEN, or a 0600 file whose path is in
  * `--token-file-env`), runs COMMAND with it, then revokes it as `--revoke-on-exit` says,
- * through the post step: the same record, the same rules for a create whose answer was lost.
+ * through the post step: the same record, the same rules for a create whose answer was lost
+ * (`never`, once COMMAND has run, keeps it without the post step, and says so).
  * Returns COMMAND's exit code, or 128 + the number of the signal that ended it; 1 when the
  * create failed (COMMAND never ran), 2 for a bad input.
  */

@@ -7,7 +7,8 @@ const LONGEST_STEP_MS = 1_000
 /**
  * What the pool learns, in requests in flight or a second (AIMD): down on a 429 that shows it,
  * up step by step, each step tried until `triedUntil`; the next one waits twice as long after a
- * 429, a quarter as long after a step that held, and no longer than the caller's `capMs`.
+ * 429, a quarter as long after a step that held, and no longer than the caller's `capMs` (but
+ * the first step's wait).
  * The pace also keeps the fastest pace let in since it came down (`held`) and the slowest
  * turned away (`failed`).
  */
@@ -23,7 +24,7 @@ export class Learnt {
 
   constructor(public value: number) {}
 
-  /** The last change was a step up, and no 429 has brought it down since: it held. */
+  /** The last change was a step up, not brought down since (held, once its trial is over). */
   get steppedUp(): boolean {
     return this.changedAt > this.downAt
   }

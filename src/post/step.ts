@@ -22,7 +22,8 @@ const LOOK_AGAIN_MS = 2_000
 /**
  * Runs as action.yml's `post`, with `post-if: always()`, on the GitHub runner: whether the
  * job passed, failed or was cancelled; and in `gateway-token exec` on a terminal's, when its
- * COMMAND has ended (the job's status is then COMMAND's). First it deletes
+ * COMMAND has ended (the job's status is then COMMAND's; not for `--revoke-on-exit never`
+ * once COMMAND has run). First it deletes
  * the token file (writeTokenFile), which needs no request. Then, with revokeOnExit, it acts
  * on the create's record (create-life.ts): nothing was made (no request, one line), its
  * token to revoke by its id, or one whose fate is unknown, searched for. A failure here is a
@@ -114,9 +115,8 @@ export function mustSearch({ state, lostEarlier }: CreateRecord): boolean {
  * Where to find a token a lost attempt of the create may have made, when the end keeps the
  * create's token and so does not look for it: nobody holds its value. Empty when none was lost.
  */
-export function unheld(create: CreateRecord | undefined): string {
-  return create && mustSearch(create) ? ` ${lookForSentence(create, () => undefined)}` : ''
-}
+export const unheld = (create?: CreateRecord): string =>
+  create && mustSearch(create) ? ` ${lookForSentence(create, () => undefined)}` : ''
 
 /**
  * revokeOnExit: failure revokes only when the job did not succeed. The runner evaluates
