@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { CreateLife, type CreateRecord } from '../../../../src/platform/create-life.js'
 import { DeadlineError, RequestError } from '../../../../src/shared/errors.js'
-import type { TokenRecord } from '../../../../src/shared/records.js'
+import type { RevokeOnExit, TokenRecord } from '../../../../src/shared/records.js'
 import { FakeClock } from '../../../fixtures/clock.js'
 import { recordingRunner } from '../../../fixtures/runner.js'
 import { token } from '../../../fixtures/token-api.js'
@@ -14,11 +14,11 @@ const made = (afterMs: number) =>
   token(ID, 'pr-1', 0, { createdAt: new Date(SENT_AT + afterMs).toISOString(), tokenValue: 'v' })
 
 /** A create of 'pr-1' whose lists answer `lists`, one each, then nothing. */
-function life(lists: TokenRecord[][]) {
+function life(lists: TokenRecord[][], when: RevokeOnExit = 'always') {
   const clock = new FakeClock(SENT_AT)
   const saved: CreateRecord[] = []
   const log = recordingRunner()
-  const create = new CreateLife('pr-1', 'always', {
+  const create = new CreateLife('pr-1', when, {
     clock,
     log,
     list: () => Promise.resolve(lists.shift() ?? []),
@@ -80,5 +80,15 @@ describe('two lost answers', () => {
     await create.accept(found ?? made(500), 'POST x')
     expect(saved.at(-1)).toMatchObject({ state: 'created', id: ID, lostEarlier: true })
     expect(log.lines.at(-1)).toContain('the post step looks for a token it may have made')
+  })
+
+  it('with revokeOnExit: failure, say the post step looks only if the job does not succeed', async () => {
+    const { create, log } = life([[]], 'failure')
+    create.written()
+    await create.afterLostAnswer('POST x answered 502')
+    await create.accept(made(500), 'POST x')
+    expect(log.lines.at(-1)).toBe(
+      `info: An earlier attempt got no answer: the post step looks for a token it may have made, beside ${ID} (revokeOnExit: failure, if the job does not succeed).`,
+    )
   })
 })

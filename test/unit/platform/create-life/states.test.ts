@@ -196,16 +196,6 @@ describe('CreateLife.accept: after a lost answer, who looks for its token', () =
     )
   })
 
-  it('with revokeOnExit: failure, says the post step looks only if the job does not succeed', async () => {
-    const life = context({}, 'failure')
-    life.create.written()
-    await life.create.afterLostAnswer('POST x answered 502')
-    await life.create.accept(created(), REQUEST)
-    expect(life.log.lines).toContain(
-      'info: An earlier attempt got no answer: the post step looks for a token it may have made, beside t-1 (revokeOnExit: failure, if the job does not succeed).',
-    )
-  })
-
   it('after one lost answer whose token the list showed, looks for no other', async () => {
     const mine = '00000000-0000-4000-8000-00000000000a'
     const life = context({ list: () => Promise.resolve([created({ id: mine })]) })
