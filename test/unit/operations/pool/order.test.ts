@@ -65,6 +65,15 @@ describe("the pool's order, waits and ends", () => {
     ])
   })
 
+  it('says so at the first cut of the pace, when there is no other', async () => {
+    const { log } = await scripted(letters(3), (item, attempt) =>
+      item === 'a' && attempt === 1 ? 50 : 'done',
+    )
+    expect(log.filter((line) => line.startsWith('info'))).toEqual([
+      'info: The platform limits the rate of requests: sending revokes a little slower than it lets them in.',
+    ])
+  })
+
   it('waits a guessed backoff for a 429 read as a rate: only one read as the limit in flight goes at the next free slot', async () => {
     // Nothing else in flight: a rate. No Retry-After, so the call loop guessed the 500 ms.
     const answer = (item: string, attempt: number) => (item === 'a' && attempt === 1 ? 500 : 'done')
