@@ -3923,7 +3923,7 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 const POST_STEP_BOUND = { ms: 120_000, name: "the post step's limit" };
 const LOOK_AGAIN_MS = 2_000;
-async function step_run(runner, clock = systemClock, transport = new HttpTransport()) {
+async function step_run(runner, clock = systemClock, transport = new HttpTransport(), kept) {
     deleteTokenFile(runner);
     const create = readSavedCreate(runner);
     const nothing = 'nothing to revoke at the end of the job (revokeOnExit).';
@@ -3947,7 +3947,7 @@ async function step_run(runner, clock = systemClock, transport = new HttpTranspo
         runner.info(`This step's create of ${name} made no token, as ${why}: ${nothing}`);
         return;
     }
-    if (create.when === 'failure' && !jobFailed(runner, create))
+    if (!revokes(runner, create, kept))
         return;
     const secrets = new Secrets(runner.setSecret);
     let connection;
@@ -3995,21 +3995,29 @@ async function step_run(runner, clock = systemClock, transport = new HttpTranspo
 function mustSearch({ state, lostEarlier }) {
     return state === 'sent' || state === 'unknown' || lostEarlier === true;
 }
-const unheld = (create) => create && mustSearch(create) ? ` ${lookForSentence(create, () => undefined)}` : '';
-function jobFailed(runner, create) {
-    const lost = unheld(create);
+function keep(runner, line, create, warn = false) {
+    const lost = mustSearch(create) ? ` ${lookForSentence(create, () => undefined)}` : '';
+    runner[warn || lost ? 'warning' : 'info'](`${line}${lost}`);
+    return false;
+}
+function revokes(runner, create, kept) {
+    if (kept !== undefined)
+        return keep(runner, kept, create);
+    if (create.when !== 'failure')
+        return true;
     const which = create.id === undefined
         ? `the token named ${quoteName(create.name)} that this step may have created`
         : `the ${tokenLabel({ id: create.id, name: create.name })}`;
     const status = runner.getInput(JOB_STATUS_INPUT);
-    const how = status === 'failure' ? 'failed' : status === 'cancelled' ? 'was cancelled' : undefined;
-    if (how !== undefined)
-        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.' : ''}`);
-    else if (status === 'success')
-        runner[lost ? 'warning' : 'info'](`The job succeeded: ${which} stays active (revokeOnExit: failure).${lost}`);
-    else
-        runner.warning(`Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${quote(status, 40)}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.${lost}`);
-    return how !== undefined;
+    if (status === 'success')
+        return keep(runner, `The job succeeded: ${which} stays active (revokeOnExit: failure).`, create);
+    if (status !== 'failure' && status !== 'cancelled') {
+        const unknown = `Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${quote(status, 40)}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`;
+        return keep(runner, unknown, create, true);
+    }
+    const cancelled = ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.';
+    runner.info(`The job ${status === 'failure' ? 'failed' : 'was cancelled'}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? cancelled : ''}`);
+    return true;
 }
 function deleteTokenFile(runner) {
     const path = savedTokenFile(runner);
@@ -4151,7 +4159,6 @@ function terminal(inputs, { env, streams }) {
 
 
 
-
 async function exec(invocation, { env, clock, streams }) {
     const { inputs, own, argv } = invocation;
     const file = own['token-file-env'] !== undefined;
@@ -4169,13 +4176,9 @@ async function exec(invocation, { env, clock, streams }) {
         const where = `${file ? "the token file's path" : 'the token value'} in ${variable}`;
         const code = step.failed ? 1 : await command.run(argv, commandEnv, where, runner);
         steps.jobStatus = code === 0 ? 'success' : 'failure';
-        if (own['revoke-on-exit'] !== 'never' || !command.started())
-            await step_run(runner, clock);
-        else {
-            deleteTokenFile(runner);
-            const lost = unheld(readSavedCreate(runner));
-            runner[lost ? 'warning' : 'info'](`${argv[0]} ended (exit code ${code}): the token stays active (--revoke-on-exit never).${lost}`);
-        }
+        const kept = own['revoke-on-exit'] === 'never' && command.started();
+        const line = `${argv[0]} ended (exit code ${code}): the token stays active (--revoke-on-exit never).`;
+        await step_run(runner, clock, undefined, kept ? line : undefined);
         return code;
     }
     finally {

@@ -766,7 +766,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   eF: () => (/* binding */ run)
 });
 
-// UNUSED EXPORTS: deleteTokenFile, mustSearch, searchCreated, unheld
+// UNUSED EXPORTS: mustSearch, searchCreated
 
 // EXTERNAL MODULE: ./src/shared/time.ts + 1 modules
 var time = __nccwpck_require__(877);
@@ -1282,7 +1282,7 @@ function removeTokenFile(path, dir) {
 
 const POST_STEP_BOUND = { ms: 120_000, name: "the post step's limit" };
 const LOOK_AGAIN_MS = 2_000;
-async function run(runner, clock = time/* systemClock */.ml, transport = new http/* HttpTransport */.G5()) {
+async function run(runner, clock = time/* systemClock */.ml, transport = new http/* HttpTransport */.G5(), kept) {
     deleteTokenFile(runner);
     const create = readSavedCreate(runner);
     const nothing = 'nothing to revoke at the end of the job (revokeOnExit).';
@@ -1306,7 +1306,7 @@ async function run(runner, clock = time/* systemClock */.ml, transport = new htt
         runner.info(`This step's create of ${name} made no token, as ${why}: ${nothing}`);
         return;
     }
-    if (create.when === 'failure' && !jobFailed(runner, create))
+    if (!revokes(runner, create, kept))
         return;
     const secrets = new Secrets(runner.setSecret);
     let connection;
@@ -1354,21 +1354,29 @@ async function run(runner, clock = time/* systemClock */.ml, transport = new htt
 function mustSearch({ state, lostEarlier }) {
     return state === 'sent' || state === 'unknown' || lostEarlier === true;
 }
-const unheld = (create) => create && mustSearch(create) ? ` ${(0,create_life/* lookForSentence */.eG)(create, () => undefined)}` : '';
-function jobFailed(runner, create) {
-    const lost = unheld(create);
+function keep(runner, line, create, warn = false) {
+    const lost = mustSearch(create) ? ` ${(0,create_life/* lookForSentence */.eG)(create, () => undefined)}` : '';
+    runner[warn || lost ? 'warning' : 'info'](`${line}${lost}`);
+    return false;
+}
+function revokes(runner, create, kept) {
+    if (kept !== undefined)
+        return keep(runner, kept, create);
+    if (create.when !== 'failure')
+        return true;
     const which = create.id === undefined
         ? `the token named ${(0,records/* quoteName */.AB)(create.name)} that this step may have created`
         : `the ${(0,records/* tokenLabel */.Sk)({ id: create.id, name: create.name })}`;
     const status = runner.getInput(JOB_STATUS_INPUT);
-    const how = status === 'failure' ? 'failed' : status === 'cancelled' ? 'was cancelled' : undefined;
-    if (how !== undefined)
-        runner.info(`The job ${how}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.' : ''}`);
-    else if (status === 'success')
-        runner[lost ? 'warning' : 'info'](`The job succeeded: ${which} stays active (revokeOnExit: failure).${lost}`);
-    else
-        runner.warning(`Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${(0,shared_text/* quote */.hD)(status, 40)}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.${lost}`);
-    return how !== undefined;
+    if (status === 'success')
+        return keep(runner, `The job succeeded: ${which} stays active (revokeOnExit: failure).`, create);
+    if (status !== 'failure' && status !== 'cancelled') {
+        const unknown = `Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${(0,shared_text/* quote */.hD)(status, 40)}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`;
+        return keep(runner, unknown, create, true);
+    }
+    const cancelled = ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.';
+    runner.info(`The job ${status === 'failure' ? 'failed' : 'was cancelled'}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? cancelled : ''}`);
+    return true;
 }
 function deleteTokenFile(runner) {
     const path = savedTokenFile(runner);

@@ -128,8 +128,8 @@ export function readArgs(args: readonly string[], env: NodeJS.ProcessEnv) {
   if (own['client-secret-file'] !== undefined)
     inputs.clientSecret = readSecretFile(own['client-secret-file'])
   // As the action's revokeOnExit says it. `never` is `failure` to the main and post steps: exec
-  // runs the post step only when COMMAND never started, and so held the token's value nowhere
-  // (a token nobody holds is a leak).
+  // has the post step keep the token once COMMAND has run, and revoke it when COMMAND never
+  // started, and so held the token's value nowhere (a token nobody holds is a leak).
   if (known === 'exec') {
     const when = REVOKE_ON_EXIT(own['revoke-on-exit'] ?? 'always', 'revokeOnExit')
     inputs.revokeOnExit = when === 'always' ? 'true' : 'failure'

@@ -1,10 +1,9 @@
-// gateway-token exec: the action's main step, COMMAND run with the token (signals passed on), then the post step (but for a token kept by --revoke-on-exit never), in one process.
+// gateway-token exec: the action's main step, COMMAND run with the token (signals passed on), then the post step, in one process.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { constants } from 'node:os'
 import { run as mainStep } from '../main.js'
-import { deleteTokenFile, run as postStep, unheld } from '../post/step.js'
-import { readSavedCreate } from '../post/state.js'
+import { run as postStep } from '../post/step.js'
 import type { Invocation } from './args.js'
 import type { Runner } from '../runner/start.js'
 import { terminal, type Surroundings } from './terminal.js'
@@ -12,8 +11,7 @@ import { terminal, type Surroundings } from './terminal.js'
 /**
  * Creates the token (in `--env`, default GATEWAY_TOKEN, or a 0600 file whose path is in
  * `--token-file-env`), runs COMMAND with it, then revokes it as `--revoke-on-exit` says,
- * through the post step: the same record, the same rules for a create whose answer was lost
- * (`never`, once COMMAND has run, keeps it without the post step, and says so).
+ * through the post step: the same record, the same rules for a create whose answer was lost.
  * Returns COMMAND's exit code, or 128 + the number of the signal that ended it; 1 when the
  * create failed (COMMAND never ran), 2 for a bad input.
  */
@@ -38,16 +36,11 @@ export async function exec(invocation: Invocation, { env, clock, streams }: Surr
     const where = `${file ? "the token file's path" : 'the token value'} in ${variable}`
     const code = step.failed ? 1 : await command.run(argv, commandEnv, where, runner)
     steps.jobStatus = code === 0 ? 'success' : 'failure'
-    // never: kept, without the post step's word of the job, but when COMMAND never started
-    // (args.ts: the post step then revokes it as `failure` does).
-    if (own['revoke-on-exit'] !== 'never' || !command.started()) await postStep(runner, clock)
-    else {
-      deleteTokenFile(runner)
-      const lost = unheld(readSavedCreate(runner))
-      runner[lost ? 'warning' : 'info'](
-        `${argv[0]} ended (exit code ${code}): the token stays active (--revoke-on-exit never).${lost}`,
-      )
-    }
+    // never: kept, in the flag's words, but when COMMAND never started (args.ts: the post step
+    // then revokes it as `failure` does).
+    const kept = own['revoke-on-exit'] === 'never' && command.started()
+    const line = `${argv[0]} ended (exit code ${code}): the token stays active (--revoke-on-exit never).`
+    await postStep(runner, clock, undefined, kept ? line : undefined)
     return code
   } finally {
     process.off('SIGINT', command.pass).off('SIGTERM', command.pass)

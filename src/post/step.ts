@@ -22,17 +22,19 @@ const LOOK_AGAIN_MS = 2_000
 /**
  * Runs as action.yml's `post`, with `post-if: always()`, on the GitHub runner: whether the
  * job passed, failed or was cancelled; and in `gateway-token exec` on a terminal's, when its
- * COMMAND has ended (the job's status is then COMMAND's; not for `--revoke-on-exit never`
- * once COMMAND has run). First it deletes
+ * COMMAND has ended (the job's status is then COMMAND's). First it deletes
  * the token file (writeTokenFile), which needs no request. Then, with revokeOnExit, it acts
  * on the create's record (create-life.ts): nothing was made (no request, one line), its
- * token to revoke by its id, or one whose fate is unknown, searched for. A failure here is a
- * warning, never a failed job. `transport` sends its requests: a fake in tests.
+ * token to revoke by its id, or one whose fate is unknown, searched for; or, given `kept`
+ * (exec's `--revoke-on-exit never` once COMMAND ran), it keeps the token and says that line.
+ * A failure here is a warning, never a failed job. `transport` sends its requests: a fake in
+ * tests.
  */
 export async function run(
   runner: Runner,
   clock: Clock = systemClock,
   transport: Transport = new HttpTransport(),
+  kept?: string,
 ): Promise<void> {
   deleteTokenFile(runner)
   const create = readSavedCreate(runner)
@@ -62,7 +64,7 @@ export async function run(
     runner.info(`This step's create of ${name} made no token, as ${why}: ${nothing}`)
     return
   }
-  if (create.when === 'failure' && !jobFailed(runner, create)) return
+  if (!revokes(runner, create, kept)) return
 
   const secrets = new Secrets(runner.setSecret)
   let connection: Connection
@@ -112,44 +114,48 @@ export function mustSearch({ state, lostEarlier }: CreateRecord): boolean {
 }
 
 /**
- * Where to find a token a lost attempt of the create may have made, when the end keeps the
- * create's token and so does not look for it: nobody holds its value. Empty when none was lost.
+ * Says `line` (a warning if `warn`) of a token the end keeps, and so does not look for one a
+ * lost attempt of its create may have made: where that one would be, as a warning (nobody
+ * holds its value). False: nothing is revoked.
  */
-export const unheld = (create?: CreateRecord): string =>
-  create && mustSearch(create) ? ` ${lookForSentence(create, () => undefined)}` : ''
+function keep(runner: Runner, line: string, create: CreateRecord, warn = false): false {
+  const lost = mustSearch(create) ? ` ${lookForSentence(create, () => undefined)}` : ''
+  runner[warn || lost ? 'warning' : 'info'](`${line}${lost}`)
+  return false
+}
 
 /**
- * revokeOnExit: failure revokes only when the job did not succeed. The runner evaluates
- * the action's inputs again for the post step, so jobStatus (default `${{ job.status }}`)
- * holds the job's status now, after every other step (docs/POST-STEP.md). When it is
- * not known, the token is kept: revoking one that a successful deploy put into service
- * would cut its mediator off.
+ * Whether the end revokes the create's token (and looks for a lost one): not when `kept` says
+ * why (exec's `never`); with revokeOnExit: failure, only when the job did not succeed. The
+ * runner evaluates the action's inputs again for the post step, so jobStatus (default
+ * `${{ job.status }}`) holds the job's status now, after every other step
+ * (docs/POST-STEP.md). When it is not known, the token is kept: revoking one that a
+ * successful deploy put into service would cut its mediator off.
  */
-function jobFailed(runner: Runner, create: CreateRecord): boolean {
-  const lost = unheld(create)
+function revokes(runner: Runner, create: CreateRecord, kept?: string): boolean {
+  if (kept !== undefined) return keep(runner, kept, create)
+  if (create.when !== 'failure') return true
   const which =
     create.id === undefined
       ? `the token named ${quoteName(create.name)} that this step may have created`
       : `the ${tokenLabel({ id: create.id, name: create.name })}`
   const status = runner.getInput(JOB_STATUS_INPUT)
-  const how = status === 'failure' ? 'failed' : status === 'cancelled' ? 'was cancelled' : undefined
-  if (how !== undefined)
-    runner.info(
-      `The job ${how}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.' : ''}`,
-    )
-  else if (status === 'success')
-    runner[lost ? 'warning' : 'info'](
-      `The job succeeded: ${which} stays active (revokeOnExit: failure).${lost}`,
-    )
-  else
-    runner.warning(
-      `Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${quote(status, 40)}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.${lost}`,
-    )
-  return how !== undefined
+  if (status === 'success')
+    return keep(runner, `The job succeeded: ${which} stays active (revokeOnExit: failure).`, create)
+  if (status !== 'failure' && status !== 'cancelled') {
+    const unknown = `Did not revoke ${which} at the end of the job: revokeOnExit is failure, and the job's status is not known (${JOB_STATUS_INPUT} is ${quote(status, 40)}, not success, failure or cancelled). If the job did not succeed, revoke it yourself.`
+    return keep(runner, unknown, create, true)
+  }
+  const cancelled =
+    ' If a deploy had already put it in service, that mediator is now cut off, and the older tokens are still active: roll the deploy back or run it again.'
+  runner.info(
+    `The job ${status === 'failure' ? 'failed' : 'was cancelled'}: revoking ${which} (revokeOnExit: failure).${status === 'cancelled' ? cancelled : ''}`,
+  )
+  return true
 }
 
 /** Deletes the file the main step saved (or was about to write): never any other. */
-export function deleteTokenFile(runner: Runner): void {
+function deleteTokenFile(runner: Runner): void {
   const path = savedTokenFile(runner)
   if (path === undefined) return
   try {
