@@ -146,8 +146,11 @@ export class CallLoop {
     const delay = told ?? backoffDelay(attempt, clock.jitter())
     if (answer?.status === 429 && pooled) {
       // Its slot goes to others: the pool sends it again, not before `delay`. Turned away
-      // again, it waits its backoff at least: the platform's capacity may have changed.
-      const waitMs = attempt > 1 ? Math.max(delay, backoffDelay(attempt, clock.jitter())) : delay
+      // again, it waits at least the backoff of the retry before (0.25 to 0.5 s after a second
+      // 429): the platform's capacity may have changed, and a told 0 would spend its attempts.
+      // Its own backoff (0.5 to 1 s) held a whole cleanup's end for one revoke: up to 3.1x.
+      const waitMs =
+        attempt > 1 ? Math.max(delay, backoffDelay(attempt - 1, clock.jitter())) : delay
       const guessed = told === undefined && attempt === 1
       throw new ThrottledError(asSentence(failure), { waitMs, attemptsUsed: attempt, guessed })
     }

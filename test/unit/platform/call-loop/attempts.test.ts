@@ -69,11 +69,16 @@ describe('CallLoop', () => {
       expect((fourth as Error).message).toBe(`GET ${REQUEST.url} answered 429 (attempt 4 of 4).`)
     })
 
-    it('asks one turned away again to wait its backoff at least: the platform may have changed', async () => {
-      const { callLoop } = loop([{ status: 429, headers: { 'Retry-After': '0' } }])
+    it('asks one turned away again to wait the backoff of the retry before at least: the platform may have changed', async () => {
+      const told0 = { status: 429, headers: { 'Retry-After': '0' } }
+      const { callLoop } = loop([told0])
       const second = await callLoop.call('api', REQUEST, scheduled(1)).catch((e: unknown) => e)
-      // Retry-After 0, but a second 429: its backoff for a second attempt, 1 s (jitter 1).
-      expect(second).toMatchObject({ throttle: { waitMs: 1000, attemptsUsed: 2 } })
+      // Retry-After 0, but a second 429: the backoff of a first retry, 0.5 s (jitter 1), not
+      // its own 1 s, which held a whole cleanup's end for this one revoke.
+      expect(second).toMatchObject({ throttle: { waitMs: 500, attemptsUsed: 2 } })
+      const { callLoop: third } = loop([told0])
+      const again = await third.call('api', REQUEST, scheduled(2)).catch((e: unknown) => e)
+      expect(again).toMatchObject({ throttle: { waitMs: 1000, attemptsUsed: 3 } })
       const { callLoop: first } = loop([{ status: 429, headers: { 'Retry-After': '0' } }])
       const once = await first.call('api', REQUEST, scheduled(0)).catch((e: unknown) => e)
       expect(once).toMatchObject({ throttle: { waitMs: 0, attemptsUsed: 1, guessed: false } })
