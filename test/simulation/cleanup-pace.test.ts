@@ -60,13 +60,13 @@ async function holds(w: Omit<Workload, 'retries'>, factor: number) {
 
 // Every property draws its cases from one seed (FC_SEED, 1 unless set): CI runs the same cases
 // each time. Other seeds find cleanups the pool does not meet (docs/PERFORMANCE.md,
-// "Throttled cleanups"). On seeds 1 to 16, each is a limit in flight read as a rate: the bound
-// under a limit in flight fails on seed 10 (answers as late as the 5 ms latency) and 14 (a
-// share taken mid-run), the first round over a limit of 2 in flight on 6 (the first burst's
-// sends queued); every other holds on all. With answers never late, the bound under a limit in
-// flight fails on 14, and under a rate on 4 (a sliding window with a share taken). Seeds 17 to
-// 32 find a share taken in a short cleanup's first moments (17, 19), token buckets with a burst
-// of 1 (17, 19, 21, 24), a sliding window with a share taken (26), and the first round (28).
+// "Throttled cleanups"): a limit in flight read as a rate, or a rate as a limit. On seeds 1 to
+// 16, the bound under a limit in flight fails on 14 (a share taken mid-run), under a rate on 10
+// (a token bucket with a burst of 1), and the first round over a limit of 2 in flight on 6 (the
+// first burst's sends queued); every other holds on all. With answers never late, only the
+// bound under a limit in flight fails, on 14. Seeds 17 to 32 find a share taken in a short
+// cleanup's first moments (19), token buckets with a burst of 1 (17, 19, 21, 24, 26), and the
+// first round (28).
 describe('a cleanup against the ways platforms throttle (simulated time)', () => {
   it('revokes nothing twice, sends no revoke more than retries + 1 times, and accounts for every token, whatever the network’s jitter', async () => {
     // Answers up to 20 ms late, out of the order they left in; the timing properties below,
