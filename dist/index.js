@@ -2050,7 +2050,7 @@ class CallLoop {
         const told = answer && (0,failures/* retryAfterDelay */.WO)(answer.headers, clock.now());
         const delay = told ?? (0,failures/* backoffDelay */.EY)(attempt, clock.jitter());
         if (answer?.status === 429 && pooled) {
-            const waitMs = attempt > 1 ? Math.max(delay, (0,failures/* backoffDelay */.EY)(attempt - 1, clock.jitter())) : delay;
+            const waitMs = Math.max(delay, attempt > 1 ? (0,failures/* backoffDelay */.EY)(attempt - 1, clock.jitter()) : 0);
             const guessed = told === undefined && attempt === 1;
             throw new errors/* ThrottledError */.Xe((0,shared_text/* asSentence */.KG)(failure), { waitMs, attemptsUsed: attempt, guessed });
         }

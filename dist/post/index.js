@@ -2830,7 +2830,7 @@ class CallLoop {
         const told = answer && retryAfterDelay(answer.headers, clock.now());
         const delay = told ?? backoffDelay(attempt, clock.jitter());
         if (answer?.status === 429 && pooled) {
-            const waitMs = attempt > 1 ? Math.max(delay, backoffDelay(attempt - 1, clock.jitter())) : delay;
+            const waitMs = Math.max(delay, attempt > 1 ? backoffDelay(attempt - 1, clock.jitter()) : 0);
             const guessed = told === undefined && attempt === 1;
             throw new errors/* ThrottledError */.Xe((0,shared_text/* asSentence */.KG)(failure), { waitMs, attemptsUsed: attempt, guessed });
         }

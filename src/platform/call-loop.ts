@@ -149,8 +149,7 @@ export class CallLoop {
       // again, it waits at least the backoff of the retry before (0.25 to 0.5 s after a second
       // 429): the platform's capacity may have changed, and a told 0 would spend its attempts.
       // Its own backoff (0.5 to 1 s) held a whole cleanup's end for one revoke: up to 3.1x.
-      const waitMs =
-        attempt > 1 ? Math.max(delay, backoffDelay(attempt - 1, clock.jitter())) : delay
+      const waitMs = Math.max(delay, attempt > 1 ? backoffDelay(attempt - 1, clock.jitter()) : 0)
       const guessed = told === undefined && attempt === 1
       throw new ThrottledError(asSentence(failure), { waitMs, attemptsUsed: attempt, guessed })
     }
