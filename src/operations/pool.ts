@@ -211,7 +211,8 @@ export class Pool {
     const atLimit = this.inFlight.size >= limit.value && limit.value < this.concurrency
     // A step is tried on a request never sent (of the limit, while they fill a round at the new
     // one: its last is the one over it), or, none left, on one turned away once, whose second
-    // 429 would cost it its backoff too (the call loop's, at its longest).
+    // 429 would cost it a backoff too (the call loop's at its longest: its own, when the 429
+    // names no wait; pricing it at the floor under a told wait slowed buckets with a burst).
     const fresh = pending.length - 1 - pending.findLastIndex((entry) => entry.attemptsUsed !== 0)
     const next = fresh > (atLimit ? limit.value : 0) ? pending.at(-1) : pending[0]
     if (next === undefined || next.attemptsUsed > 1 || next.notBefore > now) return

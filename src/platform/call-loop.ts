@@ -145,10 +145,11 @@ export class CallLoop {
     const told = answer && retryAfterDelay(answer.headers, clock.now())
     const delay = told ?? backoffDelay(attempt, clock.jitter())
     if (answer?.status === 429 && pooled) {
-      // Its slot goes to others: the pool sends it again, not before `delay`. Turned away
-      // again, it waits at least the backoff of the retry before (0.25 to 0.5 s after a second
-      // 429): the platform's capacity may have changed, and a told 0 would spend its attempts.
-      // Its own backoff (0.5 to 1 s) held a whole cleanup's end for one revoke: up to 3.1x.
+      // Its slot goes to others: the pool sends it again, not before `waitMs`. From its second
+      // attempt (turned away again, or after a failure retried here), that is at least the
+      // backoff of the retry before (0.25 to 0.5 s on a second): the platform's capacity may
+      // have changed, and a told 0 would spend its attempts. Its own backoff (0.5 to 1 s) held a
+      // whole cleanup's end for one revoke (up to 3.1x); with no Retry-After it still applies.
       const waitMs = Math.max(delay, attempt > 1 ? backoffDelay(attempt - 1, clock.jitter()) : 0)
       const guessed = told === undefined && attempt === 1
       throw new ThrottledError(asSentence(failure), { waitMs, attemptsUsed: attempt, guessed })

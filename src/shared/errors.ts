@@ -97,7 +97,8 @@ export class UnsettledRevokeError extends RequestError {
 /**
  * A 429 to a request a pool sends (a cleanup's revoke), with attempts left: not waited out
  * in place, but handed back, so that the pool gives its slot to others meanwhile and sends
- * it again after `waitMs` (its Retry-After, else its backoff: `guessed` on a first 429).
+ * it again after `waitMs` (its Retry-After, else its backoff: `guessed` on a first 429; from
+ * a second attempt, at least the backoff of the retry before).
  * `attemptsUsed` counts this one; the message says what the 429 said, its Retry-After included.
  */
 export class ThrottledError extends RequestError {

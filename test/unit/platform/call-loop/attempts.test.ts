@@ -57,7 +57,7 @@ describe('CallLoop', () => {
       const { callLoop } = loop([{ status: 429 }])
       const third = await callLoop.call('api', REQUEST, scheduled(2)).catch((e: unknown) => e)
       // Without Retry-After, its wait is its backoff: 2 s for a third attempt (no guess for the
-      // pool to drop: a request turned away again waits its backoff).
+      // pool to drop: without Retry-After, a request turned away again waits its own backoff).
       expect(third).toMatchObject({ throttle: { waitMs: 2000, attemptsUsed: 3, guessed: false } })
       const { callLoop: first } = loop([{ status: 429 }])
       const once = await first.call('api', REQUEST, scheduled(0)).catch((e: unknown) => e)
@@ -79,7 +79,16 @@ describe('CallLoop', () => {
       const { callLoop: third } = loop([told0])
       const again = await third.call('api', REQUEST, scheduled(2)).catch((e: unknown) => e)
       expect(again).toMatchObject({ throttle: { waitMs: 1000, attemptsUsed: 3 } })
-      const { callLoop: first } = loop([{ status: 429, headers: { 'Retry-After': '0' } }])
+      // A floor, not a sum: a longer told wait is kept as told, a shorter one raised to it.
+      for (const [told, waitMs] of [
+        ['3', 3000],
+        ['0.2', 500],
+      ] as const) {
+        const { callLoop: other } = loop([{ status: 429, headers: { 'Retry-After': told } }])
+        const answer = await other.call('api', REQUEST, scheduled(1)).catch((e: unknown) => e)
+        expect(answer).toMatchObject({ throttle: { waitMs, attemptsUsed: 2 } })
+      }
+      const { callLoop: first } = loop([told0])
       const once = await first.call('api', REQUEST, scheduled(0)).catch((e: unknown) => e)
       expect(once).toMatchObject({ throttle: { waitMs: 0, attemptsUsed: 1, guessed: false } })
     })
