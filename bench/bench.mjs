@@ -21,8 +21,9 @@
  *      tokens left, most sends of one revoke, a client that knows the limit and one that
  *      learns it at its first 429, and whether each meets the targets
  *      (bench/throttled-table.mjs). `--no-throttled` leaves them out; `--throttled-only`
- *      runs only them (14 minutes on 2 cores with the pool of issue 27, most of it the
- *      action's own time; `--quick`, 7 of them, 2 minutes).
+ *      runs only them (about 9 minutes on 2 cores; `--quick`, 7 of them, 2 minutes).
+ *
+ * `--grid` runs only the simulated grid instead (bench/grid.mjs).
  */
 import { spawnSync } from 'node:child_process'
 import { statSync } from 'node:fs'
@@ -150,6 +151,7 @@ async function cleanup(startMs) {
   }
 }
 
+if (process.argv.includes('--grid')) process.exit((await import('./grid.mjs')).grid())
 process.stderr.write(
   `Benchmark: Node ${spawnSync(NODE, ['--version']).stdout.toString().trim()}, ${cpus().length} cores, ` +
     `${LATENCY_MS} ms latency, cleanup of ${CLEANUP_TOKENS}, list of ${LIST_TOKENS}${QUICK ? ', quick' : ''}\n`,

@@ -4,8 +4,7 @@
 //
 // The whole cross-product (3 limits in flight and 3 rate limits, 2 or 3 ways of refusing,
 // 5 Retry-After styles, 3 concurrencies: 225 cases) would take an hour; the full run takes
-// this subset, 52 cases (14 minutes on 2 cores with the pool of issue 27, most of it the
-// action's own time):
+// this subset, 52 cases (about 9 minutes on 2 cores, most of it the action's own time):
 // - limits of 2, 4 and 8 in flight, at each concurrency above the limit (2 at 4, 8 and 32;
 //   4 at 8 and 32; 8 at 32: at or under the limit nothing is ever turned away), each refused
 //   at once, after the latency, and after the latency counted in flight: 18 cells, each
