@@ -2,7 +2,7 @@
 // it, and an attempt gets at most the time left. Time is a FakeClock.
 import { describe, expect, it } from '@jest/globals'
 import type { AccessTokens } from '../../../../src/platform/call-loop.js'
-import { DeadlineError } from '../../../../src/shared/errors.js'
+import { DeadlineError, RequestError } from '../../../../src/shared/errors.js'
 import { TransportError } from '../../../../src/platform/http.js'
 import { loop, readStatus, REQUEST } from '../../../fixtures/call-loop.js'
 
@@ -171,6 +171,27 @@ describe('CallLoop under totalTimeout', () => {
     // Sent, and its answer lost: whether it took effect is unknown.
     expect((error as DeadlineError).mayHaveTakenEffect).toBe(true)
     expect(transport.sent.map((s) => s.timeoutMs)).toEqual([2_000])
+  })
+
+  it('says a timeout the budget cut before the request was written took no effect', async () => {
+    const unsent = new TransportError('no answer within 5 s (timeout)', 'ETIMEDOUT', false)
+    const { callLoop } = loop([unsent], { totalMs: 2_000 })
+    const error = await callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
+    expect((error as DeadlineError).message).toBe(
+      `totalTimeout (2 s) ran out while GET ${REQUEST.url} waited for an answer.`,
+    )
+    expect((error as DeadlineError).mayHaveTakenEffect).toBe(false)
+  })
+
+  it('blames the connection, not the budget, for a refusal while the budget shortened the timeout', async () => {
+    // 2 s left, under the 5 s timeout: only a timeout is the budget's doing.
+    const refused = new TransportError('refused (ECONNREFUSED)', 'ECONNREFUSED', false)
+    const { callLoop } = loop([refused], { totalMs: 2_000, retries: 0 })
+    const error = await callLoop.call('api', REQUEST, readStatus).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(RequestError)
+    expect(error).not.toBeInstanceOf(DeadlineError)
+    expect((error as RequestError).message).toContain('ECONNREFUSED')
+    expect((error as RequestError).message).not.toContain('totalTimeout')
   })
 
   it('retries an attempt that timed out with budget to spare, as any timeout', async () => {
