@@ -2421,14 +2421,15 @@ class CallLoop {
         }
     }
     async waitToRetry(failure, outcome, attempt, pooled) {
-        const { clock, deadline, log } = this.options;
+        const { clock, deadline, log, retries } = this.options;
         const answer = outcome instanceof TransportError ? undefined : outcome;
         const told = answer && retryAfterDelay(answer.headers, clock.now());
         const delay = told ?? backoffDelay(attempt, clock.jitter());
         if (answer?.status === 429 && pooled) {
             const waitMs = Math.max(delay, attempt > 1 ? backoffDelay(attempt - 1, clock.jitter()) : 0);
             const guessed = told === undefined && attempt === 1;
-            throw new ThrottledError(asSentence(failure), { waitMs, attemptsUsed: attempt, guessed });
+            const throttle = { waitMs, attemptsUsed: attempt, guessed, last: attempt === retries };
+            throw new ThrottledError(asSentence(failure), throttle);
         }
         const seconds = `${(delay / 1000).toFixed(1)} s`;
         if (delay >= deadline.remaining()) {
@@ -2703,6 +2704,7 @@ class Pool {
     fastestMs = Infinity;
     last429 = { at: -Infinity, waitMs: SECOND };
     saidLimit = Infinity;
+    spaced;
     constructor(concurrency, clock, deadline, log) {
         this.concurrency = concurrency;
         this.clock = clock;
@@ -2714,6 +2716,7 @@ class Pool {
         const { clock, deadline, limit, pace } = this;
         const results = new Array(items.length);
         const pending = items.map((item, index) => ({ item, index, attemptsUsed: 0, notBefore: 0 }));
+        const last = new Set();
         let bug;
         let wake = new AbortController();
         const woken = () => {
@@ -2721,7 +2724,7 @@ class Pool {
             wake = new AbortController();
         };
         deadline.stopSignal.addEventListener('abort', woken);
-        const start = async (entry) => {
+        const start = async (entry, spacedMs) => {
             const sentAt = clock.now();
             const request = { sentAt, pace: pace.value, others: [...this.inFlight] };
             this.inFlight.add(request);
@@ -2742,9 +2745,14 @@ class Pool {
                     this.fastestMs = Math.min(this.fastestMs, now - request.sentAt);
                     if (request.sentAt >= pace.downAt)
                         pace.held = Math.max(pace.held, request.pace);
+                    const apart = spacedMs !== undefined && request.others.length > 0;
+                    if (apart && pace.down(SECOND / spacedMs, now))
+                        this.spaced = 'paced';
                     return;
                 }
                 request.turnedAway = true;
+                if (spacedMs !== undefined)
+                    this.spaced = 'out';
                 for (const admitted of this.letIn)
                     if (admitted.others.includes(request))
                         admitted.depth--;
@@ -2752,6 +2760,8 @@ class Pool {
                 const waitMs = this.throttled(depth, request, now) && guessed === true ? 0 : told;
                 this.last429 = { at: now, waitMs };
                 entry.attemptsUsed = attemptsUsed;
+                if (sent.throttled.last === true)
+                    last.add(entry);
                 entry.notBefore = now + waitMs + clock.jitter() * Math.min(100, 10 + waitMs / 40);
                 const before = (other) => other.attemptsUsed !== 0 && other.notBefore <= entry.notBefore;
                 if (entry.notBefore >= now + deadline.remaining())
@@ -2785,14 +2795,19 @@ class Pool {
             const triedUntil = Math.max(limit.triedUntil, pace.triedUntil);
             const gotIn = (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at;
             const safe = fresh ? now >= triedUntil && gotIn : gotIn || this.inFlight.size === 0;
-            const ready = pending.find((entry) => entry.notBefore <= now && (safe || !entry.attemptsUsed));
-            const free = this.inFlight.size < limit.value;
-            const last = this.sentAt.at(-1) ?? now;
-            const step = limit.value === 2 && limit.steppedUp && last <= limit.changedAt;
-            const paced = Math.max(this.nextSendAt(), step ? last + this.fastestMs / 2 : now);
+            const final = pending.find((entry) => last.has(entry) && entry.notBefore <= now);
+            const ready = final ?? pending.find((entry) => entry.notBefore <= now && (safe || !entry.attemptsUsed));
+            const free = final ? this.inFlight.size === 0 : this.inFlight.size < limit.value;
+            const sentLast = this.sentAt.at(-1) ?? now;
+            const step = limit.value === 2 && limit.steppedUp && sentLast <= limit.changedAt;
+            const spacing = (this.fastestMs * (this.spaced === undefined ? 2 : 3)) / 4;
+            const recent = this.letIn.filter(({ at }) => at > now - SECOND);
+            const gaps = recent.map(({ at }, i) => at - (recent[i - 1]?.at ?? at));
+            const apart = final ? sentLast + Math.min(SECOND, Math.max(0, ...gaps)) : now;
+            const paced = Math.max(this.nextSendAt(), step ? sentLast + spacing : now, apart);
             if (ready !== undefined && free && paced <= now) {
                 pending.splice(pending.indexOf(ready), 1);
-                void start(ready);
+                void start(ready, step ? now - sentLast : undefined);
                 continue;
             }
             const first = pending[0]?.notBefore ?? Infinity;
@@ -2812,7 +2827,8 @@ class Pool {
         const { pace } = this;
         const recent = now - Math.max(SECOND / 10, 4 * (this.letIn.at(-1)?.ms ?? 0));
         const deep = this.letIn.some((admitted) => admitted.at >= recent && admitted.depth >= depth);
-        if (depth > 1 && !deep) {
+        const paceTried = request.pace > pace.held && this.spaced === 'paced';
+        if (depth > 1 && !deep && !paceTried) {
             if (!this.limit.down(depth - 1, now) || depth - 1 >= this.saidLimit)
                 return true;
             this.saidLimit = depth - 1;

@@ -2825,14 +2825,15 @@ class CallLoop {
         }
     }
     async waitToRetry(failure, outcome, attempt, pooled) {
-        const { clock, deadline, log } = this.options;
+        const { clock, deadline, log, retries } = this.options;
         const answer = outcome instanceof http/* TransportError */.wX ? undefined : outcome;
         const told = answer && retryAfterDelay(answer.headers, clock.now());
         const delay = told ?? backoffDelay(attempt, clock.jitter());
         if (answer?.status === 429 && pooled) {
             const waitMs = Math.max(delay, attempt > 1 ? backoffDelay(attempt - 1, clock.jitter()) : 0);
             const guessed = told === undefined && attempt === 1;
-            throw new errors/* ThrottledError */.Xe((0,shared_text/* asSentence */.KG)(failure), { waitMs, attemptsUsed: attempt, guessed });
+            const throttle = { waitMs, attemptsUsed: attempt, guessed, last: attempt === retries };
+            throw new errors/* ThrottledError */.Xe((0,shared_text/* asSentence */.KG)(failure), throttle);
         }
         const seconds = `${(delay / 1000).toFixed(1)} s`;
         if (delay >= deadline.remaining()) {

@@ -47,6 +47,8 @@ export class Pool {
   private last429 = { at: -Infinity, waitMs: SECOND }
   /** The lowest limit in flight the log has told. */
   private saidLimit = Infinity
+  /** A step from 1 was turned away (the next goes further apart), or one set the pace. */
+  private spaced?: 'out' | 'paced'
 
   constructor(
     private readonly concurrency: number,
@@ -67,6 +69,8 @@ export class Pool {
     const results = new Array<R>(items.length)
     // Throttled items first, soonest first, then those never sent; none before `notBefore`.
     const pending = items.map((item, index) => ({ item, index, attemptsUsed: 0, notBefore: 0 }))
+    /** Those whose next send is their last. */
+    const last = new Set<(typeof pending)[number]>()
     let bug: { error: unknown } | undefined
     let wake = new AbortController()
     const woken = () => {
@@ -74,7 +78,7 @@ export class Pool {
       wake = new AbortController()
     }
     deadline.stopSignal.addEventListener('abort', woken)
-    const start = async (entry: (typeof pending)[number]) => {
+    const start = async (entry: (typeof pending)[number], spacedMs?: number) => {
       const sentAt = clock.now()
       const request: InFlight = { sentAt, pace: pace.value, others: [...this.inFlight] }
       this.inFlight.add(request)
@@ -100,9 +104,14 @@ export class Pool {
           this.letIn.push({ at: now, depth, ms: now - request.sentAt, others: request.others })
           this.fastestMs = Math.min(this.fastestMs, now - request.sentAt)
           if (request.sentAt >= pace.downAt) pace.held = Math.max(pace.held, request.pace)
+          // A step from 1 let in that far after the other, still in flight: two fit that far
+          // apart, if not at once (a token bucket with a burst of 1): a pace of one per spacing.
+          const apart = spacedMs !== undefined && request.others.length > 0
+          if (apart && pace.down(SECOND / spacedMs, now)) this.spaced = 'paced'
           return
         }
         request.turnedAway = true
+        if (spacedMs !== undefined) this.spaced = 'out'
         for (const admitted of this.letIn) if (admitted.others.includes(request)) admitted.depth--
         const { attemptsUsed, guessed, waitMs: told } = sent.throttled
         // Read as the limit in flight, a 429 that said nothing of when needs a free slot, not a
@@ -110,6 +119,7 @@ export class Pool {
         const waitMs = this.throttled(depth, request, now) && guessed === true ? 0 : told
         this.last429 = { at: now, waitMs }
         entry.attemptsUsed = attemptsUsed
+        if (sent.throttled.last === true) last.add(entry)
         // Spread requests turned away together: 10 ms and a 40th of the wait, at most 100 ms.
         entry.notBefore = now + waitMs + clock.jitter() * Math.min(100, 10 + waitMs / 40)
         const before = (other: typeof entry) =>
@@ -142,17 +152,28 @@ export class Pool {
       // none is left to try one on), or alone (those never sent find out first).
       const gotIn = (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at
       const safe = fresh ? now >= triedUntil && gotIn : gotIn || this.inFlight.size === 0
-      const ready = pending.find((entry) => entry.notBefore <= now && (safe || !entry.attemptsUsed))
-      const free = this.inFlight.size < limit.value
+      // A last attempt goes alone and apart: nothing else in flight, and the longest the platform
+      // took between two it let in over the last second (a second at most) after the last sent,
+      // as a bucket refills: a platform kept at its limit has room for it then (alone, one was
+      // turned away a fourth time 80 ms after another got in, under a bucket of 8 a second).
+      const final = pending.find((entry) => last.has(entry) && entry.notBefore <= now)
+      const ready =
+        final ?? pending.find((entry) => entry.notBefore <= now && (safe || !entry.attemptsUsed))
+      const free = final ? this.inFlight.size === 0 : this.inFlight.size < limit.value
       // A step from a limit of 1 sends its request half the shortest round trip after the other,
       // as TCP paces: a token bucket with a burst of 1 refuses two sent together, as a limit of 1
       // does (spacing every step's request cost limits of 2 that count refusals 5 to 10 %).
-      const last = this.sentAt.at(-1) ?? now
-      const step = limit.value === 2 && limit.steppedUp && last <= limit.changedAt
-      const paced = Math.max(this.nextSendAt(), step ? last + this.fastestMs / 2 : now)
+      // (Spaced further, three quarters, once one was turned away: a bucket's gap is longer.)
+      const sentLast = this.sentAt.at(-1) ?? now
+      const step = limit.value === 2 && limit.steppedUp && sentLast <= limit.changedAt
+      const spacing = (this.fastestMs * (this.spaced === undefined ? 2 : 3)) / 4
+      const recent = this.letIn.filter(({ at }) => at > now - SECOND)
+      const gaps = recent.map(({ at }, i) => at - (recent[i - 1]?.at ?? at))
+      const apart = final ? sentLast + Math.min(SECOND, Math.max(0, ...gaps)) : now
+      const paced = Math.max(this.nextSendAt(), step ? sentLast + spacing : now, apart)
       if (ready !== undefined && free && paced <= now) {
         pending.splice(pending.indexOf(ready), 1)
-        void start(ready)
+        void start(ready, step ? now - sentLast : undefined)
         continue
       }
       // Not yet: at the pace (ready, its next step up), else the soonest throttled item or a step.
@@ -171,10 +192,14 @@ export class Pool {
   /** Reads a 429: true when it shows the limit in flight, false when a rate. */
   private throttled(depth: number, request: InFlight, now: number): boolean {
     const { pace } = this
-    // The platform let as many in at once a moment ago: a rate turned this one away.
+    // The platform let as many in at once a moment ago: a rate turned this one away. So did
+    // it one sent at a pace tried past one that held, once a step from 1 set the pace (a bucket
+    // with a burst of 1, two paced apart): the pace's step failed, not the limit (read so with
+    // any pace, buckets with a burst went from 1.0 to 1.4 times the knowing client).
     const recent = now - Math.max(SECOND / 10, 4 * (this.letIn.at(-1)?.ms ?? 0))
     const deep = this.letIn.some((admitted) => admitted.at >= recent && admitted.depth >= depth)
-    if (depth > 1 && !deep) {
+    const paceTried = request.pace > pace.held && this.spaced === 'paced'
+    if (depth > 1 && !deep && !paceTried) {
       if (!this.limit.down(depth - 1, now) || depth - 1 >= this.saidLimit) return true
       this.saidLimit = depth - 1
       this.log.info(

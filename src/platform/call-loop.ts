@@ -140,7 +140,7 @@ export class CallLoop {
     attempt: number,
     pooled: boolean,
   ) {
-    const { clock, deadline, log } = this.options
+    const { clock, deadline, log, retries } = this.options
     const answer = outcome instanceof TransportError ? undefined : outcome
     const told = answer && retryAfterDelay(answer.headers, clock.now())
     const delay = told ?? backoffDelay(attempt, clock.jitter())
@@ -152,7 +152,8 @@ export class CallLoop {
       // whole cleanup's end for one revoke (up to 3.1x); with no Retry-After it still applies.
       const waitMs = Math.max(delay, attempt > 1 ? backoffDelay(attempt - 1, clock.jitter()) : 0)
       const guessed = told === undefined && attempt === 1
-      throw new ThrottledError(asSentence(failure), { waitMs, attemptsUsed: attempt, guessed })
+      const throttle = { waitMs, attemptsUsed: attempt, guessed, last: attempt === retries }
+      throw new ThrottledError(asSentence(failure), throttle)
     }
     const seconds = `${(delay / 1000).toFixed(1)} s`
     if (delay >= deadline.remaining()) {

@@ -99,10 +99,17 @@ export class UnsettledRevokeError extends RequestError {
  * in place, but handed back, so that the pool gives its slot to others meanwhile and sends
  * it again after `waitMs` (its Retry-After, else its backoff: `guessed` on a first 429; from
  * a second attempt, at least the backoff of the retry before).
- * `attemptsUsed` counts this one; the message says what the 429 said, its Retry-After included.
+ * `attemptsUsed` counts this one, `last` says the next is the last; the message says what the
+ * 429 said, its Retry-After included.
  */
 export class ThrottledError extends RequestError {
-  readonly throttle: { waitMs: number; attemptsUsed: number; guessed?: boolean; why: string }
+  readonly throttle: {
+    waitMs: number
+    attemptsUsed: number
+    guessed?: boolean
+    last?: boolean
+    why: string
+  }
 
   constructor(message: string, throttle: Omit<ThrottledError['throttle'], 'why'>) {
     super(message, 429)

@@ -9,18 +9,21 @@ import { letters, limitedGateway } from '../../../fixtures/pool.js'
 /**
  * Items through a pool of `concurrency`; each send takes 20 ms and gets what `answer` says for
  * the item and its attempt (1-based): a 429 asking to wait so many ms (a guess of the call
- * loop's, on a first attempt, when `guessed`), or done.
+ * loop's, on a first attempt, when `guessed`; the next attempt the last of `attempts`, when
+ * given), or done.
  */
 async function scripted(
   items: string[],
   answer: (item: string, attempt: number) => number | 'done',
-  {
-    concurrency = 1,
-    totalMs = 0,
-    cancelAtMs,
-    guessed = false,
-  }: { concurrency?: number; totalMs?: number; cancelAtMs?: number; guessed?: boolean } = {},
+  options: {
+    concurrency?: number
+    totalMs?: number
+    cancelAtMs?: number
+    guessed?: boolean
+    attempts?: number
+  } = {},
 ) {
+  const { concurrency = 1, totalMs = 0, cancelAtMs, guessed = false, attempts } = options
   const clock = new VirtualClock(0, 0)
   const sends: { at: number; item: string; attempt: number; answer: number | 'done' }[] = []
   const send = async (item: string, attemptsUsed: number): Promise<Sent<string>> => {
@@ -30,7 +33,8 @@ async function scripted(
     await clock.sleep(20)
     if (got === 'done') return { done: `revoked ${item}` }
     const throttle = { waitMs: got, attemptsUsed: attempt, why: `429 to ${item}.` }
-    return { throttled: { ...throttle, guessed: guessed && attempt === 1 } }
+    const last = attempt + 1 === attempts
+    return { throttled: { ...throttle, guessed: guessed && attempt === 1, last } }
   }
   const log = recordingRunner()
   const deadline = new Deadline(clock, totalMs)
@@ -119,6 +123,22 @@ describe("the pool's order, waits and ends", () => {
     )
     expect(sends.filter((s) => s.item === 'b')).toHaveLength(4)
     expect(results).toEqual(letters(3).map((i) => `revoked ${i}`))
+  })
+
+  it("sends an item's last attempt alone: nothing else in flight", async () => {
+    // 2 in flight, concurrency 4, 2 attempts: c and d are turned away, their next send the last.
+    const run = async (attempts?: number) => {
+      const clock = new VirtualClock(0, 0)
+      const { send, seen } = limitedGateway(clock, { limit: 2, ...(attempts && { attempts }) })
+      const pool = new Pool(4, clock, new Deadline(clock, 0), recordingRunner())
+      expect(await clock.run(pool.run(letters(8), send, () => 'left'))).toEqual(letters(8))
+      return seen.sends.filter((s) => s.attempt === 2)
+    }
+    const last = await run(2)
+    expect(last.map((s) => `${s.item}: ${s.inFlight}`)).toEqual(['c: 0', 'd: 0', 'h: 0'])
+    // With attempts to spare, d went again beside c.
+    const spare = await run()
+    expect(spare.map((s) => `${s.item}: ${s.inFlight}`)).toEqual(['c: 0', 'd: 1'])
   })
 
   it('leaves an item whose wait ends after the deadline, with what its 429 said, and sends the rest', async () => {

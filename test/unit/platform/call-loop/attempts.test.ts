@@ -42,7 +42,7 @@ describe('CallLoop', () => {
       expect(error).toBeInstanceOf(ThrottledError)
       expect(error).toMatchObject({
         status: 429,
-        throttle: { waitMs: 3000, attemptsUsed: 1, guessed: false },
+        throttle: { waitMs: 3000, attemptsUsed: 1, guessed: false, last: false },
       })
       // What it was told to wait is in what it says: a cleanup that leaves it names it.
       expect((error as Error).message).toBe(
@@ -58,7 +58,10 @@ describe('CallLoop', () => {
       const third = await callLoop.call('api', REQUEST, scheduled(2)).catch((e: unknown) => e)
       // Without Retry-After, its wait is its backoff: 2 s for a third attempt (no guess for the
       // pool to drop: without Retry-After, a request turned away again waits its own backoff).
-      expect(third).toMatchObject({ throttle: { waitMs: 2000, attemptsUsed: 3, guessed: false } })
+      // Its next send, the fourth, is its last: the pool keeps room for it.
+      expect(third).toMatchObject({
+        throttle: { waitMs: 2000, attemptsUsed: 3, guessed: false, last: true },
+      })
       const { callLoop: first } = loop([{ status: 429 }])
       const once = await first.call('api', REQUEST, scheduled(0)).catch((e: unknown) => e)
       // A first 429 that says nothing of when: its backoff is only a guess (the pool may drop it).
