@@ -2716,7 +2716,7 @@ class Pool {
         const { clock, deadline, limit, pace } = this;
         const results = new Array(items.length);
         const pending = items.map((item, index) => ({ item, index, attemptsUsed: 0, notBefore: 0 }));
-        const last = new Set();
+        const finals = new Set();
         let bug;
         let wake = new AbortController();
         const woken = () => {
@@ -2745,8 +2745,8 @@ class Pool {
                     this.fastestMs = Math.min(this.fastestMs, now - request.sentAt);
                     if (request.sentAt >= pace.downAt)
                         pace.held = Math.max(pace.held, request.pace);
-                    const apart = spacedMs !== undefined && request.others.length > 0;
-                    if (apart && pace.down(SECOND / spacedMs, now))
+                    const besideOne = spacedMs !== undefined && request.others.length > 0;
+                    if (besideOne && pace.down(SECOND / spacedMs, now))
                         this.spaced = 'paced';
                     return;
                 }
@@ -2761,7 +2761,7 @@ class Pool {
                 this.last429 = { at: now, waitMs };
                 entry.attemptsUsed = attemptsUsed;
                 if (sent.throttled.last === true)
-                    last.add(entry);
+                    finals.add(entry);
                 entry.notBefore = now + waitMs + clock.jitter() * Math.min(100, 10 + waitMs / 40);
                 const before = (other) => other.attemptsUsed !== 0 && other.notBefore <= entry.notBefore;
                 if (entry.notBefore >= now + deadline.remaining())
@@ -2791,22 +2791,24 @@ class Pool {
             if (pending.length === 0 && this.inFlight.size === 0)
                 break;
             const fresh = pending.at(-1)?.attemptsUsed === 0;
-            this.stepUp(now, pending);
+            const final = pending.find((entry) => finals.has(entry) && entry.notBefore <= now);
+            if (final === undefined)
+                this.stepUp(now, pending);
             const triedUntil = Math.max(limit.triedUntil, pace.triedUntil);
             const gotIn = (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at;
             const safe = fresh ? now >= triedUntil && gotIn : gotIn || this.inFlight.size === 0;
-            const final = pending.find((entry) => last.has(entry) && entry.notBefore <= now);
             const ready = final ?? pending.find((entry) => entry.notBefore <= now && (safe || !entry.attemptsUsed));
             const free = final ? this.inFlight.size === 0 : this.inFlight.size < limit.value;
             const sentLast = this.sentAt.at(-1) ?? now;
             const step = limit.value === 2 && limit.steppedUp && sentLast <= limit.changedAt;
             const spacing = (this.fastestMs * (this.spaced === undefined ? 2 : 3)) / 4;
-            const recent = this.letIn.filter(({ at }) => at > now - SECOND);
-            const gaps = recent.map(({ at }, i) => at - (recent[i - 1]?.at ?? at));
-            const apart = final ? sentLast + Math.min(SECOND, Math.max(0, ...gaps)) : now;
+            const lastSecond = this.letIn.filter(({ at }) => at > now - SECOND);
+            const gaps = lastSecond.map(({ at }, i) => at - (lastSecond[i - 1]?.at ?? at));
+            const apart = final ? sentLast + Math.max(0, ...gaps) : now;
             const paced = Math.max(this.nextSendAt(), step ? sentLast + spacing : now, apart);
             if (ready !== undefined && free && paced <= now) {
                 pending.splice(pending.indexOf(ready), 1);
+                finals.delete(ready);
                 void start(ready, step ? now - sentLast : undefined);
                 continue;
             }

@@ -47,7 +47,7 @@ export class Pool {
   private last429 = { at: -Infinity, waitMs: SECOND }
   /** The lowest limit in flight the log has told. */
   private saidLimit = Infinity
-  /** A step from 1 was turned away (the next goes further apart), or one set the pace. */
+  /** The last step from 1 was turned away (the next goes further apart), or set the pace. */
   private spaced?: 'out' | 'paced'
 
   constructor(
@@ -70,7 +70,7 @@ export class Pool {
     // Throttled items first, soonest first, then those never sent; none before `notBefore`.
     const pending = items.map((item, index) => ({ item, index, attemptsUsed: 0, notBefore: 0 }))
     /** Those whose next send is their last. */
-    const last = new Set<(typeof pending)[number]>()
+    const finals = new Set<(typeof pending)[number]>()
     let bug: { error: unknown } | undefined
     let wake = new AbortController()
     const woken = () => {
@@ -104,10 +104,11 @@ export class Pool {
           this.letIn.push({ at: now, depth, ms: now - request.sentAt, others: request.others })
           this.fastestMs = Math.min(this.fastestMs, now - request.sentAt)
           if (request.sentAt >= pace.downAt) pace.held = Math.max(pace.held, request.pace)
-          // A step from 1 let in that far after the other, still in flight: two fit that far
-          // apart, if not at once (a token bucket with a burst of 1): a pace of one per spacing.
-          const apart = spacedMs !== undefined && request.others.length > 0
-          if (apart && pace.down(SECOND / spacedMs, now)) this.spaced = 'paced'
+          // A step from 1 let in, sent that long after the other while it was in flight: two fit
+          // that far apart, if not at once (a token bucket with a burst of 1): a pace of one per
+          // spacing.
+          const besideOne = spacedMs !== undefined && request.others.length > 0
+          if (besideOne && pace.down(SECOND / spacedMs, now)) this.spaced = 'paced'
           return
         }
         request.turnedAway = true
@@ -119,7 +120,7 @@ export class Pool {
         const waitMs = this.throttled(depth, request, now) && guessed === true ? 0 : told
         this.last429 = { at: now, waitMs }
         entry.attemptsUsed = attemptsUsed
-        if (sent.throttled.last === true) last.add(entry)
+        if (sent.throttled.last === true) finals.add(entry)
         // Spread requests turned away together: 10 ms and a 40th of the wait, at most 100 ms.
         entry.notBefore = now + waitMs + clock.jitter() * Math.min(100, 10 + waitMs / 40)
         const before = (other: typeof entry) =>
@@ -146,17 +147,18 @@ export class Pool {
         for (const entry of pending.splice(0)) results[entry.index] = left(entry.item)
       if (pending.length === 0 && this.inFlight.size === 0) break
       const fresh = pending.at(-1)?.attemptsUsed === 0
-      this.stepUp(now, pending)
+      // A last attempt goes alone and apart: nothing else in flight, and the longest the platform
+      // took between two it let in over the last second (none, or one: no wait) after the last
+      // sent, as a bucket refills: a platform kept at its limit has room for it then (alone, one
+      // was turned away a fourth time 80 ms after another got in, under a bucket of 8 a second).
+      // No step is tried meanwhile.
+      const final = pending.find((entry) => finals.has(entry) && entry.notBefore <= now)
+      if (final === undefined) this.stepUp(now, pending)
       const triedUntil = Math.max(limit.triedUntil, pace.triedUntil)
       // One turned away goes again once one got in after the last 429 and no step is tried (or
       // none is left to try one on), or alone (those never sent find out first).
       const gotIn = (this.letIn.at(-1)?.at ?? -Infinity) > this.last429.at
       const safe = fresh ? now >= triedUntil && gotIn : gotIn || this.inFlight.size === 0
-      // A last attempt goes alone and apart: nothing else in flight, and the longest the platform
-      // took between two it let in over the last second (a second at most) after the last sent,
-      // as a bucket refills: a platform kept at its limit has room for it then (alone, one was
-      // turned away a fourth time 80 ms after another got in, under a bucket of 8 a second).
-      const final = pending.find((entry) => last.has(entry) && entry.notBefore <= now)
       const ready =
         final ?? pending.find((entry) => entry.notBefore <= now && (safe || !entry.attemptsUsed))
       const free = final ? this.inFlight.size === 0 : this.inFlight.size < limit.value
@@ -167,12 +169,13 @@ export class Pool {
       const sentLast = this.sentAt.at(-1) ?? now
       const step = limit.value === 2 && limit.steppedUp && sentLast <= limit.changedAt
       const spacing = (this.fastestMs * (this.spaced === undefined ? 2 : 3)) / 4
-      const recent = this.letIn.filter(({ at }) => at > now - SECOND)
-      const gaps = recent.map(({ at }, i) => at - (recent[i - 1]?.at ?? at))
-      const apart = final ? sentLast + Math.min(SECOND, Math.max(0, ...gaps)) : now
+      const lastSecond = this.letIn.filter(({ at }) => at > now - SECOND)
+      const gaps = lastSecond.map(({ at }, i) => at - (lastSecond[i - 1]?.at ?? at))
+      const apart = final ? sentLast + Math.max(0, ...gaps) : now
       const paced = Math.max(this.nextSendAt(), step ? sentLast + spacing : now, apart)
       if (ready !== undefined && free && paced <= now) {
         pending.splice(pending.indexOf(ready), 1)
+        finals.delete(ready)
         void start(ready, step ? now - sentLast : undefined)
         continue
       }
@@ -193,9 +196,9 @@ export class Pool {
   private throttled(depth: number, request: InFlight, now: number): boolean {
     const { pace } = this
     // The platform let as many in at once a moment ago: a rate turned this one away. So did
-    // it one sent at a pace tried past one that held, once a step from 1 set the pace (a bucket
-    // with a burst of 1, two paced apart): the pace's step failed, not the limit (read so with
-    // any pace, buckets with a burst went from 1.0 to 1.4 times the knowing client).
+    // it one sent at a pace tried past one that held (or before any), while a step from 1 set
+    // the pace (a bucket with a burst of 1, two paced apart): the pace's step failed, not the
+    // limit (read so with any pace, buckets with a burst went from 1.0 to 1.4 times).
     const recent = now - Math.max(SECOND / 10, 4 * (this.letIn.at(-1)?.ms ?? 0))
     const deep = this.letIn.some((admitted) => admitted.at >= recent && admitted.depth >= depth)
     const paceTried = request.pace > pace.held && this.spaced === 'paced'

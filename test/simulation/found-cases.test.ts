@@ -17,10 +17,10 @@ async function holds(w: Omit<Workload, 'retries'>, factor: number) {
 
 describe('a cleanup against one platform, each the test of a rule (simulated time)', () => {
   it('reads no rate from a revoke let in beside a step whose 429 comes after it', async () => {
-    // A case fast-check found for the property above: 2 in flight, answers up to 5 ms late. A
-    // step to 3 is turned away, but a revoke let in beside it is answered first, and read as
-    // let in at a depth of 3: the step's 429 then read as a rate. Its depth is now lowered
-    // when that 429 comes.
+    // A case fast-check found for the first round over a limit (cleanup-pace.test.ts): 2 in
+    // flight, answers up to 5 ms late. A step to 3 is turned away, but a revoke let in beside
+    // it is answered first, and read as let in at a depth of 3: the step's 429 then read as a
+    // rate. Its depth is now lowered when that 429 comes.
     const spec: ThrottleSpec = {
       limit: { inFlight: 2 },
       rejects: 'after latency',
