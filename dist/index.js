@@ -815,8 +815,13 @@ class Pool {
     async run(items, send, left) {
         const { clock, deadline, limit, pace } = this;
         const results = new Array(items.length);
-        const pending = items.map((item, index) => ({ item, index, attemptsUsed: 0, notBefore: 0 }));
-        const finals = new Set();
+        const pending = items.map((item, index) => ({
+            item,
+            index,
+            attemptsUsed: 0,
+            notBefore: 0,
+            last: false,
+        }));
         let bug;
         let wake = new AbortController();
         const woken = () => {
@@ -860,8 +865,7 @@ class Pool {
                 const waitMs = this.throttled(depth, request, now) && guessed === true ? 0 : told;
                 this.last429 = { at: now, waitMs };
                 entry.attemptsUsed = attemptsUsed;
-                if (sent.throttled.last === true)
-                    finals.add(entry);
+                entry.last = sent.throttled.last === true;
                 entry.notBefore = now + waitMs + clock.jitter() * Math.min(100, 10 + waitMs / 40);
                 const before = (other) => other.attemptsUsed !== 0 && other.notBefore <= entry.notBefore;
                 if (entry.notBefore >= now + deadline.remaining())
@@ -891,7 +895,7 @@ class Pool {
             if (pending.length === 0 && this.inFlight.size === 0)
                 break;
             const fresh = pending.at(-1)?.attemptsUsed === 0;
-            const final = pending.find((entry) => finals.has(entry) && entry.notBefore <= now);
+            const final = pending.find((entry) => entry.last && entry.notBefore <= now);
             if (final === undefined)
                 this.stepUp(now, pending);
             const triedUntil = Math.max(limit.triedUntil, pace.triedUntil);
@@ -902,13 +906,12 @@ class Pool {
             const sentLast = this.sentAt.at(-1) ?? now;
             const step = limit.value === 2 && limit.steppedUp && sentLast <= limit.changedAt;
             const spacing = (this.fastestMs * (this.spaced === undefined ? 2 : 3)) / 4;
-            const lastSecond = this.letIn.filter(({ at }) => at > now - SECOND);
+            const lastSecond = final ? this.letIn.filter(({ at }) => at > now - SECOND) : [];
             const gaps = lastSecond.map(({ at }, i) => at - (lastSecond[i - 1]?.at ?? at));
             const apart = final ? sentLast + Math.max(0, ...gaps) : now;
             const paced = Math.max(this.nextSendAt(), step ? sentLast + spacing : now, apart);
             if (ready !== undefined && free && paced <= now) {
                 pending.splice(pending.indexOf(ready), 1);
-                finals.delete(ready);
                 void start(ready, step ? now - sentLast : undefined);
                 continue;
             }

@@ -67,10 +67,15 @@ export class Pool {
   ): Promise<R[]> {
     const { clock, deadline, limit, pace } = this
     const results = new Array<R>(items.length)
-    // Throttled items first, soonest first, then those never sent; none before `notBefore`.
-    const pending = items.map((item, index) => ({ item, index, attemptsUsed: 0, notBefore: 0 }))
-    /** Those whose next send is their last. */
-    const finals = new Set<(typeof pending)[number]>()
+    // Throttled items first, soonest first, then those never sent; none before `notBefore`;
+    // `last`: the next send is the item's last attempt.
+    const pending = items.map((item, index) => ({
+      item,
+      index,
+      attemptsUsed: 0,
+      notBefore: 0,
+      last: false,
+    }))
     let bug: { error: unknown } | undefined
     let wake = new AbortController()
     const woken = () => {
@@ -120,7 +125,7 @@ export class Pool {
         const waitMs = this.throttled(depth, request, now) && guessed === true ? 0 : told
         this.last429 = { at: now, waitMs }
         entry.attemptsUsed = attemptsUsed
-        if (sent.throttled.last === true) finals.add(entry)
+        entry.last = sent.throttled.last === true
         // Spread requests turned away together: 10 ms and a 40th of the wait, at most 100 ms.
         entry.notBefore = now + waitMs + clock.jitter() * Math.min(100, 10 + waitMs / 40)
         const before = (other: typeof entry) =>
@@ -152,7 +157,7 @@ export class Pool {
       // sent, as a bucket refills: a platform kept at its limit has room for it then (alone, one
       // was turned away a fourth time 80 ms after another got in, under a bucket of 8 a second).
       // No step is tried meanwhile.
-      const final = pending.find((entry) => finals.has(entry) && entry.notBefore <= now)
+      const final = pending.find((entry) => entry.last && entry.notBefore <= now)
       if (final === undefined) this.stepUp(now, pending)
       const triedUntil = Math.max(limit.triedUntil, pace.triedUntil)
       // One turned away goes again once one got in after the last 429 and no step is tried (or
@@ -169,13 +174,12 @@ export class Pool {
       const sentLast = this.sentAt.at(-1) ?? now
       const step = limit.value === 2 && limit.steppedUp && sentLast <= limit.changedAt
       const spacing = (this.fastestMs * (this.spaced === undefined ? 2 : 3)) / 4
-      const lastSecond = this.letIn.filter(({ at }) => at > now - SECOND)
+      const lastSecond = final ? this.letIn.filter(({ at }) => at > now - SECOND) : []
       const gaps = lastSecond.map(({ at }, i) => at - (lastSecond[i - 1]?.at ?? at))
       const apart = final ? sentLast + Math.max(0, ...gaps) : now
       const paced = Math.max(this.nextSendAt(), step ? sentLast + spacing : now, apart)
       if (ready !== undefined && free && paced <= now) {
         pending.splice(pending.indexOf(ready), 1)
-        finals.delete(ready)
         void start(ready, step ? now - sentLast : undefined)
         continue
       }
